@@ -13,6 +13,12 @@ import re
 from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
+class _Invalid(JsonSchemaValueException):
+    """The verdict "invalid", made as a plain exception is (only the verdict is used)."""
+
+    __init__ = Exception.__init__
+
+
 REGEX_PATTERNS = {
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z')
@@ -22,28 +28,28 @@ NoneType = type(None)
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'calamities']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'calamities'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "calamities" in data_keys:
             data_keys.remove("calamities")
             data__calamities = data["calamities"]
             if not isinstance(data__calamities, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__calamities_is_list = isinstance(data__calamities, (list, tuple))
             if data__calamities_is_list:
                 data__calamities_len = len(data__calamities)
                 if data__calamities_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__calamities_x, data__calamities_item in enumerate(data__calamities):
                     validate_https___civrules_invalid_schemas_calamities_schema_json___defs_calamity(data__calamities_item, custom_formats, (name_prefix or "data") + ".calamities[{data__calamities_x}]")
         if "note" in data_keys:
@@ -51,21 +57,21 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json(data, custo
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_calamity(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count1 = 0
     if not data_any_of_count1:
         try:
@@ -73,7 +79,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count1 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count1:
@@ -82,11 +88,11 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count1 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_one_of_count2 = 0
     if data_one_of_count2 < 2:
         try:
@@ -94,7 +100,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
             if data_is_dict:
                 data__missing_keys = set(['primary', 'secondary', 'immune', 'modifiers']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_one_of_count2 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count2 < 2:
@@ -103,16 +109,16 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
             if data_is_dict:
                 data__missing_keys = set(['effects']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_one_of_count2 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count2 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['id', 'name', 'stack', 'tradable']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -122,23 +128,23 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
             data_keys.remove("name")
             data__name = data["name"]
             if not isinstance(data__name, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__name, str):
                 data__name_len = len(data__name)
                 if data__name_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__name_len > 120:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "stack" in data_keys:
             data_keys.remove("stack")
             data__stack = data["stack"]
             if not isinstance(data__stack, (int)) and not (isinstance(data__stack, float) and data__stack.is_integer()) or isinstance(data__stack, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__stack, (int, float, Decimal)) and not isinstance(data__stack, bool):
                 if data__stack < 2:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__stack > 9:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "tradable" in data_keys:
             data_keys.remove("tradable")
             data__tradable = data["tradable"]
@@ -146,7 +152,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
             if data__tradable_one_of_count3 < 2:
                 try:
                     if not isinstance(data__tradable, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__tradable_one_of_count3 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__tradable_one_of_count3 < 2:
@@ -155,22 +161,22 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
                     data__tradable_one_of_count3 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__tradable_one_of_count3 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "severity" in data_keys:
             data_keys.remove("severity")
             data__severity = data["severity"]
             if not (isinstance(data__severity, str) and data__severity == 'major' or isinstance(data__severity, str) and data__severity == 'minor'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "copies" in data_keys:
             data_keys.remove("copies")
             data__copies = data["copies"]
             if not isinstance(data__copies, (int)) and not (isinstance(data__copies, float) and data__copies.is_integer()) or isinstance(data__copies, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__copies, (int, float, Decimal)) and not isinstance(data__copies, bool):
                 if data__copies < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__copies > 100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -187,31 +193,31 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
             data_keys.remove("no_effect_when")
             data__noeffectwhen = data["no_effect_when"]
             if not isinstance(data__noeffectwhen, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__noeffectwhen_is_list = isinstance(data__noeffectwhen, (list, tuple))
             if data__noeffectwhen_is_list:
                 data__noeffectwhen_len = len(data__noeffectwhen)
                 if data__noeffectwhen_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__noeffectwhen_x, data__noeffectwhen_item in enumerate(data__noeffectwhen):
                     validate_https___civrules_invalid_schemas_calamities_schema_json___defs_no_effect_entry(data__noeffectwhen_item, custom_formats, (name_prefix or "data") + ".no_effect_when[{data__noeffectwhen_x}]")
         if "primary" in data_keys:
             data_keys.remove("primary")
             data__primary = data["primary"]
             if not isinstance(data__primary, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__primary_is_list = isinstance(data__primary, (list, tuple))
             if data__primary_is_list:
                 data__primary_len = len(data__primary)
                 if data__primary_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__primary_x, data__primary_item in enumerate(data__primary):
                     validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect(data__primary_item, custom_formats, (name_prefix or "data") + ".primary[{data__primary_x}]")
         if "secondary" in data_keys:
             data_keys.remove("secondary")
             data__secondary = data["secondary"]
             if not isinstance(data__secondary, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__secondary_is_list = isinstance(data__secondary, (list, tuple))
             if data__secondary_is_list:
                 data__secondary_len = len(data__secondary)
@@ -221,7 +227,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
             data_keys.remove("immune")
             data__immune = data["immune"]
             if not isinstance(data__immune, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__immune_is_list = isinstance(data__immune, (list, tuple))
             if data__immune_is_list:
                 data__immune_len = len(data__immune)
@@ -231,7 +237,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
             data_keys.remove("modifiers")
             data__modifiers = data["modifiers"]
             if not isinstance(data__modifiers, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__modifiers_is_list = isinstance(data__modifiers, (list, tuple))
             if data__modifiers_is_list:
                 data__modifiers_len = len(data__modifiers)
@@ -254,33 +260,33 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_disagreements(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (list, tuple)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_list = isinstance(data, (list, tuple))
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
             if not isinstance(data_item, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_item_is_dict = isinstance(data_item, dict)
             if data_item_is_dict:
                 data_item__missing_keys = set(['field', 'chosen', 'alternatives', 'why']) - data_item.keys()
                 if data_item__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data_item_keys = set(data_item.keys())
                 if "field" in data_item_keys:
                     data_item_keys.remove("field")
                     data_item__field = data_item["field"]
                     if not isinstance(data_item__field, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__field, str):
                         data_item__field_len = len(data_item__field)
                         if data_item__field_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "chosen" in data_item_keys:
                     data_item_keys.remove("chosen")
                     data_item__chosen = data_item["chosen"]
@@ -288,20 +294,20 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_disa
                     data_item_keys.remove("alternatives")
                     data_item__alternatives = data_item["alternatives"]
                     if not isinstance(data_item__alternatives, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data_item__alternatives_is_list = isinstance(data_item__alternatives, (list, tuple))
                     if data_item__alternatives_is_list:
                         data_item__alternatives_len = len(data_item__alternatives)
                         if data_item__alternatives_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data_item__alternatives_x, data_item__alternatives_item in enumerate(data_item__alternatives):
                             if not isinstance(data_item__alternatives_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data_item__alternatives_item_is_dict = isinstance(data_item__alternatives_item, dict)
                             if data_item__alternatives_item_is_dict:
                                 data_item__alternatives_item__missing_keys = set(['value', 'source']) - data_item__alternatives_item.keys()
                                 if data_item__alternatives_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data_item__alternatives_item_keys = set(data_item__alternatives_item.keys())
                                 if "value" in data_item__alternatives_item_keys:
                                     data_item__alternatives_item_keys.remove("value")
@@ -310,29 +316,29 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_disa
                                     data_item__alternatives_item_keys.remove("source")
                                     data_item__alternatives_item__source = data_item__alternatives_item["source"]
                                     if not isinstance(data_item__alternatives_item__source, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data_item__alternatives_item__source, str):
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "why" in data_item_keys:
                     data_item_keys.remove("why")
                     data_item__why = data_item["why"]
                     if not isinstance(data_item__why, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data_item_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modifier_combination(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     try:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -341,7 +347,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                 data_keys.remove("mode")
                 data__mode = data["mode"]
                 if not (isinstance(data__mode, str) and data__mode == 'highest'):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
@@ -349,7 +355,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
         if data_is_dict:
             data__missing_keys = set(['precedence']) - data.keys()
             if data__missing_keys:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
     data_any_of_count4 = 0
     if not data_any_of_count4:
         try:
@@ -357,7 +363,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count4 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count4:
@@ -366,16 +372,16 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count4 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count4:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['mode', 'text']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "mode" in data_keys:
             data_keys.remove("mode")
@@ -384,7 +390,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
             if not data__mode_any_of_count5:
                 try:
                     if not (isinstance(data__mode, str) and data__mode == 'cumulative' or isinstance(data__mode, str) and data__mode == 'highest'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__mode_any_of_count5 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__mode_any_of_count5:
@@ -393,35 +399,35 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                     data__mode_any_of_count5 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__mode_any_of_count5:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "precedence" in data_keys:
             data_keys.remove("precedence")
             data__precedence = data["precedence"]
             if not isinstance(data__precedence, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__precedence_is_list = isinstance(data__precedence, (list, tuple))
             if data__precedence_is_list:
                 data__precedence_len = len(data__precedence)
                 if data__precedence_len < 2:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__precedence_len > len(set(fn(data__precedence_x) for data__precedence_x in data__precedence)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__precedence_x, data__precedence_item in enumerate(data__precedence):
                     validate_https___civrules_invalid_schemas_calamities_schema_json___defs_card_ref(data__precedence_item, custom_formats, (name_prefix or "data") + ".precedence[{data__precedence_x}]")
         if "overrides" in data_keys:
             data_keys.remove("overrides")
             data__overrides = data["overrides"]
             if not isinstance(data__overrides, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__overrides_is_list = isinstance(data__overrides, (list, tuple))
             if data__overrides_is_list:
                 data__overrides_len = len(data__overrides)
                 if data__overrides_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__overrides_x, data__overrides_item in enumerate(data__overrides):
                     if not isinstance(data__overrides_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__overrides_item_any_of_count6 = 0
                     if not data__overrides_item_any_of_count6:
                         try:
@@ -429,7 +435,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                             if data__overrides_item_is_dict:
                                 data__overrides_item__missing_keys = set(['rule']) - data__overrides_item.keys()
                                 if data__overrides_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__overrides_item_any_of_count6 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__overrides_item_any_of_count6:
@@ -438,16 +444,16 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                             if data__overrides_item_is_dict:
                                 data__overrides_item__missing_keys = set(['source']) - data__overrides_item.keys()
                                 if data__overrides_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__overrides_item_any_of_count6 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__overrides_item_any_of_count6:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__overrides_item_is_dict = isinstance(data__overrides_item, dict)
                     if data__overrides_item_is_dict:
                         data__overrides_item__missing_keys = set(['card', 'overrides']) - data__overrides_item.keys()
                         if data__overrides_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__overrides_item_keys = set(data__overrides_item.keys())
                         if "card" in data__overrides_item_keys:
                             data__overrides_item_keys.remove("card")
@@ -457,15 +463,15 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                             data__overrides_item_keys.remove("overrides")
                             data__overrides_item__overrides = data__overrides_item["overrides"]
                             if not isinstance(data__overrides_item__overrides, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__overrides_item__overrides_is_list = isinstance(data__overrides_item__overrides, (list, tuple))
                             if data__overrides_item__overrides_is_list:
                                 data__overrides_item__overrides_len = len(data__overrides_item__overrides)
                                 if data__overrides_item__overrides_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                 if data__overrides_item__overrides_len > len(set(fn(data__overrides_item__overrides_x) for data__overrides_item__overrides_x in data__overrides_item__overrides)):
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__overrides_item__overrides_x, data__overrides_item__overrides_item in enumerate(data__overrides_item__overrides):
                                     validate_https___civrules_invalid_schemas_calamities_schema_json___defs_card_ref(data__overrides_item__overrides_item, custom_formats, (name_prefix or "data") + ".overrides[{data__overrides_x}].overrides[{data__overrides_item__overrides_x}]")
                         if "rule" in data__overrides_item_keys:
@@ -481,16 +487,16 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                             data__overrides_item__note = data__overrides_item["note"]
                             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__overrides_item__note, custom_formats, (name_prefix or "data") + ".overrides[{data__overrides_x}].note")
                         if data__overrides_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
             if not isinstance(data__text, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__text, str):
                 data__text_len = len(data__text)
                 if data__text_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -504,23 +510,23 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_card_ref(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 64:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modifier(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     try:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -529,7 +535,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                 data_keys.remove("effect")
                 data__effect = data["effect"]
                 if not (isinstance(data__effect, str) and data__effect == 'reduces' or isinstance(data__effect, str) and data__effect == 'aggravates' or isinstance(data__effect, str) and data__effect == 'nullifies'):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
@@ -540,7 +546,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                 if data_is_dict:
                     data__missing_keys = set(['amount']) - data.keys()
                     if data__missing_keys:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 data_any_of_count7 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
         if not data_any_of_count7:
@@ -549,7 +555,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                 if data_is_dict:
                     data__missing_keys = set(['cap']) - data.keys()
                     if data__missing_keys:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 data_any_of_count7 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
         if not data_any_of_count7:
@@ -558,11 +564,11 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                 if data_is_dict:
                     data__missing_keys = set(['set_to']) - data.keys()
                     if data__missing_keys:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 data_any_of_count7 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
         if not data_any_of_count7:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     try:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -571,7 +577,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                 data_keys.remove("effect")
                 data__effect = data["effect"]
                 if not (isinstance(data__effect, str) and data__effect == 'alters'):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
@@ -582,7 +588,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                 if data_is_dict:
                     data__missing_keys = set(['becomes']) - data.keys()
                     if data__missing_keys:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 data_any_of_count8 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
         if not data_any_of_count8:
@@ -591,11 +597,11 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                 if data_is_dict:
                     data__missing_keys = set(['adds']) - data.keys()
                     if data__missing_keys:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 data_any_of_count8 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
         if not data_any_of_count8:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     data_any_of_count9 = 0
     if not data_any_of_count9:
         try:
@@ -603,7 +609,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count9 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count9:
@@ -612,16 +618,16 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count9 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count9:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['card', 'applies_to', 'effect', 'text']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "card" in data_keys:
             data_keys.remove("card")
@@ -631,25 +637,25 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
             data_keys.remove("applies_to")
             data__appliesto = data["applies_to"]
             if not (isinstance(data__appliesto, str) and data__appliesto == 'primary' or isinstance(data__appliesto, str) and data__appliesto == 'secondary' or isinstance(data__appliesto, str) and data__appliesto == 'both'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "effect" in data_keys:
             data_keys.remove("effect")
             data__effect = data["effect"]
             if not (isinstance(data__effect, str) and data__effect == 'reduces' or isinstance(data__effect, str) and data__effect == 'aggravates' or isinstance(data__effect, str) and data__effect == 'nullifies' or isinstance(data__effect, str) and data__effect == 'alters' or isinstance(data__effect, str) and data__effect == 'immunity'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "modifies" in data_keys:
             data_keys.remove("modifies")
             data__modifies = data["modifies"]
             if not isinstance(data__modifies, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__modifies_is_list = isinstance(data__modifies, (list, tuple))
             if data__modifies_is_list:
                 data__modifies_len = len(data__modifies)
                 if data__modifies_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__modifies_len > len(set(fn(data__modifies_x) for data__modifies_x in data__modifies)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__modifies_x, data__modifies_item in enumerate(data__modifies):
                     validate_https___civrules_invalid_schemas_calamities_schema_json___defs_id(data__modifies_item, custom_formats, (name_prefix or "data") + ".modifies[{data__modifies_x}]")
         if "amount" in data_keys:
@@ -659,7 +665,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
             if data__amount_one_of_count10 < 2:
                 try:
                     if not isinstance(data__amount, (int)) and not (isinstance(data__amount, float) and data__amount.is_integer()) or isinstance(data__amount, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__amount_one_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__amount_one_of_count10 < 2:
@@ -668,7 +674,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
                     data__amount_one_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__amount_one_of_count10 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "per" in data_keys:
             data_keys.remove("per")
             data__per = data["per"]
@@ -677,18 +683,18 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
             data_keys.remove("cap")
             data__cap = data["cap"]
             if not isinstance(data__cap, (int)) and not (isinstance(data__cap, float) and data__cap.is_integer()) or isinstance(data__cap, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__cap, (int, float, Decimal)) and not isinstance(data__cap, bool):
                 if data__cap < 0:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "set_to" in data_keys:
             data_keys.remove("set_to")
             data__setto = data["set_to"]
             if not isinstance(data__setto, (int)) and not (isinstance(data__setto, float) and data__setto.is_integer()) or isinstance(data__setto, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__setto, (int, float, Decimal)) and not isinstance(data__setto, bool):
                 if data__setto < 0:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "becomes" in data_keys:
             data_keys.remove("becomes")
             data__becomes = data["becomes"]
@@ -701,16 +707,16 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
             data_keys.remove("optional")
             data__optional = data["optional"]
             if not isinstance(data__optional, (bool)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
             if not isinstance(data__text, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__text, str):
                 data__text_len = len(data__text)
                 if data__text_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -724,17 +730,17 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_modi
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect_change(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
@@ -757,12 +763,12 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
             data__where = data["where"]
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_where(data__where, custom_formats, (name_prefix or "data") + ".where")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_where(data, custom_formats={}, name_prefix=None):
     if not (isinstance(data, str) and data == 'areas_touched_by_volcano' or isinstance(data, str) and data == 'areas_touched_by_every_volcano' or isinstance(data, str) and data == 'adjacent_to_primary_victim_city' or isinstance(data, str) and data == 'flood_plain' or isinstance(data, str) and data == 'coastal' or isinstance(data, str) and data == 'primary_victim_start_area'):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role_or_unknown(data, custom_formats={}, name_prefix=None):
@@ -778,17 +784,17 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role
             data_one_of_count11 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count11 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_role(data, custom_formats={}, name_prefix=None):
     if not (isinstance(data, str) and data == 'primary_victim' or isinstance(data, str) and data == 'secondary_victim' or isinstance(data, str) and data == 'trading_player' or isinstance(data, str) and data == 'beneficiary' or isinstance(data, str) and data == 'player_with_most_unit_points_in_stock' or isinstance(data, str) and data == 'player_with_fewest_cities' or isinstance(data, str) and data == 'barbarian_controller'):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unit(data, custom_formats={}, name_prefix=None):
     if not (isinstance(data, str) and data == 'unit_points' or isinstance(data, str) and data == 'cities' or isinstance(data, str) and data == 'tokens' or isinstance(data, str) and data == 'treasury_tokens' or isinstance(data, str) and data == 'ships' or isinstance(data, str) and data == 'commodity_points' or isinstance(data, str) and data == 'ast_spaces' or isinstance(data, str) and data == 'areas' or isinstance(data, str) and data == 'commodity_cards'):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_amount(data, custom_formats={}, name_prefix=None):
@@ -796,54 +802,54 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_amou
     if data_one_of_count12 < 2:
         try:
             if not isinstance(data, (int)) and not (isinstance(data, float) and data.is_integer()) or isinstance(data, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data, (int, float, Decimal)) and not isinstance(data, bool):
                 if data < 0:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_one_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count12 < 2:
         try:
             if not isinstance(data, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['all_but']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data_keys = set(data.keys())
                 if "all_but" in data_keys:
                     data_keys.remove("all_but")
                     data__allbut = data["all_but"]
                     if not isinstance(data__allbut, (int)) and not (isinstance(data__allbut, float) and data__allbut.is_integer()) or isinstance(data__allbut, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__allbut, (int, float, Decimal)) and not isinstance(data__allbut, bool):
                         if data__allbut < 0:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_one_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count12 < 2:
         try:
             if not isinstance(data, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['per_city_owned']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data_keys = set(data.keys())
                 if "per_city_owned" in data_keys:
                     data_keys.remove("per_city_owned")
                     data__percityowned = data["per_city_owned"]
                     if not isinstance(data__percityowned, (int)) and not (isinstance(data__percityowned, float) and data__percityowned.is_integer()) or isinstance(data__percityowned, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__percityowned, (int, float, Decimal)) and not isinstance(data__percityowned, bool):
                         if data__percityowned < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_one_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count12 < 2:
@@ -852,17 +858,17 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_amou
             data_one_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count12 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect_kind(data, custom_formats={}, name_prefix=None):
     if not (isinstance(data, str) and data == 'lose_unit_points' or isinstance(data, str) and data == 'reduce_cities' or isinstance(data, str) and data == 'destroy_cities' or isinstance(data, str) and data == 'eliminate_units_in_area' or isinstance(data, str) and data == 'cities_replaced_by_trader' or isinstance(data, str) and data == 'cities_replaced_by_pirates' or isinstance(data, str) and data == 'tokens_cannot_support_cities' or isinstance(data, str) and data == 'faction_split' or isinstance(data, str) and data == 'faction_annexed' or isinstance(data, str) and data == 'barbarian_invasion' or isinstance(data, str) and data == 'flood_plain_loss' or isinstance(data, str) and data == 'lose_treasury' or isinstance(data, str) and data == 'lose_ships' or isinstance(data, str) and data == 'discard_commodity_points' or isinstance(data, str) and data == 'surrender_commodity_points' or isinstance(data, str) and data == 'ast_regression' or isinstance(data, str) and data == 'annex_unit_points' or isinstance(data, str) and data == 'depopulate_areas' or isinstance(data, str) and data == 'lose_treasury_or_tokens' or isinstance(data, str) and data == 'raise_city_support_rate'):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_per(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     try:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -871,7 +877,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_per(
                 data_keys.remove("kind")
                 data__kind = data["kind"]
                 if not (isinstance(data__kind, str) and data__kind == 'commodity_card'):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
@@ -879,36 +885,36 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_per(
         if data_is_dict:
             data__missing_keys = set(['commodity']) - data.keys()
             if data__missing_keys:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'commodity_card' or isinstance(data__kind, str) and data__kind == 'faction' or isinstance(data__kind, str) and data__kind == 'any_commodity_card'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "commodity" in data_keys:
             data_keys.remove("commodity")
             data__commodity = data["commodity"]
             if not isinstance(data__commodity, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__commodity, str):
                 data__commodity_len = len(data__commodity)
                 if data__commodity_len > 64:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data__commodity):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_immune_entry(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     try:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -917,7 +923,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_immu
                 data_keys.remove("who")
                 data__who = data["who"]
                 if not (isinstance(data__who, str) and data__who == 'card_holder'):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
@@ -925,7 +931,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_immu
         if data_is_dict:
             data__missing_keys = set(['card']) - data.keys()
             if data__missing_keys:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
     try:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -934,7 +940,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_immu
                 data_keys.remove("who")
                 data__who = data["who"]
                 if not (isinstance(data__who, str) and data__who == 'nation'):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
@@ -942,7 +948,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_immu
         if data_is_dict:
             data__missing_keys = set(['nation']) - data.keys()
             if data__missing_keys:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
     data_any_of_count13 = 0
     if not data_any_of_count13:
         try:
@@ -950,7 +956,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_immu
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count13:
@@ -959,22 +965,22 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_immu
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count13:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['who', 'from', 'text']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "who" in data_keys:
             data_keys.remove("who")
             data__who = data["who"]
             if not (isinstance(data__who, str) and data__who == 'trading_player' or isinstance(data__who, str) and data__who == 'card_holder' or isinstance(data__who, str) and data__who == 'nation'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "card" in data_keys:
             data_keys.remove("card")
             data__card = data["card"]
@@ -983,42 +989,42 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_immu
             data_keys.remove("nation")
             data__nation = data["nation"]
             if not isinstance(data__nation, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__nation, str):
                 data__nation_len = len(data__nation)
                 if data__nation_len > 64:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data__nation):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "from" in data_keys:
             data_keys.remove("from")
             data__from = data["from"]
             if not (isinstance(data__from, str) and data__from == 'primary' or isinstance(data__from, str) and data__from == 'secondary' or isinstance(data__from, str) and data__from == 'both'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "effects" in data_keys:
             data_keys.remove("effects")
             data__effects = data["effects"]
             if not isinstance(data__effects, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__effects_is_list = isinstance(data__effects, (list, tuple))
             if data__effects_is_list:
                 data__effects_len = len(data__effects)
                 if data__effects_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__effects_len > len(set(fn(data__effects_x) for data__effects_x in data__effects)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__effects_x, data__effects_item in enumerate(data__effects):
                     validate_https___civrules_invalid_schemas_calamities_schema_json___defs_id(data__effects_item, custom_formats, (name_prefix or "data") + ".effects[{data__effects_x}]")
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
             if not isinstance(data__text, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__text, str):
                 data__text_len = len(data__text)
                 if data__text_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -1032,18 +1038,18 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_immu
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effect(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     try:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
             data__missing_keys = set(['amount']) - data.keys()
             if data__missing_keys:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
@@ -1051,7 +1057,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
         if data_is_dict:
             data__missing_keys = set(['unit']) - data.keys()
             if data__missing_keys:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
     data_any_of_count14 = 0
     if not data_any_of_count14:
         try:
@@ -1059,7 +1065,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count14 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count14:
@@ -1068,16 +1074,16 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count14 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count14:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['id', 'kind', 'text']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -1103,18 +1109,18 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
             data_keys.remove("max_per_victim")
             data__maxpervictim = data["max_per_victim"]
             if not isinstance(data__maxpervictim, (int)) and not (isinstance(data__maxpervictim, float) and data__maxpervictim.is_integer()) or isinstance(data__maxpervictim, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__maxpervictim, (int, float, Decimal)) and not isinstance(data__maxpervictim, bool):
                 if data__maxpervictim < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "victim_count" in data_keys:
             data_keys.remove("victim_count")
             data__victimcount = data["victim_count"]
             if not isinstance(data__victimcount, (int)) and not (isinstance(data__victimcount, float) and data__victimcount.is_integer()) or isinstance(data__victimcount, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__victimcount, (int, float, Decimal)) and not isinstance(data__victimcount, bool):
                 if data__victimcount < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "where" in data_keys:
             data_keys.remove("where")
             data__where = data["where"]
@@ -1139,12 +1145,12 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
             data_keys.remove("replaced_by")
             data__replacedby = data["replaced_by"]
             if not (isinstance(data__replacedby, str) and data__replacedby == 'trading_player' or isinstance(data__replacedby, str) and data__replacedby == 'beneficiary' or isinstance(data__replacedby, str) and data__replacedby == 'pirates' or isinstance(data__replacedby, str) and data__replacedby == 'barbarians'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "fallback" in data_keys:
             data_keys.remove("fallback")
             data__fallback = data["fallback"]
             if not isinstance(data__fallback, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__fallback_any_of_count15 = 0
             if not data__fallback_any_of_count15:
                 try:
@@ -1152,7 +1158,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
                     if data__fallback_is_dict:
                         data__fallback__missing_keys = set(['rule']) - data__fallback.keys()
                         if data__fallback__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__fallback_any_of_count15 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__fallback_any_of_count15:
@@ -1161,16 +1167,16 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
                     if data__fallback_is_dict:
                         data__fallback__missing_keys = set(['source']) - data__fallback.keys()
                         if data__fallback__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__fallback_any_of_count15 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__fallback_any_of_count15:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__fallback_is_dict = isinstance(data__fallback, dict)
             if data__fallback_is_dict:
                 data__fallback__missing_keys = set(['kind', 'text']) - data__fallback.keys()
                 if data__fallback__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__fallback_keys = set(data__fallback.keys())
                 if "kind" in data__fallback_keys:
                     data__fallback_keys.remove("kind")
@@ -1180,11 +1186,11 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
                     data__fallback_keys.remove("text")
                     data__fallback__text = data__fallback["text"]
                     if not isinstance(data__fallback__text, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__fallback__text, str):
                         data__fallback__text_len = len(data__fallback__text)
                         if data__fallback__text_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule" in data__fallback_keys:
                     data__fallback_keys.remove("rule")
                     data__fallback__rule = data__fallback["rule"]
@@ -1194,12 +1200,12 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
                     data__fallback__source = data__fallback["source"]
                     validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__fallback__source, custom_formats, (name_prefix or "data") + ".fallback.source")
                 if data__fallback_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "alternative" in data_keys:
             data_keys.remove("alternative")
             data__alternative = data["alternative"]
             if not isinstance(data__alternative, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__alternative_any_of_count16 = 0
             if not data__alternative_any_of_count16:
                 try:
@@ -1207,7 +1213,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
                     if data__alternative_is_dict:
                         data__alternative__missing_keys = set(['rule']) - data__alternative.keys()
                         if data__alternative__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__alternative_any_of_count16 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__alternative_any_of_count16:
@@ -1216,16 +1222,16 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
                     if data__alternative_is_dict:
                         data__alternative__missing_keys = set(['source']) - data__alternative.keys()
                         if data__alternative__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__alternative_any_of_count16 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__alternative_any_of_count16:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__alternative_is_dict = isinstance(data__alternative, dict)
             if data__alternative_is_dict:
                 data__alternative__missing_keys = set(['kind', 'amount', 'unit', 'text']) - data__alternative.keys()
                 if data__alternative__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__alternative_keys = set(data__alternative.keys())
                 if "kind" in data__alternative_keys:
                     data__alternative_keys.remove("kind")
@@ -1235,10 +1241,10 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
                     data__alternative_keys.remove("amount")
                     data__alternative__amount = data__alternative["amount"]
                     if not isinstance(data__alternative__amount, (int)) and not (isinstance(data__alternative__amount, float) and data__alternative__amount.is_integer()) or isinstance(data__alternative__amount, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__alternative__amount, (int, float, Decimal)) and not isinstance(data__alternative__amount, bool):
                         if data__alternative__amount < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "unit" in data__alternative_keys:
                     data__alternative_keys.remove("unit")
                     data__alternative__unit = data__alternative["unit"]
@@ -1247,21 +1253,21 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
                     data__alternative_keys.remove("per_unit")
                     data__alternative__perunit = data__alternative["per_unit"]
                     if not isinstance(data__alternative__perunit, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "required_in_full" in data__alternative_keys:
                     data__alternative_keys.remove("required_in_full")
                     data__alternative__requiredinfull = data__alternative["required_in_full"]
                     if not isinstance(data__alternative__requiredinfull, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "text" in data__alternative_keys:
                     data__alternative_keys.remove("text")
                     data__alternative__text = data__alternative["text"]
                     if not isinstance(data__alternative__text, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__alternative__text, str):
                         data__alternative__text_len = len(data__alternative__text)
                         if data__alternative__text_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule" in data__alternative_keys:
                     data__alternative_keys.remove("rule")
                     data__alternative__rule = data__alternative["rule"]
@@ -1275,31 +1281,31 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
                     data__alternative__note = data__alternative["note"]
                     validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__alternative__note, custom_formats, (name_prefix or "data") + ".alternative.note")
                 if data__alternative_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "constraints" in data_keys:
             data_keys.remove("constraints")
             data__constraints = data["constraints"]
             if not isinstance(data__constraints, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__constraints_is_list = isinstance(data__constraints, (list, tuple))
             if data__constraints_is_list:
                 data__constraints_len = len(data__constraints)
                 if data__constraints_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__constraints_len > len(set(fn(data__constraints_x) for data__constraints_x in data__constraints)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__constraints_x, data__constraints_item in enumerate(data__constraints):
                     validate_https___civrules_invalid_schemas_calamities_schema_json___defs_constraint(data__constraints_item, custom_formats, (name_prefix or "data") + ".constraints[{data__constraints_x}]")
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
             if not isinstance(data__text, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__text, str):
                 data__text_len = len(data__text)
                 if data__text_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -1313,17 +1319,17 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_effe
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_constraint(data, custom_formats={}, name_prefix=None):
     if not (isinstance(data, str) and data == 'leave_one_token_per_area' or isinstance(data, str) and data == 'city_leaves_at_least_one_token' or isinstance(data, str) and data == 'vulnerable_units_only' or isinstance(data, str) and data == 'all_vulnerable_units_if_total_at_most_amount' or isinstance(data, str) and data == 'applies_even_if_primary_victim_unaffected' or isinstance(data, str) and data == 'cities_reduced_one_at_a_time' or isinstance(data, str) and data == 'lasts_until_end_of_calamity_phase'):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_site(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count17 = 0
     if not data_any_of_count17:
         try:
@@ -1331,7 +1337,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_site
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count17:
@@ -1340,22 +1346,22 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_site
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count17:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['selection']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "selection" in data_keys:
             data_keys.remove("selection")
             data__selection = data["selection"]
             if not (isinstance(data__selection, str) and data__selection == 'greatest_total_damage' or isinstance(data__selection, str) and data__selection == 'most_primary_victim_vulnerable_unit_points' or isinstance(data__selection, str) and data__selection == 'greatest_damage_to_primary_victim' or isinstance(data__selection, str) and data__selection == 'most_primary_victim_cities'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "tie_broken_by" in data_keys:
             data_keys.remove("tie_broken_by")
             data__tiebrokenby = data["tie_broken_by"]
@@ -1373,17 +1379,17 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_site
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_condition(data, custom_formats={}, name_prefix=None):
     if not (isinstance(data, str) and data == 'card_traded' or isinstance(data, str) and data == 'card_not_traded' or isinstance(data, str) and data == 'primary_has_city_touched_by_volcano' or isinstance(data, str) and data == 'primary_has_no_city_touched_by_volcano' or isinstance(data, str) and data == 'primary_has_vulnerable_units_on_flood_plain' or isinstance(data, str) and data == 'primary_has_no_vulnerable_units_on_flood_plain'):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_no_effect_entry(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count18 = 0
     if not data_any_of_count18:
         try:
@@ -1391,7 +1397,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_no_e
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count18:
@@ -1400,31 +1406,31 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_no_e
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count18:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['condition', 'text']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "condition" in data_keys:
             data_keys.remove("condition")
             data__condition = data["condition"]
             if not (isinstance(data__condition, str) and data__condition == 'primary_victim_has_most_unit_points_in_stock' or isinstance(data__condition, str) and data__condition == 'no_second_faction' or isinstance(data__condition, str) and data__condition == 'primary_victim_has_no_vulnerable_city' or isinstance(data__condition, str) and data__condition == 'no_eligible_areas'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
             if not isinstance(data__text, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__text, str):
                 data__text_len = len(data__text)
                 if data__text_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -1434,12 +1440,12 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_no_e
             data__source = data["source"]
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_beneficiary(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count19 = 0
     if not data_any_of_count19:
         try:
@@ -1447,7 +1453,7 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_bene
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count19 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count19:
@@ -1456,61 +1462,61 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_bene
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count19 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count19:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['selection', 'text']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "selection" in data_keys:
             data_keys.remove("selection")
             data__selection = data["selection"]
             if not (isinstance(data__selection, str) and data__selection == 'most_unit_points_in_stock'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "token_unit_points" in data_keys:
             data_keys.remove("token_unit_points")
             data__tokenunitpoints = data["token_unit_points"]
             if not isinstance(data__tokenunitpoints, (int)) and not (isinstance(data__tokenunitpoints, float) and data__tokenunitpoints.is_integer()) or isinstance(data__tokenunitpoints, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__tokenunitpoints, (int, float, Decimal)) and not isinstance(data__tokenunitpoints, bool):
                 if data__tokenunitpoints < 0:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "city_unit_points" in data_keys:
             data_keys.remove("city_unit_points")
             data__cityunitpoints = data["city_unit_points"]
             if not isinstance(data__cityunitpoints, (int)) and not (isinstance(data__cityunitpoints, float) and data__cityunitpoints.is_integer()) or isinstance(data__cityunitpoints, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__cityunitpoints, (int, float, Decimal)) and not isinstance(data__cityunitpoints, bool):
                 if data__cityunitpoints < 0:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "overflow" in data_keys:
             data_keys.remove("overflow")
             data__overflow = data["overflow"]
             if not (isinstance(data__overflow, str) and data__overflow == 'next_most_unit_points_in_stock'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "eligibility" in data_keys:
             data_keys.remove("eligibility")
             data__eligibility = data["eligibility"]
             if not isinstance(data__eligibility, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__eligibility, str):
                 data__eligibility_len = len(data__eligibility)
                 if data__eligibility_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
             if not isinstance(data__text, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__text, str):
                 data__text_len = len(data__text)
                 if data__text_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -1520,16 +1526,16 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_bene
             data__source = data["source"]
             validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
@@ -1542,65 +1548,65 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule
     if data_one_of_count20 < 2:
         try:
             if not isinstance(data, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_is_list = isinstance(data, (list, tuple))
             if data_is_list:
                 data_len = len(data)
                 if data_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data_len > len(set(fn(data_x) for data_x in data)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_calamities_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
             data_one_of_count20 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count20 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 120:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unknown(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['unknown']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "unknown" in data_keys:
             data_keys.remove("unknown")
             data__unknown = data["unknown"]
             if not isinstance(data__unknown, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__unknown, str):
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 64:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 

@@ -13,6 +13,12 @@ import re
 from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
+class _Invalid(JsonSchemaValueException):
+    """The verdict "invalid", made as a plain exception is (only the verdict is used)."""
+
+    __init__ = Exception.__init__
+
+
 REGEX_PATTERNS = {
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z')
@@ -22,49 +28,49 @@ NoneType = type(None)
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'groups', 'cards']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'civilization_cards'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "groups" in data_keys:
             data_keys.remove("groups")
             data__groups = data["groups"]
             if not isinstance(data__groups, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__groups_is_list = isinstance(data__groups, (list, tuple))
             if data__groups_is_list:
                 data__groups_len = len(data__groups)
                 if data__groups_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__groups_len > 5:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__groups_x, data__groups_item in enumerate(data__groups):
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group(data__groups_item, custom_formats, (name_prefix or "data") + ".groups[{data__groups_x}]")
         if "cards" in data_keys:
             data_keys.remove("cards")
             data__cards = data["cards"]
             if not isinstance(data__cards, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__cards_is_list = isinstance(data__cards, (list, tuple))
             if data__cards_is_list:
                 data__cards_len = len(data__cards)
                 if data__cards_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__cards_x, data__cards_item in enumerate(data__cards):
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_card(data__cards_item, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}]")
         if "declared_count" in data_keys:
             data_keys.remove("declared_count")
             data__declaredcount = data["declared_count"]
             if not isinstance(data__declaredcount, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__declaredcount_any_of_count1 = 0
             if not data__declaredcount_any_of_count1:
                 try:
@@ -72,7 +78,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json(dat
                     if data__declaredcount_is_dict:
                         data__declaredcount__missing_keys = set(['rule']) - data__declaredcount.keys()
                         if data__declaredcount__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__declaredcount_any_of_count1 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__declaredcount_any_of_count1:
@@ -81,27 +87,27 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json(dat
                     if data__declaredcount_is_dict:
                         data__declaredcount__missing_keys = set(['source']) - data__declaredcount.keys()
                         if data__declaredcount__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__declaredcount_any_of_count1 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__declaredcount_any_of_count1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__declaredcount_is_dict = isinstance(data__declaredcount, dict)
             if data__declaredcount_is_dict:
                 data__declaredcount__missing_keys = set(['count']) - data__declaredcount.keys()
                 if data__declaredcount__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__declaredcount_keys = set(data__declaredcount.keys())
                 if "count" in data__declaredcount_keys:
                     data__declaredcount_keys.remove("count")
                     data__declaredcount__count = data__declaredcount["count"]
                     if not isinstance(data__declaredcount__count, (int)) and not (isinstance(data__declaredcount__count, float) and data__declaredcount__count.is_integer()) or isinstance(data__declaredcount__count, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__declaredcount__count, (int, float, Decimal)) and not isinstance(data__declaredcount__count, bool):
                         if data__declaredcount__count < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         if data__declaredcount__count > 10000:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule" in data__declaredcount_keys:
                     data__declaredcount_keys.remove("rule")
                     data__declaredcount__rule = data__declaredcount["rule"]
@@ -115,31 +121,31 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json(dat
                     data__declaredcount__note = data__declaredcount["note"]
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__declaredcount__note, custom_formats, (name_prefix or "data") + ".declared_count.note")
                 if data__declaredcount_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
@@ -152,37 +158,37 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
     if data_one_of_count2 < 2:
         try:
             if not isinstance(data, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_is_list = isinstance(data, (list, tuple))
             if data_is_list:
                 data_len = len(data)
                 if data_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data_len > len(set(fn(data_x) for data_x in data)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
             data_one_of_count2 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count2 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 120:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_card(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count3 = 0
     if not data_any_of_count3:
         try:
@@ -190,7 +196,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count3 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count3:
@@ -199,16 +205,16 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count3 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count3:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['id', 'name', 'groups', 'cost', 'prerequisites', 'credits', 'attributes']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -221,13 +227,13 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data__name_one_of_count4 < 2:
                 try:
                     if not isinstance(data__name, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__name, str):
                         data__name_len = len(data__name)
                         if data__name_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         if data__name_len > 120:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__name_one_of_count4 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__name_one_of_count4 < 2:
@@ -236,7 +242,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                     data__name_one_of_count4 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__name_one_of_count4 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "groups" in data_keys:
             data_keys.remove("groups")
             data__groups = data["groups"]
@@ -244,17 +250,17 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data__groups_one_of_count5 < 2:
                 try:
                     if not isinstance(data__groups, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__groups_is_list = isinstance(data__groups, (list, tuple))
                     if data__groups_is_list:
                         data__groups_len = len(data__groups)
                         if data__groups_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         if data__groups_len > 2:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                         if data__groups_len > len(set(fn(data__groups_x) for data__groups_x in data__groups)):
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__groups_x, data__groups_item in enumerate(data__groups):
                             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group_id(data__groups_item, custom_formats, (name_prefix or "data") + ".groups[{data__groups_x}]")
                     data__groups_one_of_count5 += 1
@@ -265,7 +271,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                     data__groups_one_of_count5 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__groups_one_of_count5 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "cost" in data_keys:
             data_keys.remove("cost")
             data__cost = data["cost"]
@@ -273,12 +279,12 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data__cost_one_of_count6 < 2:
                 try:
                     if not isinstance(data__cost, (int)) and not (isinstance(data__cost, float) and data__cost.is_integer()) or isinstance(data__cost, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__cost, (int, float, Decimal)) and not isinstance(data__cost, bool):
                         if data__cost < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         if data__cost > 1000:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__cost_one_of_count6 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__cost_one_of_count6 < 2:
@@ -287,7 +293,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                     data__cost_one_of_count6 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__cost_one_of_count6 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "victory_points" in data_keys:
             data_keys.remove("victory_points")
             data__victorypoints = data["victory_points"]
@@ -295,12 +301,12 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data__victorypoints_one_of_count7 < 2:
                 try:
                     if not isinstance(data__victorypoints, (int)) and not (isinstance(data__victorypoints, float) and data__victorypoints.is_integer()) or isinstance(data__victorypoints, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__victorypoints, (int, float, Decimal)) and not isinstance(data__victorypoints, bool):
                         if data__victorypoints < 0:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         if data__victorypoints > 100:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__victorypoints_one_of_count7 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__victorypoints_one_of_count7 < 2:
@@ -309,7 +315,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                     data__victorypoints_one_of_count7 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__victorypoints_one_of_count7 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "prerequisites" in data_keys:
             data_keys.remove("prerequisites")
             data__prerequisites = data["prerequisites"]
@@ -317,7 +323,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data__prerequisites_one_of_count8 < 2:
                 try:
                     if not isinstance(data__prerequisites, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__prerequisites_is_list = isinstance(data__prerequisites, (list, tuple))
                     if data__prerequisites_is_list:
                         data__prerequisites_len = len(data__prerequisites)
@@ -331,7 +337,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                     data__prerequisites_one_of_count8 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__prerequisites_one_of_count8 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "credits" in data_keys:
             data_keys.remove("credits")
             data__credits = data["credits"]
@@ -339,7 +345,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data__credits_one_of_count9 < 2:
                 try:
                     if not isinstance(data__credits, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__credits_is_list = isinstance(data__credits, (list, tuple))
                     if data__credits_is_list:
                         data__credits_len = len(data__credits)
@@ -353,7 +359,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                     data__credits_one_of_count9 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__credits_one_of_count9 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "attributes" in data_keys:
             data_keys.remove("attributes")
             data__attributes = data["attributes"]
@@ -361,7 +367,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data__attributes_one_of_count10 < 2:
                 try:
                     if not isinstance(data__attributes, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__attributes_is_list = isinstance(data__attributes, (list, tuple))
                     if data__attributes_is_list:
                         data__attributes_len = len(data__attributes)
@@ -375,17 +381,17 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                     data__attributes_one_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__attributes_one_of_count10 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "purchase_effects" in data_keys:
             data_keys.remove("purchase_effects")
             data__purchaseeffects = data["purchase_effects"]
             if not isinstance(data__purchaseeffects, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__purchaseeffects_is_list = isinstance(data__purchaseeffects, (list, tuple))
             if data__purchaseeffects_is_list:
                 data__purchaseeffects_len = len(data__purchaseeffects)
                 if data__purchaseeffects_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__purchaseeffects_x, data__purchaseeffects_item in enumerate(data__purchaseeffects):
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_purchase_effect(data__purchaseeffects_item, custom_formats, (name_prefix or "data") + ".purchase_effects[{data__purchaseeffects_x}]")
         if "rule" in data_keys:
@@ -405,33 +411,33 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             data__disagreements = data["disagreements"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_disagreements(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_disagreements(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (list, tuple)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_list = isinstance(data, (list, tuple))
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
             if not isinstance(data_item, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_item_is_dict = isinstance(data_item, dict)
             if data_item_is_dict:
                 data_item__missing_keys = set(['field', 'chosen', 'alternatives', 'why']) - data_item.keys()
                 if data_item__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data_item_keys = set(data_item.keys())
                 if "field" in data_item_keys:
                     data_item_keys.remove("field")
                     data_item__field = data_item["field"]
                     if not isinstance(data_item__field, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__field, str):
                         data_item__field_len = len(data_item__field)
                         if data_item__field_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "chosen" in data_item_keys:
                     data_item_keys.remove("chosen")
                     data_item__chosen = data_item["chosen"]
@@ -439,20 +445,20 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                     data_item_keys.remove("alternatives")
                     data_item__alternatives = data_item["alternatives"]
                     if not isinstance(data_item__alternatives, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data_item__alternatives_is_list = isinstance(data_item__alternatives, (list, tuple))
                     if data_item__alternatives_is_list:
                         data_item__alternatives_len = len(data_item__alternatives)
                         if data_item__alternatives_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data_item__alternatives_x, data_item__alternatives_item in enumerate(data_item__alternatives):
                             if not isinstance(data_item__alternatives_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data_item__alternatives_item_is_dict = isinstance(data_item__alternatives_item, dict)
                             if data_item__alternatives_item_is_dict:
                                 data_item__alternatives_item__missing_keys = set(['value', 'source']) - data_item__alternatives_item.keys()
                                 if data_item__alternatives_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data_item__alternatives_item_keys = set(data_item__alternatives_item.keys())
                                 if "value" in data_item__alternatives_item_keys:
                                     data_item__alternatives_item_keys.remove("value")
@@ -461,29 +467,29 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                                     data_item__alternatives_item_keys.remove("source")
                                     data_item__alternatives_item__source = data_item__alternatives_item["source"]
                                     if not isinstance(data_item__alternatives_item__source, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data_item__alternatives_item__source, str):
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "why" in data_item_keys:
                     data_item_keys.remove("why")
                     data_item__why = data_item["why"]
                     if not isinstance(data_item__why, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data_item_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_purchase_effect(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count11 = 0
     if not data_any_of_count11:
         try:
@@ -491,7 +497,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count11 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count11:
@@ -500,84 +506,84 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count11 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count11:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['text']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
             if not isinstance(data__text, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__text, str):
                 data__text_len = len(data__text)
                 if data__text_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not isinstance(data__kind, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__kind, str) and data__kind == 'acquire_advancements' or isinstance(data__kind, str) and data__kind == 'discount' or isinstance(data__kind, str) and data__kind == 'credit_tokens'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "points" in data_keys:
             data_keys.remove("points")
             data__points = data["points"]
             if not isinstance(data__points, (int)) and not (isinstance(data__points, float) and data__points.is_integer()) or isinstance(data__points, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__points, (int, float, Decimal)) and not isinstance(data__points, bool):
                 if data__points < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "colours" in data_keys:
             data_keys.remove("colours")
             data__colours = data["colours"]
             if not isinstance(data__colours, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__colours, str) and data__colours == 'any_combination' or isinstance(data__colours, str) and data__colours == 'one_colour'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "usable_from" in data_keys:
             data_keys.remove("usable_from")
             data__usablefrom = data["usable_from"]
             if not isinstance(data__usablefrom, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__usablefrom, str) and data__usablefrom == 'next_turn'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "max_cards" in data_keys:
             data_keys.remove("max_cards")
             data__maxcards = data["max_cards"]
             if not isinstance(data__maxcards, (int)) and not (isinstance(data__maxcards, float) and data__maxcards.is_integer()) or isinstance(data__maxcards, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__maxcards, (int, float, Decimal)) and not isinstance(data__maxcards, bool):
                 if data__maxcards < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "max_face_value_below" in data_keys:
             data_keys.remove("max_face_value_below")
             data__maxfacevaluebelow = data["max_face_value_below"]
             if not isinstance(data__maxfacevaluebelow, (int)) and not (isinstance(data__maxfacevaluebelow, float) and data__maxfacevaluebelow.is_integer()) or isinstance(data__maxfacevaluebelow, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__maxfacevaluebelow, (int, float, Decimal)) and not isinstance(data__maxfacevaluebelow, bool):
                 if data__maxfacevaluebelow < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "groups" in data_keys:
             data_keys.remove("groups")
             data__groups = data["groups"]
             if not isinstance(data__groups, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__groups_is_list = isinstance(data__groups, (list, tuple))
             if data__groups_is_list:
                 data__groups_len = len(data__groups)
                 if data__groups_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__groups_len > len(set(fn(data__groups_x) for data__groups_x in data__groups)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__groups_x, data__groups_item in enumerate(data__groups):
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group_id(data__groups_item, custom_formats, (name_prefix or "data") + ".groups[{data__groups_x}]")
         if "rule" in data_keys:
@@ -593,12 +599,12 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_attribute(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count12 = 0
     if not data_any_of_count12:
         try:
@@ -606,7 +612,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count12:
@@ -615,48 +621,48 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count12:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['text']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
             if not isinstance(data__text, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__text, str):
                 data__text_len = len(data__text)
                 if data__text_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "calamities" in data_keys:
             data_keys.remove("calamities")
             data__calamities = data["calamities"]
             if not isinstance(data__calamities, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__calamities_is_list = isinstance(data__calamities, (list, tuple))
             if data__calamities_is_list:
                 data__calamities_len = len(data__calamities)
                 if data__calamities_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__calamities_x, data__calamities_item in enumerate(data__calamities):
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_calamity_link(data__calamities_item, custom_formats, (name_prefix or "data") + ".calamities[{data__calamities_x}]")
         if "effects" in data_keys:
             data_keys.remove("effects")
             data__effects = data["effects"]
             if not isinstance(data__effects, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__effects_is_list = isinstance(data__effects, (list, tuple))
             if data__effects_is_list:
                 data__effects_len = len(data__effects)
                 if data__effects_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__effects_x, data__effects_item in enumerate(data__effects):
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect(data__effects_item, custom_formats, (name_prefix or "data") + ".effects[{data__effects_x}]")
         if "rule" in data_keys:
@@ -672,12 +678,12 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_keys = set(data.keys())
@@ -685,9 +691,9 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not isinstance(data__kind, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__kind, str) and data__kind == 'immunity' or isinstance(data__kind, str) and data__kind == 'movement' or isinstance(data__kind, str) and data__kind == 'population_limit' or isinstance(data__kind, str) and data__kind == 'city_build' or isinstance(data__kind, str) and data__kind == 'city_support' or isinstance(data__kind, str) and data__kind == 'conflict' or isinstance(data__kind, str) and data__kind == 'turn_order' or isinstance(data__kind, str) and data__kind == 'tax' or isinstance(data__kind, str) and data__kind == 'treasury' or isinstance(data__kind, str) and data__kind == 'commodity_exchange' or isinstance(data__kind, str) and data__kind == 'trade_card_purchase' or isinstance(data__kind, str) and data__kind == 'hand_limit' or isinstance(data__kind, str) and data__kind == 'commodity_value' or isinstance(data__kind, str) and data__kind == 'special_ability' or isinstance(data__kind, str) and data__kind == 'credit_tokens' or isinstance(data__kind, str) and data__kind == 'victory_points'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
     data_one_of_count13 = 0
     if data_one_of_count13 < 2:
         try:
@@ -770,372 +776,372 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count13 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_victory_points(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'points']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'victory_points'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "points" in data_keys:
             data_keys.remove("points")
             data__points = data["points"]
             if not isinstance(data__points, (int)) and not (isinstance(data__points, float) and data__points.is_integer()) or isinstance(data__points, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__points, (int, float, Decimal)) and not isinstance(data__points, bool):
                 if data__points < -100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__points > 100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_credit_tokens(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'points']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'credit_tokens'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "points" in data_keys:
             data_keys.remove("points")
             data__points = data["points"]
             if not isinstance(data__points, (int)) and not (isinstance(data__points, float) and data__points.is_integer()) or isinstance(data__points, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__points, (int, float, Decimal)) and not isinstance(data__points, bool):
                 if data__points < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__points > 1000:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "colours" in data_keys:
             data_keys.remove("colours")
             data__colours = data["colours"]
             if not isinstance(data__colours, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__colours, str) and data__colours == 'any_combination' or isinstance(data__colours, str) and data__colours == 'one_colour'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_special_ability(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'action', 'phase']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'special_ability'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "action" in data_keys:
             data_keys.remove("action")
             data__action = data["action"]
             if not isinstance(data__action, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__action, str) and data__action == 'migrate' or isinstance(data__action, str) and data__action == 'destroy' or isinstance(data__action, str) and data__action == 'convert' or isinstance(data__action, str) and data__action == 'annex' or isinstance(data__action, str) and data__action == 'take_commodity' or isinstance(data__action, str) and data__action == 'ask_commodity' or isinstance(data__action, str) and data__action == 'convert_barbarians'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "phase" in data_keys:
             data_keys.remove("phase")
             data__phase = data["phase"]
             if not isinstance(data__phase, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__phase, str) and data__phase == 'special_abilities' or isinstance(data__phase, str) and data__phase == 'end_of_calamities'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "exempt_holders" in data_keys:
             data_keys.remove("exempt_holders")
             data__exemptholders = data["exempt_holders"]
             if not isinstance(data__exemptholders, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__exemptholders_is_list = isinstance(data__exemptholders, (list, tuple))
             if data__exemptholders_is_list:
                 data__exemptholders_len = len(data__exemptholders)
                 if data__exemptholders_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__exemptholders_len > len(set(fn(data__exemptholders_x) for data__exemptholders_x in data__exemptholders)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__exemptholders_x, data__exemptholders_item in enumerate(data__exemptholders):
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__exemptholders_item, custom_formats, (name_prefix or "data") + ".exempt_holders[{data__exemptholders_x}]")
         if "max_units" in data_keys:
             data_keys.remove("max_units")
             data__maxunits = data["max_units"]
             if not isinstance(data__maxunits, (int)) and not (isinstance(data__maxunits, float) and data__maxunits.is_integer()) or isinstance(data__maxunits, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__maxunits, (int, float, Decimal)) and not isinstance(data__maxunits, bool):
                 if data__maxunits < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__maxunits > 100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "max_cards" in data_keys:
             data_keys.remove("max_cards")
             data__maxcards = data["max_cards"]
             if not isinstance(data__maxcards, (int)) and not (isinstance(data__maxcards, float) and data__maxcards.is_integer()) or isinstance(data__maxcards, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__maxcards, (int, float, Decimal)) and not isinstance(data__maxcards, bool):
                 if data__maxcards < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__maxcards > 100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_commodity_value(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'set_size_change', 'goods']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'commodity_value'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "set_size_change" in data_keys:
             data_keys.remove("set_size_change")
             data__setsizechange = data["set_size_change"]
             if not isinstance(data__setsizechange, (int)) and not (isinstance(data__setsizechange, float) and data__setsizechange.is_integer()) or isinstance(data__setsizechange, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             try:
                 if not (isinstance(data__setsizechange, (int, float)) and not isinstance(data__setsizechange, bool) and data__setsizechange == 0):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
             else:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__setsizechange, (int, float, Decimal)) and not isinstance(data__setsizechange, bool):
                 if data__setsizechange < -100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__setsizechange > 100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "goods" in data_keys:
             data_keys.remove("goods")
             data__goods = data["goods"]
             if not isinstance(data__goods, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__goods, str) and data__goods == 'mining'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "per_turn" in data_keys:
             data_keys.remove("per_turn")
             data__perturn = data["per_turn"]
             if not isinstance(data__perturn, (int)) and not (isinstance(data__perturn, float) and data__perturn.is_integer()) or isinstance(data__perturn, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__perturn, (int, float, Decimal)) and not isinstance(data__perturn, bool):
                 if data__perturn < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__perturn > 100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_hand_limit(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'change']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'hand_limit'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "change" in data_keys:
             data_keys.remove("change")
             data__change = data["change"]
             if not isinstance(data__change, (int)) and not (isinstance(data__change, float) and data__change.is_integer()) or isinstance(data__change, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             try:
                 if not (isinstance(data__change, (int, float)) and not isinstance(data__change, bool) and data__change == 0):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
             else:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__change, (int, float, Decimal)) and not isinstance(data__change, bool):
                 if data__change < -100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__change > 100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_trade_card_purchase(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'stack', 'price']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'trade_card_purchase'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "stack" in data_keys:
             data_keys.remove("stack")
             data__stack = data["stack"]
             if not isinstance(data__stack, (int)) and not (isinstance(data__stack, float) and data__stack.is_integer()) or isinstance(data__stack, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__stack, (int, float, Decimal)) and not isinstance(data__stack, bool):
                 if data__stack < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__stack > 20:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "price" in data_keys:
             data_keys.remove("price")
             data__price = data["price"]
             if not isinstance(data__price, (int)) and not (isinstance(data__price, float) and data__price.is_integer()) or isinstance(data__price, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__price, (int, float, Decimal)) and not isinstance(data__price, bool):
                 if data__price < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__price > 1000:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_commodity_exchange(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'tokens_per_point', 'phase']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'commodity_exchange'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "tokens_per_point" in data_keys:
             data_keys.remove("tokens_per_point")
             data__tokensperpoint = data["tokens_per_point"]
             if not isinstance(data__tokensperpoint, (int)) and not (isinstance(data__tokensperpoint, float) and data__tokensperpoint.is_integer()) or isinstance(data__tokensperpoint, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__tokensperpoint, (int, float, Decimal)) and not isinstance(data__tokensperpoint, bool):
                 if data__tokensperpoint < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__tokensperpoint > 100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "phase" in data_keys:
             data_keys.remove("phase")
             data__phase = data["phase"]
             if not isinstance(data__phase, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__phase, str) and data__phase == 'return_of_excess_commodity_cards'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_treasury(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'token_value', 'spent_on']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'treasury'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "token_value" in data_keys:
             data_keys.remove("token_value")
             data__tokenvalue = data["token_value"]
             if not isinstance(data__tokenvalue, (int)) and not (isinstance(data__tokenvalue, float) and data__tokenvalue.is_integer()) or isinstance(data__tokenvalue, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__tokenvalue, (int, float, Decimal)) and not isinstance(data__tokenvalue, bool):
                 if data__tokenvalue < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__tokenvalue > 100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "spent_on" in data_keys:
             data_keys.remove("spent_on")
             data__spenton = data["spent_on"]
             if not isinstance(data__spenton, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__spenton, str) and data__spenton == 'civilization_cards'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_tax(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count14 = 0
     if not data_any_of_count14:
         try:
@@ -1143,7 +1149,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['rate_changes']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count14 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count14:
@@ -1152,114 +1158,114 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['no_revolt']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count14 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count14:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'tax'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "rate_changes" in data_keys:
             data_keys.remove("rate_changes")
             data__ratechanges = data["rate_changes"]
             if not isinstance(data__ratechanges, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__ratechanges_is_list = isinstance(data__ratechanges, (list, tuple))
             if data__ratechanges_is_list:
                 data__ratechanges_len = len(data__ratechanges)
                 if data__ratechanges_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__ratechanges_len > len(set(fn(data__ratechanges_x) for data__ratechanges_x in data__ratechanges)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__ratechanges_x, data__ratechanges_item in enumerate(data__ratechanges):
                     if not isinstance(data__ratechanges_item, (int)) and not (isinstance(data__ratechanges_item, float) and data__ratechanges_item.is_integer()) or isinstance(data__ratechanges_item, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     try:
                         if not (isinstance(data__ratechanges_item, (int, float)) and not isinstance(data__ratechanges_item, bool) and data__ratechanges_item == 0):
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     else:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__ratechanges_item, (int, float, Decimal)) and not isinstance(data__ratechanges_item, bool):
                         if data__ratechanges_item < -10:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         if data__ratechanges_item > 10:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "no_revolt" in data_keys:
             data_keys.remove("no_revolt")
             data__norevolt = data["no_revolt"]
             if not isinstance(data__norevolt, (bool)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__norevolt, bool) and data__norevolt is True):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_turn_order(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'activities', 'position']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'turn_order'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "activities" in data_keys:
             data_keys.remove("activities")
             data__activities = data["activities"]
             if not isinstance(data__activities, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__activities_is_list = isinstance(data__activities, (list, tuple))
             if data__activities_is_list:
                 data__activities_len = len(data__activities)
                 if data__activities_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__activities_len > len(set(fn(data__activities_x) for data__activities_x in data__activities)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__activities_x, data__activities_item in enumerate(data__activities):
                     if not isinstance(data__activities_item, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if not (isinstance(data__activities_item, str) and data__activities_item == 'movement' or isinstance(data__activities_item, str) and data__activities_item == 'ship_building' or isinstance(data__activities_item, str) and data__activities_item == 'ship_maintenance'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
         if "position" in data_keys:
             data_keys.remove("position")
             data__position = data["position"]
             if not isinstance(data__position, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__position, str) and data__position == 'after_non_holders'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_conflict(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     try:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -1268,7 +1274,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 data_keys.remove("aspect")
                 data__aspect = data["aspect"]
                 if not (isinstance(data__aspect, str) and data__aspect == 'city_attack' or isinstance(data__aspect, str) and data__aspect == 'city_defence'):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
@@ -1276,114 +1282,114 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if data_is_dict:
             data__missing_keys = set(['tokens', 'replaced_by']) - data.keys()
             if data__missing_keys:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'aspect']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'conflict'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "aspect" in data_keys:
             data_keys.remove("aspect")
             data__aspect = data["aspect"]
             if not isinstance(data__aspect, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__aspect, str) and data__aspect == 'removal_order' or isinstance(data__aspect, str) and data__aspect == 'casualties_from_adjacent' or isinstance(data__aspect, str) and data__aspect == 'ships_as_casualties' or isinstance(data__aspect, str) and data__aspect == 'city_attack' or isinstance(data__aspect, str) and data__aspect == 'city_defence'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "before_holders_of" in data_keys:
             data_keys.remove("before_holders_of")
             data__beforeholdersof = data["before_holders_of"]
             if not isinstance(data__beforeholdersof, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__beforeholdersof_is_list = isinstance(data__beforeholdersof, (list, tuple))
             if data__beforeholdersof_is_list:
                 data__beforeholdersof_len = len(data__beforeholdersof)
                 if data__beforeholdersof_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__beforeholdersof_len > len(set(fn(data__beforeholdersof_x) for data__beforeholdersof_x in data__beforeholdersof)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__beforeholdersof_x, data__beforeholdersof_item in enumerate(data__beforeholdersof):
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__beforeholdersof_item, custom_formats, (name_prefix or "data") + ".before_holders_of[{data__beforeholdersof_x}]")
         if "tokens" in data_keys:
             data_keys.remove("tokens")
             data__tokens = data["tokens"]
             if not isinstance(data__tokens, (int)) and not (isinstance(data__tokens, float) and data__tokens.is_integer()) or isinstance(data__tokens, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__tokens, (int, float, Decimal)) and not isinstance(data__tokens, bool):
                 if data__tokens < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__tokens > 100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "replaced_by" in data_keys:
             data_keys.remove("replaced_by")
             data__replacedby = data["replaced_by"]
             if not isinstance(data__replacedby, (int)) and not (isinstance(data__replacedby, float) and data__replacedby.is_integer()) or isinstance(data__replacedby, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__replacedby, (int, float, Decimal)) and not isinstance(data__replacedby, bool):
                 if data__replacedby < 0:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__replacedby > 100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "cancelled_by_both" in data_keys:
             data_keys.remove("cancelled_by_both")
             data__cancelledbyboth = data["cancelled_by_both"]
             if not isinstance(data__cancelledbyboth, (bool)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_city_support(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'change']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'city_support'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "change" in data_keys:
             data_keys.remove("change")
             data__change = data["change"]
             if not isinstance(data__change, (int)) and not (isinstance(data__change, float) and data__change.is_integer()) or isinstance(data__change, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             try:
                 if not (isinstance(data__change, (int, float)) and not isinstance(data__change, bool) and data__change == 0):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
             else:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__change, (int, float, Decimal)) and not isinstance(data__change, bool):
                 if data__change < -100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__change > 100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_city_build(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count15 = 0
     if not data_any_of_count15:
         try:
@@ -1391,7 +1397,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['cost_change']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count15 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count15:
@@ -1400,7 +1406,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['from_treasury']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count15 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count15:
@@ -1409,7 +1415,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['without_city_site']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count15 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count15:
@@ -1418,45 +1424,45 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['per_turn']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count15 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count15:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'city_build'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "cost_change" in data_keys:
             data_keys.remove("cost_change")
             data__costchange = data["cost_change"]
             if not isinstance(data__costchange, (int)) and not (isinstance(data__costchange, float) and data__costchange.is_integer()) or isinstance(data__costchange, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             try:
                 if not (isinstance(data__costchange, (int, float)) and not isinstance(data__costchange, bool) and data__costchange == 0):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
             else:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__costchange, (int, float, Decimal)) and not isinstance(data__costchange, bool):
                 if data__costchange < -100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__costchange > 100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "from_treasury" in data_keys:
             data_keys.remove("from_treasury")
             data__fromtreasury = data["from_treasury"]
             if not isinstance(data__fromtreasury, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__fromtreasury, str) and data__fromtreasury == 'up_to_half'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "per_turn" in data_keys:
             data_keys.remove("per_turn")
             data__perturn = data["per_turn"]
@@ -1464,95 +1470,95 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data__perturn_one_of_count16 < 2:
                 try:
                     if not isinstance(data__perturn, (int)) and not (isinstance(data__perturn, float) and data__perturn.is_integer()) or isinstance(data__perturn, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__perturn, (int, float, Decimal)) and not isinstance(data__perturn, bool):
                         if data__perturn < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         if data__perturn > 100:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__perturn_one_of_count16 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__perturn_one_of_count16 < 2:
                 try:
                     if not (isinstance(data__perturn, str) and data__perturn == 'unlimited'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__perturn_one_of_count16 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__perturn_one_of_count16 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "without_city_site" in data_keys:
             data_keys.remove("without_city_site")
             data__withoutcitysite = data["without_city_site"]
             if not isinstance(data__withoutcitysite, (bool)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__withoutcitysite, bool) and data__withoutcitysite is True):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "tokens_from_adjacent" in data_keys:
             data_keys.remove("tokens_from_adjacent")
             data__tokensfromadjacent = data["tokens_from_adjacent"]
             if not isinstance(data__tokensfromadjacent, (int)) and not (isinstance(data__tokensfromadjacent, float) and data__tokensfromadjacent.is_integer()) or isinstance(data__tokensfromadjacent, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__tokensfromadjacent, (int, float, Decimal)) and not isinstance(data__tokensfromadjacent, bool):
                 if data__tokensfromadjacent < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__tokensfromadjacent > 100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_population_limit(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'change', 'where']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'population_limit'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "change" in data_keys:
             data_keys.remove("change")
             data__change = data["change"]
             if not isinstance(data__change, (int)) and not (isinstance(data__change, float) and data__change.is_integer()) or isinstance(data__change, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             try:
                 if not (isinstance(data__change, (int, float)) and not isinstance(data__change, bool) and data__change == 0):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
             else:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__change, (int, float, Decimal)) and not isinstance(data__change, bool):
                 if data__change < -100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__change > 100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "where" in data_keys:
             data_keys.remove("where")
             data__where = data["where"]
             if not isinstance(data__where, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__where, str) and data__where == 'sole_occupant' or isinstance(data__where, str) and data__where == 'city_area'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_movement(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count17 = 0
     if not data_any_of_count17:
         try:
@@ -1560,7 +1566,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['range']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count17:
@@ -1569,7 +1575,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['range_change']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count17:
@@ -1578,7 +1584,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['open_sea']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count17:
@@ -1587,89 +1593,89 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['capacity_change']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count17:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'units']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'movement'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "units" in data_keys:
             data_keys.remove("units")
             data__units = data["units"]
             if not isinstance(data__units, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__units, str) and data__units == 'ships' or isinstance(data__units, str) and data__units == 'tokens'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "range" in data_keys:
             data_keys.remove("range")
             data__range = data["range"]
             if not isinstance(data__range, (int)) and not (isinstance(data__range, float) and data__range.is_integer()) or isinstance(data__range, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__range, (int, float, Decimal)) and not isinstance(data__range, bool):
                 if data__range < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__range > 20:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "range_change" in data_keys:
             data_keys.remove("range_change")
             data__rangechange = data["range_change"]
             if not isinstance(data__rangechange, (int)) and not (isinstance(data__rangechange, float) and data__rangechange.is_integer()) or isinstance(data__rangechange, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             try:
                 if not (isinstance(data__rangechange, (int, float)) and not isinstance(data__rangechange, bool) and data__rangechange == 0):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
             else:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__rangechange, (int, float, Decimal)) and not isinstance(data__rangechange, bool):
                 if data__rangechange < -100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__rangechange > 100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "open_sea" in data_keys:
             data_keys.remove("open_sea")
             data__opensea = data["open_sea"]
             if not isinstance(data__opensea, (bool)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__opensea, bool) and data__opensea is True):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "capacity_change" in data_keys:
             data_keys.remove("capacity_change")
             data__capacitychange = data["capacity_change"]
             if not isinstance(data__capacitychange, (int)) and not (isinstance(data__capacitychange, float) and data__capacitychange.is_integer()) or isinstance(data__capacitychange, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             try:
                 if not (isinstance(data__capacitychange, (int, float)) and not isinstance(data__capacitychange, bool) and data__capacitychange == 0):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
             else:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__capacitychange, (int, float, Decimal)) and not isinstance(data__capacitychange, bool):
                 if data__capacitychange < -100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__capacitychange > 100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_effect_immunity(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     try:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -1678,7 +1684,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 data_keys.remove("against")
                 data__against = data["against"]
                 if not (isinstance(data__against, str) and data__against == 'card_ability'):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
@@ -1686,7 +1692,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if data_is_dict:
             data__missing_keys = set(['card']) - data.keys()
             if data__missing_keys:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
     try:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -1695,7 +1701,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                 data_keys.remove("against")
                 data__against = data["against"]
                 if not (isinstance(data__against, str) and data__against == 'attack'):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
@@ -1703,25 +1709,25 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
         if data_is_dict:
             data__missing_keys = set(['targets', 'unless_holding']) - data.keys()
             if data__missing_keys:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'against']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'immunity'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "against" in data_keys:
             data_keys.remove("against")
             data__against = data["against"]
             if not isinstance(data__against, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__against, str) and data__against == 'tax_revolt' or isinstance(data__against, str) and data__against == 'attack' or isinstance(data__against, str) and data__against == 'card_ability'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "card" in data_keys:
             data_keys.remove("card")
             data__card = data["card"]
@@ -1730,22 +1736,22 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             data_keys.remove("targets")
             data__targets = data["targets"]
             if not isinstance(data__targets, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__targets, str) and data__targets == 'units' or isinstance(data__targets, str) and data__targets == 'cities'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "unless_holding" in data_keys:
             data_keys.remove("unless_holding")
             data__unlessholding = data["unless_holding"]
             if not isinstance(data__unlessholding, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__unlessholding_is_list = isinstance(data__unlessholding, (list, tuple))
             if data__unlessholding_is_list:
                 data__unlessholding_len = len(data__unlessholding)
                 if data__unlessholding_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__unlessholding_len > len(set(fn(data__unlessholding_x) for data__unlessholding_x in data__unlessholding)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__unlessholding_x, data__unlessholding_item in enumerate(data__unlessholding):
                     validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__unlessholding_item, custom_formats, (name_prefix or "data") + ".unless_holding[{data__unlessholding_x}]")
         if "note" in data_keys:
@@ -1753,12 +1759,12 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_calamity_link(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count18 = 0
     if not data_any_of_count18:
         try:
@@ -1766,7 +1772,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count18:
@@ -1775,16 +1781,16 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count18 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count18:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['calamity', 'effect']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "calamity" in data_keys:
             data_keys.remove("calamity")
@@ -1794,9 +1800,9 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             data_keys.remove("effect")
             data__effect = data["effect"]
             if not isinstance(data__effect, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__effect, str) and data__effect == 'reduces' or isinstance(data__effect, str) and data__effect == 'aggravates' or isinstance(data__effect, str) and data__effect == 'nullifies' or isinstance(data__effect, str) and data__effect == 'alters'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -1810,7 +1816,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_credit(data, custom_formats={}, name_prefix=None):
@@ -1826,12 +1832,12 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             data_one_of_count19 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count19 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_card_credit(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count20 = 0
     if not data_any_of_count20:
         try:
@@ -1839,7 +1845,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count20 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count20:
@@ -1848,16 +1854,16 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count20 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count20:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['card', 'points']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "card" in data_keys:
             data_keys.remove("card")
@@ -1871,7 +1877,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             data_keys.remove("extra")
             data__extra = data["extra"]
             if not isinstance(data__extra, (bool)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -1885,7 +1891,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_points(data, custom_formats={}, name_prefix=None):
@@ -1893,12 +1899,12 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
     if data_one_of_count21 < 2:
         try:
             if not isinstance(data, (int)) and not (isinstance(data, float) and data.is_integer()) or isinstance(data, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data, (int, float, Decimal)) and not isinstance(data, bool):
                 if data < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data > 1000:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_one_of_count21 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count21 < 2:
@@ -1907,12 +1913,12 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             data_one_of_count21 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count21 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group_credit(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count22 = 0
     if not data_any_of_count22:
         try:
@@ -1920,7 +1926,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count22 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count22:
@@ -1929,16 +1935,16 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count22 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count22:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['group', 'points']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "group" in data_keys:
             data_keys.remove("group")
@@ -1961,12 +1967,12 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_prerequisite(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count23 = 0
     if not data_any_of_count23:
         try:
@@ -1974,7 +1980,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count23 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count23:
@@ -1983,16 +1989,16 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count23 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count23:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['card']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "card" in data_keys:
             data_keys.remove("card")
@@ -2011,52 +2017,52 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if not (isinstance(data, str) and data == 'crafts' or isinstance(data, str) and data == 'sciences' or isinstance(data, str) and data == 'arts' or isinstance(data, str) and data == 'civics' or isinstance(data, str) and data == 'religion'):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_unknown(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['unknown']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "unknown" in data_keys:
             data_keys.remove("unknown")
             data__unknown = data["unknown"]
             if not isinstance(data__unknown, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__unknown, str):
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 64:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_group(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count24 = 0
     if not data_any_of_count24:
         try:
@@ -2064,7 +2070,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count24 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count24:
@@ -2073,16 +2079,16 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count24 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count24:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['id', 'name', 'colour']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -2092,13 +2098,13 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             data_keys.remove("name")
             data__name = data["name"]
             if not isinstance(data__name, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__name, str):
                 data__name_len = len(data__name)
                 if data__name_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__name_len > 120:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "colour" in data_keys:
             data_keys.remove("colour")
             data__colour = data["colour"]
@@ -2106,9 +2112,9 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data__colour_one_of_count25 < 2:
                 try:
                     if not isinstance(data__colour, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if not (isinstance(data__colour, str) and data__colour == 'blue' or isinstance(data__colour, str) and data__colour == 'orange' or isinstance(data__colour, str) and data__colour == 'green' or isinstance(data__colour, str) and data__colour == 'red' or isinstance(data__colour, str) and data__colour == 'yellow'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__colour_one_of_count25 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__colour_one_of_count25 < 2:
@@ -2117,7 +2123,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                     data__colour_one_of_count25 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__colour_one_of_count25 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "shape" in data_keys:
             data_keys.remove("shape")
             data__shape = data["shape"]
@@ -2125,9 +2131,9 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             if data__shape_one_of_count26 < 2:
                 try:
                     if not isinstance(data__shape, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if not (isinstance(data__shape, str) and data__shape == 'triangle' or isinstance(data__shape, str) and data__shape == 'square' or isinstance(data__shape, str) and data__shape == 'circle' or isinstance(data__shape, str) and data__shape == 'hexagon' or isinstance(data__shape, str) and data__shape == 'star'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__shape_one_of_count26 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__shape_one_of_count26 < 2:
@@ -2136,7 +2142,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
                     data__shape_one_of_count26 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__shape_one_of_count26 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -2154,7 +2160,7 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             data__disagreements = data["disagreements"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_disagreements(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 

@@ -13,6 +13,12 @@ import re
 from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
+class _Invalid(JsonSchemaValueException):
+    """The verdict "invalid", made as a plain exception is (only the verdict is used)."""
+
+    __init__ = Exception.__init__
+
+
 REGEX_PATTERNS = {
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z')
@@ -22,23 +28,23 @@ NoneType = type(None)
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'set_value', 'trade_stacks', 'commodities']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'commodities'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "total_cards" in data_keys:
             data_keys.remove("total_cards")
             data__totalcards = data["total_cards"]
             if not isinstance(data__totalcards, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__totalcards_any_of_count1 = 0
             if not data__totalcards_any_of_count1:
                 try:
@@ -46,7 +52,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                     if data__totalcards_is_dict:
                         data__totalcards__missing_keys = set(['rule']) - data__totalcards.keys()
                         if data__totalcards__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__totalcards_any_of_count1 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__totalcards_any_of_count1:
@@ -55,27 +61,27 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                     if data__totalcards_is_dict:
                         data__totalcards__missing_keys = set(['source']) - data__totalcards.keys()
                         if data__totalcards__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__totalcards_any_of_count1 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__totalcards_any_of_count1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__totalcards_is_dict = isinstance(data__totalcards, dict)
             if data__totalcards_is_dict:
                 data__totalcards__missing_keys = set(['count']) - data__totalcards.keys()
                 if data__totalcards__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__totalcards_keys = set(data__totalcards.keys())
                 if "count" in data__totalcards_keys:
                     data__totalcards_keys.remove("count")
                     data__totalcards__count = data__totalcards["count"]
                     if not isinstance(data__totalcards__count, (int)) and not (isinstance(data__totalcards__count, float) and data__totalcards__count.is_integer()) or isinstance(data__totalcards__count, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__totalcards__count, (int, float, Decimal)) and not isinstance(data__totalcards__count, bool):
                         if data__totalcards__count < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         if data__totalcards__count > 10000:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule" in data__totalcards_keys:
                     data__totalcards_keys.remove("rule")
                     data__totalcards__rule = data__totalcards["rule"]
@@ -89,7 +95,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                     data__totalcards__note = data__totalcards["note"]
                     validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__totalcards__note, custom_formats, (name_prefix or "data") + ".total_cards.note")
                 if data__totalcards_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "set_value" in data_keys:
             data_keys.remove("set_value")
             data__setvalue = data["set_value"]
@@ -97,7 +103,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
             if data__setvalue_one_of_count2 < 2:
                 try:
                     if not isinstance(data__setvalue, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__setvalue_any_of_count3 = 0
                     if not data__setvalue_any_of_count3:
                         try:
@@ -105,7 +111,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                             if data__setvalue_is_dict:
                                 data__setvalue__missing_keys = set(['rule']) - data__setvalue.keys()
                                 if data__setvalue__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__setvalue_any_of_count3 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__setvalue_any_of_count3:
@@ -114,42 +120,42 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                             if data__setvalue_is_dict:
                                 data__setvalue__missing_keys = set(['source']) - data__setvalue.keys()
                                 if data__setvalue__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__setvalue_any_of_count3 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__setvalue_any_of_count3:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__setvalue_is_dict = isinstance(data__setvalue, dict)
                     if data__setvalue_is_dict:
                         data__setvalue__missing_keys = set(['formula', 'same_good_only', 'max_set_size']) - data__setvalue.keys()
                         if data__setvalue__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__setvalue_keys = set(data__setvalue.keys())
                         if "formula" in data__setvalue_keys:
                             data__setvalue_keys.remove("formula")
                             data__setvalue__formula = data__setvalue["formula"]
                             if not (isinstance(data__setvalue__formula, str) and data__setvalue__formula == 'count_squared_times_value'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "same_good_only" in data__setvalue_keys:
                             data__setvalue_keys.remove("same_good_only")
                             data__setvalue__samegoodonly = data__setvalue["same_good_only"]
                             if not isinstance(data__setvalue__samegoodonly, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "max_set_size" in data__setvalue_keys:
                             data__setvalue_keys.remove("max_set_size")
                             data__setvalue__maxsetsize = data__setvalue["max_set_size"]
                             if not (isinstance(data__setvalue__maxsetsize, str) and data__setvalue__maxsetsize == 'count_of_good'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "examples" in data__setvalue_keys:
                             data__setvalue_keys.remove("examples")
                             data__setvalue__examples = data__setvalue["examples"]
                             if not isinstance(data__setvalue__examples, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__setvalue__examples_is_list = isinstance(data__setvalue__examples, (list, tuple))
                             if data__setvalue__examples_is_list:
                                 data__setvalue__examples_len = len(data__setvalue__examples)
                                 if data__setvalue__examples_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__setvalue__examples_x, data__setvalue__examples_item in enumerate(data__setvalue__examples):
                                     validate_https___civrules_invalid_schemas_commodities_schema_json___defs_set_example(data__setvalue__examples_item, custom_formats, (name_prefix or "data") + ".set_value.examples[{data__setvalue__examples_x}]")
                         if "rule" in data__setvalue_keys:
@@ -165,7 +171,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                             data__setvalue__note = data__setvalue["note"]
                             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__setvalue__note, custom_formats, (name_prefix or "data") + ".set_value.note")
                         if data__setvalue_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__setvalue_one_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__setvalue_one_of_count2 < 2:
@@ -174,12 +180,12 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                     data__setvalue_one_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__setvalue_one_of_count2 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "mining" in data_keys:
             data_keys.remove("mining")
             data__mining = data["mining"]
             if not isinstance(data__mining, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__mining_any_of_count4 = 0
             if not data__mining_any_of_count4:
                 try:
@@ -187,7 +193,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                     if data__mining_is_dict:
                         data__mining__missing_keys = set(['rule']) - data__mining.keys()
                         if data__mining__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__mining_any_of_count4 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__mining_any_of_count4:
@@ -196,11 +202,11 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                     if data__mining_is_dict:
                         data__mining__missing_keys = set(['source']) - data__mining.keys()
                         if data__mining__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__mining_any_of_count4 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__mining_any_of_count4:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__mining_any_of_count5 = 0
             if not data__mining_any_of_count5:
                 try:
@@ -208,7 +214,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                     if data__mining_is_dict:
                         data__mining__missing_keys = set(['set_bonus']) - data__mining.keys()
                         if data__mining__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__mining_any_of_count5 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__mining_any_of_count5:
@@ -217,33 +223,33 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                     if data__mining_is_dict:
                         data__mining__missing_keys = set(['treasury_token_value']) - data__mining.keys()
                         if data__mining__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__mining_any_of_count5 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__mining_any_of_count5:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__mining_is_dict = isinstance(data__mining, dict)
             if data__mining_is_dict:
                 data__mining__missing_keys = set(['card']) - data__mining.keys()
                 if data__mining__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__mining_keys = set(data__mining.keys())
                 if "card" in data__mining_keys:
                     data__mining_keys.remove("card")
                     data__mining__card = data__mining["card"]
                     if not isinstance(data__mining__card, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__mining__card, str):
                         data__mining__card_len = len(data__mining__card)
                         if data__mining__card_len > 64:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data__mining__card):
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "set_bonus" in data__mining_keys:
                     data__mining_keys.remove("set_bonus")
                     data__mining__setbonus = data__mining["set_bonus"]
                     if not isinstance(data__mining__setbonus, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__mining__setbonus_any_of_count6 = 0
                     if not data__mining__setbonus_any_of_count6:
                         try:
@@ -251,7 +257,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                             if data__mining__setbonus_is_dict:
                                 data__mining__setbonus__missing_keys = set(['rule']) - data__mining__setbonus.keys()
                                 if data__mining__setbonus__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__mining__setbonus_any_of_count6 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__mining__setbonus_any_of_count6:
@@ -260,54 +266,54 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                             if data__mining__setbonus_is_dict:
                                 data__mining__setbonus__missing_keys = set(['source']) - data__mining__setbonus.keys()
                                 if data__mining__setbonus__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__mining__setbonus_any_of_count6 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__mining__setbonus_any_of_count6:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__mining__setbonus_is_dict = isinstance(data__mining__setbonus, dict)
                     if data__mining__setbonus_is_dict:
                         data__mining__setbonus__missing_keys = set(['extra_cards', 'max_set_size', 'uses_per_turn']) - data__mining__setbonus.keys()
                         if data__mining__setbonus__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__mining__setbonus_keys = set(data__mining__setbonus.keys())
                         if "extra_cards" in data__mining__setbonus_keys:
                             data__mining__setbonus_keys.remove("extra_cards")
                             data__mining__setbonus__extracards = data__mining__setbonus["extra_cards"]
                             if not isinstance(data__mining__setbonus__extracards, (int)) and not (isinstance(data__mining__setbonus__extracards, float) and data__mining__setbonus__extracards.is_integer()) or isinstance(data__mining__setbonus__extracards, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__mining__setbonus__extracards, (int, float, Decimal)) and not isinstance(data__mining__setbonus__extracards, bool):
                                 if data__mining__setbonus__extracards < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "max_set_size" in data__mining__setbonus_keys:
                             data__mining__setbonus_keys.remove("max_set_size")
                             data__mining__setbonus__maxsetsize = data__mining__setbonus["max_set_size"]
                             if not (isinstance(data__mining__setbonus__maxsetsize, str) and data__mining__setbonus__maxsetsize == 'count_of_good'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "uses_per_turn" in data__mining__setbonus_keys:
                             data__mining__setbonus_keys.remove("uses_per_turn")
                             data__mining__setbonus__usesperturn = data__mining__setbonus["uses_per_turn"]
                             if not isinstance(data__mining__setbonus__usesperturn, (int)) and not (isinstance(data__mining__setbonus__usesperturn, float) and data__mining__setbonus__usesperturn.is_integer()) or isinstance(data__mining__setbonus__usesperturn, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__mining__setbonus__usesperturn, (int, float, Decimal)) and not isinstance(data__mining__setbonus__usesperturn, bool):
                                 if data__mining__setbonus__usesperturn < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "applies_when" in data__mining__setbonus_keys:
                             data__mining__setbonus_keys.remove("applies_when")
                             data__mining__setbonus__applieswhen = data__mining__setbonus["applies_when"]
                             if not isinstance(data__mining__setbonus__applieswhen, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__mining__setbonus__applieswhen_is_list = isinstance(data__mining__setbonus__applieswhen, (list, tuple))
                             if data__mining__setbonus__applieswhen_is_list:
                                 data__mining__setbonus__applieswhen_len = len(data__mining__setbonus__applieswhen)
                                 if data__mining__setbonus__applieswhen_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                 if data__mining__setbonus__applieswhen_len > len(set(fn(data__mining__setbonus__applieswhen_x) for data__mining__setbonus__applieswhen_x in data__mining__setbonus__applieswhen)):
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__mining__setbonus__applieswhen_x, data__mining__setbonus__applieswhen_item in enumerate(data__mining__setbonus__applieswhen):
                                     if not (isinstance(data__mining__setbonus__applieswhen_item, str) and data__mining__setbonus__applieswhen_item == 'acquiring_civilization_cards' or isinstance(data__mining__setbonus__applieswhen_item, str) and data__mining__setbonus__applieswhen_item == 'ast_evaluation' or isinstance(data__mining__setbonus__applieswhen_item, str) and data__mining__setbonus__applieswhen_item == 'victory_evaluation'):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                         if "rule" in data__mining__setbonus_keys:
                             data__mining__setbonus_keys.remove("rule")
                             data__mining__setbonus__rule = data__mining__setbonus["rule"]
@@ -321,15 +327,15 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                             data__mining__setbonus__note = data__mining__setbonus["note"]
                             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__mining__setbonus__note, custom_formats, (name_prefix or "data") + ".mining.set_bonus.note")
                         if data__mining__setbonus_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "treasury_token_value" in data__mining_keys:
                     data__mining_keys.remove("treasury_token_value")
                     data__mining__treasurytokenvalue = data__mining["treasury_token_value"]
                     if not isinstance(data__mining__treasurytokenvalue, (int)) and not (isinstance(data__mining__treasurytokenvalue, float) and data__mining__treasurytokenvalue.is_integer()) or isinstance(data__mining__treasurytokenvalue, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__mining__treasurytokenvalue, (int, float, Decimal)) and not isinstance(data__mining__treasurytokenvalue, bool):
                         if data__mining__treasurytokenvalue < 2:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "treasury_rule" in data__mining_keys:
                     data__mining_keys.remove("treasury_rule")
                     data__mining__treasuryrule = data__mining["treasury_rule"]
@@ -347,12 +353,12 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                     data__mining__note = data__mining["note"]
                     validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__mining__note, custom_formats, (name_prefix or "data") + ".mining.note")
                 if data__mining_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "trade_stacks" in data_keys:
             data_keys.remove("trade_stacks")
             data__tradestacks = data["trade_stacks"]
             if not isinstance(data__tradestacks, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__tradestacks_any_of_count7 = 0
             if not data__tradestacks_any_of_count7:
                 try:
@@ -360,7 +366,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                     if data__tradestacks_is_dict:
                         data__tradestacks__missing_keys = set(['rule']) - data__tradestacks.keys()
                         if data__tradestacks__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__tradestacks_any_of_count7 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__tradestacks_any_of_count7:
@@ -369,44 +375,44 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                     if data__tradestacks_is_dict:
                         data__tradestacks__missing_keys = set(['source']) - data__tradestacks.keys()
                         if data__tradestacks__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__tradestacks_any_of_count7 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__tradestacks_any_of_count7:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__tradestacks_is_dict = isinstance(data__tradestacks, dict)
             if data__tradestacks_is_dict:
                 data__tradestacks__missing_keys = set(['count', 'stacks', 'setup']) - data__tradestacks.keys()
                 if data__tradestacks__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__tradestacks_keys = set(data__tradestacks.keys())
                 if "count" in data__tradestacks_keys:
                     data__tradestacks_keys.remove("count")
                     data__tradestacks__count = data__tradestacks["count"]
                     if not isinstance(data__tradestacks__count, (int)) and not (isinstance(data__tradestacks__count, float) and data__tradestacks__count.is_integer()) or isinstance(data__tradestacks__count, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__tradestacks__count, (int, float, Decimal)) and not isinstance(data__tradestacks__count, bool):
                         if data__tradestacks__count < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         if data__tradestacks__count > 9:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "stacks" in data__tradestacks_keys:
                     data__tradestacks_keys.remove("stacks")
                     data__tradestacks__stacks = data__tradestacks["stacks"]
                     if not isinstance(data__tradestacks__stacks, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__tradestacks__stacks_is_list = isinstance(data__tradestacks__stacks, (list, tuple))
                     if data__tradestacks__stacks_is_list:
                         data__tradestacks__stacks_len = len(data__tradestacks__stacks)
                         if data__tradestacks__stacks_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__tradestacks__stacks_x, data__tradestacks__stacks_item in enumerate(data__tradestacks__stacks):
                             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_trade_stack(data__tradestacks__stacks_item, custom_formats, (name_prefix or "data") + ".trade_stacks.stacks[{data__tradestacks__stacks_x}]")
                 if "numbered_by_value" in data__tradestacks_keys:
                     data__tradestacks_keys.remove("numbered_by_value")
                     data__tradestacks__numberedbyvalue = data__tradestacks["numbered_by_value"]
                     if not isinstance(data__tradestacks__numberedbyvalue, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "setup" in data__tradestacks_keys:
                     data__tradestacks_keys.remove("setup")
                     data__tradestacks__setup = data__tradestacks["setup"]
@@ -414,7 +420,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                     if data__tradestacks__setup_one_of_count8 < 2:
                         try:
                             if not isinstance(data__tradestacks__setup, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__tradestacks__setup_any_of_count9 = 0
                             if not data__tradestacks__setup_any_of_count9:
                                 try:
@@ -422,7 +428,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                                     if data__tradestacks__setup_is_dict:
                                         data__tradestacks__setup__missing_keys = set(['rule']) - data__tradestacks__setup.keys()
                                         if data__tradestacks__setup__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__tradestacks__setup_any_of_count9 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__tradestacks__setup_any_of_count9:
@@ -431,32 +437,32 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                                     if data__tradestacks__setup_is_dict:
                                         data__tradestacks__setup__missing_keys = set(['source']) - data__tradestacks__setup.keys()
                                         if data__tradestacks__setup__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__tradestacks__setup_any_of_count9 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__tradestacks__setup_any_of_count9:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__tradestacks__setup_is_dict = isinstance(data__tradestacks__setup, dict)
                             if data__tradestacks__setup_is_dict:
                                 data__tradestacks__setup__missing_keys = set(['steps']) - data__tradestacks__setup.keys()
                                 if data__tradestacks__setup__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__tradestacks__setup_keys = set(data__tradestacks__setup.keys())
                                 if "per_block" in data__tradestacks__setup_keys:
                                     data__tradestacks__setup_keys.remove("per_block")
                                     data__tradestacks__setup__perblock = data__tradestacks__setup["per_block"]
                                     if not isinstance(data__tradestacks__setup__perblock, (bool)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "steps" in data__tradestacks__setup_keys:
                                     data__tradestacks__setup_keys.remove("steps")
                                     data__tradestacks__setup__steps = data__tradestacks__setup["steps"]
                                     if not isinstance(data__tradestacks__setup__steps, (list, tuple)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__tradestacks__setup__steps_is_list = isinstance(data__tradestacks__setup__steps, (list, tuple))
                                     if data__tradestacks__setup__steps_is_list:
                                         data__tradestacks__setup__steps_len = len(data__tradestacks__setup__steps)
                                         if data__tradestacks__setup__steps_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         for data__tradestacks__setup__steps_x, data__tradestacks__setup__steps_item in enumerate(data__tradestacks__setup__steps):
                                             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_step(data__tradestacks__setup__steps_item, custom_formats, (name_prefix or "data") + ".trade_stacks.setup.steps[{data__tradestacks__setup__steps_x}]")
                                 if "rule" in data__tradestacks__setup_keys:
@@ -472,7 +478,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                                     data__tradestacks__setup__note = data__tradestacks__setup["note"]
                                     validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__tradestacks__setup__note, custom_formats, (name_prefix or "data") + ".trade_stacks.setup.note")
                                 if data__tradestacks__setup_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__tradestacks__setup_one_of_count8 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__tradestacks__setup_one_of_count8 < 2:
@@ -481,7 +487,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                             data__tradestacks__setup_one_of_count8 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__tradestacks__setup_one_of_count8 != 1:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "rule" in data__tradestacks_keys:
                     data__tradestacks_keys.remove("rule")
                     data__tradestacks__rule = data__tradestacks["rule"]
@@ -495,41 +501,41 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
                     data__tradestacks__note = data__tradestacks["note"]
                     validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__tradestacks__note, custom_formats, (name_prefix or "data") + ".trade_stacks.note")
                 if data__tradestacks_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "deck_compositions" in data_keys:
             data_keys.remove("deck_compositions")
             data__deckcompositions = data["deck_compositions"]
             if not isinstance(data__deckcompositions, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__deckcompositions_is_list = isinstance(data__deckcompositions, (list, tuple))
             if data__deckcompositions_is_list:
                 data__deckcompositions_len = len(data__deckcompositions)
                 if data__deckcompositions_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__deckcompositions_x, data__deckcompositions_item in enumerate(data__deckcompositions):
                     validate_https___civrules_invalid_schemas_commodities_schema_json___defs_deck_composition(data__deckcompositions_item, custom_formats, (name_prefix or "data") + ".deck_compositions[{data__deckcompositions_x}]")
         if "non_native_block_bonus" in data_keys:
             data_keys.remove("non_native_block_bonus")
             data__nonnativeblockbonus = data["non_native_block_bonus"]
             if not isinstance(data__nonnativeblockbonus, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__nonnativeblockbonus_is_list = isinstance(data__nonnativeblockbonus, (list, tuple))
             if data__nonnativeblockbonus_is_list:
                 data__nonnativeblockbonus_len = len(data__nonnativeblockbonus)
                 if data__nonnativeblockbonus_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__nonnativeblockbonus_x, data__nonnativeblockbonus_item in enumerate(data__nonnativeblockbonus):
                     validate_https___civrules_invalid_schemas_commodities_schema_json___defs_block_bonus(data__nonnativeblockbonus_item, custom_formats, (name_prefix or "data") + ".non_native_block_bonus[{data__nonnativeblockbonus_x}]")
         if "commodities" in data_keys:
             data_keys.remove("commodities")
             data__commodities = data["commodities"]
             if not isinstance(data__commodities, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__commodities_is_list = isinstance(data__commodities, (list, tuple))
             if data__commodities_is_list:
                 data__commodities_len = len(data__commodities)
                 if data__commodities_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__commodities_x, data__commodities_item in enumerate(data__commodities):
                     validate_https___civrules_invalid_schemas_commodities_schema_json___defs_commodity(data__commodities_item, custom_formats, (name_prefix or "data") + ".commodities[{data__commodities_x}]")
         if "note" in data_keys:
@@ -537,12 +543,12 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json(data, cust
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_commodity(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count10 = 0
     if not data_any_of_count10:
         try:
@@ -550,7 +556,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_com
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count10 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count10:
@@ -559,16 +565,16 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_com
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count10 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count10:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['id', 'name', 'value', 'count', 'stack']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -578,48 +584,48 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_com
             data_keys.remove("name")
             data__name = data["name"]
             if not isinstance(data__name, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__name, str):
                 data__name_len = len(data__name)
                 if data__name_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__name_len > 120:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "value" in data_keys:
             data_keys.remove("value")
             data__value = data["value"]
             if not isinstance(data__value, (int)) and not (isinstance(data__value, float) and data__value.is_integer()) or isinstance(data__value, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__value, (int, float, Decimal)) and not isinstance(data__value, bool):
                 if data__value < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__value > 9:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "count" in data_keys:
             data_keys.remove("count")
             data__count = data["count"]
             if not isinstance(data__count, (int)) and not (isinstance(data__count, float) and data__count.is_integer()) or isinstance(data__count, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__count, (int, float, Decimal)) and not isinstance(data__count, bool):
                 if data__count < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__count > 100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "stack" in data_keys:
             data_keys.remove("stack")
             data__stack = data["stack"]
             if not isinstance(data__stack, (int)) and not (isinstance(data__stack, float) and data__stack.is_integer()) or isinstance(data__stack, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__stack, (int, float, Decimal)) and not isinstance(data__stack, bool):
                 if data__stack < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__stack > 9:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "mining" in data_keys:
             data_keys.remove("mining")
             data__mining = data["mining"]
             if not (isinstance(data__mining, bool) and data__mining is True):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "block" in data_keys:
             data_keys.remove("block")
             data__block = data["block"]
@@ -628,35 +634,35 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_com
             data_keys.remove("block_counts")
             data__blockcounts = data["block_counts"]
             if not isinstance(data__blockcounts, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__blockcounts_is_dict = isinstance(data__blockcounts, dict)
             if data__blockcounts_is_dict:
                 data__blockcounts__missing_keys = set(['west', 'east']) - data__blockcounts.keys()
                 if data__blockcounts__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__blockcounts_keys = set(data__blockcounts.keys())
                 if "west" in data__blockcounts_keys:
                     data__blockcounts_keys.remove("west")
                     data__blockcounts__west = data__blockcounts["west"]
                     if not isinstance(data__blockcounts__west, (int)) and not (isinstance(data__blockcounts__west, float) and data__blockcounts__west.is_integer()) or isinstance(data__blockcounts__west, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__blockcounts__west, (int, float, Decimal)) and not isinstance(data__blockcounts__west, bool):
                         if data__blockcounts__west < 0:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         if data__blockcounts__west > 100:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "east" in data__blockcounts_keys:
                     data__blockcounts_keys.remove("east")
                     data__blockcounts__east = data__blockcounts["east"]
                     if not isinstance(data__blockcounts__east, (int)) and not (isinstance(data__blockcounts__east, float) and data__blockcounts__east.is_integer()) or isinstance(data__blockcounts__east, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__blockcounts__east, (int, float, Decimal)) and not isinstance(data__blockcounts__east, bool):
                         if data__blockcounts__east < 0:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         if data__blockcounts__east > 100:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data__blockcounts_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -674,33 +680,33 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_com
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_disagreements(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (list, tuple)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_list = isinstance(data, (list, tuple))
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
             if not isinstance(data_item, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_item_is_dict = isinstance(data_item, dict)
             if data_item_is_dict:
                 data_item__missing_keys = set(['field', 'chosen', 'alternatives', 'why']) - data_item.keys()
                 if data_item__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data_item_keys = set(data_item.keys())
                 if "field" in data_item_keys:
                     data_item_keys.remove("field")
                     data_item__field = data_item["field"]
                     if not isinstance(data_item__field, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__field, str):
                         data_item__field_len = len(data_item__field)
                         if data_item__field_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "chosen" in data_item_keys:
                     data_item_keys.remove("chosen")
                     data_item__chosen = data_item["chosen"]
@@ -708,20 +714,20 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dis
                     data_item_keys.remove("alternatives")
                     data_item__alternatives = data_item["alternatives"]
                     if not isinstance(data_item__alternatives, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data_item__alternatives_is_list = isinstance(data_item__alternatives, (list, tuple))
                     if data_item__alternatives_is_list:
                         data_item__alternatives_len = len(data_item__alternatives)
                         if data_item__alternatives_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data_item__alternatives_x, data_item__alternatives_item in enumerate(data_item__alternatives):
                             if not isinstance(data_item__alternatives_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data_item__alternatives_item_is_dict = isinstance(data_item__alternatives_item, dict)
                             if data_item__alternatives_item_is_dict:
                                 data_item__alternatives_item__missing_keys = set(['value', 'source']) - data_item__alternatives_item.keys()
                                 if data_item__alternatives_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data_item__alternatives_item_keys = set(data_item__alternatives_item.keys())
                                 if "value" in data_item__alternatives_item_keys:
                                     data_item__alternatives_item_keys.remove("value")
@@ -730,45 +736,45 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dis
                                     data_item__alternatives_item_keys.remove("source")
                                     data_item__alternatives_item__source = data_item__alternatives_item["source"]
                                     if not isinstance(data_item__alternatives_item__source, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data_item__alternatives_item__source, str):
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "why" in data_item_keys:
                     data_item_keys.remove("why")
                     data_item__why = data_item["why"]
                     if not isinstance(data_item__why, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data_item_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_block(data, custom_formats={}, name_prefix=None):
     if not (isinstance(data, str) and data == 'west' or isinstance(data, str) and data == 'east' or isinstance(data, str) and data == 'shared'):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 64:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_block_bonus(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count11 = 0
     if not data_any_of_count11:
         try:
@@ -776,7 +782,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_blo
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count11 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count11:
@@ -785,16 +791,16 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_blo
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count11 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count11:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['players', 'bonus', 'shared_goods']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "players" in data_keys:
             data_keys.remove("players")
@@ -804,17 +810,17 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_blo
             data_keys.remove("bonus")
             data__bonus = data["bonus"]
             if not (isinstance(data__bonus, str) and data__bonus == 'face_value_per_card'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "shared_goods" in data_keys:
             data_keys.remove("shared_goods")
             data__sharedgoods = data["shared_goods"]
             if not (isinstance(data__sharedgoods, str) and data__sharedgoods == 'bonus' or isinstance(data__sharedgoods, str) and data__sharedgoods == 'no_bonus'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "may_exceed_printed_maximum" in data_keys:
             data_keys.remove("may_exceed_printed_maximum")
             data__mayexceedprintedmaximum = data["may_exceed_printed_maximum"]
             if not isinstance(data__mayexceedprintedmaximum, (bool)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -828,45 +834,45 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_blo
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_players_range(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['min', 'max']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "min" in data_keys:
             data_keys.remove("min")
             data__min = data["min"]
             if not isinstance(data__min, (int)) and not (isinstance(data__min, float) and data__min.is_integer()) or isinstance(data__min, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__min, (int, float, Decimal)) and not isinstance(data__min, bool):
                 if data__min < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__min > 64:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "max" in data_keys:
             data_keys.remove("max")
             data__max = data["max"]
             if not isinstance(data__max, (int)) and not (isinstance(data__max, float) and data__max.is_integer()) or isinstance(data__max, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__max, (int, float, Decimal)) and not isinstance(data__max, bool):
                 if data__max < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__max > 64:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_deck_composition(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count12 = 0
     if not data_any_of_count12:
         try:
@@ -874,7 +880,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dec
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count12:
@@ -883,16 +889,16 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dec
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count12:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['players', 'decks']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "players" in data_keys:
             data_keys.remove("players")
@@ -902,17 +908,17 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dec
             data_keys.remove("map_region")
             data__mapregion = data["map_region"]
             if not (isinstance(data__mapregion, str) and data__mapregion == 'whole' or isinstance(data__mapregion, str) and data__mapregion == 'west' or isinstance(data__mapregion, str) and data__mapregion == 'east'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "decks" in data_keys:
             data_keys.remove("decks")
             data__decks = data["decks"]
             if not isinstance(data__decks, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__decks_is_list = isinstance(data__decks, (list, tuple))
             if data__decks_is_list:
                 data__decks_len = len(data__decks)
                 if data__decks_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__decks_x, data__decks_item in enumerate(data__decks):
                     validate_https___civrules_invalid_schemas_commodities_schema_json___defs_deck_block(data__decks_item, custom_formats, (name_prefix or "data") + ".decks[{data__decks_x}]")
         if "rule" in data_keys:
@@ -928,36 +934,36 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dec
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_deck_block(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['block', 'commodities']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "block" in data_keys:
             data_keys.remove("block")
             data__block = data["block"]
             if not (isinstance(data__block, str) and data__block == 'single' or isinstance(data__block, str) and data__block == 'west' or isinstance(data__block, str) and data__block == 'east'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "commodities" in data_keys:
             data_keys.remove("commodities")
             data__commodities = data["commodities"]
             if not isinstance(data__commodities, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__commodities_is_list = isinstance(data__commodities, (list, tuple))
             if data__commodities_is_list:
                 data__commodities_len = len(data__commodities)
                 if data__commodities_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__commodities_x, data__commodities_item in enumerate(data__commodities):
                     if not isinstance(data__commodities_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__commodities_item_one_of_count13 = 0
                     if data__commodities_item_one_of_count13 < 2:
                         try:
@@ -965,7 +971,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dec
                             if data__commodities_item_is_dict:
                                 data__commodities_item__missing_keys = set(['count']) - data__commodities_item.keys()
                                 if data__commodities_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__commodities_item_one_of_count13 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__commodities_item_one_of_count13 < 2:
@@ -974,28 +980,28 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dec
                             if data__commodities_item_is_dict:
                                 data__commodities_item__missing_keys = set(['share']) - data__commodities_item.keys()
                                 if data__commodities_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__commodities_item_one_of_count13 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__commodities_item_one_of_count13 != 1:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__commodities_item_is_dict = isinstance(data__commodities_item, dict)
                     if data__commodities_item_is_dict:
                         data__commodities_item__missing_keys = set(['commodity']) - data__commodities_item.keys()
                         if data__commodities_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__commodities_item_keys = set(data__commodities_item.keys())
                         if "commodity" in data__commodities_item_keys:
                             data__commodities_item_keys.remove("commodity")
                             data__commodities_item__commodity = data__commodities_item["commodity"]
                             if not isinstance(data__commodities_item__commodity, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__commodities_item__commodity, str):
                                 data__commodities_item__commodity_len = len(data__commodities_item__commodity)
                                 if data__commodities_item__commodity_len > 64:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data__commodities_item__commodity):
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "count" in data__commodities_item_keys:
                             data__commodities_item_keys.remove("count")
                             data__commodities_item__count = data__commodities_item["count"]
@@ -1004,13 +1010,13 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dec
                             data__commodities_item_keys.remove("share")
                             data__commodities_item__share = data__commodities_item["share"]
                             if not (isinstance(data__commodities_item__share, str) and data__commodities_item__share == 'all' or isinstance(data__commodities_item__share, str) and data__commodities_item__share == 'half'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "note" in data__commodities_item_keys:
                             data__commodities_item_keys.remove("note")
                             data__commodities_item__note = data__commodities_item["note"]
                             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__commodities_item__note, custom_formats, (name_prefix or "data") + ".commodities[{data__commodities_x}].note")
                         if data__commodities_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "calamity_severities" in data_keys:
             data_keys.remove("calamity_severities")
             data__calamityseverities = data["calamity_severities"]
@@ -1018,7 +1024,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dec
             if not data__calamityseverities_any_of_count14:
                 try:
                     if not isinstance(data__calamityseverities, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__calamityseverities_any_of_count14 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__calamityseverities_any_of_count14:
@@ -1027,32 +1033,32 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_dec
                     data__calamityseverities_any_of_count14 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__calamityseverities_any_of_count14:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__calamityseverities_is_list = isinstance(data__calamityseverities, (list, tuple))
             if data__calamityseverities_is_list:
                 data__calamityseverities_len = len(data__calamityseverities)
                 if data__calamityseverities_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__calamityseverities_len > len(set(fn(data__calamityseverities_x) for data__calamityseverities_x in data__calamityseverities)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__calamityseverities_x, data__calamityseverities_item in enumerate(data__calamityseverities):
                     if not (isinstance(data__calamityseverities_item, str) and data__calamityseverities_item == 'major' or isinstance(data__calamityseverities_item, str) and data__calamityseverities_item == 'minor'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
         if "calamity_sets" in data_keys:
             data_keys.remove("calamity_sets")
             data__calamitysets = data["calamity_sets"]
             if not isinstance(data__calamitysets, (int)) and not (isinstance(data__calamitysets, float) and data__calamitysets.is_integer()) or isinstance(data__calamitysets, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__calamitysets, (int, float, Decimal)) and not isinstance(data__calamitysets, bool):
                 if data__calamitysets < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_count_or_unknown(data, custom_formats={}, name_prefix=None):
@@ -1060,12 +1066,12 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_cou
     if data_one_of_count15 < 2:
         try:
             if not isinstance(data, (int)) and not (isinstance(data, float) and data.is_integer()) or isinstance(data, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data, (int, float, Decimal)) and not isinstance(data, bool):
                 if data < 0:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data > 100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_one_of_count15 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count15 < 2:
@@ -1074,12 +1080,12 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_cou
             data_one_of_count15 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count15 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_step(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     try:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -1088,7 +1094,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_ste
                 data_keys.remove("step")
                 data__step = data["step"]
                 if not (isinstance(data__step, str) and data__step == 'set_aside_commodities'):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
@@ -1096,7 +1102,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_ste
         if data_is_dict:
             data__missing_keys = set(['count_per_stack', 'stacks']) - data.keys()
             if data__missing_keys:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
     data_any_of_count16 = 0
     if not data_any_of_count16:
         try:
@@ -1104,7 +1110,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_ste
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count16 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count16:
@@ -1113,22 +1119,22 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_ste
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count16 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count16:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['step', 'text']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "step" in data_keys:
             data_keys.remove("step")
             data__step = data["step"]
             if not (isinstance(data__step, str) and data__step == 'sort_commodities_by_stack' or isinstance(data__step, str) and data__step == 'shuffle_each_stack' or isinstance(data__step, str) and data__step == 'set_aside_commodities' or isinstance(data__step, str) and data__step == 'shuffle_in_tradable_calamities' or isinstance(data__step, str) and data__step == 'place_set_aside_on_top' or isinstance(data__step, str) and data__step == 'place_non_tradable_calamities_at_bottom'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "stacks" in data_keys:
             data_keys.remove("stacks")
             data__stacks = data["stacks"]
@@ -1137,32 +1143,32 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_ste
             data_keys.remove("count_per_stack")
             data__countperstack = data["count_per_stack"]
             if not (isinstance(data__countperstack, str) and data__countperstack == 'players' or isinstance(data__countperstack, str) and data__countperstack == 'players_in_block'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "severities" in data_keys:
             data_keys.remove("severities")
             data__severities = data["severities"]
             if not isinstance(data__severities, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__severities_is_list = isinstance(data__severities, (list, tuple))
             if data__severities_is_list:
                 data__severities_len = len(data__severities)
                 if data__severities_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__severities_len > len(set(fn(data__severities_x) for data__severities_x in data__severities)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__severities_x, data__severities_item in enumerate(data__severities):
                     if not (isinstance(data__severities_item, str) and data__severities_item == 'major' or isinstance(data__severities_item, str) and data__severities_item == 'minor'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
         if "text" in data_keys:
             data_keys.remove("text")
             data__text = data["text"]
             if not isinstance(data__text, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__text, str):
                 data__text_len = len(data__text)
                 if data__text_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -1172,45 +1178,45 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_ste
             data__source = data["source"]
             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_stack_range(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['from', 'to']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "from" in data_keys:
             data_keys.remove("from")
             data__from = data["from"]
             if not isinstance(data__from, (int)) and not (isinstance(data__from, float) and data__from.is_integer()) or isinstance(data__from, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__from, (int, float, Decimal)) and not isinstance(data__from, bool):
                 if data__from < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__from > 9:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "to" in data_keys:
             data_keys.remove("to")
             data__to = data["to"]
             if not isinstance(data__to, (int)) and not (isinstance(data__to, float) and data__to.is_integer()) or isinstance(data__to, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__to, (int, float, Decimal)) and not isinstance(data__to, bool):
                 if data__to < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__to > 9:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_trade_stack(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count17 = 0
     if not data_any_of_count17:
         try:
@@ -1218,7 +1224,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_tra
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count17:
@@ -1227,37 +1233,37 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_tra
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count17 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count17:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['number', 'calamities']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "number" in data_keys:
             data_keys.remove("number")
             data__number = data["number"]
             if not isinstance(data__number, (int)) and not (isinstance(data__number, float) and data__number.is_integer()) or isinstance(data__number, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__number, (int, float, Decimal)) and not isinstance(data__number, bool):
                 if data__number < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__number > 9:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "calamities" in data_keys:
             data_keys.remove("calamities")
             data__calamities = data["calamities"]
             if not isinstance(data__calamities, (bool)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "calamity_cards" in data_keys:
             data_keys.remove("calamity_cards")
             data__calamitycards = data["calamity_cards"]
             if not isinstance(data__calamitycards, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__calamitycards_any_of_count18 = 0
             if not data__calamitycards_any_of_count18:
                 try:
@@ -1265,7 +1271,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_tra
                     if data__calamitycards_is_dict:
                         data__calamitycards__missing_keys = set(['non_tradable']) - data__calamitycards.keys()
                         if data__calamitycards__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__calamitycards_any_of_count18 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__calamitycards_any_of_count18:
@@ -1274,7 +1280,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_tra
                     if data__calamitycards_is_dict:
                         data__calamitycards__missing_keys = set(['tradable']) - data__calamitycards.keys()
                         if data__calamitycards__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__calamitycards_any_of_count18 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__calamitycards_any_of_count18:
@@ -1283,11 +1289,11 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_tra
                     if data__calamitycards_is_dict:
                         data__calamitycards__missing_keys = set(['minor']) - data__calamitycards.keys()
                         if data__calamitycards__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__calamitycards_any_of_count18 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__calamitycards_any_of_count18:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__calamitycards_any_of_count19 = 0
             if not data__calamitycards_any_of_count19:
                 try:
@@ -1295,7 +1301,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_tra
                     if data__calamitycards_is_dict:
                         data__calamitycards__missing_keys = set(['rule']) - data__calamitycards.keys()
                         if data__calamitycards__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__calamitycards_any_of_count19 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__calamitycards_any_of_count19:
@@ -1304,11 +1310,11 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_tra
                     if data__calamitycards_is_dict:
                         data__calamitycards__missing_keys = set(['source']) - data__calamitycards.keys()
                         if data__calamitycards__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__calamitycards_any_of_count19 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__calamitycards_any_of_count19:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__calamitycards_is_dict = isinstance(data__calamitycards, dict)
             if data__calamitycards_is_dict:
                 data__calamitycards_keys = set(data__calamitycards.keys())
@@ -1316,26 +1322,26 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_tra
                     data__calamitycards_keys.remove("non_tradable")
                     data__calamitycards__nontradable = data__calamitycards["non_tradable"]
                     if not isinstance(data__calamitycards__nontradable, (int)) and not (isinstance(data__calamitycards__nontradable, float) and data__calamitycards__nontradable.is_integer()) or isinstance(data__calamitycards__nontradable, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__calamitycards__nontradable, (int, float, Decimal)) and not isinstance(data__calamitycards__nontradable, bool):
                         if data__calamitycards__nontradable < 0:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "tradable" in data__calamitycards_keys:
                     data__calamitycards_keys.remove("tradable")
                     data__calamitycards__tradable = data__calamitycards["tradable"]
                     if not isinstance(data__calamitycards__tradable, (int)) and not (isinstance(data__calamitycards__tradable, float) and data__calamitycards__tradable.is_integer()) or isinstance(data__calamitycards__tradable, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__calamitycards__tradable, (int, float, Decimal)) and not isinstance(data__calamitycards__tradable, bool):
                         if data__calamitycards__tradable < 0:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "minor" in data__calamitycards_keys:
                     data__calamitycards_keys.remove("minor")
                     data__calamitycards__minor = data__calamitycards["minor"]
                     if not isinstance(data__calamitycards__minor, (int)) and not (isinstance(data__calamitycards__minor, float) and data__calamitycards__minor.is_integer()) or isinstance(data__calamitycards__minor, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__calamitycards__minor, (int, float, Decimal)) and not isinstance(data__calamitycards__minor, bool):
                         if data__calamitycards__minor < 0:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule" in data__calamitycards_keys:
                     data__calamitycards_keys.remove("rule")
                     data__calamitycards__rule = data__calamitycards["rule"]
@@ -1349,17 +1355,17 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_tra
                     data__calamitycards__note = data__calamitycards["note"]
                     validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__calamitycards__note, custom_formats, (name_prefix or "data") + ".calamity_cards.note")
                 if data__calamitycards_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "purchases" in data_keys:
             data_keys.remove("purchases")
             data__purchases = data["purchases"]
             if not isinstance(data__purchases, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__purchases_is_list = isinstance(data__purchases, (list, tuple))
             if data__purchases_is_list:
                 data__purchases_len = len(data__purchases)
                 if data__purchases_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__purchases_x, data__purchases_item in enumerate(data__purchases):
                     validate_https___civrules_invalid_schemas_commodities_schema_json___defs_purchase(data__purchases_item, custom_formats, (name_prefix or "data") + ".purchases[{data__purchases_x}]")
         if "rule" in data_keys:
@@ -1375,12 +1381,12 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_tra
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_purchase(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count20 = 0
     if not data_any_of_count20:
         try:
@@ -1388,7 +1394,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_pur
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count20 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count20:
@@ -1397,16 +1403,16 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_pur
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count20 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count20:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['price']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "price" in data_keys:
             data_keys.remove("price")
@@ -1415,10 +1421,10 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_pur
             if data__price_one_of_count21 < 2:
                 try:
                     if not isinstance(data__price, (int)) and not (isinstance(data__price, float) and data__price.is_integer()) or isinstance(data__price, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__price, (int, float, Decimal)) and not isinstance(data__price, bool):
                         if data__price < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__price_one_of_count21 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__price_one_of_count21 < 2:
@@ -1427,18 +1433,18 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_pur
                     data__price_one_of_count21 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__price_one_of_count21 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "requires_card" in data_keys:
             data_keys.remove("requires_card")
             data__requirescard = data["requires_card"]
             if not isinstance(data__requirescard, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__requirescard, str):
                 data__requirescard_len = len(data__requirescard)
                 if data__requirescard_len > 64:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data__requirescard):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -1452,34 +1458,34 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_pur
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_unknown(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['unknown']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "unknown" in data_keys:
             data_keys.remove("unknown")
             data__unknown = data["unknown"]
             if not isinstance(data__unknown, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__unknown, str):
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_set_example(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count22 = 0
     if not data_any_of_count22:
         try:
@@ -1487,7 +1493,7 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_set
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count22 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count22:
@@ -1496,46 +1502,46 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_set
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count22 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count22:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['commodity', 'cards', 'set_value']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "commodity" in data_keys:
             data_keys.remove("commodity")
             data__commodity = data["commodity"]
             if not isinstance(data__commodity, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__commodity, str):
                 data__commodity_len = len(data__commodity)
                 if data__commodity_len > 64:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data__commodity):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "cards" in data_keys:
             data_keys.remove("cards")
             data__cards = data["cards"]
             if not isinstance(data__cards, (int)) and not (isinstance(data__cards, float) and data__cards.is_integer()) or isinstance(data__cards, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__cards, (int, float, Decimal)) and not isinstance(data__cards, bool):
                 if data__cards < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__cards > 100:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "set_value" in data_keys:
             data_keys.remove("set_value")
             data__setvalue = data["set_value"]
             if not isinstance(data__setvalue, (int)) and not (isinstance(data__setvalue, float) and data__setvalue.is_integer()) or isinstance(data__setvalue, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__setvalue, (int, float, Decimal)) and not isinstance(data__setvalue, bool):
                 if data__setvalue < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -1545,25 +1551,25 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_set
             data__source = data["source"]
             validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
@@ -1576,32 +1582,32 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_rul
     if data_one_of_count23 < 2:
         try:
             if not isinstance(data, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_is_list = isinstance(data, (list, tuple))
             if data_is_list:
                 data_len = len(data)
                 if data_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data_len > len(set(fn(data_x) for data_x in data)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_commodities_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
             data_one_of_count23 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count23 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 120:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 

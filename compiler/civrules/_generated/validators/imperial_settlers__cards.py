@@ -13,6 +13,12 @@ import re
 from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
+class _Invalid(JsonSchemaValueException):
+    """The verdict "invalid", made as a plain exception is (only the verdict is used)."""
+
+    __init__ = Exception.__init__
+
+
 REGEX_PATTERNS = {
     '^[a-z]{2}$': re.compile('^[a-z]{2}\\Z'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
@@ -24,31 +30,31 @@ NoneType = type(None)
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'cards']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'cards'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "cards" in data_keys:
             data_keys.remove("cards")
             data__cards = data["cards"]
             if not isinstance(data__cards, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__cards_is_list = isinstance(data__cards, (list, tuple))
             if data__cards_is_list:
                 data__cards_len = len(data__cards)
                 if data__cards_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__cards_x, data__cards_item in enumerate(data__cards):
                     if not isinstance(data__cards_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__cards_item_any_of_count1 = 0
                     if not data__cards_item_any_of_count1:
                         try:
@@ -56,7 +62,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                             if data__cards_item_is_dict:
                                 data__cards_item__missing_keys = set(['rule']) - data__cards_item.keys()
                                 if data__cards_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__cards_item_any_of_count1 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__cards_item_any_of_count1:
@@ -65,16 +71,16 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                             if data__cards_item_is_dict:
                                 data__cards_item__missing_keys = set(['source']) - data__cards_item.keys()
                                 if data__cards_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__cards_item_any_of_count1 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__cards_item_any_of_count1:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__cards_item_is_dict = isinstance(data__cards_item, dict)
                     if data__cards_item_is_dict:
                         data__cards_item__missing_keys = set(['id', 'name', 'kind', 'printed_ids', 'copies', 'cost']) - data__cards_item.keys()
                         if data__cards_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__cards_item_keys = set(data__cards_item.keys())
                         if "id" in data__cards_item_keys:
                             data__cards_item_keys.remove("id")
@@ -87,13 +93,13 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                             if data__cards_item__name_one_of_count2 < 2:
                                 try:
                                     if not isinstance(data__cards_item__name, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__cards_item__name, str):
                                         data__cards_item__name_len = len(data__cards_item__name)
                                         if data__cards_item__name_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         if data__cards_item__name_len > 120:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__cards_item__name_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__name_one_of_count2 < 2:
@@ -102,37 +108,37 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                     data__cards_item__name_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__name_one_of_count2 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "source_name" in data__cards_item_keys:
                             data__cards_item_keys.remove("source_name")
                             data__cards_item__sourcename = data__cards_item["source_name"]
                             if not isinstance(data__cards_item__sourcename, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__cards_item__sourcename_is_dict = isinstance(data__cards_item__sourcename, dict)
                             if data__cards_item__sourcename_is_dict:
                                 data__cards_item__sourcename__missing_keys = set(['text', 'language']) - data__cards_item__sourcename.keys()
                                 if data__cards_item__sourcename__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__cards_item__sourcename_keys = set(data__cards_item__sourcename.keys())
                                 if "text" in data__cards_item__sourcename_keys:
                                     data__cards_item__sourcename_keys.remove("text")
                                     data__cards_item__sourcename__text = data__cards_item__sourcename["text"]
                                     if not isinstance(data__cards_item__sourcename__text, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__cards_item__sourcename__text, str):
                                         data__cards_item__sourcename__text_len = len(data__cards_item__sourcename__text)
                                         if data__cards_item__sourcename__text_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "language" in data__cards_item__sourcename_keys:
                                     data__cards_item__sourcename_keys.remove("language")
                                     data__cards_item__sourcename__language = data__cards_item__sourcename["language"]
                                     if not isinstance(data__cards_item__sourcename__language, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__cards_item__sourcename__language, str):
                                         if not REGEX_PATTERNS['^[a-z]{2}$'].search(data__cards_item__sourcename__language):
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data__cards_item__sourcename_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "kind" in data__cards_item_keys:
                             data__cards_item_keys.remove("kind")
                             data__cards_item__kind = data__cards_item["kind"]
@@ -141,42 +147,42 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                             data__cards_item_keys.remove("colours")
                             data__cards_item__colours = data__cards_item["colours"]
                             if not isinstance(data__cards_item__colours, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__cards_item__colours_is_list = isinstance(data__cards_item__colours, (list, tuple))
                             if data__cards_item__colours_is_list:
                                 data__cards_item__colours_len = len(data__cards_item__colours)
                                 if data__cards_item__colours_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                 if data__cards_item__colours_len > len(set(fn(data__cards_item__colours_x) for data__cards_item__colours_x in data__cards_item__colours)):
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__cards_item__colours_x, data__cards_item__colours_item in enumerate(data__cards_item__colours):
                                     validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__colours_item, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].colours[{data__cards_item__colours_x}]")
                         if "printed_ids" in data__cards_item_keys:
                             data__cards_item_keys.remove("printed_ids")
                             data__cards_item__printedids = data__cards_item["printed_ids"]
                             if not isinstance(data__cards_item__printedids, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__cards_item__printedids_is_list = isinstance(data__cards_item__printedids, (list, tuple))
                             if data__cards_item__printedids_is_list:
                                 data__cards_item__printedids_len = len(data__cards_item__printedids)
                                 if data__cards_item__printedids_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                 if data__cards_item__printedids_len > len(set(fn(data__cards_item__printedids_x) for data__cards_item__printedids_x in data__cards_item__printedids)):
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__cards_item__printedids_x, data__cards_item__printedids_item in enumerate(data__cards_item__printedids):
                                     validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_printed_id(data__cards_item__printedids_item, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].printed_ids[{data__cards_item__printedids_x}]")
                         if "copies" in data__cards_item_keys:
                             data__cards_item_keys.remove("copies")
                             data__cards_item__copies = data__cards_item["copies"]
                             if not isinstance(data__cards_item__copies, (int)) and not (isinstance(data__cards_item__copies, float) and data__cards_item__copies.is_integer()) or isinstance(data__cards_item__copies, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__cards_item__copies, (int, float, Decimal)) and not isinstance(data__cards_item__copies, bool):
                                 if data__cards_item__copies < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__cards_item__copies > 9:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "deck" in data__cards_item_keys:
                             data__cards_item_keys.remove("deck")
                             data__cards_item__deck = data__cards_item["deck"]
@@ -188,15 +194,15 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                             if data__cards_item__cost_one_of_count3 < 2:
                                 try:
                                     if not isinstance(data__cards_item__cost, (list, tuple)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__cards_item__cost_is_list = isinstance(data__cards_item__cost, (list, tuple))
                                     if data__cards_item__cost_is_list:
                                         data__cards_item__cost_len = len(data__cards_item__cost)
                                         for data__cards_item__cost_x, data__cards_item__cost_item in enumerate(data__cards_item__cost):
                                             if not isinstance(data__cards_item__cost_item, (str)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if not (isinstance(data__cards_item__cost_item, str) and data__cards_item__cost_item == 'wood' or isinstance(data__cards_item__cost_item, str) and data__cards_item__cost_item == 'stone' or isinstance(data__cards_item__cost_item, str) and data__cards_item__cost_item == 'food' or isinstance(data__cards_item__cost_item, str) and data__cards_item__cost_item == 'gold' or isinstance(data__cards_item__cost_item, str) and data__cards_item__cost_item == 'worker' or isinstance(data__cards_item__cost_item, str) and data__cards_item__cost_item == 'raze' or isinstance(data__cards_item__cost_item, str) and data__cards_item__cost_item == 'defence' or isinstance(data__cards_item__cost_item, str) and data__cards_item__cost_item == 'card' or isinstance(data__cards_item__cost_item, str) and data__cards_item__cost_item == 'vp' or isinstance(data__cards_item__cost_item, str) and data__cards_item__cost_item == 'location'):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                     data__cards_item__cost_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__cost_one_of_count3 < 2:
@@ -205,7 +211,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                     data__cards_item__cost_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__cost_one_of_count3 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "spoils" in data__cards_item_keys:
                             data__cards_item_keys.remove("spoils")
                             data__cards_item__spoils = data__cards_item["spoils"]
@@ -213,7 +219,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                             if data__cards_item__spoils_one_of_count4 < 2:
                                 try:
                                     if not isinstance(data__cards_item__spoils, (list, tuple)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__cards_item__spoils_is_list = isinstance(data__cards_item__spoils, (list, tuple))
                                     if data__cards_item__spoils_is_list:
                                         data__cards_item__spoils_len = len(data__cards_item__spoils)
@@ -227,7 +233,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                     data__cards_item__spoils_one_of_count4 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__spoils_one_of_count4 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "deal" in data__cards_item_keys:
                             data__cards_item_keys.remove("deal")
                             data__cards_item__deal = data__cards_item["deal"]
@@ -243,28 +249,28 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                     data__cards_item__deal_one_of_count5 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__deal_one_of_count5 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "differing_copies" in data__cards_item_keys:
                             data__cards_item_keys.remove("differing_copies")
                             data__cards_item__differingcopies = data__cards_item["differing_copies"]
                             if not isinstance(data__cards_item__differingcopies, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__cards_item__differingcopies_is_list = isinstance(data__cards_item__differingcopies, (list, tuple))
                             if data__cards_item__differingcopies_is_list:
                                 data__cards_item__differingcopies_len = len(data__cards_item__differingcopies)
                                 if data__cards_item__differingcopies_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__cards_item__differingcopies_x, data__cards_item__differingcopies_item in enumerate(data__cards_item__differingcopies):
                                     if not isinstance(data__cards_item__differingcopies_item, (dict)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__cards_item__differingcopies_item_is_dict = isinstance(data__cards_item__differingcopies_item, dict)
                                     if data__cards_item__differingcopies_item_is_dict:
                                         data__cards_item__differingcopies_item_len = len(data__cards_item__differingcopies_item)
                                         if data__cards_item__differingcopies_item_len < 2:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         data__cards_item__differingcopies_item__missing_keys = set(['id']) - data__cards_item__differingcopies_item.keys()
                                         if data__cards_item__differingcopies_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         data__cards_item__differingcopies_item_keys = set(data__cards_item__differingcopies_item.keys())
                                         if "id" in data__cards_item__differingcopies_item_keys:
                                             data__cards_item__differingcopies_item_keys.remove("id")
@@ -274,20 +280,20 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                             data__cards_item__differingcopies_item_keys.remove("cost")
                                             data__cards_item__differingcopies_item__cost = data__cards_item__differingcopies_item["cost"]
                                             if not isinstance(data__cards_item__differingcopies_item__cost, (list, tuple)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__cards_item__differingcopies_item__cost_is_list = isinstance(data__cards_item__differingcopies_item__cost, (list, tuple))
                                             if data__cards_item__differingcopies_item__cost_is_list:
                                                 data__cards_item__differingcopies_item__cost_len = len(data__cards_item__differingcopies_item__cost)
                                                 for data__cards_item__differingcopies_item__cost_x, data__cards_item__differingcopies_item__cost_item in enumerate(data__cards_item__differingcopies_item__cost):
                                                     if not isinstance(data__cards_item__differingcopies_item__cost_item, (str)):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     if not (isinstance(data__cards_item__differingcopies_item__cost_item, str) and data__cards_item__differingcopies_item__cost_item == 'wood' or isinstance(data__cards_item__differingcopies_item__cost_item, str) and data__cards_item__differingcopies_item__cost_item == 'stone' or isinstance(data__cards_item__differingcopies_item__cost_item, str) and data__cards_item__differingcopies_item__cost_item == 'food' or isinstance(data__cards_item__differingcopies_item__cost_item, str) and data__cards_item__differingcopies_item__cost_item == 'gold' or isinstance(data__cards_item__differingcopies_item__cost_item, str) and data__cards_item__differingcopies_item__cost_item == 'worker' or isinstance(data__cards_item__differingcopies_item__cost_item, str) and data__cards_item__differingcopies_item__cost_item == 'raze' or isinstance(data__cards_item__differingcopies_item__cost_item, str) and data__cards_item__differingcopies_item__cost_item == 'defence' or isinstance(data__cards_item__differingcopies_item__cost_item, str) and data__cards_item__differingcopies_item__cost_item == 'card' or isinstance(data__cards_item__differingcopies_item__cost_item, str) and data__cards_item__differingcopies_item__cost_item == 'vp' or isinstance(data__cards_item__differingcopies_item__cost_item, str) and data__cards_item__differingcopies_item__cost_item == 'location'):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                         if "spoils" in data__cards_item__differingcopies_item_keys:
                                             data__cards_item__differingcopies_item_keys.remove("spoils")
                                             data__cards_item__differingcopies_item__spoils = data__cards_item__differingcopies_item["spoils"]
                                             if not isinstance(data__cards_item__differingcopies_item__spoils, (list, tuple)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__cards_item__differingcopies_item__spoils_is_list = isinstance(data__cards_item__differingcopies_item__spoils, (list, tuple))
                                             if data__cards_item__differingcopies_item__spoils_is_list:
                                                 data__cards_item__differingcopies_item__spoils_len = len(data__cards_item__differingcopies_item__spoils)
@@ -298,7 +304,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                             data__cards_item__differingcopies_item__deal = data__cards_item__differingcopies_item["deal"]
                                             validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__differingcopies_item__deal, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].differing_copies[{data__cards_item__differingcopies_x}].deal")
                                         if data__cards_item__differingcopies_item_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                         if "production" in data__cards_item_keys:
                             data__cards_item_keys.remove("production")
                             data__cards_item__production = data__cards_item["production"]
@@ -306,7 +312,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                             if data__cards_item__production_one_of_count6 < 2:
                                 try:
                                     if not isinstance(data__cards_item__production, (list, tuple)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__cards_item__production_is_list = isinstance(data__cards_item__production, (list, tuple))
                                     if data__cards_item__production_is_list:
                                         data__cards_item__production_len = len(data__cards_item__production)
@@ -320,7 +326,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                     data__cards_item__production_one_of_count6 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__production_one_of_count6 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "effect" in data__cards_item_keys:
                             data__cards_item_keys.remove("effect")
                             data__cards_item__effect = data__cards_item["effect"]
@@ -328,11 +334,11 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                             if data__cards_item__effect_one_of_count7 < 2:
                                 try:
                                     if not isinstance(data__cards_item__effect, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__cards_item__effect, str):
                                         data__cards_item__effect_len = len(data__cards_item__effect)
                                         if data__cards_item__effect_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__cards_item__effect_one_of_count7 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__effect_one_of_count7 < 2:
@@ -341,7 +347,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                     data__cards_item__effect_one_of_count7 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__effect_one_of_count7 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "build_bonus" in data__cards_item_keys:
                             data__cards_item_keys.remove("build_bonus")
                             data__cards_item__buildbonus = data__cards_item["build_bonus"]
@@ -349,7 +355,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                             if data__cards_item__buildbonus_one_of_count8 < 2:
                                 try:
                                     if not isinstance(data__cards_item__buildbonus, (list, tuple)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__cards_item__buildbonus_is_list = isinstance(data__cards_item__buildbonus, (list, tuple))
                                     if data__cards_item__buildbonus_is_list:
                                         data__cards_item__buildbonus_len = len(data__cards_item__buildbonus)
@@ -363,33 +369,33 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                     data__cards_item__buildbonus_one_of_count8 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__buildbonus_one_of_count8 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "activations_per_round" in data__cards_item_keys:
                             data__cards_item_keys.remove("activations_per_round")
                             data__cards_item__activationsperround = data__cards_item["activations_per_round"]
                             if not isinstance(data__cards_item__activationsperround, (int)) and not (isinstance(data__cards_item__activationsperround, float) and data__cards_item__activationsperround.is_integer()) or isinstance(data__cards_item__activationsperround, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__cards_item__activationsperround, (int, float, Decimal)) and not isinstance(data__cards_item__activationsperround, bool):
                                 if data__cards_item__activationsperround < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "can_be_razed" in data__cards_item_keys:
                             data__cards_item_keys.remove("can_be_razed")
                             data__cards_item__canberazed = data__cards_item["can_be_razed"]
                             if not isinstance(data__cards_item__canberazed, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "refers_to" in data__cards_item_keys:
                             data__cards_item_keys.remove("refers_to")
                             data__cards_item__refersto = data__cards_item["refers_to"]
                             if not isinstance(data__cards_item__refersto, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__cards_item__refersto_is_list = isinstance(data__cards_item__refersto, (list, tuple))
                             if data__cards_item__refersto_is_list:
                                 data__cards_item__refersto_len = len(data__cards_item__refersto)
                                 if data__cards_item__refersto_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                 if data__cards_item__refersto_len > len(set(fn(data__cards_item__refersto_x) for data__cards_item__refersto_x in data__cards_item__refersto)):
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__cards_item__refersto_x, data__cards_item__refersto_item in enumerate(data__cards_item__refersto):
                                     validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__refersto_item, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].refers_to[{data__cards_item__refersto_x}]")
                         if "disagreements" in data__cards_item_keys:
@@ -409,31 +415,31 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                             data__cards_item__note = data__cards_item["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_note(data__cards_item__note, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].note")
                         if data__cards_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
@@ -446,58 +452,58 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
     if data_one_of_count9 < 2:
         try:
             if not isinstance(data, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_is_list = isinstance(data, (list, tuple))
             if data_is_list:
                 data_len = len(data)
                 if data_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data_len > len(set(fn(data_x) for data_x in data)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
             data_one_of_count9 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count9 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 120:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_disagreements(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (list, tuple)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_list = isinstance(data, (list, tuple))
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
             if not isinstance(data_item, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_item_is_dict = isinstance(data_item, dict)
             if data_item_is_dict:
                 data_item__missing_keys = set(['field', 'chosen', 'alternatives', 'why']) - data_item.keys()
                 if data_item__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data_item_keys = set(data_item.keys())
                 if "field" in data_item_keys:
                     data_item_keys.remove("field")
                     data_item__field = data_item["field"]
                     if not isinstance(data_item__field, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__field, str):
                         data_item__field_len = len(data_item__field)
                         if data_item__field_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "chosen" in data_item_keys:
                     data_item_keys.remove("chosen")
                     data_item__chosen = data_item["chosen"]
@@ -505,20 +511,20 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                     data_item_keys.remove("alternatives")
                     data_item__alternatives = data_item["alternatives"]
                     if not isinstance(data_item__alternatives, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data_item__alternatives_is_list = isinstance(data_item__alternatives, (list, tuple))
                     if data_item__alternatives_is_list:
                         data_item__alternatives_len = len(data_item__alternatives)
                         if data_item__alternatives_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data_item__alternatives_x, data_item__alternatives_item in enumerate(data_item__alternatives):
                             if not isinstance(data_item__alternatives_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data_item__alternatives_item_is_dict = isinstance(data_item__alternatives_item, dict)
                             if data_item__alternatives_item_is_dict:
                                 data_item__alternatives_item__missing_keys = set(['value', 'source']) - data_item__alternatives_item.keys()
                                 if data_item__alternatives_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data_item__alternatives_item_keys = set(data_item__alternatives_item.keys())
                                 if "value" in data_item__alternatives_item_keys:
                                     data_item__alternatives_item_keys.remove("value")
@@ -527,65 +533,65 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                     data_item__alternatives_item_keys.remove("source")
                                     data_item__alternatives_item__source = data_item__alternatives_item["source"]
                                     if not isinstance(data_item__alternatives_item__source, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data_item__alternatives_item__source, str):
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "why" in data_item_keys:
                     data_item_keys.remove("why")
                     data_item__why = data_item["why"]
                     if not isinstance(data_item__why, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data_item_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_printed_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         if not REGEX_PATTERNS['^[A-Z]{3}[0-9]{3}$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_unknown(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['unknown']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "unknown" in data_keys:
             data_keys.remove("unknown")
             data__unknown = data["unknown"]
             if not isinstance(data__unknown, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__unknown, str):
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 64:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 

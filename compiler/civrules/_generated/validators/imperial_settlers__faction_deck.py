@@ -13,6 +13,12 @@ import re
 from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
+class _Invalid(JsonSchemaValueException):
+    """The verdict "invalid", made as a plain exception is (only the verdict is used)."""
+
+    __init__ = Exception.__init__
+
+
 REGEX_PATTERNS = {
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z')
@@ -22,31 +28,31 @@ NoneType = type(None)
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'faction_decks']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'faction_deck'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "faction_decks" in data_keys:
             data_keys.remove("faction_decks")
             data__factiondecks = data["faction_decks"]
             if not isinstance(data__factiondecks, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__factiondecks_is_list = isinstance(data__factiondecks, (list, tuple))
             if data__factiondecks_is_list:
                 data__factiondecks_len = len(data__factiondecks)
                 if data__factiondecks_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__factiondecks_x, data__factiondecks_item in enumerate(data__factiondecks):
                     if not isinstance(data__factiondecks_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__factiondecks_item_any_of_count1 = 0
                     if not data__factiondecks_item_any_of_count1:
                         try:
@@ -54,7 +60,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_sch
                             if data__factiondecks_item_is_dict:
                                 data__factiondecks_item__missing_keys = set(['rule']) - data__factiondecks_item.keys()
                                 if data__factiondecks_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__factiondecks_item_any_of_count1 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__factiondecks_item_any_of_count1:
@@ -63,16 +69,16 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_sch
                             if data__factiondecks_item_is_dict:
                                 data__factiondecks_item__missing_keys = set(['source']) - data__factiondecks_item.keys()
                                 if data__factiondecks_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__factiondecks_item_any_of_count1 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__factiondecks_item_any_of_count1:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__factiondecks_item_is_dict = isinstance(data__factiondecks_item, dict)
                     if data__factiondecks_item_is_dict:
                         data__factiondecks_item__missing_keys = set(['id', 'faction', 'cards']) - data__factiondecks_item.keys()
                         if data__factiondecks_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__factiondecks_item_keys = set(data__factiondecks_item.keys())
                         if "id" in data__factiondecks_item_keys:
                             data__factiondecks_item_keys.remove("id")
@@ -82,13 +88,13 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_sch
                             data__factiondecks_item_keys.remove("name")
                             data__factiondecks_item__name = data__factiondecks_item["name"]
                             if not isinstance(data__factiondecks_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__factiondecks_item__name, str):
                                 data__factiondecks_item__name_len = len(data__factiondecks_item__name)
                                 if data__factiondecks_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__factiondecks_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "faction" in data__factiondecks_item_keys:
                             data__factiondecks_item_keys.remove("faction")
                             data__factiondecks_item__faction = data__factiondecks_item["faction"]
@@ -97,20 +103,20 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_sch
                             data__factiondecks_item_keys.remove("cards")
                             data__factiondecks_item__cards = data__factiondecks_item["cards"]
                             if not isinstance(data__factiondecks_item__cards, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__factiondecks_item__cards_is_list = isinstance(data__factiondecks_item__cards, (list, tuple))
                             if data__factiondecks_item__cards_is_list:
                                 data__factiondecks_item__cards_len = len(data__factiondecks_item__cards)
                                 if data__factiondecks_item__cards_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__factiondecks_item__cards_x, data__factiondecks_item__cards_item in enumerate(data__factiondecks_item__cards):
                                     if not isinstance(data__factiondecks_item__cards_item, (dict)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__factiondecks_item__cards_item_is_dict = isinstance(data__factiondecks_item__cards_item, dict)
                                     if data__factiondecks_item__cards_item_is_dict:
                                         data__factiondecks_item__cards_item__missing_keys = set(['card', 'copies']) - data__factiondecks_item__cards_item.keys()
                                         if data__factiondecks_item__cards_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         data__factiondecks_item__cards_item_keys = set(data__factiondecks_item__cards_item.keys())
                                         if "card" in data__factiondecks_item__cards_item_keys:
                                             data__factiondecks_item__cards_item_keys.remove("card")
@@ -120,18 +126,18 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_sch
                                             data__factiondecks_item__cards_item_keys.remove("copies")
                                             data__factiondecks_item__cards_item__copies = data__factiondecks_item__cards_item["copies"]
                                             if not isinstance(data__factiondecks_item__cards_item__copies, (int)) and not (isinstance(data__factiondecks_item__cards_item__copies, float) and data__factiondecks_item__cards_item__copies.is_integer()) or isinstance(data__factiondecks_item__cards_item__copies, bool):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if isinstance(data__factiondecks_item__cards_item__copies, (int, float, Decimal)) and not isinstance(data__factiondecks_item__cards_item__copies, bool):
                                                 if data__factiondecks_item__cards_item__copies < 1:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 if data__factiondecks_item__cards_item__copies > 9:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                         if "note" in data__factiondecks_item__cards_item_keys:
                                             data__factiondecks_item__cards_item_keys.remove("note")
                                             data__factiondecks_item__cards_item__note = data__factiondecks_item__cards_item["note"]
                                             validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_note(data__factiondecks_item__cards_item__note, custom_formats, (name_prefix or "data") + ".faction_decks[{data__factiondecks_x}].cards[{data__factiondecks_item__cards_x}].note")
                                         if data__factiondecks_item__cards_item_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                         if "rule" in data__factiondecks_item_keys:
                             data__factiondecks_item_keys.remove("rule")
                             data__factiondecks_item__rule = data__factiondecks_item["rule"]
@@ -145,22 +151,22 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_sch
                             data__factiondecks_item__note = data__factiondecks_item["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_note(data__factiondecks_item__note, custom_formats, (name_prefix or "data") + ".faction_decks[{data__factiondecks_x}].note")
                         if data__factiondecks_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
@@ -173,52 +179,52 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_sch
     if data_one_of_count2 < 2:
         try:
             if not isinstance(data, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_is_list = isinstance(data, (list, tuple))
             if data_is_list:
                 data_len = len(data)
                 if data_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data_len > len(set(fn(data_x) for data_x in data)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
             data_one_of_count2 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count2 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 120:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_faction_deck_schema_json___defs_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 64:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 

@@ -13,6 +13,12 @@ import re
 from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
+class _Invalid(JsonSchemaValueException):
+    """The verdict "invalid", made as a plain exception is (only the verdict is used)."""
+
+    __init__ = Exception.__init__
+
+
 REGEX_PATTERNS = {
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z')
@@ -22,31 +28,31 @@ NoneType = type(None)
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'factions']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'factions'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "factions" in data_keys:
             data_keys.remove("factions")
             data__factions = data["factions"]
             if not isinstance(data__factions, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__factions_is_list = isinstance(data__factions, (list, tuple))
             if data__factions_is_list:
                 data__factions_len = len(data__factions)
                 if data__factions_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__factions_x, data__factions_item in enumerate(data__factions):
                     if not isinstance(data__factions_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__factions_item_any_of_count1 = 0
                     if not data__factions_item_any_of_count1:
                         try:
@@ -54,7 +60,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                             if data__factions_item_is_dict:
                                 data__factions_item__missing_keys = set(['rule']) - data__factions_item.keys()
                                 if data__factions_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__factions_item_any_of_count1 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__factions_item_any_of_count1:
@@ -63,16 +69,16 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                             if data__factions_item_is_dict:
                                 data__factions_item__missing_keys = set(['source']) - data__factions_item.keys()
                                 if data__factions_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__factions_item_any_of_count1 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__factions_item_any_of_count1:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__factions_item_is_dict = isinstance(data__factions_item, dict)
                     if data__factions_item_is_dict:
                         data__factions_item__missing_keys = set(['id', 'name', 'deck', 'board']) - data__factions_item.keys()
                         if data__factions_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__factions_item_keys = set(data__factions_item.keys())
                         if "id" in data__factions_item_keys:
                             data__factions_item_keys.remove("id")
@@ -82,13 +88,13 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                             data__factions_item_keys.remove("name")
                             data__factions_item__name = data__factions_item["name"]
                             if not isinstance(data__factions_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__factions_item__name, str):
                                 data__factions_item__name_len = len(data__factions_item__name)
                                 if data__factions_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__factions_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "deck" in data__factions_item_keys:
                             data__factions_item_keys.remove("deck")
                             data__factions_item__deck = data__factions_item["deck"]
@@ -97,7 +103,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                             data__factions_item_keys.remove("board")
                             data__factions_item__board = data__factions_item["board"]
                             if not isinstance(data__factions_item__board, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__factions_item__board_any_of_count2 = 0
                             if not data__factions_item__board_any_of_count2:
                                 try:
@@ -105,7 +111,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                                     if data__factions_item__board_is_dict:
                                         data__factions_item__board__missing_keys = set(['rule']) - data__factions_item__board.keys()
                                         if data__factions_item__board__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__factions_item__board_any_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__factions_item__board_any_of_count2:
@@ -114,16 +120,16 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                                     if data__factions_item__board_is_dict:
                                         data__factions_item__board__missing_keys = set(['source']) - data__factions_item__board.keys()
                                         if data__factions_item__board__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__factions_item__board_any_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__factions_item__board_any_of_count2:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__factions_item__board_is_dict = isinstance(data__factions_item__board, dict)
                             if data__factions_item__board_is_dict:
                                 data__factions_item__board__missing_keys = set(['production', 'storage']) - data__factions_item__board.keys()
                                 if data__factions_item__board__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__factions_item__board_keys = set(data__factions_item__board.keys())
                                 if "production" in data__factions_item__board_keys:
                                     data__factions_item__board_keys.remove("production")
@@ -132,7 +138,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                                     if data__factions_item__board__production_one_of_count3 < 2:
                                         try:
                                             if not isinstance(data__factions_item__board__production, (list, tuple)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__factions_item__board__production_is_list = isinstance(data__factions_item__board__production, (list, tuple))
                                             if data__factions_item__board__production_is_list:
                                                 data__factions_item__board__production_len = len(data__factions_item__board__production)
@@ -146,7 +152,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                                             data__factions_item__board__production_one_of_count3 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__factions_item__board__production_one_of_count3 != 1:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "storage" in data__factions_item__board_keys:
                                     data__factions_item__board_keys.remove("storage")
                                     data__factions_item__board__storage = data__factions_item__board["storage"]
@@ -154,7 +160,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                                     if data__factions_item__board__storage_one_of_count4 < 2:
                                         try:
                                             if not isinstance(data__factions_item__board__storage, (list, tuple)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__factions_item__board__storage_is_list = isinstance(data__factions_item__board__storage, (list, tuple))
                                             if data__factions_item__board__storage_is_list:
                                                 data__factions_item__board__storage_len = len(data__factions_item__board__storage)
@@ -168,7 +174,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                                             data__factions_item__board__storage_one_of_count4 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__factions_item__board__storage_one_of_count4 != 1:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "rule" in data__factions_item__board_keys:
                                     data__factions_item__board_keys.remove("rule")
                                     data__factions_item__board__rule = data__factions_item__board["rule"]
@@ -182,20 +188,20 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                                     data__factions_item__board__note = data__factions_item__board["note"]
                                     validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_note(data__factions_item__board__note, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].board.note")
                                 if data__factions_item__board_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "special_rules" in data__factions_item_keys:
                             data__factions_item_keys.remove("special_rules")
                             data__factions_item__specialrules = data__factions_item["special_rules"]
                             if not isinstance(data__factions_item__specialrules, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__factions_item__specialrules_is_list = isinstance(data__factions_item__specialrules, (list, tuple))
                             if data__factions_item__specialrules_is_list:
                                 data__factions_item__specialrules_len = len(data__factions_item__specialrules)
                                 if data__factions_item__specialrules_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__factions_item__specialrules_x, data__factions_item__specialrules_item in enumerate(data__factions_item__specialrules):
                                     if not isinstance(data__factions_item__specialrules_item, (dict)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__factions_item__specialrules_item_any_of_count5 = 0
                                     if not data__factions_item__specialrules_item_any_of_count5:
                                         try:
@@ -203,7 +209,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                                             if data__factions_item__specialrules_item_is_dict:
                                                 data__factions_item__specialrules_item__missing_keys = set(['rule']) - data__factions_item__specialrules_item.keys()
                                                 if data__factions_item__specialrules_item__missing_keys:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                             data__factions_item__specialrules_item_any_of_count5 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__factions_item__specialrules_item_any_of_count5:
@@ -212,16 +218,16 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                                             if data__factions_item__specialrules_item_is_dict:
                                                 data__factions_item__specialrules_item__missing_keys = set(['source']) - data__factions_item__specialrules_item.keys()
                                                 if data__factions_item__specialrules_item__missing_keys:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                             data__factions_item__specialrules_item_any_of_count5 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__factions_item__specialrules_item_any_of_count5:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__factions_item__specialrules_item_is_dict = isinstance(data__factions_item__specialrules_item, dict)
                                     if data__factions_item__specialrules_item_is_dict:
                                         data__factions_item__specialrules_item__missing_keys = set(['id', 'text']) - data__factions_item__specialrules_item.keys()
                                         if data__factions_item__specialrules_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         data__factions_item__specialrules_item_keys = set(data__factions_item__specialrules_item.keys())
                                         if "id" in data__factions_item__specialrules_item_keys:
                                             data__factions_item__specialrules_item_keys.remove("id")
@@ -231,24 +237,24 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                                             data__factions_item__specialrules_item_keys.remove("text")
                                             data__factions_item__specialrules_item__text = data__factions_item__specialrules_item["text"]
                                             if not isinstance(data__factions_item__specialrules_item__text, (str)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if isinstance(data__factions_item__specialrules_item__text, str):
                                                 data__factions_item__specialrules_item__text_len = len(data__factions_item__specialrules_item__text)
                                                 if data__factions_item__specialrules_item__text_len < 1:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                         if "cards" in data__factions_item__specialrules_item_keys:
                                             data__factions_item__specialrules_item_keys.remove("cards")
                                             data__factions_item__specialrules_item__cards = data__factions_item__specialrules_item["cards"]
                                             if not isinstance(data__factions_item__specialrules_item__cards, (list, tuple)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__factions_item__specialrules_item__cards_is_list = isinstance(data__factions_item__specialrules_item__cards, (list, tuple))
                                             if data__factions_item__specialrules_item__cards_is_list:
                                                 data__factions_item__specialrules_item__cards_len = len(data__factions_item__specialrules_item__cards)
                                                 if data__factions_item__specialrules_item__cards_len < 1:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                                 if data__factions_item__specialrules_item__cards_len > len(set(fn(data__factions_item__specialrules_item__cards_x) for data__factions_item__specialrules_item__cards_x in data__factions_item__specialrules_item__cards)):
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 for data__factions_item__specialrules_item__cards_x, data__factions_item__specialrules_item__cards_item in enumerate(data__factions_item__specialrules_item__cards):
                                                     validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_id(data__factions_item__specialrules_item__cards_item, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].special_rules[{data__factions_item__specialrules_x}].cards[{data__factions_item__specialrules_item__cards_x}]")
                                         if "rule" in data__factions_item__specialrules_item_keys:
@@ -264,7 +270,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                                             data__factions_item__specialrules_item__note = data__factions_item__specialrules_item["note"]
                                             validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_note(data__factions_item__specialrules_item__note, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].special_rules[{data__factions_item__specialrules_x}].note")
                                         if data__factions_item__specialrules_item_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                         if "rule" in data__factions_item_keys:
                             data__factions_item_keys.remove("rule")
                             data__factions_item__rule = data__factions_item["rule"]
@@ -278,31 +284,31 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                             data__factions_item__note = data__factions_item["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_note(data__factions_item__note, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].note")
                         if data__factions_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
@@ -315,65 +321,65 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
     if data_one_of_count6 < 2:
         try:
             if not isinstance(data, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_is_list = isinstance(data, (list, tuple))
             if data_is_list:
                 data_len = len(data)
                 if data_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data_len > len(set(fn(data_x) for data_x in data)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
             data_one_of_count6 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count6 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 120:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_unknown(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['unknown']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "unknown" in data_keys:
             data_keys.remove("unknown")
             data__unknown = data["unknown"]
             if not isinstance(data__unknown, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__unknown, str):
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 64:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 

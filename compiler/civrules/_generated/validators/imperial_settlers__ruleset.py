@@ -13,6 +13,12 @@ import re
 from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
+class _Invalid(JsonSchemaValueException):
+    """The verdict "invalid", made as a plain exception is (only the verdict is used)."""
+
+    __init__ = Exception.__init__
+
+
 REGEX_PATTERNS = {
     '^[A-Z][0-9]{3}$': re.compile('^[A-Z][0-9]{3}\\Z'),
     '^[A-Z]{3}$': re.compile('^[A-Z]{3}\\Z'),
@@ -26,18 +32,18 @@ NoneType = type(None)
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'id', 'name', 'family']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'ruleset'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
@@ -46,27 +52,27 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
             data_keys.remove("name")
             data__name = data["name"]
             if not isinstance(data__name, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__name, str):
                 data__name_len = len(data__name)
                 if data__name_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__name_len > 120:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "description" in data_keys:
             data_keys.remove("description")
             data__description = data["description"]
             if not isinstance(data__description, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__description, str):
                 data__description_len = len(data__description)
                 if data__description_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "family" in data_keys:
             data_keys.remove("family")
             data__family = data["family"]
             if not (isinstance(data__family, str) and data__family == 'imperial-settlers'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "extends" in data_keys:
             data_keys.remove("extends")
             data__extends = data["extends"]
@@ -75,17 +81,17 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
             data_keys.remove("status")
             data__status = data["status"]
             if not (isinstance(data__status, str) and data__status == 'official_variant' or isinstance(data__status, str) and data__status == 'house_rule'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "overlay" in data_keys:
             data_keys.remove("overlay")
             data__overlay = data["overlay"]
             if not isinstance(data__overlay, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__overlay_is_dict = isinstance(data__overlay, dict)
             if data__overlay_is_dict:
                 data__overlay_len = len(data__overlay)
                 if data__overlay_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__overlay_keys = set(data__overlay.keys())
                 if "cards" in data__overlay_keys:
                     data__overlay_keys.remove("cards")
@@ -139,69 +145,69 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__overlay_keys.remove("settings")
                     data__overlay__settings = data__overlay["settings"]
                     if not isinstance(data__overlay__settings, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__overlay__settings_is_dict = isinstance(data__overlay__settings, dict)
                     if data__overlay__settings_is_dict:
                         data__overlay__settings_len = len(data__overlay__settings)
                         if data__overlay__settings_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__overlay__settings_keys = set(data__overlay__settings.keys())
                         if "remove" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("remove")
                             data__overlay__settings__remove = data__overlay__settings["remove"]
                             if not isinstance(data__overlay__settings__remove, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__overlay__settings__remove_is_list = isinstance(data__overlay__settings__remove, (list, tuple))
                             if data__overlay__settings__remove_is_list:
                                 data__overlay__settings__remove_len = len(data__overlay__settings__remove)
                                 if data__overlay__settings__remove_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                 if data__overlay__settings__remove_len > len(set(fn(data__overlay__settings__remove_x) for data__overlay__settings__remove_x in data__overlay__settings__remove)):
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__overlay__settings__remove_x, data__overlay__settings__remove_item in enumerate(data__overlay__settings__remove):
                                     if not (isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'players' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'goods_unlimited' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'colourless_cards' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'card_uses' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'setup' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'starting_hand' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'first_game' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'rounds' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'defence' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'foundation' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'scoring' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'solo' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'deck_building' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'named_cards_not_identified'):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                         if "replace" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("replace")
                             data__overlay__settings__replace = data__overlay__settings["replace"]
                             if not isinstance(data__overlay__settings__replace, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__overlay__settings__replace_is_dict = isinstance(data__overlay__settings__replace, dict)
                             if data__overlay__settings__replace_is_dict:
                                 data__overlay__settings__replace_len = len(data__overlay__settings__replace)
                                 if data__overlay__settings__replace_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__overlay__settings__replace_len != 0:
                                     data__overlay__settings__replace_property_names = True
                                     for data__overlay__settings__replace_key in data__overlay__settings__replace:
                                         try:
                                             if not (isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'players' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'goods_unlimited' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'colourless_cards' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'card_uses' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'setup' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'starting_hand' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'first_game' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'rounds' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'defence' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'foundation' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'scoring' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'solo' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'deck_building' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'named_cards_not_identified'):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                         except (JsonSchemaValueException, JsonSchemaValuesException):
                                             data__overlay__settings__replace_property_names = False
                                     if not data__overlay__settings__replace_property_names:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                         if "add" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("add")
                             data__overlay__settings__add = data__overlay__settings["add"]
                             if not isinstance(data__overlay__settings__add, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__overlay__settings__add_is_dict = isinstance(data__overlay__settings__add, dict)
                             if data__overlay__settings__add_is_dict:
                                 data__overlay__settings__add_len = len(data__overlay__settings__add)
                                 if data__overlay__settings__add_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__overlay__settings__add_len != 0:
                                     data__overlay__settings__add_property_names = True
                                     for data__overlay__settings__add_key in data__overlay__settings__add:
                                         try:
                                             if not (isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'players' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'goods_unlimited' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'colourless_cards' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'card_uses' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'setup' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'starting_hand' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'first_game' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'rounds' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'defence' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'foundation' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'scoring' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'solo' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'deck_building' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'named_cards_not_identified'):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                         except (JsonSchemaValueException, JsonSchemaValuesException):
                                             data__overlay__settings__add_property_names = False
                                     if not data__overlay__settings__add_property_names:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                         if "players" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("players")
                             data__overlay__settings__players = data__overlay__settings["players"]
@@ -259,36 +265,36 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__overlay__settings__namedcardsnotidentified = data__overlay__settings["named_cards_not_identified"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data__overlay__settings__namedcardsnotidentified, custom_formats, (name_prefix or "data") + ".overlay.settings.named_cards_not_identified")
                         if data__overlay__settings_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data__overlay_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "suppress" in data_keys:
             data_keys.remove("suppress")
             data__suppress = data["suppress"]
             if not isinstance(data__suppress, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__suppress_is_list = isinstance(data__suppress, (list, tuple))
             if data__suppress_is_list:
                 data__suppress_len = len(data__suppress)
                 if data__suppress_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__suppress_x, data__suppress_item in enumerate(data__suppress):
                     if not isinstance(data__suppress_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__suppress_item_is_dict = isinstance(data__suppress_item, dict)
                     if data__suppress_item_is_dict:
                         data__suppress_item__missing_keys = set(['code', 'reason']) - data__suppress_item.keys()
                         if data__suppress_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__suppress_item_keys = set(data__suppress_item.keys())
                         if "code" in data__suppress_item_keys:
                             data__suppress_item_keys.remove("code")
                             data__suppress_item__code = data__suppress_item["code"]
                             if not isinstance(data__suppress_item__code, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__suppress_item__code, str):
                                 if not REGEX_PATTERNS['^[A-Z][0-9]{3}$'].search(data__suppress_item__code):
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "file" in data__suppress_item_keys:
                             data__suppress_item_keys.remove("file")
                             data__suppress_item__file = data__suppress_item["file"]
@@ -297,42 +303,42 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__suppress_item_keys.remove("target")
                             data__suppress_item__target = data__suppress_item["target"]
                             if not isinstance(data__suppress_item__target, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__suppress_item__target, str):
                                 data__suppress_item__target_len = len(data__suppress_item__target)
                                 if data__suppress_item__target_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "reason" in data__suppress_item_keys:
                             data__suppress_item_keys.remove("reason")
                             data__suppress_item__reason = data__suppress_item["reason"]
                             if not isinstance(data__suppress_item__reason, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__suppress_item__reason, str):
                                 data__suppress_item__reason_len = len(data__suppress_item__reason)
                                 if data__suppress_item__reason_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if data__suppress_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "rulebook" in data_keys:
             data_keys.remove("rulebook")
             data__rulebook = data["rulebook"]
             if not isinstance(data__rulebook, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__rulebook_is_dict = isinstance(data__rulebook, dict)
             if data__rulebook_is_dict:
                 data__rulebook__missing_keys = set(['title', 'rule_index']) - data__rulebook.keys()
                 if data__rulebook__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__rulebook_keys = set(data__rulebook.keys())
                 if "title" in data__rulebook_keys:
                     data__rulebook_keys.remove("title")
                     data__rulebook__title = data__rulebook["title"]
                     if not isinstance(data__rulebook__title, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__rulebook__title, str):
                         data__rulebook__title_len = len(data__rulebook__title)
                         if data__rulebook__title_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule_index" in data__rulebook_keys:
                     data__rulebook_keys.remove("rule_index")
                     data__rulebook__ruleindex = data__rulebook["rule_index"]
@@ -342,12 +348,12 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__rulebook__note = data__rulebook["note"]
                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__rulebook__note, custom_formats, (name_prefix or "data") + ".rulebook.note")
                 if data__rulebook_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "players" in data_keys:
             data_keys.remove("players")
             data__players = data["players"]
             if not isinstance(data__players, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__players_any_of_count1 = 0
             if not data__players_any_of_count1:
                 try:
@@ -355,7 +361,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__players_is_dict:
                         data__players__missing_keys = set(['rule']) - data__players.keys()
                         if data__players__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__players_any_of_count1 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__players_any_of_count1:
@@ -364,37 +370,37 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__players_is_dict:
                         data__players__missing_keys = set(['source']) - data__players.keys()
                         if data__players__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__players_any_of_count1 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__players_any_of_count1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__players_is_dict = isinstance(data__players, dict)
             if data__players_is_dict:
                 data__players__missing_keys = set(['min', 'max']) - data__players.keys()
                 if data__players__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__players_keys = set(data__players.keys())
                 if "min" in data__players_keys:
                     data__players_keys.remove("min")
                     data__players__min = data__players["min"]
                     if not isinstance(data__players__min, (int)) and not (isinstance(data__players__min, float) and data__players__min.is_integer()) or isinstance(data__players__min, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__players__min, (int, float, Decimal)) and not isinstance(data__players__min, bool):
                         if data__players__min < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         if data__players__min > 64:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "max" in data__players_keys:
                     data__players_keys.remove("max")
                     data__players__max = data__players["max"]
                     if not isinstance(data__players__max, (int)) and not (isinstance(data__players__max, float) and data__players__max.is_integer()) or isinstance(data__players__max, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__players__max, (int, float, Decimal)) and not isinstance(data__players__max, bool):
                         if data__players__max < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         if data__players__max > 64:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule" in data__players_keys:
                     data__players_keys.remove("rule")
                     data__players__rule = data__players["rule"]
@@ -408,78 +414,78 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__players__note = data__players["note"]
                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__players__note, custom_formats, (name_prefix or "data") + ".players.note")
                 if data__players_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "files" in data_keys:
             data_keys.remove("files")
             data__files = data["files"]
             if not isinstance(data__files, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__files_is_dict = isinstance(data__files, dict)
             if data__files_is_dict:
                 data__files_len = len(data__files)
                 if data__files_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__files_keys = set(data__files.keys())
                 if "cards" in data__files_keys:
                     data__files_keys.remove("cards")
                     data__files__cards = data__files["cards"]
                     if not isinstance(data__files__cards, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__files__cards_is_list = isinstance(data__files__cards, (list, tuple))
                     if data__files__cards_is_list:
                         data__files__cards_len = len(data__files__cards)
                         if data__files__cards_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                         if data__files__cards_len > len(set(fn(data__files__cards_x) for data__files__cards_x in data__files__cards)):
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__files__cards_x, data__files__cards_item in enumerate(data__files__cards):
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rules_path(data__files__cards_item, custom_formats, (name_prefix or "data") + ".files.cards[{data__files__cards_x}]")
                 if "factions" in data__files_keys:
                     data__files_keys.remove("factions")
                     data__files__factions = data__files["factions"]
                     if not isinstance(data__files__factions, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__files__factions_is_list = isinstance(data__files__factions, (list, tuple))
                     if data__files__factions_is_list:
                         data__files__factions_len = len(data__files__factions)
                         if data__files__factions_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                         if data__files__factions_len > len(set(fn(data__files__factions_x) for data__files__factions_x in data__files__factions)):
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__files__factions_x, data__files__factions_item in enumerate(data__files__factions):
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rules_path(data__files__factions_item, custom_formats, (name_prefix or "data") + ".files.factions[{data__files__factions_x}]")
                 if "faction_decks" in data__files_keys:
                     data__files_keys.remove("faction_decks")
                     data__files__factiondecks = data__files["faction_decks"]
                     if not isinstance(data__files__factiondecks, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__files__factiondecks_is_list = isinstance(data__files__factiondecks, (list, tuple))
                     if data__files__factiondecks_is_list:
                         data__files__factiondecks_len = len(data__files__factiondecks)
                         if data__files__factiondecks_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                         if data__files__factiondecks_len > len(set(fn(data__files__factiondecks_x) for data__files__factiondecks_x in data__files__factiondecks)):
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__files__factiondecks_x, data__files__factiondecks_item in enumerate(data__files__factiondecks):
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rules_path(data__files__factiondecks_item, custom_formats, (name_prefix or "data") + ".files.faction_decks[{data__files__factiondecks_x}]")
                 if data__files_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "components" in data_keys:
             data_keys.remove("components")
             data__components = data["components"]
             if not isinstance(data__components, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__components_is_list = isinstance(data__components, (list, tuple))
             if data__components_is_list:
                 data__components_len = len(data__components)
                 if data__components_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__components_x, data__components_item in enumerate(data__components):
                     if not isinstance(data__components_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__components_item_any_of_count2 = 0
                     if not data__components_item_any_of_count2:
                         try:
@@ -487,7 +493,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__components_item_is_dict:
                                 data__components_item__missing_keys = set(['rule']) - data__components_item.keys()
                                 if data__components_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__components_item_any_of_count2 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__components_item_any_of_count2:
@@ -496,11 +502,11 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__components_item_is_dict:
                                 data__components_item__missing_keys = set(['source']) - data__components_item.keys()
                                 if data__components_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__components_item_any_of_count2 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__components_item_any_of_count2:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__components_item_one_of_count3 = 0
                     if data__components_item_one_of_count3 < 2:
                         try:
@@ -508,7 +514,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__components_item_is_dict:
                                 data__components_item__missing_keys = set(['count']) - data__components_item.keys()
                                 if data__components_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__components_item_one_of_count3 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__components_item_one_of_count3 < 2:
@@ -517,16 +523,16 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__components_item_is_dict:
                                 data__components_item__missing_keys = set(['minimum']) - data__components_item.keys()
                                 if data__components_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__components_item_one_of_count3 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__components_item_one_of_count3 != 1:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__components_item_is_dict = isinstance(data__components_item, dict)
                     if data__components_item_is_dict:
                         data__components_item__missing_keys = set(['id', 'name']) - data__components_item.keys()
                         if data__components_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__components_item_keys = set(data__components_item.keys())
                         if "id" in data__components_item_keys:
                             data__components_item_keys.remove("id")
@@ -536,29 +542,29 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__components_item_keys.remove("name")
                             data__components_item__name = data__components_item["name"]
                             if not isinstance(data__components_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__components_item__name, str):
                                 data__components_item__name_len = len(data__components_item__name)
                                 if data__components_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__components_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "count" in data__components_item_keys:
                             data__components_item_keys.remove("count")
                             data__components_item__count = data__components_item["count"]
                             if not isinstance(data__components_item__count, (int)) and not (isinstance(data__components_item__count, float) and data__components_item__count.is_integer()) or isinstance(data__components_item__count, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__components_item__count, (int, float, Decimal)) and not isinstance(data__components_item__count, bool):
                                 if data__components_item__count < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "minimum" in data__components_item_keys:
                             data__components_item_keys.remove("minimum")
                             data__components_item__minimum = data__components_item["minimum"]
                             if not isinstance(data__components_item__minimum, (int)) and not (isinstance(data__components_item__minimum, float) and data__components_item__minimum.is_integer()) or isinstance(data__components_item__minimum, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__components_item__minimum, (int, float, Decimal)) and not isinstance(data__components_item__minimum, bool):
                                 if data__components_item__minimum < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rule" in data__components_item_keys:
                             data__components_item_keys.remove("rule")
                             data__components_item__rule = data__components_item["rule"]
@@ -572,20 +578,20 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__components_item__note = data__components_item["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__components_item__note, custom_formats, (name_prefix or "data") + ".components[{data__components_x}].note")
                         if data__components_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "goods" in data_keys:
             data_keys.remove("goods")
             data__goods = data["goods"]
             if not isinstance(data__goods, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__goods_is_list = isinstance(data__goods, (list, tuple))
             if data__goods_is_list:
                 data__goods_len = len(data__goods)
                 if data__goods_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__goods_x, data__goods_item in enumerate(data__goods):
                     if not isinstance(data__goods_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__goods_item_any_of_count4 = 0
                     if not data__goods_item_any_of_count4:
                         try:
@@ -593,7 +599,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__goods_item_is_dict:
                                 data__goods_item__missing_keys = set(['rule']) - data__goods_item.keys()
                                 if data__goods_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__goods_item_any_of_count4 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__goods_item_any_of_count4:
@@ -602,16 +608,16 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__goods_item_is_dict:
                                 data__goods_item__missing_keys = set(['source']) - data__goods_item.keys()
                                 if data__goods_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__goods_item_any_of_count4 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__goods_item_any_of_count4:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__goods_item_is_dict = isinstance(data__goods_item, dict)
                     if data__goods_item_is_dict:
                         data__goods_item__missing_keys = set(['id', 'name']) - data__goods_item.keys()
                         if data__goods_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__goods_item_keys = set(data__goods_item.keys())
                         if "id" in data__goods_item_keys:
                             data__goods_item_keys.remove("id")
@@ -621,28 +627,28 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__goods_item_keys.remove("name")
                             data__goods_item__name = data__goods_item["name"]
                             if not isinstance(data__goods_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__goods_item__name, str):
                                 data__goods_item__name_len = len(data__goods_item__name)
                                 if data__goods_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__goods_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "token" in data__goods_item_keys:
                             data__goods_item_keys.remove("token")
                             data__goods_item__token = data__goods_item["token"]
                             if not isinstance(data__goods_item__token, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "resource" in data__goods_item_keys:
                             data__goods_item_keys.remove("resource")
                             data__goods_item__resource = data__goods_item["resource"]
                             if not isinstance(data__goods_item__resource, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "stands_for" in data__goods_item_keys:
                             data__goods_item_keys.remove("stands_for")
                             data__goods_item__standsfor = data__goods_item["stands_for"]
                             if not isinstance(data__goods_item__standsfor, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__goods_item__standsfor_is_list = isinstance(data__goods_item__standsfor, (list, tuple))
                             if data__goods_item__standsfor_is_list:
                                 data__goods_item__standsfor_len = len(data__goods_item__standsfor)
@@ -661,12 +667,12 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__goods_item__note = data__goods_item["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__goods_item__note, custom_formats, (name_prefix or "data") + ".goods[{data__goods_x}].note")
                         if data__goods_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "goods_unlimited" in data_keys:
             data_keys.remove("goods_unlimited")
             data__goodsunlimited = data["goods_unlimited"]
             if not isinstance(data__goodsunlimited, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__goodsunlimited_any_of_count5 = 0
             if not data__goodsunlimited_any_of_count5:
                 try:
@@ -674,7 +680,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__goodsunlimited_is_dict:
                         data__goodsunlimited__missing_keys = set(['rule']) - data__goodsunlimited.keys()
                         if data__goodsunlimited__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__goodsunlimited_any_of_count5 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__goodsunlimited_any_of_count5:
@@ -683,22 +689,22 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__goodsunlimited_is_dict:
                         data__goodsunlimited__missing_keys = set(['source']) - data__goodsunlimited.keys()
                         if data__goodsunlimited__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__goodsunlimited_any_of_count5 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__goodsunlimited_any_of_count5:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__goodsunlimited_is_dict = isinstance(data__goodsunlimited, dict)
             if data__goodsunlimited_is_dict:
                 data__goodsunlimited__missing_keys = set(['value']) - data__goodsunlimited.keys()
                 if data__goodsunlimited__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__goodsunlimited_keys = set(data__goodsunlimited.keys())
                 if "value" in data__goodsunlimited_keys:
                     data__goodsunlimited_keys.remove("value")
                     data__goodsunlimited__value = data__goodsunlimited["value"]
                     if not isinstance(data__goodsunlimited__value, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "rule" in data__goodsunlimited_keys:
                     data__goodsunlimited_keys.remove("rule")
                     data__goodsunlimited__rule = data__goodsunlimited["rule"]
@@ -712,20 +718,20 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__goodsunlimited__note = data__goodsunlimited["note"]
                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__goodsunlimited__note, custom_formats, (name_prefix or "data") + ".goods_unlimited.note")
                 if data__goodsunlimited_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "colours" in data_keys:
             data_keys.remove("colours")
             data__colours = data["colours"]
             if not isinstance(data__colours, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__colours_is_list = isinstance(data__colours, (list, tuple))
             if data__colours_is_list:
                 data__colours_len = len(data__colours)
                 if data__colours_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__colours_x, data__colours_item in enumerate(data__colours):
                     if not isinstance(data__colours_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__colours_item_any_of_count6 = 0
                     if not data__colours_item_any_of_count6:
                         try:
@@ -733,7 +739,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__colours_item_is_dict:
                                 data__colours_item__missing_keys = set(['rule']) - data__colours_item.keys()
                                 if data__colours_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__colours_item_any_of_count6 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__colours_item_any_of_count6:
@@ -742,16 +748,16 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__colours_item_is_dict:
                                 data__colours_item__missing_keys = set(['source']) - data__colours_item.keys()
                                 if data__colours_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__colours_item_any_of_count6 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__colours_item_any_of_count6:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__colours_item_is_dict = isinstance(data__colours_item, dict)
                     if data__colours_item_is_dict:
                         data__colours_item__missing_keys = set(['id', 'name']) - data__colours_item.keys()
                         if data__colours_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__colours_item_keys = set(data__colours_item.keys())
                         if "id" in data__colours_item_keys:
                             data__colours_item_keys.remove("id")
@@ -761,13 +767,13 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__colours_item_keys.remove("name")
                             data__colours_item__name = data__colours_item["name"]
                             if not isinstance(data__colours_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__colours_item__name, str):
                                 data__colours_item__name_len = len(data__colours_item__name)
                                 if data__colours_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__colours_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rule" in data__colours_item_keys:
                             data__colours_item_keys.remove("rule")
                             data__colours_item__rule = data__colours_item["rule"]
@@ -781,20 +787,20 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__colours_item__note = data__colours_item["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__colours_item__note, custom_formats, (name_prefix or "data") + ".colours[{data__colours_x}].note")
                         if data__colours_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "colourless_cards" in data_keys:
             data_keys.remove("colourless_cards")
             data__colourlesscards = data["colourless_cards"]
             if not isinstance(data__colourlesscards, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__colourlesscards_is_list = isinstance(data__colourlesscards, (list, tuple))
             if data__colourlesscards_is_list:
                 data__colourlesscards_len = len(data__colourlesscards)
                 if data__colourlesscards_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__colourlesscards_x, data__colourlesscards_item in enumerate(data__colourlesscards):
                     if not isinstance(data__colourlesscards_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__colourlesscards_item_any_of_count7 = 0
                     if not data__colourlesscards_item_any_of_count7:
                         try:
@@ -802,7 +808,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__colourlesscards_item_is_dict:
                                 data__colourlesscards_item__missing_keys = set(['rule']) - data__colourlesscards_item.keys()
                                 if data__colourlesscards_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__colourlesscards_item_any_of_count7 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__colourlesscards_item_any_of_count7:
@@ -811,16 +817,16 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__colourlesscards_item_is_dict:
                                 data__colourlesscards_item__missing_keys = set(['source']) - data__colourlesscards_item.keys()
                                 if data__colourlesscards_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__colourlesscards_item_any_of_count7 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__colourlesscards_item_any_of_count7:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__colourlesscards_item_is_dict = isinstance(data__colourlesscards_item, dict)
                     if data__colourlesscards_item_is_dict:
                         data__colourlesscards_item__missing_keys = set(['card']) - data__colourlesscards_item.keys()
                         if data__colourlesscards_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__colourlesscards_item_keys = set(data__colourlesscards_item.keys())
                         if "card" in data__colourlesscards_item_keys:
                             data__colourlesscards_item_keys.remove("card")
@@ -839,20 +845,20 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__colourlesscards_item__note = data__colourlesscards_item["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__colourlesscards_item__note, custom_formats, (name_prefix or "data") + ".colourless_cards[{data__colourlesscards_x}].note")
                         if data__colourlesscards_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "location_kinds" in data_keys:
             data_keys.remove("location_kinds")
             data__locationkinds = data["location_kinds"]
             if not isinstance(data__locationkinds, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__locationkinds_is_list = isinstance(data__locationkinds, (list, tuple))
             if data__locationkinds_is_list:
                 data__locationkinds_len = len(data__locationkinds)
                 if data__locationkinds_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__locationkinds_x, data__locationkinds_item in enumerate(data__locationkinds):
                     if not isinstance(data__locationkinds_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__locationkinds_item_any_of_count8 = 0
                     if not data__locationkinds_item_any_of_count8:
                         try:
@@ -860,7 +866,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__locationkinds_item_is_dict:
                                 data__locationkinds_item__missing_keys = set(['rule']) - data__locationkinds_item.keys()
                                 if data__locationkinds_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__locationkinds_item_any_of_count8 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__locationkinds_item_any_of_count8:
@@ -869,16 +875,16 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__locationkinds_item_is_dict:
                                 data__locationkinds_item__missing_keys = set(['source']) - data__locationkinds_item.keys()
                                 if data__locationkinds_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__locationkinds_item_any_of_count8 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__locationkinds_item_any_of_count8:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__locationkinds_item_is_dict = isinstance(data__locationkinds_item, dict)
                     if data__locationkinds_item_is_dict:
                         data__locationkinds_item__missing_keys = set(['id', 'name']) - data__locationkinds_item.keys()
                         if data__locationkinds_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__locationkinds_item_keys = set(data__locationkinds_item.keys())
                         if "id" in data__locationkinds_item_keys:
                             data__locationkinds_item_keys.remove("id")
@@ -888,18 +894,18 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__locationkinds_item_keys.remove("name")
                             data__locationkinds_item__name = data__locationkinds_item["name"]
                             if not isinstance(data__locationkinds_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__locationkinds_item__name, str):
                                 data__locationkinds_item__name_len = len(data__locationkinds_item__name)
                                 if data__locationkinds_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__locationkinds_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "row" in data__locationkinds_item_keys:
                             data__locationkinds_item_keys.remove("row")
                             data__locationkinds_item__row = data__locationkinds_item["row"]
                             if not (isinstance(data__locationkinds_item__row, str) and data__locationkinds_item__row == 'top' or isinstance(data__locationkinds_item__row, str) and data__locationkinds_item__row == 'middle' or isinstance(data__locationkinds_item__row, str) and data__locationkinds_item__row == 'bottom'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "rule" in data__locationkinds_item_keys:
                             data__locationkinds_item_keys.remove("rule")
                             data__locationkinds_item__rule = data__locationkinds_item["rule"]
@@ -913,20 +919,20 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__locationkinds_item__note = data__locationkinds_item["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__locationkinds_item__note, custom_formats, (name_prefix or "data") + ".location_kinds[{data__locationkinds_x}].note")
                         if data__locationkinds_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "card_anatomy" in data_keys:
             data_keys.remove("card_anatomy")
             data__cardanatomy = data["card_anatomy"]
             if not isinstance(data__cardanatomy, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__cardanatomy_is_list = isinstance(data__cardanatomy, (list, tuple))
             if data__cardanatomy_is_list:
                 data__cardanatomy_len = len(data__cardanatomy)
                 if data__cardanatomy_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__cardanatomy_x, data__cardanatomy_item in enumerate(data__cardanatomy):
                     if not isinstance(data__cardanatomy_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__cardanatomy_item_any_of_count9 = 0
                     if not data__cardanatomy_item_any_of_count9:
                         try:
@@ -934,7 +940,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__cardanatomy_item_is_dict:
                                 data__cardanatomy_item__missing_keys = set(['rule']) - data__cardanatomy_item.keys()
                                 if data__cardanatomy_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__cardanatomy_item_any_of_count9 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__cardanatomy_item_any_of_count9:
@@ -943,16 +949,16 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__cardanatomy_item_is_dict:
                                 data__cardanatomy_item__missing_keys = set(['source']) - data__cardanatomy_item.keys()
                                 if data__cardanatomy_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__cardanatomy_item_any_of_count9 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__cardanatomy_item_any_of_count9:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__cardanatomy_item_is_dict = isinstance(data__cardanatomy_item, dict)
                     if data__cardanatomy_item_is_dict:
                         data__cardanatomy_item__missing_keys = set(['id', 'name']) - data__cardanatomy_item.keys()
                         if data__cardanatomy_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__cardanatomy_item_keys = set(data__cardanatomy_item.keys())
                         if "id" in data__cardanatomy_item_keys:
                             data__cardanatomy_item_keys.remove("id")
@@ -962,18 +968,18 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__cardanatomy_item_keys.remove("name")
                             data__cardanatomy_item__name = data__cardanatomy_item["name"]
                             if not isinstance(data__cardanatomy_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__cardanatomy_item__name, str):
                                 data__cardanatomy_item__name_len = len(data__cardanatomy_item__name)
                                 if data__cardanatomy_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__cardanatomy_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "side" in data__cardanatomy_item_keys:
                             data__cardanatomy_item_keys.remove("side")
                             data__cardanatomy_item__side = data__cardanatomy_item["side"]
                             if not (isinstance(data__cardanatomy_item__side, str) and data__cardanatomy_item__side == 'left' or isinstance(data__cardanatomy_item__side, str) and data__cardanatomy_item__side == 'right' or isinstance(data__cardanatomy_item__side, str) and data__cardanatomy_item__side == 'bottom'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "rule" in data__cardanatomy_item_keys:
                             data__cardanatomy_item_keys.remove("rule")
                             data__cardanatomy_item__rule = data__cardanatomy_item["rule"]
@@ -987,20 +993,20 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__cardanatomy_item__note = data__cardanatomy_item["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__cardanatomy_item__note, custom_formats, (name_prefix or "data") + ".card_anatomy[{data__cardanatomy_x}].note")
                         if data__cardanatomy_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "decks" in data_keys:
             data_keys.remove("decks")
             data__decks = data["decks"]
             if not isinstance(data__decks, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__decks_is_list = isinstance(data__decks, (list, tuple))
             if data__decks_is_list:
                 data__decks_len = len(data__decks)
                 if data__decks_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__decks_x, data__decks_item in enumerate(data__decks):
                     if not isinstance(data__decks_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__decks_item_any_of_count10 = 0
                     if not data__decks_item_any_of_count10:
                         try:
@@ -1008,7 +1014,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__decks_item_is_dict:
                                 data__decks_item__missing_keys = set(['rule']) - data__decks_item.keys()
                                 if data__decks_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__decks_item_any_of_count10 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__decks_item_any_of_count10:
@@ -1017,16 +1023,16 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__decks_item_is_dict:
                                 data__decks_item__missing_keys = set(['source']) - data__decks_item.keys()
                                 if data__decks_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__decks_item_any_of_count10 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__decks_item_any_of_count10:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__decks_item_is_dict = isinstance(data__decks_item, dict)
                     if data__decks_item_is_dict:
                         data__decks_item__missing_keys = set(['id', 'name']) - data__decks_item.keys()
                         if data__decks_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__decks_item_keys = set(data__decks_item.keys())
                         if "id" in data__decks_item_keys:
                             data__decks_item_keys.remove("id")
@@ -1036,29 +1042,29 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__decks_item_keys.remove("name")
                             data__decks_item__name = data__decks_item["name"]
                             if not isinstance(data__decks_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__decks_item__name, str):
                                 data__decks_item__name_len = len(data__decks_item__name)
                                 if data__decks_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__decks_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "prefix" in data__decks_item_keys:
                             data__decks_item_keys.remove("prefix")
                             data__decks_item__prefix = data__decks_item["prefix"]
                             if not isinstance(data__decks_item__prefix, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__decks_item__prefix, str):
                                 if not REGEX_PATTERNS['^[A-Z]{3}$'].search(data__decks_item__prefix):
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "size" in data__decks_item_keys:
                             data__decks_item_keys.remove("size")
                             data__decks_item__size = data__decks_item["size"]
                             if not isinstance(data__decks_item__size, (int)) and not (isinstance(data__decks_item__size, float) and data__decks_item__size.is_integer()) or isinstance(data__decks_item__size, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__decks_item__size, (int, float, Decimal)) and not isinstance(data__decks_item__size, bool):
                                 if data__decks_item__size < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "faction" in data__decks_item_keys:
                             data__decks_item_keys.remove("faction")
                             data__decks_item__faction = data__decks_item["faction"]
@@ -1076,23 +1082,23 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__decks_item__note = data__decks_item["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__decks_item__note, custom_formats, (name_prefix or "data") + ".decks[{data__decks_x}].note")
                         if data__decks_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "card_uses" in data_keys:
             data_keys.remove("card_uses")
             data__carduses = data["card_uses"]
             if not isinstance(data__carduses, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__carduses_is_dict = isinstance(data__carduses, dict)
             if data__carduses_is_dict:
                 data__carduses__missing_keys = set(['raze', 'deal']) - data__carduses.keys()
                 if data__carduses__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__carduses_keys = set(data__carduses.keys())
                 if "raze" in data__carduses_keys:
                     data__carduses_keys.remove("raze")
                     data__carduses__raze = data__carduses["raze"]
                     if not isinstance(data__carduses__raze, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__carduses__raze_any_of_count11 = 0
                     if not data__carduses__raze_any_of_count11:
                         try:
@@ -1100,7 +1106,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__carduses__raze_is_dict:
                                 data__carduses__raze__missing_keys = set(['rule']) - data__carduses__raze.keys()
                                 if data__carduses__raze__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__carduses__raze_any_of_count11 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__carduses__raze_any_of_count11:
@@ -1109,27 +1115,27 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__carduses__raze_is_dict:
                                 data__carduses__raze__missing_keys = set(['source']) - data__carduses__raze.keys()
                                 if data__carduses__raze__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__carduses__raze_any_of_count11 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__carduses__raze_any_of_count11:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__carduses__raze_is_dict = isinstance(data__carduses__raze, dict)
                     if data__carduses__raze_is_dict:
                         data__carduses__raze__missing_keys = set(['spoils_on']) - data__carduses__raze.keys()
                         if data__carduses__raze__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__carduses__raze_keys = set(data__carduses__raze.keys())
                         if "spoils_on" in data__carduses__raze_keys:
                             data__carduses__raze_keys.remove("spoils_on")
                             data__carduses__raze__spoilson = data__carduses__raze["spoils_on"]
                             if not isinstance(data__carduses__raze__spoilson, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__carduses__raze__spoilson_is_list = isinstance(data__carduses__raze__spoilson, (list, tuple))
                             if data__carduses__raze__spoilson_is_list:
                                 data__carduses__raze__spoilson_len = len(data__carduses__raze__spoilson)
                                 if data__carduses__raze__spoilson_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__carduses__raze__spoilson_x, data__carduses__raze__spoilson_item in enumerate(data__carduses__raze__spoilson):
                                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__carduses__raze__spoilson_item, custom_formats, (name_prefix or "data") + ".card_uses.raze.spoils_on[{data__carduses__raze__spoilson_x}]")
                         if "rule" in data__carduses__raze_keys:
@@ -1145,12 +1151,12 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__carduses__raze__note = data__carduses__raze["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__carduses__raze__note, custom_formats, (name_prefix or "data") + ".card_uses.raze.note")
                         if data__carduses__raze_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "deal" in data__carduses_keys:
                     data__carduses_keys.remove("deal")
                     data__carduses__deal = data__carduses["deal"]
                     if not isinstance(data__carduses__deal, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__carduses__deal_any_of_count12 = 0
                     if not data__carduses__deal_any_of_count12:
                         try:
@@ -1158,7 +1164,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__carduses__deal_is_dict:
                                 data__carduses__deal__missing_keys = set(['rule']) - data__carduses__deal.keys()
                                 if data__carduses__deal__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__carduses__deal_any_of_count12 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__carduses__deal_any_of_count12:
@@ -1167,27 +1173,27 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__carduses__deal_is_dict:
                                 data__carduses__deal__missing_keys = set(['source']) - data__carduses__deal.keys()
                                 if data__carduses__deal__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__carduses__deal_any_of_count12 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__carduses__deal_any_of_count12:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__carduses__deal_is_dict = isinstance(data__carduses__deal, dict)
                     if data__carduses__deal_is_dict:
                         data__carduses__deal__missing_keys = set(['deal_on']) - data__carduses__deal.keys()
                         if data__carduses__deal__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__carduses__deal_keys = set(data__carduses__deal.keys())
                         if "deal_on" in data__carduses__deal_keys:
                             data__carduses__deal_keys.remove("deal_on")
                             data__carduses__deal__dealon = data__carduses__deal["deal_on"]
                             if not isinstance(data__carduses__deal__dealon, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__carduses__deal__dealon_is_list = isinstance(data__carduses__deal__dealon, (list, tuple))
                             if data__carduses__deal__dealon_is_list:
                                 data__carduses__deal__dealon_len = len(data__carduses__deal__dealon)
                                 if data__carduses__deal__dealon_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__carduses__deal__dealon_x, data__carduses__deal__dealon_item in enumerate(data__carduses__deal__dealon):
                                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__carduses__deal__dealon_item, custom_formats, (name_prefix or "data") + ".card_uses.deal.deal_on[{data__carduses__deal__dealon_x}]")
                         if "rule" in data__carduses__deal_keys:
@@ -1203,22 +1209,22 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__carduses__deal__note = data__carduses__deal["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__carduses__deal__note, custom_formats, (name_prefix or "data") + ".card_uses.deal.note")
                         if data__carduses__deal_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data__carduses_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "setup" in data_keys:
             data_keys.remove("setup")
             data__setup = data["setup"]
             if not isinstance(data__setup, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__setup_is_list = isinstance(data__setup, (list, tuple))
             if data__setup_is_list:
                 data__setup_len = len(data__setup)
                 if data__setup_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__setup_x, data__setup_item in enumerate(data__setup):
                     if not isinstance(data__setup_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__setup_item_any_of_count13 = 0
                     if not data__setup_item_any_of_count13:
                         try:
@@ -1226,7 +1232,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__setup_item_is_dict:
                                 data__setup_item__missing_keys = set(['rule']) - data__setup_item.keys()
                                 if data__setup_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__setup_item_any_of_count13 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__setup_item_any_of_count13:
@@ -1235,34 +1241,34 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__setup_item_is_dict:
                                 data__setup_item__missing_keys = set(['source']) - data__setup_item.keys()
                                 if data__setup_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__setup_item_any_of_count13 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__setup_item_any_of_count13:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__setup_item_is_dict = isinstance(data__setup_item, dict)
                     if data__setup_item_is_dict:
                         data__setup_item__missing_keys = set(['step', 'text']) - data__setup_item.keys()
                         if data__setup_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__setup_item_keys = set(data__setup_item.keys())
                         if "step" in data__setup_item_keys:
                             data__setup_item_keys.remove("step")
                             data__setup_item__step = data__setup_item["step"]
                             if not isinstance(data__setup_item__step, (int)) and not (isinstance(data__setup_item__step, float) and data__setup_item__step.is_integer()) or isinstance(data__setup_item__step, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__setup_item__step, (int, float, Decimal)) and not isinstance(data__setup_item__step, bool):
                                 if data__setup_item__step < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "text" in data__setup_item_keys:
                             data__setup_item_keys.remove("text")
                             data__setup_item__text = data__setup_item["text"]
                             if not isinstance(data__setup_item__text, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__setup_item__text, str):
                                 data__setup_item__text_len = len(data__setup_item__text)
                                 if data__setup_item__text_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rule" in data__setup_item_keys:
                             data__setup_item_keys.remove("rule")
                             data__setup_item__rule = data__setup_item["rule"]
@@ -1276,12 +1282,12 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__setup_item__note = data__setup_item["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__setup_item__note, custom_formats, (name_prefix or "data") + ".setup[{data__setup_x}].note")
                         if data__setup_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "starting_hand" in data_keys:
             data_keys.remove("starting_hand")
             data__startinghand = data["starting_hand"]
             if not isinstance(data__startinghand, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__startinghand_any_of_count14 = 0
             if not data__startinghand_any_of_count14:
                 try:
@@ -1289,7 +1295,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__startinghand_is_dict:
                         data__startinghand__missing_keys = set(['rule']) - data__startinghand.keys()
                         if data__startinghand__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__startinghand_any_of_count14 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__startinghand_any_of_count14:
@@ -1298,33 +1304,33 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__startinghand_is_dict:
                         data__startinghand__missing_keys = set(['source']) - data__startinghand.keys()
                         if data__startinghand__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__startinghand_any_of_count14 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__startinghand_any_of_count14:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__startinghand_is_dict = isinstance(data__startinghand, dict)
             if data__startinghand_is_dict:
                 data__startinghand__missing_keys = set(['common', 'faction']) - data__startinghand.keys()
                 if data__startinghand__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__startinghand_keys = set(data__startinghand.keys())
                 if "common" in data__startinghand_keys:
                     data__startinghand_keys.remove("common")
                     data__startinghand__common = data__startinghand["common"]
                     if not isinstance(data__startinghand__common, (int)) and not (isinstance(data__startinghand__common, float) and data__startinghand__common.is_integer()) or isinstance(data__startinghand__common, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__startinghand__common, (int, float, Decimal)) and not isinstance(data__startinghand__common, bool):
                         if data__startinghand__common < 0:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "faction" in data__startinghand_keys:
                     data__startinghand_keys.remove("faction")
                     data__startinghand__faction = data__startinghand["faction"]
                     if not isinstance(data__startinghand__faction, (int)) and not (isinstance(data__startinghand__faction, float) and data__startinghand__faction.is_integer()) or isinstance(data__startinghand__faction, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__startinghand__faction, (int, float, Decimal)) and not isinstance(data__startinghand__faction, bool):
                         if data__startinghand__faction < 0:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule" in data__startinghand_keys:
                     data__startinghand_keys.remove("rule")
                     data__startinghand__rule = data__startinghand["rule"]
@@ -1338,12 +1344,12 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__startinghand__note = data__startinghand["note"]
                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__startinghand__note, custom_formats, (name_prefix or "data") + ".starting_hand.note")
                 if data__startinghand_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "first_game" in data_keys:
             data_keys.remove("first_game")
             data__firstgame = data["first_game"]
             if not isinstance(data__firstgame, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__firstgame_any_of_count15 = 0
             if not data__firstgame_any_of_count15:
                 try:
@@ -1351,7 +1357,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__firstgame_is_dict:
                         data__firstgame__missing_keys = set(['rule']) - data__firstgame.keys()
                         if data__firstgame__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__firstgame_any_of_count15 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__firstgame_any_of_count15:
@@ -1360,37 +1366,37 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__firstgame_is_dict:
                         data__firstgame__missing_keys = set(['source']) - data__firstgame.keys()
                         if data__firstgame__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__firstgame_any_of_count15 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__firstgame_any_of_count15:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__firstgame_is_dict = isinstance(data__firstgame, dict)
             if data__firstgame_is_dict:
                 data__firstgame__missing_keys = set(['factions', 'players']) - data__firstgame.keys()
                 if data__firstgame__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__firstgame_keys = set(data__firstgame.keys())
                 if "factions" in data__firstgame_keys:
                     data__firstgame_keys.remove("factions")
                     data__firstgame__factions = data__firstgame["factions"]
                     if not isinstance(data__firstgame__factions, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__firstgame__factions_is_list = isinstance(data__firstgame__factions, (list, tuple))
                     if data__firstgame__factions_is_list:
                         data__firstgame__factions_len = len(data__firstgame__factions)
                         if data__firstgame__factions_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__firstgame__factions_x, data__firstgame__factions_item in enumerate(data__firstgame__factions):
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__firstgame__factions_item, custom_formats, (name_prefix or "data") + ".first_game.factions[{data__firstgame__factions_x}]")
                 if "players" in data__firstgame_keys:
                     data__firstgame_keys.remove("players")
                     data__firstgame__players = data__firstgame["players"]
                     if not isinstance(data__firstgame__players, (int)) and not (isinstance(data__firstgame__players, float) and data__firstgame__players.is_integer()) or isinstance(data__firstgame__players, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__firstgame__players, (int, float, Decimal)) and not isinstance(data__firstgame__players, bool):
                         if data__firstgame__players < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule" in data__firstgame_keys:
                     data__firstgame_keys.remove("rule")
                     data__firstgame__rule = data__firstgame["rule"]
@@ -1404,12 +1410,12 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__firstgame__note = data__firstgame["note"]
                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__firstgame__note, custom_formats, (name_prefix or "data") + ".first_game.note")
                 if data__firstgame_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "rounds" in data_keys:
             data_keys.remove("rounds")
             data__rounds = data["rounds"]
             if not isinstance(data__rounds, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__rounds_any_of_count16 = 0
             if not data__rounds_any_of_count16:
                 try:
@@ -1417,7 +1423,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__rounds_is_dict:
                         data__rounds__missing_keys = set(['rule']) - data__rounds.keys()
                         if data__rounds__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__rounds_any_of_count16 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__rounds_any_of_count16:
@@ -1426,25 +1432,25 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__rounds_is_dict:
                         data__rounds__missing_keys = set(['source']) - data__rounds.keys()
                         if data__rounds__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__rounds_any_of_count16 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__rounds_any_of_count16:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__rounds_is_dict = isinstance(data__rounds, dict)
             if data__rounds_is_dict:
                 data__rounds__missing_keys = set(['count']) - data__rounds.keys()
                 if data__rounds__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__rounds_keys = set(data__rounds.keys())
                 if "count" in data__rounds_keys:
                     data__rounds_keys.remove("count")
                     data__rounds__count = data__rounds["count"]
                     if not isinstance(data__rounds__count, (int)) and not (isinstance(data__rounds__count, float) and data__rounds__count.is_integer()) or isinstance(data__rounds__count, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__rounds__count, (int, float, Decimal)) and not isinstance(data__rounds__count, bool):
                         if data__rounds__count < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule" in data__rounds_keys:
                     data__rounds_keys.remove("rule")
                     data__rounds__rule = data__rounds["rule"]
@@ -1458,20 +1464,20 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__rounds__note = data__rounds["note"]
                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__rounds__note, custom_formats, (name_prefix or "data") + ".rounds.note")
                 if data__rounds_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "phases" in data_keys:
             data_keys.remove("phases")
             data__phases = data["phases"]
             if not isinstance(data__phases, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__phases_is_list = isinstance(data__phases, (list, tuple))
             if data__phases_is_list:
                 data__phases_len = len(data__phases)
                 if data__phases_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__phases_x, data__phases_item in enumerate(data__phases):
                     if not isinstance(data__phases_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__phases_item_any_of_count17 = 0
                     if not data__phases_item_any_of_count17:
                         try:
@@ -1479,7 +1485,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__phases_item_is_dict:
                                 data__phases_item__missing_keys = set(['rule']) - data__phases_item.keys()
                                 if data__phases_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__phases_item_any_of_count17 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__phases_item_any_of_count17:
@@ -1488,16 +1494,16 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__phases_item_is_dict:
                                 data__phases_item__missing_keys = set(['source']) - data__phases_item.keys()
                                 if data__phases_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__phases_item_any_of_count17 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__phases_item_any_of_count17:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__phases_item_is_dict = isinstance(data__phases_item, dict)
                     if data__phases_item_is_dict:
                         data__phases_item__missing_keys = set(['id', 'name', 'order', 'steps']) - data__phases_item.keys()
                         if data__phases_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__phases_item_keys = set(data__phases_item.keys())
                         if "id" in data__phases_item_keys:
                             data__phases_item_keys.remove("id")
@@ -1507,39 +1513,39 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__phases_item_keys.remove("name")
                             data__phases_item__name = data__phases_item["name"]
                             if not isinstance(data__phases_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__phases_item__name, str):
                                 data__phases_item__name_len = len(data__phases_item__name)
                                 if data__phases_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__phases_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "order" in data__phases_item_keys:
                             data__phases_item_keys.remove("order")
                             data__phases_item__order = data__phases_item["order"]
                             if not isinstance(data__phases_item__order, (int)) and not (isinstance(data__phases_item__order, float) and data__phases_item__order.is_integer()) or isinstance(data__phases_item__order, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__phases_item__order, (int, float, Decimal)) and not isinstance(data__phases_item__order, bool):
                                 if data__phases_item__order < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "skipped_in_last_round" in data__phases_item_keys:
                             data__phases_item_keys.remove("skipped_in_last_round")
                             data__phases_item__skippedinlastround = data__phases_item["skipped_in_last_round"]
                             if not isinstance(data__phases_item__skippedinlastround, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "steps" in data__phases_item_keys:
                             data__phases_item_keys.remove("steps")
                             data__phases_item__steps = data__phases_item["steps"]
                             if not isinstance(data__phases_item__steps, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__phases_item__steps_is_list = isinstance(data__phases_item__steps, (list, tuple))
                             if data__phases_item__steps_is_list:
                                 data__phases_item__steps_len = len(data__phases_item__steps)
                                 if data__phases_item__steps_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__phases_item__steps_x, data__phases_item__steps_item in enumerate(data__phases_item__steps):
                                     if not isinstance(data__phases_item__steps_item, (dict)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__phases_item__steps_item_any_of_count18 = 0
                                     if not data__phases_item__steps_item_any_of_count18:
                                         try:
@@ -1547,7 +1553,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                             if data__phases_item__steps_item_is_dict:
                                                 data__phases_item__steps_item__missing_keys = set(['rule']) - data__phases_item__steps_item.keys()
                                                 if data__phases_item__steps_item__missing_keys:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                             data__phases_item__steps_item_any_of_count18 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__phases_item__steps_item_any_of_count18:
@@ -1556,39 +1562,39 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                             if data__phases_item__steps_item_is_dict:
                                                 data__phases_item__steps_item__missing_keys = set(['source']) - data__phases_item__steps_item.keys()
                                                 if data__phases_item__steps_item__missing_keys:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                             data__phases_item__steps_item_any_of_count18 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__phases_item__steps_item_any_of_count18:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__phases_item__steps_item_is_dict = isinstance(data__phases_item__steps_item, dict)
                                     if data__phases_item__steps_item_is_dict:
                                         data__phases_item__steps_item__missing_keys = set(['step', 'text']) - data__phases_item__steps_item.keys()
                                         if data__phases_item__steps_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         data__phases_item__steps_item_keys = set(data__phases_item__steps_item.keys())
                                         if "step" in data__phases_item__steps_item_keys:
                                             data__phases_item__steps_item_keys.remove("step")
                                             data__phases_item__steps_item__step = data__phases_item__steps_item["step"]
                                             if not isinstance(data__phases_item__steps_item__step, (int)) and not (isinstance(data__phases_item__steps_item__step, float) and data__phases_item__steps_item__step.is_integer()) or isinstance(data__phases_item__steps_item__step, bool):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if isinstance(data__phases_item__steps_item__step, (int, float, Decimal)) and not isinstance(data__phases_item__steps_item__step, bool):
                                                 if data__phases_item__steps_item__step < 1:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                         if "text" in data__phases_item__steps_item_keys:
                                             data__phases_item__steps_item_keys.remove("text")
                                             data__phases_item__steps_item__text = data__phases_item__steps_item["text"]
                                             if not isinstance(data__phases_item__steps_item__text, (str)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if isinstance(data__phases_item__steps_item__text, str):
                                                 data__phases_item__steps_item__text_len = len(data__phases_item__steps_item__text)
                                                 if data__phases_item__steps_item__text_len < 1:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                         if "draw" in data__phases_item__steps_item_keys:
                                             data__phases_item__steps_item_keys.remove("draw")
                                             data__phases_item__steps_item__draw = data__phases_item__steps_item["draw"]
                                             if not isinstance(data__phases_item__steps_item__draw, (dict)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__phases_item__steps_item__draw_is_dict = isinstance(data__phases_item__steps_item__draw, dict)
                                             if data__phases_item__steps_item__draw_is_dict:
                                                 data__phases_item__steps_item__draw_keys = set(data__phases_item__steps_item__draw.keys())
@@ -1596,25 +1602,25 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                                     data__phases_item__steps_item__draw_keys.remove("faction")
                                                     data__phases_item__steps_item__draw__faction = data__phases_item__steps_item__draw["faction"]
                                                     if not isinstance(data__phases_item__steps_item__draw__faction, (int)) and not (isinstance(data__phases_item__steps_item__draw__faction, float) and data__phases_item__steps_item__draw__faction.is_integer()) or isinstance(data__phases_item__steps_item__draw__faction, bool):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     if isinstance(data__phases_item__steps_item__draw__faction, (int, float, Decimal)) and not isinstance(data__phases_item__steps_item__draw__faction, bool):
                                                         if data__phases_item__steps_item__draw__faction < 1:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                 if "common" in data__phases_item__steps_item__draw_keys:
                                                     data__phases_item__steps_item__draw_keys.remove("common")
                                                     data__phases_item__steps_item__draw__common = data__phases_item__steps_item__draw["common"]
                                                     if not isinstance(data__phases_item__steps_item__draw__common, (int)) and not (isinstance(data__phases_item__steps_item__draw__common, float) and data__phases_item__steps_item__draw__common.is_integer()) or isinstance(data__phases_item__steps_item__draw__common, bool):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     if isinstance(data__phases_item__steps_item__draw__common, (int, float, Decimal)) and not isinstance(data__phases_item__steps_item__draw__common, bool):
                                                         if data__phases_item__steps_item__draw__common < 1:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                 if data__phases_item__steps_item__draw_keys:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                         if "reveal" in data__phases_item__steps_item_keys:
                                             data__phases_item__steps_item_keys.remove("reveal")
                                             data__phases_item__steps_item__reveal = data__phases_item__steps_item["reveal"]
                                             if not isinstance(data__phases_item__steps_item__reveal, (dict)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__phases_item__steps_item__reveal_is_dict = isinstance(data__phases_item__steps_item__reveal, dict)
                                             if data__phases_item__steps_item__reveal_is_dict:
                                                 data__phases_item__steps_item__reveal_keys = set(data__phases_item__steps_item__reveal.keys())
@@ -1625,32 +1631,32 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                                     if data__phases_item__steps_item__reveal__common_one_of_count19 < 2:
                                                         try:
                                                             if not (isinstance(data__phases_item__steps_item__reveal__common, str) and data__phases_item__steps_item__reveal__common == 'players_plus_one'):
-                                                                raise JsonSchemaValueException("invalid")
+                                                                raise _Invalid
                                                             data__phases_item__steps_item__reveal__common_one_of_count19 += 1
                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                                     if data__phases_item__steps_item__reveal__common_one_of_count19 < 2:
                                                         try:
                                                             if not isinstance(data__phases_item__steps_item__reveal__common, (int)) and not (isinstance(data__phases_item__steps_item__reveal__common, float) and data__phases_item__steps_item__reveal__common.is_integer()) or isinstance(data__phases_item__steps_item__reveal__common, bool):
-                                                                raise JsonSchemaValueException("invalid")
+                                                                raise _Invalid
                                                             if isinstance(data__phases_item__steps_item__reveal__common, (int, float, Decimal)) and not isinstance(data__phases_item__steps_item__reveal__common, bool):
                                                                 if data__phases_item__steps_item__reveal__common < 1:
-                                                                    raise JsonSchemaValueException("invalid")
+                                                                    raise _Invalid
                                                             data__phases_item__steps_item__reveal__common_one_of_count19 += 1
                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                                     if data__phases_item__steps_item__reveal__common_one_of_count19 != 1:
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                 if data__phases_item__steps_item__reveal_keys:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                         if "pick" in data__phases_item__steps_item_keys:
                                             data__phases_item__steps_item_keys.remove("pick")
                                             data__phases_item__steps_item__pick = data__phases_item__steps_item["pick"]
                                             if not (isinstance(data__phases_item__steps_item__pick, str) and data__phases_item__steps_item__pick == 'clockwise' or isinstance(data__phases_item__steps_item__pick, str) and data__phases_item__steps_item__pick == 'anticlockwise' or isinstance(data__phases_item__steps_item__pick, str) and data__phases_item__steps_item__pick == 'pass_left'):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                         if "source_of_goods" in data__phases_item__steps_item_keys:
                                             data__phases_item__steps_item_keys.remove("source_of_goods")
                                             data__phases_item__steps_item__sourceofgoods = data__phases_item__steps_item["source_of_goods"]
                                             if not (isinstance(data__phases_item__steps_item__sourceofgoods, str) and data__phases_item__steps_item__sourceofgoods == 'faction_board' or isinstance(data__phases_item__steps_item__sourceofgoods, str) and data__phases_item__steps_item__sourceofgoods == 'deals' or isinstance(data__phases_item__steps_item__sourceofgoods, str) and data__phases_item__steps_item__sourceofgoods == 'production_locations'):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                         if "rule" in data__phases_item__steps_item_keys:
                                             data__phases_item__steps_item_keys.remove("rule")
                                             data__phases_item__steps_item__rule = data__phases_item__steps_item["rule"]
@@ -1664,7 +1670,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                             data__phases_item__steps_item__note = data__phases_item__steps_item["note"]
                                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__phases_item__steps_item__note, custom_formats, (name_prefix or "data") + ".phases[{data__phases_x}].steps[{data__phases_item__steps_x}].note")
                                         if data__phases_item__steps_item_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                         if "disagreements" in data__phases_item_keys:
                             data__phases_item_keys.remove("disagreements")
                             data__phases_item__disagreements = data__phases_item["disagreements"]
@@ -1682,20 +1688,20 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__phases_item__note = data__phases_item["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__phases_item__note, custom_formats, (name_prefix or "data") + ".phases[{data__phases_x}].note")
                         if data__phases_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "actions" in data_keys:
             data_keys.remove("actions")
             data__actions = data["actions"]
             if not isinstance(data__actions, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__actions_is_list = isinstance(data__actions, (list, tuple))
             if data__actions_is_list:
                 data__actions_len = len(data__actions)
                 if data__actions_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__actions_x, data__actions_item in enumerate(data__actions):
                     if not isinstance(data__actions_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__actions_item_any_of_count20 = 0
                     if not data__actions_item_any_of_count20:
                         try:
@@ -1703,7 +1709,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__actions_item_is_dict:
                                 data__actions_item__missing_keys = set(['rule']) - data__actions_item.keys()
                                 if data__actions_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__actions_item_any_of_count20 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__actions_item_any_of_count20:
@@ -1712,16 +1718,16 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__actions_item_is_dict:
                                 data__actions_item__missing_keys = set(['source']) - data__actions_item.keys()
                                 if data__actions_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__actions_item_any_of_count20 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__actions_item_any_of_count20:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__actions_item_is_dict = isinstance(data__actions_item, dict)
                     if data__actions_item_is_dict:
                         data__actions_item__missing_keys = set(['id', 'name']) - data__actions_item.keys()
                         if data__actions_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__actions_item_keys = set(data__actions_item.keys())
                         if "id" in data__actions_item_keys:
                             data__actions_item_keys.remove("id")
@@ -1731,94 +1737,94 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__actions_item_keys.remove("name")
                             data__actions_item__name = data__actions_item["name"]
                             if not isinstance(data__actions_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__actions_item__name, str):
                                 data__actions_item__name_len = len(data__actions_item__name)
                                 if data__actions_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__actions_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "price" in data__actions_item_keys:
                             data__actions_item_keys.remove("price")
                             data__actions_item__price = data__actions_item["price"]
                             if not isinstance(data__actions_item__price, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__actions_item__price_is_dict = isinstance(data__actions_item__price, dict)
                             if data__actions_item__price_is_dict:
                                 data__actions_item__price_len = len(data__actions_item__price)
                                 if data__actions_item__price_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__actions_item__price_keys = set(data__actions_item__price.keys())
                                 if "food" in data__actions_item__price_keys:
                                     data__actions_item__price_keys.remove("food")
                                     data__actions_item__price__food = data__actions_item__price["food"]
                                     if not isinstance(data__actions_item__price__food, (int)) and not (isinstance(data__actions_item__price__food, float) and data__actions_item__price__food.is_integer()) or isinstance(data__actions_item__price__food, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__actions_item__price__food, (int, float, Decimal)) and not isinstance(data__actions_item__price__food, bool):
                                         if data__actions_item__price__food < 0:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "raze" in data__actions_item__price_keys:
                                     data__actions_item__price_keys.remove("raze")
                                     data__actions_item__price__raze = data__actions_item__price["raze"]
                                     if not isinstance(data__actions_item__price__raze, (int)) and not (isinstance(data__actions_item__price__raze, float) and data__actions_item__price__raze.is_integer()) or isinstance(data__actions_item__price__raze, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__actions_item__price__raze, (int, float, Decimal)) and not isinstance(data__actions_item__price__raze, bool):
                                         if data__actions_item__price__raze < 0:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "worker" in data__actions_item__price_keys:
                                     data__actions_item__price_keys.remove("worker")
                                     data__actions_item__price__worker = data__actions_item__price["worker"]
                                     if not isinstance(data__actions_item__price__worker, (int)) and not (isinstance(data__actions_item__price__worker, float) and data__actions_item__price__worker.is_integer()) or isinstance(data__actions_item__price__worker, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__actions_item__price__worker, (int, float, Decimal)) and not isinstance(data__actions_item__price__worker, bool):
                                         if data__actions_item__price__worker < 0:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "wood" in data__actions_item__price_keys:
                                     data__actions_item__price_keys.remove("wood")
                                     data__actions_item__price__wood = data__actions_item__price["wood"]
                                     if not isinstance(data__actions_item__price__wood, (int)) and not (isinstance(data__actions_item__price__wood, float) and data__actions_item__price__wood.is_integer()) or isinstance(data__actions_item__price__wood, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__actions_item__price__wood, (int, float, Decimal)) and not isinstance(data__actions_item__price__wood, bool):
                                         if data__actions_item__price__wood < 0:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "stone" in data__actions_item__price_keys:
                                     data__actions_item__price_keys.remove("stone")
                                     data__actions_item__price__stone = data__actions_item__price["stone"]
                                     if not isinstance(data__actions_item__price__stone, (int)) and not (isinstance(data__actions_item__price__stone, float) and data__actions_item__price__stone.is_integer()) or isinstance(data__actions_item__price__stone, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__actions_item__price__stone, (int, float, Decimal)) and not isinstance(data__actions_item__price__stone, bool):
                                         if data__actions_item__price__stone < 0:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "gold" in data__actions_item__price_keys:
                                     data__actions_item__price_keys.remove("gold")
                                     data__actions_item__price__gold = data__actions_item__price["gold"]
                                     if not isinstance(data__actions_item__price__gold, (int)) and not (isinstance(data__actions_item__price__gold, float) and data__actions_item__price__gold.is_integer()) or isinstance(data__actions_item__price__gold, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__actions_item__price__gold, (int, float, Decimal)) and not isinstance(data__actions_item__price__gold, bool):
                                         if data__actions_item__price__gold < 0:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data__actions_item__price_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "pays" in data__actions_item_keys:
                             data__actions_item_keys.remove("pays")
                             data__actions_item__pays = data__actions_item["pays"]
                             if not (isinstance(data__actions_item__pays, str) and data__actions_item__pays == 'card_cost' or isinstance(data__actions_item__pays, str) and data__actions_item__pays == 'card_activation'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "cards" in data__actions_item_keys:
                             data__actions_item_keys.remove("cards")
                             data__actions_item__cards = data__actions_item["cards"]
                             if not (isinstance(data__actions_item__cards, str) and data__actions_item__cards == 'faction' or isinstance(data__actions_item__cards, str) and data__actions_item__cards == 'spoils'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "gives" in data__actions_item_keys:
                             data__actions_item_keys.remove("gives")
                             data__actions_item__gives = data__actions_item["gives"]
                             if not (isinstance(data__actions_item__gives, str) and data__actions_item__gives == 'deal' or isinstance(data__actions_item__gives, str) and data__actions_item__gives == 'spoils'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "gives_one_of" in data__actions_item_keys:
                             data__actions_item_keys.remove("gives_one_of")
                             data__actions_item__givesoneof = data__actions_item["gives_one_of"]
                             if not isinstance(data__actions_item__givesoneof, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__actions_item__givesoneof_is_list = isinstance(data__actions_item__givesoneof, (list, tuple))
                             if data__actions_item__givesoneof_is_list:
                                 data__actions_item__givesoneof_len = len(data__actions_item__givesoneof)
@@ -1828,28 +1834,28 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__actions_item_keys.remove("repeatable_in_one_action")
                             data__actions_item__repeatableinoneaction = data__actions_item["repeatable_in_one_action"]
                             if not isinstance(data__actions_item__repeatableinoneaction, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "extra_per_defence" in data__actions_item_keys:
                             data__actions_item_keys.remove("extra_per_defence")
                             data__actions_item__extraperdefence = data__actions_item["extra_per_defence"]
                             if not isinstance(data__actions_item__extraperdefence, (int)) and not (isinstance(data__actions_item__extraperdefence, float) and data__actions_item__extraperdefence.is_integer()) or isinstance(data__actions_item__extraperdefence, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__actions_item__extraperdefence, (int, float, Decimal)) and not isinstance(data__actions_item__extraperdefence, bool):
                                 if data__actions_item__extraperdefence < 0:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "extra_per_samurai" in data__actions_item_keys:
                             data__actions_item_keys.remove("extra_per_samurai")
                             data__actions_item__extrapersamurai = data__actions_item["extra_per_samurai"]
                             if not isinstance(data__actions_item__extrapersamurai, (int)) and not (isinstance(data__actions_item__extrapersamurai, float) and data__actions_item__extrapersamurai.is_integer()) or isinstance(data__actions_item__extrapersamurai, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__actions_item__extrapersamurai, (int, float, Decimal)) and not isinstance(data__actions_item__extrapersamurai, bool):
                                 if data__actions_item__extrapersamurai < 0:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "owner_gains" in data__actions_item_keys:
                             data__actions_item_keys.remove("owner_gains")
                             data__actions_item__ownergains = data__actions_item["owner_gains"]
                             if not isinstance(data__actions_item__ownergains, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__actions_item__ownergains_is_list = isinstance(data__actions_item__ownergains, (list, tuple))
                             if data__actions_item__ownergains_is_list:
                                 data__actions_item__ownergains_len = len(data__actions_item__ownergains)
@@ -1859,20 +1865,20 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__actions_item_keys.remove("becomes")
                             data__actions_item__becomes = data__actions_item["becomes"]
                             if not (isinstance(data__actions_item__becomes, str) and data__actions_item__becomes == 'foundation' or isinstance(data__actions_item__becomes, str) and data__actions_item__becomes == 'discarded'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "activations_per_round" in data__actions_item_keys:
                             data__actions_item_keys.remove("activations_per_round")
                             data__actions_item__activationsperround = data__actions_item["activations_per_round"]
                             if not isinstance(data__actions_item__activationsperround, (int)) and not (isinstance(data__actions_item__activationsperround, float) and data__actions_item__activationsperround.is_integer()) or isinstance(data__actions_item__activationsperround, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__actions_item__activationsperround, (int, float, Decimal)) and not isinstance(data__actions_item__activationsperround, bool):
                                 if data__actions_item__activationsperround < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "allowed" in data__actions_item_keys:
                             data__actions_item_keys.remove("allowed")
                             data__actions_item__allowed = data__actions_item["allowed"]
                             if not isinstance(data__actions_item__allowed, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "disagreements" in data__actions_item_keys:
                             data__actions_item_keys.remove("disagreements")
                             data__actions_item__disagreements = data__actions_item["disagreements"]
@@ -1890,12 +1896,12 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__actions_item__note = data__actions_item["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__actions_item__note, custom_formats, (name_prefix or "data") + ".actions[{data__actions_x}].note")
                         if data__actions_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "defence" in data_keys:
             data_keys.remove("defence")
             data__defence = data["defence"]
             if not isinstance(data__defence, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__defence_any_of_count21 = 0
             if not data__defence_any_of_count21:
                 try:
@@ -1903,7 +1909,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__defence_is_dict:
                         data__defence__missing_keys = set(['rule']) - data__defence.keys()
                         if data__defence__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__defence_any_of_count21 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__defence_any_of_count21:
@@ -1912,48 +1918,48 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__defence_is_dict:
                         data__defence__missing_keys = set(['source']) - data__defence.keys()
                         if data__defence__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__defence_any_of_count21 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__defence_any_of_count21:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__defence_is_dict = isinstance(data__defence, dict)
             if data__defence_is_dict:
                 data__defence__missing_keys = set(['tokens_per_production_phase', 'raze_added']) - data__defence.keys()
                 if data__defence__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__defence_keys = set(data__defence.keys())
                 if "tokens_per_production_phase" in data__defence_keys:
                     data__defence_keys.remove("tokens_per_production_phase")
                     data__defence__tokensperproductionphase = data__defence["tokens_per_production_phase"]
                     if not isinstance(data__defence__tokensperproductionphase, (int)) and not (isinstance(data__defence__tokensperproductionphase, float) and data__defence__tokensperproductionphase.is_integer()) or isinstance(data__defence__tokensperproductionphase, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__defence__tokensperproductionphase, (int, float, Decimal)) and not isinstance(data__defence__tokensperproductionphase, bool):
                         if data__defence__tokensperproductionphase < 0:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "placed_on" in data__defence_keys:
                     data__defence_keys.remove("placed_on")
                     data__defence__placedon = data__defence["placed_on"]
                     if not (isinstance(data__defence__placedon, str) and data__defence__placedon == 'common_location'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "raze_added" in data__defence_keys:
                     data__defence_keys.remove("raze_added")
                     data__defence__razeadded = data__defence["raze_added"]
                     if not isinstance(data__defence__razeadded, (int)) and not (isinstance(data__defence__razeadded, float) and data__defence__razeadded.is_integer()) or isinstance(data__defence__razeadded, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__defence__razeadded, (int, float, Decimal)) and not isinstance(data__defence__razeadded, bool):
                         if data__defence__razeadded < 0:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "movable" in data__defence_keys:
                     data__defence_keys.remove("movable")
                     data__defence__movable = data__defence["movable"]
                     if not isinstance(data__defence__movable, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "discarded_at_clean_up" in data__defence_keys:
                     data__defence_keys.remove("discarded_at_clean_up")
                     data__defence__discardedatcleanup = data__defence["discarded_at_clean_up"]
                     if not isinstance(data__defence__discardedatcleanup, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "rule" in data__defence_keys:
                     data__defence_keys.remove("rule")
                     data__defence__rule = data__defence["rule"]
@@ -1967,12 +1973,12 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__defence__note = data__defence["note"]
                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__defence__note, custom_formats, (name_prefix or "data") + ".defence.note")
                 if data__defence_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "foundation" in data_keys:
             data_keys.remove("foundation")
             data__foundation = data["foundation"]
             if not isinstance(data__foundation, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__foundation_any_of_count22 = 0
             if not data__foundation_any_of_count22:
                 try:
@@ -1980,7 +1986,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__foundation_is_dict:
                         data__foundation__missing_keys = set(['rule']) - data__foundation.keys()
                         if data__foundation__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__foundation_any_of_count22 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__foundation_any_of_count22:
@@ -1989,22 +1995,22 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__foundation_is_dict:
                         data__foundation__missing_keys = set(['source']) - data__foundation.keys()
                         if data__foundation__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__foundation_any_of_count22 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__foundation_any_of_count22:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__foundation_is_dict = isinstance(data__foundation, dict)
             if data__foundation_is_dict:
                 data__foundation__missing_keys = set(['owner_gains']) - data__foundation.keys()
                 if data__foundation__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__foundation_keys = set(data__foundation.keys())
                 if "owner_gains" in data__foundation_keys:
                     data__foundation_keys.remove("owner_gains")
                     data__foundation__ownergains = data__foundation["owner_gains"]
                     if not isinstance(data__foundation__ownergains, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__foundation__ownergains_is_list = isinstance(data__foundation__ownergains, (list, tuple))
                     if data__foundation__ownergains_is_list:
                         data__foundation__ownergains_len = len(data__foundation__ownergains)
@@ -2014,11 +2020,11 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__foundation_keys.remove("use")
                     data__foundation__use = data__foundation["use"]
                     if not isinstance(data__foundation__use, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__foundation__use, str):
                         data__foundation__use_len = len(data__foundation__use)
                         if data__foundation__use_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule" in data__foundation_keys:
                     data__foundation_keys.remove("rule")
                     data__foundation__rule = data__foundation["rule"]
@@ -2032,20 +2038,20 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__foundation__note = data__foundation["note"]
                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__foundation__note, custom_formats, (name_prefix or "data") + ".foundation.note")
                 if data__foundation_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "general_rules" in data_keys:
             data_keys.remove("general_rules")
             data__generalrules = data["general_rules"]
             if not isinstance(data__generalrules, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__generalrules_is_list = isinstance(data__generalrules, (list, tuple))
             if data__generalrules_is_list:
                 data__generalrules_len = len(data__generalrules)
                 if data__generalrules_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__generalrules_x, data__generalrules_item in enumerate(data__generalrules):
                     if not isinstance(data__generalrules_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__generalrules_item_any_of_count23 = 0
                     if not data__generalrules_item_any_of_count23:
                         try:
@@ -2053,7 +2059,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__generalrules_item_is_dict:
                                 data__generalrules_item__missing_keys = set(['rule']) - data__generalrules_item.keys()
                                 if data__generalrules_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__generalrules_item_any_of_count23 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__generalrules_item_any_of_count23:
@@ -2062,16 +2068,16 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__generalrules_item_is_dict:
                                 data__generalrules_item__missing_keys = set(['source']) - data__generalrules_item.keys()
                                 if data__generalrules_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__generalrules_item_any_of_count23 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__generalrules_item_any_of_count23:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__generalrules_item_is_dict = isinstance(data__generalrules_item, dict)
                     if data__generalrules_item_is_dict:
                         data__generalrules_item__missing_keys = set(['id', 'text']) - data__generalrules_item.keys()
                         if data__generalrules_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__generalrules_item_keys = set(data__generalrules_item.keys())
                         if "id" in data__generalrules_item_keys:
                             data__generalrules_item_keys.remove("id")
@@ -2081,11 +2087,11 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__generalrules_item_keys.remove("text")
                             data__generalrules_item__text = data__generalrules_item["text"]
                             if not isinstance(data__generalrules_item__text, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__generalrules_item__text, str):
                                 data__generalrules_item__text_len = len(data__generalrules_item__text)
                                 if data__generalrules_item__text_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rule" in data__generalrules_item_keys:
                             data__generalrules_item_keys.remove("rule")
                             data__generalrules_item__rule = data__generalrules_item["rule"]
@@ -2099,12 +2105,12 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__generalrules_item__note = data__generalrules_item["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__generalrules_item__note, custom_formats, (name_prefix or "data") + ".general_rules[{data__generalrules_x}].note")
                         if data__generalrules_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "scoring" in data_keys:
             data_keys.remove("scoring")
             data__scoring = data["scoring"]
             if not isinstance(data__scoring, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__scoring_any_of_count24 = 0
             if not data__scoring_any_of_count24:
                 try:
@@ -2112,7 +2118,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__scoring_is_dict:
                         data__scoring__missing_keys = set(['rule']) - data__scoring.keys()
                         if data__scoring__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__scoring_any_of_count24 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__scoring_any_of_count24:
@@ -2121,46 +2127,46 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__scoring_is_dict:
                         data__scoring__missing_keys = set(['source']) - data__scoring.keys()
                         if data__scoring__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__scoring_any_of_count24 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__scoring_any_of_count24:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__scoring_is_dict = isinstance(data__scoring, dict)
             if data__scoring_is_dict:
                 data__scoring__missing_keys = set(['common_location_vp', 'faction_location_vp', 'tie_breaks']) - data__scoring.keys()
                 if data__scoring__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__scoring_keys = set(data__scoring.keys())
                 if "common_location_vp" in data__scoring_keys:
                     data__scoring_keys.remove("common_location_vp")
                     data__scoring__commonlocationvp = data__scoring["common_location_vp"]
                     if not isinstance(data__scoring__commonlocationvp, (int)) and not (isinstance(data__scoring__commonlocationvp, float) and data__scoring__commonlocationvp.is_integer()) or isinstance(data__scoring__commonlocationvp, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__scoring__commonlocationvp, (int, float, Decimal)) and not isinstance(data__scoring__commonlocationvp, bool):
                         if data__scoring__commonlocationvp < 0:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "faction_location_vp" in data__scoring_keys:
                     data__scoring_keys.remove("faction_location_vp")
                     data__scoring__factionlocationvp = data__scoring["faction_location_vp"]
                     if not isinstance(data__scoring__factionlocationvp, (int)) and not (isinstance(data__scoring__factionlocationvp, float) and data__scoring__factionlocationvp.is_integer()) or isinstance(data__scoring__factionlocationvp, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__scoring__factionlocationvp, (int, float, Decimal)) and not isinstance(data__scoring__factionlocationvp, bool):
                         if data__scoring__factionlocationvp < 0:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "tie_breaks" in data__scoring_keys:
                     data__scoring_keys.remove("tie_breaks")
                     data__scoring__tiebreaks = data__scoring["tie_breaks"]
                     if not isinstance(data__scoring__tiebreaks, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__scoring__tiebreaks_is_list = isinstance(data__scoring__tiebreaks, (list, tuple))
                     if data__scoring__tiebreaks_is_list:
                         data__scoring__tiebreaks_len = len(data__scoring__tiebreaks)
                         if data__scoring__tiebreaks_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__scoring__tiebreaks_x, data__scoring__tiebreaks_item in enumerate(data__scoring__tiebreaks):
                             if not isinstance(data__scoring__tiebreaks_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__scoring__tiebreaks_item_any_of_count25 = 0
                             if not data__scoring__tiebreaks_item_any_of_count25:
                                 try:
@@ -2168,7 +2174,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                     if data__scoring__tiebreaks_item_is_dict:
                                         data__scoring__tiebreaks_item__missing_keys = set(['rule']) - data__scoring__tiebreaks_item.keys()
                                         if data__scoring__tiebreaks_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__scoring__tiebreaks_item_any_of_count25 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__scoring__tiebreaks_item_any_of_count25:
@@ -2177,16 +2183,16 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                     if data__scoring__tiebreaks_item_is_dict:
                                         data__scoring__tiebreaks_item__missing_keys = set(['source']) - data__scoring__tiebreaks_item.keys()
                                         if data__scoring__tiebreaks_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__scoring__tiebreaks_item_any_of_count25 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__scoring__tiebreaks_item_any_of_count25:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__scoring__tiebreaks_item_is_dict = isinstance(data__scoring__tiebreaks_item, dict)
                             if data__scoring__tiebreaks_item_is_dict:
                                 data__scoring__tiebreaks_item__missing_keys = set(['id', 'text']) - data__scoring__tiebreaks_item.keys()
                                 if data__scoring__tiebreaks_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__scoring__tiebreaks_item_keys = set(data__scoring__tiebreaks_item.keys())
                                 if "id" in data__scoring__tiebreaks_item_keys:
                                     data__scoring__tiebreaks_item_keys.remove("id")
@@ -2196,11 +2202,11 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                     data__scoring__tiebreaks_item_keys.remove("text")
                                     data__scoring__tiebreaks_item__text = data__scoring__tiebreaks_item["text"]
                                     if not isinstance(data__scoring__tiebreaks_item__text, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__scoring__tiebreaks_item__text, str):
                                         data__scoring__tiebreaks_item__text_len = len(data__scoring__tiebreaks_item__text)
                                         if data__scoring__tiebreaks_item__text_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "rule" in data__scoring__tiebreaks_item_keys:
                                     data__scoring__tiebreaks_item_keys.remove("rule")
                                     data__scoring__tiebreaks_item__rule = data__scoring__tiebreaks_item["rule"]
@@ -2214,7 +2220,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                     data__scoring__tiebreaks_item__note = data__scoring__tiebreaks_item["note"]
                                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__scoring__tiebreaks_item__note, custom_formats, (name_prefix or "data") + ".scoring.tie_breaks[{data__scoring__tiebreaks_x}].note")
                                 if data__scoring__tiebreaks_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "rule" in data__scoring_keys:
                     data__scoring_keys.remove("rule")
                     data__scoring__rule = data__scoring["rule"]
@@ -2228,12 +2234,12 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__scoring__note = data__scoring["note"]
                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__scoring__note, custom_formats, (name_prefix or "data") + ".scoring.note")
                 if data__scoring_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "solo" in data_keys:
             data_keys.remove("solo")
             data__solo = data["solo"]
             if not isinstance(data__solo, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__solo_any_of_count26 = 0
             if not data__solo_any_of_count26:
                 try:
@@ -2241,7 +2247,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__solo_is_dict:
                         data__solo__missing_keys = set(['rule']) - data__solo.keys()
                         if data__solo__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__solo_any_of_count26 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__solo_any_of_count26:
@@ -2250,11 +2256,11 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__solo_is_dict:
                         data__solo__missing_keys = set(['source']) - data__solo.keys()
                         if data__solo__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__solo_any_of_count26 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__solo_any_of_count26:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__solo_is_dict = isinstance(data__solo, dict)
             if data__solo_is_dict:
                 data__solo_keys = set(data__solo.keys())
@@ -2262,7 +2268,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__solo_keys.remove("virtual_player")
                     data__solo__virtualplayer = data__solo["virtual_player"]
                     if not isinstance(data__solo__virtualplayer, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__solo__virtualplayer_any_of_count27 = 0
                     if not data__solo__virtualplayer_any_of_count27:
                         try:
@@ -2270,7 +2276,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__solo__virtualplayer_is_dict:
                                 data__solo__virtualplayer__missing_keys = set(['rule']) - data__solo__virtualplayer.keys()
                                 if data__solo__virtualplayer__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__solo__virtualplayer_any_of_count27 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__solo__virtualplayer_any_of_count27:
@@ -2279,11 +2285,11 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__solo__virtualplayer_is_dict:
                                 data__solo__virtualplayer__missing_keys = set(['source']) - data__solo__virtualplayer.keys()
                                 if data__solo__virtualplayer__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__solo__virtualplayer_any_of_count27 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__solo__virtualplayer_any_of_count27:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__solo__virtualplayer_is_dict = isinstance(data__solo__virtualplayer, dict)
                     if data__solo__virtualplayer_is_dict:
                         data__solo__virtualplayer_keys = set(data__solo__virtualplayer.keys())
@@ -2291,22 +2297,22 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__solo__virtualplayer_keys.remove("faction")
                             data__solo__virtualplayer__faction = data__solo__virtualplayer["faction"]
                             if not isinstance(data__solo__virtualplayer__faction, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "board" in data__solo__virtualplayer_keys:
                             data__solo__virtualplayer_keys.remove("board")
                             data__solo__virtualplayer__board = data__solo__virtualplayer["board"]
                             if not isinstance(data__solo__virtualplayer__board, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "goods" in data__solo__virtualplayer_keys:
                             data__solo__virtualplayer_keys.remove("goods")
                             data__solo__virtualplayer__goods = data__solo__virtualplayer["goods"]
                             if not isinstance(data__solo__virtualplayer__goods, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "marker" in data__solo__virtualplayer_keys:
                             data__solo__virtualplayer_keys.remove("marker")
                             data__solo__virtualplayer__marker = data__solo__virtualplayer["marker"]
                             if not isinstance(data__solo__virtualplayer__marker, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "rule" in data__solo__virtualplayer_keys:
                             data__solo__virtualplayer_keys.remove("rule")
                             data__solo__virtualplayer__rule = data__solo__virtualplayer["rule"]
@@ -2320,12 +2326,12 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__solo__virtualplayer__note = data__solo__virtualplayer["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__virtualplayer__note, custom_formats, (name_prefix or "data") + ".solo.virtual_player.note")
                         if data__solo__virtualplayer_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "attack_cards" in data__solo_keys:
                     data__solo_keys.remove("attack_cards")
                     data__solo__attackcards = data__solo["attack_cards"]
                     if not isinstance(data__solo__attackcards, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__solo__attackcards_any_of_count28 = 0
                     if not data__solo__attackcards_any_of_count28:
                         try:
@@ -2333,7 +2339,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__solo__attackcards_is_dict:
                                 data__solo__attackcards__missing_keys = set(['rule']) - data__solo__attackcards.keys()
                                 if data__solo__attackcards__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__solo__attackcards_any_of_count28 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__solo__attackcards_any_of_count28:
@@ -2342,25 +2348,25 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__solo__attackcards_is_dict:
                                 data__solo__attackcards__missing_keys = set(['source']) - data__solo__attackcards.keys()
                                 if data__solo__attackcards__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__solo__attackcards_any_of_count28 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__solo__attackcards_any_of_count28:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__solo__attackcards_is_dict = isinstance(data__solo__attackcards, dict)
                     if data__solo__attackcards_is_dict:
                         data__solo__attackcards__missing_keys = set(['count', 'targets']) - data__solo__attackcards.keys()
                         if data__solo__attackcards__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__solo__attackcards_keys = set(data__solo__attackcards.keys())
                         if "count" in data__solo__attackcards_keys:
                             data__solo__attackcards_keys.remove("count")
                             data__solo__attackcards__count = data__solo__attackcards["count"]
                             if not isinstance(data__solo__attackcards__count, (int)) and not (isinstance(data__solo__attackcards__count, float) and data__solo__attackcards__count.is_integer()) or isinstance(data__solo__attackcards__count, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__solo__attackcards__count, (int, float, Decimal)) and not isinstance(data__solo__attackcards__count, bool):
                                 if data__solo__attackcards__count < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "targets" in data__solo__attackcards_keys:
                             data__solo__attackcards_keys.remove("targets")
                             data__solo__attackcards__targets = data__solo__attackcards["targets"]
@@ -2368,13 +2374,13 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__solo__attackcards__targets_one_of_count29 < 2:
                                 try:
                                     if not isinstance(data__solo__attackcards__targets, (list, tuple)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__solo__attackcards__targets_is_list = isinstance(data__solo__attackcards__targets, (list, tuple))
                                     if data__solo__attackcards__targets_is_list:
                                         data__solo__attackcards__targets_len = len(data__solo__attackcards__targets)
                                         for data__solo__attackcards__targets_x, data__solo__attackcards__targets_item in enumerate(data__solo__attackcards__targets):
                                             if not isinstance(data__solo__attackcards__targets_item, (list, tuple)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__solo__attackcards__targets_item_is_list = isinstance(data__solo__attackcards__targets_item, (list, tuple))
                                             if data__solo__attackcards__targets_item_is_list:
                                                 data__solo__attackcards__targets_item_len = len(data__solo__attackcards__targets_item)
@@ -2388,7 +2394,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                     data__solo__attackcards__targets_one_of_count29 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__solo__attackcards__targets_one_of_count29 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "rule" in data__solo__attackcards_keys:
                             data__solo__attackcards_keys.remove("rule")
                             data__solo__attackcards__rule = data__solo__attackcards["rule"]
@@ -2402,20 +2408,20 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__solo__attackcards__note = data__solo__attackcards["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__attackcards__note, custom_formats, (name_prefix or "data") + ".solo.attack_cards.note")
                         if data__solo__attackcards_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "setup" in data__solo_keys:
                     data__solo_keys.remove("setup")
                     data__solo__setup = data__solo["setup"]
                     if not isinstance(data__solo__setup, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__solo__setup_is_list = isinstance(data__solo__setup, (list, tuple))
                     if data__solo__setup_is_list:
                         data__solo__setup_len = len(data__solo__setup)
                         if data__solo__setup_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__solo__setup_x, data__solo__setup_item in enumerate(data__solo__setup):
                             if not isinstance(data__solo__setup_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__solo__setup_item_any_of_count30 = 0
                             if not data__solo__setup_item_any_of_count30:
                                 try:
@@ -2423,7 +2429,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                     if data__solo__setup_item_is_dict:
                                         data__solo__setup_item__missing_keys = set(['rule']) - data__solo__setup_item.keys()
                                         if data__solo__setup_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__solo__setup_item_any_of_count30 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__solo__setup_item_any_of_count30:
@@ -2432,34 +2438,34 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                     if data__solo__setup_item_is_dict:
                                         data__solo__setup_item__missing_keys = set(['source']) - data__solo__setup_item.keys()
                                         if data__solo__setup_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__solo__setup_item_any_of_count30 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__solo__setup_item_any_of_count30:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__solo__setup_item_is_dict = isinstance(data__solo__setup_item, dict)
                             if data__solo__setup_item_is_dict:
                                 data__solo__setup_item__missing_keys = set(['step', 'text']) - data__solo__setup_item.keys()
                                 if data__solo__setup_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__solo__setup_item_keys = set(data__solo__setup_item.keys())
                                 if "step" in data__solo__setup_item_keys:
                                     data__solo__setup_item_keys.remove("step")
                                     data__solo__setup_item__step = data__solo__setup_item["step"]
                                     if not isinstance(data__solo__setup_item__step, (int)) and not (isinstance(data__solo__setup_item__step, float) and data__solo__setup_item__step.is_integer()) or isinstance(data__solo__setup_item__step, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__solo__setup_item__step, (int, float, Decimal)) and not isinstance(data__solo__setup_item__step, bool):
                                         if data__solo__setup_item__step < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "text" in data__solo__setup_item_keys:
                                     data__solo__setup_item_keys.remove("text")
                                     data__solo__setup_item__text = data__solo__setup_item["text"]
                                     if not isinstance(data__solo__setup_item__text, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__solo__setup_item__text, str):
                                         data__solo__setup_item__text_len = len(data__solo__setup_item__text)
                                         if data__solo__setup_item__text_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "rule" in data__solo__setup_item_keys:
                                     data__solo__setup_item_keys.remove("rule")
                                     data__solo__setup_item__rule = data__solo__setup_item["rule"]
@@ -2473,32 +2479,32 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                     data__solo__setup_item__note = data__solo__setup_item["note"]
                                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__setup_item__note, custom_formats, (name_prefix or "data") + ".solo.setup[{data__solo__setup_x}].note")
                                 if data__solo__setup_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "phases" in data__solo_keys:
                     data__solo_keys.remove("phases")
                     data__solo__phases = data__solo["phases"]
                     if not isinstance(data__solo__phases, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__solo__phases_is_list = isinstance(data__solo__phases, (list, tuple))
                     if data__solo__phases_is_list:
                         data__solo__phases_len = len(data__solo__phases)
                         if data__solo__phases_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__solo__phases_x, data__solo__phases_item in enumerate(data__solo__phases):
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__solo__phases_item, custom_formats, (name_prefix or "data") + ".solo.phases[{data__solo__phases_x}]")
                 if "lookout_steps" in data__solo_keys:
                     data__solo_keys.remove("lookout_steps")
                     data__solo__lookoutsteps = data__solo["lookout_steps"]
                     if not isinstance(data__solo__lookoutsteps, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__solo__lookoutsteps_is_list = isinstance(data__solo__lookoutsteps, (list, tuple))
                     if data__solo__lookoutsteps_is_list:
                         data__solo__lookoutsteps_len = len(data__solo__lookoutsteps)
                         if data__solo__lookoutsteps_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__solo__lookoutsteps_x, data__solo__lookoutsteps_item in enumerate(data__solo__lookoutsteps):
                             if not isinstance(data__solo__lookoutsteps_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__solo__lookoutsteps_item_any_of_count31 = 0
                             if not data__solo__lookoutsteps_item_any_of_count31:
                                 try:
@@ -2506,7 +2512,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                     if data__solo__lookoutsteps_item_is_dict:
                                         data__solo__lookoutsteps_item__missing_keys = set(['rule']) - data__solo__lookoutsteps_item.keys()
                                         if data__solo__lookoutsteps_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__solo__lookoutsteps_item_any_of_count31 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__solo__lookoutsteps_item_any_of_count31:
@@ -2515,34 +2521,34 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                     if data__solo__lookoutsteps_item_is_dict:
                                         data__solo__lookoutsteps_item__missing_keys = set(['source']) - data__solo__lookoutsteps_item.keys()
                                         if data__solo__lookoutsteps_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__solo__lookoutsteps_item_any_of_count31 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__solo__lookoutsteps_item_any_of_count31:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__solo__lookoutsteps_item_is_dict = isinstance(data__solo__lookoutsteps_item, dict)
                             if data__solo__lookoutsteps_item_is_dict:
                                 data__solo__lookoutsteps_item__missing_keys = set(['step', 'text']) - data__solo__lookoutsteps_item.keys()
                                 if data__solo__lookoutsteps_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__solo__lookoutsteps_item_keys = set(data__solo__lookoutsteps_item.keys())
                                 if "step" in data__solo__lookoutsteps_item_keys:
                                     data__solo__lookoutsteps_item_keys.remove("step")
                                     data__solo__lookoutsteps_item__step = data__solo__lookoutsteps_item["step"]
                                     if not isinstance(data__solo__lookoutsteps_item__step, (int)) and not (isinstance(data__solo__lookoutsteps_item__step, float) and data__solo__lookoutsteps_item__step.is_integer()) or isinstance(data__solo__lookoutsteps_item__step, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__solo__lookoutsteps_item__step, (int, float, Decimal)) and not isinstance(data__solo__lookoutsteps_item__step, bool):
                                         if data__solo__lookoutsteps_item__step < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "text" in data__solo__lookoutsteps_item_keys:
                                     data__solo__lookoutsteps_item_keys.remove("text")
                                     data__solo__lookoutsteps_item__text = data__solo__lookoutsteps_item["text"]
                                     if not isinstance(data__solo__lookoutsteps_item__text, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__solo__lookoutsteps_item__text, str):
                                         data__solo__lookoutsteps_item__text_len = len(data__solo__lookoutsteps_item__text)
                                         if data__solo__lookoutsteps_item__text_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "rule" in data__solo__lookoutsteps_item_keys:
                                     data__solo__lookoutsteps_item_keys.remove("rule")
                                     data__solo__lookoutsteps_item__rule = data__solo__lookoutsteps_item["rule"]
@@ -2556,28 +2562,28 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                     data__solo__lookoutsteps_item__note = data__solo__lookoutsteps_item["note"]
                                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__lookoutsteps_item__note, custom_formats, (name_prefix or "data") + ".solo.lookout_steps[{data__solo__lookoutsteps_x}].note")
                                 if data__solo__lookoutsteps_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "attacks_per_round" in data__solo_keys:
                     data__solo_keys.remove("attacks_per_round")
                     data__solo__attacksperround = data__solo["attacks_per_round"]
                     if not isinstance(data__solo__attacksperround, (int)) and not (isinstance(data__solo__attacksperround, float) and data__solo__attacksperround.is_integer()) or isinstance(data__solo__attacksperround, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__solo__attacksperround, (int, float, Decimal)) and not isinstance(data__solo__attacksperround, bool):
                         if data__solo__attacksperround < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "locations_razed_per_attack" in data__solo_keys:
                     data__solo_keys.remove("locations_razed_per_attack")
                     data__solo__locationsrazedperattack = data__solo["locations_razed_per_attack"]
                     if not isinstance(data__solo__locationsrazedperattack, (int)) and not (isinstance(data__solo__locationsrazedperattack, float) and data__solo__locationsrazedperattack.is_integer()) or isinstance(data__solo__locationsrazedperattack, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__solo__locationsrazedperattack, (int, float, Decimal)) and not isinstance(data__solo__locationsrazedperattack, bool):
                         if data__solo__locationsrazedperattack < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "attack_priority" in data__solo_keys:
                     data__solo_keys.remove("attack_priority")
                     data__solo__attackpriority = data__solo["attack_priority"]
                     if not isinstance(data__solo__attackpriority, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__solo__attackpriority_any_of_count32 = 0
                     if not data__solo__attackpriority_any_of_count32:
                         try:
@@ -2585,7 +2591,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__solo__attackpriority_is_dict:
                                 data__solo__attackpriority__missing_keys = set(['rule']) - data__solo__attackpriority.keys()
                                 if data__solo__attackpriority__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__solo__attackpriority_any_of_count32 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__solo__attackpriority_any_of_count32:
@@ -2594,42 +2600,42 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__solo__attackpriority_is_dict:
                                 data__solo__attackpriority__missing_keys = set(['source']) - data__solo__attackpriority.keys()
                                 if data__solo__attackpriority__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__solo__attackpriority_any_of_count32 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__solo__attackpriority_any_of_count32:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__solo__attackpriority_is_dict = isinstance(data__solo__attackpriority, dict)
                     if data__solo__attackpriority_is_dict:
                         data__solo__attackpriority__missing_keys = set(['by_kind', 'then']) - data__solo__attackpriority.keys()
                         if data__solo__attackpriority__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__solo__attackpriority_keys = set(data__solo__attackpriority.keys())
                         if "by_kind" in data__solo__attackpriority_keys:
                             data__solo__attackpriority_keys.remove("by_kind")
                             data__solo__attackpriority__bykind = data__solo__attackpriority["by_kind"]
                             if not isinstance(data__solo__attackpriority__bykind, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__solo__attackpriority__bykind_is_list = isinstance(data__solo__attackpriority__bykind, (list, tuple))
                             if data__solo__attackpriority__bykind_is_list:
                                 data__solo__attackpriority__bykind_len = len(data__solo__attackpriority__bykind)
                                 if data__solo__attackpriority__bykind_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__solo__attackpriority__bykind_x, data__solo__attackpriority__bykind_item in enumerate(data__solo__attackpriority__bykind):
                                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__solo__attackpriority__bykind_item, custom_formats, (name_prefix or "data") + ".solo.attack_priority.by_kind[{data__solo__attackpriority__bykind_x}]")
                         if "then" in data__solo__attackpriority_keys:
                             data__solo__attackpriority_keys.remove("then")
                             data__solo__attackpriority__then = data__solo__attackpriority["then"]
                             if not isinstance(data__solo__attackpriority__then, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__solo__attackpriority__then_is_list = isinstance(data__solo__attackpriority__then, (list, tuple))
                             if data__solo__attackpriority__then_is_list:
                                 data__solo__attackpriority__then_len = len(data__solo__attackpriority__then)
                                 if data__solo__attackpriority__then_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__solo__attackpriority__then_x, data__solo__attackpriority__then_item in enumerate(data__solo__attackpriority__then):
                                     if not (isinstance(data__solo__attackpriority__then_item, str) and data__solo__attackpriority__then_item == 'highest_cost_in_resources' or isinstance(data__solo__attackpriority__then_item, str) and data__solo__attackpriority__then_item == 'more_stone' or isinstance(data__solo__attackpriority__then_item, str) and data__solo__attackpriority__then_item == 'player_choice'):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                         if "rule" in data__solo__attackpriority_keys:
                             data__solo__attackpriority_keys.remove("rule")
                             data__solo__attackpriority__rule = data__solo__attackpriority["rule"]
@@ -2643,12 +2649,12 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__solo__attackpriority__note = data__solo__attackpriority["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__attackpriority__note, custom_formats, (name_prefix or "data") + ".solo.attack_priority.note")
                         if data__solo__attackpriority_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "japanese_target_order" in data__solo_keys:
                     data__solo_keys.remove("japanese_target_order")
                     data__solo__japanesetargetorder = data__solo["japanese_target_order"]
                     if not isinstance(data__solo__japanesetargetorder, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__solo__japanesetargetorder_any_of_count33 = 0
                     if not data__solo__japanesetargetorder_any_of_count33:
                         try:
@@ -2656,7 +2662,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__solo__japanesetargetorder_is_dict:
                                 data__solo__japanesetargetorder__missing_keys = set(['rule']) - data__solo__japanesetargetorder.keys()
                                 if data__solo__japanesetargetorder__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__solo__japanesetargetorder_any_of_count33 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__solo__japanesetargetorder_any_of_count33:
@@ -2665,22 +2671,22 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__solo__japanesetargetorder_is_dict:
                                 data__solo__japanesetargetorder__missing_keys = set(['source']) - data__solo__japanesetargetorder.keys()
                                 if data__solo__japanesetargetorder__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__solo__japanesetargetorder_any_of_count33 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__solo__japanesetargetorder_any_of_count33:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__solo__japanesetargetorder_is_dict = isinstance(data__solo__japanesetargetorder, dict)
                     if data__solo__japanesetargetorder_is_dict:
                         data__solo__japanesetargetorder__missing_keys = set(['order']) - data__solo__japanesetargetorder.keys()
                         if data__solo__japanesetargetorder__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__solo__japanesetargetorder_keys = set(data__solo__japanesetargetorder.keys())
                         if "order" in data__solo__japanesetargetorder_keys:
                             data__solo__japanesetargetorder_keys.remove("order")
                             data__solo__japanesetargetorder__order = data__solo__japanesetargetorder["order"]
                             if not isinstance(data__solo__japanesetargetorder__order, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__solo__japanesetargetorder__order_is_list = isinstance(data__solo__japanesetargetorder__order, (list, tuple))
                             if data__solo__japanesetargetorder__order_is_list:
                                 data__solo__japanesetargetorder__order_len = len(data__solo__japanesetargetorder__order)
@@ -2699,22 +2705,22 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__solo__japanesetargetorder__note = data__solo__japanesetargetorder["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__japanesetargetorder__note, custom_formats, (name_prefix or "data") + ".solo.japanese_target_order.note")
                         if data__solo__japanesetargetorder_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "defence_protects" in data__solo_keys:
                     data__solo_keys.remove("defence_protects")
                     data__solo__defenceprotects = data__solo["defence_protects"]
                     if not isinstance(data__solo__defenceprotects, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "samurai_protects" in data__solo_keys:
                     data__solo_keys.remove("samurai_protects")
                     data__solo__samuraiprotects = data__solo["samurai_protects"]
                     if not isinstance(data__solo__samuraiprotects, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "winning" in data__solo_keys:
                     data__solo_keys.remove("winning")
                     data__solo__winning = data__solo["winning"]
                     if not isinstance(data__solo__winning, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__solo__winning_any_of_count34 = 0
                     if not data__solo__winning_any_of_count34:
                         try:
@@ -2722,7 +2728,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__solo__winning_is_dict:
                                 data__solo__winning__missing_keys = set(['rule']) - data__solo__winning.keys()
                                 if data__solo__winning__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__solo__winning_any_of_count34 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__solo__winning_any_of_count34:
@@ -2731,22 +2737,22 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__solo__winning_is_dict:
                                 data__solo__winning__missing_keys = set(['source']) - data__solo__winning.keys()
                                 if data__solo__winning__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__solo__winning_any_of_count34 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__solo__winning_any_of_count34:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__solo__winning_is_dict = isinstance(data__solo__winning, dict)
                     if data__solo__winning_is_dict:
                         data__solo__winning__missing_keys = set(['compare']) - data__solo__winning.keys()
                         if data__solo__winning__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__solo__winning_keys = set(data__solo__winning.keys())
                         if "compare" in data__solo__winning_keys:
                             data__solo__winning_keys.remove("compare")
                             data__solo__winning__compare = data__solo__winning["compare"]
                             if not (isinstance(data__solo__winning__compare, str) and data__solo__winning__compare == 'faction_locations' or isinstance(data__solo__winning__compare, str) and data__solo__winning__compare == 'built_locations'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "disagreements" in data__solo__winning_keys:
                             data__solo__winning_keys.remove("disagreements")
                             data__solo__winning__disagreements = data__solo__winning["disagreements"]
@@ -2764,12 +2770,12 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__solo__winning__note = data__solo__winning["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__winning__note, custom_formats, (name_prefix or "data") + ".solo.winning.note")
                         if data__solo__winning_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "achievements" in data__solo_keys:
                     data__solo_keys.remove("achievements")
                     data__solo__achievements = data__solo["achievements"]
                     if not isinstance(data__solo__achievements, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__solo__achievements_any_of_count35 = 0
                     if not data__solo__achievements_any_of_count35:
                         try:
@@ -2777,7 +2783,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__solo__achievements_is_dict:
                                 data__solo__achievements__missing_keys = set(['rule']) - data__solo__achievements.keys()
                                 if data__solo__achievements__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__solo__achievements_any_of_count35 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__solo__achievements_any_of_count35:
@@ -2786,30 +2792,30 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__solo__achievements_is_dict:
                                 data__solo__achievements__missing_keys = set(['source']) - data__solo__achievements.keys()
                                 if data__solo__achievements__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__solo__achievements_any_of_count35 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__solo__achievements_any_of_count35:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__solo__achievements_is_dict = isinstance(data__solo__achievements, dict)
                     if data__solo__achievements_is_dict:
                         data__solo__achievements__missing_keys = set(['levels']) - data__solo__achievements.keys()
                         if data__solo__achievements__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__solo__achievements_keys = set(data__solo__achievements.keys())
                         if "levels" in data__solo__achievements_keys:
                             data__solo__achievements_keys.remove("levels")
                             data__solo__achievements__levels = data__solo__achievements["levels"]
                             if not isinstance(data__solo__achievements__levels, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__solo__achievements__levels_is_list = isinstance(data__solo__achievements__levels, (list, tuple))
                             if data__solo__achievements__levels_is_list:
                                 data__solo__achievements__levels_len = len(data__solo__achievements__levels)
                                 if data__solo__achievements__levels_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__solo__achievements__levels_x, data__solo__achievements__levels_item in enumerate(data__solo__achievements__levels):
                                     if not isinstance(data__solo__achievements__levels_item, (dict)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__solo__achievements__levels_item_one_of_count36 = 0
                                     if data__solo__achievements__levels_item_one_of_count36 < 2:
                                         try:
@@ -2817,7 +2823,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                             if data__solo__achievements__levels_item_is_dict:
                                                 data__solo__achievements__levels_item__missing_keys = set(['at_least']) - data__solo__achievements__levels_item.keys()
                                                 if data__solo__achievements__levels_item__missing_keys:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                             data__solo__achievements__levels_item_one_of_count36 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__solo__achievements__levels_item_one_of_count36 < 2:
@@ -2826,16 +2832,16 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                             if data__solo__achievements__levels_item_is_dict:
                                                 data__solo__achievements__levels_item__missing_keys = set(['below']) - data__solo__achievements__levels_item.keys()
                                                 if data__solo__achievements__levels_item__missing_keys:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                             data__solo__achievements__levels_item_one_of_count36 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__solo__achievements__levels_item_one_of_count36 != 1:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__solo__achievements__levels_item_is_dict = isinstance(data__solo__achievements__levels_item, dict)
                                     if data__solo__achievements__levels_item_is_dict:
                                         data__solo__achievements__levels_item__missing_keys = set(['id', 'name']) - data__solo__achievements__levels_item.keys()
                                         if data__solo__achievements__levels_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         data__solo__achievements__levels_item_keys = set(data__solo__achievements__levels_item.keys())
                                         if "id" in data__solo__achievements__levels_item_keys:
                                             data__solo__achievements__levels_item_keys.remove("id")
@@ -2845,31 +2851,31 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                             data__solo__achievements__levels_item_keys.remove("name")
                                             data__solo__achievements__levels_item__name = data__solo__achievements__levels_item["name"]
                                             if not isinstance(data__solo__achievements__levels_item__name, (str)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if isinstance(data__solo__achievements__levels_item__name, str):
                                                 data__solo__achievements__levels_item__name_len = len(data__solo__achievements__levels_item__name)
                                                 if data__solo__achievements__levels_item__name_len < 1:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 if data__solo__achievements__levels_item__name_len > 120:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                         if "at_least" in data__solo__achievements__levels_item_keys:
                                             data__solo__achievements__levels_item_keys.remove("at_least")
                                             data__solo__achievements__levels_item__atleast = data__solo__achievements__levels_item["at_least"]
                                             if not isinstance(data__solo__achievements__levels_item__atleast, (int)) and not (isinstance(data__solo__achievements__levels_item__atleast, float) and data__solo__achievements__levels_item__atleast.is_integer()) or isinstance(data__solo__achievements__levels_item__atleast, bool):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if isinstance(data__solo__achievements__levels_item__atleast, (int, float, Decimal)) and not isinstance(data__solo__achievements__levels_item__atleast, bool):
                                                 if data__solo__achievements__levels_item__atleast < 0:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                         if "below" in data__solo__achievements__levels_item_keys:
                                             data__solo__achievements__levels_item_keys.remove("below")
                                             data__solo__achievements__levels_item__below = data__solo__achievements__levels_item["below"]
                                             if not isinstance(data__solo__achievements__levels_item__below, (int)) and not (isinstance(data__solo__achievements__levels_item__below, float) and data__solo__achievements__levels_item__below.is_integer()) or isinstance(data__solo__achievements__levels_item__below, bool):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if isinstance(data__solo__achievements__levels_item__below, (int, float, Decimal)) and not isinstance(data__solo__achievements__levels_item__below, bool):
                                                 if data__solo__achievements__levels_item__below < 1:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                         if data__solo__achievements__levels_item_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                         if "rule" in data__solo__achievements_keys:
                             data__solo__achievements_keys.remove("rule")
                             data__solo__achievements__rule = data__solo__achievements["rule"]
@@ -2883,7 +2889,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__solo__achievements__note = data__solo__achievements["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__achievements__note, custom_formats, (name_prefix or "data") + ".solo.achievements.note")
                         if data__solo__achievements_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule" in data__solo_keys:
                     data__solo_keys.remove("rule")
                     data__solo__rule = data__solo["rule"]
@@ -2897,12 +2903,12 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__solo__note = data__solo["note"]
                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__solo__note, custom_formats, (name_prefix or "data") + ".solo.note")
                 if data__solo_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "deck_building" in data_keys:
             data_keys.remove("deck_building")
             data__deckbuilding = data["deck_building"]
             if not isinstance(data__deckbuilding, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__deckbuilding_any_of_count37 = 0
             if not data__deckbuilding_any_of_count37:
                 try:
@@ -2910,7 +2916,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__deckbuilding_is_dict:
                         data__deckbuilding__missing_keys = set(['rule']) - data__deckbuilding.keys()
                         if data__deckbuilding__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__deckbuilding_any_of_count37 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__deckbuilding_any_of_count37:
@@ -2919,72 +2925,72 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if data__deckbuilding_is_dict:
                         data__deckbuilding__missing_keys = set(['source']) - data__deckbuilding.keys()
                         if data__deckbuilding__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__deckbuilding_any_of_count37 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__deckbuilding_any_of_count37:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__deckbuilding_is_dict = isinstance(data__deckbuilding, dict)
             if data__deckbuilding_is_dict:
                 data__deckbuilding__missing_keys = set(['deck_size', 'pattern', 'all_copies']) - data__deckbuilding.keys()
                 if data__deckbuilding__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__deckbuilding_keys = set(data__deckbuilding.keys())
                 if "deck_size" in data__deckbuilding_keys:
                     data__deckbuilding_keys.remove("deck_size")
                     data__deckbuilding__decksize = data__deckbuilding["deck_size"]
                     if not isinstance(data__deckbuilding__decksize, (int)) and not (isinstance(data__deckbuilding__decksize, float) and data__deckbuilding__decksize.is_integer()) or isinstance(data__deckbuilding__decksize, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__deckbuilding__decksize, (int, float, Decimal)) and not isinstance(data__deckbuilding__decksize, bool):
                         if data__deckbuilding__decksize < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "pattern" in data__deckbuilding_keys:
                     data__deckbuilding_keys.remove("pattern")
                     data__deckbuilding__pattern = data__deckbuilding["pattern"]
                     if not isinstance(data__deckbuilding__pattern, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__deckbuilding__pattern_is_list = isinstance(data__deckbuilding__pattern, (list, tuple))
                     if data__deckbuilding__pattern_is_list:
                         data__deckbuilding__pattern_len = len(data__deckbuilding__pattern)
                         if data__deckbuilding__pattern_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__deckbuilding__pattern_x, data__deckbuilding__pattern_item in enumerate(data__deckbuilding__pattern):
                             if not isinstance(data__deckbuilding__pattern_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__deckbuilding__pattern_item_is_dict = isinstance(data__deckbuilding__pattern_item, dict)
                             if data__deckbuilding__pattern_item_is_dict:
                                 data__deckbuilding__pattern_item__missing_keys = set(['copies', 'cards']) - data__deckbuilding__pattern_item.keys()
                                 if data__deckbuilding__pattern_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__deckbuilding__pattern_item_keys = set(data__deckbuilding__pattern_item.keys())
                                 if "copies" in data__deckbuilding__pattern_item_keys:
                                     data__deckbuilding__pattern_item_keys.remove("copies")
                                     data__deckbuilding__pattern_item__copies = data__deckbuilding__pattern_item["copies"]
                                     if not isinstance(data__deckbuilding__pattern_item__copies, (int)) and not (isinstance(data__deckbuilding__pattern_item__copies, float) and data__deckbuilding__pattern_item__copies.is_integer()) or isinstance(data__deckbuilding__pattern_item__copies, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__deckbuilding__pattern_item__copies, (int, float, Decimal)) and not isinstance(data__deckbuilding__pattern_item__copies, bool):
                                         if data__deckbuilding__pattern_item__copies < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "cards" in data__deckbuilding__pattern_item_keys:
                                     data__deckbuilding__pattern_item_keys.remove("cards")
                                     data__deckbuilding__pattern_item__cards = data__deckbuilding__pattern_item["cards"]
                                     if not isinstance(data__deckbuilding__pattern_item__cards, (int)) and not (isinstance(data__deckbuilding__pattern_item__cards, float) and data__deckbuilding__pattern_item__cards.is_integer()) or isinstance(data__deckbuilding__pattern_item__cards, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__deckbuilding__pattern_item__cards, (int, float, Decimal)) and not isinstance(data__deckbuilding__pattern_item__cards, bool):
                                         if data__deckbuilding__pattern_item__cards < 0:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data__deckbuilding__pattern_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "all_copies" in data__deckbuilding_keys:
                     data__deckbuilding_keys.remove("all_copies")
                     data__deckbuilding__allcopies = data__deckbuilding["all_copies"]
                     if not isinstance(data__deckbuilding__allcopies, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "own_faction_only" in data__deckbuilding_keys:
                     data__deckbuilding_keys.remove("own_faction_only")
                     data__deckbuilding__ownfactiononly = data__deckbuilding["own_faction_only"]
                     if not isinstance(data__deckbuilding__ownfactiononly, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__deckbuilding__ownfactiononly_any_of_count38 = 0
                     if not data__deckbuilding__ownfactiononly_any_of_count38:
                         try:
@@ -2992,7 +2998,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__deckbuilding__ownfactiononly_is_dict:
                                 data__deckbuilding__ownfactiononly__missing_keys = set(['rule']) - data__deckbuilding__ownfactiononly.keys()
                                 if data__deckbuilding__ownfactiononly__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__deckbuilding__ownfactiononly_any_of_count38 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__deckbuilding__ownfactiononly_any_of_count38:
@@ -3001,36 +3007,36 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__deckbuilding__ownfactiononly_is_dict:
                                 data__deckbuilding__ownfactiononly__missing_keys = set(['source']) - data__deckbuilding__ownfactiononly.keys()
                                 if data__deckbuilding__ownfactiononly__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__deckbuilding__ownfactiononly_any_of_count38 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__deckbuilding__ownfactiononly_any_of_count38:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__deckbuilding__ownfactiononly_is_dict = isinstance(data__deckbuilding__ownfactiononly, dict)
                     if data__deckbuilding__ownfactiononly_is_dict:
                         data__deckbuilding__ownfactiononly__missing_keys = set(['value', 'inferred', 'why']) - data__deckbuilding__ownfactiononly.keys()
                         if data__deckbuilding__ownfactiononly__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__deckbuilding__ownfactiononly_keys = set(data__deckbuilding__ownfactiononly.keys())
                         if "value" in data__deckbuilding__ownfactiononly_keys:
                             data__deckbuilding__ownfactiononly_keys.remove("value")
                             data__deckbuilding__ownfactiononly__value = data__deckbuilding__ownfactiononly["value"]
                             if not isinstance(data__deckbuilding__ownfactiononly__value, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "inferred" in data__deckbuilding__ownfactiononly_keys:
                             data__deckbuilding__ownfactiononly_keys.remove("inferred")
                             data__deckbuilding__ownfactiononly__inferred = data__deckbuilding__ownfactiononly["inferred"]
                             if not isinstance(data__deckbuilding__ownfactiononly__inferred, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "why" in data__deckbuilding__ownfactiononly_keys:
                             data__deckbuilding__ownfactiononly_keys.remove("why")
                             data__deckbuilding__ownfactiononly__why = data__deckbuilding__ownfactiononly["why"]
                             if not isinstance(data__deckbuilding__ownfactiononly__why, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__deckbuilding__ownfactiononly__why, str):
                                 data__deckbuilding__ownfactiononly__why_len = len(data__deckbuilding__ownfactiononly__why)
                                 if data__deckbuilding__ownfactiononly__why_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rule" in data__deckbuilding__ownfactiononly_keys:
                             data__deckbuilding__ownfactiononly_keys.remove("rule")
                             data__deckbuilding__ownfactiononly__rule = data__deckbuilding__ownfactiononly["rule"]
@@ -3044,7 +3050,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__deckbuilding__ownfactiononly__note = data__deckbuilding__ownfactiononly["note"]
                             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__deckbuilding__ownfactiononly__note, custom_formats, (name_prefix or "data") + ".deck_building.own_faction_only.note")
                         if data__deckbuilding__ownfactiononly_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule" in data__deckbuilding_keys:
                     data__deckbuilding_keys.remove("rule")
                     data__deckbuilding__rule = data__deckbuilding["rule"]
@@ -3058,37 +3064,37 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__deckbuilding__note = data__deckbuilding["note"]
                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__deckbuilding__note, custom_formats, (name_prefix or "data") + ".deck_building.note")
                 if data__deckbuilding_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "named_cards_not_identified" in data_keys:
             data_keys.remove("named_cards_not_identified")
             data__namedcardsnotidentified = data["named_cards_not_identified"]
             if not isinstance(data__namedcardsnotidentified, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__namedcardsnotidentified_is_list = isinstance(data__namedcardsnotidentified, (list, tuple))
             if data__namedcardsnotidentified_is_list:
                 data__namedcardsnotidentified_len = len(data__namedcardsnotidentified)
                 if data__namedcardsnotidentified_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__namedcardsnotidentified_x, data__namedcardsnotidentified_item in enumerate(data__namedcardsnotidentified):
                     if not isinstance(data__namedcardsnotidentified_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__namedcardsnotidentified_item_is_dict = isinstance(data__namedcardsnotidentified_item, dict)
                     if data__namedcardsnotidentified_item_is_dict:
                         data__namedcardsnotidentified_item__missing_keys = set(['name', 'rule', 'why']) - data__namedcardsnotidentified_item.keys()
                         if data__namedcardsnotidentified_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__namedcardsnotidentified_item_keys = set(data__namedcardsnotidentified_item.keys())
                         if "name" in data__namedcardsnotidentified_item_keys:
                             data__namedcardsnotidentified_item_keys.remove("name")
                             data__namedcardsnotidentified_item__name = data__namedcardsnotidentified_item["name"]
                             if not isinstance(data__namedcardsnotidentified_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__namedcardsnotidentified_item__name, str):
                                 data__namedcardsnotidentified_item__name_len = len(data__namedcardsnotidentified_item__name)
                                 if data__namedcardsnotidentified_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__namedcardsnotidentified_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rule" in data__namedcardsnotidentified_item_keys:
                             data__namedcardsnotidentified_item_keys.remove("rule")
                             data__namedcardsnotidentified_item__rule = data__namedcardsnotidentified_item["rule"]
@@ -3097,29 +3103,29 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__namedcardsnotidentified_item_keys.remove("why")
                             data__namedcardsnotidentified_item__why = data__namedcardsnotidentified_item["why"]
                             if not isinstance(data__namedcardsnotidentified_item__why, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__namedcardsnotidentified_item__why, str):
                                 data__namedcardsnotidentified_item__why_len = len(data__namedcardsnotidentified_item__why)
                                 if data__namedcardsnotidentified_item__why_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if data__namedcardsnotidentified_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     try:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['extends']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
         else:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
@@ -3127,16 +3133,16 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
         if data_is_dict:
             data__missing_keys = set(['description', 'rulebook', 'players', 'files', 'components', 'goods', 'colours', 'location_kinds', 'decks', 'rounds', 'phases', 'actions', 'scoring', 'deck_building']) - data.keys()
             if data__missing_keys:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_keys = set(data.keys())
             if "overlay" in data_keys:
                 data_keys.remove("overlay")
                 data__overlay = data["overlay"]
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if "suppress" in data_keys:
                 data_keys.remove("suppress")
                 data__suppress = data["suppress"]
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if "files" in data_keys:
                 data_keys.remove("files")
                 data__files = data["files"]
@@ -3144,55 +3150,55 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 if data__files_is_dict:
                     data__files__missing_keys = set(['cards', 'factions']) - data__files.keys()
                     if data__files__missing_keys:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_unknown(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['unknown']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "unknown" in data_keys:
             data_keys.remove("unknown")
             data__unknown = data["unknown"]
             if not isinstance(data__unknown, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__unknown, str):
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_disagreements(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (list, tuple)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_list = isinstance(data, (list, tuple))
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
             if not isinstance(data_item, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_item_is_dict = isinstance(data_item, dict)
             if data_item_is_dict:
                 data_item__missing_keys = set(['field', 'chosen', 'alternatives', 'why']) - data_item.keys()
                 if data_item__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data_item_keys = set(data_item.keys())
                 if "field" in data_item_keys:
                     data_item_keys.remove("field")
                     data_item__field = data_item["field"]
                     if not isinstance(data_item__field, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__field, str):
                         data_item__field_len = len(data_item__field)
                         if data_item__field_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "chosen" in data_item_keys:
                     data_item_keys.remove("chosen")
                     data_item__chosen = data_item["chosen"]
@@ -3200,20 +3206,20 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data_item_keys.remove("alternatives")
                     data_item__alternatives = data_item["alternatives"]
                     if not isinstance(data_item__alternatives, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data_item__alternatives_is_list = isinstance(data_item__alternatives, (list, tuple))
                     if data_item__alternatives_is_list:
                         data_item__alternatives_len = len(data_item__alternatives)
                         if data_item__alternatives_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data_item__alternatives_x, data_item__alternatives_item in enumerate(data_item__alternatives):
                             if not isinstance(data_item__alternatives_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data_item__alternatives_item_is_dict = isinstance(data_item__alternatives_item, dict)
                             if data_item__alternatives_item_is_dict:
                                 data_item__alternatives_item__missing_keys = set(['value', 'source']) - data_item__alternatives_item.keys()
                                 if data_item__alternatives_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data_item__alternatives_item_keys = set(data_item__alternatives_item.keys())
                                 if "value" in data_item__alternatives_item_keys:
                                     data_item__alternatives_item_keys.remove("value")
@@ -3222,44 +3228,44 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                     data_item__alternatives_item_keys.remove("source")
                                     data_item__alternatives_item__source = data_item__alternatives_item["source"]
                                     if not isinstance(data_item__alternatives_item__source, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data_item__alternatives_item__source, str):
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "why" in data_item_keys:
                     data_item_keys.remove("why")
                     data_item__why = data_item["why"]
                     if not isinstance(data_item__why, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data_item_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 64:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
@@ -3272,49 +3278,49 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
     if data_one_of_count39 < 2:
         try:
             if not isinstance(data, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_is_list = isinstance(data, (list, tuple))
             if data_is_list:
                 data_len = len(data)
                 if data_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data_len > len(set(fn(data_x) for data_x in data)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
             data_one_of_count39 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count39 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 120:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rules_path(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         if not REGEX_PATTERNS['^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data, custom_formats={}, name_prefix=None):
@@ -3330,70 +3336,70 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_list_operations_shape(data, custom_formats, (name_prefix or "data") + "")
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
             else:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_any_of_count40 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count40:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_list_operations_shape(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if data_len != 0:
             data_property_names = True
             for data_key in data:
                 try:
                     if not (isinstance(data_key, str) and data_key == 'remove' or isinstance(data_key, str) and data_key == 'replace' or isinstance(data_key, str) and data_key == 'patch' or isinstance(data_key, str) and data_key == 'insert' or isinstance(data_key, str) and data_key == 'append'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 except (JsonSchemaValueException, JsonSchemaValuesException):
                     data_property_names = False
             if not data_property_names:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_list_operations(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "remove" in data_keys:
             data_keys.remove("remove")
             data__remove = data["remove"]
             if not isinstance(data__remove, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__remove_is_list = isinstance(data__remove, (list, tuple))
             if data__remove_is_list:
                 data__remove_len = len(data__remove)
                 if data__remove_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
             if not isinstance(data__replace, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__replace_is_list = isinstance(data__replace, (list, tuple))
             if data__replace_is_list:
                 data__replace_len = len(data__replace)
                 if data__replace_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__replace_x, data__replace_item in enumerate(data__replace):
                     if not isinstance(data__replace_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__replace_item_is_dict = isinstance(data__replace_item, dict)
                     if data__replace_item_is_dict:
                         data__replace_item__missing_keys = set(['where', 'with']) - data__replace_item.keys()
                         if data__replace_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__replace_item_keys = set(data__replace_item.keys())
                         if "where" in data__replace_item_keys:
                             data__replace_item_keys.remove("where")
@@ -3402,25 +3408,25 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__replace_item_keys.remove("with")
                             data__replace_item__with = data__replace_item["with"]
                         if data__replace_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "patch" in data_keys:
             data_keys.remove("patch")
             data__patch = data["patch"]
             if not isinstance(data__patch, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__patch_is_list = isinstance(data__patch, (list, tuple))
             if data__patch_is_list:
                 data__patch_len = len(data__patch)
                 if data__patch_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__patch_x, data__patch_item in enumerate(data__patch):
                     if not isinstance(data__patch_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__patch_item_is_dict = isinstance(data__patch_item, dict)
                     if data__patch_item_is_dict:
                         data__patch_item__missing_keys = set(['where', 'with']) - data__patch_item.keys()
                         if data__patch_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__patch_item_keys = set(data__patch_item.keys())
                         if "where" in data__patch_item_keys:
                             data__patch_item_keys.remove("where")
@@ -3429,20 +3435,20 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__patch_item_keys.remove("with")
                             data__patch_item__with = data__patch_item["with"]
                         if data__patch_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "insert" in data_keys:
             data_keys.remove("insert")
             data__insert = data["insert"]
             if not isinstance(data__insert, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__insert_is_list = isinstance(data__insert, (list, tuple))
             if data__insert_is_list:
                 data__insert_len = len(data__insert)
                 if data__insert_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__insert_x, data__insert_item in enumerate(data__insert):
                     if not isinstance(data__insert_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__insert_item_one_of_count41 = 0
                     if data__insert_item_one_of_count41 < 2:
                         try:
@@ -3450,7 +3456,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__insert_item_is_dict:
                                 data__insert_item__missing_keys = set(['before']) - data__insert_item.keys()
                                 if data__insert_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__insert_item_one_of_count41 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__insert_item_one_of_count41 < 2:
@@ -3459,16 +3465,16 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             if data__insert_item_is_dict:
                                 data__insert_item__missing_keys = set(['after']) - data__insert_item.keys()
                                 if data__insert_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__insert_item_one_of_count41 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__insert_item_one_of_count41 != 1:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__insert_item_is_dict = isinstance(data__insert_item, dict)
                     if data__insert_item_is_dict:
                         data__insert_item__missing_keys = set(['items']) - data__insert_item.keys()
                         if data__insert_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__insert_item_keys = set(data__insert_item.keys())
                         if "before" in data__insert_item_keys:
                             data__insert_item_keys.remove("before")
@@ -3480,119 +3486,119 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__insert_item_keys.remove("items")
                             data__insert_item__items = data__insert_item["items"]
                             if not isinstance(data__insert_item__items, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__insert_item__items_is_list = isinstance(data__insert_item__items, (list, tuple))
                             if data__insert_item__items_is_list:
                                 data__insert_item__items_len = len(data__insert_item__items)
                                 if data__insert_item__items_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if data__insert_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "append" in data_keys:
             data_keys.remove("append")
             data__append = data["append"]
             if not isinstance(data__append, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__append_is_list = isinstance(data__append, (list, tuple))
             if data__append_is_list:
                 data__append_len = len(data__append)
                 if data__append_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_block(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "add" in data_keys:
             data_keys.remove("add")
             data__add = data["add"]
             if not isinstance(data__add, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__add_is_list = isinstance(data__add, (list, tuple))
             if data__add_is_list:
                 data__add_len = len(data__add)
                 if data__add_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__add_x, data__add_item in enumerate(data__add):
                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_entity(data__add_item, custom_formats, (name_prefix or "data") + ".add[{data__add_x}]")
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
             if not isinstance(data__replace, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__replace_is_list = isinstance(data__replace, (list, tuple))
             if data__replace_is_list:
                 data__replace_len = len(data__replace)
                 if data__replace_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__replace_x, data__replace_item in enumerate(data__replace):
                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_entity(data__replace_item, custom_formats, (name_prefix or "data") + ".replace[{data__replace_x}]")
         if "patch" in data_keys:
             data_keys.remove("patch")
             data__patch = data["patch"]
             if not isinstance(data__patch, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__patch_is_list = isinstance(data__patch, (list, tuple))
             if data__patch_is_list:
                 data__patch_len = len(data__patch)
                 if data__patch_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__patch_x, data__patch_item in enumerate(data__patch):
                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_patch(data__patch_item, custom_formats, (name_prefix or "data") + ".patch[{data__patch_x}]")
         if "remove" in data_keys:
             data_keys.remove("remove")
             data__remove = data["remove"]
             if not isinstance(data__remove, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__remove_is_list = isinstance(data__remove, (list, tuple))
             if data__remove_is_list:
                 data__remove_len = len(data__remove)
                 if data__remove_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__remove_x, data__remove_item in enumerate(data__remove):
                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_removal(data__remove_item, custom_formats, (name_prefix or "data") + ".remove[{data__remove_x}]")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_removal(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['id', 'why']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
             if not isinstance(data__id, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "why" in data_keys:
             data_keys.remove("why")
             data__why = data["why"]
             if not isinstance(data__why, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__why, str):
                 data__why_len = len(data__why)
                 if data__why_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_patch(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count42 = 0
     if not data_any_of_count42:
         try:
@@ -3600,16 +3606,16 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
             if data_is_dict:
                 data__missing_keys = set(['id']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count42 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count42:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 2:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         for data_key in data_keys:
             if data_key not in []:
@@ -3619,7 +3625,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_entity(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count43 = 0
     if not data_any_of_count43:
         try:
@@ -3627,24 +3633,24 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
             if data_is_dict:
                 data__missing_keys = set(['id']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count43 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count43:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_ruleset_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         if not REGEX_PATTERNS['^[a-z][a-z0-9-]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 

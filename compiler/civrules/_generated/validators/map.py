@@ -13,6 +13,12 @@ import re
 from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
+class _Invalid(JsonSchemaValueException):
+    """The verdict "invalid", made as a plain exception is (only the verdict is used)."""
+
+    __init__ = Exception.__init__
+
+
 REGEX_PATTERNS = {
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z')
@@ -22,18 +28,18 @@ NoneType = type(None)
 
 def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'id', 'name', 'panel', 'areas', 'borders']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'map'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
@@ -42,13 +48,13 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
             data_keys.remove("name")
             data__name = data["name"]
             if not isinstance(data__name, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__name, str):
                 data__name_len = len(data__name)
                 if data__name_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__name_len > 120:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "panel" in data_keys:
             data_keys.remove("panel")
             data__panel = data["panel"]
@@ -61,34 +67,34 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
             if data__panel_one_of_count1 < 2:
                 try:
                     if not isinstance(data__panel, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__panel_is_list = isinstance(data__panel, (list, tuple))
                     if data__panel_is_list:
                         data__panel_len = len(data__panel)
                         if data__panel_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                         if data__panel_len > len(set(fn(data__panel_x) for data__panel_x in data__panel)):
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__panel_x, data__panel_item in enumerate(data__panel):
                             validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__panel_item, custom_formats, (name_prefix or "data") + ".panel[{data__panel_x}]")
                     data__panel_one_of_count1 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__panel_one_of_count1 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "requires" in data_keys:
             data_keys.remove("requires")
             data__requires = data["requires"]
             if not isinstance(data__requires, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__requires_is_list = isinstance(data__requires, (list, tuple))
             if data__requires_is_list:
                 data__requires_len = len(data__requires)
                 if data__requires_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__requires_len > len(set(fn(data__requires_x) for data__requires_x in data__requires)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__requires_x, data__requires_item in enumerate(data__requires):
                     validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__requires_item, custom_formats, (name_prefix or "data") + ".requires[{data__requires_x}]")
         if "source" in data_keys:
@@ -103,21 +109,21 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
             if data__source_one_of_count2 < 2:
                 try:
                     if not isinstance(data__source, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__source_is_list = isinstance(data__source, (list, tuple))
                     if data__source_is_list:
                         data__source_len = len(data__source)
                         if data__source_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                         if data__source_len > len(set(fn(data__source_x) for data__source_x in data__source)):
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__source_x, data__source_item in enumerate(data__source):
                             validate_https___civrules_invalid_schemas_map_schema_json___defs_source(data__source_item, custom_formats, (name_prefix or "data") + ".source[{data__source_x}]")
                     data__source_one_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__source_one_of_count2 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -133,13 +139,13 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
             if data__twocoastareas_one_of_count3 < 2:
                 try:
                     if not isinstance(data__twocoastareas, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__twocoastareas_is_list = isinstance(data__twocoastareas, (list, tuple))
                     if data__twocoastareas_is_list:
                         def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                         data__twocoastareas_len = len(data__twocoastareas)
                         if data__twocoastareas_len > len(set(fn(data__twocoastareas_x) for data__twocoastareas_x in data__twocoastareas)):
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__twocoastareas_x, data__twocoastareas_item in enumerate(data__twocoastareas):
                             validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__twocoastareas_item, custom_formats, (name_prefix or "data") + ".two_coast_areas[{data__twocoastareas_x}]")
                     data__twocoastareas_one_of_count3 += 1
@@ -150,24 +156,24 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
                     data__twocoastareas_one_of_count3 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__twocoastareas_one_of_count3 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "areas" in data_keys:
             data_keys.remove("areas")
             data__areas = data["areas"]
             if not isinstance(data__areas, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__areas_is_list = isinstance(data__areas, (list, tuple))
             if data__areas_is_list:
                 data__areas_len = len(data__areas)
                 if data__areas_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__areas_x, data__areas_item in enumerate(data__areas):
                     validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data__areas_item, custom_formats, (name_prefix or "data") + ".areas[{data__areas_x}]")
         if "borders" in data_keys:
             data_keys.remove("borders")
             data__borders = data["borders"]
             if not isinstance(data__borders, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__borders_is_list = isinstance(data__borders, (list, tuple))
             if data__borders_is_list:
                 data__borders_len = len(data__borders)
@@ -177,7 +183,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
             data_keys.remove("flood_plains")
             data__floodplains = data["flood_plains"]
             if not isinstance(data__floodplains, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__floodplains_is_list = isinstance(data__floodplains, (list, tuple))
             if data__floodplains_is_list:
                 data__floodplains_len = len(data__floodplains)
@@ -187,7 +193,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
             data_keys.remove("volcanoes")
             data__volcanoes = data["volcanoes"]
             if not isinstance(data__volcanoes, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__volcanoes_is_list = isinstance(data__volcanoes, (list, tuple))
             if data__volcanoes_is_list:
                 data__volcanoes_len = len(data__volcanoes)
@@ -197,40 +203,40 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
             data_keys.remove("excluded_borders")
             data__excludedborders = data["excluded_borders"]
             if not isinstance(data__excludedborders, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__excludedborders_is_list = isinstance(data__excludedborders, (list, tuple))
             if data__excludedborders_is_list:
                 data__excludedborders_len = len(data__excludedborders)
                 for data__excludedborders_x, data__excludedborders_item in enumerate(data__excludedborders):
                     validate_https___civrules_invalid_schemas_map_schema_json___defs_excluded_border(data__excludedborders_item, custom_formats, (name_prefix or "data") + ".excluded_borders[{data__excludedborders_x}]")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_map_schema_json___defs_excluded_border(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['areas', 'source', 'why']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "areas" in data_keys:
             data_keys.remove("areas")
             data__areas = data["areas"]
             if not isinstance(data__areas, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__areas_is_list = isinstance(data__areas, (list, tuple))
             if data__areas_is_list:
                 data__areas_len = len(data__areas)
                 if data__areas_len < 2:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__areas_len > 2:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__areas_len > len(set(fn(data__areas_x) for data__areas_x in data__areas)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__areas_x, data__areas_item in enumerate(data__areas):
                     validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__areas_item, custom_formats, (name_prefix or "data") + ".areas[{data__areas_x}]")
         if "source" in data_keys:
@@ -241,11 +247,11 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_excluded_bo
             data_keys.remove("why")
             data__why = data["why"]
             if not isinstance(data__why, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__why, str):
                 data__why_len = len(data__why)
                 if data__why_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -255,17 +261,17 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_excluded_bo
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_map_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_map_schema_json___defs_volcano(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['id', 'name', 'areas']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -275,28 +281,28 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_volcano(dat
             data_keys.remove("name")
             data__name = data["name"]
             if not isinstance(data__name, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__name, str):
                 data__name_len = len(data__name)
                 if data__name_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__name_len > 120:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "areas" in data_keys:
             data_keys.remove("areas")
             data__areas = data["areas"]
             if not isinstance(data__areas, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__areas_is_list = isinstance(data__areas, (list, tuple))
             if data__areas_is_list:
                 data__areas_len = len(data__areas)
                 if data__areas_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__areas_len > 2:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__areas_len > len(set(fn(data__areas_x) for data__areas_x in data__areas)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__areas_x, data__areas_item in enumerate(data__areas):
                     validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__areas_item, custom_formats, (name_prefix or "data") + ".areas[{data__areas_x}]")
         if "rule" in data_keys:
@@ -316,33 +322,33 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_volcano(dat
             data__disagreements = data["disagreements"]
             validate_https___civrules_invalid_schemas_map_schema_json___defs_disagreements(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_map_schema_json___defs_disagreements(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (list, tuple)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_list = isinstance(data, (list, tuple))
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
             if not isinstance(data_item, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_item_is_dict = isinstance(data_item, dict)
             if data_item_is_dict:
                 data_item__missing_keys = set(['field', 'chosen', 'alternatives', 'why']) - data_item.keys()
                 if data_item__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data_item_keys = set(data_item.keys())
                 if "field" in data_item_keys:
                     data_item_keys.remove("field")
                     data_item__field = data_item["field"]
                     if not isinstance(data_item__field, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__field, str):
                         data_item__field_len = len(data_item__field)
                         if data_item__field_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "chosen" in data_item_keys:
                     data_item_keys.remove("chosen")
                     data_item__chosen = data_item["chosen"]
@@ -350,20 +356,20 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_disagreemen
                     data_item_keys.remove("alternatives")
                     data_item__alternatives = data_item["alternatives"]
                     if not isinstance(data_item__alternatives, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data_item__alternatives_is_list = isinstance(data_item__alternatives, (list, tuple))
                     if data_item__alternatives_is_list:
                         data_item__alternatives_len = len(data_item__alternatives)
                         if data_item__alternatives_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data_item__alternatives_x, data_item__alternatives_item in enumerate(data_item__alternatives):
                             if not isinstance(data_item__alternatives_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data_item__alternatives_item_is_dict = isinstance(data_item__alternatives_item, dict)
                             if data_item__alternatives_item_is_dict:
                                 data_item__alternatives_item__missing_keys = set(['value', 'source']) - data_item__alternatives_item.keys()
                                 if data_item__alternatives_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data_item__alternatives_item_keys = set(data_item__alternatives_item.keys())
                                 if "value" in data_item__alternatives_item_keys:
                                     data_item__alternatives_item_keys.remove("value")
@@ -372,34 +378,34 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_disagreemen
                                     data_item__alternatives_item_keys.remove("source")
                                     data_item__alternatives_item__source = data_item__alternatives_item["source"]
                                     if not isinstance(data_item__alternatives_item__source, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data_item__alternatives_item__source, str):
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "why" in data_item_keys:
                     data_item_keys.remove("why")
                     data_item__why = data_item["why"]
                     if not isinstance(data_item__why, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data_item_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_map_schema_json___defs_flood_plain(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['id', 'name', 'areas']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -409,26 +415,26 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_flood_plain
             data_keys.remove("name")
             data__name = data["name"]
             if not isinstance(data__name, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__name, str):
                 data__name_len = len(data__name)
                 if data__name_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__name_len > 120:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "areas" in data_keys:
             data_keys.remove("areas")
             data__areas = data["areas"]
             if not isinstance(data__areas, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__areas_is_list = isinstance(data__areas, (list, tuple))
             if data__areas_is_list:
                 data__areas_len = len(data__areas)
                 if data__areas_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__areas_len > len(set(fn(data__areas_x) for data__areas_x in data__areas)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__areas_x, data__areas_item in enumerate(data__areas):
                     validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__areas_item, custom_formats, (name_prefix or "data") + ".areas[{data__areas_x}]")
         if "continues_from" in data_keys:
@@ -452,33 +458,33 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_flood_plain
             data__disagreements = data["disagreements"]
             validate_https___civrules_invalid_schemas_map_schema_json___defs_disagreements(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_map_schema_json___defs_border(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['areas', 'kind']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "areas" in data_keys:
             data_keys.remove("areas")
             data__areas = data["areas"]
             if not isinstance(data__areas, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__areas_is_list = isinstance(data__areas, (list, tuple))
             if data__areas_is_list:
                 data__areas_len = len(data__areas)
                 if data__areas_len < 2:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__areas_len > 2:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__areas_len > len(set(fn(data__areas_x) for data__areas_x in data__areas)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__areas_x, data__areas_item in enumerate(data__areas):
                     validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__areas_item, custom_formats, (name_prefix or "data") + ".areas[{data__areas_x}]")
         if "kind" in data_keys:
@@ -488,7 +494,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_border(data
             if data__kind_one_of_count4 < 2:
                 try:
                     if not (isinstance(data__kind, str) and data__kind == 'land' or isinstance(data__kind, str) and data__kind == 'sea' or isinstance(data__kind, str) and data__kind == 'both'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__kind_one_of_count4 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__kind_one_of_count4 < 2:
@@ -497,12 +503,12 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_border(data
                     data__kind_one_of_count4 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__kind_one_of_count4 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "basis" in data_keys:
             data_keys.remove("basis")
             data__basis = data["basis"]
             if not (isinstance(data__basis, str) and data__basis == 'independent_map' or isinstance(data__basis, str) and data__basis == 'area_types'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -520,12 +526,12 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_border(data
             data__disagreements = data["disagreements"]
             validate_https___civrules_invalid_schemas_map_schema_json___defs_disagreements(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count5 = 0
     if not data_any_of_count5:
         try:
@@ -536,7 +542,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
                     data_keys.remove("land")
                     data__land = data["land"]
                     if not (isinstance(data__land, bool) and data__land is True):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
             data_any_of_count5 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count5:
@@ -548,23 +554,23 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
                     data_keys.remove("water")
                     data__water = data["water"]
                     if not (isinstance(data__water, bool) and data__water is True):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
             data_any_of_count5 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count5:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     try:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
             data__missing_keys = set(['open_sea']) - data.keys()
             if data__missing_keys:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_keys = set(data.keys())
             if "open_sea" in data_keys:
                 data_keys.remove("open_sea")
                 data__opensea = data["open_sea"]
                 if not (isinstance(data__opensea, bool) and data__opensea is True):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
@@ -575,12 +581,12 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
                 data_keys.remove("land")
                 data__land = data["land"]
                 if not (isinstance(data__land, bool) and data__land is False):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             if "water" in data_keys:
                 data_keys.remove("water")
                 data__water = data["water"]
                 if not (isinstance(data__water, bool) and data__water is True):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     try:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -589,7 +595,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
                 data_keys.remove("land")
                 data__land = data["land"]
                 if not (isinstance(data__land, bool) and data__land is False):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
@@ -601,7 +607,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
                     if data_is_dict:
                         data__missing_keys = set(['population_limit']) - data.keys()
                         if data__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data_any_of_count6 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count6:
@@ -610,7 +616,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
                     if data_is_dict:
                         data__missing_keys = set(['city_site']) - data.keys()
                         if data__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data_any_of_count6 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count6:
@@ -619,7 +625,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
                     if data_is_dict:
                         data__missing_keys = set(['flood_plain']) - data.keys()
                         if data__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data_any_of_count6 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count6:
@@ -628,7 +634,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
                     if data_is_dict:
                         data__missing_keys = set(['coastal']) - data.keys()
                         if data__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data_any_of_count6 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count6:
@@ -637,7 +643,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
                     if data_is_dict:
                         data__missing_keys = set(['start_nation']) - data.keys()
                         if data__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data_any_of_count6 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count6:
@@ -646,14 +652,14 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
                     if data_is_dict:
                         data__missing_keys = set(['coasts']) - data.keys()
                         if data__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data_any_of_count6 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data_any_of_count6:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
         else:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     try:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -662,7 +668,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
                 data_keys.remove("land")
                 data__land = data["land"]
                 if not (isinstance(data__land, bool) and data__land is True):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
@@ -670,7 +676,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
         if data_is_dict:
             data__missing_keys = set(['population_limit']) - data.keys()
             if data__missing_keys:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
     try:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -679,7 +685,7 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
                 data_keys.remove("water")
                 data__water = data["water"]
                 if not (isinstance(data__water, bool) and data__water is False):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
@@ -688,10 +694,10 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
             if data_is_dict:
                 data__missing_keys = set(['coasts']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
         else:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
             data_keys = set(data.keys())
@@ -699,19 +705,19 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
                 data_keys.remove("coastal")
                 data__coastal = data["coastal"]
                 if not (isinstance(data__coastal, bool) and data__coastal is False):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     try:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
             data__missing_keys = set(['city_site']) - data.keys()
             if data__missing_keys:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_keys = set(data.keys())
             if "city_site" in data_keys:
                 data_keys.remove("city_site")
                 data__citysite = data["city_site"]
                 if not (isinstance(data__citysite, str) and data__citysite == 'white'):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
@@ -719,12 +725,12 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
         if data_is_dict:
             data__missing_keys = set(['flood_plain']) - data.keys()
             if data__missing_keys:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['id', 'name', 'panel', 'land', 'water']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -734,13 +740,13 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
             data_keys.remove("name")
             data__name = data["name"]
             if not isinstance(data__name, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__name, str):
                 data__name_len = len(data__name)
                 if data__name_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__name_len > 120:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "panel" in data_keys:
             data_keys.remove("panel")
             data__panel = data["panel"]
@@ -749,22 +755,22 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
             data_keys.remove("land")
             data__land = data["land"]
             if not isinstance(data__land, (bool)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "water" in data_keys:
             data_keys.remove("water")
             data__water = data["water"]
             if not isinstance(data__water, (bool)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "open_sea" in data_keys:
             data_keys.remove("open_sea")
             data__opensea = data["open_sea"]
             if not isinstance(data__opensea, (bool)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "coastal" in data_keys:
             data_keys.remove("coastal")
             data__coastal = data["coastal"]
             if not isinstance(data__coastal, (bool)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "population_limit" in data_keys:
             data_keys.remove("population_limit")
             data__populationlimit = data["population_limit"]
@@ -772,10 +778,10 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
             if data__populationlimit_one_of_count7 < 2:
                 try:
                     if not isinstance(data__populationlimit, (int)) and not (isinstance(data__populationlimit, float) and data__populationlimit.is_integer()) or isinstance(data__populationlimit, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__populationlimit, (int, float, Decimal)) and not isinstance(data__populationlimit, bool):
                         if data__populationlimit < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__populationlimit_one_of_count7 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__populationlimit_one_of_count7 < 2:
@@ -784,12 +790,12 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
                     data__populationlimit_one_of_count7 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__populationlimit_one_of_count7 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "city_site" in data_keys:
             data_keys.remove("city_site")
             data__citysite = data["city_site"]
             if not (isinstance(data__citysite, str) and data__citysite == 'black' or isinstance(data__citysite, str) and data__citysite == 'white'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "flood_plain" in data_keys:
             data_keys.remove("flood_plain")
             data__floodplain = data["flood_plain"]
@@ -802,12 +808,12 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
             data_keys.remove("coasts")
             data__coasts = data["coasts"]
             if not isinstance(data__coasts, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__coasts_is_list = isinstance(data__coasts, (list, tuple))
             if data__coasts_is_list:
                 data__coasts_len = len(data__coasts)
                 if data__coasts_len < 2:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__coasts_x, data__coasts_item in enumerate(data__coasts):
                     validate_https___civrules_invalid_schemas_map_schema_json___defs_coast(data__coasts_item, custom_formats, (name_prefix or "data") + ".coasts[{data__coasts_x}]")
         if "rule" in data_keys:
@@ -827,31 +833,31 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
             data__disagreements = data["disagreements"]
             validate_https___civrules_invalid_schemas_map_schema_json___defs_disagreements(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_map_schema_json___defs_coast(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['touches']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "touches" in data_keys:
             data_keys.remove("touches")
             data__touches = data["touches"]
             if not isinstance(data__touches, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__touches_is_list = isinstance(data__touches, (list, tuple))
             if data__touches_is_list:
                 data__touches_len = len(data__touches)
                 if data__touches_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__touches_len > len(set(fn(data__touches_x) for data__touches_x in data__touches)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__touches_x, data__touches_item in enumerate(data__touches):
                     validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__touches_item, custom_formats, (name_prefix or "data") + ".touches[{data__touches_x}]")
         if "rule" in data_keys:
@@ -867,38 +873,38 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_coast(data,
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_map_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_map_schema_json___defs_unknown(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['unknown']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "unknown" in data_keys:
             data_keys.remove("unknown")
             data__unknown = data["unknown"]
             if not isinstance(data__unknown, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__unknown, str):
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_map_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_map_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
@@ -911,52 +917,52 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_rule(data, 
     if data_one_of_count8 < 2:
         try:
             if not isinstance(data, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_is_list = isinstance(data, (list, tuple))
             if data_is_list:
                 data_len = len(data)
                 if data_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data_len > len(set(fn(data_x) for data_x in data)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_map_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
             data_one_of_count8 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count8 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_map_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 120:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_map_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 64:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 

@@ -13,6 +13,12 @@ import re
 from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
+class _Invalid(JsonSchemaValueException):
+    """The verdict "invalid", made as a plain exception is (only the verdict is used)."""
+
+    __init__ = Exception.__init__
+
+
 REGEX_PATTERNS = {
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z')
@@ -22,28 +28,28 @@ NoneType = type(None)
 
 def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'rulebook', 'sections']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'rule_index'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "rulebook" in data_keys:
             data_keys.remove("rulebook")
             data__rulebook = data["rulebook"]
             if not isinstance(data__rulebook, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__rulebook_is_dict = isinstance(data__rulebook, dict)
             if data__rulebook_is_dict:
                 data__rulebook__missing_keys = set(['id', 'title']) - data__rulebook.keys()
                 if data__rulebook__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__rulebook_keys = set(data__rulebook.keys())
                 if "id" in data__rulebook_keys:
                     data__rulebook_keys.remove("id")
@@ -53,94 +59,94 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
                     data__rulebook_keys.remove("title")
                     data__rulebook__title = data__rulebook["title"]
                     if not isinstance(data__rulebook__title, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__rulebook__title, str):
                         data__rulebook__title_len = len(data__rulebook__title)
                         if data__rulebook__title_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "text_in_sources" in data__rulebook_keys:
                     data__rulebook_keys.remove("text_in_sources")
                     data__rulebook__textinsources = data__rulebook["text_in_sources"]
                     if not isinstance(data__rulebook__textinsources, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "source_file" in data__rulebook_keys:
                     data__rulebook_keys.remove("source_file")
                     data__rulebook__sourcefile = data__rulebook["source_file"]
                     if not isinstance(data__rulebook__sourcefile, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__rulebook__sourcefile, str):
                         data__rulebook__sourcefile_len = len(data__rulebook__sourcefile)
                         if data__rulebook__sourcefile_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "numbering" in data__rulebook_keys:
                     data__rulebook_keys.remove("numbering")
                     data__rulebook__numbering = data__rulebook["numbering"]
                     if not isinstance(data__rulebook__numbering, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if not (isinstance(data__rulebook__numbering, str) and data__rulebook__numbering == 'decimal_digits' or isinstance(data__rulebook__numbering, str) and data__rulebook__numbering == 'dotted_components' or isinstance(data__rulebook__numbering, str) and data__rulebook__numbering == 'mixed' or isinstance(data__rulebook__numbering, str) and data__rulebook__numbering == 'pages_and_headings'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "part" in data__rulebook_keys:
                     data__rulebook_keys.remove("part")
                     data__rulebook__part = data__rulebook["part"]
                     if not isinstance(data__rulebook__part, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__rulebook__part_is_dict = isinstance(data__rulebook__part, dict)
                     if data__rulebook__part_is_dict:
                         data__rulebook__part__missing_keys = set(['first_line', 'last_line']) - data__rulebook__part.keys()
                         if data__rulebook__part__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__rulebook__part_keys = set(data__rulebook__part.keys())
                         if "first_line" in data__rulebook__part_keys:
                             data__rulebook__part_keys.remove("first_line")
                             data__rulebook__part__firstline = data__rulebook__part["first_line"]
                             if not isinstance(data__rulebook__part__firstline, (int)) and not (isinstance(data__rulebook__part__firstline, float) and data__rulebook__part__firstline.is_integer()) or isinstance(data__rulebook__part__firstline, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__rulebook__part__firstline, (int, float, Decimal)) and not isinstance(data__rulebook__part__firstline, bool):
                                 if data__rulebook__part__firstline < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "last_line" in data__rulebook__part_keys:
                             data__rulebook__part_keys.remove("last_line")
                             data__rulebook__part__lastline = data__rulebook__part["last_line"]
                             if not isinstance(data__rulebook__part__lastline, (int)) and not (isinstance(data__rulebook__part__lastline, float) and data__rulebook__part__lastline.is_integer()) or isinstance(data__rulebook__part__lastline, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__rulebook__part__lastline, (int, float, Decimal)) and not isinstance(data__rulebook__part__lastline, bool):
                                 if data__rulebook__part__lastline < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "note" in data__rulebook__part_keys:
                             data__rulebook__part_keys.remove("note")
                             data__rulebook__part__note = data__rulebook__part["note"]
                             validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__rulebook__part__note, custom_formats, (name_prefix or "data") + ".rulebook.part.note")
                         if data__rulebook__part_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "note" in data__rulebook_keys:
                     data__rulebook_keys.remove("note")
                     data__rulebook__note = data__rulebook["note"]
                     validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__rulebook__note, custom_formats, (name_prefix or "data") + ".rulebook.note")
                 if data__rulebook_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             try:
                 data__rulebook_is_dict = isinstance(data__rulebook, dict)
                 if data__rulebook_is_dict:
                     data__rulebook__missing_keys = set(['text_in_sources']) - data__rulebook.keys()
                     if data__rulebook__missing_keys:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__rulebook_keys = set(data__rulebook.keys())
                     if "text_in_sources" in data__rulebook_keys:
                         data__rulebook_keys.remove("text_in_sources")
                         data__rulebook__textinsources = data__rulebook["text_in_sources"]
                         if not (isinstance(data__rulebook__textinsources, bool) and data__rulebook__textinsources is False):
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
             except (JsonSchemaValueException, JsonSchemaValuesException):
                 data__rulebook_is_dict = isinstance(data__rulebook, dict)
                 if data__rulebook_is_dict:
                     data__rulebook__missing_keys = set(['source_file', 'numbering', 'part']) - data__rulebook.keys()
                     if data__rulebook__missing_keys:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
         if "sections" in data_keys:
             data_keys.remove("sections")
             data__sections = data["sections"]
             if not isinstance(data__sections, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__sections_is_list = isinstance(data__sections, (list, tuple))
             if data__sections_is_list:
                 data__sections_len = len(data__sections)
@@ -150,7 +156,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
             data_keys.remove("missing")
             data__missing = data["missing"]
             if not isinstance(data__missing, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__missing_is_list = isinstance(data__missing, (list, tuple))
             if data__missing_is_list:
                 data__missing_len = len(data__missing)
@@ -160,7 +166,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
             data_keys.remove("duplicates")
             data__duplicates = data["duplicates"]
             if not isinstance(data__duplicates, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__duplicates_is_list = isinstance(data__duplicates, (list, tuple))
             if data__duplicates_is_list:
                 data__duplicates_len = len(data__duplicates)
@@ -170,7 +176,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
             data_keys.remove("anomalies")
             data__anomalies = data["anomalies"]
             if not isinstance(data__anomalies, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__anomalies_is_list = isinstance(data__anomalies, (list, tuple))
             if data__anomalies_is_list:
                 data__anomalies_len = len(data__anomalies)
@@ -180,93 +186,93 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
             data_keys.remove("sequence_gaps")
             data__sequencegaps = data["sequence_gaps"]
             if not isinstance(data__sequencegaps, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__sequencegaps_is_list = isinstance(data__sequencegaps, (list, tuple))
             if data__sequencegaps_is_list:
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 data__sequencegaps_len = len(data__sequencegaps)
                 if data__sequencegaps_len > len(set(fn(data__sequencegaps_x) for data__sequencegaps_x in data__sequencegaps)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__sequencegaps_x, data__sequencegaps_item in enumerate(data__sequencegaps):
                     validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__sequencegaps_item, custom_formats, (name_prefix or "data") + ".sequence_gaps[{data__sequencegaps_x}]")
         if "online_help" in data_keys:
             data_keys.remove("online_help")
             data__onlinehelp = data["online_help"]
             if not isinstance(data__onlinehelp, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__onlinehelp_is_dict = isinstance(data__onlinehelp, dict)
             if data__onlinehelp_is_dict:
                 data__onlinehelp__missing_keys = set(['title', 'numbering', 'part', 'sections']) - data__onlinehelp.keys()
                 if data__onlinehelp__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__onlinehelp_keys = set(data__onlinehelp.keys())
                 if "title" in data__onlinehelp_keys:
                     data__onlinehelp_keys.remove("title")
                     data__onlinehelp__title = data__onlinehelp["title"]
                     if not isinstance(data__onlinehelp__title, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__onlinehelp__title, str):
                         data__onlinehelp__title_len = len(data__onlinehelp__title)
                         if data__onlinehelp__title_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "numbering" in data__onlinehelp_keys:
                     data__onlinehelp_keys.remove("numbering")
                     data__onlinehelp__numbering = data__onlinehelp["numbering"]
                     if not isinstance(data__onlinehelp__numbering, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if not (isinstance(data__onlinehelp__numbering, str) and data__onlinehelp__numbering == 'decimal_digits' or isinstance(data__onlinehelp__numbering, str) and data__onlinehelp__numbering == 'dotted_components' or isinstance(data__onlinehelp__numbering, str) and data__onlinehelp__numbering == 'mixed'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "part" in data__onlinehelp_keys:
                     data__onlinehelp_keys.remove("part")
                     data__onlinehelp__part = data__onlinehelp["part"]
                     if not isinstance(data__onlinehelp__part, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__onlinehelp__part_is_dict = isinstance(data__onlinehelp__part, dict)
                     if data__onlinehelp__part_is_dict:
                         data__onlinehelp__part__missing_keys = set(['first_line', 'last_line']) - data__onlinehelp__part.keys()
                         if data__onlinehelp__part__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__onlinehelp__part_keys = set(data__onlinehelp__part.keys())
                         if "first_line" in data__onlinehelp__part_keys:
                             data__onlinehelp__part_keys.remove("first_line")
                             data__onlinehelp__part__firstline = data__onlinehelp__part["first_line"]
                             if not isinstance(data__onlinehelp__part__firstline, (int)) and not (isinstance(data__onlinehelp__part__firstline, float) and data__onlinehelp__part__firstline.is_integer()) or isinstance(data__onlinehelp__part__firstline, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__onlinehelp__part__firstline, (int, float, Decimal)) and not isinstance(data__onlinehelp__part__firstline, bool):
                                 if data__onlinehelp__part__firstline < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "last_line" in data__onlinehelp__part_keys:
                             data__onlinehelp__part_keys.remove("last_line")
                             data__onlinehelp__part__lastline = data__onlinehelp__part["last_line"]
                             if not isinstance(data__onlinehelp__part__lastline, (int)) and not (isinstance(data__onlinehelp__part__lastline, float) and data__onlinehelp__part__lastline.is_integer()) or isinstance(data__onlinehelp__part__lastline, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__onlinehelp__part__lastline, (int, float, Decimal)) and not isinstance(data__onlinehelp__part__lastline, bool):
                                 if data__onlinehelp__part__lastline < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "note" in data__onlinehelp__part_keys:
                             data__onlinehelp__part_keys.remove("note")
                             data__onlinehelp__part__note = data__onlinehelp__part["note"]
                             validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__onlinehelp__part__note, custom_formats, (name_prefix or "data") + ".online_help.part.note")
                         if data__onlinehelp__part_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "sections" in data__onlinehelp_keys:
                     data__onlinehelp_keys.remove("sections")
                     data__onlinehelp__sections = data__onlinehelp["sections"]
                     if not isinstance(data__onlinehelp__sections, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__onlinehelp__sections_is_list = isinstance(data__onlinehelp__sections, (list, tuple))
                     if data__onlinehelp__sections_is_list:
                         data__onlinehelp__sections_len = len(data__onlinehelp__sections)
                         if data__onlinehelp__sections_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__onlinehelp__sections_x, data__onlinehelp__sections_item in enumerate(data__onlinehelp__sections):
                             if not isinstance(data__onlinehelp__sections_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__onlinehelp__sections_item_is_dict = isinstance(data__onlinehelp__sections_item, dict)
                             if data__onlinehelp__sections_item_is_dict:
                                 data__onlinehelp__sections_item__missing_keys = set(['section', 'title', 'line', 'status']) - data__onlinehelp__sections_item.keys()
                                 if data__onlinehelp__sections_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__onlinehelp__sections_item_keys = set(data__onlinehelp__sections_item.keys())
                                 if "section" in data__onlinehelp__sections_item_keys:
                                     data__onlinehelp__sections_item_keys.remove("section")
@@ -279,13 +285,13 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
                                     if data__onlinehelp__sections_item__title_one_of_count1 < 2:
                                         try:
                                             if not isinstance(data__onlinehelp__sections_item__title, (str)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if isinstance(data__onlinehelp__sections_item__title, str):
                                                 data__onlinehelp__sections_item__title_len = len(data__onlinehelp__sections_item__title)
                                                 if data__onlinehelp__sections_item__title_len < 1:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 if data__onlinehelp__sections_item__title_len > 80:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                             data__onlinehelp__sections_item__title_one_of_count1 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__onlinehelp__sections_item__title_one_of_count1 < 2:
@@ -294,43 +300,43 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
                                             data__onlinehelp__sections_item__title_one_of_count1 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__onlinehelp__sections_item__title_one_of_count1 != 1:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "title_from" in data__onlinehelp__sections_item_keys:
                                     data__onlinehelp__sections_item_keys.remove("title_from")
                                     data__onlinehelp__sections_item__titlefrom = data__onlinehelp__sections_item["title_from"]
                                     if not isinstance(data__onlinehelp__sections_item__titlefrom, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if not (isinstance(data__onlinehelp__sections_item__titlefrom, str) and data__onlinehelp__sections_item__titlefrom == 'heading' or isinstance(data__onlinehelp__sections_item__titlefrom, str) and data__onlinehelp__sections_item__titlefrom == 'first_words' or isinstance(data__onlinehelp__sections_item__titlefrom, str) and data__onlinehelp__sections_item__titlefrom == 'cross_reference'):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "line" in data__onlinehelp__sections_item_keys:
                                     data__onlinehelp__sections_item_keys.remove("line")
                                     data__onlinehelp__sections_item__line = data__onlinehelp__sections_item["line"]
                                     if not isinstance(data__onlinehelp__sections_item__line, (int)) and not (isinstance(data__onlinehelp__sections_item__line, float) and data__onlinehelp__sections_item__line.is_integer()) or isinstance(data__onlinehelp__sections_item__line, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__onlinehelp__sections_item__line, (int, float, Decimal)) and not isinstance(data__onlinehelp__sections_item__line, bool):
                                         if data__onlinehelp__sections_item__line < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "status" in data__onlinehelp__sections_item_keys:
                                     data__onlinehelp__sections_item_keys.remove("status")
                                     data__onlinehelp__sections_item__status = data__onlinehelp__sections_item["status"]
                                     if not isinstance(data__onlinehelp__sections_item__status, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if not (isinstance(data__onlinehelp__sections_item__status, str) and data__onlinehelp__sections_item__status == 'printed' or isinstance(data__onlinehelp__sections_item__status, str) and data__onlinehelp__sections_item__status == 'unnumbered' or isinstance(data__onlinehelp__sections_item__status, str) and data__onlinehelp__sections_item__status == 'implied'):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "printed_as" in data__onlinehelp__sections_item_keys:
                                     data__onlinehelp__sections_item_keys.remove("printed_as")
                                     data__onlinehelp__sections_item__printedas = data__onlinehelp__sections_item["printed_as"]
                                     if not isinstance(data__onlinehelp__sections_item__printedas, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__onlinehelp__sections_item__printedas, str):
                                         data__onlinehelp__sections_item__printedas_len = len(data__onlinehelp__sections_item__printedas)
                                         if data__onlinehelp__sections_item__printedas_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "mid_line" in data__onlinehelp__sections_item_keys:
                                     data__onlinehelp__sections_item_keys.remove("mid_line")
                                     data__onlinehelp__sections_item__midline = data__onlinehelp__sections_item["mid_line"]
                                     if not isinstance(data__onlinehelp__sections_item__midline, (bool)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "parent" in data__onlinehelp__sections_item_keys:
                                     data__onlinehelp__sections_item_keys.remove("parent")
                                     data__onlinehelp__sections_item__parent = data__onlinehelp__sections_item["parent"]
@@ -351,23 +357,23 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
                                     data__onlinehelp__sections_item_keys.remove("text_differs")
                                     data__onlinehelp__sections_item__textdiffers = data__onlinehelp__sections_item["text_differs"]
                                     if not isinstance(data__onlinehelp__sections_item__textdiffers, (bool)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if data__onlinehelp__sections_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "note" in data__onlinehelp_keys:
                     data__onlinehelp_keys.remove("note")
                     data__onlinehelp__note = data__onlinehelp["note"]
                     validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__onlinehelp__note, custom_formats, (name_prefix or "data") + ".online_help.note")
                 if data__onlinehelp_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     try:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
             data__missing_keys = set(['rulebook']) - data.keys()
             if data__missing_keys:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_keys = set(data.keys())
             if "rulebook" in data_keys:
                 data_keys.remove("rulebook")
@@ -376,13 +382,13 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
                 if data__rulebook_is_dict:
                     data__rulebook__missing_keys = set(['text_in_sources']) - data__rulebook.keys()
                     if data__rulebook__missing_keys:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__rulebook_keys = set(data__rulebook.keys())
                     if "text_in_sources" in data__rulebook_keys:
                         data__rulebook_keys.remove("text_in_sources")
                         data__rulebook__textinsources = data__rulebook["text_in_sources"]
                         if not (isinstance(data__rulebook__textinsources, bool) and data__rulebook__textinsources is False):
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
     except (JsonSchemaValueException, JsonSchemaValuesException):
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -394,7 +400,7 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
                 if data__sections_is_list:
                     data__sections_len = len(data__sections)
                     if data__sections_len < 1:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
     else:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -406,33 +412,33 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json(data, custo
                 if data__sections_is_list:
                     data__sections_len = len(data__sections)
                     if data__sections_len > 0:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_disagreements(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (list, tuple)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_list = isinstance(data, (list, tuple))
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
             if not isinstance(data_item, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_item_is_dict = isinstance(data_item, dict)
             if data_item_is_dict:
                 data_item__missing_keys = set(['field', 'chosen', 'alternatives', 'why']) - data_item.keys()
                 if data_item__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data_item_keys = set(data_item.keys())
                 if "field" in data_item_keys:
                     data_item_keys.remove("field")
                     data_item__field = data_item["field"]
                     if not isinstance(data_item__field, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__field, str):
                         data_item__field_len = len(data_item__field)
                         if data_item__field_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "chosen" in data_item_keys:
                     data_item_keys.remove("chosen")
                     data_item__chosen = data_item["chosen"]
@@ -440,20 +446,20 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_disa
                     data_item_keys.remove("alternatives")
                     data_item__alternatives = data_item["alternatives"]
                     if not isinstance(data_item__alternatives, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data_item__alternatives_is_list = isinstance(data_item__alternatives, (list, tuple))
                     if data_item__alternatives_is_list:
                         data_item__alternatives_len = len(data_item__alternatives)
                         if data_item__alternatives_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data_item__alternatives_x, data_item__alternatives_item in enumerate(data_item__alternatives):
                             if not isinstance(data_item__alternatives_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data_item__alternatives_item_is_dict = isinstance(data_item__alternatives_item, dict)
                             if data_item__alternatives_item_is_dict:
                                 data_item__alternatives_item__missing_keys = set(['value', 'source']) - data_item__alternatives_item.keys()
                                 if data_item__alternatives_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data_item__alternatives_item_keys = set(data_item__alternatives_item.keys())
                                 if "value" in data_item__alternatives_item_keys:
                                     data_item__alternatives_item_keys.remove("value")
@@ -462,125 +468,125 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_disa
                                     data_item__alternatives_item_keys.remove("source")
                                     data_item__alternatives_item__source = data_item__alternatives_item["source"]
                                     if not isinstance(data_item__alternatives_item__source, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data_item__alternatives_item__source, str):
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "why" in data_item_keys:
                     data_item_keys.remove("why")
                     data_item__why = data_item["why"]
                     if not isinstance(data_item__why, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data_item_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_unknown(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['unknown']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "unknown" in data_keys:
             data_keys.remove("unknown")
             data__unknown = data["unknown"]
             if not isinstance(data__unknown, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__unknown, str):
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 120:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_anomaly(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['type', 'lines', 'note']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "type" in data_keys:
             data_keys.remove("type")
             data__type = data["type"]
             if not isinstance(data__type, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__type, str) and data__type == 'garbled_number' or isinstance(data__type, str) and data__type == 'duplicate_number' or isinstance(data__type, str) and data__type == 'misplaced_heading' or isinstance(data__type, str) and data__type == 'unnumbered_heading' or isinstance(data__type, str) and data__type == 'wrong_cross_reference' or isinstance(data__type, str) and data__type == 'dangling_cross_reference' or isinstance(data__type, str) and data__type == 'irregular_numbering' or isinstance(data__type, str) and data__type == 'copy_differs' or isinstance(data__type, str) and data__type == 'count_mismatch'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "lines" in data_keys:
             data_keys.remove("lines")
             data__lines = data["lines"]
             if not isinstance(data__lines, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__lines_is_list = isinstance(data__lines, (list, tuple))
             if data__lines_is_list:
                 data__lines_len = len(data__lines)
                 if data__lines_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__lines_len > len(set(fn(data__lines_x) for data__lines_x in data__lines)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__lines_x, data__lines_item in enumerate(data__lines):
                     if not isinstance(data__lines_item, (int)) and not (isinstance(data__lines_item, float) and data__lines_item.is_integer()) or isinstance(data__lines_item, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__lines_item, (int, float, Decimal)) and not isinstance(data__lines_item, bool):
                         if data__lines_item < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "printed" in data_keys:
             data_keys.remove("printed")
             data__printed = data["printed"]
             if not isinstance(data__printed, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__printed, str):
                 data__printed_len = len(data__printed)
                 if data__printed_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "reading" in data_keys:
             data_keys.remove("reading")
             data__reading = data["reading"]
             if not isinstance(data__reading, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__reading, str):
                 data__reading_len = len(data__reading)
                 if data__reading_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "sections" in data_keys:
             data_keys.remove("sections")
             data__sections = data["sections"]
             if not isinstance(data__sections, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__sections_is_list = isinstance(data__sections, (list, tuple))
             if data__sections_is_list:
                 data__sections_len = len(data__sections)
                 if data__sections_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__sections_len > len(set(fn(data__sections_x) for data__sections_x in data__sections)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__sections_x, data__sections_item in enumerate(data__sections):
                     validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__sections_item, custom_formats, (name_prefix or "data") + ".sections[{data__sections_x}]")
         if "note" in data_keys:
@@ -588,17 +594,17 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_anom
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_duplicate_number(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['section', 'line', 'title', 'note']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "section" in data_keys:
             data_keys.remove("section")
@@ -608,37 +614,37 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_dupl
             data_keys.remove("line")
             data__line = data["line"]
             if not isinstance(data__line, (int)) and not (isinstance(data__line, float) and data__line.is_integer()) or isinstance(data__line, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__line, (int, float, Decimal)) and not isinstance(data__line, bool):
                 if data__line < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "title" in data_keys:
             data_keys.remove("title")
             data__title = data["title"]
             if not isinstance(data__title, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__title, str):
                 data__title_len = len(data__title)
                 if data__title_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__title_len > 80:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_missing_section(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['section', 'reason']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "section" in data_keys:
             data_keys.remove("section")
@@ -648,53 +654,53 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_miss
             data_keys.remove("reason")
             data__reason = data["reason"]
             if not isinstance(data__reason, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__reason, str):
                 data__reason_len = len(data__reason)
                 if data__reason_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "cited_by" in data_keys:
             data_keys.remove("cited_by")
             data__citedby = data["cited_by"]
             if not isinstance(data__citedby, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__citedby_is_list = isinstance(data__citedby, (list, tuple))
             if data__citedby_is_list:
                 data__citedby_len = len(data__citedby)
                 if data__citedby_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__citedby_len > len(set(fn(data__citedby_x) for data__citedby_x in data__citedby)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__citedby_x, data__citedby_item in enumerate(data__citedby):
                     validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_section(data__citedby_item, custom_formats, (name_prefix or "data") + ".cited_by[{data__citedby_x}]")
         if "cited_at_lines" in data_keys:
             data_keys.remove("cited_at_lines")
             data__citedatlines = data["cited_at_lines"]
             if not isinstance(data__citedatlines, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__citedatlines_is_list = isinstance(data__citedatlines, (list, tuple))
             if data__citedatlines_is_list:
                 data__citedatlines_len = len(data__citedatlines)
                 if data__citedatlines_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data__citedatlines_len > len(set(fn(data__citedatlines_x) for data__citedatlines_x in data__citedatlines)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__citedatlines_x, data__citedatlines_item in enumerate(data__citedatlines):
                     if not isinstance(data__citedatlines_item, (int)) and not (isinstance(data__citedatlines_item, float) and data__citedatlines_item.is_integer()) or isinstance(data__citedatlines_item, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__citedatlines_item, (int, float, Decimal)) and not isinstance(data__citedatlines_item, bool):
                         if data__citedatlines_item < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "candidate_line" in data_keys:
             data_keys.remove("candidate_line")
             data__candidateline = data["candidate_line"]
             if not isinstance(data__candidateline, (int)) and not (isinstance(data__candidateline, float) and data__candidateline.is_integer()) or isinstance(data__candidateline, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__candidateline, (int, float, Decimal)) and not isinstance(data__candidateline, bool):
                 if data__candidateline < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "parent" in data_keys:
             data_keys.remove("parent")
             data__parent = data["parent"]
@@ -704,17 +710,17 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_miss
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_indexed_section(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['section', 'title', 'line', 'status']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "section" in data_keys:
             data_keys.remove("section")
@@ -727,13 +733,13 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_inde
             if data__title_one_of_count2 < 2:
                 try:
                     if not isinstance(data__title, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__title, str):
                         data__title_len = len(data__title)
                         if data__title_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         if data__title_len > 80:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__title_one_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__title_one_of_count2 < 2:
@@ -742,43 +748,43 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_inde
                     data__title_one_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__title_one_of_count2 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "title_from" in data_keys:
             data_keys.remove("title_from")
             data__titlefrom = data["title_from"]
             if not isinstance(data__titlefrom, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__titlefrom, str) and data__titlefrom == 'heading' or isinstance(data__titlefrom, str) and data__titlefrom == 'first_words' or isinstance(data__titlefrom, str) and data__titlefrom == 'cross_reference'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "line" in data_keys:
             data_keys.remove("line")
             data__line = data["line"]
             if not isinstance(data__line, (int)) and not (isinstance(data__line, float) and data__line.is_integer()) or isinstance(data__line, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__line, (int, float, Decimal)) and not isinstance(data__line, bool):
                 if data__line < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "status" in data_keys:
             data_keys.remove("status")
             data__status = data["status"]
             if not isinstance(data__status, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__status, str) and data__status == 'printed' or isinstance(data__status, str) and data__status == 'unnumbered' or isinstance(data__status, str) and data__status == 'implied'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "printed_as" in data_keys:
             data_keys.remove("printed_as")
             data__printedas = data["printed_as"]
             if not isinstance(data__printedas, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__printedas, str):
                 data__printedas_len = len(data__printedas)
                 if data__printedas_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "mid_line" in data_keys:
             data_keys.remove("mid_line")
             data__midline = data["mid_line"]
             if not isinstance(data__midline, (bool)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "parent" in data_keys:
             data_keys.remove("parent")
             data__parent = data["parent"]
@@ -792,27 +798,27 @@ def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_inde
             data__disagreements = data["disagreements"]
             validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_disagreements(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_rule_index_schema_json___defs_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 64:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 

@@ -13,6 +13,12 @@ import re
 from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
+class _Invalid(JsonSchemaValueException):
+    """The verdict "invalid", made as a plain exception is (only the verdict is used)."""
+
+    __init__ = Exception.__init__
+
+
 REGEX_PATTERNS = {
     '^[a-z][a-z0-9]*(-[a-z0-9]+)*$': re.compile('^[a-z][a-z0-9]*(-[a-z0-9]+)*\\Z'),
     '^[A-Z][0-9]{3}$': re.compile('^[A-Z][0-9]{3}\\Z'),
@@ -26,18 +32,18 @@ NoneType = type(None)
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'id', 'name']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'ruleset'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
@@ -46,30 +52,30 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data_keys.remove("name")
             data__name = data["name"]
             if not isinstance(data__name, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__name, str):
                 data__name_len = len(data__name)
                 if data__name_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__name_len > 120:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "description" in data_keys:
             data_keys.remove("description")
             data__description = data["description"]
             if not isinstance(data__description, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__description, str):
                 data__description_len = len(data__description)
                 if data__description_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "family" in data_keys:
             data_keys.remove("family")
             data__family = data["family"]
             if not isinstance(data__family, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__family, str):
                 if not REGEX_PATTERNS['^[a-z][a-z0-9]*(-[a-z0-9]+)*$'].search(data__family):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "extends" in data_keys:
             data_keys.remove("extends")
             data__extends = data["extends"]
@@ -78,19 +84,19 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data_keys.remove("status")
             data__status = data["status"]
             if not isinstance(data__status, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__status, str) and data__status == 'draft'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "overlay" in data_keys:
             data_keys.remove("overlay")
             data__overlay = data["overlay"]
             if not isinstance(data__overlay, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__overlay_is_dict = isinstance(data__overlay, dict)
             if data__overlay_is_dict:
                 data__overlay_len = len(data__overlay)
                 if data__overlay_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__overlay_keys = set(data__overlay.keys())
                 if "groups" in data__overlay_keys:
                     data__overlay_keys.remove("groups")
@@ -306,69 +312,69 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__overlay_keys.remove("settings")
                     data__overlay__settings = data__overlay["settings"]
                     if not isinstance(data__overlay__settings, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__overlay__settings_is_dict = isinstance(data__overlay__settings, dict)
                     if data__overlay__settings_is_dict:
                         data__overlay__settings_len = len(data__overlay__settings)
                         if data__overlay__settings_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__overlay__settings_keys = set(data__overlay__settings.keys())
                         if "remove" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("remove")
                             data__overlay__settings__remove = data__overlay__settings["remove"]
                             if not isinstance(data__overlay__settings__remove, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__overlay__settings__remove_is_list = isinstance(data__overlay__settings__remove, (list, tuple))
                             if data__overlay__settings__remove_is_list:
                                 data__overlay__settings__remove_len = len(data__overlay__settings__remove)
                                 if data__overlay__settings__remove_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                 if data__overlay__settings__remove_len > len(set(fn(data__overlay__settings__remove_x) for data__overlay__settings__remove_x in data__overlay__settings__remove)):
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__overlay__settings__remove_x, data__overlay__settings__remove_item in enumerate(data__overlay__settings__remove):
                                     if not (isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'players' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'credit_policy' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'components' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'not_in_sources' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'ast' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'player_counts' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'sequence_of_play' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'victory' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'hand_limit' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'taxation' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'special_rules' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'non_player_forces' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'total_cards' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'set_value' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'mining' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'trade_stacks' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'deck_compositions' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'non_native_block_bonus' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'declared_count' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'two_coast_areas' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'excluded_borders'):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                         if "replace" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("replace")
                             data__overlay__settings__replace = data__overlay__settings["replace"]
                             if not isinstance(data__overlay__settings__replace, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__overlay__settings__replace_is_dict = isinstance(data__overlay__settings__replace, dict)
                             if data__overlay__settings__replace_is_dict:
                                 data__overlay__settings__replace_len = len(data__overlay__settings__replace)
                                 if data__overlay__settings__replace_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__overlay__settings__replace_len != 0:
                                     data__overlay__settings__replace_property_names = True
                                     for data__overlay__settings__replace_key in data__overlay__settings__replace:
                                         try:
                                             if not (isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'players' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'credit_policy' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'components' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'not_in_sources' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'ast' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'player_counts' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'sequence_of_play' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'victory' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'hand_limit' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'taxation' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'special_rules' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'non_player_forces' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'total_cards' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'set_value' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'mining' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'trade_stacks' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'deck_compositions' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'non_native_block_bonus' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'declared_count' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'two_coast_areas' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'excluded_borders'):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                         except (JsonSchemaValueException, JsonSchemaValuesException):
                                             data__overlay__settings__replace_property_names = False
                                     if not data__overlay__settings__replace_property_names:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                         if "add" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("add")
                             data__overlay__settings__add = data__overlay__settings["add"]
                             if not isinstance(data__overlay__settings__add, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__overlay__settings__add_is_dict = isinstance(data__overlay__settings__add, dict)
                             if data__overlay__settings__add_is_dict:
                                 data__overlay__settings__add_len = len(data__overlay__settings__add)
                                 if data__overlay__settings__add_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__overlay__settings__add_len != 0:
                                     data__overlay__settings__add_property_names = True
                                     for data__overlay__settings__add_key in data__overlay__settings__add:
                                         try:
                                             if not (isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'players' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'credit_policy' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'components' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'not_in_sources' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'ast' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'player_counts' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'sequence_of_play' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'victory' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'hand_limit' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'taxation' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'special_rules' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'non_player_forces' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'total_cards' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'set_value' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'mining' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'trade_stacks' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'deck_compositions' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'non_native_block_bonus' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'declared_count' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'two_coast_areas' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'excluded_borders'):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                         except (JsonSchemaValueException, JsonSchemaValuesException):
                                             data__overlay__settings__add_property_names = False
                                     if not data__overlay__settings__add_property_names:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                         if "players" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("players")
                             data__overlay__settings__players = data__overlay__settings["players"]
@@ -454,36 +460,36 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__overlay__settings__excludedborders = data__overlay__settings["excluded_borders"]
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__overlay__settings__excludedborders, custom_formats, (name_prefix or "data") + ".overlay.settings.excluded_borders")
                         if data__overlay__settings_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data__overlay_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "suppress" in data_keys:
             data_keys.remove("suppress")
             data__suppress = data["suppress"]
             if not isinstance(data__suppress, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__suppress_is_list = isinstance(data__suppress, (list, tuple))
             if data__suppress_is_list:
                 data__suppress_len = len(data__suppress)
                 if data__suppress_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__suppress_x, data__suppress_item in enumerate(data__suppress):
                     if not isinstance(data__suppress_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__suppress_item_is_dict = isinstance(data__suppress_item, dict)
                     if data__suppress_item_is_dict:
                         data__suppress_item__missing_keys = set(['code', 'reason']) - data__suppress_item.keys()
                         if data__suppress_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__suppress_item_keys = set(data__suppress_item.keys())
                         if "code" in data__suppress_item_keys:
                             data__suppress_item_keys.remove("code")
                             data__suppress_item__code = data__suppress_item["code"]
                             if not isinstance(data__suppress_item__code, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__suppress_item__code, str):
                                 if not REGEX_PATTERNS['^[A-Z][0-9]{3}$'].search(data__suppress_item__code):
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "file" in data__suppress_item_keys:
                             data__suppress_item_keys.remove("file")
                             data__suppress_item__file = data__suppress_item["file"]
@@ -492,42 +498,42 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__suppress_item_keys.remove("target")
                             data__suppress_item__target = data__suppress_item["target"]
                             if not isinstance(data__suppress_item__target, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__suppress_item__target, str):
                                 data__suppress_item__target_len = len(data__suppress_item__target)
                                 if data__suppress_item__target_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "reason" in data__suppress_item_keys:
                             data__suppress_item_keys.remove("reason")
                             data__suppress_item__reason = data__suppress_item["reason"]
                             if not isinstance(data__suppress_item__reason, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__suppress_item__reason, str):
                                 data__suppress_item__reason_len = len(data__suppress_item__reason)
                                 if data__suppress_item__reason_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if data__suppress_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "rulebook" in data_keys:
             data_keys.remove("rulebook")
             data__rulebook = data["rulebook"]
             if not isinstance(data__rulebook, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__rulebook_is_dict = isinstance(data__rulebook, dict)
             if data__rulebook_is_dict:
                 data__rulebook__missing_keys = set(['title', 'rule_index']) - data__rulebook.keys()
                 if data__rulebook__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__rulebook_keys = set(data__rulebook.keys())
                 if "title" in data__rulebook_keys:
                     data__rulebook_keys.remove("title")
                     data__rulebook__title = data__rulebook["title"]
                     if not isinstance(data__rulebook__title, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__rulebook__title, str):
                         data__rulebook__title_len = len(data__rulebook__title)
                         if data__rulebook__title_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule_index" in data__rulebook_keys:
                     data__rulebook_keys.remove("rule_index")
                     data__rulebook__ruleindex = data__rulebook["rule_index"]
@@ -537,12 +543,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__rulebook__note = data__rulebook["note"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__rulebook__note, custom_formats, (name_prefix or "data") + ".rulebook.note")
                 if data__rulebook_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "players" in data_keys:
             data_keys.remove("players")
             data__players = data["players"]
             if not isinstance(data__players, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__players_any_of_count1 = 0
             if not data__players_any_of_count1:
                 try:
@@ -550,7 +556,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__players_is_dict:
                         data__players__missing_keys = set(['rule']) - data__players.keys()
                         if data__players__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__players_any_of_count1 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__players_any_of_count1:
@@ -559,37 +565,37 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__players_is_dict:
                         data__players__missing_keys = set(['source']) - data__players.keys()
                         if data__players__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__players_any_of_count1 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__players_any_of_count1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__players_is_dict = isinstance(data__players, dict)
             if data__players_is_dict:
                 data__players__missing_keys = set(['min', 'max']) - data__players.keys()
                 if data__players__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__players_keys = set(data__players.keys())
                 if "min" in data__players_keys:
                     data__players_keys.remove("min")
                     data__players__min = data__players["min"]
                     if not isinstance(data__players__min, (int)) and not (isinstance(data__players__min, float) and data__players__min.is_integer()) or isinstance(data__players__min, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__players__min, (int, float, Decimal)) and not isinstance(data__players__min, bool):
                         if data__players__min < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         if data__players__min > 64:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "max" in data__players_keys:
                     data__players_keys.remove("max")
                     data__players__max = data__players["max"]
                     if not isinstance(data__players__max, (int)) and not (isinstance(data__players__max, float) and data__players__max.is_integer()) or isinstance(data__players__max, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__players__max, (int, float, Decimal)) and not isinstance(data__players__max, bool):
                         if data__players__max < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         if data__players__max > 64:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule" in data__players_keys:
                     data__players_keys.remove("rule")
                     data__players__rule = data__players["rule"]
@@ -603,90 +609,90 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__players__note = data__players["note"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__players__note, custom_formats, (name_prefix or "data") + ".players.note")
                 if data__players_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "files" in data_keys:
             data_keys.remove("files")
             data__files = data["files"]
             if not isinstance(data__files, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__files_is_dict = isinstance(data__files, dict)
             if data__files_is_dict:
                 data__files_len = len(data__files)
                 if data__files_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__files_keys = set(data__files.keys())
                 if "civilization_cards" in data__files_keys:
                     data__files_keys.remove("civilization_cards")
                     data__files__civilizationcards = data__files["civilization_cards"]
                     if not isinstance(data__files__civilizationcards, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__files__civilizationcards_is_list = isinstance(data__files__civilizationcards, (list, tuple))
                     if data__files__civilizationcards_is_list:
                         data__files__civilizationcards_len = len(data__files__civilizationcards)
                         if data__files__civilizationcards_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                         if data__files__civilizationcards_len > len(set(fn(data__files__civilizationcards_x) for data__files__civilizationcards_x in data__files__civilizationcards)):
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__files__civilizationcards_x, data__files__civilizationcards_item in enumerate(data__files__civilizationcards):
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_path(data__files__civilizationcards_item, custom_formats, (name_prefix or "data") + ".files.civilization_cards[{data__files__civilizationcards_x}]")
                 if "commodities" in data__files_keys:
                     data__files_keys.remove("commodities")
                     data__files__commodities = data__files["commodities"]
                     if not isinstance(data__files__commodities, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__files__commodities_is_list = isinstance(data__files__commodities, (list, tuple))
                     if data__files__commodities_is_list:
                         data__files__commodities_len = len(data__files__commodities)
                         if data__files__commodities_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                         if data__files__commodities_len > len(set(fn(data__files__commodities_x) for data__files__commodities_x in data__files__commodities)):
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__files__commodities_x, data__files__commodities_item in enumerate(data__files__commodities):
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_path(data__files__commodities_item, custom_formats, (name_prefix or "data") + ".files.commodities[{data__files__commodities_x}]")
                 if "calamities" in data__files_keys:
                     data__files_keys.remove("calamities")
                     data__files__calamities = data__files["calamities"]
                     if not isinstance(data__files__calamities, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__files__calamities_is_list = isinstance(data__files__calamities, (list, tuple))
                     if data__files__calamities_is_list:
                         data__files__calamities_len = len(data__files__calamities)
                         if data__files__calamities_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                         if data__files__calamities_len > len(set(fn(data__files__calamities_x) for data__files__calamities_x in data__files__calamities)):
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__files__calamities_x, data__files__calamities_item in enumerate(data__files__calamities):
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_path(data__files__calamities_item, custom_formats, (name_prefix or "data") + ".files.calamities[{data__files__calamities_x}]")
                 if "map" in data__files_keys:
                     data__files_keys.remove("map")
                     data__files__map = data__files["map"]
                     if not isinstance(data__files__map, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__files__map_is_list = isinstance(data__files__map, (list, tuple))
                     if data__files__map_is_list:
                         data__files__map_len = len(data__files__map)
                         if data__files__map_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                         if data__files__map_len > len(set(fn(data__files__map_x) for data__files__map_x in data__files__map)):
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__files__map_x, data__files__map_item in enumerate(data__files__map):
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_path(data__files__map_item, custom_formats, (name_prefix or "data") + ".files.map[{data__files__map_x}]")
                 if data__files_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "not_in_sources" in data_keys:
             data_keys.remove("not_in_sources")
             data__notinsources = data["not_in_sources"]
             if not isinstance(data__notinsources, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__notinsources_is_dict = isinstance(data__notinsources, dict)
             if data__notinsources_is_dict:
                 data__notinsources_len = len(data__notinsources)
                 if data__notinsources_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__notinsources_keys = set(data__notinsources.keys())
                 if "map" in data__notinsources_keys:
                     data__notinsources_keys.remove("map")
@@ -705,12 +711,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__notinsources__victory = data__notinsources["victory"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__notinsources__victory, custom_formats, (name_prefix or "data") + ".not_in_sources.victory")
                 if data__notinsources_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "credit_policy" in data_keys:
             data_keys.remove("credit_policy")
             data__creditpolicy = data["credit_policy"]
             if not isinstance(data__creditpolicy, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__creditpolicy_any_of_count2 = 0
             if not data__creditpolicy_any_of_count2:
                 try:
@@ -718,7 +724,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__creditpolicy_is_dict:
                         data__creditpolicy__missing_keys = set(['rule']) - data__creditpolicy.keys()
                         if data__creditpolicy__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__creditpolicy_any_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__creditpolicy_any_of_count2:
@@ -727,16 +733,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__creditpolicy_is_dict:
                         data__creditpolicy__missing_keys = set(['source']) - data__creditpolicy.keys()
                         if data__creditpolicy__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__creditpolicy_any_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__creditpolicy_any_of_count2:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__creditpolicy_is_dict = isinstance(data__creditpolicy, dict)
             if data__creditpolicy_is_dict:
                 data__creditpolicy__missing_keys = set(['group_credits', 'two_group_cards', 'across_owned_cards']) - data__creditpolicy.keys()
                 if data__creditpolicy__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__creditpolicy_keys = set(data__creditpolicy.keys())
                 if "rule" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("rule")
@@ -750,9 +756,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__creditpolicy_keys.remove("group_credits")
                     data__creditpolicy__groupcredits = data__creditpolicy["group_credits"]
                     if not isinstance(data__creditpolicy__groupcredits, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if not (isinstance(data__creditpolicy__groupcredits, str) and data__creditpolicy__groupcredits == 'other_cards_in_group' or isinstance(data__creditpolicy__groupcredits, str) and data__creditpolicy__groupcredits == 'credit_tokens_of_group'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "two_group_cards" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("two_group_cards")
                     data__creditpolicy__twogroupcards = data__creditpolicy["two_group_cards"]
@@ -760,9 +766,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if not data__creditpolicy__twogroupcards_any_of_count3:
                         try:
                             if not isinstance(data__creditpolicy__twogroupcards, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if not (isinstance(data__creditpolicy__twogroupcards, str) and data__creditpolicy__twogroupcards == 'both_groups'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__creditpolicy__twogroupcards_any_of_count3 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__creditpolicy__twogroupcards_any_of_count3:
@@ -771,28 +777,28 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__creditpolicy__twogroupcards_any_of_count3 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__creditpolicy__twogroupcards_any_of_count3:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "same_target" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("same_target")
                     data__creditpolicy__sametarget = data__creditpolicy["same_target"]
                     if not isinstance(data__creditpolicy__sametarget, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if not (isinstance(data__creditpolicy__sametarget, str) and data__creditpolicy__sametarget == 'highest' or isinstance(data__creditpolicy__sametarget, str) and data__creditpolicy__sametarget == 'sum'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "across_owned_cards" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("across_owned_cards")
                     data__creditpolicy__acrossownedcards = data__creditpolicy["across_owned_cards"]
                     if not isinstance(data__creditpolicy__acrossownedcards, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if not (isinstance(data__creditpolicy__acrossownedcards, str) and data__creditpolicy__acrossownedcards == 'sum'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "extra_credits" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("extra_credits")
                     data__creditpolicy__extracredits = data__creditpolicy["extra_credits"]
                     if not isinstance(data__creditpolicy__extracredits, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if not (isinstance(data__creditpolicy__extracredits, str) and data__creditpolicy__extracredits == 'added_once'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "credits_must_be_used" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("credits_must_be_used")
                     data__creditpolicy__creditsmustbeused = data__creditpolicy["credits_must_be_used"]
@@ -800,7 +806,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if not data__creditpolicy__creditsmustbeused_any_of_count4:
                         try:
                             if not isinstance(data__creditpolicy__creditsmustbeused, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__creditpolicy__creditsmustbeused_any_of_count4 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__creditpolicy__creditsmustbeused_any_of_count4:
@@ -809,7 +815,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__creditpolicy__creditsmustbeused_any_of_count4 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__creditpolicy__creditsmustbeused_any_of_count4:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "free_when_covered" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("free_when_covered")
                     data__creditpolicy__freewhencovered = data__creditpolicy["free_when_covered"]
@@ -817,7 +823,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if not data__creditpolicy__freewhencovered_any_of_count5:
                         try:
                             if not isinstance(data__creditpolicy__freewhencovered, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__creditpolicy__freewhencovered_any_of_count5 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__creditpolicy__freewhencovered_any_of_count5:
@@ -826,7 +832,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__creditpolicy__freewhencovered_any_of_count5 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__creditpolicy__freewhencovered_any_of_count5:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "excess_lost" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("excess_lost")
                     data__creditpolicy__excesslost = data__creditpolicy["excess_lost"]
@@ -834,7 +840,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if not data__creditpolicy__excesslost_any_of_count6:
                         try:
                             if not isinstance(data__creditpolicy__excesslost, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__creditpolicy__excesslost_any_of_count6 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__creditpolicy__excesslost_any_of_count6:
@@ -843,12 +849,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__creditpolicy__excesslost_any_of_count6 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__creditpolicy__excesslost_any_of_count6:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "purchases" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("purchases")
                     data__creditpolicy__purchases = data__creditpolicy["purchases"]
                     if not isinstance(data__creditpolicy__purchases, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__creditpolicy__purchases_is_dict = isinstance(data__creditpolicy__purchases, dict)
                     if data__creditpolicy__purchases_is_dict:
                         data__creditpolicy__purchases_keys = set(data__creditpolicy__purchases.keys())
@@ -856,7 +862,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__creditpolicy__purchases_keys.remove("several_cards_per_turn")
                             data__creditpolicy__purchases__severalcardsperturn = data__creditpolicy__purchases["several_cards_per_turn"]
                             if not isinstance(data__creditpolicy__purchases__severalcardsperturn, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__creditpolicy__purchases__severalcardsperturn_any_of_count7 = 0
                             if not data__creditpolicy__purchases__severalcardsperturn_any_of_count7:
                                 try:
@@ -864,7 +870,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__creditpolicy__purchases__severalcardsperturn_is_dict:
                                         data__creditpolicy__purchases__severalcardsperturn__missing_keys = set(['rule']) - data__creditpolicy__purchases__severalcardsperturn.keys()
                                         if data__creditpolicy__purchases__severalcardsperturn__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__creditpolicy__purchases__severalcardsperturn_any_of_count7 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__creditpolicy__purchases__severalcardsperturn_any_of_count7:
@@ -873,7 +879,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__creditpolicy__purchases__severalcardsperturn_is_dict:
                                         data__creditpolicy__purchases__severalcardsperturn__missing_keys = set(['source']) - data__creditpolicy__purchases__severalcardsperturn.keys()
                                         if data__creditpolicy__purchases__severalcardsperturn__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__creditpolicy__purchases__severalcardsperturn_any_of_count7 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__creditpolicy__purchases__severalcardsperturn_any_of_count7:
@@ -888,12 +894,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__creditpolicy__purchases__severalcardsperturn_any_of_count7 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__creditpolicy__purchases__severalcardsperturn_any_of_count7:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__creditpolicy__purchases__severalcardsperturn_is_dict = isinstance(data__creditpolicy__purchases__severalcardsperturn, dict)
                             if data__creditpolicy__purchases__severalcardsperturn_is_dict:
                                 data__creditpolicy__purchases__severalcardsperturn__missing_keys = set(['value']) - data__creditpolicy__purchases__severalcardsperturn.keys()
                                 if data__creditpolicy__purchases__severalcardsperturn__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__creditpolicy__purchases__severalcardsperturn_keys = set(data__creditpolicy__purchases__severalcardsperturn.keys())
                                 if "value" in data__creditpolicy__purchases__severalcardsperturn_keys:
                                     data__creditpolicy__purchases__severalcardsperturn_keys.remove("value")
@@ -902,7 +908,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if not data__creditpolicy__purchases__severalcardsperturn__value_any_of_count8:
                                         try:
                                             if not isinstance(data__creditpolicy__purchases__severalcardsperturn__value, (bool)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__creditpolicy__purchases__severalcardsperturn__value_any_of_count8 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__creditpolicy__purchases__severalcardsperturn__value_any_of_count8:
@@ -911,7 +917,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__creditpolicy__purchases__severalcardsperturn__value_any_of_count8 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__creditpolicy__purchases__severalcardsperturn__value_any_of_count8:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "rule" in data__creditpolicy__purchases__severalcardsperturn_keys:
                                     data__creditpolicy__purchases__severalcardsperturn_keys.remove("rule")
                                     data__creditpolicy__purchases__severalcardsperturn__rule = data__creditpolicy__purchases__severalcardsperturn["rule"]
@@ -924,22 +930,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__creditpolicy__purchases__severalcardsperturn_keys.remove("text")
                                     data__creditpolicy__purchases__severalcardsperturn__text = data__creditpolicy__purchases__severalcardsperturn["text"]
                                     if not isinstance(data__creditpolicy__purchases__severalcardsperturn__text, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__creditpolicy__purchases__severalcardsperturn__text, str):
                                         data__creditpolicy__purchases__severalcardsperturn__text_len = len(data__creditpolicy__purchases__severalcardsperturn__text)
                                         if data__creditpolicy__purchases__severalcardsperturn__text_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "note" in data__creditpolicy__purchases__severalcardsperturn_keys:
                                     data__creditpolicy__purchases__severalcardsperturn_keys.remove("note")
                                     data__creditpolicy__purchases__severalcardsperturn__note = data__creditpolicy__purchases__severalcardsperturn["note"]
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__creditpolicy__purchases__severalcardsperturn__note, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.several_cards_per_turn.note")
                                 if data__creditpolicy__purchases__severalcardsperturn_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "same_turn_credits" in data__creditpolicy__purchases_keys:
                             data__creditpolicy__purchases_keys.remove("same_turn_credits")
                             data__creditpolicy__purchases__sameturncredits = data__creditpolicy__purchases["same_turn_credits"]
                             if not isinstance(data__creditpolicy__purchases__sameturncredits, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__creditpolicy__purchases__sameturncredits_any_of_count9 = 0
                             if not data__creditpolicy__purchases__sameturncredits_any_of_count9:
                                 try:
@@ -947,7 +953,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__creditpolicy__purchases__sameturncredits_is_dict:
                                         data__creditpolicy__purchases__sameturncredits__missing_keys = set(['rule']) - data__creditpolicy__purchases__sameturncredits.keys()
                                         if data__creditpolicy__purchases__sameturncredits__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__creditpolicy__purchases__sameturncredits_any_of_count9 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__creditpolicy__purchases__sameturncredits_any_of_count9:
@@ -956,7 +962,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__creditpolicy__purchases__sameturncredits_is_dict:
                                         data__creditpolicy__purchases__sameturncredits__missing_keys = set(['source']) - data__creditpolicy__purchases__sameturncredits.keys()
                                         if data__creditpolicy__purchases__sameturncredits__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__creditpolicy__purchases__sameturncredits_any_of_count9 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__creditpolicy__purchases__sameturncredits_any_of_count9:
@@ -971,12 +977,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__creditpolicy__purchases__sameturncredits_any_of_count9 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__creditpolicy__purchases__sameturncredits_any_of_count9:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__creditpolicy__purchases__sameturncredits_is_dict = isinstance(data__creditpolicy__purchases__sameturncredits, dict)
                             if data__creditpolicy__purchases__sameturncredits_is_dict:
                                 data__creditpolicy__purchases__sameturncredits__missing_keys = set(['value']) - data__creditpolicy__purchases__sameturncredits.keys()
                                 if data__creditpolicy__purchases__sameturncredits__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__creditpolicy__purchases__sameturncredits_keys = set(data__creditpolicy__purchases__sameturncredits.keys())
                                 if "value" in data__creditpolicy__purchases__sameturncredits_keys:
                                     data__creditpolicy__purchases__sameturncredits_keys.remove("value")
@@ -985,7 +991,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if not data__creditpolicy__purchases__sameturncredits__value_any_of_count10:
                                         try:
                                             if not isinstance(data__creditpolicy__purchases__sameturncredits__value, (bool)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__creditpolicy__purchases__sameturncredits__value_any_of_count10 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__creditpolicy__purchases__sameturncredits__value_any_of_count10:
@@ -994,7 +1000,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__creditpolicy__purchases__sameturncredits__value_any_of_count10 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__creditpolicy__purchases__sameturncredits__value_any_of_count10:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "rule" in data__creditpolicy__purchases__sameturncredits_keys:
                                     data__creditpolicy__purchases__sameturncredits_keys.remove("rule")
                                     data__creditpolicy__purchases__sameturncredits__rule = data__creditpolicy__purchases__sameturncredits["rule"]
@@ -1007,22 +1013,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__creditpolicy__purchases__sameturncredits_keys.remove("text")
                                     data__creditpolicy__purchases__sameturncredits__text = data__creditpolicy__purchases__sameturncredits["text"]
                                     if not isinstance(data__creditpolicy__purchases__sameturncredits__text, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__creditpolicy__purchases__sameturncredits__text, str):
                                         data__creditpolicy__purchases__sameturncredits__text_len = len(data__creditpolicy__purchases__sameturncredits__text)
                                         if data__creditpolicy__purchases__sameturncredits__text_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "note" in data__creditpolicy__purchases__sameturncredits_keys:
                                     data__creditpolicy__purchases__sameturncredits_keys.remove("note")
                                     data__creditpolicy__purchases__sameturncredits__note = data__creditpolicy__purchases__sameturncredits["note"]
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__creditpolicy__purchases__sameturncredits__note, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.same_turn_credits.note")
                                 if data__creditpolicy__purchases__sameturncredits_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "treasury_within_price" in data__creditpolicy__purchases_keys:
                             data__creditpolicy__purchases_keys.remove("treasury_within_price")
                             data__creditpolicy__purchases__treasurywithinprice = data__creditpolicy__purchases["treasury_within_price"]
                             if not isinstance(data__creditpolicy__purchases__treasurywithinprice, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__creditpolicy__purchases__treasurywithinprice_any_of_count11 = 0
                             if not data__creditpolicy__purchases__treasurywithinprice_any_of_count11:
                                 try:
@@ -1030,7 +1036,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__creditpolicy__purchases__treasurywithinprice_is_dict:
                                         data__creditpolicy__purchases__treasurywithinprice__missing_keys = set(['rule']) - data__creditpolicy__purchases__treasurywithinprice.keys()
                                         if data__creditpolicy__purchases__treasurywithinprice__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__creditpolicy__purchases__treasurywithinprice_any_of_count11 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__creditpolicy__purchases__treasurywithinprice_any_of_count11:
@@ -1039,7 +1045,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__creditpolicy__purchases__treasurywithinprice_is_dict:
                                         data__creditpolicy__purchases__treasurywithinprice__missing_keys = set(['source']) - data__creditpolicy__purchases__treasurywithinprice.keys()
                                         if data__creditpolicy__purchases__treasurywithinprice__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__creditpolicy__purchases__treasurywithinprice_any_of_count11 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__creditpolicy__purchases__treasurywithinprice_any_of_count11:
@@ -1054,12 +1060,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__creditpolicy__purchases__treasurywithinprice_any_of_count11 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__creditpolicy__purchases__treasurywithinprice_any_of_count11:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__creditpolicy__purchases__treasurywithinprice_is_dict = isinstance(data__creditpolicy__purchases__treasurywithinprice, dict)
                             if data__creditpolicy__purchases__treasurywithinprice_is_dict:
                                 data__creditpolicy__purchases__treasurywithinprice__missing_keys = set(['value']) - data__creditpolicy__purchases__treasurywithinprice.keys()
                                 if data__creditpolicy__purchases__treasurywithinprice__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__creditpolicy__purchases__treasurywithinprice_keys = set(data__creditpolicy__purchases__treasurywithinprice.keys())
                                 if "value" in data__creditpolicy__purchases__treasurywithinprice_keys:
                                     data__creditpolicy__purchases__treasurywithinprice_keys.remove("value")
@@ -1068,7 +1074,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if not data__creditpolicy__purchases__treasurywithinprice__value_any_of_count12:
                                         try:
                                             if not isinstance(data__creditpolicy__purchases__treasurywithinprice__value, (bool)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__creditpolicy__purchases__treasurywithinprice__value_any_of_count12 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__creditpolicy__purchases__treasurywithinprice__value_any_of_count12:
@@ -1077,7 +1083,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__creditpolicy__purchases__treasurywithinprice__value_any_of_count12 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__creditpolicy__purchases__treasurywithinprice__value_any_of_count12:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "rule" in data__creditpolicy__purchases__treasurywithinprice_keys:
                                     data__creditpolicy__purchases__treasurywithinprice_keys.remove("rule")
                                     data__creditpolicy__purchases__treasurywithinprice__rule = data__creditpolicy__purchases__treasurywithinprice["rule"]
@@ -1090,22 +1096,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__creditpolicy__purchases__treasurywithinprice_keys.remove("text")
                                     data__creditpolicy__purchases__treasurywithinprice__text = data__creditpolicy__purchases__treasurywithinprice["text"]
                                     if not isinstance(data__creditpolicy__purchases__treasurywithinprice__text, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__creditpolicy__purchases__treasurywithinprice__text, str):
                                         data__creditpolicy__purchases__treasurywithinprice__text_len = len(data__creditpolicy__purchases__treasurywithinprice__text)
                                         if data__creditpolicy__purchases__treasurywithinprice__text_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "note" in data__creditpolicy__purchases__treasurywithinprice_keys:
                                     data__creditpolicy__purchases__treasurywithinprice_keys.remove("note")
                                     data__creditpolicy__purchases__treasurywithinprice__note = data__creditpolicy__purchases__treasurywithinprice["note"]
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__creditpolicy__purchases__treasurywithinprice__note, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.treasury_within_price.note")
                                 if data__creditpolicy__purchases__treasurywithinprice_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "overpayment" in data__creditpolicy__purchases_keys:
                             data__creditpolicy__purchases_keys.remove("overpayment")
                             data__creditpolicy__purchases__overpayment = data__creditpolicy__purchases["overpayment"]
                             if not isinstance(data__creditpolicy__purchases__overpayment, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__creditpolicy__purchases__overpayment_any_of_count13 = 0
                             if not data__creditpolicy__purchases__overpayment_any_of_count13:
                                 try:
@@ -1113,7 +1119,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__creditpolicy__purchases__overpayment_is_dict:
                                         data__creditpolicy__purchases__overpayment__missing_keys = set(['rule']) - data__creditpolicy__purchases__overpayment.keys()
                                         if data__creditpolicy__purchases__overpayment__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__creditpolicy__purchases__overpayment_any_of_count13 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__creditpolicy__purchases__overpayment_any_of_count13:
@@ -1122,7 +1128,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__creditpolicy__purchases__overpayment_is_dict:
                                         data__creditpolicy__purchases__overpayment__missing_keys = set(['source']) - data__creditpolicy__purchases__overpayment.keys()
                                         if data__creditpolicy__purchases__overpayment__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__creditpolicy__purchases__overpayment_any_of_count13 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__creditpolicy__purchases__overpayment_any_of_count13:
@@ -1137,12 +1143,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__creditpolicy__purchases__overpayment_any_of_count13 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__creditpolicy__purchases__overpayment_any_of_count13:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__creditpolicy__purchases__overpayment_is_dict = isinstance(data__creditpolicy__purchases__overpayment, dict)
                             if data__creditpolicy__purchases__overpayment_is_dict:
                                 data__creditpolicy__purchases__overpayment__missing_keys = set(['value']) - data__creditpolicy__purchases__overpayment.keys()
                                 if data__creditpolicy__purchases__overpayment__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__creditpolicy__purchases__overpayment_keys = set(data__creditpolicy__purchases__overpayment.keys())
                                 if "value" in data__creditpolicy__purchases__overpayment_keys:
                                     data__creditpolicy__purchases__overpayment_keys.remove("value")
@@ -1151,9 +1157,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if not data__creditpolicy__purchases__overpayment__value_any_of_count14:
                                         try:
                                             if not isinstance(data__creditpolicy__purchases__overpayment__value, (str)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if not (isinstance(data__creditpolicy__purchases__overpayment__value, str) and data__creditpolicy__purchases__overpayment__value == 'lost'):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__creditpolicy__purchases__overpayment__value_any_of_count14 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__creditpolicy__purchases__overpayment__value_any_of_count14:
@@ -1162,7 +1168,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__creditpolicy__purchases__overpayment__value_any_of_count14 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__creditpolicy__purchases__overpayment__value_any_of_count14:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "rule" in data__creditpolicy__purchases__overpayment_keys:
                                     data__creditpolicy__purchases__overpayment_keys.remove("rule")
                                     data__creditpolicy__purchases__overpayment__rule = data__creditpolicy__purchases__overpayment["rule"]
@@ -1175,30 +1181,30 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__creditpolicy__purchases__overpayment_keys.remove("text")
                                     data__creditpolicy__purchases__overpayment__text = data__creditpolicy__purchases__overpayment["text"]
                                     if not isinstance(data__creditpolicy__purchases__overpayment__text, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__creditpolicy__purchases__overpayment__text, str):
                                         data__creditpolicy__purchases__overpayment__text_len = len(data__creditpolicy__purchases__overpayment__text)
                                         if data__creditpolicy__purchases__overpayment__text_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "note" in data__creditpolicy__purchases__overpayment_keys:
                                     data__creditpolicy__purchases__overpayment_keys.remove("note")
                                     data__creditpolicy__purchases__overpayment__note = data__creditpolicy__purchases__overpayment["note"]
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__creditpolicy__purchases__overpayment__note, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.overpayment.note")
                                 if data__creditpolicy__purchases__overpayment_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if data__creditpolicy__purchases_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "note" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("note")
                     data__creditpolicy__note = data__creditpolicy["note"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__creditpolicy__note, custom_formats, (name_prefix or "data") + ".credit_policy.note")
                 if data__creditpolicy_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "components" in data_keys:
             data_keys.remove("components")
             data__components = data["components"]
             if not isinstance(data__components, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__components_any_of_count15 = 0
             if not data__components_any_of_count15:
                 try:
@@ -1206,7 +1212,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__components_is_dict:
                         data__components__missing_keys = set(['rule']) - data__components.keys()
                         if data__components__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__components_any_of_count15 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__components_any_of_count15:
@@ -1215,16 +1221,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__components_is_dict:
                         data__components__missing_keys = set(['source']) - data__components.keys()
                         if data__components__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__components_any_of_count15 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__components_any_of_count15:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__components_is_dict = isinstance(data__components, dict)
             if data__components_is_dict:
                 data__components__missing_keys = set(['nation_sets', 'tokens_per_set', 'cities_per_set', 'ships_per_set']) - data__components.keys()
                 if data__components__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__components_keys = set(data__components.keys())
                 if "rule" in data__components_keys:
                     data__components_keys.remove("rule")
@@ -1238,56 +1244,56 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__components_keys.remove("nation_sets")
                     data__components__nationsets = data__components["nation_sets"]
                     if not isinstance(data__components__nationsets, (int)) and not (isinstance(data__components__nationsets, float) and data__components__nationsets.is_integer()) or isinstance(data__components__nationsets, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__components__nationsets, (int, float, Decimal)) and not isinstance(data__components__nationsets, bool):
                         if data__components__nationsets < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "tokens_per_set" in data__components_keys:
                     data__components_keys.remove("tokens_per_set")
                     data__components__tokensperset = data__components["tokens_per_set"]
                     if not isinstance(data__components__tokensperset, (int)) and not (isinstance(data__components__tokensperset, float) and data__components__tokensperset.is_integer()) or isinstance(data__components__tokensperset, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__components__tokensperset, (int, float, Decimal)) and not isinstance(data__components__tokensperset, bool):
                         if data__components__tokensperset < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "cities_per_set" in data__components_keys:
                     data__components_keys.remove("cities_per_set")
                     data__components__citiesperset = data__components["cities_per_set"]
                     if not isinstance(data__components__citiesperset, (int)) and not (isinstance(data__components__citiesperset, float) and data__components__citiesperset.is_integer()) or isinstance(data__components__citiesperset, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__components__citiesperset, (int, float, Decimal)) and not isinstance(data__components__citiesperset, bool):
                         if data__components__citiesperset < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "ships_per_set" in data__components_keys:
                     data__components_keys.remove("ships_per_set")
                     data__components__shipsperset = data__components["ships_per_set"]
                     if not isinstance(data__components__shipsperset, (int)) and not (isinstance(data__components__shipsperset, float) and data__components__shipsperset.is_integer()) or isinstance(data__components__shipsperset, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__components__shipsperset, (int, float, Decimal)) and not isinstance(data__components__shipsperset, bool):
                         if data__components__shipsperset < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "census_markers_per_set" in data__components_keys:
                     data__components_keys.remove("census_markers_per_set")
                     data__components__censusmarkersperset = data__components["census_markers_per_set"]
                     if not isinstance(data__components__censusmarkersperset, (int)) and not (isinstance(data__components__censusmarkersperset, float) and data__components__censusmarkersperset.is_integer()) or isinstance(data__components__censusmarkersperset, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__components__censusmarkersperset, (int, float, Decimal)) and not isinstance(data__components__censusmarkersperset, bool):
                         if data__components__censusmarkersperset < 0:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "succession_markers_per_set" in data__components_keys:
                     data__components_keys.remove("succession_markers_per_set")
                     data__components__successionmarkersperset = data__components["succession_markers_per_set"]
                     if not isinstance(data__components__successionmarkersperset, (int)) and not (isinstance(data__components__successionmarkersperset, float) and data__components__successionmarkersperset.is_integer()) or isinstance(data__components__successionmarkersperset, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__components__successionmarkersperset, (int, float, Decimal)) and not isinstance(data__components__successionmarkersperset, bool):
                         if data__components__successionmarkersperset < 0:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "note" in data__components_keys:
                     data__components_keys.remove("note")
                     data__components__note = data__components["note"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__components__note, custom_formats, (name_prefix or "data") + ".components.note")
                 if data__components_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "nations" in data_keys:
             data_keys.remove("nations")
             data__nations = data["nations"]
@@ -1295,7 +1301,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             if not data__nations_any_of_count16:
                 try:
                     if not isinstance(data__nations, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__nations_any_of_count16 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__nations_any_of_count16:
@@ -1304,15 +1310,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__nations_any_of_count16 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__nations_any_of_count16:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__nations_is_list = isinstance(data__nations, (list, tuple))
             if data__nations_is_list:
                 data__nations_len = len(data__nations)
                 if data__nations_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__nations_x, data__nations_item in enumerate(data__nations):
                     if not isinstance(data__nations_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__nations_item_any_of_count17 = 0
                     if not data__nations_item_any_of_count17:
                         try:
@@ -1320,7 +1326,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__nations_item_is_dict:
                                 data__nations_item__missing_keys = set(['rule']) - data__nations_item.keys()
                                 if data__nations_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__nations_item_any_of_count17 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__nations_item_any_of_count17:
@@ -1329,16 +1335,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__nations_item_is_dict:
                                 data__nations_item__missing_keys = set(['source']) - data__nations_item.keys()
                                 if data__nations_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__nations_item_any_of_count17 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__nations_item_any_of_count17:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__nations_item_is_dict = isinstance(data__nations_item, dict)
                     if data__nations_item_is_dict:
                         data__nations_item__missing_keys = set(['id', 'name', 'colour', 'start_areas', 'ast_position']) - data__nations_item.keys()
                         if data__nations_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__nations_item_keys = set(data__nations_item.keys())
                         if "id" in data__nations_item_keys:
                             data__nations_item_keys.remove("id")
@@ -1348,13 +1354,13 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__nations_item_keys.remove("name")
                             data__nations_item__name = data__nations_item["name"]
                             if not isinstance(data__nations_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__nations_item__name, str):
                                 data__nations_item__name_len = len(data__nations_item__name)
                                 if data__nations_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__nations_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rule" in data__nations_item_keys:
                             data__nations_item_keys.remove("rule")
                             data__nations_item__rule = data__nations_item["rule"]
@@ -1370,7 +1376,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__nations_item__colour_one_of_count18 < 2:
                                 try:
                                     if not isinstance(data__nations_item__colour, (dict)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__nations_item__colour_any_of_count19 = 0
                                     if not data__nations_item__colour_any_of_count19:
                                         try:
@@ -1378,7 +1384,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             if data__nations_item__colour_is_dict:
                                                 data__nations_item__colour__missing_keys = set(['rule']) - data__nations_item__colour.keys()
                                                 if data__nations_item__colour__missing_keys:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                             data__nations_item__colour_any_of_count19 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__nations_item__colour_any_of_count19:
@@ -1387,28 +1393,28 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             if data__nations_item__colour_is_dict:
                                                 data__nations_item__colour__missing_keys = set(['source']) - data__nations_item__colour.keys()
                                                 if data__nations_item__colour__missing_keys:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                             data__nations_item__colour_any_of_count19 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__nations_item__colour_any_of_count19:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__nations_item__colour_is_dict = isinstance(data__nations_item__colour, dict)
                                     if data__nations_item__colour_is_dict:
                                         data__nations_item__colour__missing_keys = set(['name']) - data__nations_item__colour.keys()
                                         if data__nations_item__colour__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         data__nations_item__colour_keys = set(data__nations_item__colour.keys())
                                         if "name" in data__nations_item__colour_keys:
                                             data__nations_item__colour_keys.remove("name")
                                             data__nations_item__colour__name = data__nations_item__colour["name"]
                                             if not isinstance(data__nations_item__colour__name, (str)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if isinstance(data__nations_item__colour__name, str):
                                                 data__nations_item__colour__name_len = len(data__nations_item__colour__name)
                                                 if data__nations_item__colour__name_len < 1:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 if data__nations_item__colour__name_len > 120:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                         if "rule" in data__nations_item__colour_keys:
                                             data__nations_item__colour_keys.remove("rule")
                                             data__nations_item__colour__rule = data__nations_item__colour["rule"]
@@ -1422,7 +1428,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__nations_item__colour__note = data__nations_item__colour["note"]
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nations_item__colour__note, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].colour.note")
                                         if data__nations_item__colour_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__nations_item__colour_one_of_count18 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__nations_item__colour_one_of_count18 < 2:
@@ -1431,12 +1437,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__nations_item__colour_one_of_count18 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__nations_item__colour_one_of_count18 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "start_areas" in data__nations_item_keys:
                             data__nations_item_keys.remove("start_areas")
                             data__nations_item__startareas = data__nations_item["start_areas"]
                             if not isinstance(data__nations_item__startareas, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__nations_item__startareas_any_of_count20 = 0
                             if not data__nations_item__startareas_any_of_count20:
                                 try:
@@ -1444,7 +1450,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__nations_item__startareas_is_dict:
                                         data__nations_item__startareas__missing_keys = set(['rule']) - data__nations_item__startareas.keys()
                                         if data__nations_item__startareas__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__nations_item__startareas_any_of_count20 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__nations_item__startareas_any_of_count20:
@@ -1453,16 +1459,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__nations_item__startareas_is_dict:
                                         data__nations_item__startareas__missing_keys = set(['source']) - data__nations_item__startareas.keys()
                                         if data__nations_item__startareas__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__nations_item__startareas_any_of_count20 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__nations_item__startareas_any_of_count20:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__nations_item__startareas_is_dict = isinstance(data__nations_item__startareas, dict)
                             if data__nations_item__startareas_is_dict:
                                 data__nations_item__startareas__missing_keys = set(['areas', 'fixed']) - data__nations_item__startareas.keys()
                                 if data__nations_item__startareas__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__nations_item__startareas_keys = set(data__nations_item__startareas.keys())
                                 if "areas" in data__nations_item__startareas_keys:
                                     data__nations_item__startareas_keys.remove("areas")
@@ -1471,15 +1477,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__nations_item__startareas__areas_one_of_count21 < 2:
                                         try:
                                             if not isinstance(data__nations_item__startareas__areas, (list, tuple)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__nations_item__startareas__areas_is_list = isinstance(data__nations_item__startareas__areas, (list, tuple))
                                             if data__nations_item__startareas__areas_is_list:
                                                 data__nations_item__startareas__areas_len = len(data__nations_item__startareas__areas)
                                                 if data__nations_item__startareas__areas_len < 1:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                                 if data__nations_item__startareas__areas_len > len(set(fn(data__nations_item__startareas__areas_x) for data__nations_item__startareas__areas_x in data__nations_item__startareas__areas)):
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 for data__nations_item__startareas__areas_x, data__nations_item__startareas__areas_item in enumerate(data__nations_item__startareas__areas):
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__nations_item__startareas__areas_item, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].start_areas.areas[{data__nations_item__startareas__areas_x}]")
                                             data__nations_item__startareas__areas_one_of_count21 += 1
@@ -1490,7 +1496,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__nations_item__startareas__areas_one_of_count21 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__nations_item__startareas__areas_one_of_count21 != 1:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "fixed" in data__nations_item__startareas_keys:
                                     data__nations_item__startareas_keys.remove("fixed")
                                     data__nations_item__startareas__fixed = data__nations_item__startareas["fixed"]
@@ -1498,7 +1504,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__nations_item__startareas__fixed_one_of_count22 < 2:
                                         try:
                                             if not isinstance(data__nations_item__startareas__fixed, (bool)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__nations_item__startareas__fixed_one_of_count22 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__nations_item__startareas__fixed_one_of_count22 < 2:
@@ -1507,7 +1513,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__nations_item__startareas__fixed_one_of_count22 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__nations_item__startareas__fixed_one_of_count22 != 1:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "rule" in data__nations_item__startareas_keys:
                                     data__nations_item__startareas_keys.remove("rule")
                                     data__nations_item__startareas__rule = data__nations_item__startareas["rule"]
@@ -1521,17 +1527,17 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__nations_item__startareas__note = data__nations_item__startareas["note"]
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nations_item__startareas__note, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].start_areas.note")
                                 if data__nations_item__startareas_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "ast_position" in data__nations_item_keys:
                             data__nations_item_keys.remove("ast_position")
                             data__nations_item__astposition = data__nations_item["ast_position"]
                             if not isinstance(data__nations_item__astposition, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__nations_item__astposition_is_dict = isinstance(data__nations_item__astposition, dict)
                             if data__nations_item__astposition_is_dict:
                                 data__nations_item__astposition__missing_keys = set(['position']) - data__nations_item__astposition.keys()
                                 if data__nations_item__astposition__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__nations_item__astposition_keys = set(data__nations_item__astposition.keys())
                                 if "position" in data__nations_item__astposition_keys:
                                     data__nations_item__astposition_keys.remove("position")
@@ -1540,12 +1546,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__nations_item__astposition__position_one_of_count23 < 2:
                                         try:
                                             if not isinstance(data__nations_item__astposition__position, (int)) and not (isinstance(data__nations_item__astposition__position, float) and data__nations_item__astposition__position.is_integer()) or isinstance(data__nations_item__astposition__position, bool):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if isinstance(data__nations_item__astposition__position, (int, float, Decimal)) and not isinstance(data__nations_item__astposition__position, bool):
                                                 if data__nations_item__astposition__position < 1:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 if data__nations_item__astposition__position > 18:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                             data__nations_item__astposition__position_one_of_count23 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__nations_item__astposition__position_one_of_count23 < 2:
@@ -1554,7 +1560,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__nations_item__astposition__position_one_of_count23 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__nations_item__astposition__position_one_of_count23 != 1:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "rule" in data__nations_item__astposition_keys:
                                     data__nations_item__astposition_keys.remove("rule")
                                     data__nations_item__astposition__rule = data__nations_item__astposition["rule"]
@@ -1568,21 +1574,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__nations_item__astposition__note = data__nations_item__astposition["note"]
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nations_item__astposition__note, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].ast_position.note")
                                 if data__nations_item__astposition_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "trade_block" in data__nations_item_keys:
                             data__nations_item_keys.remove("trade_block")
                             data__nations_item__tradeblock = data__nations_item["trade_block"]
                             if not isinstance(data__nations_item__tradeblock, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if not (isinstance(data__nations_item__tradeblock, str) and data__nations_item__tradeblock == 'west' or isinstance(data__nations_item__tradeblock, str) and data__nations_item__tradeblock == 'east'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "region" in data__nations_item_keys:
                             data__nations_item_keys.remove("region")
                             data__nations_item__region = data__nations_item["region"]
                             if not isinstance(data__nations_item__region, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if not (isinstance(data__nations_item__region, str) and data__nations_item__region == 'west' or isinstance(data__nations_item__region, str) and data__nations_item__region == 'east'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "note" in data__nations_item_keys:
                             data__nations_item_keys.remove("note")
                             data__nations_item__note = data__nations_item["note"]
@@ -1592,20 +1598,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__nations_item__disagreements = data__nations_item["disagreements"]
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__nations_item__disagreements, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].disagreements")
                         if data__nations_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "epochs" in data_keys:
             data_keys.remove("epochs")
             data__epochs = data["epochs"]
             if not isinstance(data__epochs, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__epochs_is_list = isinstance(data__epochs, (list, tuple))
             if data__epochs_is_list:
                 data__epochs_len = len(data__epochs)
                 if data__epochs_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__epochs_x, data__epochs_item in enumerate(data__epochs):
                     if not isinstance(data__epochs_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__epochs_item_any_of_count24 = 0
                     if not data__epochs_item_any_of_count24:
                         try:
@@ -1613,7 +1619,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__epochs_item_is_dict:
                                 data__epochs_item__missing_keys = set(['rule']) - data__epochs_item.keys()
                                 if data__epochs_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__epochs_item_any_of_count24 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__epochs_item_any_of_count24:
@@ -1622,16 +1628,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__epochs_item_is_dict:
                                 data__epochs_item__missing_keys = set(['source']) - data__epochs_item.keys()
                                 if data__epochs_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__epochs_item_any_of_count24 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__epochs_item_any_of_count24:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__epochs_item_is_dict = isinstance(data__epochs_item, dict)
                     if data__epochs_item_is_dict:
                         data__epochs_item__missing_keys = set(['id', 'name', 'order', 'requirements']) - data__epochs_item.keys()
                         if data__epochs_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__epochs_item_keys = set(data__epochs_item.keys())
                         if "id" in data__epochs_item_keys:
                             data__epochs_item_keys.remove("id")
@@ -1641,21 +1647,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__epochs_item_keys.remove("name")
                             data__epochs_item__name = data__epochs_item["name"]
                             if not isinstance(data__epochs_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__epochs_item__name, str):
                                 data__epochs_item__name_len = len(data__epochs_item__name)
                                 if data__epochs_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__epochs_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "order" in data__epochs_item_keys:
                             data__epochs_item_keys.remove("order")
                             data__epochs_item__order = data__epochs_item["order"]
                             if not isinstance(data__epochs_item__order, (int)) and not (isinstance(data__epochs_item__order, float) and data__epochs_item__order.is_integer()) or isinstance(data__epochs_item__order, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__epochs_item__order, (int, float, Decimal)) and not isinstance(data__epochs_item__order, bool):
                                 if data__epochs_item__order < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rule" in data__epochs_item_keys:
                             data__epochs_item_keys.remove("rule")
                             data__epochs_item__rule = data__epochs_item["rule"]
@@ -1668,7 +1674,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__epochs_item_keys.remove("requirements")
                             data__epochs_item__requirements = data__epochs_item["requirements"]
                             if not isinstance(data__epochs_item__requirements, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__epochs_item__requirements_any_of_count25 = 0
                             if not data__epochs_item__requirements_any_of_count25:
                                 try:
@@ -1676,7 +1682,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__epochs_item__requirements_is_dict:
                                         data__epochs_item__requirements__missing_keys = set(['rule']) - data__epochs_item__requirements.keys()
                                         if data__epochs_item__requirements__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__epochs_item__requirements_any_of_count25 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__epochs_item__requirements_any_of_count25:
@@ -1685,16 +1691,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__epochs_item__requirements_is_dict:
                                         data__epochs_item__requirements__missing_keys = set(['source']) - data__epochs_item__requirements.keys()
                                         if data__epochs_item__requirements__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__epochs_item__requirements_any_of_count25 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__epochs_item__requirements_any_of_count25:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__epochs_item__requirements_is_dict = isinstance(data__epochs_item__requirements, dict)
                             if data__epochs_item__requirements_is_dict:
                                 data__epochs_item__requirements__missing_keys = set(['text']) - data__epochs_item__requirements.keys()
                                 if data__epochs_item__requirements__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__epochs_item__requirements_keys = set(data__epochs_item__requirements.keys())
                                 if "criteria" in data__epochs_item__requirements_keys:
                                     data__epochs_item__requirements_keys.remove("criteria")
@@ -1712,147 +1718,147 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__epochs_item__requirements_keys.remove("text")
                                     data__epochs_item__requirements__text = data__epochs_item__requirements["text"]
                                     if not isinstance(data__epochs_item__requirements__text, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__epochs_item__requirements__text, str):
                                         data__epochs_item__requirements__text_len = len(data__epochs_item__requirements__text)
                                         if data__epochs_item__requirements__text_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "none" in data__epochs_item__requirements_keys:
                                     data__epochs_item__requirements_keys.remove("none")
                                     data__epochs_item__requirements__none = data__epochs_item__requirements["none"]
                                     if not isinstance(data__epochs_item__requirements__none, (bool)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "min_cities" in data__epochs_item__requirements_keys:
                                     data__epochs_item__requirements_keys.remove("min_cities")
                                     data__epochs_item__requirements__mincities = data__epochs_item__requirements["min_cities"]
                                     if not isinstance(data__epochs_item__requirements__mincities, (int)) and not (isinstance(data__epochs_item__requirements__mincities, float) and data__epochs_item__requirements__mincities.is_integer()) or isinstance(data__epochs_item__requirements__mincities, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__epochs_item__requirements__mincities, (int, float, Decimal)) and not isinstance(data__epochs_item__requirements__mincities, bool):
                                         if data__epochs_item__requirements__mincities < 0:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         if data__epochs_item__requirements__mincities > 9:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "min_card_groups" in data__epochs_item__requirements_keys:
                                     data__epochs_item__requirements_keys.remove("min_card_groups")
                                     data__epochs_item__requirements__mincardgroups = data__epochs_item__requirements["min_card_groups"]
                                     if not isinstance(data__epochs_item__requirements__mincardgroups, (int)) and not (isinstance(data__epochs_item__requirements__mincardgroups, float) and data__epochs_item__requirements__mincardgroups.is_integer()) or isinstance(data__epochs_item__requirements__mincardgroups, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__epochs_item__requirements__mincardgroups, (int, float, Decimal)) and not isinstance(data__epochs_item__requirements__mincardgroups, bool):
                                         if data__epochs_item__requirements__mincardgroups < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         if data__epochs_item__requirements__mincardgroups > 5:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "all_card_groups" in data__epochs_item__requirements_keys:
                                     data__epochs_item__requirements_keys.remove("all_card_groups")
                                     data__epochs_item__requirements__allcardgroups = data__epochs_item__requirements["all_card_groups"]
                                     if not isinstance(data__epochs_item__requirements__allcardgroups, (bool)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "two_group_cards_count_twice" in data__epochs_item__requirements_keys:
                                     data__epochs_item__requirements_keys.remove("two_group_cards_count_twice")
                                     data__epochs_item__requirements__twogroupcardscounttwice = data__epochs_item__requirements["two_group_cards_count_twice"]
                                     if not isinstance(data__epochs_item__requirements__twogroupcardscounttwice, (bool)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "min_cards" in data__epochs_item__requirements_keys:
                                     data__epochs_item__requirements_keys.remove("min_cards")
                                     data__epochs_item__requirements__mincards = data__epochs_item__requirements["min_cards"]
                                     if not isinstance(data__epochs_item__requirements__mincards, (int)) and not (isinstance(data__epochs_item__requirements__mincards, float) and data__epochs_item__requirements__mincards.is_integer()) or isinstance(data__epochs_item__requirements__mincards, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__epochs_item__requirements__mincards, (int, float, Decimal)) and not isinstance(data__epochs_item__requirements__mincards, bool):
                                         if data__epochs_item__requirements__mincards < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "min_cards_of_value" in data__epochs_item__requirements_keys:
                                     data__epochs_item__requirements_keys.remove("min_cards_of_value")
                                     data__epochs_item__requirements__mincardsofvalue = data__epochs_item__requirements["min_cards_of_value"]
                                     if not isinstance(data__epochs_item__requirements__mincardsofvalue, (list, tuple)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__epochs_item__requirements__mincardsofvalue_is_list = isinstance(data__epochs_item__requirements__mincardsofvalue, (list, tuple))
                                     if data__epochs_item__requirements__mincardsofvalue_is_list:
                                         data__epochs_item__requirements__mincardsofvalue_len = len(data__epochs_item__requirements__mincardsofvalue)
                                         if data__epochs_item__requirements__mincardsofvalue_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         for data__epochs_item__requirements__mincardsofvalue_x, data__epochs_item__requirements__mincardsofvalue_item in enumerate(data__epochs_item__requirements__mincardsofvalue):
                                             if not isinstance(data__epochs_item__requirements__mincardsofvalue_item, (dict)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__epochs_item__requirements__mincardsofvalue_item_is_dict = isinstance(data__epochs_item__requirements__mincardsofvalue_item, dict)
                                             if data__epochs_item__requirements__mincardsofvalue_item_is_dict:
                                                 data__epochs_item__requirements__mincardsofvalue_item__missing_keys = set(['count']) - data__epochs_item__requirements__mincardsofvalue_item.keys()
                                                 if data__epochs_item__requirements__mincardsofvalue_item__missing_keys:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 data__epochs_item__requirements__mincardsofvalue_item_keys = set(data__epochs_item__requirements__mincardsofvalue_item.keys())
                                                 if "count" in data__epochs_item__requirements__mincardsofvalue_item_keys:
                                                     data__epochs_item__requirements__mincardsofvalue_item_keys.remove("count")
                                                     data__epochs_item__requirements__mincardsofvalue_item__count = data__epochs_item__requirements__mincardsofvalue_item["count"]
                                                     if not isinstance(data__epochs_item__requirements__mincardsofvalue_item__count, (int)) and not (isinstance(data__epochs_item__requirements__mincardsofvalue_item__count, float) and data__epochs_item__requirements__mincardsofvalue_item__count.is_integer()) or isinstance(data__epochs_item__requirements__mincardsofvalue_item__count, bool):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     if isinstance(data__epochs_item__requirements__mincardsofvalue_item__count, (int, float, Decimal)) and not isinstance(data__epochs_item__requirements__mincardsofvalue_item__count, bool):
                                                         if data__epochs_item__requirements__mincardsofvalue_item__count < 1:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                 if "min_value" in data__epochs_item__requirements__mincardsofvalue_item_keys:
                                                     data__epochs_item__requirements__mincardsofvalue_item_keys.remove("min_value")
                                                     data__epochs_item__requirements__mincardsofvalue_item__minvalue = data__epochs_item__requirements__mincardsofvalue_item["min_value"]
                                                     if not isinstance(data__epochs_item__requirements__mincardsofvalue_item__minvalue, (int)) and not (isinstance(data__epochs_item__requirements__mincardsofvalue_item__minvalue, float) and data__epochs_item__requirements__mincardsofvalue_item__minvalue.is_integer()) or isinstance(data__epochs_item__requirements__mincardsofvalue_item__minvalue, bool):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     if isinstance(data__epochs_item__requirements__mincardsofvalue_item__minvalue, (int, float, Decimal)) and not isinstance(data__epochs_item__requirements__mincardsofvalue_item__minvalue, bool):
                                                         if data__epochs_item__requirements__mincardsofvalue_item__minvalue < 0:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                 if "max_value_below" in data__epochs_item__requirements__mincardsofvalue_item_keys:
                                                     data__epochs_item__requirements__mincardsofvalue_item_keys.remove("max_value_below")
                                                     data__epochs_item__requirements__mincardsofvalue_item__maxvaluebelow = data__epochs_item__requirements__mincardsofvalue_item["max_value_below"]
                                                     if not isinstance(data__epochs_item__requirements__mincardsofvalue_item__maxvaluebelow, (int)) and not (isinstance(data__epochs_item__requirements__mincardsofvalue_item__maxvaluebelow, float) and data__epochs_item__requirements__mincardsofvalue_item__maxvaluebelow.is_integer()) or isinstance(data__epochs_item__requirements__mincardsofvalue_item__maxvaluebelow, bool):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     if isinstance(data__epochs_item__requirements__mincardsofvalue_item__maxvaluebelow, (int, float, Decimal)) and not isinstance(data__epochs_item__requirements__mincardsofvalue_item__maxvaluebelow, bool):
                                                         if data__epochs_item__requirements__mincardsofvalue_item__maxvaluebelow < 1:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                 if "note" in data__epochs_item__requirements__mincardsofvalue_item_keys:
                                                     data__epochs_item__requirements__mincardsofvalue_item_keys.remove("note")
                                                     data__epochs_item__requirements__mincardsofvalue_item__note = data__epochs_item__requirements__mincardsofvalue_item["note"]
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__epochs_item__requirements__mincardsofvalue_item__note, custom_formats, (name_prefix or "data") + ".epochs[{data__epochs_x}].requirements.min_cards_of_value[{data__epochs_item__requirements__mincardsofvalue_x}].note")
                                                 if data__epochs_item__requirements__mincardsofvalue_item_keys:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                 if "card_value_per_space" in data__epochs_item__requirements_keys:
                                     data__epochs_item__requirements_keys.remove("card_value_per_space")
                                     data__epochs_item__requirements__cardvalueperspace = data__epochs_item__requirements["card_value_per_space"]
                                     if not isinstance(data__epochs_item__requirements__cardvalueperspace, (bool)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "card_value_basis" in data__epochs_item__requirements_keys:
                                     data__epochs_item__requirements_keys.remove("card_value_basis")
                                     data__epochs_item__requirements__cardvaluebasis = data__epochs_item__requirements["card_value_basis"]
                                     if not isinstance(data__epochs_item__requirements__cardvaluebasis, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if not (isinstance(data__epochs_item__requirements__cardvaluebasis, str) and data__epochs_item__requirements__cardvaluebasis == 'face_value'):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "min_victory_points" in data__epochs_item__requirements_keys:
                                     data__epochs_item__requirements_keys.remove("min_victory_points")
                                     data__epochs_item__requirements__minvictorypoints = data__epochs_item__requirements["min_victory_points"]
                                     if not isinstance(data__epochs_item__requirements__minvictorypoints, (int)) and not (isinstance(data__epochs_item__requirements__minvictorypoints, float) and data__epochs_item__requirements__minvictorypoints.is_integer()) or isinstance(data__epochs_item__requirements__minvictorypoints, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__epochs_item__requirements__minvictorypoints, (int, float, Decimal)) and not isinstance(data__epochs_item__requirements__minvictorypoints, bool):
                                         if data__epochs_item__requirements__minvictorypoints < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "note" in data__epochs_item__requirements_keys:
                                     data__epochs_item__requirements_keys.remove("note")
                                     data__epochs_item__requirements__note = data__epochs_item__requirements["note"]
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__epochs_item__requirements__note, custom_formats, (name_prefix or "data") + ".epochs[{data__epochs_x}].requirements.note")
                                 if data__epochs_item__requirements_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "requirements_by_level" in data__epochs_item_keys:
                             data__epochs_item_keys.remove("requirements_by_level")
                             data__epochs_item__requirementsbylevel = data__epochs_item["requirements_by_level"]
                             if not isinstance(data__epochs_item__requirementsbylevel, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__epochs_item__requirementsbylevel_is_list = isinstance(data__epochs_item__requirementsbylevel, (list, tuple))
                             if data__epochs_item__requirementsbylevel_is_list:
                                 data__epochs_item__requirementsbylevel_len = len(data__epochs_item__requirementsbylevel)
                                 if data__epochs_item__requirementsbylevel_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__epochs_item__requirementsbylevel_x, data__epochs_item__requirementsbylevel_item in enumerate(data__epochs_item__requirementsbylevel):
                                     if not isinstance(data__epochs_item__requirementsbylevel_item, (dict)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__epochs_item__requirementsbylevel_item_is_dict = isinstance(data__epochs_item__requirementsbylevel_item, dict)
                                     if data__epochs_item__requirementsbylevel_item_is_dict:
                                         data__epochs_item__requirementsbylevel_item__missing_keys = set(['level', 'requirements']) - data__epochs_item__requirementsbylevel_item.keys()
                                         if data__epochs_item__requirementsbylevel_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         data__epochs_item__requirementsbylevel_item_keys = set(data__epochs_item__requirementsbylevel_item.keys())
                                         if "level" in data__epochs_item__requirementsbylevel_item_keys:
                                             data__epochs_item__requirementsbylevel_item_keys.remove("level")
@@ -1862,7 +1868,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__epochs_item__requirementsbylevel_item_keys.remove("requirements")
                                             data__epochs_item__requirementsbylevel_item__requirements = data__epochs_item__requirementsbylevel_item["requirements"]
                                             if not isinstance(data__epochs_item__requirementsbylevel_item__requirements, (dict)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__epochs_item__requirementsbylevel_item__requirements_any_of_count26 = 0
                                             if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count26:
                                                 try:
@@ -1870,7 +1876,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     if data__epochs_item__requirementsbylevel_item__requirements_is_dict:
                                                         data__epochs_item__requirementsbylevel_item__requirements__missing_keys = set(['rule']) - data__epochs_item__requirementsbylevel_item__requirements.keys()
                                                         if data__epochs_item__requirementsbylevel_item__requirements__missing_keys:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                     data__epochs_item__requirementsbylevel_item__requirements_any_of_count26 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                             if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count26:
@@ -1879,16 +1885,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     if data__epochs_item__requirementsbylevel_item__requirements_is_dict:
                                                         data__epochs_item__requirementsbylevel_item__requirements__missing_keys = set(['source']) - data__epochs_item__requirementsbylevel_item__requirements.keys()
                                                         if data__epochs_item__requirementsbylevel_item__requirements__missing_keys:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                     data__epochs_item__requirementsbylevel_item__requirements_any_of_count26 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                             if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count26:
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__epochs_item__requirementsbylevel_item__requirements_is_dict = isinstance(data__epochs_item__requirementsbylevel_item__requirements, dict)
                                             if data__epochs_item__requirementsbylevel_item__requirements_is_dict:
                                                 data__epochs_item__requirementsbylevel_item__requirements__missing_keys = set(['text']) - data__epochs_item__requirementsbylevel_item__requirements.keys()
                                                 if data__epochs_item__requirementsbylevel_item__requirements__missing_keys:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 data__epochs_item__requirementsbylevel_item__requirements_keys = set(data__epochs_item__requirementsbylevel_item__requirements.keys())
                                                 if "rule" in data__epochs_item__requirementsbylevel_item__requirements_keys:
                                                     data__epochs_item__requirementsbylevel_item__requirements_keys.remove("rule")
@@ -1902,131 +1908,131 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     data__epochs_item__requirementsbylevel_item__requirements_keys.remove("text")
                                                     data__epochs_item__requirementsbylevel_item__requirements__text = data__epochs_item__requirementsbylevel_item__requirements["text"]
                                                     if not isinstance(data__epochs_item__requirementsbylevel_item__requirements__text, (str)):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     if isinstance(data__epochs_item__requirementsbylevel_item__requirements__text, str):
                                                         data__epochs_item__requirementsbylevel_item__requirements__text_len = len(data__epochs_item__requirementsbylevel_item__requirements__text)
                                                         if data__epochs_item__requirementsbylevel_item__requirements__text_len < 1:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                 if "none" in data__epochs_item__requirementsbylevel_item__requirements_keys:
                                                     data__epochs_item__requirementsbylevel_item__requirements_keys.remove("none")
                                                     data__epochs_item__requirementsbylevel_item__requirements__none = data__epochs_item__requirementsbylevel_item__requirements["none"]
                                                     if not isinstance(data__epochs_item__requirementsbylevel_item__requirements__none, (bool)):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                 if "min_cities" in data__epochs_item__requirementsbylevel_item__requirements_keys:
                                                     data__epochs_item__requirementsbylevel_item__requirements_keys.remove("min_cities")
                                                     data__epochs_item__requirementsbylevel_item__requirements__mincities = data__epochs_item__requirementsbylevel_item__requirements["min_cities"]
                                                     if not isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincities, (int)) and not (isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincities, float) and data__epochs_item__requirementsbylevel_item__requirements__mincities.is_integer()) or isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincities, bool):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     if isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincities, (int, float, Decimal)) and not isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincities, bool):
                                                         if data__epochs_item__requirementsbylevel_item__requirements__mincities < 0:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                         if data__epochs_item__requirementsbylevel_item__requirements__mincities > 9:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                 if "min_card_groups" in data__epochs_item__requirementsbylevel_item__requirements_keys:
                                                     data__epochs_item__requirementsbylevel_item__requirements_keys.remove("min_card_groups")
                                                     data__epochs_item__requirementsbylevel_item__requirements__mincardgroups = data__epochs_item__requirementsbylevel_item__requirements["min_card_groups"]
                                                     if not isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardgroups, (int)) and not (isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardgroups, float) and data__epochs_item__requirementsbylevel_item__requirements__mincardgroups.is_integer()) or isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardgroups, bool):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     if isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardgroups, (int, float, Decimal)) and not isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardgroups, bool):
                                                         if data__epochs_item__requirementsbylevel_item__requirements__mincardgroups < 1:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                         if data__epochs_item__requirementsbylevel_item__requirements__mincardgroups > 5:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                 if "all_card_groups" in data__epochs_item__requirementsbylevel_item__requirements_keys:
                                                     data__epochs_item__requirementsbylevel_item__requirements_keys.remove("all_card_groups")
                                                     data__epochs_item__requirementsbylevel_item__requirements__allcardgroups = data__epochs_item__requirementsbylevel_item__requirements["all_card_groups"]
                                                     if not isinstance(data__epochs_item__requirementsbylevel_item__requirements__allcardgroups, (bool)):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                 if "two_group_cards_count_twice" in data__epochs_item__requirementsbylevel_item__requirements_keys:
                                                     data__epochs_item__requirementsbylevel_item__requirements_keys.remove("two_group_cards_count_twice")
                                                     data__epochs_item__requirementsbylevel_item__requirements__twogroupcardscounttwice = data__epochs_item__requirementsbylevel_item__requirements["two_group_cards_count_twice"]
                                                     if not isinstance(data__epochs_item__requirementsbylevel_item__requirements__twogroupcardscounttwice, (bool)):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                 if "min_cards" in data__epochs_item__requirementsbylevel_item__requirements_keys:
                                                     data__epochs_item__requirementsbylevel_item__requirements_keys.remove("min_cards")
                                                     data__epochs_item__requirementsbylevel_item__requirements__mincards = data__epochs_item__requirementsbylevel_item__requirements["min_cards"]
                                                     if not isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincards, (int)) and not (isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincards, float) and data__epochs_item__requirementsbylevel_item__requirements__mincards.is_integer()) or isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincards, bool):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     if isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincards, (int, float, Decimal)) and not isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincards, bool):
                                                         if data__epochs_item__requirementsbylevel_item__requirements__mincards < 1:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                 if "min_cards_of_value" in data__epochs_item__requirementsbylevel_item__requirements_keys:
                                                     data__epochs_item__requirementsbylevel_item__requirements_keys.remove("min_cards_of_value")
                                                     data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue = data__epochs_item__requirementsbylevel_item__requirements["min_cards_of_value"]
                                                     if not isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue, (list, tuple)):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_is_list = isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue, (list, tuple))
                                                     if data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_is_list:
                                                         data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_len = len(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue)
                                                         if data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_len < 1:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                         for data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_x, data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item in enumerate(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue):
                                                             if not isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item, (dict)):
-                                                                raise JsonSchemaValueException("invalid")
+                                                                raise _Invalid
                                                             data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item_is_dict = isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item, dict)
                                                             if data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item_is_dict:
                                                                 data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__missing_keys = set(['count']) - data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item.keys()
                                                                 if data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__missing_keys:
-                                                                    raise JsonSchemaValueException("invalid")
+                                                                    raise _Invalid
                                                                 data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item_keys = set(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item.keys())
                                                                 if "count" in data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item_keys:
                                                                     data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item_keys.remove("count")
                                                                     data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__count = data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item["count"]
                                                                     if not isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__count, (int)) and not (isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__count, float) and data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__count.is_integer()) or isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__count, bool):
-                                                                        raise JsonSchemaValueException("invalid")
+                                                                        raise _Invalid
                                                                     if isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__count, (int, float, Decimal)) and not isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__count, bool):
                                                                         if data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__count < 1:
-                                                                            raise JsonSchemaValueException("invalid")
+                                                                            raise _Invalid
                                                                 if "min_value" in data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item_keys:
                                                                     data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item_keys.remove("min_value")
                                                                     data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__minvalue = data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item["min_value"]
                                                                     if not isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__minvalue, (int)) and not (isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__minvalue, float) and data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__minvalue.is_integer()) or isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__minvalue, bool):
-                                                                        raise JsonSchemaValueException("invalid")
+                                                                        raise _Invalid
                                                                     if isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__minvalue, (int, float, Decimal)) and not isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__minvalue, bool):
                                                                         if data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__minvalue < 0:
-                                                                            raise JsonSchemaValueException("invalid")
+                                                                            raise _Invalid
                                                                 if "max_value_below" in data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item_keys:
                                                                     data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item_keys.remove("max_value_below")
                                                                     data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__maxvaluebelow = data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item["max_value_below"]
                                                                     if not isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__maxvaluebelow, (int)) and not (isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__maxvaluebelow, float) and data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__maxvaluebelow.is_integer()) or isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__maxvaluebelow, bool):
-                                                                        raise JsonSchemaValueException("invalid")
+                                                                        raise _Invalid
                                                                     if isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__maxvaluebelow, (int, float, Decimal)) and not isinstance(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__maxvaluebelow, bool):
                                                                         if data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__maxvaluebelow < 1:
-                                                                            raise JsonSchemaValueException("invalid")
+                                                                            raise _Invalid
                                                                 if "note" in data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item_keys:
                                                                     data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item_keys.remove("note")
                                                                     data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__note = data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item["note"]
                                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item__note, custom_formats, (name_prefix or "data") + ".epochs[{data__epochs_x}].requirements_by_level[{data__epochs_item__requirementsbylevel_x}].requirements.min_cards_of_value[{data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_x}].note")
                                                                 if data__epochs_item__requirementsbylevel_item__requirements__mincardsofvalue_item_keys:
-                                                                    raise JsonSchemaValueException("invalid")
+                                                                    raise _Invalid
                                                 if "card_value_per_space" in data__epochs_item__requirementsbylevel_item__requirements_keys:
                                                     data__epochs_item__requirementsbylevel_item__requirements_keys.remove("card_value_per_space")
                                                     data__epochs_item__requirementsbylevel_item__requirements__cardvalueperspace = data__epochs_item__requirementsbylevel_item__requirements["card_value_per_space"]
                                                     if not isinstance(data__epochs_item__requirementsbylevel_item__requirements__cardvalueperspace, (bool)):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                 if "card_value_basis" in data__epochs_item__requirementsbylevel_item__requirements_keys:
                                                     data__epochs_item__requirementsbylevel_item__requirements_keys.remove("card_value_basis")
                                                     data__epochs_item__requirementsbylevel_item__requirements__cardvaluebasis = data__epochs_item__requirementsbylevel_item__requirements["card_value_basis"]
                                                     if not isinstance(data__epochs_item__requirementsbylevel_item__requirements__cardvaluebasis, (str)):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     if not (isinstance(data__epochs_item__requirementsbylevel_item__requirements__cardvaluebasis, str) and data__epochs_item__requirementsbylevel_item__requirements__cardvaluebasis == 'face_value'):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                 if "min_victory_points" in data__epochs_item__requirementsbylevel_item__requirements_keys:
                                                     data__epochs_item__requirementsbylevel_item__requirements_keys.remove("min_victory_points")
                                                     data__epochs_item__requirementsbylevel_item__requirements__minvictorypoints = data__epochs_item__requirementsbylevel_item__requirements["min_victory_points"]
                                                     if not isinstance(data__epochs_item__requirementsbylevel_item__requirements__minvictorypoints, (int)) and not (isinstance(data__epochs_item__requirementsbylevel_item__requirements__minvictorypoints, float) and data__epochs_item__requirementsbylevel_item__requirements__minvictorypoints.is_integer()) or isinstance(data__epochs_item__requirementsbylevel_item__requirements__minvictorypoints, bool):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     if isinstance(data__epochs_item__requirementsbylevel_item__requirements__minvictorypoints, (int, float, Decimal)) and not isinstance(data__epochs_item__requirementsbylevel_item__requirements__minvictorypoints, bool):
                                                         if data__epochs_item__requirementsbylevel_item__requirements__minvictorypoints < 1:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                 if "note" in data__epochs_item__requirementsbylevel_item__requirements_keys:
                                                     data__epochs_item__requirementsbylevel_item__requirements_keys.remove("note")
                                                     data__epochs_item__requirementsbylevel_item__requirements__note = data__epochs_item__requirementsbylevel_item__requirements["note"]
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__epochs_item__requirementsbylevel_item__requirements__note, custom_formats, (name_prefix or "data") + ".epochs[{data__epochs_x}].requirements_by_level[{data__epochs_item__requirementsbylevel_x}].requirements.note")
                                                 if data__epochs_item__requirementsbylevel_item__requirements_keys:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                         if data__epochs_item__requirementsbylevel_item_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                         if "note" in data__epochs_item_keys:
                             data__epochs_item_keys.remove("note")
                             data__epochs_item__note = data__epochs_item["note"]
@@ -2036,12 +2042,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__epochs_item__disagreements = data__epochs_item["disagreements"]
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__epochs_item__disagreements, custom_formats, (name_prefix or "data") + ".epochs[{data__epochs_x}].disagreements")
                         if data__epochs_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "ast" in data_keys:
             data_keys.remove("ast")
             data__ast = data["ast"]
             if not isinstance(data__ast, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__ast_any_of_count27 = 0
             if not data__ast_any_of_count27:
                 try:
@@ -2049,7 +2055,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__ast_is_dict:
                         data__ast__missing_keys = set(['rule']) - data__ast.keys()
                         if data__ast__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__ast_any_of_count27 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__ast_any_of_count27:
@@ -2058,16 +2064,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__ast_is_dict:
                         data__ast__missing_keys = set(['source']) - data__ast.keys()
                         if data__ast__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__ast_any_of_count27 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__ast_any_of_count27:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__ast_is_dict = isinstance(data__ast, dict)
             if data__ast_is_dict:
                 data__ast__missing_keys = set(['spaces_per_track', 'start_space', 'finish_space', 'points_per_space', 'order', 'tracks']) - data__ast.keys()
                 if data__ast__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__ast_keys = set(data__ast.keys())
                 if "rule" in data__ast_keys:
                     data__ast_keys.remove("rule")
@@ -2081,11 +2087,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__ast_keys.remove("text")
                     data__ast__text = data__ast["text"]
                     if not isinstance(data__ast__text, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__ast__text, str):
                         data__ast__text_len = len(data__ast__text)
                         if data__ast__text_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "spaces_per_track" in data__ast_keys:
                     data__ast_keys.remove("spaces_per_track")
                     data__ast__spacespertrack = data__ast["spaces_per_track"]
@@ -2093,12 +2099,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__ast__spacespertrack_one_of_count28 < 2:
                         try:
                             if not isinstance(data__ast__spacespertrack, (int)) and not (isinstance(data__ast__spacespertrack, float) and data__ast__spacespertrack.is_integer()) or isinstance(data__ast__spacespertrack, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__ast__spacespertrack, (int, float, Decimal)) and not isinstance(data__ast__spacespertrack, bool):
                                 if data__ast__spacespertrack < 2:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__ast__spacespertrack > 100:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__ast__spacespertrack_one_of_count28 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__ast__spacespertrack_one_of_count28 < 2:
@@ -2107,17 +2113,17 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__ast__spacespertrack_one_of_count28 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__ast__spacespertrack_one_of_count28 != 1:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "start_space" in data__ast_keys:
                     data__ast_keys.remove("start_space")
                     data__ast__startspace = data__ast["start_space"]
                     if not isinstance(data__ast__startspace, (int)) and not (isinstance(data__ast__startspace, float) and data__ast__startspace.is_integer()) or isinstance(data__ast__startspace, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__ast__startspace, (int, float, Decimal)) and not isinstance(data__ast__startspace, bool):
                         if data__ast__startspace < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         if data__ast__startspace > 100:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "finish_space" in data__ast_keys:
                     data__ast_keys.remove("finish_space")
                     data__ast__finishspace = data__ast["finish_space"]
@@ -2125,12 +2131,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__ast__finishspace_one_of_count29 < 2:
                         try:
                             if not isinstance(data__ast__finishspace, (int)) and not (isinstance(data__ast__finishspace, float) and data__ast__finishspace.is_integer()) or isinstance(data__ast__finishspace, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__ast__finishspace, (int, float, Decimal)) and not isinstance(data__ast__finishspace, bool):
                                 if data__ast__finishspace < 2:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__ast__finishspace > 100:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__ast__finishspace_one_of_count29 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__ast__finishspace_one_of_count29 < 2:
@@ -2139,7 +2145,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__ast__finishspace_one_of_count29 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__ast__finishspace_one_of_count29 != 1:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "points_per_space" in data__ast_keys:
                     data__ast_keys.remove("points_per_space")
                     data__ast__pointsperspace = data__ast["points_per_space"]
@@ -2147,10 +2153,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__ast__pointsperspace_one_of_count30 < 2:
                         try:
                             if not isinstance(data__ast__pointsperspace, (int)) and not (isinstance(data__ast__pointsperspace, float) and data__ast__pointsperspace.is_integer()) or isinstance(data__ast__pointsperspace, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__ast__pointsperspace, (int, float, Decimal)) and not isinstance(data__ast__pointsperspace, bool):
                                 if data__ast__pointsperspace < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__ast__pointsperspace_one_of_count30 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__ast__pointsperspace_one_of_count30 < 2:
@@ -2159,20 +2165,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__ast__pointsperspace_one_of_count30 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__ast__pointsperspace_one_of_count30 != 1:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "advance_per_turn" in data__ast_keys:
                     data__ast_keys.remove("advance_per_turn")
                     data__ast__advanceperturn = data__ast["advance_per_turn"]
                     if not isinstance(data__ast__advanceperturn, (int)) and not (isinstance(data__ast__advanceperturn, float) and data__ast__advanceperturn.is_integer()) or isinstance(data__ast__advanceperturn, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__ast__advanceperturn, (int, float, Decimal)) and not isinstance(data__ast__advanceperturn, bool):
                         if data__ast__advanceperturn < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "order" in data__ast_keys:
                     data__ast_keys.remove("order")
                     data__ast__order = data__ast["order"]
                     if not isinstance(data__ast__order, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__ast__order_any_of_count31 = 0
                     if not data__ast__order_any_of_count31:
                         try:
@@ -2180,7 +2186,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__ast__order_is_dict:
                                 data__ast__order__missing_keys = set(['rule']) - data__ast__order.keys()
                                 if data__ast__order__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__ast__order_any_of_count31 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__ast__order_any_of_count31:
@@ -2189,16 +2195,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__ast__order_is_dict:
                                 data__ast__order__missing_keys = set(['source']) - data__ast__order.keys()
                                 if data__ast__order__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__ast__order_any_of_count31 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__ast__order_any_of_count31:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__ast__order_is_dict = isinstance(data__ast__order, dict)
                     if data__ast__order_is_dict:
                         data__ast__order__missing_keys = set(['text']) - data__ast__order.keys()
                         if data__ast__order__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__ast__order_keys = set(data__ast__order.keys())
                         if "rule" in data__ast__order_keys:
                             data__ast__order_keys.remove("rule")
@@ -2212,17 +2218,17 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__ast__order_keys.remove("text")
                             data__ast__order__text = data__ast__order["text"]
                             if not isinstance(data__ast__order__text, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__ast__order__text, str):
                                 data__ast__order__text_len = len(data__ast__order__text)
                                 if data__ast__order__text_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "note" in data__ast__order_keys:
                             data__ast__order_keys.remove("note")
                             data__ast__order__note = data__ast__order["note"]
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__ast__order__note, custom_formats, (name_prefix or "data") + ".ast.order.note")
                         if data__ast__order_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "epoch_entry" in data__ast_keys:
                     data__ast_keys.remove("epoch_entry")
                     data__ast__epochentry = data__ast["epoch_entry"]
@@ -2235,7 +2241,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__ast_keys.remove("regression")
                     data__ast__regression = data__ast["regression"]
                     if not isinstance(data__ast__regression, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__ast__regression_any_of_count32 = 0
                     if not data__ast__regression_any_of_count32:
                         try:
@@ -2243,7 +2249,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__ast__regression_is_dict:
                                 data__ast__regression__missing_keys = set(['rule']) - data__ast__regression.keys()
                                 if data__ast__regression__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__ast__regression_any_of_count32 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__ast__regression_any_of_count32:
@@ -2252,16 +2258,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__ast__regression_is_dict:
                                 data__ast__regression__missing_keys = set(['source']) - data__ast__regression.keys()
                                 if data__ast__regression__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__ast__regression_any_of_count32 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__ast__regression_any_of_count32:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__ast__regression_is_dict = isinstance(data__ast__regression, dict)
                     if data__ast__regression_is_dict:
                         data__ast__regression__missing_keys = set(['text', 'condition', 'spaces_per_turn']) - data__ast__regression.keys()
                         if data__ast__regression__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__ast__regression_keys = set(data__ast__regression.keys())
                         if "rule" in data__ast__regression_keys:
                             data__ast__regression_keys.remove("rule")
@@ -2275,43 +2281,43 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__ast__regression_keys.remove("text")
                             data__ast__regression__text = data__ast__regression["text"]
                             if not isinstance(data__ast__regression__text, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__ast__regression__text, str):
                                 data__ast__regression__text_len = len(data__ast__regression__text)
                                 if data__ast__regression__text_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "condition" in data__ast__regression_keys:
                             data__ast__regression_keys.remove("condition")
                             data__ast__regression__condition = data__ast__regression["condition"]
                             if not isinstance(data__ast__regression__condition, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if not (isinstance(data__ast__regression__condition, str) and data__ast__regression__condition == 'no_cities_in_play'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "spaces_per_turn" in data__ast__regression_keys:
                             data__ast__regression_keys.remove("spaces_per_turn")
                             data__ast__regression__spacesperturn = data__ast__regression["spaces_per_turn"]
                             if not isinstance(data__ast__regression__spacesperturn, (int)) and not (isinstance(data__ast__regression__spacesperturn, float) and data__ast__regression__spacesperturn.is_integer()) or isinstance(data__ast__regression__spacesperturn, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__ast__regression__spacesperturn, (int, float, Decimal)) and not isinstance(data__ast__regression__spacesperturn, bool):
                                 if data__ast__regression__spacesperturn < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "except_epochs" in data__ast__regression_keys:
                             data__ast__regression_keys.remove("except_epochs")
                             data__ast__regression__exceptepochs = data__ast__regression["except_epochs"]
                             if not isinstance(data__ast__regression__exceptepochs, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__ast__regression__exceptepochs_is_list = isinstance(data__ast__regression__exceptepochs, (list, tuple))
                             if data__ast__regression__exceptepochs_is_list:
                                 data__ast__regression__exceptepochs_len = len(data__ast__regression__exceptepochs)
                                 if data__ast__regression__exceptepochs_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                 if data__ast__regression__exceptepochs_len > len(set(fn(data__ast__regression__exceptepochs_x) for data__ast__regression__exceptepochs_x in data__ast__regression__exceptepochs)):
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__ast__regression__exceptepochs_x, data__ast__regression__exceptepochs_item in enumerate(data__ast__regression__exceptepochs):
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__ast__regression__exceptepochs_item, custom_formats, (name_prefix or "data") + ".ast.regression.except_epochs[{data__ast__regression__exceptepochs_x}]")
                         if data__ast__regression_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "finish_space_min_card_value" in data__ast_keys:
                     data__ast_keys.remove("finish_space_min_card_value")
                     data__ast__finishspacemincardvalue = data__ast["finish_space_min_card_value"]
@@ -2319,10 +2325,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__ast__finishspacemincardvalue_one_of_count33 < 2:
                         try:
                             if not isinstance(data__ast__finishspacemincardvalue, (int)) and not (isinstance(data__ast__finishspacemincardvalue, float) and data__ast__finishspacemincardvalue.is_integer()) or isinstance(data__ast__finishspacemincardvalue, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__ast__finishspacemincardvalue, (int, float, Decimal)) and not isinstance(data__ast__finishspacemincardvalue, bool):
                                 if data__ast__finishspacemincardvalue < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__ast__finishspacemincardvalue_one_of_count33 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__ast__finishspacemincardvalue_one_of_count33 < 2:
@@ -2331,25 +2337,25 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__ast__finishspacemincardvalue_one_of_count33 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__ast__finishspacemincardvalue_one_of_count33 != 1:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "levels" in data__ast_keys:
                     data__ast_keys.remove("levels")
                     data__ast__levels = data__ast["levels"]
                     if not isinstance(data__ast__levels, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__ast__levels_is_list = isinstance(data__ast__levels, (list, tuple))
                     if data__ast__levels_is_list:
                         data__ast__levels_len = len(data__ast__levels)
                         if data__ast__levels_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__ast__levels_x, data__ast__levels_item in enumerate(data__ast__levels):
                             if not isinstance(data__ast__levels_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__ast__levels_item_is_dict = isinstance(data__ast__levels_item, dict)
                             if data__ast__levels_item_is_dict:
                                 data__ast__levels_item__missing_keys = set(['id', 'name']) - data__ast__levels_item.keys()
                                 if data__ast__levels_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__ast__levels_item_keys = set(data__ast__levels_item.keys())
                                 if "id" in data__ast__levels_item_keys:
                                     data__ast__levels_item_keys.remove("id")
@@ -2359,13 +2365,13 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__ast__levels_item_keys.remove("name")
                                     data__ast__levels_item__name = data__ast__levels_item["name"]
                                     if not isinstance(data__ast__levels_item__name, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__ast__levels_item__name, str):
                                         data__ast__levels_item__name_len = len(data__ast__levels_item__name)
                                         if data__ast__levels_item__name_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         if data__ast__levels_item__name_len > 120:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "rule" in data__ast__levels_item_keys:
                                     data__ast__levels_item_keys.remove("rule")
                                     data__ast__levels_item__rule = data__ast__levels_item["rule"]
@@ -2375,7 +2381,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__ast__levels_item__source = data__ast__levels_item["source"]
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__ast__levels_item__source, custom_formats, (name_prefix or "data") + ".ast.levels[{data__ast__levels_x}].source")
                                 if data__ast__levels_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "tracks" in data__ast_keys:
                     data__ast_keys.remove("tracks")
                     data__ast__tracks = data__ast["tracks"]
@@ -2383,7 +2389,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if not data__ast__tracks_any_of_count34:
                         try:
                             if not isinstance(data__ast__tracks, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__ast__tracks_any_of_count34 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__ast__tracks_any_of_count34:
@@ -2392,15 +2398,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__ast__tracks_any_of_count34 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__ast__tracks_any_of_count34:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__ast__tracks_is_list = isinstance(data__ast__tracks, (list, tuple))
                     if data__ast__tracks_is_list:
                         data__ast__tracks_len = len(data__ast__tracks)
                         if data__ast__tracks_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__ast__tracks_x, data__ast__tracks_item in enumerate(data__ast__tracks):
                             if not isinstance(data__ast__tracks_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__ast__tracks_item_any_of_count35 = 0
                             if not data__ast__tracks_item_any_of_count35:
                                 try:
@@ -2408,7 +2414,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__ast__tracks_item_is_dict:
                                         data__ast__tracks_item__missing_keys = set(['rule']) - data__ast__tracks_item.keys()
                                         if data__ast__tracks_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__ast__tracks_item_any_of_count35 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__ast__tracks_item_any_of_count35:
@@ -2417,16 +2423,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__ast__tracks_item_is_dict:
                                         data__ast__tracks_item__missing_keys = set(['source']) - data__ast__tracks_item.keys()
                                         if data__ast__tracks_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__ast__tracks_item_any_of_count35 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__ast__tracks_item_any_of_count35:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__ast__tracks_item_is_dict = isinstance(data__ast__tracks_item, dict)
                             if data__ast__tracks_item_is_dict:
                                 data__ast__tracks_item__missing_keys = set(['nation', 'epoch_starts', 'late_iron_age_spaces']) - data__ast__tracks_item.keys()
                                 if data__ast__tracks_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__ast__tracks_item_keys = set(data__ast__tracks_item.keys())
                                 if "nation" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("nation")
@@ -2448,20 +2454,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__ast__tracks_item_keys.remove("spaces")
                                     data__ast__tracks_item__spaces = data__ast__tracks_item["spaces"]
                                     if not isinstance(data__ast__tracks_item__spaces, (int)) and not (isinstance(data__ast__tracks_item__spaces, float) and data__ast__tracks_item__spaces.is_integer()) or isinstance(data__ast__tracks_item__spaces, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__ast__tracks_item__spaces, (int, float, Decimal)) and not isinstance(data__ast__tracks_item__spaces, bool):
                                         if data__ast__tracks_item__spaces < 2:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         if data__ast__tracks_item__spaces > 100:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "points_per_space" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("points_per_space")
                                     data__ast__tracks_item__pointsperspace = data__ast__tracks_item["points_per_space"]
                                     if not isinstance(data__ast__tracks_item__pointsperspace, (int)) and not (isinstance(data__ast__tracks_item__pointsperspace, float) and data__ast__tracks_item__pointsperspace.is_integer()) or isinstance(data__ast__tracks_item__pointsperspace, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__ast__tracks_item__pointsperspace, (int, float, Decimal)) and not isinstance(data__ast__tracks_item__pointsperspace, bool):
                                         if data__ast__tracks_item__pointsperspace < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "epoch_starts" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("epoch_starts")
                                     data__ast__tracks_item__epochstarts = data__ast__tracks_item["epoch_starts"]
@@ -2469,20 +2475,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__ast__tracks_item__epochstarts_one_of_count36 < 2:
                                         try:
                                             if not isinstance(data__ast__tracks_item__epochstarts, (list, tuple)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__ast__tracks_item__epochstarts_is_list = isinstance(data__ast__tracks_item__epochstarts, (list, tuple))
                                             if data__ast__tracks_item__epochstarts_is_list:
                                                 data__ast__tracks_item__epochstarts_len = len(data__ast__tracks_item__epochstarts)
                                                 if data__ast__tracks_item__epochstarts_len < 1:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 for data__ast__tracks_item__epochstarts_x, data__ast__tracks_item__epochstarts_item in enumerate(data__ast__tracks_item__epochstarts):
                                                     if not isinstance(data__ast__tracks_item__epochstarts_item, (dict)):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     data__ast__tracks_item__epochstarts_item_is_dict = isinstance(data__ast__tracks_item__epochstarts_item, dict)
                                                     if data__ast__tracks_item__epochstarts_item_is_dict:
                                                         data__ast__tracks_item__epochstarts_item__missing_keys = set(['epoch', 'space']) - data__ast__tracks_item__epochstarts_item.keys()
                                                         if data__ast__tracks_item__epochstarts_item__missing_keys:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                         data__ast__tracks_item__epochstarts_item_keys = set(data__ast__tracks_item__epochstarts_item.keys())
                                                         if "epoch" in data__ast__tracks_item__epochstarts_item_keys:
                                                             data__ast__tracks_item__epochstarts_item_keys.remove("epoch")
@@ -2492,14 +2498,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             data__ast__tracks_item__epochstarts_item_keys.remove("space")
                                                             data__ast__tracks_item__epochstarts_item__space = data__ast__tracks_item__epochstarts_item["space"]
                                                             if not isinstance(data__ast__tracks_item__epochstarts_item__space, (int)) and not (isinstance(data__ast__tracks_item__epochstarts_item__space, float) and data__ast__tracks_item__epochstarts_item__space.is_integer()) or isinstance(data__ast__tracks_item__epochstarts_item__space, bool):
-                                                                raise JsonSchemaValueException("invalid")
+                                                                raise _Invalid
                                                             if isinstance(data__ast__tracks_item__epochstarts_item__space, (int, float, Decimal)) and not isinstance(data__ast__tracks_item__epochstarts_item__space, bool):
                                                                 if data__ast__tracks_item__epochstarts_item__space < 1:
-                                                                    raise JsonSchemaValueException("invalid")
+                                                                    raise _Invalid
                                                                 if data__ast__tracks_item__epochstarts_item__space > 100:
-                                                                    raise JsonSchemaValueException("invalid")
+                                                                    raise _Invalid
                                                         if data__ast__tracks_item__epochstarts_item_keys:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                             data__ast__tracks_item__epochstarts_one_of_count36 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__ast__tracks_item__epochstarts_one_of_count36 < 2:
@@ -2508,7 +2514,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__ast__tracks_item__epochstarts_one_of_count36 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__ast__tracks_item__epochstarts_one_of_count36 != 1:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "late_iron_age_spaces" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("late_iron_age_spaces")
                                     data__ast__tracks_item__lateironagespaces = data__ast__tracks_item["late_iron_age_spaces"]
@@ -2516,41 +2522,41 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__ast__tracks_item__lateironagespaces_one_of_count37 < 2:
                                         try:
                                             if not isinstance(data__ast__tracks_item__lateironagespaces, (list, tuple)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__ast__tracks_item__lateironagespaces_is_list = isinstance(data__ast__tracks_item__lateironagespaces, (list, tuple))
                                             if data__ast__tracks_item__lateironagespaces_is_list:
                                                 data__ast__tracks_item__lateironagespaces_len = len(data__ast__tracks_item__lateironagespaces)
                                                 if data__ast__tracks_item__lateironagespaces_len < 1:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 for data__ast__tracks_item__lateironagespaces_x, data__ast__tracks_item__lateironagespaces_item in enumerate(data__ast__tracks_item__lateironagespaces):
                                                     if not isinstance(data__ast__tracks_item__lateironagespaces_item, (dict)):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     data__ast__tracks_item__lateironagespaces_item_is_dict = isinstance(data__ast__tracks_item__lateironagespaces_item, dict)
                                                     if data__ast__tracks_item__lateironagespaces_item_is_dict:
                                                         data__ast__tracks_item__lateironagespaces_item__missing_keys = set(['space', 'min_card_value']) - data__ast__tracks_item__lateironagespaces_item.keys()
                                                         if data__ast__tracks_item__lateironagespaces_item__missing_keys:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                         data__ast__tracks_item__lateironagespaces_item_keys = set(data__ast__tracks_item__lateironagespaces_item.keys())
                                                         if "space" in data__ast__tracks_item__lateironagespaces_item_keys:
                                                             data__ast__tracks_item__lateironagespaces_item_keys.remove("space")
                                                             data__ast__tracks_item__lateironagespaces_item__space = data__ast__tracks_item__lateironagespaces_item["space"]
                                                             if not isinstance(data__ast__tracks_item__lateironagespaces_item__space, (int)) and not (isinstance(data__ast__tracks_item__lateironagespaces_item__space, float) and data__ast__tracks_item__lateironagespaces_item__space.is_integer()) or isinstance(data__ast__tracks_item__lateironagespaces_item__space, bool):
-                                                                raise JsonSchemaValueException("invalid")
+                                                                raise _Invalid
                                                             if isinstance(data__ast__tracks_item__lateironagespaces_item__space, (int, float, Decimal)) and not isinstance(data__ast__tracks_item__lateironagespaces_item__space, bool):
                                                                 if data__ast__tracks_item__lateironagespaces_item__space < 1:
-                                                                    raise JsonSchemaValueException("invalid")
+                                                                    raise _Invalid
                                                                 if data__ast__tracks_item__lateironagespaces_item__space > 100:
-                                                                    raise JsonSchemaValueException("invalid")
+                                                                    raise _Invalid
                                                         if "min_card_value" in data__ast__tracks_item__lateironagespaces_item_keys:
                                                             data__ast__tracks_item__lateironagespaces_item_keys.remove("min_card_value")
                                                             data__ast__tracks_item__lateironagespaces_item__mincardvalue = data__ast__tracks_item__lateironagespaces_item["min_card_value"]
                                                             if not isinstance(data__ast__tracks_item__lateironagespaces_item__mincardvalue, (int)) and not (isinstance(data__ast__tracks_item__lateironagespaces_item__mincardvalue, float) and data__ast__tracks_item__lateironagespaces_item__mincardvalue.is_integer()) or isinstance(data__ast__tracks_item__lateironagespaces_item__mincardvalue, bool):
-                                                                raise JsonSchemaValueException("invalid")
+                                                                raise _Invalid
                                                             if isinstance(data__ast__tracks_item__lateironagespaces_item__mincardvalue, (int, float, Decimal)) and not isinstance(data__ast__tracks_item__lateironagespaces_item__mincardvalue, bool):
                                                                 if data__ast__tracks_item__lateironagespaces_item__mincardvalue < 1:
-                                                                    raise JsonSchemaValueException("invalid")
+                                                                    raise _Invalid
                                                         if data__ast__tracks_item__lateironagespaces_item_keys:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                             data__ast__tracks_item__lateironagespaces_one_of_count37 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__ast__tracks_item__lateironagespaces_one_of_count37 < 2:
@@ -2559,21 +2565,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__ast__tracks_item__lateironagespaces_one_of_count37 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__ast__tracks_item__lateironagespaces_one_of_count37 != 1:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "checked_against_second_source" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("checked_against_second_source")
                                     data__ast__tracks_item__checkedagainstsecondsource = data__ast__tracks_item["checked_against_second_source"]
                                     if not isinstance(data__ast__tracks_item__checkedagainstsecondsource, (bool)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "caveat" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("caveat")
                                     data__ast__tracks_item__caveat = data__ast__tracks_item["caveat"]
                                     if not isinstance(data__ast__tracks_item__caveat, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__ast__tracks_item__caveat, str):
                                         data__ast__tracks_item__caveat_len = len(data__ast__tracks_item__caveat)
                                         if data__ast__tracks_item__caveat_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "note" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("note")
                                     data__ast__tracks_item__note = data__ast__tracks_item["note"]
@@ -2583,7 +2589,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__ast__tracks_item__disagreements = data__ast__tracks_item["disagreements"]
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__ast__tracks_item__disagreements, custom_formats, (name_prefix or "data") + ".ast.tracks[{data__ast__tracks_x}].disagreements")
                                 if data__ast__tracks_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "note" in data__ast_keys:
                     data__ast_keys.remove("note")
                     data__ast__note = data__ast["note"]
@@ -2593,12 +2599,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__ast__disagreements = data__ast["disagreements"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__ast__disagreements, custom_formats, (name_prefix or "data") + ".ast.disagreements")
                 if data__ast_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "player_counts" in data_keys:
             data_keys.remove("player_counts")
             data__playercounts = data["player_counts"]
             if not isinstance(data__playercounts, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__playercounts_any_of_count38 = 0
             if not data__playercounts_any_of_count38:
                 try:
@@ -2606,7 +2612,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__playercounts_is_dict:
                         data__playercounts__missing_keys = set(['rule']) - data__playercounts.keys()
                         if data__playercounts__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__playercounts_any_of_count38 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__playercounts_any_of_count38:
@@ -2615,16 +2621,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__playercounts_is_dict:
                         data__playercounts__missing_keys = set(['source']) - data__playercounts.keys()
                         if data__playercounts__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__playercounts_any_of_count38 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__playercounts_any_of_count38:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__playercounts_is_dict = isinstance(data__playercounts, dict)
             if data__playercounts_is_dict:
                 data__playercounts__missing_keys = set(['counts']) - data__playercounts.keys()
                 if data__playercounts__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__playercounts_keys = set(data__playercounts.keys())
                 if "rule" in data__playercounts_keys:
                     data__playercounts_keys.remove("rule")
@@ -2638,27 +2644,27 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__playercounts_keys.remove("general_rules")
                     data__playercounts__generalrules = data__playercounts["general_rules"]
                     if not isinstance(data__playercounts__generalrules, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__playercounts__generalrules_is_list = isinstance(data__playercounts__generalrules, (list, tuple))
                     if data__playercounts__generalrules_is_list:
                         data__playercounts__generalrules_len = len(data__playercounts__generalrules)
                         if data__playercounts__generalrules_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__playercounts__generalrules_x, data__playercounts__generalrules_item in enumerate(data__playercounts__generalrules):
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__playercounts__generalrules_item, custom_formats, (name_prefix or "data") + ".player_counts.general_rules[{data__playercounts__generalrules_x}]")
                 if "counts" in data__playercounts_keys:
                     data__playercounts_keys.remove("counts")
                     data__playercounts__counts = data__playercounts["counts"]
                     if not isinstance(data__playercounts__counts, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__playercounts__counts_is_list = isinstance(data__playercounts__counts, (list, tuple))
                     if data__playercounts__counts_is_list:
                         data__playercounts__counts_len = len(data__playercounts__counts)
                         if data__playercounts__counts_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__playercounts__counts_x, data__playercounts__counts_item in enumerate(data__playercounts__counts):
                             if not isinstance(data__playercounts__counts_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__playercounts__counts_item_any_of_count39 = 0
                             if not data__playercounts__counts_item_any_of_count39:
                                 try:
@@ -2666,7 +2672,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__playercounts__counts_item_is_dict:
                                         data__playercounts__counts_item__missing_keys = set(['rule']) - data__playercounts__counts_item.keys()
                                         if data__playercounts__counts_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__playercounts__counts_item_any_of_count39 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__playercounts__counts_item_any_of_count39:
@@ -2675,27 +2681,27 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__playercounts__counts_item_is_dict:
                                         data__playercounts__counts_item__missing_keys = set(['source']) - data__playercounts__counts_item.keys()
                                         if data__playercounts__counts_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__playercounts__counts_item_any_of_count39 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__playercounts__counts_item_any_of_count39:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__playercounts__counts_item_is_dict = isinstance(data__playercounts__counts_item, dict)
                             if data__playercounts__counts_item_is_dict:
                                 data__playercounts__counts_item__missing_keys = set(['players', 'status', 'tokens_per_player', 'configurations']) - data__playercounts__counts_item.keys()
                                 if data__playercounts__counts_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__playercounts__counts_item_keys = set(data__playercounts__counts_item.keys())
                                 if "players" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("players")
                                     data__playercounts__counts_item__players = data__playercounts__counts_item["players"]
                                     if not isinstance(data__playercounts__counts_item__players, (int)) and not (isinstance(data__playercounts__counts_item__players, float) and data__playercounts__counts_item__players.is_integer()) or isinstance(data__playercounts__counts_item__players, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__playercounts__counts_item__players, (int, float, Decimal)) and not isinstance(data__playercounts__counts_item__players, bool):
                                         if data__playercounts__counts_item__players < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         if data__playercounts__counts_item__players > 64:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "rule" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("rule")
                                     data__playercounts__counts_item__rule = data__playercounts__counts_item["rule"]
@@ -2708,9 +2714,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__playercounts__counts_item_keys.remove("status")
                                     data__playercounts__counts_item__status = data__playercounts__counts_item["status"]
                                     if not isinstance(data__playercounts__counts_item__status, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if not (isinstance(data__playercounts__counts_item__status, str) and data__playercounts__counts_item__status == 'given' or isinstance(data__playercounts__counts_item__status, str) and data__playercounts__counts_item__status == 'missing'):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "tokens_per_player" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("tokens_per_player")
                                     data__playercounts__counts_item__tokensperplayer = data__playercounts__counts_item["tokens_per_player"]
@@ -2718,12 +2724,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__playercounts__counts_item__tokensperplayer_one_of_count40 < 2:
                                         try:
                                             if not isinstance(data__playercounts__counts_item__tokensperplayer, (int)) and not (isinstance(data__playercounts__counts_item__tokensperplayer, float) and data__playercounts__counts_item__tokensperplayer.is_integer()) or isinstance(data__playercounts__counts_item__tokensperplayer, bool):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if isinstance(data__playercounts__counts_item__tokensperplayer, (int, float, Decimal)) and not isinstance(data__playercounts__counts_item__tokensperplayer, bool):
                                                 if data__playercounts__counts_item__tokensperplayer < 1:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 if data__playercounts__counts_item__tokensperplayer > 55:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                             data__playercounts__counts_item__tokensperplayer_one_of_count40 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__playercounts__counts_item__tokensperplayer_one_of_count40 < 2:
@@ -2732,7 +2738,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__playercounts__counts_item__tokensperplayer_one_of_count40 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__playercounts__counts_item__tokensperplayer_one_of_count40 != 1:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "configurations" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("configurations")
                                     data__playercounts__counts_item__configurations = data__playercounts__counts_item["configurations"]
@@ -2740,15 +2746,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__playercounts__counts_item__configurations_one_of_count41 < 2:
                                         try:
                                             if not isinstance(data__playercounts__counts_item__configurations, (list, tuple)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__playercounts__counts_item__configurations_is_list = isinstance(data__playercounts__counts_item__configurations, (list, tuple))
                                             if data__playercounts__counts_item__configurations_is_list:
                                                 data__playercounts__counts_item__configurations_len = len(data__playercounts__counts_item__configurations)
                                                 if data__playercounts__counts_item__configurations_len < 1:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 for data__playercounts__counts_item__configurations_x, data__playercounts__counts_item__configurations_item in enumerate(data__playercounts__counts_item__configurations):
                                                     if not isinstance(data__playercounts__counts_item__configurations_item, (dict)):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     data__playercounts__counts_item__configurations_item_any_of_count42 = 0
                                                     if not data__playercounts__counts_item__configurations_item_any_of_count42:
                                                         try:
@@ -2756,7 +2762,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             if data__playercounts__counts_item__configurations_item_is_dict:
                                                                 data__playercounts__counts_item__configurations_item__missing_keys = set(['rule']) - data__playercounts__counts_item__configurations_item.keys()
                                                                 if data__playercounts__counts_item__configurations_item__missing_keys:
-                                                                    raise JsonSchemaValueException("invalid")
+                                                                    raise _Invalid
                                                             data__playercounts__counts_item__configurations_item_any_of_count42 += 1
                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                                     if not data__playercounts__counts_item__configurations_item_any_of_count42:
@@ -2765,16 +2771,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             if data__playercounts__counts_item__configurations_item_is_dict:
                                                                 data__playercounts__counts_item__configurations_item__missing_keys = set(['source']) - data__playercounts__counts_item__configurations_item.keys()
                                                                 if data__playercounts__counts_item__configurations_item__missing_keys:
-                                                                    raise JsonSchemaValueException("invalid")
+                                                                    raise _Invalid
                                                             data__playercounts__counts_item__configurations_item_any_of_count42 += 1
                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                                     if not data__playercounts__counts_item__configurations_item_any_of_count42:
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     data__playercounts__counts_item__configurations_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item, dict)
                                                     if data__playercounts__counts_item__configurations_item_is_dict:
                                                         data__playercounts__counts_item__configurations_item__missing_keys = set(['id', 'map', 'nations']) - data__playercounts__counts_item__configurations_item.keys()
                                                         if data__playercounts__counts_item__configurations_item__missing_keys:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                         data__playercounts__counts_item__configurations_item_keys = set(data__playercounts__counts_item__configurations_item.keys())
                                                         if "id" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("id")
@@ -2784,13 +2790,13 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             data__playercounts__counts_item__configurations_item_keys.remove("name")
                                                             data__playercounts__counts_item__configurations_item__name = data__playercounts__counts_item__configurations_item["name"]
                                                             if not isinstance(data__playercounts__counts_item__configurations_item__name, (str)):
-                                                                raise JsonSchemaValueException("invalid")
+                                                                raise _Invalid
                                                             if isinstance(data__playercounts__counts_item__configurations_item__name, str):
                                                                 data__playercounts__counts_item__configurations_item__name_len = len(data__playercounts__counts_item__configurations_item__name)
                                                                 if data__playercounts__counts_item__configurations_item__name_len < 1:
-                                                                    raise JsonSchemaValueException("invalid")
+                                                                    raise _Invalid
                                                                 if data__playercounts__counts_item__configurations_item__name_len > 120:
-                                                                    raise JsonSchemaValueException("invalid")
+                                                                    raise _Invalid
                                                         if "rule" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("rule")
                                                             data__playercounts__counts_item__configurations_item__rule = data__playercounts__counts_item__configurations_item["rule"]
@@ -2803,22 +2809,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             data__playercounts__counts_item__configurations_item_keys.remove("map")
                                                             data__playercounts__counts_item__configurations_item__map = data__playercounts__counts_item__configurations_item["map"]
                                                             if not isinstance(data__playercounts__counts_item__configurations_item__map, (dict)):
-                                                                raise JsonSchemaValueException("invalid")
+                                                                raise _Invalid
                                                             data__playercounts__counts_item__configurations_item__map_is_dict = isinstance(data__playercounts__counts_item__configurations_item__map, dict)
                                                             if data__playercounts__counts_item__configurations_item__map_is_dict:
                                                                 data__playercounts__counts_item__configurations_item__map__missing_keys = set(['text', 'panels', 'boundary']) - data__playercounts__counts_item__configurations_item__map.keys()
                                                                 if data__playercounts__counts_item__configurations_item__map__missing_keys:
-                                                                    raise JsonSchemaValueException("invalid")
+                                                                    raise _Invalid
                                                                 data__playercounts__counts_item__configurations_item__map_keys = set(data__playercounts__counts_item__configurations_item__map.keys())
                                                                 if "text" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("text")
                                                                     data__playercounts__counts_item__configurations_item__map__text = data__playercounts__counts_item__configurations_item__map["text"]
                                                                     if not isinstance(data__playercounts__counts_item__configurations_item__map__text, (str)):
-                                                                        raise JsonSchemaValueException("invalid")
+                                                                        raise _Invalid
                                                                     if isinstance(data__playercounts__counts_item__configurations_item__map__text, str):
                                                                         data__playercounts__counts_item__configurations_item__map__text_len = len(data__playercounts__counts_item__configurations_item__map__text)
                                                                         if data__playercounts__counts_item__configurations_item__map__text_len < 1:
-                                                                            raise JsonSchemaValueException("invalid")
+                                                                            raise _Invalid
                                                                 if "panels" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("panels")
                                                                     data__playercounts__counts_item__configurations_item__map__panels = data__playercounts__counts_item__configurations_item__map["panels"]
@@ -2826,9 +2832,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                     if data__playercounts__counts_item__configurations_item__map__panels_one_of_count43 < 2:
                                                                         try:
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__map__panels, (str)):
-                                                                                raise JsonSchemaValueException("invalid")
+                                                                                raise _Invalid
                                                                             if not (isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'all_four' or isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'three_eastern' or isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'three_central' or isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'western_part'):
-                                                                                raise JsonSchemaValueException("invalid")
+                                                                                raise _Invalid
                                                                             data__playercounts__counts_item__configurations_item__map__panels_one_of_count43 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                                                     if data__playercounts__counts_item__configurations_item__map__panels_one_of_count43 < 2:
@@ -2837,14 +2843,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                             data__playercounts__counts_item__configurations_item__map__panels_one_of_count43 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                                                     if data__playercounts__counts_item__configurations_item__map__panels_one_of_count43 != 1:
-                                                                        raise JsonSchemaValueException("invalid")
+                                                                        raise _Invalid
                                                                 if "western_extension" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("western_extension")
                                                                     data__playercounts__counts_item__configurations_item__map__westernextension = data__playercounts__counts_item__configurations_item__map["western_extension"]
                                                                     if not isinstance(data__playercounts__counts_item__configurations_item__map__westernextension, (str)):
-                                                                        raise JsonSchemaValueException("invalid")
+                                                                        raise _Invalid
                                                                     if not (isinstance(data__playercounts__counts_item__configurations_item__map__westernextension, str) and data__playercounts__counts_item__configurations_item__map__westernextension == 'optional' or isinstance(data__playercounts__counts_item__configurations_item__map__westernextension, str) and data__playercounts__counts_item__configurations_item__map__westernextension == 'required' or isinstance(data__playercounts__counts_item__configurations_item__map__westernextension, str) and data__playercounts__counts_item__configurations_item__map__westernextension == 'not_mentioned'):
-                                                                        raise JsonSchemaValueException("invalid")
+                                                                        raise _Invalid
                                                                 if "boundary" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("boundary")
                                                                     data__playercounts__counts_item__configurations_item__map__boundary = data__playercounts__counts_item__configurations_item__map["boundary"]
@@ -2852,9 +2858,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                     if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count44 < 2:
                                                                         try:
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__map__boundary, (str)):
-                                                                                raise JsonSchemaValueException("invalid")
+                                                                                raise _Invalid
                                                                             if not (isinstance(data__playercounts__counts_item__configurations_item__map__boundary, str) and data__playercounts__counts_item__configurations_item__map__boundary == 'none' or isinstance(data__playercounts__counts_item__configurations_item__map__boundary, str) and data__playercounts__counts_item__configurations_item__map__boundary == 'dashed_line_western_limit' or isinstance(data__playercounts__counts_item__configurations_item__map__boundary, str) and data__playercounts__counts_item__configurations_item__map__boundary == 'dashed_line_eastern_limit'):
-                                                                                raise JsonSchemaValueException("invalid")
+                                                                                raise _Invalid
                                                                             data__playercounts__counts_item__configurations_item__map__boundary_one_of_count44 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                                                     if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count44 < 2:
@@ -2863,12 +2869,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                             data__playercounts__counts_item__configurations_item__map__boundary_one_of_count44 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                                                     if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count44 != 1:
-                                                                        raise JsonSchemaValueException("invalid")
+                                                                        raise _Invalid
                                                                 if "open_sea_on_boundary_usable" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("open_sea_on_boundary_usable")
                                                                     data__playercounts__counts_item__configurations_item__map__openseaonboundaryusable = data__playercounts__counts_item__configurations_item__map["open_sea_on_boundary_usable"]
                                                                     if not isinstance(data__playercounts__counts_item__configurations_item__map__openseaonboundaryusable, (bool)):
-                                                                        raise JsonSchemaValueException("invalid")
+                                                                        raise _Invalid
                                                                 if "areas_in_play" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("areas_in_play")
                                                                     data__playercounts__counts_item__configurations_item__map__areasinplay = data__playercounts__counts_item__configurations_item__map["areas_in_play"]
@@ -2876,15 +2882,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                     if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count45 < 2:
                                                                         try:
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__map__areasinplay, (list, tuple)):
-                                                                                raise JsonSchemaValueException("invalid")
+                                                                                raise _Invalid
                                                                             data__playercounts__counts_item__configurations_item__map__areasinplay_is_list = isinstance(data__playercounts__counts_item__configurations_item__map__areasinplay, (list, tuple))
                                                                             if data__playercounts__counts_item__configurations_item__map__areasinplay_is_list:
                                                                                 data__playercounts__counts_item__configurations_item__map__areasinplay_len = len(data__playercounts__counts_item__configurations_item__map__areasinplay)
                                                                                 if data__playercounts__counts_item__configurations_item__map__areasinplay_len < 1:
-                                                                                    raise JsonSchemaValueException("invalid")
+                                                                                    raise _Invalid
                                                                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                                                                 if data__playercounts__counts_item__configurations_item__map__areasinplay_len > len(set(fn(data__playercounts__counts_item__configurations_item__map__areasinplay_x) for data__playercounts__counts_item__configurations_item__map__areasinplay_x in data__playercounts__counts_item__configurations_item__map__areasinplay)):
-                                                                                    raise JsonSchemaValueException("invalid")
+                                                                                    raise _Invalid
                                                                                 for data__playercounts__counts_item__configurations_item__map__areasinplay_x, data__playercounts__counts_item__configurations_item__map__areasinplay_item in enumerate(data__playercounts__counts_item__configurations_item__map__areasinplay):
                                                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__map__areasinplay_item, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.areas_in_play[{data__playercounts__counts_item__configurations_item__map__areasinplay_x}]")
                                                                             data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count45 += 1
@@ -2895,7 +2901,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                             data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count45 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                                                     if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count45 != 1:
-                                                                        raise JsonSchemaValueException("invalid")
+                                                                        raise _Invalid
                                                                 if "rule" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("rule")
                                                                     data__playercounts__counts_item__configurations_item__map__rule = data__playercounts__counts_item__configurations_item__map["rule"]
@@ -2909,7 +2915,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                     data__playercounts__counts_item__configurations_item__map__note = data__playercounts__counts_item__configurations_item__map["note"]
                                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__playercounts__counts_item__configurations_item__map__note, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.note")
                                                                 if data__playercounts__counts_item__configurations_item__map_keys:
-                                                                    raise JsonSchemaValueException("invalid")
+                                                                    raise _Invalid
                                                         if "nations" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("nations")
                                                             data__playercounts__counts_item__configurations_item__nations = data__playercounts__counts_item__configurations_item["nations"]
@@ -2917,15 +2923,15 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             if data__playercounts__counts_item__configurations_item__nations_one_of_count46 < 2:
                                                                 try:
                                                                     if not isinstance(data__playercounts__counts_item__configurations_item__nations, (list, tuple)):
-                                                                        raise JsonSchemaValueException("invalid")
+                                                                        raise _Invalid
                                                                     data__playercounts__counts_item__configurations_item__nations_is_list = isinstance(data__playercounts__counts_item__configurations_item__nations, (list, tuple))
                                                                     if data__playercounts__counts_item__configurations_item__nations_is_list:
                                                                         data__playercounts__counts_item__configurations_item__nations_len = len(data__playercounts__counts_item__configurations_item__nations)
                                                                         if data__playercounts__counts_item__configurations_item__nations_len < 1:
-                                                                            raise JsonSchemaValueException("invalid")
+                                                                            raise _Invalid
                                                                         def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                                                         if data__playercounts__counts_item__configurations_item__nations_len > len(set(fn(data__playercounts__counts_item__configurations_item__nations_x) for data__playercounts__counts_item__configurations_item__nations_x in data__playercounts__counts_item__configurations_item__nations)):
-                                                                            raise JsonSchemaValueException("invalid")
+                                                                            raise _Invalid
                                                                         for data__playercounts__counts_item__configurations_item__nations_x, data__playercounts__counts_item__configurations_item__nations_item in enumerate(data__playercounts__counts_item__configurations_item__nations):
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__nations_item, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].nations[{data__playercounts__counts_item__configurations_item__nations_x}]")
                                                                     data__playercounts__counts_item__configurations_item__nations_one_of_count46 += 1
@@ -2936,38 +2942,38 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                     data__playercounts__counts_item__configurations_item__nations_one_of_count46 += 1
                                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                                             if data__playercounts__counts_item__configurations_item__nations_one_of_count46 != 1:
-                                                                raise JsonSchemaValueException("invalid")
+                                                                raise _Invalid
                                                         if "island_city_sites_ignored" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("island_city_sites_ignored")
                                                             data__playercounts__counts_item__configurations_item__islandcitysitesignored = data__playercounts__counts_item__configurations_item["island_city_sites_ignored"]
                                                             if not isinstance(data__playercounts__counts_item__configurations_item__islandcitysitesignored, (bool)):
-                                                                raise JsonSchemaValueException("invalid")
+                                                                raise _Invalid
                                                         if "island_city_cost_tokens" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("island_city_cost_tokens")
                                                             data__playercounts__counts_item__configurations_item__islandcitycosttokens = data__playercounts__counts_item__configurations_item["island_city_cost_tokens"]
                                                             if not isinstance(data__playercounts__counts_item__configurations_item__islandcitycosttokens, (int)) and not (isinstance(data__playercounts__counts_item__configurations_item__islandcitycosttokens, float) and data__playercounts__counts_item__configurations_item__islandcitycosttokens.is_integer()) or isinstance(data__playercounts__counts_item__configurations_item__islandcitycosttokens, bool):
-                                                                raise JsonSchemaValueException("invalid")
+                                                                raise _Invalid
                                                             if isinstance(data__playercounts__counts_item__configurations_item__islandcitycosttokens, (int, float, Decimal)) and not isinstance(data__playercounts__counts_item__configurations_item__islandcitycosttokens, bool):
                                                                 if data__playercounts__counts_item__configurations_item__islandcitycosttokens < 1:
-                                                                    raise JsonSchemaValueException("invalid")
+                                                                    raise _Invalid
                                                         if "trade_decks" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("trade_decks")
                                                             data__playercounts__counts_item__configurations_item__tradedecks = data__playercounts__counts_item__configurations_item["trade_decks"]
                                                             if not isinstance(data__playercounts__counts_item__configurations_item__tradedecks, (list, tuple)):
-                                                                raise JsonSchemaValueException("invalid")
+                                                                raise _Invalid
                                                             data__playercounts__counts_item__configurations_item__tradedecks_is_list = isinstance(data__playercounts__counts_item__configurations_item__tradedecks, (list, tuple))
                                                             if data__playercounts__counts_item__configurations_item__tradedecks_is_list:
                                                                 data__playercounts__counts_item__configurations_item__tradedecks_len = len(data__playercounts__counts_item__configurations_item__tradedecks)
                                                                 if data__playercounts__counts_item__configurations_item__tradedecks_len < 1:
-                                                                    raise JsonSchemaValueException("invalid")
+                                                                    raise _Invalid
                                                                 for data__playercounts__counts_item__configurations_item__tradedecks_x, data__playercounts__counts_item__configurations_item__tradedecks_item in enumerate(data__playercounts__counts_item__configurations_item__tradedecks):
                                                                     if not isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item, (dict)):
-                                                                        raise JsonSchemaValueException("invalid")
+                                                                        raise _Invalid
                                                                     data__playercounts__counts_item__configurations_item__tradedecks_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item, dict)
                                                                     if data__playercounts__counts_item__configurations_item__tradedecks_item_is_dict:
                                                                         data__playercounts__counts_item__configurations_item__tradedecks_item__missing_keys = set(['id', 'text']) - data__playercounts__counts_item__configurations_item__tradedecks_item.keys()
                                                                         if data__playercounts__counts_item__configurations_item__tradedecks_item__missing_keys:
-                                                                            raise JsonSchemaValueException("invalid")
+                                                                            raise _Invalid
                                                                         data__playercounts__counts_item__configurations_item__tradedecks_item_keys = set(data__playercounts__counts_item__configurations_item__tradedecks_item.keys())
                                                                         if "id" in data__playercounts__counts_item__configurations_item__tradedecks_item_keys:
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item_keys.remove("id")
@@ -2977,50 +2983,50 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item_keys.remove("name")
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item__name = data__playercounts__counts_item__configurations_item__tradedecks_item["name"]
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item__name, (str)):
-                                                                                raise JsonSchemaValueException("invalid")
+                                                                                raise _Invalid
                                                                             if isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item__name, str):
                                                                                 data__playercounts__counts_item__configurations_item__tradedecks_item__name_len = len(data__playercounts__counts_item__configurations_item__tradedecks_item__name)
                                                                                 if data__playercounts__counts_item__configurations_item__tradedecks_item__name_len < 1:
-                                                                                    raise JsonSchemaValueException("invalid")
+                                                                                    raise _Invalid
                                                                                 if data__playercounts__counts_item__configurations_item__tradedecks_item__name_len > 120:
-                                                                                    raise JsonSchemaValueException("invalid")
+                                                                                    raise _Invalid
                                                                         if "text" in data__playercounts__counts_item__configurations_item__tradedecks_item_keys:
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item_keys.remove("text")
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item__text = data__playercounts__counts_item__configurations_item__tradedecks_item["text"]
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item__text, (str)):
-                                                                                raise JsonSchemaValueException("invalid")
+                                                                                raise _Invalid
                                                                             if isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item__text, str):
                                                                                 data__playercounts__counts_item__configurations_item__tradedecks_item__text_len = len(data__playercounts__counts_item__configurations_item__tradedecks_item__text)
                                                                                 if data__playercounts__counts_item__configurations_item__tradedecks_item__text_len < 1:
-                                                                                    raise JsonSchemaValueException("invalid")
+                                                                                    raise _Invalid
                                                                         if "commodities" in data__playercounts__counts_item__configurations_item__tradedecks_item_keys:
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item_keys.remove("commodities")
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item__commodities = data__playercounts__counts_item__configurations_item__tradedecks_item["commodities"]
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item__commodities, (list, tuple)):
-                                                                                raise JsonSchemaValueException("invalid")
+                                                                                raise _Invalid
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_is_list = isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item__commodities, (list, tuple))
                                                                             if data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_is_list:
                                                                                 data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_len = len(data__playercounts__counts_item__configurations_item__tradedecks_item__commodities)
                                                                                 if data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_len < 1:
-                                                                                    raise JsonSchemaValueException("invalid")
+                                                                                    raise _Invalid
                                                                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                                                                 if data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_len > len(set(fn(data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_x) for data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_x in data__playercounts__counts_item__configurations_item__tradedecks_item__commodities)):
-                                                                                    raise JsonSchemaValueException("invalid")
+                                                                                    raise _Invalid
                                                                                 for data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_x, data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_item in enumerate(data__playercounts__counts_item__configurations_item__tradedecks_item__commodities):
                                                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_item, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].trade_decks[{data__playercounts__counts_item__configurations_item__tradedecks_x}].commodities[{data__playercounts__counts_item__configurations_item__tradedecks_item__commodities_x}]")
                                                                         if "calamities" in data__playercounts__counts_item__configurations_item__tradedecks_item_keys:
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item_keys.remove("calamities")
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item__calamities = data__playercounts__counts_item__configurations_item__tradedecks_item["calamities"]
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item__calamities, (list, tuple)):
-                                                                                raise JsonSchemaValueException("invalid")
+                                                                                raise _Invalid
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_is_list = isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item__calamities, (list, tuple))
                                                                             if data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_is_list:
                                                                                 data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_len = len(data__playercounts__counts_item__configurations_item__tradedecks_item__calamities)
                                                                                 if data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_len < 1:
-                                                                                    raise JsonSchemaValueException("invalid")
+                                                                                    raise _Invalid
                                                                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                                                                 if data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_len > len(set(fn(data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_x) for data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_x in data__playercounts__counts_item__configurations_item__tradedecks_item__calamities)):
-                                                                                    raise JsonSchemaValueException("invalid")
+                                                                                    raise _Invalid
                                                                                 for data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_x, data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_item in enumerate(data__playercounts__counts_item__configurations_item__tradedecks_item__calamities):
                                                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_item, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].trade_decks[{data__playercounts__counts_item__configurations_item__tradedecks_x}].calamities[{data__playercounts__counts_item__configurations_item__tradedecks_item__calamities_x}]")
                                                                         if "rule" in data__playercounts__counts_item__configurations_item__tradedecks_item_keys:
@@ -3036,13 +3042,13 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item__note = data__playercounts__counts_item__configurations_item__tradedecks_item["note"]
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__playercounts__counts_item__configurations_item__tradedecks_item__note, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].trade_decks[{data__playercounts__counts_item__configurations_item__tradedecks_x}].note")
                                                                         if data__playercounts__counts_item__configurations_item__tradedecks_item_keys:
-                                                                            raise JsonSchemaValueException("invalid")
+                                                                            raise _Invalid
                                                         if "note" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("note")
                                                             data__playercounts__counts_item__configurations_item__note = data__playercounts__counts_item__configurations_item["note"]
                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__playercounts__counts_item__configurations_item__note, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].note")
                                                         if data__playercounts__counts_item__configurations_item_keys:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                             data__playercounts__counts_item__configurations_one_of_count41 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__playercounts__counts_item__configurations_one_of_count41 < 2:
@@ -3051,17 +3057,17 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__playercounts__counts_item__configurations_one_of_count41 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__playercounts__counts_item__configurations_one_of_count41 != 1:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "special_rules" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("special_rules")
                                     data__playercounts__counts_item__specialrules = data__playercounts__counts_item["special_rules"]
                                     if not isinstance(data__playercounts__counts_item__specialrules, (list, tuple)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__playercounts__counts_item__specialrules_is_list = isinstance(data__playercounts__counts_item__specialrules, (list, tuple))
                                     if data__playercounts__counts_item__specialrules_is_list:
                                         data__playercounts__counts_item__specialrules_len = len(data__playercounts__counts_item__specialrules)
                                         if data__playercounts__counts_item__specialrules_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         for data__playercounts__counts_item__specialrules_x, data__playercounts__counts_item__specialrules_item in enumerate(data__playercounts__counts_item__specialrules):
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__playercounts__counts_item__specialrules_item, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].special_rules[{data__playercounts__counts_item__specialrules_x}]")
                                 if "note" in data__playercounts__counts_item_keys:
@@ -3073,18 +3079,18 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__playercounts__counts_item__disagreements = data__playercounts__counts_item["disagreements"]
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__playercounts__counts_item__disagreements, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].disagreements")
                                 if data__playercounts__counts_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "note" in data__playercounts_keys:
                     data__playercounts_keys.remove("note")
                     data__playercounts__note = data__playercounts["note"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__playercounts__note, custom_formats, (name_prefix or "data") + ".player_counts.note")
                 if data__playercounts_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "sequence_of_play" in data_keys:
             data_keys.remove("sequence_of_play")
             data__sequenceofplay = data["sequence_of_play"]
             if not isinstance(data__sequenceofplay, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__sequenceofplay_any_of_count47 = 0
             if not data__sequenceofplay_any_of_count47:
                 try:
@@ -3092,7 +3098,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__sequenceofplay_is_dict:
                         data__sequenceofplay__missing_keys = set(['rule']) - data__sequenceofplay.keys()
                         if data__sequenceofplay__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__sequenceofplay_any_of_count47 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__sequenceofplay_any_of_count47:
@@ -3101,16 +3107,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__sequenceofplay_is_dict:
                         data__sequenceofplay__missing_keys = set(['source']) - data__sequenceofplay.keys()
                         if data__sequenceofplay__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__sequenceofplay_any_of_count47 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__sequenceofplay_any_of_count47:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__sequenceofplay_is_dict = isinstance(data__sequenceofplay, dict)
             if data__sequenceofplay_is_dict:
                 data__sequenceofplay__missing_keys = set(['phases']) - data__sequenceofplay.keys()
                 if data__sequenceofplay__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__sequenceofplay_keys = set(data__sequenceofplay.keys())
                 if "rule" in data__sequenceofplay_keys:
                     data__sequenceofplay_keys.remove("rule")
@@ -3124,35 +3130,35 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__sequenceofplay_keys.remove("phase_count")
                     data__sequenceofplay__phasecount = data__sequenceofplay["phase_count"]
                     if not isinstance(data__sequenceofplay__phasecount, (int)) and not (isinstance(data__sequenceofplay__phasecount, float) and data__sequenceofplay__phasecount.is_integer()) or isinstance(data__sequenceofplay__phasecount, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__sequenceofplay__phasecount, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phasecount, bool):
                         if data__sequenceofplay__phasecount < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "phases" in data__sequenceofplay_keys:
                     data__sequenceofplay_keys.remove("phases")
                     data__sequenceofplay__phases = data__sequenceofplay["phases"]
                     if not isinstance(data__sequenceofplay__phases, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__sequenceofplay__phases_is_list = isinstance(data__sequenceofplay__phases, (list, tuple))
                     if data__sequenceofplay__phases_is_list:
                         data__sequenceofplay__phases_len = len(data__sequenceofplay__phases)
                         if data__sequenceofplay__phases_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__sequenceofplay__phases_x, data__sequenceofplay__phases_item in enumerate(data__sequenceofplay__phases):
                             if not isinstance(data__sequenceofplay__phases_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             try:
                                 data__sequenceofplay__phases_item_is_dict = isinstance(data__sequenceofplay__phases_item, dict)
                                 if data__sequenceofplay__phases_item_is_dict:
                                     data__sequenceofplay__phases_item__missing_keys = set(['condition']) - data__sequenceofplay__phases_item.keys()
                                     if data__sequenceofplay__phases_item__missing_keys:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__sequenceofplay__phases_item_keys = set(data__sequenceofplay__phases_item.keys())
                                     if "condition" in data__sequenceofplay__phases_item_keys:
                                         data__sequenceofplay__phases_item_keys.remove("condition")
                                         data__sequenceofplay__phases_item__condition = data__sequenceofplay__phases_item["condition"]
                                         if not (isinstance(data__sequenceofplay__phases_item__condition, str) and data__sequenceofplay__phases_item__condition == 'min_trade_cards'):
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                             except (JsonSchemaValueException, JsonSchemaValuesException):
                                 pass
                             else:
@@ -3160,7 +3166,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if data__sequenceofplay__phases_item_is_dict:
                                     data__sequenceofplay__phases_item__missing_keys = set(['min_trade_cards']) - data__sequenceofplay__phases_item.keys()
                                     if data__sequenceofplay__phases_item__missing_keys:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                             data__sequenceofplay__phases_item_any_of_count48 = 0
                             if not data__sequenceofplay__phases_item_any_of_count48:
                                 try:
@@ -3168,7 +3174,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__sequenceofplay__phases_item_is_dict:
                                         data__sequenceofplay__phases_item__missing_keys = set(['rule']) - data__sequenceofplay__phases_item.keys()
                                         if data__sequenceofplay__phases_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__sequenceofplay__phases_item_any_of_count48 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__sequenceofplay__phases_item_any_of_count48:
@@ -3177,16 +3183,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__sequenceofplay__phases_item_is_dict:
                                         data__sequenceofplay__phases_item__missing_keys = set(['source']) - data__sequenceofplay__phases_item.keys()
                                         if data__sequenceofplay__phases_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__sequenceofplay__phases_item_any_of_count48 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__sequenceofplay__phases_item_any_of_count48:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__sequenceofplay__phases_item_is_dict = isinstance(data__sequenceofplay__phases_item, dict)
                             if data__sequenceofplay__phases_item_is_dict:
                                 data__sequenceofplay__phases_item__missing_keys = set(['id', 'number', 'name', 'condition', 'condition_text', 'order']) - data__sequenceofplay__phases_item.keys()
                                 if data__sequenceofplay__phases_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__sequenceofplay__phases_item_keys = set(data__sequenceofplay__phases_item.keys())
                                 if "id" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("id")
@@ -3196,21 +3202,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__sequenceofplay__phases_item_keys.remove("number")
                                     data__sequenceofplay__phases_item__number = data__sequenceofplay__phases_item["number"]
                                     if not isinstance(data__sequenceofplay__phases_item__number, (int)) and not (isinstance(data__sequenceofplay__phases_item__number, float) and data__sequenceofplay__phases_item__number.is_integer()) or isinstance(data__sequenceofplay__phases_item__number, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__sequenceofplay__phases_item__number, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__number, bool):
                                         if data__sequenceofplay__phases_item__number < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "name" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("name")
                                     data__sequenceofplay__phases_item__name = data__sequenceofplay__phases_item["name"]
                                     if not isinstance(data__sequenceofplay__phases_item__name, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__sequenceofplay__phases_item__name, str):
                                         data__sequenceofplay__phases_item__name_len = len(data__sequenceofplay__phases_item__name)
                                         if data__sequenceofplay__phases_item__name_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         if data__sequenceofplay__phases_item__name_len > 120:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "rule" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("rule")
                                     data__sequenceofplay__phases_item__rule = data__sequenceofplay__phases_item["rule"]
@@ -3223,79 +3229,79 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__sequenceofplay__phases_item_keys.remove("condition")
                                     data__sequenceofplay__phases_item__condition = data__sequenceofplay__phases_item["condition"]
                                     if not isinstance(data__sequenceofplay__phases_item__condition, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if not (isinstance(data__sequenceofplay__phases_item__condition, str) and data__sequenceofplay__phases_item__condition == 'always' or isinstance(data__sequenceofplay__phases_item__condition, str) and data__sequenceofplay__phases_item__condition == 'if_cities_exist' or isinstance(data__sequenceofplay__phases_item__condition, str) and data__sequenceofplay__phases_item__condition == 'if_desired' or isinstance(data__sequenceofplay__phases_item__condition, str) and data__sequenceofplay__phases_item__condition == 'if_necessary' or isinstance(data__sequenceofplay__phases_item__condition, str) and data__sequenceofplay__phases_item__condition == 'if_applicable' or isinstance(data__sequenceofplay__phases_item__condition, str) and data__sequenceofplay__phases_item__condition == 'min_trade_cards' or isinstance(data__sequenceofplay__phases_item__condition, str) and data__sequenceofplay__phases_item__condition == 'if_possible_and_desired'):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "min_trade_cards" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("min_trade_cards")
                                     data__sequenceofplay__phases_item__mintradecards = data__sequenceofplay__phases_item["min_trade_cards"]
                                     if not isinstance(data__sequenceofplay__phases_item__mintradecards, (int)) and not (isinstance(data__sequenceofplay__phases_item__mintradecards, float) and data__sequenceofplay__phases_item__mintradecards.is_integer()) or isinstance(data__sequenceofplay__phases_item__mintradecards, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__sequenceofplay__phases_item__mintradecards, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__mintradecards, bool):
                                         if data__sequenceofplay__phases_item__mintradecards < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "named_trade_cards" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("named_trade_cards")
                                     data__sequenceofplay__phases_item__namedtradecards = data__sequenceofplay__phases_item["named_trade_cards"]
                                     if not isinstance(data__sequenceofplay__phases_item__namedtradecards, (int)) and not (isinstance(data__sequenceofplay__phases_item__namedtradecards, float) and data__sequenceofplay__phases_item__namedtradecards.is_integer()) or isinstance(data__sequenceofplay__phases_item__namedtradecards, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__sequenceofplay__phases_item__namedtradecards, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__namedtradecards, bool):
                                         if data__sequenceofplay__phases_item__namedtradecards < 0:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "max_primary_calamities" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("max_primary_calamities")
                                     data__sequenceofplay__phases_item__maxprimarycalamities = data__sequenceofplay__phases_item["max_primary_calamities"]
                                     if not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, (int)) and not (isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, float) and data__sequenceofplay__phases_item__maxprimarycalamities.is_integer()) or isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, bool):
                                         if data__sequenceofplay__phases_item__maxprimarycalamities < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "unit_points" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("unit_points")
                                     data__sequenceofplay__phases_item__unitpoints = data__sequenceofplay__phases_item["unit_points"]
                                     if not isinstance(data__sequenceofplay__phases_item__unitpoints, (dict)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__sequenceofplay__phases_item__unitpoints_is_dict = isinstance(data__sequenceofplay__phases_item__unitpoints, dict)
                                     if data__sequenceofplay__phases_item__unitpoints_is_dict:
                                         data__sequenceofplay__phases_item__unitpoints__missing_keys = set(['city', 'token']) - data__sequenceofplay__phases_item__unitpoints.keys()
                                         if data__sequenceofplay__phases_item__unitpoints__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         data__sequenceofplay__phases_item__unitpoints_keys = set(data__sequenceofplay__phases_item__unitpoints.keys())
                                         if "city" in data__sequenceofplay__phases_item__unitpoints_keys:
                                             data__sequenceofplay__phases_item__unitpoints_keys.remove("city")
                                             data__sequenceofplay__phases_item__unitpoints__city = data__sequenceofplay__phases_item__unitpoints["city"]
                                             if not isinstance(data__sequenceofplay__phases_item__unitpoints__city, (int)) and not (isinstance(data__sequenceofplay__phases_item__unitpoints__city, float) and data__sequenceofplay__phases_item__unitpoints__city.is_integer()) or isinstance(data__sequenceofplay__phases_item__unitpoints__city, bool):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if isinstance(data__sequenceofplay__phases_item__unitpoints__city, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__unitpoints__city, bool):
                                                 if data__sequenceofplay__phases_item__unitpoints__city < 1:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                         if "token" in data__sequenceofplay__phases_item__unitpoints_keys:
                                             data__sequenceofplay__phases_item__unitpoints_keys.remove("token")
                                             data__sequenceofplay__phases_item__unitpoints__token = data__sequenceofplay__phases_item__unitpoints["token"]
                                             if not isinstance(data__sequenceofplay__phases_item__unitpoints__token, (int)) and not (isinstance(data__sequenceofplay__phases_item__unitpoints__token, float) and data__sequenceofplay__phases_item__unitpoints__token.is_integer()) or isinstance(data__sequenceofplay__phases_item__unitpoints__token, bool):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if isinstance(data__sequenceofplay__phases_item__unitpoints__token, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__unitpoints__token, bool):
                                                 if data__sequenceofplay__phases_item__unitpoints__token < 1:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                         if data__sequenceofplay__phases_item__unitpoints_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "ship_moves" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("ship_moves")
                                     data__sequenceofplay__phases_item__shipmoves = data__sequenceofplay__phases_item["ship_moves"]
                                     if not isinstance(data__sequenceofplay__phases_item__shipmoves, (int)) and not (isinstance(data__sequenceofplay__phases_item__shipmoves, float) and data__sequenceofplay__phases_item__shipmoves.is_integer()) or isinstance(data__sequenceofplay__phases_item__shipmoves, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__sequenceofplay__phases_item__shipmoves, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__shipmoves, bool):
                                         if data__sequenceofplay__phases_item__shipmoves < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "condition_text" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("condition_text")
                                     data__sequenceofplay__phases_item__conditiontext = data__sequenceofplay__phases_item["condition_text"]
                                     if not isinstance(data__sequenceofplay__phases_item__conditiontext, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__sequenceofplay__phases_item__conditiontext, str):
                                         data__sequenceofplay__phases_item__conditiontext_len = len(data__sequenceofplay__phases_item__conditiontext)
                                         if data__sequenceofplay__phases_item__conditiontext_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "order" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("order")
                                     data__sequenceofplay__phases_item__order = data__sequenceofplay__phases_item["order"]
@@ -3303,9 +3309,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__sequenceofplay__phases_item__order_one_of_count49 < 2:
                                         try:
                                             if not isinstance(data__sequenceofplay__phases_item__order, (str)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if not (isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ast_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'census_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'simultaneous' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ascending_calamity_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ascending_city_count'):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__sequenceofplay__phases_item__order_one_of_count49 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__sequenceofplay__phases_item__order_one_of_count49 < 2:
@@ -3314,21 +3320,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__sequenceofplay__phases_item__order_one_of_count49 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__sequenceofplay__phases_item__order_one_of_count49 != 1:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "order_text" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("order_text")
                                     data__sequenceofplay__phases_item__ordertext = data__sequenceofplay__phases_item["order_text"]
                                     if not isinstance(data__sequenceofplay__phases_item__ordertext, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__sequenceofplay__phases_item__ordertext, str):
                                         data__sequenceofplay__phases_item__ordertext_len = len(data__sequenceofplay__phases_item__ordertext)
                                         if data__sequenceofplay__phases_item__ordertext_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "military_last" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("military_last")
                                     data__sequenceofplay__phases_item__militarylast = data__sequenceofplay__phases_item["military_last"]
                                     if not isinstance(data__sequenceofplay__phases_item__militarylast, (dict)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__sequenceofplay__phases_item__militarylast_any_of_count50 = 0
                                     if not data__sequenceofplay__phases_item__militarylast_any_of_count50:
                                         try:
@@ -3336,7 +3342,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             if data__sequenceofplay__phases_item__militarylast_is_dict:
                                                 data__sequenceofplay__phases_item__militarylast__missing_keys = set(['rule']) - data__sequenceofplay__phases_item__militarylast.keys()
                                                 if data__sequenceofplay__phases_item__militarylast__missing_keys:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                             data__sequenceofplay__phases_item__militarylast_any_of_count50 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__sequenceofplay__phases_item__militarylast_any_of_count50:
@@ -3345,16 +3351,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             if data__sequenceofplay__phases_item__militarylast_is_dict:
                                                 data__sequenceofplay__phases_item__militarylast__missing_keys = set(['source']) - data__sequenceofplay__phases_item__militarylast.keys()
                                                 if data__sequenceofplay__phases_item__militarylast__missing_keys:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                             data__sequenceofplay__phases_item__militarylast_any_of_count50 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__sequenceofplay__phases_item__militarylast_any_of_count50:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__sequenceofplay__phases_item__militarylast_is_dict = isinstance(data__sequenceofplay__phases_item__militarylast, dict)
                                     if data__sequenceofplay__phases_item__militarylast_is_dict:
                                         data__sequenceofplay__phases_item__militarylast__missing_keys = set(['card']) - data__sequenceofplay__phases_item__militarylast.keys()
                                         if data__sequenceofplay__phases_item__militarylast__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         data__sequenceofplay__phases_item__militarylast_keys = set(data__sequenceofplay__phases_item__militarylast.keys())
                                         if "card" in data__sequenceofplay__phases_item__militarylast_keys:
                                             data__sequenceofplay__phases_item__militarylast_keys.remove("card")
@@ -3369,25 +3375,25 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__sequenceofplay__phases_item__militarylast__source = data__sequenceofplay__phases_item__militarylast["source"]
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__sequenceofplay__phases_item__militarylast__source, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].military_last.source")
                                         if data__sequenceofplay__phases_item__militarylast_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "sub_activities" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("sub_activities")
                                     data__sequenceofplay__phases_item__subactivities = data__sequenceofplay__phases_item["sub_activities"]
                                     if not isinstance(data__sequenceofplay__phases_item__subactivities, (list, tuple)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__sequenceofplay__phases_item__subactivities_is_list = isinstance(data__sequenceofplay__phases_item__subactivities, (list, tuple))
                                     if data__sequenceofplay__phases_item__subactivities_is_list:
                                         data__sequenceofplay__phases_item__subactivities_len = len(data__sequenceofplay__phases_item__subactivities)
                                         if data__sequenceofplay__phases_item__subactivities_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         for data__sequenceofplay__phases_item__subactivities_x, data__sequenceofplay__phases_item__subactivities_item in enumerate(data__sequenceofplay__phases_item__subactivities):
                                             if not isinstance(data__sequenceofplay__phases_item__subactivities_item, (dict)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__sequenceofplay__phases_item__subactivities_item_is_dict = isinstance(data__sequenceofplay__phases_item__subactivities_item, dict)
                                             if data__sequenceofplay__phases_item__subactivities_item_is_dict:
                                                 data__sequenceofplay__phases_item__subactivities_item__missing_keys = set(['id', 'name']) - data__sequenceofplay__phases_item__subactivities_item.keys()
                                                 if data__sequenceofplay__phases_item__subactivities_item__missing_keys:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 data__sequenceofplay__phases_item__subactivities_item_keys = set(data__sequenceofplay__phases_item__subactivities_item.keys())
                                                 if "id" in data__sequenceofplay__phases_item__subactivities_item_keys:
                                                     data__sequenceofplay__phases_item__subactivities_item_keys.remove("id")
@@ -3397,13 +3403,13 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     data__sequenceofplay__phases_item__subactivities_item_keys.remove("name")
                                                     data__sequenceofplay__phases_item__subactivities_item__name = data__sequenceofplay__phases_item__subactivities_item["name"]
                                                     if not isinstance(data__sequenceofplay__phases_item__subactivities_item__name, (str)):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     if isinstance(data__sequenceofplay__phases_item__subactivities_item__name, str):
                                                         data__sequenceofplay__phases_item__subactivities_item__name_len = len(data__sequenceofplay__phases_item__subactivities_item__name)
                                                         if data__sequenceofplay__phases_item__subactivities_item__name_len < 1:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                         if data__sequenceofplay__phases_item__subactivities_item__name_len > 120:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                 if "card" in data__sequenceofplay__phases_item__subactivities_item_keys:
                                                     data__sequenceofplay__phases_item__subactivities_item_keys.remove("card")
                                                     data__sequenceofplay__phases_item__subactivities_item__card = data__sequenceofplay__phases_item__subactivities_item["card"]
@@ -3421,23 +3427,23 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     data__sequenceofplay__phases_item__subactivities_item__note = data__sequenceofplay__phases_item__subactivities_item["note"]
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__sequenceofplay__phases_item__subactivities_item__note, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].sub_activities[{data__sequenceofplay__phases_item__subactivities_x}].note")
                                                 if data__sequenceofplay__phases_item__subactivities_item_keys:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                 if "note" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("note")
                                     data__sequenceofplay__phases_item__note = data__sequenceofplay__phases_item["note"]
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__sequenceofplay__phases_item__note, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].note")
                                 if data__sequenceofplay__phases_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "general_rules" in data__sequenceofplay_keys:
                     data__sequenceofplay_keys.remove("general_rules")
                     data__sequenceofplay__generalrules = data__sequenceofplay["general_rules"]
                     if not isinstance(data__sequenceofplay__generalrules, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__sequenceofplay__generalrules_is_list = isinstance(data__sequenceofplay__generalrules, (list, tuple))
                     if data__sequenceofplay__generalrules_is_list:
                         data__sequenceofplay__generalrules_len = len(data__sequenceofplay__generalrules)
                         if data__sequenceofplay__generalrules_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__sequenceofplay__generalrules_x, data__sequenceofplay__generalrules_item in enumerate(data__sequenceofplay__generalrules):
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__sequenceofplay__generalrules_item, custom_formats, (name_prefix or "data") + ".sequence_of_play.general_rules[{data__sequenceofplay__generalrules_x}]")
                 if "note" in data__sequenceofplay_keys:
@@ -3445,12 +3451,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__sequenceofplay__note = data__sequenceofplay["note"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__sequenceofplay__note, custom_formats, (name_prefix or "data") + ".sequence_of_play.note")
                 if data__sequenceofplay_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "victory" in data_keys:
             data_keys.remove("victory")
             data__victory = data["victory"]
             if not isinstance(data__victory, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__victory_any_of_count51 = 0
             if not data__victory_any_of_count51:
                 try:
@@ -3458,7 +3464,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__victory_is_dict:
                         data__victory__missing_keys = set(['rule']) - data__victory.keys()
                         if data__victory__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__victory_any_of_count51 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__victory_any_of_count51:
@@ -3467,16 +3473,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__victory_is_dict:
                         data__victory__missing_keys = set(['source']) - data__victory.keys()
                         if data__victory__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__victory_any_of_count51 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__victory_any_of_count51:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__victory_is_dict = isinstance(data__victory, dict)
             if data__victory_is_dict:
                 data__victory__missing_keys = set(['end_conditions', 'scoring', 'tie']) - data__victory.keys()
                 if data__victory__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__victory_keys = set(data__victory.keys())
                 if "rule" in data__victory_keys:
                     data__victory_keys.remove("rule")
@@ -3490,44 +3496,44 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__victory_keys.remove("end_conditions")
                     data__victory__endconditions = data__victory["end_conditions"]
                     if not isinstance(data__victory__endconditions, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__victory__endconditions_is_list = isinstance(data__victory__endconditions, (list, tuple))
                     if data__victory__endconditions_is_list:
                         data__victory__endconditions_len = len(data__victory__endconditions)
                         if data__victory__endconditions_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__victory__endconditions_x, data__victory__endconditions_item in enumerate(data__victory__endconditions):
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__victory__endconditions_item, custom_formats, (name_prefix or "data") + ".victory.end_conditions[{data__victory__endconditions_x}]")
                 if "complete_final_turn" in data__victory_keys:
                     data__victory_keys.remove("complete_final_turn")
                     data__victory__completefinalturn = data__victory["complete_final_turn"]
                     if not isinstance(data__victory__completefinalturn, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "scoring" in data__victory_keys:
                     data__victory_keys.remove("scoring")
                     data__victory__scoring = data__victory["scoring"]
                     if not isinstance(data__victory__scoring, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__victory__scoring_is_list = isinstance(data__victory__scoring, (list, tuple))
                     if data__victory__scoring_is_list:
                         data__victory__scoring_len = len(data__victory__scoring)
                         if data__victory__scoring_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__victory__scoring_x, data__victory__scoring_item in enumerate(data__victory__scoring):
                             if not isinstance(data__victory__scoring_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             try:
                                 data__victory__scoring_item_is_dict = isinstance(data__victory__scoring_item, dict)
                                 if data__victory__scoring_item_is_dict:
                                     data__victory__scoring_item__missing_keys = set(['per']) - data__victory__scoring_item.keys()
                                     if data__victory__scoring_item__missing_keys:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__victory__scoring_item_keys = set(data__victory__scoring_item.keys())
                                     if "per" in data__victory__scoring_item_keys:
                                         data__victory__scoring_item_keys.remove("per")
                                         data__victory__scoring_item__per = data__victory__scoring_item["per"]
                                         if not (isinstance(data__victory__scoring_item__per, str) and data__victory__scoring_item__per == 'treasury_token' or isinstance(data__victory__scoring_item__per, str) and data__victory__scoring_item__per == 'ast_space' or isinstance(data__victory__scoring_item__per, str) and data__victory__scoring_item__per == 'city' or isinstance(data__victory__scoring_item__per, str) and data__victory__scoring_item__per == 'civilization_card'):
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                             except (JsonSchemaValueException, JsonSchemaValuesException):
                                 pass
                             else:
@@ -3535,7 +3541,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if data__victory__scoring_item_is_dict:
                                     data__victory__scoring_item__missing_keys = set(['points']) - data__victory__scoring_item.keys()
                                     if data__victory__scoring_item__missing_keys:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                             data__victory__scoring_item_any_of_count52 = 0
                             if not data__victory__scoring_item_any_of_count52:
                                 try:
@@ -3543,7 +3549,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__victory__scoring_item_is_dict:
                                         data__victory__scoring_item__missing_keys = set(['rule']) - data__victory__scoring_item.keys()
                                         if data__victory__scoring_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__victory__scoring_item_any_of_count52 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__victory__scoring_item_any_of_count52:
@@ -3552,16 +3558,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__victory__scoring_item_is_dict:
                                         data__victory__scoring_item__missing_keys = set(['source']) - data__victory__scoring_item.keys()
                                         if data__victory__scoring_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__victory__scoring_item_any_of_count52 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__victory__scoring_item_any_of_count52:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__victory__scoring_item_is_dict = isinstance(data__victory__scoring_item, dict)
                             if data__victory__scoring_item_is_dict:
                                 data__victory__scoring_item__missing_keys = set(['id', 'name', 'per', 'text']) - data__victory__scoring_item.keys()
                                 if data__victory__scoring_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__victory__scoring_item_keys = set(data__victory__scoring_item.keys())
                                 if "id" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("id")
@@ -3571,13 +3577,13 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__victory__scoring_item_keys.remove("name")
                                     data__victory__scoring_item__name = data__victory__scoring_item["name"]
                                     if not isinstance(data__victory__scoring_item__name, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__victory__scoring_item__name, str):
                                         data__victory__scoring_item__name_len = len(data__victory__scoring_item__name)
                                         if data__victory__scoring_item__name_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         if data__victory__scoring_item__name_len > 120:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "rule" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("rule")
                                     data__victory__scoring_item__rule = data__victory__scoring_item["rule"]
@@ -3590,9 +3596,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__victory__scoring_item_keys.remove("per")
                                     data__victory__scoring_item__per = data__victory__scoring_item["per"]
                                     if not isinstance(data__victory__scoring_item__per, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if not (isinstance(data__victory__scoring_item__per, str) and data__victory__scoring_item__per == 'civilization_card_face_value' or isinstance(data__victory__scoring_item__per, str) and data__victory__scoring_item__per == 'commodity_card_value' or isinstance(data__victory__scoring_item__per, str) and data__victory__scoring_item__per == 'treasury_token' or isinstance(data__victory__scoring_item__per, str) and data__victory__scoring_item__per == 'ast_space' or isinstance(data__victory__scoring_item__per, str) and data__victory__scoring_item__per == 'city' or isinstance(data__victory__scoring_item__per, str) and data__victory__scoring_item__per == 'civilization_card'):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "points" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("points")
                                     data__victory__scoring_item__points = data__victory__scoring_item["points"]
@@ -3600,10 +3606,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__victory__scoring_item__points_one_of_count53 < 2:
                                         try:
                                             if not isinstance(data__victory__scoring_item__points, (int)) and not (isinstance(data__victory__scoring_item__points, float) and data__victory__scoring_item__points.is_integer()) or isinstance(data__victory__scoring_item__points, bool):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if isinstance(data__victory__scoring_item__points, (int, float, Decimal)) and not isinstance(data__victory__scoring_item__points, bool):
                                                 if data__victory__scoring_item__points < 0:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                             data__victory__scoring_item__points_one_of_count53 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__victory__scoring_item__points_one_of_count53 < 2:
@@ -3612,7 +3618,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__victory__scoring_item__points_one_of_count53 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__victory__scoring_item__points_one_of_count53 != 1:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "space_counting" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("space_counting")
                                     data__victory__scoring_item__spacecounting = data__victory__scoring_item["space_counting"]
@@ -3620,9 +3626,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__victory__scoring_item__spacecounting_one_of_count54 < 2:
                                         try:
                                             if not isinstance(data__victory__scoring_item__spacecounting, (str)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if not (isinstance(data__victory__scoring_item__spacecounting, str) and data__victory__scoring_item__spacecounting == 'space_number' or isinstance(data__victory__scoring_item__spacecounting, str) and data__victory__scoring_item__spacecounting == 'spaces_advanced'):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__victory__scoring_item__spacecounting_one_of_count54 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__victory__scoring_item__spacecounting_one_of_count54 < 2:
@@ -3631,50 +3637,50 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__victory__scoring_item__spacecounting_one_of_count54 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if data__victory__scoring_item__spacecounting_one_of_count54 != 1:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "card_value_min" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("card_value_min")
                                     data__victory__scoring_item__cardvaluemin = data__victory__scoring_item["card_value_min"]
                                     if not isinstance(data__victory__scoring_item__cardvaluemin, (int)) and not (isinstance(data__victory__scoring_item__cardvaluemin, float) and data__victory__scoring_item__cardvaluemin.is_integer()) or isinstance(data__victory__scoring_item__cardvaluemin, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__victory__scoring_item__cardvaluemin, (int, float, Decimal)) and not isinstance(data__victory__scoring_item__cardvaluemin, bool):
                                         if data__victory__scoring_item__cardvaluemin < 0:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "card_value_below" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("card_value_below")
                                     data__victory__scoring_item__cardvaluebelow = data__victory__scoring_item["card_value_below"]
                                     if not isinstance(data__victory__scoring_item__cardvaluebelow, (int)) and not (isinstance(data__victory__scoring_item__cardvaluebelow, float) and data__victory__scoring_item__cardvaluebelow.is_integer()) or isinstance(data__victory__scoring_item__cardvaluebelow, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__victory__scoring_item__cardvaluebelow, (int, float, Decimal)) and not isinstance(data__victory__scoring_item__cardvaluebelow, bool):
                                         if data__victory__scoring_item__cardvaluebelow < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "text" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("text")
                                     data__victory__scoring_item__text = data__victory__scoring_item["text"]
                                     if not isinstance(data__victory__scoring_item__text, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__victory__scoring_item__text, str):
                                         data__victory__scoring_item__text_len = len(data__victory__scoring_item__text)
                                         if data__victory__scoring_item__text_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "note" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("note")
                                     data__victory__scoring_item__note = data__victory__scoring_item["note"]
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__victory__scoring_item__note, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].note")
                                 if data__victory__scoring_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "highest_wins" in data__victory_keys:
                     data__victory_keys.remove("highest_wins")
                     data__victory__highestwins = data__victory["highest_wins"]
                     if not isinstance(data__victory__highestwins, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "tie" in data__victory_keys:
                     data__victory_keys.remove("tie")
                     data__victory__tie = data__victory["tie"]
                     if not isinstance(data__victory__tie, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if not (isinstance(data__victory__tie, str) and data__victory__tie == 'tie' or isinstance(data__victory__tie, str) and data__victory__tie == 'wealth'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "note" in data__victory_keys:
                     data__victory_keys.remove("note")
                     data__victory__note = data__victory["note"]
@@ -3684,12 +3690,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__victory__disagreements = data__victory["disagreements"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__victory__disagreements, custom_formats, (name_prefix or "data") + ".victory.disagreements")
                 if data__victory_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "hand_limit" in data_keys:
             data_keys.remove("hand_limit")
             data__handlimit = data["hand_limit"]
             if not isinstance(data__handlimit, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__handlimit_any_of_count55 = 0
             if not data__handlimit_any_of_count55:
                 try:
@@ -3697,7 +3703,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__handlimit_is_dict:
                         data__handlimit__missing_keys = set(['rule']) - data__handlimit.keys()
                         if data__handlimit__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__handlimit_any_of_count55 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__handlimit_any_of_count55:
@@ -3706,16 +3712,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__handlimit_is_dict:
                         data__handlimit__missing_keys = set(['source']) - data__handlimit.keys()
                         if data__handlimit__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__handlimit_any_of_count55 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__handlimit_any_of_count55:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__handlimit_is_dict = isinstance(data__handlimit, dict)
             if data__handlimit_is_dict:
                 data__handlimit__missing_keys = set(['commodity_cards', 'text']) - data__handlimit.keys()
                 if data__handlimit__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__handlimit_keys = set(data__handlimit.keys())
                 if "source" in data__handlimit_keys:
                     data__handlimit_keys.remove("source")
@@ -3729,33 +3735,33 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__handlimit_keys.remove("commodity_cards")
                     data__handlimit__commoditycards = data__handlimit["commodity_cards"]
                     if not isinstance(data__handlimit__commoditycards, (int)) and not (isinstance(data__handlimit__commoditycards, float) and data__handlimit__commoditycards.is_integer()) or isinstance(data__handlimit__commoditycards, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__handlimit__commoditycards, (int, float, Decimal)) and not isinstance(data__handlimit__commoditycards, bool):
                         if data__handlimit__commoditycards < 0:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "count_public" in data__handlimit_keys:
                     data__handlimit_keys.remove("count_public")
                     data__handlimit__countpublic = data__handlimit["count_public"]
                     if not isinstance(data__handlimit__countpublic, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "tradable_calamities_retained" in data__handlimit_keys:
                     data__handlimit_keys.remove("tradable_calamities_retained")
                     data__handlimit__tradablecalamitiesretained = data__handlimit["tradable_calamities_retained"]
                     if not isinstance(data__handlimit__tradablecalamitiesretained, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "card_changes" in data__handlimit_keys:
                     data__handlimit_keys.remove("card_changes")
                     data__handlimit__cardchanges = data__handlimit["card_changes"]
                     if not isinstance(data__handlimit__cardchanges, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__handlimit__cardchanges_is_list = isinstance(data__handlimit__cardchanges, (list, tuple))
                     if data__handlimit__cardchanges_is_list:
                         data__handlimit__cardchanges_len = len(data__handlimit__cardchanges)
                         if data__handlimit__cardchanges_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__handlimit__cardchanges_x, data__handlimit__cardchanges_item in enumerate(data__handlimit__cardchanges):
                             if not isinstance(data__handlimit__cardchanges_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__handlimit__cardchanges_item_any_of_count56 = 0
                             if not data__handlimit__cardchanges_item_any_of_count56:
                                 try:
@@ -3763,7 +3769,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__handlimit__cardchanges_item_is_dict:
                                         data__handlimit__cardchanges_item__missing_keys = set(['rule']) - data__handlimit__cardchanges_item.keys()
                                         if data__handlimit__cardchanges_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__handlimit__cardchanges_item_any_of_count56 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__handlimit__cardchanges_item_any_of_count56:
@@ -3772,16 +3778,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__handlimit__cardchanges_item_is_dict:
                                         data__handlimit__cardchanges_item__missing_keys = set(['source']) - data__handlimit__cardchanges_item.keys()
                                         if data__handlimit__cardchanges_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__handlimit__cardchanges_item_any_of_count56 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__handlimit__cardchanges_item_any_of_count56:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
                             if data__handlimit__cardchanges_item_is_dict:
                                 data__handlimit__cardchanges_item__missing_keys = set(['card', 'change']) - data__handlimit__cardchanges_item.keys()
                                 if data__handlimit__cardchanges_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__handlimit__cardchanges_item_keys = set(data__handlimit__cardchanges_item.keys())
                                 if "card" in data__handlimit__cardchanges_item_keys:
                                     data__handlimit__cardchanges_item_keys.remove("card")
@@ -3791,7 +3797,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__handlimit__cardchanges_item_keys.remove("change")
                                     data__handlimit__cardchanges_item__change = data__handlimit__cardchanges_item["change"]
                                     if not isinstance(data__handlimit__cardchanges_item__change, (int)) and not (isinstance(data__handlimit__cardchanges_item__change, float) and data__handlimit__cardchanges_item__change.is_integer()) or isinstance(data__handlimit__cardchanges_item__change, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "rule" in data__handlimit__cardchanges_item_keys:
                                     data__handlimit__cardchanges_item_keys.remove("rule")
                                     data__handlimit__cardchanges_item__rule = data__handlimit__cardchanges_item["rule"]
@@ -3805,32 +3811,32 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__handlimit__cardchanges_item__note = data__handlimit__cardchanges_item["note"]
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__handlimit__cardchanges_item__note, custom_formats, (name_prefix or "data") + ".hand_limit.card_changes[{data__handlimit__cardchanges_x}].note")
                                 if data__handlimit__cardchanges_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "card_changes_cumulative" in data__handlimit_keys:
                     data__handlimit_keys.remove("card_changes_cumulative")
                     data__handlimit__cardchangescumulative = data__handlimit["card_changes_cumulative"]
                     if not isinstance(data__handlimit__cardchangescumulative, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "text" in data__handlimit_keys:
                     data__handlimit_keys.remove("text")
                     data__handlimit__text = data__handlimit["text"]
                     if not isinstance(data__handlimit__text, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__handlimit__text, str):
                         data__handlimit__text_len = len(data__handlimit__text)
                         if data__handlimit__text_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "note" in data__handlimit_keys:
                     data__handlimit_keys.remove("note")
                     data__handlimit__note = data__handlimit["note"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__handlimit__note, custom_formats, (name_prefix or "data") + ".hand_limit.note")
                 if data__handlimit_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "taxation" in data_keys:
             data_keys.remove("taxation")
             data__taxation = data["taxation"]
             if not isinstance(data__taxation, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__taxation_any_of_count57 = 0
             if not data__taxation_any_of_count57:
                 try:
@@ -3838,7 +3844,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__taxation_is_dict:
                         data__taxation__missing_keys = set(['rule']) - data__taxation.keys()
                         if data__taxation__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__taxation_any_of_count57 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__taxation_any_of_count57:
@@ -3847,16 +3853,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if data__taxation_is_dict:
                         data__taxation__missing_keys = set(['source']) - data__taxation.keys()
                         if data__taxation__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__taxation_any_of_count57 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__taxation_any_of_count57:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__taxation_is_dict = isinstance(data__taxation, dict)
             if data__taxation_is_dict:
                 data__taxation__missing_keys = set(['tokens_per_city']) - data__taxation.keys()
                 if data__taxation__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__taxation_keys = set(data__taxation.keys())
                 if "rule" in data__taxation_keys:
                     data__taxation_keys.remove("rule")
@@ -3870,23 +3876,23 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation_keys.remove("tokens_per_city")
                     data__taxation__tokenspercity = data__taxation["tokens_per_city"]
                     if not isinstance(data__taxation__tokenspercity, (int)) and not (isinstance(data__taxation__tokenspercity, float) and data__taxation__tokenspercity.is_integer()) or isinstance(data__taxation__tokenspercity, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__taxation__tokenspercity, (int, float, Decimal)) and not isinstance(data__taxation__tokenspercity, bool):
                         if data__taxation__tokenspercity < 0:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rate_changes" in data__taxation_keys:
                     data__taxation_keys.remove("rate_changes")
                     data__taxation__ratechanges = data__taxation["rate_changes"]
                     if not isinstance(data__taxation__ratechanges, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__taxation__ratechanges_is_list = isinstance(data__taxation__ratechanges, (list, tuple))
                     if data__taxation__ratechanges_is_list:
                         data__taxation__ratechanges_len = len(data__taxation__ratechanges)
                         if data__taxation__ratechanges_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__taxation__ratechanges_x, data__taxation__ratechanges_item in enumerate(data__taxation__ratechanges):
                             if not isinstance(data__taxation__ratechanges_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__taxation__ratechanges_item_any_of_count58 = 0
                             if not data__taxation__ratechanges_item_any_of_count58:
                                 try:
@@ -3894,7 +3900,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__taxation__ratechanges_item_is_dict:
                                         data__taxation__ratechanges_item__missing_keys = set(['rule']) - data__taxation__ratechanges_item.keys()
                                         if data__taxation__ratechanges_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__taxation__ratechanges_item_any_of_count58 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__taxation__ratechanges_item_any_of_count58:
@@ -3903,16 +3909,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__taxation__ratechanges_item_is_dict:
                                         data__taxation__ratechanges_item__missing_keys = set(['source']) - data__taxation__ratechanges_item.keys()
                                         if data__taxation__ratechanges_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__taxation__ratechanges_item_any_of_count58 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__taxation__ratechanges_item_any_of_count58:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
                             if data__taxation__ratechanges_item_is_dict:
                                 data__taxation__ratechanges_item__missing_keys = set(['card', 'raise_by', 'lower_by']) - data__taxation__ratechanges_item.keys()
                                 if data__taxation__ratechanges_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__taxation__ratechanges_item_keys = set(data__taxation__ratechanges_item.keys())
                                 if "card" in data__taxation__ratechanges_item_keys:
                                     data__taxation__ratechanges_item_keys.remove("card")
@@ -3922,18 +3928,18 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__taxation__ratechanges_item_keys.remove("raise_by")
                                     data__taxation__ratechanges_item__raiseby = data__taxation__ratechanges_item["raise_by"]
                                     if not isinstance(data__taxation__ratechanges_item__raiseby, (int)) and not (isinstance(data__taxation__ratechanges_item__raiseby, float) and data__taxation__ratechanges_item__raiseby.is_integer()) or isinstance(data__taxation__ratechanges_item__raiseby, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__taxation__ratechanges_item__raiseby, (int, float, Decimal)) and not isinstance(data__taxation__ratechanges_item__raiseby, bool):
                                         if data__taxation__ratechanges_item__raiseby < 0:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "lower_by" in data__taxation__ratechanges_item_keys:
                                     data__taxation__ratechanges_item_keys.remove("lower_by")
                                     data__taxation__ratechanges_item__lowerby = data__taxation__ratechanges_item["lower_by"]
                                     if not isinstance(data__taxation__ratechanges_item__lowerby, (int)) and not (isinstance(data__taxation__ratechanges_item__lowerby, float) and data__taxation__ratechanges_item__lowerby.is_integer()) or isinstance(data__taxation__ratechanges_item__lowerby, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__taxation__ratechanges_item__lowerby, (int, float, Decimal)) and not isinstance(data__taxation__ratechanges_item__lowerby, bool):
                                         if data__taxation__ratechanges_item__lowerby < 0:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "rule" in data__taxation__ratechanges_item_keys:
                                     data__taxation__ratechanges_item_keys.remove("rule")
                                     data__taxation__ratechanges_item__rule = data__taxation__ratechanges_item["rule"]
@@ -3947,12 +3953,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__taxation__ratechanges_item__note = data__taxation__ratechanges_item["note"]
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__taxation__ratechanges_item__note, custom_formats, (name_prefix or "data") + ".taxation.rate_changes[{data__taxation__ratechanges_x}].note")
                                 if data__taxation__ratechanges_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "rate_changes_combination" in data__taxation_keys:
                     data__taxation_keys.remove("rate_changes_combination")
                     data__taxation__ratechangescombination = data__taxation["rate_changes_combination"]
                     if not isinstance(data__taxation__ratechangescombination, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__taxation__ratechangescombination_any_of_count59 = 0
                     if not data__taxation__ratechangescombination_any_of_count59:
                         try:
@@ -3960,7 +3966,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__taxation__ratechangescombination_is_dict:
                                 data__taxation__ratechangescombination__missing_keys = set(['rule']) - data__taxation__ratechangescombination.keys()
                                 if data__taxation__ratechangescombination__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__taxation__ratechangescombination_any_of_count59 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__taxation__ratechangescombination_any_of_count59:
@@ -3969,46 +3975,46 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__taxation__ratechangescombination_is_dict:
                                 data__taxation__ratechangescombination__missing_keys = set(['source']) - data__taxation__ratechangescombination.keys()
                                 if data__taxation__ratechangescombination__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__taxation__ratechangescombination_any_of_count59 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__taxation__ratechangescombination_any_of_count59:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
                     if data__taxation__ratechangescombination_is_dict:
                         data__taxation__ratechangescombination__missing_keys = set(['cumulative', 'text']) - data__taxation__ratechangescombination.keys()
                         if data__taxation__ratechangescombination__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__taxation__ratechangescombination_keys = set(data__taxation__ratechangescombination.keys())
                         if "cumulative" in data__taxation__ratechangescombination_keys:
                             data__taxation__ratechangescombination_keys.remove("cumulative")
                             data__taxation__ratechangescombination__cumulative = data__taxation__ratechangescombination["cumulative"]
                             if not isinstance(data__taxation__ratechangescombination__cumulative, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "selective" in data__taxation__ratechangescombination_keys:
                             data__taxation__ratechangescombination_keys.remove("selective")
                             data__taxation__ratechangescombination__selective = data__taxation__ratechangescombination["selective"]
                             if not isinstance(data__taxation__ratechangescombination__selective, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "same_rate_all_cities" in data__taxation__ratechangescombination_keys:
                             data__taxation__ratechangescombination_keys.remove("same_rate_all_cities")
                             data__taxation__ratechangescombination__samerateallcities = data__taxation__ratechangescombination["same_rate_all_cities"]
                             if not isinstance(data__taxation__ratechangescombination__samerateallcities, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "revolts_allowed" in data__taxation__ratechangescombination_keys:
                             data__taxation__ratechangescombination_keys.remove("revolts_allowed")
                             data__taxation__ratechangescombination__revoltsallowed = data__taxation__ratechangescombination["revolts_allowed"]
                             if not isinstance(data__taxation__ratechangescombination__revoltsallowed, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "text" in data__taxation__ratechangescombination_keys:
                             data__taxation__ratechangescombination_keys.remove("text")
                             data__taxation__ratechangescombination__text = data__taxation__ratechangescombination["text"]
                             if not isinstance(data__taxation__ratechangescombination__text, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__taxation__ratechangescombination__text, str):
                                 data__taxation__ratechangescombination__text_len = len(data__taxation__ratechangescombination__text)
                                 if data__taxation__ratechangescombination__text_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rule" in data__taxation__ratechangescombination_keys:
                             data__taxation__ratechangescombination_keys.remove("rule")
                             data__taxation__ratechangescombination__rule = data__taxation__ratechangescombination["rule"]
@@ -4018,12 +4024,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__taxation__ratechangescombination__source = data__taxation__ratechangescombination["source"]
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__taxation__ratechangescombination__source, custom_formats, (name_prefix or "data") + ".taxation.rate_changes_combination.source")
                         if data__taxation__ratechangescombination_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rate_card" in data__taxation_keys:
                     data__taxation_keys.remove("rate_card")
                     data__taxation__ratecard = data__taxation["rate_card"]
                     if not isinstance(data__taxation__ratecard, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__taxation__ratecard_any_of_count60 = 0
                     if not data__taxation__ratecard_any_of_count60:
                         try:
@@ -4031,7 +4037,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__taxation__ratecard_is_dict:
                                 data__taxation__ratecard__missing_keys = set(['rule']) - data__taxation__ratecard.keys()
                                 if data__taxation__ratecard__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__taxation__ratecard_any_of_count60 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__taxation__ratecard_any_of_count60:
@@ -4040,16 +4046,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__taxation__ratecard_is_dict:
                                 data__taxation__ratecard__missing_keys = set(['source']) - data__taxation__ratecard.keys()
                                 if data__taxation__ratecard__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__taxation__ratecard_any_of_count60 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__taxation__ratecard_any_of_count60:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
                     if data__taxation__ratecard_is_dict:
                         data__taxation__ratecard__missing_keys = set(['card', 'rates']) - data__taxation__ratecard.keys()
                         if data__taxation__ratecard__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__taxation__ratecard_keys = set(data__taxation__ratecard.keys())
                         if "card" in data__taxation__ratecard_keys:
                             data__taxation__ratecard_keys.remove("card")
@@ -4059,26 +4065,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__taxation__ratecard_keys.remove("rates")
                             data__taxation__ratecard__rates = data__taxation__ratecard["rates"]
                             if not isinstance(data__taxation__ratecard__rates, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__taxation__ratecard__rates_is_list = isinstance(data__taxation__ratecard__rates, (list, tuple))
                             if data__taxation__ratecard__rates_is_list:
                                 data__taxation__ratecard__rates_len = len(data__taxation__ratecard__rates)
                                 if data__taxation__ratecard__rates_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                 if data__taxation__ratecard__rates_len > len(set(fn(data__taxation__ratecard__rates_x) for data__taxation__ratecard__rates_x in data__taxation__ratecard__rates)):
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__taxation__ratecard__rates_x, data__taxation__ratecard__rates_item in enumerate(data__taxation__ratecard__rates):
                                     if not isinstance(data__taxation__ratecard__rates_item, (int)) and not (isinstance(data__taxation__ratecard__rates_item, float) and data__taxation__ratecard__rates_item.is_integer()) or isinstance(data__taxation__ratecard__rates_item, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__taxation__ratecard__rates_item, (int, float, Decimal)) and not isinstance(data__taxation__ratecard__rates_item, bool):
                                         if data__taxation__ratecard__rates_item < 0:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                         if "same_rate_all_cities" in data__taxation__ratecard_keys:
                             data__taxation__ratecard_keys.remove("same_rate_all_cities")
                             data__taxation__ratecard__samerateallcities = data__taxation__ratecard["same_rate_all_cities"]
                             if not isinstance(data__taxation__ratecard__samerateallcities, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "rule" in data__taxation__ratecard_keys:
                             data__taxation__ratecard_keys.remove("rule")
                             data__taxation__ratecard__rule = data__taxation__ratecard["rule"]
@@ -4088,12 +4094,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__taxation__ratecard__source = data__taxation__ratecard["source"]
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__taxation__ratecard__source, custom_formats, (name_prefix or "data") + ".taxation.rate_card.source")
                         if data__taxation__ratecard_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "revolt" in data__taxation_keys:
                     data__taxation_keys.remove("revolt")
                     data__taxation__revolt = data__taxation["revolt"]
                     if not isinstance(data__taxation__revolt, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__taxation__revolt_any_of_count61 = 0
                     if not data__taxation__revolt_any_of_count61:
                         try:
@@ -4101,7 +4107,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__taxation__revolt_is_dict:
                                 data__taxation__revolt__missing_keys = set(['rule']) - data__taxation__revolt.keys()
                                 if data__taxation__revolt__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__taxation__revolt_any_of_count61 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__taxation__revolt_any_of_count61:
@@ -4110,16 +4116,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__taxation__revolt_is_dict:
                                 data__taxation__revolt__missing_keys = set(['source']) - data__taxation__revolt.keys()
                                 if data__taxation__revolt__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__taxation__revolt_any_of_count61 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__taxation__revolt_any_of_count61:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
                     if data__taxation__revolt_is_dict:
                         data__taxation__revolt__missing_keys = set(['text', 'beneficiary']) - data__taxation__revolt.keys()
                         if data__taxation__revolt__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__taxation__revolt_keys = set(data__taxation__revolt.keys())
                         if "rule" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("rule")
@@ -4133,11 +4139,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__taxation__revolt_keys.remove("text")
                             data__taxation__revolt__text = data__taxation__revolt["text"]
                             if not isinstance(data__taxation__revolt__text, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__taxation__revolt__text, str):
                                 data__taxation__revolt__text_len = len(data__taxation__revolt__text)
                                 if data__taxation__revolt__text_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "beneficiary" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("beneficiary")
                             data__taxation__revolt__beneficiary = data__taxation__revolt["beneficiary"]
@@ -4145,9 +4151,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if not data__taxation__revolt__beneficiary_any_of_count62:
                                 try:
                                     if not isinstance(data__taxation__revolt__beneficiary, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if not (isinstance(data__taxation__revolt__beneficiary, str) and data__taxation__revolt__beneficiary == 'most_unit_points_in_stock'):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__taxation__revolt__beneficiary_any_of_count62 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__taxation__revolt__beneficiary_any_of_count62:
@@ -4156,37 +4162,37 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__taxation__revolt__beneficiary_any_of_count62 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__taxation__revolt__beneficiary_any_of_count62:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "immune_card" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("immune_card")
                             data__taxation__revolt__immunecard = data__taxation__revolt["immune_card"]
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__taxation__revolt__immunecard, custom_formats, (name_prefix or "data") + ".taxation.revolt.immune_card")
                         if data__taxation__revolt_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "note" in data__taxation_keys:
                     data__taxation_keys.remove("note")
                     data__taxation__note = data__taxation["note"]
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__taxation__note, custom_formats, (name_prefix or "data") + ".taxation.note")
                 if data__taxation_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "options" in data_keys:
             data_keys.remove("options")
             data__options = data["options"]
             if not isinstance(data__options, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__options_is_list = isinstance(data__options, (list, tuple))
             if data__options_is_list:
                 data__options_len = len(data__options)
                 if data__options_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__options_x, data__options_item in enumerate(data__options):
                     if not isinstance(data__options_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__options_item_is_dict = isinstance(data__options_item, dict)
                     if data__options_item_is_dict:
                         data__options_item__missing_keys = set(['id', 'name', 'site_label', 'help_page', 'help_section', 'help_section_printed', 'type', 'default', 'online_only', 'description']) - data__options_item.keys()
                         if data__options_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__options_item_keys = set(data__options_item.keys())
                         if "id" in data__options_item_keys:
                             data__options_item_keys.remove("id")
@@ -4196,13 +4202,13 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__options_item_keys.remove("name")
                             data__options_item__name = data__options_item["name"]
                             if not isinstance(data__options_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__options_item__name, str):
                                 data__options_item__name_len = len(data__options_item__name)
                                 if data__options_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__options_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "site_label" in data__options_item_keys:
                             data__options_item_keys.remove("site_label")
                             data__options_item__sitelabel = data__options_item["site_label"]
@@ -4210,11 +4216,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__options_item__sitelabel_one_of_count63 < 2:
                                 try:
                                     if not isinstance(data__options_item__sitelabel, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__options_item__sitelabel, str):
                                         data__options_item__sitelabel_len = len(data__options_item__sitelabel)
                                         if data__options_item__sitelabel_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__options_item__sitelabel_one_of_count63 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__sitelabel_one_of_count63 < 2:
@@ -4223,16 +4229,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__options_item__sitelabel_one_of_count63 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__sitelabel_one_of_count63 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "help_page" in data__options_item_keys:
                             data__options_item_keys.remove("help_page")
                             data__options_item__helppage = data__options_item["help_page"]
                             if not isinstance(data__options_item__helppage, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__options_item__helppage, str):
                                 data__options_item__helppage_len = len(data__options_item__helppage)
                                 if data__options_item__helppage_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "help_section" in data__options_item_keys:
                             data__options_item_keys.remove("help_section")
                             data__options_item__helpsection = data__options_item["help_section"]
@@ -4241,7 +4247,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__options_item_keys.remove("help_section_printed")
                             data__options_item__helpsectionprinted = data__options_item["help_section_printed"]
                             if not isinstance(data__options_item__helpsectionprinted, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "type" in data__options_item_keys:
                             data__options_item_keys.remove("type")
                             data__options_item__type = data__options_item["type"]
@@ -4249,9 +4255,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__options_item__type_one_of_count64 < 2:
                                 try:
                                     if not isinstance(data__options_item__type, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if not (isinstance(data__options_item__type, str) and data__options_item__type == 'boolean' or isinstance(data__options_item__type, str) and data__options_item__type == 'integer' or isinstance(data__options_item__type, str) and data__options_item__type == 'enum'):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__options_item__type_one_of_count64 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__type_one_of_count64 < 2:
@@ -4260,7 +4266,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__options_item__type_one_of_count64 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__type_one_of_count64 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "values" in data__options_item_keys:
                             data__options_item_keys.remove("values")
                             data__options_item__values = data__options_item["values"]
@@ -4268,20 +4274,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__options_item__values_one_of_count65 < 2:
                                 try:
                                     if not isinstance(data__options_item__values, (list, tuple)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__options_item__values_is_list = isinstance(data__options_item__values, (list, tuple))
                                     if data__options_item__values_is_list:
                                         data__options_item__values_len = len(data__options_item__values)
                                         if data__options_item__values_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         for data__options_item__values_x, data__options_item__values_item in enumerate(data__options_item__values):
                                             if not isinstance(data__options_item__values_item, (dict)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__options_item__values_item_is_dict = isinstance(data__options_item__values_item, dict)
                                             if data__options_item__values_item_is_dict:
                                                 data__options_item__values_item__missing_keys = set(['id', 'name']) - data__options_item__values_item.keys()
                                                 if data__options_item__values_item__missing_keys:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 data__options_item__values_item_keys = set(data__options_item__values_item.keys())
                                                 if "id" in data__options_item__values_item_keys:
                                                     data__options_item__values_item_keys.remove("id")
@@ -4291,24 +4297,24 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     data__options_item__values_item_keys.remove("name")
                                                     data__options_item__values_item__name = data__options_item__values_item["name"]
                                                     if not isinstance(data__options_item__values_item__name, (str)):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     if isinstance(data__options_item__values_item__name, str):
                                                         data__options_item__values_item__name_len = len(data__options_item__values_item__name)
                                                         if data__options_item__values_item__name_len < 1:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                         if data__options_item__values_item__name_len > 120:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                 if "description" in data__options_item__values_item_keys:
                                                     data__options_item__values_item_keys.remove("description")
                                                     data__options_item__values_item__description = data__options_item__values_item["description"]
                                                     if not isinstance(data__options_item__values_item__description, (str)):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     if isinstance(data__options_item__values_item__description, str):
                                                         data__options_item__values_item__description_len = len(data__options_item__values_item__description)
                                                         if data__options_item__values_item__description_len < 1:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                 if data__options_item__values_item_keys:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                     data__options_item__values_one_of_count65 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__values_one_of_count65 < 2:
@@ -4317,23 +4323,23 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__options_item__values_one_of_count65 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__values_one_of_count65 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "minimum" in data__options_item_keys:
                             data__options_item_keys.remove("minimum")
                             data__options_item__minimum = data__options_item["minimum"]
                             if not isinstance(data__options_item__minimum, (int)) and not (isinstance(data__options_item__minimum, float) and data__options_item__minimum.is_integer()) or isinstance(data__options_item__minimum, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__options_item__minimum, (int, float, Decimal)) and not isinstance(data__options_item__minimum, bool):
                                 if data__options_item__minimum < 0:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "maximum" in data__options_item_keys:
                             data__options_item_keys.remove("maximum")
                             data__options_item__maximum = data__options_item["maximum"]
                             if not isinstance(data__options_item__maximum, (int)) and not (isinstance(data__options_item__maximum, float) and data__options_item__maximum.is_integer()) or isinstance(data__options_item__maximum, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__options_item__maximum, (int, float, Decimal)) and not isinstance(data__options_item__maximum, bool):
                                 if data__options_item__maximum < 0:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "default" in data__options_item_keys:
                             data__options_item_keys.remove("default")
                             data__options_item__default = data__options_item["default"]
@@ -4341,23 +4347,23 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__options_item__default_one_of_count66 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (bool)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__options_item__default_one_of_count66 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__default_one_of_count66 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (int)) and not (isinstance(data__options_item__default, float) and data__options_item__default.is_integer()) or isinstance(data__options_item__default, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__options_item__default_one_of_count66 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__default_one_of_count66 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__options_item__default, str):
                                         data__options_item__default_len = len(data__options_item__default)
                                         if data__options_item__default_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__options_item__default_one_of_count66 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__default_one_of_count66 < 2:
@@ -4366,7 +4372,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__options_item__default_one_of_count66 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__default_one_of_count66 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "rulebook_value" in data__options_item_keys:
                             data__options_item_keys.remove("rulebook_value")
                             data__options_item__rulebookvalue = data__options_item["rulebook_value"]
@@ -4374,27 +4380,27 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__options_item__rulebookvalue_one_of_count67 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (bool)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__options_item__rulebookvalue_one_of_count67 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__rulebookvalue_one_of_count67 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (int)) and not (isinstance(data__options_item__rulebookvalue, float) and data__options_item__rulebookvalue.is_integer()) or isinstance(data__options_item__rulebookvalue, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__options_item__rulebookvalue_one_of_count67 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__rulebookvalue_one_of_count67 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__options_item__rulebookvalue, str):
                                         data__options_item__rulebookvalue_len = len(data__options_item__rulebookvalue)
                                         if data__options_item__rulebookvalue_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__options_item__rulebookvalue_one_of_count67 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__options_item__rulebookvalue_one_of_count67 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "rule" in data__options_item_keys:
                             data__options_item_keys.remove("rule")
                             data__options_item__rule = data__options_item["rule"]
@@ -4407,47 +4413,47 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__options_item_keys.remove("online_only")
                             data__options_item__onlineonly = data__options_item["online_only"]
                             if not isinstance(data__options_item__onlineonly, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "description" in data__options_item_keys:
                             data__options_item_keys.remove("description")
                             data__options_item__description = data__options_item["description"]
                             if not isinstance(data__options_item__description, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__options_item__description, str):
                                 data__options_item__description_len = len(data__options_item__description)
                                 if data__options_item__description_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "note" in data__options_item_keys:
                             data__options_item_keys.remove("note")
                             data__options_item__note = data__options_item["note"]
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__options_item__note, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].note")
                         if data__options_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "special_rules" in data_keys:
             data_keys.remove("special_rules")
             data__specialrules = data["special_rules"]
             if not isinstance(data__specialrules, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__specialrules_is_list = isinstance(data__specialrules, (list, tuple))
             if data__specialrules_is_list:
                 data__specialrules_len = len(data__specialrules)
                 if data__specialrules_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__specialrules_x, data__specialrules_item in enumerate(data__specialrules):
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__specialrules_item, custom_formats, (name_prefix or "data") + ".special_rules[{data__specialrules_x}]")
         if "non_player_forces" in data_keys:
             data_keys.remove("non_player_forces")
             data__nonplayerforces = data["non_player_forces"]
             if not isinstance(data__nonplayerforces, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__nonplayerforces_is_list = isinstance(data__nonplayerforces, (list, tuple))
             if data__nonplayerforces_is_list:
                 data__nonplayerforces_len = len(data__nonplayerforces)
                 if data__nonplayerforces_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__nonplayerforces_x, data__nonplayerforces_item in enumerate(data__nonplayerforces):
                     if not isinstance(data__nonplayerforces_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__nonplayerforces_item_any_of_count68 = 0
                     if not data__nonplayerforces_item_any_of_count68:
                         try:
@@ -4455,7 +4461,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__nonplayerforces_item_is_dict:
                                 data__nonplayerforces_item__missing_keys = set(['rule']) - data__nonplayerforces_item.keys()
                                 if data__nonplayerforces_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__nonplayerforces_item_any_of_count68 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__nonplayerforces_item_any_of_count68:
@@ -4464,16 +4470,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             if data__nonplayerforces_item_is_dict:
                                 data__nonplayerforces_item__missing_keys = set(['source']) - data__nonplayerforces_item.keys()
                                 if data__nonplayerforces_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__nonplayerforces_item_any_of_count68 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if not data__nonplayerforces_item_any_of_count68:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                     if data__nonplayerforces_item_is_dict:
                         data__nonplayerforces_item__missing_keys = set(['id', 'name', 'rules']) - data__nonplayerforces_item.keys()
                         if data__nonplayerforces_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__nonplayerforces_item_keys = set(data__nonplayerforces_item.keys())
                         if "id" in data__nonplayerforces_item_keys:
                             data__nonplayerforces_item_keys.remove("id")
@@ -4483,49 +4489,49 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__nonplayerforces_item_keys.remove("name")
                             data__nonplayerforces_item__name = data__nonplayerforces_item["name"]
                             if not isinstance(data__nonplayerforces_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__nonplayerforces_item__name, str):
                                 data__nonplayerforces_item__name_len = len(data__nonplayerforces_item__name)
                                 if data__nonplayerforces_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__nonplayerforces_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "replaces" in data__nonplayerforces_item_keys:
                             data__nonplayerforces_item_keys.remove("replaces")
                             data__nonplayerforces_item__replaces = data__nonplayerforces_item["replaces"]
                             if not isinstance(data__nonplayerforces_item__replaces, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__nonplayerforces_item__replaces_is_list = isinstance(data__nonplayerforces_item__replaces, (list, tuple))
                             if data__nonplayerforces_item__replaces_is_list:
                                 data__nonplayerforces_item__replaces_len = len(data__nonplayerforces_item__replaces)
                                 if data__nonplayerforces_item__replaces_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                 if data__nonplayerforces_item__replaces_len > len(set(fn(data__nonplayerforces_item__replaces_x) for data__nonplayerforces_item__replaces_x in data__nonplayerforces_item__replaces)):
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__nonplayerforces_item__replaces_x, data__nonplayerforces_item__replaces_item in enumerate(data__nonplayerforces_item__replaces):
                                     if not isinstance(data__nonplayerforces_item__replaces_item, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if not (isinstance(data__nonplayerforces_item__replaces_item, str) and data__nonplayerforces_item__replaces_item == 'barbarians' or isinstance(data__nonplayerforces_item__replaces_item, str) and data__nonplayerforces_item__replaces_item == 'pirates'):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                         if "advancements" in data__nonplayerforces_item_keys:
                             data__nonplayerforces_item_keys.remove("advancements")
                             data__nonplayerforces_item__advancements = data__nonplayerforces_item["advancements"]
                             if not isinstance(data__nonplayerforces_item__advancements, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__nonplayerforces_item__advancements_is_list = isinstance(data__nonplayerforces_item__advancements, (list, tuple))
                             if data__nonplayerforces_item__advancements_is_list:
                                 data__nonplayerforces_item__advancements_len = len(data__nonplayerforces_item__advancements)
                                 if data__nonplayerforces_item__advancements_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__nonplayerforces_item__advancements_x, data__nonplayerforces_item__advancements_item in enumerate(data__nonplayerforces_item__advancements):
                                     if not isinstance(data__nonplayerforces_item__advancements_item, (dict)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__nonplayerforces_item__advancements_item_is_dict = isinstance(data__nonplayerforces_item__advancements_item, dict)
                                     if data__nonplayerforces_item__advancements_item_is_dict:
                                         data__nonplayerforces_item__advancements_item__missing_keys = set(['card', 'name']) - data__nonplayerforces_item__advancements_item.keys()
                                         if data__nonplayerforces_item__advancements_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         data__nonplayerforces_item__advancements_item_keys = set(data__nonplayerforces_item__advancements_item.keys())
                                         if "card" in data__nonplayerforces_item__advancements_item_keys:
                                             data__nonplayerforces_item__advancements_item_keys.remove("card")
@@ -4542,24 +4548,24 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     data__nonplayerforces_item__advancements_item__card_any_of_count69 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                             if not data__nonplayerforces_item__advancements_item__card_any_of_count69:
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                         if "name" in data__nonplayerforces_item__advancements_item_keys:
                                             data__nonplayerforces_item__advancements_item_keys.remove("name")
                                             data__nonplayerforces_item__advancements_item__name = data__nonplayerforces_item__advancements_item["name"]
                                             if not isinstance(data__nonplayerforces_item__advancements_item__name, (str)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if isinstance(data__nonplayerforces_item__advancements_item__name, str):
                                                 data__nonplayerforces_item__advancements_item__name_len = len(data__nonplayerforces_item__advancements_item__name)
                                                 if data__nonplayerforces_item__advancements_item__name_len < 1:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 if data__nonplayerforces_item__advancements_item__name_len > 120:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                         if "note" in data__nonplayerforces_item__advancements_item_keys:
                                             data__nonplayerforces_item__advancements_item_keys.remove("note")
                                             data__nonplayerforces_item__advancements_item__note = data__nonplayerforces_item__advancements_item["note"]
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nonplayerforces_item__advancements_item__note, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].advancements[{data__nonplayerforces_item__advancements_x}].note")
                                         if data__nonplayerforces_item__advancements_item_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                         if "activation" in data__nonplayerforces_item_keys:
                             data__nonplayerforces_item_keys.remove("activation")
                             data__nonplayerforces_item__activation = data__nonplayerforces_item["activation"]
@@ -4568,7 +4574,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__nonplayerforces_item_keys.remove("calamity_card")
                             data__nonplayerforces_item__calamitycard = data__nonplayerforces_item["calamity_card"]
                             if not isinstance(data__nonplayerforces_item__calamitycard, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__nonplayerforces_item__calamitycard_any_of_count70 = 0
                             if not data__nonplayerforces_item__calamitycard_any_of_count70:
                                 try:
@@ -4576,7 +4582,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__nonplayerforces_item__calamitycard_is_dict:
                                         data__nonplayerforces_item__calamitycard__missing_keys = set(['rule']) - data__nonplayerforces_item__calamitycard.keys()
                                         if data__nonplayerforces_item__calamitycard__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__nonplayerforces_item__calamitycard_any_of_count70 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__nonplayerforces_item__calamitycard_any_of_count70:
@@ -4585,28 +4591,28 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if data__nonplayerforces_item__calamitycard_is_dict:
                                         data__nonplayerforces_item__calamitycard__missing_keys = set(['source']) - data__nonplayerforces_item__calamitycard.keys()
                                         if data__nonplayerforces_item__calamitycard__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__nonplayerforces_item__calamitycard_any_of_count70 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if not data__nonplayerforces_item__calamitycard_any_of_count70:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                             if data__nonplayerforces_item__calamitycard_is_dict:
                                 data__nonplayerforces_item__calamitycard__missing_keys = set(['name', 'tradable', 'stack']) - data__nonplayerforces_item__calamitycard.keys()
                                 if data__nonplayerforces_item__calamitycard__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__nonplayerforces_item__calamitycard_keys = set(data__nonplayerforces_item__calamitycard.keys())
                                 if "name" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("name")
                                     data__nonplayerforces_item__calamitycard__name = data__nonplayerforces_item__calamitycard["name"]
                                     if not isinstance(data__nonplayerforces_item__calamitycard__name, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__nonplayerforces_item__calamitycard__name, str):
                                         data__nonplayerforces_item__calamitycard__name_len = len(data__nonplayerforces_item__calamitycard__name)
                                         if data__nonplayerforces_item__calamitycard__name_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         if data__nonplayerforces_item__calamitycard__name_len > 120:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "tradable" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("tradable")
                                     data__nonplayerforces_item__calamitycard__tradable = data__nonplayerforces_item__calamitycard["tradable"]
@@ -4614,7 +4620,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if not data__nonplayerforces_item__calamitycard__tradable_any_of_count71:
                                         try:
                                             if not isinstance(data__nonplayerforces_item__calamitycard__tradable, (bool)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__nonplayerforces_item__calamitycard__tradable_any_of_count71 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__nonplayerforces_item__calamitycard__tradable_any_of_count71:
@@ -4623,7 +4629,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__nonplayerforces_item__calamitycard__tradable_any_of_count71 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__nonplayerforces_item__calamitycard__tradable_any_of_count71:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "stack" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("stack")
                                     data__nonplayerforces_item__calamitycard__stack = data__nonplayerforces_item__calamitycard["stack"]
@@ -4631,12 +4637,12 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     if not data__nonplayerforces_item__calamitycard__stack_any_of_count72:
                                         try:
                                             if not isinstance(data__nonplayerforces_item__calamitycard__stack, (int)) and not (isinstance(data__nonplayerforces_item__calamitycard__stack, float) and data__nonplayerforces_item__calamitycard__stack.is_integer()) or isinstance(data__nonplayerforces_item__calamitycard__stack, bool):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if isinstance(data__nonplayerforces_item__calamitycard__stack, (int, float, Decimal)) and not isinstance(data__nonplayerforces_item__calamitycard__stack, bool):
                                                 if data__nonplayerforces_item__calamitycard__stack < 1:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 if data__nonplayerforces_item__calamitycard__stack > 9:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                             data__nonplayerforces_item__calamitycard__stack_any_of_count72 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__nonplayerforces_item__calamitycard__stack_any_of_count72:
@@ -4645,7 +4651,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__nonplayerforces_item__calamitycard__stack_any_of_count72 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                     if not data__nonplayerforces_item__calamitycard__stack_any_of_count72:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "source" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("source")
                                     data__nonplayerforces_item__calamitycard__source = data__nonplayerforces_item__calamitycard["source"]
@@ -4659,17 +4665,17 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__nonplayerforces_item__calamitycard__note = data__nonplayerforces_item__calamitycard["note"]
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nonplayerforces_item__calamitycard__note, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].calamity_card.note")
                                 if data__nonplayerforces_item__calamitycard_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rules" in data__nonplayerforces_item_keys:
                             data__nonplayerforces_item_keys.remove("rules")
                             data__nonplayerforces_item__rules = data__nonplayerforces_item["rules"]
                             if not isinstance(data__nonplayerforces_item__rules, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__nonplayerforces_item__rules_is_list = isinstance(data__nonplayerforces_item__rules, (list, tuple))
                             if data__nonplayerforces_item__rules_is_list:
                                 data__nonplayerforces_item__rules_len = len(data__nonplayerforces_item__rules)
                                 if data__nonplayerforces_item__rules_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__nonplayerforces_item__rules_x, data__nonplayerforces_item__rules_item in enumerate(data__nonplayerforces_item__rules):
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data__nonplayerforces_item__rules_item, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].rules[{data__nonplayerforces_item__rules_x}]")
                         if "rule" in data__nonplayerforces_item_keys:
@@ -4689,23 +4695,23 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__nonplayerforces_item__disagreements = data__nonplayerforces_item["disagreements"]
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data__nonplayerforces_item__disagreements, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].disagreements")
                         if data__nonplayerforces_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     try:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['extends']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
         else:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
@@ -4722,7 +4728,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if data__files_is_dict:
                             data__files__missing_keys = set(['map']) - data__files.keys()
                             if data__files__missing_keys:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                 data_one_of_count73 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
         if data_one_of_count73 < 2:
@@ -4731,7 +4737,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if data_is_dict:
                     data__missing_keys = set(['not_in_sources']) - data.keys()
                     if data__missing_keys:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data_keys = set(data.keys())
                     if "not_in_sources" in data_keys:
                         data_keys.remove("not_in_sources")
@@ -4740,11 +4746,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if data__notinsources_is_dict:
                             data__notinsources__missing_keys = set(['map']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                 data_one_of_count73 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
         if data_one_of_count73 != 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_one_of_count74 = 0
         if data_one_of_count74 < 2:
             try:
@@ -4752,7 +4758,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if data_is_dict:
                     data__missing_keys = set(['player_counts']) - data.keys()
                     if data__missing_keys:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 data_one_of_count74 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
         if data_one_of_count74 < 2:
@@ -4761,7 +4767,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if data_is_dict:
                     data__missing_keys = set(['not_in_sources']) - data.keys()
                     if data__missing_keys:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data_keys = set(data.keys())
                     if "not_in_sources" in data_keys:
                         data_keys.remove("not_in_sources")
@@ -4770,11 +4776,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if data__notinsources_is_dict:
                             data__notinsources__missing_keys = set(['player_counts']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                 data_one_of_count74 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
         if data_one_of_count74 != 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_one_of_count75 = 0
         if data_one_of_count75 < 2:
             try:
@@ -4782,7 +4788,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if data_is_dict:
                     data__missing_keys = set(['sequence_of_play']) - data.keys()
                     if data__missing_keys:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 data_one_of_count75 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
         if data_one_of_count75 < 2:
@@ -4791,7 +4797,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if data_is_dict:
                     data__missing_keys = set(['not_in_sources']) - data.keys()
                     if data__missing_keys:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data_keys = set(data.keys())
                     if "not_in_sources" in data_keys:
                         data_keys.remove("not_in_sources")
@@ -4800,11 +4806,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if data__notinsources_is_dict:
                             data__notinsources__missing_keys = set(['sequence_of_play']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                 data_one_of_count75 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
         if data_one_of_count75 != 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_one_of_count76 = 0
         if data_one_of_count76 < 2:
             try:
@@ -4812,7 +4818,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if data_is_dict:
                     data__missing_keys = set(['victory']) - data.keys()
                     if data__missing_keys:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 data_one_of_count76 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
         if data_one_of_count76 < 2:
@@ -4821,7 +4827,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if data_is_dict:
                     data__missing_keys = set(['not_in_sources']) - data.keys()
                     if data__missing_keys:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data_keys = set(data.keys())
                     if "not_in_sources" in data_keys:
                         data_keys.remove("not_in_sources")
@@ -4830,25 +4836,25 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if data__notinsources_is_dict:
                             data__notinsources__missing_keys = set(['victory']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                 data_one_of_count76 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
         if data_one_of_count76 != 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
             data__missing_keys = set(['description', 'rulebook', 'players', 'files', 'credit_policy', 'nations', 'epochs', 'ast']) - data.keys()
             if data__missing_keys:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_keys = set(data.keys())
             if "overlay" in data_keys:
                 data_keys.remove("overlay")
                 data__overlay = data["overlay"]
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if "suppress" in data_keys:
                 data_keys.remove("suppress")
                 data__suppress = data["suppress"]
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if "files" in data_keys:
                 data_keys.remove("files")
                 data__files = data["files"]
@@ -4856,23 +4862,23 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if data__files_is_dict:
                     data__files__missing_keys = set(['civilization_cards', 'commodities', 'calamities']) - data__files.keys()
                     if data__files__missing_keys:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_help_section(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 120:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count77 = 0
     if not data_any_of_count77:
         try:
@@ -4880,7 +4886,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_te
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count77 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count77:
@@ -4889,16 +4895,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_te
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count77 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count77:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['id', 'text']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -4908,11 +4914,11 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_te
             data_keys.remove("text")
             data__text = data["text"]
             if not isinstance(data__text, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__text, str):
                 data__text_len = len(data__text)
                 if data__text_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -4926,33 +4932,33 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_te
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagreements(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (list, tuple)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_list = isinstance(data, (list, tuple))
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
             if not isinstance(data_item, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_item_is_dict = isinstance(data_item, dict)
             if data_item_is_dict:
                 data_item__missing_keys = set(['field', 'chosen', 'alternatives', 'why']) - data_item.keys()
                 if data_item__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data_item_keys = set(data_item.keys())
                 if "field" in data_item_keys:
                     data_item_keys.remove("field")
                     data_item__field = data_item["field"]
                     if not isinstance(data_item__field, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__field, str):
                         data_item__field_len = len(data_item__field)
                         if data_item__field_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "chosen" in data_item_keys:
                     data_item_keys.remove("chosen")
                     data_item__chosen = data_item["chosen"]
@@ -4960,20 +4966,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagre
                     data_item_keys.remove("alternatives")
                     data_item__alternatives = data_item["alternatives"]
                     if not isinstance(data_item__alternatives, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data_item__alternatives_is_list = isinstance(data_item__alternatives, (list, tuple))
                     if data_item__alternatives_is_list:
                         data_item__alternatives_len = len(data_item__alternatives)
                         if data_item__alternatives_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data_item__alternatives_x, data_item__alternatives_item in enumerate(data_item__alternatives):
                             if not isinstance(data_item__alternatives_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data_item__alternatives_item_is_dict = isinstance(data_item__alternatives_item, dict)
                             if data_item__alternatives_item_is_dict:
                                 data_item__alternatives_item__missing_keys = set(['value', 'source']) - data_item__alternatives_item.keys()
                                 if data_item__alternatives_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data_item__alternatives_item_keys = set(data_item__alternatives_item.keys())
                                 if "value" in data_item__alternatives_item_keys:
                                     data_item__alternatives_item_keys.remove("value")
@@ -4982,66 +4988,66 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagre
                                     data_item__alternatives_item_keys.remove("source")
                                     data_item__alternatives_item__source = data_item__alternatives_item["source"]
                                     if not isinstance(data_item__alternatives_item__source, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data_item__alternatives_item__source, str):
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "why" in data_item_keys:
                     data_item_keys.remove("why")
                     data_item__why = data_item["why"]
                     if not isinstance(data_item__why, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data_item_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 64:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['unknown']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "unknown" in data_keys:
             data_keys.remove("unknown")
             data__unknown = data["unknown"]
             if not isinstance(data__unknown, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__unknown, str):
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
@@ -5054,49 +5060,49 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(da
     if data_one_of_count78 < 2:
         try:
             if not isinstance(data, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_is_list = isinstance(data, (list, tuple))
             if data_is_list:
                 data_len = len(data)
                 if data_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data_len > len(set(fn(data_x) for data_x in data)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
             data_one_of_count78 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count78 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 120:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_path(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         if not REGEX_PATTERNS['^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data, custom_formats={}, name_prefix=None):
@@ -5112,70 +5118,70 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting
                 validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations_shape(data, custom_formats, (name_prefix or "data") + "")
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
             else:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_any_of_count79 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count79:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations_shape(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if data_len != 0:
             data_property_names = True
             for data_key in data:
                 try:
                     if not (isinstance(data_key, str) and data_key == 'remove' or isinstance(data_key, str) and data_key == 'replace' or isinstance(data_key, str) and data_key == 'patch' or isinstance(data_key, str) and data_key == 'insert' or isinstance(data_key, str) and data_key == 'append'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 except (JsonSchemaValueException, JsonSchemaValuesException):
                     data_property_names = False
             if not data_property_names:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "remove" in data_keys:
             data_keys.remove("remove")
             data__remove = data["remove"]
             if not isinstance(data__remove, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__remove_is_list = isinstance(data__remove, (list, tuple))
             if data__remove_is_list:
                 data__remove_len = len(data__remove)
                 if data__remove_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
             if not isinstance(data__replace, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__replace_is_list = isinstance(data__replace, (list, tuple))
             if data__replace_is_list:
                 data__replace_len = len(data__replace)
                 if data__replace_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__replace_x, data__replace_item in enumerate(data__replace):
                     if not isinstance(data__replace_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__replace_item_is_dict = isinstance(data__replace_item, dict)
                     if data__replace_item_is_dict:
                         data__replace_item__missing_keys = set(['where', 'with']) - data__replace_item.keys()
                         if data__replace_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__replace_item_keys = set(data__replace_item.keys())
                         if "where" in data__replace_item_keys:
                             data__replace_item_keys.remove("where")
@@ -5184,25 +5190,25 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_op
                             data__replace_item_keys.remove("with")
                             data__replace_item__with = data__replace_item["with"]
                         if data__replace_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "patch" in data_keys:
             data_keys.remove("patch")
             data__patch = data["patch"]
             if not isinstance(data__patch, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__patch_is_list = isinstance(data__patch, (list, tuple))
             if data__patch_is_list:
                 data__patch_len = len(data__patch)
                 if data__patch_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__patch_x, data__patch_item in enumerate(data__patch):
                     if not isinstance(data__patch_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__patch_item_is_dict = isinstance(data__patch_item, dict)
                     if data__patch_item_is_dict:
                         data__patch_item__missing_keys = set(['where', 'with']) - data__patch_item.keys()
                         if data__patch_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__patch_item_keys = set(data__patch_item.keys())
                         if "where" in data__patch_item_keys:
                             data__patch_item_keys.remove("where")
@@ -5211,20 +5217,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_op
                             data__patch_item_keys.remove("with")
                             data__patch_item__with = data__patch_item["with"]
                         if data__patch_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "insert" in data_keys:
             data_keys.remove("insert")
             data__insert = data["insert"]
             if not isinstance(data__insert, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__insert_is_list = isinstance(data__insert, (list, tuple))
             if data__insert_is_list:
                 data__insert_len = len(data__insert)
                 if data__insert_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__insert_x, data__insert_item in enumerate(data__insert):
                     if not isinstance(data__insert_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__insert_item_one_of_count80 = 0
                     if data__insert_item_one_of_count80 < 2:
                         try:
@@ -5232,7 +5238,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_op
                             if data__insert_item_is_dict:
                                 data__insert_item__missing_keys = set(['before']) - data__insert_item.keys()
                                 if data__insert_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__insert_item_one_of_count80 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__insert_item_one_of_count80 < 2:
@@ -5241,16 +5247,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_op
                             if data__insert_item_is_dict:
                                 data__insert_item__missing_keys = set(['after']) - data__insert_item.keys()
                                 if data__insert_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__insert_item_one_of_count80 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__insert_item_one_of_count80 != 1:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__insert_item_is_dict = isinstance(data__insert_item, dict)
                     if data__insert_item_is_dict:
                         data__insert_item__missing_keys = set(['items']) - data__insert_item.keys()
                         if data__insert_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__insert_item_keys = set(data__insert_item.keys())
                         if "before" in data__insert_item_keys:
                             data__insert_item_keys.remove("before")
@@ -5262,39 +5268,39 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_op
                             data__insert_item_keys.remove("items")
                             data__insert_item__items = data__insert_item["items"]
                             if not isinstance(data__insert_item__items, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__insert_item__items_is_list = isinstance(data__insert_item__items, (list, tuple))
                             if data__insert_item__items_is_list:
                                 data__insert_item__items_len = len(data__insert_item__items)
                                 if data__insert_item__items_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if data__insert_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "append" in data_keys:
             data_keys.remove("append")
             data__append = data["append"]
             if not isinstance(data__append, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__append_is_list = isinstance(data__append, (list, tuple))
             if data__append_is_list:
                 data__append_len = len(data__append)
                 if data__append_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_volcanoes(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 2:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -5325,20 +5331,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data__disagreements = data["disagreements"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_flood_plains(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 2:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -5373,20 +5379,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data__disagreements = data["disagreements"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_borders(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 2:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data__missing_keys = set(['areas']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "areas" in data_keys:
             data_keys.remove("areas")
@@ -5417,20 +5423,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data__disagreements = data["disagreements"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_areas(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 2:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -5497,20 +5503,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data__disagreements = data["disagreements"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_options(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 2:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -5581,20 +5587,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_player_counts(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 2:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data__missing_keys = set(['players']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "players" in data_keys:
             data_keys.remove("players")
@@ -5633,20 +5639,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data__disagreements = data["disagreements"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_phases(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 2:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -5717,20 +5723,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_ast_tracks(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 2:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data__missing_keys = set(['nation']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "nation" in data_keys:
             data_keys.remove("nation")
@@ -5781,20 +5787,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data__disagreements = data["disagreements"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_epochs(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 2:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -5833,20 +5839,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data__disagreements = data["disagreements"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_nations(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 2:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -5893,20 +5899,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data__disagreements = data["disagreements"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_calamities(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 2:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -5981,20 +5987,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_commodities(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 2:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -6045,20 +6051,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_civilization_cards(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 2:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -6113,20 +6119,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data__disagreements = data["disagreements"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_groups(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 2:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
@@ -6161,73 +6167,73 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data__disagreements = data["disagreements"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "add" in data_keys:
             data_keys.remove("add")
             data__add = data["add"]
             if not isinstance(data__add, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__add_is_list = isinstance(data__add, (list, tuple))
             if data__add_is_list:
                 data__add_len = len(data__add)
                 if data__add_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__add_x, data__add_item in enumerate(data__add):
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity(data__add_item, custom_formats, (name_prefix or "data") + ".add[{data__add_x}]")
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
             if not isinstance(data__replace, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__replace_is_list = isinstance(data__replace, (list, tuple))
             if data__replace_is_list:
                 data__replace_len = len(data__replace)
                 if data__replace_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__replace_x, data__replace_item in enumerate(data__replace):
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity(data__replace_item, custom_formats, (name_prefix or "data") + ".replace[{data__replace_x}]")
         if "patch" in data_keys:
             data_keys.remove("patch")
             data__patch = data["patch"]
             if not isinstance(data__patch, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__patch_is_list = isinstance(data__patch, (list, tuple))
             if data__patch_is_list:
                 data__patch_len = len(data__patch)
                 if data__patch_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__patch_x, data__patch_item in enumerate(data__patch):
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch(data__patch_item, custom_formats, (name_prefix or "data") + ".patch[{data__patch_x}]")
         if "remove" in data_keys:
             data_keys.remove("remove")
             data__remove = data["remove"]
             if not isinstance(data__remove, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__remove_is_list = isinstance(data__remove, (list, tuple))
             if data__remove_is_list:
                 data__remove_len = len(data__remove)
                 if data__remove_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__remove_x, data__remove_item in enumerate(data__remove):
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal(data__remove_item, custom_formats, (name_prefix or "data") + ".remove[{data__remove_x}]")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count81 = 0
     if not data_any_of_count81:
         try:
@@ -6235,7 +6241,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             if data_is_dict:
                 data__missing_keys = set(['id']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count81 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count81:
@@ -6244,7 +6250,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             if data_is_dict:
                 data__missing_keys = set(['players']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count81 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count81:
@@ -6253,7 +6259,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             if data_is_dict:
                 data__missing_keys = set(['nation']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count81 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count81:
@@ -6262,68 +6268,68 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             if data_is_dict:
                 data__missing_keys = set(['areas']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count81 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count81:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['why']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
             if not isinstance(data__id, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "players" in data_keys:
             data_keys.remove("players")
             data__players = data["players"]
             if not isinstance(data__players, (int)) and not (isinstance(data__players, float) and data__players.is_integer()) or isinstance(data__players, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "nation" in data_keys:
             data_keys.remove("nation")
             data__nation = data["nation"]
             if not isinstance(data__nation, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "level" in data_keys:
             data_keys.remove("level")
             data__level = data["level"]
             if not isinstance(data__level, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "areas" in data_keys:
             data_keys.remove("areas")
             data__areas = data["areas"]
             if not isinstance(data__areas, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__areas_is_list = isinstance(data__areas, (list, tuple))
             if data__areas_is_list:
                 data__areas_len = len(data__areas)
                 if data__areas_len < 2:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__areas_len > 2:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__areas_x, data__areas_item in enumerate(data__areas):
                     if not isinstance(data__areas_item, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
         if "why" in data_keys:
             data_keys.remove("why")
             data__why = data["why"]
             if not isinstance(data__why, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__why, str):
                 data__why_len = len(data__why)
                 if data__why_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count82 = 0
     if not data_any_of_count82:
         try:
@@ -6331,7 +6337,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             if data_is_dict:
                 data__missing_keys = set(['id']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count82 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count82:
@@ -6340,7 +6346,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             if data_is_dict:
                 data__missing_keys = set(['players']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count82 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count82:
@@ -6349,7 +6355,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             if data_is_dict:
                 data__missing_keys = set(['nation']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count82 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count82:
@@ -6358,16 +6364,16 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             if data_is_dict:
                 data__missing_keys = set(['areas']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count82 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count82:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 2:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         for data_key in data_keys:
             if data_key not in []:
@@ -6377,7 +6383,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count83 = 0
     if not data_any_of_count83:
         try:
@@ -6385,7 +6391,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             if data_is_dict:
                 data__missing_keys = set(['id']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count83 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count83:
@@ -6394,7 +6400,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             if data_is_dict:
                 data__missing_keys = set(['players']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count83 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count83:
@@ -6403,7 +6409,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             if data_is_dict:
                 data__missing_keys = set(['nation']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count83 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count83:
@@ -6412,24 +6418,24 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             if data_is_dict:
                 data__missing_keys = set(['areas']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count83 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count83:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_ruleset_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         if not REGEX_PATTERNS['^[a-z][a-z0-9-]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 

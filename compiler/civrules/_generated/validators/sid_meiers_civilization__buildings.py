@@ -13,6 +13,12 @@ import re
 from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
+class _Invalid(JsonSchemaValueException):
+    """The verdict "invalid", made as a plain exception is (only the verdict is used)."""
+
+    __init__ = Exception.__init__
+
+
 REGEX_PATTERNS = {
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z')
@@ -22,34 +28,34 @@ NoneType = type(None)
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'buildings']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'buildings'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "terrains" in data_keys:
             data_keys.remove("terrains")
             data__terrains = data["terrains"]
             if not isinstance(data__terrains, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__terrains_is_list = isinstance(data__terrains, (list, tuple))
             if data__terrains_is_list:
                 data__terrains_len = len(data__terrains)
                 for data__terrains_x, data__terrains_item in enumerate(data__terrains):
                     if not isinstance(data__terrains_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__terrains_item_is_dict = isinstance(data__terrains_item, dict)
                     if data__terrains_item_is_dict:
                         data__terrains_item__missing_keys = set(['id', 'name', 'water']) - data__terrains_item.keys()
                         if data__terrains_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__terrains_item_keys = set(data__terrains_item.keys())
                         if "id" in data__terrains_item_keys:
                             data__terrains_item_keys.remove("id")
@@ -59,18 +65,18 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                             data__terrains_item_keys.remove("name")
                             data__terrains_item__name = data__terrains_item["name"]
                             if not isinstance(data__terrains_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__terrains_item__name, str):
                                 data__terrains_item__name_len = len(data__terrains_item__name)
                                 if data__terrains_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__terrains_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "water" in data__terrains_item_keys:
                             data__terrains_item_keys.remove("water")
                             data__terrains_item__water = data__terrains_item["water"]
                             if not isinstance(data__terrains_item__water, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "rule" in data__terrains_item_keys:
                             data__terrains_item_keys.remove("rule")
                             data__terrains_item__rule = data__terrains_item["rule"]
@@ -88,23 +94,23 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                             data__terrains_item__disagreements = data__terrains_item["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_disagreements(data__terrains_item__disagreements, custom_formats, (name_prefix or "data") + ".terrains[{data__terrains_x}].disagreements")
                         if data__terrains_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "buildings" in data_keys:
             data_keys.remove("buildings")
             data__buildings = data["buildings"]
             if not isinstance(data__buildings, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__buildings_is_list = isinstance(data__buildings, (list, tuple))
             if data__buildings_is_list:
                 data__buildings_len = len(data__buildings)
                 for data__buildings_x, data__buildings_item in enumerate(data__buildings):
                     if not isinstance(data__buildings_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__buildings_item_is_dict = isinstance(data__buildings_item, dict)
                     if data__buildings_item_is_dict:
                         data__buildings_item__missing_keys = set(['id', 'name', 'terrains', 'limited', 'cost']) - data__buildings_item.keys()
                         if data__buildings_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__buildings_item_keys = set(data__buildings_item.keys())
                         if "id" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("id")
@@ -114,13 +120,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                             data__buildings_item_keys.remove("name")
                             data__buildings_item__name = data__buildings_item["name"]
                             if not isinstance(data__buildings_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__buildings_item__name, str):
                                 data__buildings_item__name_len = len(data__buildings_item__name)
                                 if data__buildings_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__buildings_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "terrains" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("terrains")
                             data__buildings_item__terrains = data__buildings_item["terrains"]
@@ -128,13 +134,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                             if data__buildings_item__terrains_one_of_count1 < 2:
                                 try:
                                     if not isinstance(data__buildings_item__terrains, (list, tuple)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__buildings_item__terrains_is_list = isinstance(data__buildings_item__terrains, (list, tuple))
                                     if data__buildings_item__terrains_is_list:
                                         def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                         data__buildings_item__terrains_len = len(data__buildings_item__terrains)
                                         if data__buildings_item__terrains_len > len(set(fn(data__buildings_item__terrains_x) for data__buildings_item__terrains_x in data__buildings_item__terrains)):
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         for data__buildings_item__terrains_x, data__buildings_item__terrains_item in enumerate(data__buildings_item__terrains):
                                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_id(data__buildings_item__terrains_item, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].terrains[{data__buildings_item__terrains_x}]")
                                     data__buildings_item__terrains_one_of_count1 += 1
@@ -145,12 +151,12 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                                     data__buildings_item__terrains_one_of_count1 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__buildings_item__terrains_one_of_count1 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "city_centre" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("city_centre")
                             data__buildings_item__citycentre = data__buildings_item["city_centre"]
                             if not isinstance(data__buildings_item__citycentre, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "limited" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("limited")
                             data__buildings_item__limited = data__buildings_item["limited"]
@@ -158,7 +164,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                             if data__buildings_item__limited_one_of_count2 < 2:
                                 try:
                                     if not isinstance(data__buildings_item__limited, (bool)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__buildings_item__limited_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__buildings_item__limited_one_of_count2 < 2:
@@ -167,7 +173,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                                     data__buildings_item__limited_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__buildings_item__limited_one_of_count2 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "upgrade_of" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("upgrade_of")
                             data__buildings_item__upgradeof = data__buildings_item["upgrade_of"]
@@ -179,10 +185,10 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                             if data__buildings_item__cost_one_of_count3 < 2:
                                 try:
                                     if not isinstance(data__buildings_item__cost, (int)) and not (isinstance(data__buildings_item__cost, float) and data__buildings_item__cost.is_integer()) or isinstance(data__buildings_item__cost, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__buildings_item__cost, (int, float, Decimal)) and not isinstance(data__buildings_item__cost, bool):
                                         if data__buildings_item__cost < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__buildings_item__cost_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__buildings_item__cost_one_of_count3 < 2:
@@ -191,15 +197,15 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                                     data__buildings_item__cost_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__buildings_item__cost_one_of_count3 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "combat_bonus" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("combat_bonus")
                             data__buildings_item__combatbonus = data__buildings_item["combat_bonus"]
                             if not isinstance(data__buildings_item__combatbonus, (int)) and not (isinstance(data__buildings_item__combatbonus, float) and data__buildings_item__combatbonus.is_integer()) or isinstance(data__buildings_item__combatbonus, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__buildings_item__combatbonus, (int, float, Decimal)) and not isinstance(data__buildings_item__combatbonus, bool):
                                 if data__buildings_item__combatbonus < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rule" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("rule")
                             data__buildings_item__rule = data__buildings_item["rule"]
@@ -217,61 +223,61 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                             data__buildings_item__disagreements = data__buildings_item["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_disagreements(data__buildings_item__disagreements, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].disagreements")
                         if data__buildings_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_unknown(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['unknown']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "unknown" in data_keys:
             data_keys.remove("unknown")
             data__unknown = data["unknown"]
             if not isinstance(data__unknown, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__unknown, str):
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_disagreements(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (list, tuple)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_list = isinstance(data, (list, tuple))
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
             if not isinstance(data_item, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_item_is_dict = isinstance(data_item, dict)
             if data_item_is_dict:
                 data_item__missing_keys = set(['field', 'chosen', 'alternatives', 'why']) - data_item.keys()
                 if data_item__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data_item_keys = set(data_item.keys())
                 if "field" in data_item_keys:
                     data_item_keys.remove("field")
                     data_item__field = data_item["field"]
                     if not isinstance(data_item__field, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__field, str):
                         data_item__field_len = len(data_item__field)
                         if data_item__field_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "chosen" in data_item_keys:
                     data_item_keys.remove("chosen")
                     data_item__chosen = data_item["chosen"]
@@ -279,20 +285,20 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                     data_item_keys.remove("alternatives")
                     data_item__alternatives = data_item["alternatives"]
                     if not isinstance(data_item__alternatives, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data_item__alternatives_is_list = isinstance(data_item__alternatives, (list, tuple))
                     if data_item__alternatives_is_list:
                         data_item__alternatives_len = len(data_item__alternatives)
                         if data_item__alternatives_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data_item__alternatives_x, data_item__alternatives_item in enumerate(data_item__alternatives):
                             if not isinstance(data_item__alternatives_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data_item__alternatives_item_is_dict = isinstance(data_item__alternatives_item, dict)
                             if data_item__alternatives_item_is_dict:
                                 data_item__alternatives_item__missing_keys = set(['value', 'source']) - data_item__alternatives_item.keys()
                                 if data_item__alternatives_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data_item__alternatives_item_keys = set(data_item__alternatives_item.keys())
                                 if "value" in data_item__alternatives_item_keys:
                                     data_item__alternatives_item_keys.remove("value")
@@ -301,42 +307,42 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                                     data_item__alternatives_item_keys.remove("source")
                                     data_item__alternatives_item__source = data_item__alternatives_item["source"]
                                     if not isinstance(data_item__alternatives_item__source, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data_item__alternatives_item__source, str):
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "why" in data_item_keys:
                     data_item_keys.remove("why")
                     data_item__why = data_item["why"]
                     if not isinstance(data_item__why, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data_item_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
@@ -349,43 +355,43 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
     if data_one_of_count4 < 2:
         try:
             if not isinstance(data, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_is_list = isinstance(data, (list, tuple))
             if data_is_list:
                 data_len = len(data)
                 if data_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data_len > len(set(fn(data_x) for data_x in data)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
             data_one_of_count4 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count4 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 120:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 64:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 

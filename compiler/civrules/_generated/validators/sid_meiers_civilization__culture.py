@@ -13,6 +13,12 @@ import re
 from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
+class _Invalid(JsonSchemaValueException):
+    """The verdict "invalid", made as a plain exception is (only the verdict is used)."""
+
+    __init__ = Exception.__init__
+
+
 REGEX_PATTERNS = {
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z')
@@ -22,34 +28,34 @@ NoneType = type(None)
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'culture'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "space_kinds" in data_keys:
             data_keys.remove("space_kinds")
             data__spacekinds = data["space_kinds"]
             if not isinstance(data__spacekinds, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__spacekinds_is_list = isinstance(data__spacekinds, (list, tuple))
             if data__spacekinds_is_list:
                 data__spacekinds_len = len(data__spacekinds)
                 for data__spacekinds_x, data__spacekinds_item in enumerate(data__spacekinds):
                     if not isinstance(data__spacekinds_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__spacekinds_item_is_dict = isinstance(data__spacekinds_item, dict)
                     if data__spacekinds_item_is_dict:
                         data__spacekinds_item__missing_keys = set(['id', 'name']) - data__spacekinds_item.keys()
                         if data__spacekinds_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__spacekinds_item_keys = set(data__spacekinds_item.keys())
                         if "id" in data__spacekinds_item_keys:
                             data__spacekinds_item_keys.remove("id")
@@ -59,13 +65,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                             data__spacekinds_item_keys.remove("name")
                             data__spacekinds_item__name = data__spacekinds_item["name"]
                             if not isinstance(data__spacekinds_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__spacekinds_item__name, str):
                                 data__spacekinds_item__name_len = len(data__spacekinds_item__name)
                                 if data__spacekinds_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__spacekinds_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rule" in data__spacekinds_item_keys:
                             data__spacekinds_item_keys.remove("rule")
                             data__spacekinds_item__rule = data__spacekinds_item["rule"]
@@ -83,23 +89,23 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                             data__spacekinds_item__disagreements = data__spacekinds_item["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_disagreements(data__spacekinds_item__disagreements, custom_formats, (name_prefix or "data") + ".space_kinds[{data__spacekinds_x}].disagreements")
                         if data__spacekinds_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "spaces" in data_keys:
             data_keys.remove("spaces")
             data__spaces = data["spaces"]
             if not isinstance(data__spaces, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__spaces_is_list = isinstance(data__spaces, (list, tuple))
             if data__spaces_is_list:
                 data__spaces_len = len(data__spaces)
                 for data__spaces_x, data__spaces_item in enumerate(data__spaces):
                     if not isinstance(data__spaces_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__spaces_item_is_dict = isinstance(data__spaces_item, dict)
                     if data__spaces_item_is_dict:
                         data__spaces_item__missing_keys = set(['id', 'position', 'kind', 'cost']) - data__spaces_item.keys()
                         if data__spaces_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__spaces_item_keys = set(data__spaces_item.keys())
                         if "id" in data__spaces_item_keys:
                             data__spaces_item_keys.remove("id")
@@ -109,21 +115,21 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                             data__spaces_item_keys.remove("name")
                             data__spaces_item__name = data__spaces_item["name"]
                             if not isinstance(data__spaces_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__spaces_item__name, str):
                                 data__spaces_item__name_len = len(data__spaces_item__name)
                                 if data__spaces_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__spaces_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "position" in data__spaces_item_keys:
                             data__spaces_item_keys.remove("position")
                             data__spaces_item__position = data__spaces_item["position"]
                             if not isinstance(data__spaces_item__position, (int)) and not (isinstance(data__spaces_item__position, float) and data__spaces_item__position.is_integer()) or isinstance(data__spaces_item__position, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__spaces_item__position, (int, float, Decimal)) and not isinstance(data__spaces_item__position, bool):
                                 if data__spaces_item__position < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "kind" in data__spaces_item_keys:
                             data__spaces_item_keys.remove("kind")
                             data__spaces_item__kind = data__spaces_item["kind"]
@@ -135,31 +141,31 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                             if data__spaces_item__cost_one_of_count1 < 2:
                                 try:
                                     if not isinstance(data__spaces_item__cost, (dict)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__spaces_item__cost_is_dict = isinstance(data__spaces_item__cost, dict)
                                     if data__spaces_item__cost_is_dict:
                                         data__spaces_item__cost__missing_keys = set(['culture', 'trade']) - data__spaces_item__cost.keys()
                                         if data__spaces_item__cost__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         data__spaces_item__cost_keys = set(data__spaces_item__cost.keys())
                                         if "culture" in data__spaces_item__cost_keys:
                                             data__spaces_item__cost_keys.remove("culture")
                                             data__spaces_item__cost__culture = data__spaces_item__cost["culture"]
                                             if not isinstance(data__spaces_item__cost__culture, (int)) and not (isinstance(data__spaces_item__cost__culture, float) and data__spaces_item__cost__culture.is_integer()) or isinstance(data__spaces_item__cost__culture, bool):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if isinstance(data__spaces_item__cost__culture, (int, float, Decimal)) and not isinstance(data__spaces_item__cost__culture, bool):
                                                 if data__spaces_item__cost__culture < 0:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                         if "trade" in data__spaces_item__cost_keys:
                                             data__spaces_item__cost_keys.remove("trade")
                                             data__spaces_item__cost__trade = data__spaces_item__cost["trade"]
                                             if not isinstance(data__spaces_item__cost__trade, (int)) and not (isinstance(data__spaces_item__cost__trade, float) and data__spaces_item__cost__trade.is_integer()) or isinstance(data__spaces_item__cost__trade, bool):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if isinstance(data__spaces_item__cost__trade, (int, float, Decimal)) and not isinstance(data__spaces_item__cost__trade, bool):
                                                 if data__spaces_item__cost__trade < 0:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                         if data__spaces_item__cost_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__spaces_item__cost_one_of_count1 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__spaces_item__cost_one_of_count1 < 2:
@@ -168,7 +174,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                                     data__spaces_item__cost_one_of_count1 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__spaces_item__cost_one_of_count1 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "deck" in data__spaces_item_keys:
                             data__spaces_item_keys.remove("deck")
                             data__spaces_item__deck = data__spaces_item["deck"]
@@ -184,7 +190,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                                     data__spaces_item__deck_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__spaces_item__deck_one_of_count2 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "rule" in data__spaces_item_keys:
                             data__spaces_item_keys.remove("rule")
                             data__spaces_item__rule = data__spaces_item["rule"]
@@ -202,23 +208,23 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                             data__spaces_item__disagreements = data__spaces_item["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_disagreements(data__spaces_item__disagreements, custom_formats, (name_prefix or "data") + ".spaces[{data__spaces_x}].disagreements")
                         if data__spaces_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "decks" in data_keys:
             data_keys.remove("decks")
             data__decks = data["decks"]
             if not isinstance(data__decks, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__decks_is_list = isinstance(data__decks, (list, tuple))
             if data__decks_is_list:
                 data__decks_len = len(data__decks)
                 for data__decks_x, data__decks_item in enumerate(data__decks):
                     if not isinstance(data__decks_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__decks_item_is_dict = isinstance(data__decks_item, dict)
                     if data__decks_item_is_dict:
                         data__decks_item__missing_keys = set(['id', 'name', 'cards']) - data__decks_item.keys()
                         if data__decks_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__decks_item_keys = set(data__decks_item.keys())
                         if "id" in data__decks_item_keys:
                             data__decks_item_keys.remove("id")
@@ -228,13 +234,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                             data__decks_item_keys.remove("name")
                             data__decks_item__name = data__decks_item["name"]
                             if not isinstance(data__decks_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__decks_item__name, str):
                                 data__decks_item__name_len = len(data__decks_item__name)
                                 if data__decks_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__decks_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "cards" in data__decks_item_keys:
                             data__decks_item_keys.remove("cards")
                             data__decks_item__cards = data__decks_item["cards"]
@@ -242,10 +248,10 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                             if data__decks_item__cards_one_of_count3 < 2:
                                 try:
                                     if not isinstance(data__decks_item__cards, (int)) and not (isinstance(data__decks_item__cards, float) and data__decks_item__cards.is_integer()) or isinstance(data__decks_item__cards, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__decks_item__cards, (int, float, Decimal)) and not isinstance(data__decks_item__cards, bool):
                                         if data__decks_item__cards < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__decks_item__cards_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__decks_item__cards_one_of_count3 < 2:
@@ -254,7 +260,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                                     data__decks_item__cards_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__decks_item__cards_one_of_count3 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "rule" in data__decks_item_keys:
                             data__decks_item_keys.remove("rule")
                             data__decks_item__rule = data__decks_item["rule"]
@@ -272,23 +278,23 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                             data__decks_item__disagreements = data__decks_item["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_disagreements(data__decks_item__disagreements, custom_formats, (name_prefix or "data") + ".decks[{data__decks_x}].disagreements")
                         if data__decks_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "great_people" in data_keys:
             data_keys.remove("great_people")
             data__greatpeople = data["great_people"]
             if not isinstance(data__greatpeople, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__greatpeople_is_list = isinstance(data__greatpeople, (list, tuple))
             if data__greatpeople_is_list:
                 data__greatpeople_len = len(data__greatpeople)
                 for data__greatpeople_x, data__greatpeople_item in enumerate(data__greatpeople):
                     if not isinstance(data__greatpeople_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__greatpeople_item_is_dict = isinstance(data__greatpeople_item, dict)
                     if data__greatpeople_item_is_dict:
                         data__greatpeople_item__missing_keys = set(['id', 'name']) - data__greatpeople_item.keys()
                         if data__greatpeople_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__greatpeople_item_keys = set(data__greatpeople_item.keys())
                         if "id" in data__greatpeople_item_keys:
                             data__greatpeople_item_keys.remove("id")
@@ -298,13 +304,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                             data__greatpeople_item_keys.remove("name")
                             data__greatpeople_item__name = data__greatpeople_item["name"]
                             if not isinstance(data__greatpeople_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__greatpeople_item__name, str):
                                 data__greatpeople_item__name_len = len(data__greatpeople_item__name)
                                 if data__greatpeople_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__greatpeople_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "category" in data__greatpeople_item_keys:
                             data__greatpeople_item_keys.remove("category")
                             data__greatpeople_item__category = data__greatpeople_item["category"]
@@ -312,11 +318,11 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                             if data__greatpeople_item__category_one_of_count4 < 2:
                                 try:
                                     if not isinstance(data__greatpeople_item__category, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__greatpeople_item__category, str):
                                         data__greatpeople_item__category_len = len(data__greatpeople_item__category)
                                         if data__greatpeople_item__category_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__greatpeople_item__category_one_of_count4 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__greatpeople_item__category_one_of_count4 < 2:
@@ -325,15 +331,15 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                                     data__greatpeople_item__category_one_of_count4 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__greatpeople_item__category_one_of_count4 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "combat_bonus" in data__greatpeople_item_keys:
                             data__greatpeople_item_keys.remove("combat_bonus")
                             data__greatpeople_item__combatbonus = data__greatpeople_item["combat_bonus"]
                             if not isinstance(data__greatpeople_item__combatbonus, (int)) and not (isinstance(data__greatpeople_item__combatbonus, float) and data__greatpeople_item__combatbonus.is_integer()) or isinstance(data__greatpeople_item__combatbonus, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__greatpeople_item__combatbonus, (int, float, Decimal)) and not isinstance(data__greatpeople_item__combatbonus, bool):
                                 if data__greatpeople_item__combatbonus < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rule" in data__greatpeople_item_keys:
                             data__greatpeople_item_keys.remove("rule")
                             data__greatpeople_item__rule = data__greatpeople_item["rule"]
@@ -351,61 +357,61 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                             data__greatpeople_item__disagreements = data__greatpeople_item["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_disagreements(data__greatpeople_item__disagreements, custom_formats, (name_prefix or "data") + ".great_people[{data__greatpeople_x}].disagreements")
                         if data__greatpeople_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_unknown(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['unknown']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "unknown" in data_keys:
             data_keys.remove("unknown")
             data__unknown = data["unknown"]
             if not isinstance(data__unknown, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__unknown, str):
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_disagreements(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (list, tuple)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_list = isinstance(data, (list, tuple))
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
             if not isinstance(data_item, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_item_is_dict = isinstance(data_item, dict)
             if data_item_is_dict:
                 data_item__missing_keys = set(['field', 'chosen', 'alternatives', 'why']) - data_item.keys()
                 if data_item__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data_item_keys = set(data_item.keys())
                 if "field" in data_item_keys:
                     data_item_keys.remove("field")
                     data_item__field = data_item["field"]
                     if not isinstance(data_item__field, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__field, str):
                         data_item__field_len = len(data_item__field)
                         if data_item__field_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "chosen" in data_item_keys:
                     data_item_keys.remove("chosen")
                     data_item__chosen = data_item["chosen"]
@@ -413,20 +419,20 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                     data_item_keys.remove("alternatives")
                     data_item__alternatives = data_item["alternatives"]
                     if not isinstance(data_item__alternatives, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data_item__alternatives_is_list = isinstance(data_item__alternatives, (list, tuple))
                     if data_item__alternatives_is_list:
                         data_item__alternatives_len = len(data_item__alternatives)
                         if data_item__alternatives_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data_item__alternatives_x, data_item__alternatives_item in enumerate(data_item__alternatives):
                             if not isinstance(data_item__alternatives_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data_item__alternatives_item_is_dict = isinstance(data_item__alternatives_item, dict)
                             if data_item__alternatives_item_is_dict:
                                 data_item__alternatives_item__missing_keys = set(['value', 'source']) - data_item__alternatives_item.keys()
                                 if data_item__alternatives_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data_item__alternatives_item_keys = set(data_item__alternatives_item.keys())
                                 if "value" in data_item__alternatives_item_keys:
                                     data_item__alternatives_item_keys.remove("value")
@@ -435,42 +441,42 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                                     data_item__alternatives_item_keys.remove("source")
                                     data_item__alternatives_item__source = data_item__alternatives_item["source"]
                                     if not isinstance(data_item__alternatives_item__source, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data_item__alternatives_item__source, str):
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "why" in data_item_keys:
                     data_item_keys.remove("why")
                     data_item__why = data_item["why"]
                     if not isinstance(data_item__why, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data_item_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
@@ -483,43 +489,43 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
     if data_one_of_count5 < 2:
         try:
             if not isinstance(data, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_is_list = isinstance(data, (list, tuple))
             if data_is_list:
                 data_len = len(data)
                 if data_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data_len > len(set(fn(data_x) for data_x in data)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
             data_one_of_count5 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count5 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 120:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 64:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 

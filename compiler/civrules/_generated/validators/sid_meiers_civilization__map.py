@@ -13,6 +13,12 @@ import re
 from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
+class _Invalid(JsonSchemaValueException):
+    """The verdict "invalid", made as a plain exception is (only the verdict is used)."""
+
+    __init__ = Exception.__init__
+
+
 REGEX_PATTERNS = {
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z')
@@ -22,34 +28,34 @@ NoneType = type(None)
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'tiles']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'map'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "tiles" in data_keys:
             data_keys.remove("tiles")
             data__tiles = data["tiles"]
             if not isinstance(data__tiles, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__tiles_is_list = isinstance(data__tiles, (list, tuple))
             if data__tiles_is_list:
                 data__tiles_len = len(data__tiles)
                 for data__tiles_x, data__tiles_item in enumerate(data__tiles):
                     if not isinstance(data__tiles_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__tiles_item_is_dict = isinstance(data__tiles_item, dict)
                     if data__tiles_item_is_dict:
                         data__tiles_item__missing_keys = set(['id', 'name', 'squares']) - data__tiles_item.keys()
                         if data__tiles_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__tiles_item_keys = set(data__tiles_item.keys())
                         if "id" in data__tiles_item_keys:
                             data__tiles_item_keys.remove("id")
@@ -59,13 +65,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
                             data__tiles_item_keys.remove("name")
                             data__tiles_item__name = data__tiles_item["name"]
                             if not isinstance(data__tiles_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__tiles_item__name, str):
                                 data__tiles_item__name_len = len(data__tiles_item__name)
                                 if data__tiles_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__tiles_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "civilization" in data__tiles_item_keys:
                             data__tiles_item_keys.remove("civilization")
                             data__tiles_item__civilization = data__tiles_item["civilization"]
@@ -81,18 +87,18 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
                                     data__tiles_item__civilization_one_of_count1 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__tiles_item__civilization_one_of_count1 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "squares" in data__tiles_item_keys:
                             data__tiles_item_keys.remove("squares")
                             data__tiles_item__squares = data__tiles_item["squares"]
                             if not isinstance(data__tiles_item__squares, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__tiles_item__squares_is_list = isinstance(data__tiles_item__squares, (list, tuple))
                             if data__tiles_item__squares_is_list:
                                 data__tiles_item__squares_len = len(data__tiles_item__squares)
                                 for data__tiles_item__squares_x, data__tiles_item__squares_item in enumerate(data__tiles_item__squares):
                                     if not isinstance(data__tiles_item__squares_item, (list, tuple)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__tiles_item__squares_item_is_list = isinstance(data__tiles_item__squares_item, (list, tuple))
                                     if data__tiles_item__squares_item_is_list:
                                         data__tiles_item__squares_item_len = len(data__tiles_item__squares_item)
@@ -115,39 +121,39 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
                             data__tiles_item__disagreements = data__tiles_item["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_disagreements(data__tiles_item__disagreements, custom_formats, (name_prefix or "data") + ".tiles[{data__tiles_x}].disagreements")
                         if data__tiles_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_disagreements(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (list, tuple)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_list = isinstance(data, (list, tuple))
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
             if not isinstance(data_item, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_item_is_dict = isinstance(data_item, dict)
             if data_item_is_dict:
                 data_item__missing_keys = set(['field', 'chosen', 'alternatives', 'why']) - data_item.keys()
                 if data_item__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data_item_keys = set(data_item.keys())
                 if "field" in data_item_keys:
                     data_item_keys.remove("field")
                     data_item__field = data_item["field"]
                     if not isinstance(data_item__field, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__field, str):
                         data_item__field_len = len(data_item__field)
                         if data_item__field_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "chosen" in data_item_keys:
                     data_item_keys.remove("chosen")
                     data_item__chosen = data_item["chosen"]
@@ -155,20 +161,20 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
                     data_item_keys.remove("alternatives")
                     data_item__alternatives = data_item["alternatives"]
                     if not isinstance(data_item__alternatives, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data_item__alternatives_is_list = isinstance(data_item__alternatives, (list, tuple))
                     if data_item__alternatives_is_list:
                         data_item__alternatives_len = len(data_item__alternatives)
                         if data_item__alternatives_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data_item__alternatives_x, data_item__alternatives_item in enumerate(data_item__alternatives):
                             if not isinstance(data_item__alternatives_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data_item__alternatives_item_is_dict = isinstance(data_item__alternatives_item, dict)
                             if data_item__alternatives_item_is_dict:
                                 data_item__alternatives_item__missing_keys = set(['value', 'source']) - data_item__alternatives_item.keys()
                                 if data_item__alternatives_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data_item__alternatives_item_keys = set(data_item__alternatives_item.keys())
                                 if "value" in data_item__alternatives_item_keys:
                                     data_item__alternatives_item_keys.remove("value")
@@ -177,42 +183,42 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
                                     data_item__alternatives_item_keys.remove("source")
                                     data_item__alternatives_item__source = data_item__alternatives_item["source"]
                                     if not isinstance(data_item__alternatives_item__source, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data_item__alternatives_item__source, str):
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "why" in data_item_keys:
                     data_item_keys.remove("why")
                     data_item__why = data_item["why"]
                     if not isinstance(data_item__why, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data_item_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
@@ -225,65 +231,65 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
     if data_one_of_count2 < 2:
         try:
             if not isinstance(data, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_is_list = isinstance(data, (list, tuple))
             if data_is_list:
                 data_len = len(data)
                 if data_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data_len > len(set(fn(data_x) for data_x in data)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
             data_one_of_count2 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count2 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 120:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_unknown(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['unknown']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "unknown" in data_keys:
             data_keys.remove("unknown")
             data__unknown = data["unknown"]
             if not isinstance(data__unknown, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__unknown, str):
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 64:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 

@@ -13,6 +13,12 @@ import re
 from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
+class _Invalid(JsonSchemaValueException):
+    """The verdict "invalid", made as a plain exception is (only the verdict is used)."""
+
+    __init__ = Exception.__init__
+
+
 REGEX_PATTERNS = {
     '^[A-Z][0-9]{3}$': re.compile('^[A-Z][0-9]{3}\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z'),
@@ -25,23 +31,23 @@ NoneType = type(None)
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'id', 'name']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'ruleset'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "family" in data_keys:
             data_keys.remove("family")
             data__family = data["family"]
             if not (isinstance(data__family, str) and data__family == 'sid-meiers-civilization'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
@@ -50,22 +56,22 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
             data_keys.remove("name")
             data__name = data["name"]
             if not isinstance(data__name, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__name, str):
                 data__name_len = len(data__name)
                 if data__name_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__name_len > 120:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "description" in data_keys:
             data_keys.remove("description")
             data__description = data["description"]
             if not isinstance(data__description, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__description, str):
                 data__description_len = len(data__description)
                 if data__description_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "extends" in data_keys:
             data_keys.remove("extends")
             data__extends = data["extends"]
@@ -74,14 +80,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
             data_keys.remove("status")
             data__status = data["status"]
             if not isinstance(data__status, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if not (isinstance(data__status, str) and data__status == 'draft'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "overlay" in data_keys:
             data_keys.remove("overlay")
             data__overlay = data["overlay"]
             if not isinstance(data__overlay, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__overlay_is_dict = isinstance(data__overlay, dict)
             if data__overlay_is_dict:
                 data__overlay_keys = set(data__overlay.keys())
@@ -169,69 +175,69 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__overlay_keys.remove("settings")
                     data__overlay__settings = data__overlay["settings"]
                     if not isinstance(data__overlay__settings, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__overlay__settings_is_dict = isinstance(data__overlay__settings, dict)
                     if data__overlay__settings_is_dict:
                         data__overlay__settings_len = len(data__overlay__settings)
                         if data__overlay__settings_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__overlay__settings_keys = set(data__overlay__settings.keys())
                         if "remove" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("remove")
                             data__overlay__settings__remove = data__overlay__settings["remove"]
                             if not isinstance(data__overlay__settings__remove, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__overlay__settings__remove_is_list = isinstance(data__overlay__settings__remove, (list, tuple))
                             if data__overlay__settings__remove_is_list:
                                 data__overlay__settings__remove_len = len(data__overlay__settings__remove)
                                 if data__overlay__settings__remove_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                 if data__overlay__settings__remove_len > len(set(fn(data__overlay__settings__remove_x) for data__overlay__settings__remove_x in data__overlay__settings__remove)):
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__overlay__settings__remove_x, data__overlay__settings__remove_item in enumerate(data__overlay__settings__remove):
                                     if not (isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'players' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'turn_order' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'cities' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'trade' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'production' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'research' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'pyramid' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'movement' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'villages' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'culture_hand' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'combat' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'coins' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'tie_break' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'not_in_sources' or isinstance(data__overlay__settings__remove_item, str) and data__overlay__settings__remove_item == 'declared_count'):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                         if "replace" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("replace")
                             data__overlay__settings__replace = data__overlay__settings["replace"]
                             if not isinstance(data__overlay__settings__replace, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__overlay__settings__replace_is_dict = isinstance(data__overlay__settings__replace, dict)
                             if data__overlay__settings__replace_is_dict:
                                 data__overlay__settings__replace_len = len(data__overlay__settings__replace)
                                 if data__overlay__settings__replace_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__overlay__settings__replace_len != 0:
                                     data__overlay__settings__replace_property_names = True
                                     for data__overlay__settings__replace_key in data__overlay__settings__replace:
                                         try:
                                             if not (isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'players' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'turn_order' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'cities' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'trade' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'production' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'research' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'pyramid' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'movement' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'villages' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'culture_hand' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'combat' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'coins' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'tie_break' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'not_in_sources' or isinstance(data__overlay__settings__replace_key, str) and data__overlay__settings__replace_key == 'declared_count'):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                         except (JsonSchemaValueException, JsonSchemaValuesException):
                                             data__overlay__settings__replace_property_names = False
                                     if not data__overlay__settings__replace_property_names:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                         if "add" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("add")
                             data__overlay__settings__add = data__overlay__settings["add"]
                             if not isinstance(data__overlay__settings__add, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__overlay__settings__add_is_dict = isinstance(data__overlay__settings__add, dict)
                             if data__overlay__settings__add_is_dict:
                                 data__overlay__settings__add_len = len(data__overlay__settings__add)
                                 if data__overlay__settings__add_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__overlay__settings__add_len != 0:
                                     data__overlay__settings__add_property_names = True
                                     for data__overlay__settings__add_key in data__overlay__settings__add:
                                         try:
                                             if not (isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'players' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'turn_order' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'cities' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'trade' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'production' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'research' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'pyramid' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'movement' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'villages' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'culture_hand' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'combat' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'coins' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'tie_break' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'not_in_sources' or isinstance(data__overlay__settings__add_key, str) and data__overlay__settings__add_key == 'declared_count'):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                         except (JsonSchemaValueException, JsonSchemaValuesException):
                                             data__overlay__settings__add_property_names = False
                                     if not data__overlay__settings__add_property_names:
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                         if "players" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("players")
                             data__overlay__settings__players = data__overlay__settings["players"]
@@ -293,36 +299,36 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__overlay__settings__declaredcount = data__overlay__settings["declared_count"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data__overlay__settings__declaredcount, custom_formats, (name_prefix or "data") + ".overlay.settings.declared_count")
                         if data__overlay__settings_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data__overlay_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "suppress" in data_keys:
             data_keys.remove("suppress")
             data__suppress = data["suppress"]
             if not isinstance(data__suppress, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__suppress_is_list = isinstance(data__suppress, (list, tuple))
             if data__suppress_is_list:
                 data__suppress_len = len(data__suppress)
                 if data__suppress_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__suppress_x, data__suppress_item in enumerate(data__suppress):
                     if not isinstance(data__suppress_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__suppress_item_is_dict = isinstance(data__suppress_item, dict)
                     if data__suppress_item_is_dict:
                         data__suppress_item__missing_keys = set(['code', 'reason']) - data__suppress_item.keys()
                         if data__suppress_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__suppress_item_keys = set(data__suppress_item.keys())
                         if "code" in data__suppress_item_keys:
                             data__suppress_item_keys.remove("code")
                             data__suppress_item__code = data__suppress_item["code"]
                             if not isinstance(data__suppress_item__code, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__suppress_item__code, str):
                                 if not REGEX_PATTERNS['^[A-Z][0-9]{3}$'].search(data__suppress_item__code):
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "file" in data__suppress_item_keys:
                             data__suppress_item_keys.remove("file")
                             data__suppress_item__file = data__suppress_item["file"]
@@ -331,53 +337,53 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__suppress_item_keys.remove("target")
                             data__suppress_item__target = data__suppress_item["target"]
                             if not isinstance(data__suppress_item__target, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__suppress_item__target, str):
                                 data__suppress_item__target_len = len(data__suppress_item__target)
                                 if data__suppress_item__target_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "reason" in data__suppress_item_keys:
                             data__suppress_item_keys.remove("reason")
                             data__suppress_item__reason = data__suppress_item["reason"]
                             if not isinstance(data__suppress_item__reason, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__suppress_item__reason, str):
                                 data__suppress_item__reason_len = len(data__suppress_item__reason)
                                 if data__suppress_item__reason_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if data__suppress_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "rulebook" in data_keys:
             data_keys.remove("rulebook")
             data__rulebook = data["rulebook"]
             if not isinstance(data__rulebook, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__rulebook_is_dict = isinstance(data__rulebook, dict)
             if data__rulebook_is_dict:
                 data__rulebook__missing_keys = set(['title', 'rule_index']) - data__rulebook.keys()
                 if data__rulebook__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__rulebook_keys = set(data__rulebook.keys())
                 if "title" in data__rulebook_keys:
                     data__rulebook_keys.remove("title")
                     data__rulebook__title = data__rulebook["title"]
                     if not isinstance(data__rulebook__title, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__rulebook__title, str):
                         data__rulebook__title_len = len(data__rulebook__title)
                         if data__rulebook__title_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule_index" in data__rulebook_keys:
                     data__rulebook_keys.remove("rule_index")
                     data__rulebook__ruleindex = data__rulebook["rule_index"]
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rules_path(data__rulebook__ruleindex, custom_formats, (name_prefix or "data") + ".rulebook.rule_index")
                 if data__rulebook_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "files" in data_keys:
             data_keys.remove("files")
             data__files = data["files"]
             if not isinstance(data__files, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__files_is_dict = isinstance(data__files, dict)
             if data__files_is_dict:
                 data__files_keys = set(data__files.keys())
@@ -385,7 +391,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__files_keys.remove("technologies")
                     data__files__technologies = data__files["technologies"]
                     if not isinstance(data__files__technologies, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__files__technologies_is_list = isinstance(data__files__technologies, (list, tuple))
                     if data__files__technologies_is_list:
                         data__files__technologies_len = len(data__files__technologies)
@@ -395,7 +401,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__files_keys.remove("buildings")
                     data__files__buildings = data__files["buildings"]
                     if not isinstance(data__files__buildings, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__files__buildings_is_list = isinstance(data__files__buildings, (list, tuple))
                     if data__files__buildings_is_list:
                         data__files__buildings_len = len(data__files__buildings)
@@ -405,7 +411,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__files_keys.remove("units")
                     data__files__units = data__files["units"]
                     if not isinstance(data__files__units, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__files__units_is_list = isinstance(data__files__units, (list, tuple))
                     if data__files__units_is_list:
                         data__files__units_len = len(data__files__units)
@@ -415,7 +421,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__files_keys.remove("wonders")
                     data__files__wonders = data__files["wonders"]
                     if not isinstance(data__files__wonders, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__files__wonders_is_list = isinstance(data__files__wonders, (list, tuple))
                     if data__files__wonders_is_list:
                         data__files__wonders_len = len(data__files__wonders)
@@ -425,7 +431,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__files_keys.remove("culture")
                     data__files__culture = data__files["culture"]
                     if not isinstance(data__files__culture, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__files__culture_is_list = isinstance(data__files__culture, (list, tuple))
                     if data__files__culture_is_list:
                         data__files__culture_len = len(data__files__culture)
@@ -435,14 +441,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__files_keys.remove("map")
                     data__files__map = data__files["map"]
                     if not isinstance(data__files__map, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__files__map_is_list = isinstance(data__files__map, (list, tuple))
                     if data__files__map_is_list:
                         data__files__map_len = len(data__files__map)
                         for data__files__map_x, data__files__map_item in enumerate(data__files__map):
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rules_path(data__files__map_item, custom_formats, (name_prefix or "data") + ".files.map[{data__files__map_x}]")
                 if data__files_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
@@ -451,37 +457,37 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
             data_keys.remove("players")
             data__players = data["players"]
             if not isinstance(data__players, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__players_is_dict = isinstance(data__players, dict)
             if data__players_is_dict:
                 data__players__missing_keys = set(['min', 'max']) - data__players.keys()
                 if data__players__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__players_keys = set(data__players.keys())
                 if "min" in data__players_keys:
                     data__players_keys.remove("min")
                     data__players__min = data__players["min"]
                     if not isinstance(data__players__min, (int)) and not (isinstance(data__players__min, float) and data__players__min.is_integer()) or isinstance(data__players__min, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__players__min, (int, float, Decimal)) and not isinstance(data__players__min, bool):
                         if data__players__min < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "max" in data__players_keys:
                     data__players_keys.remove("max")
                     data__players__max = data__players["max"]
                     if not isinstance(data__players__max, (int)) and not (isinstance(data__players__max, float) and data__players__max.is_integer()) or isinstance(data__players__max, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__players__max, (int, float, Decimal)) and not isinstance(data__players__max, bool):
                         if data__players__max < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "best" in data__players_keys:
                     data__players_keys.remove("best")
                     data__players__best = data__players["best"]
                     if not isinstance(data__players__best, (int)) and not (isinstance(data__players__best, float) and data__players__best.is_integer()) or isinstance(data__players__best, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__players__best, (int, float, Decimal)) and not isinstance(data__players__best, bool):
                         if data__players__best < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule" in data__players_keys:
                     data__players_keys.remove("rule")
                     data__players__rule = data__players["rule"]
@@ -499,25 +505,25 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__players__disagreements = data__players["disagreements"]
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__players__disagreements, custom_formats, (name_prefix or "data") + ".players.disagreements")
                 if data__players_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "turn_order" in data_keys:
             data_keys.remove("turn_order")
             data__turnorder = data["turn_order"]
             if not isinstance(data__turnorder, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__turnorder_is_dict = isinstance(data__turnorder, dict)
             if data__turnorder_is_dict:
                 data__turnorder__missing_keys = set(['direction']) - data__turnorder.keys()
                 if data__turnorder__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__turnorder_keys = set(data__turnorder.keys())
                 if "direction" in data__turnorder_keys:
                     data__turnorder_keys.remove("direction")
                     data__turnorder__direction = data__turnorder["direction"]
                     if not isinstance(data__turnorder__direction, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if not (isinstance(data__turnorder__direction, str) and data__turnorder__direction == 'left' or isinstance(data__turnorder__direction, str) and data__turnorder__direction == 'right'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "rule" in data__turnorder_keys:
                     data__turnorder_keys.remove("rule")
                     data__turnorder__rule = data__turnorder["rule"]
@@ -535,36 +541,36 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__turnorder__disagreements = data__turnorder["disagreements"]
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__turnorder__disagreements, custom_formats, (name_prefix or "data") + ".turn_order.disagreements")
                 if data__turnorder_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "cities" in data_keys:
             data_keys.remove("cities")
             data__cities = data["cities"]
             if not isinstance(data__cities, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__cities_is_dict = isinstance(data__cities, dict)
             if data__cities_is_dict:
                 data__cities__missing_keys = set(['limit']) - data__cities.keys()
                 if data__cities__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__cities_keys = set(data__cities.keys())
                 if "limit" in data__cities_keys:
                     data__cities_keys.remove("limit")
                     data__cities__limit = data__cities["limit"]
                     if not isinstance(data__cities__limit, (int)) and not (isinstance(data__cities__limit, float) and data__cities__limit.is_integer()) or isinstance(data__cities__limit, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__cities__limit, (int, float, Decimal)) and not isinstance(data__cities__limit, bool):
                         if data__cities__limit < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "raised_limit" in data__cities_keys:
                     data__cities_keys.remove("raised_limit")
                     data__cities__raisedlimit = data__cities["raised_limit"]
                     if not isinstance(data__cities__raisedlimit, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__cities__raisedlimit_is_dict = isinstance(data__cities__raisedlimit, dict)
                     if data__cities__raisedlimit_is_dict:
                         data__cities__raisedlimit__missing_keys = set(['technology', 'limit']) - data__cities__raisedlimit.keys()
                         if data__cities__raisedlimit__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__cities__raisedlimit_keys = set(data__cities__raisedlimit.keys())
                         if "technology" in data__cities__raisedlimit_keys:
                             data__cities__raisedlimit_keys.remove("technology")
@@ -574,51 +580,51 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__cities__raisedlimit_keys.remove("limit")
                             data__cities__raisedlimit__limit = data__cities__raisedlimit["limit"]
                             if not isinstance(data__cities__raisedlimit__limit, (int)) and not (isinstance(data__cities__raisedlimit__limit, float) and data__cities__raisedlimit__limit.is_integer()) or isinstance(data__cities__raisedlimit__limit, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__cities__raisedlimit__limit, (int, float, Decimal)) and not isinstance(data__cities__raisedlimit__limit, bool):
                                 if data__cities__raisedlimit__limit < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if data__cities__raisedlimit_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "min_distance" in data__cities_keys:
                     data__cities_keys.remove("min_distance")
                     data__cities__mindistance = data__cities["min_distance"]
                     if not isinstance(data__cities__mindistance, (int)) and not (isinstance(data__cities__mindistance, float) and data__cities__mindistance.is_integer()) or isinstance(data__cities__mindistance, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__cities__mindistance, (int, float, Decimal)) and not isinstance(data__cities__mindistance, bool):
                         if data__cities__mindistance < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "founded_by" in data__cities_keys:
                     data__cities_keys.remove("founded_by")
                     data__cities__foundedby = data__cities["founded_by"]
                     if not isinstance(data__cities__foundedby, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if not (isinstance(data__cities__foundedby, str) and data__cities__foundedby == 'scout'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "placement" in data__cities_keys:
                     data__cities_keys.remove("placement")
                     data__cities__placement = data__cities["placement"]
                     if not isinstance(data__cities__placement, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__cities__placement_is_list = isinstance(data__cities__placement, (list, tuple))
                     if data__cities__placement_is_list:
                         data__cities__placement_len = len(data__cities__placement)
                         for data__cities__placement_x, data__cities__placement_item in enumerate(data__cities__placement):
                             if not isinstance(data__cities__placement_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__cities__placement_item_is_dict = isinstance(data__cities__placement_item, dict)
                             if data__cities__placement_item_is_dict:
                                 data__cities__placement_item__missing_keys = set(['id']) - data__cities__placement_item.keys()
                                 if data__cities__placement_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__cities__placement_item_keys = set(data__cities__placement_item.keys())
                                 if "id" in data__cities__placement_item_keys:
                                     data__cities__placement_item_keys.remove("id")
                                     data__cities__placement_item__id = data__cities__placement_item["id"]
                                     if not isinstance(data__cities__placement_item__id, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if not (isinstance(data__cities__placement_item__id, str) and data__cities__placement_item__id == 'not_water' or isinstance(data__cities__placement_item__id, str) and data__cities__placement_item__id == 'eight_neighbours_revealed' or isinstance(data__cities__placement_item__id, str) and data__cities__placement_item__id == 'not_next_to_hut_or_village' or isinstance(data__cities__placement_item__id, str) and data__cities__placement_item__id == 'not_next_to_enemy_figure' or isinstance(data__cities__placement_item__id, str) and data__cities__placement_item__id == 'three_squares_from_other_cities'):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                 if "rule" in data__cities__placement_item_keys:
                                     data__cities__placement_item_keys.remove("rule")
                                     data__cities__placement_item__rule = data__cities__placement_item["rule"]
@@ -636,12 +642,12 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                     data__cities__placement_item__disagreements = data__cities__placement_item["disagreements"]
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__cities__placement_item__disagreements, custom_formats, (name_prefix or "data") + ".cities.placement[{data__cities__placement_x}].disagreements")
                                 if data__cities__placement_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "centre_yields" in data__cities_keys:
                     data__cities_keys.remove("centre_yields")
                     data__cities__centreyields = data__cities["centre_yields"]
                     if not isinstance(data__cities__centreyields, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "rule" in data__cities_keys:
                     data__cities_keys.remove("rule")
                     data__cities__rule = data__cities["rule"]
@@ -659,47 +665,47 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__cities__disagreements = data__cities["disagreements"]
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__cities__disagreements, custom_formats, (name_prefix or "data") + ".cities.disagreements")
                 if data__cities_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "trade" in data_keys:
             data_keys.remove("trade")
             data__trade = data["trade"]
             if not isinstance(data__trade, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__trade_is_dict = isinstance(data__trade, dict)
             if data__trade_is_dict:
                 data__trade__missing_keys = set(['dial_max']) - data__trade.keys()
                 if data__trade__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__trade_keys = set(data__trade.keys())
                 if "dial_max" in data__trade_keys:
                     data__trade_keys.remove("dial_max")
                     data__trade__dialmax = data__trade["dial_max"]
                     if not isinstance(data__trade__dialmax, (int)) and not (isinstance(data__trade__dialmax, float) and data__trade__dialmax.is_integer()) or isinstance(data__trade__dialmax, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__trade__dialmax, (int, float, Decimal)) and not isinstance(data__trade__dialmax, bool):
                         if data__trade__dialmax < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "kept_between_turns" in data__trade_keys:
                     data__trade_keys.remove("kept_between_turns")
                     data__trade__keptbetweenturns = data__trade["kept_between_turns"]
                     if not isinstance(data__trade__keptbetweenturns, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "tradeable" in data__trade_keys:
                     data__trade_keys.remove("tradeable")
                     data__trade__tradeable = data__trade["tradeable"]
                     if not isinstance(data__trade__tradeable, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__trade__tradeable_is_list = isinstance(data__trade__tradeable, (list, tuple))
                     if data__trade__tradeable_is_list:
                         def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                         data__trade__tradeable_len = len(data__trade__tradeable)
                         if data__trade__tradeable_len > len(set(fn(data__trade__tradeable_x) for data__trade__tradeable_x in data__trade__tradeable)):
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__trade__tradeable_x, data__trade__tradeable_item in enumerate(data__trade__tradeable):
                             if not isinstance(data__trade__tradeable_item, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if not (isinstance(data__trade__tradeable_item, str) and data__trade__tradeable_item == 'promises' or isinstance(data__trade__tradeable_item, str) and data__trade__tradeable_item == 'trade_points' or isinstance(data__trade__tradeable_item, str) and data__trade__tradeable_item == 'culture_tokens' or isinstance(data__trade__tradeable_item, str) and data__trade__tradeable_item == 'resource_tokens' or isinstance(data__trade__tradeable_item, str) and data__trade__tradeable_item == 'culture_event_cards'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                 if "rule" in data__trade_keys:
                     data__trade_keys.remove("rule")
                     data__trade__rule = data__trade["rule"]
@@ -717,60 +723,60 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__trade__disagreements = data__trade["disagreements"]
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__trade__disagreements, custom_formats, (name_prefix or "data") + ".trade.disagreements")
                 if data__trade_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "production" in data_keys:
             data_keys.remove("production")
             data__production = data["production"]
             if not isinstance(data__production, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__production_is_dict = isinstance(data__production, dict)
             if data__production_is_dict:
                 data__production__missing_keys = set(['trade_per_production']) - data__production.keys()
                 if data__production__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__production_keys = set(data__production.keys())
                 if "trade_per_production" in data__production_keys:
                     data__production_keys.remove("trade_per_production")
                     data__production__tradeperproduction = data__production["trade_per_production"]
                     if not isinstance(data__production__tradeperproduction, (int)) and not (isinstance(data__production__tradeperproduction, float) and data__production__tradeperproduction.is_integer()) or isinstance(data__production__tradeperproduction, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__production__tradeperproduction, (int, float, Decimal)) and not isinstance(data__production__tradeperproduction, bool):
                         if data__production__tradeperproduction < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "saved" in data__production_keys:
                     data__production_keys.remove("saved")
                     data__production__saved = data__production["saved"]
                     if not isinstance(data__production__saved, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "figures" in data__production_keys:
                     data__production_keys.remove("figures")
                     data__production__figures = data__production["figures"]
                     if not isinstance(data__production__figures, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__production__figures_is_dict = isinstance(data__production__figures, dict)
                     if data__production__figures_is_dict:
                         data__production__figures__missing_keys = set(['army', 'scout']) - data__production__figures.keys()
                         if data__production__figures__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__production__figures_keys = set(data__production__figures.keys())
                         if "army" in data__production__figures_keys:
                             data__production__figures_keys.remove("army")
                             data__production__figures__army = data__production__figures["army"]
                             if not isinstance(data__production__figures__army, (int)) and not (isinstance(data__production__figures__army, float) and data__production__figures__army.is_integer()) or isinstance(data__production__figures__army, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__production__figures__army, (int, float, Decimal)) and not isinstance(data__production__figures__army, bool):
                                 if data__production__figures__army < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "scout" in data__production__figures_keys:
                             data__production__figures_keys.remove("scout")
                             data__production__figures__scout = data__production__figures["scout"]
                             if not isinstance(data__production__figures__scout, (int)) and not (isinstance(data__production__figures__scout, float) and data__production__figures__scout.is_integer()) or isinstance(data__production__figures__scout, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__production__figures__scout, (int, float, Decimal)) and not isinstance(data__production__figures__scout, bool):
                                 if data__production__figures__scout < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if data__production__figures_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule" in data__production_keys:
                     data__production_keys.remove("rule")
                     data__production__rule = data__production["rule"]
@@ -788,70 +794,70 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__production__disagreements = data__production["disagreements"]
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__production__disagreements, custom_formats, (name_prefix or "data") + ".production.disagreements")
                 if data__production_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "research" in data_keys:
             data_keys.remove("research")
             data__research = data["research"]
             if not isinstance(data__research, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__research_is_dict = isinstance(data__research, dict)
             if data__research_is_dict:
                 data__research__missing_keys = set(['costs']) - data__research.keys()
                 if data__research__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__research_keys = set(data__research.keys())
                 if "costs" in data__research_keys:
                     data__research_keys.remove("costs")
                     data__research__costs = data__research["costs"]
                     if not isinstance(data__research__costs, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__research__costs_is_list = isinstance(data__research__costs, (list, tuple))
                     if data__research__costs_is_list:
                         data__research__costs_len = len(data__research__costs)
                         if data__research__costs_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__research__costs_x, data__research__costs_item in enumerate(data__research__costs):
                             if not isinstance(data__research__costs_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__research__costs_item_is_dict = isinstance(data__research__costs_item, dict)
                             if data__research__costs_item_is_dict:
                                 data__research__costs_item__missing_keys = set(['level', 'trade']) - data__research__costs_item.keys()
                                 if data__research__costs_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__research__costs_item_keys = set(data__research__costs_item.keys())
                                 if "level" in data__research__costs_item_keys:
                                     data__research__costs_item_keys.remove("level")
                                     data__research__costs_item__level = data__research__costs_item["level"]
                                     if not isinstance(data__research__costs_item__level, (int)) and not (isinstance(data__research__costs_item__level, float) and data__research__costs_item__level.is_integer()) or isinstance(data__research__costs_item__level, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__research__costs_item__level, (int, float, Decimal)) and not isinstance(data__research__costs_item__level, bool):
                                         if data__research__costs_item__level < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         if data__research__costs_item__level > 5:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "trade" in data__research__costs_item_keys:
                                     data__research__costs_item_keys.remove("trade")
                                     data__research__costs_item__trade = data__research__costs_item["trade"]
                                     if not isinstance(data__research__costs_item__trade, (int)) and not (isinstance(data__research__costs_item__trade, float) and data__research__costs_item__trade.is_integer()) or isinstance(data__research__costs_item__trade, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__research__costs_item__trade, (int, float, Decimal)) and not isinstance(data__research__costs_item__trade, bool):
                                         if data__research__costs_item__trade < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data__research__costs_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "trade_kept_per_coin" in data__research_keys:
                     data__research_keys.remove("trade_kept_per_coin")
                     data__research__tradekeptpercoin = data__research["trade_kept_per_coin"]
                     if not isinstance(data__research__tradekeptpercoin, (int)) and not (isinstance(data__research__tradekeptpercoin, float) and data__research__tradekeptpercoin.is_integer()) or isinstance(data__research__tradekeptpercoin, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__research__tradekeptpercoin, (int, float, Decimal)) and not isinstance(data__research__tradekeptpercoin, bool):
                         if data__research__tradekeptpercoin < 0:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "spends_all_trade" in data__research_keys:
                     data__research_keys.remove("spends_all_trade")
                     data__research__spendsalltrade = data__research["spends_all_trade"]
                     if not isinstance(data__research__spendsalltrade, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "rule" in data__research_keys:
                     data__research_keys.remove("rule")
                     data__research__rule = data__research["rule"]
@@ -869,107 +875,107 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__research__disagreements = data__research["disagreements"]
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__research__disagreements, custom_formats, (name_prefix or "data") + ".research.disagreements")
                 if data__research_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "pyramid" in data_keys:
             data_keys.remove("pyramid")
             data__pyramid = data["pyramid"]
             if not isinstance(data__pyramid, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__pyramid_is_dict = isinstance(data__pyramid, dict)
             if data__pyramid_is_dict:
                 data__pyramid__missing_keys = set(['levels', 'top_level', 'minimums', 'total']) - data__pyramid.keys()
                 if data__pyramid__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__pyramid_keys = set(data__pyramid.keys())
                 if "levels" in data__pyramid_keys:
                     data__pyramid_keys.remove("levels")
                     data__pyramid__levels = data__pyramid["levels"]
                     if not isinstance(data__pyramid__levels, (int)) and not (isinstance(data__pyramid__levels, float) and data__pyramid__levels.is_integer()) or isinstance(data__pyramid__levels, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__pyramid__levels, (int, float, Decimal)) and not isinstance(data__pyramid__levels, bool):
                         if data__pyramid__levels < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "top_level" in data__pyramid_keys:
                     data__pyramid_keys.remove("top_level")
                     data__pyramid__toplevel = data__pyramid["top_level"]
                     if not isinstance(data__pyramid__toplevel, (int)) and not (isinstance(data__pyramid__toplevel, float) and data__pyramid__toplevel.is_integer()) or isinstance(data__pyramid__toplevel, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__pyramid__toplevel, (int, float, Decimal)) and not isinstance(data__pyramid__toplevel, bool):
                         if data__pyramid__toplevel < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "placement" in data__pyramid_keys:
                     data__pyramid_keys.remove("placement")
                     data__pyramid__placement = data__pyramid["placement"]
                     if not isinstance(data__pyramid__placement, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if not (isinstance(data__pyramid__placement, str) and data__pyramid__placement == 'above_lower_row'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "minimums" in data__pyramid_keys:
                     data__pyramid_keys.remove("minimums")
                     data__pyramid__minimums = data__pyramid["minimums"]
                     if not isinstance(data__pyramid__minimums, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__pyramid__minimums_is_list = isinstance(data__pyramid__minimums, (list, tuple))
                     if data__pyramid__minimums_is_list:
                         data__pyramid__minimums_len = len(data__pyramid__minimums)
                         for data__pyramid__minimums_x, data__pyramid__minimums_item in enumerate(data__pyramid__minimums):
                             if not isinstance(data__pyramid__minimums_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__pyramid__minimums_item_is_dict = isinstance(data__pyramid__minimums_item, dict)
                             if data__pyramid__minimums_item_is_dict:
                                 data__pyramid__minimums_item__missing_keys = set(['level', 'count']) - data__pyramid__minimums_item.keys()
                                 if data__pyramid__minimums_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__pyramid__minimums_item_keys = set(data__pyramid__minimums_item.keys())
                                 if "level" in data__pyramid__minimums_item_keys:
                                     data__pyramid__minimums_item_keys.remove("level")
                                     data__pyramid__minimums_item__level = data__pyramid__minimums_item["level"]
                                     if not isinstance(data__pyramid__minimums_item__level, (int)) and not (isinstance(data__pyramid__minimums_item__level, float) and data__pyramid__minimums_item__level.is_integer()) or isinstance(data__pyramid__minimums_item__level, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__pyramid__minimums_item__level, (int, float, Decimal)) and not isinstance(data__pyramid__minimums_item__level, bool):
                                         if data__pyramid__minimums_item__level < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         if data__pyramid__minimums_item__level > 5:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "count" in data__pyramid__minimums_item_keys:
                                     data__pyramid__minimums_item_keys.remove("count")
                                     data__pyramid__minimums_item__count = data__pyramid__minimums_item["count"]
                                     if not isinstance(data__pyramid__minimums_item__count, (int)) and not (isinstance(data__pyramid__minimums_item__count, float) and data__pyramid__minimums_item__count.is_integer()) or isinstance(data__pyramid__minimums_item__count, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__pyramid__minimums_item__count, (int, float, Decimal)) and not isinstance(data__pyramid__minimums_item__count, bool):
                                         if data__pyramid__minimums_item__count < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data__pyramid__minimums_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "total" in data__pyramid_keys:
                     data__pyramid_keys.remove("total")
                     data__pyramid__total = data__pyramid["total"]
                     if not isinstance(data__pyramid__total, (int)) and not (isinstance(data__pyramid__total, float) and data__pyramid__total.is_integer()) or isinstance(data__pyramid__total, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__pyramid__total, (int, float, Decimal)) and not isinstance(data__pyramid__total, bool):
                         if data__pyramid__total < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "each_level_needs_one_more_below" in data__pyramid_keys:
                     data__pyramid_keys.remove("each_level_needs_one_more_below")
                     data__pyramid__eachlevelneedsonemorebelow = data__pyramid["each_level_needs_one_more_below"]
                     if not isinstance(data__pyramid__eachlevelneedsonemorebelow, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__pyramid__eachlevelneedsonemorebelow_is_dict = isinstance(data__pyramid__eachlevelneedsonemorebelow, dict)
                     if data__pyramid__eachlevelneedsonemorebelow_is_dict:
                         data__pyramid__eachlevelneedsonemorebelow__missing_keys = set(['value', 'inferred']) - data__pyramid__eachlevelneedsonemorebelow.keys()
                         if data__pyramid__eachlevelneedsonemorebelow__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__pyramid__eachlevelneedsonemorebelow_keys = set(data__pyramid__eachlevelneedsonemorebelow.keys())
                         if "value" in data__pyramid__eachlevelneedsonemorebelow_keys:
                             data__pyramid__eachlevelneedsonemorebelow_keys.remove("value")
                             data__pyramid__eachlevelneedsonemorebelow__value = data__pyramid__eachlevelneedsonemorebelow["value"]
                             if not isinstance(data__pyramid__eachlevelneedsonemorebelow__value, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "inferred" in data__pyramid__eachlevelneedsonemorebelow_keys:
                             data__pyramid__eachlevelneedsonemorebelow_keys.remove("inferred")
                             data__pyramid__eachlevelneedsonemorebelow__inferred = data__pyramid__eachlevelneedsonemorebelow["inferred"]
                             if not isinstance(data__pyramid__eachlevelneedsonemorebelow__inferred, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "rule" in data__pyramid__eachlevelneedsonemorebelow_keys:
                             data__pyramid__eachlevelneedsonemorebelow_keys.remove("rule")
                             data__pyramid__eachlevelneedsonemorebelow__rule = data__pyramid__eachlevelneedsonemorebelow["rule"]
@@ -987,12 +993,12 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__pyramid__eachlevelneedsonemorebelow__disagreements = data__pyramid__eachlevelneedsonemorebelow["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__pyramid__eachlevelneedsonemorebelow__disagreements, custom_formats, (name_prefix or "data") + ".pyramid.each_level_needs_one_more_below.disagreements")
                         if data__pyramid__eachlevelneedsonemorebelow_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "starting_technology_in_base_row" in data__pyramid_keys:
                     data__pyramid_keys.remove("starting_technology_in_base_row")
                     data__pyramid__startingtechnologyinbaserow = data__pyramid["starting_technology_in_base_row"]
                     if not isinstance(data__pyramid__startingtechnologyinbaserow, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "rule" in data__pyramid_keys:
                     data__pyramid_keys.remove("rule")
                     data__pyramid__rule = data__pyramid["rule"]
@@ -1010,47 +1016,47 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__pyramid__disagreements = data__pyramid["disagreements"]
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__pyramid__disagreements, custom_formats, (name_prefix or "data") + ".pyramid.disagreements")
                 if data__pyramid_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "movement" in data_keys:
             data_keys.remove("movement")
             data__movement = data["movement"]
             if not isinstance(data__movement, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__movement_is_dict = isinstance(data__movement, dict)
             if data__movement_is_dict:
                 data__movement__missing_keys = set(['travel_speed', 'stacking_limit']) - data__movement.keys()
                 if data__movement__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__movement_keys = set(data__movement.keys())
                 if "travel_speed" in data__movement_keys:
                     data__movement_keys.remove("travel_speed")
                     data__movement__travelspeed = data__movement["travel_speed"]
                     if not isinstance(data__movement__travelspeed, (int)) and not (isinstance(data__movement__travelspeed, float) and data__movement__travelspeed.is_integer()) or isinstance(data__movement__travelspeed, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__movement__travelspeed, (int, float, Decimal)) and not isinstance(data__movement__travelspeed, bool):
                         if data__movement__travelspeed < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "stacking_limit" in data__movement_keys:
                     data__movement_keys.remove("stacking_limit")
                     data__movement__stackinglimit = data__movement["stacking_limit"]
                     if not isinstance(data__movement__stackinglimit, (int)) and not (isinstance(data__movement__stackinglimit, float) and data__movement__stackinglimit.is_integer()) or isinstance(data__movement__stackinglimit, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__movement__stackinglimit, (int, float, Decimal)) and not isinstance(data__movement__stackinglimit, bool):
                         if data__movement__stackinglimit < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "diagonal" in data__movement_keys:
                     data__movement_keys.remove("diagonal")
                     data__movement__diagonal = data__movement["diagonal"]
                     if not isinstance(data__movement__diagonal, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "explore_cost" in data__movement_keys:
                     data__movement_keys.remove("explore_cost")
                     data__movement__explorecost = data__movement["explore_cost"]
                     if not isinstance(data__movement__explorecost, (int)) and not (isinstance(data__movement__explorecost, float) and data__movement__explorecost.is_integer()) or isinstance(data__movement__explorecost, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__movement__explorecost, (int, float, Decimal)) and not isinstance(data__movement__explorecost, bool):
                         if data__movement__explorecost < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule" in data__movement_keys:
                     data__movement_keys.remove("rule")
                     data__movement__rule = data__movement["rule"]
@@ -1068,12 +1074,12 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__movement__disagreements = data__movement["disagreements"]
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__movement__disagreements, custom_formats, (name_prefix or "data") + ".movement.disagreements")
                 if data__movement_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "villages" in data_keys:
             data_keys.remove("villages")
             data__villages = data["villages"]
             if not isinstance(data__villages, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__villages_is_dict = isinstance(data__villages, dict)
             if data__villages_is_dict:
                 data__villages_keys = set(data__villages.keys())
@@ -1081,30 +1087,30 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__villages_keys.remove("barbarian_player")
                     data__villages__barbarianplayer = data__villages["barbarian_player"]
                     if not isinstance(data__villages__barbarianplayer, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if not (isinstance(data__villages__barbarianplayer, str) and data__villages__barbarianplayer == 'left' or isinstance(data__villages__barbarianplayer, str) and data__villages__barbarianplayer == 'right'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "barbarian_units" in data__villages_keys:
                     data__villages_keys.remove("barbarian_units")
                     data__villages__barbarianunits = data__villages["barbarian_units"]
                     if not isinstance(data__villages__barbarianunits, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__villages__barbarianunits_is_list = isinstance(data__villages__barbarianunits, (list, tuple))
                     if data__villages__barbarianunits_is_list:
                         def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                         data__villages__barbarianunits_len = len(data__villages__barbarianunits)
                         if data__villages__barbarianunits_len > len(set(fn(data__villages__barbarianunits_x) for data__villages__barbarianunits_x in data__villages__barbarianunits)):
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data__villages__barbarianunits_x, data__villages__barbarianunits_item in enumerate(data__villages__barbarianunits):
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__villages__barbarianunits_item, custom_formats, (name_prefix or "data") + ".villages.barbarian_units[{data__villages__barbarianunits_x}]")
                 if "barbarian_rank" in data__villages_keys:
                     data__villages_keys.remove("barbarian_rank")
                     data__villages__barbarianrank = data__villages["barbarian_rank"]
                     if not isinstance(data__villages__barbarianrank, (int)) and not (isinstance(data__villages__barbarianrank, float) and data__villages__barbarianrank.is_integer()) or isinstance(data__villages__barbarianrank, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__villages__barbarianrank, (int, float, Decimal)) and not isinstance(data__villages__barbarianrank, bool):
                         if data__villages__barbarianrank < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule" in data__villages_keys:
                     data__villages_keys.remove("rule")
                     data__villages__rule = data__villages["rule"]
@@ -1122,26 +1128,26 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__villages__disagreements = data__villages["disagreements"]
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__villages__disagreements, custom_formats, (name_prefix or "data") + ".villages.disagreements")
                 if data__villages_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "culture_hand" in data_keys:
             data_keys.remove("culture_hand")
             data__culturehand = data["culture_hand"]
             if not isinstance(data__culturehand, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__culturehand_is_dict = isinstance(data__culturehand, dict)
             if data__culturehand_is_dict:
                 data__culturehand__missing_keys = set(['size']) - data__culturehand.keys()
                 if data__culturehand__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__culturehand_keys = set(data__culturehand.keys())
                 if "size" in data__culturehand_keys:
                     data__culturehand_keys.remove("size")
                     data__culturehand__size = data__culturehand["size"]
                     if not isinstance(data__culturehand__size, (int)) and not (isinstance(data__culturehand__size, float) and data__culturehand__size.is_integer()) or isinstance(data__culturehand__size, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__culturehand__size, (int, float, Decimal)) and not isinstance(data__culturehand__size, bool):
                         if data__culturehand__size < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "raised_by" in data__culturehand_keys:
                     data__culturehand_keys.remove("raised_by")
                     data__culturehand__raisedby = data__culturehand["raised_by"]
@@ -1163,61 +1169,61 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__culturehand__disagreements = data__culturehand["disagreements"]
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__culturehand__disagreements, custom_formats, (name_prefix or "data") + ".culture_hand.disagreements")
                 if data__culturehand_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "combat" in data_keys:
             data_keys.remove("combat")
             data__combat = data["combat"]
             if not isinstance(data__combat, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__combat_is_dict = isinstance(data__combat, dict)
             if data__combat_is_dict:
                 data__combat__missing_keys = set(['battle_hand']) - data__combat.keys()
                 if data__combat__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data__combat_keys = set(data__combat.keys())
                 if "battle_hand" in data__combat_keys:
                     data__combat_keys.remove("battle_hand")
                     data__combat__battlehand = data__combat["battle_hand"]
                     if not isinstance(data__combat__battlehand, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__combat__battlehand_is_dict = isinstance(data__combat__battlehand, dict)
                     if data__combat__battlehand_is_dict:
                         data__combat__battlehand__missing_keys = set(['base']) - data__combat__battlehand.keys()
                         if data__combat__battlehand__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__combat__battlehand_keys = set(data__combat__battlehand.keys())
                         if "base" in data__combat__battlehand_keys:
                             data__combat__battlehand_keys.remove("base")
                             data__combat__battlehand__base = data__combat__battlehand["base"]
                             if not isinstance(data__combat__battlehand__base, (int)) and not (isinstance(data__combat__battlehand__base, float) and data__combat__battlehand__base.is_integer()) or isinstance(data__combat__battlehand__base, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__combat__battlehand__base, (int, float, Decimal)) and not isinstance(data__combat__battlehand__base, bool):
                                 if data__combat__battlehand__base < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "per_extra_figure" in data__combat__battlehand_keys:
                             data__combat__battlehand_keys.remove("per_extra_figure")
                             data__combat__battlehand__perextrafigure = data__combat__battlehand["per_extra_figure"]
                             if not isinstance(data__combat__battlehand__perextrafigure, (int)) and not (isinstance(data__combat__battlehand__perextrafigure, float) and data__combat__battlehand__perextrafigure.is_integer()) or isinstance(data__combat__battlehand__perextrafigure, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__combat__battlehand__perextrafigure, (int, float, Decimal)) and not isinstance(data__combat__battlehand__perextrafigure, bool):
                                 if data__combat__battlehand__perextrafigure < 0:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "fundamentalism" in data__combat__battlehand_keys:
                             data__combat__battlehand_keys.remove("fundamentalism")
                             data__combat__battlehand__fundamentalism = data__combat__battlehand["fundamentalism"]
                             if not isinstance(data__combat__battlehand__fundamentalism, (int)) and not (isinstance(data__combat__battlehand__fundamentalism, float) and data__combat__battlehand__fundamentalism.is_integer()) or isinstance(data__combat__battlehand__fundamentalism, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__combat__battlehand__fundamentalism, (int, float, Decimal)) and not isinstance(data__combat__battlehand__fundamentalism, bool):
                                 if data__combat__battlehand__fundamentalism < 0:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "defending_city" in data__combat__battlehand_keys:
                             data__combat__battlehand_keys.remove("defending_city")
                             data__combat__battlehand__defendingcity = data__combat__battlehand["defending_city"]
                             if not isinstance(data__combat__battlehand__defendingcity, (int)) and not (isinstance(data__combat__battlehand__defendingcity, float) and data__combat__battlehand__defendingcity.is_integer()) or isinstance(data__combat__battlehand__defendingcity, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__combat__battlehand__defendingcity, (int, float, Decimal)) and not isinstance(data__combat__battlehand__defendingcity, bool):
                                 if data__combat__battlehand__defendingcity < 0:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rule" in data__combat__battlehand_keys:
                             data__combat__battlehand_keys.remove("rule")
                             data__combat__battlehand__rule = data__combat__battlehand["rule"]
@@ -1235,27 +1241,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__combat__battlehand__disagreements = data__combat__battlehand["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__combat__battlehand__disagreements, custom_formats, (name_prefix or "data") + ".combat.battle_hand.disagreements")
                         if data__combat__battlehand_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "ties" in data__combat_keys:
                     data__combat_keys.remove("ties")
                     data__combat__ties = data__combat["ties"]
                     if not isinstance(data__combat__ties, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if not (isinstance(data__combat__ties, str) and data__combat__ties == 'defender' or isinstance(data__combat__ties, str) and data__combat__ties == 'attacker'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "figures_lost_per_destroyed_units" in data__combat_keys:
                     data__combat_keys.remove("figures_lost_per_destroyed_units")
                     data__combat__figureslostperdestroyedunits = data__combat["figures_lost_per_destroyed_units"]
                     if not isinstance(data__combat__figureslostperdestroyedunits, (int)) and not (isinstance(data__combat__figureslostperdestroyedunits, float) and data__combat__figureslostperdestroyedunits.is_integer()) or isinstance(data__combat__figureslostperdestroyedunits, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__combat__figureslostperdestroyedunits, (int, float, Decimal)) and not isinstance(data__combat__figureslostperdestroyedunits, bool):
                         if data__combat__figureslostperdestroyedunits < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "loot" in data__combat_keys:
                     data__combat_keys.remove("loot")
                     data__combat__loot = data__combat["loot"]
                     if not isinstance(data__combat__loot, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__combat__loot_is_dict = isinstance(data__combat__loot, dict)
                     if data__combat__loot_is_dict:
                         data__combat__loot_keys = set(data__combat__loot.keys())
@@ -1263,7 +1269,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__combat__loot_keys.remove("figures")
                             data__combat__loot__figures = data__combat__loot["figures"]
                             if not isinstance(data__combat__loot__figures, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__combat__loot__figures_is_dict = isinstance(data__combat__loot__figures, dict)
                             if data__combat__loot__figures_is_dict:
                                 data__combat__loot__figures_keys = set(data__combat__loot__figures.keys())
@@ -1271,33 +1277,33 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                     data__combat__loot__figures_keys.remove("trade")
                                     data__combat__loot__figures__trade = data__combat__loot__figures["trade"]
                                     if not isinstance(data__combat__loot__figures__trade, (int)) and not (isinstance(data__combat__loot__figures__trade, float) and data__combat__loot__figures__trade.is_integer()) or isinstance(data__combat__loot__figures__trade, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__combat__loot__figures__trade, (int, float, Decimal)) and not isinstance(data__combat__loot__figures__trade, bool):
                                         if data__combat__loot__figures__trade < 0:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "culture" in data__combat__loot__figures_keys:
                                     data__combat__loot__figures_keys.remove("culture")
                                     data__combat__loot__figures__culture = data__combat__loot__figures["culture"]
                                     if not isinstance(data__combat__loot__figures__culture, (int)) and not (isinstance(data__combat__loot__figures__culture, float) and data__combat__loot__figures__culture.is_integer()) or isinstance(data__combat__loot__figures__culture, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__combat__loot__figures__culture, (int, float, Decimal)) and not isinstance(data__combat__loot__figures__culture, bool):
                                         if data__combat__loot__figures__culture < 0:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "resources" in data__combat__loot__figures_keys:
                                     data__combat__loot__figures_keys.remove("resources")
                                     data__combat__loot__figures__resources = data__combat__loot__figures["resources"]
                                     if not isinstance(data__combat__loot__figures__resources, (int)) and not (isinstance(data__combat__loot__figures__resources, float) and data__combat__loot__figures__resources.is_integer()) or isinstance(data__combat__loot__figures__resources, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__combat__loot__figures__resources, (int, float, Decimal)) and not isinstance(data__combat__loot__figures__resources, bool):
                                         if data__combat__loot__figures__resources < 0:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data__combat__loot__figures_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "city" in data__combat__loot_keys:
                             data__combat__loot_keys.remove("city")
                             data__combat__loot__city = data__combat__loot["city"]
                             if not isinstance(data__combat__loot__city, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__combat__loot__city_is_dict = isinstance(data__combat__loot__city, dict)
                             if data__combat__loot__city_is_dict:
                                 data__combat__loot__city_keys = set(data__combat__loot__city.keys())
@@ -1305,37 +1311,37 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                     data__combat__loot__city_keys.remove("technologies")
                                     data__combat__loot__city__technologies = data__combat__loot__city["technologies"]
                                     if not isinstance(data__combat__loot__city__technologies, (int)) and not (isinstance(data__combat__loot__city__technologies, float) and data__combat__loot__city__technologies.is_integer()) or isinstance(data__combat__loot__city__technologies, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__combat__loot__city__technologies, (int, float, Decimal)) and not isinstance(data__combat__loot__city__technologies, bool):
                                         if data__combat__loot__city__technologies < 0:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "culture_cards" in data__combat__loot__city_keys:
                                     data__combat__loot__city_keys.remove("culture_cards")
                                     data__combat__loot__city__culturecards = data__combat__loot__city["culture_cards"]
                                     if not isinstance(data__combat__loot__city__culturecards, (int)) and not (isinstance(data__combat__loot__city__culturecards, float) and data__combat__loot__city__culturecards.is_integer()) or isinstance(data__combat__loot__city__culturecards, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__combat__loot__city__culturecards, (int, float, Decimal)) and not isinstance(data__combat__loot__city__culturecards, bool):
                                         if data__combat__loot__city__culturecards < 0:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "resources" in data__combat__loot__city_keys:
                                     data__combat__loot__city_keys.remove("resources")
                                     data__combat__loot__city__resources = data__combat__loot__city["resources"]
                                     if not isinstance(data__combat__loot__city__resources, (int)) and not (isinstance(data__combat__loot__city__resources, float) and data__combat__loot__city__resources.is_integer()) or isinstance(data__combat__loot__city__resources, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__combat__loot__city__resources, (int, float, Decimal)) and not isinstance(data__combat__loot__city__resources, bool):
                                         if data__combat__loot__city__resources < 0:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data__combat__loot__city_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "capital" in data__combat__loot_keys:
                             data__combat__loot_keys.remove("capital")
                             data__combat__loot__capital = data__combat__loot["capital"]
                             if not isinstance(data__combat__loot__capital, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if not (isinstance(data__combat__loot__capital, str) and data__combat__loot__capital == 'military_victory'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if data__combat__loot_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule" in data__combat_keys:
                     data__combat_keys.remove("rule")
                     data__combat__rule = data__combat["rule"]
@@ -1353,12 +1359,12 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__combat__disagreements = data__combat["disagreements"]
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__combat__disagreements, custom_formats, (name_prefix or "data") + ".combat.disagreements")
                 if data__combat_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "coins" in data_keys:
             data_keys.remove("coins")
             data__coins = data["coins"]
             if not isinstance(data__coins, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__coins_is_dict = isinstance(data__coins, dict)
             if data__coins_is_dict:
                 data__coins_keys = set(data__coins.keys())
@@ -1366,15 +1372,15 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__coins_keys.remove("victory")
                     data__coins__victory = data__coins["victory"]
                     if not isinstance(data__coins__victory, (int)) and not (isinstance(data__coins__victory, float) and data__coins__victory.is_integer()) or isinstance(data__coins__victory, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__coins__victory, (int, float, Decimal)) and not isinstance(data__coins__victory, bool):
                         if data__coins__victory < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "token_coins_lost" in data__coins_keys:
                     data__coins_keys.remove("token_coins_lost")
                     data__coins__tokencoinslost = data__coins["token_coins_lost"]
                     if not isinstance(data__coins__tokencoinslost, (bool)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "rule" in data__coins_keys:
                     data__coins_keys.remove("rule")
                     data__coins__rule = data__coins["rule"]
@@ -1392,12 +1398,12 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__coins__disagreements = data__coins["disagreements"]
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__coins__disagreements, custom_formats, (name_prefix or "data") + ".coins.disagreements")
                 if data__coins_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "tie_break" in data_keys:
             data_keys.remove("tie_break")
             data__tiebreak = data["tie_break"]
             if not isinstance(data__tiebreak, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__tiebreak_is_dict = isinstance(data__tiebreak, dict)
             if data__tiebreak_is_dict:
                 data__tiebreak_keys = set(data__tiebreak.keys())
@@ -1405,14 +1411,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__tiebreak_keys.remove("default")
                     data__tiebreak__default = data__tiebreak["default"]
                     if not isinstance(data__tiebreak__default, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if not (isinstance(data__tiebreak__default, str) and data__tiebreak__default == 'first_in_turn_order'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 if "advanced" in data__tiebreak_keys:
                     data__tiebreak_keys.remove("advanced")
                     data__tiebreak__advanced = data__tiebreak["advanced"]
                     if not isinstance(data__tiebreak__advanced, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__tiebreak__advanced_is_dict = isinstance(data__tiebreak__advanced, dict)
                     if data__tiebreak__advanced_is_dict:
                         data__tiebreak__advanced_keys = set(data__tiebreak__advanced.keys())
@@ -1420,34 +1426,34 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__tiebreak__advanced_keys.remove("military_ends_at_once")
                             data__tiebreak__advanced__militaryendsatonce = data__tiebreak__advanced["military_ends_at_once"]
                             if not isinstance(data__tiebreak__advanced__militaryendsatonce, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "others_finish_the_turn" in data__tiebreak__advanced_keys:
                             data__tiebreak__advanced_keys.remove("others_finish_the_turn")
                             data__tiebreak__advanced__othersfinishtheturn = data__tiebreak__advanced["others_finish_the_turn"]
                             if not isinstance(data__tiebreak__advanced__othersfinishtheturn, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "score" in data__tiebreak__advanced_keys:
                             data__tiebreak__advanced_keys.remove("score")
                             data__tiebreak__advanced__score = data__tiebreak__advanced["score"]
                             if not isinstance(data__tiebreak__advanced__score, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__tiebreak__advanced__score_is_list = isinstance(data__tiebreak__advanced__score, (list, tuple))
                             if data__tiebreak__advanced__score_is_list:
                                 data__tiebreak__advanced__score_len = len(data__tiebreak__advanced__score)
                                 for data__tiebreak__advanced__score_x, data__tiebreak__advanced__score_item in enumerate(data__tiebreak__advanced__score):
                                     if not isinstance(data__tiebreak__advanced__score_item, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if not (isinstance(data__tiebreak__advanced__score_item, str) and data__tiebreak__advanced__score_item == 'technologies' or isinstance(data__tiebreak__advanced__score_item, str) and data__tiebreak__advanced__score_item == 'culture_spaces' or isinstance(data__tiebreak__advanced__score_item, str) and data__tiebreak__advanced__score_item == 'coins'):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                         if "still_tied" in data__tiebreak__advanced_keys:
                             data__tiebreak__advanced_keys.remove("still_tied")
                             data__tiebreak__advanced__stilltied = data__tiebreak__advanced["still_tied"]
                             if not isinstance(data__tiebreak__advanced__stilltied, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if not (isinstance(data__tiebreak__advanced__stilltied, str) and data__tiebreak__advanced__stilltied == 'shared'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if data__tiebreak__advanced_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "rule" in data__tiebreak_keys:
                     data__tiebreak_keys.remove("rule")
                     data__tiebreak__rule = data__tiebreak["rule"]
@@ -1465,38 +1471,38 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data__tiebreak__disagreements = data__tiebreak["disagreements"]
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__tiebreak__disagreements, custom_formats, (name_prefix or "data") + ".tie_break.disagreements")
                 if data__tiebreak_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "not_in_sources" in data_keys:
             data_keys.remove("not_in_sources")
             data__notinsources = data["not_in_sources"]
             if not isinstance(data__notinsources, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__notinsources_is_list = isinstance(data__notinsources, (list, tuple))
             if data__notinsources_is_list:
                 data__notinsources_len = len(data__notinsources)
                 for data__notinsources_x, data__notinsources_item in enumerate(data__notinsources):
                     if not isinstance(data__notinsources_item, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__notinsources_item, str):
                         data__notinsources_item_len = len(data__notinsources_item)
                         if data__notinsources_item_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "phases" in data_keys:
             data_keys.remove("phases")
             data__phases = data["phases"]
             if not isinstance(data__phases, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__phases_is_list = isinstance(data__phases, (list, tuple))
             if data__phases_is_list:
                 data__phases_len = len(data__phases)
                 for data__phases_x, data__phases_item in enumerate(data__phases):
                     if not isinstance(data__phases_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__phases_item_is_dict = isinstance(data__phases_item, dict)
                     if data__phases_item_is_dict:
                         data__phases_item__missing_keys = set(['id', 'name', 'order', 'allows']) - data__phases_item.keys()
                         if data__phases_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__phases_item_keys = set(data__phases_item.keys())
                         if "id" in data__phases_item_keys:
                             data__phases_item_keys.remove("id")
@@ -1506,37 +1512,37 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__phases_item_keys.remove("name")
                             data__phases_item__name = data__phases_item["name"]
                             if not isinstance(data__phases_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__phases_item__name, str):
                                 data__phases_item__name_len = len(data__phases_item__name)
                                 if data__phases_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__phases_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "order" in data__phases_item_keys:
                             data__phases_item_keys.remove("order")
                             data__phases_item__order = data__phases_item["order"]
                             if not isinstance(data__phases_item__order, (int)) and not (isinstance(data__phases_item__order, float) and data__phases_item__order.is_integer()) or isinstance(data__phases_item__order, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__phases_item__order, (int, float, Decimal)) and not isinstance(data__phases_item__order, bool):
                                 if data__phases_item__order < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "allows" in data__phases_item_keys:
                             data__phases_item_keys.remove("allows")
                             data__phases_item__allows = data__phases_item["allows"]
                             if not isinstance(data__phases_item__allows, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__phases_item__allows_is_list = isinstance(data__phases_item__allows, (list, tuple))
                             if data__phases_item__allows_is_list:
                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                 data__phases_item__allows_len = len(data__phases_item__allows)
                                 if data__phases_item__allows_len > len(set(fn(data__phases_item__allows_x) for data__phases_item__allows_x in data__phases_item__allows)):
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__phases_item__allows_x, data__phases_item__allows_item in enumerate(data__phases_item__allows):
                                     if not isinstance(data__phases_item__allows_item, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if not (isinstance(data__phases_item__allows_item, str) and data__phases_item__allows_item == 'build_city' or isinstance(data__phases_item__allows_item, str) and data__phases_item__allows_item == 'change_government' or isinstance(data__phases_item__allows_item, str) and data__phases_item__allows_item == 'place_great_person' or isinstance(data__phases_item__allows_item, str) and data__phases_item__allows_item == 'declare_scout_gathering' or isinstance(data__phases_item__allows_item, str) and data__phases_item__allows_item == 'collect_trade' or isinstance(data__phases_item__allows_item, str) and data__phases_item__allows_item == 'negotiate' or isinstance(data__phases_item__allows_item, str) and data__phases_item__allows_item == 'trade' or isinstance(data__phases_item__allows_item, str) and data__phases_item__allows_item == 'city_action' or isinstance(data__phases_item__allows_item, str) and data__phases_item__allows_item == 'spend_culture' or isinstance(data__phases_item__allows_item, str) and data__phases_item__allows_item == 'rush_production' or isinstance(data__phases_item__allows_item, str) and data__phases_item__allows_item == 'move_figures' or isinstance(data__phases_item__allows_item, str) and data__phases_item__allows_item == 'explore_tile' or isinstance(data__phases_item__allows_item, str) and data__phases_item__allows_item == 'explore_hut_or_village' or isinstance(data__phases_item__allows_item, str) and data__phases_item__allows_item == 'battle' or isinstance(data__phases_item__allows_item, str) and data__phases_item__allows_item == 'research_technology'):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                         if "rule" in data__phases_item_keys:
                             data__phases_item_keys.remove("rule")
                             data__phases_item__rule = data__phases_item["rule"]
@@ -1554,23 +1560,23 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__phases_item__disagreements = data__phases_item["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__phases_item__disagreements, custom_formats, (name_prefix or "data") + ".phases[{data__phases_x}].disagreements")
                         if data__phases_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "governments" in data_keys:
             data_keys.remove("governments")
             data__governments = data["governments"]
             if not isinstance(data__governments, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__governments_is_list = isinstance(data__governments, (list, tuple))
             if data__governments_is_list:
                 data__governments_len = len(data__governments)
                 for data__governments_x, data__governments_item in enumerate(data__governments):
                     if not isinstance(data__governments_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__governments_item_is_dict = isinstance(data__governments_item, dict)
                     if data__governments_item_is_dict:
                         data__governments_item__missing_keys = set(['id', 'name', 'starting', 'transitional']) - data__governments_item.keys()
                         if data__governments_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__governments_item_keys = set(data__governments_item.keys())
                         if "id" in data__governments_item_keys:
                             data__governments_item_keys.remove("id")
@@ -1580,44 +1586,44 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__governments_item_keys.remove("name")
                             data__governments_item__name = data__governments_item["name"]
                             if not isinstance(data__governments_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__governments_item__name, str):
                                 data__governments_item__name_len = len(data__governments_item__name)
                                 if data__governments_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__governments_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "starting" in data__governments_item_keys:
                             data__governments_item_keys.remove("starting")
                             data__governments_item__starting = data__governments_item["starting"]
                             if not isinstance(data__governments_item__starting, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "transitional" in data__governments_item_keys:
                             data__governments_item_keys.remove("transitional")
                             data__governments_item__transitional = data__governments_item["transitional"]
                             if not isinstance(data__governments_item__transitional, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "capital_action" in data__governments_item_keys:
                             data__governments_item_keys.remove("capital_action")
                             data__governments_item__capitalaction = data__governments_item["capital_action"]
                             if not isinstance(data__governments_item__capitalaction, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "coins" in data__governments_item_keys:
                             data__governments_item_keys.remove("coins")
                             data__governments_item__coins = data__governments_item["coins"]
                             if not isinstance(data__governments_item__coins, (int)) and not (isinstance(data__governments_item__coins, float) and data__governments_item__coins.is_integer()) or isinstance(data__governments_item__coins, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__governments_item__coins, (int, float, Decimal)) and not isinstance(data__governments_item__coins, bool):
                                 if data__governments_item__coins < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "battle_hand" in data__governments_item_keys:
                             data__governments_item_keys.remove("battle_hand")
                             data__governments_item__battlehand = data__governments_item["battle_hand"]
                             if not isinstance(data__governments_item__battlehand, (int)) and not (isinstance(data__governments_item__battlehand, float) and data__governments_item__battlehand.is_integer()) or isinstance(data__governments_item__battlehand, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__governments_item__battlehand, (int, float, Decimal)) and not isinstance(data__governments_item__battlehand, bool):
                                 if data__governments_item__battlehand < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rule" in data__governments_item_keys:
                             data__governments_item_keys.remove("rule")
                             data__governments_item__rule = data__governments_item["rule"]
@@ -1635,23 +1641,23 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__governments_item__disagreements = data__governments_item["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__governments_item__disagreements, custom_formats, (name_prefix or "data") + ".governments[{data__governments_x}].disagreements")
                         if data__governments_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "victories" in data_keys:
             data_keys.remove("victories")
             data__victories = data["victories"]
             if not isinstance(data__victories, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__victories_is_list = isinstance(data__victories, (list, tuple))
             if data__victories_is_list:
                 data__victories_len = len(data__victories)
                 for data__victories_x, data__victories_item in enumerate(data__victories):
                     if not isinstance(data__victories_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__victories_item_is_dict = isinstance(data__victories_item, dict)
                     if data__victories_item_is_dict:
                         data__victories_item__missing_keys = set(['id', 'name', 'kind', 'ends']) - data__victories_item.keys()
                         if data__victories_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__victories_item_keys = set(data__victories_item.keys())
                         if "id" in data__victories_item_keys:
                             data__victories_item_keys.remove("id")
@@ -1661,20 +1667,20 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__victories_item_keys.remove("name")
                             data__victories_item__name = data__victories_item["name"]
                             if not isinstance(data__victories_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__victories_item__name, str):
                                 data__victories_item__name_len = len(data__victories_item__name)
                                 if data__victories_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__victories_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "kind" in data__victories_item_keys:
                             data__victories_item_keys.remove("kind")
                             data__victories_item__kind = data__victories_item["kind"]
                             if not isinstance(data__victories_item__kind, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if not (isinstance(data__victories_item__kind, str) and data__victories_item__kind == 'culture' or isinstance(data__victories_item__kind, str) and data__victories_item__kind == 'technology' or isinstance(data__victories_item__kind, str) and data__victories_item__kind == 'economy' or isinstance(data__victories_item__kind, str) and data__victories_item__kind == 'military'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "technology" in data__victories_item_keys:
                             data__victories_item_keys.remove("technology")
                             data__victories_item__technology = data__victories_item["technology"]
@@ -1683,17 +1689,17 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__victories_item_keys.remove("coins")
                             data__victories_item__coins = data__victories_item["coins"]
                             if not isinstance(data__victories_item__coins, (int)) and not (isinstance(data__victories_item__coins, float) and data__victories_item__coins.is_integer()) or isinstance(data__victories_item__coins, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__victories_item__coins, (int, float, Decimal)) and not isinstance(data__victories_item__coins, bool):
                                 if data__victories_item__coins < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "ends" in data__victories_item_keys:
                             data__victories_item_keys.remove("ends")
                             data__victories_item__ends = data__victories_item["ends"]
                             if not isinstance(data__victories_item__ends, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if not (isinstance(data__victories_item__ends, str) and data__victories_item__ends == 'immediately' or isinstance(data__victories_item__ends, str) and data__victories_item__ends == 'end_of_turn'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "rule" in data__victories_item_keys:
                             data__victories_item_keys.remove("rule")
                             data__victories_item__rule = data__victories_item["rule"]
@@ -1711,23 +1717,23 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__victories_item__disagreements = data__victories_item["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__victories_item__disagreements, custom_formats, (name_prefix or "data") + ".victories[{data__victories_x}].disagreements")
                         if data__victories_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "resources" in data_keys:
             data_keys.remove("resources")
             data__resources = data["resources"]
             if not isinstance(data__resources, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__resources_is_list = isinstance(data__resources, (list, tuple))
             if data__resources_is_list:
                 data__resources_len = len(data__resources)
                 for data__resources_x, data__resources_item in enumerate(data__resources):
                     if not isinstance(data__resources_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__resources_item_is_dict = isinstance(data__resources_item, dict)
                     if data__resources_item_is_dict:
                         data__resources_item__missing_keys = set(['id', 'name']) - data__resources_item.keys()
                         if data__resources_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__resources_item_keys = set(data__resources_item.keys())
                         if "id" in data__resources_item_keys:
                             data__resources_item_keys.remove("id")
@@ -1737,13 +1743,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__resources_item_keys.remove("name")
                             data__resources_item__name = data__resources_item["name"]
                             if not isinstance(data__resources_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__resources_item__name, str):
                                 data__resources_item__name_len = len(data__resources_item__name)
                                 if data__resources_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__resources_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rule" in data__resources_item_keys:
                             data__resources_item_keys.remove("rule")
                             data__resources_item__rule = data__resources_item["rule"]
@@ -1761,23 +1767,23 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__resources_item__disagreements = data__resources_item["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__resources_item__disagreements, custom_formats, (name_prefix or "data") + ".resources[{data__resources_x}].disagreements")
                         if data__resources_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "combat_bonuses" in data_keys:
             data_keys.remove("combat_bonuses")
             data__combatbonuses = data["combat_bonuses"]
             if not isinstance(data__combatbonuses, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__combatbonuses_is_list = isinstance(data__combatbonuses, (list, tuple))
             if data__combatbonuses_is_list:
                 data__combatbonuses_len = len(data__combatbonuses)
                 for data__combatbonuses_x, data__combatbonuses_item in enumerate(data__combatbonuses):
                     if not isinstance(data__combatbonuses_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__combatbonuses_item_is_dict = isinstance(data__combatbonuses_item, dict)
                     if data__combatbonuses_item_is_dict:
                         data__combatbonuses_item__missing_keys = set(['id', 'name', 'amount']) - data__combatbonuses_item.keys()
                         if data__combatbonuses_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__combatbonuses_item_keys = set(data__combatbonuses_item.keys())
                         if "id" in data__combatbonuses_item_keys:
                             data__combatbonuses_item_keys.remove("id")
@@ -1787,28 +1793,28 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__combatbonuses_item_keys.remove("name")
                             data__combatbonuses_item__name = data__combatbonuses_item["name"]
                             if not isinstance(data__combatbonuses_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__combatbonuses_item__name, str):
                                 data__combatbonuses_item__name_len = len(data__combatbonuses_item__name)
                                 if data__combatbonuses_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__combatbonuses_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "amount" in data__combatbonuses_item_keys:
                             data__combatbonuses_item_keys.remove("amount")
                             data__combatbonuses_item__amount = data__combatbonuses_item["amount"]
                             if not isinstance(data__combatbonuses_item__amount, (int)) and not (isinstance(data__combatbonuses_item__amount, float) and data__combatbonuses_item__amount.is_integer()) or isinstance(data__combatbonuses_item__amount, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__combatbonuses_item__amount, (int, float, Decimal)) and not isinstance(data__combatbonuses_item__amount, bool):
                                 if data__combatbonuses_item__amount < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "per" in data__combatbonuses_item_keys:
                             data__combatbonuses_item_keys.remove("per")
                             data__combatbonuses_item__per = data__combatbonuses_item["per"]
                             if not isinstance(data__combatbonuses_item__per, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if not (isinstance(data__combatbonuses_item__per, str) and data__combatbonuses_item__per == 'building' or isinstance(data__combatbonuses_item__per, str) and data__combatbonuses_item__per == 'great_person'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "building" in data__combatbonuses_item_keys:
                             data__combatbonuses_item_keys.remove("building")
                             data__combatbonuses_item__building = data__combatbonuses_item["building"]
@@ -1817,9 +1823,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__combatbonuses_item_keys.remove("situation")
                             data__combatbonuses_item__situation = data__combatbonuses_item["situation"]
                             if not isinstance(data__combatbonuses_item__situation, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if not (isinstance(data__combatbonuses_item__situation, str) and data__combatbonuses_item__situation == 'defending_city' or isinstance(data__combatbonuses_item__situation, str) and data__combatbonuses_item__situation == 'defending_capital' or isinstance(data__combatbonuses_item__situation, str) and data__combatbonuses_item__situation == 'defending_walls'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "rule" in data__combatbonuses_item_keys:
                             data__combatbonuses_item_keys.remove("rule")
                             data__combatbonuses_item__rule = data__combatbonuses_item["rule"]
@@ -1837,23 +1843,23 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__combatbonuses_item__disagreements = data__combatbonuses_item["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__combatbonuses_item__disagreements, custom_formats, (name_prefix or "data") + ".combat_bonuses[{data__combatbonuses_x}].disagreements")
                         if data__combatbonuses_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "city_actions" in data_keys:
             data_keys.remove("city_actions")
             data__cityactions = data["city_actions"]
             if not isinstance(data__cityactions, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__cityactions_is_list = isinstance(data__cityactions, (list, tuple))
             if data__cityactions_is_list:
                 data__cityactions_len = len(data__cityactions)
                 for data__cityactions_x, data__cityactions_item in enumerate(data__cityactions):
                     if not isinstance(data__cityactions_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__cityactions_item_is_dict = isinstance(data__cityactions_item, dict)
                     if data__cityactions_item_is_dict:
                         data__cityactions_item__missing_keys = set(['id', 'name']) - data__cityactions_item.keys()
                         if data__cityactions_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__cityactions_item_keys = set(data__cityactions_item.keys())
                         if "id" in data__cityactions_item_keys:
                             data__cityactions_item_keys.remove("id")
@@ -1863,37 +1869,37 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__cityactions_item_keys.remove("name")
                             data__cityactions_item__name = data__cityactions_item["name"]
                             if not isinstance(data__cityactions_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__cityactions_item__name, str):
                                 data__cityactions_item__name_len = len(data__cityactions_item__name)
                                 if data__cityactions_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__cityactions_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "culture" in data__cityactions_item_keys:
                             data__cityactions_item_keys.remove("culture")
                             data__cityactions_item__culture = data__cityactions_item["culture"]
                             if not isinstance(data__cityactions_item__culture, (int)) and not (isinstance(data__cityactions_item__culture, float) and data__cityactions_item__culture.is_integer()) or isinstance(data__cityactions_item__culture, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__cityactions_item__culture, (int, float, Decimal)) and not isinstance(data__cityactions_item__culture, bool):
                                 if data__cityactions_item__culture < 0:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "per_culture_icon" in data__cityactions_item_keys:
                             data__cityactions_item_keys.remove("per_culture_icon")
                             data__cityactions_item__percultureicon = data__cityactions_item["per_culture_icon"]
                             if not isinstance(data__cityactions_item__percultureicon, (int)) and not (isinstance(data__cityactions_item__percultureicon, float) and data__cityactions_item__percultureicon.is_integer()) or isinstance(data__cityactions_item__percultureicon, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__cityactions_item__percultureicon, (int, float, Decimal)) and not isinstance(data__cityactions_item__percultureicon, bool):
                                 if data__cityactions_item__percultureicon < 0:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "per_action" in data__cityactions_item_keys:
                             data__cityactions_item_keys.remove("per_action")
                             data__cityactions_item__peraction = data__cityactions_item["per_action"]
                             if not isinstance(data__cityactions_item__peraction, (int)) and not (isinstance(data__cityactions_item__peraction, float) and data__cityactions_item__peraction.is_integer()) or isinstance(data__cityactions_item__peraction, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__cityactions_item__peraction, (int, float, Decimal)) and not isinstance(data__cityactions_item__peraction, bool):
                                 if data__cityactions_item__peraction < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rule" in data__cityactions_item_keys:
                             data__cityactions_item_keys.remove("rule")
                             data__cityactions_item__rule = data__cityactions_item["rule"]
@@ -1911,23 +1917,23 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__cityactions_item__disagreements = data__cityactions_item["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__cityactions_item__disagreements, custom_formats, (name_prefix or "data") + ".city_actions[{data__cityactions_x}].disagreements")
                         if data__cityactions_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "civilizations" in data_keys:
             data_keys.remove("civilizations")
             data__civilizations = data["civilizations"]
             if not isinstance(data__civilizations, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__civilizations_is_list = isinstance(data__civilizations, (list, tuple))
             if data__civilizations_is_list:
                 data__civilizations_len = len(data__civilizations)
                 for data__civilizations_x, data__civilizations_item in enumerate(data__civilizations):
                     if not isinstance(data__civilizations_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__civilizations_item_is_dict = isinstance(data__civilizations_item, dict)
                     if data__civilizations_item_is_dict:
                         data__civilizations_item__missing_keys = set(['id', 'name']) - data__civilizations_item.keys()
                         if data__civilizations_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__civilizations_item_keys = set(data__civilizations_item.keys())
                         if "id" in data__civilizations_item_keys:
                             data__civilizations_item_keys.remove("id")
@@ -1937,13 +1943,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__civilizations_item_keys.remove("name")
                             data__civilizations_item__name = data__civilizations_item["name"]
                             if not isinstance(data__civilizations_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__civilizations_item__name, str):
                                 data__civilizations_item__name_len = len(data__civilizations_item__name)
                                 if data__civilizations_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__civilizations_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "starting_technology" in data__civilizations_item_keys:
                             data__civilizations_item_keys.remove("starting_technology")
                             data__civilizations_item__startingtechnology = data__civilizations_item["starting_technology"]
@@ -1959,7 +1965,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                     data__civilizations_item__startingtechnology_one_of_count1 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__civilizations_item__startingtechnology_one_of_count1 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "starting_government" in data__civilizations_item_keys:
                             data__civilizations_item_keys.remove("starting_government")
                             data__civilizations_item__startinggovernment = data__civilizations_item["starting_government"]
@@ -1975,7 +1981,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                     data__civilizations_item__startinggovernment_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__civilizations_item__startinggovernment_one_of_count2 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "rule" in data__civilizations_item_keys:
                             data__civilizations_item_keys.remove("rule")
                             data__civilizations_item__rule = data__civilizations_item["rule"]
@@ -1993,23 +1999,23 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__civilizations_item__disagreements = data__civilizations_item["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__civilizations_item__disagreements, custom_formats, (name_prefix or "data") + ".civilizations[{data__civilizations_x}].disagreements")
                         if data__civilizations_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "huts" in data_keys:
             data_keys.remove("huts")
             data__huts = data["huts"]
             if not isinstance(data__huts, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__huts_is_list = isinstance(data__huts, (list, tuple))
             if data__huts_is_list:
                 data__huts_len = len(data__huts)
                 for data__huts_x, data__huts_item in enumerate(data__huts):
                     if not isinstance(data__huts_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__huts_item_is_dict = isinstance(data__huts_item, dict)
                     if data__huts_item_is_dict:
                         data__huts_item__missing_keys = set(['id', 'name', 'count']) - data__huts_item.keys()
                         if data__huts_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__huts_item_keys = set(data__huts_item.keys())
                         if "id" in data__huts_item_keys:
                             data__huts_item_keys.remove("id")
@@ -2019,21 +2025,21 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__huts_item_keys.remove("name")
                             data__huts_item__name = data__huts_item["name"]
                             if not isinstance(data__huts_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__huts_item__name, str):
                                 data__huts_item__name_len = len(data__huts_item__name)
                                 if data__huts_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__huts_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "count" in data__huts_item_keys:
                             data__huts_item_keys.remove("count")
                             data__huts_item__count = data__huts_item["count"]
                             if not isinstance(data__huts_item__count, (int)) and not (isinstance(data__huts_item__count, float) and data__huts_item__count.is_integer()) or isinstance(data__huts_item__count, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__huts_item__count, (int, float, Decimal)) and not isinstance(data__huts_item__count, bool):
                                 if data__huts_item__count < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rule" in data__huts_item_keys:
                             data__huts_item_keys.remove("rule")
                             data__huts_item__rule = data__huts_item["rule"]
@@ -2051,23 +2057,23 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__huts_item__disagreements = data__huts_item["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__huts_item__disagreements, custom_formats, (name_prefix or "data") + ".huts[{data__huts_x}].disagreements")
                         if data__huts_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "villages_markers" in data_keys:
             data_keys.remove("villages_markers")
             data__villagesmarkers = data["villages_markers"]
             if not isinstance(data__villagesmarkers, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__villagesmarkers_is_list = isinstance(data__villagesmarkers, (list, tuple))
             if data__villagesmarkers_is_list:
                 data__villagesmarkers_len = len(data__villagesmarkers)
                 for data__villagesmarkers_x, data__villagesmarkers_item in enumerate(data__villagesmarkers):
                     if not isinstance(data__villagesmarkers_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__villagesmarkers_item_is_dict = isinstance(data__villagesmarkers_item, dict)
                     if data__villagesmarkers_item_is_dict:
                         data__villagesmarkers_item__missing_keys = set(['id', 'name', 'count']) - data__villagesmarkers_item.keys()
                         if data__villagesmarkers_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__villagesmarkers_item_keys = set(data__villagesmarkers_item.keys())
                         if "id" in data__villagesmarkers_item_keys:
                             data__villagesmarkers_item_keys.remove("id")
@@ -2077,21 +2083,21 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__villagesmarkers_item_keys.remove("name")
                             data__villagesmarkers_item__name = data__villagesmarkers_item["name"]
                             if not isinstance(data__villagesmarkers_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__villagesmarkers_item__name, str):
                                 data__villagesmarkers_item__name_len = len(data__villagesmarkers_item__name)
                                 if data__villagesmarkers_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__villagesmarkers_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "count" in data__villagesmarkers_item_keys:
                             data__villagesmarkers_item_keys.remove("count")
                             data__villagesmarkers_item__count = data__villagesmarkers_item["count"]
                             if not isinstance(data__villagesmarkers_item__count, (int)) and not (isinstance(data__villagesmarkers_item__count, float) and data__villagesmarkers_item__count.is_integer()) or isinstance(data__villagesmarkers_item__count, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__villagesmarkers_item__count, (int, float, Decimal)) and not isinstance(data__villagesmarkers_item__count, bool):
                                 if data__villagesmarkers_item__count < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rule" in data__villagesmarkers_item_keys:
                             data__villagesmarkers_item_keys.remove("rule")
                             data__villagesmarkers_item__rule = data__villagesmarkers_item["rule"]
@@ -2109,68 +2115,68 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__villagesmarkers_item__disagreements = data__villagesmarkers_item["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data__villagesmarkers_item__disagreements, custom_formats, (name_prefix or "data") + ".villages_markers[{data__villagesmarkers_x}].disagreements")
                         if data__villagesmarkers_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_unknown(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['unknown']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "unknown" in data_keys:
             data_keys.remove("unknown")
             data__unknown = data["unknown"]
             if not isinstance(data__unknown, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__unknown, str):
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 64:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_disagreements(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (list, tuple)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_list = isinstance(data, (list, tuple))
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
             if not isinstance(data_item, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_item_is_dict = isinstance(data_item, dict)
             if data_item_is_dict:
                 data_item__missing_keys = set(['field', 'chosen', 'alternatives', 'why']) - data_item.keys()
                 if data_item__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data_item_keys = set(data_item.keys())
                 if "field" in data_item_keys:
                     data_item_keys.remove("field")
                     data_item__field = data_item["field"]
                     if not isinstance(data_item__field, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__field, str):
                         data_item__field_len = len(data_item__field)
                         if data_item__field_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "chosen" in data_item_keys:
                     data_item_keys.remove("chosen")
                     data_item__chosen = data_item["chosen"]
@@ -2178,20 +2184,20 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     data_item_keys.remove("alternatives")
                     data_item__alternatives = data_item["alternatives"]
                     if not isinstance(data_item__alternatives, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data_item__alternatives_is_list = isinstance(data_item__alternatives, (list, tuple))
                     if data_item__alternatives_is_list:
                         data_item__alternatives_len = len(data_item__alternatives)
                         if data_item__alternatives_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data_item__alternatives_x, data_item__alternatives_item in enumerate(data_item__alternatives):
                             if not isinstance(data_item__alternatives_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data_item__alternatives_item_is_dict = isinstance(data_item__alternatives_item, dict)
                             if data_item__alternatives_item_is_dict:
                                 data_item__alternatives_item__missing_keys = set(['value', 'source']) - data_item__alternatives_item.keys()
                                 if data_item__alternatives_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data_item__alternatives_item_keys = set(data_item__alternatives_item.keys())
                                 if "value" in data_item__alternatives_item_keys:
                                     data_item__alternatives_item_keys.remove("value")
@@ -2200,33 +2206,33 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                     data_item__alternatives_item_keys.remove("source")
                                     data_item__alternatives_item__source = data_item__alternatives_item["source"]
                                     if not isinstance(data_item__alternatives_item__source, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data_item__alternatives_item__source, str):
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "why" in data_item_keys:
                     data_item_keys.remove("why")
                     data_item__why = data_item["why"]
                     if not isinstance(data_item__why, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data_item_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
@@ -2239,49 +2245,49 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
     if data_one_of_count3 < 2:
         try:
             if not isinstance(data, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_is_list = isinstance(data, (list, tuple))
             if data_is_list:
                 data_len = len(data)
                 if data_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data_len > len(set(fn(data_x) for data_x in data)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
             data_one_of_count3 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count3 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 120:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rules_path(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         if not REGEX_PATTERNS['^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data, custom_formats={}, name_prefix=None):
@@ -2297,70 +2303,70 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_list_operations_shape(data, custom_formats, (name_prefix or "data") + "")
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
             else:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_any_of_count4 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count4:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_list_operations_shape(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if data_len != 0:
             data_property_names = True
             for data_key in data:
                 try:
                     if not (isinstance(data_key, str) and data_key == 'remove' or isinstance(data_key, str) and data_key == 'replace' or isinstance(data_key, str) and data_key == 'patch' or isinstance(data_key, str) and data_key == 'insert' or isinstance(data_key, str) and data_key == 'append'):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                 except (JsonSchemaValueException, JsonSchemaValuesException):
                     data_property_names = False
             if not data_property_names:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_list_operations(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "remove" in data_keys:
             data_keys.remove("remove")
             data__remove = data["remove"]
             if not isinstance(data__remove, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__remove_is_list = isinstance(data__remove, (list, tuple))
             if data__remove_is_list:
                 data__remove_len = len(data__remove)
                 if data__remove_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
             if not isinstance(data__replace, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__replace_is_list = isinstance(data__replace, (list, tuple))
             if data__replace_is_list:
                 data__replace_len = len(data__replace)
                 if data__replace_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__replace_x, data__replace_item in enumerate(data__replace):
                     if not isinstance(data__replace_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__replace_item_is_dict = isinstance(data__replace_item, dict)
                     if data__replace_item_is_dict:
                         data__replace_item__missing_keys = set(['where', 'with']) - data__replace_item.keys()
                         if data__replace_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__replace_item_keys = set(data__replace_item.keys())
                         if "where" in data__replace_item_keys:
                             data__replace_item_keys.remove("where")
@@ -2369,25 +2375,25 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__replace_item_keys.remove("with")
                             data__replace_item__with = data__replace_item["with"]
                         if data__replace_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "patch" in data_keys:
             data_keys.remove("patch")
             data__patch = data["patch"]
             if not isinstance(data__patch, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__patch_is_list = isinstance(data__patch, (list, tuple))
             if data__patch_is_list:
                 data__patch_len = len(data__patch)
                 if data__patch_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__patch_x, data__patch_item in enumerate(data__patch):
                     if not isinstance(data__patch_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__patch_item_is_dict = isinstance(data__patch_item, dict)
                     if data__patch_item_is_dict:
                         data__patch_item__missing_keys = set(['where', 'with']) - data__patch_item.keys()
                         if data__patch_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__patch_item_keys = set(data__patch_item.keys())
                         if "where" in data__patch_item_keys:
                             data__patch_item_keys.remove("where")
@@ -2396,20 +2402,20 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__patch_item_keys.remove("with")
                             data__patch_item__with = data__patch_item["with"]
                         if data__patch_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "insert" in data_keys:
             data_keys.remove("insert")
             data__insert = data["insert"]
             if not isinstance(data__insert, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__insert_is_list = isinstance(data__insert, (list, tuple))
             if data__insert_is_list:
                 data__insert_len = len(data__insert)
                 if data__insert_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__insert_x, data__insert_item in enumerate(data__insert):
                     if not isinstance(data__insert_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__insert_item_one_of_count5 = 0
                     if data__insert_item_one_of_count5 < 2:
                         try:
@@ -2417,7 +2423,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             if data__insert_item_is_dict:
                                 data__insert_item__missing_keys = set(['before']) - data__insert_item.keys()
                                 if data__insert_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__insert_item_one_of_count5 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__insert_item_one_of_count5 < 2:
@@ -2426,16 +2432,16 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             if data__insert_item_is_dict:
                                 data__insert_item__missing_keys = set(['after']) - data__insert_item.keys()
                                 if data__insert_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                             data__insert_item_one_of_count5 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
                     if data__insert_item_one_of_count5 != 1:
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__insert_item_is_dict = isinstance(data__insert_item, dict)
                     if data__insert_item_is_dict:
                         data__insert_item__missing_keys = set(['items']) - data__insert_item.keys()
                         if data__insert_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__insert_item_keys = set(data__insert_item.keys())
                         if "before" in data__insert_item_keys:
                             data__insert_item_keys.remove("before")
@@ -2447,92 +2453,92 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             data__insert_item_keys.remove("items")
                             data__insert_item__items = data__insert_item["items"]
                             if not isinstance(data__insert_item__items, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__insert_item__items_is_list = isinstance(data__insert_item__items, (list, tuple))
                             if data__insert_item__items_is_list:
                                 data__insert_item__items_len = len(data__insert_item__items)
                                 if data__insert_item__items_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if data__insert_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "append" in data_keys:
             data_keys.remove("append")
             data__append = data["append"]
             if not isinstance(data__append, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__append_is_list = isinstance(data__append, (list, tuple))
             if data__append_is_list:
                 data__append_len = len(data__append)
                 if data__append_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_block(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "add" in data_keys:
             data_keys.remove("add")
             data__add = data["add"]
             if not isinstance(data__add, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__add_is_list = isinstance(data__add, (list, tuple))
             if data__add_is_list:
                 data__add_len = len(data__add)
                 if data__add_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__add_x, data__add_item in enumerate(data__add):
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_entity(data__add_item, custom_formats, (name_prefix or "data") + ".add[{data__add_x}]")
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
             if not isinstance(data__replace, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__replace_is_list = isinstance(data__replace, (list, tuple))
             if data__replace_is_list:
                 data__replace_len = len(data__replace)
                 if data__replace_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__replace_x, data__replace_item in enumerate(data__replace):
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_entity(data__replace_item, custom_formats, (name_prefix or "data") + ".replace[{data__replace_x}]")
         if "patch" in data_keys:
             data_keys.remove("patch")
             data__patch = data["patch"]
             if not isinstance(data__patch, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__patch_is_list = isinstance(data__patch, (list, tuple))
             if data__patch_is_list:
                 data__patch_len = len(data__patch)
                 if data__patch_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__patch_x, data__patch_item in enumerate(data__patch):
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_patch(data__patch_item, custom_formats, (name_prefix or "data") + ".patch[{data__patch_x}]")
         if "remove" in data_keys:
             data_keys.remove("remove")
             data__remove = data["remove"]
             if not isinstance(data__remove, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__remove_is_list = isinstance(data__remove, (list, tuple))
             if data__remove_is_list:
                 data__remove_len = len(data__remove)
                 if data__remove_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__remove_x, data__remove_item in enumerate(data__remove):
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_removal(data__remove_item, custom_formats, (name_prefix or "data") + ".remove[{data__remove_x}]")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_removal(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count6 = 0
     if not data_any_of_count6:
         try:
@@ -2540,7 +2546,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
             if data_is_dict:
                 data__missing_keys = set(['id']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count6 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count6:
@@ -2549,7 +2555,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
             if data_is_dict:
                 data__missing_keys = set(['players']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count6 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count6:
@@ -2558,7 +2564,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
             if data_is_dict:
                 data__missing_keys = set(['nation']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count6 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count6:
@@ -2567,68 +2573,68 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
             if data_is_dict:
                 data__missing_keys = set(['areas']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count6 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count6:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['why']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
             if not isinstance(data__id, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "players" in data_keys:
             data_keys.remove("players")
             data__players = data["players"]
             if not isinstance(data__players, (int)) and not (isinstance(data__players, float) and data__players.is_integer()) or isinstance(data__players, bool):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "nation" in data_keys:
             data_keys.remove("nation")
             data__nation = data["nation"]
             if not isinstance(data__nation, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "level" in data_keys:
             data_keys.remove("level")
             data__level = data["level"]
             if not isinstance(data__level, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "areas" in data_keys:
             data_keys.remove("areas")
             data__areas = data["areas"]
             if not isinstance(data__areas, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__areas_is_list = isinstance(data__areas, (list, tuple))
             if data__areas_is_list:
                 data__areas_len = len(data__areas)
                 if data__areas_len < 2:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 if data__areas_len > 2:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data__areas_x, data__areas_item in enumerate(data__areas):
                     if not isinstance(data__areas_item, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
         if "why" in data_keys:
             data_keys.remove("why")
             data__why = data["why"]
             if not isinstance(data__why, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__why, str):
                 data__why_len = len(data__why)
                 if data__why_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_patch(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count7 = 0
     if not data_any_of_count7:
         try:
@@ -2636,7 +2642,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
             if data_is_dict:
                 data__missing_keys = set(['id']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count7:
@@ -2645,7 +2651,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
             if data_is_dict:
                 data__missing_keys = set(['players']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count7:
@@ -2654,7 +2660,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
             if data_is_dict:
                 data__missing_keys = set(['nation']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count7:
@@ -2663,16 +2669,16 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
             if data_is_dict:
                 data__missing_keys = set(['areas']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count7:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 2:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         for data_key in data_keys:
             if data_key not in []:
@@ -2682,7 +2688,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_entity(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_any_of_count8 = 0
     if not data_any_of_count8:
         try:
@@ -2690,7 +2696,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
             if data_is_dict:
                 data__missing_keys = set(['id']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count8 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count8:
@@ -2699,7 +2705,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
             if data_is_dict:
                 data__missing_keys = set(['players']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count8 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count8:
@@ -2708,7 +2714,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
             if data_is_dict:
                 data__missing_keys = set(['nation']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count8 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count8:
@@ -2717,24 +2723,24 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
             if data_is_dict:
                 data__missing_keys = set(['areas']) - data.keys()
                 if data__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
             data_any_of_count8 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if not data_any_of_count8:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_ruleset_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         if not REGEX_PATTERNS['^[a-z][a-z0-9-]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 

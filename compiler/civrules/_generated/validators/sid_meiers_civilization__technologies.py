@@ -13,6 +13,12 @@ import re
 from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
+class _Invalid(JsonSchemaValueException):
+    """The verdict "invalid", made as a plain exception is (only the verdict is used)."""
+
+    __init__ = Exception.__init__
+
+
 REGEX_PATTERNS = {
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z')
@@ -22,34 +28,34 @@ NoneType = type(None)
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'technologies']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'technologies'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "technologies" in data_keys:
             data_keys.remove("technologies")
             data__technologies = data["technologies"]
             if not isinstance(data__technologies, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__technologies_is_list = isinstance(data__technologies, (list, tuple))
             if data__technologies_is_list:
                 data__technologies_len = len(data__technologies)
                 for data__technologies_x, data__technologies_item in enumerate(data__technologies):
                     if not isinstance(data__technologies_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__technologies_item_is_dict = isinstance(data__technologies_item, dict)
                     if data__technologies_item_is_dict:
                         data__technologies_item__missing_keys = set(['id', 'name', 'level']) - data__technologies_item.keys()
                         if data__technologies_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__technologies_item_keys = set(data__technologies_item.keys())
                         if "id" in data__technologies_item_keys:
                             data__technologies_item_keys.remove("id")
@@ -59,20 +65,20 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                             data__technologies_item_keys.remove("name")
                             data__technologies_item__name = data__technologies_item["name"]
                             if not isinstance(data__technologies_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__technologies_item__name, str):
                                 data__technologies_item__name_len = len(data__technologies_item__name)
                                 if data__technologies_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__technologies_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "name_language" in data__technologies_item_keys:
                             data__technologies_item_keys.remove("name_language")
                             data__technologies_item__namelanguage = data__technologies_item["name_language"]
                             if not isinstance(data__technologies_item__namelanguage, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if not (isinstance(data__technologies_item__namelanguage, str) and data__technologies_item__namelanguage == 'en' or isinstance(data__technologies_item__namelanguage, str) and data__technologies_item__namelanguage == 'pt'):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "level" in data__technologies_item_keys:
                             data__technologies_item_keys.remove("level")
                             data__technologies_item__level = data__technologies_item["level"]
@@ -80,12 +86,12 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                             if data__technologies_item__level_one_of_count1 < 2:
                                 try:
                                     if not isinstance(data__technologies_item__level, (int)) and not (isinstance(data__technologies_item__level, float) and data__technologies_item__level.is_integer()) or isinstance(data__technologies_item__level, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__technologies_item__level, (int, float, Decimal)) and not isinstance(data__technologies_item__level, bool):
                                         if data__technologies_item__level < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         if data__technologies_item__level > 5:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__technologies_item__level_one_of_count1 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__technologies_item__level_one_of_count1 < 2:
@@ -94,7 +100,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                                     data__technologies_item__level_one_of_count1 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__technologies_item__level_one_of_count1 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "unlocks" in data__technologies_item_keys:
                             data__technologies_item_keys.remove("unlocks")
                             data__technologies_item__unlocks = data__technologies_item["unlocks"]
@@ -102,7 +108,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                             if data__technologies_item__unlocks_one_of_count2 < 2:
                                 try:
                                     if not isinstance(data__technologies_item__unlocks, (dict)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__technologies_item__unlocks_is_dict = isinstance(data__technologies_item__unlocks, dict)
                                     if data__technologies_item__unlocks_is_dict:
                                         data__technologies_item__unlocks_keys = set(data__technologies_item__unlocks.keys())
@@ -110,31 +116,31 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                                             data__technologies_item__unlocks_keys.remove("buildings")
                                             data__technologies_item__unlocks__buildings = data__technologies_item__unlocks["buildings"]
                                             if not isinstance(data__technologies_item__unlocks__buildings, (list, tuple)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__technologies_item__unlocks__buildings_is_list = isinstance(data__technologies_item__unlocks__buildings, (list, tuple))
                                             if data__technologies_item__unlocks__buildings_is_list:
                                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                                 data__technologies_item__unlocks__buildings_len = len(data__technologies_item__unlocks__buildings)
                                                 if data__technologies_item__unlocks__buildings_len > len(set(fn(data__technologies_item__unlocks__buildings_x) for data__technologies_item__unlocks__buildings_x in data__technologies_item__unlocks__buildings)):
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 for data__technologies_item__unlocks__buildings_x, data__technologies_item__unlocks__buildings_item in enumerate(data__technologies_item__unlocks__buildings):
                                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_id(data__technologies_item__unlocks__buildings_item, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].unlocks.buildings[{data__technologies_item__unlocks__buildings_x}]")
                                         if "units" in data__technologies_item__unlocks_keys:
                                             data__technologies_item__unlocks_keys.remove("units")
                                             data__technologies_item__unlocks__units = data__technologies_item__unlocks["units"]
                                             if not isinstance(data__technologies_item__unlocks__units, (list, tuple)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__technologies_item__unlocks__units_is_list = isinstance(data__technologies_item__unlocks__units, (list, tuple))
                                             if data__technologies_item__unlocks__units_is_list:
                                                 data__technologies_item__unlocks__units_len = len(data__technologies_item__unlocks__units)
                                                 for data__technologies_item__unlocks__units_x, data__technologies_item__unlocks__units_item in enumerate(data__technologies_item__unlocks__units):
                                                     if not isinstance(data__technologies_item__unlocks__units_item, (dict)):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     data__technologies_item__unlocks__units_item_is_dict = isinstance(data__technologies_item__unlocks__units_item, dict)
                                                     if data__technologies_item__unlocks__units_item_is_dict:
                                                         data__technologies_item__unlocks__units_item__missing_keys = set(['type', 'rank']) - data__technologies_item__unlocks__units_item.keys()
                                                         if data__technologies_item__unlocks__units_item__missing_keys:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                         data__technologies_item__unlocks__units_item_keys = set(data__technologies_item__unlocks__units_item.keys())
                                                         if "type" in data__technologies_item__unlocks__units_item_keys:
                                                             data__technologies_item__unlocks__units_item_keys.remove("type")
@@ -144,42 +150,42 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                                                             data__technologies_item__unlocks__units_item_keys.remove("rank")
                                                             data__technologies_item__unlocks__units_item__rank = data__technologies_item__unlocks__units_item["rank"]
                                                             if not isinstance(data__technologies_item__unlocks__units_item__rank, (int)) and not (isinstance(data__technologies_item__unlocks__units_item__rank, float) and data__technologies_item__unlocks__units_item__rank.is_integer()) or isinstance(data__technologies_item__unlocks__units_item__rank, bool):
-                                                                raise JsonSchemaValueException("invalid")
+                                                                raise _Invalid
                                                             if isinstance(data__technologies_item__unlocks__units_item__rank, (int, float, Decimal)) and not isinstance(data__technologies_item__unlocks__units_item__rank, bool):
                                                                 if data__technologies_item__unlocks__units_item__rank < 1:
-                                                                    raise JsonSchemaValueException("invalid")
+                                                                    raise _Invalid
                                                                 if data__technologies_item__unlocks__units_item__rank > 4:
-                                                                    raise JsonSchemaValueException("invalid")
+                                                                    raise _Invalid
                                                         if data__technologies_item__unlocks__units_item_keys:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                         if "governments" in data__technologies_item__unlocks_keys:
                                             data__technologies_item__unlocks_keys.remove("governments")
                                             data__technologies_item__unlocks__governments = data__technologies_item__unlocks["governments"]
                                             if not isinstance(data__technologies_item__unlocks__governments, (list, tuple)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__technologies_item__unlocks__governments_is_list = isinstance(data__technologies_item__unlocks__governments, (list, tuple))
                                             if data__technologies_item__unlocks__governments_is_list:
                                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                                 data__technologies_item__unlocks__governments_len = len(data__technologies_item__unlocks__governments)
                                                 if data__technologies_item__unlocks__governments_len > len(set(fn(data__technologies_item__unlocks__governments_x) for data__technologies_item__unlocks__governments_x in data__technologies_item__unlocks__governments)):
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 for data__technologies_item__unlocks__governments_x, data__technologies_item__unlocks__governments_item in enumerate(data__technologies_item__unlocks__governments):
                                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_id(data__technologies_item__unlocks__governments_item, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].unlocks.governments[{data__technologies_item__unlocks__governments_x}]")
                                         if "wonders" in data__technologies_item__unlocks_keys:
                                             data__technologies_item__unlocks_keys.remove("wonders")
                                             data__technologies_item__unlocks__wonders = data__technologies_item__unlocks["wonders"]
                                             if not isinstance(data__technologies_item__unlocks__wonders, (list, tuple)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             data__technologies_item__unlocks__wonders_is_list = isinstance(data__technologies_item__unlocks__wonders, (list, tuple))
                                             if data__technologies_item__unlocks__wonders_is_list:
                                                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                                                 data__technologies_item__unlocks__wonders_len = len(data__technologies_item__unlocks__wonders)
                                                 if data__technologies_item__unlocks__wonders_len > len(set(fn(data__technologies_item__unlocks__wonders_x) for data__technologies_item__unlocks__wonders_x in data__technologies_item__unlocks__wonders)):
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 for data__technologies_item__unlocks__wonders_x, data__technologies_item__unlocks__wonders_item in enumerate(data__technologies_item__unlocks__wonders):
                                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_id(data__technologies_item__unlocks__wonders_item, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].unlocks.wonders[{data__technologies_item__unlocks__wonders_x}]")
                                         if data__technologies_item__unlocks_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__technologies_item__unlocks_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__technologies_item__unlocks_one_of_count2 < 2:
@@ -188,39 +194,39 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                                     data__technologies_item__unlocks_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__technologies_item__unlocks_one_of_count2 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "effects" in data__technologies_item_keys:
                             data__technologies_item_keys.remove("effects")
                             data__technologies_item__effects = data__technologies_item["effects"]
                             if not isinstance(data__technologies_item__effects, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__technologies_item__effects_is_list = isinstance(data__technologies_item__effects, (list, tuple))
                             if data__technologies_item__effects_is_list:
                                 data__technologies_item__effects_len = len(data__technologies_item__effects)
                                 for data__technologies_item__effects_x, data__technologies_item__effects_item in enumerate(data__technologies_item__effects):
                                     if not isinstance(data__technologies_item__effects_item, (dict)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__technologies_item__effects_item_is_dict = isinstance(data__technologies_item__effects_item, dict)
                                     if data__technologies_item__effects_item_is_dict:
                                         data__technologies_item__effects_item__missing_keys = set(['kind']) - data__technologies_item__effects_item.keys()
                                         if data__technologies_item__effects_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         data__technologies_item__effects_item_keys = set(data__technologies_item__effects_item.keys())
                                         if "kind" in data__technologies_item__effects_item_keys:
                                             data__technologies_item__effects_item_keys.remove("kind")
                                             data__technologies_item__effects_item__kind = data__technologies_item__effects_item["kind"]
                                             if not isinstance(data__technologies_item__effects_item__kind, (str)):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if not (isinstance(data__technologies_item__effects_item__kind, str) and data__technologies_item__effects_item__kind == 'city_limit' or isinstance(data__technologies_item__effects_item__kind, str) and data__technologies_item__effects_item__kind == 'stacking_limit' or isinstance(data__technologies_item__effects_item__kind, str) and data__technologies_item__effects_item__kind == 'travel_speed' or isinstance(data__technologies_item__effects_item__kind, str) and data__technologies_item__effects_item__kind == 'culture_hand' or isinstance(data__technologies_item__effects_item__kind, str) and data__technologies_item__effects_item__kind == 'cross_water' or isinstance(data__technologies_item__effects_item__kind, str) and data__technologies_item__effects_item__kind == 'end_on_water' or isinstance(data__technologies_item__effects_item__kind, str) and data__technologies_item__effects_item__kind == 'build_on_water' or isinstance(data__technologies_item__effects_item__kind, str) and data__technologies_item__effects_item__kind == 'coins' or isinstance(data__technologies_item__effects_item__kind, str) and data__technologies_item__effects_item__kind == 'trade' or isinstance(data__technologies_item__effects_item__kind, str) and data__technologies_item__effects_item__kind == 'split_production' or isinstance(data__technologies_item__effects_item__kind, str) and data__technologies_item__effects_item__kind == 'resource_ability' or isinstance(data__technologies_item__effects_item__kind, str) and data__technologies_item__effects_item__kind == 'culture_building' or isinstance(data__technologies_item__effects_item__kind, str) and data__technologies_item__effects_item__kind == 'unit_upgrade' or isinstance(data__technologies_item__effects_item__kind, str) and data__technologies_item__effects_item__kind == 'obsolete_wonder' or isinstance(data__technologies_item__effects_item__kind, str) and data__technologies_item__effects_item__kind == 'victory'):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                         if "value" in data__technologies_item__effects_item_keys:
                                             data__technologies_item__effects_item_keys.remove("value")
                                             data__technologies_item__effects_item__value = data__technologies_item__effects_item["value"]
                                             if not isinstance(data__technologies_item__effects_item__value, (int)) and not (isinstance(data__technologies_item__effects_item__value, float) and data__technologies_item__effects_item__value.is_integer()) or isinstance(data__technologies_item__effects_item__value, bool):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if isinstance(data__technologies_item__effects_item__value, (int, float, Decimal)) and not isinstance(data__technologies_item__effects_item__value, bool):
                                                 if data__technologies_item__effects_item__value < 0:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                         if "resource" in data__technologies_item__effects_item_keys:
                                             data__technologies_item__effects_item_keys.remove("resource")
                                             data__technologies_item__effects_item__resource = data__technologies_item__effects_item["resource"]
@@ -242,7 +248,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                                             data__technologies_item__effects_item__disagreements = data__technologies_item__effects_item["disagreements"]
                                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_disagreements(data__technologies_item__effects_item__disagreements, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].effects[{data__technologies_item__effects_x}].disagreements")
                                         if data__technologies_item__effects_item_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                         if "rule" in data__technologies_item_keys:
                             data__technologies_item_keys.remove("rule")
                             data__technologies_item__rule = data__technologies_item["rule"]
@@ -260,7 +266,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                             data__technologies_item__disagreements = data__technologies_item["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_disagreements(data__technologies_item__disagreements, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].disagreements")
                         if data__technologies_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "declared_count" in data_keys:
             data_keys.remove("declared_count")
             data__declaredcount = data["declared_count"]
@@ -268,10 +274,10 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
             if data__declaredcount_one_of_count3 < 2:
                 try:
                     if not isinstance(data__declaredcount, (int)) and not (isinstance(data__declaredcount, float) and data__declaredcount.is_integer()) or isinstance(data__declaredcount, bool):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data__declaredcount, (int, float, Decimal)) and not isinstance(data__declaredcount, bool):
                         if data__declaredcount < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                     data__declaredcount_one_of_count3 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__declaredcount_one_of_count3 < 2:
@@ -280,39 +286,39 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                     data__declaredcount_one_of_count3 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if data__declaredcount_one_of_count3 != 1:
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_disagreements(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (list, tuple)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_list = isinstance(data, (list, tuple))
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
             if not isinstance(data_item, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_item_is_dict = isinstance(data_item, dict)
             if data_item_is_dict:
                 data_item__missing_keys = set(['field', 'chosen', 'alternatives', 'why']) - data_item.keys()
                 if data_item__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data_item_keys = set(data_item.keys())
                 if "field" in data_item_keys:
                     data_item_keys.remove("field")
                     data_item__field = data_item["field"]
                     if not isinstance(data_item__field, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__field, str):
                         data_item__field_len = len(data_item__field)
                         if data_item__field_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "chosen" in data_item_keys:
                     data_item_keys.remove("chosen")
                     data_item__chosen = data_item["chosen"]
@@ -320,20 +326,20 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                     data_item_keys.remove("alternatives")
                     data_item__alternatives = data_item["alternatives"]
                     if not isinstance(data_item__alternatives, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data_item__alternatives_is_list = isinstance(data_item__alternatives, (list, tuple))
                     if data_item__alternatives_is_list:
                         data_item__alternatives_len = len(data_item__alternatives)
                         if data_item__alternatives_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data_item__alternatives_x, data_item__alternatives_item in enumerate(data_item__alternatives):
                             if not isinstance(data_item__alternatives_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data_item__alternatives_item_is_dict = isinstance(data_item__alternatives_item, dict)
                             if data_item__alternatives_item_is_dict:
                                 data_item__alternatives_item__missing_keys = set(['value', 'source']) - data_item__alternatives_item.keys()
                                 if data_item__alternatives_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data_item__alternatives_item_keys = set(data_item__alternatives_item.keys())
                                 if "value" in data_item__alternatives_item_keys:
                                     data_item__alternatives_item_keys.remove("value")
@@ -342,42 +348,42 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                                     data_item__alternatives_item_keys.remove("source")
                                     data_item__alternatives_item__source = data_item__alternatives_item["source"]
                                     if not isinstance(data_item__alternatives_item__source, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data_item__alternatives_item__source, str):
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "why" in data_item_keys:
                     data_item_keys.remove("why")
                     data_item__why = data_item["why"]
                     if not isinstance(data_item__why, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data_item_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
@@ -390,65 +396,65 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
     if data_one_of_count4 < 2:
         try:
             if not isinstance(data, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_is_list = isinstance(data, (list, tuple))
             if data_is_list:
                 data_len = len(data)
                 if data_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data_len > len(set(fn(data_x) for data_x in data)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
             data_one_of_count4 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count4 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 120:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_unknown(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['unknown']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "unknown" in data_keys:
             data_keys.remove("unknown")
             data__unknown = data["unknown"]
             if not isinstance(data__unknown, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__unknown, str):
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 64:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 

@@ -13,6 +13,12 @@ import re
 from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
+class _Invalid(JsonSchemaValueException):
+    """The verdict "invalid", made as a plain exception is (only the verdict is used)."""
+
+    __init__ = Exception.__init__
+
+
 REGEX_PATTERNS = {
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z')
@@ -22,34 +28,34 @@ NoneType = type(None)
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'unit_types']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'units'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "unit_types" in data_keys:
             data_keys.remove("unit_types")
             data__unittypes = data["unit_types"]
             if not isinstance(data__unittypes, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__unittypes_is_list = isinstance(data__unittypes, (list, tuple))
             if data__unittypes_is_list:
                 data__unittypes_len = len(data__unittypes)
                 for data__unittypes_x, data__unittypes_item in enumerate(data__unittypes):
                     if not isinstance(data__unittypes_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__unittypes_item_is_dict = isinstance(data__unittypes_item, dict)
                     if data__unittypes_item_is_dict:
                         data__unittypes_item__missing_keys = set(['id', 'name', 'ranks']) - data__unittypes_item.keys()
                         if data__unittypes_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__unittypes_item_keys = set(data__unittypes_item.keys())
                         if "id" in data__unittypes_item_keys:
                             data__unittypes_item_keys.remove("id")
@@ -59,18 +65,18 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                             data__unittypes_item_keys.remove("name")
                             data__unittypes_item__name = data__unittypes_item["name"]
                             if not isinstance(data__unittypes_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__unittypes_item__name, str):
                                 data__unittypes_item__name_len = len(data__unittypes_item__name)
                                 if data__unittypes_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__unittypes_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "available_at_start" in data__unittypes_item_keys:
                             data__unittypes_item_keys.remove("available_at_start")
                             data__unittypes_item__availableatstart = data__unittypes_item["available_at_start"]
                             if not isinstance(data__unittypes_item__availableatstart, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "trumps" in data__unittypes_item_keys:
                             data__unittypes_item_keys.remove("trumps")
                             data__unittypes_item__trumps = data__unittypes_item["trumps"]
@@ -83,16 +89,16 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                             if data__unittypes_item__trumps_one_of_count1 < 2:
                                 try:
                                     if not isinstance(data__unittypes_item__trumps, (NoneType)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__unittypes_item__trumps_one_of_count1 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__unittypes_item__trumps_one_of_count1 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "never_trumped" in data__unittypes_item_keys:
                             data__unittypes_item_keys.remove("never_trumped")
                             data__unittypes_item__nevertrumped = data__unittypes_item["never_trumped"]
                             if not isinstance(data__unittypes_item__nevertrumped, (bool)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "deck_size" in data__unittypes_item_keys:
                             data__unittypes_item_keys.remove("deck_size")
                             data__unittypes_item__decksize = data__unittypes_item["deck_size"]
@@ -100,10 +106,10 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                             if data__unittypes_item__decksize_one_of_count2 < 2:
                                 try:
                                     if not isinstance(data__unittypes_item__decksize, (int)) and not (isinstance(data__unittypes_item__decksize, float) and data__unittypes_item__decksize.is_integer()) or isinstance(data__unittypes_item__decksize, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__unittypes_item__decksize, (int, float, Decimal)) and not isinstance(data__unittypes_item__decksize, bool):
                                         if data__unittypes_item__decksize < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__unittypes_item__decksize_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__unittypes_item__decksize_one_of_count2 < 2:
@@ -112,36 +118,36 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                                     data__unittypes_item__decksize_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__unittypes_item__decksize_one_of_count2 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "ranks" in data__unittypes_item_keys:
                             data__unittypes_item_keys.remove("ranks")
                             data__unittypes_item__ranks = data__unittypes_item["ranks"]
                             if not isinstance(data__unittypes_item__ranks, (list, tuple)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__unittypes_item__ranks_is_list = isinstance(data__unittypes_item__ranks, (list, tuple))
                             if data__unittypes_item__ranks_is_list:
                                 data__unittypes_item__ranks_len = len(data__unittypes_item__ranks)
                                 if data__unittypes_item__ranks_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 for data__unittypes_item__ranks_x, data__unittypes_item__ranks_item in enumerate(data__unittypes_item__ranks):
                                     if not isinstance(data__unittypes_item__ranks_item, (dict)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     data__unittypes_item__ranks_item_is_dict = isinstance(data__unittypes_item__ranks_item, dict)
                                     if data__unittypes_item__ranks_item_is_dict:
                                         data__unittypes_item__ranks_item__missing_keys = set(['rank', 'name', 'cost', 'strength']) - data__unittypes_item__ranks_item.keys()
                                         if data__unittypes_item__ranks_item__missing_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                         data__unittypes_item__ranks_item_keys = set(data__unittypes_item__ranks_item.keys())
                                         if "rank" in data__unittypes_item__ranks_item_keys:
                                             data__unittypes_item__ranks_item_keys.remove("rank")
                                             data__unittypes_item__ranks_item__rank = data__unittypes_item__ranks_item["rank"]
                                             if not isinstance(data__unittypes_item__ranks_item__rank, (int)) and not (isinstance(data__unittypes_item__ranks_item__rank, float) and data__unittypes_item__ranks_item__rank.is_integer()) or isinstance(data__unittypes_item__ranks_item__rank, bool):
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                             if isinstance(data__unittypes_item__ranks_item__rank, (int, float, Decimal)) and not isinstance(data__unittypes_item__ranks_item__rank, bool):
                                                 if data__unittypes_item__ranks_item__rank < 1:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                                 if data__unittypes_item__ranks_item__rank > 4:
-                                                    raise JsonSchemaValueException("invalid")
+                                                    raise _Invalid
                                         if "name" in data__unittypes_item__ranks_item_keys:
                                             data__unittypes_item__ranks_item_keys.remove("name")
                                             data__unittypes_item__ranks_item__name = data__unittypes_item__ranks_item["name"]
@@ -149,13 +155,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                                             if data__unittypes_item__ranks_item__name_one_of_count3 < 2:
                                                 try:
                                                     if not isinstance(data__unittypes_item__ranks_item__name, (str)):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     if isinstance(data__unittypes_item__ranks_item__name, str):
                                                         data__unittypes_item__ranks_item__name_len = len(data__unittypes_item__ranks_item__name)
                                                         if data__unittypes_item__ranks_item__name_len < 1:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                         if data__unittypes_item__ranks_item__name_len > 120:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                     data__unittypes_item__ranks_item__name_one_of_count3 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                             if data__unittypes_item__ranks_item__name_one_of_count3 < 2:
@@ -164,7 +170,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                                                     data__unittypes_item__ranks_item__name_one_of_count3 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                             if data__unittypes_item__ranks_item__name_one_of_count3 != 1:
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                         if "cost" in data__unittypes_item__ranks_item_keys:
                                             data__unittypes_item__ranks_item_keys.remove("cost")
                                             data__unittypes_item__ranks_item__cost = data__unittypes_item__ranks_item["cost"]
@@ -172,10 +178,10 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                                             if data__unittypes_item__ranks_item__cost_one_of_count4 < 2:
                                                 try:
                                                     if not isinstance(data__unittypes_item__ranks_item__cost, (int)) and not (isinstance(data__unittypes_item__ranks_item__cost, float) and data__unittypes_item__ranks_item__cost.is_integer()) or isinstance(data__unittypes_item__ranks_item__cost, bool):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     if isinstance(data__unittypes_item__ranks_item__cost, (int, float, Decimal)) and not isinstance(data__unittypes_item__ranks_item__cost, bool):
                                                         if data__unittypes_item__ranks_item__cost < 1:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                     data__unittypes_item__ranks_item__cost_one_of_count4 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                             if data__unittypes_item__ranks_item__cost_one_of_count4 < 2:
@@ -184,7 +190,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                                                     data__unittypes_item__ranks_item__cost_one_of_count4 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                             if data__unittypes_item__ranks_item__cost_one_of_count4 != 1:
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                         if "strength" in data__unittypes_item__ranks_item_keys:
                                             data__unittypes_item__ranks_item_keys.remove("strength")
                                             data__unittypes_item__ranks_item__strength = data__unittypes_item__ranks_item["strength"]
@@ -192,31 +198,31 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                                             if data__unittypes_item__ranks_item__strength_one_of_count5 < 2:
                                                 try:
                                                     if not isinstance(data__unittypes_item__ranks_item__strength, (dict)):
-                                                        raise JsonSchemaValueException("invalid")
+                                                        raise _Invalid
                                                     data__unittypes_item__ranks_item__strength_is_dict = isinstance(data__unittypes_item__ranks_item__strength, dict)
                                                     if data__unittypes_item__ranks_item__strength_is_dict:
                                                         data__unittypes_item__ranks_item__strength__missing_keys = set(['min', 'max']) - data__unittypes_item__ranks_item__strength.keys()
                                                         if data__unittypes_item__ranks_item__strength__missing_keys:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                         data__unittypes_item__ranks_item__strength_keys = set(data__unittypes_item__ranks_item__strength.keys())
                                                         if "min" in data__unittypes_item__ranks_item__strength_keys:
                                                             data__unittypes_item__ranks_item__strength_keys.remove("min")
                                                             data__unittypes_item__ranks_item__strength__min = data__unittypes_item__ranks_item__strength["min"]
                                                             if not isinstance(data__unittypes_item__ranks_item__strength__min, (int)) and not (isinstance(data__unittypes_item__ranks_item__strength__min, float) and data__unittypes_item__ranks_item__strength__min.is_integer()) or isinstance(data__unittypes_item__ranks_item__strength__min, bool):
-                                                                raise JsonSchemaValueException("invalid")
+                                                                raise _Invalid
                                                             if isinstance(data__unittypes_item__ranks_item__strength__min, (int, float, Decimal)) and not isinstance(data__unittypes_item__ranks_item__strength__min, bool):
                                                                 if data__unittypes_item__ranks_item__strength__min < 1:
-                                                                    raise JsonSchemaValueException("invalid")
+                                                                    raise _Invalid
                                                         if "max" in data__unittypes_item__ranks_item__strength_keys:
                                                             data__unittypes_item__ranks_item__strength_keys.remove("max")
                                                             data__unittypes_item__ranks_item__strength__max = data__unittypes_item__ranks_item__strength["max"]
                                                             if not isinstance(data__unittypes_item__ranks_item__strength__max, (int)) and not (isinstance(data__unittypes_item__ranks_item__strength__max, float) and data__unittypes_item__ranks_item__strength__max.is_integer()) or isinstance(data__unittypes_item__ranks_item__strength__max, bool):
-                                                                raise JsonSchemaValueException("invalid")
+                                                                raise _Invalid
                                                             if isinstance(data__unittypes_item__ranks_item__strength__max, (int, float, Decimal)) and not isinstance(data__unittypes_item__ranks_item__strength__max, bool):
                                                                 if data__unittypes_item__ranks_item__strength__max < 1:
-                                                                    raise JsonSchemaValueException("invalid")
+                                                                    raise _Invalid
                                                         if data__unittypes_item__ranks_item__strength_keys:
-                                                            raise JsonSchemaValueException("invalid")
+                                                            raise _Invalid
                                                     data__unittypes_item__ranks_item__strength_one_of_count5 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                             if data__unittypes_item__ranks_item__strength_one_of_count5 < 2:
@@ -225,7 +231,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                                                     data__unittypes_item__ranks_item__strength_one_of_count5 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                                             if data__unittypes_item__ranks_item__strength_one_of_count5 != 1:
-                                                raise JsonSchemaValueException("invalid")
+                                                raise _Invalid
                                         if "rule" in data__unittypes_item__ranks_item_keys:
                                             data__unittypes_item__ranks_item_keys.remove("rule")
                                             data__unittypes_item__ranks_item__rule = data__unittypes_item__ranks_item["rule"]
@@ -243,7 +249,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                                             data__unittypes_item__ranks_item__disagreements = data__unittypes_item__ranks_item["disagreements"]
                                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_disagreements(data__unittypes_item__ranks_item__disagreements, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].ranks[{data__unittypes_item__ranks_x}].disagreements")
                                         if data__unittypes_item__ranks_item_keys:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                         if "rule" in data__unittypes_item_keys:
                             data__unittypes_item_keys.remove("rule")
                             data__unittypes_item__rule = data__unittypes_item["rule"]
@@ -261,39 +267,39 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                             data__unittypes_item__disagreements = data__unittypes_item["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_disagreements(data__unittypes_item__disagreements, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].disagreements")
                         if data__unittypes_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_disagreements(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (list, tuple)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_list = isinstance(data, (list, tuple))
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
             if not isinstance(data_item, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_item_is_dict = isinstance(data_item, dict)
             if data_item_is_dict:
                 data_item__missing_keys = set(['field', 'chosen', 'alternatives', 'why']) - data_item.keys()
                 if data_item__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data_item_keys = set(data_item.keys())
                 if "field" in data_item_keys:
                     data_item_keys.remove("field")
                     data_item__field = data_item["field"]
                     if not isinstance(data_item__field, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__field, str):
                         data_item__field_len = len(data_item__field)
                         if data_item__field_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "chosen" in data_item_keys:
                     data_item_keys.remove("chosen")
                     data_item__chosen = data_item["chosen"]
@@ -301,20 +307,20 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                     data_item_keys.remove("alternatives")
                     data_item__alternatives = data_item["alternatives"]
                     if not isinstance(data_item__alternatives, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data_item__alternatives_is_list = isinstance(data_item__alternatives, (list, tuple))
                     if data_item__alternatives_is_list:
                         data_item__alternatives_len = len(data_item__alternatives)
                         if data_item__alternatives_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data_item__alternatives_x, data_item__alternatives_item in enumerate(data_item__alternatives):
                             if not isinstance(data_item__alternatives_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data_item__alternatives_item_is_dict = isinstance(data_item__alternatives_item, dict)
                             if data_item__alternatives_item_is_dict:
                                 data_item__alternatives_item__missing_keys = set(['value', 'source']) - data_item__alternatives_item.keys()
                                 if data_item__alternatives_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data_item__alternatives_item_keys = set(data_item__alternatives_item.keys())
                                 if "value" in data_item__alternatives_item_keys:
                                     data_item__alternatives_item_keys.remove("value")
@@ -323,42 +329,42 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                                     data_item__alternatives_item_keys.remove("source")
                                     data_item__alternatives_item__source = data_item__alternatives_item["source"]
                                     if not isinstance(data_item__alternatives_item__source, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data_item__alternatives_item__source, str):
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "why" in data_item_keys:
                     data_item_keys.remove("why")
                     data_item__why = data_item["why"]
                     if not isinstance(data_item__why, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data_item_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
@@ -371,65 +377,65 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
     if data_one_of_count6 < 2:
         try:
             if not isinstance(data, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_is_list = isinstance(data, (list, tuple))
             if data_is_list:
                 data_len = len(data)
                 if data_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data_len > len(set(fn(data_x) for data_x in data)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
             data_one_of_count6 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count6 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 120:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_unknown(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['unknown']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "unknown" in data_keys:
             data_keys.remove("unknown")
             data__unknown = data["unknown"]
             if not isinstance(data__unknown, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__unknown, str):
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 64:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 

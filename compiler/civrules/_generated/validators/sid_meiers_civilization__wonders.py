@@ -13,6 +13,12 @@ import re
 from fastjsonschema import JsonSchemaValueException, JsonSchemaValuesException
 
 
+class _Invalid(JsonSchemaValueException):
+    """The verdict "invalid", made as a plain exception is (only the verdict is used)."""
+
+    __init__ = Exception.__init__
+
+
 REGEX_PATTERNS = {
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z')
@@ -22,34 +28,34 @@ NoneType = type(None)
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['kind', 'wonders']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
             if not (isinstance(data__kind, str) and data__kind == 'wonders'):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
         if "eras" in data_keys:
             data_keys.remove("eras")
             data__eras = data["eras"]
             if not isinstance(data__eras, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__eras_is_list = isinstance(data__eras, (list, tuple))
             if data__eras_is_list:
                 data__eras_len = len(data__eras)
                 for data__eras_x, data__eras_item in enumerate(data__eras):
                     if not isinstance(data__eras_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__eras_item_is_dict = isinstance(data__eras_item, dict)
                     if data__eras_item_is_dict:
                         data__eras_item__missing_keys = set(['id', 'name']) - data__eras_item.keys()
                         if data__eras_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__eras_item_keys = set(data__eras_item.keys())
                         if "id" in data__eras_item_keys:
                             data__eras_item_keys.remove("id")
@@ -59,13 +65,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                             data__eras_item_keys.remove("name")
                             data__eras_item__name = data__eras_item["name"]
                             if not isinstance(data__eras_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__eras_item__name, str):
                                 data__eras_item__name_len = len(data__eras_item__name)
                                 if data__eras_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__eras_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rule" in data__eras_item_keys:
                             data__eras_item_keys.remove("rule")
                             data__eras_item__rule = data__eras_item["rule"]
@@ -83,23 +89,23 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                             data__eras_item__disagreements = data__eras_item["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_disagreements(data__eras_item__disagreements, custom_formats, (name_prefix or "data") + ".eras[{data__eras_x}].disagreements")
                         if data__eras_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "wonders" in data_keys:
             data_keys.remove("wonders")
             data__wonders = data["wonders"]
             if not isinstance(data__wonders, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data__wonders_is_list = isinstance(data__wonders, (list, tuple))
             if data__wonders_is_list:
                 data__wonders_len = len(data__wonders)
                 for data__wonders_x, data__wonders_item in enumerate(data__wonders):
                     if not isinstance(data__wonders_item, (dict)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data__wonders_item_is_dict = isinstance(data__wonders_item, dict)
                     if data__wonders_item_is_dict:
                         data__wonders_item__missing_keys = set(['id', 'name', 'cost']) - data__wonders_item.keys()
                         if data__wonders_item__missing_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         data__wonders_item_keys = set(data__wonders_item.keys())
                         if "id" in data__wonders_item_keys:
                             data__wonders_item_keys.remove("id")
@@ -109,13 +115,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                             data__wonders_item_keys.remove("name")
                             data__wonders_item__name = data__wonders_item["name"]
                             if not isinstance(data__wonders_item__name, (str)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__wonders_item__name, str):
                                 data__wonders_item__name_len = len(data__wonders_item__name)
                                 if data__wonders_item__name_len < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 if data__wonders_item__name_len > 120:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "era" in data__wonders_item_keys:
                             data__wonders_item_keys.remove("era")
                             data__wonders_item__era = data__wonders_item["era"]
@@ -131,7 +137,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                                     data__wonders_item__era_one_of_count1 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__wonders_item__era_one_of_count1 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "cost" in data__wonders_item_keys:
                             data__wonders_item_keys.remove("cost")
                             data__wonders_item__cost = data__wonders_item["cost"]
@@ -139,10 +145,10 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                             if data__wonders_item__cost_one_of_count2 < 2:
                                 try:
                                     if not isinstance(data__wonders_item__cost, (int)) and not (isinstance(data__wonders_item__cost, float) and data__wonders_item__cost.is_integer()) or isinstance(data__wonders_item__cost, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__wonders_item__cost, (int, float, Decimal)) and not isinstance(data__wonders_item__cost, bool):
                                         if data__wonders_item__cost < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                     data__wonders_item__cost_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__wonders_item__cost_one_of_count2 < 2:
@@ -151,40 +157,40 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                                     data__wonders_item__cost_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__wonders_item__cost_one_of_count2 != 1:
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                         if "discount" in data__wonders_item_keys:
                             data__wonders_item_keys.remove("discount")
                             data__wonders_item__discount = data__wonders_item["discount"]
                             if not isinstance(data__wonders_item__discount, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data__wonders_item__discount_is_dict = isinstance(data__wonders_item__discount, dict)
                             if data__wonders_item__discount_is_dict:
                                 data__wonders_item__discount__missing_keys = set(['cost', 'technology']) - data__wonders_item__discount.keys()
                                 if data__wonders_item__discount__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data__wonders_item__discount_keys = set(data__wonders_item__discount.keys())
                                 if "cost" in data__wonders_item__discount_keys:
                                     data__wonders_item__discount_keys.remove("cost")
                                     data__wonders_item__discount__cost = data__wonders_item__discount["cost"]
                                     if not isinstance(data__wonders_item__discount__cost, (int)) and not (isinstance(data__wonders_item__discount__cost, float) and data__wonders_item__discount__cost.is_integer()) or isinstance(data__wonders_item__discount__cost, bool):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data__wonders_item__discount__cost, (int, float, Decimal)) and not isinstance(data__wonders_item__discount__cost, bool):
                                         if data__wonders_item__discount__cost < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if "technology" in data__wonders_item__discount_keys:
                                     data__wonders_item__discount_keys.remove("technology")
                                     data__wonders_item__discount__technology = data__wonders_item__discount["technology"]
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_id(data__wonders_item__discount__technology, custom_formats, (name_prefix or "data") + ".wonders[{data__wonders_x}].discount.technology")
                                 if data__wonders_item__discount_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "research_discount" in data__wonders_item_keys:
                             data__wonders_item_keys.remove("research_discount")
                             data__wonders_item__researchdiscount = data__wonders_item["research_discount"]
                             if not isinstance(data__wonders_item__researchdiscount, (int)) and not (isinstance(data__wonders_item__researchdiscount, float) and data__wonders_item__researchdiscount.is_integer()) or isinstance(data__wonders_item__researchdiscount, bool):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             if isinstance(data__wonders_item__researchdiscount, (int, float, Decimal)) and not isinstance(data__wonders_item__researchdiscount, bool):
                                 if data__wonders_item__researchdiscount < 1:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                         if "rule" in data__wonders_item_keys:
                             data__wonders_item_keys.remove("rule")
                             data__wonders_item__rule = data__wonders_item["rule"]
@@ -202,61 +208,61 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                             data__wonders_item__disagreements = data__wonders_item["disagreements"]
                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_disagreements(data__wonders_item__disagreements, custom_formats, (name_prefix or "data") + ".wonders[{data__wonders_x}].disagreements")
                         if data__wonders_item_keys:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
             data__note = data["note"]
             validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_unknown(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['unknown']) - data.keys()
         if data__missing_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         data_keys = set(data.keys())
         if "unknown" in data_keys:
             data_keys.remove("unknown")
             data__unknown = data["unknown"]
             if not isinstance(data__unknown, (str)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             if isinstance(data__unknown, str):
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
         if data_keys:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_disagreements(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (list, tuple)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     data_is_list = isinstance(data, (list, tuple))
     if data_is_list:
         data_len = len(data)
         for data_x, data_item in enumerate(data):
             if not isinstance(data_item, (dict)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_item_is_dict = isinstance(data_item, dict)
             if data_item_is_dict:
                 data_item__missing_keys = set(['field', 'chosen', 'alternatives', 'why']) - data_item.keys()
                 if data_item__missing_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 data_item_keys = set(data_item.keys())
                 if "field" in data_item_keys:
                     data_item_keys.remove("field")
                     data_item__field = data_item["field"]
                     if not isinstance(data_item__field, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__field, str):
                         data_item__field_len = len(data_item__field)
                         if data_item__field_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if "chosen" in data_item_keys:
                     data_item_keys.remove("chosen")
                     data_item__chosen = data_item["chosen"]
@@ -264,20 +270,20 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                     data_item_keys.remove("alternatives")
                     data_item__alternatives = data_item["alternatives"]
                     if not isinstance(data_item__alternatives, (list, tuple)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     data_item__alternatives_is_list = isinstance(data_item__alternatives, (list, tuple))
                     if data_item__alternatives_is_list:
                         data_item__alternatives_len = len(data_item__alternatives)
                         if data_item__alternatives_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                         for data_item__alternatives_x, data_item__alternatives_item in enumerate(data_item__alternatives):
                             if not isinstance(data_item__alternatives_item, (dict)):
-                                raise JsonSchemaValueException("invalid")
+                                raise _Invalid
                             data_item__alternatives_item_is_dict = isinstance(data_item__alternatives_item, dict)
                             if data_item__alternatives_item_is_dict:
                                 data_item__alternatives_item__missing_keys = set(['value', 'source']) - data_item__alternatives_item.keys()
                                 if data_item__alternatives_item__missing_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                                 data_item__alternatives_item_keys = set(data_item__alternatives_item.keys())
                                 if "value" in data_item__alternatives_item_keys:
                                     data_item__alternatives_item_keys.remove("value")
@@ -286,42 +292,42 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                                     data_item__alternatives_item_keys.remove("source")
                                     data_item__alternatives_item__source = data_item__alternatives_item["source"]
                                     if not isinstance(data_item__alternatives_item__source, (str)):
-                                        raise JsonSchemaValueException("invalid")
+                                        raise _Invalid
                                     if isinstance(data_item__alternatives_item__source, str):
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
-                                            raise JsonSchemaValueException("invalid")
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
-                                    raise JsonSchemaValueException("invalid")
+                                    raise _Invalid
                 if "why" in data_item_keys:
                     data_item_keys.remove("why")
                     data_item__why = data_item["why"]
                     if not isinstance(data_item__why, (str)):
-                        raise JsonSchemaValueException("invalid")
+                        raise _Invalid
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
-                            raise JsonSchemaValueException("invalid")
+                            raise _Invalid
                 if data_item_keys:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
@@ -334,43 +340,43 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
     if data_one_of_count3 < 2:
         try:
             if not isinstance(data, (list, tuple)):
-                raise JsonSchemaValueException("invalid")
+                raise _Invalid
             data_is_list = isinstance(data, (list, tuple))
             if data_is_list:
                 data_len = len(data)
                 if data_len < 1:
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
                 if data_len > len(set(fn(data_x) for data_x in data)):
-                    raise JsonSchemaValueException("invalid")
+                    raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
             data_one_of_count3 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
     if data_one_of_count3 != 1:
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 120:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_id(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
-        raise JsonSchemaValueException("invalid")
+        raise _Invalid
     if isinstance(data, str):
         data_len = len(data)
         if data_len > 64:
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
         if not REGEX_PATTERNS['^[a-z][a-z0-9_]*$'].search(data):
-            raise JsonSchemaValueException("invalid")
+            raise _Invalid
     return data
 
 
