@@ -95,3 +95,49 @@ def test_schema_errors_cannot_be_suppressed_and_stop_the_checks() -> None:
     broken = "# civrules: ignore-file[S001,I001] no\n" + text.replace("    stack: 2\n", "    stack: two\n", 1)
     broken = broken.replace(*DUPLICATE, 1)
     assert codes_with({CALAMITIES: broken}) == ["S001"]
+
+
+def test_the_spans_around_a_place_are_those_trying_every_span_finds() -> None:
+    """The index of a variant's changes (and of its overlay entries) answers as a scan of all the
+    spans did, in the order they were given: spans that nest, lie apart, repeat one another or
+    touch, and spans that overlap without nesting (its file is then scanned)."""
+    import random
+
+    from civrules.diagnostics import Span
+    from civrules.pipeline import _Enclosures
+
+    def spans(file: str, count: int, chance: random.Random) -> list[Span]:
+        made = []
+        for _ in range(count):
+            line, column = chance.randint(1, 12), chance.randint(1, 6)
+            end_line = line + chance.choice((0, 0, 1, 3))
+            end_column = chance.randint(column + 1, 9) if end_line == line else chance.randint(1, 9)
+            made.append(Span(file, line, column, end_line, end_column))
+        return made
+
+    def nested(file: str, at: int, depth: int) -> list[Span]:
+        # a document's nodes: each holds two, which lie apart
+        inner = (
+            []
+            if depth == 0
+            else [*nested(file, at + 1, depth - 1), *nested(file, at + 1 + 3 ** (depth - 1), depth - 1)]
+        )
+        return [Span(file, at, 3, at + 3**depth, 1), *inner]
+
+    chance = random.Random(7)
+    for given in (
+        nested("a.yaml", 1, 3),
+        [*nested("a.yaml", 1, 2), *nested("a.yaml", 1, 2), *nested("b.yaml", 3, 1), *nested("b.yaml", 3, 2)],
+        spans("a.yaml", 40, chance),
+        [*nested("a.yaml", 1, 3), *spans("b.yaml", 30, chance)],
+    ):
+        index = _Enclosures((span, n) for n, span in enumerate(given))
+        for place in [*spans("a.yaml", 300, chance), *spans("b.yaml", 100, chance), *given]:
+            expected = [
+                (span, n)
+                for n, span in enumerate(given)
+                if span.file == place.file
+                and (span.line, span.column) <= (place.line, place.column)
+                and (place.end_line, place.end_column) <= (span.end_line, span.end_column)
+            ]
+            assert index.around(place) == expected, place
