@@ -15,12 +15,12 @@ import pytest
 from click.testing import CliRunner
 
 from civrules.cli import main
-from civrules.diagnostics import Diagnostic
+from civrules.diagnostics import Diagnostic, Severity, Span
 from civrules.emit.build import variant_changes
 from civrules.emit.sheets import render_sheets
 from civrules.families.advanced_civilization.model import of_family
 from civrules.pipeline import Analysis, analyse
-from civrules.resolve import merge_patch
+from civrules.resolve import Resolved, merge_patch
 from tests.conftest import RULES, copy_rulesets
 from tests.rulefiles import CachedWorkspace
 
@@ -212,6 +212,104 @@ def test_a_suppression_that_silences_nothing_is_a_warning() -> None:
     analysis = analysed("idle", ("rulesets/idle.yaml", text))
     (found,) = problems(analysis)
     assert found.code == "V008" and found.span is not None and found.span.line == line_of(text, "{code: A010")
+
+
+CARDS, CALAMITIES = "rules/cards/advanced-civilization.yaml", "rules/calamities/advanced-civilization.yaml"
+
+
+def _warning(code: str, message: str, file: str = CARDS) -> Diagnostic:
+    return Diagnostic(code, Severity.WARNING, message, Span(file, 3, 1, 3, 5))
+
+
+def _suppressing(*entries: str) -> Resolved:
+    text = _header("quiet", "advanced-civilization") + "suppress:\n" + "".join(f"  - {e}\n" for e in entries)
+    resolved = analysed("quiet", ("rulesets/quiet.yaml", text)).resolved
+    assert resolved is not None
+    return resolved
+
+
+def test_each_diagnostic_tries_only_the_suppress_entries_that_can_silence_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A variant silencing 60 warnings of one code by their ids: each warning is tried against
+    its own entry, not against all 60 (3,000 of them: 9 million tries, 5 s)."""
+    from civrules import pipeline
+
+    resolved = _suppressing(*(f"{{code: M003, target: h{n}, reason: order kept}}" for n in range(60)))
+    diagnostics = [_warning("M003", f"write the border `h{n}` – `h{n + 1}x` in id order") for n in range(60)]
+    tried: list[object] = []
+
+    def counted(entry: dict[str, object], needle: str | None, diagnostic: Diagnostic) -> bool:
+        tried.append(entry)
+        return real(entry, needle, diagnostic)
+
+    real = pipeline._silences
+    monkeypatch.setattr(pipeline, "_silences", counted)
+    assert pipeline.suppress_in_base(diagnostics, resolved) == []
+    assert len(tried) == len(diagnostics)
+
+
+def test_suppress_entries_silence_what_trying_every_entry_silences() -> None:
+    """The entries found by a diagnostic's code and quotes silence what trying each entry of its
+    code did: a target is found in a message as `` `target` `` anywhere (between any two
+    backticks), an entry without a target silences its code anywhere, `file` narrows, the
+    variant's own lines are left to comments; the unused entries are reported in order."""
+    from civrules import pipeline
+
+    entries = [
+        "{code: K003, target: pottery, reason: r}",
+        "{code: K003, target: pottery, file: cards/advanced-civilization.yaml, reason: twice}",
+        "{code: K003, target: pottery, file: calamities/advanced-civilization.yaml, reason: elsewhere}",
+        '{code: K003, target: "a` or `b", reason: across two quotes}',
+        '{code: K003, target: " or ", reason: between two quotes}',
+        "{code: K016, reason: everywhere}",
+        "{code: K016, target: never, reason: unused}",
+        "{code: M003, target: h1, reason: r}",
+        "{code: M003, target: h2, reason: unused in a message of many quotes}",
+        "{code: A010, target: pottery, reason: no such diagnostic}",
+        *(f"{{code: K003, target: spare{n}, reason: unused}}" for n in range(4)),  # more targets than quotes
+    ]
+    resolved = _suppressing(*entries)
+    many = " ".join(f"`h{n}`" for n in range(3, 30))
+    diagnostics = [
+        _warning("K003", "`pottery` costs too much"),
+        _warning("K003", "`pottery` costs too much", CALAMITIES),
+        _warning("K003", "`pottery` costs too much", "rules/rulesets/quiet.yaml"),
+        _warning("K003", "`pottery`s"),
+        _warning("K003", "`a` or `b` is wrong"),
+        _warning("K003", "`c` or `d` is wrong"),
+        _warning("K003", "`music` costs too much"),
+        _warning("K016", "anything"),
+        _warning("M003", f"{many} and `h1`"),
+        _warning("M003", many),
+        _warning("M003", "h1 unquoted"),
+        _warning("L001", "`pottery`"),
+        Diagnostic("K003", Severity.WARNING, "`pottery` nowhere"),
+    ]
+    own = len(resolved.chain) - 1
+    written = resolved.manifest.data["suppress"]
+    needles = [f"`{e['target']}`" if "target" in e else None for e in written]
+
+    def silencing(d: Diagnostic) -> list[int]:
+        if d.span is None or d.code.startswith(("L", "S")) or resolved.layers.get(d.span.file) == own:
+            return []
+        return [n for n, e in enumerate(written) if pipeline._silences(e, needles[n], d)]
+
+    expected = [d for d in diagnostics if not silencing(d)]
+    used = {n for d in diagnostics for n in silencing(d)}
+    unused = [
+        f"`suppress` entry {n + 1} ({e['code']}) silences nothing" for n, e in enumerate(written) if n not in used
+    ]
+    kept = pipeline.suppress_in_base(diagnostics, resolved)
+    assert kept == expected + [d for d in kept if d.code == "V008"]
+    assert [d.message for d in kept if d.code == "V008"] == unused
+    assert [d.message for d in expected] == [
+        "`pottery` costs too much",  # in the variant's own file
+        "`music` costs too much",
+        many,
+        "h1 unquoted",
+        "`pottery`",
+        "`pottery` nowhere",
+    ]
+    assert len(unused) == 7
 
 
 def test_merge_patch_list_operations_by_value_and_by_fields() -> None:
