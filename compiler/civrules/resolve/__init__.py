@@ -1197,6 +1197,15 @@ def _list_operations(
 ) -> list[Any]:
     # The list is new; its elements are the target's until an operation makes one anew (no element
     # is changed in place), as a merged mapping keeps the target's values it does not patch.
+    appended = operations.get("append")
+    if set(operations) == {"append"} and isinstance(appended, list):
+        # Nothing is selected: the elements need no index, and only the new ones a place (each of
+        # n patches appending to one list made a cell of every element before it: n²).
+        items = [*target, *copy.deepcopy(appended)]
+        if moved is not None:
+            for k in range(len(appended)):
+                moved[(*merged_at, len(target) + k)] = (*at, "append", k)
+        return items
     elements = _Elements(list(target))
     for name in LIST_OPERATIONS:
         entries = operations.get(name)
