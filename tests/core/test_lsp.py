@@ -19,7 +19,7 @@ import pytest
 
 from civrules.diagnostics import Diagnostic, Severity, Span
 from civrules.load.lines import split_lines
-from civrules.lsp.index import Index, code_at, explain, schema_keys, suggestion, yaml_key_path
+from civrules.lsp.index import Index, Symbol, code_at, explain, schema_keys, suggestion, yaml_key_path
 from civrules.pipeline.incremental import Session
 from civrules.schema import load_schema
 from tests.conftest import RULES
@@ -583,6 +583,144 @@ def test_a_field_goes_to_the_collection_its_schema_declares(index: Index) -> Non
     cards = (RULES / CARDS).read_text(encoding="utf-8")
     at = position(cards, "activities: [movement", len("activities: [m"))
     assert index.at(CARDS, at["line"] + 1, at["character"] + 1) is None
+
+
+def _walked(index: Index, relative: str, line: int, column: int) -> Symbol | None:
+    """The id occurrence under a position as :meth:`Index.at` found it by walking the file's ids."""
+    for symbol in index.by_file.get(relative, ()):
+        span = symbol.span
+        if (span.line, span.column) <= (line, column) < (span.end_line, span.end_column) or (
+            (span.line, span.column) <= (line, column) <= (span.end_line, span.end_column) and span.line == line
+        ):
+            return symbol
+    return None
+
+
+def test_the_id_at_a_position_is_the_one_a_walk_of_the_file_finds(index: Index) -> None:
+    """Every position of each line of the cards file that holds an id, and of a line past the last;
+    in every file, the start and end of each id and the positions either side of them."""
+    for relative, symbols in index.by_file.items():
+        lines = (RULES / relative).read_text(encoding="utf-8").split("\n")
+        places = {(len(lines) + 1, column) for column in range(3)}
+        for symbol in symbols:
+            span = symbol.span
+            for line, column in ((span.line, span.column), (span.end_line, span.end_column)):
+                places |= {(line, column - 1), (line, column), (line, column + 1)}
+                if relative == CARDS:
+                    places |= {(line, at) for at in range(len(lines[line - 1]) + 3)}
+        for line, column in sorted(places):
+            assert index.at(relative, line, column) is _walked(index, relative, line, column), (relative, line, column)
+
+
+def test_touching_spans_give_the_id_a_walk_gives(index: Index) -> None:
+    """Where spans touch, nest or repeat: the first in the file's order that holds the position
+    (a span of one line holds its end; one of several lines does not)."""
+    fresh = Index(index.result, index)
+    document = index.by_file[CARDS][0].document
+
+    def symbol(name: str, *span: int) -> Symbol:
+        return Symbol("civilization_cards", name, "t.yaml", Span("t.yaml", *span), False, document)
+
+    spans = [
+        symbol("a", 1, 5, 1, 9),
+        symbol("b", 1, 9, 1, 12),  # starts where `a` ends
+        symbol("c", 2, 3, 4, 2),  # three lines
+        symbol("d", 4, 2, 4, 6),  # starts where `c` ends
+        symbol("e", 5, 1, 5, 4),
+        symbol("e2", 5, 1, 5, 4),  # the same span again
+        symbol("f", 6, 1, 6, 20),
+        symbol("g", 6, 5, 6, 8),  # inside `f`
+        symbol("h", 7, 3, 7, 3),  # empty
+        symbol("i", 8, 1, 9, 1),  # ends at a line's start
+    ]
+    fresh.by_file["t.yaml"] = spans
+    for line in range(0, 11):
+        for column in range(0, 23):
+            assert fresh.at("t.yaml", line, column) == _walked(fresh, "t.yaml", line, column), (line, column)
+    found = {place: fresh.at("t.yaml", *place) for place in [(1, 9), (4, 2), (5, 2), (6, 6), (7, 3), (9, 1), (3, 40)]}
+    assert {place: s.id if s else None for place, s in found.items()} == {
+        (1, 9): "a",
+        (4, 2): "d",
+        (5, 2): "e",
+        (6, 6): "f",
+        (7, 3): "h",
+        (9, 1): None,
+        (3, 40): "c",
+    }
+
+
+class _Counted(list[Symbol]):
+    """A file's ids that count how many times one of them is read."""
+
+    read = 0
+
+    def __iter__(self) -> Iterator[Symbol]:
+        for symbol in super().__iter__():
+            self.read += 1
+            yield symbol
+
+    def __getitem__(self, at: Any) -> Any:
+        self.read += 1
+        return super().__getitem__(at)
+
+
+def test_the_id_under_a_position_is_found_without_walking_the_file(index: Index) -> None:
+    """A hover or a definition at each id of a file reads each id a fixed number of times in all,
+    not the ids before it each time (which is the square of the file's)."""
+    fresh = Index(index.result, index)
+    symbols = fresh.by_file[MAP] = _Counted(fresh.by_file[MAP])
+    places = [(s.span.line, s.span.column) for s in list.__iter__(symbols)]
+    assert len(places) > 100
+    found = [fresh.at(MAP, *place) for place in places]
+    assert symbols.read <= 3 * len(places)
+    assert found == [_walked(index, MAP, *place) for place in places]
+
+
+def _resolved_by_walk(index: Index, symbol: Symbol) -> tuple[dict[str, Any] | None, list[str]]:
+    """What :meth:`Index.describe` showed of an id, as it found it walking each collection."""
+    from civrules.lsp.index import COLLECTIONS
+    from civrules.resolve import entity_key
+
+    spec = COLLECTIONS[symbol.collection]
+    chosen: dict[str, Any] | None = None
+    using: list[str] = []
+    for name in index.result.rulesets_using(symbol.relative):
+        resolved = index.result.analyses[name].resolved
+        assert resolved is not None
+        for entry in resolved.collections.get(symbol.collection, ()):
+            if entity_key(spec, entry.raw) == symbol.id:
+                chosen = chosen if chosen is not None else entry.raw
+                using.append(name)
+                break
+    return chosen, using
+
+
+def test_hovering_every_id_of_a_file_reads_each_entity_once(index: Index, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each entity of the rulesets using the file is keyed once for all the hovers, not once per
+    hover of an id after it; each id is described as the entity the walk found."""
+    from civrules.resolve import entity_key
+
+    fresh = Index(index.result, index)
+    symbols = [s for s in fresh.by_file[CARDS] if s.collection != "rulesets"]
+    keyed: list[object] = []
+
+    def counted(spec: Any, raw: Any) -> str | None:
+        keyed.append(raw)
+        return entity_key(spec, raw)
+
+    monkeypatch.setattr("civrules.lsp.index.entity_key", counted)
+    described = [fresh._resolved(s) for s in symbols]
+    monkeypatch.undo()
+    entities = {
+        (name, s.collection): len(resolved.collections.get(s.collection, ()))
+        for s in symbols
+        for name in index.result.rulesets_using(CARDS)
+        if (resolved := index.result.analyses[name].resolved) is not None
+    }
+    assert len(keyed) <= sum(entities.values())
+    walked = [_resolved_by_walk(index, s) for s in symbols]
+    assert all(raw is not None for raw, _ in described)
+    assert [(id(raw), using) for raw, using in described] == [(id(raw), using) for raw, using in walked]
 
 
 def test_references_include_what_a_variant_writes_in_its_overlay(index: Index) -> None:

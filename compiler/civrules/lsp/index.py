@@ -10,8 +10,10 @@ and from LSP's positions in :mod:`civrules.lsp.positions`.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 
 from civrules.checks import entity_word
@@ -162,6 +164,10 @@ class Index:
         #: The qualified kind of each file the result read (a family's `cards` is `imperial-settlers/cards`).
         self.kinds: dict[str, str | None] = {}
         self._files: dict[str, _FileSymbols] = {}
+        #: Per file of ``by_file``, made at its first :meth:`at`: see :func:`_places`.
+        self._places: dict[str, tuple[list[tuple[int, int]], list[tuple[int, int]]]] = {}
+        #: Per ruleset and collection, made at the first hover of one of its ids: see :meth:`_keyed`.
+        self._entities: dict[tuple[str, str], dict[str, dict[str, Any]]] = {}
         workspace = result.workspace
         if workspace is None:
             return
@@ -198,14 +204,19 @@ class Index:
             self.by_id.setdefault(symbol.id, []).append(symbol)
 
     def at(self, relative: str, line: int, column: int) -> Symbol | None:
-        """The id occurrence under a 1-based position, if any."""
-        for symbol in self.by_file.get(relative, ()):
-            span = symbol.span
-            if (span.line, span.column) <= (line, column) < (span.end_line, span.end_column) or (
-                (span.line, span.column) <= (line, column) <= (span.end_line, span.end_column) and span.line == line
-            ):
-                return symbol
-        return None
+        """The id occurrence under a 1-based position, if any: the first of the file's, in their
+        order, whose span holds it (a span of one line also holds its end, where a cursor rests
+        after an id). Two searches of the file's places, not a walk of its symbols: a hover or a
+        definition walked every id of a file before the one under the cursor."""
+        symbols = self.by_file.get(relative)
+        if not symbols:
+            return None
+        places = self._places.get(relative)
+        if places is None:
+            places = self._places[relative] = _places(symbols)
+        starts, reaches = places
+        first = bisect_right(reaches, (line, column))  # the first span that reaches past the position
+        return symbols[first] if first < bisect_right(starts, (line, column)) else None
 
     def scope(self, relative: str) -> set[str]:
         """The files the rulesets using ``relative`` read: where its ids are defined."""
@@ -347,15 +358,38 @@ class Index:
         chosen: dict[str, Any] | None = None
         using: list[str] = []
         for name in self.result.rulesets_using(symbol.relative):
-            resolved = self.result.analyses[name].resolved
-            if resolved is None:
-                continue
-            for entry in resolved.collections.get(symbol.collection, ()):
-                if entity_key(spec, entry.raw) == symbol.id:
-                    chosen = chosen if chosen is not None else entry.raw
-                    using.append(name)
-                    break
+            raw = self._keyed(name, symbol.collection, spec).get(symbol.id)
+            if raw is not None:
+                chosen = chosen if chosen is not None else raw
+                using.append(name)
         return chosen, using
+
+    def _keyed(self, ruleset: str, collection: str, spec: CollectionSpec) -> dict[str, dict[str, Any]]:
+        """The entities of ``collection`` as ``ruleset`` resolves it, by key (a key's first entity),
+        made once per index: each hover walked the collection of every ruleset using the file."""
+        found = self._entities.get((ruleset, collection))
+        if found is None:
+            found = self._entities[ruleset, collection] = {}
+            resolved = self.result.analyses[ruleset].resolved
+            for entry in resolved.collections.get(collection, ()) if resolved is not None else ():
+                key = entity_key(spec, entry.raw)
+                if key is not None:
+                    found.setdefault(key, entry.raw)
+        return found
+
+
+def _places(symbols: list[Symbol]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Where each of a file's symbols (sorted by where they start) starts, and the furthest that
+    it or one before it reaches. A span holds a position at or after its start and before its
+    reach: its end, or just past its end for a span of one line (which holds its end too). Both
+    lists are sorted: the symbols that start at or before a position come first, and the first
+    whose reach is past it is where the furthest reach first passes it."""
+    starts = [(s.span.line, s.span.column) for s in symbols]
+    ends = (
+        (s.span.end_line, s.span.end_column + 1 if s.span.line == s.span.end_line else s.span.end_column)
+        for s in symbols
+    )
+    return starts, list(accumulate(ends, max))
 
 
 def _definitions(relative: str, document: Document, kind: str | None) -> Iterator[Symbol]:
