@@ -56,7 +56,7 @@ Found in round fifteen (an attacker's trial of overlays, variants' diagnostics a
 - ``patched-areas``: a variant adding ``N`` sea areas and their borders, and a variant of it
   patching each area (30,000: 50 s, each overlay operation scanning the collection twice);
 - ``variant-warnings``: the same with each border's areas the other way round, ``N`` M003 warnings
-  in the first variant, which the second's patches re-locate (5,000: 13 s);
+  in the first variant, each tried against every change the second makes there (5,000: 13 s);
 - ``suppressions``: the same warnings, and ``N`` ``suppress:`` entries of the second variant, one
   per area (3,000: 5.3 s, each diagnostic trying every entry of its code);
 - ``many-rulesets``: ``N`` variant manifests, ``civrules list`` (10,000: 61 s, each manifest listing
