@@ -490,9 +490,10 @@ def _hover(ls: CivrulesServer, uri: str, position: types.Position) -> types.Hove
     display = result.files.get(relative)
     parts: list[str] = []
     shown: set[str] = set()
-    for diagnostic in result.diagnostics:
+    # The file's own diagnostics (grouped once per result), not every file's at each hover.
+    for diagnostic in ls.diagnostics_of(display) if display is not None else ():
         span = diagnostic.span
-        if span is None or span.file != display or not covers(span, line, column):
+        if span is None or not covers(span, line, column):
             continue
         text = f"**{markdown_text(f'{diagnostic.severity.value}[{diagnostic.code}]')}**: "
         text += markdown_text(diagnostic.message)
