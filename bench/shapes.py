@@ -59,8 +59,9 @@ Found in round fifteen (an attacker's trial of overlays, variants' diagnostics a
   in the first variant, each tried against every change the second makes there (5,000: 13 s);
 - ``suppressions``: the same warnings, and ``N`` ``suppress:`` entries of the second variant, one
   per area (3,000: 5.3 s, each diagnostic trying every entry of its code);
-- ``many-rulesets``: ``N`` variant manifests, ``civrules list`` (10,000: 61 s, each manifest listing
-  and sorting every rule file to find its base).
+- ``many-rulesets``: ``N`` variant manifests; ``validate advanced-civilization`` among them, then
+  ``civrules list`` (10,000: 61 s for the list, each manifest listing and sorting every rule file
+  to find its base).
 
 The two newer families' shapes (round thirteen, an audit of their checks, sheets and helpers):
 
@@ -434,7 +435,8 @@ def many_rulesets(rules: Path, n: int) -> list[str]:
     for i in range(n):
         _manifest(rules, f"v{i}", "advanced-civilization",
                   ["overlay:", "  nations:", "    patch:", f"      - {{id: africa, name: Africa {i}}}"])  # fmt: skip
-    return ["list"]
+    # One ruleset validated among them (every manifest's header is read to find it), then the list.
+    return ["validate advanced-civilization", "list"]
 
 
 SHAPES = {
