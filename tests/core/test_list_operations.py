@@ -9,6 +9,7 @@ import copy
 import json
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -102,9 +103,9 @@ def _node(value: Any, path: tuple[Any, ...]) -> Any:
     return value
 
 
-@settings(max_examples=300, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(ELEMENTS, max_size=8), OPERATIONS)
-def test_list_operations_apply_as_one_after_another(target: list[Any], operations: dict[str, Any]) -> None:
+def assert_applied_as_defined(target: list[Any], operations: dict[str, Any]) -> None:
+    """The operations give what their definition gives: the list, the problems and their hints,
+    and the places of what they wrote."""
     problems: list[PatchProblem] = []
     moved: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     got = merge_patch({"l": target}, {"l": operations}, problems, moved=moved)["l"]
@@ -120,6 +121,19 @@ def test_list_operations_apply_as_one_after_another(target: list[Any], operation
     for result_path, written in moved.items():
         if written[1] in ("insert", "append") and len(result_path) == 2:
             assert _node({"l": got}, result_path) == _node(document, written), (result_path, written)
+
+
+@settings(max_examples=100, derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(ELEMENTS, max_size=8), OPERATIONS)
+def test_list_operations_apply_as_one_after_another(target: list[Any], operations: dict[str, Any]) -> None:
+    assert_applied_as_defined(target, operations)
+
+
+@pytest.mark.slow
+@settings(max_examples=2_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(ELEMENTS, max_size=12), OPERATIONS)
+def test_list_operations_apply_as_one_after_another_exhaustively(target: list[Any], operations: dict[str, Any]) -> None:
+    assert_applied_as_defined(target, operations)
 
 
 def test_a_patched_field_is_located_at_its_element_s_place_after_an_insert_moved_it() -> None:
