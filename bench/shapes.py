@@ -199,9 +199,7 @@ def calamity_modifiers(rules: Path, n: int) -> list[str]:
 
 
 def _map_variant(rules: Path) -> None:
-    _write(rules / "rulesets" / "hostile.yaml",
-           ["kind: ruleset", "id: hostile", "name: Hostile", "extends: advanced-civilization", "files:",
-            "  map:", "    - maps/hostile.yaml"])  # fmt: skip
+    _manifest(rules, "hostile", "advanced-civilization", ["files:", "  map:", "    - maps/hostile.yaml"])
 
 
 def diagnostics(rules: Path, n: int) -> list[str]:
@@ -234,7 +232,7 @@ def duplicate_keys(rules: Path, n: int) -> list[str]:
 def extends_chain(rules: Path, n: int) -> list[str]:
     previous = "advanced-civilization"
     for i in range(n):
-        _write(rules / "rulesets" / f"c{i}.yaml", ["kind: ruleset", f"id: c{i}", f"name: C{i}", f"extends: {previous}"])
+        _manifest(rules, f"c{i}", previous, [])
         previous = f"c{i}"
     # The chain alone (its base and its variants), not every shipped ruleset besides: their cost is
     # the same at every n and would take most of the 10 s the shape is allowed.
