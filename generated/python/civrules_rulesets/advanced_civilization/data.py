@@ -94,7 +94,7 @@ RULESET_ID: Final = "advanced-civilization"
 RULESET_NAME: Final = "Advanced Civilization"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "6c7be6136e1779a8670c0e8b467d006c9bad24f2a989dbd207c53bc7ad4ae1e2"
+RULESET_FINGERPRINT: Final = "3eedc63371ebb2ecf61479814c214242911f662e6b9b4984de277f3b290e0983"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -119,7 +119,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "nations[italy].start_areas.areas",
-        "Base-game start areas are not in the sources. community/advciv_start_areas.csv has no Italy rows (the community README says Italy's start areas carry the region name only). community/advciv_map_areas.csv marks cisalpina_2, etruria_2 and pannonia_2 with start_region \"Italia\", but that map includes the Western Extension panel, and 4.61 and 16.12 say Italy's start areas change with that panel, so these may be the Western Extension layout; the independent map (lava_start_area_label) labels none of them.",
+        "Base-game start areas are not in the sources. community/advciv_start_areas.csv has no Italy rows (by the community README, Italy's start areas are named by their region alone). community/advciv_map_areas.csv marks cisalpina_2, etruria_2 and pannonia_2 with start_region \"Italia\", but that map includes the Western Extension panel, and 4.61 and 16.12 say Italy's start areas change with that panel, so these may be the Western Extension layout; the independent map (lava_start_area_label) labels none of them.",
     ),
     UnknownFact(
         "rulesets/advanced-civilization.yaml",
@@ -375,7 +375,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "calamities/advanced-civilization.yaml",
         "calamities[piracy].primary[coastal_cities_taken].chosen_by_if_not_traded",
-        "30.911 says the player trading the card selects the cities; who selects them when Piracy was drawn and not traded is not stated.",
+        "By 30.911 the cities are picked by the player who traded the card; the text does not say who picks them when Piracy was drawn and not traded.",
     ),
     UnknownFact(
         "maps/mediterranean.yaml",
@@ -528,7 +528,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=None,
             attributes=(
                 Attribute(
-                    text="Tokens may move through one land area into a second land area in one movement phase; the first area may not hold other players' units, Barbarians or a Pirate city; not combined with boarding a ship.",
+                    text="In one movement phase, tokens may cross one land area and continue into a second land area; the area crossed may not hold another player's units, Barbarians or a Pirate city. Tokens may not use this to cross a land area and then board a ship.",
                     rules=("32.251",),
                     effects=(Movement(units=MovementUnits.TOKENS, range=2),),
                     calamities=(),
@@ -560,7 +560,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=None,
             attributes=(
                 Attribute(
-                    text="Once per turn the holder may count one set of Iron, Bronze, Silver, Gems or Gold as one card larger (never beyond the limit printed on the card) when acquiring civilization cards or evaluating his hand for the A.S.T. or victory.",
+                    text="Once per turn, when acquiring civilization cards or when his hand is evaluated for the A.S.T. or for victory, the holder may value one Iron, Bronze, Silver, Gems or Gold set as if it held one more card, but never beyond the limit printed on the card.",
                     rules=("32.261",),
                     effects=(CommodityValue(set_size_change=1, goods=Goods.MINING, per_turn=1),),
                     calamities=(),
@@ -889,7 +889,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=None,
             attributes=(
                 Attribute(
-                    text="Alters Civil War (not necessarily for the better: the first faction is 15 unit points chosen by the beneficiary) and reduces the effects of Iconoclasm and Heresy (also as a secondary victim).",
+                    text="Changes how Civil War is resolved (not necessarily in the holder's favour: the beneficiary chooses the first faction, 15 unit points) and lessens Iconoclasm and Heresy (also when the holder is a secondary victim).",
                     rules=("32.841",),
                     effects=(),
                     calamities=(
@@ -950,7 +950,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=None,
             attributes=(
                 Attribute(
-                    text="Nullifies the effects of Superstition and reduces the effects of Slave Revolt.",
+                    text="Superstition has no effect on the holder; Slave Revolt is reduced.",
                     rules=("32.931",),
                     effects=(),
                     calamities=(
@@ -971,7 +971,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=None,
             attributes=(
                 Attribute(
-                    text="At the end of the calamity phase, before city support and card acquisition, the holder may convert the units in one area adjacent by land to an area with his own units, replacing a city by a city or tokens by tokens.",
+                    text="At the end of the calamity phase, before city support and card acquisition, the holder may convert the units of one area that is adjacent by land to an area holding his own units, replacing a city by a city or tokens by tokens.",
                     rules=("32.941",),
                     effects=(
                         SpecialAbility(
@@ -1292,7 +1292,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 False,
                 where="areas_touched_by_volcano",
                 condition="primary_has_city_touched_by_volcano",
-                text="If the primary victim has any cities in an area touched by a volcano, the volcano erupts and eliminates all units, regardless of ownership, in the areas touched by the volcano.",
+                text="When any city of the primary victim stands in an area a volcano touches, that volcano erupts: every unit in the areas it touches is eliminated, whoever its owner.",
                 rules=("30.211",),
                 site="greatest_total_damage",
                 site_tie_broken_by="primary_victim",
@@ -1307,7 +1307,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 False,
                 unit=CalamityUnit.CITIES,
                 condition="primary_has_no_city_touched_by_volcano",
-                text="If the primary victim has no cities in an area touched by a volcano, one of his cities is destroyed by earthquake.",
+                text="When none of the primary victim's cities is in an area a volcano touches, an earthquake destroys one of his cities.",
                 rules=("30.212",),
                 site="greatest_total_damage",
             ),
@@ -1336,7 +1336,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 where="adjacent_to_primary_victim_city",
                 condition="primary_has_no_city_touched_by_volcano",
                 victim_count=1,
-                text="One city belonging to another player is reduced; it must be in an area adjacent to the destroyed city, even across water.",
+                text="Another player also has one city reduced, in an area next to that of the destroyed city (adjacency across water counts).",
                 rules=("30.212",),
                 site="greatest_total_damage",
             ),
@@ -1354,11 +1354,11 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 condition="card_traded",
                 chosen_by="trading_player",
                 replaced_by="trading_player",
-                text="One city belonging to the primary victim is replaced by one city belonging to the player who traded him the card. The player trading the card selects the city.",
+                text="The player who traded the card to the primary victim picks one of the primary victim's cities and puts one of his own cities in its place.",
                 rules=("30.221",),
                 fallback=CalamityFallback(
                     CalamityKind.DESTROY_CITIES,
-                    text="If the trading player has no available cities, the victim's city is eliminated.",
+                    text="The victim's city is eliminated instead when the trading player has no city available.",
                     rules=("30.221",),
                 ),
             ),
@@ -1372,7 +1372,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 False,
                 unit=CalamityUnit.CITIES,
                 condition="card_not_traded",
-                text="If Treachery is drawn by a player and not traded, one city belonging to that player is reduced; no other player benefits.",
+                text="When the player who drew Treachery did not trade it, one of his own cities is reduced, and nobody else gains from it.",
                 rules=("30.222",),
             ),
         ),
@@ -1387,7 +1387,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 False,
                 unit=CalamityUnit.UNIT_POINTS,
                 chosen_by="primary_victim",
-                text="The primary victim loses ten unit points himself.",
+                text="Ten unit points are lost by the primary victim himself.",
                 rules=("30.311", "29.62"),
             ),
             CalamityEffect(
@@ -1401,7 +1401,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 unit=CalamityUnit.UNIT_POINTS,
                 chosen_by="secondary_victim",
                 allocated_by="primary_victim",
-                text="The primary victim must instruct other players to remove 20 unit points, no more than eight from any one player; he decides how many each secondary victim loses, the secondary victims decide which units.",
+                text="The primary victim must also have other players remove 20 unit points in total, at most eight of them from any single player; he sets each secondary victim's share, and each secondary victim picks the units he removes.",
                 rules=("30.311",),
             ),
         ),
@@ -1416,7 +1416,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 False,
                 unit=CalamityUnit.CITIES,
                 chosen_by="primary_victim",
-                text="Three cities belonging to the primary victim are reduced. The primary victim chooses which cities.",
+                text="The primary victim reduces three of his cities, of his own choice.",
                 rules=("30.321",),
             ),
         ),
@@ -1431,7 +1431,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 False,
                 unit=CalamityUnit.UNIT_POINTS,
                 chosen_by="primary_victim",
-                text="The primary victim's nation is divided into two factions; the primary victim begins the first faction by selecting 15 unit points.",
+                text="The primary victim's nation splits into two factions. The primary victim starts building the first faction by choosing 15 unit points.",
                 rules=("30.411", "30.412", "30.4121"),
             ),
             CalamityEffect(
@@ -1444,7 +1444,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 False,
                 unit=CalamityUnit.UNIT_POINTS,
                 chosen_by="beneficiary",
-                text="After the primary victim completes his selection, the beneficiary selects an additional 20 unit points belonging to the primary victim to complete the first faction.",
+                text="Once the primary victim has finished choosing, the beneficiary chooses 20 more of the primary victim's unit points, which completes the first faction.",
                 rules=("30.4123",),
             ),
             CalamityEffect(
@@ -1457,7 +1457,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 False,
                 chosen_by="primary_victim",
                 replaced_by="beneficiary",
-                text="Whatever remains is the second faction. The primary victim decides which faction he keeps; the beneficiary annexes the other by replacing its units with his own. The primary victim retains his stock, ships, treasury, civilization cards and A.S.T. position.",
+                text="The units left over form the second faction. The primary victim chooses which of the two factions he goes on playing; the beneficiary takes over the other one, swapping its units for his own. The primary victim keeps his ships, stock, treasury, civilization cards and A.S.T. place.",
                 rules=("30.413", "30.415"),
             ),
         ),
@@ -1472,7 +1472,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 False,
                 unit=CalamityUnit.TOKENS,
                 constraints=("cities_reduced_one_at_a_time", "lasts_until_end_of_calamity_phase"),
-                text="Fifteen tokens belonging to the primary victim may not be used to support his cities; resolved immediately. Cities are reduced one at a time, freed tokens supporting the remaining cities. If he has fewer than fifteen tokens on the board, only those are affected. After the calamity phase the tokens function normally again.",
+                text="Fifteen of the primary victim's tokens cannot count toward supporting his cities; this is resolved at once. His cities are reduced one by one, the tokens each reduction frees supporting the cities still standing. With fewer than fifteen tokens on the board, only the ones he has are affected. Once the calamity phase is over, the tokens work normally again.",
                 rules=("30.421", "30.422"),
             ),
         ),
@@ -1490,7 +1490,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 condition="primary_has_vulnerable_units_on_flood_plain",
                 chosen_by="primary_victim",
                 constraints=("vulnerable_units_only",),
-                text="If the primary victim has vulnerable units on a flood plain (4.42), he loses a maximum of 17 unit points from that flood plain. Cities built where there is no city site or a white city site are vulnerable; cities on black city sites are safe; tokens are always vulnerable.",
+                text="A primary victim whose vulnerable units stand on a flood plain (4.42) loses up to 17 unit points on it. Cities built in an area lacking a city site, or on a white city site, are vulnerable, as tokens always are; cities on black city sites are safe.",
                 rules=("30.511", "30.513"),
                 site="most_primary_victim_vulnerable_unit_points",
                 site_tie_broken_by="primary_victim",
@@ -1507,7 +1507,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 where="coastal",
                 condition="primary_has_no_vulnerable_units_on_flood_plain",
                 chosen_by="primary_victim",
-                text="If the primary victim has no vulnerable units in a flood plain, one of his coastal cities is eliminated; he chooses the city. If he has no coastal cities, he is unaffected by the flood.",
+                text="A primary victim without vulnerable units on any flood plain has one coastal city of his choice eliminated; one with no coastal cities is not affected by the flood.",
                 rules=("30.514",),
             ),
             CalamityEffect(
@@ -1524,7 +1524,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 chosen_by="secondary_victim",
                 allocated_by="primary_victim",
                 constraints=("vulnerable_units_only", "all_vulnerable_units_if_total_at_most_amount"),
-                text="Ten unit points on the same flood plain belonging to one or more secondary victims are also removed; the primary victim divides the loss, the secondary victims choose the units. If the other players' vulnerable units there total ten unit points or less, all of them are eliminated.",
+                text="One or more secondary victims also lose ten unit points in total on that same flood plain: the primary victim splits the loss among them, and each picks his own units. If the other players' vulnerable units on that flood plain come to ten unit points or fewer, all of them are eliminated.",
                 rules=("30.512",),
             ),
         ),
@@ -1541,7 +1541,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 where="primary_victim_start_area",
                 chosen_by="trading_player",
                 replaced_by="barbarians",
-                text="Fifteen tokens of a nation not in the game are placed in the primary victim's start area where they cause the greatest damage (an empty start area if he has no units in any; an area with another player's units only if no other is available). Conflict is resolved; surplus barbarians move as a unit to the adjacent area causing the greatest immediate damage to the primary victim, repeatedly, until none are surplus. Ties in the choice of area are settled by the player who traded the card, or, if it was not traded, by the player with the most units in stock.",
+                text="Fifteen tokens of a nation that did not start the game are set up in whichever start area of the primary victim hurts him most (in an empty start area if he has units in none of them; in an area holding another player's units only when no other area is left). Conflict is resolved there; then the surviving barbarians beyond the area's population limit move together into the adjacent area where they do the primary victim the most harm at once, and this repeats until none exceed the limit. When there is a choice of area, the player who traded the card decides, or, if it was not traded, the player holding most units in stock.",
                 rules=(
                     "30.5211",
                     "30.5212",
@@ -1569,7 +1569,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 unit=CalamityUnit.UNIT_POINTS,
                 chosen_by="primary_victim",
                 constraints=("leave_one_token_per_area", "city_leaves_at_least_one_token"),
-                text="The primary victim loses 16 unit points. A nation removing tokens must leave at least one token in each affected area; cities eliminated are replaced by at least one token, so a city counts at most four unit points.",
+                text="The primary victim loses 16 unit points. Whoever removes tokens must keep at least one token in every area hit; an eliminated city is replaced by at least one token, so no city counts for more than four unit points.",
                 rules=("30.611", "30.612", "29.62"),
             ),
             CalamityEffect(
@@ -1598,7 +1598,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 False,
                 unit=CalamityUnit.CITIES,
                 chosen_by="primary_victim",
-                text="All but three of the primary victim's cities are reduced. The primary victim chooses which cities are reduced.",
+                text="The primary victim reduces every one of his cities except three, choosing which.",
                 rules=("30.711",),
             ),
         ),
@@ -1613,7 +1613,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 False,
                 unit=CalamityUnit.CITIES,
                 chosen_by="primary_victim",
-                text="Four of the primary victim's cities are reduced. The primary victim chooses which cities are reduced.",
+                text="The primary victim reduces four of his cities, choosing which.",
                 rules=("30.811",),
             ),
             CalamityEffect(
@@ -1626,7 +1626,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 False,
                 unit=CalamityUnit.CITIES,
                 allocated_by="primary_victim",
-                text="The primary victim must also order the reduction of a total of two cities belonging to other players.",
+                text="In addition, the primary victim must order other players to reduce two of their cities in total.",
                 rules=("30.818",),
             ),
         ),
@@ -1660,7 +1660,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 replaced_by="pirates",
                 victim_count=2,
                 constraints=("applies_even_if_primary_victim_unaffected",),
-                text="Two coastal cities belonging to two other players are similarly replaced by pirate cities, even if the primary victim had fewer than two coastal cities. The primary victim selects these cities; each secondary victim loses only one city.",
+                text="Pirate cities also replace two coastal cities of two other players, one city each, chosen by the primary victim; this happens even when the primary victim had only one coastal city or none.",
                 rules=("30.912",),
             ),
         ),
@@ -1686,7 +1686,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="If the primary victim holds Engineering, an earthquake reduces, rather than destroys, his city.",
+                text="A primary victim holding Engineering has his city reduced by the earthquake, not destroyed.",
                 rules=("30.213", "32.312"),
             ),
             CalamityModifier(
@@ -1726,7 +1726,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per=None,
                 adds_kind=None,
                 optional=True,
-                text="Players who hold Pottery may reduce their losses by four unit points for each Grain trade card held. Grain cards so used are not discarded but placed face up until the end of the turn and may not be used to acquire civilization cards until the following turn.",
+                text="A holder of Pottery may lower his loss by four unit points per Grain trade card in his hand. Grain cards used this way are not discarded: they lie face up in front of him until the end of the turn and cannot count toward acquiring civilization cards before the next turn.",
                 rules=("30.312", "32.211"),
             ),
         ),
@@ -1746,7 +1746,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="If the primary victim has Mysticism, two cities are reduced.",
+                text="With Mysticism, the primary victim has two of his cities reduced.",
                 rules=("30.322", "32.911"),
             ),
             CalamityModifier(
@@ -1764,7 +1764,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="If the primary victim holds Deism, one city is reduced.",
+                text="With Deism, the primary victim has one of his cities reduced.",
                 rules=("30.322", "32.921"),
             ),
             CalamityModifier(
@@ -1782,7 +1782,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="If the primary victim holds Enlightenment, there is no effect.",
+                text="Superstition has no effect on a primary victim who holds Enlightenment.",
                 rules=("30.322", "32.931"),
             ),
         ),
@@ -1802,7 +1802,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="If the primary victim holds Music he selects an additional five unit points.",
+                text="A primary victim holding Music chooses five more unit points.",
                 rules=("30.4122", "32.621"),
             ),
             CalamityModifier(
@@ -1820,7 +1820,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="If the primary victim holds Drama and Poetry he selects an additional five unit points.",
+                text="A primary victim holding Drama and Poetry chooses five more unit points.",
                 rules=("30.4122", "32.611"),
             ),
             CalamityModifier(
@@ -1838,7 +1838,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="If the primary victim holds Democracy he selects an additional ten unit points.",
+                text="A primary victim holding Democracy chooses ten more unit points.",
                 rules=("30.4122", "32.822"),
             ),
             CalamityModifier(
@@ -1856,7 +1856,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="If the primary victim holds Philosophy, the first faction is automatically comprised of 15 units chosen by the beneficiary, regardless of any other civilization cards held by the primary victim: the primary victim selects nothing.",
+                text="A primary victim holding Philosophy picks none: the first faction is simply 15 units picked by the beneficiary, whatever other civilization cards the primary victim has.",
                 rules=("30.4124", "32.841"),
             ),
             CalamityModifier(
@@ -1874,7 +1874,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="If the primary victim holds Philosophy, the first faction is automatically comprised of 15 units chosen by the beneficiary: the beneficiary selects 15 unit points instead of 20.",
+                text="If the primary victim holds Philosophy, the beneficiary alone makes up the first faction with 15 units: he picks 15 unit points rather than 20.",
                 rules=("30.4124", "32.841"),
             ),
             CalamityModifier(
@@ -1892,7 +1892,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per="faction",
                 adds_kind=CalamityKind.LOSE_UNIT_POINTS,
-                text="If the primary victim holds Military, five unit points are removed from each faction after the factions are selected; each player must, if possible, remove them from areas adjacent to the other faction.",
+                text="A primary victim holding Military makes each faction lose five unit points once both factions are chosen; each player must take these, where he can, from areas next to the other faction.",
                 rules=("30.414", "32.832"),
                 adds_unit=CalamityUnit.UNIT_POINTS,
             ),
@@ -1913,7 +1913,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="If the primary victim holds Mining, an additional five tokens may not be used for city support.",
+                text="A primary victim holding Mining has five more tokens barred from city support.",
                 rules=("30.423", "32.262"),
             ),
             CalamityModifier(
@@ -1931,7 +1931,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="If the primary victim holds Enlightenment, the number of tokens which may not be used for city support is reduced by five.",
+                text="A primary victim holding Enlightenment has five fewer tokens barred from city support.",
                 rules=("30.423", "32.931"),
             ),
         ),
@@ -1951,7 +1951,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="A player who holds Engineering who has units on a flood plain loses a maximum of seven unit points from flood (17 to 7 for the primary victim).",
+                text="A player holding Engineering loses at most seven unit points to the flood on a flood plain where he has units (the primary victim 7 instead of 17).",
                 rules=("30.515", "32.312"),
             ),
             CalamityModifier(
@@ -1969,7 +1969,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="A secondary victim who holds Engineering loses a maximum of seven unit points from flood.",
+                text="A secondary victim holding Engineering loses no more than seven unit points to the flood.",
                 rules=("30.515", "32.312"),
             ),
             CalamityModifier(
@@ -1987,7 +1987,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="If a primary victim who holds Engineering has no units on a flood plain, one of his coastal cities is reduced rather than eliminated.",
+                text="A primary victim holding Engineering and having no units on a flood plain has one coastal city reduced instead of eliminated.",
                 rules=("30.515", "32.312"),
             ),
         ),
@@ -2008,7 +2008,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="If a primary victim of Epidemic holds Medicine, his losses are reduced by eight unit points.",
+                text="A primary victim of Epidemic who holds Medicine loses eight fewer unit points.",
                 rules=("30.613", "32.431"),
             ),
             CalamityModifier(
@@ -2026,7 +2026,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="If a secondary victim of Epidemic holds Medicine, his losses are reduced by five unit points.",
+                text="A secondary victim of Epidemic who holds Medicine loses five fewer unit points.",
                 rules=("30.613", "32.431"),
             ),
             CalamityModifier(
@@ -2044,7 +2044,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="A player who holds Roadbuilding loses an additional five unit points to Epidemic, both as a primary and a secondary victim.",
+                text="Roadbuilding costs its holder five more unit points in an Epidemic, whether he is the primary or a secondary victim.",
                 rules=("30.614", "32.252"),
             ),
         ),
@@ -2064,7 +2064,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="The number of the primary victim's cities reduced is decreased by one if he holds Music.",
+                text="A primary victim holding Music reduces one city fewer.",
                 rules=("30.712", "32.621"),
             ),
             CalamityModifier(
@@ -2082,7 +2082,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="The number of the primary victim's cities reduced is decreased by one if he holds Drama and Poetry.",
+                text="A primary victim holding Drama and Poetry reduces one city fewer.",
                 rules=("30.712", "32.611"),
             ),
             CalamityModifier(
@@ -2100,7 +2100,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="The number of the primary victim's cities reduced is decreased by one if he holds Law.",
+                text="A primary victim holding Law reduces one city fewer.",
                 rules=("30.712", "32.811"),
             ),
             CalamityModifier(
@@ -2118,7 +2118,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="The number of the primary victim's cities reduced is decreased by one if he holds Democracy.",
+                text="A primary victim holding Democracy reduces one city fewer.",
                 rules=("30.712", "32.822"),
             ),
             CalamityModifier(
@@ -2136,7 +2136,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="The number of the primary victim's cities reduced is increased by one if the primary victim holds Military.",
+                text="A primary victim holding Military reduces one more city.",
                 rules=("30.713", "32.833"),
             ),
             CalamityModifier(
@@ -2154,7 +2154,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="The number of the primary victim's cities reduced is increased by one if the primary victim holds Roadbuilding.",
+                text="A primary victim holding Roadbuilding reduces one more city.",
                 rules=("30.714", "32.252"),
             ),
         ),
@@ -2174,7 +2174,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="If the primary victim holds Law, the number of cities reduced is decreased by one.",
+                text="A primary victim holding Law reduces one city fewer.",
                 rules=("30.812", "32.811"),
             ),
             CalamityModifier(
@@ -2192,7 +2192,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="If the primary victim holds Philosophy, the number of cities reduced is decreased by one.",
+                text="A primary victim holding Philosophy reduces one city fewer.",
                 rules=("30.813", "32.841"),
             ),
             CalamityModifier(
@@ -2210,7 +2210,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="If the primary victim holds Theology, the number of cities reduced is decreased by three.",
+                text="A primary victim holding Theology reduces three cities fewer.",
                 rules=("30.814", "32.951"),
             ),
             CalamityModifier(
@@ -2228,7 +2228,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="If the primary victim holds Monotheism, the number of cities reduced is increased by one.",
+                text="A primary victim holding Monotheism reduces one more city.",
                 rules=("30.815", "32.943"),
             ),
             CalamityModifier(
@@ -2246,7 +2246,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="If the primary victim holds Roadbuilding, the number of cities reduced is increased by one.",
+                text="A primary victim holding Roadbuilding reduces one more city.",
                 rules=("30.816", "32.252"),
             ),
             CalamityModifier(
@@ -2264,7 +2264,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="A secondary victim who holds Philosophy may not lose more than one city as a result of the primary victim's order.",
+                text="A secondary victim holding Philosophy loses at most one city to the primary victim's order.",
                 rules=("30.819", "32.841"),
             ),
             CalamityModifier(
@@ -2282,7 +2282,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="A player who holds Theology cannot be named as a secondary victim.",
+                text="No holder of Theology may be named a secondary victim.",
                 rules=("30.819", "32.951"),
             ),
         ),
@@ -2352,7 +2352,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=None,
-                text="The player who traded Epidemic to the primary victim cannot be chosen as a secondary victim.",
+                text="Whoever gave the primary victim Epidemic in trade cannot be made a secondary victim.",
             ),
         ),
         CalamityId.CIVIL_DISORDER: (),
@@ -2362,14 +2362,14 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=None,
-                text="The player who traded Iconoclasm and Heresy to the primary victim cannot be picked as a secondary victim.",
+                text="Whoever gave the primary victim Iconoclasm and Heresy in trade cannot be made a secondary victim.",
             ),
             CalamityImmunity(
                 who="card_holder",
                 side=Role.SECONDARY,
                 nation=None,
                 card=CardId.THEOLOGY,
-                text="A player who holds Theology cannot be named as a secondary victim.",
+                text="No holder of Theology may be named a secondary victim.",
             ),
         ),
         CalamityId.PIRACY: (
@@ -2378,7 +2378,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=None,
-                text="The player who traded Piracy to the primary victim cannot be picked as a secondary victim.",
+                text="Whoever gave the primary victim Piracy in trade cannot be made a secondary victim.",
             ),
         ),
     },
@@ -2402,7 +2402,7 @@ STACK_SETUP: Final[tuple[StackSetupStep, ...]] = (
     StackSetupStep("shuffle_each_stack", "Shuffle each stack.", ("15.2",)),
     StackSetupStep(
         "set_aside_commodities",
-        "From each stack from the second to the ninth, count off as many commodity cards as there are players and set them aside.",
+        "From each of stacks two to nine, set aside a number of commodity cards equal to the number of players.",
         ("15.2",),
     ),
     StackSetupStep(
@@ -6372,7 +6372,7 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = (
         name="Commodity cards",
         per="commodity_card_value",
         points=None,
-        text="Commodity cards: the total value of sets plus the face value of single cards.",
+        text="Commodity cards: the value of all sets, plus the face value of each single card.",
         rules=("35.1",),
     ),
     ScoringItem(
@@ -6396,7 +6396,7 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = (
         name="Cities",
         per="city",
         points=50,
-        text="Cities: 50 points for each city on the board.",
+        text="Cities: 50 points per city on the board.",
         rules=("35.1",),
     ),
 )
@@ -6424,12 +6424,12 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
             several_cards_per_turn=settings.CreditPolicyPurchasesSeveralCardsPerTurn(
                 value=True,
                 rule=("31.1", "31.54"),
-                text="Each player has the option of acquiring one or more civilization cards by turning in commodity cards and treasury tokens and applying credits from previously purchased civilization cards.",
+                text="Each player may acquire one or more civilization cards, paying with commodity cards and treasury tokens plus the credits of civilization cards he bought earlier.",
             ),
             same_turn_credits=settings.CreditPolicyPurchasesSameTurnCredits(
                 value=False,
                 rule="31.53",
-                text="Credits may not be used in the same turn in which they are acquired. A player must wait until the next turn to use credits from newly acquired civilization cards.",
+                text="Credits of a civilization card cannot be applied in the turn the card is acquired; they can be used from the next turn on.",
             ),
             treasury_within_price=settings.CreditPolicyPurchasesTreasuryWithinPrice(
                 value=True,
@@ -6440,7 +6440,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
             overpayment=settings.CreditPolicyPurchasesOverpayment(
                 value="lost",
                 rule="31.58",
-                text="No change is given if the value of commodity cards and credits exceeds the value of the civilization cards being purchased. Any excess is lost.",
+                text="Paying more than the civilization cards bought are worth, in commodity cards and credits, gives no change: the excess is lost.",
             ),
         ),
         note="same_target: 31.51-31.55 do not say how two routes from one owned card to the same target combine, but in this game no card's credit lines reach one target twice, so 'highest' and 'sum' derive the same matrix and the choice changes no purchase (tests/test_credits.py checks it); the derived matrix equals the Civilization Card Credits table (14.1, 31.52; community/advciv_civ_card_credits.csv) in every cell but the two recorded on Roadbuilding and Mining. across_owned_cards: sum follows 31.52 (\"total the credits amassed\") and the worked example in 31.58.",
@@ -6475,13 +6475,13 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
         frozen=settings.RuleText(
             id="frozen_without_cities",
-            text="A player with fewer cities in play than an epoch requires is frozen on the A.S.T. and may not advance further in that epoch until he again has the required number of cities; this is determined when markers are moved.",
+            text="A player who has fewer cities in play than an epoch requires is frozen on the A.S.T.: his marker cannot move any further in that epoch until he again has the required number of cities; this is checked when markers are moved.",
             rule="33.3",
             note="The guide after 35.2 adds that, as civilization cards are never lost, freezing only ever comes from the city requirement.",
         ),
         regression=settings.AstRegression(
             rule="33.4",
-            text="A player who ends a round with no cities in play moves his marker back one space per turn, unless he is in the Stone Age, which has no city requirement.",
+            text="A player with no cities in play at the end of a round moves his marker back one space per turn, except while he is in the Stone Age, which requires no cities.",
             condition="no_cities_in_play",
             spaces_per_turn=1,
             except_epochs=("stone_age",),
@@ -6528,7 +6528,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         end_conditions=(
             settings.RuleText(
                 id="finish_square",
-                text="At least one player moves his marker onto a finish square of the A.S.T.; that move is the last step along the A.S.T. The first player to reach a finish square does not necessarily win.",
+                text="One or more players move their markers onto a finish square of the A.S.T.; entering it counts as the final step along the A.S.T. Whoever gets to a finish square first does not necessarily win.",
                 rule="34.1",
             ),
             settings.RuleText(
@@ -6551,7 +6551,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 name="Commodity cards",
                 rule="35.1",
                 per="commodity_card_value",
-                text="Commodity cards: the total value of sets plus the face value of single cards.",
+                text="Commodity cards: the value of all sets, plus the face value of each single card.",
             ),
             settings.VictoryScoringItem(
                 id="treasury",
@@ -6569,7 +6569,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 points=100,
                 space_counting=None,
                 text="A.S.T. position: 100 points per space.",
-                note="35.1 D survives in Italian ('Posizione nell'A.S.T. (100 punti per ogni spazio)'); the guide after 35.2 says 'A.S.T. position (100 points per square)'.",
+                note='35.1 D survives in Italian ("Posizione nell\'A.S.T. (100 punti per ogni spazio)"); the guide after 35.2 says "A.S.T. position (100 points per square)".',
                 unknown_fields=("space_counting",),
             ),
             settings.VictoryScoringItem(
@@ -6578,7 +6578,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 rule="35.1",
                 per="city",
                 points=50,
-                text="Cities: 50 points for each city on the board.",
+                text="Cities: 50 points per city on the board.",
             ),
         ),
         highest_wins=True,
@@ -6604,7 +6604,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
         revolt=settings.TaxationRevolt(
             rule=("19.31", "19.32", "19.33", "19.34"),
-            text="A player without enough tokens in stock to pay the tax has the cities he cannot pay for revolt, after all others have paid. The player with most unit points in stock (cities 5, tokens 1) chooses which cities revolt and replaces them with his own; if he runs out of cities the next player takes the rest, and so on; cities nobody can take are eliminated; unpaid taxes are not paid by the new owners. Cities of a player holding Democracy never revolt.",
+            text="A player without enough tokens in stock to pay the tax has the cities he cannot pay for revolt, after all others have paid. The player with most unit points in stock (cities 5, tokens 1) picks the revolting cities and puts his own cities in their place; when his cities in stock run out, the next player takes over the rest, and so on; cities no one can take are eliminated; the new owners do not pay the unpaid taxes. Cities of a player holding Democracy never revolt.",
             beneficiary="most_unit_points_in_stock",
             immune_card="democracy",
         ),
@@ -6642,7 +6642,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 uses_per_turn=1,
                 applies_when=("acquiring_civilization_cards", "ast_evaluation", "victory_evaluation"),
                 rule=("32.261", "28.53"),
-                note="Applies to one set of Iron, Bronze, Silver, Gems or Gold (the goods marked mining: true). Once used in a turn (e.g. when acquiring civilization cards) it cannot be used again on retained cards later in the same turn (32.261 example).",
+                note="Applies to a single set of one of the goods marked mining: true (Iron, Bronze, Silver, Gems, Gold). Once used in a turn (e.g. when acquiring civilization cards) it cannot be used again on retained cards later in the same turn (32.261 example).",
             ),
             rule="32.261",
         ),
@@ -6713,7 +6713,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                         step="set_aside_commodities",
                         stacks=settings.StackRange(from_=2, to=9),
                         count_per_stack="players",
-                        text="From each stack from the second to the ninth, count off as many commodity cards as there are players and set them aside.",
+                        text="From each of stacks two to nine, set aside a number of commodity cards equal to the number of players.",
                         rule="15.2",
                     ),
                     settings.Step(

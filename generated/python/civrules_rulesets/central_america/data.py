@@ -104,7 +104,7 @@ RULESET_ID: Final = "central-america"
 RULESET_NAME: Final = "Central America (Expansion Project map variant)"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "5258eb1b7ed0456a944fbfc72d7796286d75b21239b4e0e19cc826bb6e953222"
+RULESET_FINGERPRINT: Final = "b0a8722dedcde7cc4448ca2b8f77ce88cc55d9e4da3b1d19503598c9254bba5a"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -1034,7 +1034,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "rulesets/central-america.yaml",
         "not_in_sources.map",
-        "The Central America map is not in the sources. The variant says only that it has the same number of areas, city sites and population totals as Avalon Hill's original map with the Western Expansion, that its areas are slightly smaller and named after city states (or local geography where there were none), that some flood plains and several start locations were placed for playability, not geography, that there are not enough city sites for every player to build nine cities, and that it has volcanoes (item 8; 29.2.1.7).",
+        "The Central America map is not in the sources. The variant says only that it matches Avalon Hill's original map with the Western Expansion in its numbers of areas and city sites and in its population totals, that its areas are slightly smaller and named after city states (or local geography where there were none), that some flood plains and several start locations were placed for playability, not geography, that the city sites are too few for every player to build nine cities, and that it has volcanoes (item 8; 29.2.1.7).",
     ),
     UnknownFact(
         "rulesets/central-america.yaml",
@@ -1191,7 +1191,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             purchase_effects=(
                 PurchaseEffect(
                     kind=PurchaseKind.ACQUIRE_ADVANCEMENTS,
-                    text="Upon purchase, the holder may at once acquire up to two further science (or dual-science) advancements with a face value below 100 each; he may acquire one or none, and only advancements he is eligible for and that are available.",
+                    text="When he buys this card, the holder may immediately also take up to two more advancements of the sciences group (dual-science ones included), each with a face value under 100; he may take one or none, and only advancements that are available and that he is eligible for.",
                     rules=("30.4.2",),
                     max_cards=2,
                     max_face_value_below=100,
@@ -1286,13 +1286,13 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=None,
             attributes=(
                 Attribute(
-                    text="The holder may buy cards of the second trade card stack for seven treasury tokens per card.",
+                    text="From trade card stack 2 the holder may buy cards at seven treasury tokens each.",
                     rules=("30.8.2",),
                     effects=(TradeCardPurchase(stack=2, price=7),),
                     calamities=(),
                 ),
                 Attribute(
-                    text="The holder may buy cards of the seventh trade card stack for fifteen treasury tokens per card.",
+                    text="From trade card stack 7 the holder may buy cards at fifteen treasury tokens each.",
                     rules=("30.8.3",),
                     effects=(TradeCardPurchase(stack=7, price=15),),
                     calamities=(),
@@ -1466,7 +1466,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=None,
             attributes=(
                 Attribute(
-                    text="In the Special Abilities phase the holder may place a city, or tokens up to the population limit (with Agriculture and Irrigation if held), from stock in an empty area to which he can trace an unblocked path from an area with his units (no land area with another player's units on the way; the sea and land parts of one area count as two areas).",
+                    text="In the Special Abilities phase the holder may put from stock into an empty area either a city or tokens, at most the population limit (counting Agriculture and Irrigation if held), provided he can trace an unblocked path to that area from an area with his units (no land area with another player's units on the way; the sea and land parts of one area count as two areas).",
                     rules=("30.14.2", "25.2.1", "25.2.2"),
                     effects=(SpecialAbility(action=AbilityAction.MIGRATE, phase=AbilityPhase.SPECIAL_ABILITIES),),
                     calamities=(),
@@ -1682,13 +1682,13 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=None,
             attributes=(
                 Attribute(
-                    text="A victim of Regression moves his A.S.T. marker back one additional space.",
+                    text="Regression sends the holder's A.S.T. marker back one extra space.",
                     rules=("30.20.2",),
                     effects=(),
                     calamities=(CalamityLink(CalamityId.REGRESSION, LinkEffect.AGGRAVATES),),
                 ),
                 Attribute(
-                    text="In the Special Abilities phase the holder may destroy all units in one area adjacent by land to his civilization that holds no units of a player holding Fundamentalism or Philosophy; barbarian tokens and pirate cities may not be destroyed.",
+                    text="In the Special Abilities phase the holder may wipe out every unit in a single area that is adjacent by land to his civilization and contains no units of a player holding Fundamentalism or Philosophy; this cannot destroy barbarian tokens or pirate cities.",
                     rules=("30.20.3", "25.3.1", "25.3.2"),
                     effects=(
                         SpecialAbility(
@@ -1804,7 +1804,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=None,
             attributes=(
                 Attribute(
-                    text="A victim of Regression moves his A.S.T. marker back one space fewer.",
+                    text="Regression sends the holder's A.S.T. marker back one space fewer.",
                     rules=("30.24.3",),
                     effects=(),
                     calamities=(CalamityLink(CalamityId.REGRESSION, LinkEffect.REDUCES),),
@@ -2000,13 +2000,13 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=None,
             attributes=(
                 Attribute(
-                    text="The holder may buy cards of the sixth trade card stack for thirteen treasury tokens per card.",
+                    text="From trade card stack 6 the holder may buy cards at thirteen treasury tokens each.",
                     rules=("30.31.2",),
                     effects=(TradeCardPurchase(stack=6, price=13),),
                     calamities=(),
                 ),
                 Attribute(
-                    text="The holder may buy cards of the eighth trade card stack for sixteen treasury tokens per card.",
+                    text="From trade card stack 8 the holder may buy cards at sixteen treasury tokens each.",
                     rules=("30.31.3",),
                     effects=(TradeCardPurchase(stack=8, price=16),),
                     calamities=(),
@@ -2076,7 +2076,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     calamities=(CalamityLink(CalamityId.ICONOCLASM_AND_HERESY, LinkEffect.AGGRAVATES),),
                 ),
                 Attribute(
-                    text="In the Special Abilities phase the holder may replace from stock exactly all units in one area adjacent by land to his civilization that belong to a player holding neither Monotheism nor Theology; not without enough units in stock; barbarian tokens and pirate cities may not be converted.",
+                    text="In the Special Abilities phase the holder may convert one area adjacent by land to his civilization whose units belong to a player holding neither Monotheism nor Theology, replacing every one of those units (all of them, not some) with units from his stock; not possible without enough units in stock; barbarian tokens and pirate cities cannot be converted.",
                     rules=("30.33.3", "25.4.1", "25.4.2", "25.4.3"),
                     effects=(
                         SpecialAbility(
@@ -2207,7 +2207,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     calamities=(),
                 ),
                 Attribute(
-                    text="The holder may lose ships instead of tokens as casualties in conflict.",
+                    text="In conflict the holder may take casualties as ships rather than tokens.",
                     rules=("30.38.3", "18.2.5"),
                     effects=(Conflict(aspect=ConflictAspect.SHIPS_AS_CASUALTIES),),
                     calamities=(),
@@ -2279,7 +2279,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     calamities=(CalamityLink(CalamityId.BARBARIAN_HORDES, LinkEffect.AGGRAVATES),),
                 ),
                 Attribute(
-                    text="In the Special Abilities phase the holder may either annex one adjacent area, replacing from treasury exactly all units in it that belong to a player holding neither Politics nor Cultural Ascendancy (a city by a city from stock, moving five treasury tokens to stock), or move up to five tokens from stock to treasury; barbarian tokens and pirate cities may not be annexed.",
+                    text="In the Special Abilities phase the holder may either annex one adjacent area, replacing from treasury exactly all units in it that belong to a player holding neither Politics nor Cultural Ascendancy (a city by a city from stock, moving five treasury tokens to stock), or move up to five tokens from stock to treasury; barbarian tokens and pirate cities cannot be annexed.",
                     rules=("30.40.3", "25.5.1", "25.5.2", "25.5.3"),
                     effects=(
                         SpecialAbility(
@@ -2396,7 +2396,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=None,
             attributes=(
                 Attribute(
-                    text="The holder may buy cards of the third trade card stack for nine treasury tokens per card.",
+                    text="From trade card stack 3 the holder may buy cards at nine treasury tokens each.",
                     rules=("30.44.2",),
                     effects=(TradeCardPurchase(stack=3, price=9),),
                     calamities=(),
@@ -2542,7 +2542,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     calamities=(CalamityLink(CalamityId.EPIDEMIC, LinkEffect.AGGRAVATES),),
                 ),
                 Attribute(
-                    text="In the Special Abilities phase the holder may ask, in turn, up to three players holding neither Trade Empire nor Wonder of the World (a different player each time) for one named commodity card; a player who has it must hand it over, and the holder may then ask no one else this turn.",
+                    text="In the Special Abilities phase the holder may name one commodity card and ask for it, one player at a time, up to three players holding neither Trade Empire nor Wonder of the World (a different player each time); a player who has it must hand it over, and the holder may then ask no one else this turn.",
                     rules=("30.49.4", "25.7.1", "25.7.2", "25.7.3"),
                     effects=(
                         SpecialAbility(
@@ -2570,7 +2570,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             victory_points=None,
             attributes=(
                 Attribute(
-                    text="In the Return of Excess Commodity Cards phase the holder may exchange commodity cards for treasury tokens, two tokens from stock per point of face value (not without enough tokens in stock).",
+                    text="In the Return of Excess Commodity Cards phase the holder may turn commodity cards into treasury tokens: two tokens from stock per point of face value (not possible without enough tokens in stock).",
                     rules=("30.50.2", "27.1"),
                     effects=(CommodityExchange(tokens_per_point=2, phase="return_of_excess_commodity_cards"),),
                     calamities=(),
@@ -2604,7 +2604,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     calamities=(CalamityLink(CalamityId.SUPERSTITION, LinkEffect.AGGRAVATES),),
                 ),
                 Attribute(
-                    text="In the Special Abilities phase the holder may replace from stock up to five barbarian tokens or pirate units in one area with his own units, if he can trace an unblocked path to it from an area with his units (no land area with another player's units on the way); he need not convert all of them, and not without enough units in stock.",
+                    text="In the Special Abilities phase the holder may convert up to five barbarian tokens or pirate units in one area, replacing them with his own units from stock, if he can trace an unblocked path to it from an area with his units (no land area with another player's units on the way); he need not convert all of them, and not without enough units in stock.",
                     rules=("30.51.3", "25.8.1", "25.8.2", "25.8.3"),
                     effects=(
                         SpecialAbility(
@@ -3060,7 +3060,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             no_effect_when=("primary_victim_has_most_unit_points_in_stock", "no_second_faction"),
             beneficiary_overflow="next_most_unit_points_in_stock",
             beneficiary_unit_points=(5, 1),
-            beneficiary_eligibility="A player is eligible if at most seven areas lie between an area with the victim's units and an area with his; a player with no units on the board is always eligible (29.4.1.2). A tie between potential beneficiaries is decided by the victim.",
+            beneficiary_eligibility="Eligible is any player with no more than seven areas between an area holding the victim's units and one holding his own; having no units on the board makes a player eligible in any case (29.4.1.2). If potential beneficiaries tie, the victim picks among them.",
         ),
         CalamityId.SLAVE_REVOLT: Calamity(
             CalamityId.SLAVE_REVOLT,
@@ -3174,7 +3174,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             beneficiary="most_unit_points_in_stock",
             no_effect_when=("primary_victim_has_most_unit_points_in_stock",),
             beneficiary_unit_points=(5, 1),
-            beneficiary_eligibility="A player whose civilization is adjacent by land to the victim's is eligible; if no one would be, a player is eligible if at most seven areas lie between an area with the victim's units and one with his. A player with no units on the board is always eligible; the victim never is. Ties between potential beneficiaries follow A.S.T. order.",
+            beneficiary_eligibility="Players whose civilization borders the victim's by land are eligible; should that leave nobody eligible, any player with no more than seven areas between an area holding the victim's units and one holding his own is eligible. Having no units on the board makes a player eligible in any case, while the victim can never be. A tie between potential beneficiaries is broken by A.S.T. order.",
         ),
         CalamityId.ICONOCLASM_AND_HERESY: Calamity(
             CalamityId.ICONOCLASM_AND_HERESY,
@@ -3309,7 +3309,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 where="adjacent_to_primary_victim_city",
                 condition="primary_has_no_city_touched_by_volcano",
                 victim_count=1,
-                text="One city of another player, in an area adjacent to the destroyed city, is reduced.",
+                text="One city of another player, in an area adjacent to the city destroyed, is reduced.",
                 rules=("29.2.1.2",),
                 site="greatest_total_damage",
             ),
@@ -3403,7 +3403,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 False,
                 unit=CalamityUnit.CITIES,
                 chosen_by="primary_victim",
-                text="Three of the victim's cities are reduced; the victim chooses which.",
+                text="The victim reduces three cities of his choice.",
                 rules=("29.3.2.1",),
             ),
         ),
@@ -3485,7 +3485,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 False,
                 unit=CalamityUnit.TOKENS,
                 constraints=("cities_reduced_one_at_a_time",),
-                text="The calamity triggers an immediate city support check for the victim, in which fifteen of his tokens may not support cities (all of them if he has fewer than fifteen on the board); cities are reduced one at a time, the freed tokens supporting the remaining cities.",
+                text="The victim's city support is checked at once; in this check fifteen of his tokens cannot support cities (every one of them if he has fewer than fifteen on the board). Cities are reduced one by one, the tokens freed by each reduction supporting the cities left.",
                 rules=("29.4.2.1", "29.4.2.4"),
             ),
         ),
@@ -3542,7 +3542,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 where="coastal",
                 condition="primary_has_no_vulnerable_units_on_flood_plain",
                 chosen_by="primary_victim",
-                text="With no vulnerable units on a flood plain, one of his coastal cities, of his choice, is eliminated; with no coastal city he is unaffected.",
+                text="A primary victim without vulnerable units on any flood plain eliminates one coastal city of his choice; if he has no coastal city, the flood leaves him untouched.",
                 rules=("29.5.1.4",),
             ),
             CalamityEffect(
@@ -3559,7 +3559,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 chosen_by="secondary_victim",
                 allocated_by="primary_victim",
                 constraints=("vulnerable_units_only", "all_vulnerable_units_if_total_at_most_amount"),
-                text="Ten vulnerable unit points of other players on the same flood plain are also removed; the primary victim divides the loss, the secondary victims choose the units. If the others' vulnerable unit points there total ten or less, all are eliminated.",
+                text="Other players also lose ten vulnerable unit points on that same flood plain: the primary victim splits this loss among them and they pick which units go. If their vulnerable unit points there come to ten or fewer, all those units are eliminated.",
                 rules=("29.5.1.3",),
             ),
         ),
@@ -3656,7 +3656,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 False,
                 where="coastal",
                 chosen_by="secondary_victim",
-                text="Every other player reduces two of his coastal cities exposed to the Cyclone.",
+                text="Every other player reduces two coastal cities of his that are exposed to the Cyclone.",
                 rules=("29.6.1.3",),
             ),
             CalamityEffect(
@@ -3684,7 +3684,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 unit=CalamityUnit.UNIT_POINTS,
                 chosen_by="primary_victim",
                 constraints=("leave_one_token_per_area", "city_leaves_at_least_one_token"),
-                text="The primary victim removes sixteen unit points himself, leaving at least one token in each affected area; cities are reduced to at least one token, not eliminated. If he cannot, the Epidemic takes all his unit points but one token in every area.",
+                text="The primary victim himself removes sixteen unit points, but must leave each area hit with at least one token of his; his cities drop to one token or more instead of being eliminated. If he cannot lose enough that way, the Epidemic takes all his unit points except one token in every area.",
                 rules=("29.6.2.1", "29.6.2.2"),
             ),
             CalamityEffect(
@@ -3742,7 +3742,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 False,
                 unit=CalamityUnit.COMMODITY_POINTS,
                 chosen_by="primary_victim",
-                text="The victim at once discards commodity cards of his choice worth ten points (face value, not set value); they are shuffled back into their stacks at the end of the Return of Excess Commodity Cards phase.",
+                text="The victim immediately discards commodity cards of his choosing with a face value (not set value) of ten points; they are shuffled back into their stacks once the Return of Excess Commodity Cards phase ends.",
                 rules=("29.7.1.1",),
             ),
         ),
@@ -3757,7 +3757,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 False,
                 unit=CalamityUnit.CITIES,
                 chosen_by="primary_victim",
-                text="All but three of the victim's cities are reduced; the victim chooses which.",
+                text="The victim reduces all his cities except three, choosing which.",
                 rules=("29.7.2.1",),
             ),
         ),
@@ -3789,7 +3789,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 unit=CalamityUnit.UNIT_POINTS,
                 chosen_by="beneficiary",
                 replaced_by="beneficiary",
-                text="The beneficiary annexes twice as many of the victim's unit points as the victim owns cities, replacing them with tokens from stock, from areas within or adjacent (by land or water) to his civilization if possible, one area at a time (partly only if it cannot be wholly annexed); if he has no units adjacent to the victim he annexes anywhere.",
+                text="The beneficiary annexes two of the victim's unit points per city the victim owns, putting tokens from his stock in their place; where possible they come from areas inside his civilization or next to it (by land or by water). He annexes area by area, taking an area only in part when it cannot be taken whole; if he has no units adjacent to the victim, he annexes at any location.",
                 rules=("29.8.1.3", "29.8.1.7"),
             ),
         ),
@@ -3865,7 +3865,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 where="coastal",
                 chosen_by="trading_player",
                 replaced_by="pirates",
-                text="Two of the primary victim's coastal cities are replaced by white pirate cities; the player who traded him Piracy selects them.",
+                text="White pirate cities take the place of two coastal cities of the primary victim, chosen by the player who traded him Piracy.",
                 rules=("29.9.2.1",),
             ),
             CalamityEffect(
@@ -3913,7 +3913,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 unit=CalamityUnit.COMMODITY_POINTS,
                 condition="card_not_traded",
                 chosen_by="primary_victim",
-                text="If the victim drew Banditry and did not trade it, he discards the selected cards instead; they are shuffled back at the end of the Return of Excess Commodity Cards phase.",
+                text="If the victim drew Banditry and did not trade it, he discards the selected cards instead; they are shuffled back once the Return of Excess Commodity Cards phase ends.",
                 rules=("29.9.3.2",),
             ),
         ),
@@ -4330,7 +4330,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per="faction",
                 adds_kind=CalamityKind.LOSE_UNIT_POINTS,
-                text="If the victim holds Military, five unit points are removed from each faction after the factions are selected, if possible from areas within or adjacent to the other faction.",
+                text="A victim holding Military has five unit points taken from each faction once the factions are chosen, where possible from areas inside or next to the other faction.",
                 rules=("29.4.1.6", "30.30.3"),
                 adds_unit=CalamityUnit.UNIT_POINTS,
             ),
@@ -4349,7 +4349,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per="faction",
                 adds_kind=CalamityKind.LOSE_UNIT_POINTS,
-                text="If the victim holds Naval Warfare, five unit points are removed from each faction after the factions are selected.",
+                text="A victim holding Naval Warfare has five unit points taken from each faction once the factions are chosen.",
                 rules=("29.4.1.6", "30.38.4"),
                 adds_unit=CalamityUnit.UNIT_POINTS,
             ),
@@ -4368,7 +4368,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per="faction",
                 adds_kind=CalamityKind.LOSE_UNIT_POINTS,
-                text="If the victim holds Advanced Military, five unit points are removed from each faction after the factions are selected.",
+                text="A victim holding Advanced Military has five unit points taken from each faction once the factions are chosen.",
                 rules=("29.4.1.6", "30.2.3"),
                 adds_unit=CalamityUnit.UNIT_POINTS,
             ),
@@ -4669,7 +4669,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="A primary or secondary victim holding Trade Empire reduces one additional city.",
+                text="Trade Empire makes a primary or secondary victim reduce one more city.",
                 rules=("29.6.1.6", "30.49.2"),
             ),
         ),
@@ -4779,7 +4779,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="A primary or secondary victim holding Trade Empire removes five more unit points.",
+                text="Trade Empire makes a primary or secondary victim remove five more unit points.",
                 rules=("29.6.2.4", "30.49.3"),
             ),
         ),
@@ -5022,7 +5022,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="Military causes five fewer unit points to be lost to the beneficiary.",
+                text="Military means five fewer unit points go to the beneficiary.",
                 rules=("29.8.1.4",),
             ),
             CalamityModifier(
@@ -5040,7 +5040,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="Advanced Military causes five fewer unit points to be lost to the beneficiary.",
+                text="Advanced Military means five fewer unit points go to the beneficiary.",
                 rules=("29.8.1.4", "30.2.6"),
             ),
             CalamityModifier(
@@ -5058,7 +5058,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per=None,
                 adds_kind=None,
-                text="Democracy causes ten fewer unit points to be lost to the beneficiary.",
+                text="Democracy means ten fewer unit points go to the beneficiary.",
                 rules=("29.8.1.4",),
             ),
             CalamityModifier(
@@ -5133,7 +5133,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per=None,
                 adds_kind=None,
                 optional=True,
-                text="A primary or secondary victim holding Theocracy may return any one commodity card from his hand for each city to be spared, instead of reducing it, as far as his cards allow; the cards are shuffled back at the end of the Return of Excess Commodity Cards phase.",
+                text="Instead of reducing a city, a primary or secondary victim holding Theocracy may hand back one commodity card of any kind from his hand to spare it, as many times as his commodity cards allow; these cards are shuffled back once the Return of Excess Commodity Cards phase ends.",
                 rules=("29.8.2.2", "30.47.3"),
             ),
             CalamityModifier(
@@ -5417,7 +5417,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=None,
-                text="The player who traded Epidemic to the primary victim cannot be picked as a secondary victim.",
+                text="Whoever gave the primary victim Epidemic in trade cannot be made a secondary victim.",
             ),
         ),
         CalamityId.COASTAL_MIGRATION: (),
@@ -5431,7 +5431,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=None,
-                text="The player who traded Iconoclasm and Heresy to the primary victim cannot be picked as a secondary victim.",
+                text="Whoever gave the primary victim Iconoclasm and Heresy in trade cannot be made a secondary victim.",
             ),
         ),
         CalamityId.MINOR_UPRISING: (),
@@ -5442,7 +5442,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 side=Role.SECONDARY,
                 nation=None,
                 card=None,
-                text="The player who traded Piracy to the primary victim cannot be picked as a secondary victim.",
+                text="Whoever gave the primary victim Piracy in trade cannot be made a secondary victim.",
             ),
         ),
         CalamityId.BANDITRY: (),
@@ -5504,7 +5504,7 @@ STACK_SETUP: Final[tuple[StackSetupStep, ...]] = (
     StackSetupStep("shuffle_each_stack", "Shuffle each stack.", ("10.3.5",)),
     StackSetupStep(
         "set_aside_commodities",
-        "From each stack from the second to the ninth, count off as many commodity cards as there are players and set them aside.",
+        "From each of stacks two to nine, set aside a number of commodity cards equal to the number of players.",
         ("10.3.5",),
     ),
     StackSetupStep(
@@ -6034,7 +6034,7 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = (
         name="A.S.T. position",
         per="ast_space",
         points=5,
-        text="A.S.T. position: 5 points for each space.",
+        text="A.S.T. position: 5 points per space.",
         rules=("35.1",),
     ),
     ScoringItem(
@@ -6058,7 +6058,7 @@ SCORING: Final[tuple[ScoringItem, ...] | None] = (
         name="Cities",
         per="city",
         points=1,
-        text="1 point for each city on the board.",
+        text="1 point per city on the board.",
         rules=("35.1",),
     ),
 )
@@ -6097,7 +6097,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
             overpayment=settings.CreditPolicyPurchasesOverpayment(
                 value="lost",
                 rule="26.5.9",
-                text="No change is given if the value of commodity cards and credits exceeds the value of the civilization advancements purchased. Any excess is lost.",
+                text="Paying more than the civilization advancements bought are worth, in commodity cards and credits, gives no change: the excess is lost.",
             ),
         ),
         note="Credit tokens come in the five group colours (6.1). An advancement's 'N X credits' (30.x.1) are credit tokens of group X, kept for good and applied to every later purchase of an advancement of that group (6.2, 26.5.1); the tokens of different advancements add up. 'N extra credits to Y' is the one-time direct bonus toward the named advancement (26.5.1), on top of the tokens. A player must use every credit that applies (26.5.7), may acquire an advancement at no cost when credits cover it (26.5.8), and gets no change (26.5.9). same_target is left out: one advancement's lines reach one target by two routes only through a two-group target, which is unknown. The credit tokens that Monument-like purchase effects give in colours of the buyer's choice (30.34.2, 30.53.2, 30.54.2) are not in the derived matrix. With every advancement's groups unknown, the derived matrix holds only the extra credits. 26.5 has no worked example.",
@@ -6111,7 +6111,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ships_per_set=4,
         census_markers_per_set=1,
         succession_markers_per_set=1,
-        note="3.1: eighteen sets of playing pieces, each of a distinctive colour, with 55 square tokens, nine round cities, four rectangular ships, a numbered census marker and a succession marker; an extra white set of tokens and cities only represents barbarians and pirates. 1.1 also lists eighteen player mats, eighteen sets of advancement cards, five sets of credit tokens (6.1: in denominations of 5, 10, 20 and 40), the quick charts, 286 commodity cards and 48 calamity cards. 10.5: each player puts one token in his start area and the other 54 tokens, nine cities and four ships in stock.",
+        note="3.1: eighteen sets of playing pieces, one colour per set, each holding nine round cities, 55 square tokens, four rectangular ships, a numbered census marker and a succession marker; an extra white set of tokens and cities only represents barbarians and pirates. 1.1 also lists eighteen player mats, eighteen sets of advancement cards, five sets of credit tokens (6.1: worth 5, 10, 20 or 40 each), the quick charts, 286 commodity cards and 48 calamity cards. 10.5: each player puts one token in his start area and the other 54 tokens, nine cities and four ships in stock.",
     ),
     nations=None,
     ast=settings.Ast(
@@ -6134,12 +6134,12 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
         frozen=settings.RuleText(
             id="frozen_without_cities",
-            text="A player with fewer cities in play than an epoch requires is frozen on the A.S.T. and may not advance further in that epoch until he again has the required number of cities; this is determined when markers are moved.",
+            text="A player who has fewer cities in play than an epoch requires is frozen on the A.S.T.: his marker cannot move any further in that epoch until he again has the required number of cities; this is checked when markers are moved.",
             rule="28.3.1",
         ),
         regression=settings.AstRegression(
             rule="28.4.1",
-            text="A player who ends a round with no cities in play moves his marker back one space per turn, unless he is in the Stone Age, which has no city requirement.",
+            text="A player with no cities in play at the end of a round moves his marker back one space per turn, except while he is in the Stone Age, which requires no cities.",
             condition="no_cities_in_play",
             spaces_per_turn=1,
             except_epochs=("stone_age",),
@@ -6175,7 +6175,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         end_conditions=(
             settings.RuleText(
                 id="finish_square",
-                text="At least one player moves his marker onto the last space of the A.S.T.; that move is the last step along it. The first player to reach it does not necessarily win.",
+                text="One or more players move their markers onto the last space of the A.S.T.; entering it counts as the final step along it. Whoever gets there first does not necessarily win.",
                 rule="34.1",
             ),
             settings.RuleText(
@@ -6193,7 +6193,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 per="ast_space",
                 points=5,
                 space_counting=None,
-                text="A.S.T. position: 5 points for each space.",
+                text="A.S.T. position: 5 points per space.",
                 unknown_fields=("space_counting",),
             ),
             settings.VictoryScoringItem(
@@ -6221,7 +6221,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 rule="35.1",
                 per="city",
                 points=1,
-                text="1 point for each city on the board.",
+                text="1 point per city on the board.",
             ),
         ),
         highest_wins=True,
@@ -6278,7 +6278,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
         settings.RuleText(
             id="tools_and_slaves",
-            text="When the optional Tools and Slaves trade cards are used, a player may avoid the primary effects of any calamity by sacrificing a single Slave trade card, returning it to its trade card stack; the Conquistador calamity card cannot be avoided this way, and the secondary effects of an avoided calamity still happen.",
+            text="With the optional Tools and Slaves trade cards in play, a player can escape the primary effects of any calamity by giving up one Slave trade card, which goes back to its trade card stack; this does not work against the Conquistador calamity card, and an escaped calamity's secondary effects still apply.",
             source="Central America map variant, item 9 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
             note="The Tools and Slaves cards are optional and are not in the variant's list of goods (item 11); their counts and stacks are not given.",
         ),
@@ -6339,27 +6339,27 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 ),
                 settings.RuleText(
                     id="card_tribute",
-                    text="For each city the Conquistador player has, a random trade card is drawn from a player's hand, starting with the player with the most cities; the Conquistador player draws last before trading begins. No player may lose more than one trade card to the Conquistador each turn, and the player controlling the Conquistadors is exempt.",
+                    text="One trade card is drawn at random from a player's hand for each city the Conquistador player has, beginning with the player who has the most cities; the Conquistador player is the last to draw before trading starts. A player loses at most one trade card a turn to the Conquistador, and the player controlling the Conquistadors is exempt.",
                     source="Central America map variant, item 3 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                 ),
                 settings.RuleText(
                     id="hoard",
-                    text="Trade cards acquired by the Conquistador player are hoarded, at most eight: the lowest cards beyond eight are discarded at the end of the advancement purchase phase and returned to their trade card stacks with the other cards returned; all players may then see the hoarded cards.",
+                    text="The Conquistador player keeps the trade cards he acquires in a hoard of at most eight: at the end of the advancement purchase phase the lowest cards above eight are discarded, going back to their trade card stacks along with the other returned cards; all players may then look at the hoard.",
                     source="Central America map variant, item 4 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                 ),
                 settings.RuleText(
                     id="reducing_a_conquistador_city",
-                    text="A player who reduces a Conquistador city may draw one of the hoarded cards at random; when there are none, he may take a card from the top of any trade card stack. A calamity so drawn may be discarded or kept and traded later, unless it is non-tradable.",
+                    text="A player who reduces a Conquistador city may draw one of the hoarded cards at random; with no hoarded cards left, he may take the top card of any trade card stack. A calamity so drawn may be discarded or kept and traded later, unless it is non-tradable.",
                     source="Central America map variant, item 5 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                 ),
                 settings.RuleText(
                     id="calamities_drawn",
-                    text="Calamities drawn by the Conquistador player are discarded and returned to the bottom of their trade card stacks at the end of the turn.",
+                    text="At the end of the turn, any calamity the Conquistador player drew is discarded to the bottom of its trade card stack.",
                     source="Central America map variant, item 6 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                 ),
                 settings.RuleText(
                     id="gold_ransom",
-                    text="A conflict in which Conquistador units could eliminate a player's city may be averted by surrendering a Gold trade card to the Conquistador player: six Conquistador population units go to stock and the Gold card is hoarded; the remaining Conquistador units may go on to another area for conflict.",
+                    text="When Conquistador units could eliminate a player's city in a conflict, the conflict can be averted if a Gold trade card is surrendered to the Conquistador player: then six Conquistador population units return to stock, the Gold card joins the hoard, and the other Conquistador units may move on to fight in another area.",
                     source="Central America map variant, item 7 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
                 ),
             ),
@@ -6502,7 +6502,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                         step="set_aside_commodities",
                         stacks=settings.StackRange(from_=2, to=9),
                         count_per_stack="players",
-                        text="From each stack from the second to the ninth, count off as many commodity cards as there are players and set them aside.",
+                        text="From each of stacks two to nine, set aside a number of commodity cards equal to the number of players.",
                         rule="10.3.5",
                     ),
                     settings.Step(
@@ -6583,7 +6583,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 shared_goods="bonus",
                 may_exceed_printed_maximum=True,
                 rule="26.3.3",
-                note="The face values of a set redeemed in its non-native trade block are added to its set value: three Oil (worth 4 each, a western good) redeemed by an eastern player are worth 3 x 3 x 4 + 3 x 4 = 48, not 36. 26.3.3 makes no exception for shared goods, but its band (12-15 players) does not match the deck bands (10.3.3-10.3.4: shared goods are in the decks from 15 players): at 15 players the text literally gives shared goods the bonus, which 26.3.4 withholds from 16 players on.",
+                note="When a set is turned in within the trade block where its good is not native, the face values of its cards are added to its set value: three Oil (a western good, 4 each) turned in by an eastern player are worth 48 (the set value 36 plus 3 x 4 = 12), not 36. 26.3.3 makes no exception for shared goods, but its band (12-15 players) does not match the deck bands (10.3.3-10.3.4: shared goods are in the decks from 15 players): at 15 players the text literally gives shared goods the bonus, which 26.3.4 withholds from 16 players on.",
             ),
             settings.BlockBonus(
                 players=settings.PlayersRange(min=16, max=18),
