@@ -105,13 +105,15 @@ reference: $(STAMP)
 	cd compiler && ../$(BIN)/python -m tools.reference
 
 # The fingerprints of the third-party files the rule data cites (provenance/, from `owner/repo@commit:path`
-# citations), refreshed after a citation is added, changed or removed: MIRRORS is a folder of git mirrors
-# (MIRRORS/<owner>+<repo>/repo), EXTRA one of files no mirror holds (EXTRA/<owner>+<repo>/<commit>/<path>).
-# Both are this machine's: never written into a tracked file. `provenance-check` needs neither.
+# citations) and of the project's source texts (../shared/sources: the rulebooks, the community files'
+# prose), refreshed after a citation is added, changed or removed, or a source text changes: MIRRORS is a
+# folder of git mirrors (MIRRORS/<owner>+<repo>/repo), EXTRA one of files no mirror holds
+# (EXTRA/<owner>+<repo>/<commit>/<path>). Both are this machine's: never written into a tracked file.
+# `provenance-check` needs neither.
 provenance: $(STAMP)
-	@test -n "$(MIRRORS)" || { echo "usage: make provenance MIRRORS=DIR [EXTRA=DIR]: DIR/<owner>+<repo>/repo is a git mirror of each cited repository; EXTRA holds files no mirror has, as EXTRA/<owner>+<repo>/<commit>/<path>" >&2; exit 2; }
-	cd compiler && ../$(BIN)/python -m tools.provenance refresh --mirrors "$(abspath $(MIRRORS))" $(if $(EXTRA),--extra "$(abspath $(EXTRA))")
-	cd compiler && ../$(BIN)/python -m tools.provenance check
+	@test -n "$(MIRRORS)" || { echo "usage: make provenance MIRRORS=DIR [EXTRA=DIR] [SOURCES=DIR]: DIR/<owner>+<repo>/repo is a git mirror of each cited repository; EXTRA holds files no mirror has, as EXTRA/<owner>+<repo>/<commit>/<path>; SOURCES is the project's sources (default ../shared/sources)" >&2; exit 2; }
+	cd compiler && ../$(BIN)/python -m tools.provenance refresh --mirrors "$(abspath $(MIRRORS))" $(if $(EXTRA),--extra "$(abspath $(EXTRA))") $(if $(SOURCES),--sources "$(abspath $(SOURCES))")
+	cd compiler && ../$(BIN)/python -m tools.provenance check $(if $(SOURCES),--sources "$(abspath $(SOURCES))")
 
 provenance-check: $(STAMP)
 	cd compiler && ../$(BIN)/python -m tools.provenance check

@@ -1,22 +1,28 @@
-"""The guard against third-party text in the rule data: facts from transcriptions, never their text.
+"""The guard against copied text in the rule data: facts from the sources, never their text.
 
-The rule data cites the public transcriptions it takes facts from as ``owner/repo@commit:path``.
-This tool keeps fingerprints of every cited file, so that no string of ``rules/`` can repeat a run
-of :data:`N` words of one of them:
+The rule data cites the public transcriptions it takes facts from as ``owner/repo@commit:path``,
+and the project's own sources (``../shared/sources``: the rulebooks, and the prose of the community
+transcriptions beside them) by rule section or file. This tool keeps fingerprints of every cited
+file and of those sources, so that no string of ``rules/`` can repeat a run of :data:`N` words of
+one of them. A note may quote a rulebook where the note is about its wording, marked as a quote
+(``'…'`` or ``"…"``); the strings that state a rule (:data:`STATED`) never quote:
 
 * ``refresh`` finds every citation in the strings of ``rules/**/*.yaml``, reads each cited file at
   its commit (from the git mirrors in ``--mirrors DIR``, ``DIR/<owner>+<repo>/repo``, or from
   ``--extra DIR/<owner>+<repo>/<commit>/<path>`` for a file no mirror holds), cuts its words into
   overlapping runs of :data:`N` and writes the hash of each run to ``provenance/fingerprints.bin``,
-  with ``provenance/index.json`` naming the files. Neither holds a word of the files' text.
+  with ``provenance/index.json`` naming the files; and likewise each source text under
+  ``--sources`` (default ``../shared/sources``: :func:`source_texts`). Neither holds a word of the
+  files' text.
 * ``check`` reads every string of ``rules/**/*.yaml`` but the citations themselves (``source``,
   a value made only of citations, the citations inside a sentence), ids and names, and reports
   each run of :data:`N` or more consecutive words whose hashes are fingerprints; and every
-  citation the index does not cover, and every index entry no citation uses (run ``refresh``).
+  citation the index does not cover, every index entry no citation uses, and (where the sources
+  folder is beside the checkout) every source text the index does not hold as it is (run ``refresh``).
 
 Run it from ``compiler/`` (``make provenance MIRRORS=DIR`` and ``make provenance-check``)::
 
-    cd compiler && python -m tools.provenance refresh --mirrors DIR [--extra DIR]
+    cd compiler && python -m tools.provenance refresh --mirrors DIR [--extra DIR] [--sources DIR]
     cd compiler && python -m tools.provenance check
 
 Exit status: 0 clean, 1 findings (copied words, a citation not covered, a stale entry), 2 usage.
@@ -57,6 +63,9 @@ RULES = ROOT / "rules"
 DATA = ROOT / "provenance"
 FINGERPRINTS = "fingerprints.bin"
 INDEX = "index.json"
+#: The project's own sources, beside the checkout (``refresh`` reads them; ``check`` needs only the
+#: committed fingerprints, and compares the index with them where the folder is there).
+SOURCES = ROOT.parent / "shared" / "sources"
 
 #: A third-party citation: ``owner/repo@<40 hex>:path``. The path ends at a space, a quote, a
 #: ``;``, ``,``, ``)``, ``]`` or ``}`` (what the data writes after one: "…:path; other/repo@…",
@@ -67,7 +76,17 @@ CITATION = re.compile(
 )
 _WORD = re.compile(r"\w+")
 #: Fields never checked: citations, ids and names (a name is the source's, by the project's rule).
-SKIPPED_FIELDS = frozenset({"source", "id", "name"})
+SKIPPED_FIELDS = frozenset({"source", "id", "name", "rule", "section"})
+#: The titles of a rule index's entries: a section's heading or first words, and a paragraph printed
+#: twice's first words (``duplicates``), quoted from the rulebook to find them.
+INDEX_TITLES = frozenset({("sections", "title"), ("duplicates", "title")})
+#: The strings that state a rule in the project's words (what the sheets and the helper print): a
+#: quotation of a rulebook is no statement of its own, so it is checked as any copy is. Any other
+#: string (a note, a reason) may quote a rulebook, marked as a quote, where its point is the wording.
+STATED = frozenset({"text", "description", "eligibility", "order_text"})
+#: A passage marked as a quotation: '…' (not an apostrophe: no word character outside either mark),
+#: "…", “…” or ‘…’.
+_QUOTED = re.compile(r"(?<!\w)'(?=\S).*?(?<=\S)'(?!\w)|\"[^\"]*\"|“[^”]*”|‘[^’]*’")
 #: Escapes in a program's string literals (``"…made.\\n" + "2) You…"``), read as the spaces they are.
 _ESCAPE = re.compile(r"\\[nrt]")
 _TAG = re.compile(r"<[^>]*>")
@@ -89,6 +108,40 @@ class Citation:
     def mirror_name(self) -> str:
         """The repository's folder name under ``--mirrors`` and ``--extra``: ``owner+repo``."""
         return self.repo.replace("/", "+")
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class SourceText:
+    """A text of the project's sources folder (``../shared/sources``), by its path there and the
+    SHA-256 of its bytes (the index says which content its fingerprints are of)."""
+
+    path: str
+    sha256: str
+
+    def __str__(self) -> str:
+        return f"../shared/sources/{self.path}"
+
+    @property
+    def rulebook(self) -> bool:
+        """A rulebook the data transcribes (a note may quote it), not a community transcription's prose."""
+        return "/" not in self.path
+
+
+#: What the index holds fingerprints of.
+Fingerprinted = Citation | SourceText
+
+
+def source_texts(sources: Path) -> list[tuple[SourceText, bytes]]:
+    """The texts of ``sources`` whose wording the data must not repeat: each rulebook (``*.txt``;
+    not its ``*.lined.txt`` copy, the same words) and the prose of the community transcriptions
+    (``community/*.md``; their tables are facts). The folder's own README describes the files."""
+    found = []
+    for path in sorted([*sources.glob("*.txt"), *sources.glob("community/*.md")]):
+        if path.name.endswith(".lined.txt") or not path.is_file() or path.is_symlink():
+            continue
+        raw = path.read_bytes()
+        found.append((SourceText(path.relative_to(sources).as_posix(), hashlib.sha256(raw).hexdigest()), raw))
+    return found
 
 
 def find_citations(text: str) -> list[Citation]:
@@ -255,15 +308,26 @@ def cited(scalars: Iterable[Scalar]) -> dict[Citation, Scalar]:
 
 
 def checked_text(scalar: Scalar) -> list[str]:
-    """The parts of a string that are the project's own words: none of a citation field, an id or a
-    name, nor a rule index's section title (the primary rulebook's heading or first words, quoted to
-    find the section: the rulebook is the project's own source, not a transcription); the text between
-    the citations of any other (a value made only of citations has none)."""
-    if scalar.path and scalar.path[-1] in SKIPPED_FIELDS:
+    """The parts of a string that are the project's own words: none of a citation field (``source``,
+    ``rule``, a rule index's ``section``; a list of them too), an id or a name, nor a rule index's
+    section or duplicate's title (:data:`INDEX_TITLES`: the primary rulebook's heading or first
+    words, quoted to find the passage: the rulebook is the project's own source, not a
+    transcription); the text between the citations of any other (a value made only of citations
+    has none)."""
+    if field_of(scalar.path) in SKIPPED_FIELDS:
         return []
-    if scalar.kind == "rule_index" and len(scalar.path) == 3 and scalar.path[::2] == ("sections", "title"):
-        return []
+    if scalar.kind == "rule_index" and len(scalar.path) >= 3 and scalar.path[-3::2] in INDEX_TITLES:
+        return []  # a rulebook's sections, or those of a part of it (its online help's)
     return [part for part in CITATION.split(scalar.text)[:: CITATION.groups + 1] if words(part)]
+
+
+def field_of(path: NodePath) -> str | None:
+    """The field a string is the value of: ``note`` for ``cards[3].note``, ``rule`` for ``cards[3].rule[1]``."""
+    if path and isinstance(path[-1], str):
+        return path[-1]
+    if len(path) >= 2 and isinstance(path[-2], str):
+        return path[-2]
+    return None
 
 
 # --- the committed fingerprints --------------------------------------------------------------------
@@ -271,9 +335,9 @@ def checked_text(scalar: Scalar) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One cited file in the index: how many fingerprints it has, or why it could not be read."""
+    """One cited file (or source text) in the index: how many fingerprints it has, or why it could not be read."""
 
-    citation: Citation
+    citation: Fingerprinted
     ngrams: int = 0
     unavailable: str | None = None
 
@@ -289,14 +353,23 @@ class UsageError(Exception):
     """A wrong command line or an unusable input: exit status 2."""
 
 
-def write_fingerprints(data: Path, entries: Sequence[tuple[Citation, list[int] | str]]) -> Path:
+def _order(entry: tuple[Fingerprinted, object]) -> tuple[bool, str]:
+    """The index's order: the cited files, then the source texts, each by name."""
+    return isinstance(entry[0], SourceText), str(entry[0])
+
+
+def write_fingerprints(data: Path, entries: Sequence[tuple[Fingerprinted, list[int] | str]]) -> Path:
     """Write ``fingerprints.bin`` (each available file's sorted fingerprints, 8 bytes big-endian,
     one file after another in the index's order) and ``index.json``; returns the index's path."""
     data.mkdir(parents=True, exist_ok=True)
     blob = bytearray()
     files: list[dict[str, Any]] = []
-    for citation, found in sorted(entries, key=lambda entry: entry[0]):
-        record: dict[str, Any] = {"repo": citation.repo, "commit": citation.commit, "path": citation.path}
+    for citation, found in sorted(entries, key=_order):
+        record: dict[str, Any] = (
+            {"source": citation.path, "sha256": citation.sha256}
+            if isinstance(citation, SourceText)
+            else {"repo": citation.repo, "commit": citation.commit, "path": citation.path}
+        )
         if isinstance(found, str):
             record["unavailable"] = found
         else:
@@ -305,8 +378,9 @@ def write_fingerprints(data: Path, entries: Sequence[tuple[Citation, list[int] |
         files.append(record)
     index = {
         "about": (
-            "Fingerprints of the third-party files the rule data cites (tools/provenance.py): no word of "
-            "their text, only hashes of their runs of words, for `check` to find copied wording."
+            "Fingerprints of the third-party files the rule data cites and of the project's source texts "
+            "(tools/provenance.py): no word of their text, only hashes of their runs of words, for `check` "
+            "to find copied wording."
         ),
         "words": "runs of Unicode word characters (\\w+), lower-cased",
         "n": N,
@@ -327,7 +401,11 @@ def load_fingerprints(data: Path) -> Fingerprints:
         index = json.loads((data / INDEX).read_text(encoding="utf-8"))
         blob = (data / str(index["fingerprints"])).read_bytes()
         entries = tuple(
-            Entry(Citation(f["repo"], f["commit"], f["path"]), int(f.get("ngrams", 0)), f.get("unavailable"))
+            Entry(
+                SourceText(f["source"], f["sha256"]) if "source" in f else Citation(f["repo"], f["commit"], f["path"]),
+                int(f.get("ngrams", 0)),
+                f.get("unavailable"),
+            )
             for f in index["files"]
         )
     except (OSError, ValueError, KeyError, TypeError) as error:
@@ -368,13 +446,15 @@ def read_cited(citation: Citation, mirrors: Path, extra: Path | None) -> bytes |
     return why
 
 
-def _previous(data: Path) -> dict[Citation, list[int]]:
+def _previous(data: Path) -> dict[Fingerprinted, list[int]]:
     """The fingerprints of each file the committed index holds (none if it is missing or unusable)."""
     try:
         fingerprints = load_fingerprints(data)
     except UsageError:
         return {}
-    found: dict[Citation, list[int]] = {entry.citation: [] for entry in fingerprints.entries if entry.ngrams}
+    found: dict[Fingerprinted, list[int]] = {
+        entry.citation: [] for entry in fingerprints.entries if entry.unavailable is None
+    }
     for digest, owners in fingerprints.owners.items():
         for owner in owners:
             found[fingerprints.entries[owner].citation].append(digest)
@@ -388,19 +468,22 @@ def _git(git_dir: Path, *arguments: str) -> bytes | None:
     return done.stdout if done.returncode == 0 else None
 
 
-Refreshed = list[tuple[Citation, list[int] | str]]
+Refreshed = list[tuple[Fingerprinted, list[int] | str]]
 
 
-def refresh(rules: Path, data: Path, mirrors: Path, extra: Path | None) -> tuple[Refreshed, dict[Citation, str]]:
-    """Fingerprint every file the rule data cites and write them to ``data``; returns the entries
-    and the files not readable here whose fingerprints the previous index held (kept), with why."""
+def refresh(
+    rules: Path, data: Path, mirrors: Path, extra: Path | None, sources: Path | None = SOURCES
+) -> tuple[Refreshed, dict[Fingerprinted, str]]:
+    """Fingerprint every file the rule data cites, and the source texts of ``sources``, and write
+    them to ``data``; returns the entries and the files not readable here whose fingerprints the
+    previous index held (kept), with why. Without the sources folder, the index's source texts are kept."""
     if not mirrors.is_dir():
         raise UsageError(f"--mirrors {mirrors}: no such folder (it holds <owner>+<repo>/repo, a git directory)")
     if extra is not None and not extra.is_dir():
         raise UsageError(f"--extra {extra}: no such folder (it holds <owner>+<repo>/<commit>/<path>)")
     previous = _previous(data)
     entries: Refreshed = []
-    kept: dict[Citation, str] = {}
+    kept: dict[Fingerprinted, str] = {}
     for citation in cited(read_scalars(rules)):
         raw = read_cited(citation, mirrors, extra)
         if isinstance(raw, str):
@@ -414,6 +497,12 @@ def refresh(rules: Path, data: Path, mirrors: Path, extra: Path | None) -> tuple
             entries.append((citation, file_fingerprints(citation.path, raw)))
         except zipfile.BadZipFile:
             entries.append((citation, "not a readable spreadsheet"))
+    if sources is not None and sources.is_dir():
+        entries += [(text, file_fingerprints(text.path, raw)) for text, raw in source_texts(sources)]
+    else:
+        for text in sorted(cited for cited in previous if isinstance(cited, SourceText)):
+            entries.append((text, previous[text]))
+            kept[text] = f"no sources folder at {sources}" if sources is not None else "no sources folder"
     write_fingerprints(data, entries)
     return entries, kept
 
@@ -427,7 +516,7 @@ class Finding:
 
     scalar: Scalar
     count: int
-    citation: Citation
+    citation: Fingerprinted
     run: str
     #: Where the run's first word is written (the string's start where it cannot be found: a word
     #: written with an escape).
@@ -460,10 +549,14 @@ def find_copies(scalars: Iterable[Scalar], fingerprints: Fingerprints) -> list[F
     """Each longest run of :data:`N` or more consecutive words that a cited file holds too."""
     findings: list[Finding] = []
     texts: dict[Path, str] = {}
+    quotable = {position for position, entry in enumerate(fingerprints.entries) if _quotable(entry.citation)}
     for scalar in scalars:
+        field = field_of(scalar.path)
         for part in checked_text(scalar):
             stream = words(part)
             hits = [fingerprints.owners.get(digest, ()) for digest in run_hashes(stream)]
+            if field not in STATED and quotable and any(hits):
+                hits = _unquoted(part, hits, quotable)
             start = 0
             while start < len(hits):
                 if not hits[start]:
@@ -485,10 +578,35 @@ def find_copies(scalars: Iterable[Scalar], fingerprints: Fingerprints) -> list[F
     return findings
 
 
-def coverage(scalars: Iterable[Scalar], fingerprints: Fingerprints, data: Path) -> list[str]:
-    """The citations the index lacks and the index entries no citation uses, each as a message."""
+def _quotable(entry: Fingerprinted) -> bool:
+    return isinstance(entry, SourceText) and entry.rulebook
+
+
+def _unquoted(part: str, hits: list[tuple[int, ...]], quotable: set[int]) -> list[tuple[int, ...]]:
+    """``hits`` (the owners of each run of :data:`N` words of ``part``) without the rulebooks a run
+    quotes: a run whose every word is inside a quotation's marks, but for numbers (the section
+    number a quotation follows: ``8.2.1: 'There are …'``)."""
+    lowered = part.lower()
+    passages = [(found.start(), found.end()) for found in _QUOTED.finditer(lowered)]
+    inside = [
+        word.group().isdigit() or any(start <= word.start() < end for start, end in passages)
+        for word in _WORD.finditer(lowered)
+    ]
+    kept = []
+    for i, owners in enumerate(hits):
+        if owners and all(inside[i : i + N]) and any(owner in quotable for owner in owners):
+            owners = tuple(owner for owner in owners if owner not in quotable)
+        kept.append(owners)
+    return kept
+
+
+def coverage(
+    scalars: Iterable[Scalar], fingerprints: Fingerprints, data: Path, sources: Path | None = None
+) -> list[str]:
+    """The citations the index lacks and the index entries no citation uses, each as a message;
+    with ``sources`` (where the folder is), the source texts the index does not hold as they are."""
     citations = cited(scalars)
-    indexed = {entry.citation for entry in fingerprints.entries}
+    indexed = {entry.citation for entry in fingerprints.entries if isinstance(entry.citation, Citation)}
     problems = [
         f"{scalar.where}: cites {citation}, which {display_path(data / INDEX)} does not cover"
         for citation, scalar in citations.items()
@@ -497,8 +615,18 @@ def coverage(scalars: Iterable[Scalar], fingerprints: Fingerprints, data: Path) 
     problems += [
         f"{display_path(data / INDEX)}: {entry.citation} is cited nowhere in the rule data (a stale entry)"
         for entry in fingerprints.entries
-        if entry.citation not in citations
+        if isinstance(entry.citation, Citation) and entry.citation not in citations
     ]
+    if sources is not None and sources.is_dir():
+        held = {entry.citation for entry in fingerprints.entries if isinstance(entry.citation, SourceText)}
+        now = {text for text, _ in source_texts(sources)}
+        problems += [
+            f"{text}: its fingerprints in {display_path(data / INDEX)} are not of it as it is now"
+            for text in sorted(now - held)
+        ]
+        problems += [
+            f"{display_path(data / INDEX)}: {text} is no longer in the sources folder" for text in sorted(held - now)
+        ]
     return problems
 
 
@@ -511,12 +639,12 @@ REWORD_HINT = (
 )
 
 
-def check(rules: Path, data: Path, out: TextIO | None = None) -> int:
+def check(rules: Path, data: Path, out: TextIO | None = None, sources: Path | None = SOURCES) -> int:
     """Print the findings and the citations the index does not match; 1 when there is any."""
     out = out or sys.stdout
     fingerprints = load_fingerprints(data)
     scalars = list(read_scalars(rules))
-    problems = coverage(scalars, fingerprints, data)
+    problems = coverage(scalars, fingerprints, data, sources)
     for problem in problems:
         print(problem, file=out)
     if problems:
@@ -542,11 +670,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     for command in (do_refresh, do_check):
         command.add_argument("--rules", type=Path, default=RULES, help="the rule data (default: rules/)")
         command.add_argument("--data", type=Path, default=DATA, help="the fingerprints (default: provenance/)")
+        command.add_argument(
+            "--sources", type=Path, default=SOURCES, help="the project's sources (default: ../shared/sources)"
+        )
     arguments = parser.parse_args(argv)
     try:
         if arguments.command == "check":
-            return check(arguments.rules, arguments.data)
-        entries, kept = refresh(arguments.rules, arguments.data, arguments.mirrors, arguments.extra)
+            return check(arguments.rules, arguments.data, sources=arguments.sources)
+        entries, kept = refresh(arguments.rules, arguments.data, arguments.mirrors, arguments.extra, arguments.sources)
     except UsageError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -8,6 +8,7 @@ test of reading a mirror.
 from __future__ import annotations
 
 import functools
+import hashlib
 import io
 import json
 import os
@@ -46,6 +47,15 @@ CITED_TEXT = (
 )
 COPYING = "Per the notes, each merchant may carry seven bundles of saffron across the northern pass."
 REWORDED = "Per the notes, a merchant carries up to seven saffron bundles over the pass, and only before winter."
+#: The sources folder of the corpus (invented too): a rulebook, a community transcription's notes and
+#: its table (facts: not fingerprinted).
+RULEBOOK_TEXT = (
+    "12.3 Caravans. A caravan that reaches the oasis before the third turn gains two water skins. "
+    "12.4 Storms. During a sandstorm no caravan may leave the oasis and every tent loses one rope."
+)
+RULEBOOK_COPY = "a caravan that reaches the oasis before the third turn gains two water skins"
+COMMUNITY_TEXT = "The transcriber compared three copies of the camel chart and kept the oldest printing of it.\n"
+TABLE_TEXT = "camel,water,rope,tent,oasis,storm,caravan,turn,skin,chart\n1,2,3,4,5,6,7,8,9,10\n"
 
 
 def write_rules(rules: Path, note: str, *, source: str = CITED, extra: str = "") -> Path:
@@ -71,24 +81,35 @@ def write_extra(extra: Path, citation: Citation, content: bytes) -> None:
 
 @pytest.fixture
 def corpus(tmp_path: Path) -> dict[str, Path]:
-    """A rule folder citing one file, the file in an --extra folder, empty mirrors, a data folder."""
-    rules, extra, mirrors, data = (tmp_path / name for name in ("rules", "extra", "mirrors", "data"))
+    """A rule folder citing one file, the file in an --extra folder, empty mirrors, a data folder, and
+    a sources folder holding a rulebook and a community transcription's notes."""
+    rules, extra, mirrors, data, sources = (
+        tmp_path / name for name in ("rules", "extra", "mirrors", "data", "sources")
+    )
     mirrors.mkdir()
     write_rules(rules, COPYING)
     write_extra(extra, find_citations(CITED)[0], CITED_TEXT.encode())
-    return {"rules": rules, "extra": extra, "mirrors": mirrors, "data": data}
+    (sources / "community").mkdir(parents=True)
+    (sources / "rulebook.txt").write_text(RULEBOOK_TEXT, encoding="utf-8")
+    (sources / "rulebook.lined.txt").write_text(RULEBOOK_TEXT.replace(". ", ".\n"), encoding="utf-8")
+    (sources / "README.md").write_text("What each file of this folder holds: written for the project.\n")
+    (sources / "community" / "notes.md").write_text(COMMUNITY_TEXT, encoding="utf-8")
+    (sources / "community" / "table.csv").write_text(TABLE_TEXT, encoding="utf-8")
+    return {"rules": rules, "extra": extra, "mirrors": mirrors, "data": data, "sources": sources}
 
 
 def refresh(paths: dict[str, Path]) -> int:
     return main(
         ["refresh", "--rules", str(paths["rules"]), "--data", str(paths["data"]), "--mirrors", str(paths["mirrors"]),
-         "--extra", str(paths["extra"])]
+         "--extra", str(paths["extra"]), "--sources", str(paths["sources"])]
     )  # fmt: skip
 
 
 def run_check(paths: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
     capsys.readouterr()
-    status = main(["check", "--rules", str(paths["rules"]), "--data", str(paths["data"])])
+    status = main(
+        ["check", "--rules", str(paths["rules"]), "--data", str(paths["data"]), "--sources", str(paths["sources"])]
+    )
     return status, capsys.readouterr().out
 
 
@@ -233,17 +254,138 @@ def test_a_rule_index_s_section_titles_are_the_rulebook_s_own_and_not_checked(
     assert status == 1 and "rulebook.yaml:4:11: sections[0].note: 9 words match" in out
 
 
+# --- the project's sources: the rulebooks and the community transcriptions' prose --------------------
+
+
+def test_a_rulebook_s_sentence_copied_into_a_rule_s_text_is_reported(
+    corpus: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A rule's text states the rule in the project's words: a rulebook's sentence, as printed, is a
+    copy, found without any citation naming the rulebook (the data cites it by rule section)."""
+    assert refresh(corpus) == 0
+    write_rules(corpus["rules"], REWORDED, extra=f"  - id: caravans\n    text: {RULEBOOK_COPY.capitalize()}.\n")
+    status, out = run_check(corpus, capsys)
+    assert status == 1
+    assert "cards.yaml:8:11: cards[1].text: 14 words match ../shared/sources/rulebook.txt\n" in out
+    write_rules(
+        corpus["rules"],
+        REWORDED,
+        extra="  - id: caravans\n    text: Reaching the oasis by turn 2 earns 2 water skins.\n",
+    )
+    assert run_check(corpus, capsys) == (0, "")
+
+
+@pytest.mark.parametrize(
+    ("note", "copied"),
+    [
+        (f"12.3 reads '{RULEBOOK_COPY}', which names no camel.", False),
+        (f'12.3 reads "{RULEBOOK_COPY}", which names no camel.', False),
+        (f"12.3 reads “{RULEBOOK_COPY}”, which names no camel.", False),
+        (f"12.3 reads: {RULEBOOK_COPY}; it names no camel.", True),
+        # an apostrophe is no quotation mark: the words between two are not quoted
+        (f"The rulebook's 12.3: {RULEBOOK_COPY}, the caravan's due.", True),
+        # a quotation ends where its mark closes: the words after it are the note's own
+        (f"'12.3 says' {RULEBOOK_COPY}.", True),
+    ],
+    ids=["single", "double", "typographic", "unquoted", "apostrophes", "after-the-quote"],
+)
+def test_a_note_may_quote_a_rulebook_marked_as_a_quote(
+    corpus: dict[str, Path], capsys: pytest.CaptureFixture[str], note: str, copied: bool
+) -> None:
+    """A note about the rulebook's wording may quote it, marked as a quotation; unmarked, the same
+    words are a copy. A rule's text may not quote it at all (the sheets print it as the rule)."""
+    assert refresh(corpus) == 0
+    write_rules(corpus["rules"], note)
+    status, out = run_check(corpus, capsys)
+    assert (status == 1 and "cards[0].note: 14 words match ../shared/sources/rulebook.txt" in out) is copied
+    assert status == int(copied)
+    write_rules(corpus["rules"], REWORDED, extra=f"  - id: caravans\n    text: {json.dumps(note)}\n")
+    assert run_check(corpus, capsys)[0] == 1
+
+
+def test_a_community_transcription_s_prose_is_never_quoted(
+    corpus: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The community files are third-party transcriptions: their facts are taken, never their text,
+    quoted or not; their tables (facts) are not fingerprinted."""
+    assert refresh(corpus) == 0
+    write_rules(corpus["rules"], "The notes say 'compared three copies of the camel chart and kept the oldest'.")
+    status, out = run_check(corpus, capsys)
+    assert status == 1 and "11 words match ../shared/sources/community/notes.md" in out
+    write_rules(corpus["rules"], "Listed as camel, water, rope, tent, oasis, storm, caravan, turn, skin and chart.")
+    assert run_check(corpus, capsys) == (0, "")
+
+
+def test_citations_of_a_rule_and_the_sections_of_any_part_of_a_rule_index_are_not_checked(
+    corpus: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``rule:`` (one citation or a list) and a rule index's ``section`` cite, a section's title
+    quotes the rulebook to find it, in the index's parts (an online help) as at its top."""
+    assert refresh(corpus) == 0
+    slug = RULEBOOK_COPY.replace(" ", "-")
+    write_rules(corpus["rules"], REWORDED, extra=f"  - id: caravans\n    rule: ['p12/{slug}', '12.3']\n")
+    index = corpus["rules"] / "rulebook.yaml"
+    index.write_text(
+        f"kind: rule_index\nonline_help:\n  sections:\n    - section: p12/{slug}\n      title: {RULEBOOK_COPY}\n",
+        encoding="utf-8",
+    )
+    assert run_check(corpus, capsys) == (0, "")
+
+
+def test_a_source_text_changed_or_gone_since_the_refresh_fails_with_the_refresh_hint(
+    corpus: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert refresh(corpus) == 0
+    write_rules(corpus["rules"], REWORDED)
+    (corpus["sources"] / "rulebook.txt").write_text(RULEBOOK_TEXT + " 12.5 Wells.", encoding="utf-8")
+    (corpus["sources"] / "community" / "notes.md").unlink()
+    status, out = run_check(corpus, capsys)
+    assert status == 1
+    assert "../shared/sources/rulebook.txt: its fingerprints in " in out
+    assert "index.json: ../shared/sources/community/notes.md is no longer in the sources folder" in out
+    assert "hint: run `make provenance" in out
+    assert refresh(corpus) == 0
+    assert run_check(corpus, capsys) == (0, "")
+
+
+def test_without_the_sources_folder_the_committed_fingerprints_still_judge(
+    corpus: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A checkout without ``../shared`` checks against the index as committed; a refresh there keeps
+    the source texts' fingerprints it cannot read again."""
+    assert refresh(corpus) == 0
+    first = (corpus["data"] / "fingerprints.bin").read_bytes()
+    shutil.rmtree(corpus["sources"])
+    write_rules(corpus["rules"], REWORDED, extra=f"  - id: caravans\n    text: {RULEBOOK_COPY}\n")
+    status, out = run_check(corpus, capsys)
+    assert status == 1 and "words match ../shared/sources/rulebook.txt" in out
+    assert refresh(corpus) == 0
+    assert (corpus["data"] / "fingerprints.bin").read_bytes() == first
+    assert "kept from the previous index: ../shared/sources/rulebook.txt" in capsys.readouterr().err
+
+
 def test_the_fingerprints_hold_no_word_of_the_cited_text(corpus: dict[str, Path]) -> None:
     assert refresh(corpus) == 0
     blob = (corpus["data"] / "fingerprints.bin").read_bytes()
     index = (corpus["data"] / "index.json").read_text(encoding="utf-8")
-    cited_words = set(words(CITED_TEXT))
+    cited_words = set(words(CITED_TEXT + RULEBOOK_TEXT + COMMUNITY_TEXT))
     assert not any(word.encode() in blob or f'"{word}"' in index for word in cited_words if len(word) > 3)
-    stream = words(CITED_TEXT)
+    sizes = [len(words(text)) - 7 for text in (CITED_TEXT, COMMUNITY_TEXT, RULEBOOK_TEXT)]
     hashes = struct.unpack(f">{len(blob) // 8}Q", blob)
-    assert list(hashes) == sorted(set(hashes)) and len(hashes) == len(stream) - 7
+    assert len(hashes) == sum(sizes)
+    for i in range(3):  # each file's fingerprints sorted, in the index's order
+        one = hashes[sum(sizes[:i]) : sum(sizes[: i + 1])]
+        assert list(one) == sorted(set(one))
+    sha = {
+        name: hashlib.sha256((corpus["sources"] / name).read_bytes()).hexdigest()
+        for name in ("rulebook.txt", "community/notes.md")
+    }
+    # The cited file, then the source texts: the rulebook and the community notes, not the rulebook's
+    # lined copy (the same words), the folder's README (the project's) or a table (facts).
     assert json.loads(index)["files"] == [
-        {"repo": "someone/notes", "commit": COMMIT, "path": "docs/rules.txt", "ngrams": len(hashes)}
+        {"repo": "someone/notes", "commit": COMMIT, "path": "docs/rules.txt", "ngrams": sizes[0]},
+        {"source": "community/notes.md", "sha256": sha["community/notes.md"], "ngrams": sizes[1]},
+        {"source": "rulebook.txt", "sha256": sha["rulebook.txt"], "ngrams": sizes[2]},
     ]
 
 
@@ -260,10 +402,12 @@ def test_a_file_that_cannot_be_read_is_listed_unavailable(
     shutil.rmtree(corpus["extra"])
     corpus["extra"].mkdir()
     assert refresh(corpus) == 0  # no index before: nothing to keep
-    [entry] = json.loads((corpus["data"] / "index.json").read_text(encoding="utf-8"))["files"]
+    files = json.loads((corpus["data"] / "index.json").read_text(encoding="utf-8"))["files"]
+    [entry] = [one for one in files if "repo" in one]
     assert entry["unavailable"] == "no mirror of someone/notes and no --extra copy"
     capsys.readouterr()
-    assert main(["check", "--rules", str(corpus["rules"]), "--data", str(corpus["data"])]) == 0
+    assert run_check(corpus, capsys)[0] == 0
+    main(["check", "--rules", str(corpus["rules"]), "--data", str(corpus["data"]), "--sources", str(corpus["sources"])])
     assert f"note: {CITED} is not fingerprinted: no mirror of someone/notes" in capsys.readouterr().err
 
 
@@ -354,7 +498,8 @@ def test_the_committed_index_names_no_path_of_a_machine() -> None:
     here = {str(REPO), str(REPO.parent), str(Path.home())} - {"/"}
     assert not [place for place in here if place in text]
     for entry in json.loads(text)["files"]:
-        assert not entry["path"].startswith("/") and ".." not in entry["path"].split("/")
+        path = entry.get("path", entry.get("source"))
+        assert not path.startswith("/") and ".." not in path.split("/")
     assert (REPO / "provenance") == DATA
 
 
