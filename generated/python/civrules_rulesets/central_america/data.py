@@ -104,7 +104,7 @@ RULESET_ID: Final = "central-america"
 RULESET_NAME: Final = "Central America (Expansion Project map variant)"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "b0a8722dedcde7cc4448ca2b8f77ce88cc55d9e4da3b1d19503598c9254bba5a"
+RULESET_FINGERPRINT: Final = "9d1bdc177f522ba73099151256fae28c58385d0d35a2adf64ac96b26966d1274"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -2279,7 +2279,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                     calamities=(CalamityLink(CalamityId.BARBARIAN_HORDES, LinkEffect.AGGRAVATES),),
                 ),
                 Attribute(
-                    text="In the Special Abilities phase the holder may either annex one adjacent area, replacing from treasury exactly all units in it that belong to a player holding neither Politics nor Cultural Ascendancy (a city by a city from stock, moving five treasury tokens to stock), or move up to five tokens from stock to treasury; barbarian tokens and pirate cities cannot be annexed.",
+                    text="In the Special Abilities phase the holder may either annex one adjacent area, replacing from treasury exactly all units in it that belong to a player holding neither Politics nor Cultural Ascendancy (a city by a city from stock, moving five treasury tokens to stock), or move up to five tokens from stock to treasury; an area is not annexed when his treasury tokens or the cities in his stock are too few to replace all its units; barbarian tokens and pirate cities cannot be annexed.",
                     rules=("30.40.3", "25.5.1", "25.5.2", "25.5.3"),
                     effects=(
                         SpecialAbility(
@@ -3789,7 +3789,7 @@ CALAMITY_EFFECTS: Final[Mapping[str, tuple[CalamityEffect, ...] | None]] = Froze
                 unit=CalamityUnit.UNIT_POINTS,
                 chosen_by="beneficiary",
                 replaced_by="beneficiary",
-                text="The beneficiary annexes two of the victim's unit points per city the victim owns, putting tokens from his stock in their place; where possible they come from areas inside his civilization or next to it (by land or by water). He annexes area by area, taking an area only in part when it cannot be taken whole; if he has no units adjacent to the victim, he annexes at any location.",
+                text="The beneficiary annexes two of the victim's unit points per city the victim owns, putting tokens from his stock in their place; where possible they come from areas inside his civilization or next to it (by land or by water). He annexes area by area, taking an area only in part when it cannot be taken whole, and then as many of its unit points as he can; whenever none of his units is adjacent to the victim, or he cannot annex for another reason, he carries on at any location.",
                 rules=("29.8.1.3", "29.8.1.7"),
             ),
         ),
@@ -4330,7 +4330,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per="faction",
                 adds_kind=CalamityKind.LOSE_UNIT_POINTS,
-                text="A victim holding Military has five unit points taken from each faction once the factions are chosen, where possible from areas inside or next to the other faction.",
+                text="A victim holding Military costs each faction five unit points once the factions are chosen, removed by that faction's owner, where possible from areas inside or next to the other faction.",
                 rules=("29.4.1.6", "30.30.3"),
                 adds_unit=CalamityUnit.UNIT_POINTS,
             ),
@@ -4349,7 +4349,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per="faction",
                 adds_kind=CalamityKind.LOSE_UNIT_POINTS,
-                text="A victim holding Naval Warfare has five unit points taken from each faction once the factions are chosen.",
+                text="A victim holding Naval Warfare costs each faction five unit points once the factions are chosen, removed by that faction's owner.",
                 rules=("29.4.1.6", "30.38.4"),
                 adds_unit=CalamityUnit.UNIT_POINTS,
             ),
@@ -4368,7 +4368,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per="faction",
                 adds_kind=CalamityKind.LOSE_UNIT_POINTS,
-                text="A victim holding Advanced Military has five unit points taken from each faction once the factions are chosen.",
+                text="A victim holding Advanced Military costs each faction five unit points once the factions are chosen, removed by that faction's owner.",
                 rules=("29.4.1.6", "30.2.3"),
                 adds_unit=CalamityUnit.UNIT_POINTS,
             ),
