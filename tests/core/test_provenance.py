@@ -488,6 +488,21 @@ def test_the_index_covers_every_citation_of_the_rule_data_and_no_other() -> None
     assert not problems, "\n".join([*problems, provenance.REFRESH_HINT])
 
 
+@pytest.mark.skipif(not provenance.SOURCES.is_dir(), reason="no ../shared/sources beside this checkout")
+def test_the_index_holds_the_project_s_source_texts_as_they_are() -> None:
+    """Each rulebook and community note of ../shared/sources is fingerprinted as it is now: a source
+    text changed or added since the refresh would go unguarded."""
+    scalars, fingerprints = shipped()
+    held = {str(entry.citation) for entry in fingerprints.entries if isinstance(entry.citation, provenance.SourceText)}
+    assert held >= {
+        "../shared/sources/advanced-civilization-and-expansion-project-rules.txt",
+        "../shared/sources/sid-meiers-civilization-board-game-rules-pt.txt",
+        "../shared/sources/imperial-settlers-rules-pt.txt",
+    }
+    problems = coverage(scalars, fingerprints, DATA, provenance.SOURCES)
+    assert not problems, "\n".join([*problems, provenance.REFRESH_HINT])
+
+
 def test_every_shipped_citation_is_fingerprinted() -> None:
     _, fingerprints = shipped()
     assert [str(entry.citation) for entry in fingerprints.entries if entry.unavailable] == []
