@@ -498,3 +498,40 @@ def test_elements_without_an_id_are_named_by_what_tells_them_apart() -> None:
     assert [(c.path, c.old, c.new) for c in diff_values(old, new, "units")] == [("units[rank: 2].cost", 3, 5)]
     added = list(diff_values(["gaul"], ["gaul", "narbo"], "areas"))
     assert [(c.path, c.new) for c in added] == [("areas[narbo]", "narbo")]
+
+
+@pytest.mark.parametrize(
+    ("family", "base"),
+    [
+        ("advanced-civilization", "imperial-settlers"),
+        ("imperial-settlers", "sid-meiers-civilization"),
+        ("sid-meiers-civilization", "advanced-civilization"),
+        ("sid-meiers-civilization", "imperial-settlers-peaceful"),
+    ],
+)
+def test_a_variant_naming_another_family_than_its_base_is_one_v009_at_its_family(family: str, base: str) -> None:
+    text = f"kind: ruleset\nfamily: {family}\nid: other\nname: Other\nextends: {base}\n"
+    found = problems(analysed("other", ("rulesets/other.yaml", text)))
+    assert [(d.code, d.span and d.span.line) for d in found] == [("V009", 2)], found
+    hint = str(found[0].hint)
+    base_family = "imperial-settlers" if base.startswith("imperial") else base
+    assert f"`{family}`" in hint and f"`{base_family}`" in hint, hint
+    assert "drop `family:`" in hint and "point `extends:`" in hint, hint
+    assert found[0].related[0].span.line == 5  # the `extends:` line
+
+
+def test_a_variant_of_another_game_s_overlay_is_named_at_its_extends_line() -> None:
+    text = (
+        "kind: ruleset\nid: other\nname: Other\nextends: imperial-settlers\n"
+        "overlay:\n  civilization_cards:\n    patch:\n      - {id: metalworking, cost: 200}\n"
+    )
+    found = problems(analysed("other", ("rulesets/other.yaml", text)))
+    assert sorted((d.code, d.span and d.span.line) for d in found) == [("S002", 6), ("V009", 4)], found
+    (v009,) = [d for d in found if d.code == "V009"]
+    assert "`advanced-civilization`" in v009.message and "point `extends:`" in str(v009.hint)
+
+
+@pytest.mark.parametrize("base", ["imperial-settlers", "sid-meiers-civilization", "advanced-civilization"])
+def test_a_variant_of_any_family_may_leave_family_out(base: str) -> None:
+    text = f"kind: ruleset\nid: other\nname: Other\nextends: {base}\n"
+    assert problems(analysed("other", ("rulesets/other.yaml", text))) == []

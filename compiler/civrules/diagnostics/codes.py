@@ -374,11 +374,14 @@ FAMILY_MISMATCH = define(
     "variant-of-another-family",
     E,
     """
-    What: a variant names a family (`family:`) other than its base's.
+    What: a variant names a family (`family:`) other than its base's; or, naming none, its overlay
+    changes collections that only another family has (`civilization_cards` in a variant of an
+    Imperial Settlers ruleset).
     Why: a variant changes its base's facts; the facts of one game are not the facts of another, so
     there is nothing the overlay could mean.
-    Fix: drop `family:` (a variant belongs to its base's family), or extend a ruleset of the family
-    you meant.
+    Fix: to change the base, drop `family:` (a variant of any family may leave it out: it is its
+    base's) and write the overlay in the base's terms; to make a variant of the other game, point
+    `extends:` at one of its rulesets (`civrules list` names each ruleset's family).
     """,
 )
 UNKNOWN_BASE = define(

@@ -19,14 +19,14 @@ applies to every read, the quoting of a line included.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from civrules.diagnostics import Diagnostic, Related, Span, codes
-from civrules.families import Family, default_family, family_of
+from civrules.families import Family, default_family, families, family_named, family_of
 from civrules.load import Document, Limits, NodePath, read_yaml_bytes, read_yaml_text
 from civrules.load.header import IDENTITY, headers_of, read_header
 from civrules.load.lines import decode, split_lines
@@ -615,6 +615,9 @@ class Workspace:
             # Declared by its header, then changed on disk before it was read in full: what it is
             # now is in its file's diagnostics (a syntax error, say), which the ruleset reports.
             return result
+        mismatch = family_mismatch(manifest, self.known_manifests())
+        if mismatch is not None:
+            result.diagnostics.append(mismatch)
         files = manifest.data.get("files")
         family = manifest.family
         slots: list[tuple[str, str, list[tuple[NodePath, Any]]]] = []
@@ -804,9 +807,16 @@ def _plain(kind: str) -> str:
 
 
 def _inherited_family(manifests: dict[str, Manifest], manifest: Manifest) -> Family | None:
-    """The family of a variant: its base's, which is its nearest base's that names one (None: no
-    base does, so the default stands). A variant that names another family is read as its base's
-    (what it changes are the base's facts) and told so (V009, when it is resolved)."""
+    """The family of a variant that names none: its base's, which is its nearest base's that names
+    one (None: no base does, so the default stands, or the variant names its own).
+
+    A variant that names a family other than its base's keeps it: it is judged by the schema of the
+    family it says it is of, and told of the mismatch (V009, :func:`family_mismatch`). Judged by its
+    base's instead, its `family:` and every key of its overlay were refused one by one, with hints
+    that pointed away from the line to change, and V009 was never reached.
+    """
+    if "family" in manifest.head:
+        return None
     seen = {manifest.id}
     current = manifest
     while True:
@@ -817,6 +827,67 @@ def _inherited_family(manifests: dict[str, Manifest], manifest: Manifest) -> Fam
         current = manifests[parent]
         if "family" in current.head:
             return current.family
+
+
+def family_mismatch(manifest: Manifest, manifests: Mapping[str, Manifest]) -> Diagnostic | None:
+    """V009 for a variant whose base (among ``manifests``, by id) is of another family than the one
+    it names, or, naming none, whose overlay changes only collections another family has; None
+    otherwise (no base found: V001 is resolution's).
+
+    Told where the manifest is loaded, before resolution: a variant with schema errors is not
+    resolved, and the errors of a variant of the wrong game would hide the one line to change.
+    """
+    document = manifest.file.document
+    if document is None or not isinstance(document.data, dict):
+        return None
+    data = document.data
+    parent_id = data.get("extends")
+    parent = manifests.get(parent_id) if isinstance(parent_id, str) else None
+    if parent is None or parent is manifest:
+        return None
+    base = parent.family.id
+    named = data.get("family")
+    if isinstance(named, str):
+        if named == base or family_named(named) is None:  # an unknown family is S-reported
+            return None
+        return _diag(
+            codes.FAMILY_MISMATCH,
+            f"this variant names the family `{named}`, but its base `{parent_id}` is of `{base}`",
+            document.span(("family",)),
+            f"to change `{parent_id}`, drop `family:` (a variant is of its base's family) and write the overlay "
+            f"in `{base}`'s terms; to make a variant of `{named}`, point `extends:` at a ruleset of `{named}` "
+            "(`civrules list` names each ruleset's family)",
+            (
+                Related(document.span(("extends",)), "the base named here"),
+                Related(_id_span(parent), "the base ruleset"),
+            ),
+        )
+    overlay = data.get("overlay")
+    if named is not None or not isinstance(overlay, dict):
+        return None
+    own = parent.family.collections
+    foreign = [key for key in overlay if isinstance(key, str) and key != "settings" and key not in own]
+    if not foreign:
+        return None
+    others = [f.id for f in families().values() if f.id != base and all(key in f.collections for key in foreign)]
+    if not others:
+        return None  # keys no family has: misspelt, which the schema says (with a did-you-mean)
+    shown = ", ".join(f"`{key}`" for key in foreign)
+    games = " or ".join(f"`{other}`" for other in others)
+    return _diag(
+        codes.FAMILY_MISMATCH,
+        f"this variant's overlay changes {shown}, {'a collection' if len(foreign) == 1 else 'collections'} of "
+        f"{games}, but its base `{parent_id}` is of `{base}`",
+        document.span(("extends",)),
+        f"to make a variant of {games}, point `extends:` at one of its rulesets (`civrules list` names each "
+        f"ruleset's family); to change `{parent_id}`, write the overlay in `{base}`'s terms",
+        (Related(_id_span(parent), "the base ruleset"),),
+    )
+
+
+def _id_span(manifest: Manifest) -> Span:
+    document = manifest.file.document
+    return document.span(("id",)) if document is not None else Span.at(manifest.file.path)
 
 
 def _render(path: NodePath) -> str:

@@ -34,7 +34,7 @@ from civrules.diagnostics.suggest import QUERIES, Vocabulary, closest, mean
 from civrules.families import CollectionSpec, Family
 from civrules.load.document import Document, NodePath
 from civrules.load.workspace import MAX_EXTENDS as MAX_EXTENDS  # the chain's bound, public here too (V002)
-from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
+from civrules.load.workspace import LoadedRuleset, Manifest, Workspace, family_mismatch
 from civrules.model import Origin
 from civrules.schema import validate_entity, validate_setting
 from civrules.support.values import frozen_value
@@ -197,17 +197,11 @@ class Resolver:
             hint = mean(parent_id, close[0]) if close else "run `civrules list` to see the ruleset ids"
             problem = _diag(codes.UNKNOWN_BASE, f"`extends: {parent_id}` names no ruleset", at, hint)
             return None, [replace(problem, suggestion=close[0] if close else None)]
-        named = manifest.data.get("family")
-        if isinstance(named, str) and named != parent.family.id:
-            return None, [
-                _diag(
-                    codes.FAMILY_MISMATCH,
-                    f"this variant names the family `{named}`, but its base `{parent_id}` is of `{parent.family.id}`",
-                    manifest.span(("family",)),
-                    f"drop `family:` (a variant belongs to its base's family), or extend a ruleset of `{named}`",
-                    (Related(_manifest_span(parent), "the base ruleset"),),
-                )
-            ]
+        mismatch = family_mismatch(loaded.manifest, manifests)
+        if mismatch is not None:
+            # Told when the manifest is loaded (its analysis stops there); here for a caller that
+            # resolves what it loaded without looking at the load's diagnostics.
+            return None, [mismatch]
         parent_loaded = self.workspace.load_ruleset(parent)
         problems = parent_loaded.all_diagnostics()
         if any(d.severity == "error" for d in problems):

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "8165e1eb3139980321e0f1eff80feb366af98154331e63c05f56f1c2adb1cdf5"
+SCHEMA_SHA256 = "e7a5afd37fa2b2e679e8778936a4a121214038409a2dd94e48a466754c7c9abf"
 
 from decimal import Decimal
 import re
@@ -35,7 +35,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
         raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['kind', 'id', 'name', 'family']) - data.keys()
+        data__missing_keys = set(['kind', 'id', 'name']) - data.keys()
         if data__missing_keys:
             raise _Invalid
         data_keys = set(data.keys())
@@ -3131,7 +3131,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
     else:
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
-            data__missing_keys = set(['description', 'rulebook', 'players', 'files', 'components', 'goods', 'colours', 'location_kinds', 'decks', 'rounds', 'phases', 'actions', 'scoring', 'deck_building']) - data.keys()
+            data__missing_keys = set(['family', 'description', 'rulebook', 'players', 'files', 'components', 'goods', 'colours', 'location_kinds', 'decks', 'rounds', 'phases', 'actions', 'scoring', 'deck_building']) - data.keys()
             if data__missing_keys:
                 raise _Invalid
             data_keys = set(data.keys())
