@@ -256,6 +256,18 @@ def test_the_western_extension_validates_clean_and_diffs_as_its_rules() -> None:
     assert "removed" not in json.dumps(changes["areas"]["removed"])
 
 
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_diff_refuses_rulesets_of_two_games_naming_both_families(fmt: str) -> None:
+    result = CliRunner().invoke(
+        main, ["--rules", str(RULES), "diff", "advanced-civilization", "imperial-settlers", "--format", fmt]
+    )
+    assert result.exit_code == 2, result.output
+    assert result.stdout.count("\n") <= 3, result.stdout  # no removals listed, only the refusal
+    assert "R014" in result.output
+    assert "`advanced-civilization` is of `advanced-civilization`" in result.output
+    assert "`imperial-settlers` of `imperial-settlers`" in result.output
+
+
 def test_export_shows_the_resolved_variant() -> None:
     runner = CliRunner()
     result = runner.invoke(main, ["--rules", str(RULES), "export", "advanced-civilization-western"])

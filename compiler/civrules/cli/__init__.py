@@ -1039,6 +1039,14 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
 
     workspace = obj.workspace()
     loaded = _select_rulesets(workspace, [old, new], "text")
+    if loaded[0].family is not loaded[1].family:
+        # Two games share no collection: the diff would be every entity removed, then every one added.
+        families = f"`{old}` is of `{loaded[0].family.id}`, `{new}` of `{loaded[1].family.id}`"
+        hint = "compare two rulesets of one family, such as a variant and its base (`civrules list` names each one's)"
+        _usage_failure(
+            [_command_line(codes.DIFF_ACROSS_FAMILIES, f"cannot diff rulesets of two games: {families}", hint)],
+            "text",
+        )
     resolver = Resolver(workspace)
     resolved = []
     for one in loaded:

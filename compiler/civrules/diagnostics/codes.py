@@ -354,6 +354,20 @@ SHIPPED_SHADOWED = define(
     folder that holds its own copies on purpose is read alone with `--no-shipped`.
     """,
 )
+DIFF_ACROSS_FAMILIES = define(
+    "R014",
+    "diff-across-families",
+    E,
+    """
+    What: `civrules diff OLD NEW` names two rulesets of different game families
+    (`advanced-civilization` and `imperial-settlers`, say).
+    Why: a diff says what one ruleset changes in the other, collection by collection; two games
+    share no collection, so it would list every entity of one as removed and every entity of the
+    other as added, which says nothing but that they are different games. It exits with status 2.
+    Fix: compare rulesets of one family (`civrules list` names each ruleset's family), such as a
+    variant and its base.
+    """,
+)
 UNKNOWN_FAMILY = define(
     "R012",
     "unknown-family",
