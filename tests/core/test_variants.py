@@ -535,3 +535,43 @@ def test_a_variant_of_another_game_s_overlay_is_named_at_its_extends_line() -> N
 def test_a_variant_of_any_family_may_leave_family_out(base: str) -> None:
     text = f"kind: ruleset\nid: other\nname: Other\nextends: {base}\n"
     assert problems(analysed("other", ("rulesets/other.yaml", text))) == []
+
+
+CITED_CHANGES = """\
+kind: ruleset
+id: cited
+name: Cited
+extends: advanced-civilization
+overlay:
+  civilization_cards:
+    patch:
+      - id: metalworking
+        credits:
+          remove: [{card: military}]
+          append: [{card: military, points: 25, source: "house rule: more for Military"}]
+      - id: agriculture
+        source: "house rule: a gentler Agriculture"
+        attributes:
+          patch:
+            - where: {rule: "32.241"}
+              with: {text: "Population limit +2 in areas occupied only by the holder's tokens."}
+"""
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_diff_cites_a_change_inside_a_list_element_by_the_element_on_each_side(tmp_path: Path, reverse: bool) -> None:
+    """A credit line cites 32.232 where its card cites 32.23; a rewritten attribute text is the
+    house rule's on the new side (the `where:` selector's `rule:` is no citation), 32.241 on the old."""
+    rules = _rules_with(tmp_path, "advanced-civilization", ("rulesets/cited.yaml", CITED_CHANGES))
+    pair = ["cited", "advanced-civilization"] if reverse else ["advanced-civilization", "cited"]
+    result = CliRunner().invoke(main, ["--rules", str(rules), "diff", *pair, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    changed = json.loads(result.stdout)["collections"]["civilization_cards"]["changed"]
+    sources = {(c["id"], f["field"].split("[")[0]): f.get("sources") for c in changed for f in c["fields"]}
+    expected = {
+        ("metalworking", "credits"): {"old": "rule 32.232", "new": "source: house rule: more for Military"},
+        ("agriculture", "attributes"): {"old": "rule 32.241", "new": "source: house rule: a gentler Agriculture"},
+    }
+    if reverse:
+        expected = {k: {"old": v["new"], "new": v["old"]} for k, v in expected.items()}
+    assert sources == expected

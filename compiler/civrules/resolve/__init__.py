@@ -867,6 +867,11 @@ def citation_at(document: Document, path: NodePath) -> str | None:
             node = node[part]
         except (KeyError, IndexError, TypeError):
             return None
+    return citation_of(node)
+
+
+def citation_of(node: Any) -> str | None:
+    """The citation (`rule:`, `source:`) written on the mapping ``node`` (None: it cites nothing)."""
     if not isinstance(node, dict):
         return None
     parts = []
@@ -897,11 +902,21 @@ def _cited(document: Document, path: NodePath, name: str, *, inside: bool = Fals
         found = [
             cited
             for sub in document.paths_under((*path, name))
-            if len(sub) > len(path) + 1 and sub[-1] in CITATION_FIELDS
+            if len(sub) > len(path) + 1 and sub[-1] in CITATION_FIELDS and not _in_selector(sub[len(path) + 1 : -1])
             if (cited := citation_at(document, sub[:-1])) is not None
         ]
         own = "; ".join(dict.fromkeys(found)) or None
     return own or citation_at(document, path)
+
+
+def _in_selector(path: NodePath) -> bool:
+    """Whether ``path`` (inside a patched field) is in a selector of a list operation: a `where:`,
+    or an element of `remove:`. Its `rule:` names the element changed (`where: {rule: "32.241"}`);
+    it is not the citation of the change."""
+    return any(
+        part == "where" or (part == "remove" and i + 1 < len(path) and isinstance(path[i + 1], int))
+        for i, part in enumerate(path)
+    )
 
 
 def field_citations(entry: Entry) -> dict[str, str | None]:
@@ -1285,6 +1300,7 @@ __all__ = [
     "Resolved",
     "Resolver",
     "citation_at",
+    "citation_of",
     "entity_key",
     "field_citation",
     "field_citations",

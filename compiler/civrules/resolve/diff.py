@@ -20,7 +20,7 @@ from typing import Any
 
 from civrules.diagnostics.escape import printable
 from civrules.families import CollectionSpec
-from civrules.resolve import Entry, Resolved, entity_key, field_citation
+from civrules.resolve import Entry, Resolved, citation_of, entity_key, field_citation
 
 #: Manifest keys that are not rules (or that hold collections, compared entity by entity).
 _NOT_SETTINGS = {"kind", "family", "id", "name", "description", "extends", "overlay", "files", "note"}
@@ -33,6 +33,9 @@ class FieldChange:
     new: Any
     #: Where the old and the new value come from (their citations), where they differ.
     sources: tuple[str | None, str | None] | None = None
+    #: The citation of the nearest element enclosing the value on each side, inside its entity
+    #: (a credit line's `rule:`), where one cites; what :attr:`sources` is made of first.
+    cited: tuple[str | None, str | None] | None = field(default=None, compare=False)
 
 
 @dataclass(slots=True)
@@ -120,6 +123,22 @@ def _settings(resolved: Resolved) -> dict[str, Any]:
 CITATION_KEYS = frozenset({"rule", "source", "note", "disagreements"})
 
 
+class Cited(dict[str, Any]):
+    """A mapping without its citation keys that keeps the citation they made (:func:`strip_citations`):
+    equal to the same mapping cited otherwise, and still able to say where a change inside it is cited."""
+
+    __slots__ = ("citation",)
+
+    def __init__(self, items: Mapping[str, Any], citation: str | None) -> None:
+        super().__init__(items)
+        self.citation = citation
+
+
+def _citation(value: Any) -> str | None:
+    """The citation a value carries itself: its `rule:`/`source:`, or those stripped from it."""
+    return value.citation if isinstance(value, Cited) else citation_of(value)
+
+
 class UnknownFact(dict[str, Any]):
     """An unknown fact, ``{unknown: why}``, that keeps its reason to be printed but equals every
     other unknown: a reason is not a fact, so two rulesets whose reasons differ compare equal."""
@@ -159,7 +178,9 @@ def strip_citations(value: Any) -> Any:
     if isinstance(value, dict):
         if set(value) == {"unknown"}:
             return UnknownFact(value)
-        return {k: strip_citations(v) for k, v in value.items() if k not in CITATION_KEYS}
+        stripped = {k: strip_citations(v) for k, v in value.items() if k not in CITATION_KEYS}
+        cited = citation_of(value)
+        return Cited(stripped, cited) if cited is not None else stripped
     if isinstance(value, list):
         items = [strip_citations(v) for v in value]
         if items and all(isinstance(v, dict) and "id" not in v for v in items):
@@ -217,12 +238,26 @@ def diff_rulesets(old: Resolved, new: Resolved, *, citations: bool = False) -> R
 
 
 def _sourced(change: FieldChange, old: Entry, new: Entry) -> FieldChange:
-    """``change`` with the citations of its field before and after, where they differ."""
+    """``change`` with the citations of its value before and after, where they differ.
+
+    On each side, the nearest element enclosing the value that cites (a credit line's `rule:`,
+    not its card's), else the field's citation. An element whose citation is the other side's
+    while its value is not was changed by an overlay that did not restate it (an attribute's text
+    rewritten by a patch): its citation is the overlay's, not the one the base gave the old text.
+    """
     top = re.split(r"[.\[]", change.path, maxsplit=1)[0]
     patched = any(name == top for entry in (old, new) for name, _ in entry.origin.changes)
     if top in CITATION_KEYS or not patched:
         return change  # two rulesets' own definitions: each cites its own rulebook throughout
-    sources = (field_citation(old, top), field_citation(new, top))
+    inner = change.cited or (None, None)
+
+    def side(entry: Entry, own: str | None, other: str | None) -> str | None:
+        written = any(name == top for name, _ in entry.origin.changes)
+        if own is not None and not (written and own == other):
+            return own
+        return field_citation(entry, top)
+
+    sources = (side(old, inner[0], inner[1]), side(new, inner[1], inner[0]))
     return replace(change, sources=sources) if sources[0] != sources[1] else change
 
 
@@ -246,27 +281,41 @@ def _name(raw: Mapping[str, Any], key: str) -> str:
     return name if isinstance(name, str) else key
 
 
-def diff_values(old: Any, new: Any, path: str) -> Iterator[FieldChange]:
-    """Field-level differences: mappings key by key, lists of entities by id, anything else whole."""
+#: The citations enclosing a value on the old and the new side (see :attr:`FieldChange.cited`).
+_Around = tuple[str | None, str | None]
+
+
+def diff_values(old: Any, new: Any, path: str, around: _Around | None = None) -> Iterator[FieldChange]:
+    """Field-level differences: mappings key by key, lists of entities by id, anything else whole.
+
+    ``around``: the citations enclosing ``old`` and ``new`` (None: they are the compared wholes,
+    whose own citations enclose nothing asked about)."""
     if old == new:
         return
+    cited = (None, None) if around is None else (_citation(old) or around[0], _citation(new) or around[1])
     if _plain_mapping(old) and _plain_mapping(new):
         for key in sorted(set(old) | set(new)):
             sub = f"{path}.{key}" if path else key
-            yield from diff_values(old.get(key), new.get(key), sub)
+            yield from diff_values(old.get(key), new.get(key), sub, cited)
         return
     # A list or mapping that appears or goes whole is shown element by element, like one that changes.
     if (isinstance(old, list) and isinstance(new, list)) or (old is None and new) or (new is None and old):
         before = old if old is not None else ([] if isinstance(new, list) else {})
         after = new if new is not None else ([] if isinstance(old, list) else {})
         if isinstance(before, list) and isinstance(after, list):
-            yield from _diff_lists(before, after, path)
+            yield from _diff_lists(before, after, path, cited)
             return
         if isinstance(before, dict) and isinstance(after, dict) and _plain_mapping(before) and _plain_mapping(after):
             for key in sorted(set(before) | set(after)):
-                yield from diff_values(before.get(key), after.get(key), f"{path}.{key}")
+                yield from diff_values(before.get(key), after.get(key), f"{path}.{key}", cited)
             return
-    yield FieldChange(path, old, new)
+    yield _change(path, old, new, cited)
+
+
+def _change(path: str, old: Any, new: Any, around: _Around) -> FieldChange:
+    """A value changed, come or gone whole, with the citations enclosing it (its own included)."""
+    cited = (_citation(old) or around[0], _citation(new) or around[1])
+    return FieldChange(path, old, new, cited=cited if cited != (None, None) else None)
 
 
 #: Fields that name an element of a list of mappings, in the order they are tried.
@@ -286,18 +335,18 @@ _ELEMENT_KEYS = (
 )
 
 
-def _diff_lists(old: list[Any], new: list[Any], path: str) -> Iterator[FieldChange]:
+def _diff_lists(old: list[Any], new: list[Any], path: str, around: _Around = (None, None)) -> Iterator[FieldChange]:
     """A list element by element: by a naming field when every element has one, else by value."""
     for key in _ELEMENT_KEYS:
         if (old or new) and (not old or _keyed(old, key)) and (not new or _keyed(new, key)):
             yield from _diff_named(
-                {_label(item[key]): item for item in old}, {_label(item[key]): item for item in new}, path
+                {_label(item[key]): item for item in old}, {_label(item[key]): item for item in new}, path, around
             )
             return
     # Elements named by one field or another (credits: to a `group`, or to a `card`).
     before_named, after_named = _named_each(old), _named_each(new)
     if (old or new) and before_named is not None and after_named is not None:
-        yield from _diff_named(before_named, after_named, path)
+        yield from _diff_named(before_named, after_named, path, around)
         return
     # An element is kept when the other side has one more of the same text to match it with:
     # counted, not searched for in the other list (a list of 5,000 ids changed in a variant was
@@ -322,7 +371,7 @@ def _diff_lists(old: list[Any], new: list[Any], path: str) -> Iterator[FieldChan
     before, after = distinguish(old), distinguish(new)
     if len(gone) == 1 and len(added) == 1 and _plain_mapping(old[gone[0]]) and _plain_mapping(new[added[0]]):
         # One element changed in place (an attribute's text): its fields, not the whole of it twice.
-        yield from diff_values(old[gone[0]], new[added[0]], f"{path}[{before[gone[0]]}]")
+        yield from diff_values(old[gone[0]], new[added[0]], f"{path}[{before[gone[0]]}]", around)
         return
     # An element gone pairs with the element come under its name (``distinguish`` names the
     # elements of a list apart), looked up, not searched for among every element come.
@@ -336,12 +385,12 @@ def _diff_lists(old: list[Any], new: list[Any], path: str) -> Iterator[FieldChan
     paired = set(pairs.values())
     for i in gone:
         if i in pairs:
-            yield from diff_values(old[i], new[pairs[i]], f"{path}[{before[i]}]")
+            yield from diff_values(old[i], new[pairs[i]], f"{path}[{before[i]}]", around)
         else:
-            yield FieldChange(f"{path}[{before[i]}]", old[i], None)
+            yield _change(f"{path}[{before[i]}]", old[i], None, around)
     for j in added:
         if j not in paired:
-            yield FieldChange(f"{path}[{after[j]}]", None, new[j])
+            yield _change(f"{path}[{after[j]}]", None, new[j], around)
 
 
 #: The longest value that names an element (a sentence of rules text does not).
@@ -417,15 +466,17 @@ def _first_words(text: str, count: int) -> str:
     return " ".join(words[:count]) + ("…" if len(words) > count else "")
 
 
-def _diff_named(before: dict[str, Any], after: dict[str, Any], path: str) -> Iterator[FieldChange]:
+def _diff_named(
+    before: dict[str, Any], after: dict[str, Any], path: str, around: _Around = (None, None)
+) -> Iterator[FieldChange]:
     for name, item in after.items():
         if name not in before:
-            yield FieldChange(f"{path}[{name}]", None, item)
+            yield _change(f"{path}[{name}]", None, item, around)
     for name, item in before.items():
         if name not in after:
-            yield FieldChange(f"{path}[{name}]", item, None)
+            yield _change(f"{path}[{name}]", item, None, around)
         else:
-            yield from diff_values(item, after[name], f"{path}[{name}]")
+            yield from diff_values(item, after[name], f"{path}[{name}]", around)
 
 
 def _named_each(items: list[Any]) -> dict[str, Any] | None:
