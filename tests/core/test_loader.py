@@ -379,3 +379,72 @@ def test_the_refused_characters_are_the_complement_of_yaml_printable_ones_and_th
     refused = reader._NON_PRINTABLE.findall(every)
     assert refused == as_complement.findall(every)
     assert "\t" not in refused and "\x85" in refused and "\u202e" in refused and "\ud800" in refused
+
+
+#: Every kind of problem the reader reports, one text each: syntax errors libyaml words in many
+#: ways, and the reader's own refusals.
+READER_ERRORS = {
+    "unclosed double quote": 'kind: ruleset\nname: "House Ac\nid: x\n',
+    "unclosed single quote": "kind: ruleset\nname: 'House Ac\nid: x\n",
+    "tab indentation": "kind: ruleset\n\tname: x\n",
+    "colon in a value": "kind: ruleset\nname: a: b\n",
+    "key indented too deep": "kind: ruleset\nname: x\n  id: y\n",
+    "unclosed flow list": "kind: ruleset\nlist: [a, b\nid: x\n",
+    "unclosed flow mapping": "kind: ruleset\nmap: {a: 1\n",
+    "list item dedented": "a:\n  - x\n - y\n",
+    "list item in a mapping": "kind: ruleset\n- a\n",
+    "text after a quoted value": 'a: "x" y\n',
+    "backtick": "kind: `ruleset`\n",
+    "at sign": "kind: @ruleset\n",
+    "unknown escape": 'kind: "a\\qb"\n',
+    "anchor without a name": "kind: &\n",
+    "text after the document end": "kind: ruleset\n...\nfoo\n",
+    "repeated directive": "%YAML 1.1\n%YAML 1.1\n---\na: 1\n",
+    "key without a colon": "kind: ruleset\nname\nid: x\n",
+    "block scalar header": "a: |x\n  b\n",
+    "unclosed tag": "a: !<foo\n",
+    "list on its key's line": "a: - c\n",
+    "missing flow value": "a: [1, , 2]\n",
+    "undefined alias": "kind: *nothing\n",
+    "duplicate key": "a: 1\na: 2\n",
+    "two documents": "kind: a\n---\nkind: b\n",
+    "empty file": "",
+    "collection as a key": "{[1]: 2}\n",
+    "number as a key": "1: a\n",
+    "forbidden tag": "a: !!python/object:os.system 1\n",
+    "bad explicit int": "a: !!int abc\n",
+    "not finite": "a: .nan\n",
+    "control character": "a: \x01\n",
+    "billion laughs": billion_laughs(),
+}
+
+
+@pytest.mark.parametrize("text", READER_ERRORS.values(), ids=list(READER_ERRORS))
+def test_every_reader_error_has_a_hint(text: str) -> None:
+    _, found = read_yaml_text(text, "f.yaml")
+    assert found, "no diagnostic"
+    for diagnostic in found:
+        assert diagnostic.code and diagnostic.span is not None and diagnostic.span.line >= 1
+        assert diagnostic.hint and diagnostic.hint.strip(), diagnostic
+
+
+def test_reading_refusals_have_hints(tmp_path: Path) -> None:
+    (tmp_path / "big.yaml").write_text("a: 1\n" * 100, encoding="utf-8")
+    (tmp_path / "folder.yaml").mkdir()
+    refused = [
+        read_yaml_file(tmp_path / "missing.yaml", "missing.yaml")[1],
+        read_yaml_file(tmp_path / "folder.yaml", "folder.yaml")[1],
+        read_yaml_file(tmp_path / "big.yaml", "big.yaml", Limits(max_bytes=10))[1],
+        read_yaml_bytes(b"a: 1\n" * 100, "big.yaml", Limits(max_bytes=10))[1],
+        read_yaml_bytes("a: é".encode("utf-16"), "wide.yaml")[1],
+        read_yaml_bytes(b"a: \xff\n", "latin.yaml")[1],
+    ]
+    for found in refused:
+        assert found and all(d.hint for d in found), found
+
+
+def test_an_unclosed_quote_is_located_at_its_opening_quote_with_the_end_of_file_as_a_note() -> None:
+    _, found = read_yaml_text('kind: ruleset\nid: house\nname: "House Ac\nextends: advanced-civilization\n', "f.yaml")
+    assert [(d.code, d.span and (d.span.line, d.span.column)) for d in found] == [("L001", (3, 7))]
+    assert found[0].hint is not None and "close the quote" in found[0].hint and '`"`' in found[0].hint
+    assert [(r.span.line, r.span.column) for r in found[0].related] == [(5, 1)]

@@ -148,9 +148,14 @@ def read_yaml_file(path: Path, display: str, limits: Limits = Limits()) -> tuple
             ]
         why = {"link": "it is a symbolic link", "special": "it is not a regular file", "missing": "no such file"}
         reason = why.get(refused.kind, refused.reason)
-        return None, [_file_diag(codes.UNREADABLE, display, f"cannot read `{display}`: {reason}")]
+        hint = {
+            "link": "replace the link by the file itself",
+            "missing": "check the path: it is relative to the folder civrules was given",
+        }.get(refused.kind, "a rule file is a regular YAML file")
+        return None, [_file_diag(codes.UNREADABLE, display, f"cannot read `{display}`: {reason}", hint)]
     except OSError as error:
-        return None, [_file_diag(codes.UNREADABLE, display, f"cannot read `{display}`: {error.strerror or error}")]
+        message = f"cannot read `{display}`: {error.strerror or error}"
+        return None, [_file_diag(codes.UNREADABLE, display, message, "check the file's permissions")]
     return read_yaml_bytes(raw, display, limits)
 
 
@@ -162,6 +167,7 @@ def read_yaml_bytes(raw: bytes, display: str, limits: Limits = Limits()) -> tupl
                 codes.TOO_LARGE,
                 display,
                 f"file is {len(raw):,} bytes, more than the {limits.max_bytes:,} bytes civrules reads",
+                hint="split the file, or raise the bound with --max-file-size",
             )
         ]
     text, diagnostic = _decode(raw, display)
@@ -191,9 +197,9 @@ def read_yaml_text(text: str, display: str, limits: Limits = Limits()) -> tuple[
     except _AbortError:
         return None, builder.listed()
     except yaml.MarkedYAMLError as error:
-        return None, [*builder.listed(), _syntax_diag(error, display, limits)]
+        return None, [*builder.listed(), _syntax_diag(error, display, limits, text)]
     except yaml.YAMLError as error:  # pragma: no cover - libyaml reports marked errors
-        return None, [*builder.listed(), _file_diag(codes.YAML_SYNTAX, display, str(error))]
+        return None, [*builder.listed(), _file_diag(codes.YAML_SYNTAX, display, str(error), _SYNTAX_HINT)]
     if builder.documents == 0:
         return None, [
             _file_diag(
@@ -253,7 +259,13 @@ def _file_diag(code: codes.Code, display: str, message: str, hint: str | None = 
     return Diagnostic(code.code, code.severity, message, Span.at(display), hint=hint)
 
 
-def _syntax_diag(error: yaml.MarkedYAMLError, display: str, limits: Limits) -> Diagnostic:
+def _syntax_diag(error: yaml.MarkedYAMLError, display: str, limits: Limits, text: str = "") -> Diagnostic:
+    if (
+        error.context == "while scanning a quoted scalar"
+        and error.context_mark is not None
+        and "end of stream" in (error.problem or "")
+    ):
+        return _unclosed_quote(error.context_mark, error.problem_mark, display, text)
     mark = error.problem_mark or error.context_mark
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
     problem = error.problem or "invalid YAML"
@@ -285,19 +297,101 @@ def _syntax_diag(error: yaml.MarkedYAMLError, display: str, limits: Limits) -> D
         codes.YAML_SYNTAX.severity,
         message,
         Span(display, line, column, line, column + 1),
-        hint=_syntax_hint(problem),
+        hint=_syntax_hint(message, _character_at(text, mark)),
         related=related,
     )
 
 
-def _syntax_hint(problem: str) -> str | None:
-    if "tab" in problem:
-        return "indent with spaces; YAML does not allow tabs for indentation"
-    if "mapping values are not allowed" in problem:
-        return "a value containing ': ' must be quoted"
-    if "expected ',' or ']'" in problem or "expected ',' or '}'" in problem:
-        return "close the bracket, or separate the items with commas"
-    return None
+def _character_at(text: str, mark: Any) -> str:
+    """The character at libyaml's ``mark``, by its line and column (its index may count bytes),
+    or "" past the end of its line."""
+    if mark is None:
+        return ""
+    lines = text.split("\n", mark.line + 1)
+    line = lines[mark.line] if mark.line < len(lines) else ""
+    return line[mark.column] if mark.column < len(line) else ""
+
+
+def _unclosed_quote(start: Any, end: Any, display: str, text: str) -> Diagnostic:
+    """A quoted value never closed: located at its opening quote, where the fix is, with the end of
+    the file (where libyaml noticed) as a note."""
+    quote = _character_at(text, start) or '"'
+    line, column = start.line + 1, start.column + 1
+    related: tuple[Related, ...] = ()
+    if end is not None:
+        related = (
+            Related(
+                Span(display, end.line + 1, end.column + 1, end.line + 1, end.column + 2),
+                f"the file ends here, still inside the {quote}…{quote}",
+            ),
+        )
+    return Diagnostic(
+        codes.YAML_SYNTAX.code,
+        codes.YAML_SYNTAX.severity,
+        "the quoted value that starts here is never closed: the rest of the file is read as part of it",
+        Span(display, line, column, line, column + 1),
+        hint=f"close the quote: end the value with `{quote}` (on this line, or where the value ends)",
+        related=related,
+    )
+
+
+#: The hint of a syntax error no more particular hint fits.
+_SYNTAX_HINT = (
+    "check this line and the one before it: every quote and bracket closed, and the line indented "
+    "with spaces like the keys beside it"
+)
+
+#: libyaml's problem (a part of its text), and the hint for it; the first that fits is given.
+_SYNTAX_HINTS = (
+    ("tab", "indent with spaces; YAML does not allow tabs for indentation"),
+    (
+        "mapping values are not allowed",
+        "a value containing ': ' must be quoted; or, if this line is a key of its own, indent it like the keys "
+        "beside it",
+    ),
+    ("expected ',' or ']'", "close the bracket, or separate the items with commas"),
+    ("expected ',' or '}'", "close the bracket, or separate the items with commas"),
+    (
+        "did not find expected key",
+        "this line is no `key: value` of the mapping it is in: indent it like the keys beside it, begin a list "
+        "item with `- ` under a key, and put nothing after a quoted value but a comment",
+    ),
+    (
+        "did not find expected '-' indicator",
+        "this line is inside a list: begin it with `- `, or indent it like the list's key",
+    ),
+    ("could not find expected ':'", "write `:` after the key (`name: value`), or quote a value that runs over lines"),
+    (
+        "unknown escape character",
+        "in double quotes a backslash begins an escape (`\\n`, `\\t`): write `\\\\` for a backslash, or use "
+        "single quotes",
+    ),
+    (
+        "expected alphabetic or numeric character",
+        "an anchor (`&`) or an alias (`*`) needs a name after it; quote the value if the sign is text",
+    ),
+    (
+        "expected comment or line break",
+        "after `|` or `>` only `+`, `-`, an indentation digit or a comment may follow: put the text on the "
+        "lines below, indented",
+    ),
+    ("expected <document start>", "remove what follows the `...` line (the end of the document), or that line"),
+    ("directive", "remove the `%` line: rule files need no directives"),
+    ("tag", "remove the tag; only plain strings, numbers, booleans, null, lists and mappings are read"),
+    (
+        "block sequence entries are not allowed",
+        "a `- ` list item cannot begin on its key's line: put the list on lines of its own under the key",
+    ),
+    ("expected node content", "a value is missing here: write it, or remove the comma or the `- `"),
+)
+
+
+def _syntax_hint(problem: str, character: str = "") -> str:
+    """The hint of libyaml's ``problem`` (with its context), found at ``character``."""
+    if "cannot start any token" in problem:
+        shown = "a backtick" if character == "`" else f"`{character}`" if character.strip() else "this character"
+        return f'quote the value ("..."): {shown} cannot begin unquoted text in YAML'
+    return next((hint for part, hint in _SYNTAX_HINTS if part in problem), _SYNTAX_HINT)
 
 
 class _Frame:
@@ -590,7 +684,8 @@ class _Builder:
         value = self.resolve_plain(text, span)
         wanted = _EXPLICIT_TYPES.get(kind)
         if wanted is None or isinstance(value, bool) is not (kind == "bool") or not isinstance(value, wanted):
-            self.error(codes.SCHEMA_VIOLATION, f"`{text}` is not a valid !!{kind}", span)
+            hint = f"write a {kind} after `!!{kind}`, or drop the tag (quote the value if it is text)"
+            self.error(codes.SCHEMA_VIOLATION, f"`{text}` is not a valid !!{kind}", span, hint)
             return None
         if kind == "float":
             value = float(cast(float, value))
