@@ -575,3 +575,38 @@ def test_diff_cites_a_change_inside_a_list_element_by_the_element_on_each_side(t
     if reverse:
         expected = {k: {"old": v["new"], "new": v["old"]} for k, v in expected.items()}
     assert sources == expected
+
+
+UNITS_PATCHED = """\
+kind: ruleset
+id: ranks
+name: Ranks
+extends: sid-meiers-civilization-community
+overlay:
+  technologies:
+    patch:
+      - id: logistics
+        unlocks:
+          units:
+            patch:
+              - {where: {rank: 9}, with: {rank: 3}}
+              - {where: {type: infantaria, rank: 7}, with: {rank: 3}}
+              - {where: {type: zzz}, with: {rank: 3}}
+"""
+
+
+def test_a_selector_naming_no_element_lists_the_values_its_field_takes() -> None:
+    found = [d for d in analysed("ranks", ("rulesets/ranks.yaml", UNITS_PATCHED)).diagnostics if d.code == "V007"]
+    assert [d.hint for d in found] == [
+        "`rank` takes, in this list: 2",
+        "`rank` takes, in this list: 2",
+        '`type` takes, in this list: "artilharia", "cavalaria", "infantaria"',
+    ]
+
+
+def test_a_selector_hint_shows_a_few_values_sorted_then_an_ellipsis() -> None:
+    from civrules.resolve import _selector_hint
+
+    items = [{"number": n, "text": f"t{n}"} for n in range(20, 0, -1)]
+    assert _selector_hint(items, {"number": 99}) == "`number` takes, in this list: 1, 2, 3, 4, 5, 6, 7, 8, …"
+    assert _selector_hint([3, 1, 2], 7) == "the list holds: 1, 2, 3"

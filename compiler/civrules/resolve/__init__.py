@@ -1188,11 +1188,44 @@ def _selector_hint(items: list[Any], selector: Any) -> str:
         if not values and fields and field not in fields:
             return f"no element has `{field}`; they have: {words.listed(fields)}"
         close = closest(str(wanted), values) if isinstance(wanted, str) else None
-        return f"did you mean `{{{field}: {close}}}`?" if close else fallback
+        return f"did you mean `{{{field}: {close}}}`?" if close else _values_hint(items, selector) or fallback
+    if isinstance(selector, dict):
+        return _values_hint(items, selector) or fallback
     if isinstance(selector, str):
         close = closest(selector, [item for item in items if isinstance(item, str)])
-        return mean(selector, close) if close else fallback
-    return fallback
+        return mean(selector, close) if close else _values_hint(items, selector) or fallback
+    return _values_hint(items, selector) or fallback
+
+
+#: How many of the values a field takes a hint lists (then "…").
+_VALUES_SHOWN = 8
+
+
+def _values_hint(items: list[Any], selector: Any) -> str | None:
+    """The values the list holds where ``selector`` asks for one it lacks: the elements' own (a
+    list of values), or those of the first field of the selector whose value no element has,
+    sorted, the first few; None where there are none to show."""
+    if isinstance(selector, dict):
+        for field in sorted(selector, key=str):
+            taken = {
+                item[field]
+                for item in items
+                if isinstance(item, dict) and isinstance(item.get(field, _ABSENT), _SCALARS)
+            }
+            wanted = selector[field]
+            if taken and (not isinstance(wanted, _SCALARS) or wanted not in taken):
+                return f"`{field}` takes, in this list: {_some(taken)}"
+        return None
+    taken = {item for item in items if isinstance(item, _SCALARS)}
+    return f"the list holds: {_some(taken)}" if taken else None
+
+
+def _some(values: set[Any]) -> str:
+    ordered = sorted(values, key=lambda v: (type(v).__name__, v if v is not None else 0))
+    shown = ", ".join(
+        json.dumps(v, ensure_ascii=False) if isinstance(v, str) else str(v) for v in ordered[:_VALUES_SHOWN]
+    )
+    return f"{shown}, …" if len(ordered) > _VALUES_SHOWN else shown
 
 
 def _list_operations(
