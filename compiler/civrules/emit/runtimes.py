@@ -42,8 +42,9 @@ FILES = (
 #: the family runtimes are still importable from it (so packages built for 2.0 keep working); 2.2
 #: made records and mappings Python values (FrozenMap; pickle, copy, ``replace``, ``asdict``); 2.3
 #: added the view every family's ``assuming()`` builds on (``assumed``); 2.4 the base of the typed
-#: settings records (``records.SettingsRecord``), which each family runtime's ``settings`` module uses.
-VERSION = "2.4.0"
+#: settings records (``records.SettingsRecord``), which each family runtime's ``settings`` module uses;
+#: 2.4.1 refuses a value that is no collection where one belongs (``collection``).
+VERSION = "2.4.1"
 
 
 def runtime_distribution(

@@ -18,16 +18,21 @@ class DraftRulesetError(RuntimeError):
 
 class NotACollectionError(TypeError):
     """A single string where a collection of ids belongs (``purchase_cost("law", ...)``): a string
-    is iterable, but its letters are not ids."""
+    is iterable, but its letters are not ids. Also a value that is no collection at all
+    (``purchase_cost(5, ...)``)."""
 
 
 def collection(value: object, parameter: str) -> None:
     """Raise NotACollectionError when ``value``, given for ``parameter`` (a collection of ids), is a
-    string."""
+    string, or not iterable."""
     if isinstance(value, str | bytes):
         raise NotACollectionError(
             f"{parameter} is a collection of ids, not the string {value!r}: write [{value!r}] for one id"
         )
+    try:
+        iter(value)  # type: ignore[call-overload]  # an iterator given is returned, not consumed
+    except TypeError:
+        raise NotACollectionError(f"{parameter} is a collection of ids (a list, a set ...), not {value!r}") from None
 
 
 class OutOfDomainError(ValueError):
