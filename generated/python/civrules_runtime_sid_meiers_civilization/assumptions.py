@@ -87,13 +87,13 @@ class AssumedPackage(AssumedView):
         self.ASSUMPTIONS: Assumptions = assumed
         for technology in assumed.starting_technologies:
             if technology[1] not in package.TECHNOLOGIES:
-                raise fill_error(technology[1], "technology")
+                raise logic.unknown_id(technology[1], package.TECHNOLOGIES, "technology")
         for government in assumed.starting_governments:
             if government[1] not in package.GOVERNMENTS:
-                raise fill_error(government[1], "government")
+                raise logic.unknown_id(government[1], package.GOVERNMENTS, "government")
         for era in assumed.wonder_eras:
             if era[1] not in package.ERAS and "ERAS" not in package.UNKNOWN_COLLECTIONS:
-                raise fill_error(era[1], "era")
+                raise logic.unknown_id(era[1], package.ERAS, "era")
         self.TECHNOLOGIES: Mapping[str, Technology] = fill(
             package.TECHNOLOGIES, assumed.technology_levels, "level", "technology"
         )
@@ -163,12 +163,6 @@ class AssumedPackage(AssumedView):
     def assuming(self, assumptions: Assumptions) -> RulesetPackage:
         """A view with other assumptions (of the same package: they do not add up)."""
         return self._package.assuming(assumptions)
-
-
-def fill_error(value: str, what: str) -> Exception:
-    from civrules_runtime.errors import UnknownIdError
-
-    return UnknownIdError(f"{value!r} is not a {what} of this ruleset")
 
 
 def assuming(package: RulesetPackage, assumptions: Assumptions) -> RulesetPackage:

@@ -47,19 +47,85 @@ def vocabulary(enum: "type[E]", value: str, what: str) -> "E":
 
 
 def entry(table: "Mapping[str, T]", value: str, what: str) -> "T":
-    """The record of ``value`` in ``table``; UnknownIdError (naming the closest ids) otherwise."""
-    found = table.get(value)
+    """The record of ``value`` in ``table``; UnknownIdError (proposing the closest id) otherwise."""
+    try:
+        found = table.get(value)
+    except TypeError:  # an unhashable value (a list where an id belongs) is no id either
+        found = None
     if found is None:
-        allowed = ", ".join(heapq.nsmallest(12, table))  # not a sort of every id per refusal
-        raise UnknownIdError(
-            f"{value!r} is not {'an' if what[:1] in 'aeiou' else 'a'} {what} of this ruleset: one of {allowed}"
-        )
+        raise unknown_id(value, table, what)
     return found
+
+
+def unknown_id(value: object, table: "Mapping[str, object]", what: str) -> UnknownIdError:
+    """The UnknownIdError refusing ``value`` as a ``what`` of ``table``: it proposes the closest id
+    ("did you mean"), or, with none close, names the first ids."""
+    article = "an" if what[:1] in "aeiou" else "a"
+    if not isinstance(value, str):
+        return UnknownIdError(
+            f"{value!r} is not {article} {what} of this ruleset: an id is a str, {_spelling(table)[1]}"
+        )
+    close = closest_id(value, table)
+    hint = f"did you mean {close!r}?" if close is not None else _spelling(table)[1]
+    return UnknownIdError(f"{value!r} is not {article} {what} of this ruleset: {hint}")
+
+
+def closest_id(word: str, table: "Mapping[str, object]") -> str | None:
+    """The id of ``table`` most like ``word`` (difflib's ratio at least 0.6), or None; compared with at
+    most :data:`_COMPARED` ids of the nearest lengths, however large the table."""
+    if len(word) > _LONGEST:  # difflib's time grows as the square of the words' length
+        return None
+    by_length = _spelling(table)[0]
+    size = len(word)
+    low, high = size * 3 // 7, size * 7 // 3 + 1  # 2M/(a+b) >= 0.6 needs a length in this window
+    picked: list[str] = []
+    for distance in range(max(size - low, high - size) + 1):
+        for length in (size - distance, size + distance) if distance else (size,):
+            if low <= length <= high:
+                picked.extend(by_length.get(length, ()))
+        if len(picked) >= _COMPARED:
+            break
+    import difflib  # on the refusal path only
+
+    found = difflib.get_close_matches(word, picked[:_COMPARED], n=1)
+    return found[0] if found else None
+
+
+#: Each id table's ids by length and the first ids named, by the table they were read from (kept
+#: with it, so that an id reused by a new table is not mistaken for it): made at a table's first
+#: refusal, not at each one (an engine refusing ids of a large table walked all of it each time).
+_SPELLINGS: "dict[int, tuple[Mapping[str, object], dict[int, list[str]], str]]" = {}
+#: Ids a misspelling is compared with, and the longest word compared.
+_COMPARED, _LONGEST = 200, 120
+
+
+def _spelling(table: "Mapping[str, object]") -> "tuple[dict[int, list[str]], str]":
+    kept = _SPELLINGS.get(id(table))
+    if kept is not None and kept[0] is table:
+        return kept[1], kept[2]
+    by_length: dict[int, list[str]] = {}
+    for key in table:
+        by_length.setdefault(len(key), []).append(str(key))  # an id enum member as its id
+    first = heapq.nsmallest(12, table)  # not a sort of every id
+    named = f"one of {', '.join(first)}{', ...' if len(table) > len(first) else ''}" if first else "it has none"
+    if len(_SPELLINGS) >= _KEPT:
+        _SPELLINGS.clear()
+    _SPELLINGS[id(table)] = (table, by_length, named)
+    return by_length, named
+
+
+def flag(value: bool, name: str) -> bool:
+    """``value`` when it is a bool; OutOfDomainError naming it otherwise (``"yes"`` is no flag,
+    though it is true)."""
+    if not isinstance(value, bool):
+        raise OutOfDomainError(f"{name}={value!r} is not a flag: True or False")
+    return value
 
 
 def research_cost(research: Research, wonders: "Mapping[str, Wonder]", level: int, held: "Iterable[str]") -> int:
     """The trade a technology of ``level`` needs, less the research discount of the wonders held."""
     collection(held, "wonders")
+    within(level, "level", 1, max(research.costs, default=None), "the levels of the research table")
     cost = research.costs.get(level)
     if cost is None:
         raise UnknownFactError(f"the research cost of level {level} is not in the sources")
@@ -74,6 +140,7 @@ def trade_after_research(
     is spent, except one a coin (never more than the player had). ValueError when ``trade`` is short."""
     collection(held, "wonders")
     cost = research_cost(research, wonders, level, held)
+    within(trade, "trade", 0, None, "the trade on the dial")
     within(coins, "coins", 0, None, "coins held")
     if trade < cost:
         raise OutOfDomainError(f"trade={trade!r} is outside the domain of the rule: level {level} needs {cost} or more")
@@ -109,6 +176,8 @@ def may_place_technology(
     collection(pyramid, "pyramid")
     held = list(pyramid)
     tech = entry(technologies, technology, "technology")
+    if starting is not None:
+        entry(technologies, starting, "technology")
     if technology in held:
         return False
     if tech.level is None:
@@ -129,6 +198,8 @@ def pyramid_needs(
 ) -> "dict[int, int]":
     """The technologies each level still needs for the technology victory (levels that need none left out)."""
     collection(pyramid, "pyramid")
+    if starting is not None:
+        entry(technologies, starting, "technology")
     rows = _rows(technologies, pyramid, starting)
     return {
         level: need - rows.get(level, 0) for level, need in sorted(rules.minimums.items()) if need > rows.get(level, 0)
@@ -138,12 +209,15 @@ def pyramid_needs(
 def unit_cost(units: "Mapping[str, UnitType]", unit: str, rank: int) -> int:
     """What producing a unit of ``unit`` costs at ``rank``."""
     found = entry(units, unit, "unit type")
+    ranks = ", ".join(str(r.rank) for r in found.ranks)
+    if isinstance(rank, bool) or not isinstance(rank, int):
+        raise OutOfDomainError(f"rank={rank!r} is not a rank: a rank is an int ({unit} has ranks {ranks})")
     for item in found.ranks:
         if item.rank == rank:
             if item.cost is None:
                 raise UnknownFactError(f"the cost of {unit} at rank {rank} is not in the sources")
             return item.cost
-    raise UnknownIdError(f"{unit} has no rank {rank}: ranks {', '.join(str(r.rank) for r in found.ranks)}")
+    raise UnknownIdError(f"{unit} has no rank {rank}: ranks {ranks}")
 
 
 def may_stand_on(
@@ -166,6 +240,7 @@ def battle_hand_size(
 ) -> int:
     """The battle hand of a side with ``figures`` friendly figures in the square."""
     within(figures, "figures", 1, None, "the figures of a side in battle")
+    flag(defending_city, "defending_city")
     if hand.base is None or hand.per_extra_figure is None or (defending_city and hand.defending_city is None):
         raise UnknownFactError("the battle hand's size is not in the sources")
     size = hand.base + hand.per_extra_figure * (figures - 1)
@@ -182,6 +257,10 @@ def combat_bonus(
     walled: bool,
 ) -> int:
     """The combat bonus of a side: its buildings and generals, and the city or capital it defends."""
+    for building, count in buildings.items():
+        within(count, f"buildings[{building!r}]", 0, None, "the buildings of a side")
+    within(generals, "generals", 0, None, "the generals on the map")
+    flag(walled, "walled")
     total = 0
     for bonus in bonuses.values():
         if bonus.situation is CombatSituation.DEFENDING_WALLS:
@@ -217,6 +296,10 @@ def victories_met(
 ) -> tuple[str, ...]:
     """The victories a player's state meets, in the ruleset's order."""
     collection(technologies, "technologies")
+    within(coins, "coins", 0, None, "coins held")
+    if culture_space is not None:
+        within(culture_space, "culture_space", 0, None, "a space of the culture track")
+    flag(captured_capital, "captured_capital")
     held = set(technologies)
     met = []
     for victory in victories.values():

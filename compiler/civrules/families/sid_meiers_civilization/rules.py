@@ -88,7 +88,11 @@ def _get(collection: Any, item: str, what: str) -> Any:
 
 
 def research_cost(ruleset: CivilizationRuleset, level: int, wonders: Iterable[str] = ()) -> int:
-    cost = research_costs(ruleset).get(level)
+    costs = research_costs(ruleset)
+    top = max(costs, default=None)
+    if isinstance(level, bool) or not isinstance(level, int) or level < 1 or (top is not None and level > top):
+        raise ValueError(f"level={level!r} is not a level of the research table (1 to {top or 'its top'})")
+    cost = costs.get(level)
     if cost is None:
         raise CannotJudgeError(f"the research cost of level {level} is not in the sources")
     discount = sum(_get(ruleset.wonders, w, "wonder").research_discount or 0 for w in wonders)
