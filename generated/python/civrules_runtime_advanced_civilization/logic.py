@@ -4,6 +4,7 @@ Each generated package binds these to its own data (``helpers.py``); engines cal
 helpers, not these.
 """
 
+import heapq
 from collections import Counter
 
 from civrules_runtime.errors import OutOfDomainError, UnknownFactError, UnknownIdError, collection, within
@@ -66,10 +67,78 @@ def vocabulary(enum: "type[E]", value: str, what: str) -> "E":
 
 
 def known_id(table: "Mapping[str, object]", value: str, what: str) -> str:
-    """``value`` when ``table`` has it; UnknownIdError otherwise."""
-    if value not in table:
-        article = "an" if what[:1] in "aeiou" else "a"
-        raise UnknownIdError(f"{value!r} is not {article} {what} of this ruleset")
+    """``value`` when ``table`` has it; UnknownIdError (proposing the closest id) otherwise."""
+    try:
+        found = value in table
+    except TypeError:  # an unhashable value (a list where an id belongs) is no id either
+        found = False
+    if not found:
+        raise unknown_id(value, table, what)
+    return value
+
+
+def unknown_id(value: object, table: "Mapping[str, object]", what: str) -> UnknownIdError:
+    """The UnknownIdError refusing ``value`` as a ``what`` of ``table``: it proposes the closest id
+    ("did you mean"), or, with none close, names the first ids."""
+    article = "an" if what[:1] in "aeiou" else "a"
+    if not isinstance(value, str):
+        return UnknownIdError(
+            f"{value!r} is not {article} {what} of this ruleset: an id is a str, {_spelling(table)[1]}"
+        )
+    close = closest_id(value, table)
+    hint = f"did you mean {close!r}?" if close is not None else _spelling(table)[1]
+    return UnknownIdError(f"{value!r} is not {article} {what} of this ruleset: {hint}")
+
+
+def closest_id(word: str, table: "Mapping[str, object]") -> str | None:
+    """The id of ``table`` most like ``word`` (difflib's ratio at least 0.6), or None; compared with at
+    most :data:`_COMPARED` ids of the nearest lengths, however large the table."""
+    if len(word) > _LONGEST:  # difflib's time grows as the square of the words' length
+        return None
+    by_length = _spelling(table)[0]
+    size = len(word)
+    low, high = size * 3 // 7, size * 7 // 3 + 1  # 2M/(a+b) >= 0.6 needs a length in this window
+    picked: list[str] = []
+    for distance in range(max(size - low, high - size) + 1):
+        for length in (size - distance, size + distance) if distance else (size,):
+            if low <= length <= high:
+                picked.extend(by_length.get(length, ()))
+        if len(picked) >= _COMPARED:
+            break
+    import difflib  # on the refusal path only
+
+    found = difflib.get_close_matches(word, picked[:_COMPARED], n=1)
+    return found[0] if found else None
+
+
+#: Each id table's ids by length and the first ids named, by the table they were read from (kept
+#: with it, so that an id reused by a new table is not mistaken for it): made at a table's first
+#: refusal, not at each one (an engine refusing ids of a large table walked all of it each time).
+_SPELLINGS: "dict[int, tuple[Mapping[str, object], dict[int, list[str]], str]]" = {}
+#: Ids a misspelling is compared with, and the longest word compared.
+_COMPARED, _LONGEST = 200, 120
+
+
+def _spelling(table: "Mapping[str, object]") -> "tuple[dict[int, list[str]], str]":
+    kept = _SPELLINGS.get(id(table))
+    if kept is not None and kept[0] is table:
+        return kept[1], kept[2]
+    by_length: dict[int, list[str]] = {}
+    for key in table:
+        by_length.setdefault(len(key), []).append(str(key))  # an id enum member as its id
+    first = heapq.nsmallest(12, table)  # not a sort of every id
+    named = f"one of {', '.join(first)}{', ...' if len(table) > len(first) else ''}" if first else "it has none"
+    if len(_SPELLINGS) >= 16:
+        _SPELLINGS.clear()
+    _SPELLINGS[id(table)] = (table, by_length, named)
+    return by_length, named
+
+
+def flag(value: bool, name: str) -> bool:
+    """``value`` when it is a bool; OutOfDomainError naming it otherwise (``"yes"`` is no flag,
+    though it is true)."""
+    if not isinstance(value, bool):
+        raise OutOfDomainError(f"{name}={value!r} is not a flag: True or False")
     return value
 
 
@@ -104,6 +173,7 @@ def set_value(
     drawn_in: str | None,
 ) -> int:
     commodity = commodities[known_id(commodities, good, "commodity")]
+    flag(mining, "mining")
     redeemed = None if redeemed_in is None else vocabulary(Block, redeemed_in, "trade block")
     drawn = None if drawn_in is None else vocabulary(Block, drawn_in, "trade block")
     if formula is None:
@@ -195,6 +265,8 @@ def calamity_amount(
 ) -> CalamityAmount:
     collection(held, "held")
     side = vocabulary(Role, role, "calamity role")
+    for good, count in (commodities or {}).items():
+        within(count, f"commodities[{good!r}]", 0, None, "the commodity cards held of a good")
     held_cards = {known_id(cards, card, "civilization card") for card in held}
     listed = effects[known_id(effects, calamity, "calamity")]
     if listed is None:
@@ -472,8 +544,10 @@ def trade_problems(
     collection(named, "named")
     given_cards, named_cards = list(given), list(named)
     for card in (*given_cards, *named_cards):
-        if card not in commodities and card not in calamities and card not in cards:
-            raise UnknownIdError(f"{card!r} is not a trade card of this ruleset (a commodity or a calamity)")
+        if not _trade_card(card, commodities, calamities, cards):
+            close = closest_id(card, commodities) or closest_id(card, calamities) if isinstance(card, str) else None
+            hint = f": did you mean {close!r}?" if close else ""
+            raise UnknownIdError(f"{card!r} is not a trade card of this ruleset (a commodity or a calamity){hint}")
     within(stated_count, "stated_count", 0, None, "a number of cards")
     least = _phase_int(phases, "trade", "min_trade_cards", "the fewest cards a trade needs")
     naming = _phase_int(phases, "trade", "named_trade_cards", "how many of the cards traded are named")
@@ -501,6 +575,15 @@ def trade_problems(
             if not tradable:
                 problems.append(f"{card} is a non-tradable calamity: it is kept until trading ends, never traded")
     return tuple(problems)
+
+
+def _trade_card(
+    card: str, commodities: "Mapping[str, object]", calamities: "Mapping[str, object]", cards: "Mapping[str, object]"
+) -> bool:
+    try:
+        return card in commodities or card in calamities or card in cards
+    except TypeError:  # unhashable: no card
+        return False
 
 
 def secondary_losses(
@@ -548,6 +631,7 @@ def calamities_suffered(
     phases: "Mapping[str, Phase]", order: "tuple[str, ...]", received: "Iterable[str]",
     rng: "Random | None", stoic: bool,
 ) -> "tuple[str, ...]":  # fmt: skip
+    flag(stoic, "stoic")
     cards = resolution_order(order, received)
     if stoic:
         return cards
