@@ -7,7 +7,9 @@ iterable of good ids, one per unit.
 
 from __future__ import annotations
 
-from civrules_runtime.errors import OutOfDomainError, UnknownFactError, UnknownIdError, collection, within
+import heapq
+
+from civrules_runtime.errors import UnknownFactError, UnknownIdError, collection, within
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -17,14 +19,62 @@ if TYPE_CHECKING:
 
 
 def known(table: Mapping[str, object], key: str, what: str) -> str:
-    """``key`` itself when ``table`` has it; else UnknownIdError naming the closest ids."""
-    if key in table:
-        return key
-    import difflib
+    """``key`` itself when ``table`` has it; else UnknownIdError proposing the closest id (or, with
+    none close, naming the first ids)."""
+    try:
+        if key in table:
+            return key
+    except TypeError:  # an unhashable key (a list where an id belongs) is no id either
+        pass
+    if not isinstance(key, str):
+        raise UnknownIdError(f"no {what} {key!r} in this ruleset: an id is a str, {_spelling(table)[1]}")
+    close = closest_id(key, table)
+    hint = f"did you mean {close!r}?" if close is not None else _spelling(table)[1]
+    raise UnknownIdError(f"no {what} {key!r} in this ruleset; {hint}")
 
-    close = difflib.get_close_matches(str(key), [str(k) for k in table], n=3)
-    hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-    raise UnknownIdError(f"no {what} {key!r} in this ruleset{hint}")
+
+def closest_id(word: str, table: Mapping[str, object]) -> str | None:
+    """The id of ``table`` most like ``word`` (difflib's ratio at least 0.6), or None; compared with at
+    most :data:`_COMPARED` ids of the nearest lengths, however large the table."""
+    if len(word) > _LONGEST:  # difflib's time grows as the square of the words' length
+        return None
+    by_length = _spelling(table)[0]
+    size = len(word)
+    low, high = size * 3 // 7, size * 7 // 3 + 1  # 2M/(a+b) >= 0.6 needs a length in this window
+    picked: list[str] = []
+    for distance in range(max(size - low, high - size) + 1):
+        for length in (size - distance, size + distance) if distance else (size,):
+            if low <= length <= high:
+                picked.extend(by_length.get(length, ()))
+        if len(picked) >= _COMPARED:
+            break
+    import difflib  # on the refusal path only
+
+    found = difflib.get_close_matches(word, picked[:_COMPARED], n=1)
+    return found[0] if found else None
+
+
+#: Each id table's ids by length and the first ids named, by the table they were read from (kept
+#: with it, so that an id reused by a new table is not mistaken for it): made at a table's first
+#: refusal, not at each one (an engine refusing ids of a large table walked all of it each time).
+_SPELLINGS: dict[int, tuple[Mapping[str, object], dict[int, list[str]], str]] = {}
+#: Ids a misspelling is compared with, and the longest word compared.
+_COMPARED, _LONGEST = 200, 120
+
+
+def _spelling(table: Mapping[str, object]) -> tuple[dict[int, list[str]], str]:
+    kept = _SPELLINGS.get(id(table))
+    if kept is not None and kept[0] is table:
+        return kept[1], kept[2]
+    by_length: dict[int, list[str]] = {}
+    for key in table:
+        by_length.setdefault(len(key), []).append(str(key))  # an id enum member as its id
+    first = heapq.nsmallest(12, table)  # not a sort of every id
+    named = f"one of {', '.join(first)}{', ...' if len(table) > len(first) else ''}" if first else "it has none"
+    if len(_SPELLINGS) >= 16:
+        _SPELLINGS.clear()
+    _SPELLINGS[id(table)] = (table, by_length, named)
+    return by_length, named
 
 
 def counted(goods: Mapping[str, int] | Iterable[str]) -> dict[str, int]:
@@ -33,10 +83,7 @@ def counted(goods: Mapping[str, int] | Iterable[str]) -> dict[str, int]:
     found: dict[str, int] = {}
     if hasattr(goods, "items"):
         for good, amount in goods.items():
-            if amount < 0:
-                raise OutOfDomainError(
-                    f"{good}={amount!r} is outside the domain of the rule (an amount of goods): 0 or more"
-                )
+            within(amount, str(good), 0, None, "an amount of goods")
             found[str(good)] = found.get(str(good), 0) + amount
         return found
     for good in goods:
@@ -106,6 +153,7 @@ def board_score(scoring: Scoring | None, common_locations: int, faction_location
         raise UnknownFactError("the end-of-game VP of locations are not in the sources")
     within(common_locations, "common_locations", 0, None, "locations in the empire")
     within(faction_locations, "faction_locations", 0, None, "locations in the empire")
+    within(vp, "vp", 0, None, "the VP scored during the game")
     return vp + common_locations * scoring.common_location_vp + faction_locations * scoring.faction_location_vp
 
 
@@ -114,6 +162,7 @@ def solo_achievement(levels: tuple[SoloLevel, ...] | None, score: int) -> SoloLe
     it meets, else the lowest level (``below`` the next one's threshold)."""
     if not levels:
         raise UnknownFactError("the solo achievement table is not in the sources")
+    within(score, "score", 0, None, "a final score")
     reached = levels[0]
     for level in levels:
         if level.at_least is not None and score >= level.at_least:

@@ -1,0 +1,193 @@
+"""Every helper's arguments at run time, in every family: a level, a rank, a count or a flag of
+the wrong type or outside the rule is the runtime's OutOfDomainError naming the argument and what
+it takes; a value that is no collection where one belongs is NotACollectionError; an unknown id
+is UnknownIdError proposing the closest id ("did you mean"), or naming the first ids when none is
+close. Never a raw TypeError from inside the package, a truthy string taken for True, or a level
+that does not exist reported as a fact the sources leave out."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from tests.conftest import REPO
+
+GENERATED = REPO / "generated" / "python"
+if str(GENERATED) not in sys.path:
+    sys.path.insert(0, str(GENERATED))
+
+import civrules_runtime_advanced_civilization as ac_runtime  # noqa: E402 - the committed packages
+import civrules_runtime_sid_meiers_civilization as smc_runtime  # noqa: E402
+from civrules_rulesets import advanced_civilization as ac  # noqa: E402
+from civrules_rulesets import imperial_settlers as imperial  # noqa: E402
+from civrules_rulesets import sid_meiers_civilization as smc  # noqa: E402
+from civrules_runtime import NotACollectionError, OutOfDomainError, UnknownIdError  # noqa: E402
+from civrules_runtime_advanced_civilization import logic as ac_logic  # noqa: E402
+from civrules_runtime_imperial_settlers import logic as imperial_logic  # noqa: E402
+from civrules_runtime_sid_meiers_civilization import logic as smc_logic  # noqa: E402
+
+Call = Callable[[], object]
+
+#: Levels, ranks, counts and flags of the wrong type or outside the rule: the pattern each message matches.
+OUT_OF_DOMAIN: dict[str, tuple[str, Call]] = {
+    "smc.research_cost level 9": (r"^level=9 .*research table.*: 1 to 5$", lambda: smc.research_cost(9, [])),
+    "smc.research_cost level 0": (r"^level=0 .*: 1 to 5$", lambda: smc.research_cost(0)),
+    "smc.research_cost level '2'": (r"^level='2' is not a whole number", lambda: smc.research_cost("2", [])),  # type: ignore[arg-type]
+    "smc.trade_after_research level 7": (r"^level=7 ", lambda: smc.trade_after_research(7, 30)),
+    "smc.trade_after_research trade": (r"^trade='18' is not a whole number", lambda: smc.trade_after_research(2, "18")),  # type: ignore[arg-type]
+    "smc.unit_cost rank '2'": (
+        r"^rank='2' is not a rank: a rank is an int \(artilharia has ranks 1, 2, 3, 4\)$",
+        lambda: smc.unit_cost("artilharia", "2"),  # type: ignore[arg-type]
+    ),
+    "smc.unit_cost rank True": (r"^rank=True is not a rank", lambda: smc.unit_cost("artilharia", True)),
+    "smc.battle_hand_size defending_city": (
+        r"^defending_city='no' is not a flag: True or False$",
+        lambda: smc.battle_hand_size(2, defending_city="no"),  # type: ignore[arg-type]
+    ),
+    "smc.combat_bonus generals": (r"^generals='1' is not a whole number", lambda: smc.combat_bonus(generals="1")),  # type: ignore[arg-type]
+    "smc.combat_bonus walled": (r"^walled=1 is not a flag", lambda: smc.combat_bonus(walled=1)),  # type: ignore[arg-type]
+    "smc.combat_bonus buildings": (r"^buildings\['quartel'\]=-1 ", lambda: smc.combat_bonus({"quartel": -1})),
+    "smc.victories_met coins": (r"^coins=-1 ", lambda: smc.victories_met(coins=-1)),
+    "smc.victories_met culture_space": (r"^culture_space='3' ", lambda: smc.victories_met(culture_space="3")),  # type: ignore[arg-type]
+    "smc.victories_met captured_capital": (
+        r"^captured_capital=1 is not a flag",
+        lambda: smc.victories_met(captured_capital=1),  # type: ignore[arg-type]
+    ),
+    "ac.set_value mining": (
+        r"^mining='yes' is not a flag: True or False$",
+        lambda: ac.set_value("iron", 3, mining="yes"),  # type: ignore[arg-type]
+    ),
+    "ac.calamities_suffered stoic": (r"^stoic='y' is not a flag", lambda: ac.calamities_suffered([], stoic="y")),  # type: ignore[arg-type]
+    "ac.calamity_amount commodities": (
+        r"^commodities\['grain'\]='2' is not a whole number",
+        lambda: ac.calamity_amount("famine", "famine_primary", [], "primary", commodities={"grain": "2"}),  # type: ignore[dict-item]
+    ),
+    "imperial.board_score vp": (r"^vp='3' is not a whole number", lambda: imperial.board_score(1, 1, "3")),  # type: ignore[arg-type]
+    "imperial.can_pay goods": (r"^wood='2' is not a whole number", lambda: imperial.can_pay("com003", {"wood": "2"})),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OUT_OF_DOMAIN))
+def test_a_level_rank_count_or_flag_of_the_wrong_kind_is_out_of_domain_by_name(case: str) -> None:
+    pattern, call = OUT_OF_DOMAIN[case]
+    with pytest.raises(OutOfDomainError, match=pattern):
+        call()
+
+
+def test_a_level_the_research_table_has_is_still_answered() -> None:
+    assert [smc.research_cost(level) for level in (1, 5)] == [6, 26]
+    assert smc.unit_cost("artilharia", 2) == 7  # an int rank the unit has
+    with pytest.raises(UnknownIdError, match="artilharia has no rank 9: ranks 1, 2, 3, 4"):
+        smc.unit_cost("artilharia", 9)  # an int rank it has not: as before
+
+
+NOT_A_COLLECTION: dict[str, tuple[str, Call]] = {
+    "ac.purchase_cost": ("owned", lambda: ac.purchase_cost(5, "law")),  # type: ignore[arg-type]
+    "ac.hand_limit": ("held", lambda: ac.hand_limit(None)),  # type: ignore[arg-type]
+    "smc.research_cost": ("wonders", lambda: smc.research_cost(1, 3)),  # type: ignore[arg-type]
+    "imperial.production": ("deals", lambda: imperial.production("romans", deals=7)),  # type: ignore[arg-type]
+}
+
+
+@pytest.mark.parametrize("case", sorted(NOT_A_COLLECTION))
+def test_a_value_that_is_no_collection_is_refused_by_name(case: str) -> None:
+    """`purchase_cost(5, "law")` raised "'int' object is not iterable" from inside the package."""
+    parameter, call = NOT_A_COLLECTION[case]
+    with pytest.raises(NotACollectionError, match=rf"^{parameter} is a collection of ids \(a list, a set ...\), not "):
+        call()
+
+
+UNKNOWN_IDS: dict[str, tuple[str, Call]] = {
+    "ac.purchase_cost misspelt": (
+        r"^'democrazy' is not a civilization card of this ruleset: did you mean 'democracy'\?$",
+        lambda: ac.purchase_cost([], "democrazy"),  # type: ignore[arg-type]
+    ),
+    "ac.purchase_cost far": (
+        r"^'zzz' is not a civilization card of this ruleset: one of agriculture, architecture, .*, \.\.\.$",
+        lambda: ac.purchase_cost([], "zzz"),  # type: ignore[arg-type]
+    ),
+    "ac.purchase_cost unhashable": (
+        r"^\[\] is not a civilization card of this ruleset: an id is a str, one of agriculture",
+        lambda: ac.purchase_cost([], []),  # type: ignore[arg-type]
+    ),
+    "ac.neighbours": (
+        r"^'athen' is not an area of this ruleset: did you mean 'athens'\?$",
+        lambda: ac.neighbours("athen"),  # type: ignore[arg-type]
+    ),
+    "ac.trade_problems": (
+        r"\(a commodity or a calamity\): did you mean 'grain'\?$",
+        lambda: ac.trade_problems(["gran"], 3, []),  # type: ignore[list-item]
+    ),
+    "ac.assuming": (
+        r"^'lawx' is not a civilization card of this ruleset: did you mean 'law'\?$",
+        lambda: ac.assuming(ac_runtime.Assumptions(card_costs={"lawx": 3})),
+    ),
+    "smc.wonder_cost": (
+        r"^'colosus' is not a wonder of this ruleset: did you mean 'colossus'\?$",
+        lambda: smc.wonder_cost("colosus"),  # type: ignore[arg-type]
+    ),
+    "smc.may_place_technology starting": (
+        r"^'potery' is not a technology of this ruleset: did you mean 'pottery'\?$",
+        lambda: smc.may_place_technology([], "pottery", starting="potery"),  # type: ignore[arg-type]
+    ),
+    "smc.assuming starting technology": (
+        r"^'potery' is not a technology of this ruleset: did you mean 'pottery'\?$",
+        lambda: smc.assuming(smc_runtime.Assumptions(starting_technologies={"roma": "potery"})),
+    ),
+    "smc.assuming wonder cost": (
+        r"^'stonehedge' is not a wonder of this ruleset: did you mean 'stonehenge'\?$",
+        lambda: smc.assuming(smc_runtime.Assumptions(wonder_costs={"stonehedge": 10})),
+    ),
+    "imperial.missing_to_pay far": (
+        r"^no card 'zzz' in this ruleset; one of bar001, bar004, .*, \.\.\.$",
+        lambda: imperial.missing_to_pay("zzz", []),  # type: ignore[arg-type]
+    ),
+    "imperial.production misspelt": (
+        r"^no faction 'japanes' in this ruleset; did you mean 'japanese'\?$",
+        lambda: imperial.production("japanes"),  # type: ignore[arg-type]
+    ),
+    "imperial.deck far": (
+        r"^no deck 'zzz' in this ruleset; one of barbarians, common, egyptians, japanese, romans$",
+        lambda: imperial.deck("zzz"),  # type: ignore[arg-type]
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNKNOWN_IDS))
+def test_an_unknown_id_proposes_the_closest_or_names_the_first_ids(case: str) -> None:
+    pattern, call = UNKNOWN_IDS[case]
+    with pytest.raises(UnknownIdError, match=pattern):
+        call()
+
+
+class _Walked(dict[str, int]):
+    """A table that counts the walks over its ids."""
+
+    walks = 0
+
+    def __iter__(self) -> Iterator[str]:
+        type(self).walks += 1
+        return super().__iter__()
+
+
+@pytest.mark.parametrize(
+    "refuse",
+    [
+        lambda table, word: ac_logic.known_id(table, word, "card"),
+        lambda table, word: smc_logic.entry(table, word, "card"),
+        lambda table, word: imperial_logic.known(table, word, "card"),
+    ],
+    ids=["advanced_civilization", "sid_meiers_civilization", "imperial_settlers"],
+)
+def test_a_did_you_mean_walks_a_table_once_however_many_refusals(refuse: Callable[[object, str], object]) -> None:
+    """An engine refusing ids of a large table (here 20,000) pays its vocabulary once, and each
+    misspelling is compared with a bounded number of ids of the nearest lengths."""
+    _Walked.walks = 0
+    table = _Walked({f"card_{n:05d}": n for n in range(20_000)})
+    for word in ("card_0123", "card_001234", "zzz") * 50:
+        with pytest.raises(UnknownIdError) as raised:
+            refuse(table, word)
+    assert "did you mean 'card_" in str(raised.value) or "one of card_00000" in str(raised.value)
+    assert _Walked.walks <= 2
