@@ -189,26 +189,39 @@ def test_a_variant_does_not_count_the_unknowns_it_replaced() -> None:
     assert f"has {len(base) - 3} unknown facts" in summary.message
 
 
-def _readme_unknown_counts() -> dict[str, int]:
-    """The README's rulesets table: ruleset id -> its 'unknown facts' column."""
+def _readme_rows() -> dict[str, list[str]]:
+    """The README's rulesets table: ruleset id -> its cells (ruleset, what, state, unknown facts)."""
     readme = (RULES.parent / "README.md").read_text(encoding="utf-8")
     header = "| ruleset | what | state | unknown facts |"
-    assert header in readme, "the README's rulesets table lost its 'unknown facts' column"
-    counts = {}
+    assert header in readme, "the README's rulesets table lost its 'state' or 'unknown facts' column"
+    rows = {}
     for line in readme[readme.index(header) :].splitlines()[2:]:
         if not line.startswith("| `"):
             break
         cells = [c.strip() for c in line.strip("|").split("|")]
-        counts[cells[0].strip("`")] = int(cells[-1])
-    return counts
+        rows[cells[0].strip("`")] = cells
+    return rows
 
 
-README_COUNTS = _readme_unknown_counts()
+README_ROWS = _readme_rows()
+README_COUNTS = {ruleset: int(cells[-1]) for ruleset, cells in README_ROWS.items()}
 
 
 def test_the_readme_lists_every_ruleset() -> None:
     workspace = Workspace(RULES)
     assert set(README_COUNTS) == set(workspace.manifests())
+
+
+@pytest.mark.parametrize("ruleset", sorted(README_ROWS))
+def test_the_readme_calls_a_ruleset_a_draft_where_its_manifest_does(ruleset: str) -> None:
+    """A row whose state starts with "draft" is a ruleset whose manifest says ``status: draft`` (its
+    package's DRAFT, which require_complete() refuses), and no other: the Sid Meier's rulesets were
+    drafts in the README and complete in their packages."""
+    state = README_ROWS[ruleset][2]
+    status = Workspace(RULES).manifests()[ruleset].data.get("status")
+    assert state.startswith("draft") == (status == "draft"), (
+        f"README says {ruleset} is {state!r}, its manifest's status is {status!r}"
+    )
 
 
 @pytest.mark.parametrize("ruleset", sorted(README_COUNTS))

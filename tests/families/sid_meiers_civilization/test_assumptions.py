@@ -98,12 +98,14 @@ def test_an_assumption_never_overrides_a_fact_the_ruleset_gives() -> None:
 
 
 def test_require_complete_still_refuses_a_draft(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Assumed facts are not the rules: a draft stays a draft in the view."""
+    """Assumed facts are not the rules: a draft (both Sid Meier's rulesets are, by their manifests)
+    stays a draft in the view; a complete one is complete in it."""
+    assert base.DRAFT
     view = base.assuming(Assumptions(technology_levels={"pottery": 1}))
-    view.require_complete()  # the base ruleset is not a draft
-    monkeypatch.setattr(sys.modules[f"{base.__name__}.data"], "DRAFT", True)
-    with pytest.raises(DraftRulesetError):
+    with pytest.raises(DraftRulesetError, match="sid-meiers-civilization is a draft"):
         view.require_complete()
+    monkeypatch.setattr(sys.modules[f"{base.__name__}.data"], "DRAFT", False)
+    view.require_complete()
 
 
 def test_assumptions_are_a_typed_python_value() -> None:

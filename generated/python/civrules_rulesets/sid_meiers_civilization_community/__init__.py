@@ -4,6 +4,9 @@ Generated from the ruleset `sid-meiers-civilization-community` (a variant of `si
 rule data under rules/ and run `civrules build`. Needs the standard library, civrules_runtime
 and civrules_runtime_sid_meiers_civilization.
 
+This ruleset is a DRAFT: facts a game needs are not in the sources (UNKNOWN_FACTS lists them); an
+engine that needs a complete ruleset calls require_complete().
+
 Facts the sources do not give are None in the records; a helper that needs one raises
 UnknownFactError. The package satisfies civrules_runtime_sid_meiers_civilization.RulesetPackage: an engine typed
 against that protocol runs on every ruleset package of the family.
@@ -109,7 +112,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "1.3.0"
+__version__: Final = "1.3.1"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = "sid-meiers-civilization"
