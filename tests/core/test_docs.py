@@ -291,3 +291,19 @@ def test_the_docs_pin_the_tag_make_release_makes() -> None:
     pins = re.findall(r"rev: (\S+)|civrules@(v[^\"\s]+)", text)
     assert pins, "docs/ci.md names no release"
     assert {rev or tag for rev, tag in pins} == {f"v{__version__}"}
+
+
+def test_the_install_docs_name_the_build_backend_pip_needs_and_the_offline_ways() -> None:
+    """docs/engine.md said a package needs the standard library and its runtimes, "nothing else",
+    yet `pip install --no-index` of one fails: pip fetches the build backend every generated
+    pyproject.toml names. The install section names it, and the offline ways (no build isolation
+    where it is installed, or wheels built once), for whatever backend the emitter writes."""
+    from civrules.emit.pyproject import BUILD_SYSTEM
+
+    text = (REPO / "docs" / "engine.md").read_text(encoding="utf-8")
+    start = text.index("\n## Install\n")
+    install = text[start : text.index("\n## ", start + 1)]
+    backend = re.split(r"[<>=!~ ]", BUILD_SYSTEM["requires"][0])[0]
+    assert backend in install and BUILD_SYSTEM["requires"][0] in install
+    assert "--no-build-isolation" in install and "pip wheel" in install and "--find-links" in install
+    assert "nothing else" not in install or "At run time" in install
