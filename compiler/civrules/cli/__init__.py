@@ -593,6 +593,9 @@ def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str) -> NoReturn:
 def _output_failure(error: Exception) -> NoReturn:
     """Exit 2 for an output folder civrules may not replace or cannot write; nothing was changed."""
     click.echo(f"civrules: {printable(str(error))}", err=True)
+    hint = getattr(error, "hint", None)
+    if hint:
+        click.echo(f"hint: {printable(hint)}", err=True)
     sys.exit(EXIT_USAGE)
 
 

@@ -287,7 +287,7 @@ def build(
     if not everything or result.failed_ids:
         # Only the rulesets that built replace their part: a broken one keeps its previous output.
         # Refuse a folder civrules may not replace before reading anything in it.
-        check_replaceable(out, result.tree, protected)
+        check_replaceable(out, protected)
         prefixes = tuple(result.prefixes(built))
         scan = scan_tree(out, max_bytes)
         keep = {k: v for k, v in scan.files.items() if not k.startswith(prefixes)}

@@ -4,9 +4,10 @@
 file (:data:`MARKER`); before anything is removed or swapped, :func:`check_replaceable` refuses a
 target that is a link, a file, a FIFO or a device, the working directory or one of its ancestors,
 the rules folder, a folder inside it or one of its ancestors, and any existing folder that is
-neither empty nor marked. A tree written before civrules marked its trees (a committed
-``generated/`` of ``python/<package>/`` and ``sheets/<ruleset>/`` files) is recognised by its
-layout and replaced once; the new tree carries the marker.
+neither empty nor marked. Who owns a folder is never guessed from the shape of its paths: a
+folder of ``python/<name>/`` and ``sheets/<name>/`` files without the marker is the user's (a tree
+civrules wrote before it marked its trees is refused too, with a hint to move it aside or delete
+it; the repository's own ``generated/`` carries the marker).
 
 **How.** A build writes the complete new tree beside the old one (``civrules build`` puts each file
 into that staging tree as it is rendered, :class:`StagedTree`; other callers hand a tree rendered in
@@ -30,13 +31,12 @@ import difflib
 import errno
 import os
 import queue
-import re
 import shutil
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Collection, Iterable, Iterator, Mapping, MutableMapping
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,9 +58,6 @@ DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
 
-#: The layout of a `civrules build` tree from before trees were marked (accepted once).
-_LEGACY_FILE = re.compile(r"^(?:python|sheets)/[^/]+/[^/]+$|^python/[^/]+/__pycache__/[^/]+\.pyc$")
-
 _CAUSES = {
     errno.EROFS: "the file system is read-only",
     errno.ENOSPC: "no space is left on the device",
@@ -76,7 +73,12 @@ _CAUSES = {
 
 
 class OutputError(Exception):
-    """Nothing was written: a plain sentence saying why (exit 2, not a bug in civrules)."""
+    """Nothing was written: a plain sentence saying why (exit 2, not a bug in civrules), and
+    ``hint``, what the user can do about it (None when the sentence says it)."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.hint = hint
 
 
 def cause(error: OSError) -> str:
@@ -127,10 +129,8 @@ def read_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> dict[str, bytes
     return scan_tree(root, max_bytes).files
 
 
-def check_replaceable(
-    out: Path, planned: Collection[str] = (), protected: Iterable[Path] = (), *, contents: bool = True
-) -> None:
-    """Raise :class:`OutputError` unless civrules may replace ``out`` by a tree of ``planned`` paths.
+def check_replaceable(out: Path, protected: Iterable[Path] = (), *, contents: bool = True) -> None:
+    """Raise :class:`OutputError` unless civrules may replace ``out`` by a tree of its own.
 
     ``protected`` are folders that must survive whatever is asked (the rules folder): ``out`` may
     be neither one of them, nor inside one, nor above one. The working directory and its
@@ -138,6 +138,7 @@ def check_replaceable(
     ``build --check``, which reads the tree but writes nothing).
     """
     shown = str(out)
+    guarded = tuple(protected)
     target = _absolute(out)
     if target.parent == target:
         raise OutputError(f"refusing to write into `{shown}`: it is the root of the file system")
@@ -145,10 +146,10 @@ def check_replaceable(
     if cwd.is_relative_to(target):
         what = "the working directory" if cwd == target else "a folder above the working directory"
         raise OutputError(f"refusing to replace `{shown}`: it is {what}; choose an --out folder of its own")
-    for folder in protected:
-        guarded = folder.resolve()
-        if guarded.is_relative_to(target) or target.is_relative_to(guarded):
-            relation = "is" if guarded == target else "holds" if guarded.is_relative_to(target) else "is inside"
+    for folder in guarded:
+        real = folder.resolve()
+        if real.is_relative_to(target) or target.is_relative_to(real):
+            relation = "is" if real == target else "holds" if real.is_relative_to(target) else "is inside"
             raise OutputError(
                 f"refusing to write into `{shown}`: it {relation} the rules folder `{folder}`; "
                 "choose an --out folder outside it"
@@ -160,11 +161,15 @@ def check_replaceable(
         raise OutputError(f"refusing to replace `{shown}`: it is a symbolic link; civrules does not follow links")
     if kind != "dir":
         raise OutputError(f"refusing to replace `{shown}`: it is not a folder (a file, a FIFO or a device)")
-    if _is_marked(target) or _is_empty(target) or _is_legacy(target, planned):
+    if _is_marked(target) or _is_empty(target):
         return
+    # Never judged by the shape of its paths: `python/<x>/<y>` and `sheets/<x>/<y>` files were
+    # taken for a tree civrules wrote before it marked them, and a user's folder was replaced.
     raise OutputError(
-        f"refusing to replace `{shown}`: it holds files civrules did not write (no `{MARKER}` in it); "
-        "choose an empty or new --out folder, or delete this one yourself"
+        f"refusing to replace `{shown}`: it holds files civrules did not write (no `{MARKER}` in it)",
+        "civrules replaces only a folder it made (one holding that marker), an empty one or a new "
+        "one: choose another --out folder, or move this one aside (or delete it) yourself; a "
+        "generated/ written by a civrules older than the marker is taken once it is deleted",
     )
 
 
@@ -188,27 +193,6 @@ def _is_empty(root: Path) -> bool:
         with os.scandir(root) as entries:
             return next(entries, None) is None
     except OSError:
-        return False
-
-
-def _is_legacy(root: Path, planned: Collection[str]) -> bool:
-    """A tree civrules wrote before it marked them: only its own layout, nothing else."""
-    seen = False
-    for entry in files.walk(root, max_depth=3):
-        if entry.kind == "dir":
-            continue
-        if entry.kind != "file":
-            return False
-        if not _LEGACY_FILE.match(entry.relative) and not (entry.relative in planned and _says_civrules(root, entry)):
-            return False
-        seen = True
-    return seen
-
-
-def _says_civrules(root: Path, entry: files.Entry) -> bool:
-    try:
-        return b"civrules" in files.read_under(root, entry.relative, DEFAULT_MAX_BYTES)
-    except files.RefusedError:
         return False
 
 
@@ -370,7 +354,7 @@ def write_tree(
     """
     target = _absolute(root)
     if isinstance(tree, StagedTree):
-        check_replaceable(root, {**dict.fromkeys(keep or {}), **dict.fromkeys(tree), MARKER: None}, protected)
+        check_replaceable(root, protected)
         try:
             for relative, data in (keep or {}).items():
                 if relative not in tree and relative != MARKER:
@@ -384,7 +368,7 @@ def write_tree(
             tree.discard()
         return
     content = {**(keep or {}), **tree, MARKER: MARKER_TEXT}
-    check_replaceable(root, content, protected)
+    check_replaceable(root, protected)
     try:
         _write(target, content)
     except OSError as error:
