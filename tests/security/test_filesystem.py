@@ -165,6 +165,73 @@ def test_links_fifos_files_and_devices_are_refused_as_output(tmp_path: Path) -> 
     assert tree_of(marked) == {MARKER: MARKER_TEXT, "a.txt": b"x"}
 
 
+@pytest.mark.parametrize(
+    ("link", "arguments", "named"),
+    [
+        ("dist", ["sheets", RULESET], "`dist`"),
+        ("dist", ["helpers", RULESET], "`dist`"),
+        ("dist/sheets", ["sheets", RULESET], "`dist/sheets`"),
+        ("gen-link", ["build", RULESET, "--out", "gen-link/sub"], "`gen-link`"),
+        ("gen-link", ["build", "--check", "--out", "gen-link/sub"], "`gen-link`"),
+        ("generated", ["build", "--check"], "it is a symbolic link"),
+    ],
+)
+def test_a_link_on_the_way_to_an_output_inside_the_project_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, link: str, arguments: list[str], named: str
+) -> None:
+    """Only the last component was judged: `dist -> /tmp/somewhere` made `sheets` and `helpers`
+    write `/tmp/somewhere/sheets/` outside the project, exit 0 (and `build --check` read there)."""
+    project, elsewhere = tmp_path / "project", tmp_path / "somewhere"
+    project.mkdir()
+    elsewhere.mkdir()
+    monkeypatch.chdir(project)
+    (project / link).parent.mkdir(parents=True, exist_ok=True)
+    (project / link).symlink_to(elsewhere)
+    result = CliRunner().invoke(main, ["--rules", str(RULES), "--no-shipped", *arguments])
+    if link == "generated":  # --check of a linked generated/: read as one foreign entry, never through
+        assert result.exit_code == 1 and "a symbolic link" in result.output, result.output
+    else:
+        assert result.exit_code == 2, result.output
+        assert f"{named} is a symbolic link inside the project; civrules does not follow links" in result.output
+        assert "\nhint: civrules writes only into real folders of the project" in result.output
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_links_above_the_project_are_followed_and_a_link_into_it_is_judged_below(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the line is drawn: folders above the working directory are the user's (`/tmp ->
+    /private/tmp` on macOS); once a path is inside the project, no link is followed."""
+    project, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    project.mkdir()
+    elsewhere.mkdir()
+    monkeypatch.chdir(project)
+    (tmp_path / "alias").symlink_to(elsewhere)
+    write_tree(tmp_path / "alias" / "out", {"a.txt": b"x"})  # an --out the user gave, outside
+    assert tree_of(elsewhere / "out") == {MARKER: MARKER_TEXT, "a.txt": b"x"}
+    (tmp_path / "here").symlink_to(project)  # leads into the project...
+    (project / "dist").symlink_to(elsewhere)  # ...where a link is refused
+    with pytest.raises(OutputError, match=r"`.*dist` is a symbolic link inside the project"):
+        write_tree(tmp_path / "here" / "dist" / "x", {"a.txt": b"y"})
+    rules = tmp_path / "other" / "rules"  # the folder holding the rules is the project too
+    rules.mkdir(parents=True)
+    (tmp_path / "other" / "dist").symlink_to(elsewhere)
+    with pytest.raises(OutputError, match="symbolic link inside the project"):
+        write_tree(tmp_path / "other" / "dist" / "x", {"a.txt": b"y"}, protected=(rules,))
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["out"]
+
+
+def test_folders_are_made_without_following_a_link_swapped_in(tmp_path: Path) -> None:
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "b").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(files.RefusedError, match="`a/b` is a symbolic link"):
+        files.make_folders(tmp_path, "a/b/c")
+    files.make_folders(tmp_path, "a/d/e")
+    assert (tmp_path / "a" / "d" / "e").is_dir()
+    assert list((tmp_path / "elsewhere").iterdir()) == []
+
+
 def test_a_committed_folder_named_like_a_staging_tree_is_not_deleted(tmp_path: Path) -> None:
     lookalike = tmp_path / ".out.new-4194303-x"
     make(lookalike, {"keep.txt": b"work"})

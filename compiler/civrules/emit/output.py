@@ -9,6 +9,15 @@ folder of ``python/<name>/`` and ``sheets/<name>/`` files without the marker is 
 civrules wrote before it marked its trees is refused too, with a hint to move it aside or delete
 it; the repository's own ``generated/`` carries the marker).
 
+**Links.** civrules follows no symbolic link inside the project: a folder on the way to an
+output tree that lies in the working directory, or in the folder holding the rules, is refused when
+it is a link (``dist -> /tmp/elsewhere`` would write outside the project), and so is the output
+folder itself, wherever it is. The folders above the working directory (and above the rules'
+folder) are the user's to choose and are followed (``/tmp -> /private/tmp`` on macOS, a home
+folder on another disk): an ``--out`` outside the project is the user's explicit choice. The
+folders civrules creates on the way are made one at a time without following links
+(:func:`civrules.support.files.make_folders`).
+
 **How.** A build writes the complete new tree beside the old one (``civrules build`` puts each file
 into that staging tree as it is rendered, :class:`StagedTree`; other callers hand a tree rendered in
 memory to :func:`write_tree`), then swaps the two directories in one step (Linux
@@ -32,6 +41,7 @@ import errno
 import os
 import queue
 import shutil
+import stat
 import sys
 import tempfile
 import threading
@@ -134,12 +144,13 @@ def check_replaceable(out: Path, protected: Iterable[Path] = (), *, contents: bo
 
     ``protected`` are folders that must survive whatever is asked (the rules folder): ``out`` may
     be neither one of them, nor inside one, nor above one. The working directory and its
-    ancestors are always protected. With ``contents=False`` only where ``out`` is is judged (for
-    ``build --check``, which reads the tree but writes nothing).
+    ancestors are always protected. A folder on the way to ``out`` inside the project (see
+    :func:`refuse_links`) may not be a link. With ``contents=False`` only where ``out`` is is judged
+    (for ``build --check``, which reads the tree but writes nothing).
     """
     shown = str(out)
     guarded = tuple(protected)
-    target = _absolute(out)
+    target = _absolute(out, [folder.parent for folder in guarded])
     if target.parent == target:
         raise OutputError(f"refusing to write into `{shown}`: it is the root of the file system")
     cwd = Path.cwd().resolve()
@@ -173,12 +184,47 @@ def check_replaceable(out: Path, protected: Iterable[Path] = (), *, contents: bo
     )
 
 
-def _absolute(path: Path) -> Path:
-    """``path`` made absolute with every folder above it resolved, but not the last component."""
-    absolute = Path(os.path.abspath(path))
+def refuse_links(out: Path, roots: Iterable[Path] = ()) -> Path:
+    """``out`` made absolute, its folders resolved; :class:`OutputError` when one inside the project is a link.
+
+    The project is the working directory and each of ``roots`` (the folder holding the rules): a
+    folder on the way to ``out`` that lies in one of them may not be a symbolic link, wherever the
+    link points. Above them, links are followed (the user's own layout: ``/tmp ->
+    /private/tmp``), and where a link leads into the project the folders below it are judged too.
+    The last component is not judged here (:func:`check_replaceable` refuses it when it is a
+    link); folders that do not exist yet are made by civrules without following links.
+    """
+    absolute = Path(os.path.abspath(out))
     if absolute.parent == absolute:
         return absolute
-    return absolute.parent.resolve() / absolute.name
+    inside = [Path(os.path.realpath(root)) for root in (Path.cwd(), *roots)]
+    real = Path(absolute.anchor)
+    parts = absolute.parent.parts[1:]
+    for index, part in enumerate(parts):
+        candidate = real / part
+        try:
+            mode = os.lstat(candidate).st_mode
+        except OSError:  # missing (civrules makes the rest) or unreadable (the write says why)
+            return Path(real, *parts[index:], absolute.name)
+        if stat.S_ISLNK(mode):
+            if any(real.is_relative_to(root) for root in inside):
+                link = Path(absolute.anchor, *parts[: index + 1])
+                shown = os.path.relpath(link) if link.is_relative_to(Path.cwd()) else str(link)
+                raise OutputError(
+                    f"refusing to write into `{out}`: `{shown}` is a symbolic link inside the project; "
+                    "civrules does not follow links",
+                    f"civrules writes only into real folders of the project; remove the link `{shown}`, "
+                    "or give the folder it points at as --out if it is yours",
+                )
+            candidate = Path(os.path.realpath(candidate))
+        real = candidate
+    return real / absolute.name
+
+
+def _absolute(path: Path, roots: Iterable[Path] = ()) -> Path:
+    """``path`` made absolute with every folder above it resolved, but not the last component;
+    :class:`OutputError` when one of those folders inside the project is a link (:func:`refuse_links`)."""
+    return refuse_links(path, roots)
 
 
 def _is_marked(root: Path) -> bool:
@@ -305,7 +351,7 @@ class StagedTree(MutableMapping[str, bytes]):
         """The staging folder, made and marked when first asked for."""
         if self.folder is None:
             root = _absolute(self.root)
-            root.parent.mkdir(parents=True, exist_ok=True)
+            _make_parent(root)
             _remove_abandoned(root)
             with interrupts.deferred():
                 self.folder = _new_staging(root)
@@ -487,8 +533,20 @@ def _commit(staging: Path, root: Path) -> None:
         _swap(staging, root)
 
 
+def _make_parent(root: Path) -> None:
+    """The folders above ``root`` (absolute, resolved by :func:`_absolute`), the missing ones made
+    without following a link: one swapped in after the check is refused too."""
+    parent = root.parent
+    if parent == Path(parent.anchor):
+        return
+    try:
+        files.make_folders(Path(parent.anchor), str(parent.relative_to(parent.anchor)))
+    except files.RefusedError as refused:
+        raise OutputError(f"refusing to write into `{root}`: {refused.reason}") from refused
+
+
 def _write(root: Path, content: Mapping[str, bytes]) -> None:
-    root.parent.mkdir(parents=True, exist_ok=True)
+    _make_parent(root)
     _remove_abandoned(root)
     if files.kind_of(root.parent, root.name) == "dir":
         stuck = _unremovable(root)

@@ -13,6 +13,7 @@ the ``kind`` says why: ``link``, ``special`` (not a regular file or folder), ``l
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -258,6 +259,33 @@ def is_link(path: Path) -> bool:
         return stat.S_ISLNK(os.lstat(path).st_mode)
     except (OSError, ValueError):
         return False
+
+
+def make_folders(root: Path, relative: str) -> None:
+    """Make the folder ``root/relative`` and every missing one on the way, following no link.
+
+    Each folder is made (``mkdir`` relative to the one above) and opened with ``O_NOFOLLOW`` before
+    the next, so a link on the way, there before or swapped in, is refused, never followed. Raises
+    :class:`RefusedError` for a link or a file on the way, OSError when a folder cannot be made.
+    """
+    fd = _open_root(root)
+    try:
+        parts = _parts(relative)
+        for depth, part in enumerate(parts, start=1):
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(part, 0o777, dir_fd=fd)
+            try:
+                next_fd = os.open(part, _DIRECTORY, dir_fd=fd)
+            except OSError as error:
+                if error.errno in (errno.ENOTDIR, errno.ELOOP) and _is_link(part, fd):
+                    raise RefusedError(
+                        "link", f"`{'/'.join(parts[:depth])}` is a symbolic link; civrules does not follow links"
+                    ) from error
+                raise _explain(error, "/".join(parts[:depth]), "create") from error
+            os.close(fd)
+            fd = next_fd
+    finally:
+        os.close(fd)
 
 
 def create_under(root: Path, relative: str, content: bytes) -> None:
