@@ -168,3 +168,32 @@ def test_no_output_is_written_into_the_shipped_rules(repository: Path) -> None:
     code, _, err = civrules("build", "--out", str(RULES / "generated-here"))
     assert code == 2 and "refusing to write into" in err
     assert not (RULES / "generated-here").exists()
+
+
+@pytest.mark.parametrize("holds", [[], ["cards"]], ids=["empty", "cards-only"])
+def test_new_variant_of_a_shipped_ruleset_makes_the_rulesets_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, holds: list[str]
+) -> None:
+    """A rules folder without `rulesets/` (its variants extend shipped rulesets) failed: "cannot
+    create rules/rulesets/json.yaml: no such file or directory"."""
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
+    for folder in ["rules", *(f"rules/{name}" for name in holds)]:
+        (tmp_path / folder).mkdir()
+    monkeypatch.chdir(tmp_path)
+    code, out, err = civrules("new-variant", "json", "--extends", "advanced-civilization")
+    assert code == 0, out + err
+    assert (tmp_path / "rules" / "rulesets" / "json.yaml").is_file()
+    code, out, err = civrules("validate", "json")
+    assert code == 0, out + err
+
+
+def test_new_variant_makes_no_rulesets_folder_through_a_link(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "rules" / "rulesets").symlink_to(tmp_path / "elsewhere")
+    monkeypatch.chdir(tmp_path)
+    code, _, err = civrules("new-variant", "json", "--extends", "advanced-civilization")
+    assert code == 2
+    assert "`rulesets` is a symbolic link; civrules does not follow links" in err
+    assert list((tmp_path / "elsewhere").iterdir()) == []

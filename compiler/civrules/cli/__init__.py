@@ -1006,6 +1006,7 @@ def new_variant(obj: Context, name: str, base: str) -> None:
 
     scaffold = variant_manifest(workspace, manifests[base], name).encode("utf-8")
     try:  # a new file only: never over an existing one, never through a link
+        files.make_folders(obj.rules, "rulesets")  # a rules folder of shipped bases only has none yet
         files.create_under(obj.rules, f"rulesets/{name}.yaml", scaffold)
     except files.RefusedError as refused:
         if refused.kind == "exists":
@@ -1015,7 +1016,11 @@ def new_variant(obj: Context, name: str, base: str) -> None:
         from civrules.emit.output import cause
 
         # The reason is the system's (a read-only folder, a full disk): not "cannot read".
-        said = cause(refused.__cause__) if isinstance(refused.__cause__, OSError) else refused.reason
+        said = (
+            cause(refused.__cause__)
+            if isinstance(refused.__cause__, OSError) and refused.kind != "link"
+            else refused.reason
+        )
         click.echo(f"civrules: cannot create `{printable(workspace.display(path))}`: {printable(said)}", err=True)
         click.echo(
             f"hint: civrules needs to write a new file into `{printable(workspace.display(path.parent))}`", err=True

@@ -542,6 +542,8 @@ def _make_parent(root: Path) -> None:
     try:
         files.make_folders(Path(parent.anchor), str(parent.relative_to(parent.anchor)))
     except files.RefusedError as refused:
+        if refused.kind != "link" and isinstance(refused.__cause__, OSError):
+            raise refused.__cause__ from None  # the file system's failure, said as the writes' are
         raise OutputError(f"refusing to write into `{root}`: {refused.reason}") from refused
 
 

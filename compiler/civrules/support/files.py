@@ -13,7 +13,6 @@ the ``kind`` says why: ``link``, ``special`` (not a regular file or folder), ``l
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
 import stat
@@ -266,14 +265,19 @@ def make_folders(root: Path, relative: str) -> None:
 
     Each folder is made (``mkdir`` relative to the one above) and opened with ``O_NOFOLLOW`` before
     the next, so a link on the way, there before or swapped in, is refused, never followed. Raises
-    :class:`RefusedError` for a link or a file on the way, OSError when a folder cannot be made.
+    :class:`RefusedError` for a link or a file on the way, or a folder that cannot be made (its
+    ``__cause__`` the OSError); OSError when ``root`` cannot be opened.
     """
     fd = _open_root(root)
     try:
         parts = _parts(relative)
         for depth, part in enumerate(parts, start=1):
-            with contextlib.suppress(FileExistsError):
+            try:
                 os.mkdir(part, 0o777, dir_fd=fd)
+            except FileExistsError:
+                pass  # a folder (entered below), or a link or a file (refused below)
+            except OSError as error:  # read-only, no space, permission denied
+                raise _explain(error, "/".join(parts[:depth]), "create") from error
             try:
                 next_fd = os.open(part, _DIRECTORY, dir_fd=fd)
             except OSError as error:
