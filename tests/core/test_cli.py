@@ -241,6 +241,42 @@ def test_a_manifest_whose_id_is_not_its_file_name_is_a_warning(family_copy: Path
     assert code == 1
 
 
+@pytest.mark.parametrize("suffix", [".YAML", ".Yml"])
+def test_a_rule_file_with_an_upper_case_suffix_is_an_error_where_it_lies(family_copy: Path, suffix: str) -> None:
+    """`validate` ignored `*.YAML` files: no R005, no schema check, `rulesets/V2.YAML` dropped silently."""
+    original = (family_copy / "rulesets" / "advanced-civilization.yaml").read_text(encoding="utf-8")
+    (family_copy / "rulesets" / f"V2{suffix}").write_text(original.replace("cost: 45", "cost: -1"), encoding="utf-8")
+    (family_copy / "cards" / f"spare{suffix}").write_text("kind: nonsense\n", encoding="utf-8")
+    code, out = run("validate", "--format", "json", rules=family_copy)
+    assert code == 1
+    found = sorted((Path(d["file"]).name, d["severity"], d["hint"]) for d in json.loads(out) if d["code"] == "R014")
+    assert found == [
+        (f"V2{suffix}", "error", f"rename it to `V2{suffix.lower()}` (a lower-case suffix)"),
+        (f"spare{suffix}", "error", f"rename it to `spare{suffix.lower()}` (a lower-case suffix)"),
+    ]
+    assert run("list", rules=family_copy)[1].count("advanced-civilization ") == 1  # not read as a ruleset
+
+
+def test_a_manifest_naming_a_file_with_an_upper_case_suffix_is_refused_there(family_copy: Path) -> None:
+    """`maps/y.YAML` named in a manifest was read (and found on a case-insensitive file system
+    for `maps/y.yaml`): it is refused at the reference, and the file is not read."""
+    manifest = family_copy / "rulesets" / "advanced-civilization.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    (named,) = {line.split("- ", 1)[1] for line in text.splitlines() if line.strip().startswith("- maps/")}
+    (family_copy / named).rename(family_copy / named.replace(".yaml", ".YAML"))
+    manifest.write_text(text.replace(named, named.replace(".yaml", ".YAML")), encoding="utf-8")
+    code, out = run("validate", "advanced-civilization", "--format", "json", rules=family_copy)
+    assert code == 1
+    at_reference = [
+        d for d in json.loads(out) if d["code"] == "R014" and d["file"].endswith("advanced-civilization.yaml")
+    ]
+    (one,) = at_reference
+    assert one["line"] == text.splitlines().index(f"    - {named}") + 1
+    assert one["hint"] == f"rename the file to `{named}` and name it so here"
+    code, out = run("build", "advanced-civilization", "--check", rules=family_copy)
+    assert code == 1 and "R014" in out
+
+
 def _sarif_files(log: dict[str, Any]) -> set[tuple[str, str | None]]:
     (one,) = log["runs"]
     return {

@@ -340,6 +340,21 @@ UNUSED_FILE = define(
     Fix: add it to the `files:` of the ruleset that should use it, or delete it.
     """,
 )
+SUFFIX_CASE = define(
+    "R014",
+    "yaml-suffix-not-lower-case",
+    E,
+    """
+    What: a file under `rules/` ends in `.yaml` or `.yml` in other letters (`.YAML`, `.Yml`), or a
+    manifest names such a file.
+    Why: civrules reads rule files by their exact names and finds them by a lower-case suffix; on a
+    case-insensitive file system (macOS, Windows) `maps/y.yaml` opens `maps/y.YAML`, on Linux it
+    does not, so such a file would be read on one machine and dropped on another. It is neither
+    read nor checked.
+    Fix: rename the file with a lower-case suffix (`rulesets/v2.YAML` to `rulesets/v2.yaml`), and
+    name it so in the manifest.
+    """,
+)
 SHIPPED_SHADOWED = define(
     "R013",
     "shipped-ruleset-shadowed",

@@ -636,6 +636,9 @@ class Workspace:
             for at, relative in entries:
                 if not isinstance(relative, str) or document.span(at) in refused:
                     continue
+                if miscased_suffix(relative) is not None:
+                    result.diagnostics.append(_suffix_case(relative, document.span(at), named=True))
+                    continue
                 problem = self.check_path(relative, shipped=manifest.shipped)
                 if problem is not None:
                     result.diagnostics.append(
@@ -736,6 +739,10 @@ class Workspace:
                 yaml_name = entry.relative.endswith((".yaml", ".yml"))
                 if yaml_name and entry.kind in ("file", "link", "special"):
                     found.add(entry.relative)
+                elif entry.kind != "dir" and miscased_suffix(entry.relative) is not None:
+                    self.discovery_diagnostics.append(
+                        _suffix_case(entry.relative, Span.at(self.display(self.root / entry.relative)), named=False)
+                    )
                 elif entry.kind == "link":
                     self.discovery_diagnostics.append(
                         _refusal(files.RefusedError("link", ""), self.display(self.root / entry.relative), self.limits)
@@ -793,6 +800,29 @@ class Workspace:
             if kind != "dir":
                 return None
         return None
+
+
+def miscased_suffix(relative: str) -> str | None:
+    """The suffix of a name ending in `.yaml` or `.yml` in other letters (`.YAML`, `.Yml`), or None.
+
+    Such a file is refused wherever it is found or named (R014), never read: a case-insensitive
+    file system opens `y.YAML` for `y.yaml` and a case-sensitive one does not, so accepting it
+    would make the same repository validate differently on a Mac and on Linux CI.
+    """
+    suffix = PurePosixPath(relative.replace("\\", "/")).suffix
+    return suffix if suffix.lower() in (".yaml", ".yml") and suffix not in (".yaml", ".yml") else None
+
+
+def _suffix_case(relative: str, span: Span, *, named: bool) -> Diagnostic:
+    suffix = miscased_suffix(relative) or ""
+    renamed = relative[: len(relative) - len(suffix)] + suffix.lower()
+    if named:
+        message = f"`{relative}` ends in `{suffix}`: civrules reads rule files ending in `.yaml` or `.yml` only"
+        hint = f"rename the file to `{renamed}` and name it so here"
+    else:
+        message = f"`{relative}` ends in `{suffix}`: civrules reads only `.yaml` and `.yml` files, so it is not read"
+        hint = f"rename it to `{PurePosixPath(renamed).name}` (a lower-case suffix)"
+    return _diag(codes.SUFFIX_CASE, message, span, hint)
 
 
 def _diag(
