@@ -249,7 +249,7 @@ def test_a_rule_file_with_an_upper_case_suffix_is_an_error_where_it_lies(family_
     (family_copy / "cards" / f"spare{suffix}").write_text("kind: nonsense\n", encoding="utf-8")
     code, out = run("validate", "--format", "json", rules=family_copy)
     assert code == 1
-    found = sorted((Path(d["file"]).name, d["severity"], d["hint"]) for d in json.loads(out) if d["code"] == "R014")
+    found = sorted((Path(d["file"]).name, d["severity"], d["hint"]) for d in json.loads(out) if d["code"] == "R015")
     assert found == [
         (f"V2{suffix}", "error", f"rename it to `V2{suffix.lower()}` (a lower-case suffix)"),
         (f"spare{suffix}", "error", f"rename it to `spare{suffix.lower()}` (a lower-case suffix)"),
@@ -268,13 +268,13 @@ def test_a_manifest_naming_a_file_with_an_upper_case_suffix_is_refused_there(fam
     code, out = run("validate", "advanced-civilization", "--format", "json", rules=family_copy)
     assert code == 1
     at_reference = [
-        d for d in json.loads(out) if d["code"] == "R014" and d["file"].endswith("advanced-civilization.yaml")
+        d for d in json.loads(out) if d["code"] == "R015" and d["file"].endswith("advanced-civilization.yaml")
     ]
     (one,) = at_reference
     assert one["line"] == text.splitlines().index(f"    - {named}") + 1
     assert one["hint"] == f"rename the file to `{named}` and name it so here"
     code, out = run("build", "advanced-civilization", "--check", rules=family_copy)
-    assert code == 1 and "R014" in out
+    assert code == 1 and "R015" in out
 
 
 def _sarif_files(log: dict[str, Any]) -> set[tuple[str, str | None]]:

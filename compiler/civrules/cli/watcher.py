@@ -46,7 +46,7 @@ def snapshot(root: Path) -> dict[str, tuple[int, ...]]:
     """
     found: dict[str, tuple[int, ...]] = {}
     for entry in files.walk(root):
-        # A `.YAML` file is watched too: it is reported (R014) until it is renamed.
+        # A `.YAML` file is watched too: it is reported (R015) until it is renamed.
         if entry.kind == "dir" or not entry.relative.lower().endswith((".yaml", ".yml")):
             continue
         try:

@@ -341,7 +341,7 @@ UNUSED_FILE = define(
     """,
 )
 SUFFIX_CASE = define(
-    "R014",
+    "R015",
     "yaml-suffix-not-lower-case",
     E,
     """

@@ -805,7 +805,7 @@ class Workspace:
 def miscased_suffix(relative: str) -> str | None:
     """The suffix of a name ending in `.yaml` or `.yml` in other letters (`.YAML`, `.Yml`), or None.
 
-    Such a file is refused wherever it is found or named (R014), never read: a case-insensitive
+    Such a file is refused wherever it is found or named (R015), never read: a case-insensitive
     file system opens `y.YAML` for `y.yaml` and a case-sensitive one does not, so accepting it
     would make the same repository validate differently on a Mac and on Linux CI.
     """
