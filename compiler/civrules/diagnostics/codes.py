@@ -580,6 +580,47 @@ TRUNCATED = define(
     Fix: fix the listed problems and run again, or raise `--max-diagnostics` to see more.
     """,
 )
+OUTPUT_REFUSED = define(
+    "R007",
+    "output-refused",
+    E,
+    """
+    What: civrules refused to write where it was asked to, or could not write there: an output
+    folder (`--out` of build, schemas, sheets, helpers) that is the rules folder or holds it, is
+    a symbolic link or a file, or holds files civrules did not write (no `.civrules-output` in
+    it); a file `init` or `new-variant` would write over; or a folder the system will not let it
+    write (permissions, a full disk).
+    Why: an output folder is replaced whole; replacing one civrules did not write could delete
+    your work, so nothing was changed. The command exits with status 2.
+    Fix: name a new or empty folder with `--out`, or one civrules wrote before; move aside what is
+    in the way (`init` and `new-variant` write only new files); or make the folder writable.
+    """,
+)
+COMMAND_LINE = define(
+    "R008",
+    "command-line-usage",
+    E,
+    """
+    What: the command line is not one civrules understands: an unknown command or option, a
+    missing argument, or a value an option does not take (`--max-nodes 0`, `--select ZZ`,
+    `--rules` naming a file, `explain K01O`).
+    Why: civrules does nothing rather than guess what was meant; it exits with status 2.
+    Fix: correct what the message names (the hint names the closest known value);
+    `civrules COMMAND --help` lists what a command takes.
+    """,
+)
+OUTPUT_STALE = define(
+    "R009",
+    "output-stale",
+    E,
+    """
+    What: with `--check`, a folder civrules writes (`civrules schemas --out DIR --check`) differs
+    from what this civrules would write: a file is missing, differs, or is no file civrules writes.
+    Why: editors and check-jsonschema read the schemas in that folder; stale ones accept or refuse
+    rule files that civrules judges otherwise. The command exits with status 1 and writes nothing.
+    Fix: write the folder again (`civrules schemas --out DIR`), and commit the result.
+    """,
+)
 INTERNAL_ERROR = define(
     "R900",
     "internal-error",

@@ -80,6 +80,30 @@ def did_you_mean(word: str, words: Iterable[str]) -> str | None:
     return mean(word, found) if found else None
 
 
+#: Letters a typed code holds where it means digits (`K01O` for `K010`, `M3l0` for `M310`).
+_DIGIT_LOOKALIKES = str.maketrans("OIL", "011")
+
+
+def meant_code(written: str, known: Iterable[str]) -> str | None:
+    """The diagnostic code (or code prefix) a misspelt one meant: letters read as digits first,
+    then the closest of ``known``; None when nothing is close.
+
+    Difflib alone ranks `K017` above `K010` for `K01O` (the same ratio, and ties go to the larger
+    word); a letter O among a code's digits is a zero.
+
+    >>> meant_code("K01O", ["K010", "K015", "K016", "K017"])
+    'K010'
+    >>> meant_code("k16", ["K010", "K016"])
+    'K016'
+    """
+    words = list(dict.fromkeys(known))
+    upper = written.upper()
+    digits = upper[:1] + upper[1:].translate(_DIGIT_LOOKALIKES)
+    if digits in words:
+        return digits
+    return closest(digits, words)
+
+
 def mean(written: str, meant: str) -> str:
     """The hint proposing ``meant`` for ``written``; where the two look alike (a Cyrillic `о` for a
     Latin `o`, an invisible character), it names the characters that differ, which no reader sees.
