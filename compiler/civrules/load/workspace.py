@@ -19,6 +19,7 @@ applies to every read, the quoting of a line included.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -189,6 +190,22 @@ class LoadedRuleset:
             for one in loaded:
                 found.extend(one.diagnostics)
         return found
+
+
+#: A ruleset id as the schema has it (`$defs/ruleset_id`): what a file name or an id may be proposed as.
+_RULESET_ID = re.compile(r"[a-z][a-z0-9-]*")
+
+
+def _id_hint(ruleset_id: str, path: PurePosixPath) -> str:
+    """R006's hint: only a file name and an id that would pass (`../evil` names no file, `V1` is no id)."""
+    fixes = []
+    if _RULESET_ID.fullmatch(ruleset_id):
+        fixes.append(f"name the file `{ruleset_id}{path.suffix}`")
+    if _RULESET_ID.fullmatch(path.stem):
+        fixes.append(f"set `id: {path.stem}`")
+    if fixes:
+        return ", or ".join(fixes)
+    return "give the manifest a kebab-case id (e.g. `my-variant`), and name its file after it (`my-variant.yaml`)"
 
 
 class Workspace:
@@ -397,7 +414,7 @@ class Workspace:
                     codes.NO_RULESETS.code,
                     codes.NO_RULESETS.severity,
                     f"no ruleset manifests in `{self.display(directory)}`",
-                    None,
+                    Span.at(self.display(self.root)),  # the rules folder named (--rules), not a line of a file
                     hint="run civrules from the project root, or pass --rules DIR",
                 )
             )
@@ -523,7 +540,7 @@ class Workspace:
                         codes.ID_NOT_FILE_NAME,
                         f"the manifest `{path.name}` declares the id `{ruleset_id}`",
                         document.span(("id",)),
-                        f"name the file `{ruleset_id}.yaml`, or set `id: {path.stem}`",
+                        _id_hint(ruleset_id, path),
                     )
                 )
             previous = found.get(ruleset_id)

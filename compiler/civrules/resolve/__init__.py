@@ -191,12 +191,10 @@ class Resolver:
             ]
         parent = manifests.get(parent_id)
         if parent is None:
-            import difflib  # only for a base that is not there
-
-            close = difflib.get_close_matches(parent_id, list(manifests), n=1)
-            hint = mean(parent_id, close[0]) if close else "run `civrules list` to see the ruleset ids"
+            near = closest(parent_id, manifests)
+            hint = mean(parent_id, near) if near else "run `civrules list` to see the ruleset ids"
             problem = _diag(codes.UNKNOWN_BASE, f"`extends: {parent_id}` names no ruleset", at, hint)
-            return None, [replace(problem, suggestion=close[0] if close else None)]
+            return None, [replace(problem, suggestion=near)]
         mismatch = family_mismatch(loaded.manifest, manifests)
         if mismatch is not None:
             # Told when the manifest is loaded (its analysis stops there); here for a caller that

@@ -1118,21 +1118,38 @@ def _type_hint(error: ValidationError) -> str | None:
         described = _description(error)
         if described is not None:
             return described
-    if (
-        error.validator == "pattern"
-        and isinstance(error.instance, str)
-        and error.validator_value == "^[a-z][a-z0-9_]*$"
-    ):
-        # The example is ASCII: a Cyrillic `о` made one that read as the same id as the one refused.
-        foreign = non_ascii(error.instance)
-        slug = ascii_slug(error.instance)
-        if foreign is not None and slug is None:
-            return (
-                f"ids are lower_snake_case ASCII (a-z, 0-9, `_`); this one holds {foreign}, which only looks "
-                "like a Latin letter: retype it"
-            )
-        return f"ids are lower_snake_case, e.g. `{slug}`" if slug else "ids are lower_snake_case"
+    if error.validator == "pattern" and isinstance(error.instance, str):
+        return _pattern_hint(error.instance, str(error.validator_value), _description(error))
     return None
+
+
+#: The id patterns of the schemas, and how their ids are written: entries' and rulesets'.
+_ID_STYLES = {
+    "^[a-z][a-z0-9_]*$": ("lower_snake_case", "a-z, 0-9, `_`", "_"),
+    "^[a-z][a-z0-9-]*$": ("kebab-case", "a-z, 0-9, `-`", "-"),
+    "^[a-z][a-z0-9]*(-[a-z0-9]+)*$": ("kebab-case", "a-z, 0-9, `-`", "-"),
+}
+
+
+def _pattern_hint(value: str, pattern: str, described: str | None) -> str:
+    """The hint of a value its pattern refuses: for an id, an example that passes; else the field's
+    description, or the pattern itself. A hint never proposes a value the pattern refuses."""
+    style = _ID_STYLES.get(pattern)
+    if style is None:
+        return described or f"write a value matching the pattern `{pattern}`"
+    name, letters, joiner = style
+    # The example is ASCII: a Cyrillic `о` made one that read as the same id as the one refused.
+    foreign = non_ascii(value)
+    slug = ascii_slug(value)
+    if foreign is not None and slug is None:
+        return (
+            f"ids are {name} ASCII ({letters}); this one holds {foreign}, which only looks like a Latin letter: "
+            "retype it"
+        )
+    example = slug.replace("_", joiner) if slug else None
+    if example is not None and re.search(pattern, example):
+        return f"ids are {name}, e.g. `{example}`"
+    return f"ids are {name} ({letters}), starting with a letter"
 
 
 def _description(error: ValidationError) -> str | None:
