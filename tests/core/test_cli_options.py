@@ -94,16 +94,17 @@ def test_every_command_takes_the_global_options() -> None:
 
 @pytest.mark.parametrize("option", ["--select", "--ignore"])
 def test_an_unknown_code_is_a_usage_error_with_a_suggestion(option: str) -> None:
-    code, _, err = invoke("validate", "advanced-civilization", "--rules", RULES, option, "C0O7")
+    code, out, _ = invoke("validate", "advanced-civilization", "--rules", RULES, option, "C0O7")
     assert code == 2
-    assert "no diagnostic code starts with `C0O7`" in err and "did you mean `C007`" in err
-    code, _, err = invoke("validate", "advanced-civilization", "--rules", RULES, option, "XYZ")
-    assert code == 2 and "`XYZ`" in err and "civrules explain --list" in err
+    assert "error[R008]: invalid value for '" + option + "': no diagnostic code starts with `C0O7`" in out
+    assert "hint: did you mean `C007`?" in out
+    code, out, _ = invoke("validate", "advanced-civilization", "--rules", RULES, option, "XYZ")
+    assert code == 2 and "`XYZ`" in out and "civrules explain --list" in out
 
 
 def test_one_unknown_code_in_a_comma_list_is_a_usage_error() -> None:
-    code, _, err = invoke("validate", "advanced-civilization", "--rules", RULES, "--select", "C001,Q999")
-    assert code == 2 and "`Q999`" in err
+    code, out, _ = invoke("validate", "advanced-civilization", "--rules", RULES, "--select", "C001,Q999")
+    assert code == 2 and "`Q999`" in out
 
 
 def test_comma_lists_and_repeats_select_the_union(tmp_path: Path) -> None:
@@ -144,10 +145,10 @@ def test_explain_list_prints_every_code_once() -> None:
 
 
 def test_explain_unknown_code_suggests_and_points_at_the_list() -> None:
-    code, _, err = invoke("explain", "C0O7")
-    assert code == 2 and "did you mean `C007`" in err and "--list" in err
-    code, _, err = invoke("explain")
-    assert code == 2 and "--list" in err
+    code, out, _ = invoke("explain", "C0O7")
+    assert code == 2 and "did you mean `C007`" in out and "--list" in out
+    code, out, _ = invoke("explain")
+    assert code == 2 and "--list" in out and "error[R008]" in out
 
 
 def test_no_command_summary_is_cut_in_the_help() -> None:

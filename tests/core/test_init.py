@@ -135,9 +135,10 @@ def test_init_never_writes_over_a_file(tmp_path: Path) -> None:
     (target / ".github" / "workflows").mkdir(parents=True)
     (target / "README.md").write_text("mine\n", encoding="utf-8")
     (target / ".github" / "workflows" / "rules.yml").write_text("mine\n", encoding="utf-8")
-    code, _, err = civrules("init", str(target))
-    assert code == 2
-    assert "`.github/workflows/rules.yml`, `README.md`" in err and "nothing was written" in err
+    code, out, _ = civrules("init", str(target))
+    assert code == 2 and "<command line>:1:1: error[R007]: " in out
+    assert "`.github/workflows/rules.yml`, `README.md`" in out and "nothing was written" in out
+    assert "hint: civrules init writes only new files" in out
     assert sorted(p.name for p in target.rglob("*")) == [".github", "README.md", "rules.yml", "workflows"]
     assert (target / "README.md").read_text(encoding="utf-8") == "mine\n"
 
@@ -161,8 +162,8 @@ def test_init_does_not_follow_a_link(tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     os.symlink(elsewhere, target / ".github")
-    code, _, err = civrules("init", str(target))
-    assert code == 2 and "symbolic link" in err
+    code, out, _ = civrules("init", str(target))
+    assert code == 2 and "error[R007]" in out and "symbolic link" in out and "hint:" in out
     assert list(elsewhere.iterdir()) == []
 
 
@@ -176,8 +177,9 @@ def test_schemas_exports_every_schema_and_checks_them(tmp_path: Path) -> None:
     assert __version__ in (out / "README.md").read_text(encoding="utf-8")
     assert civrules("schemas", "--out", str(out), "--check")[0] == 0
     (out / "map.schema.json").write_text("{}\n", encoding="utf-8")
-    code, out_text, err = civrules("schemas", "--out", str(out), "--check")
-    assert code == 1 and "map.schema.json: differs" in out_text and "run `civrules schemas --out" in err
+    code, out_text, _ = civrules("schemas", "--out", str(out), "--check")
+    assert code == 1 and "error[R009]: " in out_text and "map.schema.json` differs from the one civrules" in out_text
+    assert f"hint: write the schemas again: `civrules schemas --out {out}`" in out_text
     assert civrules("schemas", "--out", str(out))[0] == 0  # a folder civrules wrote is written again
     assert civrules("schemas", "--out", str(out), "--check")[0] == 0
 
@@ -186,8 +188,8 @@ def test_schemas_never_replace_a_folder_civrules_did_not_write(tmp_path: Path) -
     out = tmp_path / "mine"
     out.mkdir()
     (out / "notes.txt").write_text("mine\n", encoding="utf-8")
-    code, _, err = civrules("schemas", "--out", str(out))
-    assert code == 2 and "did not write" in err
+    code, out_text, _ = civrules("schemas", "--out", str(out))
+    assert code == 2 and "error[R007]" in out_text and "did not write" in out_text and "hint:" in out_text
     assert [p.name for p in out.iterdir()] == ["notes.txt"]
 
 

@@ -165,8 +165,8 @@ def test_an_editor_session_sees_the_shipped_base(repository: Path) -> None:
 
 
 def test_no_output_is_written_into_the_shipped_rules(repository: Path) -> None:
-    code, _, err = civrules("build", "--out", str(RULES / "generated-here"))
-    assert code == 2 and "refusing to write into" in err
+    code, out, _ = civrules("build", "--out", str(RULES / "generated-here"))
+    assert code == 2 and "error[R007]: refusing to write into" in out
     assert not (RULES / "generated-here").exists()
 
 

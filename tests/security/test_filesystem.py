@@ -594,7 +594,7 @@ def test_watch_build_never_replaces_a_folder_that_holds_the_rules(tmp_path: Path
         check=False,
     )
     assert process.returncode == 2, process.stderr
-    assert "holds the rules folder" in process.stderr
+    assert "error[R007]" in process.stdout and "holds the rules folder" in process.stdout
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == before
 
 

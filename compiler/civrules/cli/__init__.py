@@ -65,6 +65,8 @@ class Context:
     color: str = "auto"
     #: `-q/--quiet`: no infos in text output, no summary or progress lines (errors and warnings stay).
     quiet: bool = False
+    #: The command's `--format` (its diagnostics are printed in it, usage failures too), else text.
+    fmt: str = "text"
 
     def workspace(self) -> Workspace:
         self.require_rules()
@@ -82,7 +84,7 @@ class Context:
         """Exit 2, saying why, unless the rules folder can be read as one (before anything is read)."""
         problem = rules_folder_problem(self.rules, self.rules_from)
         if problem is not None:
-            _usage_failure([problem], "text")
+            _usage_failure([problem])
 
 
 def rules_folder_problem(rules: Path, named_by: str) -> Diagnostic | None:
@@ -142,12 +144,65 @@ def _command_line(code: codes.Code, message: str, hint: str) -> Diagnostic:
     return Diagnostic(code.code, code.severity, message, Span.at("<command line>"), hint)
 
 
+class _Refused(click.BadParameter):
+    """A value civrules refuses, with the hint its diagnostic (R008) prints."""
+
+    def __init__(self, message: str, hint: str, **where: Any) -> None:
+        super().__init__(message, **where)
+        self.hint = hint
+
+    def format_message(self) -> str:
+        # Not `Invalid value: ...` where no option or argument is at fault (an unknown command).
+        return super().format_message() if self.param is not None or self.param_hint is not None else self.message
+
+
+def _then(first: str | None, rest: str) -> str:
+    """Two parts of a hint: a suggestion (`did you mean `x`?`), if any, then what always holds."""
+    if not first:
+        return rest
+    return f"{first} {rest}" if first.endswith("?") else f"{first}; {rest}"
+
+
 class _Group(click.Group):
-    """Turns any unexpected exception into exit 2 with a one-line apology."""
+    """Turns a usage error into a diagnostic (R008), any unexpected exception into exit 2 with a
+    one-line apology."""
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        given = list(args)
+        try:
+            ctx = super().make_context(info_name, args, parent, **extra)
+        except click.exceptions.NoArgsIsHelpError:
+            raise  # `civrules` alone: the help, as click shows it
+        except click.UsageError as error:  # the group's own options (`civrules --max-nodes 0 list`)
+            _usage_error(error, given, self)
+        ctx.meta["civrules.args"] = given
+        return ctx
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as error:
+            name = args[0] if args else ""
+            if name in self.commands or name.startswith("-"):
+                raise
+            from civrules.diagnostics.suggest import did_you_mean
+
+            near = did_you_mean(name, self.list_commands(ctx))
+            raise _Refused(
+                f"no command `{printable(name)}`",
+                _then(near, f"`{ctx.command_path} --help` lists the commands"),
+                ctx=ctx,
+            ) from error
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as error:
+            _usage_error(error, ctx.meta.get("civrules.args", []), self)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise
         except BrokenPipeError:
@@ -219,6 +274,61 @@ class _Group(click.Group):
             else:
                 click.echo("hint: please report it with the command you ran and the output of --debug", err=True)
             sys.exit(EXIT_USAGE)
+
+
+def _usage_error(error: click.UsageError, args: Sequence[str], group: click.Group) -> NoReturn:
+    """Print a usage error of click's or civrules' as a diagnostic (R008) located on the command
+    line, in the format the command was asked for, and exit 2."""
+    from civrules.diagnostics.suggest import did_you_mean
+
+    command = error.ctx.command if error.ctx is not None else group
+    path = error.ctx.command_path if error.ctx is not None else "civrules"
+    help_hint = f"`{path} --help` lists what it takes"
+    if isinstance(error, _Refused):
+        message, hint = error.format_message(), error.hint
+    elif isinstance(error, click.NoSuchOption):
+        names = [name for param in command.params for name in (*param.opts, *param.secondary_opts)]
+        near = did_you_mean(error.option_name, [name for name in names if name.startswith("-")])
+        message, hint = f"no such option `{printable(error.option_name)}`", _then(near, help_hint)
+    else:
+        message = error.format_message()
+        param = getattr(error, "param", None)
+        rules = isinstance(param, click.Parameter) and param.name == "rules"
+        hint = (
+            "pass the rules folder (the one holding rulesets/, cards/, maps/...) with --rules DIR, "
+            "or run civrules from the project root"
+            if rules
+            else help_hint
+        )
+    if message[:1].isupper() and message[1:2].islower():  # click's sentences: `Invalid value for ...`
+        message = message[:1].lower() + message[1:]
+    message = message.removesuffix(".")
+    problem = _command_line(codes.COMMAND_LINE, printable(message), hint)
+    _usage_failure([problem], _format_asked(args, group))
+
+
+def _format_asked(args: Sequence[str], group: click.Group) -> str:
+    """The `--format` a command line asks for, read from its words (a usage error may come before
+    the option is parsed); `text` when there is none, or the command prints no diagnostics in it."""
+    command = next((group.commands[word] for word in args if word in group.commands), None)
+    choices: Sequence[str] = ()
+    for param in command.params if command is not None else ():
+        if param.name == "fmt" and getattr(param, "callback", None) is _format_chosen:
+            choices = getattr(param.type, "choices", ())
+    asked = "text"
+    for at, word in enumerate(args):
+        value = args[at + 1] if word == "--format" and at + 1 < len(args) else word.partition("=")[2]
+        if (word == "--format" or word.startswith("--format=")) and value in choices:
+            asked = value
+    return asked
+
+
+def _format_chosen(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """`--format`: the command's diagnostics, usage failures among them, are printed in it."""
+    state = ctx.find_object(Context)
+    if state is not None and isinstance(value, str):
+        state.fmt = value
+    return value
 
 
 def _address_space() -> str:
@@ -585,18 +695,27 @@ def _emit(
         _note(f"civrules: {count_line(ordered, verbose=verbose)}")
 
 
-def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str) -> NoReturn:
+def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str | None = None) -> NoReturn:
+    """Print ``diagnostics`` in ``fmt`` (by default the command's `--format`) and exit 2."""
+    if fmt is None:
+        state = click.get_current_context(silent=True)
+        context = state.find_object(Context) if state is not None else None
+        fmt = context.fmt if context is not None else "text"
     _emit(diagnostics, fmt)
     sys.exit(EXIT_USAGE)
 
 
-def _output_failure(error: Exception) -> NoReturn:
+def _output_failure(error: Exception, hint: str | None = None) -> NoReturn:
     """Exit 2 for an output folder civrules may not replace or cannot write; nothing was changed."""
-    click.echo(f"civrules: {printable(str(error))}", err=True)
-    hint = getattr(error, "hint", None)
-    if hint:
-        click.echo(f"hint: {printable(hint)}", err=True)
-    sys.exit(EXIT_USAGE)
+    said = printable(str(error))
+    hint = hint or getattr(error, "hint", None)
+    if not hint:
+        hint = (
+            "check that the folder can be written (its permissions, the free space), or name another with --out"
+            if said.startswith("cannot ")
+            else "name a new or empty folder with --out, or one civrules wrote before (it holds `.civrules-output`)"
+        )
+    _usage_failure([_command_line(codes.OUTPUT_REFUSED, said, hint)])
 
 
 def _failure_code(diagnostics: Sequence[Diagnostic]) -> int:
@@ -674,10 +793,9 @@ def broken_manifests(workspace: Workspace) -> list[Diagnostic]:
 
 
 def _unknown_ruleset(name: str, known: list[str], manifests: Mapping[str, Manifest] | None = None) -> Diagnostic:
-    import difflib
+    from civrules.diagnostics.suggest import did_you_mean
 
-    close = difflib.get_close_matches(name, known, n=1)
-    hint = f"did you mean `{close[0]}`?" if close else f"known rulesets: {', '.join(sorted(known)) or 'none'}"
+    hint = did_you_mean(name, known) or f"known rulesets: {', '.join(sorted(known)) or 'none'}"
     # A manifest copied from another keeps the other's id: the file is found by its name, the ruleset by its id.
     for declared, manifest in (manifests or {}).items():
         path = PurePosixPath(manifest.file.path)
@@ -712,7 +830,9 @@ def _inherited(manifests: Mapping[str, Manifest], ruleset_id: str) -> dict[str, 
 
 @main.command("list")
 @_global_options
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, callback=_format_chosen
+)
 @click.option("--families", is_flag=True, help="List the installed game families instead, with their code prefixes.")
 @click.pass_obj
 def list_command(obj: Context, fmt: str, families: bool) -> None:
@@ -727,7 +847,7 @@ def list_command(obj: Context, fmt: str, families: bool) -> None:
     workspace.reads_headers = False  # every manifest's name and players are listed: each is read in full
     own = workspace.manifests()
     if not own:
-        _usage_failure(workspace.discovery_diagnostics, "text")
+        _usage_failure(workspace.discovery_diagnostics)
     manifests = workspace.known_manifests()
     rows: list[dict[str, Any]] = []
     for ruleset_id in sorted(manifests):
@@ -803,9 +923,8 @@ def _code_prefixes(ctx: click.Context, param: click.Parameter, value: tuple[str,
     """
     if not any(part.strip() for given in value for part in given.split(",")):
         return ()  # nothing given: no check imported (every family's would be, to read the codes)
-    import difflib
-
     from civrules.checks.catalogue import catalogue
+    from civrules.diagnostics.suggest import mean, meant_code
 
     known = sorted(catalogue())
     prefixes = sorted({code[:n] for code in known for n in range(1, len(code) + 1)})
@@ -816,17 +935,32 @@ def _code_prefixes(ctx: click.Context, param: click.Parameter, value: tuple[str,
             if not item:
                 continue
             if item not in prefixes:
-                close = difflib.get_close_matches(item, known, n=3, cutoff=0.5)
-                hint = f"did you mean {' or '.join(f'`{c}`' for c in close)}?" if close else ""
-                raise click.BadParameter(
-                    f"no diagnostic code starts with `{printable(part.strip())}`{'; ' + hint if hint else ''} "
-                    f"(the codes begin with {_prefixes_by_family()}; `civrules explain --list` prints every code)",
+                close = meant_code(part.strip(), prefixes)
+                raise _Refused(
+                    f"no diagnostic code starts with `{printable(part.strip())}`",
+                    _then(
+                        mean(part.strip(), close) if close else None,
+                        f"the codes begin with {_prefixes_by_family()}; `civrules explain --list` prints every code",
+                    ),
                     ctx=ctx,
                     param=param,
                 )
             if item not in chosen:
                 chosen.append(item)
     return tuple(chosen)
+
+
+def _unknown_family(family_id: str) -> click.BadParameter:
+    """`--family` naming no installed family, with the closest (its look-alike letters named)."""
+    from civrules.diagnostics.suggest import did_you_mean
+    from civrules.families import families
+
+    near = did_you_mean(family_id, list(families()))
+    return _Refused(
+        f"no game family `{printable(family_id)}`",
+        _then(near, "`civrules list --families` names them"),
+        param_hint="--family",
+    )
 
 
 def _prefixes_by_family() -> str:
@@ -847,6 +981,7 @@ def _prefixes_by_family() -> str:
     type=click.Choice(FORMATS),
     default="text",
     show_default=True,
+    callback=_format_chosen,
     help="How diagnostics are printed.",
 )
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
@@ -943,14 +1078,7 @@ def explain(code: str | None, list_all: bool, family_id: str | None) -> None:
 
     known = catalogue()
     if family_id is not None and family_id not in families():
-        import difflib
-
-        close = difflib.get_close_matches(family_id, list(families()), n=1)
-        hint = f"did you mean `{close[0]}`? " if close else ""
-        raise click.BadParameter(
-            f"no game family `{printable(family_id)}`; {hint}`civrules list --families` names them",
-            param_hint="--family",
-        )
+        raise _unknown_family(family_id)
     if list_all:
         for one in known.values():
             owner = family_of_code(one.code)
@@ -964,12 +1092,12 @@ def explain(code: str | None, list_all: bool, family_id: str | None) -> None:
         raise click.UsageError("name a code (`civrules explain L002`), or list them all with `--list`")
     entry = known.get(code.upper())
     if entry is None:
-        import difflib
+        from civrules.diagnostics.suggest import mean, meant_code
 
-        close = difflib.get_close_matches(code.upper(), list(known), n=3, cutoff=0.5)
-        hint = f"did you mean {' or '.join(f'`{c}`' for c in close)}? " if close else ""
-        raise click.BadParameter(
-            f"no diagnostic code `{printable(code)}`; {hint}`civrules explain --list` prints every code",
+        close = meant_code(code, known)
+        raise _Refused(
+            f"no diagnostic code `{printable(code)}`",
+            _then(mean(code, close) if close else None, "`civrules explain --list` prints every code"),
             param_hint="CODE",
         )
     click.echo(entry.explain(), nl=False)
@@ -994,9 +1122,9 @@ def new_variant(obj: Context, name: str, base: str) -> None:
     workspace = obj.workspace()
     manifests = workspace.known_manifests()  # a variant may extend a shipped ruleset
     if not manifests and workspace.discovery_diagnostics:  # why there is none (a linked rules folder...)
-        _usage_failure(workspace.discovery_diagnostics, "text")
+        _usage_failure(workspace.discovery_diagnostics)
     if base not in manifests:
-        _usage_failure([_unknown_ruleset(base, list(manifests))], "text")
+        _usage_failure([_unknown_ruleset(base, list(manifests))])
     from civrules.support import files
 
     path = obj.rules / "rulesets" / f"{name}.yaml"
@@ -1013,7 +1141,7 @@ def new_variant(obj: Context, name: str, base: str) -> None:
             raise click.BadParameter(
                 f"`{workspace.display(path)}` already exists (a file, a folder or a link)", param_hint="NAME"
             ) from None
-        from civrules.emit.output import cause
+        from civrules.emit.output import OutputError, cause
 
         # The reason is the system's (a read-only folder, a full disk): not "cannot read".
         said = (
@@ -1021,19 +1149,20 @@ def new_variant(obj: Context, name: str, base: str) -> None:
             if isinstance(refused.__cause__, OSError) and refused.kind != "link"
             else refused.reason
         )
-        click.echo(f"civrules: cannot create `{printable(workspace.display(path))}`: {printable(said)}", err=True)
-        click.echo(
-            f"hint: civrules needs to write a new file into `{printable(workspace.display(path.parent))}`", err=True
+        _output_failure(
+            OutputError(f"cannot create `{workspace.display(path)}`: {said}"),
+            f"civrules needs to write a new file into `{workspace.display(path.parent)}`",
         )
-        sys.exit(EXIT_USAGE)
-    click.echo(f"created {workspace.display(path)}; next: edit it, then `civrules validate {name}`")
+    _note(f"created {printable(workspace.display(path))}; next: edit it, then `civrules validate {name}`")
 
 
 @main.command()
 @_global_options
 @click.argument("old", shell_complete=_complete_rulesets)
 @click.argument("new", shell_complete=_complete_rulesets)
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True, callback=_format_chosen
+)
 @click.option("--citations", is_flag=True, help="Also compare rule sections, sources, notes and disagreements.")
 @click.pass_obj
 def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
@@ -1046,14 +1175,13 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
     from civrules.resolve.diff import render_text
 
     workspace = obj.workspace()
-    loaded = _select_rulesets(workspace, [old, new], "text")
+    loaded = _select_rulesets(workspace, [old, new], fmt)
     if loaded[0].family is not loaded[1].family:
         # Two games share no collection: the diff would be every entity removed, then every one added.
         families = f"`{old}` is of `{loaded[0].family.id}`, `{new}` of `{loaded[1].family.id}`"
         hint = "compare two rulesets of one family, such as a variant and its base (`civrules list` names each one's)"
         _usage_failure(
-            [_command_line(codes.DIFF_ACROSS_FAMILIES, f"cannot diff rulesets of two games: {families}", hint)],
-            "text",
+            [_command_line(codes.DIFF_ACROSS_FAMILIES, f"cannot diff rulesets of two games: {families}", hint)]
         )
     resolver = Resolver(workspace)
     resolved = []
@@ -1061,7 +1189,7 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
         result, problems = resolver.resolve(one)
         problems = [*one.all_diagnostics(), *problems]
         if result is None or has_errors(problems):
-            _emit(problems, "text")
+            _emit(problems, fmt)
             sys.exit(EXIT_RULE_ERRORS)
         resolved.append(result)
     changes = compare(resolved[0], resolved[1], citations=citations)
@@ -1150,7 +1278,7 @@ def _build(
         let_go=staged is not None,
     )
     for line in result.versions:  # why each package's version moved (or would, with --check)
-        click.echo(f"civrules: {printable(line)}", err=True)
+        _note(f"civrules: {printable(line)}")
     # Errors and warnings first, then infos folded into one line (each with --verbose).
     by_severity = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
     ordered = sorted(sort_diagnostics(result.diagnostics), key=lambda d: by_severity[d.severity])
@@ -1160,9 +1288,8 @@ def _build(
         diffs = builder.check(out, result, ids, everything=not rulesets, max_bytes=obj.limits.max_bytes)
         if diffs:
             click.echo(printable_lines("".join(diffs)), nl=False)
-            click.echo(
-                f"civrules: {printable(str(out))} is stale ({len(diffs)} files differ); run `civrules build`", err=True
-            )
+            stale = f"civrules: {printable(str(out))} is stale ({_files(len(diffs))} differ); run `civrules build`"
+            click.echo(stale, err=True)
         elif not result.failed:
             _note(f"civrules: {printable(str(out))} is up to date")
         if result.failed:
@@ -1212,7 +1339,7 @@ def _require_weasyprint() -> None:
     else:
         return
     missing = codes.MISSING_DEPENDENCY
-    _usage_failure([Diagnostic(missing.code, missing.severity, problem, Span.at("<command line>"), hint)], "text")
+    _usage_failure([Diagnostic(missing.code, missing.severity, problem, Span.at("<command line>"), hint)])
 
 
 @main.command()
@@ -1296,7 +1423,7 @@ def helpers(obj: Context, ruleset: str, out: Path | None) -> None:
         write_tree(target, files, protected=obj.protected())
     except OutputError as error:
         _output_failure(error)
-    click.echo(f"civrules: wrote {printable(str(target / f'{ruleset}.html'))}", err=True)
+    _note(f"civrules: wrote {printable(str(target / f'{ruleset}.html'))}")
 
 
 @main.command()
@@ -1336,7 +1463,10 @@ def lsp(obj: Context) -> None:
     except ImportError as error:  # pragma: no cover - pygls is a declared dependency
         from civrules.support.install import reinstall
 
-        raise click.ClickException(f"`civrules lsp` needs pygls ({error}); run `{reinstall()}`") from error
+        missing = codes.MISSING_DEPENDENCY
+        _usage_failure(
+            [_command_line(missing, f"`civrules lsp` needs pygls ({error})", f"install it again: `{reinstall()}`")]
+        )
     code = serve(obj.rules, obj.limits)
     if code:
         sys.exit(code)  # `exit` without `shutdown` first, or the input ended: 1, as LSP says
@@ -1458,16 +1588,12 @@ def schemas(obj: Context, out: Path, check_only: bool) -> None:
             on_disk = {k: v for k, v in read_tree(out).items() if k != MARKER}
         except OutputError as error:
             _output_failure(error)
-        differ = sorted(k for k in set(tree) | set(on_disk) if tree.get(k) != on_disk.get(k))
-        for relative in differ:
-            what = "missing" if relative not in on_disk else "not civrules'" if relative not in tree else "differs"
-            click.echo(f"{printable(str(out / relative))}: {what}")
+        # The schemas are judged, not the README civrules writes beside them: a folder of schemas
+        # kept by hand (this repository's own, which civrules ships) has none, and needs none.
+        optional = {"README.md"} - set(on_disk)
+        differ = sorted(k for k in (set(tree) | set(on_disk)) - optional if tree.get(k) != on_disk.get(k))
         if differ:
-            click.echo(
-                f"civrules: {printable(str(out))} is not the schemas of civrules {__version__} "
-                f"({len(differ)} files); run `civrules schemas --out {printable(str(out))}`",
-                err=True,
-            )
+            _emit([_stale_schema(out, relative, relative in tree, relative in on_disk) for relative in differ], "text")
             sys.exit(EXIT_RULE_ERRORS)
         _note(f"civrules: {printable(str(out))} holds the schemas of civrules {__version__}")
         return
@@ -1476,6 +1602,21 @@ def schemas(obj: Context, out: Path, check_only: bool) -> None:
     except OutputError as error:
         _output_failure(error)
     _note(f"civrules: wrote {len(tree)} files into {printable(str(out))}")
+
+
+def _stale_schema(out: Path, relative: str, ours: bool, there: bool) -> Diagnostic:
+    """R009: one file of a schemas folder that is not what this civrules writes."""
+    what = (
+        "is missing"
+        if not there
+        else f"is no file civrules {__version__} writes"
+        if not ours
+        else f"differs from the one civrules {__version__} writes"
+    )
+    shown = str(out / relative)
+    stale = codes.OUTPUT_STALE
+    hint = f"write the schemas again: `civrules schemas --out {out}`" + ("" if ours else f", or delete `{shown}`")
+    return Diagnostic(stale.code, stale.severity, f"`{shown}` {what}", Span.at("<command line>"), hint)
 
 
 def _complete_families(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
@@ -1520,7 +1661,6 @@ def init(
     import re
 
     from civrules.emit.repository import SCHEMAS, family_named, main_ruleset, repository_files, schema_tree
-    from civrules.families import families
     from civrules.load.workspace import shipped_rules
 
     if new_base and base_id is not None:
@@ -1529,24 +1669,17 @@ def init(
     if shipped is None:  # pragma: no cover - a wheel always holds them
         from civrules.support.install import reinstall
 
-        click.echo("civrules: error: this installation of civrules has no shipped rulesets", err=True)
-        click.echo(f"hint: install civrules again: `{reinstall()}`", err=True)
-        sys.exit(EXIT_USAGE)
+        missing = codes.MISSING_DEPENDENCY
+        problem = "this installation of civrules has no shipped rulesets"
+        _usage_failure([_command_line(missing, problem, f"install civrules again: `{reinstall()}`")])
     workspace = Workspace(directory / "rules", obj.limits, shipped=shipped)
     known = workspace.shipped_manifests()
     family = family_named(family_id)
     if family is None:
-        import difflib
-
-        close = difflib.get_close_matches(family_id or "", list(families()), n=1)
-        hint = f"did you mean `{close[0]}`? " if close else ""
-        raise click.BadParameter(
-            f"no game family `{printable(family_id or '')}`; {hint}`civrules list --families` names them",
-            param_hint="--family",
-        )
+        raise _unknown_family(family_id or "")
     if base_id is not None:
         if base_id not in known:
-            _usage_failure([_unknown_ruleset(base_id, list(known))], "text")
+            _usage_failure([_unknown_ruleset(base_id, list(known))])
         base = known[base_id]
         if family_id is None:
             family = base.family
@@ -1601,17 +1734,13 @@ def _write_repository(directory: Path, tree: Mapping[str, bytes], schemas: Mappi
     ]
     if os.path.lexists(directory) and not os.path.isdir(directory):
         clashes = ["."]
+    new_only = (
+        "civrules init writes only new files; run it in an empty or new folder "
+        "(`civrules init NEW-FOLDER`), or move those aside first"
+    )
     if clashes:
-        listed = ", ".join(f"`{printable(c)}`" for c in clashes)
-        click.echo(
-            f"civrules: error: `{printable(str(directory))}` already holds {listed}: nothing was written", err=True
-        )
-        click.echo(
-            "hint: civrules init writes only new files; run it in an empty or new folder "
-            "(`civrules init NEW-FOLDER`), or move those aside first",
-            err=True,
-        )
-        sys.exit(EXIT_USAGE)
+        listed = ", ".join(f"`{c}`" for c in clashes)
+        _output_failure(OutputError(f"`{directory}` already holds {listed}: nothing was written"), new_only)
     try:
         directory.mkdir(parents=True, exist_ok=True)
         for relative, content in sorted(tree.items()):
@@ -1625,15 +1754,20 @@ def _write_repository(directory: Path, tree: Mapping[str, bytes], schemas: Mappi
             files.create_under(directory, relative, content)
         write_tree(directory / folder, schemas)
     except files.RefusedError as refused:
-        click.echo(f"civrules: error: {printable(refused.reason)}; civrules writes only new files", err=True)
-        sys.exit(EXIT_USAGE)
+        _output_failure(OutputError(refused.reason), new_only)
     except OutputError as error:
-        _output_failure(error)
+        _output_failure(error, new_only)
     except OSError as error:
         from civrules.emit.output import cause
 
-        click.echo(f"civrules: error: cannot write into `{printable(str(directory))}`: {cause(error)}", err=True)
-        sys.exit(EXIT_USAGE)
+        _output_failure(
+            OutputError(f"cannot write into `{directory}`: {cause(error)}"),
+            "check that the folder can be written (its permissions, the free space), or name another",
+        )
+
+
+def _files(count: int) -> str:
+    return f"{count} file{'' if count == 1 else 's'}"
 
 
 def _empty_folder(path: Path) -> bool:

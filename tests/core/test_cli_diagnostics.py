@@ -1,0 +1,208 @@
+"""Every failure of the command line is a diagnostic: a code, a location and a hint, printed in the
+format the command was asked for (exit 2 for usage, 1 for rules); `-q` leaves errors and warnings only."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from civrules.cli import main
+from civrules.diagnostics.suggest import meant_code
+from civrules.load import Limits
+from civrules.load.workspace import Workspace
+from tests.conftest import REPO
+
+RULES = str(REPO / "rules")
+
+
+def invoke(*args: str | Path) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def one_json_diagnostic(out: str) -> dict[str, object]:
+    (diagnostic,) = json.loads(out)
+    assert isinstance(diagnostic, dict)
+    return diagnostic
+
+
+# --- usage failures in the command's format --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["validate", "--format", "json", "--rules", "/nonexistent-w6"], "R004"),
+        (["list", "--format=json", "--rules", "/nonexistent-w6"], "R004"),
+        (["validate", "--rules", RULES, "--select", "ZZ", "--format", "json"], "R008"),
+        (["--max-nodes", "0", "validate", "--format", "json"], "R008"),
+        (["validate", "--format", "json", "--fromat", "json"], "R008"),
+        (["diff", "--rules", RULES, "--format", "json", "nosuch", "advanced-civilization"], "R001"),
+    ],
+)
+def test_a_usage_failure_is_printed_in_the_format_asked_for(args: list[str], code: str) -> None:
+    exit_code, out, err = invoke(*args)
+    assert exit_code == 2, out
+    found = one_json_diagnostic(out)
+    assert found["code"] == code and found["file"] == "<command line>" and found["hint"], found
+    assert "Usage:" not in out + err and "Error:" not in out + err
+
+
+def test_a_usage_failure_in_sarif_is_sarif() -> None:
+    exit_code, out, _ = invoke("validate", "--rules", RULES, "--format", "sarif", "--select", "ZZ")
+    assert exit_code == 2
+    (result,) = json.loads(out)["runs"][0]["results"]
+    assert result["ruleId"] == "R008"
+
+
+# --- click's usage errors become diagnostics ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "said", "hint"),
+    [
+        (["--max-nodes", "0", "list"], "invalid value for '--max-nodes': 0 is not in the range", "--help` lists"),
+        (["explain", "K01O"], "no diagnostic code `K01O`", "did you mean `K010`?"),
+        (["validate", "--rules", RULES, "--select", "ZZ"], "no diagnostic code starts with `ZZ`", "explain --list"),
+        (["valdate"], "no command `valdate`", "did you mean `validate`?"),
+        (["validate", "--fromat", "json"], "no such option `--fromat`", "did you mean `--format`?"),
+        (["new-variant"], "missing argument 'NAME'", "new-variant --help` lists what it takes"),
+        (
+            ["explain", "--list", "--family", "\u0430dvanced-civilization"],
+            "no game family",
+            "U+0430 CYRILLIC SMALL LETTER A where `advanced-civilization` has `a`",
+        ),
+    ],
+)
+def test_a_command_line_civrules_does_not_understand_is_a_located_diagnostic(
+    args: list[str], said: str, hint: str
+) -> None:
+    exit_code, out, err = invoke(*args)
+    assert exit_code == 2
+    first, hint_line = out.splitlines()[:2]
+    assert first.startswith("<command line>:1:1: error[R008]: ") and said in first, out
+    assert hint_line.startswith("  hint: ") and hint in hint_line, out
+    assert "Usage:" not in out + err and "Error:" not in out + err
+
+
+def test_a_file_named_as_the_rules_folder_gets_the_rules_folder_hint(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    exit_code, out, _ = invoke("--rules", tmp_path / "file", "list")
+    assert exit_code == 2 and "error[R008]: invalid value for '--rules'" in out
+    assert "hint: pass the rules folder" in out
+
+
+def test_a_misspelt_code_is_read_with_its_letters_as_digits() -> None:
+    assert meant_code("K01O", ["K010", "K015", "K016", "K017"]) == "K010"
+    assert meant_code("c0o7", ["C001", "C007"]) == "C007"
+    assert meant_code("ZZZZ", ["C001", "C007"]) is None
+
+
+# --- output folders and files civrules refuses -----------------------------------------------------
+
+
+def test_an_output_folder_that_is_a_link_is_refused_with_a_code_and_a_hint(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "out").symlink_to(elsewhere)
+    exit_code, out, _ = invoke("--rules", RULES, "schemas", "--out", tmp_path / "out")
+    assert exit_code == 2
+    first, hint_line = out.splitlines()[:2]
+    assert first.startswith("<command line>:1:1: error[R007]: refusing to replace") and "symbolic link" in first
+    assert hint_line.startswith("  hint: name a new or empty folder with --out")
+
+
+def _rules_with_one_ruleset(tmp_path: Path) -> Path:
+    rules = tmp_path / "rules"
+    shutil.copytree(REPO / "rules" / "rulesets", rules / "rulesets")
+    for path in (rules / "rulesets").iterdir():
+        if path.name != "advanced-civilization.yaml":
+            path.unlink()
+    return rules
+
+
+def test_new_variant_over_an_existing_file_is_refused(tmp_path: Path) -> None:
+    rules = _rules_with_one_ruleset(tmp_path)
+    (rules / "rulesets" / "mine.yaml").write_text("not a manifest: [\n", encoding="utf-8")
+    exit_code, out, _ = invoke("--rules", rules, "new-variant", "mine", "--extends", "advanced-civilization")
+    assert exit_code == 2 and "already exists" in out and "error[R008]" in out
+
+
+# --- -q: errors and warnings only ------------------------------------------------------------------
+
+
+def test_quiet_silences_every_progress_line(tmp_path: Path) -> None:
+    exit_code, _, err = invoke("--rules", RULES, "helpers", "imperial-settlers", "--out", tmp_path / "h1")
+    assert exit_code == 0 and "civrules: wrote" in err
+    exit_code, out, err = invoke("--rules", RULES, "-q", "helpers", "imperial-settlers", "--out", tmp_path / "h2")
+    assert exit_code == 0 and out == err == ""
+    exit_code, _, err = invoke("--rules", RULES, "build", "imperial-settlers", "--out", tmp_path / "b1")
+    assert exit_code == 0 and "the first version" in err
+    exit_code, out, err = invoke("--rules", RULES, "-q", "build", "imperial-settlers", "--out", tmp_path / "b2")
+    assert exit_code == 0 and out == err == ""
+
+
+def test_quiet_silences_what_new_variant_made(tmp_path: Path) -> None:
+    rules = _rules_with_one_ruleset(tmp_path)
+    exit_code, out, err = invoke("--rules", rules, "-q", "new-variant", "mine", "--extends", "advanced-civilization")
+    assert exit_code == 0 and out == err == ""
+    assert (rules / "rulesets" / "mine.yaml").is_file()
+
+
+# --- locations and hints of the rules' own diagnostics ----------------------------------------------
+
+
+def test_no_manifests_is_located_at_the_rules_folder(tmp_path: Path) -> None:
+    rules = tmp_path / "rules"
+    (rules / "cards").mkdir(parents=True)
+    exit_code, out, _ = invoke("--rules", rules, "validate", "--format", "json")
+    assert exit_code == 2
+    found = one_json_diagnostic(out)
+    assert found["code"] == "R004" and found["file"] == str(rules) and found["line"] == 1
+
+
+def _manifest_diagnostics(tmp_path: Path, file_name: str, ruleset_id: str) -> list[tuple[str, str | None]]:
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    (rules / "rulesets" / file_name).write_text(
+        f'kind: ruleset\nid: "{ruleset_id}"\nname: "Mine"\nextends: advanced-civilization\n', encoding="utf-8"
+    )
+    workspace = Workspace(rules, Limits())
+    workspace.manifests()
+    loaded = workspace.load(f"rulesets/{file_name}")
+    return [(d.code, d.hint) for d in loaded.diagnostics]
+
+
+def test_a_manifest_id_hint_proposes_only_names_that_pass(tmp_path: Path) -> None:
+    found = dict(_manifest_diagnostics(tmp_path / "a", "V1.yaml", "v1"))
+    assert found["R006"] == "name the file `v1.yaml`"  # not `set id: V1`, which no id may be
+    found = dict(_manifest_diagnostics(tmp_path / "b", "evil.yaml", "../evil"))
+    assert found["R006"] == "set `id: evil`"  # not `name the file ../evil.yaml`
+    assert found["S001"] == "ids are kebab-case, e.g. `evil`"
+    found = dict(_manifest_diagnostics(tmp_path / "c", "Évil.yaml", "../evil"))
+    assert (found["R006"] or "").startswith("give the manifest a kebab-case id")
+
+
+# --- the repository's own schemas/ ----------------------------------------------------------------
+
+
+def test_the_committed_schemas_pass_the_documented_check(tmp_path: Path) -> None:
+    exit_code, out, err = invoke("schemas", "--out", REPO / "schemas", "--check")
+    assert exit_code == 0, out + err
+    # Still judged: a schema that differs, or a file civrules does not write.
+    copy = tmp_path / "schemas"
+    copy.mkdir()
+    for path in (REPO / "schemas").rglob("*.json"):
+        target = copy / path.relative_to(REPO / "schemas")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(path.read_bytes())
+    assert invoke("schemas", "--out", copy, "--check")[0] == 0
+    (copy / "notes.json").write_text("{}\n", encoding="utf-8")
+    exit_code, out, _ = invoke("schemas", "--out", copy, "--check")
+    assert exit_code == 1 and "error[R009]" in out and "notes.json` is no file civrules" in out
+    assert os.path.exists(copy / "notes.json")
