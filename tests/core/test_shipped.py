@@ -193,7 +193,7 @@ def test_new_variant_makes_no_rulesets_folder_through_a_link(tmp_path: Path, mon
     (tmp_path / "elsewhere").mkdir()
     (tmp_path / "rules" / "rulesets").symlink_to(tmp_path / "elsewhere")
     monkeypatch.chdir(tmp_path)
-    code, _, err = civrules("new-variant", "json", "--extends", "advanced-civilization")
+    code, out, _ = civrules("new-variant", "json", "--extends", "advanced-civilization")
     assert code == 2
-    assert "`rulesets` is a symbolic link; civrules does not follow links" in err
+    assert "error[R007]" in out and "`rulesets` is a symbolic link; civrules does not follow links" in out
     assert list((tmp_path / "elsewhere").iterdir()) == []

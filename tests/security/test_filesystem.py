@@ -128,7 +128,7 @@ def test_build_into_a_folder_of_the_user_s_is_refused_with_a_hint(
             continue
         assert result.exit_code == 2, result.output
         assert "holds files civrules did not write" in result.output
-        assert "\nhint: civrules replaces only a folder it made" in result.output
+        assert "error[R007]" in result.output and "hint: civrules replaces only a folder it made" in result.output
     assert every_file(tmp_path / "ud2") == mine
     assert every_file(tmp_path / "generated") == handwritten
     assert sorted(p.name for p in tmp_path.iterdir()) == ["generated", "ud2"]
@@ -193,7 +193,8 @@ def test_a_link_on_the_way_to_an_output_inside_the_project_is_refused(
     else:
         assert result.exit_code == 2, result.output
         assert f"{named} is a symbolic link inside the project; civrules does not follow links" in result.output
-        assert "\nhint: civrules writes only into real folders of the project" in result.output
+        assert "error[R007]" in result.output
+        assert "hint: civrules writes only into real folders of the project" in result.output
     assert list(elsewhere.iterdir()) == []
 
 

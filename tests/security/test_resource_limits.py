@@ -89,7 +89,7 @@ class Case:
     capped: bool = False  # the case's files hold more problems than are listed (--max-diagnostics)
     cwd: str = "repo"  # or "tmp": the case's temporary directory (for threats to the working directory)
     env: tuple[tuple[str, str], ...] = ()
-    stderr: str | None = None  # a text the command's standard error must hold
+    stderr: str | None = None  # a text the command must print (a diagnostic on stdout, or on stderr)
     fsize_kib: int | None = None  # a file-size limit (RLIMIT_FSIZE) for the command
     slow: bool = False
     #: The threat is to a starting interpreter or the whole process (what it imports from the
@@ -449,8 +449,8 @@ def check_case(case: Case, tmp_path: Path, *, in_process: bool = False) -> None:
     assert "Traceback" not in outcome.stderr, context
     assert "internal error" not in outcome.stderr, context
     assert outcome.returncode == case.exit, context
-    if case.stderr is not None:
-        assert case.stderr in outcome.stderr, context
+    if case.stderr is not None:  # a refusal is a diagnostic (stdout) or a sentence (stderr)
+        assert case.stderr in outcome.stdout + outcome.stderr, context
     expected = {locate(rules, e) for e in case.expect}
     errors = {
         (code, file, line, column) for severity, code, file, line, column in outcome.diagnostics if severity == "error"
