@@ -1,9 +1,10 @@
 """Ruleset ids become Python packages and distributions. A ruleset's package lives in civrules' own
 namespace, ``civrules_rulesets.<id>``, so no id can make it replace, shadow or be imported in place
 of another module: `pip`, `sitecustomize`, `yaml`, `click`, `enum` build like any other id, and the
-verdict depends on the rules alone. Refused at its line (I003), before anything is written: an id
-that cannot be imported (a keyword), whose distribution would be a runtime's or no valid
-distribution name, or that is too long to name a folder.
+verdict depends on the rules alone. Refused at its line, before anything is written: an id that is
+not kebab-case (S001: pip would read `civrules-a--b` as `civrules-a-b`, another ruleset's or a
+runtime's), that cannot be imported (a keyword), whose distribution would be a runtime's (any
+`runtime-...`, whichever families are installed), or that is too long to name a folder (I003).
 How hostile names become safe literals inside a package is in
 tests/families/advanced_civilization/test_codegen.py; the metadata's escaping in
 tests/generated/test_distributions.py.
@@ -14,21 +15,35 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from civrules.cli import main
 from civrules.emit.output import read_tree
+from civrules.emit.packaging import (
+    RULESET_ID,
+    RULESET_ID_PATTERN,
+    distribution_name,
+    normalized_distribution,
+    package_name,
+    ruleset_id_problems,
+)
 from civrules.load.workspace import Workspace
 from civrules.pipeline import analyse
 from tests.conftest import RULES, copy_rulesets
 from tests.rulefiles import CachedWorkspace
 
 
-def i003(ruleset_id: str) -> list[tuple[str, int, int]]:
-    """The I003 errors of a variant of Advanced Civilization with this id: (message, line, column)."""
+def errors(ruleset_id: str, code: str = "I003") -> list[tuple[str, int, int]]:
+    """The ``code`` errors of a variant of Advanced Civilization with this id: (message, line, column)."""
     manifest = f"kind: ruleset\nid: {ruleset_id}\nname: X\nextends: advanced-civilization\n"
     workspace = CachedWorkspace({f"rulesets/{ruleset_id}.yaml": manifest})
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
-    return [(d.message, d.span.line, d.span.column) for d in analysis.diagnostics if d.code == "I003" and d.span]
+    return [(d.message, d.span.line, d.span.column) for d in analysis.diagnostics if d.code == code and d.span]
+
+
+def i003(ruleset_id: str) -> list[tuple[str, int, int]]:
+    return errors(ruleset_id)
 
 
 @pytest.mark.parametrize(
@@ -39,7 +54,9 @@ def i003(ruleset_id: str) -> list[tuple[str, int, int]]:
         ("runtime", "the shared runtime's"),
         ("runtime-advanced-civilization", "a family runtime's"),
         ("runtime-imperial-settlers", "a family runtime's"),
-        ("house-", "ends in a letter or digit"),
+        # Families no machine here has installed: the verdict is the same everywhere.
+        ("runtime-chess", "a family runtime's"),
+        ("runtime-x", "a family runtime's"),
     ],
 )
 def test_an_id_that_cannot_be_imported_or_would_take_a_runtimes_distribution_is_refused(
@@ -82,14 +99,98 @@ def test_a_ruleset_named_pip_builds_into_the_namespace_only(tmp_path: Path, caps
 
 
 def test_the_reserved_distributions_are_those_the_emitter_writes() -> None:
-    """A ruleset `runtime-<family>` would be distributed as that family runtime's distribution."""
-    from civrules.checks.identity import RESERVED_DISTRIBUTIONS
+    """A ruleset `runtime-<family>` would be distributed as that family runtime's distribution:
+    refused for every family, installed here or not."""
     from civrules.emit.packaging import RUNTIME_DISTRIBUTION, family_runtime_distribution
     from civrules.families import families
 
-    assert RUNTIME_DISTRIBUTION in RESERVED_DISTRIBUTIONS
-    for family in families():
-        assert family_runtime_distribution(family) in RESERVED_DISTRIBUTIONS
+    for family in [*families(), "chess", "some-family-from-elsewhere"]:
+        reserved = family_runtime_distribution(family).removeprefix("civrules-")
+        assert distribution_name(reserved) == family_runtime_distribution(family)
+        assert ruleset_id_problems(reserved), reserved
+    assert ruleset_id_problems(RUNTIME_DISTRIBUTION.removeprefix("civrules-"))
+    assert not ruleset_id_problems("runtimes") and not ruleset_id_problems("my-runtime")
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "read_as"),
+    [
+        ("a--b", "`civrules-a-b`, the distribution of a ruleset `a-b`"),
+        ("runtime--advanced-civilization", "`civrules-runtime-advanced-civilization`, a family runtime's"),
+        ("runtime-", "would end in a hyphen"),
+        ("house-", "would end in a hyphen"),
+    ],
+)
+def test_an_id_pip_reads_as_another_is_refused_at_its_line(ruleset_id: str, read_as: str) -> None:
+    """The schema's `ruleset_id` is kebab-case with single hyphens; its hint says what pip would read."""
+    found = errors(ruleset_id, "S001")
+    assert [line_column for _, *line_column in found] == [[2, 5]], found
+    manifest = f"kind: ruleset\nid: {ruleset_id}\nname: X\nextends: advanced-civilization\n"
+    workspace = CachedWorkspace({f"rulesets/{ruleset_id}.yaml": manifest})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
+    (hint,) = [d.hint for d in analysis.diagnostics if d.code == "S001"]
+    assert hint is not None and "words joined by single hyphens" in hint and read_as in hint, hint
+
+
+@pytest.mark.parametrize("ruleset_id", ["a--b", "a_b", "A-b", "a.b", "a-_-b", "runtime_x"])
+def test_an_id_pip_reads_as_another_is_refused_whatever_a_familys_schema_allows(ruleset_id: str) -> None:
+    """I003 does not rely on the schema's pattern: a family from elsewhere may declare a laxer one."""
+    (problem,) = ruleset_id_problems(ruleset_id)
+    assert problem.malformed and "pip reads" in problem.message, problem
+
+
+@given(st.from_regex(RULESET_ID, fullmatch=True))
+def test_distinct_accepted_ids_are_distinct_distributions_and_packages(ruleset_id: str) -> None:
+    """A kebab-case id's distribution is already as pip compares names, and its package name has
+    no other spelling: two rulesets of a folder, or one and a shipped one, collide only if their
+    ids are equal (which the workspace refuses)."""
+    canonicalize_name = pytest.importorskip("packaging.utils").canonicalize_name
+    distribution = distribution_name(ruleset_id)
+    assert normalized_distribution(distribution) == canonicalize_name(distribution) == distribution
+    assert package_name(ruleset_id).replace("_", "-") == ruleset_id
+
+
+def test_every_ruleset_schema_holds_the_id_pattern_the_check_enforces() -> None:
+    from civrules.schema import SCHEMA_FILES, load_schema
+
+    kinds = [kind for kind in SCHEMA_FILES if kind.split("/")[-1] == "ruleset"]
+    assert len(kinds) >= 3
+    for kind in kinds:
+        assert load_schema(kind)["$defs"]["ruleset_id"]["pattern"] == RULESET_ID_PATTERN, kind
+
+
+def test_building_ids_pip_reads_as_one_fails_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The trial's `civrules build runtime--advanced-civilization a--b a-b`: both refused at
+    their line, and nothing of theirs written (what the build writes of `a-b` is its own)."""
+    rules = copy_rulesets(tmp_path / "rules", "advanced-civilization")
+    for name in ("runtime--advanced-civilization", "a--b", "a-b"):
+        (rules / "rulesets" / f"{name}.yaml").write_text(
+            f"kind: ruleset\nid: {name}\nname: House rules {name}\nextends: advanced-civilization\n", encoding="utf-8"
+        )
+    out = tmp_path / "generated"
+    with pytest.raises(SystemExit) as ended:
+        main(["--rules", str(rules), "build", "--out", str(out), "runtime--advanced-civilization", "a--b", "a-b"])
+    assert ended.value.code == 1
+    err = capsys.readouterr()
+    text = err.out + err.err
+    assert "runtime--advanced-civilization.yaml:2:5: error[S001]" in text and "a--b.yaml:2:5: error[S001]" in text
+    written = read_tree(out) if out.exists() else {}
+    assert not any("a__b" in path or "runtime__" in path or "runtime--" in path for path in written), sorted(written)
+
+
+@pytest.mark.parametrize("name", ["runtime-chess", "a--b", "house-"])
+def test_new_variant_refuses_the_ids_the_check_refuses(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rules = copy_rulesets(tmp_path / "rules", "advanced-civilization")
+    before = sorted(path.name for path in (rules / "rulesets").iterdir())
+    with pytest.raises(SystemExit) as ended:
+        main(["--rules", str(rules), "new-variant", name, "--extends", "advanced-civilization"])
+    assert ended.value.code == 2
+    assert f"ruleset id `{name}`" in capsys.readouterr().err
+    assert sorted(path.name for path in (rules / "rulesets").iterdir()) == before
 
 
 def test_a_ruleset_id_too_long_to_name_a_folder_is_i003() -> None:

@@ -8,8 +8,7 @@ from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic, entity_word
 from civrules.diagnostics import Diagnostic, Related, Severity
-from civrules.emit.packaging import RUNTIME_DISTRIBUTION, family_runtime_distribution
-from civrules.families import families
+from civrules.emit.packaging import ruleset_id_problems
 from civrules.model import Collection, Entity, Ruleset
 
 
@@ -96,64 +95,37 @@ def check_duplicate_names(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-#: Distribution names civrules itself takes (``civrules-<id>`` is a ruleset's): the runtimes'.
-#: (Check modules are imported once the families are registered.) Import names cannot clash: a
-#: ruleset's package is ``civrules_rulesets.<id>``, in civrules' own namespace, whatever the id.
-RESERVED_DISTRIBUTIONS = frozenset({RUNTIME_DISTRIBUTION, *(family_runtime_distribution(f) for f in families())})
-
-#: The longest ruleset id (in UTF-8 bytes): it names generated/python/<id>/, generated/sheets/<id>/
-#: and rules/rulesets/<id>.yaml, and common file systems allow 255 bytes per name.
-MAX_RULESET_ID = 100
-
-
 @check("I003", "unusable-identifier", Severity.ERROR)
 def check_identifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an id that cannot become a Python identifier in the generated engine modules: a Python
     keyword (`class`, `import`), a soft keyword (`match`, `type`), or a dunder name (`__import__`);
-    or a ruleset id whose package name (hyphens as underscores) is a keyword, that ends in a
-    hyphen (no distribution name may), or whose distribution `civrules-<id>` is one civrules takes
-    itself (the shared runtime
-    `civrules-runtime`, which a ruleset `runtime` would take, or a family's runtime
-    `civrules-runtime-<family>`); or a ruleset id longer than 100 characters.
+    or a ruleset id that cannot name what civrules generates for it: one that is not kebab-case
+    (lower-case letters and digits, words joined by single hyphens), whose package name (hyphens
+    as underscores) is a keyword, that is `runtime` or starts with `runtime-` (civrules keeps the
+    distributions `civrules-runtime` and `civrules-runtime-<family>` for its runtimes, for every
+    family), or that is longer than 100 characters.
 
     Why: `civrules build` turns ids into enum members and mapping keys, and a ruleset id into the
     package `civrules_rulesets.<id>` and the distribution `civrules-<id>`; a keyword would not
     compile or import, a dunder would shadow Python machinery, and a distribution named as a
-    runtime would replace it when installed. (Any other id is safe: the namespace keeps a ruleset
-    `pip` or `yaml` from replacing what another program installed, so the verdict never depends on
-    the machine that builds.) A ruleset id also names folders and its manifest file, and file
-    systems limit a name to 255 bytes.
+    runtime would replace it when installed. pip reads `-`, `_` and `.` alike and folds case, so
+    `civrules-a--b` is `civrules-a-b`: installing one would uninstall the other; kebab-case ids are
+    never read as another. (Any other id is safe: the namespace keeps a ruleset `pip` or `yaml`
+    from replacing what another program installed, so the verdict never depends on the machine
+    that builds.) A ruleset id also names folders and its manifest file, and file systems limit a
+    name to 255 bytes.
 
-    Fix: choose another id (`class_` or a more specific word).
+    Fix: choose another id (`class_` or a more specific word; `house-rules` for a ruleset).
 
         - id: import      # FAIL: a Python keyword
     """
-    package = ruleset.id.replace("-", "_")
-    distribution = f"civrules-{ruleset.id}"
-    # A soft keyword (`match`, `type`) is an identifier: `import civrules_rulesets.match` works.
-    why = "a Python keyword" if keyword.iskeyword(package) else None
-    if why is None and ruleset.id.endswith("-"):
-        why = f"its distribution would be `{distribution}`, and a distribution name ends in a letter or digit"
-    elif why is None and distribution in RESERVED_DISTRIBUTIONS:
-        owner = "the shared runtime's" if distribution == RUNTIME_DISTRIBUTION else "a family runtime's"
-        why = f"its distribution would be `{distribution}`, {owner}"
-    elif why is not None:
-        why = f"`{package}` is {why}"
-    if why is not None:
+    for problem in ruleset_id_problems(ruleset.id):
         yield diagnostic(
             "I003",
-            f"ruleset id `{ruleset.id}` cannot name a generated Python package: {why}",
+            problem.message,
             ruleset.manifest.span("id"),
-            f"rename the ruleset (and its manifest file), e.g. `{ruleset.id.rstrip('-')}-rules`",
-        )
-    if len(ruleset.id.encode("utf-8")) > MAX_RULESET_ID:
-        yield diagnostic(
-            "I003",
-            f"ruleset id `{ruleset.id[:40]}...` is {len(ruleset.id)} characters long; it names folders and "
-            f"files, so at most {MAX_RULESET_ID} are allowed",
-            ruleset.manifest.span("id"),
-            "choose a shorter id (and name the manifest file after it)",
+            f"{problem.hint} (and name the manifest file after it)",
         )
     for collection in collections(ruleset):
         for entity in collection:

@@ -1115,10 +1115,11 @@ def new_variant(obj: Context, name: str, base: str) -> None:
 
     The new variant changes nothing yet (it validates as it is).
     """
-    import re
+    from civrules.emit.packaging import ruleset_id_problems
 
-    if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
-        raise click.BadParameter("a ruleset id is lower-case kebab-case, e.g. `my-variant`", param_hint="NAME")
+    unusable = ruleset_id_problems(name)  # the ids check I003 refuses, for the same reasons
+    if unusable:
+        raise click.BadParameter(f"{printable(unusable[0].message)}; {unusable[0].hint}", param_hint="NAME")
     workspace = obj.workspace()
     manifests = workspace.known_manifests()  # a variant may extend a shipped ruleset
     if not manifests and workspace.discovery_diagnostics:  # why there is none (a linked rules folder...)
@@ -1660,6 +1661,7 @@ def init(
     """
     import re
 
+    from civrules.emit.packaging import ruleset_id_problems
     from civrules.emit.repository import SCHEMAS, family_named, main_ruleset, repository_files, schema_tree
     from civrules.load.workspace import shipped_rules
 
@@ -1697,11 +1699,11 @@ def init(
         base = found
     if name is None:
         slug = re.sub(r"[^a-z0-9]+", "-", directory.absolute().name.lower()).strip("-")
-        name = slug if re.fullmatch(r"[a-z][a-z0-9-]*", slug) else "my-rules"
+        name = "my-rules" if ruleset_id_problems(slug) else slug
         if name in known:
             name = f"{name}-{'base' if new_base else 'variant'}"
-    elif not re.fullmatch(r"[a-z][a-z0-9-]*", name):
-        raise click.BadParameter("a ruleset id is lower-case kebab-case, e.g. `my-variant`", param_hint="--name")
+    elif unusable := ruleset_id_problems(name):
+        raise click.BadParameter(f"{printable(unusable[0].message)}; {unusable[0].hint}", param_hint="--name")
     if name in known:
         raise click.BadParameter(
             f"`{name}` is the id of a ruleset shipped with civrules; choose another", param_hint="--name"

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from civrules.diagnostics import Diagnostic, Related, Span, codes, stopped, words
 from civrules.diagnostics.suggest import Vocabulary, ascii_slug, closest, did_you_mean, mean, non_ascii
+from civrules.emit.packaging import NOT_KEBAB_CASE, RULESET_ID_PATTERN, ruleset_id_problems
 from civrules.families import Family, default_family, families, family_named
 from civrules.load.document import Document, NodePath
 
@@ -1100,6 +1101,12 @@ def _type_hint(error: ValidationError) -> str | None:
             + (f" ({near})" if near else "")
             + "; `civrules explain --list` lists them"
         )
+    if error.validator == "pattern" and isinstance(error.instance, str) and error.validator_value == RULESET_ID_PATTERN:
+        kebab = "a ruleset id is kebab-case: lower-case letters (a-z) and digits, words joined by single hyphens"
+        problems = ruleset_id_problems(error.instance)
+        if problems and problems[0].malformed and problems[0].why != NOT_KEBAB_CASE:
+            return f"{kebab}; this one {problems[0].why}"
+        return kebab
     if error.validator == "uniqueItems" and isinstance(error.instance, list):
         seen: set[str] = set()
         for item in error.instance:

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "e7a5afd37fa2b2e679e8778936a4a121214038409a2dd94e48a466754c7c9abf"
+SCHEMA_SHA256 = "a5b560d5074f1582ad31419749eb0a37260a004df6811c88ad5c0bb3c4bb3945"
 
 from decimal import Decimal
 import re
@@ -25,7 +25,7 @@ REGEX_PATTERNS = {
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$': re.compile('^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*\\Z'),
-    '^[a-z][a-z0-9-]*$': re.compile('^[a-z][a-z0-9-]*\\Z')
+    '^[a-z][a-z0-9]*(-[a-z0-9]+)*$': re.compile('^[a-z][a-z0-9]*(-[a-z0-9]+)*\\Z')
 }
 
 NoneType = type(None)
@@ -3649,7 +3649,7 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
     if not isinstance(data, (str)):
         raise _Invalid
     if isinstance(data, str):
-        if not REGEX_PATTERNS['^[a-z][a-z0-9-]*$'].search(data):
+        if not REGEX_PATTERNS['^[a-z][a-z0-9]*(-[a-z0-9]+)*$'].search(data):
             raise _Invalid
     return data
 

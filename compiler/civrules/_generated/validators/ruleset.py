@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "8f881f9983814358c40ac265167644cf1d6215952471f12ad220b630b5f6237d"
+SCHEMA_SHA256 = "c23357905facef02fc0fe99d1459c104733eb720fc10a6c2607e74b21a4c05cb"
 
 from decimal import Decimal
 import re
@@ -24,8 +24,7 @@ REGEX_PATTERNS = {
     '^[A-Z][0-9]{3}$': re.compile('^[A-Z][0-9]{3}\\Z'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z'),
-    '^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$': re.compile('^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*\\Z'),
-    '^[a-z][a-z0-9-]*$': re.compile('^[a-z][a-z0-9-]*\\Z')
+    '^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$': re.compile('^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*\\Z')
 }
 
 NoneType = type(None)
@@ -6434,7 +6433,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_ruleset
     if not isinstance(data, (str)):
         raise _Invalid
     if isinstance(data, str):
-        if not REGEX_PATTERNS['^[a-z][a-z0-9-]*$'].search(data):
+        if not REGEX_PATTERNS['^[a-z][a-z0-9]*(-[a-z0-9]+)*$'].search(data):
             raise _Invalid
     return data
 

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "ef929c6aaee71ff990862f33ec9d0eca7fdc8b26416f8fb8c58ad919abada2be"
+SCHEMA_SHA256 = "d336043ff92973cba9aa04e140ed7675bd56cd8d77334faf44a9ca6c39db656d"
 
 from decimal import Decimal
 import re
@@ -24,7 +24,7 @@ REGEX_PATTERNS = {
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$': re.compile('^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*\\Z'),
-    '^[a-z][a-z0-9-]*$': re.compile('^[a-z][a-z0-9-]*\\Z')
+    '^[a-z][a-z0-9]*(-[a-z0-9]+)*$': re.compile('^[a-z][a-z0-9]*(-[a-z0-9]+)*\\Z')
 }
 
 NoneType = type(None)
@@ -2739,7 +2739,7 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
     if not isinstance(data, (str)):
         raise _Invalid
     if isinstance(data, str):
-        if not REGEX_PATTERNS['^[a-z][a-z0-9-]*$'].search(data):
+        if not REGEX_PATTERNS['^[a-z][a-z0-9]*(-[a-z0-9]+)*$'].search(data):
             raise _Invalid
     return data
 
