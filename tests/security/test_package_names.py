@@ -4,7 +4,8 @@ of another module: `pip`, `sitecustomize`, `yaml`, `click`, `enum` build like an
 verdict depends on the rules alone. Refused at its line, before anything is written: an id that is
 not kebab-case (S001: pip would read `civrules-a--b` as `civrules-a-b`, another ruleset's or a
 runtime's), that cannot be imported (a keyword), whose distribution would be a runtime's (any
-`runtime-...`, whichever families are installed), or that is too long to name a folder (I003).
+`runtime-...`, whichever families are installed), that Windows cannot name a file after (`aux`),
+or that is too long to name a folder (I003).
 How hostile names become safe literals inside a package is in
 tests/families/advanced_civilization/test_codegen.py; the metadata's escaping in
 tests/generated/test_distributions.py.
@@ -23,6 +24,7 @@ from civrules.emit.output import read_tree
 from civrules.emit.packaging import (
     RULESET_ID,
     RULESET_ID_PATTERN,
+    WINDOWS_DEVICE_NAMES,
     distribution_name,
     normalized_distribution,
     package_name,
@@ -57,6 +59,11 @@ def i003(ruleset_id: str) -> list[tuple[str, int, int]]:
         # Families no machine here has installed: the verdict is the same everywhere.
         ("runtime-chess", "a family runtime's"),
         ("runtime-x", "a family runtime's"),
+        ("aux", "a device name on Windows"),
+        ("con", "a device name on Windows"),
+        ("nul", "a device name on Windows"),
+        ("com1", "a device name on Windows"),
+        ("lpt9", "a device name on Windows"),
     ],
 )
 def test_an_id_that_cannot_be_imported_or_would_take_a_runtimes_distribution_is_refused(
@@ -159,6 +166,12 @@ def test_every_ruleset_schema_holds_the_id_pattern_the_check_enforces() -> None:
         assert load_schema(kind)["$defs"]["ruleset_id"]["pattern"] == RULESET_ID_PATTERN, kind
 
 
+def test_windows_device_names_are_refused_in_any_case() -> None:
+    for name in sorted(WINDOWS_DEVICE_NAMES):
+        assert ruleset_id_problems(name) and ruleset_id_problems(name.upper())
+    assert not ruleset_id_problems("aux-rules") and not ruleset_id_problems("com10")
+
+
 def test_building_ids_pip_reads_as_one_fails_and_writes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -180,7 +193,7 @@ def test_building_ids_pip_reads_as_one_fails_and_writes_nothing(
     assert not any("a__b" in path or "runtime__" in path or "runtime--" in path for path in written), sorted(written)
 
 
-@pytest.mark.parametrize("name", ["runtime-chess", "a--b", "house-"])
+@pytest.mark.parametrize("name", ["aux", "AUX", "runtime-chess", "a--b", "house-"])
 def test_new_variant_refuses_the_ids_the_check_refuses(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -17,7 +17,7 @@ and the family, never by rule data; a ruleset whose distribution would take a ru
 
 A ruleset id also names files: ``rules/rulesets/<id>.yaml``, ``generated/sheets/<id>/`` and
 ``generated/helpers/<id>.html``. :func:`ruleset_id_problems` says why an id cannot name all of them
-for every installer; the identity check and the commands that make a ruleset
+on every system and every installer; the identity check and the commands that make a ruleset
 (``new-variant``, ``init``) ask it, so they refuse the same ids for the same reasons.
 """
 
@@ -80,6 +80,12 @@ NOT_KEBAB_CASE = "is not kebab-case"
 #: not only those installed where the rules are checked.
 RESERVED_PREFIX = "runtime"
 
+#: Names Windows gives its devices, in any case and with any extension (``aux.yaml`` too): no
+#: file or folder can have one, so a repository holding one cannot be checked out there.
+WINDOWS_DEVICE_NAMES = frozenset(
+    {"con", "prn", "aux", "nul", *(f"com{digit}" for digit in range(10)), *(f"lpt{digit}" for digit in range(10))}
+)
+
 #: The longest ruleset id (in UTF-8 bytes): it names generated/python/<package>/,
 #: generated/sheets/<id>/ and rules/rulesets/<id>.yaml, and common file systems allow 255 bytes per name.
 MAX_RULESET_ID = 100
@@ -128,8 +134,8 @@ def ruleset_id_problems(ruleset_id: str) -> list[IdProblem]:
 
     >>> ruleset_id_problems("house-rules")
     []
-    >>> ruleset_id_problems("import")[0].hint
-    'choose another id, e.g. `import-rules`'
+    >>> ruleset_id_problems("aux")[0].hint
+    'choose another id, e.g. `aux-rules`'
     """
     shown = f"`{ruleset_id}`" if len(ruleset_id) <= 40 else f"`{ruleset_id[:40]}...`"
     problems: list[IdProblem] = []
@@ -175,6 +181,16 @@ def ruleset_id_problems(ruleset_id: str) -> list[IdProblem]:
                 f"{_taken_by(ruleset_id)} (civrules keeps `civrules-runtime` and every `civrules-runtime-...` "
                 "for its runtimes)",
                 f"choose an id that does not start with `{RESERVED_PREFIX}`, e.g. `my-{ruleset_id}`",
+            )
+        )
+    elif ruleset_id in WINDOWS_DEVICE_NAMES:
+        problems.append(
+            IdProblem(
+                shown,
+                f"cannot name files: `{ruleset_id}` is a device name on Windows, which "
+                f"creates no file `{ruleset_id}.yaml` or `{ruleset_id}.html` and no folder `{ruleset_id}`, so "
+                "a repository holding them cannot be checked out there",
+                f"choose another id, e.g. `{ruleset_id}-rules`",
             )
         )
     if len(ruleset_id.encode("utf-8")) > MAX_RULESET_ID:
