@@ -33,7 +33,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import FeatureRequestError, JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -187,17 +187,28 @@ class CivrulesServer(LanguageServer):
             return  # a change came: the run it starts settles after it
         settle()
 
-    def internal_error(self, error: Exception) -> None:
-        said = " ".join(str(error).split())[:200]
+    def internal_error(self, error: Exception, method: str | None = None) -> None:
+        """Log ``error`` (raised handling ``method``, or validating) for the user: a bug, said politely."""
+        # pygls wraps a handler's exception in an internal error whose message already names it.
+        said = error.message if isinstance(error, JsonRpcException) else f"{type(error).__name__}: {error}"
+        said = " ".join(said.split())[:200]
+        where = f" handling `{method}`" if method else ""
         self.window_log_message(
             types.LogMessageParams(
                 type=types.MessageType.Error,
                 message=plain(
-                    f"civrules: internal error ({type(error).__name__}: {said}). Sorry: this is a bug in "
-                    "civrules, not in your rules; please report it."
+                    f"civrules: internal error{where} ({said}). Sorry: this is a bug in civrules, not in your "
+                    "rules; please report it."
                 ),
             )
         )
+
+    def report_server_error(self, error: Exception, source: type[Exception]) -> None:
+        """What pygls calls when a handler raises: a log line saying it is a bug, and the server
+        goes on. (pygls' default shows the exception, Python type and all, as a pop-up.)"""
+        if source is FeatureRequestError:
+            return  # a request's error goes back in its response, already made plain (transport.py)
+        self.internal_error(error, self.protocol.handling if isinstance(self.protocol, CivrulesProtocol) else None)
 
     def accept(self, result: Result) -> None:
         """Take ``result`` as what requests are answered from, and publish what it changed."""

@@ -15,7 +15,8 @@ error. Here:
   but no request, notification or response (a batch, which LSP does not use, included) with
   ``InvalidRequest`` (-32600); params that do not fit the method with ``InvalidParams``
   (-32602); a request before ``initialize`` with ``ServerNotInitialized`` (-32002) and one after
-  ``shutdown`` with ``InvalidRequest``;
+  ``shutdown`` with ``InvalidRequest``; a notification before ``initialize`` is dropped (as LSP
+  says), and a change to a document never opened is ignored (logged once);
 - no response and no log line carries a traceback: an error's message is one escaped line, and
   pygls' log records are written as their first line only.
 """
@@ -32,6 +33,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any, BinaryIO
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
@@ -210,16 +212,49 @@ class CivrulesProtocol(LanguageServerProtocol):
             {"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": plain(" ".join(message.split()))}}
         )
 
+    #: The method of the message being handled (what a handler's exception is reported with).
+    handling: str | None = None
+    #: Whether a change to a document the client never opened was logged (once a session).
+    _told_unopened = False
+
     def handle_message(self, message: Any) -> None:
         method = getattr(message, "method", None)
         is_request = method is not None and hasattr(message, "id")
         if is_request and self._shutdown and method != types.EXIT:
             self.send_error(message.id, INVALID_REQUEST, f"the server is shutting down: `{method}` after `shutdown`")
             return
-        if is_request and method != types.INITIALIZE and self._workspace is None and not self._shutdown:
-            self.send_error(message.id, SERVER_NOT_INITIALIZED, f"`{method}` before `initialize`")
+        if method not in (None, types.INITIALIZE, types.EXIT) and self._workspace is None and not self._shutdown:
+            if is_request:
+                self.send_error(message.id, SERVER_NOT_INITIALIZED, f"`{method}` before `initialize`")
+            # A notification before `initialize` is dropped, as LSP says (`exit` excepted): there
+            # is no workspace to open a document in yet.
             return
-        super().handle_message(message)
+        if method == types.TEXT_DOCUMENT_DID_CHANGE and not self._opened(message.params.text_document.uri):
+            self._ignore_unopened(message.params.text_document.uri)
+            return
+        self.handling = method
+        try:
+            super().handle_message(message)
+        finally:
+            self.handling = None
+
+    def _opened(self, uri: str) -> bool:
+        return self._workspace is not None and unquote(uri) in self._workspace.text_documents
+
+    def _ignore_unopened(self, uri: str) -> None:
+        """A change to a document never opened has nothing to apply to: ignored, and said once."""
+        if self._told_unopened:
+            return
+        self._told_unopened = True
+        shown = plain(" ".join(uri.split())[:200])
+        self.notify(
+            types.WINDOW_LOG_MESSAGE,
+            types.LogMessageParams(
+                type=types.MessageType.Warning,
+                message=f"civrules: ignored a change to `{shown}`, which was not opened (`textDocument/didOpen` "
+                "comes first); further such changes are ignored silently",
+            ),
+        )
 
     def handle_body(self, body: bytes) -> None:
         """Parse one message's body and handle it, answering what cannot be handled."""

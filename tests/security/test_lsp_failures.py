@@ -1,0 +1,129 @@
+"""What the language server shows when a client's message cannot be handled, or a handler fails.
+
+The editor shows a `window/showMessage` as a pop-up; pygls' default turns any exception of a
+notification's handler (its own document-sync handlers' included) into one, "Error in server:
+KeyError: 'file:///…'". Here: a notification before `initialize` is dropped (LSP: "notifications
+should be dropped, except for the exit notification"), a change to a document never opened is
+ignored and said once in the log, and an exception in any handler is one `window/logMessage` of
+type Error that names the method and says it is a bug, after which the server goes on answering.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import RULES
+from tests.core.test_lsp import CARDS, KEEP, Editor
+
+
+@pytest.fixture
+def rules(tmp_path: Path) -> Path:
+    target = tmp_path / "rules"
+    for relative in KEEP:
+        (target / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(RULES / relative, target / relative)
+    return target
+
+
+def _shown(editor: Editor) -> list[dict[str, Any]]:
+    return [m for m in editor.sent if m.get("method") == "window/showMessage"]
+
+
+def _logged(editor: Editor) -> list[dict[str, Any]]:
+    return [m["params"] for m in editor.sent if m.get("method") == "window/logMessage"]
+
+
+def _hover(editor: Editor, uri: str) -> Any:
+    return editor.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 3, "character": 6}})
+
+
+def test_notifications_before_initialize_are_dropped(rules: Path) -> None:
+    uri = (rules / CARDS).absolute().as_uri()
+    text = (rules / CARDS).read_text(encoding="utf-8")
+
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}
+        )
+        editor.notify(
+            "textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": "x"}]}
+        )
+        editor.notify("textDocument/didSave", {"textDocument": {"uri": uri}})
+        editor.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        editor.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": uri, "type": 2}]})
+        editor.notify("initialized", {})
+        assert editor.sent == []  # nothing shown, nothing logged: dropped
+        assert not asyncio.all_tasks() - {asyncio.current_task()}  # and no validation scheduled
+
+        editor.initialize(rules, {})
+        await editor.settle()
+        _hover(editor, uri)  # answered without an error: the session starts as usual, from the disk
+        assert _shown(editor) == [] and not any(entry["type"] == 1 for entry in _logged(editor))
+
+    asyncio.run(session())
+
+
+def test_a_change_to_a_document_never_opened_is_ignored_and_said_once(rules: Path) -> None:
+    uri = (rules / CARDS).absolute().as_uri()
+    unopened = (rules / "maps" / "nope.yaml").absolute().as_uri()
+
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.initialize(rules, {})
+        await editor.settle()
+        for version in (2, 3):
+            change = {
+                "range": {"start": {"line": 99, "character": 0}, "end": {"line": 100, "character": 0}},
+                "text": "x",
+            }
+            editor.notify(
+                "textDocument/didChange",
+                {"textDocument": {"uri": unopened, "version": version}, "contentChanges": [change]},
+            )
+        editor.notify("textDocument/didClose", {"textDocument": {"uri": unopened}})
+        assert _shown(editor) == []
+        (said,) = [entry for entry in _logged(editor) if "nope.yaml" in entry["message"]]
+        assert said["type"] == 2 and "not opened" in said["message"] and "KeyError" not in said["message"]
+        _hover(editor, uri)  # answered without an error: still answering
+
+    asyncio.run(session())
+
+
+@pytest.mark.parametrize("method", ["textDocument/didOpen", "textDocument/didSave", "workspace/didChangeWatchedFiles"])
+def test_an_exception_in_a_notification_handler_is_a_log_line_naming_its_method(
+    method: str, rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from civrules.lsp.server import CivrulesServer
+
+    uri = (rules / CARDS).absolute().as_uri()
+    text = (rules / CARDS).read_text(encoding="utf-8")
+    params: dict[str, dict[str, Any]] = {
+        "textDocument/didOpen": {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}},
+        "textDocument/didSave": {"textDocument": {"uri": uri}},
+        "workspace/didChangeWatchedFiles": {"changes": [{"uri": uri, "type": 2}]},
+    }
+
+    def broken(self: CivrulesServer, *args: object) -> None:
+        raise KeyError("file:///somewhere/secret.yaml")
+
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.initialize(rules, {})
+        await editor.settle()
+        monkeypatch.setattr(CivrulesServer, "changed", broken)
+        monkeypatch.setattr(CivrulesServer, "schedule", broken)
+        editor.notify(method, params[method])
+        assert _shown(editor) == []  # no pop-up with a Python exception
+        (logged,) = [entry for entry in _logged(editor) if entry["type"] == 1]
+        assert f"internal error handling `{method}`" in logged["message"], logged
+        assert "this is a bug in civrules" in logged["message"] and "Traceback" not in logged["message"]
+        monkeypatch.undo()
+        _hover(editor, uri)  # answered without an error: the server goes on
+
+    asyncio.run(session())
