@@ -202,7 +202,9 @@ def test_new_variant_refuses_the_ids_the_check_refuses(
     with pytest.raises(SystemExit) as ended:
         main(["--rules", str(rules), "new-variant", name, "--extends", "advanced-civilization"])
     assert ended.value.code == 2
-    assert f"ruleset id `{name}`" in capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert f"ruleset id `{name}`" in out and "error[R008]" in out
+    assert "hint: `civrules new-variant --help` lists what it takes" in out
     assert sorted(path.name for path in (rules / "rulesets").iterdir()) == before
 
 

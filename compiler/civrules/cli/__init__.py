@@ -276,14 +276,23 @@ class _Group(click.Group):
             sys.exit(EXIT_USAGE)
 
 
+def _command_path(ctx: click.Context | None) -> str:
+    """``civrules new-variant``: the command as a user types it, whatever the program was started as
+    (click's own path begins with the interpreter's name under ``python -m`` or a test's ``-c``)."""
+    names = []
+    while ctx is not None and ctx.parent is not None:
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(["civrules", *reversed(names)])
+
+
 def _usage_error(error: click.UsageError, args: Sequence[str], group: click.Group) -> NoReturn:
     """Print a usage error of click's or civrules' as a diagnostic (R008) located on the command
     line, in the format the command was asked for, and exit 2."""
     from civrules.diagnostics.suggest import did_you_mean
 
     command = error.ctx.command if error.ctx is not None else group
-    path = error.ctx.command_path if error.ctx is not None else "civrules"
-    help_hint = f"`{path} --help` lists what it takes"
+    help_hint = f"`{_command_path(error.ctx)} --help` lists what it takes"
     if isinstance(error, _Refused):
         message, hint = error.format_message(), error.hint
     elif isinstance(error, click.NoSuchOption):

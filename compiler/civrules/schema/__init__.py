@@ -1106,7 +1106,7 @@ def _type_hint(error: ValidationError) -> str | None:
         problems = ruleset_id_problems(error.instance)
         if problems and problems[0].malformed and problems[0].why != NOT_KEBAB_CASE:
             return f"{kebab}; this one {problems[0].why}"
-        return kebab
+        return _pattern_hint(error.instance, RULESET_ID_PATTERN, kebab)
     if error.validator == "uniqueItems" and isinstance(error.instance, list):
         seen: set[str] = set()
         for item in error.instance:
