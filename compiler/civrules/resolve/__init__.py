@@ -109,6 +109,9 @@ class Resolved:
     #: Whether a model was built of it: its family's assembly puts what it derives among its
     #: settings (a deck total that its data changed without restating it).
     assembled: bool = False
+    #: What its checks found, by code, once asked (:func:`civrules.pipeline.analyse`): a variant
+    #: resolved on it compares its own findings in the base's files with these.
+    findings: dict[str, list[Diagnostic]] | None = None
 
 
 class Resolver:
@@ -120,6 +123,11 @@ class Resolver:
 
     def resolve(self, loaded: LoadedRuleset) -> tuple[Resolved | None, list[Diagnostic]]:
         return self._resolve(loaded, ())
+
+    def resolution(self, ruleset_id: str) -> Resolved | None:
+        """The resolution of ``ruleset_id`` made already (a variant's base, say), or None."""
+        done = self._done.get(ruleset_id)
+        return done[0] if done is not None else None
 
     def retain(self, ruleset_ids: Iterable[str]) -> None:
         """Forget every resolution but those of ``ruleset_ids`` (the bases of the rulesets a run has
