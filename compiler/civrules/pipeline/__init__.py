@@ -14,10 +14,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 from civrules.checks import Check
-from civrules.checks.catalogue import catalogue, known_code, run_checks
+from civrules.checks.catalogue import all_checks, catalogue, known_code, run_checks
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, has_errors
 from civrules.diagnostics.suggest import Vocabulary
 from civrules.families import family_named, family_of
+from civrules.load.document import NodePath
 from civrules.load.workspace import LoadedRuleset, Workspace
 from civrules.model import Origin, Ruleset
 from civrules.model.assembly import Assembled, assembling
@@ -101,7 +102,8 @@ def analyse(
     diagnostics = loaded.all_diagnostics()
     if has_errors(diagnostics):
         return Analysis(loaded, None, _noted_at_base(diagnostics, workspace, loaded, resolver))
-    resolved, problems = (resolver or Resolver(workspace)).resolve(loaded)
+    resolver = resolver or Resolver(workspace)
+    resolved, problems = resolver.resolve(loaded)
     diagnostics.extend(problems)
     if resolved is None or has_errors(problems):
         return Analysis(loaded, None, _own(diagnostics, workspace, loaded))
@@ -109,13 +111,14 @@ def analyse(
     found_by: dict[str, list[Diagnostic]] = {}
     diagnostics.extend(run_checks(model, select, ignore, debug=debug, reuse=reuse, found_by=found_by))
     own = [loaded.manifest.file.path, *(one.path for files in loaded.files.values() for one in files)]
-    diagnostics = note_base_definitions(
-        from_the_variant(
-            at_the_variant(suppress_in_base(suppress(diagnostics, workspace, own, select, ignore), resolved), resolved),
-            resolved,
-        ),
-        resolved.base_notes,
+    relocated = at_the_variant(
+        suppress_in_base(suppress(diagnostics, workspace, own, select, ignore), resolved), resolved
     )
+    relocated = caused_by_the_variant(
+        relocated, resolved, own, found_by, lambda wanted: base_findings(workspace, resolver, resolved, wanted)
+    )
+    diagnostics = note_base_definitions(from_the_variant(relocated, resolved), resolved.base_notes)
+    resolved.findings = dict(found_by)  # for its variants analysed after it (the same resolver)
     return Analysis(loaded, model, _own(diagnostics, workspace, loaded), resolved, found_by)
 
 
@@ -173,25 +176,8 @@ def from_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[
 
     if not any(in_base(diagnostic) for diagnostic in diagnostics):
         return diagnostics  # nothing to tell: the variant's changes need not be listed
-    ways: list[tuple[Span, str]] = []
-
-    def changed_here(origin: Origin) -> bool:
-        # only what the variant changed: a base's own problem is reported as the base reports it
-        return any(resolved.layers.get(o.file) == own for _, o in origin.changes)
-
-    for name, entries in resolved.collections.items():
-        spec = resolved.family.collections[name]
-        for entry in entries:
-            key = entity_key(spec, entry.raw)
-            if key is not None and changed_here(entry.origin):
-                way = f"patch `{key}` in `overlay.{name}` (`- {spec.key}: {key}` and the fields to change)"
-                ways.append((entry.origin.span(), way))
-    for key, origin in resolved.setting_origins.items():
-        if not changed_here(origin):
-            continue
-        way = f"change it in `overlay.settings` (`{key}: {{...}}`: what it names is merged into the base's)"
-        ways.append((origin.span(), way))
-    changed = _Enclosures(ways)
+    # only what the variant changed: a base's own problem is reported as the base reports it
+    changed = _Enclosures((span, way) for span, _, way in _changed_by_the_variant(resolved))
     told = []
     for diagnostic in diagnostics:
         span = diagnostic.span
@@ -228,6 +214,201 @@ def at_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Di
                 )
         moved.append(diagnostic)
     return moved
+
+
+def _changed_by_the_variant(resolved: Resolved) -> Iterator[tuple[Span, Span, str]]:
+    """Each entity and setting of a base that the variant (the last of ``resolved.chain``)
+    changes: its span in the base, the span of the variant's (first) change of it, and how to
+    change it from the variant."""
+    own = len(resolved.chain) - 1
+
+    def change_here(origin: Origin) -> Origin | None:
+        return next((o for _, o in origin.changes if resolved.layers.get(o.file) == own), None)
+
+    for name, entries in resolved.collections.items():
+        spec = resolved.family.collections[name]
+        for entry in entries:
+            change = change_here(entry.origin)
+            key = entity_key(spec, entry.raw) if change is not None else None
+            if change is not None and key is not None:
+                way = f"patch `{key}` in `overlay.{name}` (`- {spec.key}: {key}` and the fields to change)"
+                yield entry.origin.span(), change.document.span(change.path), way
+    for key, origin in resolved.setting_origins.items():
+        change = change_here(origin)
+        if change is not None:
+            way = f"change it in `overlay.settings` (`{key}: {{...}}`: what it names is merged into the base's)"
+            yield origin.span(), change.document.span(change.path), way
+
+
+def caused_by_the_variant(
+    diagnostics: list[Diagnostic],
+    resolved: Resolved,
+    own_files: Iterable[str],
+    found_by: Mapping[str, list[Diagnostic]],
+    base_findings: Callable[[frozenset[str]], Mapping[str, Sequence[Diagnostic]]],
+) -> list[Diagnostic]:
+    """Point a check's diagnostic that a variant causes in its base's files at the variant.
+
+    A check that sums or compares across entities (a deck's size, the one technology at the top of
+    a pyramid) reports at a fact of the base although the variant's change broke it: no related
+    place is the variant's (:func:`at_the_variant` moves those). A diagnostic of a check left in a
+    file the variant does not own is the variant's doing when the same check on the base
+    (``base_findings``: what each of the codes asked for found, a code it could not tell left out)
+    does not report it, at the same place in the same words; a base's own problem stays where it is.
+    The variant's place is its change of the entity the diagnostic or a related place lies in, else
+    its one change of what the check reads (:attr:`civrules.checks.Check.reads`: the collections,
+    and the settings any check may read), else the block of the one collection those changes are
+    in, else its `overlay:` (or `extends:`) line; the base's place becomes a note and the hint says
+    how to make the fix from the variant. The variant's changes are indexed once (bisected by
+    :class:`_Enclosures`, counted by collection), and only when a diagnostic is the variant's.
+    """
+    if len(resolved.chain) < 2:
+        return diagnostics
+    own = set(own_files)
+    left = [
+        at
+        for at, diagnostic in enumerate(diagnostics)
+        if diagnostic.span is not None
+        and diagnostic.span.file not in own
+        and diagnostic.severity != "info"  # an unknown fact of the base, say: no change is asked for
+        and diagnostic.code in found_by
+    ]
+    if not left:
+        return diagnostics
+    found = base_findings(frozenset(diagnostics[at].code for at in left))
+    in_base = {code: {_finding(d) for d in findings} for code, findings in found.items()}
+
+    def the_variants(diagnostic: Diagnostic) -> bool:
+        base = in_base.get(diagnostic.code)  # None: the base's findings of the code are not known
+        return base is not None and _finding(diagnostic) not in base
+
+    caused = [at for at in left if the_variants(diagnostics[at])]
+    if not caused:
+        return diagnostics
+    changes = _VariantChanges(resolved, own)
+    reads = {entry.code.code: entry.reads for entry in all_checks(resolved.family.id)}
+    moved = list(diagnostics)
+    for at in caused:
+        diagnostic = diagnostics[at]
+        assert diagnostic.span is not None
+        place, way = changes.place_of(diagnostic, reads.get(diagnostic.code))
+        hint = f"{diagnostic.hint}; " if diagnostic.hint else ""
+        moved[at] = replace(
+            diagnostic,
+            span=place,
+            hint=f"{hint}from this variant (the base has no such problem): {way}",
+            related=(Related(diagnostic.span, "where the base shows it"), *diagnostic.related),
+        )
+    return moved
+
+
+def _finding(diagnostic: Diagnostic) -> tuple[str, Span | None, str]:
+    """What makes two findings of a check one: its code, its place, its words."""
+    return diagnostic.code, diagnostic.span, diagnostic.message
+
+
+class _VariantChanges:
+    """The changes a variant (the last of a resolution's chain) makes: the base's entities and
+    settings it changes, by their spans in the base (:class:`_Enclosures`), and every place of the
+    variant that changes a collection (or, under None, a setting), with the block it is written in."""
+
+    def __init__(self, resolved: Resolved, own_files: set[str]) -> None:
+        self._own_files = own_files
+        self._manifest = resolved.manifest
+        self._entities = _Enclosures(
+            (span, (place, way)) for span, place, way in _changed_by_the_variant(resolved) if span.file not in own_files
+        )
+        layer = len(resolved.chain) - 1
+        #: By collection (None: the settings), each place of the variant that changes it, with the
+        #: path of the manifest's block it is written in (None: a data file of the variant's own).
+        self._places: dict[str | None, dict[Span, NodePath | None]] = {}
+
+        def add(collection: str | None, origin: Origin | None) -> None:
+            if origin is None or resolved.layers.get(origin.file) != layer:
+                return
+            block: NodePath | None = None
+            if origin.document is self._manifest and origin.path:
+                block = origin.path[:2] if origin.path[0] == "overlay" else origin.path[:1]
+            self._places.setdefault(collection, {})[origin.document.span(origin.path)] = block
+
+        def add_all(collection: str | None, origin: Origin) -> None:
+            add(collection, origin)
+            for _, change in origin.changes:
+                add(collection, change)
+
+        for name, entries in resolved.collections.items():
+            for entry in entries:
+                add_all(name, entry.origin)
+            for removed in resolved.removed.get(name, {}).values():
+                add(name, removed)
+        for origin in resolved.setting_origins.values():
+            add_all(None, origin)
+        #: By collection, the blocks its places are written in: a diagnostic looks at these, not
+        #: at every place (5,000 patches, as many diagnostics).
+        self._blocks = {name: set(places.values()) for name, places in self._places.items()}
+
+    def place_of(self, diagnostic: Diagnostic, reads: frozenset[str] | None) -> tuple[Span, str]:
+        """Where in the variant a diagnostic it causes is reported, and how to make its fix there."""
+        for span in (diagnostic.span, *(r.span for r in diagnostic.related)):
+            if span is None or span.file in self._own_files:
+                continue
+            around = self._entities.around(span)
+            if around:
+                _, (place, way) = min(around, key=lambda found: found[0].end_line - found[0].line)
+                return place, f"{way}, or undo this change"
+        read = [name for name in self._places if name is None or reads is None or name in reads]
+        if sum(len(self._places[name]) for name in read) == 1:
+            ((place, _),) = [item for name in read for item in self._places[name].items()]
+            return place, (
+                "undo or amend this change, or make the fix in `overlay` (add, patch or remove the base's entities)"
+            )
+        blocks = {block for name in read for block in self._blocks[name]}
+        if len(blocks) == 1:
+            (block,) = blocks
+            if block is not None and block[0] == "overlay":
+                written = ".".join(map(str, block))
+                return self._manifest.key_span(block), (
+                    f"undo or amend the change in `{written}` that makes it, or make the fix in `overlay` "
+                    "(add, patch or remove the base's entities)"
+                )
+        if self._manifest.has_key(("overlay",)):
+            return self._manifest.key_span(("overlay",)), (
+                "undo or amend the change in `overlay` that makes it, or make the fix there "
+                "(add, patch or remove the base's entities)"
+            )
+        return self._manifest.key_span(("extends",)), "change what this variant adds or restates that makes it"
+
+
+def base_findings(
+    workspace: Workspace, resolver: Resolver, resolved: Resolved, wanted: frozenset[str]
+) -> dict[str, list[Diagnostic]]:
+    """What the checks of the codes ``wanted`` find in the base of a variant (resolved by
+    ``resolver``): those the base's analysis found already (:attr:`Resolved.findings`), the others
+    run on the base's model, built once. A check that fails on the base is left out: its findings
+    in the variant are not known to be the variant's."""
+    base_id = resolved.chain[-2]
+    base = resolver.resolution(base_id)
+    if base is None:
+        manifest = workspace.manifest(base_id)
+        base = resolver.resolve(workspace.load_ruleset(manifest))[0] if manifest is not None else None
+        if base is None:
+            return {}
+    found = dict(base.findings or {})
+    missing = wanted - found.keys()
+    if missing:
+        model = build_model(base)
+        for entry in all_checks(model.family):
+            code = entry.code.code
+            if code not in missing or entry.family not in (None, model.family):
+                continue
+            try:
+                found[code] = list(entry.run(model))
+            except MemoryError:
+                raise
+            except Exception:  # noqa: BLE001 - the base's own analysis reports it (R900)
+                continue
+        base.findings = found
+    return {code: found[code] for code in wanted if code in found}
 
 
 class _Enclosures(Generic[T]):

@@ -596,10 +596,15 @@ def test_a_house_rule_value_of_a_good_is_not_held_to_the_base_rulebooks_worked_e
     )
     found = problems(analysed(text))
     assert "D006" not in [d.code for d in found]
-    # Stack 6 now holds too few cards for eight players: located at the base's stack, with the most
-    # players noted where the base states them (not the whole of the variant's file).
+    # Stack 6 now holds too few cards for eight players: the variant's patch does it, so it is
+    # located there, with the base's stack and the most players noted where the base states them
+    # (not the whole of the variant's file).
     (small,) = [d for d in found if d.code == "D005"]
-    assert small.span is not None and small.span.file.endswith("advanced-civilization-commodities.yaml")
+    assert small.span is not None and small.span.file.endswith("rulesets/house.yaml")
+    assert small.span.line == line_of(text, "{id: bronze")
+    shows = small.related[0]
+    assert shows.label == "where the base shows it"
+    assert shows.span.file.endswith("advanced-civilization-commodities.yaml")
     assert any(
         r.label == "the most players" and r.span.file.endswith("rulesets/advanced-civilization.yaml")
         for r in small.related

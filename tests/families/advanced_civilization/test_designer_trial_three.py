@@ -231,10 +231,30 @@ def test_k010_in_a_variant_says_how_to_link_the_base_card_from_the_variant() -> 
     assert 'source: "..."' in hint and "rule:" not in hint.replace("{rule:", "")
 
 
-def test_a_diagnostic_left_in_a_base_file_says_how_to_change_it_from_the_variant() -> None:
+def test_a_diagnostic_the_variant_causes_in_a_base_file_is_at_its_patch_and_says_how_to_change_it() -> None:
+    """K003 is found at the base's calamity, which the base alone does not get wrong: the variant's
+    patch of it is where the designer edits, the base's place a note."""
     text = HEAD + "overlay:\n  calamities:\n    patch:\n      - {id: epidemic, modifier_combination: null}\n"
     (found,) = problems(analysed(text))
-    assert found.code == "K003" and found.span is not None and "calamities/" in found.span.file
+    assert found.code == "K003" and found.span is not None and found.span.file.endswith("rulesets/house.yaml")
+    assert found.span.line == line_of(text, "{id: epidemic")
+    assert found.related[0].label == "where the base shows it" and "calamities/" in found.related[0].span.file
+    assert (found.hint or "").endswith(
+        "from this variant (the base has no such problem): patch `epidemic` in `overlay.calamities` "
+        "(`- id: epidemic` and the fields to change), or undo this change"
+    )
+
+
+def test_a_diagnostic_left_in_a_base_file_says_how_to_change_it_from_the_variant() -> None:
+    """A diagnostic that stays in a base file (the base has it too) in an entity the variant
+    changes: the hint says how to make the change from the variant."""
+    from civrules import pipeline
+
+    text = HEAD + "overlay:\n  calamities:\n    patch:\n      - {id: epidemic, modifier_combination: null}\n"
+    analysis = analysed(text)
+    assert analysis.resolved is not None and analysis.found_by is not None
+    (found,) = pipeline.from_the_variant(analysis.found_by["K003"], analysis.resolved)  # as the check found it
+    assert found.span is not None and "calamities/" in found.span.file
     assert (found.hint or "").endswith(
         "this file is the base's: from this variant, patch `epidemic` in `overlay.calamities` "
         "(`- id: epidemic` and the fields to change)"
@@ -259,12 +279,14 @@ def test_with_no_diagnostic_left_in_a_base_file_the_variants_changes_are_not_lis
         return real(spec, raw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pipeline, "entity_key", counted)
-    own = [d for d in analysis.diagnostics if d.span is not None and d.span.file.startswith("rulesets/")]
+    own = [d for d in analysis.diagnostics if d.span is not None and d.span.file.endswith("rulesets/house.yaml")]
     infos = [d for d in analysis.diagnostics if d.severity == "info"]
+    assert [d.code for d in own] == ["K003", "Q007"]  # K003: the variant causes it, so it is the variant's
     for diagnostics in (own, infos, []):
         assert pipeline.from_the_variant(diagnostics, analysis.resolved) is diagnostics
     assert looked == []
-    base = [d for d in analysis.diagnostics if d.code == "K003"]
+    assert analysis.found_by is not None
+    base = analysis.found_by["K003"]  # where the check found it: in the base's file
     told = pipeline.from_the_variant([replace(d, hint=None) for d in base], analysis.resolved)
     assert looked and all("from this variant" in (d.hint or "") for d in told)
 
