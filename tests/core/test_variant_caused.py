@@ -1,0 +1,263 @@
+"""A diagnostic a variant causes in its base's files is reported at the variant.
+
+A check that sums or compares across entities (a deck's size, the one technology at the top of the
+pyramid, a wonder's discount under its cost) reports at a fact of the base, though the variant's
+change broke it. When the base alone does not have it, it is the variant's: reported at the change
+that causes it (or the block, or the `overlay:` line), with the base's place as a note and a hint
+the designer can follow in the variant. A problem the base has too stays in the base.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from civrules import pipeline
+from civrules.cli import main
+from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.resolve import Resolved
+from tests.conftest import RULES, copy_rulesets
+from tests.families.advanced_civilization.test_designer_trial import HEAD, analysed
+
+HOUSE_IS = """\
+kind: ruleset
+id: house-is
+name: House IS
+family: imperial-settlers
+extends: imperial-settlers
+overlay:
+  factions:
+    patch:
+      - id: barbarians
+        special_rules: {remove: [{id: dark_altar_protected}]}
+        source: "house rule: no dark altar"
+  cards:
+    remove: [{id: bar014, why: "house rule: no dark altar"}]
+"""
+
+HOUSE_SID = """\
+kind: ruleset
+id: house-sid
+name: House Sid
+family: sid-meiers-civilization
+extends: sid-meiers-civilization
+"""
+
+NO_SPACE_FLIGHT = HOUSE_SID + 'overlay: {technologies: {remove: [{id: space_flight, why: "house rule"}]}}\n'
+CHEAP_COLOSSUS = HOUSE_SID + 'overlay: {wonders: {patch: [{id: colossus, cost: 9, source: "house rule"}]}}\n'
+
+
+def _validated(rules: Path, ruleset: str) -> tuple[int, list[dict[str, Any]]]:
+    result = CliRunner().invoke(main, ["--rules", str(rules), "validate", ruleset, "--format", "json"])
+    assert result.exit_code in (0, 1), result.output
+    return result.exit_code, [d for d in json.loads(result.stdout) if d["severity"] != "info"]
+
+
+def _alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ruleset: str, text: str
+) -> tuple[int, list[dict[str, Any]]]:
+    """A rules folder holding only the variant, which extends a shipped ruleset (the designer's trial)."""
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
+    (tmp_path / "rules" / "rulesets").mkdir(parents=True)
+    (tmp_path / "rules" / "rulesets" / f"{ruleset}.yaml").write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return _validated(Path("rules"), ruleset)
+
+
+def _place(text: str, needle: str) -> tuple[int, int]:
+    """The line and column (1-based) where ``needle`` starts in ``text``."""
+    before = text[: text.index(needle)]
+    return before.count("\n") + 1, len(before) - before.rfind("\n")
+
+
+def _at(found: dict[str, Any]) -> tuple[str, int, int]:
+    return found["file"], found["line"], found["column"]
+
+
+def test_a_deck_the_variant_shortens_is_reported_at_its_overlay_with_the_base_deck_noted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """F001 was at the shipped manifest's deck, its hint ("add 2 cards") only to be followed there.
+    F001 says not what it reads, and the variant changes two collections: its `overlay:` line."""
+    code, found = _alone(tmp_path, monkeypatch, "house-is", HOUSE_IS)
+    assert code == 1
+    (short,) = found
+    assert short["code"] == "F001" and "`barbarians` holds 28 cards" in short["message"]
+    assert _at(short) == ("rules/rulesets/house-is.yaml", *_place(HOUSE_IS, "overlay:"))
+    base = (RULES / "rulesets" / "imperial-settlers.yaml").read_text(encoding="utf-8")
+    lines = base.splitlines()
+    (line,) = [n for n, text in enumerate(lines, start=1) if "{id: barbarians, name:" in text]
+    shows = short["related"][0]
+    assert shows["label"] == "where the base shows it"
+    column = lines[line - 1].index("size: 30") + len("size: ") + 1
+    assert _at(shows) == (str(RULES / "rulesets" / "imperial-settlers.yaml"), line, column)
+    assert short["hint"].startswith("add 2 card(s), each with all its copies; from this variant")
+    assert "undo or amend the change in `overlay` that makes it" in short["hint"]
+
+
+def test_a_removed_top_technology_is_reported_at_the_removal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """T002 was at the shipped manifest's `top_level: 5`; the variant's one change is the cause."""
+    code, found = _alone(tmp_path, monkeypatch, "house-sid", NO_SPACE_FLIGHT)
+    assert code == 1
+    (top,) = [d for d in found if d["code"] == "T002"]
+    assert _at(top) == ("rules/rulesets/house-sid.yaml", *_place(NO_SPACE_FLIGHT, "{id: space_flight"))
+    base = (RULES / "rulesets" / "sid-meiers-civilization.yaml").read_text(encoding="utf-8")
+    shows = top["related"][0]
+    assert shows["file"] == str(RULES / "rulesets" / "sid-meiers-civilization.yaml")
+    assert shows["line"] == _place(base, "top_level: 5")[0]
+    assert top["hint"].startswith("give the victory technology the top level; from this variant")
+    assert {d["file"] for d in found} == {"rules/rulesets/house-sid.yaml"}
+
+
+def test_a_wonder_the_variant_makes_cheaper_than_its_discount_is_reported_at_the_patch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """T012 was at the shipped wonders file, the variant named only by the hint."""
+    code, found = _alone(tmp_path, monkeypatch, "house-sid", CHEAP_COLOSSUS)
+    assert code == 1
+    (wonder,) = found
+    assert wonder["code"] == "T012"
+    assert _at(wonder) == ("rules/rulesets/house-sid.yaml", *_place(CHEAP_COLOSSUS, "{id: colossus"))
+    wonders = RULES / "cards" / "sid-meiers-civilization-wonders.yaml"
+    shows = wonder["related"][0]
+    assert (shows["file"], shows["line"]) == (
+        str(wonders),
+        _place(wonders.read_text(encoding="utf-8"), "{id: colossus")[0],
+    )
+    assert wonder["hint"] == (
+        "make it less than 9; from this variant (the base has no such problem): patch `colossus` in "
+        "`overlay.wonders` (`- id: colossus` and the fields to change), or undo this change"
+    )
+
+
+def test_a_problem_of_the_base_the_variant_does_not_touch_stays_in_the_base(tmp_path: Path) -> None:
+    """The failing counterpart: a base whose Colossus saves nothing has T012 itself; its variant
+    that removes Space Flight moves its own T002, and leaves the base's T012 as the base has it."""
+    rules = copy_rulesets(tmp_path / "rules", "sid-meiers-civilization")
+    wonders = rules / "cards" / "sid-meiers-civilization-wonders.yaml"
+    text = wonders.read_text(encoding="utf-8")
+    wonders.write_text(text.replace("discount: {cost: 10,", "discount: {cost: 15,"), encoding="utf-8")
+    (rules / "rulesets" / "house-sid.yaml").write_text(NO_SPACE_FLIGHT, encoding="utf-8")
+    _, in_base = _validated(rules, "sid-meiers-civilization")
+    (base_t012,) = [d for d in in_base if d["code"] == "T012"]
+    code, found = _validated(rules, "house-sid")
+    assert code == 1
+    (t012,) = [d for d in found if d["code"] == "T012"]
+    assert t012 == base_t012  # where the base has it, with the base's hint and notes
+    assert (
+        t012["file"].endswith("cards/sid-meiers-civilization-wonders.yaml") and t012["hint"] == "make it less than 15"
+    )
+    (t002,) = [d for d in found if d["code"] == "T002"]
+    assert t002["file"].endswith("rulesets/house-sid.yaml")
+
+
+# --- where in the variant: the change, the block of what the check reads, the `overlay:` line ----------
+
+PATCHES = HEAD + (
+    "overlay:\n  areas:\n    patch:\n"
+    '      - {id: cyprus, source: "house rule"}\n'
+    '      - {id: rhodes, source: "house rule"}\n'
+    "  civilization_cards:\n    patch:\n"
+    '      - {id: pottery, cost: 50, source: "house rule"}\n'
+)
+
+
+def _resolved() -> tuple[Resolved, list[str]]:
+    analysis = analysed(PATCHES)
+    assert analysis.resolved is not None and not [d for d in analysis.diagnostics if d.severity != "info"]
+    return analysis.resolved, [analysis.loaded.manifest.file.path]
+
+
+def _area(resolved: Resolved, area: str) -> Span:
+    (entry,) = [e for e in resolved.collections["areas"] if e.raw["id"] == area]
+    return entry.origin.span("name")
+
+
+def _moved(diagnostic: Diagnostic, resolved: Resolved, own: list[str], base_has: bool = False) -> Diagnostic:
+    (moved,) = pipeline.caused_by_the_variant(
+        [diagnostic],
+        resolved,
+        own,
+        {diagnostic.code: [diagnostic]},
+        lambda wanted: {code: [diagnostic] if base_has else [] for code in wanted},
+    )
+    return moved
+
+
+@pytest.mark.parametrize(
+    ("code", "needle", "told"),
+    [
+        # M005 reads the map: the variant changes two areas, so the block they are written in
+        ("M005", "areas:", "the change in `overlay.areas` that makes it"),
+        # C006 reads the cards: the variant's one change of them
+        ("C006", "{id: pottery", "undo or amend this change"),
+        # X001 may read anything: the variant changes more than one thing
+        ("X001", "overlay:", "the change in `overlay` that makes it"),
+    ],
+)
+def test_a_caused_diagnostic_goes_to_what_the_variant_changes_of_what_its_check_reads(
+    code: str, needle: str, told: str
+) -> None:
+    resolved, own = _resolved()
+    at = _area(resolved, "adriatic_sea")  # not patched
+    moved = _moved(Diagnostic(code, Severity.ERROR, "wrong", at, "fix it"), resolved, own)
+    assert moved.span is not None and moved.span.file == own[0]
+    assert (moved.span.line, moved.span.column) == _place(PATCHES, needle)
+    assert moved.related == (Related(at, "where the base shows it"),)
+    assert moved.hint is not None and moved.hint.startswith("fix it; from this variant") and told in moved.hint
+
+
+def test_a_caused_diagnostic_in_or_beside_an_entity_the_variant_patches_goes_to_the_patch() -> None:
+    resolved, own = _resolved()
+    inside = _moved(Diagnostic("M005", Severity.ERROR, "wrong", _area(resolved, "cyprus")), resolved, own)
+    assert inside.span is not None and inside.span.line == _place(PATCHES, "{id: cyprus")[0]
+    assert inside.hint is not None and "patch `cyprus` in `overlay.areas`" in inside.hint
+    noted = Related(_area(resolved, "rhodes"), "the other side")
+    beside = Diagnostic("M005", Severity.ERROR, "wrong", _area(resolved, "adriatic_sea"), None, (noted,))
+    moved = _moved(beside, resolved, own)
+    assert moved.span is not None and moved.span.line == _place(PATCHES, "{id: rhodes")[0]
+    assert [r.label for r in moved.related] == ["where the base shows it", "the other side"]
+
+
+def test_a_diagnostic_the_base_has_too_or_of_a_check_not_run_on_the_base_stays() -> None:
+    resolved, own = _resolved()
+    diagnostic = Diagnostic("M005", Severity.ERROR, "wrong", _area(resolved, "adriatic_sea"), "fix it")
+    assert _moved(diagnostic, resolved, own, base_has=True) is diagnostic
+    unknown = pipeline.caused_by_the_variant([diagnostic], resolved, own, {"M005": [diagnostic]}, lambda wanted: {})
+    assert unknown == [diagnostic]
+    info = Diagnostic("Q006", Severity.INFO, "unknown", _area(resolved, "adriatic_sea"))
+    assert pipeline.caused_by_the_variant([info], resolved, own, {"Q006": [info]}, lambda wanted: {"Q006": []}) == [
+        info
+    ]
+
+
+def test_the_variants_changes_are_indexed_once_for_all_the_diagnostics_it_causes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each diagnostic finds its place by bisection and counts by collection, never by trying
+    every change: the changes are walked once, however many diagnostics the variant causes."""
+    resolved, own = _resolved()
+    walked: list[object] = []
+    real = pipeline._changed_by_the_variant
+
+    def counted(resolved: Resolved) -> Any:
+        walked.append(resolved)
+        return real(resolved)
+
+    monkeypatch.setattr(pipeline, "_changed_by_the_variant", counted)
+    diagnostics = [
+        Diagnostic("M005", Severity.ERROR, f"`{entry.raw['id']}` is wrong", entry.origin.span("name"))
+        for entry in resolved.collections["areas"]
+    ]
+    assert len(diagnostics) > 100
+    moved = pipeline.caused_by_the_variant(
+        diagnostics, resolved, own, {"M005": diagnostics}, lambda wanted: {"M005": []}
+    )
+    assert len(walked) == 1
+    lines = {d.message.split("`")[1]: d.span.line for d in moved if d.span is not None}
+    assert lines["cyprus"] == _place(PATCHES, "{id: cyprus")[0]
+    assert lines["aleppo"] == _place(PATCHES, "areas:")[0]
