@@ -254,7 +254,7 @@ def caused_by_the_variant(
     place is the variant's (:func:`at_the_variant` moves those). A diagnostic of a check left in a
     file the variant does not own is the variant's doing when the same check on the base
     (``base_findings``: what each of the codes asked for found, a code it could not tell left out)
-    does not report it, at the same place in the same words; a base's own problem stays where it is.
+    does not report at the same place; a base's own problem stays where it is.
     The variant's place is its change of the entity the diagnostic or a related place lies in, else
     its one change of what the check reads (:attr:`civrules.checks.Check.reads`: the collections,
     and the settings any check may read), else the block of the one collection those changes are
@@ -278,11 +278,11 @@ def caused_by_the_variant(
     found = base_findings(frozenset(diagnostics[at].code for at in left))
     in_base = {code: {_finding(d) for d in findings} for code, findings in found.items()}
 
-    def the_variants(diagnostic: Diagnostic) -> bool:
+    def caused_here(diagnostic: Diagnostic) -> bool:
         base = in_base.get(diagnostic.code)  # None: the base's findings of the code are not known
         return base is not None and _finding(diagnostic) not in base
 
-    caused = [at for at in left if the_variants(diagnostics[at])]
+    caused = [at for at in left if caused_here(diagnostics[at])]
     if not caused:
         return diagnostics
     changes = _VariantChanges(resolved, own)
@@ -302,9 +302,12 @@ def caused_by_the_variant(
     return moved
 
 
-def _finding(diagnostic: Diagnostic) -> tuple[str, Span | None, str]:
-    """What makes two findings of a check one: its code, its place, its words."""
-    return diagnostic.code, diagnostic.span, diagnostic.message
+def _finding(diagnostic: Diagnostic) -> tuple[str, Severity, Span | None]:
+    """What makes two findings of a check one: its code, its severity (a check that cannot judge
+    says so in an info where it would report an error) and its place. Not its words: they count what
+    the variant changed too (a pyramid level the base makes too small holds the variant's
+    technologies), and the problem at that place is still the base's."""
+    return diagnostic.code, diagnostic.severity, diagnostic.span
 
 
 class _VariantChanges:

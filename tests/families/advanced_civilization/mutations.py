@@ -617,14 +617,16 @@ def second_top_technology() -> Iterator[Mutation]:
 
 
 def pyramid_minimum_raised() -> Iterator[Mutation]:
-    """A level of the pyramid needs more technologies than the transcription holds (T001 at the minimums)."""
+    """A level of the pyramid needs more technologies than the transcription holds (T001). The base
+    cannot judge its pyramid (it knows not every technology's level: an info, not this error), the
+    transcription can: the error is the variant's, at its `overlay:`, the base's minimums a note."""
     file = f"rulesets/{SMC}.yaml"
     minimums = data_of(file)["pyramid"]["minimums"]
     for j, minimum in enumerate(minimums):
 
         def edit(data: Any, j: int = j) -> tuple[str | None, NodePath, bool]:
             data["pyramid"]["minimums"][j]["count"] = 99
-            return None, ("pyramid", "minimums"), False
+            return f"rulesets/{SMC_COMMUNITY}.yaml", ("overlay",), True
 
         yield Mutation("pyramid-minimum-raised", f"level {minimum['level']}", SMC_COMMUNITY, file, "T001", edit)
 
@@ -679,11 +681,15 @@ def culture_victory_moved() -> Iterator[Mutation]:
 
 
 def building_left_locked() -> Iterator[Mutation]:
-    """A transcribed technology stops unlocking a building no other technology unlocks (T007 at
-    the building)."""
+    """A transcribed technology stops unlocking a building no other technology unlocks (T007).
+    The base unlocks every building: the variant's change is the cause, so T007 is at the variant,
+    at its patch of the building (else at its `overlay:`), the base's building a note."""
     (file,) = [f for f in files_of(SMC_COMMUNITY, "technologies") if "community" in f]
     (buildings_file,) = files_of(SMC, "buildings")
     buildings = [b["id"] for b in data_of(buildings_file)["buildings"]]
+    manifest = f"rulesets/{SMC_COMMUNITY}.yaml"
+    patches = data_of(manifest)["overlay"].get("buildings", {}).get("patch", [])
+    patched = {patch["id"]: k for k, patch in enumerate(patches)}
     workspace = CachedWorkspace({})
     model = analyse(workspace, workspace.load_ruleset(workspace.manifests()[SMC_COMMUNITY])).model
     unlockers: dict[str, list[str]] = {}
@@ -695,13 +701,12 @@ def building_left_locked() -> Iterator[Mutation]:
         for building in unlocks.get("buildings") or () if isinstance(unlocks, dict) else ():
             if unlockers.get(building) != [tech["id"]] or building not in buildings:
                 continue
-            index = buildings.index(building)
 
-            def edit(
-                data: Any, i: int = i, building: str = building, index: int = index
-            ) -> tuple[str | None, NodePath, bool]:
+            def edit(data: Any, i: int = i, building: str = building) -> tuple[str | None, NodePath, bool]:
                 data["technologies"][i]["unlocks"]["buildings"].remove(building)
-                return buildings_file, ("buildings", index), False
+                if building in patched:
+                    return manifest, ("overlay", "buildings", "patch", patched[building]), False
+                return manifest, ("overlay",), True
 
             yield Mutation("building-left-locked", building, SMC_COMMUNITY, file, "T007", edit)
 
