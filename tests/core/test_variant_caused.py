@@ -155,6 +155,24 @@ def test_a_problem_of_the_base_the_variant_does_not_touch_stays_in_the_base(tmp_
     assert t002["file"].endswith("rulesets/house-sid.yaml")
 
 
+def test_a_problem_of_the_base_in_other_words_in_the_variant_stays_in_the_base(tmp_path: Path) -> None:
+    """A base whose Colossus saves nothing, and a variant that patches its cost: T012 counts the
+    variant's cost, but the problem at that place is the base's, told how to fix it from the variant."""
+    rules = copy_rulesets(tmp_path / "rules", "sid-meiers-civilization")
+    wonders = rules / "cards" / "sid-meiers-civilization-wonders.yaml"
+    text = wonders.read_text(encoding="utf-8")
+    wonders.write_text(text.replace("discount: {cost: 10,", "discount: {cost: 15,"), encoding="utf-8")
+    dearer = CHEAP_COLOSSUS.replace("cost: 9", "cost: 14")
+    (rules / "rulesets" / "house-sid.yaml").write_text(dearer, encoding="utf-8")
+    _, found = _validated(rules, "house-sid")
+    (t012,) = found
+    assert t012["file"].endswith("cards/sid-meiers-civilization-wonders.yaml") and "costs 14 and 15" in t012["message"]
+    assert t012["hint"].endswith(
+        "this file is the base's: from this variant, patch `colossus` in `overlay.wonders` "
+        "(`- id: colossus` and the fields to change)"
+    )
+
+
 # --- where in the variant: the change, the block of what the check reads, the `overlay:` line ----------
 
 PATCHES = HEAD + (
