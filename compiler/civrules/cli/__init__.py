@@ -1283,7 +1283,6 @@ def _build(
         loaded,
         debug=obj.debug,
         out=out,
-        max_bytes=obj.limits.max_bytes,
         tree=staged,
         let_go=staged is not None,
     )
@@ -1295,7 +1294,7 @@ def _build(
     _emit(ordered, "text", verbose=verbose, keep_order=True, summaries=False)
     failed = ", ".join(result.failed_ids)
     if check_only:
-        diffs = builder.check(out, result, ids, everything=not rulesets, max_bytes=obj.limits.max_bytes)
+        diffs = builder.check(out, result, ids, everything=not rulesets)
         if diffs:
             click.echo(printable_lines("".join(diffs)), nl=False)
             stale = f"civrules: {printable(str(out))} is stale ({_files(len(diffs))} differ); run `civrules build`"
@@ -1311,9 +1310,7 @@ def _build(
     built = len(ids) - len(result.failed_ids)
     if built:
         try:
-            dropped = builder.build(
-                out, result, ids, everything=not rulesets, protected=obj.protected(), max_bytes=obj.limits.max_bytes
-            )
+            dropped = builder.build(out, result, ids, everything=not rulesets, protected=obj.protected())
         except OutputError as error:
             _output_failure(error)
         for relative, why in sorted(dropped.items()):
@@ -1550,7 +1547,6 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
             [result.analyses[n].loaded for n in names],
             debug=obj.debug,
             out=out,
-            max_bytes=obj.limits.max_bytes,
         )
         if rendered.failed:
             return "civrules: nothing was built: the rules have errors"
@@ -1561,7 +1557,6 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
                 names,
                 everything=not rulesets,
                 protected=obj.protected(),
-                max_bytes=obj.limits.max_bytes,
             )
         except OutputError as error:  # the folder changed since the first round: say so, keep watching
             return f"civrules: nothing was built: {printable(str(error))}"

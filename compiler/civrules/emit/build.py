@@ -70,7 +70,6 @@ def render(
     *,
     debug: bool = False,
     out: Path | None = None,
-    max_bytes: int = DEFAULT_MAX_BYTES,
     tree: MutableMapping[str, bytes] | None = None,
     let_go: bool = False,
 ) -> BuildResult:
@@ -159,7 +158,7 @@ def render(
         del analysis, changes
         if let_go:
             trim()
-    result.versions = versions.settle(result.tree, packages, out, max_bytes, held)
+    result.versions = versions.settle(result.tree, packages, out, DEFAULT_MAX_BYTES, held)
     del held
     if let_go:
         trim()
@@ -270,7 +269,6 @@ def build(
     everything: bool,
     *,
     protected: Sequence[Path],
-    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> dict[str, str]:
     """Write the rendered tree: the whole of ``out`` when building every ruleset, else only theirs.
 
@@ -289,7 +287,7 @@ def build(
         # Refuse a folder civrules may not replace before reading anything in it.
         check_replaceable(out, protected)
         prefixes = tuple(result.prefixes(built))
-        scan = scan_tree(out, max_bytes)
+        scan = scan_tree(out)
         keep = {k: v for k, v in scan.files.items() if not k.startswith(prefixes)}
         if everything:
             failed = tuple(result.prefixes(result.failed_ids))
@@ -299,16 +297,14 @@ def build(
     return dropped
 
 
-def check(
-    out: Path, result: BuildResult, ruleset_ids: Sequence[str], everything: bool, max_bytes: int = DEFAULT_MAX_BYTES
-) -> list[str]:
+def check(out: Path, result: BuildResult, ruleset_ids: Sequence[str], everything: bool) -> list[str]:
     """Unified diffs between ``out`` and what a build would write (empty when up to date).
 
-    Links, FIFOs, devices and files over ``max_bytes`` in ``out`` are named, never read. A ruleset
-    that did not build is not compared.
+    Links, FIFOs and devices in ``out`` are named, never read; a file is read no further than what
+    would be written in its place. A ruleset that did not build is not compared.
     """
     tree = {**result.tree, MARKER: MARKER_TEXT}
     failed_ids = set(result.failed_ids)
     built = [r for r in ruleset_ids if r not in failed_ids]
     scope = None if everything and not result.failed_ids else iter(result.prefixes(built))
-    return stale_files(out, tree, scope, max_bytes)
+    return stale_files(out, tree, scope)

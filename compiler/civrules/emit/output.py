@@ -107,31 +107,41 @@ class Scan:
 
 def scan_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> Scan:
     """Every regular file under ``root`` (nothing when it is not a folder), links and specials reported."""
-    found = Scan()
+    absolute, sizes, foreign = _survey(root)
+    found = Scan(foreign=foreign)
+    for relative in sorted(sizes):
+        try:
+            found.files[relative] = files.read_under(absolute, relative, max_bytes)
+        except files.RefusedError as refused:
+            found.foreign[relative] = refused.reason
+    return found
+
+
+def _survey(root: Path) -> tuple[Path, dict[str, int], dict[str, str]]:
+    """``root`` made absolute, the size of each regular file under it (none read), and why each
+    other thing found is not read (a link, a FIFO, a device, too deep)."""
+    sizes: dict[str, int] = {}
+    foreign: dict[str, str] = {}
     absolute = _absolute(root)
     kind = files.kind_of(absolute.parent, absolute.name) if absolute.parent != absolute else "dir"
     if kind == "link":
-        found.foreign[""] = "a symbolic link (civrules writes none; it is not followed)"
+        foreign[""] = "a symbolic link (civrules writes none; it is not followed)"
     if kind != "dir":
-        return found
+        return absolute, sizes, foreign
     for entry in files.walk(absolute):
         if "__pycache__" in entry.relative.split("/"):
             continue
         if entry.kind == "file":
-            try:
-                found.files[entry.relative] = files.read_under(absolute, entry.relative, max_bytes)
-            except files.RefusedError as refused:
-                found.foreign[entry.relative] = refused.reason
+            sizes[entry.relative] = entry.size
         elif entry.kind == "link":
-            found.foreign[entry.relative] = "a symbolic link (civrules writes none; it is not followed)"
+            foreign[entry.relative] = "a symbolic link (civrules writes none; it is not followed)"
         elif entry.kind == "special":
-            found.foreign[entry.relative] = "not a regular file (civrules writes none; it is not read)"
+            foreign[entry.relative] = "not a regular file (civrules writes none; it is not read)"
         elif entry.kind == "deep":
-            found.foreign[entry.relative] = f"folders nested more than {files.MAX_DEPTH} deep (not read)"
+            foreign[entry.relative] = f"folders nested more than {files.MAX_DEPTH} deep (not read)"
         elif entry.kind == "many":
-            found.foreign[entry.relative] = f"more than {files.MAX_ENTRIES:,} entries in the tree (the rest not read)"
-    found.files = dict(sorted(found.files.items()))
-    return found
+            foreign[entry.relative] = f"more than {files.MAX_ENTRIES:,} entries in the tree (the rest not read)"
+    return absolute, sizes, foreign
 
 
 def read_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> dict[str, bytes]:
@@ -596,29 +606,35 @@ def _discard_old(old: Path, root: Path) -> None:
         raise failures[0]
 
 
-def stale_files(
-    root: Path, tree: Tree, scope: Iterable[str] | None = None, max_bytes: int = DEFAULT_MAX_BYTES
-) -> list[str]:
+def stale_files(root: Path, tree: Tree, scope: Iterable[str] | None = None) -> list[str]:
     """Unified diffs between what is on disk under ``root`` and ``tree`` (empty when up to date).
 
-    Only paths under the prefixes in ``scope`` are compared when it is given. A link, a FIFO, a
-    device or a file over ``max_bytes`` is reported as stale by its path, never read or followed.
+    Only paths under the prefixes in ``scope`` are compared when it is given. A link, a FIFO or a
+    device is reported as stale by its path, never read or followed. A file is compared with what
+    civrules would write: one of another size differs unread, one of the same size is read no further
+    than that size and a byte (the bound of rule files has nothing to do with output).
     """
-    scan = scan_tree(root, max_bytes)
+    absolute, sizes, foreign = _survey(root)
     prefixes = tuple(scope) if scope is not None else None
-    on_disk = scan.files
-    foreign = scan.foreign
     if prefixes is not None:
         # The marker at the root belongs to every part of the tree.
-        on_disk = {k: v for k, v in on_disk.items() if k.startswith(prefixes) or k == MARKER}
+        sizes = {k: v for k, v in sizes.items() if k.startswith(prefixes) or k == MARKER}
         tree = {k: v for k, v in tree.items() if k.startswith(prefixes) or k == MARKER}
         foreign = {k: v for k, v in foreign.items() if not k or k.startswith(prefixes)}
     diffs = [f"{'/'.join(filter(None, (root.name, relative)))}: {why}\n" for relative, why in sorted(foreign.items())]
-    for relative in sorted((set(on_disk) | set(tree)) - set(foreign)):
-        old, new = on_disk.get(relative), tree.get(relative)
+    for relative in sorted((set(sizes) | set(tree)) - set(foreign)):
+        new = tree.get(relative)
+        label = f"{root.name}/{relative}"
+        old: bytes | None = None
+        if relative in sizes:
+            bound = len(new) if new is not None and sizes[relative] == len(new) else DEFAULT_MAX_BYTES
+            try:
+                old = files.read_under(absolute, relative, bound)
+            except files.RefusedError as refused:
+                diffs.append(f"{label}: {refused.reason}\n")
+                continue
         if old == new:
             continue
-        label = f"{root.name}/{relative}"
         before, after = _lines(old), _lines(new)
         changed = _changed_lines(before, after)
         if changed[0] * changed[1] > MOST_COMPARED:
