@@ -5,14 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from civrules.cli import main
+from civrules.emit import output
+from civrules.support import files
 from tests.conftest import copy_rulesets
 
 
-def _build(rules: Path, out: Path, *extra: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(main, ["--rules", str(rules), *extra[:2], "build", "--out", str(out), *extra[2:]])
+def _build(rules: Path, out: Path, *extra: str, bound: tuple[str, ...] = ()) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, ["--rules", str(rules), *bound, "build", "--out", str(out), *extra])
     return result.exit_code, result.stdout, result.stderr
 
 
@@ -24,12 +27,70 @@ def test_generated_files_larger_than_a_rule_file_may_be_are_checked_and_carried_
     out = tmp_path / "generated"
     largest = max(path.stat().st_size for path in rules.rglob("*") if path.is_file())
     bound = ("--max-file-size", str(largest))
-    code, stdout, stderr = _build(rules, out, *bound)
+    code, stdout, stderr = _build(rules, out, bound=bound)
     assert code == 0, stdout + stderr
     before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert max(len(content) for content in before.values()) > largest  # what the test is about
-    code, stdout, stderr = _build(rules, out, *bound, "--check")
+    code, stdout, stderr = _build(rules, out, "--check", bound=bound)
     assert (code, stdout) == (0, ""), stdout + stderr
-    code, stdout, stderr = _build(rules, out, *bound, "sid-meiers-civilization")  # the others carried over
+    code, stdout, stderr = _build(rules, out, "sid-meiers-civilization", bound=bound)  # the others carried over
     assert code == 0 and "not carried over" not in stderr, stdout + stderr
     assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_a_missing_tree_is_one_line_per_file_not_a_diff_of_each(tmp_path: Path) -> None:
+    """With no earlier output, --check diffed every file against /dev/null and held every diff: at
+    100 times Advanced Civilization, 82 MB printed and 937 MB of memory."""
+    rules = copy_rulesets(tmp_path / "rules", "sid-meiers-civilization")
+    code, stdout, stderr = _build(rules, tmp_path / "generated", "--check")
+    assert code == 1, stdout + stderr
+    lines = stdout.splitlines()
+    assert lines and all(line.startswith("missing: generated/") and line.endswith(" lines)") for line in lines)
+    assert "missing: generated/.civrules-output (2 lines)" in lines
+    assert f"is stale ({len(lines)} files differ); run `civrules build`" in stderr
+
+
+def _tree(root: Path, tree: dict[str, bytes]) -> None:
+    for relative, content in tree.items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_bytes(content)
+
+
+def test_check_makes_each_diff_as_it_is_shown_and_stops_at_a_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each stale file is diffed only when its lines are printed, and no more than ``most`` lines are:
+    past the bound, a file of another size is not read at all, and one line counts what was left."""
+    root = tmp_path / "generated"
+    planned = {f"python/f{i:02}.py": b"".join(b"X = %d\n" % n for n in range(10)) for i in range(30)}
+    _tree(root, {path: content.replace(b"X = 5", b"X = 55") for path, content in planned.items()})
+    _tree(root, {"python/extra.py": b"E = 1\n"})
+    read: list[str] = []
+    reader = files.read_under
+
+    def reading(root: Path, relative: str, most: int) -> bytes:
+        read.append(relative)
+        return reader(root, relative, most)
+
+    monkeypatch.setattr(files, "read_under", reading)
+    report = output.StaleReport(output.stale_files(root, {**planned, "python/new.py": b"N = 1\nM = 2"}), most=25)
+    lines = list(report)
+    assert report.files == 32 and len(lines) == 26
+    assert lines[:2] == ["not written by this build: generated/python/extra.py", "--- a/generated/python/f00.py"]
+    assert "-X = 55" in lines and "+X = 5" in lines
+    assert lines[-1] == (
+        "... cut after 25 lines: 9 more lines of generated/python/f02.py and 28 more files that differ not shown; "
+        "run `civrules build` to write them"
+    )
+    assert read == ["python/f00.py", "python/f01.py", "python/f02.py"]  # the other 27 differ by size: not read
+
+
+def test_a_file_of_the_same_size_is_read_no_further_than_what_would_be_written(tmp_path: Path) -> None:
+    root = tmp_path / "generated"
+    _tree(root, {"a.txt": b"same\n", "b.txt": b"diff\n", "c.txt": b"x" * 100})
+    stale = output.stale_files(root, {"a.txt": b"same\n", "b.txt": b"DIFF\n", "c.txt": b"x"})
+    end = ["\\ No newline at end of file"]
+    assert [(one.relative, list(one.lines())) for one in stale] == [
+        ("b.txt", ["--- a/generated/b.txt", "+++ b/generated/b.txt", "@@ -1 +1 @@", "-diff", "+DIFF"]),
+        ("c.txt", ["--- a/generated/c.txt", "+++ b/generated/c.txt", "@@ -1 +1 @@", "-" + "x" * 100, *end, "+x", *end]),
+    ]

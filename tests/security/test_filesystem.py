@@ -380,8 +380,8 @@ def test_check_names_links_and_fifos_in_generated_and_reads_neither(tmp_path: Pa
     (tmp_path / "secret").write_text("SECRET-VALUE\n", encoding="utf-8")
     (out / "python" / "env.py").symlink_to(tmp_path / "secret")
     os.mkfifo(out / "python" / "wait.py")
-    diffs = output.stale_files(out, {MARKER: MARKER_TEXT, "python/a.py": b"A = 1\n"})
-    text = "".join(diffs)
+    stale = output.stale_files(out, {MARKER: MARKER_TEXT, "python/a.py": b"A = 1\n"})
+    text = "\n".join(line for one in stale for line in one.lines())
     assert "generated/python/env.py: a symbolic link" in text
     assert "generated/python/wait.py: not a regular file" in text
     assert "SECRET" not in text
@@ -396,7 +396,8 @@ def test_check_diffs_a_committed_file_only_where_its_changed_lines_are_few_enoug
     out = tmp_path / "generated"
     interleaved = b"".join(f"JUNK_{i} = 0\n".encode() + line for i, line in enumerate(generated.splitlines(True)))
     write_tree(out, {"python/a.py": interleaved, "python/b.py": generated.replace(b"LINE_7 = 7\n", b"LINE_7 = 8\n")})
-    diffs = output.stale_files(out, {MARKER: MARKER_TEXT, "python/a.py": generated, "python/b.py": generated})
+    stale = output.stale_files(out, {MARKER: MARKER_TEXT, "python/a.py": generated, "python/b.py": generated})
+    diffs = ["\n".join(one.lines()) + "\n" for one in stale]
     assert diffs[0] == (
         "generated/python/a.py: differs in 4,999 lines on disk and 2,499 generated, too many to compare line "
         "by line (run `civrules build` to write it)\n"

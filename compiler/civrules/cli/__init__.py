@@ -36,7 +36,7 @@ from civrules.diagnostics import (
     has_errors,
     sort_diagnostics,
 )
-from civrules.diagnostics.escape import dumps_json, printable, printable_lines, safe_line_start
+from civrules.diagnostics.escape import dumps_json, printable, safe_line_start
 from civrules.diagnostics.render import FORMATS, SourceLines, render, source_root
 from civrules.load import Limits
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
@@ -1294,17 +1294,20 @@ def _build(
     _emit(ordered, "text", verbose=verbose, keep_order=True, summaries=False)
     failed = ", ".join(result.failed_ids)
     if check_only:
-        diffs = builder.check(out, result, ids, everything=not rulesets)
-        if diffs:
-            click.echo(printable_lines("".join(diffs)), nl=False)
-            stale = f"civrules: {printable(str(out))} is stale ({_files(len(diffs))} differ); run `civrules build`"
-            click.echo(stale, err=True)
+        stale = builder.check(out, result, ids, everything=not rulesets)
+        for line in stale:  # each file's diff made as it is printed, and the lines printed bounded
+            click.echo(printable(line))
+        if stale.files:
+            click.echo(
+                f"civrules: {printable(str(out))} is stale ({_files(stale.files)} differ); run `civrules build`",
+                err=True,
+            )
         elif not result.failed:
             _note(f"civrules: {printable(str(out))} is up to date")
         if result.failed:
             click.echo(f"civrules: not checked, the rules have errors: {failed}", err=True)
             sys.exit(_failure_code(result.diagnostics))
-        if diffs:
+        if stale.files:
             sys.exit(EXIT_RULE_ERRORS)
         return
     built = len(ids) - len(result.failed_ids)

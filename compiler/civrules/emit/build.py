@@ -22,6 +22,7 @@ from civrules.emit.output import (
     DEFAULT_MAX_BYTES,
     MARKER,
     MARKER_TEXT,
+    StaleReport,
     check_replaceable,
     scan_tree,
     stale_files,
@@ -297,8 +298,8 @@ def build(
     return dropped
 
 
-def check(out: Path, result: BuildResult, ruleset_ids: Sequence[str], everything: bool) -> list[str]:
-    """Unified diffs between ``out`` and what a build would write (empty when up to date).
+def check(out: Path, result: BuildResult, ruleset_ids: Sequence[str], everything: bool) -> StaleReport:
+    """What differs between ``out`` and what a build would write, file by file (nothing when up to date).
 
     Links, FIFOs and devices in ``out`` are named, never read; a file is read no further than what
     would be written in its place. A ruleset that did not build is not compared.
@@ -307,4 +308,4 @@ def check(out: Path, result: BuildResult, ruleset_ids: Sequence[str], everything
     failed_ids = set(result.failed_ids)
     built = [r for r in ruleset_ids if r not in failed_ids]
     scope = None if everything and not result.failed_ids else iter(result.prefixes(built))
-    return stale_files(out, tree, scope)
+    return StaleReport(stale_files(out, tree, scope))

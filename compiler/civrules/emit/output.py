@@ -606,13 +606,52 @@ def _discard_old(old: Path, root: Path) -> None:
         raise failures[0]
 
 
-def stale_files(root: Path, tree: Tree, scope: Iterable[str] | None = None) -> list[str]:
-    """Unified diffs between what is on disk under ``root`` and ``tree`` (empty when up to date).
+@dataclass(frozen=True, slots=True)
+class StaleFile:
+    """A file of an output tree that is not what a build would write there; :meth:`lines` says how."""
+
+    root: Path
+    relative: str
+    label: str
+    #: What a build writes there (None: nothing).
+    planned: bytes | None = None
+    #: The file on disk, when it was read to be compared (else it is read when shown).
+    found: bytes | None = None
+    #: The one line that says it all (a file missing on one side, a link, a FIFO).
+    note: str | None = None
+
+    def lines(self) -> Iterator[str]:
+        """The lines that show the difference (a unified diff), without line breaks; made when asked."""
+        if self.note is not None:
+            yield self.note
+            return
+        old = self.found
+        if old is None:
+            try:
+                old = files.read_under(self.root, self.relative, DEFAULT_MAX_BYTES)
+            except files.RefusedError as refused:
+                yield f"{self.label}: differs, and is not compared: {refused.reason}"
+                return
+        before, after = _lines(old), _lines(self.planned)
+        changed = _changed_lines(before, after)
+        if changed[0] * changed[1] > MOST_COMPARED:
+            yield (
+                f"{self.label}: differs in {changed[0]:,} lines on disk and {changed[1]:,} generated, too many to "
+                "compare line by line (run `civrules build` to write it)"
+            )
+            return
+        for chunk in difflib.unified_diff(before, after, fromfile=f"a/{self.label}", tofile=f"b/{self.label}"):
+            yield from chunk.removesuffix("\n").split("\n")
+
+
+def stale_files(root: Path, tree: Tree, scope: Iterable[str] | None = None) -> Iterator[StaleFile]:
+    """Each file that differs between what is on disk under ``root`` and ``tree``, found one at a time.
 
     Only paths under the prefixes in ``scope`` are compared when it is given. A link, a FIFO or a
     device is reported as stale by its path, never read or followed. A file is compared with what
     civrules would write: one of another size differs unread, one of the same size is read no further
-    than that size and a byte (the bound of rule files has nothing to do with output).
+    than that size and a byte (the bound of rule files has nothing to do with output). A file on
+    one side only is said in one line.
     """
     absolute, sizes, foreign = _survey(root)
     prefixes = tuple(scope) if scope is not None else None
@@ -621,39 +660,62 @@ def stale_files(root: Path, tree: Tree, scope: Iterable[str] | None = None) -> l
         sizes = {k: v for k, v in sizes.items() if k.startswith(prefixes) or k == MARKER}
         tree = {k: v for k, v in tree.items() if k.startswith(prefixes) or k == MARKER}
         foreign = {k: v for k, v in foreign.items() if not k or k.startswith(prefixes)}
-    diffs = [f"{'/'.join(filter(None, (root.name, relative)))}: {why}\n" for relative, why in sorted(foreign.items())]
+    for relative, why in sorted(foreign.items()):
+        label = "/".join(filter(None, (root.name, relative)))
+        yield StaleFile(absolute, relative, label, note=f"{label}: {why}")
     for relative in sorted((set(sizes) | set(tree)) - set(foreign)):
-        new = tree.get(relative)
-        label = f"{root.name}/{relative}"
-        old: bytes | None = None
-        if relative in sizes:
-            bound = len(new) if new is not None and sizes[relative] == len(new) else DEFAULT_MAX_BYTES
+        new, label = tree.get(relative), f"{root.name}/{relative}"
+        if new is None:
+            yield StaleFile(absolute, relative, label, note=f"not written by this build: {label}")
+        elif relative not in sizes:
+            yield StaleFile(absolute, relative, label, note=f"missing: {label} ({_line_count(new):,} lines)")
+        elif sizes[relative] != len(new):
+            yield StaleFile(absolute, relative, label, new)
+        else:
             try:
-                old = files.read_under(absolute, relative, bound)
+                old = files.read_under(absolute, relative, len(new))
             except files.RefusedError as refused:
-                diffs.append(f"{label}: {refused.reason}\n")
+                yield StaleFile(absolute, relative, label, new, note=f"{label}: {refused.reason}")
                 continue
-        if old == new:
-            continue
-        before, after = _lines(old), _lines(new)
-        changed = _changed_lines(before, after)
-        if changed[0] * changed[1] > MOST_COMPARED:
-            diffs.append(
-                f"{label}: differs in {changed[0]:,} lines on disk and {changed[1]:,} generated, too many to "
-                "compare line by line (run `civrules build` to write it)\n"
+            if old != new:
+                yield StaleFile(absolute, relative, label, new, old)
+
+
+#: The most lines ``build --check`` prints of what differs; the rest is counted.
+MOST_SHOWN = 2_000
+
+
+@dataclass(slots=True)
+class StaleReport:
+    """The lines ``build --check`` prints: each stale file's, made one file at a time, at most
+    ``most`` in all, then one that says what was not shown. ``files`` counts the stale files once
+    the lines are all taken."""
+
+    stale: Iterable[StaleFile]
+    most: int = MOST_SHOWN
+    files: int = 0
+
+    def __iter__(self) -> Iterator[str]:
+        shown = more_lines = more_files = 0
+        cut = ""
+        for one in self.stale:
+            self.files += 1
+            if shown >= self.most:
+                more_files += 1
+                continue
+            for line in one.lines():
+                if shown < self.most:
+                    shown += 1
+                    yield line
+                else:
+                    more_lines, cut = more_lines + 1, one.label
+        if more_lines or more_files:
+            parts = [f"{more_lines:,} more lines of {cut}"] if more_lines else []
+            parts += [f"{more_files:,} more file{'' if more_files == 1 else 's'} that differ"] if more_files else []
+            yield (
+                f"... cut after {self.most:,} lines: {' and '.join(parts)} not shown; "
+                "run `civrules build` to write them"
             )
-            continue
-        diffs.append(
-            "".join(
-                difflib.unified_diff(
-                    before,
-                    after,
-                    fromfile=f"a/{label}" if old is not None else "/dev/null",
-                    tofile=f"b/{label}" if new is not None else "/dev/null",
-                )
-            )
-        )
-    return diffs
 
 
 #: The most pairs of differing lines ``stale_files`` diffs in one file (2,000 by 2,000): difflib's
@@ -672,6 +734,10 @@ def _changed_lines(before: list[str], after: list[str]) -> tuple[int, int]:
     while tail < shortest - head and before[-1 - tail] == after[-1 - tail]:
         tail += 1
     return len(before) - head - tail, len(after) - head - tail
+
+
+def _line_count(content: bytes) -> int:
+    return content.count(b"\n") + (not content.endswith(b"\n") and bool(content))
 
 
 def _lines(content: bytes | None) -> list[str]:
