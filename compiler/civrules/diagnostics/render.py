@@ -280,8 +280,27 @@ def render_sarif(diagnostics: Sequence[Diagnostic], root: Path | None = None) ->
                 # worse than none (`civrules explain CODE` prints the same text as fullDescription).
             }
         )
-    results = []
-    for diagnostic in diagnostics:
+    log = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": "civrules", "version": __version__, "rules": rules}},
+                # No `uri`: where the checkout was on this machine says nothing to the reader of the
+                # log (and would make two runs differ); code scanning takes its own checkout's root.
+                "originalUriBaseIds": {SRCROOT: {"description": {"text": "The root of the repository."}}},
+                "results": [],
+            }
+        ],
+    }
+    if not diagnostics:
+        return dumps_json(log, indent=2) + "\n"
+    # Each result is dumped alone, in the place and at the depth the whole log's dump gives it:
+    # the log of 50,000 results dumped whole took 422 MB (every piece of the text held at once).
+    head, empty, tail = dumps_json(log, indent=2).rpartition('"results": []')
+    assert empty and tail.startswith("\n")
+    parts = [head, '"results": [\n']
+    for index, diagnostic in enumerate(diagnostics):
         text = printable(diagnostic.message) + (f"\nhint: {printable(diagnostic.hint)}" if diagnostic.hint else "")
         result: dict[str, Any] = {
             "ruleId": diagnostic.code,
@@ -296,21 +315,11 @@ def render_sarif(diagnostics: Sequence[Diagnostic], root: Path | None = None) ->
                 {"id": i, **_sarif_location(r.span, root), "message": {"text": printable(r.label)}}
                 for i, r in enumerate(diagnostic.related)
             ]
-        results.append(result)
-    log = {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {"driver": {"name": "civrules", "version": __version__, "rules": rules}},
-                # No `uri`: where the checkout was on this machine says nothing to the reader of the
-                # log (and would make two runs differ); code scanning takes its own checkout's root.
-                "originalUriBaseIds": {SRCROOT: {"description": {"text": "The root of the repository."}}},
-                "results": results,
-            }
-        ],
-    }
-    return dumps_json(log, indent=2) + "\n"
+        indent = " " * 8  # results are at depth 4: the log, `runs`, the run, `results`
+        parts.append(indent + dumps_json(result, indent=2).replace("\n", "\n" + indent))
+        parts.append(",\n" if index < len(diagnostics) - 1 else "\n")
+    parts += ["      ]", tail, "\n"]
+    return "".join(parts)
 
 
 def _sarif_level(severity: Severity) -> str:
