@@ -120,6 +120,9 @@ class _Recording:
         self.seen.append(instance)
         return self.validator.iter_errors(instance)
 
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.validator, name)
+
 
 def test_jsonschema_judges_only_the_items_the_compiled_validator_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     lines = shipped_lines("cards/advanced-civilization.yaml")
@@ -178,3 +181,69 @@ def test_a_list_a_pattern_of_the_file_may_judge_is_walked_whole(monkeypatch: pyt
             assert schema._judged_by_item.__wrapped__("example", "values") == judged
         finally:
             schema._parts.cache_clear()
+
+
+def alike(relative: str, key: int, value: int, every: int) -> Document | None:
+    """``relative`` with the value of one key (the ``key``-th of those written on more than one line)
+    replaced on every ``every``-th line that writes it: many items failing alike."""
+    lines = list(shipped_lines(relative))
+    names: dict[str, list[int]] = {}
+    for i, line in enumerate(lines):
+        name, colon, _ = line.strip().removeprefix("- ").partition(":")
+        if colon and name and not line.lstrip().startswith("#"):
+            names.setdefault(name, []).append(i)
+    repeated = sorted(name for name, at in names.items() if len(at) > 1)
+    for at in names[repeated[key % len(repeated)]][::every]:
+        lines[at] = lines[at].partition(":")[0] + VALUES[value % len(VALUES)]
+    return read("\n".join(lines), relative)
+
+
+def assert_alike_judged_alike(relative: str, key: int, value: int, every: int, limit: int | None) -> None:
+    document = alike(relative, key, value, every)
+    if document is None:
+        return
+    expected = whole_walk(document, FILES[relative], limit)
+    if expected is not None:
+        assert schema.validate_document(document, FILES[relative], limit) == expected
+
+
+ALIKE = {"key": st.integers(0, 10**6), "value": st.integers(0, 10**6), "every": st.integers(1, 3), "limit": LIMITS}
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(relative=st.sampled_from(sorted(FILES)), **ALIKE)
+def test_items_that_fail_alike_have_the_diagnostics_of_a_walk_of_the_whole_file(
+    relative: str, key: int, value: int, every: int, limit: int | None
+) -> None:
+    """An item of the shape of one judged before (schema._ItemErrors) has the errors jsonschema
+    gives it: the same diagnostics, at the same places, in the same order as a walk of the file."""
+    assert_alike_judged_alike(relative, key, value, every, limit)
+
+
+@pytest.mark.slow
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(relative=st.sampled_from(sorted(FILES)), **ALIKE)
+def test_items_that_fail_alike_have_the_diagnostics_of_a_walk_of_the_whole_file_exhaustively(
+    relative: str, key: int, value: int, every: int, limit: int | None
+) -> None:
+    assert_alike_judged_alike(relative, key, value, every, limit)
+
+
+def test_items_that_fail_alike_are_judged_by_jsonschema_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """50,000 map areas each with `land: "yes"` were each walked by jsonschema (27 s of CPU): the
+    areas that differ only in values no keyword but their own reads, valid, are judged once; one
+    that differs in a value a condition reads, or in an invalid value, is judged apart."""
+    areas = [f"  - {{id: h{i}, name: H{i}, panel: main, land: 'yes', water: true}}" for i in range(40)]
+    areas += ["  - {id: h40, name: H40, panel: main, land: 7, water: true}"]
+    areas += ["  - {id: Not_A_Slug, name: H, panel: main, land: true, water: true}"]
+    text = "\n".join(["kind: map", "id: hostile", "name: Hostile", "panel: main", "areas:", *areas, ""])
+    document = read(text, "maps/hostile.yaml")
+    assert document is not None
+    expected = whole_walk(document, "map", None)
+    assert expected is not None
+    seen: list[Any] = []
+    item_validator = schema._item_validator
+    monkeypatch.setattr(schema, "_item_validator", lambda *key: _Recording(item_validator(*key), seen))
+    assert schema.validate_document(document, "map") == expected
+    assert len([d for d in expected if ".land`" in d.message]) == 41
+    assert len(seen) == 3  # the first of the 40 areas alike, the one with `land: 7`, the bad id
