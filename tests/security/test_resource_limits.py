@@ -853,6 +853,39 @@ def test_the_credit_cover_check_is_linear_in_the_number_of_cheap_cards(monkeypat
     assert 0 < calls["counting_lines"] <= givers, calls
 
 
+def test_the_credit_cover_check_looks_at_no_card_its_group_credit_cannot_cover(monkeypatch: pytest.MonkeyPatch) -> None:
+    """C007 took as candidates every member of a credited group costing no more than all the giver's
+    points together: 400 Craft cards of cost 40, each giving 10 to the Crafts and 30 to Monotheism,
+    made each of them a candidate of every other (a look-up of a cell per pair, 160,000; the
+    synthetic ruleset at scale 100 made 135,600). Now a member of a group is a candidate only when
+    the giver's lines toward its groups can reach its cost: the one Craft card of cost 10, and the
+    specific credits' targets (counted, not timed)."""
+    from civrules.families.advanced_civilization import credits
+
+    n = 400
+    added = "".join(
+        f'  - {{id: c{i}, name: C{i}, rule: "32.21", groups: [crafts], cost: 40, prerequisites: [], attributes: [], '
+        'credits: [{group: crafts, points: 10, rule: "32.212"}, {card: monotheism, points: 30, rule: "32.212"}]}\n'
+        for i in range(n)
+    )
+    added += (
+        '  - {id: cheap, name: Cheap, rule: "32.21", groups: [crafts], cost: 10, prerequisites: [], attributes: [], '
+        "credits: []}\n"
+    )
+    calls = {"reaching": 0}
+    reaching = credits.CreditRow.reaching
+
+    def counted(row: Any, target: str) -> Any:
+        calls["reaching"] += 1
+        return reaching(row, target)
+
+    monkeypatch.setattr(credits.CreditRow, "reaching", counted)
+    found, _ = _card_checks(added, ["C007"], monkeypatch)
+    # Every Craft card's group credit covers `cheap` (the seven shipped ones and the 400).
+    assert len(found) == n + 7 and all("`cheap` (10 for a cost of 10)" in d.message for d in found)
+    assert calls["reaching"] <= 3 * (n + 7), calls  # a candidate per pair: 160,000
+
+
 def _card_checks(added: str, codes: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], dict[str, int]]:
     """The diagnostics of the card checks ``codes`` on the shipped cards with ``added`` written first,
     and how often each piece of per-card work was done while they ran (walks of the prerequisites

@@ -349,18 +349,48 @@ def arrow(path: Sequence[str] | Route) -> str:
 _ENDS = 4
 
 
-def _members_by_cost(ruleset: Ruleset, matrix: CreditMatrix) -> dict[str, tuple[list[int], list[str]]]:
-    """Each group's members of known cost, sorted by cost (then card order): costs and ids."""
-    out: dict[str, tuple[list[int], list[str]]] = {}
-    for group, members in matrix.members.items():
-        priced = []
-        for at, card_id in enumerate(members):
-            card = ruleset.cards.get(card_id)
-            if card is not None and isinstance(card.cost, int) and not isinstance(card.cost, bool):
-                priced.append((card.cost, at, card_id))
-        priced.sort()
-        out[group] = ([cost for cost, _, _ in priced], [card_id for _, _, card_id in priced])
-    return out
+def _members_by_cost(
+    ruleset: Ruleset, matrix: CreditMatrix
+) -> tuple[dict[tuple[str, ...], tuple[list[int], list[str]]], dict[str, list[tuple[str, ...]]]]:
+    """The cards of known cost that take group credits, by the groups they belong to (a card of two
+    groups under the pair), each list sorted by cost (then card order): costs and ids; and for each
+    group, the sets of groups that hold it."""
+    priced: dict[tuple[str, ...], list[tuple[int, int, str]]] = {}
+    for at, (card_id, groups) in enumerate(matrix.groups_of.items()):
+        card = ruleset.cards.get(card_id)
+        cost = card.cost if card is not None and groups and card_id not in matrix.two_groups else None
+        if isinstance(cost, int) and not isinstance(cost, bool):
+            priced.setdefault(tuple(dict.fromkeys(groups)), []).append((cost, at, card_id))
+    by_groups: dict[tuple[str, ...], tuple[list[int], list[str]]] = {}
+    sets_of: dict[str, list[tuple[str, ...]]] = {}
+    for groups, cards in priced.items():
+        cards.sort()
+        by_groups[groups] = ([cost for cost, _, _ in cards], [card_id for _, _, card_id in cards])
+        for group in groups:
+            sets_of.setdefault(group, []).append(groups)
+    return by_groups, sets_of
+
+
+def coverable(
+    lines: Iterable[CreditLine],
+    by_groups: Mapping[tuple[str, ...], tuple[Sequence[int], Sequence[str]]],
+    sets_of: Mapping[str, Sequence[tuple[str, ...]]],
+) -> set[str]:
+    """The cards whose whole cost a giver's ``lines`` might reach: the targets of its specific lines,
+    and the members of the groups it credits that cost no more than the points its group lines
+    toward that member's groups give together (a cell is never more than the positive points of the
+    lines reaching it, whatever the policy), bisected from each set of groups' members by cost."""
+    candidates: set[str] = set()
+    points: dict[str, int] = {}
+    for line in lines:
+        if line.card is not None:
+            candidates.add(line.card)
+        elif line.group is not None:
+            points[line.group] = points.get(line.group, 0) + max(0, line.points)
+    for groups in dict.fromkeys(s for group in points for s in sets_of.get(group, ())):
+        costs, ids = by_groups[groups]
+        candidates.update(ids[: bisect.bisect_right(costs, sum(points.get(g, 0) for g in groups))])
+    return candidates
 
 
 # --- Prerequisites -----------------------------------------------------------------------------
@@ -858,22 +888,16 @@ def check_credits_covering_cost(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     graph = prerequisite_graph(ruleset)
     matrix = matrix_of(ruleset)
-    by_cost = _members_by_cost(ruleset, matrix)
+    by_groups, sets_of = _members_by_cost(ruleset, matrix)
     for giver in cards_of(ruleset):
         if giver.id not in matrix:
             continue
         covered: dict[int, list[tuple[Card, int]]] = {}
-        # A cell is never more than all the giver's points together: only a target costing no more
-        # can be covered, found by bisecting each credited group's members sorted by cost (a group
-        # credit of 10 to thousands of cards costing 45 looks at none of them).
-        most = sum(max(0, line.points) for line in matrix.lines(giver.id))
-        candidates: set[str] = set()
-        for line in matrix.lines(giver.id):
-            if line.card is not None:
-                candidates.add(line.card)
-            else:
-                costs, ids = by_cost.get(line.group or "", ((), ()))
-                candidates.update(ids[: bisect.bisect_right(costs, most)])
+        # Only a target costing no more than the lines reaching it give can be covered: a group
+        # credit of 10 to thousands of cards costing 45 looks at none of them, even from a giver
+        # whose specific credits add up to more (all its points together bounded every group: a
+        # candidate per giver and member, quadratic in a deck of many such cards).
+        candidates = coverable(matrix.lines(giver.id), by_groups, sets_of)
         row = matrix[giver.id]
         # Counting lines once per giver that covers anything, not once per target.
         counting: dict[str, Any] | None = None
