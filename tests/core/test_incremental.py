@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import json
 import os
 import shutil
@@ -20,7 +21,7 @@ from civrules.checks.catalogue import all_checks as catalogue_checks
 from civrules.cli import main
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, cap_per_file, sort_diagnostics
 from civrules.diagnostics.render import diagnostic_record
-from civrules.load import Limits, read_yaml_text
+from civrules.load import Document, Limits, read_yaml_text
 from civrules.load.splice import splice_document
 from civrules.load.workspace import LoadedFile, Workspace
 from civrules.pipeline import analyse
@@ -225,6 +226,41 @@ def test_an_edit_rereads_one_file_and_rechecks_only_the_rulesets_that_read_it(tr
     edited = session.update()
     assert edited.reread == [cards] and sorted(edited.rechecked) == [BASE, VARIANT]
     assert any(d.code == "S002" for d in edited.diagnostics)
+
+
+def test_the_versions_of_a_file_an_edit_replaced_are_let_go(tree: Path) -> None:
+    """Each edit reads the edited file into a new document (a spliced one copies the node table).
+    What the checks make from a document (its citation walk, its Q006 findings) and from a model
+    (its credit matrix, prerequisite and map graphs, a collection's memos) was kept by memos that
+    held the document or the model: every version of the edited file stayed alive (3 MB an edit of
+    the synthetic map at scale 10). Each now goes with what it was made from: after twelve edits,
+    the documents of the file alive are the one the session reads and at most one other."""
+    session = Session(tree)
+    session.update()
+    relative = "maps/mediterranean.yaml"
+    text = (tree / relative).read_text(encoding="utf-8")
+    said = 'unknown: "the named source links these areas'
+    assert said in text
+
+    def versions_alive() -> int:
+        gc.collect()
+        return sum(
+            1
+            for o in gc.get_objects()
+            if isinstance(o, Document)
+            and isinstance(o.data, dict)
+            and "edit-mark" in json.dumps(o.data.get("borders"), default=str)
+        )
+
+    alive = []
+    for i in range(12):
+        session.set_text(
+            relative, text.replace(said, f'unknown: "edit-mark {i}: the named source links these areas', 1)
+        )
+        edited = session.update()
+        assert edited.reread == [relative]
+        alive.append(versions_alive())
+    assert max(alive) <= 2, alive
 
 
 #: The files `make test` appends a comment to, one of each kind a ruleset reads whole (a variant's

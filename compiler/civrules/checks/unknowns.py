@@ -17,6 +17,7 @@ from civrules.diagnostics import Diagnostic, Severity
 from civrules.load import Limits
 from civrules.load.document import Document, NodePath
 from civrules.model import Ruleset
+from civrules.support import memo
 
 #: How many diagnostics per file the output lists unless told otherwise (`--max-diagnostics`).
 DEFAULT_PER_FILE = Limits().max_diagnostics
@@ -113,23 +114,22 @@ def check_unknown_facts(ruleset: Ruleset) -> Iterator[Diagnostic]:
         yield _unknown_fact(document, path, reason)
 
 
-#: Q006 of one unknown fact depends only on its document: kept with the document (see
-#: `citations.document_walk`), so a long-lived session builds it again only for an edited file.
-_said: dict[tuple[int, NodePath], tuple[Document, Diagnostic]] = {}
-_SAID_KEPT = 20_000
+#: Q006 of one unknown fact depends only on its document: kept with the document, for as long as
+#: it lives (see `citations.document_walk`), so a long-lived session builds it again only for an
+#: edited file, and keeps nothing of the versions it let go.
+_said: memo.Attached[Document, dict[NodePath, Diagnostic]] = memo.Attached()
 
 
 def _unknown_fact(document: Document, path: NodePath, reason: str) -> Diagnostic:
-    found = _said.get((id(document), path))
-    if found is not None and found[0] is document:
-        return found[1]
-    said = diagnostic(
-        "Q006", f"`{field_path(document.data, path)}` is unknown", document.span(path), " ".join(reason.split())
-    )
-    if len(_said) >= _SAID_KEPT:
-        _said.clear()
-    _said[(id(document), path)] = (document, said)
-    return said
+    said = _said.get(document)
+    if said is None:
+        said = _said.put(document, {})
+    found = said.get(path)
+    if found is None:
+        found = said[path] = diagnostic(
+            "Q006", f"`{field_path(document.data, path)}` is unknown", document.span(path), " ".join(reason.split())
+        )
+    return found
 
 
 @check("Q007", "unknown-facts-summary", Severity.INFO)

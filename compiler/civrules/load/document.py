@@ -301,7 +301,19 @@ class Document:
     where it is written); any other path without one takes the span of its nearest ancestor.
     """
 
-    __slots__ = ("_key_dict", "_value_dict", "aliases", "data", "file", "refused", "table", "whole_floats")
+    # Weakly referable: what is made from a document is kept exactly as long as it lives
+    # (civrules.support.memo.Attached), never past it.
+    __slots__ = (
+        "__weakref__",
+        "_key_dict",
+        "_value_dict",
+        "aliases",
+        "data",
+        "file",
+        "refused",
+        "table",
+        "whole_floats",
+    )
 
     def __init__(
         self,

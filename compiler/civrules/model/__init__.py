@@ -230,7 +230,7 @@ class Entity:
 E = TypeVar("E", bound=Entity, covariant=True)
 
 
-@frozen_value
+@frozen_value(weakref=True)
 class Collection(Generic[E]):
     """Entities of one kind in data order, with lookup by id (the first of duplicate ids wins)."""
 
@@ -314,7 +314,7 @@ def rule_index_of(document: Document | None) -> RuleIndex | None:
     return RuleIndex(frozenset(sections), frozenset(missing), Origin(document, ()))
 
 
-@frozen_value(kw_only=True)
+@frozen_value(kw_only=True, weakref=True)
 class Ruleset:
     """A resolved ruleset as every family has it: what the core's checks and emitters read.
 

@@ -167,6 +167,10 @@ class Resolver:
                 return None, diagnostics
         resolved = _start(manifest, loaded, base)
         diagnostics.extend(_apply_overlay(resolved, manifest))
+        # The key indexes served this overlay; another finds the keys of its own lists. Kept, each
+        # held its entries and their documents past the session's round that resolved them.
+        for entries in resolved.collections.values():
+            _KEY_INDEX.pop(id(entries), None)
         result = (resolved, diagnostics)
         self._done[loaded.id] = result
         return result

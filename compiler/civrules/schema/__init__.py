@@ -27,6 +27,7 @@ from civrules.diagnostics.suggest import Vocabulary, ascii_slug, closest, did_yo
 from civrules.emit.packaging import NOT_KEBAB_CASE, RULESET_ID_PATTERN, ruleset_id_problems
 from civrules.families import Family, default_family, families, family_named
 from civrules.load.document import Document, NodePath
+from civrules.support import memo
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -992,23 +993,24 @@ def _outdented(document: Document, path: NodePath, key: str) -> str | None:
 def _sibling_lines(document: Document, path: NodePath, node: dict[str, Any]) -> tuple[list[int], list[str]]:
     """The lines of the keys of the mapping at ``path``, ascending, each with the first key on it:
     made once per mapping, so a mapping of 490,000 unknown keys is not walked once per key."""
-    cached = _SIBLINGS.get((id(document), path))
-    if cached is not None and cached[0] is document:
-        return cached[1], cached[2]
+    by_path = _SIBLINGS.get(document)
+    if by_path is None:
+        by_path = _SIBLINGS.put(document, {})
+    cached = by_path.get(path)
+    if cached is not None:
+        return cached
     first: dict[int, str] = {}
     for sibling, line in document.key_lines(path):
         first.setdefault(line, sibling)
     lines = sorted(first)
     names = [first[at] for at in lines]
-    if len(_SIBLINGS) >= 64:
-        _SIBLINGS.clear()
-    _SIBLINGS[(id(document), path)] = (document, lines, names)
+    by_path[path] = (lines, names)
     return lines, names
 
 
-#: Key lines per mapping (:func:`_sibling_lines`), by document identity and path; the document is
-#: kept in the entry so that a reused id cannot match.
-_SIBLINGS: dict[tuple[int, NodePath], tuple[Document, list[int], list[str]]] = {}
+#: Key lines per mapping (:func:`_sibling_lines`), by document and path, for as long as the
+#: document lives (64 entries each kept their document alive).
+_SIBLINGS: memo.Attached[Document, dict[NodePath, tuple[list[int], list[str]]]] = memo.Attached()
 
 
 @functools.cache

@@ -17,10 +17,12 @@ memos between rounds, within their bounds.
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 _T = TypeVar("_T")
+_K = TypeVar("_K")
 
 #: How to clear each memo: its ``cache_clear``, or the ``clear`` of a dict.
 _CLEARS: list[Callable[[], None]] = []
@@ -39,27 +41,98 @@ def run_memo(maxsize: int) -> Callable[[Callable[..., _T]], functools._lru_cache
 
 def by_identity(maxsize: int) -> Callable[[Callable[[Any], _T]], Callable[[Any], _T]]:
     """A memo of a one-argument function by its argument's identity, for arguments that cannot
-    change (a model's collection) but cost their size to hash: at most ``maxsize`` entries, the
-    argument kept beside its value so that a reused id never matches; :func:`forget` clears it."""
+    change (a model's collection) but cost their size to hash: at most ``maxsize`` entries, each
+    going with its argument where the argument can be referred to weakly (a model's collection,
+    whose entities hold their documents: kept, it kept every version of an edited file a
+    long-lived session had let go), else kept beside its value so that a reused id never
+    matches; :func:`forget` clears it."""
 
     def decorate(function: Callable[[Any], _T]) -> Callable[[Any], _T]:
-        kept: dict[int, tuple[Any, _T]] = {}
+        kept: dict[int, tuple[Callable[[], Any], _T]] = {}
         register(kept)
+
+        def gone(at: int) -> Callable[[Any], None]:
+            def drop(ref: Any) -> None:
+                entry = kept.get(at)
+                if entry is not None and entry[0] is ref:
+                    del kept[at]
+
+            return drop
 
         @functools.wraps(function)
         def cached(argument: Any) -> _T:
-            entry = kept.get(id(argument))
-            if entry is not None and entry[0] is argument:
+            at = id(argument)
+            entry = kept.get(at)
+            if entry is not None and entry[0]() is argument:
                 return entry[1]
             value = function(argument)
             if len(kept) >= maxsize:
                 kept.clear()
-            kept[id(argument)] = (argument, value)
+            try:
+                held: Callable[[], Any] = weakref.ref(argument, gone(at))
+            except TypeError:
+                held = functools.partial(_itself, argument)
+            kept[at] = (held, value)
             return value
 
         return cached
 
     return decorate
+
+
+def _itself(argument: _K) -> _K:
+    return argument
+
+
+class Attached(Generic[_K, _T]):
+    """What was made from an object that never changes (a document's walk, a model's credit
+    matrix), kept by the object's identity for exactly as long as the object lives: an entry holds
+    the object weakly and goes with it, so a long-lived session that reads a file again (each
+    edit makes a new document) keeps nothing of the versions it let go. A value must not hold its
+    object, or neither would ever go. An object that cannot be referred to weakly (a stand-in that
+    records what is read of a model, :mod:`civrules.support.tracked`) is held beside its value,
+    the last ``held`` of them only. :func:`forget` clears it."""
+
+    __slots__ = ("_held", "_kept")
+
+    def __init__(self, held: int = 8) -> None:
+        self._kept: dict[int, tuple[Callable[[], _K | None], _T]] = {}
+        self._held = held
+        register(self._kept)
+
+    def get(self, key: _K) -> _T | None:
+        entry = self._kept.get(id(key))
+        return entry[1] if entry is not None and entry[0]() is key else None
+
+    def put(self, key: _K, value: _T) -> _T:
+        at = id(key)
+        kept = self._kept
+
+        def gone(ref: weakref.ref[_K]) -> None:
+            entry = kept.get(at)
+            if entry is not None and entry[0] is ref:
+                del kept[at]
+
+        try:
+            held: Callable[[], _K | None] = weakref.ref(key, gone)
+        except TypeError:
+            strong = [k for k, (h, _) in kept.items() if isinstance(h, functools.partial)]
+            for k in strong[: max(0, len(strong) - self._held + 1)]:
+                del kept[k]
+            held = functools.partial(_itself, key)
+        kept[at] = (held, value)
+        return value
+
+    def pop(self, key: _K) -> None:
+        entry = self._kept.get(id(key))
+        if entry is not None and entry[0]() is key:
+            del self._kept[id(key)]
+
+    def clear(self) -> None:
+        self._kept.clear()
+
+    def __len__(self) -> int:
+        return len(self._kept)
 
 
 def register(memo: dict[Any, Any]) -> None:

@@ -82,8 +82,10 @@ def _ordering(op: Callable[[Any, Any], bool], compared: Callable[[Any], tuple[An
     return ordered
 
 
-def _make(cls: type[_T], kw_only: bool, order: bool) -> type[_T]:
-    made = dataclasses.dataclass(cls, frozen=True, slots=True, eq=False, repr=False, kw_only=kw_only)
+def _make(cls: type[_T], kw_only: bool, order: bool, weakref: bool = False) -> type[_T]:
+    made = dataclasses.dataclass(
+        cls, frozen=True, slots=True, eq=False, repr=False, kw_only=kw_only, weakref_slot=weakref
+    )
     _methods(made, order)
     return made
 
@@ -93,14 +95,19 @@ def frozen_value(cls: type[_T], /) -> type[_T]: ...
 
 
 @overload
-def frozen_value(*, kw_only: bool = False, order: bool = False) -> Callable[[type[_T]], type[_T]]: ...
+def frozen_value(
+    *, kw_only: bool = False, order: bool = False, weakref: bool = False
+) -> Callable[[type[_T]], type[_T]]: ...
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
-def frozen_value(cls: type[_T] | None = None, /, *, kw_only: bool = False, order: bool = False) -> Any:
+def frozen_value(
+    cls: type[_T] | None = None, /, *, kw_only: bool = False, order: bool = False, weakref: bool = False
+) -> Any:
     """Make ``cls`` a frozen, slotted dataclass compared, hashed and shown by its fields (see the
     module); ``kw_only`` and ``order`` (``<``, ``<=``, ``>``, ``>=`` by the compared fields) as for
-    ``dataclasses.dataclass``."""
+    ``dataclasses.dataclass``; ``weakref`` gives its instances a slot for weak references (what is
+    made from them may then be kept exactly as long as they live)."""
     if cls is None:
-        return lambda cls: _make(cls, kw_only, order)
-    return _make(cls, kw_only, order)
+        return lambda cls: _make(cls, kw_only, order, weakref)
+    return _make(cls, kw_only, order, weakref)

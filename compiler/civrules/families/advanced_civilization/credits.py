@@ -25,6 +25,7 @@ import enum
 from collections.abc import ItemsView, Iterable, Iterator, Mapping, Sequence, ValuesView
 from typing import TYPE_CHECKING, Any
 
+from civrules.support import memo
 from civrules.support.values import frozen_value
 
 if TYPE_CHECKING:
@@ -386,14 +387,14 @@ def credit_matrix(ruleset: Ruleset) -> CreditMatrix:
     Checks, code generation, export and sheets all ask for it: it is built once per ruleset object
     (a model never changes once built, nor does the matrix, which is read-only).
     """
-    cached = _MATRICES.get(id(ruleset))
-    if cached is None or cached[0] is not ruleset:
-        cached = (ruleset, CreditMatrix(credit_sources(ruleset), credit_policy(ruleset)))
-        if len(_MATRICES) >= 8:
-            _MATRICES.clear()
-        _MATRICES[id(ruleset)] = cached
-    return cached[1]
+    found = _MATRICES.get(ruleset)
+    return (
+        found
+        if found is not None
+        else _MATRICES.put(ruleset, CreditMatrix(credit_sources(ruleset), credit_policy(ruleset)))
+    )
 
 
-#: Matrices by model identity; the model is kept in the entry so that a reused id cannot match.
-_MATRICES: dict[int, tuple[Ruleset, CreditMatrix]] = {}
+#: Matrices by model, for as long as the model lives (8 entries each kept their model, and its
+#: documents, alive past the session's round that made it).
+_MATRICES: memo.Attached[Ruleset, CreditMatrix] = memo.Attached()

@@ -27,6 +27,7 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import Any, Literal
 
 from civrules.families.advanced_civilization.model import Border, Ruleset
+from civrules.support import memo
 from civrules.support.walks import connected
 
 #: Border kinds that count as land borders (4.33: a border crossing land and sea is both).
@@ -178,34 +179,41 @@ def _shape(ruleset: Ruleset) -> tuple[_Shape, dict[tuple[str, str], Border]]:
     return (tuple(ruleset.areas.by_id), tuple((b.a, b.b, b.kind) for b in first.values())), first
 
 
-# The graphs of the last few rulesets, by identity: checks, emitters and sheets ask for the same
-# ruleset's graph many times, and a Ruleset (frozen, with dict fields) can be neither hashed nor
-# weakly referenced. Holding the ruleset keeps its id from being reused while it is cached. A
-# ruleset not cached whose map has the shape of a cached one's (a variant that leaves its base's map
-# as it is; the same map assembled again after an edit elsewhere, in a long-running session) shares
-# that one's adjacency and views, with its own borders: each map's views are built once.
-_CACHE: list[tuple[Ruleset, MapGraph, _Shape]] = []
+# The graph of each ruleset, by identity, for as long as the ruleset lives: checks, emitters and
+# sheets ask for the same ruleset's graph many times. A ruleset whose map has the shape of a recent
+# one's (a variant that leaves its base's map as it is; the same map assembled again after an edit
+# elsewhere, in a long-running session) shares that one's adjacency and views, with its own
+# borders: each map's views are built once.
+_CACHE: memo.Attached[Ruleset, MapGraph] = memo.Attached()
+#: The most recent maps' areas and edges, each with a graph of them without borders (what a graph
+#: of the same shape shares): a model's own graph holds its borders, and so its documents, and is
+#: kept no longer than the model (kept here, the last four kept their models' documents alive).
+_SHAPES: list[tuple[_Shape, MapGraph]] = []
 _CACHE_SIZE = 4
 
 
 def map_graph(ruleset: Ruleset) -> MapGraph:
     """The map graph of a ruleset (built once, then cached)."""
-    for cached, graph, _ in _CACHE:
-        if cached is ruleset:
-            return graph
+    graph = _CACHE.get(ruleset)
+    if graph is not None:
+        return graph
     shape, first = _shape(ruleset)
-    same = next((graph for _, graph, known in _CACHE if known == shape), None)
-    graph = same.sharing(first) if same is not None else build_map_graph(shape[0], shape[1], first)
-    _CACHE.insert(0, (ruleset, graph, shape))
-    del _CACHE[_CACHE_SIZE:]
-    return graph
+    same = next((graph for known, graph in _SHAPES if known == shape), None)
+    if same is None:
+        same = build_map_graph(shape[0], shape[1])
+        _SHAPES.insert(0, (shape, same))
+        del _SHAPES[_CACHE_SIZE:]
+    return _CACHE.put(ruleset, same.sharing(first))
 
 
 def forget(ruleset: Ruleset) -> None:
     """Let go of the ruleset's graphs (the family's ``checked`` hook: a build, once the ruleset is
     checked; code generation and the sheets read :func:`adjacency`). At 50× the synthetic map's
     three views held 13 MB as networkx graphs, and the cache kept the model alive."""
-    _CACHE[:] = [entry for entry in _CACHE if entry[0] is not ruleset]
+    graph = _CACHE.get(ruleset)
+    if graph is not None:
+        _CACHE.pop(ruleset)
+        _SHAPES[:] = [entry for entry in _SHAPES if entry[1]._views is not graph._views]
 
 
 def adjacency(ruleset: Ruleset) -> dict[str, dict[str, Any]]:

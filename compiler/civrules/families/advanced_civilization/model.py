@@ -292,7 +292,7 @@ class NoEffect:
     rules: tuple[str, ...]
 
 
-@frozen_value
+@frozen_value(weakref=True)  # memos of a calamity go with it (civrules.support.memo)
 class Calamity(Entity):
     stack: int
     tradable: bool | Unknown

@@ -46,6 +46,7 @@ from civrules.families.advanced_civilization.credits import (
 )
 from civrules.families.advanced_civilization.model import Card, Ruleset
 from civrules.families.advanced_civilization.model import CreditLine as WrittenLine
+from civrules.support import memo
 from civrules.support.walks import acyclic, reachable
 
 # --- Shared helpers ----------------------------------------------------------------------------
@@ -254,23 +255,22 @@ def prerequisite_graph(ruleset: Ruleset) -> Prerequisites:
     """The directed graph card → card it requires; prerequisites that do not exist are left to X001.
 
     Made once per model (every card check asks for it; its closure is made once with it)."""
-    cached = _GRAPHS.get(id(ruleset))
-    if cached is None or cached[0] is not ruleset:
-        graph = Prerequisites(
-            {
-                card.id: list(dict.fromkeys(r for r in card.prerequisite_list() if r in ruleset.cards))
-                for card in cards_of(ruleset)
-            }
+    found = _GRAPHS.get(ruleset)
+    if found is None:
+        found = _GRAPHS.put(
+            ruleset,
+            Prerequisites(
+                {
+                    card.id: list(dict.fromkeys(r for r in card.prerequisite_list() if r in ruleset.cards))
+                    for card in cards_of(ruleset)
+                }
+            ),
         )
-        cached = (ruleset, graph)
-        if len(_GRAPHS) >= 8:
-            _GRAPHS.clear()
-        _GRAPHS[id(ruleset)] = cached
-    return cached[1]
+    return found
 
 
-#: Prerequisite graphs by model identity; the model is kept in the entry so that a reused id cannot match.
-_GRAPHS: dict[int, tuple[Ruleset, Prerequisites]] = {}
+#: Prerequisite graphs by model, for as long as the model lives.
+_GRAPHS: memo.Attached[Ruleset, Prerequisites] = memo.Attached()
 
 
 def cyclic_cards(graph: Prerequisites) -> set[str]:
