@@ -228,6 +228,29 @@ def test_an_edit_rereads_one_file_and_rechecks_only_the_rulesets_that_read_it(tr
     assert any(d.code == "S002" for d in edited.diagnostics)
 
 
+def test_a_file_opened_or_closed_unchanged_checks_nothing_again(tree: Path) -> None:
+    """An editor opening a file sends its text: known as ("text", hash) and the file on disk as
+    ("bytes", hash), an unchanged file matched no key, so opening it read it again and checked
+    every ruleset reading it again (and closing it, again). The text is now known by the bytes it
+    would be saved as; the next edit is still spliced into the reading it keeps."""
+    session = Session(tree)
+    session.update()
+    relative = "maps/mediterranean.yaml"
+    text = (tree / relative).read_text(encoding="utf-8")
+    session.set_text(relative, text)
+    opened = session.update()
+    assert opened.reread == [] and opened.rechecked == []
+    session.set_text(relative, text.replace("    name: Antiochia\n", "    name: Antiocheia\n", 1))
+    edited = session.update()
+    assert edited.reread == [relative] and edited.spliced == [relative]
+    assert edited.diagnostics == full_run(tree, session.overlays)
+    session.set_text(relative, text)
+    session.update()
+    session.set_text(relative, None)
+    closed = session.update()
+    assert closed.reread == [] and closed.rechecked == []
+
+
 def test_the_versions_of_a_file_an_edit_replaced_are_let_go(tree: Path) -> None:
     """Each edit reads the edited file into a new document (a spliced one copies the node table).
     What the checks make from a document (its citation walk, its Q006 findings) and from a model

@@ -284,7 +284,16 @@ class Session:
         the others (missing, refused, not a regular file, too large) say only when to look again.
         """
         if relative in overlays:
-            return ("text", hashlib.blake2b(overlays[relative].encode("utf-8", "surrogatepass")).hexdigest())
+            # An editor's text is known by the bytes it would be saved as: a file opened unchanged
+            # (or closed unsaved) reads as it did, and nothing is checked again (as ("text", hash)
+            # it matched no key of the disk's bytes: opening a file re-read it and re-checked every
+            # ruleset reading it). Reading those bytes gives what reading the text gives; a text
+            # no file can hold (a lone surrogate) stays text.
+            text = overlays[relative]
+            try:
+                return ("bytes", hashlib.blake2b(text.encode("utf-8")).hexdigest())
+            except UnicodeEncodeError:
+                return ("text", hashlib.blake2b(text.encode("utf-8", "surrogatepass")).hexdigest())
         if relative.startswith(SHIPPED):  # installed with civrules: it does not change while it runs
             return ("bytes", relative)
         path = self.root / relative
@@ -349,6 +358,9 @@ class _SessionWorkspace(Workspace):
         reusable = signature[0] in ("text", "bytes")
         parsed = self.session._parsed.get(relative)
         if reusable and parsed is not None and parsed.signature == signature:
+            if parsed.text is None and relative in self.overrides:
+                # Read from disk, now open with the same content: the next edit splices into its text.
+                parsed = self.session._parsed[relative] = replace(parsed, text=self.overrides[relative])
             # A fresh list: a run appends to a file's diagnostics (a manifest's id, say).
             loaded = LoadedFile(parsed.path, parsed.document, parsed.kind, list(parsed.diagnostics), parsed.read)
             self._files[relative] = loaded
