@@ -770,6 +770,42 @@ def test_completion_offers_the_ids_of_the_collection_the_field_refers_to(rules: 
     asyncio.run(session())
 
 
+def test_completion_offers_area_ids_on_an_item_of_a_block_list(rules: Path) -> None:
+    """`  - germ` under `areas:` (a block list of area ids) is a value being written: it was
+    taken for a key, and completion offered nothing. An item of a list of mappings (`  - ` under
+    `cards:`) still offers the keys of its first entry."""
+    manifest = "rulesets/advanced-civilization.yaml"
+    written = "      areas: [sudeten, germania_2]\n"
+    text = (rules / manifest).read_text(encoding="utf-8")
+    assert written in text
+    text = text.replace(written, "      areas:\n        - sudeten\n        - germ\n", 1)
+    (rules / manifest).write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    at = lines.index("        - germ") + 1
+    keys, is_value = yaml_key_path(lines, at, len("        - germ") + 1)
+    assert keys[-2:] == ["start_areas", "areas"] and is_value
+    assert yaml_key_path(["cards:", "  - i"], 2, len("  - i") + 1) == (["cards"], True)
+    uri = (rules / manifest).absolute().as_uri()
+    cards_uri = (rules / CARDS).absolute().as_uri()
+    cards = (rules / CARDS).read_text(encoding="utf-8")
+
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.initialize(rules, {})
+        await editor.settle()
+
+        def labels(at_uri: str, at: dict[str, int]) -> set[str]:
+            found = editor.request("textDocument/completion", {"textDocument": {"uri": at_uri}, "position": at})
+            return {item["label"] for item in found["items"]}
+
+        areas = labels(uri, position(text, "        - germ", len("        - germ")))
+        assert {"germania_2", "sudeten"} <= areas and not {"pottery", "famine"} & areas
+        first_key = labels(cards_uri, position(cards, "  - id: pottery", len("  - ")))
+        assert {"id", "cost", "credits"} <= first_key
+
+    asyncio.run(session())
+
+
 def test_rename_rewrites_the_definition_and_every_reference(rules: Path) -> None:
     uri = (rules / CARDS).absolute().as_uri()
     text = (rules / CARDS).read_text(encoding="utf-8")

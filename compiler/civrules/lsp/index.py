@@ -637,8 +637,10 @@ def yaml_key_path(lines: list[str], line: int, column: int) -> tuple[list[str], 
     """The mapping keys enclosing a 1-based position, by indentation, and whether it is a value.
 
     Returns the keys from the document root (the key being given a value last) and whether the
-    cursor stands after ``key:`` (a value is being written, not a key). A heuristic on the text as
-    typed, so that it works on a document that does not parse yet.
+    cursor stands after ``key:`` or on a block sequence's item with no key yet (``  - adr`` under
+    ``areas:``): a value is being written, not a key (though an item of a list of mappings may be
+    starting its first key: the caller asks the schema). A heuristic on the text as typed, so that
+    it works on a document that does not parse yet.
     """
     current = lines[line - 1] if 0 < line <= len(lines) else ""
     match = _ITEM.match(current[: column - 1])
@@ -666,7 +668,21 @@ def yaml_key_path(lines: list[str], line: int, column: int) -> tuple[list[str], 
             limit = start
             if limit == 0:
                 break
-    return keys, own is not None or in_value
+    return keys, own is not None or in_value or block_item_at(lines, line, column)
+
+
+def block_item_at(lines: list[str], line: int, column: int) -> bool:
+    """Whether a 1-based position ends a block sequence's item that is so far a plain scalar, not a
+    key, a flow collection or a comment (``  - adr``)."""
+    current = lines[line - 1] if 0 < line <= len(lines) else ""
+    match = _ITEM.match(current[: column - 1])
+    assert match is not None
+    content = match.group(2)
+    return (
+        "-" in match.group(1)
+        and not content.startswith(("{", "[", "#", "&", "*", "!", "|", ">"))
+        and (":" not in content)
+    )
 
 
 def schema_keys(schema: dict[str, Any], keys: list[str]) -> tuple[dict[str, Any], list[Any]]:

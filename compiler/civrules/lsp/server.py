@@ -47,6 +47,7 @@ from civrules.lsp.index import (
     Outline,
     RenameRefusedError,
     Symbol,
+    block_item_at,
     code_at,
     covers,
     description,
@@ -585,6 +586,9 @@ def _completion(ls: CivrulesServer, uri: str, position: types.Position) -> types
     values: list[Any] = []
     if kind in SCHEMA_FILES:
         properties, values = schema_keys(load_schema(kind), keys)
+        item = is_value and properties and not values and block_item_at(lines, *positions.point(uri, position))
+        if item and reference_at(kind, keys) is None:
+            is_value = False  # an item of a list of mappings (`  - i` under `cards:`): its first key
     if not keys and not is_value and kind not in SCHEMA_FILES:
         values = []
         # The kinds as a file writes them (a family's `cards`, not the qualified `<family>/cards`).
