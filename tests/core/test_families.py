@@ -7,6 +7,7 @@ import json
 import shutil
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterator
 from importlib import metadata
 from pathlib import Path
@@ -20,9 +21,10 @@ from civrules.checks import catalogue
 from civrules.cli import main
 from civrules.diagnostics import codes
 from civrules.emit.export import Export, export_ruleset, fingerprint
+from civrules.emit.packaging import normalized_distribution
 from civrules.families import Family, FamilyError, default_family, families
 from civrules.pipeline import analyse, derived_facts
-from tests.conftest import REPO
+from tests.conftest import REPO, copy_rulesets
 from tests.rulefiles import CachedWorkspace, shipped_analysis
 
 EXAMPLE = REPO / "tests" / "families" / "example"
@@ -35,11 +37,13 @@ def _forget() -> None:
     schema.load_schema.cache_clear()
 
 
-def _install_entry_point(folder: Path, name: str, value: str) -> None:
-    """A distribution's metadata declaring a family, on ``sys.path`` as an installed one would be."""
-    info = folder / f"{name.replace('-', '_')}-0.1.dist-info"
+def _install_entry_point(folder: Path, name: str, value: str, *, distribution: str | None = None) -> None:
+    """A distribution's metadata declaring a family, on ``sys.path`` as an installed one would be;
+    the distribution is named ``distribution`` (by default as the entry point)."""
+    distribution = distribution or name
+    info = folder / f"{distribution.replace('-', '_')}-0.1.dist-info"
     info.mkdir(parents=True)
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n", encoding="utf-8")
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {distribution}\nVersion: 0.1\n", encoding="utf-8")
     (info / "entry_points.txt").write_text(f"[{register.ENTRY_POINT_GROUP}]\n{name} = {value}\n", encoding="utf-8")
 
 
@@ -142,6 +146,50 @@ def test_a_broken_family_distribution_is_named_not_a_traceback(monkeypatch: pyte
     finally:
         monkeypatch.undo()
         _forget()
+
+
+def test_a_ruleset_named_as_a_familys_distribution_is_distributed_under_another_name(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The example family installed as `civrules-example-family` (its pyproject's name) and a
+    ruleset `example-family`: its distribution was `civrules-example-family`, so installing it
+    uninstalled the family. Built now, no distribution it writes is pip's name of an installed
+    family, of a runtime, or of another ruleset."""
+    family_distribution = tomllib.loads((EXAMPLE / "pyproject.toml").read_text(encoding="utf-8"))["project"]["name"]
+    assert family_distribution == "civrules-example-family"
+    monkeypatch.syspath_prepend(str(EXAMPLE))
+    _install_entry_point(tmp_path / "site", ENTRY.name, ENTRY.value, distribution=family_distribution)
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    _forget()
+    try:
+        assert "example-dice" in families()
+        installed = {
+            normalized_distribution(entry.dist.name)
+            for entry in metadata.entry_points(group=register.ENTRY_POINT_GROUP)
+            if entry.dist is not None
+        }
+        assert "civrules-example-family" in installed
+        rules = copy_rulesets(tmp_path / "rules", "advanced-civilization")
+        (rules / "rulesets" / "example-family.yaml").write_text(
+            "kind: ruleset\nid: example-family\nname: House rules\nextends: advanced-civilization\n", encoding="utf-8"
+        )
+        out = tmp_path / "out"
+        built = CliRunner().invoke(main, ["--rules", str(rules), "build", "--out", str(out), "example-family"])
+        assert built.exit_code == 0, built.output
+        written = {
+            pyproject.parent.relative_to(out / "python").as_posix(): normalized_distribution(
+                tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["name"]
+            )
+            for pyproject in (out / "python").glob("**/pyproject.toml")
+        }
+    finally:
+        monkeypatch.undo()
+        _forget()
+        _unload("civrules_example_family")
+    ruleset = written.pop("civrules_rulesets/example_family")
+    assert ruleset == "civrules-rulesets-example-family"
+    assert set(written) == {"civrules_runtime", "civrules_runtime_advanced_civilization"}
+    assert ruleset not in installed | set(written.values())
 
 
 # --- A family from outside ------------------------------------------------------------------------

@@ -177,6 +177,6 @@ def test_build_decides_each_version_says_why_and_a_rebuild_keeps_it(tmp_path: Pa
 def test_a_variant_names_its_base_and_does_not_depend_on_it() -> None:
     package = REPO / "generated" / "python" / "civrules_rulesets" / "advanced_civilization_western"
     assert 'BASE_RULESET: Final[str | None] = "advanced-civilization"' in (package / "__init__.py").read_text()
-    assert "civrules-advanced-civilization" not in (package / "pyproject.toml").read_text().replace(
-        "civrules-advanced-civilization-western", ""
+    assert "civrules-rulesets-advanced-civilization" not in (package / "pyproject.toml").read_text().replace(
+        "civrules-rulesets-advanced-civilization-western", ""
     )

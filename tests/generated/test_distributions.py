@@ -49,7 +49,7 @@ def test_each_pyproject_parses_back_and_validates_as_metadata(pyproject: Path) -
     assert all(dependency.startswith("civrules-runtime") for dependency in project["dependencies"])
     if folder.startswith(f"{NAMESPACE}/"):
         ruleset_id = folder.partition("/")[2].replace("_", "-")
-        assert project["name"] == f"civrules-{ruleset_id}"
+        assert project["name"] == f"civrules-rulesets-{ruleset_id}"  # the words of its import path
         assert len(project["dependencies"]) == 2  # the shared runtime and the family's
 
 

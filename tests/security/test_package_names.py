@@ -1,11 +1,12 @@
 """Ruleset ids become Python packages and distributions. A ruleset's package lives in civrules' own
 namespace, ``civrules_rulesets.<id>``, so no id can make it replace, shadow or be imported in place
 of another module: `pip`, `sitecustomize`, `yaml`, `click`, `enum` build like any other id, and the
-verdict depends on the rules alone. Refused at its line, before anything is written: an id that is
-not kebab-case (S001: pip would read `civrules-a--b` as `civrules-a-b`, another ruleset's or a
-runtime's), that cannot be imported (a keyword), whose distribution would be a runtime's (any
-`runtime-...`, whichever families are installed), that Windows cannot name a file after (`aux`),
-or that is too long to name a folder (I003).
+verdict depends on the rules alone. Its distribution is ``civrules-rulesets-<id>``, in civrules' own
+namespace of distribution names, so no id can make it a runtime's, a game family's or another
+project's (`runtime`, `runtime-chess`, `example-family` build like any other id). Refused at its
+line, before anything is written: an id that is not kebab-case (S001: pip would read
+`civrules-rulesets-a--b` as `civrules-rulesets-a-b`, another ruleset's), that cannot be imported (a
+keyword), that Windows cannot name a file after (`aux`), or that is too long to name a folder (I003).
 How hostile names become safe literals inside a package is in
 tests/families/advanced_civilization/test_codegen.py; the metadata's escaping in
 tests/generated/test_distributions.py.
@@ -53,12 +54,6 @@ def i003(ruleset_id: str) -> list[tuple[str, int, int]]:
     [
         ("in", "Python keyword"),
         ("import", "Python keyword"),
-        ("runtime", "the shared runtime's"),
-        ("runtime-advanced-civilization", "a family runtime's"),
-        ("runtime-imperial-settlers", "a family runtime's"),
-        # Families no machine here has installed: the verdict is the same everywhere.
-        ("runtime-chess", "a family runtime's"),
-        ("runtime-x", "a family runtime's"),
         ("aux", "a device name on Windows"),
         ("con", "a device name on Windows"),
         ("nul", "a device name on Windows"),
@@ -66,9 +61,7 @@ def i003(ruleset_id: str) -> list[tuple[str, int, int]]:
         ("lpt9", "a device name on Windows"),
     ],
 )
-def test_an_id_that_cannot_be_imported_or_would_take_a_runtimes_distribution_is_refused(
-    ruleset_id: str, what: str
-) -> None:
+def test_an_id_that_cannot_be_imported_or_name_a_file_is_refused(ruleset_id: str, what: str) -> None:
     found = i003(ruleset_id)
     assert len(found) == 1 and what in found[0][0], found
     assert found[0][1:] == (2, 5)
@@ -77,16 +70,20 @@ def test_an_id_that_cannot_be_imported_or_would_take_a_runtimes_distribution_is_
 @pytest.mark.parametrize(
     "ruleset_id",
     # An installer, a module Python runs at start-up, civrules' dependencies, the standard library,
-    # civrules itself, soft keywords: inside the namespace none of them is a threat.
-    ["pip", "sitecustomize", "usercustomize", "yaml", "click", "jinja2", "enum", "typing", "civrules", "match", "type"],
-)
-def test_an_id_named_like_an_installed_module_is_accepted(ruleset_id: str) -> None:
+    # civrules itself, soft keywords, civrules' runtimes and a game family's distribution: inside
+    # the namespaces none of them is a threat.
+    [
+        "pip", "sitecustomize", "usercustomize", "yaml", "click", "jinja2", "enum", "typing", "civrules", "match",
+        "type", "runtime", "runtime-advanced-civilization", "runtime-chess", "example-family", "rulesets",
+    ],
+)  # fmt: skip
+def test_an_id_named_like_an_installed_module_or_distribution_is_accepted(ruleset_id: str) -> None:
     assert i003(ruleset_id) == []
 
 
 def test_a_ruleset_named_pip_builds_into_the_namespace_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`civrules build` writes a ruleset `pip`'s package as civrules_rulesets/pip/ and its
-    distribution as `civrules-pip`: nothing it writes can be imported as `pip`."""
+    distribution as `civrules-rulesets-pip`: nothing it writes can be imported as `pip`."""
     rules = copy_rulesets(tmp_path / "rules", "advanced-civilization")
     for name in ("pip", "sitecustomize"):
         (rules / "rulesets" / f"{name}.yaml").write_text(
@@ -102,28 +99,30 @@ def test_a_ruleset_named_pip_builds_into_the_namespace_only(tmp_path: Path, caps
     assert "python/civrules_rulesets/pip/__init__.py" in tree
     assert "python/civrules_rulesets/sitecustomize/__init__.py" in tree
     assert not any(path.startswith("python/civrules_rulesets/__init__") for path in tree)  # a namespace: no owner
-    assert b'name = "civrules-pip"' in tree["python/civrules_rulesets/pip/pyproject.toml"]
+    assert b'name = "civrules-rulesets-pip"' in tree["python/civrules_rulesets/pip/pyproject.toml"]
 
 
-def test_the_reserved_distributions_are_those_the_emitter_writes() -> None:
-    """A ruleset `runtime-<family>` would be distributed as that family runtime's distribution:
-    refused for every family, installed here or not."""
+def test_no_ruleset_id_names_a_runtimes_distribution() -> None:
+    """A ruleset's distribution is in the rulesets' namespace whatever its id: never a runtime's,
+    for any family, installed here or not, so civrules need not keep `runtime-...` ids for them."""
     from civrules.emit.packaging import RUNTIME_DISTRIBUTION, family_runtime_distribution
     from civrules.families import families
 
-    for family in [*families(), "chess", "some-family-from-elsewhere"]:
-        reserved = family_runtime_distribution(family).removeprefix("civrules-")
-        assert distribution_name(reserved) == family_runtime_distribution(family)
-        assert ruleset_id_problems(reserved), reserved
-    assert ruleset_id_problems(RUNTIME_DISTRIBUTION.removeprefix("civrules-"))
-    assert not ruleset_id_problems("runtimes") and not ruleset_id_problems("my-runtime")
+    runtimes = {RUNTIME_DISTRIBUTION} | {
+        family_runtime_distribution(family) for family in [*families(), "chess", "some-family-from-elsewhere"]
+    }
+    for runtime in runtimes:
+        ruleset_id = runtime.removeprefix("civrules-")  # the id that took the runtime's name before
+        assert ruleset_id_problems(ruleset_id) == [], ruleset_id
+        assert normalized_distribution(distribution_name(ruleset_id)) not in runtimes
+        assert distribution_name(ruleset_id) == f"civrules-rulesets-{ruleset_id}"
 
 
 @pytest.mark.parametrize(
     ("ruleset_id", "read_as"),
     [
-        ("a--b", "`civrules-a-b`, the distribution of a ruleset `a-b`"),
-        ("runtime--advanced-civilization", "`civrules-runtime-advanced-civilization`, a family runtime's"),
+        ("a--b", "`civrules-rulesets-a-b`, the distribution of a ruleset `a-b`"),
+        ("runtime--advanced-civilization", "`civrules-rulesets-runtime-advanced-civilization`, the distribution of a"),
         ("runtime-", "would end in a hyphen"),
         ("house-", "would end in a hyphen"),
     ],
@@ -193,7 +192,7 @@ def test_building_ids_pip_reads_as_one_fails_and_writes_nothing(
     assert not any("a__b" in path or "runtime__" in path or "runtime--" in path for path in written), sorted(written)
 
 
-@pytest.mark.parametrize("name", ["aux", "AUX", "runtime-chess", "a--b", "house-"])
+@pytest.mark.parametrize("name", ["aux", "AUX", "a--b", "house-"])
 def test_new_variant_refuses_the_ids_the_check_refuses(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -102,19 +102,17 @@ def check_identifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
     keyword (`class`, `import`), a soft keyword (`match`, `type`), or a dunder name (`__import__`);
     or a ruleset id that cannot name what civrules generates for it: one that is not kebab-case
     (lower-case letters and digits, words joined by single hyphens), whose package name (hyphens
-    as underscores) is a keyword, that is `runtime` or starts with `runtime-` (civrules keeps the
-    distributions `civrules-runtime` and `civrules-runtime-<family>` for its runtimes, for every
-    family), that is a Windows device name (`con`, `prn`, `aux`, `nul`, `com0`-`com9`,
-    `lpt0`-`lpt9`), or that is longer than 100 characters.
+    as underscores) is a keyword, that is a Windows device name (`con`, `prn`, `aux`, `nul`,
+    `com0`-`com9`, `lpt0`-`lpt9`), or that is longer than 100 characters.
 
     Why: `civrules build` turns ids into enum members and mapping keys, and a ruleset id into the
-    package `civrules_rulesets.<id>` and the distribution `civrules-<id>`; a keyword would not
-    compile or import, a dunder would shadow Python machinery, and a distribution named as a
-    runtime would replace it when installed. pip reads `-`, `_` and `.` alike and folds case, so
-    `civrules-a--b` is `civrules-a-b`: installing one would uninstall the other; kebab-case ids are
-    never read as another. (Any other id is safe: the namespace keeps a ruleset `pip` or `yaml`
-    from replacing what another program installed, so the verdict never depends on the machine
-    that builds.) A ruleset id also names folders and files (its manifest, its sheets, its
+    package `civrules_rulesets.<id>` and the distribution `civrules-rulesets-<id>`; a keyword would
+    not compile or import, and a dunder would shadow Python machinery. pip reads `-`, `_` and `.`
+    alike and folds case, so `civrules-rulesets-a--b` is `civrules-rulesets-a-b`: installing one
+    would uninstall the other; kebab-case ids are never read as another. (Any other id is safe:
+    the namespaces keep a ruleset `pip`, `yaml` or `runtime-chess` from replacing what another
+    program installed, a runtime or a game family included, so the verdict never depends on the
+    machine that builds.) A ruleset id also names folders and files (its manifest, its sheets, its
     helper): Windows can create none named as a device, and file systems limit a name to 255 bytes.
 
     Fix: choose another id (`class_` or a more specific word; `house-rules` for a ruleset).

@@ -1,19 +1,24 @@
 """The names of generated engine packages and runtimes, whatever their family.
 
 Every ruleset's package is an import package in civrules' own namespace,
-``civrules_rulesets.<id with underscores>``, and a distribution ``civrules-<id>``. The namespace is
-what keeps a ruleset's package from replacing or shadowing anything else installed: whatever its id
-(``pip``, ``sitecustomize``, ``yaml``, a dependency of an engine), the package can only ever be
-``civrules_rulesets.pip``; ``civrules_rulesets`` is an implicit namespace package (PEP 420), which
-no distribution owns, so any number of rulesets install side by side. Whether an id is accepted
-depends on the rules alone, never on what the building machine has installed.
+``civrules_rulesets.<id with underscores>``, and a distribution in civrules' own namespace of
+distribution names, ``civrules-rulesets-<id>`` (the same words as its import path). The import
+namespace is what keeps a ruleset's package from replacing or shadowing another module: whatever
+its id (``pip``, ``sitecustomize``, ``yaml``, a dependency of an engine), the package can only ever
+be ``civrules_rulesets.pip``; ``civrules_rulesets`` is an implicit namespace package (PEP 420),
+which no distribution owns, so any number of rulesets install side by side. The distribution
+namespace does the same for what pip installs and uninstalls: a ruleset's distribution is never a
+game family's (a family is a distribution of its own, named as its authors choose, and must not
+take a ``civrules-rulesets-...`` name: the register refuses one), a runtime's or any other
+``civrules-<x>`` project's, so installing a ruleset never uninstalls another project. Whether an
+id is accepted depends on the rules alone, never on what the building machine has installed.
 
 Every package imports the shared runtime ``civrules_runtime`` (errors, the record and protocol
 bases: what every family shares) and its family's runtime ``civrules_runtime_<family>``
 (distribution ``civrules-runtime-<family>``: the family's records, vocabularies, rule logic and
 protocol), which all the family's rulesets share. Their names are civrules' own, fixed by civrules
-and the family, never by rule data; a ruleset whose distribution would take a runtime's
-(``civrules-runtime``, ``civrules-runtime-<family>``) is refused (check I003).
+and the family, never by rule data; no ruleset's distribution can be named as one, since
+``rulesets`` is not ``runtime``.
 
 A ruleset id also names files: ``rules/rulesets/<id>.yaml``, ``generated/sheets/<id>/`` and
 ``generated/helpers/<id>.html``. :func:`ruleset_id_problems` says why an id cannot name all of them
@@ -33,6 +38,8 @@ NAMESPACE = "civrules_rulesets"
 RUNTIME = "civrules_runtime"
 #: Its distribution (pip) name.
 RUNTIME_DISTRIBUTION = "civrules-runtime"
+#: What every ruleset's distribution name starts with: the namespace's words, as pip compares them.
+RULESETS_DISTRIBUTION = "civrules-rulesets"
 
 
 def package_name(ruleset_id: str) -> str:
@@ -51,8 +58,9 @@ def package_folder(ruleset_id: str) -> str:
 
 
 def distribution_name(ruleset_id: str) -> str:
-    """The distribution (pip) name of a ruleset's package."""
-    return f"civrules-{ruleset_id}"
+    """The distribution (pip) name of a ruleset's package: its import path's words,
+    ``advanced-civilization`` → ``civrules-rulesets-advanced-civilization``."""
+    return f"{RULESETS_DISTRIBUTION}-{ruleset_id}"
 
 
 def family_runtime_package(family_id: str) -> str:
@@ -66,7 +74,7 @@ def family_runtime_distribution(family_id: str) -> str:
 
 
 #: What a ruleset id is: lower-case words of ASCII letters and digits joined by single hyphens.
-#: Such an id's distribution ``civrules-<id>`` is already in the form pip compares names in (PEP
+#: Such an id's distribution ``civrules-rulesets-<id>`` is already in the form pip compares names in (PEP
 #: 503), and its package name (hyphens as underscores) has no other spelling: two ids name one
 #: distribution, or one package, only when they are one id. The schemas' `ruleset_id` is this pattern.
 RULESET_ID_PATTERN = "^[a-z][a-z0-9]*(-[a-z0-9]+)*$"
@@ -74,11 +82,6 @@ RULESET_ID = re.compile(RULESET_ID_PATTERN)
 
 #: Why an id that is not kebab-case is refused, when no more telling reason applies.
 NOT_KEBAB_CASE = "is not kebab-case"
-
-#: The ids civrules keeps for its runtimes: ``runtime`` (``civrules-runtime``) and every
-#: ``runtime-<anything>`` (``civrules-runtime-<family>``), for every family that exists anywhere,
-#: not only those installed where the rules are checked.
-RESERVED_PREFIX = "runtime"
 
 #: Names Windows gives its devices, in any case and with any extension (``aux.yaml`` too): no
 #: file or folder can have one, so a repository holding one cannot be checked out there.
@@ -96,18 +99,18 @@ def normalized_distribution(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def is_reserved(ruleset_id: str) -> bool:
-    """Whether ``ruleset_id``'s distribution would be a runtime's (``runtime``, ``runtime-...``)."""
-    return ruleset_id == RESERVED_PREFIX or ruleset_id.startswith(f"{RESERVED_PREFIX}-")
+def is_generated_distribution(name: str) -> bool:
+    """Whether pip would take the distribution ``name`` for one civrules generates: a ruleset's
+    (``civrules-rulesets-...``) or a runtime's (``civrules-runtime``, ``civrules-runtime-...``).
+    Installing that one would uninstall a distribution so named, so no other may be.
 
-
-def _taken_by(ruleset_id: str) -> str:
-    """Whose distribution ``civrules-<ruleset_id>`` (a well-formed id) is, in words."""
-    if ruleset_id == RESERVED_PREFIX:
-        return "the shared runtime's distribution"
-    if is_reserved(ruleset_id):
-        return "a family runtime's distribution"
-    return f"the distribution of a ruleset `{ruleset_id}`"
+    >>> is_generated_distribution("civrules-rulesets-dice-game"), is_generated_distribution("civrules-example-family")
+    (True, False)
+    """
+    read_as = normalized_distribution(name)
+    return read_as == RUNTIME_DISTRIBUTION or read_as.startswith(
+        (f"{RULESETS_DISTRIBUTION}-", f"{RUNTIME_DISTRIBUTION}-")
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,11 +145,11 @@ def ruleset_id_problems(ruleset_id: str) -> list[IdProblem]:
     distribution = distribution_name(ruleset_id)
     read_as = normalized_distribution(distribution)
     if RULESET_ID.fullmatch(ruleset_id) is None:
-        same = read_as.removeprefix("civrules-")
+        same = read_as.removeprefix(f"{RULESETS_DISTRIBUTION}-")
         if read_as != distribution and RULESET_ID.fullmatch(same):
             why = (
                 f"cannot name a generated distribution: pip reads `{distribution}` as `{read_as}`, "
-                f"{_taken_by(same)}, so installing either would uninstall the other"
+                f"the distribution of a ruleset `{same}`, so installing either would uninstall the other"
             )
         elif ruleset_id.endswith("-"):
             why = (
@@ -171,16 +174,6 @@ def ruleset_id_problems(ruleset_id: str) -> list[IdProblem]:
                 shown,
                 f"cannot name a generated Python package: `{ruleset_id}` is a Python keyword",
                 f"choose another id, e.g. `{ruleset_id}-rules`",
-            )
-        )
-    elif is_reserved(ruleset_id):
-        problems.append(
-            IdProblem(
-                shown,
-                f"cannot name a generated distribution: `{distribution}` is "
-                f"{_taken_by(ruleset_id)} (civrules keeps `civrules-runtime` and every `civrules-runtime-...` "
-                "for its runtimes)",
-                f"choose an id that does not start with `{RESERVED_PREFIX}`, e.g. `my-{ruleset_id}`",
             )
         )
     elif ruleset_id in WINDOWS_DEVICE_NAMES:
