@@ -148,6 +148,31 @@ def test_a_broken_family_distribution_is_named_not_a_traceback(monkeypatch: pyte
         _forget()
 
 
+@pytest.mark.parametrize(
+    "distribution",
+    [
+        "civrules-rulesets-dice-game",  # the distribution of a ruleset `dice-game`
+        "Civrules_Rulesets.Dice",  # as pip reads it: `civrules-rulesets-dice`
+        "civrules-runtime-example-dice",  # the family's own runtime
+        "civrules-runtime",
+    ],
+)
+def test_a_family_whose_distribution_civrules_would_generate_is_refused(
+    distribution: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A family distributed as `civrules-rulesets-<id>` (or as a runtime) would be uninstalled when
+    that ruleset's package (or runtime) is installed: refused by name, before its code is imported."""
+    _install_entry_point(tmp_path / "site", "example-dice", "no_such_module_anywhere:FAMILY", distribution=distribution)
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    _forget()
+    try:
+        with pytest.raises(FamilyError, match=rf"the distribution `{distribution}`.*rename the family's distribution"):
+            families()
+    finally:
+        monkeypatch.undo()
+        _forget()
+
+
 def test_a_ruleset_named_as_a_familys_distribution_is_distributed_under_another_name(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -8,7 +8,10 @@ at hand.
 
 Families come from installed distributions only: each registers its object under the entry-point
 group ``civrules.families`` (``[project.entry-points."civrules.families"]`` in its
-``pyproject.toml``), so a family can be a distribution of its own. Nothing is ever imported from a
+``pyproject.toml``), so a family can be a distribution of its own, named as its authors choose
+outside the names civrules gives what it generates (``civrules-rulesets-*``, ``civrules-runtime``,
+``civrules-runtime-*``: installing a package so named would uninstall the family, so such a family
+is refused before it is imported). Nothing is ever imported from a
 rules tree: a rules repository cannot bring code. The families shipped with civrules are also
 registered without metadata (a source checkout that was never installed still knows them).
 
@@ -74,6 +77,7 @@ def families() -> Mapping[str, Family]:
     for entry in _installed_entry_points():
         if entry.value in BUILTIN:
             continue
+        _refuse_generated_name(entry)
         try:
             family = entry.load()
         except Exception as error:  # a broken third-party family is named, not a traceback
@@ -136,6 +140,23 @@ def _only_builtin_entry_points() -> bool:
                 if line and not line.startswith(("#", ";")) and line.partition("=")[2].strip() not in BUILTIN:
                     return False
     return True
+
+
+def _refuse_generated_name(entry: Any) -> None:
+    """Refuse a family whose distribution is named as one civrules generates (a ruleset's
+    ``civrules-rulesets-<id>``, a runtime's ``civrules-runtime...``): pip would take the two for one
+    project, so installing that package would uninstall the family. Refused before it is imported."""
+    # Imported here: only a family from another distribution gets this far, and most runs have none.
+    from civrules.emit.packaging import RULESETS_DISTRIBUTION, RUNTIME_DISTRIBUTION, is_generated_distribution
+
+    distribution = getattr(entry, "dist", None)
+    name = getattr(distribution, "name", None) if distribution is not None else None
+    if isinstance(name, str) and is_generated_distribution(name):
+        raise FamilyError(
+            f"the family `{entry.name}` ({entry.value}) comes from the distribution `{name}`, a name civrules "
+            f"gives what it generates (`{RULESETS_DISTRIBUTION}-<ruleset id>`, `{RUNTIME_DISTRIBUTION}-<family id>`): "
+            "installing that package would uninstall the family; rename the family's distribution"
+        )
 
 
 def _load(target: str) -> Family:
