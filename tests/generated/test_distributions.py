@@ -96,9 +96,11 @@ def test_the_metadata_tables_are_judged_and_other_tools_tables_left_to_their_too
 
 
 def test_a_family_writes_its_package_and_nothing_else() -> None:
-    """The build refuses (R900, nothing written) a package hook that writes outside its folder or
-    metadata that does not validate."""
-    good = render_pyproject(Distribution("civrules-x", "1.0", "X", (), package_folder("x"), ("__init__.py",), "a test"))
+    """The build refuses (R900, nothing written) a package hook that writes outside its folder,
+    metadata that does not validate, or metadata naming another distribution than the ruleset's."""
+    good = render_pyproject(
+        Distribution("civrules-rulesets-x", "1.0", "X", (), package_folder("x"), ("__init__.py",), "a test")
+    )
     assert (
         _package_problem(
             "x", "dice", {"civrules_rulesets/x/__init__.py": b"", "civrules_rulesets/x/pyproject.toml": good}
@@ -109,6 +111,17 @@ def test_a_family_writes_its_package_and_nothing_else() -> None:
         assert "outside" in (_package_problem("x", "dice", {path: b""}) or "")
     bad = {"civrules_rulesets/x/pyproject.toml": b'[project]\nname = "x x"\n'}
     assert "metadata" in (_package_problem("x", "dice", bad) or "")
+    # Its distribution is the ruleset's, never a name the family chose (its own, another project's).
+    for name in ("civrules-example-family", "civrules-x", "pip", "civrules-rulesets-y"):
+        taken = render_pyproject(Distribution(name, "1.0", "X", (), package_folder("x"), ("__init__.py",), "a test"))
+        said = _package_problem("x", "dice", {"civrules_rulesets/x/pyproject.toml": taken}) or ""
+        assert f"named the distribution of `x` `{name}`, not `civrules-rulesets-x`" in said, said
+    spelled = good.replace(b'"civrules-rulesets-x"', b'"Civrules_Rulesets.X"')  # as pip reads it: the same
+    assert _package_problem("x", "dice", {"civrules_rulesets/x/pyproject.toml": spelled}) is None
+    unnamed = b'[build-system]\nrequires = ["hatchling"]\nbuild-backend = "hatchling.build"\n'
+    assert "named the distribution of `x` nothing" in (
+        _package_problem("x", "dice", {"civrules_rulesets/x/pyproject.toml": unnamed}) or ""
+    )
 
 
 @pytest.mark.slow

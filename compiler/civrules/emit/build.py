@@ -8,6 +8,7 @@ disk, writing nothing.
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Callable, Iterator, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +29,14 @@ from civrules.emit.output import (
     stale_files,
     write_tree,
 )
-from civrules.emit.packaging import RUNTIME, family_runtime_package, import_name, package_folder
+from civrules.emit.packaging import (
+    RUNTIME,
+    distribution_name,
+    family_runtime_package,
+    import_name,
+    normalized_distribution,
+    package_folder,
+)
 from civrules.emit.pyproject import verify_pyproject
 from civrules.emit.runtimes import render_core_runtime
 from civrules.emit.sheets import each_sheet
@@ -225,7 +233,9 @@ def _checked(loaded: LoadedRuleset, model: object | None, documents: Sequence[Do
 def _package_problem(ruleset_id: str, family_id: str, files: dict[str, bytes]) -> str | None:
     """What is wrong with a family's rendering of a ruleset's package, if anything: a file outside
     the package's folder (a family writes that package and nothing else, never a name of its
-    choosing), or a ``pyproject.toml`` that does not parse back as TOML and validate as metadata."""
+    choosing), a ``pyproject.toml`` that does not parse back as TOML and validate as metadata, or
+    one that names another distribution than the ruleset's (``civrules-rulesets-<id>``: any other
+    name may be a project installing it would uninstall)."""
     folder = f"{package_folder(ruleset_id)}/"
     for relative, content in sorted(files.items()):
         if not relative.startswith(folder) or any(part in ("", ".", "..") for part in relative.split("/")):
@@ -234,6 +244,13 @@ def _package_problem(ruleset_id: str, family_id: str, files: dict[str, bytes]) -
             problem = verify_pyproject(content)
             if problem is not None:
                 return f"the package metadata written for `{ruleset_id}` ({relative}): {problem}"
+            project = tomllib.loads(content.decode("utf-8")).get("project")
+            named = project.get("name") if isinstance(project, dict) else None
+            if not isinstance(named, str) or normalized_distribution(named) != distribution_name(ruleset_id):
+                return (
+                    f"the {family_id} family's package hook named the distribution of `{ruleset_id}` "
+                    f"{f'`{named}`' if isinstance(named, str) else 'nothing'}, not `{distribution_name(ruleset_id)}`"
+                )
     return None
 
 
