@@ -102,6 +102,20 @@ def test_a_map_of_the_same_shape_shares_the_views_of_a_cached_one_with_its_own_b
     assert fewer.all is not graph.all and fewer.all.number_of_edges() == graph.all.number_of_edges() - 1
 
 
+def test_a_cached_ruleset_s_map_is_shared_however_many_maps_were_built_since(ruleset: Ruleset) -> None:
+    """The shapes kept for sharing are the most recently used: a ruleset whose graph is cached and
+    asked for again puts its map first, so a ruleset of the same shape built after many others
+    shares it (in a whole test run, other tests' maps pushed the shipped one out of the few kept)."""
+    graph = map_graph(ruleset)
+    borders = list(ruleset.borders)
+    others = [dataclasses.replace(ruleset, borders=Collection.of("borders", borders[k:])) for k in range(1, 7)]
+    for other in others:  # more shapes than are kept
+        map_graph(other)
+    assert map_graph(ruleset) is graph
+    again = dataclasses.replace(ruleset, borders=Collection.of("borders", [dataclasses.replace(b) for b in borders]))
+    assert map_graph(again).all is graph.all
+
+
 def test_derived_coastal_equals_declared_for_every_area(ruleset: Ruleset) -> None:
     derived = derived_coastal(ruleset)
     assert set(derived) == set(ruleset.areas.by_id)

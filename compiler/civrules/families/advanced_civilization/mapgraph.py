@@ -184,36 +184,47 @@ def _shape(ruleset: Ruleset) -> tuple[_Shape, dict[tuple[str, str], Border]]:
 # one's (a variant that leaves its base's map as it is; the same map assembled again after an edit
 # elsewhere, in a long-running session) shares that one's adjacency and views, with its own
 # borders: each map's views are built once.
-_CACHE: memo.Attached[Ruleset, MapGraph] = memo.Attached()
-#: The most recent maps' areas and edges, each with a graph of them without borders (what a graph
-#: of the same shape shares): a model's own graph holds its borders, and so its documents, and is
-#: kept no longer than the model (kept here, the last four kept their models' documents alive).
+_CACHE: memo.Attached[Ruleset, tuple[MapGraph, _Shape, MapGraph]] = memo.Attached()
+#: The most recently used maps' areas and edges, each with a graph of them without borders (what a
+#: graph of the same shape shares): a model's own graph holds its borders, and so its documents,
+#: and is kept no longer than the model (kept here, the last four kept their models' documents
+#: alive). A ruleset's graph asked for again puts its shape first again, so a cached ruleset's map
+#: is always one a new ruleset of the same shape shares.
 _SHAPES: list[tuple[_Shape, MapGraph]] = []
 _CACHE_SIZE = 4
 
 
 def map_graph(ruleset: Ruleset) -> MapGraph:
     """The map graph of a ruleset (built once, then cached)."""
-    graph = _CACHE.get(ruleset)
-    if graph is not None:
+    cached = _CACHE.get(ruleset)
+    if cached is not None:
+        graph, shape, same = cached
+        _recent(shape, same)
         return graph
     shape, first = _shape(ruleset)
-    same = next((graph for known, graph in _SHAPES if known == shape), None)
-    if same is None:
-        same = build_map_graph(shape[0], shape[1])
-        _SHAPES.insert(0, (shape, same))
-        del _SHAPES[_CACHE_SIZE:]
-    return _CACHE.put(ruleset, same.sharing(first))
+    kept = next((views for known, views in _SHAPES if known == shape), None)
+    views = kept if kept is not None else build_map_graph(shape[0], shape[1])
+    _recent(shape, views)
+    built = views.sharing(first)
+    _CACHE.put(ruleset, (built, shape, views))
+    return built
+
+
+def _recent(shape: _Shape, same: MapGraph) -> None:
+    """Put ``shape`` (with its borderless graph) first among the shapes kept."""
+    if _SHAPES and _SHAPES[0][1] is same:
+        return
+    _SHAPES[:] = [(shape, same), *(entry for entry in _SHAPES if entry[1] is not same)][:_CACHE_SIZE]
 
 
 def forget(ruleset: Ruleset) -> None:
     """Let go of the ruleset's graphs (the family's ``checked`` hook: a build, once the ruleset is
     checked; code generation and the sheets read :func:`adjacency`). At 50× the synthetic map's
     three views held 13 MB as networkx graphs, and the cache kept the model alive."""
-    graph = _CACHE.get(ruleset)
-    if graph is not None:
+    cached = _CACHE.get(ruleset)
+    if cached is not None:
         _CACHE.pop(ruleset)
-        _SHAPES[:] = [entry for entry in _SHAPES if entry[1]._views is not graph._views]
+        _SHAPES[:] = [entry for entry in _SHAPES if entry[1] is not cached[2]]
 
 
 def adjacency(ruleset: Ruleset) -> dict[str, dict[str, Any]]:
