@@ -43,8 +43,10 @@ FILES = (
 #: made records and mappings Python values (FrozenMap; pickle, copy, ``replace``, ``asdict``); 2.3
 #: added the view every family's ``assuming()`` builds on (``assumed``); 2.4 the base of the typed
 #: settings records (``records.SettingsRecord``), which each family runtime's ``settings`` module uses;
-#: 2.4.1 refuses a value that is no collection where one belongs (``collection``).
-VERSION = "2.4.1"
+#: 2.4.1 refuses a value that is no collection where one belongs (``collection``); 2.5 the checks
+#: every family runtime refuses an argument with (``errors.flag``, ``unknown_id``, ``closest_id``,
+#: ``some_ids``: each family runtime had its own copy).
+VERSION = "2.5.0"
 
 
 def runtime_distribution(

@@ -15,7 +15,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from civrules_runtime.assumed import AssumedView, given
-from civrules_runtime.errors import UnknownFactError
+from civrules_runtime.errors import UnknownFactError, unknown_id
 
 from . import logic
 from .records import Assumptions, AstTrack, Card, Commodity, HandLimit, Phase, Taxation
@@ -140,18 +140,18 @@ class AssumedPackage(AssumedView):
         cards = dict(package.CARDS)
         for card, cost in assumed.card_costs:
             if card not in cards:
-                raise logic.unknown_id(card, package.CARDS, "civilization card")
+                raise unknown_id(card, package.CARDS, "civilization card")
             cards[card] = _card(cards[card], cost)
         goods = dict(package.COMMODITIES)
         values, counts = dict(assumed.commodity_values), dict(assumed.commodity_counts)
         for good in {*values, *counts}:
             if good not in goods:
-                raise logic.unknown_id(good, package.COMMODITIES, "commodity")
+                raise unknown_id(good, package.COMMODITIES, "commodity")
             goods[good] = _commodity(goods[good], values.get(good), counts.get(good))
         tracks = {nation: dict(levels) for nation, levels in package.AST_TRACKS.items()}
         for nation, spaces in assumed.track_spaces:
             if nation not in package.NATIONS:
-                raise logic.unknown_id(nation, package.NATIONS, "nation")
+                raise unknown_id(nation, package.NATIONS, "nation")
             by_level = tracks.setdefault(nation, {})
             for level in package.AST_LEVELS:
                 track = by_level.get(level)

@@ -210,7 +210,7 @@ _MOVED = frozenset(
     )
 )
 
-__version__ = "2.4.1"
+__version__ = "2.5.0"
 
 __all__ = [
     "AbilityAction",

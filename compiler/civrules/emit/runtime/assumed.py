@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from .errors import OutOfDomainError, UnknownIdError
+from .errors import OutOfDomainError, unknown_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,11 +43,7 @@ def fill(
     for key, value in assumed:
         record = filled.get(key)
         if record is None:
-            import difflib  # an assumption is stated once: its refusal may compare every id
-
-            close = difflib.get_close_matches(str(key), list(table), n=1)
-            hint = f": did you mean {close[0]!r}?" if close else ""
-            raise UnknownIdError(f"{key!r} is not a {what} of this ruleset{hint}")
+            raise unknown_id(key, table, what)
         if getattr(record, field) is not None:
             raise given(f"the {field} of {key}")
         filled[key] = record.replace(**{field: value})

@@ -12,6 +12,7 @@ names them (``ASSUMPTIONS``), and ``require_complete()`` still refuses a draft.
 from __future__ import annotations
 
 from civrules_runtime.assumed import AssumedView, fill
+from civrules_runtime.errors import unknown_id
 
 from . import logic
 
@@ -87,13 +88,13 @@ class AssumedPackage(AssumedView):
         self.ASSUMPTIONS: Assumptions = assumed
         for technology in assumed.starting_technologies:
             if technology[1] not in package.TECHNOLOGIES:
-                raise logic.unknown_id(technology[1], package.TECHNOLOGIES, "technology")
+                raise unknown_id(technology[1], package.TECHNOLOGIES, "technology")
         for government in assumed.starting_governments:
             if government[1] not in package.GOVERNMENTS:
-                raise logic.unknown_id(government[1], package.GOVERNMENTS, "government")
+                raise unknown_id(government[1], package.GOVERNMENTS, "government")
         for era in assumed.wonder_eras:
             if era[1] not in package.ERAS and "ERAS" not in package.UNKNOWN_COLLECTIONS:
-                raise logic.unknown_id(era[1], package.ERAS, "era")
+                raise unknown_id(era[1], package.ERAS, "era")
         self.TECHNOLOGIES: Mapping[str, Technology] = fill(
             package.TECHNOLOGIES, assumed.technology_levels, "level", "technology"
         )

@@ -5,9 +5,15 @@ helpers, not these. Where an answer depends on a fact the sources do not give, U
 never a guess.
 """
 
-import heapq
-
-from civrules_runtime.errors import OutOfDomainError, UnknownFactError, UnknownIdError, collection, within
+from civrules_runtime.errors import (
+    OutOfDomainError,
+    UnknownFactError,
+    UnknownIdError,
+    collection,
+    flag,
+    unknown_id,
+    within,
+)
 
 from .records import (
     BattleHand,
@@ -55,71 +61,6 @@ def entry(table: "Mapping[str, T]", value: str, what: str) -> "T":
     if found is None:
         raise unknown_id(value, table, what)
     return found
-
-
-def unknown_id(value: object, table: "Mapping[str, object]", what: str) -> UnknownIdError:
-    """The UnknownIdError refusing ``value`` as a ``what`` of ``table``: it proposes the closest id
-    ("did you mean"), or, with none close, names the first ids."""
-    article = "an" if what[:1] in "aeiou" else "a"
-    if not isinstance(value, str):
-        return UnknownIdError(
-            f"{value!r} is not {article} {what} of this ruleset: an id is a str, {_spelling(table)[1]}"
-        )
-    close = closest_id(value, table)
-    hint = f"did you mean {close!r}?" if close is not None else _spelling(table)[1]
-    return UnknownIdError(f"{value!r} is not {article} {what} of this ruleset: {hint}")
-
-
-def closest_id(word: str, table: "Mapping[str, object]") -> str | None:
-    """The id of ``table`` most like ``word`` (difflib's ratio at least 0.6), or None; compared with at
-    most :data:`_COMPARED` ids of the nearest lengths, however large the table."""
-    if len(word) > _LONGEST:  # difflib's time grows as the square of the words' length
-        return None
-    by_length = _spelling(table)[0]
-    size = len(word)
-    low, high = size * 3 // 7, size * 7 // 3 + 1  # 2M/(a+b) >= 0.6 needs a length in this window
-    picked: list[str] = []
-    for distance in range(max(size - low, high - size) + 1):
-        for length in (size - distance, size + distance) if distance else (size,):
-            if low <= length <= high:
-                picked.extend(by_length.get(length, ()))
-        if len(picked) >= _COMPARED:
-            break
-    import difflib  # on the refusal path only
-
-    found = difflib.get_close_matches(word, picked[:_COMPARED], n=1)
-    return found[0] if found else None
-
-
-#: Each id table's ids by length and the first ids named, by the table they were read from (kept
-#: with it, so that an id reused by a new table is not mistaken for it): made at a table's first
-#: refusal, not at each one (an engine refusing ids of a large table walked all of it each time).
-_SPELLINGS: "dict[int, tuple[Mapping[str, object], dict[int, list[str]], str]]" = {}
-#: Ids a misspelling is compared with, and the longest word compared.
-_COMPARED, _LONGEST = 200, 120
-
-
-def _spelling(table: "Mapping[str, object]") -> "tuple[dict[int, list[str]], str]":
-    kept = _SPELLINGS.get(id(table))
-    if kept is not None and kept[0] is table:
-        return kept[1], kept[2]
-    by_length: dict[int, list[str]] = {}
-    for key in table:
-        by_length.setdefault(len(key), []).append(str(key))  # an id enum member as its id
-    first = heapq.nsmallest(12, table)  # not a sort of every id
-    named = f"one of {', '.join(first)}{', ...' if len(table) > len(first) else ''}" if first else "it has none"
-    if len(_SPELLINGS) >= _KEPT:
-        _SPELLINGS.clear()
-    _SPELLINGS[id(table)] = (table, by_length, named)
-    return by_length, named
-
-
-def flag(value: bool, name: str) -> bool:
-    """``value`` when it is a bool; OutOfDomainError naming it otherwise (``"yes"`` is no flag,
-    though it is true)."""
-    if not isinstance(value, bool):
-        raise OutOfDomainError(f"{name}={value!r} is not a flag: True or False")
-    return value
 
 
 def research_cost(research: Research, wonders: "Mapping[str, Wonder]", level: int, held: "Iterable[str]") -> int:
