@@ -6,7 +6,7 @@ import os
 import shutil
 import signal
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -195,7 +195,12 @@ def copy_rulesets(target: Path, *ruleset_ids: str) -> Path:
     the files they read."""
     from tests.rulefiles import ruleset_files
 
-    for relative in sorted({relative for ruleset_id in ruleset_ids for relative in ruleset_files(ruleset_id)}):
+    return copy_files(target, {relative for ruleset_id in ruleset_ids for relative in ruleset_files(ruleset_id)})
+
+
+def copy_files(target: Path, relatives: Iterable[str]) -> Path:
+    """A writable copy at ``target`` of these files of rules/ (paths relative to it)."""
+    for relative in sorted(relatives):
         (target / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(RULES / relative, target / relative)
     return target

@@ -22,7 +22,7 @@ from civrules.load.lines import split_lines
 from civrules.lsp.index import Index, Symbol, code_at, explain, schema_keys, suggestion, yaml_key_path
 from civrules.pipeline.incremental import Session
 from civrules.schema import load_schema
-from tests.conftest import RULES
+from tests.conftest import RULES, copy_files
 
 #: Generous: the server answers in well under a second; this only keeps a broken server from hanging.
 HANG_GUARD = 60.0
@@ -42,11 +42,7 @@ CARDS = "cards/advanced-civilization.yaml"
 @pytest.fixture
 def rules(tmp_path: Path) -> Path:
     """Advanced Civilization and its western variant alone (a small tree: a fast first validation)."""
-    target = tmp_path / "rules"
-    for relative in KEEP:
-        (target / relative).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(RULES / relative, target / relative)
-    return target
+    return copy_files(tmp_path / "rules", KEEP)
 
 
 class Client:

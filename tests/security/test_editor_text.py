@@ -16,7 +16,6 @@ import asyncio
 import doctest
 import json
 import re
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ import pytest
 from civrules.diagnostics import markup
 from civrules.diagnostics.escape import UNSAFE
 from civrules.diagnostics.markup import markdown_block, markdown_code, markdown_text, plain
+from tests.conftest import copy_files
 
 REPO = Path(__file__).resolve().parents[2]
 RULES = REPO / "rules"
@@ -62,10 +62,7 @@ def yaml_string(text: str) -> str:
 
 @pytest.fixture
 def rules(tmp_path: Path) -> Path:
-    target = tmp_path / "rules"
-    for relative in KEEP:
-        (target / relative).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(RULES / relative, target / relative)
+    target = copy_files(tmp_path / "rules", KEEP)
     base = target / BASE
     base.write_text(
         base.read_text(encoding="utf-8").replace(

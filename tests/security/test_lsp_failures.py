@@ -11,23 +11,18 @@ type Error that names the method and says it is a bug, after which the server go
 from __future__ import annotations
 
 import asyncio
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import RULES
+from tests.conftest import copy_files
 from tests.core.test_lsp import CARDS, KEEP, Editor
 
 
 @pytest.fixture
 def rules(tmp_path: Path) -> Path:
-    target = tmp_path / "rules"
-    for relative in KEEP:
-        (target / relative).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(RULES / relative, target / relative)
-    return target
+    return copy_files(tmp_path / "rules", KEEP)
 
 
 def _shown(editor: Editor) -> list[dict[str, Any]]:

@@ -13,7 +13,6 @@ import contextlib
 import io
 import json
 import queue
-import shutil
 import subprocess
 import sys
 import threading
@@ -22,6 +21,8 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import pytest
+
+from tests.conftest import copy_files
 
 if TYPE_CHECKING:
     from civrules.lsp.transport import Frame
@@ -46,11 +47,7 @@ KEEP = (
 
 @pytest.fixture
 def rules(tmp_path: Path) -> Path:
-    target = tmp_path / "rules"
-    for relative in KEEP:
-        (target / relative).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(RULES / relative, target / relative)
-    return target
+    return copy_files(tmp_path / "rules", KEEP)
 
 
 class RawClient:

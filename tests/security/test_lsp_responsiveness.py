@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -21,6 +20,7 @@ from typing import Any
 import pytest
 
 from civrules.pipeline.incremental import Result
+from tests.conftest import copy_files
 
 REPO = Path(__file__).resolve().parents[2]
 RULES = REPO / "rules"
@@ -40,11 +40,7 @@ KEEP = (
 
 @pytest.fixture
 def rules(tmp_path: Path) -> Path:
-    target = tmp_path / "rules"
-    for relative in KEEP:
-        (target / relative).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(RULES / relative, target / relative)
-    return target
+    return copy_files(tmp_path / "rules", KEEP)
 
 
 class Editor:

@@ -9,7 +9,6 @@ import json
 import os
 import re
 import resource
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -24,6 +23,7 @@ from civrules.diagnostics import codes
 from civrules.diagnostics.suggest import did_you_mean, mean
 from civrules.load import read_yaml_bytes, read_yaml_text
 from civrules.support import files
+from tests.conftest import copy_files
 
 REPO = Path(__file__).resolve().parents[2]
 RULES = REPO / "rules"
@@ -44,11 +44,7 @@ KEEP = (
 
 @pytest.fixture
 def rules(tmp_path: Path) -> Path:
-    target = tmp_path / "rules"
-    for relative in KEEP:
-        (target / relative).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(RULES / relative, target / relative)
-    return target
+    return copy_files(tmp_path / "rules", KEEP)
 
 
 def invoke(*args: str | Path, env: dict[str, str] | None = None) -> tuple[int, str]:
