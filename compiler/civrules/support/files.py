@@ -68,21 +68,25 @@ def _open_parent(root: Path, parts: list[str], relative: str) -> int:
     fd = _open_root(root)
     try:
         for depth, part in enumerate(parts[:-1], start=1):
-            try:
-                next_fd = os.open(part, _DIRECTORY, dir_fd=fd)
-            except OSError as error:
-                if error.errno in (errno.ENOTDIR, errno.ELOOP) and _is_link(part, fd):
-                    # O_DIRECTORY | O_NOFOLLOW on a link to a folder says ENOTDIR on Linux.
-                    raise RefusedError(
-                        "link", f"`{'/'.join(parts[:depth])}` is a symbolic link; civrules does not follow links"
-                    ) from error
-                raise _explain(error, "/".join(parts[:depth])) from error
+            next_fd = _enter(fd, part, "/".join(parts[:depth]), "read")
             os.close(fd)
             fd = next_fd
     except BaseException:
         os.close(fd)
         raise
     return fd
+
+
+def _enter(fd: int, part: str, shown: str, doing: str) -> int:
+    """A descriptor of the folder ``part`` of the folder ``fd``, opened without following a link
+    (:class:`RefusedError` for a link, or what stands in the way: ``shown`` names it)."""
+    try:
+        return os.open(part, _DIRECTORY, dir_fd=fd)
+    except OSError as error:
+        if error.errno in (errno.ENOTDIR, errno.ELOOP) and _is_link(part, fd):
+            # O_DIRECTORY | O_NOFOLLOW on a link to a folder says ENOTDIR on Linux.
+            raise RefusedError("link", f"`{shown}` is a symbolic link; civrules does not follow links") from error
+        raise _explain(error, shown, doing) from error
 
 
 def _is_link(name: str, dir_fd: int) -> bool:
@@ -278,14 +282,7 @@ def make_folders(root: Path, relative: str) -> None:
                 pass  # a folder (entered below), or a link or a file (refused below)
             except OSError as error:  # read-only, no space, permission denied
                 raise _explain(error, "/".join(parts[:depth]), "create") from error
-            try:
-                next_fd = os.open(part, _DIRECTORY, dir_fd=fd)
-            except OSError as error:
-                if error.errno in (errno.ENOTDIR, errno.ELOOP) and _is_link(part, fd):
-                    raise RefusedError(
-                        "link", f"`{'/'.join(parts[:depth])}` is a symbolic link; civrules does not follow links"
-                    ) from error
-                raise _explain(error, "/".join(parts[:depth]), "create") from error
+            next_fd = _enter(fd, part, "/".join(parts[:depth]), "create")
             os.close(fd)
             fd = next_fd
     finally:
