@@ -12,7 +12,7 @@ minutes. Within those bounds the answer is difflib's, so hints are deterministic
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 #: Candidates compared with one word, nearest lengths first.
 COMPARISONS = 500
@@ -84,9 +84,10 @@ def did_you_mean(word: str, words: Iterable[str]) -> str | None:
 _DIGIT_LOOKALIKES = str.maketrans("OIL", "011")
 
 
-def meant_code(written: str, known: Iterable[str]) -> str | None:
+def meant_code(written: str, known: Iterable[str], vocabulary: Vocabulary | None = None) -> str | None:
     """The diagnostic code (or code prefix) a misspelt one meant: letters read as digits first,
-    then the closest of ``known``; None when nothing is close.
+    then the closest of ``known`` (asked of ``vocabulary`` where a caller asks many: its bound on
+    the questions holds); None when nothing is close.
 
     Difflib alone ranks `K017` above `K010` for `K01O` (the same ratio, and ties go to the larger
     word); a letter O among a code's digits is a zero.
@@ -96,12 +97,12 @@ def meant_code(written: str, known: Iterable[str]) -> str | None:
     >>> meant_code("k16", ["K010", "K016"])
     'K016'
     """
-    words = list(dict.fromkeys(known))
+    words = known if isinstance(known, Mapping) else dict.fromkeys(known)
     upper = written.upper()
     digits = upper[:1] + upper[1:].translate(_DIGIT_LOOKALIKES)
     if digits in words:
         return digits
-    return closest(digits, words)
+    return vocabulary.closest(digits) if vocabulary is not None else closest(digits, words)
 
 
 def mean(written: str, meant: str) -> str:

@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 from civrules.checks import Check
 from civrules.checks.catalogue import all_checks, catalogue, known_code, run_checks
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, has_errors
-from civrules.diagnostics.suggest import Vocabulary
+from civrules.diagnostics.suggest import Vocabulary, meant_code
 from civrules.families import family_named, family_of
 from civrules.load.document import NodePath
 from civrules.load.workspace import LoadedRuleset, Workspace
@@ -644,7 +644,7 @@ def _unchecked_suppressions(
                 if known is None or vocabulary is None:
                     known = catalogue()
                     vocabulary = Vocabulary(known, cutoff=0.5)
-                meant = _meant_code(entry.code, known, vocabulary)
+                meant = meant_code(entry.code, known, vocabulary)
                 found.append(
                     Diagnostic(
                         codes.UNKNOWN_SUPPRESSION.code,
@@ -674,16 +674,6 @@ def _unchecked_suppressions(
                 )
             )
     return found
-
-
-def _meant_code(written: str, known: Mapping[str, object], vocabulary: Vocabulary) -> str | None:
-    """The code a misspelt one meant: letters read as digits first (`K01O` is `K010`), else the
-    closest of ``vocabulary`` (the known codes)."""
-    upper = written.upper()
-    digits = upper[:1] + upper[1:].translate(str.maketrans("OIL", "011"))
-    if digits in known:
-        return digits
-    return vocabulary.closest(digits)
 
 
 def suppress_in_base(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Diagnostic]:
