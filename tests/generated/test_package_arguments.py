@@ -48,7 +48,7 @@ OUT_OF_DOMAIN: dict[str, tuple[str, Call]] = {
     ),
     "smc.combat_bonus generals": (r"^generals='1' is not a whole number", lambda: smc.combat_bonus(generals="1")),  # type: ignore[arg-type]
     "smc.combat_bonus walled": (r"^walled=1 is not a flag", lambda: smc.combat_bonus(walled=1)),  # type: ignore[arg-type]
-    "smc.combat_bonus buildings": (r"^buildings\['quartel'\]=-1 ", lambda: smc.combat_bonus({"quartel": -1})),
+    "smc.combat_bonus buildings": (r"^buildings\['barracks'\]=-1 ", lambda: smc.combat_bonus({"barracks": -1})),
     "smc.victories_met coins": (r"^coins=-1 ", lambda: smc.victories_met(coins=-1)),
     "smc.victories_met culture_space": (r"^culture_space='3' ", lambda: smc.victories_met(culture_space="3")),  # type: ignore[arg-type]
     "smc.victories_met captured_capital": (

@@ -144,7 +144,7 @@ class AssumedPackage(AssumedView):
         return self._package.combat_bonus(buildings, generals, defending, walled)
 
     def wonder_cost(self, wonder: AnyId, technologies: Iterable[AnyId] = ()) -> int:
-        return logic.wonder_cost(self.WONDERS, wonder, technologies)
+        return logic.wonder_cost(self.WONDERS, self.TECHNOLOGIES, wonder, technologies)
 
     def victories_met(
         self,
@@ -159,7 +159,8 @@ class AssumedPackage(AssumedView):
         return logic.unlocks_of(self.TECHNOLOGIES, technology)
 
     def unlocked_by(self, item: str) -> tuple[str, ...]:
-        return logic.unlocked_by(self.TECHNOLOGIES, item)
+        p = self._package
+        return logic.unlocked_by(self.TECHNOLOGIES, item, self.BUILDINGS, self.UNIT_TYPES, p.GOVERNMENTS, self.WONDERS)
 
     def assuming(self, assumptions: Assumptions) -> RulesetPackage:
         """A view with other assumptions (of the same package: they do not add up)."""

@@ -6,6 +6,7 @@ never a guess.
 """
 
 from civrules_runtime.errors import (
+    NotACollectionError,
     OutOfDomainError,
     UnknownFactError,
     UnknownIdError,
@@ -60,6 +61,23 @@ def entry(table: "Mapping[str, T]", value: str, what: str) -> "T":
         found = None
     if found is None:
         raise unknown_id(value, table, what)
+    return found
+
+
+def counts(
+    value: "Mapping[str, int] | None", parameter: str, table: "Mapping[str, object]", what: str, rule: str
+) -> "dict[str, int]":
+    """``value``, a mapping of ``what`` ids (of ``table``) to counts, as a dict (None: empty);
+    NotACollectionError when it is no mapping, UnknownIdError for an id ``table`` does not have,
+    OutOfDomainError for a count that is not a whole number, 0 or more."""
+    if value is None:
+        return {}
+    if isinstance(value, str | bytes) or not callable(getattr(value, "items", None)):
+        raise NotACollectionError(f"{parameter} is a mapping of {what} ids to counts ({{id: count}}), not {value!r}")
+    found: dict[str, int] = {}
+    for key, count in value.items():
+        entry(table, key, what)
+        found[key] = within(count, f"{parameter}[{key!r}]", 0, None, rule)
     return found
 
 
@@ -192,14 +210,14 @@ def battle_hand_size(
 
 def combat_bonus(
     bonuses: "Mapping[str, CombatBonus]",
-    buildings: "Mapping[str, int]",
+    building_table: "Mapping[str, Building]",
+    buildings: "Mapping[str, int] | None",
     generals: int,
     defending: CombatSituation | None,
     walled: bool,
 ) -> int:
     """The combat bonus of a side: its buildings and generals, and the city or capital it defends."""
-    for building, count in buildings.items():
-        within(count, f"buildings[{building!r}]", 0, None, "the buildings of a side")
+    buildings = counts(buildings, "buildings", building_table, "building", "the buildings of a side")
     within(generals, "generals", 0, None, "the generals on the map")
     flag(walled, "walled")
     total = 0
@@ -216,10 +234,15 @@ def combat_bonus(
     return total
 
 
-def wonder_cost(wonders: "Mapping[str, Wonder]", wonder: str, held: "Iterable[str]") -> int:
+def wonder_cost(
+    wonders: "Mapping[str, Wonder]", technologies: "Mapping[str, Technology]", wonder: str, held: "Iterable[str]"
+) -> int:
     """What ``wonder`` costs a holder of the technologies ``held`` (its discount where it applies)."""
     collection(held, "technologies")
     found = entry(wonders, wonder, "wonder")
+    held = list(held)
+    for tech in held:
+        entry(technologies, tech, "technology")
     if found.cost is None:
         raise UnknownFactError(f"the cost of {wonder} is not in the sources")
     if found.discount_technology is not None and found.discount_technology in set(held):
@@ -230,6 +253,7 @@ def wonder_cost(wonders: "Mapping[str, Wonder]", wonder: str, held: "Iterable[st
 def victories_met(
     victories: "Mapping[str, Victory]",
     spaces: "Mapping[str, CultureSpace]",
+    technology_table: "Mapping[str, Technology]",
     technologies: "Iterable[str]",
     coins: int,
     culture_space: int | None,
@@ -241,7 +265,10 @@ def victories_met(
     if culture_space is not None:
         within(culture_space, "culture_space", 0, None, "a space of the culture track")
     flag(captured_capital, "captured_capital")
-    held = set(technologies)
+    held = set()
+    for tech in technologies:
+        entry(technology_table, tech, "technology")
+        held.add(tech)
     met = []
     for victory in victories.values():
         if victory.kind is VictoryKind.TECHNOLOGY and victory.technology is not None:
@@ -272,12 +299,19 @@ def unlocks_of(technologies: "Mapping[str, Technology]", technology: str) -> Unl
     return found.unlocks
 
 
-def unlocked_by(technologies: "Mapping[str, Technology]", item: str) -> tuple[str, ...]:
+def unlocked_by(technologies: "Mapping[str, Technology]", item: str, *items: "Mapping[str, object]") -> tuple[str, ...]:
     """The technologies that unlock ``item`` (a building, government or wonder id, or a unit type id).
 
+    ``items``: the tables of the ids an item may be (buildings, unit types, governments, wonders);
+    an ``item`` none of them has is an UnknownIdError proposing the closest of all their ids.
     When none known unlocks it and some technology's unlocks are not in the sources, the answer
     cannot be judged: UnknownFactError, never an empty answer that may be false.
     """
+    if items and not any(_has(table, item) for table in items):
+        every: dict[str, object] = {}
+        for table in items:
+            every.update(dict.fromkeys(table))
+        raise unknown_id(item, every, "building, unit type, government or wonder")
     by_item, silent = _unlockers(technologies)
     found = by_item.get(item, ())
     if not found and silent:
@@ -285,6 +319,13 @@ def unlocked_by(technologies: "Mapping[str, Technology]", item: str) -> tuple[st
             f"no technology known unlocks {item}, and what {silent} technologies unlock is not in the sources"
         )
     return found
+
+
+def _has(table: "Mapping[str, object]", key: object) -> bool:
+    try:
+        return key in table
+    except TypeError:  # unhashable: no id
+        return False
 
 
 #: The technologies unlocking each item, by the technology table they were read from (kept with

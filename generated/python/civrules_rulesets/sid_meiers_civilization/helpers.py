@@ -119,7 +119,7 @@ def combat_bonus(
     16
     """
     situation = None if defending is None else logic.vocabulary(CombatSituation, defending, "defending situation")
-    return logic.combat_bonus(data.COMBAT_BONUSES, dict(buildings or {}), generals, situation, walled)
+    return logic.combat_bonus(data.COMBAT_BONUSES, data.BUILDINGS, buildings, generals, situation, walled)
 
 
 def wonder_cost(wonder: WonderIdName, technologies: Iterable[TechnologyIdName] = ()) -> int:
@@ -130,7 +130,7 @@ def wonder_cost(wonder: WonderIdName, technologies: Iterable[TechnologyIdName] =
     >>> wonder_cost("colossus", ["metalworking"])
     10
     """
-    return logic.wonder_cost(data.WONDERS, wonder, technologies)
+    return logic.wonder_cost(data.WONDERS, data.TECHNOLOGIES, wonder, technologies)
 
 
 def victories_met(
@@ -142,7 +142,7 @@ def victories_met(
     """The victories (VICTORIES ids) a player meets who holds ``technologies`` and ``coins``, stands
     on ``culture_space`` of the culture track (None: not asked) and has ``captured_capital``."""
     return logic.victories_met(
-        data.VICTORIES, data.CULTURE_SPACES, technologies, coins, culture_space, captured_capital
+        data.VICTORIES, data.CULTURE_SPACES, data.TECHNOLOGIES, technologies, coins, culture_space, captured_capital
     )
 
 
@@ -154,7 +154,7 @@ def unlocks_of(technology: TechnologyIdName) -> Unlocks:
 def unlocked_by(item: str) -> tuple[str, ...]:
     """The technologies that unlock ``item`` (a building, unit type, government or wonder);
     UnknownFactError when none known does and some technologies' unlocks are not in the sources."""
-    return logic.unlocked_by(data.TECHNOLOGIES, item)
+    return logic.unlocked_by(data.TECHNOLOGIES, item, data.BUILDINGS, data.UNIT_TYPES, data.GOVERNMENTS, data.WONDERS)
 
 
 def assuming(assumptions: Assumptions) -> RulesetPackage:
