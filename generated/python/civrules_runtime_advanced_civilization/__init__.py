@@ -188,7 +188,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "1.4.4"
+__version__ = "1.4.5"
 
 __all__ = [
     "AbilityAction",

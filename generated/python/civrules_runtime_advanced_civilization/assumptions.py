@@ -236,6 +236,7 @@ class AssumedPackage(AssumedView):
         p = self._package
         return logic.calamity_amount(
             p.CALAMITY_EFFECTS, p.CALAMITY_MODIFIERS, p.CALAMITY_COMBINATIONS, p.CALAMITY_IMMUNITIES, self.CARDS,
+            p.NATIONS, self.COMMODITIES,
             calamity, effect, held, role, commodities, nation,
         )  # fmt: skip
 
@@ -283,6 +284,7 @@ class AssumedPackage(AssumedView):
         p = self._package
         return logic.secondary_losses(
             p.CALAMITY_EFFECTS, p.CALAMITY_MODIFIERS, p.CALAMITY_COMBINATIONS, p.CALAMITY_IMMUNITIES, self.CARDS,
+            p.NATIONS, self.COMMODITIES,
             calamity, effect, allotment, held, traded_by, nations,
         )  # fmt: skip
 

@@ -7,6 +7,7 @@ helpers, not these.
 from collections import Counter
 
 from civrules_runtime.errors import (
+    NotACollectionError,
     OutOfDomainError,
     UnknownFactError,
     UnknownIdError,
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
     from typing import TypeVar
 
     E = TypeVar("E", bound=StrEnum)
+    T = TypeVar("T")
 
 #: The set value formula of the rulebooks: n cards of face value v are worth n x n x v.
 COUNT_SQUARED_TIMES_VALUE = "count_squared_times_value"
@@ -82,6 +84,16 @@ def known_id(table: "Mapping[str, object]", value: str, what: str) -> str:
         found = False
     if not found:
         raise unknown_id(value, table, what)
+    return value
+
+
+def mapping(value: "Mapping[str, T] | None", parameter: str, what: str) -> "Mapping[str, T]":
+    """``value`` when it is a mapping (None: empty); NotACollectionError naming ``parameter`` (a
+    mapping of ``what``) otherwise: a list or a string where a mapping belongs is not read."""
+    if value is None:
+        return {}
+    if isinstance(value, str | bytes) or not callable(getattr(value, "items", None)):
+        raise NotACollectionError(f"{parameter} is a mapping of {what} ({{key: value}}), not {value!r}")
     return value
 
 
@@ -199,6 +211,8 @@ def calamity_amount(
     combinations: "Mapping[str, Combination]",
     immunities: "Mapping[str, tuple[CalamityImmunity, ...] | None]",
     cards: "Mapping[str, Card]",
+    nations: "Mapping[str, object]",
+    commodity_ids: "Mapping[str, object]",
     calamity: str,
     effect: str,
     held: "Iterable[str]",
@@ -208,8 +222,12 @@ def calamity_amount(
 ) -> CalamityAmount:
     collection(held, "held")
     side = vocabulary(Role, role, "calamity role")
-    for good, count in (commodities or {}).items():
+    commodities = mapping(commodities, "commodities", "commodity ids to the cards held of each")
+    for good, count in commodities.items():
+        known_id(commodity_ids, good, "commodity")
         within(count, f"commodities[{good!r}]", 0, None, "the commodity cards held of a good")
+    if nation is not None:
+        known_id(nations, nation, "nation")
     held_cards = {known_id(cards, card, "civilization card") for card in held}
     listed = effects[known_id(effects, calamity, "calamity")]
     if listed is None:
@@ -535,9 +553,20 @@ def secondary_losses(
     combinations: "Mapping[str, Combination]",
     immunities: "Mapping[str, tuple[CalamityImmunity, ...] | None]",
     cards: "Mapping[str, Card]",
+    nation_ids: "Mapping[str, object]",
+    commodity_ids: "Mapping[str, object]",
     calamity: str, effect: str, allotment: "Mapping[str, int]", held: "Mapping[str, Iterable[str]] | None",
     traded_by: str | None, nations: "Mapping[str, str] | None",
 ) -> "dict[str, int]":  # fmt: skip
+    allotment = mapping(allotment, "allotment", "players to their shares")
+    held = mapping(held, "held", "players to their civilization cards")
+    nations = mapping(nations, "nations", "players to their nations")
+    for player, cards_held in held.items():
+        collection(cards_held, f"held[{player!r}]")
+        for card in cards_held:
+            known_id(cards, card, "civilization card")
+    for nation in nations.values():
+        known_id(nation_ids, nation, "nation")
     listed = effects[known_id(effects, calamity, "calamity")]
     if listed is None:
         raise UnknownFactError(f"the effects of {calamity} are not in the sources")
@@ -563,8 +592,8 @@ def secondary_losses(
         )
     return {
         player: calamity_amount(
-            effects, modifiers, combinations, immunities, cards, calamity, effect,
-            (held or {}).get(player, ()), "secondary", None, (nations or {}).get(player),
+            effects, modifiers, combinations, immunities, cards, nation_ids, commodity_ids, calamity, effect,
+            held.get(player, ()), "secondary", None, nations.get(player),
         ).loss(share)
         for player, share in allotment.items()
     }  # fmt: skip
