@@ -93,7 +93,7 @@ def production(
 ) -> Mapping[str, int]:
     """The goods a player collects in a production phase (p6): the faction board's, one good per
     deal (the deals' goods), and each production location's (cards by id)."""
-    return logic.production(data.FACTIONS, data.CARDS, faction, deals, locations)
+    return logic.production(data.FACTIONS, data.CARDS, data.GOODS, faction, deals, locations)
 
 
 def board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:

@@ -117,7 +117,7 @@ class AssumedPackage(AssumedView):
     def production(
         self, faction: AnyId, deals: Iterable[AnyId] = (), locations: Iterable[AnyId] = ()
     ) -> Mapping[str, int]:
-        return logic.production(self._package.FACTIONS, self.CARDS, faction, deals, locations)
+        return logic.production(self._package.FACTIONS, self.CARDS, self._package.GOODS, faction, deals, locations)
 
     def board_score(self, common_locations: int, faction_locations: int, vp: int = 0) -> int:
         return self._package.board_score(common_locations, faction_locations, vp)

@@ -57,6 +57,9 @@ def shortfall(
         if held_good != "location":
             known(goods, held_good, "good")
     need = counted(cost)
+    for cost_good in need:
+        if cost_good != "location":  # a cost may take a location (p3): no good
+            known(goods, cost_good, "good")
     missing = {good: max(0, amount - have.get(good, 0)) for good, amount in need.items()}
     for record in goods.values():
         if not record.stands_for:
@@ -129,6 +132,7 @@ def solo_achievement(levels: tuple[SoloLevel, ...] | None, score: int) -> SoloLe
 def production(
     factions: Mapping[str, Faction],
     cards: Mapping[str, Card],
+    goods: Mapping[str, Good],
     faction: str,
     deals: Iterable[str] = (),
     locations: Iterable[str] = (),
@@ -142,6 +146,7 @@ def production(
         raise UnknownFactError(f"what the {faction!r} board produces is not in the sources")
     total = counted(record.production)
     for good, amount in counted(deals).items():
+        known(goods, good, "good")
         total[good] = total.get(good, 0) + amount
     for location in locations:
         card = cards[known(cards, location, "card")]
