@@ -90,6 +90,36 @@ NOT_A_COLLECTION: dict[str, tuple[str, Call]] = {
     "imperial.production": ("deals", lambda: imperial.production("romans", deals=7)),  # type: ignore[arg-type]
 }
 
+#: A list or a string where a mapping of counts (or of players) belongs: refused by name, not read
+#: as pairs (``dict(["barracks"])``) nor failing inside with AttributeError.
+NOT_A_MAPPING: dict[str, tuple[str, Call]] = {
+    "smc.combat_bonus list": ("buildings", lambda: smc.combat_bonus(["barracks"])),  # type: ignore[arg-type]
+    "smc.combat_bonus string": ("buildings", lambda: smc.combat_bonus("barracks")),  # type: ignore[arg-type]
+    "ac.calamity_amount commodities": (
+        "commodities",
+        lambda: ac.calamity_amount("famine", "famine_primary", [], "primary", commodities=["grain"]),  # type: ignore[arg-type]
+    ),
+    "ac.secondary_losses allotment": (
+        "allotment",
+        lambda: ac.secondary_losses("epidemic", "epidemic_secondary", ["ann"]),  # type: ignore[arg-type]
+    ),
+    "ac.secondary_losses nations": (
+        "nations",
+        lambda: ac.secondary_losses("epidemic", "epidemic_secondary", {"ann": 5}, nations=["egypt"]),  # type: ignore[arg-type]
+    ),
+    "ac.secondary_losses held": (
+        "held",
+        lambda: ac.secondary_losses("epidemic", "epidemic_secondary", {"ann": 5}, ["pottery"]),  # type: ignore[arg-type]
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NOT_A_MAPPING))
+def test_a_value_that_is_no_mapping_is_refused_by_name(case: str) -> None:
+    parameter, call = NOT_A_MAPPING[case]
+    with pytest.raises(NotACollectionError, match=rf"^{parameter} is a mapping of .*, not "):
+        call()
+
 
 @pytest.mark.parametrize("case", sorted(NOT_A_COLLECTION))
 def test_a_value_that_is_no_collection_is_refused_by_name(case: str) -> None:
@@ -147,6 +177,72 @@ UNKNOWN_IDS: dict[str, tuple[str, Call]] = {
     "imperial.production misspelt": (
         r"^no faction 'japanes' in this ruleset; did you mean 'japanese'\?$",
         lambda: imperial.production("japanes"),  # type: ignore[arg-type]
+    ),
+    "smc.wonder_cost technologies": (
+        r"^'potery' is not a technology of this ruleset: did you mean 'pottery'\?$",
+        lambda: smc.wonder_cost("colossus", ["potery"]),  # type: ignore[list-item]
+    ),
+    "smc.wonder_cost unhashable technology": (
+        r"^\[\] is not a technology of this ruleset: an id is a str, ",
+        lambda: smc.wonder_cost("colossus", [[]]),  # type: ignore[list-item]
+    ),
+    "smc.assuming wonder_cost technologies": (
+        r"^'potery' is not a technology of this ruleset: did you mean 'pottery'\?$",
+        lambda: smc.assuming(smc_runtime.Assumptions()).wonder_cost("colossus", ["potery"]),
+    ),
+    "smc.victories_met technologies": (
+        r"^'potery' is not a technology of this ruleset: did you mean 'pottery'\?$",
+        lambda: smc.victories_met(["potery"]),  # type: ignore[list-item]
+    ),
+    "smc.combat_bonus buildings": (
+        r"^'barraks' is not a building of this ruleset: did you mean 'barracks'\?$",
+        lambda: smc.combat_bonus({"barraks": 1}),
+    ),
+    "smc.unlocked_by": (
+        r"^'colosus' is not a building, unit type, government or wonder of this ruleset: did you mean 'colossus'\?$",
+        lambda: smc.unlocked_by("colosus"),
+    ),
+    "smc.assuming unlocked_by": (
+        r"^'zzz' is not a building, unit type, government or wonder of this ruleset: one of ",
+        lambda: smc.assuming(smc_runtime.Assumptions()).unlocked_by("zzz"),
+    ),
+    "ac.calamity_amount nation": (
+        r"^'egipt' is not a nation of this ruleset: did you mean 'egypt'\?$",
+        lambda: ac.calamity_amount("famine", "famine_primary", [], "primary", nation="egipt"),  # type: ignore[arg-type]
+    ),
+    "ac.calamity_amount commodities": (
+        r"^'gran' is not a commodity of this ruleset: did you mean 'grain'\?$",
+        lambda: ac.calamity_amount("famine", "famine_primary", [], "primary", commodities={"gran": 2}),
+    ),
+    "ac.secondary_losses nations": (
+        r"^'egipt' is not a nation of this ruleset: did you mean 'egypt'\?$",
+        lambda: ac.secondary_losses("epidemic", "epidemic_secondary", {"ann": 5}, nations={"ann": "egipt"}),  # type: ignore[dict-item]
+    ),
+    "ac.secondary_losses nations of a player allotted nothing": (
+        r"^'egipt' is not a nation of this ruleset: did you mean 'egypt'\?$",
+        lambda: ac.secondary_losses("epidemic", "epidemic_secondary", {}, nations={"bob": "egipt"}),  # type: ignore[dict-item]
+    ),
+    "ac.secondary_losses held of a player allotted nothing": (
+        r"^'potery' is not a civilization card of this ruleset: did you mean 'pottery'\?$",
+        lambda: ac.secondary_losses("epidemic", "epidemic_secondary", {}, {"bob": ["potery"]}),  # type: ignore[list-item]
+    ),
+    "ac.assuming calamity_amount nation": (
+        r"^'egipt' is not a nation of this ruleset: did you mean 'egypt'\?$",
+        lambda: ac.assuming(ac_runtime.Assumptions()).calamity_amount(
+            "famine", "famine_primary", [], "primary", nation="egipt"
+        ),
+    ),
+    "imperial.production deals": (
+        r"^no good 'wod' in this ruleset; did you mean 'wood'\?$",
+        lambda: imperial.production("romans", deals=["wod"]),  # type: ignore[list-item]
+    ),
+    "imperial.production deal counts": (
+        r"^no good 'wod' in this ruleset; did you mean 'wood'\?$",
+        lambda: imperial.production("romans", deals={"wod": 1}),  # type: ignore[dict-item]
+    ),
+    "imperial.shortfall cost": (
+        r"^no good 'wod' in this ruleset; did you mean 'wood'\?$",
+        lambda: imperial_logic.shortfall(["wod"], [], imperial.GOODS),
     ),
     "imperial.deck far": (
         r"^no deck 'zzz' in this ruleset; one of barbarians, common, egyptians, japanese, romans$",
