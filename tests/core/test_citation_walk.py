@@ -48,7 +48,7 @@ DOCUMENTS = st.recursive(
 )
 
 
-@settings(max_examples=300, derandomize=True, deadline=None)
+@settings(max_examples=100, derandomize=True, deadline=None)
 @given(DOCUMENTS, st.sampled_from([(), ("rule",), ("cards", 3), ("rule", 0)]))
 def test_the_walk_finds_what_its_definition_finds_in_order(document: Any, at: NodePath) -> None:
     assert _walk_node(document, at) == by_definition(document, at)

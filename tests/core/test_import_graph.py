@@ -233,11 +233,22 @@ def test_the_import_graph_sees_imports_inside_functions() -> None:
     assert graph.number_of_edges() > 100
 
 
+#: What a module must hold to import a civrules module outside the generated package: the name
+#: (in an import, or a string naming a module) or a relative import (``from .. import x``).
+_MAY_LEAVE_GENERATED = re.compile(r"\bcivrules\b(?!\._generated\b)|^[ \t]*from[ \t]+\.", re.MULTILINE)
+
+
 def test_generated_modules_import_nothing_of_civrules() -> None:
     found = modules()
     known = set(found)
-    # Each generated module parsed once: they are megabytes of compiled templates and validators.
-    targets = {module: imported(module, path, known) for module, path in found.items() if module.startswith(GENERATED)}
+    # The generated modules are megabytes of compiled templates and validators: one that holds
+    # neither the name of a civrules module outside them nor a relative import cannot import one,
+    # so only the others are parsed (each once).
+    targets = {
+        module: imported(module, path, known)
+        for module, path in found.items()
+        if module.startswith(GENERATED) and _MAY_LEAVE_GENERATED.search(path.read_text(encoding="utf-8"))
+    }
     leaks = {module: sorted(t for t in names if not t.startswith(GENERATED)) for module, names in targets.items()}
     assert {m: t for m, t in leaks.items() if t} == {}
 

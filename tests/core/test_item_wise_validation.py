@@ -102,7 +102,7 @@ def test_an_invalid_file_has_the_diagnostics_of_a_walk_of_the_whole_file(
 
 
 @pytest.mark.slow
-@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(relative=st.sampled_from(sorted(FILES)), changes=CHANGES, limit=LIMITS)
 def test_an_invalid_file_has_the_diagnostics_of_a_walk_of_the_whole_file_exhaustively(
     relative: str, changes: list[tuple[int, int]], limit: int | None
@@ -221,7 +221,7 @@ def test_items_that_fail_alike_have_the_diagnostics_of_a_walk_of_the_whole_file(
 
 
 @pytest.mark.slow
-@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(relative=st.sampled_from(sorted(FILES)), **ALIKE)
 def test_items_that_fail_alike_have_the_diagnostics_of_a_walk_of_the_whole_file_exhaustively(
     relative: str, key: int, value: int, every: int, limit: int | None

@@ -343,7 +343,14 @@ def _family_output(family: str, model: Ruleset) -> None:
     helper_page(model)
 
 
-@pytest.mark.parametrize("shape", sorted(FAMILY_SHAPES))
+#: `make test` keeps one family's shape (the cheapest); `make test-slow` runs the others.
+FAMILY_SHAPE_FAST = "smc-unit-ranks"
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [s if s == FAMILY_SHAPE_FAST else pytest.param(s, marks=pytest.mark.slow) for s in sorted(FAMILY_SHAPES)],
+)
 def test_a_familys_checks_sheets_and_helper_do_work_linear_in_its_shape(tmp_path: Path, shape: str) -> None:
     """Before round thirteen: the units sheet asked every technology's unlocks for each unit rank,
     the buildings sheet marked every building on every terrain, F002 and the faction-cards sheet
