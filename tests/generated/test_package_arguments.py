@@ -21,7 +21,9 @@ if str(GENERATED) not in sys.path:
 import civrules_runtime_advanced_civilization as ac_runtime  # noqa: E402 - the committed packages
 import civrules_runtime_sid_meiers_civilization as smc_runtime  # noqa: E402
 from civrules_rulesets import advanced_civilization as ac  # noqa: E402
+from civrules_rulesets import expansion_project as ep  # noqa: E402
 from civrules_rulesets import imperial_settlers as imperial  # noqa: E402
+from civrules_rulesets import mega_civilization as mega  # noqa: E402
 from civrules_rulesets import sid_meiers_civilization as smc  # noqa: E402
 from civrules_runtime import NotACollectionError, OutOfDomainError, UnknownIdError  # noqa: E402
 from civrules_runtime_advanced_civilization import logic as ac_logic  # noqa: E402
@@ -287,3 +289,92 @@ def test_a_did_you_mean_walks_a_table_once_however_many_refusals(refuse: Callabl
             refuse(table, word)
     assert "did you mean 'card_" in str(raised.value) or "one of card_00000" in str(raised.value)
     assert _Walked.walks <= 2
+
+
+@pytest.mark.parametrize("package", [ac, smc, imperial], ids=lambda package: package.__name__.rpartition(".")[2])
+@pytest.mark.parametrize("value", [None, [1], 1.5, True], ids=["None", "list", "float", "bool"])
+def test_canonical_id_of_a_value_that_is_no_str_is_an_unknown_id(package: object, value: object) -> None:
+    """canonical_id([1]) raised "unhashable type: 'list'"; None, 1.5 and True came back as ids."""
+    with pytest.raises(UnknownIdError, match=rf"^name={value!r} is not an id: an id is a str$".replace("[", r"\[")):
+        package.canonical_id(value)  # type: ignore[attr-defined]
+
+
+def test_canonical_id_still_maps_an_alias_and_keeps_any_other_str() -> None:
+    assert ac.canonical_id("gemstones") == "gems" and ac.canonical_id("nope") == "nope"
+    assert ac.assuming(ac_runtime.Assumptions()).canonical_id("gemstones") == "gems"
+
+
+#: Goods that are no str: refused as no good of the ruleset, as every other helper refuses an id
+#: that is no str, never looked up as its text ("no good 'None'; did you mean 'stone'?").
+GOODS_NO_STR: dict[str, Call] = {
+    "production deals": lambda: imperial.production("romans", deals=[None]),  # type: ignore[list-item]
+    "production deal counts": lambda: imperial.production("romans", deals={None: 1}),  # type: ignore[dict-item]
+    "can_pay list": lambda: imperial.can_pay("bar001", [None]),  # type: ignore[list-item]
+    "can_pay counts": lambda: imperial.can_pay("bar001", {None: 1}),  # type: ignore[dict-item]
+    "missing_to_pay unhashable": lambda: imperial.missing_to_pay("bar001", [[1]]),  # type: ignore[list-item]
+}
+
+
+@pytest.mark.parametrize("case", sorted(GOODS_NO_STR))
+def test_a_good_that_is_no_str_is_refused_as_no_good(case: str) -> None:
+    with pytest.raises(UnknownIdError, match=r"^no good (None|\[1\]) in this ruleset: an id is a str, one of card, "):
+        GOODS_NO_STR[case]()
+
+
+def test_a_location_is_still_counted_where_a_cost_takes_one_and_refused_as_a_deal() -> None:
+    assert imperial.can_pay("jap006", ["wood", "location"])  # jap006's cost: a wood and a location (p3)
+    assert imperial.missing_to_pay("jap006", {"wood": 1}) == {"location": 1}
+    with pytest.raises(UnknownIdError, match=r"^no good 'location' in this ruleset"):
+        imperial.production("romans", deals=["location"])  # type: ignore[list-item]
+
+
+def test_a_player_keyed_none_is_not_the_player_who_traded_the_calamity() -> None:
+    """{None: 2} raised "the player who traded famine ... may not be a secondary victim": the default
+    traded_by=None matched the key None."""
+    assert ac.secondary_losses("famine", "famine_secondary", {None: 2}) == {None: 2}  # type: ignore[dict-item]
+    with pytest.raises(OutOfDomainError, match=r"^allotment\['ann'\]=2: the player who traded famine"):
+        ac.secondary_losses("famine", "famine_secondary", {"ann": 2}, traded_by="ann")
+
+
+#: A rule's argument it is not defined for: the documented OutOfDomainError (a ValueError, as the
+#: plain ValueError these raised was), never a ValueError of no kind of this runtime.
+NOT_DEFINED: dict[str, tuple[str, Call]] = {
+    "ep.set_value players without redeemed_in": (
+        r"^give both players= and redeemed_in=",
+        lambda: ep.set_value("clay", 2, players=5),
+    ),
+    "mega.decks_for split map": (r"^with 5 players the map is split: give region=", lambda: mega.decks_for(5)),
+    "ac.calamity_amount role": (
+        r"^famine.famine_secondary is an effect on the secondary victim, not the primary$",
+        lambda: ac.calamity_amount("famine", "famine_secondary", [], "primary"),
+    ),
+    "imperial.production location": (
+        r"^'bar004' is not a production location",
+        lambda: imperial.production("romans", locations=["bar004"]),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NOT_DEFINED))
+def test_an_argument_a_rule_is_not_defined_for_is_out_of_domain(case: str) -> None:
+    pattern, call = NOT_DEFINED[case]
+    with pytest.raises(OutOfDomainError, match=pattern):
+        call()
+
+
+#: Ids that are unhashable in a collection of held cards: refused as no card, not "unhashable type"
+#: from the set the helper made of them.
+UNHASHABLE_HELD: dict[str, Call] = {
+    "credit_toward": lambda: ac.credit_toward([[1]], "law"),  # type: ignore[list-item]
+    "purchase_cost": lambda: ac.purchase_cost([[1]], "law"),  # type: ignore[list-item]
+    "effects_held": lambda: ac.effects_held([[1]]),  # type: ignore[list-item]
+    "ship_range": lambda: ac.ship_range([[1]]),  # type: ignore[list-item]
+    "can_enter_epoch": lambda: ac.can_enter_epoch("early_bronze_age", 1, [[1]]),  # type: ignore[list-item]
+    "can_enter_space": lambda: ac.can_enter_space("egypt", 1, 1, [[1]]),  # type: ignore[list-item]
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNHASHABLE_HELD))
+def test_an_unhashable_card_held_is_an_unknown_id(case: str) -> None:
+    with pytest.raises(UnknownIdError, match=r"^\[1\] is not a civilization card of this ruleset: an id is a str"):
+        UNHASHABLE_HELD[case]()

@@ -46,7 +46,7 @@ FILES = (
 #: 2.4.1 refuses a value that is no collection where one belongs (``collection``); 2.5 the checks
 #: every family runtime refuses an argument with (``errors.flag``, ``unknown_id``, ``closest_id``,
 #: ``some_ids``: each family runtime had its own copy).
-VERSION = "2.5.0"
+VERSION = "2.6.0"
 
 
 def runtime_distribution(

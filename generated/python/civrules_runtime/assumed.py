@@ -5,18 +5,22 @@ family's ``Assumptions`` record and asks the package for a view, ``package.assum
 family's runtime builds its view on :class:`AssumedView` (the package's names forwarded, the
 assumptions named, ``require_complete()`` still refusing) and fills its tables with :func:`fill`
 (an assumption only ever supplies a fact the sources do not give: one the ruleset gives is an
-OutOfDomainError, never overridden).
+OutOfDomainError, never overridden). Each family's ``Assumptions`` record checks its values with
+:func:`pairs` and :func:`count` when it is made, by the bounds the family's schema sets the fact it
+supplies: a value of the wrong type or outside them is an OutOfDomainError, a value that is no
+mapping where one belongs a NotACollectionError; the ids are the package's to check, at
+``assuming()``.
 """
 
 from __future__ import annotations
 
 from types import MappingProxyType
 
-from .errors import OutOfDomainError, unknown_id
+from .errors import NotACollectionError, OutOfDomainError, unknown_id, within
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Callable, Iterable, Mapping
     from enum import StrEnum
     from typing import TypeVar
 
@@ -24,6 +28,58 @@ if TYPE_CHECKING:
     from .records import Record, UnknownFact
 
     R = TypeVar("R", bound=Record)
+    V = TypeVar("V")
+
+
+def pairs(
+    values: Mapping[str, object] | Iterable[tuple[str, object]] | None,
+    field: str,
+    what: str,
+    check: Callable[[object, str], V],
+) -> tuple[tuple[str, V], ...]:
+    """An assumption by id, as the record holds it: ``values`` (a mapping, or the pairs a record
+    holds: ``replace``) as pairs sorted by id, each value checked by ``check`` (given the value and
+    its name, ``field['law']``). None is no assumption; a string, a number or a list that is no
+    mapping is NotACollectionError naming ``field`` (a mapping of ``what``)."""
+    if values is None:
+        return ()
+    refused = NotACollectionError(f"{field} is a mapping of {what} ({{id: value}}), not {values!r}")
+    if isinstance(values, str | bytes):
+        raise refused
+    try:
+        found = dict(values)
+    except (TypeError, ValueError):  # no mapping, nor pairs: dict(5), dict(["law"])
+        raise refused from None
+    checked = [(key, check(value, f"{field}[{key!r}]")) for key, value in found.items()]
+    return tuple(sorted(checked, key=_by_id))
+
+
+def _by_id(pair: tuple[object, object]) -> tuple[int, str]:
+    # ids in their order; a key that is no id (None, 5) sorts after them, for assuming() to refuse
+    key = pair[0]
+    return (0, key) if isinstance(key, str) else (1, repr(key))
+
+
+def count(low: int, high: int | None, rule: str) -> Callable[[object, str], int]:
+    """The check of an assumed whole number: ``low`` to ``high`` (None: no upper bound), the bounds
+    of the fact in the family's schema; OutOfDomainError naming the value and ``rule`` otherwise."""
+
+    def check(value: object, name: str) -> int:
+        return within(value, name, low, high, rule)
+
+    return check
+
+
+def optional(value: object, name: str, check: Callable[[object, str], V]) -> V | None:
+    """None (nothing assumed), or ``value`` checked by ``check``."""
+    return None if value is None else check(value, name)
+
+
+def text(value: object, name: str) -> str:
+    """``value`` when it is a str (``why``, an id the package checks); OutOfDomainError otherwise."""
+    if not isinstance(value, str):
+        raise OutOfDomainError(f"{name}={value!r} is not a text (a str)")
+    return value
 
 
 def given(what: str) -> OutOfDomainError:
@@ -57,9 +113,20 @@ class AssumedView:
 
     The members every package has are written out, so that a family's view satisfies its
     protocol for a type checker; a family's view declares its own tables likewise.
+
+    A view is a value as the package's records are: two views of one package with equal
+    assumptions are equal (and hash alike), ``dir()`` lists the package's names too, and a view
+    pickles and copies (as its package's name and its assumptions: unpickling imports the package).
     """
 
+    #: The family's ``Assumptions`` record, set by each family's view: any other value given to
+    #: ``assuming()`` (None, a dict, another family's record) is a TypeError naming it.
+    ASSUMPTIONS_TYPE: type = object
+
     def __init__(self, package: RulesetPackageBase, assumptions: object) -> None:
+        expected = self.ASSUMPTIONS_TYPE
+        if not isinstance(assumptions, expected):
+            raise TypeError(f"assuming() takes {_qualified(expected)}, not {_qualified(type(assumptions))}")
         self._package = package
         self.ASSUMPTIONS = assumptions
 
@@ -71,6 +138,24 @@ class AssumedView:
 
     def __repr__(self) -> str:
         return f"<{self._package.RULESET_ID} assuming {self.ASSUMPTIONS!r}>"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, AssumedView):
+            return (
+                type(other) is type(self) and other._package is self._package and other.ASSUMPTIONS == self.ASSUMPTIONS
+            )
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self._package.RULESET_ID, self.ASSUMPTIONS))
+
+    def __dir__(self) -> list[str]:
+        names: Iterable[str] = getattr(self._package, "__all__", None) or dir(self._package)
+        return sorted({*super().__dir__(), *names})
+
+    def __reduce__(self) -> tuple[Callable[[str, object], object], tuple[str, object]]:
+        module: str = getattr(self._package, "__name__")  # noqa: B009 - a package is a module; its protocol has no __name__
+        return (_view, (module, self.ASSUMPTIONS))
 
     def require_complete(self) -> None:
         """Refuses a draft as the package does: assumed facts are not the rules."""
@@ -126,3 +211,17 @@ class AssumedView:
     @property
     def ENTITY_SOURCES(self) -> Mapping[str, tuple[str, ...]]:  # noqa: N802
         return self._package.ENTITY_SOURCES
+
+
+def _view(package: str, assumptions: object) -> object:
+    """The view a pickled view was: of the package named ``package``, imported (a copy, the same)."""
+    import importlib
+
+    view: object = importlib.import_module(package).assuming(assumptions)
+    return view
+
+
+def _qualified(kind: type) -> str:
+    """``civrules_runtime_imperial_settlers.Assumptions`` (a runtime's record by its package), ``dict``."""
+    top = kind.__module__.partition(".")[0]
+    return kind.__qualname__ if top == "builtins" else f"{top}.{kind.__qualname__}"

@@ -48,7 +48,7 @@ class OutOfDomainError(ValueError):
     good's cards, a space off the track): the message names the value and the rule's domain."""
 
 
-def within(value: int, name: str, low: int = 0, high: int | None = None, rule: str = "") -> int:
+def within(value: object, name: str, low: int = 0, high: int | None = None, rule: str = "") -> int:
     """``value`` when ``low <= value <= high``; OutOfDomainError naming it and the domain otherwise."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise OutOfDomainError(f"{name}={value!r} is not a whole number{rule and f' ({rule})'}")
@@ -58,11 +58,19 @@ def within(value: int, name: str, low: int = 0, high: int | None = None, rule: s
     return value
 
 
-def flag(value: bool, name: str) -> bool:
+def flag(value: object, name: str) -> bool:
     """``value`` when it is a bool; OutOfDomainError naming it otherwise (``"yes"`` is no flag,
     though it is true)."""
     if not isinstance(value, bool):
         raise OutOfDomainError(f"{name}={value!r} is not a flag: True or False")
+    return value
+
+
+def an_id(value: object, parameter: str) -> str:
+    """``value`` when it is a str (every id is one); UnknownIdError naming ``parameter`` otherwise
+    (None, a number or a list is no id of any ruleset)."""
+    if not isinstance(value, str):
+        raise UnknownIdError(f"{parameter}={value!r} is not an id: an id is a str")
     return value
 
 

@@ -102,6 +102,8 @@ class AssumedPackage(AssumedView):
     the package, its tables changed only where a fact was unknown, its helpers using them.
     Satisfies :class:`RulesetPackage` (checked by the type checker: its members are declared)."""
 
+    ASSUMPTIONS_TYPE = Assumptions
+
     @property
     def SETTINGS(self) -> Settings:  # noqa: N802 - the package's constant (the typed records)
         return self._package.SETTINGS

@@ -9,6 +9,8 @@ fact the sources do not give.
 
 from __future__ import annotations
 
+from civrules_runtime.assumed import count, optional, pairs, text
+from civrules_runtime.errors import OutOfDomainError, within
 from civrules_runtime.records import Record
 from civrules_runtime.records import UnknownFact as UnknownFact
 
@@ -44,7 +46,7 @@ from .vocab import (
 # Typing names are needed only by type checkers: importing `typing` costs import time.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Iterable, Mapping
     from typing import ClassVar, TypeAlias
 
 
@@ -1946,8 +1948,36 @@ class ScoringItem(Record):
 # --- What an engine assumes where the sources give nothing (see assumptions.py) ---------------
 
 
-def _pairs(values: Mapping[str, int] | None) -> tuple[tuple[str, int], ...]:
-    return tuple(sorted((values or {}).items()))
+def _unit_points(value: object, name: str) -> tuple[int, int]:
+    """A city's and a token's unit points, each at least 1 (the schema's ``unit_points``)."""
+    if isinstance(value, str | bytes) or not isinstance(value, tuple | list) or len(value) != 2:
+        raise OutOfDomainError(f"{name}={value!r} is not a pair (city, token) of unit points")
+    city, token = value
+    return (
+        within(city, f"{name}[0]", 1, None, "a city's unit points"),
+        within(token, f"{name}[1]", 1, None, "a token's"),
+    )
+
+
+#: What each by-id assumption maps (for its message) and the check of each value; the bounds are
+#: those of the fact in the schema (civilization-cards, commodities, ruleset: ``ast.tracks``).
+_ASSUMED_BY_ID: dict[str, tuple[str, Callable[[object, str], int]]] = {
+    "card_costs": ("civilization cards to costs", count(1, 1000, "a card's cost")),
+    "commodity_values": ("commodities to face values", count(1, 9, "a commodity's face value")),
+    "commodity_counts": ("commodities to card counts", count(1, 100, "the cards of a commodity")),
+    "track_spaces": ("nations to track lengths", count(2, 100, "the spaces of an A.S.T. track")),
+}
+#: The check of each single assumption: the bounds of the phase's, the hand limit's and the tax's
+#: fields in the ruleset schema.
+_ASSUMED: dict[str, Callable[[object, str], object]] = {
+    "min_trade_cards": count(1, None, "the fewest cards a trade needs"),
+    "named_trade_cards": count(0, None, "the cards named in a trade"),
+    "max_primary_calamities": count(1, None, "the calamities a primary victim suffers"),
+    "unit_points": _unit_points,
+    "ship_moves": count(1, None, "a ship's moves"),
+    "hand_limit": count(0, None, "the commodity cards kept"),
+    "tokens_per_city": count(0, None, "the tax of a city"),
+}
 
 
 class Assumptions(Record):
@@ -1960,6 +1990,10 @@ class Assumptions(Record):
     resolution of calamities), ``ship_moves`` (the movement); ``hand_limit`` (commodity cards
     kept) and ``tokens_per_city`` (the tax). ``why`` says where they come from (a house rule, a
     table's agreement), for the record.
+
+    Each value is checked when the record is made, by the bounds the family's schema sets its fact:
+    a number of the wrong type or out of them is OutOfDomainError, a value that is no mapping where
+    one belongs NotACollectionError; the ids are checked by ``package.assuming()``.
     """
 
     __slots__ = (
@@ -2007,10 +2041,10 @@ class Assumptions(Record):
     def __init__(
         self,
         *,
-        card_costs: Mapping[str, int] | None = None,
-        commodity_values: Mapping[str, int] | None = None,
-        commodity_counts: Mapping[str, int] | None = None,
-        track_spaces: Mapping[str, int] | None = None,
+        card_costs: Mapping[str, int] | Iterable[tuple[str, int]] | None = None,
+        commodity_values: Mapping[str, int] | Iterable[tuple[str, int]] | None = None,
+        commodity_counts: Mapping[str, int] | Iterable[tuple[str, int]] | None = None,
+        track_spaces: Mapping[str, int] | Iterable[tuple[str, int]] | None = None,
         min_trade_cards: int | None = None,
         named_trade_cards: int | None = None,
         max_primary_calamities: int | None = None,
@@ -2020,15 +2054,23 @@ class Assumptions(Record):
         tokens_per_city: int | None = None,
         why: str = "",
     ) -> None:
-        _set(self, "card_costs", _pairs(card_costs))
-        _set(self, "commodity_values", _pairs(commodity_values))
-        _set(self, "commodity_counts", _pairs(commodity_counts))
-        _set(self, "track_spaces", _pairs(track_spaces))
-        _set(self, "min_trade_cards", min_trade_cards)
-        _set(self, "named_trade_cards", named_trade_cards)
-        _set(self, "max_primary_calamities", max_primary_calamities)
-        _set(self, "unit_points", unit_points)
-        _set(self, "ship_moves", ship_moves)
-        _set(self, "hand_limit", hand_limit)
-        _set(self, "tokens_per_city", tokens_per_city)
-        _set(self, "why", why)
+        by_id = (
+            ("card_costs", card_costs),
+            ("commodity_values", commodity_values),
+            ("commodity_counts", commodity_counts),
+            ("track_spaces", track_spaces),
+        )
+        for name, values in by_id:
+            _set(self, name, pairs(values, name, *_ASSUMED_BY_ID[name]))
+        single = (
+            ("min_trade_cards", min_trade_cards),
+            ("named_trade_cards", named_trade_cards),
+            ("max_primary_calamities", max_primary_calamities),
+            ("unit_points", unit_points),
+            ("ship_moves", ship_moves),
+            ("hand_limit", hand_limit),
+            ("tokens_per_city", tokens_per_city),
+        )
+        for name, value in single:
+            _set(self, name, optional(value, name, _ASSUMED[name]))
+        _set(self, "why", text(why, "why"))

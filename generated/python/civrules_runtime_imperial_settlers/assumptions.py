@@ -11,9 +11,10 @@ names them (``ASSUMPTIONS``), and ``require_complete()`` still refuses a draft.
 from __future__ import annotations
 
 from civrules_runtime.assumed import AssumedView, fill
-from civrules_runtime.errors import OutOfDomainError, UnknownIdError
+from civrules_runtime.errors import OutOfDomainError
 
 from . import logic
+from .records import Assumptions
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
     from .protocol import RulesetPackage
     from .records import (
         Action,
-        Assumptions,
         Card,
         CardPart,
         Colour,
@@ -47,6 +47,8 @@ class AssumedPackage(AssumedView):
     """A view of a ruleset package with an engine's :class:`Assumptions` filled in: every name of
     the package, its cards changed only where a fact was unknown, its helpers using them.
     Satisfies :class:`RulesetPackage` (checked by the type checker: its members are declared)."""
+
+    ASSUMPTIONS_TYPE = Assumptions
 
     @property
     def SETTINGS(self) -> Settings:  # noqa: N802 - the package's constant (the typed records)
@@ -75,17 +77,15 @@ class AssumedPackage(AssumedView):
         super().__init__(package, assumed)
         self._package: RulesetPackage = package
         self.ASSUMPTIONS: Assumptions = assumed
+        costs = {**package.GOODS, "location": None}  # a cost may take a location (p3): no good
         for field, allowed in (
-            (assumed.card_costs, {*package.GOODS, "location"}),
-            (assumed.card_productions, set(package.GOODS)),
-            (assumed.card_build_bonuses, set(package.GOODS)),
+            (assumed.card_costs, costs),
+            (assumed.card_productions, package.GOODS),
+            (assumed.card_build_bonuses, package.GOODS),
         ):
-            for card, goods in field:
+            for _, goods in field:
                 for good in goods:
-                    if good not in allowed:
-                        raise UnknownIdError(
-                            f"{good!r} (assumed for {card}) is not one of {', '.join(sorted(allowed))}"
-                        )
+                    logic.known(allowed, good, "good")
         for card, _ in assumed.card_productions:
             found = package.CARDS.get(card)
             if found is not None and found.kind != "production":

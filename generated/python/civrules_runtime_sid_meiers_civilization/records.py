@@ -9,6 +9,7 @@ sources do not give.
 
 from __future__ import annotations
 
+from civrules_runtime.assumed import count, pairs, text
 from civrules_runtime.records import Record
 from civrules_runtime.records import UnknownFact as UnknownFact
 
@@ -17,10 +18,7 @@ from .vocab import Activity, BonusPer, CombatSituation, EffectKind, VictoryEnds,
 # Typing names are needed only by type checkers: importing `typing` costs import time.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
-    from typing import TypeVar
-
-    _V = TypeVar("_V")
+    from collections.abc import Callable, Iterable, Mapping
 
 
 _set = object.__setattr__
@@ -641,9 +639,23 @@ class BattleHand(Record):
 # --- What an engine assumes where the sources give nothing (package.assuming) -----------------
 
 
-def _pairs(values: Mapping[str, _V] | Iterable[tuple[str, _V]] | None) -> tuple[tuple[str, _V], ...]:
-    """By id, sorted: from a mapping, or from the pairs a record holds (``replace``, pickle)."""
-    return tuple(sorted(dict(values or {}).items()))
+def _an_id(value: object, name: str) -> object:
+    """An assumed id as given: the package checks it (an id of the wrong type is none of its ids)."""
+    return value
+
+
+#: What each assumption maps (for its message) and the check of each value: a whole number by the
+#: bounds of the fact in the schema (technologies, buildings, wonders, units), or an id (a str: the
+#: package checks it at ``assuming()``).
+_ASSUMED: dict[str, tuple[str, Callable[[object, str], object]]] = {
+    "technology_levels": ("technologies to levels", count(1, 5, "a technology's level in the pyramid")),
+    "building_costs": ("buildings to costs", count(1, None, "a building's cost")),
+    "wonder_costs": ("wonders to costs", count(1, None, "a wonder's cost")),
+    "wonder_eras": ("wonders to eras", _an_id),
+    "unit_deck_sizes": ("unit types to deck sizes", count(1, None, "the cards of a unit deck")),
+    "starting_technologies": ("civilizations to technologies", _an_id),
+    "starting_governments": ("civilizations to governments", _an_id),
+}
 
 
 class Assumptions(Record):
@@ -654,6 +666,10 @@ class Assumptions(Record):
     id); ``unit_deck_sizes``: how many cards a unit type's deck has; ``starting_technologies``,
     ``starting_governments``: a civilization's (a technology id, a government id). ``why`` says
     where they come from (a house rule, a table's agreement), for the record.
+
+    Each value is checked when the record is made, by the bounds the family's schema sets its fact:
+    a number of the wrong type or out of them is OutOfDomainError, a value that is no mapping where
+    one belongs NotACollectionError; the ids are checked by ``package.assuming()``.
     """
 
     __slots__ = (
@@ -698,11 +714,15 @@ class Assumptions(Record):
         starting_governments: Mapping[str, str] | Iterable[tuple[str, str]] | None = None,
         why: str = "",
     ) -> None:
-        _set(self, "technology_levels", _pairs(technology_levels))
-        _set(self, "building_costs", _pairs(building_costs))
-        _set(self, "wonder_costs", _pairs(wonder_costs))
-        _set(self, "wonder_eras", _pairs(wonder_eras))
-        _set(self, "unit_deck_sizes", _pairs(unit_deck_sizes))
-        _set(self, "starting_technologies", _pairs(starting_technologies))
-        _set(self, "starting_governments", _pairs(starting_governments))
-        _set(self, "why", why)
+        by_id = (
+            ("technology_levels", technology_levels),
+            ("building_costs", building_costs),
+            ("wonder_costs", wonder_costs),
+            ("wonder_eras", wonder_eras),
+            ("unit_deck_sizes", unit_deck_sizes),
+            ("starting_technologies", starting_technologies),
+            ("starting_governments", starting_governments),
+        )
+        for name, values in by_id:
+            _set(self, name, pairs(values, name, *_ASSUMED[name]))
+        _set(self, "why", text(why, "why"))

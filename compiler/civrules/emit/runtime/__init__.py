@@ -210,7 +210,7 @@ _MOVED = frozenset(
     )
 )
 
-__version__ = "2.5.0"
+__version__ = "2.6.0"
 
 __all__ = [
     "AbilityAction",

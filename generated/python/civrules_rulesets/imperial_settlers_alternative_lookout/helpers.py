@@ -8,7 +8,7 @@ unit; ``location`` in a cost is a built location (or a foundation) discarded.
 
 from __future__ import annotations
 
-from civrules_runtime.errors import DraftRulesetError
+from civrules_runtime.errors import DraftRulesetError, an_id
 from civrules_runtime_imperial_settlers import logic
 
 from . import data
@@ -32,8 +32,9 @@ def require_complete() -> None:
 
 
 def canonical_id(name: str) -> str:
-    """The id this package uses for ``name``: itself, or the id an alias stands for (ID_ALIASES)."""
-    return data.ID_ALIASES.get(name, name)
+    """The id this package uses for ``name``: itself, or the id an alias stands for (ID_ALIASES);
+    UnknownIdError for a value that is no str (no id of any ruleset)."""
+    return data.ID_ALIASES.get(an_id(name, "name"), name)
 
 
 def deck(deck: DeckIdName) -> tuple[str, ...]:

@@ -7,7 +7,7 @@ sources do not give: it never guesses.
 
 from __future__ import annotations
 
-from civrules_runtime.errors import DraftRulesetError
+from civrules_runtime.errors import DraftRulesetError, an_id
 from civrules_runtime_sid_meiers_civilization import logic
 from civrules_runtime_sid_meiers_civilization.vocab import CombatSituation
 
@@ -39,8 +39,9 @@ def require_complete() -> None:
 
 
 def canonical_id(name: str) -> str:
-    """The id this package uses for ``name``: itself, or the id an alias stands for (ID_ALIASES)."""
-    return data.ID_ALIASES.get(name, name)
+    """The id this package uses for ``name``: itself, or the id an alias stands for (ID_ALIASES);
+    UnknownIdError for a value that is no str (no id of any ruleset)."""
+    return data.ID_ALIASES.get(an_id(name, "name"), name)
 
 
 def research_cost(level: int, wonders: Iterable[WonderIdName] = ()) -> int:

@@ -101,7 +101,9 @@ def credit_toward(matrix: "Mapping[str, Mapping[str, int]]", owned: "Iterable[st
     collection(owned, "owned")
     known_id(matrix, target, "civilization card")
     return sum(
-        matrix[known_id(matrix, card, "civilization card")].get(target, 0) for card in set(owned) if card != target
+        matrix[card].get(target, 0)
+        for card in dict.fromkeys([known_id(matrix, card, "civilization card") for card in owned])
+        if card != target
     )
 
 
@@ -143,7 +145,7 @@ def set_value(
     cards = min(n + mining_extra_cards, commodity.count) if n and mining and commodity.mining else n
     value = cards * cards * commodity.value
     if (redeemed is None) != (players is None) and bonuses:
-        raise ValueError("give both players= and redeemed_in= for a set redeemed in a trade block")
+        raise OutOfDomainError("give both players= and redeemed_in= for a set redeemed in a trade block")
     if players is None or redeemed is None or commodity.block is None or n == 0:
         return value
     band = next((b for b in bonuses if b.players_min <= players <= b.players_max), None)
@@ -167,12 +169,12 @@ def decks_for(bands: "tuple[DeckBand, ...]", players: int, region: str | None) -
         return whole[0].decks
     if wanted is None:
         regions = ", ".join(sorted(str(b.region) for b in matching))
-        raise ValueError(f"with {players} players the map is split: give region= (one of {regions})")
+        raise OutOfDomainError(f"with {players} players the map is split: give region= (one of {regions})")
     for band in matching:
         if band.region == wanted:
             return band.decks
     regions = ", ".join(sorted(str(b.region) for b in matching))
-    raise ValueError(f"no trade decks for region {region!r} with {players} players (only {regions})")
+    raise OutOfDomainError(f"no trade decks for region {region!r} with {players} players (only {regions})")
 
 
 def neighbours(adjacency: "Mapping[str, Mapping[str, frozenset[str]]]", area: str, kind: str) -> frozenset[str]:
@@ -242,7 +244,7 @@ def calamity_amount(
     if held_immunities is None:
         raise UnknownFactError(f"who is immune to {calamity} is not in the sources")
     if found.side != side:
-        raise ValueError(f"{calamity}.{effect} is an effect on the {found.side} victim, not the {side}")
+        raise OutOfDomainError(f"{calamity}.{effect} is an effect on the {found.side} victim, not the {side}")
     base, all_but, limit = found.amount, found.all_but, None
     if side == Role.SECONDARY:
         # The most one secondary victim can be allotted: the per-victim limit, else the total.
@@ -307,8 +309,8 @@ def effects_held(cards: "Mapping[str, Card]", held: "Iterable[str]", kind: str |
     collection(held, "held")
     wanted = None if kind is None else vocabulary(EffectKind, kind, "effect kind")
     out: list[Effect] = []
-    for card in dict.fromkeys(held):
-        attributes = cards[known_id(cards, card, "civilization card")].attributes
+    for card in dict.fromkeys([known_id(cards, card, "civilization card") for card in held]):
+        attributes = cards[card].attributes
         if attributes is None:
             raise UnknownFactError(f"the abilities of {card} are not in the sources")
         out.extend(e for a in attributes for e in a.effects if wanted is None or e.kind == wanted)
@@ -434,7 +436,7 @@ def can_enter_epoch(
     known_id(epochs, epoch, "epoch")
     within(cities, "cities", 0, None, "the cities a player has in play, 33.2")
     at = levels[0] if level is None else _level(levels, level)
-    owned = [known_id(cards, card, "civilization card") for card in dict.fromkeys(held)]
+    owned = list(dict.fromkeys([known_id(cards, card, "civilization card") for card in held]))
     if nation is not None:
         known_id(nations, nation, "nation")
     if not _requirements_met(epochs, cards, group_count, epoch, at, cities, owned):
@@ -466,7 +468,7 @@ def can_enter_space(
     for listed, first in starts:
         if first <= space:
             epoch = listed
-    owned = [known_id(cards, card, "civilization card") for card in dict.fromkeys(held)]
+    owned = list(dict.fromkeys([known_id(cards, card, "civilization card") for card in held]))
     if not _requirements_met(epochs, cards, group_count, epoch, at, cities, owned):
         return False
     if not epochs[epoch].requirements[at].card_value_per_space:
@@ -493,7 +495,8 @@ def _phase_fact(phases: "Mapping[str, Phase]", phase: str, field: str, what: str
 
 def _phase_int(phases: "Mapping[str, Phase]", phase: str, field: str, what: str) -> int:
     value = _phase_fact(phases, phase, field, what)
-    assert isinstance(value, int)
+    if isinstance(value, bool) or not isinstance(value, int):  # a check, not an assert: -O drops those
+        raise OutOfDomainError(f"the {phase} phase's {field} is {value!r}, not a whole number ({what})")
     return value
 
 
@@ -577,7 +580,7 @@ def secondary_losses(
     limit = found.max_per_victim if found.max_per_victim is not None else found.amount
     for player, share in allotment.items():
         within(share, f"allotment[{player!r}]", 0, limit, f"a share of {calamity}.{effect}")
-        if share and player == traded_by:
+        if share and traded_by is not None and player == traded_by:  # None traded it: no player
             raise OutOfDomainError(
                 f"allotment[{player!r}]={share}: the player who traded {calamity} to the primary victim "
                 "may not be a secondary victim (29.61)"
@@ -640,8 +643,12 @@ def reduction_points(phases: "Mapping[str, Phase]", tokens_left: int) -> int:
 
 
 def _unit_values(phases: "Mapping[str, Phase]") -> "tuple[int, int]":
-    value = _phase_fact(phases, "resolution_of_calamities", "unit_points", "what a city and a token count for")
-    assert isinstance(value, tuple)
+    found = phases.get("resolution_of_calamities")
+    value = None if found is None else found.unit_points
+    if value is None:
+        raise UnknownFactError(
+            "what a city and a token count for is not in the sources (the resolution_of_calamities phase's unit_points)"
+        )
     return value
 
 

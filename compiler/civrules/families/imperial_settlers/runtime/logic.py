@@ -7,11 +7,21 @@ iterable of good ids, one per unit.
 
 from __future__ import annotations
 
-from civrules_runtime.errors import UnknownFactError, UnknownIdError, closest_id, collection, some_ids, within
+from collections.abc import Mapping
+
+from civrules_runtime.errors import (
+    OutOfDomainError,
+    UnknownFactError,
+    UnknownIdError,
+    closest_id,
+    collection,
+    some_ids,
+    within,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Iterable
 
     from .records import Action, Card, Faction, Good, Scoring, SoloLevel
 
@@ -31,17 +41,22 @@ def known(table: Mapping[str, object], key: str, what: str) -> str:
     raise UnknownIdError(f"no {what} {key!r} in this ruleset; {hint}")
 
 
-def counted(goods: Mapping[str, int] | Iterable[str]) -> dict[str, int]:
-    """Goods as counts: a mapping as it is (negative counts refused), an iterable one unit per id."""
+def counted(
+    goods: Mapping[str, int] | Iterable[str], table: Mapping[str, object] | None = None, location: bool = False
+) -> dict[str, int]:
+    """Goods as counts: a mapping as it is (negative counts refused), an iterable one unit per id.
+    With ``table``, each good is one of its ids (or, with ``location``, a location: a cost may take
+    one, p3); an id that is no str (None, 5) is never one, nor counted as its text."""
     collection(goods, "goods")
+    by_count = isinstance(goods, Mapping)
+    units = goods.items() if isinstance(goods, Mapping) else ((good, 1) for good in goods)
     found: dict[str, int] = {}
-    if hasattr(goods, "items"):
-        for good, amount in goods.items():
-            within(amount, str(good), 0, None, "an amount of goods")
-            found[str(good)] = found.get(str(good), 0) + amount
-        return found
-    for good in goods:
-        found[str(good)] = found.get(str(good), 0) + 1
+    for good, amount in units:
+        if not isinstance(good, str) or (table is not None and not (location and good == "location")):
+            known({} if table is None else table, good, "good")
+        if by_count:
+            within(amount, good, 0, None, "an amount of goods")
+        found[str(good)] = found.get(str(good), 0) + amount
     return found
 
 
@@ -52,14 +67,8 @@ def shortfall(
     stands in for others (gold for any resource, p3) covers what it can; empty: it pays."""
     collection(cost, "cost")
     collection(held, "goods")
-    have = counted(held)
-    for held_good in have:
-        if held_good != "location":
-            known(goods, held_good, "good")
-    need = counted(cost)
-    for cost_good in need:
-        if cost_good != "location":  # a cost may take a location (p3): no good
-            known(goods, cost_good, "good")
+    have = counted(held, goods, location=True)
+    need = counted(cost, goods, location=True)  # a cost may take a location (p3): no good
     missing = {good: max(0, amount - have.get(good, 0)) for good, amount in need.items()}
     for record in goods.values():
         if not record.stands_for:
@@ -145,13 +154,12 @@ def production(
     if record.production is None:
         raise UnknownFactError(f"what the {faction!r} board produces is not in the sources")
     total = counted(record.production)
-    for good, amount in counted(deals).items():
-        known(goods, good, "good")
+    for good, amount in counted(deals, goods).items():
         total[good] = total.get(good, 0) + amount
     for location in locations:
         card = cards[known(cards, location, "card")]
         if card.kind != "production":
-            raise ValueError(f"{location!r} is not a production location")
+            raise OutOfDomainError(f"{location!r} is not a production location: it produces nothing")
         if card.production is None:
             raise UnknownFactError(f"what {location!r} produces is not in the sources")
         for good in card.production:

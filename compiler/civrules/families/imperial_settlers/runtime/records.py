@@ -9,6 +9,7 @@ give; a list of goods holds one id per unit (``("wood", "wood", "stone")``).
 
 from __future__ import annotations
 
+from civrules_runtime.assumed import pairs, text
 from civrules_runtime.errors import collection
 from civrules_runtime.mappings import FrozenMap
 from civrules_runtime.records import Record
@@ -512,14 +513,17 @@ class DeckRule(Record):
 # --- What an engine assumes where the sources give nothing (package.assuming) -----------------
 
 
+def _goods(value: object, name: str) -> tuple[str, ...]:
+    """Assumed goods, one id per good (checked by the package at ``assuming()``)."""
+    collection(value, name)
+    return tuple(value)  # type: ignore[arg-type]  # collection() refused what is not iterable; known() checks the ids
+
+
 def _pairs(
-    values: Mapping[str, Iterable[str]] | Iterable[tuple[str, Iterable[str]]] | None,
+    values: Mapping[str, Iterable[str]] | Iterable[tuple[str, Iterable[str]]] | None, field: str, what: str
 ) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """By id, sorted, each value a tuple: from a mapping, or from the pairs a record holds."""
-    pairs = dict(values or {})
-    for key, value in pairs.items():
-        collection(value, f"the goods assumed for {key}")
-    return tuple(sorted((key, tuple(value)) for key, value in pairs.items()))
+    return pairs(values, field, f"cards to {what} (the goods, one id per good)", _goods)
 
 
 class Assumptions(Record):
@@ -548,7 +552,7 @@ class Assumptions(Record):
         card_build_bonuses: Mapping[str, Iterable[str]] | Iterable[tuple[str, Iterable[str]]] | None = None,
         why: str = "",
     ) -> None:
-        _set(self, "card_costs", _pairs(card_costs))
-        _set(self, "card_productions", _pairs(card_productions))
-        _set(self, "card_build_bonuses", _pairs(card_build_bonuses))
-        _set(self, "why", why)
+        _set(self, "card_costs", _pairs(card_costs, "card_costs", "costs"))
+        _set(self, "card_productions", _pairs(card_productions, "card_productions", "productions"))
+        _set(self, "card_build_bonuses", _pairs(card_build_bonuses, "card_build_bonuses", "build bonuses"))
+        _set(self, "why", text(why, "why"))

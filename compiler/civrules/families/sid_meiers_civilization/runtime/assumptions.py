@@ -12,9 +12,10 @@ names them (``ASSUMPTIONS``), and ``require_complete()`` still refuses a draft.
 from __future__ import annotations
 
 from civrules_runtime.assumed import AssumedView, fill
-from civrules_runtime.errors import unknown_id
+from civrules_runtime.errors import OutOfDomainError, unknown_id
 
 from . import logic
+from .records import Assumptions
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
 
     from .protocol import RulesetPackage
     from .records import (
-        Assumptions,
         BattleHand,
         Building,
         CityAction,
@@ -58,6 +58,8 @@ class AssumedPackage(AssumedView):
     the package, its tables changed only where a fact was unknown, its helpers using them.
     Satisfies :class:`RulesetPackage` (checked by the type checker: its members are declared)."""
 
+    ASSUMPTIONS_TYPE = Assumptions
+
     @property
     def SETTINGS(self) -> Settings:  # noqa: N802 - the package's constant (the typed records)
         return self._package.SETTINGS
@@ -86,15 +88,21 @@ class AssumedPackage(AssumedView):
         super().__init__(package, assumed)
         self._package: RulesetPackage = package
         self.ASSUMPTIONS: Assumptions = assumed
-        for technology in assumed.starting_technologies:
-            if technology[1] not in package.TECHNOLOGIES:
-                raise unknown_id(technology[1], package.TECHNOLOGIES, "technology")
-        for government in assumed.starting_governments:
-            if government[1] not in package.GOVERNMENTS:
-                raise unknown_id(government[1], package.GOVERNMENTS, "government")
-        for era in assumed.wonder_eras:
-            if era[1] not in package.ERAS and "ERAS" not in package.UNKNOWN_COLLECTIONS:
-                raise unknown_id(era[1], package.ERAS, "era")
+        for _, technology in assumed.starting_technologies:
+            if not _has(package.TECHNOLOGIES, technology):
+                raise unknown_id(technology, package.TECHNOLOGIES, "technology")
+        for _, government in assumed.starting_governments:
+            if not _has(package.GOVERNMENTS, government):
+                raise unknown_id(government, package.GOVERNMENTS, "government")
+        for _, era in assumed.wonder_eras:
+            if not isinstance(era, str) or (era not in package.ERAS and "ERAS" not in package.UNKNOWN_COLLECTIONS):
+                raise unknown_id(era, package.ERAS, "era")
+        top = package.PYRAMID.levels
+        for technology, level in assumed.technology_levels:
+            if top is not None and level > top:
+                raise OutOfDomainError(
+                    f"technology_levels[{technology!r}]={level} is outside the pyramid of this ruleset: 1 to {top}"
+                )
         self.TECHNOLOGIES: Mapping[str, Technology] = fill(
             package.TECHNOLOGIES, assumed.technology_levels, "level", "technology"
         )
@@ -165,6 +173,11 @@ class AssumedPackage(AssumedView):
     def assuming(self, assumptions: Assumptions) -> RulesetPackage:
         """A view with other assumptions (of the same package: they do not add up)."""
         return self._package.assuming(assumptions)
+
+
+def _has(table: Mapping[str, object], key: str) -> bool:
+    """Does ``table`` have ``key``, an assumed id (an id of the wrong type, unhashable too, is none)?"""
+    return isinstance(key, str) and key in table
 
 
 def assuming(package: RulesetPackage, assumptions: Assumptions) -> RulesetPackage:
