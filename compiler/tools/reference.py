@@ -210,6 +210,19 @@ Questions a variant raises:
   data (K002, D001).
 - **Does a removal need `why:`?** Yes: every entry of a `remove:` names its entity and gives
   `why:` (S004 without it).
+- **Does `validate` list every error at once?** Every independent one. A misspelt key in an entry
+  (`cots: 55` in a patch, S002) does not hide the other entries' errors (an id the base lacks,
+  V005; a value of the wrong type, S001): each entry is judged apart. An error that makes what
+  follows meaningless stops there: a file that cannot be read (L), a wrong shape of the overlay or
+  of a value (S: resolving it would report the same mistake again), or any error of the resolution
+  (the semantic checks, C/K/M/T/F..., run only on a variant that resolves cleanly). `diff`, `build`
+  and the editor's language server report what `validate` reports, each problem once.
+- **What does `civrules diff` do with a variant that has errors?** When both rulesets still
+  resolve, it prints the diff (on standard output, as `--format` asks), then their errors (on
+  standard error, as `validate` prints them), and exits 1: a diff of a variant that does not
+  validate is not ready to paste into a pull request. When one does not resolve, it prints only
+  the errors and exits 1. Exit codes are `validate`'s: 0 clean (warnings are `validate`'s to
+  list), 1 errors in the rules, 2 a usage or internal error.
 """
 
 

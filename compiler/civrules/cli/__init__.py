@@ -674,10 +674,12 @@ def _emit(
     keep_order: bool = False,
     summaries: bool = True,
     infos: bool = False,
+    err: bool = False,
 ) -> None:
     """Print diagnostics; text output without ``verbose`` folds per-fact infos (all infos without
     ``summaries``) into the summary; `github` and `sarif` output leave infos out unless ``infos``
-    (each would be an annotation or a code-scanning alert)."""
+    (each would be an annotation or a code-scanning alert). ``err``: on standard error (standard
+    output holds what the command made)."""
     state = click.get_current_context(silent=True)
     context = state.find_object(Context) if state is not None else None
     ordered = list(diagnostics) if keep_order else sort_diagnostics(diagnostics)
@@ -695,11 +697,12 @@ def _emit(
     shown = cap_per_file(shown, context.limits.max_diagnostics if context is not None else Limits().max_diagnostics)
     sources = SourceLines(max_bytes=context.limits.max_bytes) if context is not None else SourceLines()
     root = source_root(context.rules) if context is not None and fmt == "sarif" else None
-    colour = fmt == "text" and use_colour(context.color if context is not None else "auto", sys.stdout)
+    stream = sys.stderr if err else sys.stdout
+    colour = fmt == "text" and use_colour(context.color if context is not None else "auto", stream)
     out = render(shown, fmt, sources, colour=colour, root=root)
     if out:
         # `color=` as decided: click would strip the escapes of output that is not a terminal.
-        click.echo(out, nl=False, color=colour)
+        click.echo(out, nl=False, color=colour, err=err)
     if fmt == "text":
         _note(f"civrules: {count_line(ordered, verbose=verbose)}")
 
@@ -1178,9 +1181,11 @@ def new_variant(obj: Context, name: str, base: str) -> None:
 def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
     """Show what ruleset NEW changes relative to OLD.
 
-    Entity by entity, field by field.
+    Entity by entity, field by field. A ruleset with errors: when both still resolve, the diff is
+    printed, then their errors (on standard error), and the exit status is 1; otherwise only the
+    errors.
     """
-    from civrules.pipeline import compare
+    from civrules.pipeline import Shared, analyse, compare
     from civrules.resolve import Resolver
     from civrules.resolve.diff import render_text
 
@@ -1193,20 +1198,33 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
         _usage_failure(
             [_command_line(codes.DIFF_ACROSS_FAMILIES, f"cannot diff rulesets of two games: {families}", hint)]
         )
+    # The diagnostics are validate's (the same pipeline): a diff of a variant that does not
+    # validate says so, whatever its errors' stage.
     resolver = Resolver(workspace)
+    shared = Shared(len(loaded))
     resolved = []
+    errors: list[Diagnostic] = []
     for one in loaded:
-        result, problems = resolver.resolve(one)
-        problems = [*one.all_diagnostics(), *problems]
-        if result is None or has_errors(problems):
-            _emit(problems, fmt)
-            sys.exit(EXIT_RULE_ERRORS)
-        resolved.append(result)
+        obj.current = one.id
+        with shared.ruleset():
+            analysis = analyse(workspace, one, debug=obj.debug, resolver=resolver)
+        obj.current = None
+        found = [d for d in analysis.diagnostics if d.severity is Severity.ERROR]
+        if analysis.resolved is None or analysis.model is None:
+            _emit(found or analysis.diagnostics, fmt)  # not resolved: there is nothing to compare
+            sys.exit(_failure_code(found or analysis.diagnostics))
+        errors.extend(found)
+        resolved.append(analysis.resolved)
     changes = compare(resolved[0], resolved[1], citations=citations)
     if fmt == "json":
         click.echo(dumps_json(changes.to_json(), indent=2, sort_keys=True))
     else:
         click.echo(render_text(changes), nl=False)
+    if errors:
+        # What the rulesets are, said after what they change: the diff alone would pass for a
+        # reviewable change of a ruleset that does not validate.
+        _emit(errors, "text", err=True)
+        sys.exit(_failure_code(errors))
 
 
 @main.command()

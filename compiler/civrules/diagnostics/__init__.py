@@ -11,7 +11,7 @@ import bisect
 import enum
 import re
 from collections.abc import Iterable
-from dataclasses import field
+from dataclasses import field, replace
 
 from civrules.support.values import frozen_value
 
@@ -73,15 +73,41 @@ class Diagnostic:
 def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     """Order diagnostics by file and position so output is stable across runs.
 
-    One diagnostic per root cause: a schema error (S…) about a node that holds a refused load error
-    (L…: a key or value the reader dropped) is its consequence, and is left out.
+    One diagnostic per root cause: the same problem found by two stages (an unknown key of a patch
+    by the manifest's schema, and again by its entity's once merged) is listed once, with the notes
+    of both (:func:`merge_duplicates`); a schema error (S…) about a node that holds a refused load
+    error (L…: a key or value the reader dropped) is its consequence, and is left out.
     """
-    unique = list(dict.fromkeys(diagnostics))
+    unique = merge_duplicates(diagnostics)
     refused = [d.span for d in unique if d.code.startswith("L") and d.span is not None]
     if refused:
         holds_any = _Holding(refused)
         unique = [d for d in unique if not (d.code.startswith("S") and holds_any(d.span))]
     return sorted(unique, key=Diagnostic.sort_key)
+
+
+def merge_duplicates(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """``diagnostics`` with each problem once: two that differ only in their notes (one stage adds
+    "the base definition", another does not) are one, with the notes of both, where the first of
+    them stood.
+
+    >>> at = Span.at("v.yaml", 3, 5)
+    >>> base = Related(Span.at("base.yaml", 9), "the base definition")
+    >>> bare = Diagnostic("S002", Severity.ERROR, "unknown key `cots`", at)
+    >>> noted = Diagnostic("S002", Severity.ERROR, "unknown key `cots`", at, related=(base,))
+    >>> merge_duplicates([bare, noted]) == [noted]
+    True
+    """
+    merged: dict[tuple[object, ...], Diagnostic] = {}
+    for diagnostic in diagnostics:
+        key = (diagnostic.code, diagnostic.severity, diagnostic.message, diagnostic.span, diagnostic.hint)
+        held = merged.get(key)
+        if held is None:
+            merged[key] = diagnostic
+        elif held != diagnostic:
+            related = tuple(dict.fromkeys((*held.related, *diagnostic.related)))
+            merged[key] = replace(held, related=related, suggestion=held.suggestion or diagnostic.suggestion)
+    return list(merged.values())
 
 
 class _Holding:

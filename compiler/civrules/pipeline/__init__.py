@@ -2,6 +2,15 @@
 
 Semantic checks run only on rulesets whose files all passed schema validation: checking a model
 built from malformed data would bury the real error under its consequences.
+
+Every independent error is reported in one run; a stage is skipped only where an error makes what
+it would find meaningless or a restatement of that error. A file that was not read as written (a
+load error, L) or whose shape is wrong (a schema error) stops there: resolving it would read a
+shape the resolver does not know, or report the same mistake again in other words. The exception
+is an unknown key of one entry of an overlay operation (`cots: 55` in a patch): the overlay's shape
+is whole, and each entry is judged apart once merged with its base (its values by its collection's
+schema, its id against the base's), so the variant is still resolved for those errors
+(:func:`_entry_errors_only`); only the semantic checks, which read the model, are skipped.
 """
 
 from __future__ import annotations
@@ -15,7 +24,7 @@ from typing import Any, Generic, TypeVar
 
 from civrules.checks import Check
 from civrules.checks.catalogue import all_checks, catalogue, known_code, run_checks
-from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, has_errors
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, has_errors, merge_duplicates
 from civrules.diagnostics.suggest import Vocabulary, meant_code
 from civrules.families import family_named, family_of
 from civrules.load.document import NodePath
@@ -100,10 +109,16 @@ def analyse(
     ``reuse`` may give a check's findings without running it (see :func:`run_checks`).
     """
     diagnostics = loaded.all_diagnostics()
-    if has_errors(diagnostics):
+    if has_errors(diagnostics) and not _entry_errors_only(diagnostics, loaded):
         return Analysis(loaded, None, _noted_at_base(diagnostics, workspace, loaded, resolver))
+    malformed = has_errors(diagnostics)
     resolver = resolver or Resolver(workspace)
     resolved, problems = resolver.resolve(loaded)
+    if malformed:
+        # Its entries' errors, each once: the resolution finds an entry's unknown key again (with
+        # the note at the base's definition the schema's finding is given here).
+        noted = _noted_at_base(diagnostics, workspace, loaded, resolver)
+        return Analysis(loaded, None, _own(merge_duplicates([*noted, *problems]), workspace, loaded))
     diagnostics.extend(problems)
     if resolved is None or has_errors(problems):
         return Analysis(loaded, None, _own(diagnostics, workspace, loaded))
@@ -120,6 +135,42 @@ def analyse(
     diagnostics = note_base_definitions(from_the_variant(relocated, resolved), resolved.base_notes)
     resolved.findings = dict(found_by)  # for its variants analysed after it (the same resolver)
     return Analysis(loaded, model, _own(diagnostics, workspace, loaded), resolved, found_by)
+
+
+def _entry_errors_only(diagnostics: Sequence[Diagnostic], loaded: LoadedRuleset) -> bool:
+    """Whether every error of ``diagnostics`` (a ruleset's load and schema findings) is an unknown
+    key (S002) of one entry of an operation of its manifest's `overlay:` collections (a misspelt
+    field of a patch, `cots: 55`).
+
+    That error leaves the rest meaningful: the resolver merges the entry's other fields as written,
+    judges the merged entity whole (finding the same key again, one diagnostic with it) and each
+    other entry apart. Any other error stops the ruleset at its files: a load error (the file was
+    not read as written), an error of a file the ruleset reads, of the overlay's shape, of the key
+    that names an entry, or of a value inside an entry (a list operation of the wrong shape: the
+    resolver would report the same mistake again, in other words).
+    """
+    document = loaded.manifest.file.document
+    data = document.data if document is not None else None
+    overlay = data.get("overlay") if isinstance(data, dict) else None
+    if document is None or not isinstance(overlay, dict):
+        return False
+    unknown: set[Span] = set()  # where each key of an entry other than its naming key is written
+    for name, block in overlay.items():
+        spec = loaded.family.collections.get(name) if isinstance(name, str) else None
+        if spec is None or not isinstance(block, dict):
+            continue
+        for operation, items in block.items():
+            if operation not in ("add", "replace", "patch", "remove") or not isinstance(items, list):
+                continue
+            for index, item in enumerate(items):
+                if isinstance(item, dict):
+                    path = ("overlay", name, operation, index)
+                    unknown.update(document.key_span((*path, key)) for key in item if key != spec.key)
+    return all(
+        diagnostic.severity is not Severity.ERROR
+        or (diagnostic.code == codes.UNKNOWN_KEY.code and diagnostic.span in unknown)
+        for diagnostic in diagnostics
+    )
 
 
 def _own(diagnostics: list[Diagnostic], workspace: Workspace, loaded: LoadedRuleset) -> list[Diagnostic]:

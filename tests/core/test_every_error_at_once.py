@@ -1,0 +1,126 @@
+"""A designer sees every independent error of a variant in one run, each once, whatever the command.
+
+An unknown key in a patch (`cots: 55`) hid the variant's other errors from `validate` (a typo'd id,
+a value of the wrong type): they surfaced one fix-and-rerun at a time. `diff` found them, but
+listed the unknown key twice, and printed the diff of a variant with semantic errors with exit 0.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from civrules.cli import main
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, merge_duplicates, sort_diagnostics
+from tests.families.advanced_civilization.test_designer_trial import HEAD, analysed, problems
+
+TYPOS = (
+    HEAD
+    + """\
+overlay:
+  civilization_cards:
+    patch:
+      - id: potery
+        cost: 55
+        source: "house rule"
+      - id: pottery
+        cots: 55
+        source: "house rule"
+      - id: astronomy
+        cost: "fifty"
+        source: "house rule"
+  calamities:
+    remove:
+      - {id: famin, why: "house"}
+"""
+)
+
+# Removes a card still referenced, and names a card that does not exist: valid files, semantic errors.
+DANGLING = (
+    HEAD
+    + """\
+overlay:
+  civilization_cards:
+    patch:
+      - id: pottery
+        prerequisites: {append: [{card: astronomyy, source: "house rule"}]}
+"""
+)
+
+
+def test_an_unknown_key_of_a_patch_hides_none_of_the_variants_other_errors() -> None:
+    found = problems(analysed(TYPOS))
+    assert sorted((d.code, d.span.line if d.span else 0) for d in found) == [
+        ("S001", 15),
+        ("S002", 12),
+        ("V005", 8),
+        ("V005", 19),
+    ]
+
+
+def test_the_unknown_key_found_by_the_manifest_and_by_the_merged_entity_is_listed_once() -> None:
+    (unknown,) = [d for d in problems(analysed(TYPOS)) if d.code == "S002"]
+    assert [r.label for r in unknown.related] == ["the base definition"]
+
+
+def test_an_error_that_is_not_an_unknown_key_of_an_entry_still_stops_at_the_files() -> None:
+    """A wrong value inside an entry (a list operation of the wrong shape) is found by the schema,
+    and again by the resolver in other words: it is reported once, by the schema."""
+    text = TYPOS.replace("cots: 55", "prerequisites: {append: {card: pottery}}")
+    assert [d.code for d in problems(analysed(text))] == ["S001"]
+
+
+def test_two_findings_that_differ_only_in_their_notes_are_one_with_both_notes() -> None:
+    at = Span.at("v.yaml", 3, 5)
+    base = Related(Span.at("base.yaml", 9), "the base definition")
+    bare = Diagnostic("S002", Severity.ERROR, "unknown key `cots`", at, "did you mean `cost`?")
+    noted = Diagnostic("S002", Severity.ERROR, "unknown key `cots`", at, "did you mean `cost`?", (base,))
+    assert merge_duplicates([bare, noted]) == [noted]
+    assert sort_diagnostics([noted, bare]) == [noted]
+    other = Diagnostic("S002", Severity.ERROR, "unknown key `cots`", Span.at("v.yaml", 4, 5))
+    assert len(merge_duplicates([bare, other])) == 2
+
+
+def _diff(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> tuple[int, str, str]:
+    """`civrules diff` of a rules folder holding only the variant of the shipped base."""
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    (rules / "rulesets" / "house.yaml").write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["--rules", str(rules), "diff", "advanced-civilization", "house"])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_diff_lists_each_error_once_as_validate_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = _diff(tmp_path, monkeypatch, TYPOS)
+    assert code == 1
+    assert (out + err).count("error[S002]") == 1
+    assert sorted(line.split("error[")[1][:4] for line in (out + err).splitlines() if "error[" in line) == [
+        "S001",
+        "S002",
+        "V005",
+        "V005",
+    ]
+
+
+def test_diff_of_a_variant_with_semantic_errors_prints_the_diff_then_the_errors_and_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, err = _diff(tmp_path, monkeypatch, DANGLING)
+    assert code == 1
+    assert "~ pottery" in out and "error[" not in out
+    assert "error[X001]" in err and "astronomyy" in err
+
+
+def test_diff_of_a_clean_variant_says_nothing_else_and_succeeds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, err = _diff(
+        tmp_path,
+        monkeypatch,
+        HEAD + 'overlay: {civilization_cards: {patch: [{id: pottery, cost: 50, source: "house"}]}}\n',
+    )
+    assert code == 0, err
+    assert "~ pottery" in out and "error" not in err
