@@ -78,16 +78,17 @@ def _at(found: dict[str, Any]) -> tuple[str, int, int]:
     return found["file"], found["line"], found["column"]
 
 
-def test_a_deck_the_variant_shortens_is_reported_at_its_overlay_with_the_base_deck_noted(
+def test_a_deck_the_variant_shortens_is_reported_at_the_removal_with_the_base_deck_noted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """F001 was at the shipped manifest's deck, its hint ("add 2 cards") only to be followed there.
-    F001 says not what it reads, and the variant changes two collections: its `overlay:` line."""
+    The variant changes two collections, but of what F001 reads (the decks, the factions' decks,
+    the cards' copies) only the removal of `bar014`: there, not its `overlay:` line."""
     code, found = _alone(tmp_path, monkeypatch, "house-is", HOUSE_IS)
     assert code == 1
     (short,) = found
     assert short["code"] == "F001" and "`barbarians` holds 28 cards" in short["message"]
-    assert _at(short) == ("rules/rulesets/house-is.yaml", *_place(HOUSE_IS, "overlay:"))
+    assert _at(short) == ("rules/rulesets/house-is.yaml", *_place(HOUSE_IS, "{id: bar014"))
     base = (RULES / "rulesets" / "imperial-settlers.yaml").read_text(encoding="utf-8")
     lines = base.splitlines()
     (line,) = [n for n, text in enumerate(lines, start=1) if "{id: barbarians, name:" in text]
@@ -96,7 +97,7 @@ def test_a_deck_the_variant_shortens_is_reported_at_its_overlay_with_the_base_de
     column = lines[line - 1].index("size: 30") + len("size: ") + 1
     assert _at(shows) == (str(RULES / "rulesets" / "imperial-settlers.yaml"), line, column)
     assert short["hint"].startswith("add 2 card(s), each with all its copies; from this variant")
-    assert "undo or amend the change in `overlay` that makes it" in short["hint"]
+    assert "undo or amend this change" in short["hint"]
 
 
 def test_a_removed_top_technology_is_reported_at_the_removal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -279,3 +280,57 @@ def test_the_variants_changes_are_indexed_once_for_all_the_diagnostics_it_causes
     lines = {d.message.split("`")[1]: d.span.line for d in moved if d.span is not None}
     assert lines["cyprus"] == _place(PATCHES, "{id: cyprus")[0]
     assert lines["aleppo"] == _place(PATCHES, "areas:")[0]
+
+
+# A variant that also changes what the check does not read: the change of what it reads, not the
+# `overlay:` line (the designer trial of round 17).
+POTTERY_AT_THE_TOP = HOUSE_SID + (
+    "overlay:\n"
+    "  technologies:\n"
+    '    patch: [{id: pottery, level: 5, source: "house rule"}]\n'
+    "  buildings:\n"
+    '    patch: [{id: celeiro, name: "Celeiro Real", source: "house rule"}]\n'
+)
+TWENTY_COINS = HOUSE_SID + (
+    "overlay:\n"
+    "  technologies:\n"
+    '    patch: [{id: pottery, name: "Cerâmica", source: "house rule"}]\n'
+    "  wonders:\n"
+    '    patch: [{id: colossus, cost: 11, source: "house rule"}]\n'
+    "  settings:\n"
+    '    coins: {victory: 20, source: "house rule"}\n'
+)
+ONE_COPY_FEWER = """\
+kind: ruleset
+id: house-is
+name: House IS
+family: imperial-settlers
+extends: imperial-settlers
+overlay:
+  cards:
+    patch:
+      - {id: bar001, copies: 2, source: "house rule"}
+      - {id: bar007, name: "Renamed", source: "house rule"}
+"""
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "text", "code", "needle"),
+    [
+        # T002 reads the technologies' levels: the pottery patch, not the building's
+        ("house-sid", POTTERY_AT_THE_TOP, "T002", "{id: pottery"),
+        # T015 reads the victories and the coins setting: the coins line, not the other blocks
+        ("house-sid", TWENTY_COINS, "T015", "{victory: 20"),
+        # F001 reads the cards' copies: the patch that changes them, not the one renaming a card
+        ("house-is", ONE_COPY_FEWER, "F001", "{id: bar001"),
+    ],
+)
+def test_a_caused_diagnostic_goes_to_the_one_change_of_what_its_check_reads_among_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ruleset: str, text: str, code: str, needle: str
+) -> None:
+    exit_code, found = _alone(tmp_path, monkeypatch, ruleset, text)
+    assert exit_code == 1
+    (caused,) = [d for d in found if d["code"] == code]
+    assert _at(caused) == (f"rules/rulesets/{ruleset}.yaml", *_place(text, needle))
+    assert "undo or amend this change" in caused["hint"]
+    assert caused["related"][0]["label"] == "where the base shows it"

@@ -41,18 +41,40 @@ class Check:
     #: The id of the family whose rulesets the check runs on; None: every ruleset (the core's).
     #: Set by the catalogue, from the room of the check's module.
     family: str | None = None
-    #: The collections of rule data files (the family's collection names) whose entities the check,
-    #: and what the model derives from them for it, read, and :data:`RULE_INDEX` if it reads the
-    #: ruleset's rule index; None: it may read anything (its default). A long-running session runs
-    #: it again only when one of them changed (see :mod:`civrules.pipeline.incremental`); what a
-    #: manifest gives is always read again.
+    #: What the check, and what the model derives for it, reads: the collections (the family's
+    #: collection names) whose entities it reads, or only some fields of them (`cards.copies`:
+    #: an entity added or removed changes every field), the settings it reads (:func:`setting`,
+    #: or :data:`SETTINGS` for any), and :data:`RULE_INDEX` if it reads the ruleset's rule index;
+    #: None: it may read anything (its default). A long-running session runs it again only when
+    #: one of them changed (see :mod:`civrules.pipeline.incremental`); what a manifest gives is
+    #: always read again. A diagnostic a variant causes in its base goes to the variant's one
+    #: change of what it reads (:func:`civrules.pipeline.caused_by_the_variant`): a check that
+    #: names what it reads is located at the change that broke it, not at the variant's `overlay:`.
     reads: frozenset[str] | None = None
+
+    @property
+    def read_collections(self) -> frozenset[str]:
+        """The collections (and :data:`RULE_INDEX`) of :attr:`reads`, whole or some of their fields."""
+        return frozenset(name.partition(".")[0] for name in self.reads or ())
 
 
 _CHECKS: list[Check] = []
 
 #: The name in :attr:`Check.reads` of the ruleset's rule index (its `rulebook.rule_index` file).
 RULE_INDEX = "rule_index"
+
+#: The name in :attr:`Check.reads` of every setting (a check that may read any of them).
+SETTINGS = "settings"
+
+
+def setting(key: str) -> str:
+    """The name in :attr:`Check.reads` of the setting ``key`` (`coins`, `pyramid`): not a
+    collection's name, whatever the family calls its collections.
+
+    >>> setting("coins")
+    'settings.coins'
+    """
+    return f"{SETTINGS}.{key}"
 
 
 def check(

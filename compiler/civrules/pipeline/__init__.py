@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from civrules.checks import Check
+from civrules.checks import SETTINGS, Check, setting
 from civrules.checks.catalogue import all_checks, catalogue, known_code, run_checks
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, has_errors, merge_duplicates
 from civrules.diagnostics.suggest import Vocabulary, meant_code
@@ -308,8 +308,8 @@ def caused_by_the_variant(
     does not report at the same place; a base's own problem stays where it is.
     The variant's place is its change of the entity the diagnostic or a related place lies in, else
     its one change of what the check reads (:attr:`civrules.checks.Check.reads`: the collections,
-    and the settings any check may read), else the block of the one collection those changes are
-    in, else its `overlay:` (or `extends:`) line; the base's place becomes a note and the hint says
+    the fields of them and the settings it names), else the block those changes are in, else its
+    `overlay:` (or `extends:`) line; the base's place becomes a note and the hint says
     how to make the fix from the variant. The variant's changes are indexed once (bisected by
     :class:`_Enclosures`, counted by collection), and only when a diagnostic is the variant's.
     """
@@ -364,7 +364,8 @@ def _finding(diagnostic: Diagnostic) -> tuple[str, Severity, Span | None]:
 class _VariantChanges:
     """The changes a variant (the last of a resolution's chain) makes: the base's entities and
     settings it changes, by their spans in the base (:class:`_Enclosures`), and every place of the
-    variant that changes a collection (or, under None, a setting), with the block it is written in."""
+    variant that changes a collection, a field of its entities or a setting, with the block it is
+    written in."""
 
     def __init__(self, resolved: Resolved, own_files: set[str]) -> None:
         self._own_files = own_files
@@ -373,32 +374,34 @@ class _VariantChanges:
             (span, (place, way)) for span, place, way in _changed_by_the_variant(resolved) if span.file not in own_files
         )
         layer = len(resolved.chain) - 1
-        #: By collection (None: the settings), each place of the variant that changes it, with the
-        #: path of the manifest's block it is written in (None: a data file of the variant's own).
-        self._places: dict[str | None, dict[Span, NodePath | None]] = {}
+        #: By what it changes, as :attr:`civrules.checks.Check.reads` names it (a collection, for
+        #: an entity added, replaced or removed; `collection.field` for a field a patch writes; a
+        #: setting, :func:`civrules.checks.setting`), each place of the variant that changes it,
+        #: with the path of the manifest's block it is written in (None: a data file of the
+        #: variant's own).
+        self._places: dict[str, dict[Span, NodePath | None]] = {}
 
-        def add(collection: str | None, origin: Origin | None) -> None:
+        def add(changed: str, origin: Origin | None) -> None:
             if origin is None or resolved.layers.get(origin.file) != layer:
                 return
             block: NodePath | None = None
             if origin.document is self._manifest and origin.path:
                 block = origin.path[:2] if origin.path[0] == "overlay" else origin.path[:1]
-            self._places.setdefault(collection, {})[origin.document.span(origin.path)] = block
-
-        def add_all(collection: str | None, origin: Origin) -> None:
-            add(collection, origin)
-            for _, change in origin.changes:
-                add(collection, change)
+            self._places.setdefault(changed, {})[origin.document.span(origin.path)] = block
 
         for name, entries in resolved.collections.items():
             for entry in entries:
-                add_all(name, entry.origin)
+                add(name, entry.origin)
+                for written, change in entry.origin.changes:
+                    add(f"{name}.{written}", change)
             for removed in resolved.removed.get(name, {}).values():
                 add(name, removed)
-        for origin in resolved.setting_origins.values():
-            add_all(None, origin)
-        #: By collection, the blocks its places are written in: a diagnostic looks at these, not
-        #: at every place (5,000 patches, as many diagnostics).
+        for key, origin in resolved.setting_origins.items():
+            add(setting(key), origin)
+            for _, change in origin.changes:
+                add(setting(key), change)
+        #: By what it changes, the blocks its places are written in: a diagnostic looks at these,
+        #: not at every place (5,000 patches, as many diagnostics).
         self._blocks = {name: set(places.values()) for name, places in self._places.items()}
 
     def place_of(self, diagnostic: Diagnostic, reads: frozenset[str] | None) -> tuple[Span, str]:
@@ -410,9 +413,12 @@ class _VariantChanges:
             if around:
                 _, (place, way) = min(around, key=lambda found: found[0].end_line - found[0].line)
                 return place, f"{way}, or undo this change"
-        read = [name for name in self._places if name is None or reads is None or name in reads]
-        if sum(len(self._places[name]) for name in read) == 1:
-            ((place, _),) = [item for name in read for item in self._places[name].items()]
+        # What the variant changes of what the check reads (everything, for a check that may read
+        # anything): the one place that changes it, else the one block those places are in.
+        read = [name for name in self._places if _read_by(name, reads)]
+        places = {place for name in read for place in self._places[name]}
+        if len(places) == 1:
+            (place,) = places
             return place, (
                 "undo or amend this change, or make the fix in `overlay` (add, patch or remove the base's entities)"
             )
@@ -431,6 +437,25 @@ class _VariantChanges:
                 "(add, patch or remove the base's entities)"
             )
         return self._manifest.key_span(("extends",)), "change what this variant adds or restates that makes it"
+
+
+def _read_by(changed: str, reads: frozenset[str] | None) -> bool:
+    """Whether a check reading ``reads`` (:attr:`civrules.checks.Check.reads`) reads what the
+    change of ``changed`` (a collection, `collection.field`, or a setting) changes.
+
+    >>> _read_by("cards.copies", frozenset({"cards"})), _read_by("cards.colours", frozenset({"cards.copies"}))
+    (True, False)
+    >>> _read_by("cards", frozenset({"cards.copies"})), _read_by("settings.coins", frozenset({"settings"}))
+    (True, True)
+    """
+    if reads is None or changed in reads:
+        return True
+    if changed.startswith(f"{SETTINGS}."):
+        return SETTINGS in reads
+    collection, dot, _ = changed.partition(".")
+    if dot:
+        return collection in reads  # a field of a collection the check reads whole
+    return any(name.startswith(f"{collection}.") for name in reads)  # an entity added or removed
 
 
 def base_findings(

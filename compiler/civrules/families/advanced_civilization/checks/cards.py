@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, setting
 from civrules.checks.unknowns import is_unknown
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.advanced_civilization.checks import CARDS
@@ -927,7 +927,7 @@ def check_credits_covering_cost(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("C008", "overpayment-stated-twice", Severity.ERROR, reads=())
+@check("C008", "overpayment-stated-twice", Severity.ERROR, reads=(setting("credit_policy"),))
 def check_overpayment_agrees(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the ruleset states what an overpayment returns twice, and the two disagree:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.families.imperial_settlers.model import Card, ImperialSettlersRuleset
 from civrules.model import Unknown
@@ -18,7 +18,7 @@ def _added(ruleset: ImperialSettlersRuleset, card: Card) -> bool:
     return ruleset.layer(card.origin) > 0
 
 
-@check("F007", "printed-id-prefix", Severity.ERROR)
+@check("F007", "printed-id-prefix", Severity.ERROR, reads=("cards", "decks"))
 def check_prefix(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a card's printed id does not begin with its deck's code (BAR, COM, EGY, JAP, ROM, p4), or
@@ -58,7 +58,7 @@ def check_prefix(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                 break
 
 
-@check("F008", "printed-id-sequence", Severity.ERROR)
+@check("F008", "printed-id-sequence", Severity.ERROR, reads=("cards", "decks"))
 def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: the printed ids of a deck are repeated, leave a gap (a deck's cards are numbered 001 to
@@ -129,7 +129,7 @@ def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
 _FIELDS = ("cost", "spoils", "deal", "production", "build_bonus")
 
 
-@check("F009", "unknown-good", Severity.ERROR)
+@check("F009", "unknown-good", Severity.ERROR, reads=("cards", "decks", "factions", "goods"))
 def check_goods(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a card's cost, spoils, deal, production or build bonus, or a faction board's production
@@ -179,7 +179,7 @@ def check_goods(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                     )
 
 
-@check("F010", "spoils-or-deal-on-the-wrong-card", Severity.ERROR)
+@check("F010", "spoils-or-deal-on-the-wrong-card", Severity.ERROR, reads=("cards", setting("card_uses")))
 def check_spoils_and_deals(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a card has spoils though its deck's cards have none, or lacks them though they have
@@ -229,7 +229,12 @@ def check_spoils_and_deals(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnos
             yield diagnostic("F010", f"faction card `{card.id}` has no deal (p4)", card.origin.head(), "add its `deal`")
 
 
-@check("F011", "unknown-kind-or-colour", Severity.ERROR)
+@check(
+    "F011",
+    "unknown-kind-or-colour",
+    Severity.ERROR,
+    reads=("cards", "colours", "location_kinds", setting("colourless_cards")),
+)
 def check_kinds_and_colours(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a card's kind is not one of the ruleset's kinds of location (production, ability,

@@ -5,10 +5,23 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.families.imperial_settlers.decks import DeckRule, deck_rule
 from civrules.families.imperial_settlers.model import Deck, FactionDeck, ImperialSettlersRuleset
+
+#: What the deck checks read: the deck-building rule, the decks, the deck of each faction and its
+#: custom deck, and of the cards the deck each is printed for (its printed ids' code, or its `deck:`)
+#: and its copies. A variant's patch of a card's colours or goods does not change a deck.
+DECKS = (
+    "decks",
+    "factions.deck",
+    "faction_decks",
+    "cards.copies",
+    "cards.printed_ids",
+    "cards.deck",
+    setting("deck_building"),
+)
 
 
 def _rule(ruleset: ImperialSettlersRuleset) -> DeckRule | None:
@@ -33,7 +46,7 @@ def _faction_decks(ruleset: ImperialSettlersRuleset) -> Iterator[tuple[Deck, Fac
             yield deck, ruleset.custom_deck(deck.faction)
 
 
-@check("F001", "faction-deck-size", Severity.ERROR)
+@check("F001", "faction-deck-size", Severity.ERROR, reads=DECKS)
 def check_faction_deck_size(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a faction deck does not hold the number of cards the deck-building rule gives (30,
@@ -71,7 +84,7 @@ def check_faction_deck_size(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
         )
 
 
-@check("F002", "faction-deck-copies-pattern", Severity.ERROR)
+@check("F002", "faction-deck-copies-pattern", Severity.ERROR, reads=DECKS)
 def check_copies_pattern(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a faction deck of the right size breaks the copies pattern of the deck-building rule: 3
@@ -129,7 +142,7 @@ def _pattern_hint(rule: DeckRule) -> str:
     return f"a faction deck holds {parts}"
 
 
-@check("F003", "deck-card-copies-incomplete", Severity.ERROR)
+@check("F003", "deck-card-copies-incomplete", Severity.ERROR, reads=DECKS)
 def check_all_copies(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a custom faction deck holds a card in another number of copies than the card has: one
@@ -158,7 +171,7 @@ def check_all_copies(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("F004", "deck-card-of-another-faction", Severity.ERROR)
+@check("F004", "deck-card-of-another-faction", Severity.ERROR, reads=DECKS)
 def check_own_faction(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a custom faction deck holds a card of another faction's deck or of the common deck.
@@ -194,7 +207,7 @@ def check_own_faction(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("F005", "common-deck-size", Severity.ERROR)
+@check("F005", "common-deck-size", Severity.ERROR, reads=DECKS)
 def check_common_deck(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a deck no faction draws (the common deck) does not hold its printed count: the copies
@@ -221,7 +234,7 @@ def check_common_deck(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("F006", "decks-do-not-add-up-to-components", Severity.ERROR)
+@check("F006", "decks-do-not-add-up-to-components", Severity.ERROR, reads=("components", "decks"))
 def check_component_count(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: the printed decks' sizes and the attack cards do not add up to the cards the box holds
@@ -250,7 +263,7 @@ def check_component_count(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnost
         )
 
 
-@check("F015", "deck-building-pattern-sum", Severity.ERROR)
+@check("F015", "deck-building-pattern-sum", Severity.ERROR, reads=(setting("deck_building"),))
 def check_pattern_sum(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: the deck-building pattern (copies x cards) does not add up to the deck size.

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Severity
 from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
 
 
-@check("F012", "scoring-constants", Severity.ERROR)
+@check("F012", "scoring-constants", Severity.ERROR, reads=("phases", setting("scoring")))
 def check_scoring(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: the scoring constants disagree: a faction location is worth less than a common one (2
@@ -46,7 +46,7 @@ def check_scoring(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("F013", "solo-achievement-thresholds", Severity.ERROR)
+@check("F013", "solo-achievement-thresholds", Severity.ERROR, reads=(setting("solo"),))
 def check_achievements(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: the solo achievement table (p14) is not a ladder: the lowest level must be `below` the

@@ -9,7 +9,7 @@ from civrules.diagnostics import Diagnostic, Severity
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 
 
-@check("T008", "upgrade-not-dearer-than-base", Severity.ERROR)
+@check("T008", "upgrade-not-dearer-than-base", Severity.ERROR, reads=("buildings",))
 def check_upgrade_costs(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: an upgraded building costs no more than the basic building it upgrades (Granary 5,
@@ -35,7 +35,7 @@ def check_upgrade_costs(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("T009", "limited-building-on-water", Severity.ERROR)
+@check("T009", "limited-building-on-water", Severity.ERROR, reads=("buildings", "terrains"))
 def check_limited_terrain(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: a limited (starred) building, or a building's terrain list, allows water where the rule

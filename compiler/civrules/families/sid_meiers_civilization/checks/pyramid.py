@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Severity, words
 from civrules.families.sid_meiers_civilization.checks import cannot_judge
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset, levels_of
@@ -20,7 +20,7 @@ def _minimums(ruleset: CivilizationRuleset) -> dict[int, int]:
     }
 
 
-@check("T001", "pyramid-cannot-be-completed", Severity.ERROR)
+@check("T001", "pyramid-cannot-be-completed", Severity.ERROR, reads=("technologies.level", setting("pyramid")))
 def check_pyramid_complete(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: some level of the pyramid holds fewer technologies than the technology victory needs
@@ -59,7 +59,7 @@ def check_pyramid_complete(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]
             )
 
 
-@check("T002", "top-level-not-one-technology", Severity.ERROR)
+@check("T002", "top-level-not-one-technology", Severity.ERROR, reads=("technologies.level", setting("pyramid")))
 def check_top_level(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: the top level of the pyramid does not hold exactly one technology.
@@ -96,7 +96,7 @@ def check_top_level(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("T003", "pyramid-minimums-inconsistent", Severity.ERROR)
+@check("T003", "pyramid-minimums-inconsistent", Severity.ERROR, reads=(setting("pyramid"),))
 def check_minimum_arithmetic(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: the pyramid's minimums do not fall by one per level to a single top technology, or they

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Severity
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 
@@ -18,7 +18,7 @@ def _costs(ruleset: CivilizationRuleset) -> list[tuple[int, int, int]]:
     ]
 
 
-@check("T004", "research-cost-does-not-rise", Severity.ERROR)
+@check("T004", "research-cost-does-not-rise", Severity.ERROR, reads=(setting("research"),))
 def check_costs_rise(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: a level's research cost is not above the cost of the level below (6, 11, 16, 21, 26, p11).
@@ -42,7 +42,7 @@ def check_costs_rise(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("T005", "research-cost-above-trade-dial", Severity.ERROR)
+@check("T005", "research-cost-above-trade-dial", Severity.ERROR, reads=(setting("research"), setting("trade")))
 def check_top_cost_fits(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: a research cost is above the trade dial's maximum (27, p3).
