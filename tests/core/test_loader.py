@@ -10,6 +10,7 @@ import pytest
 
 from civrules.diagnostics import Span
 from civrules.load import Document, Limits, read_yaml_bytes, read_yaml_file, read_yaml_text
+from civrules.load.reader import _SYNTAX_HINTS
 
 
 def codes_of(text: str, limits: Limits | None = None) -> list[tuple[str, int, int]]:
@@ -387,6 +388,10 @@ READER_ERRORS = {
     "unclosed double quote": 'kind: ruleset\nname: "House Ac\nid: x\n',
     "unclosed single quote": "kind: ruleset\nname: 'House Ac\nid: x\n",
     "tab indentation": "kind: ruleset\n\tname: x\n",
+    "tab indenting a nested key": "kind: ruleset\noverlay:\n\tcalamities:\n\t\tremove: []\n",
+    "tab after spaces": "overlay:\n  calamities:\n  \tremove: []\n",
+    "tab after a list dash": "- a\n-\tb\n",
+    "tab in a block scalar": "a: |\n  x\n\ty\n",
     "colon in a value": "kind: ruleset\nname: a: b\n",
     "key indented too deep": "kind: ruleset\nname: x\n  id: y\n",
     "unclosed flow list": "kind: ruleset\nlist: [a, b\nid: x\n",
@@ -404,6 +409,7 @@ READER_ERRORS = {
     "block scalar header": "a: |x\n  b\n",
     "unclosed tag": "a: !<foo\n",
     "list on its key's line": "a: - c\n",
+    "key after a list": "  - a\n  b: 1\n",
     "missing flow value": "a: [1, , 2]\n",
     "undefined alias": "kind: *nothing\n",
     "duplicate key": "a: 1\na: 2\n",
@@ -426,6 +432,50 @@ def test_every_reader_error_has_a_hint(text: str) -> None:
     for diagnostic in found:
         assert diagnostic.code and diagnostic.span is not None and diagnostic.span.line >= 1
         assert diagnostic.hint and diagnostic.hint.strip(), diagnostic
+
+
+#: A part of the hint each syntax error of READER_ERRORS gets: the hint of its cause.
+SYNTAX_HINT_OF = {
+    "tab indentation": "replace the tab with spaces",
+    "tab indenting a nested key": "replace the tab with spaces",
+    "tab after spaces": "replace the tab with spaces",
+    "tab after a list dash": "replace the tab with spaces",
+    "tab in a block scalar": "replace the tab with spaces",
+    "colon in a value": "must be quoted",
+    "key indented too deep": "indent it like the keys beside it",
+    "unclosed flow list": "close the bracket",
+    "unclosed flow mapping": "close the bracket",
+    "list item dedented": "indent it like the keys beside it",
+    "list item in a mapping": "begin a list item with `- ` under a key",
+    "text after a quoted value": "nothing after a quoted value",
+    "backtick": "a backtick cannot begin unquoted text",
+    "at sign": "`@` cannot begin unquoted text",
+    "unknown escape": "a backslash begins an escape",
+    "anchor without a name": "needs a name after it",
+    "text after the document end": "remove what follows the `...` line",
+    "repeated directive": "rule files need no directives",
+    "key without a colon": "write `:` after the key",
+    "block scalar header": "after `|` or `>`",
+    "unclosed tag": "remove the tag",
+    "list on its key's line": "cannot begin on its key's line",
+    "key after a list": "this line is inside a list",
+    "missing flow value": "a value is missing here",
+}
+
+
+@pytest.mark.parametrize("name", SYNTAX_HINT_OF)
+def test_each_syntax_error_gets_the_hint_of_its_cause(name: str) -> None:
+    """libyaml words a tab that begins a line like a backtick (a character that "cannot start any
+    token"): the character at the error, not only the wording, chooses the hint."""
+    _, found = read_yaml_text(READER_ERRORS[name], "f.yaml")
+    assert [d.code for d in found] == ["L001"]
+    assert SYNTAX_HINT_OF[name] in (found[0].hint or ""), found[0].hint
+
+
+def test_every_syntax_hint_is_given_for_some_error() -> None:
+    """No entry of the hint table is shadowed by one before it, or by the character rules."""
+    given = {d.hint for text in READER_ERRORS.values() for d in read_yaml_text(text, "f.yaml")[1]}
+    assert [part for part, hint in _SYNTAX_HINTS if hint not in given] == []
 
 
 def test_reading_refusals_have_hints(tmp_path: Path) -> None:

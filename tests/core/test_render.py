@@ -190,6 +190,16 @@ def test_a_quoted_line_with_a_control_character_is_escaped_and_the_caret_follows
     )
 
 
+def test_a_tab_in_a_quoted_line_is_shown_not_drawn_as_a_blank() -> None:
+    """A tab that YAML refuses as indentation (L001) looks like spaces in an editor: the quote shows
+    it, with the caret under it, so the designer sees what the hint means."""
+    text = "overlay:\n  \tcalamities:\n"
+    found = Diagnostic("L001", Severity.ERROR, "a tab", Span("f.yaml", 2, 3, 2, 4))
+    assert render_text([found], SourceLines(texts={"f.yaml": text})) == (
+        "f.yaml:2:3: error[L001]: a tab\n  2 |   \\tcalamities:\n    |   ^^\n"
+    )
+
+
 # --- At most --max-diagnostics per file (issue 14, point 5) --------------------------------------
 
 

@@ -105,9 +105,9 @@ def _quote(span: Span, sources: SourceLines) -> tuple[str, str, int, int] | None
         width = max(1, min(width, last - start))
         text = (_ELLIPSIS if first else "") + text[first:last] + (_ELLIPSIS if last < len(text) else "")
         start = start - first + (1 if first else 0)
-    text = text.expandtabs(1)
     # The quoted line is the file's own text (of a file refused for a control character, too):
-    # escaped like any field, the caret moved to where the escaped token now is.
+    # escaped like any field, the caret moved to where the escaped token now is. A tab is shown as
+    # `\t`, not as the blank it looks like: YAML refuses a tab where it allows a space.
     shown = printable(text)
     if shown != text:
         start, width = len(printable(text[:start])), max(1, len(printable(text[start : start + width])))

@@ -341,9 +341,12 @@ _SYNTAX_HINT = (
     "with spaces like the keys beside it"
 )
 
+#: The hint of a tab where YAML wants spaces.
+_TAB_HINT = "replace the tab with spaces: YAML does not allow tabs for indentation"
+
 #: libyaml's problem (a part of its text), and the hint for it; the first that fits is given.
 _SYNTAX_HINTS = (
-    ("tab", "indent with spaces; YAML does not allow tabs for indentation"),
+    ("tab character", _TAB_HINT),
     (
         "mapping values are not allowed",
         "a value containing ': ' must be quoted; or, if this line is a key of its own, indent it like the keys "
@@ -387,7 +390,13 @@ _SYNTAX_HINTS = (
 
 
 def _syntax_hint(problem: str, character: str = "") -> str:
-    """The hint of libyaml's ``problem`` (with its context), found at ``character``."""
+    """The hint of libyaml's ``problem`` (with its context), found at ``character``.
+
+    The character decides first: libyaml words a tab that begins a line's indentation as a character
+    that "cannot start any token", as it words a backtick or an `@`, and only a tab's fix is spaces.
+    """
+    if character == "\t":
+        return _TAB_HINT
     if "cannot start any token" in problem:
         shown = "a backtick" if character == "`" else f"`{character}`" if character.strip() else "this character"
         return f'quote the value ("..."): {shown} cannot begin unquoted text in YAML'
