@@ -12,6 +12,10 @@
 '`law`, `democracy`'
 >>> listed([f"c{i}" for i in range(5000)], shown=3)
 '`c0`, `c1`, `c2` and 4,997 more'
+>>> between(5, 8)
+'6 or 7'
+>>> between(5, 6) is None
+True
 """
 
 from __future__ import annotations
@@ -58,3 +62,26 @@ def listed(ids: Sequence[str], count: int | None = None, shown: int = SHOWN) -> 
     total = len(ids) if count is None else count
     names = ", ".join(f"`{i}`" for i in ids[:shown])
     return names if total <= min(shown, len(ids)) else f"{names} and {total - min(shown, len(ids)):,} more"
+
+
+def between(low: int | None, high: int | None) -> str | None:
+    """The whole numbers above ``low`` and below ``high`` (either bound may be absent), in words, or
+    None when none is: a hint that proposes a value names only values that pass every bound the data
+    puts on it (a cost above the building it upgrades and below the building that upgrades it).
+
+    >>> between(5, None), between(None, 3), between(5, 7), between(5, 9)
+    ('more than 5', 'less than 3', '6', '6 to 8')
+    """
+    if low is None and high is None:
+        return None
+    if high is None:
+        return f"more than {low}"
+    if low is None:
+        return f"less than {high}"
+    if high - low < 2:
+        return None
+    if high - low == 2:
+        return str(low + 1)
+    if high - low == 3:
+        return f"{low + 1} or {low + 2}"
+    return f"{low + 1} to {high - 1}"

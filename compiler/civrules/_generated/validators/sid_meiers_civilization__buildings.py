@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "0ca98957a1be314e89e9f42e4b8e9db51a34f15ea46875feeb80f29d883aa162"
+SCHEMA_SHA256 = "a1def2d065abad2211237f1b77873c9d5e05a53e758f18209c8e68de7b72cccb"
 
 from decimal import Decimal
 import re

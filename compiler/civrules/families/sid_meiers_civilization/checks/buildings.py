@@ -1,12 +1,81 @@
-"""Buildings: upgrades cost more than their base, limited buildings keep off water."""
+"""Buildings: upgrades cost more than their base and upgrade no building in a circle, limited
+buildings keep off water."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic
-from civrules.diagnostics import Diagnostic, Severity
+from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
+from civrules.support.walks import acyclic
+
+
+def _upgrades(ruleset: CivilizationRuleset) -> dict[str, list[str]]:
+    """The directed graph building → the building it upgrades (`upgrade_of`); an `upgrade_of` that
+    names no building is X001's."""
+    return {
+        b.id: [b.upgrade_of] if b.upgrade_of is not None and b.upgrade_of in ruleset.buildings else []
+        for b in ruleset.buildings
+    }
+
+
+def _upgrade_cycles(ruleset: CivilizationRuleset) -> list[list[str]]:
+    """Each cycle of upgrades once, as its path from the building of it that comes first in the data."""
+    upgrades = _upgrades(ruleset)
+    if acyclic(upgrades):
+        return []
+    import networkx as nx  # only where there is a cycle (see civrules.support.walks)
+
+    order = {building: n for n, building in enumerate(upgrades)}
+    graph = nx.DiGraph()
+    graph.add_nodes_from(upgrades)
+    graph.add_edges_from((building, base) for building, bases in upgrades.items() for base in bases)
+    cycles = []
+    for component in nx.strongly_connected_components(graph):
+        start = min(component, key=order.__getitem__)
+        if len(component) == 1 and not graph.has_edge(start, start):
+            continue
+        cycles.append([u for u, _ in nx.find_cycle(graph, source=start)])
+    return sorted(cycles, key=lambda path: order[path[0]])
+
+
+@check("T017", "building-upgrade-cycle", Severity.ERROR)
+def check_upgrade_cycles(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
+    """
+    What: buildings upgrade each other in a circle (`upgrade_of`): a building that upgrades itself,
+    or `a` upgrades `b` which upgrades `a`. The cycle is reported once, at the `upgrade_of` that
+    closes it (the one naming the building of the cycle that comes first in the data), with a note
+    at each other `upgrade_of` of it.
+
+    Why: an upgraded building replaces the basic one it upgrades once its technology is known
+    (p12, p13): in a circle no building of it is the basic one, so none can be built first, and a
+    generated engine that follows upgrades to the basic building never gets there.
+
+    Fix: remove the `upgrade_of` that is wrong (the rulebook's upgrades run one way: Granary to
+    Aqueduct, Workshop to Iron Mine, ...).
+
+        - {id: oficina, upgrade_of: mina_de_ferro}   # FAIL: the Iron Mine upgrades the Workshop
+        - {id: porto, upgrade_of: porto}              # FAIL: the Harbour upgrades itself
+    """
+    for path in _upgrade_cycles(ruleset):
+        closing = ruleset.buildings.by_id[path[-1]]
+        if len(path) == 1:
+            message = f"building `{closing.id}` upgrades itself: it can never be built"
+        else:
+            shown = " → ".join(f"`{b}`" for b in [*path, path[0]])
+            message = f"building upgrade cycle {shown}: none of these buildings is a basic one to build first"
+        yield diagnostic(
+            "T017",
+            message,
+            closing.origin.span("upgrade_of"),
+            "remove the `upgrade_of` that is wrong: an upgrade replaces a basic building that is no upgrade of it",
+            [
+                Related(ruleset.buildings.by_id[a].origin.span("upgrade_of"), f"`{a}` upgrades `{b}` here")
+                for a, b in itertools.pairwise(path)
+            ],
+        )
 
 
 @check("T008", "upgrade-not-dearer-than-base", Severity.ERROR, reads=("buildings",))
@@ -18,20 +87,36 @@ def check_upgrade_costs(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     Why: once the upgrade is unlocked the player must build it instead of the basic one (p13);
     an upgrade that is not dearer is no trade-off.
 
-    Fix: give the upgrade a higher cost.
+    Fix: give the upgrade a higher cost (the hint gives the costs that fit between the building it
+    upgrades and the buildings that upgrade it). Buildings on a cycle of upgrades are T017's.
 
         - {id: aqueduto, upgrade_of: celeiro, cost: 5}   # FAIL: the Granary costs 5
     """
+    cyclic = {building for path in _upgrade_cycles(ruleset) for building in path}
+    above: dict[str, list[int]] = {}  # the known costs of the buildings that upgrade each building
+    for building in ruleset.buildings:
+        if building.upgrade_of is not None and isinstance(building.cost, int):
+            above.setdefault(building.upgrade_of, []).append(building.cost)
     for building in ruleset.buildings:
         base = ruleset.buildings.get(building.upgrade_of) if building.upgrade_of else None
-        if base is None or not isinstance(building.cost, int) or not isinstance(base.cost, int):
+        if base is None or building.id in cyclic:
+            continue
+        if not isinstance(building.cost, int) or not isinstance(base.cost, int):
             continue
         if building.cost <= base.cost:
+            ceiling = min(above.get(building.id, ()), default=None)
+            fits = words.between(base.cost, ceiling)
+            hint = (
+                f"make it cost {fits}"
+                if fits is not None
+                else f"no cost fits between `{base.id}` ({base.cost}) and the building that upgrades it "
+                f"({ceiling}): change one of those costs too"
+            )
             yield diagnostic(
                 "T008",
                 f"building `{building.id}` costs {building.cost}, not more than `{base.id}` ({base.cost}) it upgrades",
                 building.origin.span("cost"),
-                f"make it cost more than {base.cost}",
+                hint,
             )
 
 
