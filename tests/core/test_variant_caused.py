@@ -96,7 +96,9 @@ def test_a_deck_the_variant_shortens_is_reported_at_the_removal_with_the_base_de
     assert shows["label"] == "where the base shows it"
     column = lines[line - 1].index("size: 30") + len("size: ") + 1
     assert _at(shows) == (str(RULES / "rulesets" / "imperial-settlers.yaml"), line, column)
-    assert short["hint"].startswith("add 2 card(s), each with all its copies; from this variant")
+    assert short["hint"].startswith(
+        "add 1 card of 2 copies (the pattern: 3 card(s) of 3, 6 card(s) of 2, 9 card(s) of 1); from"
+    )
     assert "undo or amend this change" in short["hint"]
 
 

@@ -727,7 +727,10 @@ def check_set_to(ruleset: Ruleset) -> Iterator[Diagnostic]:
                         f"`{calamity.id}`: `{modifier.card}` changes `{effect}` by {change:+d} from {base}, "
                         f"which is {base + change}, but sets it to {set_to}",
                         calamity.origin.span("modifiers", modifier.index, "set_to"),
-                        f"set `set_to: {max(0, base + change)}` or `amount: {set_to - base:+d}`",
+                        # An amount below 0 is no result `set_to` can state: only the change is then offered.
+                        f"set `set_to: {base + change}` or `amount: {set_to - base:+d}`"
+                        if base + change >= 0
+                        else f"set `amount: {set_to - base:+d}`",
                         [Related(calamity.origin.span("modifiers", modifier.index, "amount"), "the change")],
                     )
                     break

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, words
@@ -34,6 +35,7 @@ def check_prefix(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
           deck: romans
     """
     prefixes = {deck.prefix: deck for deck in ruleset.decks}
+    holders = _holders(ruleset)
     for card in ruleset.cards:
         expected = ruleset.decks.get(card.deck) if card.deck is not None else None
         for index, printed in enumerate(card.printed_ids):
@@ -53,7 +55,7 @@ def check_prefix(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                     f"`{printed}` of card `{card.id}` (deck `{expected.id}`) "
                     f"does not begin with `{expected.prefix}` (p4)",
                     card.origin.span("printed_ids", index),
-                    f"write `{expected.prefix}{printed[3:]}`",
+                    _free_id_hint(holders, card, expected.prefix, f"{expected.prefix}{printed[3:]}"),
                 )
                 break
 
@@ -75,6 +77,7 @@ def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     seen: dict[str, Card] = {}
     numbers: dict[str, set[int]] = {}
+    holders = _holders(ruleset)
     for card in ruleset.cards:
         if len(card.printed_ids) != card.copies:
             yield diagnostic(
@@ -108,7 +111,7 @@ def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                     "F008",
                     f"the copies of `{card.id}` are not numbered consecutively: `{printed}` follows {previous:03d}",
                     card.origin.span("printed_ids", index),
-                    f"number it {previous + 1:03d}",
+                    *_next_number_hint(holders, card, match.group(1), previous, index),
                 )
             previous = number
     if ruleset.removed.get("cards"):
@@ -124,6 +127,45 @@ def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                 deck.origin.span("prefix"),
                 "number the deck's cards 001 to its last without gaps",
             )
+
+
+def _holders(ruleset: ImperialSettlersRuleset) -> dict[str, Card]:
+    """The card each printed id is printed on (the first, where F008 finds it on two)."""
+    holders: dict[str, Card] = {}
+    for card in ruleset.cards:
+        for printed in card.printed_ids:
+            holders.setdefault(printed, card)
+    return holders
+
+
+def _free_number(holders: Mapping[str, Card], prefix: str) -> str:
+    """The first printed id of the deck ``prefix`` no card has."""
+    return next(f"{prefix}{n:03d}" for n in itertools.count(1) if f"{prefix}{n:03d}" not in holders)
+
+
+def _free_id_hint(holders: Mapping[str, Card], card: Card, prefix: str, wanted: str) -> str:
+    """Write ``wanted`` if no other card has it; else who does, and the deck's first free id."""
+    other = holders.get(wanted)
+    if other is None or other is card:
+        return f"write `{wanted}`"
+    return f"`{wanted}` is printed on `{other.id}`: write `{_free_number(holders, prefix)}`, the deck's first free id"
+
+
+def _next_number_hint(
+    holders: Mapping[str, Card], card: Card, prefix: str, previous: int, index: int
+) -> tuple[str, list[Related]]:
+    """The hint for the copy at ``index`` that does not follow the copy before it: the next number
+    where it is free. Where another card has it, no number can follow this card's copies (numbered
+    elsewhere, they would leave a gap where they were): the count of copies is what to change."""
+    wanted = f"{prefix}{previous + 1:03d}"
+    other = holders.get(wanted)
+    if other is None or other is card:
+        return f"number it {previous + 1:03d}", []
+    return (
+        f"`{wanted}`, the number after {previous:03d}, is printed on `{other.id}`: no free number follows, "
+        f"so keep `{card.id}` to the {words.count(index, 'copy', 'copies')} numbered before this one",
+        [Related(other.origin.span("printed_ids"), f"`{other.id}` has `{wanted}`")],
+    )
 
 
 _FIELDS = ("cost", "spoils", "deal", "production", "build_bonus")

@@ -3,10 +3,11 @@ count, and the decks add up to the cards the box holds (p2)."""
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic, setting
-from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.imperial_settlers.decks import DeckRule, deck_rule
 from civrules.families.imperial_settlers.model import Deck, FactionDeck, ImperialSettlersRuleset
 
@@ -56,7 +57,8 @@ def check_faction_deck_size(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
     Why: "Cada Baralho de Facção consiste de 30 cartas fixas" (p12): a faction drawing from a
     deck of another size draws more or fewer cards over the game than the others.
 
-    Fix: add or remove cards (with all their copies) until the deck holds 30.
+    Fix: add or remove cards (with all their copies) until the deck holds 30; the hint names them
+    by their copies, so that the deck then also follows the copies pattern (F002).
 
         faction_decks:
           - id: my_romans
@@ -80,8 +82,54 @@ def check_faction_deck_size(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
             "F001",
             f"{what} holds {total} cards; a faction deck holds {rule.size} (p12)",
             span,
-            f"{'add' if total < rule.size else 'remove'} {abs(rule.size - total)} card(s), each with all its copies",
+            _size_hint(ruleset, rule, custom, [copies for _, copies in ruleset.deck_cards(deck)]),
         )
+
+
+def _size_hint(ruleset: ImperialSettlersRuleset, rule: DeckRule, custom: FactionDeck | None, held: list[int]) -> str:
+    """What brings a deck holding cards of ``held`` copies to the rule's size. Where the rule has a
+    pattern, the cards to add and remove by their copies, so that the deck then follows it (F002)
+    too; else the copies to add or remove in all, where some of its cards hold exactly that many."""
+    total = sum(held)
+    if rule.pattern and sum(copies * cards for copies, cards in rule.pattern.items()) == rule.size:
+        have = collections.Counter(held)
+        changes = []
+        for copies in sorted(set(rule.pattern) | set(have), reverse=True):
+            change = rule.pattern.get(copies, 0) - have[copies]
+            if change:
+                verb = "add" if change > 0 else "remove"
+                changes.append(f"{verb} {words.count(abs(change), 'card')} of {words.count(copies, 'copy', 'copies')}")
+        hint = f"{'; '.join(changes)} (the pattern: {_pattern_hint(rule).removeprefix('a faction deck holds ')})"
+        if custom is not None:
+            spare = _spare_cards(ruleset, custom)
+            short = [copies for copies in rule.pattern if rule.pattern[copies] - have[copies] > spare.get(copies, 0)]
+            if short:
+                listed = ", ".join(map(str, sorted(short)))
+                hint += f"; the faction has too few other cards of {listed} copies: a variant may add them"
+        return hint
+    missing = abs(rule.size - total)
+    what = f"cards holding {words.count(missing, 'copy', 'copies')} in all, each card with all its copies"
+    if total < rule.size:
+        return f"add {what}"
+    # Bit n: some of the deck's cards hold n copies in all; bits above ``missing`` are dropped, so
+    # the number stays as small as the answer needs whatever the copies written.
+    reachable, within = 1, (1 << missing + 1) - 1
+    for copies in held:
+        reachable = (reachable | reachable << min(copies, missing + 1)) & within
+    if reachable >> missing & 1:
+        return f"remove {what}"
+    return f"no set of the deck's cards holds exactly {words.count(missing, 'copy', 'copies')}: change which it holds"
+
+
+def _spare_cards(ruleset: ImperialSettlersRuleset, custom: FactionDeck) -> collections.Counter[int]:
+    """The cards of the custom deck's faction it does not hold, counted by their copies."""
+    faction = ruleset.factions.get(custom.faction)
+    held = {entry.card for entry in custom.entries}
+    if faction is None:
+        return collections.Counter()
+    return collections.Counter(
+        card.copies for card in ruleset.cards if card.deck == faction.deck and card.id not in held
+    )
 
 
 @check("F002", "faction-deck-copies-pattern", Severity.ERROR, reads=DECKS)

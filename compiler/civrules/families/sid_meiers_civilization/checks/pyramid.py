@@ -115,13 +115,22 @@ def check_minimum_arithmetic(ruleset: CivilizationRuleset) -> Iterator[Diagnosti
         return
     minimums = _minimums(ruleset)
     levels = sorted(minimums)
+    top = pyramid.get("top_level")
+    # Counted down from the single top technology, not from the row above: that row may be the wrong one.
+    counts = (
+        "; ".join(f"level {level} needs {top - level + 1}" for level in levels if level <= top)
+        if isinstance(top, int)
+        else None
+    )
     for lower, upper in itertools.pairwise(levels):
         if minimums[lower] != minimums[upper] + 1:
             yield diagnostic(
                 "T003",
                 f"level {upper} needs {minimums[upper]} and level {lower} {minimums[lower]}: a row holds one more than the row above it",  # noqa: E501
                 origin.span("minimums"),
-                f"level {lower} should need {minimums[upper] + 1}",
+                f"one more a row down from the top level {top}: {counts}"
+                if counts
+                else f"level {lower} should need {minimums[upper] + 1}",
             )
     total = pyramid.get("total")
     if isinstance(total, int) and sum(minimums.values()) != total:
@@ -129,5 +138,8 @@ def check_minimum_arithmetic(ruleset: CivilizationRuleset) -> Iterator[Diagnosti
             "T003",
             f"the minimums add up to {sum(minimums.values())}, not the declared total {total}",
             origin.span("total"),
-            "make the total the sum of the minimums",
+            # Where the minimums counted from the top add up to the total, a minimum is the slip.
+            f"correct the minimums, which add up to {total} counted from the top level {top}: {counts}"
+            if counts and isinstance(top, int) and sum(top - level + 1 for level in levels if level <= top) == total
+            else f"make the total {sum(minimums.values())}, the sum of the minimums",
         )

@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic, setting
-from civrules.diagnostics import Diagnostic, Severity
+from civrules.diagnostics import Diagnostic, Severity, words
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 
 
@@ -26,19 +26,27 @@ def check_costs_rise(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     Why: a higher technology that costs no more than a lower one flattens the pyramid: players
     would skip the cheap levels' trade-off.
 
-    Fix: give each level more trade than the one below.
+    Fix: give each level more trade than the one below (the hint gives the costs that fit below the
+    level above and the trade dial's maximum).
 
         research: {costs: [{level: 1, trade: 6}, {level: 2, trade: 6}]}   # FAIL
     """
     origin = ruleset.rule_origin("research")
     costs = sorted(_costs(ruleset), key=lambda c: c[1])
-    for (_, low, low_trade), (n, high, high_trade) in itertools.pairwise(costs):
+    dial = ruleset.rule("trade").get("dial_max")
+    top = dial + 1 if isinstance(dial, int) else None
+    for at, ((_, low, low_trade), (n, high, high_trade)) in enumerate(itertools.pairwise(costs)):
         if origin is not None and high_trade <= low_trade:
+            ceiling = costs[at + 2][2] if at + 2 < len(costs) else top
+            fits = words.between(low_trade, ceiling)
             yield diagnostic(
                 "T004",
                 f"level {high} costs {high_trade} trade, not more than level {low}'s {low_trade}",
                 origin.span("costs", n, "trade"),
-                f"make it more than {low_trade}",
+                f"make it {fits}"
+                if fits is not None
+                else f"no cost fits between level {low}'s {low_trade} and the cost above it ({ceiling}): "
+                "change those too",
             )
 
 
@@ -57,11 +65,16 @@ def check_top_cost_fits(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     origin = ruleset.rule_origin("research")
     if not isinstance(dial, int) or origin is None:
         return
-    for n, level, trade in _costs(ruleset):
+    costs = _costs(ruleset)
+    for n, level, trade in costs:
         if trade > dial:
+            below = max((t for _, lower, t in costs if lower < level), default=None)
+            fits = words.between(below, dial + 1)
             yield diagnostic(
                 "T005",
                 f"level {level} needs {trade} trade, more than the trade dial's maximum {dial}",
                 origin.span("costs", n, "trade"),
-                f"at most {dial}",
+                (f"make it {fits}" if below is not None else f"make it at most {dial}")
+                if fits is not None
+                else f"no cost fits above the level below ({below}) within the dial: lower that one, or raise the dial",
             )

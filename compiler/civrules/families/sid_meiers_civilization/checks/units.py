@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic
-from civrules.diagnostics import Diagnostic, Severity
+from civrules.diagnostics import Diagnostic, Severity, words
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 
 
@@ -25,13 +25,19 @@ def check_ranks(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     for unit in ruleset.unit_types:
         ranks = sorted(unit.ranks, key=lambda r: r.rank)
-        for low, high in itertools.pairwise(ranks):
+        for at, (low, high) in enumerate(itertools.pairwise(ranks)):
             if isinstance(low.cost, int) and isinstance(high.cost, int) and high.cost <= low.cost:
+                higher = ranks[at + 2] if at + 2 < len(ranks) else None
+                ceiling = higher.cost if higher is not None and isinstance(higher.cost, int) else None
+                fits = words.between(low.cost, ceiling)
                 yield diagnostic(
                     "T010",
                     f"`{unit.id}` rank {high.rank} costs {high.cost}, not more than rank {low.rank}'s {low.cost}",
                     unit.origin.span("ranks", high.index, "cost"),
-                    f"make it more than {low.cost}",
+                    f"make it {fits}"
+                    if fits is not None
+                    else f"no cost fits between rank {low.rank}'s {low.cost} and the rank above's {ceiling}: "
+                    "change those too",
                 )
             if isinstance(low.strength, tuple) and isinstance(high.strength, tuple):
                 want = (low.strength[0] + 1, low.strength[1] + 1)

@@ -1,0 +1,67 @@
+"""A hint that proposes a printed id or a change of a deck proposes one that passes: a printed id
+another card has is named as taken, and a deck's size is mended by cards that also keep its copies
+pattern."""
+
+from __future__ import annotations
+
+from civrules.diagnostics import Diagnostic
+from civrules.pipeline import analyse
+from tests.rulefiles import CachedWorkspace, shipped_analysis, shipped_text
+
+CARDS = "cards/imperial-settlers.yaml"
+MANIFEST = "rulesets/imperial-settlers.yaml"
+ROMANS = (
+    'kind: faction_deck\nfaction_decks:\n  - id: my_romans\n    faction: romans\n    source: "house rule"\n    cards:\n'
+)
+
+
+def found(code: str, texts: dict[str, str], ruleset: str = "imperial-settlers") -> list[Diagnostic]:
+    workspace = CachedWorkspace(texts)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset]))
+    return [d for d in analysis.diagnostics if d.code == code]
+
+
+def test_the_next_number_of_a_copy_is_not_proposed_where_another_card_has_it() -> None:
+    """A fourth copy of bar001 numbered BAR031: BAR004, the number after its third, is bar004's."""
+    variant = (
+        "kind: ruleset\nfamily: imperial-settlers\nid: is-more\nname: more\nextends: imperial-settlers\n"
+        "overlay:\n  cards:\n    patch:\n"
+        '      - {id: bar001, copies: 4, printed_ids: [BAR001, BAR002, BAR003, BAR031], source: "house rule"}\n'
+    )
+    [f008] = found("F008", {"rulesets/is-more.yaml": variant}, "is-more")
+    assert f008.hint is not None and "number it" not in f008.hint
+    assert "`BAR004`, the number after 003, is printed on `bar004`" in f008.hint
+    assert "`bar004` has `BAR004`" in [r.label for r in f008.related]
+
+
+def test_a_free_next_number_is_proposed() -> None:
+    text = shipped_text(CARDS).replace("printed_ids: [ROM001, ROM002]", "printed_ids: [ROM001, ROM003]", 1)
+    hints = [d.hint for d in found("F008", {CARDS: text}) if "not numbered consecutively" in d.message]
+    assert hints == ["number it 002"]
+
+
+def test_a_deck_code_is_not_proposed_with_a_number_another_card_has() -> None:
+    """rom001's second copy printed BAR005: ROM005 is rom003's, ROM002 (the deck's first free id
+    once rom001 gives it up) is not."""
+    text = shipped_text(CARDS).replace("printed_ids: [ROM001, ROM002]", "printed_ids: [ROM001, BAR005]", 1)
+    [f007] = found("F007", {CARDS: text})
+    assert f007.hint == "`ROM005` is printed on `rom003`: write `ROM002`, the deck's first free id"
+
+
+def test_a_short_custom_deck_is_hinted_by_the_copies_its_pattern_lacks_and_following_it_passes() -> None:
+    model = shipped_analysis("imperial-settlers").model
+    assert model is not None
+    romans = [(card.id, card.copies) for card in model.cards if card.deck == "romans"]  # type: ignore[attr-defined]
+    manifest = shipped_text(MANIFEST).replace(
+        "  factions: [factions/imperial-settlers.yaml]\n",
+        "  factions: [factions/imperial-settlers.yaml]\n  faction_decks: [decks/my-romans.yaml]\n",
+    )
+
+    def deck(cards: list[tuple[str, int]]) -> dict[str, str]:
+        entries = "".join(f"      - {{card: {card}, copies: {copies}}}\n" for card, copies in cards)
+        return {MANIFEST: manifest, "decks/my-romans.yaml": ROMANS + entries}
+
+    two = next(card for card in romans if card[1] == 2)
+    [f001] = found("F001", deck([card for card in romans if card != two]))
+    assert f001.hint is not None and f001.hint.startswith("add 1 card of 2 copies (the pattern: ")
+    assert found("F001", deck(romans)) == found("F002", deck(romans)) == []

@@ -1,0 +1,85 @@
+"""A hint that proposes a value proposes one that passes: the value is checked against every bound
+the data puts on it (the building that upgrades an upgrade, the level above a research cost, the
+single top technology of the pyramid), and following the hint clears the diagnostic."""
+
+from __future__ import annotations
+
+from civrules.diagnostics import Diagnostic
+from civrules.pipeline import analyse
+from tests.rulefiles import CachedWorkspace, shipped_text
+
+BUILDINGS = "cards/sid-meiers-civilization-buildings.yaml"
+UNITS = "cards/sid-meiers-civilization-units.yaml"
+MANIFEST = "rulesets/sid-meiers-civilization.yaml"
+
+
+def found(code: str, edits: dict[str, list[tuple[str, str]]]) -> list[Diagnostic]:
+    texts = {}
+    for file, changes in edits.items():
+        text = shipped_text(file)
+        for old, new in changes:
+            assert old in text, old
+            text = text.replace(old, new, 1)
+        texts[file] = text
+    workspace = CachedWorkspace(texts)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["sid-meiers-civilization"]))
+    return [d for d in analysis.diagnostics if d.code == code]
+
+
+#: The University made an upgrade of the Aqueduct at 7: the Aqueduct must cost more than the
+#: Granary's 5 and less than 7.
+UPGRADED_AQUEDUCT = (
+    '{id: universidade, name: "Universidade", terrains: [pradaria], limited: false, cost: {unknown: *no_cost}',
+    '{id: universidade, name: "Universidade", terrains: [pradaria], limited: false, upgrade_of: aqueduto, cost: 7',
+)
+
+
+def test_an_upgrade_cost_hint_fits_below_the_building_that_upgrades_it() -> None:
+    [t008] = found(
+        "T008", {BUILDINGS: [UPGRADED_AQUEDUCT, ("upgrade_of: celeiro, cost: 8", "upgrade_of: celeiro, cost: 5")]}
+    )
+    assert t008.hint == "make it cost 6"
+    assert (
+        found(
+            "T008", {BUILDINGS: [UPGRADED_AQUEDUCT, ("upgrade_of: celeiro, cost: 8", "upgrade_of: celeiro, cost: 6")]}
+        )
+        == []
+    )
+
+
+def test_an_upgrade_cost_hint_says_when_no_cost_fits() -> None:
+    squeezed = (UPGRADED_AQUEDUCT[0], UPGRADED_AQUEDUCT[1].replace("cost: 7", "cost: 6"))
+    [t008] = found("T008", {BUILDINGS: [squeezed, ("upgrade_of: celeiro, cost: 8", "upgrade_of: celeiro, cost: 5")]})
+    assert t008.hint is not None and t008.hint.startswith("no cost fits between `celeiro` (5)")
+
+
+def test_a_research_cost_hint_fits_below_the_level_above() -> None:
+    edits = [("{level: 2, trade: 11}", "{level: 2, trade: 6}"), ("{level: 3, trade: 16}", "{level: 3, trade: 8}")]
+    [t004] = found("T004", {MANIFEST: edits})
+    assert t004.hint == "make it 7"
+    assert found("T004", {MANIFEST: [edits[1], ("{level: 2, trade: 11}", "{level: 2, trade: 7}")]}) == []
+
+
+def test_a_research_cost_above_the_dial_is_hinted_above_the_level_below() -> None:
+    [t005] = found("T005", {MANIFEST: [("{level: 5, trade: 26}", "{level: 5, trade: 30}")]})
+    assert t005.hint == "make it 22 to 27"
+
+
+def test_a_unit_rank_cost_hint_fits_below_the_rank_above() -> None:
+    edits = [
+        ("cost: 7, strength: {min: 2, max: 4}", "cost: 5, strength: {min: 2, max: 4}"),
+        ("cost: 9, strength: {min: 3, max: 5}", "cost: 7, strength: {min: 3, max: 5}"),
+    ]
+    [t010] = found("T010", {UNITS: edits})
+    assert t010.hint == "make it 6"
+    assert found("T010", {UNITS: [edits[1], (edits[0][0], "cost: 6, strength: {min: 2, max: 4}")]}) == []
+
+
+def test_pyramid_minimums_are_hinted_from_the_top_not_from_a_wrong_row() -> None:
+    """Level 2 wrongly needs 5: counted from the row above, level 1 "should need 6", which
+    breaks the total and the top; counted from the single top technology, level 2 needs 4."""
+    wrong = ("- {level: 2, count: 4}", "- {level: 2, count: 5}")
+    hints = {d.hint for d in found("T003", {MANIFEST: [wrong]})}
+    expected = "level 1 needs 5; level 2 needs 4; level 3 needs 3; level 4 needs 2; level 5 needs 1"
+    assert hints and all(hint is not None and hint.endswith(expected) for hint in hints), hints
+    assert found("T003", {}) == []
