@@ -25,7 +25,7 @@ from typing import Any, Generic, TypeVar
 from civrules.checks import SETTINGS, Check, setting
 from civrules.checks.catalogue import all_checks, catalogue, known_code, run_checks
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, has_errors, merge_duplicates
-from civrules.diagnostics.suggest import Vocabulary, meant_code
+from civrules.diagnostics.suggest import Vocabulary, closest, mean, meant_code
 from civrules.families import family_named, family_of
 from civrules.load.document import NodePath
 from civrules.load.workspace import LoadedRuleset, Workspace
@@ -643,7 +643,7 @@ def suppress(
     #: (code, 0): each diagnostic looks up its own, where it scanned every comment of its file
     #: (8,000 diagnostics and as many codes in one comment: 12 s).
     honoured: dict[str, dict[tuple[str, int], list[Suppression]]] = {}
-    refused: list[Diagnostic] = []
+    refused: list[Suppression] = []
 
     def table(file: str) -> list[Suppression]:
         if file not in tables:
@@ -662,9 +662,12 @@ def suppress(
     for file in own:
         table(file)
     used: set[tuple[str, int, str]] = set()
+    reported: set[tuple[str, int, str]] = set()  # where each diagnostic is, for R010's hint
     kept = []
     for diagnostic in diagnostics:
         span = diagnostic.span
+        if span is not None:
+            reported.update(((span.file, span.line, diagnostic.code), (span.file, 0, diagnostic.code)))
         if span is None or not suppressible(diagnostic.code):
             kept.append(diagnostic)
             continue
@@ -675,7 +678,11 @@ def suppress(
             used.update((span.file, s.line, s.code) for s in silencing)
             continue
         kept.append(diagnostic)
-    return kept + refused + _unchecked_suppressions(own, tables, used, select, ignore)
+    return (
+        kept
+        + [_refusal(entry, reported) for entry in refused]
+        + _unchecked_suppressions(own, tables, used, select, ignore)
+    )
 
 
 @frozen_value
@@ -799,10 +806,30 @@ def suppress_in_base(diagnostics: list[Diagnostic], resolved: Resolved) -> list[
                     codes.UNUSED_SUPPRESSION.severity,
                     f"`suppress` entry {i + 1} ({_code_of(entry)}) silences nothing",
                     resolved.manifest.span(("suppress", i)),
-                    hint="delete the entry, or correct its `code`, `file` or `target`",
+                    hint=_unused_entry_hint(entry, kept, resolved, own),
                 )
             )
     return kept
+
+
+def _unused_entry_hint(entry: object, kept: Sequence[Diagnostic], resolved: Resolved, own: int) -> str:
+    """V008's hint: where the entry's code is reported in the base but not about its target, the
+    target the messages quote that is closest to it (a misspelt `target`)."""
+    fallback = "delete the entry, or correct its `code`, `file` or `target`"
+    if (
+        not isinstance(entry, dict)
+        or not isinstance(entry.get("code"), str)
+        or not isinstance(entry.get("target"), str)
+    ):
+        return fallback
+    quoted = [
+        word
+        for d in kept
+        if d.code == entry["code"] and d.span is not None and resolved.layers.get(d.span.file) != own
+        for word in d.message.split("`")[1::2]
+    ]
+    meant = closest(entry["target"], quoted) if quoted else None
+    return f"`target`: {mean(entry['target'], meant)}" if meant else fallback
 
 
 #: A `suppress` entry: its position in the list, the entry, and its target as a message quotes it.
@@ -838,9 +865,10 @@ def _silences(entry: dict[str, object], needle: str | None, diagnostic: Diagnost
     return needle is None or needle in diagnostic.message
 
 
-def _suppressions(file: str, lines: Sequence[str]) -> tuple[list[Suppression], list[Diagnostic]]:
+def _suppressions(file: str, lines: Sequence[str]) -> tuple[list[Suppression], list[Suppression]]:
+    """The suppressions of a file's comments, and those of codes that cannot be silenced (R010)."""
     found: list[Suppression] = []
-    refused: list[Diagnostic] = []
+    refused: list[Suppression] = []
     for number, text in enumerate(lines, start=1):
         if "civrules:" not in text:
             continue
@@ -856,19 +884,26 @@ def _suppressions(file: str, lines: Sequence[str]) -> tuple[list[Suppression], l
             if not code:
                 continue
             span = Span(file, number, column, number, column + len(code))
-            if not suppressible(code):
-                refused.append(
-                    Diagnostic(
-                        codes.UNSUPPRESSIBLE.code,
-                        codes.UNSUPPRESSIBLE.severity,
-                        f"{code} cannot be silenced: it makes the ruleset unbuildable, or the file unread",
-                        span,
-                        f"fix the {code} error this comment hides, then remove `{code}` from the comment",
-                    )
-                )
-                continue
-            found.append(Suppression(code, span, whole_file, reason))
+            (found if suppressible(code) else refused).append(Suppression(code, span, whole_file, reason))
     return found, refused
+
+
+def _refusal(entry: Suppression, reported: set[tuple[str, int, str]]) -> Diagnostic:
+    """R010 for a comment naming a code that cannot be silenced; its hint says whether such an
+    error is reported where the comment would silence it (``reported``: file, line (0 for any)
+    and code of every diagnostic)."""
+    code, file = entry.code, entry.span.file
+    hides = (file, 0 if entry.whole_file else entry.line, code) in reported
+    where = "in this file" if entry.whole_file else "on this line"
+    return Diagnostic(
+        codes.UNSUPPRESSIBLE.code,
+        codes.UNSUPPRESSIBLE.severity,
+        f"{code} cannot be silenced: it makes the ruleset unbuildable, or the file unread",
+        entry.span,
+        f"fix the {code} error this comment hides, then remove `{code}` from the comment"
+        if hides
+        else f"remove `{code}` from the comment: no {code} is reported {where}, and none could be silenced",
+    )
 
 
 def derived_facts(model: Any) -> Mapping[str, Any]:

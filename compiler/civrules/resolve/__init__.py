@@ -736,12 +736,19 @@ def _add(
         return
     existing = _find(spec, entries, key)
     if existing is not None:
+        first = entries[existing].origin
+        # The entry this one collides with is the variant's own (an earlier `add`, or a `replace`):
+        # there is no base entry to patch, so the fix is one of the two.
+        own = first.file == at.file
+        written = next((part for part in first.path if part in ("add", "replace")), "add") if own else ""
         yield _diag(
             codes.OVERLAY_EXISTS,
             f"cannot add {name} `{key}`: it already exists",
             at.span(spec.key),
-            f"use `patch` or `replace` to change the existing {name} entry",
-            (Related(entries[existing].origin.head(), "defined here"),),
+            f"this variant's `{written}` already gives `{key}`: rename one of the two entries, or drop one"
+            if own
+            else f"use `patch` or `replace` to change the existing {name} entry",
+            (Related(first.head(), f"given first here, by the variant's `{written}`" if own else "defined here"),),
         )
         return
     resolved.removed.get(name, {}).pop(key, None)

@@ -23,7 +23,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from civrules.diagnostics import Diagnostic, Related, Span, codes, stopped, words
-from civrules.diagnostics.suggest import Vocabulary, ascii_slug, closest, did_you_mean, mean, non_ascii
+from civrules.diagnostics.suggest import (
+    LONGEST,
+    Vocabulary,
+    ascii_slug,
+    closest,
+    did_you_mean,
+    mean,
+    meant_code,
+    non_ascii,
+)
 from civrules.emit.packaging import NOT_KEBAB_CASE, RULESET_ID_PATTERN, ruleset_id_problems
 from civrules.families import Family, default_family, families, family_named
 from civrules.load.document import Document, NodePath
@@ -954,6 +963,18 @@ def _unknown_key(document: Document, path: NodePath, key: str, schema: dict[str,
         )
         return
     allowed = list(properties)
+    games = _families_with_collection(key) if path == ("overlay",) else []
+    if games:
+        # Another game's collection, named exactly: not a misspelling of one of this family's (V009
+        # tells which base such an overlay fits), so no "did you mean" points at an unrelated one.
+        yield _diag(
+            codes.UNKNOWN_KEY,
+            f"unknown key `{key}`{where}",
+            document.key_span((*path, key)),
+            f"`{key}` is a collection of {' or '.join(f'`{game}`' for game in games)}, not of this ruleset's "
+            f"family: overlay keys here: {', '.join(allowed)}",
+        )
+        return
     hint = (
         _did_you_mean(key, allowed)
         or _outdented(document, path, key)
@@ -962,6 +983,11 @@ def _unknown_key(document: Document, path: NodePath, key: str, schema: dict[str,
     yield _diag(
         codes.UNKNOWN_KEY, f"unknown key `{key}`{where}", document.key_span((*path, key)), hint, _closest(key, allowed)
     )
+
+
+def _families_with_collection(key: str) -> list[str]:
+    """The families (by id) that have a collection named ``key``."""
+    return [family.id for family in families().values() if key in family.collections]
 
 
 def _outdented(document: Document, path: NodePath, key: str) -> str | None:
@@ -1225,12 +1251,14 @@ def _type_hint(error: ValidationError) -> str | None:
     if error.validator == "type" and isinstance(error.instance, list) and "object" in expected:
         return "write a mapping (`{KEY: VALUE}`), not a list: drop the `- ` or the `[...]`"
     if error.validator == "pattern" and error.validator_value == "^[A-Z][0-9]{3}$":
-        near = did_you_mean(str(error.instance), [code.code for code in codes.all_codes()])
-        return (
-            "a code is a letter and three digits, such as `A010`"
-            + (f" ({near})" if near else "")
-            + "; `civrules explain --list` lists them"
-        )
+        # Every family's codes, as a `# civrules: ignore[...]` comment's are judged (R020): the
+        # registry alone holds only the codes of the checks imported so far, none of a family's.
+        from civrules.checks.catalogue import catalogue
+
+        written = str(error.instance)
+        near = meant_code(written, catalogue()) if len(written) <= LONGEST else None
+        shape = "a code is a letter and three digits, such as `A010`: `civrules explain --list` lists them"
+        return f"{mean(written, near)} ({shape})" if near else shape
     if error.validator == "pattern" and isinstance(error.instance, str) and error.validator_value == RULESET_ID_PATTERN:
         kebab = "a ruleset id is kebab-case: lower-case letters (a-z) and digits, words joined by single hyphens"
         problems = ruleset_id_problems(error.instance)

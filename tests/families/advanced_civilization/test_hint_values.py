@@ -24,3 +24,33 @@ def test_a_change_below_zero_is_hinted_by_its_amount_only_and_following_it_passe
     [k012] = found("K012", CALAMITIES, MYSTICISM, "        amount: -4\n        set_to: 0")
     assert k012.hint == "set `amount: -3`"
     assert found("K012", CALAMITIES, MYSTICISM, "        amount: -3\n        set_to: 0") == []
+
+
+def test_a_card_added_twice_by_one_variant_is_told_to_rename_or_drop_one() -> None:
+    """There is no base entry to patch: the entry added first is the variant's own."""
+    card = (
+        "      - {id: banking, name: Banking, groups: [crafts], cost: 140, attributes: [], prerequisites: [],"
+        ' credits: [], source: "house rule"}\n'
+    )
+    variant = (
+        "kind: ruleset\nid: ac-twice\nname: twice\nextends: advanced-civilization\n"
+        "overlay:\n  civilization_cards:\n    add:\n" + card + card.replace("Banking", "Banking Two")
+    )
+    workspace = CachedWorkspace({"rulesets/ac-twice.yaml": variant})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["ac-twice"]))
+    [v004] = [d for d in analysis.diagnostics if d.code == "V004"]
+    assert v004.hint == "this variant's `add` already gives `banking`: rename one of the two entries, or drop one"
+    assert [(r.span.line, r.label) for r in v004.related] == [(8, "given first here, by the variant's `add`")]
+
+
+def test_a_card_the_base_has_is_told_to_patch_it() -> None:
+    variant = (
+        "kind: ruleset\nid: ac-again\nname: again\nextends: advanced-civilization\n"
+        "overlay:\n  civilization_cards:\n    add:\n"
+        "      - {id: pottery, name: Pottery, groups: [crafts], cost: 45, attributes: [], prerequisites: [],"
+        ' credits: [], source: "house rule"}\n'
+    )
+    workspace = CachedWorkspace({"rulesets/ac-again.yaml": variant})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["ac-again"]))
+    [v004] = [d for d in analysis.diagnostics if d.code == "V004"]
+    assert v004.hint == "use `patch` or `replace` to change the existing civilization_cards entry"

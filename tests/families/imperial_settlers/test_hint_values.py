@@ -65,3 +65,34 @@ def test_a_short_custom_deck_is_hinted_by_the_copies_its_pattern_lacks_and_follo
     [f001] = found("F001", deck([card for card in romans if card != two]))
     assert f001.hint is not None and f001.hint.startswith("add 1 card of 2 copies (the pattern: ")
     assert found("F001", deck(romans)) == found("F002", deck(romans)) == []
+
+
+VARIANT = "kind: ruleset\nfamily: imperial-settlers\nid: is-sup\nname: sup\nextends: imperial-settlers\n"
+NO_BAR029 = '  cards:\n    remove:\n      - {id: bar029, why: "house rule"}'
+
+
+def variant_found(code: str, text: str) -> list[Diagnostic]:
+    return found(code, {"rulesets/is-sup.yaml": VARIANT + text}, "is-sup")
+
+
+def test_a_misspelt_code_to_suppress_gets_the_code_meant_as_a_comment_does() -> None:
+    """`F0O1` (a letter O): the comment `# civrules: ignore[F0O1]` was told `F001` (R020), the
+    `suppress:` entry only the shape of a code."""
+    text = f'suppress:\n  - {{code: F0O1, reason: "a deck of 29"}}\noverlay:\n{NO_BAR029}\n'
+    [s001] = variant_found("S001", text)
+    assert s001.hint is not None and s001.hint.startswith("did you mean `F001`?")
+
+
+def test_a_misspelt_suppress_target_gets_the_target_the_messages_of_its_code_quote() -> None:
+    text = f'suppress:\n  - {{code: F001, target: barbarianz, reason: "a deck of 29"}}\noverlay:\n{NO_BAR029}\n'
+    [v008] = variant_found("V008", text)
+    assert v008.hint == "`target`: did you mean `barbarians`?"
+    followed = text.replace("barbarianz", "barbarians")
+    assert variant_found("V008", followed) == variant_found("F001", followed) == []
+
+
+def test_an_unsilenceable_code_in_a_comment_that_hides_nothing_is_told_so() -> None:
+    """bar029 is referred to by nothing: the comment's V006 hides no error, so "fix the V006 error
+    this comment hides" pointed at nothing."""
+    [r010] = variant_found("R010", f"overlay:\n{NO_BAR029}   # civrules: ignore[V006] nothing refers to it\n")
+    assert r010.hint == "remove `V006` from the comment: no V006 is reported on this line, and none could be silenced"

@@ -83,3 +83,18 @@ def test_pyramid_minimums_are_hinted_from_the_top_not_from_a_wrong_row() -> None
     expected = "level 1 needs 5; level 2 needs 4; level 3 needs 3; level 4 needs 2; level 5 needs 1"
     assert hints and all(hint is not None and hint.endswith(expected) for hint in hints), hints
     assert found("T003", {}) == []
+
+
+def test_another_games_collection_in_an_overlay_is_not_told_a_did_you_mean() -> None:
+    """`civilization_cards` under a Sid Meier's base: V009 names the game it belongs to; S002's
+    "did you mean `civilizations`?" pointed at an unrelated collection."""
+    variant = (
+        "kind: ruleset\nid: smc-other\nname: other\nextends: sid-meiers-civilization\n"
+        'overlay:\n  civilization_cards:\n    patch:\n      - {id: pottery, cost: 50, source: "house"}\n'
+    )
+    workspace = CachedWorkspace({"rulesets/smc-other.yaml": variant})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["smc-other"]))
+    [s002] = [d for d in analysis.diagnostics if d.code == "S002"]
+    assert s002.hint is not None and "did you mean" not in s002.hint and s002.suggestion is None
+    assert s002.hint.startswith("`civilization_cards` is a collection of `advanced-civilization`")
+    assert [d.code for d in analysis.diagnostics if d.code == "V009"] == ["V009"]
