@@ -41,7 +41,7 @@ def _upgrade_cycles(ruleset: CivilizationRuleset) -> list[list[str]]:
     return sorted(cycles, key=lambda path: order[path[0]])
 
 
-@check("T017", "building-upgrade-cycle", Severity.ERROR)
+@check("T017", "building-upgrade-cycle", Severity.ERROR, reads=("buildings",))
 def check_upgrade_cycles(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: buildings upgrade each other in a circle (`upgrade_of`): a building that upgrades itself,

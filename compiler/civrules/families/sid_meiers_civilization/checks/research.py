@@ -18,7 +18,7 @@ def _costs(ruleset: CivilizationRuleset) -> list[tuple[int, int, int]]:
     ]
 
 
-@check("T004", "research-cost-does-not-rise", Severity.ERROR, reads=(setting("research"),))
+@check("T004", "research-cost-does-not-rise", Severity.ERROR, reads=(setting("research"), setting("trade")))
 def check_costs_rise(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: a level's research cost is not above the cost of the level below (6, 11, 16, 21, 26, p11).
