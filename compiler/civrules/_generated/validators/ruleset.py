@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "c23357905facef02fc0fe99d1459c104733eb720fc10a6c2607e74b21a4c05cb"
+SCHEMA_SHA256 = "5ac1101c1451a05cb5a8ec02aad476fd7512dd36301e973dfb785fb9c8191538"
 
 from decimal import Decimal
 import re
@@ -2119,7 +2119,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if not isinstance(data__ast__startspace, (int)) and not (isinstance(data__ast__startspace, float) and data__ast__startspace.is_integer()) or isinstance(data__ast__startspace, bool):
                         raise _Invalid
                     if isinstance(data__ast__startspace, (int, float, Decimal)) and not isinstance(data__ast__startspace, bool):
-                        if data__ast__startspace < 1:
+                        if data__ast__startspace < 0:
                             raise _Invalid
                         if data__ast__startspace > 100:
                             raise _Invalid
@@ -2499,7 +2499,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             if not isinstance(data__ast__tracks_item__epochstarts_item__space, (int)) and not (isinstance(data__ast__tracks_item__epochstarts_item__space, float) and data__ast__tracks_item__epochstarts_item__space.is_integer()) or isinstance(data__ast__tracks_item__epochstarts_item__space, bool):
                                                                 raise _Invalid
                                                             if isinstance(data__ast__tracks_item__epochstarts_item__space, (int, float, Decimal)) and not isinstance(data__ast__tracks_item__epochstarts_item__space, bool):
-                                                                if data__ast__tracks_item__epochstarts_item__space < 1:
+                                                                if data__ast__tracks_item__epochstarts_item__space < 0:
                                                                     raise _Invalid
                                                                 if data__ast__tracks_item__epochstarts_item__space > 100:
                                                                     raise _Invalid

@@ -88,9 +88,10 @@ def layout(ruleset: Ruleset) -> Layout:
 
     if ast is None:
         return Layout(None, 1, None, None)
+    start = number(ast.start_space)
     return Layout(
         number(ast.spaces_per_track),
-        number(ast.start_space) or 1,
+        1 if start is None else start,  # 0 is a start: the arrow where spaces count the steps from it
         number(ast.finish_space),
         number(ast.points_per_space),
     )
