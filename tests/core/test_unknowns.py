@@ -117,8 +117,8 @@ def test_unknown_count_is_stable_across_runs() -> None:
 
 def test_unknown_fact_names_its_field_and_reason() -> None:
     messages = {d.message: d.hint for d in shipped() if d.code == "Q006"}
-    assert "`ast.tracks[italy].epoch_starts` is unknown" in messages
-    assert "Italy absent" in (messages["`ast.tracks[italy].epoch_starts` is unknown"] or "")
+    assert "`ast.finish_space_min_card_value` is unknown" in messages
+    assert "sources disagree" in (messages["`ast.finish_space_min_card_value` is unknown"] or "")
     assert "`player_counts.counts[6].configurations` is unknown" in messages
 
 
@@ -155,21 +155,10 @@ overlay:
     patch:
       - id: egypt
         colour: {name: black, rule: "4.6"}
-  ast_tracks:
-    replace:
-      - nation: italy
-        rule: "10.2"
-        spaces: 16
-        points_per_space: 100
-        epoch_starts:
-          - {epoch: stone_age, space: 1}
-          - {epoch: early_bronze_age, space: 5}
-          - {epoch: late_bronze_age, space: 8}
-          - {epoch: early_iron_age, space: 11}
-          - {epoch: late_iron_age, space: 14}
-        late_iron_age_spaces:
-          - {space: 14, min_card_value: 1300}
-          - {space: 15, min_card_value: 1600}
+      - id: thrace
+        colour: {name: white, rule: "4.6"}
+      - id: asia
+        colour: {name: red, rule: "4.6"}
 """
 
 
@@ -181,8 +170,8 @@ def test_a_variant_does_not_count_the_unknowns_it_replaced() -> None:
     gone = {d.message for d in base} - {d.message for d in variant}
     assert gone == {
         "`nations[egypt].colour` is unknown",
-        "`ast.tracks[italy].epoch_starts` is unknown",
-        "`ast.tracks[italy].late_iron_age_spaces` is unknown",
+        "`nations[thrace].colour` is unknown",
+        "`nations[asia].colour` is unknown",
     }
     assert len(variant) == len(base) - 3
     (summary,) = [d for d in found if d.code == "Q007"]

@@ -33,7 +33,7 @@ def views() -> tuple[
 ]:
     """One view per family, typed as the family's protocol without a cast."""
     ep: ac_runtime.RulesetPackage = expansion_project.assuming(ac_runtime.Assumptions(card_costs={"law": 170}))
-    mega: ac_runtime.RulesetPackage = mega_civilization.assuming(ac_runtime.Assumptions(track_spaces={"minoa": 16}))
+    mega: ac_runtime.RulesetPackage = mega_civilization.assuming(ac_runtime.Assumptions(hand_limit=8))
     smc: smc_runtime.RulesetPackage = sid_meiers_civilization.assuming(
         smc_runtime.Assumptions(technology_levels={"pottery": 1})
     )
@@ -49,10 +49,10 @@ def run() -> tuple[int, int, bool, dict[str, int]]:
     direct = ac_runtime.AssumedPackage(expansion_project, ac_runtime.Assumptions(card_costs={"law": 170}))
     again: ac_runtime.RulesetPackage = direct  # the class itself satisfies the protocol
     assert again.assuming(ac_runtime.Assumptions()).CARDS["law"].cost is None
-    assert isinstance(mega, ac_runtime.AssumedPackage) and mega.ASSUMPTIONS.track_spaces == (("minoa", 16),)
+    assert isinstance(mega, ac_runtime.AssumedPackage) and mega.ASSUMPTIONS.hand_limit == 8
     smc_class: smc_runtime.RulesetPackage = smc_runtime.AssumedPackage(
         sid_meiers_civilization, smc_runtime.Assumptions()
     )
     is_class: is_runtime.RulesetPackage = is_runtime.AssumedPackage(imperial_settlers, is_runtime.Assumptions())
     assert smc_class.RULESET_ID == "sid-meiers-civilization" and is_class.RULESET_ID == "imperial-settlers"
-    return law_price(ep), mega.finish_space("minoa"), pottery_first(smc), japanese_income(imperial, ["jap006"])
+    return law_price(ep), mega.hand_limit([]), pottery_first(smc), japanese_income(imperial, ["jap006"])

@@ -110,9 +110,21 @@ def test_a_player_short_of_cities_is_frozen(ruleset: Ruleset) -> None:
 
 def test_unknown_facts_give_unknown_answers(ruleset: Ruleset) -> None:
     everything = ruleset.cards.ids()
-    # The finish box's value is not in the sources; Italy's track is not either.
+    # The finish box's value is not settled by the sources (they disagree).
     assert isinstance(can_enter_space(ruleset, "africa", 16, cities=9, held=everything), Unknown)
-    assert isinstance(can_enter_space(ruleset, "italy", 2, cities=9, held=everything), Unknown)
+
+
+def test_italy_track_from_the_earlier_commit(ruleset: Ruleset) -> None:
+    # Italy's track (johnchampaign/advanced-civilization@765b5cb): Late Iron Age from space 14 (1400), 15 needs 1700.
+    assert can_enter_space(ruleset, "italy", 14, cities=5, held=WORTH_1500) is True
+    assert can_enter_space(ruleset, "italy", 15, cities=5, held=WORTH_1500) is False
+    assert can_enter_space(ruleset, "italy", 15, cities=5, held=ruleset.cards.ids()) is True
+
+
+def test_ast_order_runs_down_the_nation_list(ruleset: Ruleset) -> None:
+    # 17.4 fixes Africa 1, Italy 2 and Egypt last; the six between come from the community author's list.
+    positions = [nation.ast_position for nation in ruleset.nations]
+    assert positions == list(range(1, 10))
 
 
 def test_unknown_ids_are_refused(ruleset: Ruleset) -> None:
@@ -122,18 +134,21 @@ def test_unknown_ids_are_refused(ruleset: Ruleset) -> None:
         can_enter_epoch(ruleset, "bronze_age", cities=3, held=[])
     with pytest.raises(ValueError, match="space 17"):
         can_enter_space(ruleset, "africa", 17, cities=9, held=[])
+    with pytest.raises(ValueError, match="space -1"):
+        can_enter_space(ruleset, "africa", -1, cities=9, held=[])
 
 
 def test_epoch_spans_of_africa(ruleset: Ruleset) -> None:
+    # Spaces count from the start arrow, space 0 (the source's numbering, 10.2's count recorded as disagreeing).
+    assert layout(ruleset).start_space == 0
     assert epoch_spans(ruleset, track_of(ruleset, "africa")) == (
-        EpochSpan("stone_age", 1, 4),
+        EpochSpan("stone_age", 0, 4),
         EpochSpan("early_bronze_age", 5, 7),
         EpochSpan("late_bronze_age", 8, 10),
         EpochSpan("early_iron_age", 11, 13),
         EpochSpan("late_iron_age", 14, 16),
     )
     assert layout(ruleset).last_space(track_of(ruleset, "africa")) == 16
-    assert isinstance(epoch_spans(ruleset, track_of(ruleset, "italy")), Unknown)
 
 
 #: Every shipped ruleset, by its manifest's file name (its id): nothing is read to collect the tests.

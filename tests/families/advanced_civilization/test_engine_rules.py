@@ -506,16 +506,14 @@ def test_an_engine_plays_a_draft_with_its_own_assumptions_which_the_view_names()
         view.purchase_cost([], "pottery")  # only what was assumed
 
 
-def test_an_unknown_track_length_can_be_assumed_and_then_has_a_finish() -> None:
-    """Mega Civilization's track lengths are not in the sources: the finish is refused until an
-    engine assumes a length."""
+def test_a_track_length_in_the_data_cannot_be_assumed() -> None:
+    """Mega Civilization's tracks end 15 steps from the arrow at Basic, 16 at Expert (bubba0077/MegaCiv):
+    the finish is the data's, and an engine assuming another length is refused."""
     mc = mega_civilization
-    with pytest.raises(UnknownFactError, match="length"):
-        mc.finish_space("minoa")
-    view = mc.assuming(Assumptions(track_spaces={"minoa": 16}))
-    assert view.finish_space("minoa") == 16 and view.has_finished("minoa", 16)
-    with pytest.raises(UnknownFactError):
-        view.finish_space("saba")
+    assert mc.finish_space("minoa") == 15 and mc.finish_space("minoa", "expert") == 16
+    assert mc.has_finished("minoa", 15) and not mc.has_finished("minoa", 15, "expert")
+    with pytest.raises(OutOfDomainError, match="length"):
+        mc.assuming(Assumptions(track_spaces={"minoa": 16}))
 
 
 def test_an_assumption_never_overrides_a_fact_the_ruleset_gives() -> None:

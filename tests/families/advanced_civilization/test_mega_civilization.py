@@ -16,7 +16,7 @@ import pytest
 from civrules.diagnostics import Severity
 from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.model import Card, Ruleset
-from civrules.families.advanced_civilization.succession import can_enter_epoch, requirements_of, track_of
+from civrules.families.advanced_civilization.succession import can_enter_epoch, layout, requirements_of, track_of
 from civrules.model import Unknown
 from civrules.pipeline import analyse
 from tests.conftest import RULES
@@ -548,7 +548,7 @@ def test_civilizations_ranks_and_regions(ruleset: Ruleset) -> None:
 
 def test_basic_and_expert_tracks(ruleset: Ruleset) -> None:
     assert starts(ruleset, "minoa", "basic") == {
-        "stone_age": 1,
+        "stone_age": 0,
         "early_bronze_age": 6,
         "middle_bronze_age": 9,
         "late_bronze_age": 11,
@@ -558,6 +558,15 @@ def test_basic_and_expert_tracks(ruleset: Ruleset) -> None:
     assert starts(ruleset, "minoa", "expert")["middle_bronze_age"] == 8
     assert starts(ruleset, "maurya", "basic")["early_bronze_age"] == 5
     assert starts(ruleset, "maurya", "expert")["early_bronze_age"] == 6
+
+
+def test_tracks_count_steps_from_the_arrow(ruleset: Ruleset) -> None:
+    # bubba0077/MegaCiv: the Stone Age starts on step 0 (the arrow); the last step is 15 at Basic, 16 at Expert.
+    assert layout(ruleset).start_space == 0
+    for track in ruleset.ast_tracks:
+        assert isinstance(track.epoch_starts, tuple)
+        assert track.epoch_starts[0] == ("stone_age", 0)
+        assert layout(ruleset).last_space(track) == {"basic": 15, "expert": 16}[str(track.level)]
     levels = Counter(track.raw["level"] for track in ruleset.ast_tracks)
     assert levels == {"basic": 18, "expert": 18}
 
@@ -634,7 +643,7 @@ def test_a_changed_expert_requirement_is_named_by_its_level_not_as_an_element() 
 def test_an_unknown_fact_in_a_diff_prints_its_reason_as_text() -> None:
     text = (RULES.parent / "docs" / "diff-expansion-project-to-mega-civilization.txt").read_text(encoding="utf-8")
     assert '"unknown": ""' not in text and "[…]" not in text
-    assert "~ ast.finish_space: 16 → unknown (Searched: the community files" in text
+    assert "~ ast.finish_space: 16 → unknown (Known per level, not as one number" in text
     assert '"calamity_severities": "unknown (10.3.1 adds' in text
 
 
