@@ -188,7 +188,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "1.5.0"
+__version__ = "1.5.1"
 
 __all__ = [
     "AbilityAction",

@@ -1580,14 +1580,15 @@ class Ast(SettingsRecord):
     #: What the A.S.T. is, paraphrased in English.
     text: str | None
     #: Spaces on every track, start arrow and finish box included; unknown where the sources do not give it. At most
-    #: 100: the tracks of the rulesets here have 16 spaces; the bound leaves room for house rules and keeps the printed
-    #: track small.
+    #: 100: the tracks of the rulesets here have 16 or 17 spaces; the bound leaves room for house rules and keeps the
+    #: printed track small.
     spaces_per_track: int | None
-    #: Space number of the start arrow (the numbering used by the tracks). At most 100: the tracks of the rulesets here
-    #: have 16 spaces; the bound leaves room for house rules and keeps the printed track small.
+    #: Space number of the start arrow, the origin of the numbering the tracks use: 0 where the source counts the
+    #: spaces moved from the arrow, 1 where it counts the arrow as the first space. At most 100: the tracks of the
+    #: rulesets here have 16 or 17 spaces; the bound leaves room for house rules and keeps the printed track small.
     start_space: int
     #: Space number of the finish box; unknown where the sources do not give it. At most 100: the tracks of the
-    #: rulesets here have 16 spaces; the bound leaves room for house rules and keeps the printed track small.
+    #: rulesets here have 16 or 17 spaces; the bound leaves room for house rules and keeps the printed track small.
     finish_space: int | None
     #: Victory points per A.S.T. space at the end of the game; unknown where the sources do not give it.
     points_per_space: int | None

@@ -94,7 +94,7 @@ RULESET_ID: Final = "advanced-civilization"
 RULESET_NAME: Final = "Advanced Civilization"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "3eedc63371ebb2ecf61479814c214242911f662e6b9b4984de277f3b290e0983"
+RULESET_FINGERPRINT: Final = "e50c6905b300983bd8cee689e1ca819acc139802a4818a44b30f43c50f2523ac"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -128,23 +128,8 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     ),
     UnknownFact(
         "rulesets/advanced-civilization.yaml",
-        "nations[illyria].ast_position.position",
-        "17.4 gives only Africa (1st), Italy (2nd) and Egypt (last); the A.S.T. chart itself is not in the sources.",
-    ),
-    UnknownFact(
-        "rulesets/advanced-civilization.yaml",
         "nations[thrace].colour",
         "The rulebook names no nation colour except Crete's (4.6); no community file gives colours.",
-    ),
-    UnknownFact(
-        "rulesets/advanced-civilization.yaml",
-        "nations[thrace].ast_position.position",
-        "17.4 gives only Africa (1st), Italy (2nd) and Egypt (last); the A.S.T. chart itself is not in the sources.",
-    ),
-    UnknownFact(
-        "rulesets/advanced-civilization.yaml",
-        "nations[crete].ast_position.position",
-        "17.4 gives only Africa (1st), Italy (2nd) and Egypt (last); the A.S.T. chart itself is not in the sources.",
     ),
     UnknownFact(
         "rulesets/advanced-civilization.yaml",
@@ -153,28 +138,13 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     ),
     UnknownFact(
         "rulesets/advanced-civilization.yaml",
-        "nations[asia].ast_position.position",
-        "17.4 gives only Africa (1st), Italy (2nd) and Egypt (last); the A.S.T. chart itself is not in the sources.",
-    ),
-    UnknownFact(
-        "rulesets/advanced-civilization.yaml",
         "nations[assyria].colour",
         "The rulebook names no nation colour except Crete's (4.6); no community file gives colours.",
     ),
     UnknownFact(
         "rulesets/advanced-civilization.yaml",
-        "nations[assyria].ast_position.position",
-        "17.4 gives only Africa (1st), Italy (2nd) and Egypt (last); the A.S.T. chart itself is not in the sources.",
-    ),
-    UnknownFact(
-        "rulesets/advanced-civilization.yaml",
         "nations[babylon].colour",
         "The rulebook names no nation colour except Crete's (4.6); no community file gives colours.",
-    ),
-    UnknownFact(
-        "rulesets/advanced-civilization.yaml",
-        "nations[babylon].ast_position.position",
-        "17.4 gives only Africa (1st), Italy (2nd) and Egypt (last); the A.S.T. chart itself is not in the sources.",
     ),
     UnknownFact(
         "rulesets/advanced-civilization.yaml",
@@ -184,17 +154,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "rulesets/advanced-civilization.yaml",
         "ast.finish_space_min_card_value",
-        "33.25 and 10.21 say every Late Iron Age space carries a point value, but community/advciv_ast.csv gives values only for the spaces before the finish box (space 16), and no source says whether the finish box carries one.",
-    ),
-    UnknownFact(
-        "rulesets/advanced-civilization.yaml",
-        "ast.tracks[italy].epoch_starts",
-        "Italy's track is not in the rulebook text, and community/advciv_ast.csv has no Italy row (its caveat: 'Italy absent').",
-    ),
-    UnknownFact(
-        "rulesets/advanced-civilization.yaml",
-        "ast.tracks[italy].late_iron_age_spaces",
-        "Italy's track is not in the rulebook text, and community/advciv_ast.csv has no Italy row (its caveat: 'Italy absent').",
+        "The sources disagree and neither settles it. The source of the tracks (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json, tracksByCiv) says its finish box (space 16) carries no threshold, the strips it read printing numbers only on the cells before it; 10.21 and 33.25 say every space of the last epoch carries a point value, and the finish box lies in that epoch on these tracks. Neither is a reading of the printed A.S.T.'s finish box.",
     ),
     UnknownFact(
         "rulesets/advanced-civilization.yaml",
@@ -2432,12 +2392,12 @@ NATIONS: Final[Mapping[str, Nation]] = FrozenMap(
     {
         NationId.AFRICA: Nation(NationId.AFRICA, "Africa", None, 1),
         NationId.ITALY: Nation(NationId.ITALY, "Italy", None, 2),
-        NationId.ILLYRIA: Nation(NationId.ILLYRIA, "Illyria", (AreaId.SUDETEN, AreaId.GERMANIA_2), None),
-        NationId.THRACE: Nation(NationId.THRACE, "Thrace", (AreaId.SCYTHIA,), None),
-        NationId.CRETE: Nation(NationId.CRETE, "Crete", (AreaId.KNOSSOS, AreaId.PHAESTOS), None, colour="yellow-green"),
-        NationId.ASIA: Nation(NationId.ASIA, "Asia", (AreaId.MIKOP, AreaId.KUBAN), None),
-        NationId.ASSYRIA: Nation(NationId.ASSYRIA, "Assyria", (AreaId.CAUCASUS, AreaId.NALCHIK), None),
-        NationId.BABYLON: Nation(NationId.BABYLON, "Babylon", (AreaId.SUSA, AreaId.MEDIA, AreaId.PARTHIA), None),
+        NationId.ILLYRIA: Nation(NationId.ILLYRIA, "Illyria", (AreaId.SUDETEN, AreaId.GERMANIA_2), 3),
+        NationId.THRACE: Nation(NationId.THRACE, "Thrace", (AreaId.SCYTHIA,), 4),
+        NationId.CRETE: Nation(NationId.CRETE, "Crete", (AreaId.KNOSSOS, AreaId.PHAESTOS), 5, colour="yellow-green"),
+        NationId.ASIA: Nation(NationId.ASIA, "Asia", (AreaId.MIKOP, AreaId.KUBAN), 6),
+        NationId.ASSYRIA: Nation(NationId.ASSYRIA, "Assyria", (AreaId.CAUCASUS, AreaId.NALCHIK), 7),
+        NationId.BABYLON: Nation(NationId.BABYLON, "Babylon", (AreaId.SUSA, AreaId.MEDIA, AreaId.PARTHIA), 8),
         NationId.EGYPT: Nation(
             NationId.EGYPT,
             "Egypt",
@@ -2562,9 +2522,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "standard": AstTrack(
                     NationId.AFRICA,
                     "standard",
-                    16,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.LATE_BRONZE_AGE, 8),
                         (EpochId.EARLY_IRON_AGE, 11),
@@ -2574,15 +2534,31 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 ),
             },
         ),
-        NationId.ITALY: FrozenMap({"standard": AstTrack(NationId.ITALY, "standard", 16, None, None)}),
+        NationId.ITALY: FrozenMap(
+            {
+                "standard": AstTrack(
+                    NationId.ITALY,
+                    "standard",
+                    17,
+                    (
+                        (EpochId.STONE_AGE, 0),
+                        (EpochId.EARLY_BRONZE_AGE, 5),
+                        (EpochId.LATE_BRONZE_AGE, 8),
+                        (EpochId.EARLY_IRON_AGE, 11),
+                        (EpochId.LATE_IRON_AGE, 14),
+                    ),
+                    ((14, 1400), (15, 1700)),
+                ),
+            },
+        ),
         NationId.ILLYRIA: FrozenMap(
             {
                 "standard": AstTrack(
                     NationId.ILLYRIA,
                     "standard",
-                    16,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 6),
                         (EpochId.LATE_BRONZE_AGE, 8),
                         (EpochId.EARLY_IRON_AGE, 11),
@@ -2597,9 +2573,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "standard": AstTrack(
                     NationId.THRACE,
                     "standard",
-                    16,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 6),
                         (EpochId.LATE_BRONZE_AGE, 9),
                         (EpochId.EARLY_IRON_AGE, 11),
@@ -2614,9 +2590,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "standard": AstTrack(
                     NationId.CRETE,
                     "standard",
-                    16,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.LATE_BRONZE_AGE, 9),
                         (EpochId.EARLY_IRON_AGE, 11),
@@ -2631,9 +2607,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "standard": AstTrack(
                     NationId.ASIA,
                     "standard",
-                    16,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.LATE_BRONZE_AGE, 8),
                         (EpochId.EARLY_IRON_AGE, 10),
@@ -2648,9 +2624,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "standard": AstTrack(
                     NationId.ASSYRIA,
                     "standard",
-                    16,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.LATE_BRONZE_AGE, 8),
                         (EpochId.EARLY_IRON_AGE, 10),
@@ -2665,9 +2641,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "standard": AstTrack(
                     NationId.BABYLON,
                     "standard",
-                    16,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.LATE_BRONZE_AGE, 8),
                         (EpochId.EARLY_IRON_AGE, 10),
@@ -2682,9 +2658,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "standard": AstTrack(
                     NationId.EGYPT,
                     "standard",
-                    16,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 4),
                         (EpochId.LATE_BRONZE_AGE, 7),
                         (EpochId.EARLY_IRON_AGE, 10),
@@ -6457,16 +6433,17 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
     ),
     ast=settings.Ast(
         rule=("10.1", "10.2", "10.21", "15.4", "33.1"),
-        text="The Archaeological Succession Table has one horizontal track per nation, on which the nation's succession marker moves from left to right; each track has sixteen spaces including the start arrow and the finish box, divided into five epochs. Markers start on the start arrow (15.4).",
-        spaces_per_track=16,
-        start_space=1,
+        source="johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json (track: the numbering of the spaces)",
+        text="The Archaeological Succession Table has one horizontal track per nation, on which the nation's succession marker moves from left to right through five epochs. Markers start on the start arrow (15.4). Spaces are numbered from the arrow, as the source of the tracks numbers them: the arrow is space 0, each space right of it one more, and the finish box is space 16.",
+        spaces_per_track=17,
+        start_space=0,
         finish_space=16,
         points_per_space=100,
         advance_per_turn=1,
         order=settings.AstOrder(
             rule=("17.4", "21.2"),
             text="A.S.T. order is the order in which the nations are listed on the A.S.T.: Africa first, Italy second, and so on down to Egypt. It breaks all ties between nations except in conflicts (17.4). The number on a nation's census marker is its A.S.T. position (21.2).",
-            note="Known positions are on the nations (ast_position); the other six are missing from the sources.",
+            note="The positions are on the nations (ast_position): Africa, Italy and Egypt from 17.4, the six between from one community author's list.",
         ),
         epoch_entry=settings.RuleText(
             id="epoch_entry",
@@ -6487,7 +6464,20 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
             except_epochs=("stone_age",),
         ),
         finish_space_min_card_value=None,
-        note="10.2 (sixteen spaces) confirms the community tracks' finish space 16; 35.1 D (100 points per space) confirms their points per space; 10.21 and 33.2 confirm the five epochs. Space 1 is the start arrow, as in community/advciv_ast.csv (stone_start 1). community/advciv_ast.csv also has a '(generic track)' row (approximate, per its source) and tracks of Iberia, Indus and Persia (not nations of this ruleset); they are not used.",
+        note="35.1 D (100 points per space) agrees with the tracks' points per space, the finish box scoring 1600; 10.21 and 33.2 confirm the five epochs. The source begins the Stone Age on its first space after the arrow; the arrow is a space of the Stone Age here (10.21 divides the whole track into the epochs, and a marker on the arrow is in the Stone Age for 33.4), so every track's Stone Age starts on space 0. community/advciv_ast.csv also has a '(generic track)' row (approximate, per its source) and tracks of Iberia, Indus and Persia (not nations of this ruleset); they are not used.",
+        disagreements=(
+            settings.Disagreement(
+                field="spaces_per_track",
+                chosen=17,
+                alternatives=(
+                    settings.DisagreementAlternative(
+                        value=16,
+                        source="10.2 (Italian): sixteen spaces in all on each track, the start arrow and the finish box counted among them",
+                    ),
+                ),
+                why="The epoch starts and the Late Iron Age values of every track exist only in the source's numbering, in which the arrow is space 0 and the finish box space 16: seventeen positions (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json, track; its script scripts/ast-epochs.mjs measures each epoch's first space in cell widths from the arrow). Sixteen positions would shorten some epoch of every track by one space, and no source says which; keeping the source's numbers whole keeps every epoch as long as the source measured it. The source warns that its boundaries are approximate (the arrow's art is oversized), which is the likeliest place for the one space to differ. The strategy notes before the rules (rulebook text line 143: the Minoan opening builds its two cities on turn 5) agree with the source: Crete's Early Bronze Age starts 5 spaces from the arrow, reached at the end of turn 5 (33.1); in a numbering with the arrow on space 1 it would be reached a turn earlier, before the cities stand.",
+            ),
+        ),
         unknown_fields=("finish_space_min_card_value",),
     ),
     player_counts=settings.PlayerCounts(
@@ -6861,7 +6851,11 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "35.1",
             "community/advciv_ast.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/ast.json, tracksByCiv)",
         ),
-        "ast_tracks.italy": ("10.2", "35.1"),
+        "ast_tracks.italy": (
+            "10.2",
+            "35.1",
+            "johnchampaign/advanced-civilization@765b5cb3226806daf5a42d76e94170c8da9f7c8a:src/data/ast.json (tracksByCiv, italy)",
+        ),
         "ast_tracks.illyria": (
             "10.2",
             "35.1",

@@ -104,7 +104,7 @@ RULESET_ID: Final = "central-america"
 RULESET_NAME: Final = "Central America (Expansion Project map variant)"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "9d1bdc177f522ba73099151256fae28c58385d0d35a2adf64ac96b26966d1274"
+RULESET_FINGERPRINT: Final = "e960da74d02323d1bbbd605f924d9a37f3bdd5f51c6b178f3001221e5a95bf15"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True

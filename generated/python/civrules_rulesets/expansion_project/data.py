@@ -106,7 +106,7 @@ RULESET_ID: Final = "expansion-project"
 RULESET_NAME: Final = "Civilization: The Expansion Project"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "cadf6791123d39505ead0bb6db59263a3ade83028ee2e6d28eb439523b112594"
+RULESET_FINGERPRINT: Final = "f877110dee16e8ab1542d55d0259daf0bd29aa90a1274d928c33101bb6a5e19f"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True

@@ -101,7 +101,7 @@ RULESET_ID: Final = "mega-civilization"
 RULESET_NAME: Final = "Mega Civilization"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "0bc391eb57cc52ef09654d9b93ea992e2d0fa15ca2981e8cedbccb7ea74cd098"
+RULESET_FINGERPRINT: Final = "0db2ad3a466a73c6a345e0b059f23eb925c91dbf465b63a5ba5459c82477a61e"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -401,12 +401,12 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.spaces_per_track",
-        "Searched: the community files (epoch starts only), menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (the A.S.T. chapter and §13 describe the track but its pictures are not transcribed) and bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java (lastAstStep: 15 steps from the arrow at Basic, 16 at Expert). The length differs by level, and where the arrow falls in this data's numbering (the Stone Age on space 1, an assumption) is not stated, so no single length is written.",
+        "Known per level, not as one number: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java (lastAstStep) ends the track 15 steps from the arrow at Basic and 16 at Expert, so a track has 16 or 17 spaces with the arrow; each track carries its level's count (spaces). The community files give epoch starts only, and menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json describes the track without transcribing its pictures.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
         "ast.finish_space",
-        "Searched: the community files (Late Iron Age starts on 15 on every track), menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13b (the game ends when a marker enters the final coloured space; at Expert, entering the first of two coloured spaces starts one last turn) and bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java (last step 15 at Basic, 16 at Expert, counted from the arrow). The finish differs by level, which one finish_space cannot hold, and the data's numbering of the arrow is an assumption.",
+        "Known per level, not as one number: the finish is step 15 at Basic and 16 at Expert, counted from the arrow (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java, lastAstStep), which one finish_space cannot hold; each track's spaces give its finish. menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §13b agrees: the game ends when a marker enters the final coloured space, and at Expert entering the first of two coloured spaces (the Late Iron Age starts on 15 on every track) starts one last turn.",
     ),
     UnknownFact(
         "rulesets/mega-civilization.yaml",
@@ -5502,9 +5502,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "basic": AstTrack(
                     NationId.MINOA,
                     "basic",
-                    None,
+                    16,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 6),
                         (EpochId.MIDDLE_BRONZE_AGE, 9),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5516,9 +5516,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "expert": AstTrack(
                     NationId.MINOA,
                     "expert",
-                    None,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 6),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5534,9 +5534,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "basic": AstTrack(
                     NationId.SABA,
                     "basic",
-                    None,
+                    16,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 6),
                         (EpochId.MIDDLE_BRONZE_AGE, 9),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5548,9 +5548,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "expert": AstTrack(
                     NationId.SABA,
                     "expert",
-                    None,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 6),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5566,9 +5566,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "basic": AstTrack(
                     NationId.ASSYRIA,
                     "basic",
-                    None,
+                    16,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5580,9 +5580,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "expert": AstTrack(
                     NationId.ASSYRIA,
                     "expert",
-                    None,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5598,9 +5598,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "basic": AstTrack(
                     NationId.MAURYA,
                     "basic",
-                    None,
+                    16,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5612,9 +5612,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "expert": AstTrack(
                     NationId.MAURYA,
                     "expert",
-                    None,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 6),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5630,9 +5630,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "basic": AstTrack(
                     NationId.CELT,
                     "basic",
-                    None,
+                    16,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 9),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5644,9 +5644,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "expert": AstTrack(
                     NationId.CELT,
                     "expert",
-                    None,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5662,9 +5662,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "basic": AstTrack(
                     NationId.BABYLON,
                     "basic",
-                    None,
+                    16,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5676,9 +5676,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "expert": AstTrack(
                     NationId.BABYLON,
                     "expert",
-                    None,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5694,9 +5694,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "basic": AstTrack(
                     NationId.CARTHAGE,
                     "basic",
-                    None,
+                    16,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 9),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5708,9 +5708,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "expert": AstTrack(
                     NationId.CARTHAGE,
                     "expert",
-                    None,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5726,9 +5726,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "basic": AstTrack(
                     NationId.DRAVIDIA,
                     "basic",
-                    None,
+                    16,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5740,9 +5740,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "expert": AstTrack(
                     NationId.DRAVIDIA,
                     "expert",
-                    None,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5758,9 +5758,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "basic": AstTrack(
                     NationId.HATTI,
                     "basic",
-                    None,
+                    16,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5772,9 +5772,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "expert": AstTrack(
                     NationId.HATTI,
                     "expert",
-                    None,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5790,9 +5790,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "basic": AstTrack(
                     NationId.KUSHAN,
                     "basic",
-                    None,
+                    16,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5804,9 +5804,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "expert": AstTrack(
                     NationId.KUSHAN,
                     "expert",
-                    None,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 6),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5822,9 +5822,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "basic": AstTrack(
                     NationId.ROME,
                     "basic",
-                    None,
+                    16,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5836,9 +5836,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "expert": AstTrack(
                     NationId.ROME,
                     "expert",
-                    None,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5854,9 +5854,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "basic": AstTrack(
                     NationId.PERSIA,
                     "basic",
-                    None,
+                    16,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5868,9 +5868,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "expert": AstTrack(
                     NationId.PERSIA,
                     "expert",
-                    None,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5886,9 +5886,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "basic": AstTrack(
                     NationId.IBERIA,
                     "basic",
-                    None,
+                    16,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 9),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5900,9 +5900,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "expert": AstTrack(
                     NationId.IBERIA,
                     "expert",
-                    None,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 6),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5918,9 +5918,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "basic": AstTrack(
                     NationId.NUBIA,
                     "basic",
-                    None,
+                    16,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5932,9 +5932,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "expert": AstTrack(
                     NationId.NUBIA,
                     "expert",
-                    None,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5950,9 +5950,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "basic": AstTrack(
                     NationId.HELLAS,
                     "basic",
-                    None,
+                    16,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5964,9 +5964,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "expert": AstTrack(
                     NationId.HELLAS,
                     "expert",
-                    None,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5982,9 +5982,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "basic": AstTrack(
                     NationId.INDUS,
                     "basic",
-                    None,
+                    16,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -5996,9 +5996,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "expert": AstTrack(
                     NationId.INDUS,
                     "expert",
-                    None,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -6014,9 +6014,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "basic": AstTrack(
                     NationId.EGYPT,
                     "basic",
-                    None,
+                    16,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -6028,9 +6028,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "expert": AstTrack(
                     NationId.EGYPT,
                     "expert",
-                    None,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -6046,9 +6046,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "basic": AstTrack(
                     NationId.PARTHIA,
                     "basic",
-                    None,
+                    16,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 9),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -6060,9 +6060,9 @@ AST_TRACKS: Final[Mapping[str, Mapping[str, AstTrack]]] = FrozenMap(
                 "expert": AstTrack(
                     NationId.PARTHIA,
                     "expert",
-                    None,
+                    17,
                     (
-                        (EpochId.STONE_AGE, 1),
+                        (EpochId.STONE_AGE, 0),
                         (EpochId.EARLY_BRONZE_AGE, 5),
                         (EpochId.MIDDLE_BRONZE_AGE, 8),
                         (EpochId.LATE_BRONZE_AGE, 11),
@@ -6393,9 +6393,9 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
     ),
     ast=settings.Ast(
         source="community/megaciv_ast_by_civ.csv; community/megaciv_ast_requirements.csv; points_per_space: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java (VP_PER_AST_STEP) and bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java (getVP: the steps moved from the start arrow times 5)",
-        text="One track per civilization, with an epoch start space for each age; Basic and Expert tracks differ for some civilizations in the starts of the Early and Middle Bronze Ages. Each step a marker has moved from the start arrow scores 5 points at the end (bubba0077/MegaCiv); the number of spaces and the finish in this numbering are not settled by the sources.",
+        text="One track per civilization, with an epoch start space for each age; Basic and Expert tracks differ for some civilizations in the starts of the Early and Middle Bronze Ages. Spaces are the steps from the start arrow, which is step 0; each step a marker has moved from it scores 5 points at the end (bubba0077/MegaCiv). The last step is 15 at Basic and 16 at Expert (each track's spaces).",
         spaces_per_track=None,
-        start_space=1,
+        start_space=0,
         finish_space=None,
         points_per_space=5,
         order=settings.AstOrder(
@@ -6414,7 +6414,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 source="community/megaciv_ast_by_civ.csv (difficulty Expert); community/megaciv_ast_requirements.csv (EXPERT)",
             ),
         ),
-        note="Space numbers are the source's. Its columns start with the Early Bronze Age; the Stone Age, with which every track begins, is taken to start on space 1 (start_space), the numbering of the community A.S.T. file of Advanced Civilization (community/advciv_ast.csv, stone_start 1): an assumption about the source's numbering, which it does not state. The Expert tracks repeat the nations of the Basic ones; I001 keys tracks by nation only, so each Expert track carries a suppression (A009 checks one track per nation and level).",
+        note="Space numbers are the source's, steps counted from the start arrow (step 0): bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java loads the table of community/megaciv_ast_by_civ.csv with the Stone Age on step 0, and bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civilization.java starts every marker on step 0 and scores its step times 5. The rulebook transcription numbers columns otherwise: its short game advances every marker to 'column 11' just before the Late Bronze Age (menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json, The Short Game), which starts on step 11 on every track here, so its column 11 is step 10, columns being counted from 1 at the arrow; its game of 5 to 6 turns from there agrees with the finish on step 15 (Basic) or 16 (Expert). The Expert tracks repeat the nations of the Basic ones; I001 keys tracks by nation only, so each Expert track carries a suppression (A009 checks one track per nation and level).",
         unknown_fields=("spaces_per_track", "finish_space"),
     ),
     sequence_of_play=settings.SequenceOfPlay(
@@ -7348,112 +7348,112 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "community/megaciv_ast_requirements.csv (age LATE_IRON, in the order of the file); community/megaciv_ast_by_civ.csv (epoch start columns)",
         ),
         "ast_tracks.minoa.basic": (
-            "community/megaciv_ast_by_civ.csv (Minoa, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Minoa, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.saba.basic": (
-            "community/megaciv_ast_by_civ.csv (Saba, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Saba, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.assyria.basic": (
-            "community/megaciv_ast_by_civ.csv (Assyria, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Assyria, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.maurya.basic": (
-            "community/megaciv_ast_by_civ.csv (Maurya, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Maurya, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.celt.basic": (
-            "community/megaciv_ast_by_civ.csv (Celt, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Celt, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.babylon.basic": (
-            "community/megaciv_ast_by_civ.csv (Babylon, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Babylon, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.carthage.basic": (
-            "community/megaciv_ast_by_civ.csv (Carthage, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Carthage, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.dravidia.basic": (
-            "community/megaciv_ast_by_civ.csv (Dravidia, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Dravidia, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.hatti.basic": (
-            "community/megaciv_ast_by_civ.csv (Hatti, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Hatti, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.kushan.basic": (
-            "community/megaciv_ast_by_civ.csv (Kushan, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Kushan, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.rome.basic": (
-            "community/megaciv_ast_by_civ.csv (Rome, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Rome, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.persia.basic": (
-            "community/megaciv_ast_by_civ.csv (Persia, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Persia, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.iberia.basic": (
-            "community/megaciv_ast_by_civ.csv (Iberia, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Iberia, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.nubia.basic": (
-            "community/megaciv_ast_by_civ.csv (Nubia, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Nubia, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.hellas.basic": (
-            "community/megaciv_ast_by_civ.csv (Hellas, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Hellas, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.indus.basic": (
-            "community/megaciv_ast_by_civ.csv (Indus, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Indus, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.egypt.basic": (
-            "community/megaciv_ast_by_civ.csv (Egypt, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Egypt, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.parthia.basic": (
-            "community/megaciv_ast_by_civ.csv (Parthia, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Parthia, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.minoa.expert": (
-            "community/megaciv_ast_by_civ.csv (Minoa, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Minoa, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.saba.expert": (
-            "community/megaciv_ast_by_civ.csv (Saba, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Saba, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.assyria.expert": (
-            "community/megaciv_ast_by_civ.csv (Assyria, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Assyria, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.maurya.expert": (
-            "community/megaciv_ast_by_civ.csv (Maurya, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Maurya, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.celt.expert": (
-            "community/megaciv_ast_by_civ.csv (Celt, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Celt, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.babylon.expert": (
-            "community/megaciv_ast_by_civ.csv (Babylon, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Babylon, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.carthage.expert": (
-            "community/megaciv_ast_by_civ.csv (Carthage, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Carthage, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.dravidia.expert": (
-            "community/megaciv_ast_by_civ.csv (Dravidia, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Dravidia, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.hatti.expert": (
-            "community/megaciv_ast_by_civ.csv (Hatti, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Hatti, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.kushan.expert": (
-            "community/megaciv_ast_by_civ.csv (Kushan, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Kushan, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.rome.expert": (
-            "community/megaciv_ast_by_civ.csv (Rome, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Rome, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.persia.expert": (
-            "community/megaciv_ast_by_civ.csv (Persia, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Persia, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.iberia.expert": (
-            "community/megaciv_ast_by_civ.csv (Iberia, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Iberia, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.nubia.expert": (
-            "community/megaciv_ast_by_civ.csv (Nubia, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Nubia, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.hellas.expert": (
-            "community/megaciv_ast_by_civ.csv (Hellas, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Hellas, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.indus.expert": (
-            "community/megaciv_ast_by_civ.csv (Indus, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Indus, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.egypt.expert": (
-            "community/megaciv_ast_by_civ.csv (Egypt, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Egypt, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.parthia.expert": (
-            "community/megaciv_ast_by_civ.csv (Parthia, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (Parthia, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "phases.tax_collection": (
             "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §1 (1a Tax Collection, 1b Tax Revolts)",

@@ -79,7 +79,7 @@ RULESET_NAME: Final = (
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "6031e818f269eb33f8a813987c8ba727b0e1523df04a05b2da9b5ff206b2537d"
+RULESET_FINGERPRINT: Final = "ecd909f2ee441b462e19329e3420555fe196e7519ffa0e9893eec52a38d41835"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -1837,7 +1837,7 @@ BATTLE_HAND: Final[BattleHand] = BattleHand(3, 2, 3)
 #: read-only records (the runtime's `settings` module), each also the Mapping[str, object] it was
 #: before they were typed; unknown facts are None.
 SETTINGS: Final[settings.Settings] = settings.Settings(
-    description="A community transcription of the cards of Sid Meier's Civilization, mixing the base game with its Fame and Fortune and Wisdom and Warfare expansions (cash1981/civilization-boardgame-rest, cash1981/playciv): every technology with its level, the wonders, building costs, unit decks, the culture track and the map tiles.",
+    description="A community transcription of the cards of Sid Meier's Civilization, mixing the base game with its Fame and Fortune and Wisdom and Warfare expansions (cash1981/civilization-boardgame-rest, cash1981/playciv): every technology with its level, the wonders, unit decks and the map tiles; and, from cash1981/playciv's author's own rules rather than a transcription, building costs and the culture track.",
     status="draft",
     rulebook=settings.Rulebook(
         title="Civilization de Sid Meier: Jogo de Tabuleiro, Livro de Regras",
