@@ -72,6 +72,11 @@ class Context:
         self.require_rules()
         return Workspace(self.rules, self.limits)
 
+    def project_generated(self) -> Path:
+        """The project's ``generated/`` (beside its rules folder): the versions a build into another
+        folder (``build --out DIR``) moves its packages' versions from."""
+        return self.rules.parent / "generated"
+
     def protected(self) -> tuple[Path, ...]:
         """The folders no output may replace or be written into: the rules folder, and the shipped
         rulesets it reads (read-only)."""
@@ -1303,6 +1308,7 @@ def _build(
         out=out,
         tree=staged,
         let_go=staged is not None,
+        baseline=obj.project_generated(),
     )
     for line in result.versions:  # why each package's version moved (or would, with --check)
         _note(f"civrules: {printable(line)}")
@@ -1568,6 +1574,7 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
             [result.analyses[n].loaded for n in names],
             debug=obj.debug,
             out=out,
+            baseline=obj.project_generated(),
         )
         if rendered.failed:
             return "civrules: nothing was built: the rules have errors"

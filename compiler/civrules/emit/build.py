@@ -81,11 +81,13 @@ def render(
     out: Path | None = None,
     tree: MutableMapping[str, bytes] | None = None,
     let_go: bool = False,
+    baseline: Path | None = None,
 ) -> BuildResult:
     """Every output file of the given rulesets, by path relative to ``generated/``.
 
     Each package's version is decided against the API manifest the previous build wrote in ``out``
-    (None: as if there were none; see :mod:`civrules.emit.versions`). Each file is put into
+    (None: as if there were none; see :mod:`civrules.emit.versions`), or in ``baseline`` (the
+    project's ``generated/``, for a build into another folder) where that is of a higher version. Each file is put into
     ``tree`` (a :class:`~civrules.emit.output.StagedTree` writes it at once) as it is made; by
     default a dict. What a ruleset's files are made from (its model, its export) is let go before
     the next ruleset is analysed.
@@ -167,7 +169,7 @@ def render(
         del analysis, changes
         if let_go:
             trim()
-    result.versions = versions.settle(result.tree, packages, out, DEFAULT_MAX_BYTES, held)
+    result.versions = versions.settle(result.tree, packages, out, DEFAULT_MAX_BYTES, held, baseline)
     del held
     if let_go:
         trim()

@@ -14,7 +14,11 @@ committed with ``generated/``) and moves the version the manifest records:
 - nothing changed: the same version, so a rebuild of the same rules (a fresh clone's
   ``build --check`` included) writes the same files.
 
-A package without a manifest (the first build of a ruleset, or a new output folder) is 1.0.0. A
+The previous manifest is the one in the output folder, or, where the build writes elsewhere
+(``build --out DIR``), the project's own ``generated/`` (``baseline``): of the two, the one of the
+higher version, so a build into a fresh folder versions each package from the version the project
+publishes (1.2.4 and the same API: 1.2.4), not from nothing. A package without a manifest in
+either (the first build of a ruleset) is 1.0.0. A
 family's package is versioned when it is written with ``civrules.emit.runtimes.package_files``
 (which renders :data:`UNVERSIONED` where the version goes); another has no version and no manifest.
 Each move is said in one line (``BuildResult.versions``, printed by ``build`` on stderr).
@@ -324,12 +328,14 @@ def settle(
     out: Path | None,
     max_bytes: int,
     held: Mapping[str, bytes] | None = None,
+    baseline: Path | None = None,
 ) -> list[str]:
     """Decide the version of each package rendered into ``tree`` (paths relative to ``generated/``),
     ``folders`` giving each package's folder (relative to ``python/``) by its import name; write it
     into its ``__init__.py`` and ``pyproject.toml`` and its manifest beside them. The previous
-    manifests are read from ``out`` (None: there are none). Returns a line per package whose
-    version moved, saying why.
+    manifests are read from ``out`` (None: there are none) and from ``baseline`` (the project's
+    ``generated/``, for a build into another folder): the higher version of the two. Returns a
+    line per package whose version moved, saying why.
 
     ``held`` are files of the packages kept out of ``tree`` until now (see :func:`versioned`): they
     are read as if in it, and each is put into it once, its version written in. A file of a staging
@@ -357,7 +363,7 @@ def settle(
             continue  # a family's package not written with package_files (no placeholder) has no version
         api = package_api(_Python(view, by_folder.get(folder, [])), folder)
         at = f"python/{folder}/{MANIFEST}"
-        previous = read_manifest(out / at, max_bytes) if out is not None else None
+        previous, read_from = previous_manifest(at, out, baseline, max_bytes)
         decision = decide(previous, api)
         for path in versioned:
             content = view[path].replace(placeholder, f'"{decision.version}"'.encode())
@@ -366,7 +372,7 @@ def settle(
             else:
                 tree[path] = content
         tree[at] = manifest(package, decision, api)
-        line = _line(package, previous, decision, at)
+        line = _line(package, previous, decision, at, read_from if read_from != out else None, baseline)
         if line is not None:
             lines.append(line)
     for path, content in held.items():
@@ -422,11 +428,52 @@ class _Python(Mapping[str, bytes]):
         return isinstance(path, str) and f"python/{path}" in self._paths
 
 
-def _line(package: str, previous: Mapping[str, object] | None, decision: Decision, at: str) -> str | None:
-    if decision.bump == "none":
-        return None
+def previous_manifest(
+    at: str, out: Path | None, baseline: Path | None, max_bytes: int
+) -> tuple[Mapping[str, object] | None, Path | None]:
+    """The manifest a package's version moves from, and the folder it was read from: of the
+    manifests at ``at`` in ``out`` and in ``baseline``, the one of the higher version (``out``'s on
+    a tie); (None, None) where neither has one."""
+    found: list[tuple[tuple[int, ...], int, Mapping[str, object], Path]] = []
+    for rank, folder in enumerate((out, baseline)):
+        if folder is None or (rank and out is not None and _same_folder(folder, out)):
+            continue
+        document = read_manifest(folder / at, max_bytes)
+        version = document.get("version") if document is not None else None
+        if document is not None and isinstance(version, str) and _is_version(version):
+            found.append((tuple(int(part) for part in version.split(".")), -rank, document, folder))
+    if not found:
+        return None, None
+    _, _, document, folder = max(found, key=lambda item: item[:2])
+    return document, folder
+
+
+def _same_folder(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
+def _line(
+    package: str,
+    previous: Mapping[str, object] | None,
+    decision: Decision,
+    at: str,
+    read_from: Path | None = None,
+    baseline: Path | None = None,
+) -> str | None:
     if decision.bump == "first":
-        return f"{package} {decision.version}: the first version (no API manifest at {at} before)"
+        elsewhere = f" nor in {baseline}" if baseline is not None else ""
+        return f"{package} {decision.version}: the first version (no API manifest at {at} before{elsewhere})"
+    if read_from is None:  # the output folder's own manifest
+        return None if decision.bump == "none" else _moved(package, previous, decision)
+    if decision.bump == "none":
+        return f"{package} {decision.version}: the version of {read_from / at}, the same API and files"
+    return _moved(package, previous, decision) + f" (from {read_from / at})"
+
+
+def _moved(package: str, previous: Mapping[str, object] | None, decision: Decision) -> str:
     changes = list(decision.changes[:SHOWN])
     if len(decision.changes) > SHOWN:
         changes.append(f"and {len(decision.changes) - SHOWN} more")
