@@ -29,6 +29,14 @@ ac.calamity_amount(mega.CalamityId.FLOOD, "flood_primary", [], Role.PRIMARY)  # 
 ac.calamity_resolution_order([ac.CardId.POTTERY])  # rejected
 smc.unit_cost(smc.BuildingId.PORTO, 1)  # rejected
 imperial.production(imperial.DeckId.COMMON)  # rejected
+# Ids without an enum are literals too: a calamity's effect, an A.S.T. level, a tech unlock.
+ac.calamity_amount(ac.CalamityId.FAMINE, "famine_secondry", [], Role.SECONDARY)  # rejected
+ac.secondary_losses(ac.CalamityId.FAMINE, "famine_primary_typo", {})  # rejected
+ac.can_enter_epoch(ac.EpochId.LATE_BRONZE_AGE, 2, [], level="expert")  # rejected
+ac.finish_space(ac.NationId.EGYPT, level="standrd")  # rejected
+ac.has_finished(ac.NationId.EGYPT, 10, level="basic")  # rejected
+smc.unlocked_by("celeiro_typo")  # rejected
+smc.unlocked_by(smc.TechnologyId.POTTERY)  # rejected
 
 
 def held_from_a_save(names: list[str]) -> int:
@@ -42,6 +50,11 @@ ac.calamity_amount(ac.CalamityId.FLOOD, "flood_primary", [ac.CardId.ENGINEERING]
 mega.purchase_cost([mega.CardId.LAW], mega.CardId.DEMOCRACY)
 smc.research_cost(1)
 imperial.production(imperial.FactionId.ROMANS)
+ac.calamity_amount(ac.CalamityId.FAMINE, "famine_secondary", [], Role.SECONDARY)
+ac.secondary_losses(ac.CalamityId.FAMINE, "famine_secondary", {"b": 2})
+mega.has_finished(mega.NationId.MINOA, 10, level="expert")
+ac.finish_space(ac.NationId.EGYPT, level="standard")
+smc.unlocked_by("celeiro")
 cheapest_card = min(ac.purchase_cost([], card) for card in ac.CardId)
 
 

@@ -231,10 +231,12 @@ def dct(items: Sequence[tuple[Node, Node]]) -> Node:
 
 
 def frozen(items: Sequence[Node]) -> Node:
-    """``frozenset({...})`` (``frozenset()`` when empty)."""
+    """``OrderedFrozenSet((...))``: a frozenset that iterates in the order of ``items``, whatever
+    ``PYTHONHASHSEED`` is (``OrderedFrozenSet()`` when empty; the module imports the name from
+    ``civrules_runtime.mappings``)."""
     if not items:
-        return Code("frozenset()")
-    return call("frozenset", _Container("{", "}", tuple(("", i) for i in items)))
+        return Code("OrderedFrozenSet()")
+    return call("OrderedFrozenSet", tup(items))
 
 
 def string(value: str) -> Node:

@@ -45,8 +45,11 @@ FILES = (
 #: settings records (``records.SettingsRecord``), which each family runtime's ``settings`` module uses;
 #: 2.4.1 refuses a value that is no collection where one belongs (``collection``); 2.5 the checks
 #: every family runtime refuses an argument with (``errors.flag``, ``unknown_id``, ``closest_id``,
-#: ``some_ids``: each family runtime had its own copy).
-VERSION = "2.6.0"
+#: ``some_ids``: each family runtime had its own copy); 2.6 the checks of an engine's assumptions
+#: (``assumed.pairs``, ``count``, ``optional``, ``text``) and of ids that are no str (``errors.an_id``);
+#: 2.7 the sets of ids in a fixed order (``mappings.OrderedFrozenSet``), and a key a FrozenMap lacks
+#: raises UnknownIdError (a KeyError) naming the closest key.
+VERSION = "2.7.0"
 
 
 def runtime_distribution(

@@ -775,6 +775,7 @@ def build_hand_limit(value: Any, origin: Origin) -> HandLimit | None:
         bool(value.get("count_public")),
         retained if isinstance(retained, bool) else None,
         rules_of(value),
+        source_of(value),
     )
 
 
@@ -798,6 +799,7 @@ def build_taxation(value: Any, origin: Origin) -> Taxation | None:
         isinstance(revolt, dict),
         _str(_mapping(revolt).get("immune_card")),
         rules_of(value),
+        source_of(value),
     )
 
 
@@ -813,6 +815,7 @@ def build_scoring(value: Any) -> tuple[ScoringItem, ...] | None:
             _int(item.get("points")),
             _str(item.get("text")),
             rules_of(item),
+            source_of(item),
         )
         for item in items
         if isinstance(item, dict)

@@ -723,6 +723,8 @@ class HandLimit:
     #: `tradable_calamities_retained` as written; None where not written.
     tradable_calamities_retained: bool | None
     rules: tuple[str, ...]
+    #: `source:` (a house rule's, where a variant changes the setting and cites it); None where none.
+    source: str | None = None
 
 
 @frozen_value
@@ -750,6 +752,8 @@ class Taxation:
     revolt: bool
     revolt_immune_card: str | None
     rules: tuple[str, ...]
+    #: `source:` (a house rule's, where a variant changes the setting and cites it); None where none.
+    source: str | None = None
 
 
 @frozen_value
@@ -762,6 +766,7 @@ class ScoringItem:
     points: int | None
     text: str | None
     rules: tuple[str, ...]
+    source: str | None = None
 
 
 @frozen_value

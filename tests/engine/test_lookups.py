@@ -1,0 +1,164 @@
+"""What an engine gets back from a package's tables and helpers: a value for every pair of the credit
+matrix, UnknownIdError (a KeyError) naming the closest id for a key a table lacks, a clear error for
+the wrong object given to ``CreditMatrix.from_export``, sets of ids iterated alike in every process,
+read-only (hashable) results, and a variant's house rule cited on the records it changes; a build
+into another folder versions its packages from the project's ``generated/``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from civrules.cli import main
+from tests.conftest import REPO, copy_rulesets
+
+GENERATED = REPO / "generated" / "python"
+if str(GENERATED) not in sys.path:
+    sys.path.insert(0, str(GENERATED))
+
+from civrules_rulesets import advanced_civilization as ac  # noqa: E402 - the committed packages
+from civrules_rulesets import expansion_project as ep  # noqa: E402
+from civrules_rulesets import imperial_settlers as imperial  # noqa: E402
+from civrules_rulesets import sid_meiers_civilization as smc  # noqa: E402
+from civrules_runtime.errors import UnknownIdError  # noqa: E402
+from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet  # noqa: E402
+from civrules_runtime_advanced_civilization.credits import CreditMatrix  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    ("package", "owned", "target"), [(ac, "law", "democracy"), (ac, "pottery", "law"), (ep, "law", "democracy")]
+)
+def test_a_pair_of_cards_without_a_credit_is_worth_zero(package: object, owned: str, target: str) -> None:
+    row = package.CREDIT_MATRIX[owned]  # type: ignore[attr-defined]
+    assert row[target] == 0
+    assert row.get(target) == 0
+    assert target not in row and target not in dict(row)  # a row iterates the cards it credits
+
+
+def test_a_credit_row_still_answers_its_credits() -> None:
+    assert ac.CREDIT_MATRIX["pottery"]["cloth_making"] == ac.credit_toward(["pottery"], "cloth_making") > 0
+
+
+@pytest.mark.parametrize("lookup", [lambda m: m["potery"], lambda m: m["pottery"]["democrazy"]])
+def test_an_unknown_card_in_the_credit_matrix_is_an_unknown_id_naming_the_closest(lookup: object) -> None:
+    with pytest.raises(UnknownIdError, match="did you mean") as raised:
+        lookup(ac.CREDIT_MATRIX)  # type: ignore[operator]
+    assert isinstance(raised.value, KeyError)
+    assert ac.CREDIT_MATRIX["pottery"].get("democrazy") is None  # Mapping.get: a KeyError is a miss
+
+
+def test_a_table_refuses_an_unknown_key_with_the_closest_id_and_stays_a_mapping() -> None:
+    with pytest.raises(UnknownIdError, match="'potery' is not in this table: did you mean 'pottery'") as raised:
+        ac.CARDS["potery"]
+    assert isinstance(raised.value, KeyError) and raised.value.args == ("potery",)
+    with pytest.raises(UnknownIdError, match="its keys are"):
+        ac.PLAYER_COUNTS[42]
+    assert ac.CARDS.get("potery") is None and "potery" not in ac.CARDS
+    assert ac.CARDS["pottery"].id == "pottery"
+
+
+def test_credit_matrix_from_export_names_the_object_it_takes(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["--rules", str(REPO / "rules"), "export", "advanced-civilization"])
+    assert result.exit_code == 0, result.stderr
+    exported = json.loads(result.stdout)
+    assert CreditMatrix.from_export(exported["credit_matrix"]) == ac.CREDIT_MATRIX
+    with pytest.raises(ValueError, match=r'exported\["credit_matrix"\] \(this is the whole export\)'):
+        CreditMatrix.from_export(exported)
+    with pytest.raises(ValueError, match=r"exported\[\"credit_matrix\"\]: it has no 'policy', 'groups', 'credits'"):
+        CreditMatrix.from_export({})
+    with pytest.raises(TypeError, match="credit_matrix"):
+        CreditMatrix.from_export("credit_matrix")  # type: ignore[arg-type]
+
+
+_ORDER = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from civrules_rulesets import advanced_civilization as ac, imperial_settlers as i
+print([str(a) for a in ac.neighbours("aleppo")], [str(a) for a in ac.ADJACENCY["sea"]["aegean_sea"]],
+      sorted(ac.UNKNOWN_COLLECTIONS) == list(ac.UNKNOWN_COLLECTIONS), list(i.UNKNOWN_COLLECTIONS))
+"""
+
+
+def test_sets_of_ids_iterate_alike_whatever_the_hash_seed() -> None:
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", _ORDER, str(GENERATED)],
+            env={"PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3", "4")
+    }
+    assert len(seen) == 1, seen
+    near = ac.neighbours("aleppo")
+    assert isinstance(near, frozenset) and isinstance(near, OrderedFrozenSet)
+    assert list(near) == sorted(near)
+
+
+def test_an_ordered_frozen_set_is_the_frozenset_of_its_items() -> None:
+    import copy
+    import pickle
+
+    made = OrderedFrozenSet(("syria", "assyria", "syria"))
+    assert list(made) == ["syria", "assyria"] and made == frozenset({"assyria", "syria"})
+    assert hash(made) == hash(frozenset(made))
+    assert list(pickle.loads(pickle.dumps(made))) == ["syria", "assyria"]
+    assert copy.deepcopy(made) is made
+    with pytest.raises(AttributeError):
+        made._order = ()
+
+
+def test_results_by_key_are_read_only_and_hashable() -> None:
+    results = [
+        smc.pyramid_needs([]),
+        imperial.production("romans"),
+        imperial.missing_to_pay(imperial.CardId.BAR001, []),
+        ac.secondary_losses("famine", "famine_secondary", {"b": 2}),
+    ]
+    for result in results:
+        assert isinstance(result, FrozenMap), type(result)
+        hash(result)
+        with pytest.raises(TypeError):
+            result["x"] = 1  # type: ignore[index]
+
+
+HOUSE = """\
+kind: ruleset
+id: house-limit
+name: "House limit"
+extends: advanced-civilization
+overlay:
+  settings:
+    hand_limit: {commodity_cards: 9, source: "house rule: nine cards"}
+"""
+
+
+def test_a_house_rule_setting_cites_the_house_rule_on_its_record_and_a_build_elsewhere_keeps_the_version(
+    tmp_path: Path,
+) -> None:
+    rules = copy_rulesets(tmp_path / "project" / "rules", "advanced-civilization")
+    (rules / "rulesets" / "house-limit.yaml").write_text(HOUSE, encoding="utf-8")
+    runner = CliRunner()
+    first = runner.invoke(
+        main, ["--rules", str(rules), "build", "house-limit", "--out", str(rules.parent / "generated")]
+    )
+    assert first.exit_code == 0, first.stderr
+    package = rules.parent / "generated" / "python" / "civrules_rulesets" / "house_limit"
+    data = (package / "data.py").read_text(encoding="utf-8")
+    limit = data[data.index("HAND_LIMIT: ") :]
+    assert 'rules=("31.71", "31.72", "house rule: nine cards")' in limit[: limit.index("\n)\n")]
+    # The project's generated/ is at 1.3.0: a build into a fresh folder moves from it, not from nothing.
+    manifest = json.loads((package / "api.json").read_text(encoding="utf-8"))
+    (package / "api.json").write_text(json.dumps({**manifest, "version": "1.3.0"}), encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    second = runner.invoke(main, ["--rules", str(rules), "build", "house-limit", "--out", str(elsewhere)])
+    assert second.exit_code == 0, second.stderr
+    built = json.loads((elsewhere / "python" / "civrules_rulesets" / "house_limit" / "api.json").read_text())
+    assert built["version"] == "1.3.0"
+    assert "the same API" in second.stderr and "1.0.0" not in second.stderr
