@@ -2,7 +2,8 @@
 
 The errors every package raises, the record base each family's records are built on
 (:class:`Record`; :class:`SettingsRecord`, that of the typed settings), :class:`UnknownFact`,
-:class:`FrozenMap` (the read-only mapping the packages' tables are made of), and
+:class:`FrozenMap` (the read-only mapping the packages' tables are made of),
+:class:`OrderedFrozenSet` (their sets of ids, iterated in a fixed order), and
 :class:`RulesetPackageBase`, the protocol of the names every package has whatever its family.
 Each family has a runtime of its own with its records, vocabularies, rule logic, typed settings
 (``settings``) and ``RulesetPackage`` protocol: the Advanced Civilization family's is
@@ -99,7 +100,7 @@ if TYPE_CHECKING:
         VictoryPoints,
     )
 
-    from .mappings import FrozenMap
+    from .mappings import FrozenMap, OrderedFrozenSet
     from .protocol import RulesetPackageBase
     from .records import Record, SettingsRecord, UnknownFact
 else:
@@ -110,10 +111,10 @@ else:
             from . import protocol
 
             return protocol.RulesetPackageBase
-        if name == "FrozenMap":
+        if name in ("FrozenMap", "OrderedFrozenSet"):
             from . import mappings
 
-            return mappings.FrozenMap
+            return getattr(mappings, name)
         if name in ("Record", "SettingsRecord", "UnknownFact"):
             from . import records
 
@@ -210,7 +211,7 @@ _MOVED = frozenset(
     )
 )
 
-__version__ = "2.6.0"
+__version__ = "2.7.0"
 
 __all__ = [
     "AbilityAction",
@@ -269,6 +270,7 @@ __all__ = [
     "MovementUnits",
     "Nation",
     "NotACollectionError",
+    "OrderedFrozenSet",
     "OutOfDomainError",
     "Phase",
     "PlayerCount",

@@ -2,22 +2,31 @@
 
 :class:`FrozenMap` is a Python value like a frozen record: it cannot be changed, compares equal to
 any mapping of the same items, hashes by its items, and pickles and copies (``types.MappingProxyType``,
-which the tables were before, does none of the last three).
+which the tables were before, does none of the last three). A key it does not have raises
+UnknownIdError, a KeyError that names the closest key (``CARDS["potery"]``: did you mean 'pottery'?).
+
+:class:`OrderedFrozenSet` is a frozenset that iterates in the order it was made with: a frozenset of
+strings iterates in an order that changes with ``PYTHONHASHSEED`` (an engine that walks the
+neighbours of an area would not replay the same game in another process).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import islice
+
+from .errors import UnknownIdError, closest_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-    from typing import TypeVar
+    from collections.abc import Iterable, Iterator
+    from typing import Any, TypeVar
 
     _K = TypeVar("_K")
     _V = TypeVar("_V", covariant=True)
+    _T = TypeVar("_T", covariant=True)
 else:
-    _K = _V = object  # only subscripted for the base class below; type checkers read the other branch
+    _K = _V = _T = object  # only subscripted for the base class below; type checkers read the other branch
 
 _set = object.__setattr__
 
@@ -39,7 +48,10 @@ class FrozenMap(Mapping[_K, _V]):
         _set(self, "_items", dict(items))
 
     def __getitem__(self, key: _K) -> _V:
-        return self._items[key]
+        try:
+            return self._items[key]
+        except KeyError:
+            raise MissingKeyError(key, self._items) from None
 
     def __iter__(self) -> Iterator[_K]:
         return iter(self._items)
@@ -74,3 +86,65 @@ class FrozenMap(Mapping[_K, _V]):
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is read-only: cannot delete {name!r}")
+
+
+class OrderedFrozenSet(frozenset[_T]):
+    """A frozenset that iterates in the order it was made with (the tables give their ids sorted):
+    equal to, hashed as, and usable wherever a frozenset of the same items is, so the same on
+    every run whatever ``PYTHONHASHSEED`` is. Set algebra (``a | b``) gives a plain frozenset.
+
+    >>> OrderedFrozenSet(("syria", "assyria", "cilicia"))
+    OrderedFrozenSet(['syria', 'assyria', 'cilicia'])
+    >>> OrderedFrozenSet(("b", "a")) == frozenset({"a", "b"})
+    True
+    """
+
+    __slots__ = ("_order",)
+
+    _order: tuple[_T, ...]
+
+    def __new__(cls, items: Iterable[_T] = (), /) -> OrderedFrozenSet[_T]:
+        order = tuple(dict.fromkeys(items))
+        made = super().__new__(cls, order)
+        _set(made, "_order", order)
+        return made
+
+    def __iter__(self) -> Iterator[_T]:
+        return iter(self._order)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({list(self._order)!r})"
+
+    def __reduce__(self) -> tuple[type[OrderedFrozenSet[_T]], tuple[tuple[_T, ...]]]:
+        return (type(self), (self._order,))
+
+    def __copy__(self) -> OrderedFrozenSet[_T]:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> OrderedFrozenSet[_T]:
+        return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is read-only: cannot assign to {name!r}")
+
+
+class MissingKeyError(UnknownIdError):
+    """A key a FrozenMap does not have: ``args[0]`` is the key, as a dict's KeyError has it; the
+    message, made when it is read (``Mapping.get`` and ``in`` on a miss never read it), names the
+    closest key of a table of ids, else the table's first keys."""
+
+    def __init__(self, key: object, items: Mapping[Any, object] | None = None) -> None:
+        super().__init__(key)
+        self.items = items
+
+    def __str__(self) -> str:
+        key, items = self.args[0], self.items
+        if items is None:
+            return f"{key!r} is not in this table"
+        if isinstance(key, str) and all(isinstance(first, str) for first in islice(items, 1)):
+            close = closest_id(key, items)
+            if close is not None:
+                return f"{key!r} is not in this table: did you mean {close!r}?"
+        shown = ", ".join(repr(k) for k in islice(items, 12))
+        more = ", ..." if len(items) > 12 else ""
+        return f"{key!r} is not in this table: " + (f"its keys are {shown}{more}" if items else "it is empty")

@@ -188,7 +188,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "1.5.1"
+__version__ = "2.0.0"
 
 __all__ = [
     "AbilityAction",

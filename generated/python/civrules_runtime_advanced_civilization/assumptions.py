@@ -282,7 +282,7 @@ class AssumedPackage(AssumedView):
         *,
         traded_by: str | None = None,
         nations: Mapping[str, str] | None = None,
-    ) -> dict[str, int]:
+    ) -> Mapping[str, int]:
         p = self._package
         return logic.secondary_losses(
             p.CALAMITY_EFFECTS, p.CALAMITY_MODIFIERS, p.CALAMITY_COMBINATIONS, p.CALAMITY_IMMUNITIES, self.CARDS,

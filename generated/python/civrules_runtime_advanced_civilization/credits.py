@@ -7,6 +7,11 @@ it: a group credit reaches the other cards of its group (not a card of two group
 does not know how such a card takes group credits), several lines of one owned card toward one
 target give the highest or their sum (``same_target``), and an extra credit always adds.
 
+Every pair of the ruleset's cards has a value: ``matrix[owned][target]`` is 0 where ``owned`` gives
+no credit toward ``target`` (a row reads like :class:`collections.Counter`: it iterates, counts and
+compares only the cards it credits, and answers 0 for any other card). An id that is no card of the
+ruleset, as ``owned`` or as ``target``, raises UnknownIdError (a KeyError) with the closest card id.
+
 A lookup costs what the target's own lines cost, not the owned card's whole row: each row's lines
 are indexed by the card and the group they credit when the row is first asked (an index linear in
 the lines, kept by the matrix), so reading a row of n lines cell by cell is linear in n, not n².
@@ -23,7 +28,9 @@ Line = tuple[int, "str | None", "str | None", bool]
 
 
 class CreditRow(Mapping[str, int]):
-    """The credit one owned card gives toward each other card; iteration in target order."""
+    """The credit one owned card gives toward each other card: 0 toward a card it does not credit
+    (iteration, ``len`` and ``in`` cover the cards it credits, in target order); UnknownIdError for
+    an id that is no card of the ruleset."""
 
     __slots__ = ("_lines", "_matrix", "_owned")
 
@@ -33,7 +40,7 @@ class CreditRow(Mapping[str, int]):
         self._lines = lines
 
     def _reaching(self, target: str) -> "list[Line]":
-        if target == self._owned or not self._lines:
+        if not isinstance(target, str) or target == self._owned or not self._lines:
             return []
         matrix = self._matrix
         by_card, by_group = matrix._index(self._owned, self._lines)
@@ -46,7 +53,11 @@ class CreditRow(Mapping[str, int]):
     def __getitem__(self, target: str) -> int:
         lines = self._reaching(target)
         if not lines:
-            raise KeyError(target)
+            if not isinstance(target, str) or target not in self._matrix._groups:
+                from civrules_runtime.errors import unknown_id  # on the refusal path only
+
+                raise unknown_id(target, self._matrix._groups, "civilization card")
+            return 0
         plain = [line[0] for line in lines if not line[3]]
         extra = sum(line[0] for line in lines if line[3])
         return (sum(plain) if self._matrix.same_target == "sum" else max(plain, default=0)) + extra
@@ -109,8 +120,8 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
     --------
     >>> matrix = CreditMatrix("highest", True, {"mining": ("crafts",), "pottery": ("crafts",)},
     ...                       {"pottery": ((10, "crafts", None, False),)})
-    >>> matrix["pottery"]["mining"], dict(matrix["mining"]), list(matrix)
-    (10, {}, ['mining', 'pottery'])
+    >>> matrix["pottery"]["mining"], matrix["mining"]["pottery"], dict(matrix["mining"]), list(matrix)
+    (10, 0, {}, ['mining', 'pottery'])
     """
 
     __slots__ = (
@@ -166,7 +177,21 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
 
     @classmethod
     def from_export(cls, exported: "Mapping[str, Any]") -> "CreditMatrix":
-        """The matrix of ``civrules export``'s ``credit_matrix`` object (its linear form)."""
+        """The matrix of ``civrules export``'s ``credit_matrix`` object (its linear form):
+        ``CreditMatrix.from_export(exported["credit_matrix"])``. Anything else (the whole export, an
+        empty object) raises ValueError saying so; a value that is no mapping, TypeError."""
+        if not isinstance(exported, Mapping):
+            raise TypeError(
+                f"CreditMatrix.from_export takes the export's credit_matrix object "
+                f'(exported["credit_matrix"]), not a {type(exported).__name__}'
+            )
+        missing = [key for key in ("policy", "groups", "credits") if key not in exported]
+        if missing:
+            whole = " (this is the whole export)" if "credit_matrix" in exported else ""
+            raise ValueError(
+                f"CreditMatrix.from_export takes the export's credit_matrix object, "
+                f'exported["credit_matrix"]{whole}: it has no {", ".join(repr(k) for k in missing)}'
+            )
         policy = exported["policy"]
         return cls(
             policy["same_target"],
@@ -181,8 +206,10 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
         )
 
     def __getitem__(self, owned: str) -> CreditRow:
-        if owned not in self._groups:
-            raise KeyError(owned)
+        if not isinstance(owned, str) or owned not in self._groups:
+            from civrules_runtime.errors import unknown_id  # on the refusal path only
+
+            raise unknown_id(owned, self._groups, "civilization card")
         return CreditRow(self, owned, self._lines.get(owned, self._empty))
 
     def __iter__(self) -> "Iterator[str]":

@@ -17,6 +17,7 @@ from civrules_runtime.errors import (
     unknown_id,
     within,
 )
+from civrules_runtime.mappings import FrozenMap
 
 from .records import (
     Addition,
@@ -560,7 +561,8 @@ def secondary_losses(
     commodity_ids: "Mapping[str, object]",
     calamity: str, effect: str, allotment: "Mapping[str, int]", held: "Mapping[str, Iterable[str]] | None",
     traded_by: str | None, nations: "Mapping[str, str] | None",
-) -> "dict[str, int]":  # fmt: skip
+) -> "Mapping[str, int]":  # fmt: skip
+    """Each secondary victim's loss, by player: a read-only FrozenMap, in the allotment's order."""
     allotment = mapping(allotment, "allotment", "players to their shares")
     held = mapping(held, "held", "players to their civilization cards")
     nations = mapping(nations, "nations", "players to their nations")
@@ -593,13 +595,13 @@ def secondary_losses(
         raise OutOfDomainError(
             f"{victims} secondary victims, more than the {found.victim_count} of {calamity}.{effect}"
         )
-    return {
+    return FrozenMap({
         player: calamity_amount(
             effects, modifiers, combinations, immunities, cards, nation_ids, commodity_ids, calamity, effect,
             held.get(player, ()), "secondary", None, nations.get(player),
         ).loss(share)
         for player, share in allotment.items()
-    }  # fmt: skip
+    })  # fmt: skip
 
 
 def calamities_suffered(

@@ -1854,7 +1854,9 @@ class StackSetupStep(Record):
 
 
 class HandLimit(Record):
-    """The commodity cards a player may keep, and the cards that change it (cumulative or not)."""
+    """The commodity cards a player may keep, and the cards that change it (cumulative or not).
+    ``rules``: the sections the setting cites, then its ``source`` (a variant that changes the
+    setting as a house rule cites it there: ``("31.71", "31.72", "house rule: nine cards")``)."""
 
     __slots__ = ("commodity_cards", "card_changes", "cumulative", "rules")
     __match_args__ = ("commodity_cards", "card_changes", "cumulative", "rules")

@@ -18,6 +18,7 @@ from civrules_runtime.errors import (
     some_ids,
     within,
 )
+from civrules_runtime.mappings import FrozenMap
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,9 +63,10 @@ def counted(
 
 def shortfall(
     cost: Iterable[str], held: Mapping[str, int] | Iterable[str], goods: Mapping[str, Good]
-) -> dict[str, int]:
+) -> Mapping[str, int]:
     """What ``held`` lacks to pay ``cost``, good by good, after what it holds of each good that
-    stands in for others (gold for any resource, p3) covers what it can; empty: it pays."""
+    stands in for others (gold for any resource, p3) covers what it can; empty: it pays. A
+    read-only FrozenMap by good id, hashable like every other answer."""
     collection(cost, "cost")
     collection(held, "goods")
     have = counted(held, goods, location=True)
@@ -81,7 +83,7 @@ def shortfall(
             if used:
                 missing[target] -= used
                 spare -= used
-    return {good: amount for good, amount in sorted(missing.items()) if amount > 0}
+    return FrozenMap({good: amount for good, amount in sorted(missing.items()) if amount > 0})
 
 
 def card_cost(cards: Mapping[str, Card], card: str) -> tuple[str, ...]:
@@ -145,9 +147,9 @@ def production(
     faction: str,
     deals: Iterable[str] = (),
     locations: Iterable[str] = (),
-) -> dict[str, int]:
+) -> Mapping[str, int]:
     """The goods a player collects in a production phase (p6): the faction board's, one good per
-    deal, and each production location's; by good id."""
+    deal, and each production location's; a read-only FrozenMap by good id."""
     collection(deals, "deals")
     collection(locations, "locations")
     record = factions[known(factions, faction, "faction")]
@@ -164,4 +166,4 @@ def production(
             raise UnknownFactError(f"what {location!r} produces is not in the sources")
         for good in card.production:
             total[good] = total.get(good, 0) + 1
-    return dict(sorted(total.items()))
+    return FrozenMap(dict(sorted(total.items())))

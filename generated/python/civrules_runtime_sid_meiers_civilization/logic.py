@@ -15,6 +15,7 @@ from civrules_runtime.errors import (
     unknown_id,
     within,
 )
+from civrules_runtime.mappings import FrozenMap
 
 from .records import (
     BattleHand,
@@ -154,15 +155,20 @@ def may_place_technology(
 
 def pyramid_needs(
     technologies: "Mapping[str, Technology]", rules: Pyramid, pyramid: "Iterable[str]", starting: str | None
-) -> "dict[int, int]":
-    """The technologies each level still needs for the technology victory (levels that need none left out)."""
+) -> "Mapping[int, int]":
+    """The technologies each level still needs for the technology victory (levels that need none
+    left out): a read-only FrozenMap by level."""
     collection(pyramid, "pyramid")
     if starting is not None:
         entry(technologies, starting, "technology")
     rows = _rows(technologies, pyramid, starting)
-    return {
-        level: need - rows.get(level, 0) for level, need in sorted(rules.minimums.items()) if need > rows.get(level, 0)
-    }
+    return FrozenMap(
+        {
+            level: need - rows.get(level, 0)
+            for level, need in sorted(rules.minimums.items())
+            if need > rows.get(level, 0)
+        }
+    )
 
 
 def unit_cost(units: "Mapping[str, UnitType]", unit: str, rank: int) -> int:

@@ -27,7 +27,16 @@ if TYPE_CHECKING:
         RoleName,
     )
 
-    from .ids import AreaIdName, CalamityIdName, CardIdName, CommodityIdName, EpochIdName, NationIdName
+    from .ids import (
+        AreaIdName,
+        AstLevelName,
+        CalamityEffectIdName,
+        CalamityIdName,
+        CardIdName,
+        CommodityIdName,
+        EpochIdName,
+        NationIdName,
+    )
 
 
 def require_complete() -> None:
@@ -113,13 +122,14 @@ def calamity_resolution_order(calamities: Iterable[CalamityIdName]) -> tuple[str
 
 
 def neighbours(area: AreaIdName, kind: AdjacencyName = "all") -> frozenset[str]:
-    """The areas next to ``area`` across land, across water, or either (``kind``, an Adjacency)."""
+    """The areas next to ``area`` across land, across water, or either (``kind``, an Adjacency): an
+    OrderedFrozenSet, iterated in id order on every run (a frozenset of str is not)."""
     return logic.neighbours(data.ADJACENCY, area, kind)
 
 
 def calamity_amount(
     calamity: CalamityIdName,
-    effect: str,
+    effect: CalamityEffectIdName,
     held: Iterable[CardIdName],
     role: RoleName,
     commodities: Mapping[str, int] | None = None,
@@ -175,7 +185,7 @@ def can_enter_epoch(
     cities: int,
     held: Iterable[CardIdName],
     nation: NationIdName | None = None,
-    level: str | None = None,
+    level: AstLevelName | None = None,
 ) -> bool:
     """May a marker enter ``epoch`` with ``cities`` in play and the civilization cards ``held``?
 
@@ -203,7 +213,7 @@ def can_enter_epoch(
 
 
 def can_enter_space(
-    nation: NationIdName, space: int, cities: int, held: Iterable[CardIdName], level: str | None = None
+    nation: NationIdName, space: int, cities: int, held: Iterable[CardIdName], level: AstLevelName | None = None
 ) -> bool:
     """May ``nation``'s marker move onto ``space`` of its A.S.T. track?"""
     return logic.can_enter_space(
@@ -242,14 +252,15 @@ def trade_problems(
 
 def secondary_losses(
     calamity: CalamityIdName,
-    effect: str,
+    effect: CalamityEffectIdName,
     allotment: Mapping[str, int],
     held: Mapping[str, Iterable[CardIdName]] | None = None,
     *,
     traded_by: str | None = None,
     nations: Mapping[str, NationIdName] | None = None,
-) -> dict[str, int]:
-    """What each secondary victim loses of ``calamity``'s ``effect``, by player.
+) -> Mapping[str, int]:
+    """What each secondary victim loses of ``calamity``'s ``effect``, by player (a read-only
+    FrozenMap, in the allotment's order).
 
     ``allotment`` is the share of the effect's total the primary victim gives each player (29.61:
     he must direct it, 29.64); ``held`` each player's civilization cards, ``nations`` his nation.
@@ -304,13 +315,13 @@ def reduction_points(tokens_left: int) -> int:
     return logic.reduction_points(data.PHASES, tokens_left)
 
 
-def finish_space(nation: NationIdName, level: str | None = None) -> int:
+def finish_space(nation: NationIdName, level: AstLevelName | None = None) -> int:
     """The finish square of ``nation``'s A.S.T. track (34.1 A); UnknownFactError when the track's
     length is not in the sources (supply it with :func:`assuming`)."""
     return logic.finish_space(data.SETTINGS, data.AST_TRACKS, data.NATIONS, data.AST_LEVELS, nation, level)
 
 
-def has_finished(nation: NationIdName, space: int, level: str | None = None) -> bool:
+def has_finished(nation: NationIdName, space: int, level: AstLevelName | None = None) -> bool:
     """Has ``nation``'s marker reached the finish square on ``space``? Moving onto it ends the
     game, though its player need not win (34.1 A)."""
     return logic.has_finished(data.SETTINGS, data.AST_TRACKS, data.NATIONS, data.AST_LEVELS, nation, space, level)

@@ -3,7 +3,9 @@
 Members are the ids themselves (``CardId.POTTERY == "pottery"``), so at run time they are
 accepted wherever an id is. To a type checker this package's helpers take only its own ids: for
 each enum, ``<Enum>Name`` (``CardIdName``, defined for type checkers only) is a member or the id
-itself as a string literal, so another ruleset's id or a misspelt one is a type error.
+itself as a string literal, so another ruleset's id or a misspelt one is a type error. The ids
+that have no enum are literals too: ``CalamityEffectIdName`` (the id of a calamity's effect,
+``famine_secondary``) and ``AstLevelName`` (an A.S.T. level, AST_LEVELS).
 """
 
 from enum import StrEnum
@@ -535,3 +537,32 @@ if TYPE_CHECKING:
             "western_mediterranean_2",
         ]
     )
+
+    #: A calamity effect's id (CALAMITY_EFFECTS), as the helpers take it.
+    CalamityEffectIdName: TypeAlias = Literal[
+        "eruption",
+        "earthquake",
+        "eruption_other_players",
+        "earthquake_secondary",
+        "city_taken",
+        "city_reduced_not_traded",
+        "famine_primary",
+        "famine_secondary",
+        "cities_reduced",
+        "first_faction_by_primary",
+        "first_faction_by_beneficiary",
+        "faction_annexed",
+        "tokens_withheld",
+        "flood_primary",
+        "flood_coastal_city",
+        "flood_secondary",
+        "invasion",
+        "epidemic_primary",
+        "epidemic_secondary",
+        "other_cities_reduced",
+        "coastal_cities_taken",
+        "other_coastal_cities_taken",
+    ]
+
+    #: An A.S.T. level (AST_LEVELS), as the helpers take it.
+    AstLevelName: TypeAlias = Literal["standard"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from civrules_runtime.mappings import FrozenMap
+from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
 from civrules_runtime_advanced_civilization import settings
 from civrules_runtime_advanced_civilization.credits import CreditMatrix
 from civrules_runtime_advanced_civilization.records import (
@@ -5423,38 +5423,40 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
     {
         Adjacency.LAND: FrozenMap(
             {
-                AreaId.ADRIATIC_SEA: frozenset(),
-                AreaId.AEGEAN_SEA: frozenset(),
-                AreaId.ALEPPO: frozenset(
-                    {AreaId.ANTIOCHIA, AreaId.ASSYRIA, AreaId.CILICIA, AreaId.PHOENICIA, AreaId.SYRIA},
+                AreaId.ADRIATIC_SEA: OrderedFrozenSet(),
+                AreaId.AEGEAN_SEA: OrderedFrozenSet(),
+                AreaId.ALEPPO: OrderedFrozenSet(
+                    (AreaId.ANTIOCHIA, AreaId.ASSYRIA, AreaId.CILICIA, AreaId.PHOENICIA, AreaId.SYRIA),
                 ),
-                AreaId.ALEXANDRIA: frozenset({AreaId.MEMPHIS, AreaId.TANIS, AreaId.WESTERN_DESERT}),
-                AreaId.ANKARA: frozenset(
-                    {AreaId.BITHYNIA, AreaId.GORDIUM, AreaId.KANESH, AreaId.PHRYGIA, AreaId.SINOPE},
+                AreaId.ALEXANDRIA: OrderedFrozenSet((AreaId.MEMPHIS, AreaId.TANIS, AreaId.WESTERN_DESERT)),
+                AreaId.ANKARA: OrderedFrozenSet(
+                    (AreaId.BITHYNIA, AreaId.GORDIUM, AreaId.KANESH, AreaId.PHRYGIA, AreaId.SINOPE),
                 ),
-                AreaId.ANTIOCHIA: frozenset({AreaId.ALEPPO, AreaId.CILICIA, AreaId.PHOENICIA}),
-                AreaId.APPOLONIA: frozenset({AreaId.EPIRUS, AreaId.ILLYRICUM, AreaId.MACEDONIA, AreaId.PAEONIA}),
-                AreaId.ARABIA: frozenset({AreaId.CHALDAEA, AreaId.MIDIAN, AreaId.PETRA, AreaId.SUMERIA, AreaId.SYRIA}),
-                AreaId.ARGOS: frozenset({AreaId.ATHENS, AreaId.CORINTH, AreaId.SPARTA}),
-                AreaId.ARMENIA: frozenset(
-                    {
+                AreaId.ANTIOCHIA: OrderedFrozenSet((AreaId.ALEPPO, AreaId.CILICIA, AreaId.PHOENICIA)),
+                AreaId.APPOLONIA: OrderedFrozenSet((AreaId.EPIRUS, AreaId.ILLYRICUM, AreaId.MACEDONIA, AreaId.PAEONIA)),
+                AreaId.ARABIA: OrderedFrozenSet(
+                    (AreaId.CHALDAEA, AreaId.MIDIAN, AreaId.PETRA, AreaId.SUMERIA, AreaId.SYRIA),
+                ),
+                AreaId.ARGOS: OrderedFrozenSet((AreaId.ATHENS, AreaId.CORINTH, AreaId.SPARTA)),
+                AreaId.ARMENIA: OrderedFrozenSet(
+                    (
                         AreaId.CAPPADOCIA,
                         AreaId.CAUCASUS,
                         AreaId.LESSER_ARMENIA,
                         AreaId.NALCHIK,
                         AreaId.NINIVEH,
                         AreaId.VAN,
-                    },
+                    ),
                 ),
-                AreaId.ASSYRIA: frozenset(
-                    {AreaId.ALEPPO, AreaId.CARRHAE, AreaId.CILICIA, AreaId.NINIVEH, AreaId.SYRIA, AreaId.VAN},
+                AreaId.ASSYRIA: OrderedFrozenSet(
+                    (AreaId.ALEPPO, AreaId.CARRHAE, AreaId.CILICIA, AreaId.NINIVEH, AreaId.SYRIA, AreaId.VAN),
                 ),
-                AreaId.ATHENS: frozenset({AreaId.ARGOS, AreaId.CORINTH, AreaId.DELPHI}),
-                AreaId.BABYLON: frozenset(
-                    {AreaId.BABYLONIA, AreaId.CHARAX, AreaId.MESOPOTAMIA, AreaId.SUMERIA, AreaId.UR},
+                AreaId.ATHENS: OrderedFrozenSet((AreaId.ARGOS, AreaId.CORINTH, AreaId.DELPHI)),
+                AreaId.BABYLON: OrderedFrozenSet(
+                    (AreaId.BABYLONIA, AreaId.CHARAX, AreaId.MESOPOTAMIA, AreaId.SUMERIA, AreaId.UR),
                 ),
-                AreaId.BABYLONIA: frozenset(
-                    {
+                AreaId.BABYLONIA: OrderedFrozenSet(
+                    (
                         AreaId.BABYLON,
                         AreaId.ELAM,
                         AreaId.MESOPOTAMIA,
@@ -5462,78 +5464,84 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.PARTHIA,
                         AreaId.SUSA,
                         AreaId.UR,
-                    },
+                    ),
                 ),
-                AreaId.BITHYNIA: frozenset({AreaId.ANKARA, AreaId.GORDIUM, AreaId.PHRYGIA, AreaId.SARDES, AreaId.TROY}),
-                AreaId.BLACK_SEA: frozenset(),
-                AreaId.BUHEN: frozenset({AreaId.PTOLEMAIS, AreaId.THEBES, AreaId.UPPER_EGYPT}),
-                AreaId.BYCANTINUM: frozenset({AreaId.MOESIA, AreaId.THRACE}),
-                AreaId.CAMPANIA: frozenset({AreaId.NEAPOLIS, AreaId.SAMNIUM, AreaId.TARENTUM}),
-                AreaId.CAPPADOCIA: frozenset({AreaId.ARMENIA, AreaId.MIKOP, AreaId.NALCHIK, AreaId.SINOPE, AreaId.VAN}),
-                AreaId.CARALES_2: frozenset({AreaId.SARDINIA_2}),
-                AreaId.CARRHAE: frozenset(
-                    {AreaId.ASSYRIA, AreaId.MARI, AreaId.MESOPOTAMIA, AreaId.NINIVEH, AreaId.SYRIA},
+                AreaId.BITHYNIA: OrderedFrozenSet(
+                    (AreaId.ANKARA, AreaId.GORDIUM, AreaId.PHRYGIA, AreaId.SARDES, AreaId.TROY),
                 ),
-                AreaId.CARTHAGO: frozenset({AreaId.NUMIDIA_2, AreaId.THAPSUS}),
-                AreaId.CASPIAN_SEA: frozenset(),
-                AreaId.CAUCASUS: frozenset({AreaId.ARMENIA, AreaId.LESSER_ARMENIA, AreaId.NALCHIK}),
-                AreaId.CENTRAL_MEDITERRANEAN: frozenset(),
-                AreaId.CHALDAEA: frozenset({AreaId.ARABIA, AreaId.CHARAX, AreaId.SUMERIA}),
-                AreaId.CHALKIS: frozenset({AreaId.ERETRIA}),
-                AreaId.CHARAX: frozenset({AreaId.BABYLON, AreaId.CHALDAEA, AreaId.SUMERIA, AreaId.UR}),
-                AreaId.CILICIA: frozenset(
-                    {AreaId.ALEPPO, AreaId.ANTIOCHIA, AreaId.ASSYRIA, AreaId.GALATIA, AreaId.KANESH, AreaId.VAN},
+                AreaId.BLACK_SEA: OrderedFrozenSet(),
+                AreaId.BUHEN: OrderedFrozenSet((AreaId.PTOLEMAIS, AreaId.THEBES, AreaId.UPPER_EGYPT)),
+                AreaId.BYCANTINUM: OrderedFrozenSet((AreaId.MOESIA, AreaId.THRACE)),
+                AreaId.CAMPANIA: OrderedFrozenSet((AreaId.NEAPOLIS, AreaId.SAMNIUM, AreaId.TARENTUM)),
+                AreaId.CAPPADOCIA: OrderedFrozenSet(
+                    (AreaId.ARMENIA, AreaId.MIKOP, AreaId.NALCHIK, AreaId.SINOPE, AreaId.VAN),
                 ),
-                AreaId.CISALPINA_2: frozenset(
-                    {AreaId.ETRURIA_2, AreaId.PANNONIA_2, AreaId.RHAETIA, AreaId.RHENUS, AreaId.RUBICON},
+                AreaId.CARALES_2: OrderedFrozenSet((AreaId.SARDINIA_2,)),
+                AreaId.CARRHAE: OrderedFrozenSet(
+                    (AreaId.ASSYRIA, AreaId.MARI, AreaId.MESOPOTAMIA, AreaId.NINIVEH, AreaId.SYRIA),
                 ),
-                AreaId.CORINTH: frozenset({AreaId.ARGOS, AreaId.ATHENS, AreaId.DELPHI, AreaId.SPARTA}),
-                AreaId.CORSICA_2: frozenset(),
-                AreaId.CRIMEA: frozenset({AreaId.SCYTHIA}),
-                AreaId.CYPRUS: frozenset({AreaId.SALAMIS}),
-                AreaId.CYRENAICA: frozenset({AreaId.CYRENE, AreaId.JALO, AreaId.SIWA, AreaId.WESTERN_DESERT}),
-                AreaId.CYRENE: frozenset({AreaId.CYRENAICA, AreaId.JALO, AreaId.LIBYA}),
-                AreaId.DACIA: frozenset(
-                    {AreaId.DANUBE, AreaId.GERMANIA_2, AreaId.ILLYRICUM, AreaId.MOESIA, AreaId.SCYTHIA, AreaId.SUDETEN},
+                AreaId.CARTHAGO: OrderedFrozenSet((AreaId.NUMIDIA_2, AreaId.THAPSUS)),
+                AreaId.CASPIAN_SEA: OrderedFrozenSet(),
+                AreaId.CAUCASUS: OrderedFrozenSet((AreaId.ARMENIA, AreaId.LESSER_ARMENIA, AreaId.NALCHIK)),
+                AreaId.CENTRAL_MEDITERRANEAN: OrderedFrozenSet(),
+                AreaId.CHALDAEA: OrderedFrozenSet((AreaId.ARABIA, AreaId.CHARAX, AreaId.SUMERIA)),
+                AreaId.CHALKIS: OrderedFrozenSet((AreaId.ERETRIA,)),
+                AreaId.CHARAX: OrderedFrozenSet((AreaId.BABYLON, AreaId.CHALDAEA, AreaId.SUMERIA, AreaId.UR)),
+                AreaId.CILICIA: OrderedFrozenSet(
+                    (AreaId.ALEPPO, AreaId.ANTIOCHIA, AreaId.ASSYRIA, AreaId.GALATIA, AreaId.KANESH, AreaId.VAN),
                 ),
-                AreaId.DALMATIA: frozenset({AreaId.ILLYRICUM, AreaId.PANNONIA_2}),
-                AreaId.DAMASCUS: frozenset(
-                    {AreaId.JERICHO, AreaId.PHOENICIA, AreaId.SIDON, AreaId.SYRIA, AreaId.TYROS},
+                AreaId.CISALPINA_2: OrderedFrozenSet(
+                    (AreaId.ETRURIA_2, AreaId.PANNONIA_2, AreaId.RHAETIA, AreaId.RHENUS, AreaId.RUBICON),
                 ),
-                AreaId.DANUBE: frozenset({AreaId.DACIA, AreaId.MOESIA, AreaId.SCYTHIA, AreaId.THYRAS}),
-                AreaId.DELPHI: frozenset({AreaId.ATHENS, AreaId.CORINTH, AreaId.EPIRUS, AreaId.THESSALY}),
-                AreaId.EASTERN_DESERT: frozenset(
-                    {AreaId.FAYUM, AreaId.MEMPHIS, AreaId.PTOLEMAIS, AreaId.SINAI, AreaId.TANIS, AreaId.UPPER_EGYPT},
+                AreaId.CORINTH: OrderedFrozenSet((AreaId.ARGOS, AreaId.ATHENS, AreaId.DELPHI, AreaId.SPARTA)),
+                AreaId.CORSICA_2: OrderedFrozenSet(),
+                AreaId.CRIMEA: OrderedFrozenSet((AreaId.SCYTHIA,)),
+                AreaId.CYPRUS: OrderedFrozenSet((AreaId.SALAMIS,)),
+                AreaId.CYRENAICA: OrderedFrozenSet((AreaId.CYRENE, AreaId.JALO, AreaId.SIWA, AreaId.WESTERN_DESERT)),
+                AreaId.CYRENE: OrderedFrozenSet((AreaId.CYRENAICA, AreaId.JALO, AreaId.LIBYA)),
+                AreaId.DACIA: OrderedFrozenSet(
+                    (AreaId.DANUBE, AreaId.GERMANIA_2, AreaId.ILLYRICUM, AreaId.MOESIA, AreaId.SCYTHIA, AreaId.SUDETEN),
                 ),
-                AreaId.EASTERN_MEDITERRANEAN: frozenset(),
-                AreaId.ELAM: frozenset(
-                    {AreaId.BABYLONIA, AreaId.LESSER_ARMENIA, AreaId.MEDIA, AreaId.NINIVEH, AreaId.PARTHIA},
+                AreaId.DALMATIA: OrderedFrozenSet((AreaId.ILLYRICUM, AreaId.PANNONIA_2)),
+                AreaId.DAMASCUS: OrderedFrozenSet(
+                    (AreaId.JERICHO, AreaId.PHOENICIA, AreaId.SIDON, AreaId.SYRIA, AreaId.TYROS),
                 ),
-                AreaId.EPIRUS: frozenset({AreaId.APPOLONIA, AreaId.DELPHI, AreaId.MACEDONIA, AreaId.THESSALY}),
-                AreaId.ERETRIA: frozenset({AreaId.CHALKIS}),
-                AreaId.ETRURIA_2: frozenset(
-                    {AreaId.CISALPINA_2, AreaId.GAUL, AreaId.MASSILIA, AreaId.RHAETIA, AreaId.ROMA, AreaId.RUBICON},
+                AreaId.DANUBE: OrderedFrozenSet((AreaId.DACIA, AreaId.MOESIA, AreaId.SCYTHIA, AreaId.THYRAS)),
+                AreaId.DELPHI: OrderedFrozenSet((AreaId.ATHENS, AreaId.CORINTH, AreaId.EPIRUS, AreaId.THESSALY)),
+                AreaId.EASTERN_DESERT: OrderedFrozenSet(
+                    (AreaId.FAYUM, AreaId.MEMPHIS, AreaId.PTOLEMAIS, AreaId.SINAI, AreaId.TANIS, AreaId.UPPER_EGYPT),
                 ),
-                AreaId.FAYUM: frozenset(
-                    {AreaId.EASTERN_DESERT, AreaId.MEMPHIS, AreaId.SIWA, AreaId.UPPER_EGYPT, AreaId.WESTERN_DESERT},
+                AreaId.EASTERN_MEDITERRANEAN: OrderedFrozenSet(),
+                AreaId.ELAM: OrderedFrozenSet(
+                    (AreaId.BABYLONIA, AreaId.LESSER_ARMENIA, AreaId.MEDIA, AreaId.NINIVEH, AreaId.PARTHIA),
                 ),
-                AreaId.GALATIA: frozenset({AreaId.CILICIA, AreaId.GORDIUM, AreaId.IONIA, AreaId.KANESH, AreaId.LYCIA}),
-                AreaId.GAZA: frozenset({AreaId.JERUSALEM, AreaId.SINAI, AreaId.TANIS}),
-                AreaId.GERMANIA_2: frozenset(
-                    {
+                AreaId.EPIRUS: OrderedFrozenSet((AreaId.APPOLONIA, AreaId.DELPHI, AreaId.MACEDONIA, AreaId.THESSALY)),
+                AreaId.ERETRIA: OrderedFrozenSet((AreaId.CHALKIS,)),
+                AreaId.ETRURIA_2: OrderedFrozenSet(
+                    (AreaId.CISALPINA_2, AreaId.GAUL, AreaId.MASSILIA, AreaId.RHAETIA, AreaId.ROMA, AreaId.RUBICON),
+                ),
+                AreaId.FAYUM: OrderedFrozenSet(
+                    (AreaId.EASTERN_DESERT, AreaId.MEMPHIS, AreaId.SIWA, AreaId.UPPER_EGYPT, AreaId.WESTERN_DESERT),
+                ),
+                AreaId.GALATIA: OrderedFrozenSet(
+                    (AreaId.CILICIA, AreaId.GORDIUM, AreaId.IONIA, AreaId.KANESH, AreaId.LYCIA),
+                ),
+                AreaId.GAZA: OrderedFrozenSet((AreaId.JERUSALEM, AreaId.SINAI, AreaId.TANIS)),
+                AreaId.GERMANIA_2: OrderedFrozenSet(
+                    (
                         AreaId.DACIA,
                         AreaId.ILLYRICUM,
                         AreaId.LOWER_GERMANY,
                         AreaId.PANNONIA_2,
                         AreaId.RHENUS,
                         AreaId.SUDETEN,
-                    },
+                    ),
                 ),
-                AreaId.GORDIUM: frozenset(
-                    {AreaId.ANKARA, AreaId.BITHYNIA, AreaId.GALATIA, AreaId.IONIA, AreaId.KANESH, AreaId.SARDES},
+                AreaId.GORDIUM: OrderedFrozenSet(
+                    (AreaId.ANKARA, AreaId.BITHYNIA, AreaId.GALATIA, AreaId.IONIA, AreaId.KANESH, AreaId.SARDES),
                 ),
-                AreaId.ILLYRICUM: frozenset(
-                    {
+                AreaId.ILLYRICUM: OrderedFrozenSet(
+                    (
                         AreaId.APPOLONIA,
                         AreaId.DACIA,
                         AreaId.DALMATIA,
@@ -5541,53 +5549,57 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.MOESIA,
                         AreaId.PAEONIA,
                         AreaId.PANNONIA_2,
-                    },
+                    ),
                 ),
-                AreaId.IONIA: frozenset({AreaId.GALATIA, AreaId.GORDIUM, AreaId.LYCIA, AreaId.MILETUS, AreaId.SARDES}),
-                AreaId.ITHAKA: frozenset(),
-                AreaId.JALO: frozenset(
-                    {AreaId.CYRENAICA, AreaId.CYRENE, AreaId.LIBYA, AreaId.SIWA, AreaId.TRIPOLITANIA},
+                AreaId.IONIA: OrderedFrozenSet(
+                    (AreaId.GALATIA, AreaId.GORDIUM, AreaId.LYCIA, AreaId.MILETUS, AreaId.SARDES),
                 ),
-                AreaId.JERICHO: frozenset(
-                    {AreaId.DAMASCUS, AreaId.JERUSALEM, AreaId.PETRA, AreaId.SYRIA, AreaId.TYROS},
+                AreaId.ITHAKA: OrderedFrozenSet(),
+                AreaId.JALO: OrderedFrozenSet(
+                    (AreaId.CYRENAICA, AreaId.CYRENE, AreaId.LIBYA, AreaId.SIWA, AreaId.TRIPOLITANIA),
                 ),
-                AreaId.JERUSALEM: frozenset({AreaId.GAZA, AreaId.JERICHO, AreaId.PETRA, AreaId.SINAI, AreaId.TYROS}),
-                AreaId.KANESH: frozenset(
-                    {AreaId.ANKARA, AreaId.CILICIA, AreaId.GALATIA, AreaId.GORDIUM, AreaId.SINOPE, AreaId.VAN},
+                AreaId.JERICHO: OrderedFrozenSet(
+                    (AreaId.DAMASCUS, AreaId.JERUSALEM, AreaId.PETRA, AreaId.SYRIA, AreaId.TYROS),
                 ),
-                AreaId.KNOSSOS: frozenset({AreaId.PHAESTOS}),
-                AreaId.KUBAN: frozenset({AreaId.MIKOP}),
-                AreaId.LEMNOS: frozenset(),
-                AreaId.LESBOS: frozenset(),
-                AreaId.LESSER_ARMENIA: frozenset(
-                    {AreaId.ARMENIA, AreaId.CAUCASUS, AreaId.ELAM, AreaId.MEDIA, AreaId.NINIVEH},
+                AreaId.JERUSALEM: OrderedFrozenSet(
+                    (AreaId.GAZA, AreaId.JERICHO, AreaId.PETRA, AreaId.SINAI, AreaId.TYROS),
                 ),
-                AreaId.LIBYA: frozenset({AreaId.CYRENE, AreaId.JALO, AreaId.TRIPOLI, AreaId.TRIPOLITANIA}),
-                AreaId.LYCIA: frozenset({AreaId.GALATIA, AreaId.IONIA, AreaId.MILETUS}),
-                AreaId.MACEDONIA: frozenset(
-                    {
+                AreaId.KANESH: OrderedFrozenSet(
+                    (AreaId.ANKARA, AreaId.CILICIA, AreaId.GALATIA, AreaId.GORDIUM, AreaId.SINOPE, AreaId.VAN),
+                ),
+                AreaId.KNOSSOS: OrderedFrozenSet((AreaId.PHAESTOS,)),
+                AreaId.KUBAN: OrderedFrozenSet((AreaId.MIKOP,)),
+                AreaId.LEMNOS: OrderedFrozenSet(),
+                AreaId.LESBOS: OrderedFrozenSet(),
+                AreaId.LESSER_ARMENIA: OrderedFrozenSet(
+                    (AreaId.ARMENIA, AreaId.CAUCASUS, AreaId.ELAM, AreaId.MEDIA, AreaId.NINIVEH),
+                ),
+                AreaId.LIBYA: OrderedFrozenSet((AreaId.CYRENE, AreaId.JALO, AreaId.TRIPOLI, AreaId.TRIPOLITANIA)),
+                AreaId.LYCIA: OrderedFrozenSet((AreaId.GALATIA, AreaId.IONIA, AreaId.MILETUS)),
+                AreaId.MACEDONIA: OrderedFrozenSet(
+                    (
                         AreaId.APPOLONIA,
                         AreaId.EPIRUS,
                         AreaId.PAEONIA,
                         AreaId.THESSALONICA,
                         AreaId.THESSALY,
                         AreaId.THRACE,
-                    },
+                    ),
                 ),
-                AreaId.MARI: frozenset({AreaId.CARRHAE, AreaId.MESOPOTAMIA, AreaId.SUMERIA, AreaId.SYRIA}),
-                AreaId.MEDIA: frozenset({AreaId.ELAM, AreaId.LESSER_ARMENIA, AreaId.PARTHIA}),
-                AreaId.MEMPHIS: frozenset(
-                    {AreaId.ALEXANDRIA, AreaId.EASTERN_DESERT, AreaId.FAYUM, AreaId.TANIS, AreaId.WESTERN_DESERT},
+                AreaId.MARI: OrderedFrozenSet((AreaId.CARRHAE, AreaId.MESOPOTAMIA, AreaId.SUMERIA, AreaId.SYRIA)),
+                AreaId.MEDIA: OrderedFrozenSet((AreaId.ELAM, AreaId.LESSER_ARMENIA, AreaId.PARTHIA)),
+                AreaId.MEMPHIS: OrderedFrozenSet(
+                    (AreaId.ALEXANDRIA, AreaId.EASTERN_DESERT, AreaId.FAYUM, AreaId.TANIS, AreaId.WESTERN_DESERT),
                 ),
-                AreaId.MESOPOTAMIA: frozenset(
-                    {AreaId.BABYLON, AreaId.BABYLONIA, AreaId.CARRHAE, AreaId.MARI, AreaId.NINIVEH, AreaId.SUMERIA},
+                AreaId.MESOPOTAMIA: OrderedFrozenSet(
+                    (AreaId.BABYLON, AreaId.BABYLONIA, AreaId.CARRHAE, AreaId.MARI, AreaId.NINIVEH, AreaId.SUMERIA),
                 ),
-                AreaId.MIDIAN: frozenset({AreaId.ARABIA, AreaId.PETRA}),
-                AreaId.MIKOP: frozenset({AreaId.CAPPADOCIA, AreaId.KUBAN, AreaId.NALCHIK}),
-                AreaId.MILAZZO: frozenset({AreaId.PALERMO, AreaId.SYRACUS}),
-                AreaId.MILETUS: frozenset({AreaId.IONIA, AreaId.LYCIA}),
-                AreaId.MOESIA: frozenset(
-                    {
+                AreaId.MIDIAN: OrderedFrozenSet((AreaId.ARABIA, AreaId.PETRA)),
+                AreaId.MIKOP: OrderedFrozenSet((AreaId.CAPPADOCIA, AreaId.KUBAN, AreaId.NALCHIK)),
+                AreaId.MILAZZO: OrderedFrozenSet((AreaId.PALERMO, AreaId.SYRACUS)),
+                AreaId.MILETUS: OrderedFrozenSet((AreaId.IONIA, AreaId.LYCIA)),
+                AreaId.MOESIA: OrderedFrozenSet(
+                    (
                         AreaId.BYCANTINUM,
                         AreaId.DACIA,
                         AreaId.DANUBE,
@@ -5595,12 +5607,12 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.PAEONIA,
                         AreaId.THRACE,
                         AreaId.THYRAS,
-                    },
+                    ),
                 ),
-                AreaId.NALCHIK: frozenset({AreaId.ARMENIA, AreaId.CAPPADOCIA, AreaId.CAUCASUS, AreaId.MIKOP}),
-                AreaId.NEAPOLIS: frozenset({AreaId.CAMPANIA, AreaId.ROMA, AreaId.SAMNIUM}),
-                AreaId.NINIVEH: frozenset(
-                    {
+                AreaId.NALCHIK: OrderedFrozenSet((AreaId.ARMENIA, AreaId.CAPPADOCIA, AreaId.CAUCASUS, AreaId.MIKOP)),
+                AreaId.NEAPOLIS: OrderedFrozenSet((AreaId.CAMPANIA, AreaId.ROMA, AreaId.SAMNIUM)),
+                AreaId.NINIVEH: OrderedFrozenSet(
+                    (
                         AreaId.ARMENIA,
                         AreaId.ASSYRIA,
                         AreaId.BABYLONIA,
@@ -5609,65 +5621,67 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.LESSER_ARMENIA,
                         AreaId.MESOPOTAMIA,
                         AreaId.VAN,
-                    },
+                    ),
                 ),
-                AreaId.NUBIA: frozenset({AreaId.PTOLEMAIS, AreaId.THEBES}),
-                AreaId.NUMIDIA_2: frozenset({AreaId.CARTHAGO, AreaId.CIRTA, AreaId.THAPSUS, AreaId.TUNISIA_2}),
-                AreaId.PAEONIA: frozenset(
-                    {AreaId.APPOLONIA, AreaId.ILLYRICUM, AreaId.MACEDONIA, AreaId.MOESIA, AreaId.THRACE},
+                AreaId.NUBIA: OrderedFrozenSet((AreaId.PTOLEMAIS, AreaId.THEBES)),
+                AreaId.NUMIDIA_2: OrderedFrozenSet((AreaId.CARTHAGO, AreaId.CIRTA, AreaId.THAPSUS, AreaId.TUNISIA_2)),
+                AreaId.PAEONIA: OrderedFrozenSet(
+                    (AreaId.APPOLONIA, AreaId.ILLYRICUM, AreaId.MACEDONIA, AreaId.MOESIA, AreaId.THRACE),
                 ),
-                AreaId.PALERMO: frozenset({AreaId.MILAZZO, AreaId.SYRACUS}),
-                AreaId.PANNONIA_2: frozenset(
-                    {
+                AreaId.PALERMO: OrderedFrozenSet((AreaId.MILAZZO, AreaId.SYRACUS)),
+                AreaId.PANNONIA_2: OrderedFrozenSet(
+                    (
                         AreaId.CISALPINA_2,
                         AreaId.DALMATIA,
                         AreaId.GERMANIA_2,
                         AreaId.ILLYRICUM,
                         AreaId.RHENUS,
                         AreaId.RUBICON,
-                    },
+                    ),
                 ),
-                AreaId.PARTHIA: frozenset({AreaId.BABYLONIA, AreaId.ELAM, AreaId.MEDIA, AreaId.SUSA}),
-                AreaId.PETRA: frozenset(
-                    {AreaId.ARABIA, AreaId.JERICHO, AreaId.JERUSALEM, AreaId.MIDIAN, AreaId.SINAI, AreaId.SYRIA},
+                AreaId.PARTHIA: OrderedFrozenSet((AreaId.BABYLONIA, AreaId.ELAM, AreaId.MEDIA, AreaId.SUSA)),
+                AreaId.PETRA: OrderedFrozenSet(
+                    (AreaId.ARABIA, AreaId.JERICHO, AreaId.JERUSALEM, AreaId.MIDIAN, AreaId.SINAI, AreaId.SYRIA),
                 ),
-                AreaId.PHAESTOS: frozenset({AreaId.KNOSSOS}),
-                AreaId.PHOENICIA: frozenset(
-                    {AreaId.ALEPPO, AreaId.ANTIOCHIA, AreaId.DAMASCUS, AreaId.SIDON, AreaId.SYRIA},
+                AreaId.PHAESTOS: OrderedFrozenSet((AreaId.KNOSSOS,)),
+                AreaId.PHOENICIA: OrderedFrozenSet(
+                    (AreaId.ALEPPO, AreaId.ANTIOCHIA, AreaId.DAMASCUS, AreaId.SIDON, AreaId.SYRIA),
                 ),
-                AreaId.PHRYGIA: frozenset({AreaId.ANKARA, AreaId.BITHYNIA, AreaId.SINOPE}),
-                AreaId.PTOLEMAIS: frozenset(
-                    {AreaId.BUHEN, AreaId.EASTERN_DESERT, AreaId.NUBIA, AreaId.THEBES, AreaId.UPPER_EGYPT},
+                AreaId.PHRYGIA: OrderedFrozenSet((AreaId.ANKARA, AreaId.BITHYNIA, AreaId.SINOPE)),
+                AreaId.PTOLEMAIS: OrderedFrozenSet(
+                    (AreaId.BUHEN, AreaId.EASTERN_DESERT, AreaId.NUBIA, AreaId.THEBES, AreaId.UPPER_EGYPT),
                 ),
-                AreaId.RED_SEA: frozenset(),
-                AreaId.RHODES: frozenset(),
-                AreaId.ROMA: frozenset({AreaId.ETRURIA_2, AreaId.NEAPOLIS, AreaId.RUBICON, AreaId.SAMNIUM}),
-                AreaId.RUBICON: frozenset(
-                    {AreaId.CISALPINA_2, AreaId.ETRURIA_2, AreaId.PANNONIA_2, AreaId.ROMA, AreaId.SAMNIUM},
+                AreaId.RED_SEA: OrderedFrozenSet(),
+                AreaId.RHODES: OrderedFrozenSet(),
+                AreaId.ROMA: OrderedFrozenSet((AreaId.ETRURIA_2, AreaId.NEAPOLIS, AreaId.RUBICON, AreaId.SAMNIUM)),
+                AreaId.RUBICON: OrderedFrozenSet(
+                    (AreaId.CISALPINA_2, AreaId.ETRURIA_2, AreaId.PANNONIA_2, AreaId.ROMA, AreaId.SAMNIUM),
                 ),
-                AreaId.SABRATA: frozenset(
-                    {AreaId.SAHARA, AreaId.THAPSUS, AreaId.TRIPOLI, AreaId.TRIPOLITANIA, AreaId.TUNISIA_2},
+                AreaId.SABRATA: OrderedFrozenSet(
+                    (AreaId.SAHARA, AreaId.THAPSUS, AreaId.TRIPOLI, AreaId.TRIPOLITANIA, AreaId.TUNISIA_2),
                 ),
-                AreaId.SAHARA: frozenset({AreaId.SABRATA, AreaId.TRIPOLITANIA, AreaId.TUNISIA_2}),
-                AreaId.SALAMIS: frozenset({AreaId.CYPRUS}),
-                AreaId.SAMNIUM: frozenset(
-                    {AreaId.CAMPANIA, AreaId.NEAPOLIS, AreaId.ROMA, AreaId.RUBICON, AreaId.TARENTUM},
+                AreaId.SAHARA: OrderedFrozenSet((AreaId.SABRATA, AreaId.TRIPOLITANIA, AreaId.TUNISIA_2)),
+                AreaId.SALAMIS: OrderedFrozenSet((AreaId.CYPRUS,)),
+                AreaId.SAMNIUM: OrderedFrozenSet(
+                    (AreaId.CAMPANIA, AreaId.NEAPOLIS, AreaId.ROMA, AreaId.RUBICON, AreaId.TARENTUM),
                 ),
-                AreaId.SARDES: frozenset({AreaId.BITHYNIA, AreaId.GORDIUM, AreaId.IONIA, AreaId.TROY}),
-                AreaId.SARDINIA_2: frozenset({AreaId.CARALES_2}),
-                AreaId.SCYTHIA: frozenset({AreaId.CRIMEA, AreaId.DACIA, AreaId.DANUBE, AreaId.SUDETEN}),
-                AreaId.SIDON: frozenset({AreaId.DAMASCUS, AreaId.PHOENICIA, AreaId.TYROS}),
-                AreaId.SINAI: frozenset(
-                    {AreaId.EASTERN_DESERT, AreaId.GAZA, AreaId.JERUSALEM, AreaId.PETRA, AreaId.TANIS},
+                AreaId.SARDES: OrderedFrozenSet((AreaId.BITHYNIA, AreaId.GORDIUM, AreaId.IONIA, AreaId.TROY)),
+                AreaId.SARDINIA_2: OrderedFrozenSet((AreaId.CARALES_2,)),
+                AreaId.SCYTHIA: OrderedFrozenSet((AreaId.CRIMEA, AreaId.DACIA, AreaId.DANUBE, AreaId.SUDETEN)),
+                AreaId.SIDON: OrderedFrozenSet((AreaId.DAMASCUS, AreaId.PHOENICIA, AreaId.TYROS)),
+                AreaId.SINAI: OrderedFrozenSet(
+                    (AreaId.EASTERN_DESERT, AreaId.GAZA, AreaId.JERUSALEM, AreaId.PETRA, AreaId.TANIS),
                 ),
-                AreaId.SINOPE: frozenset({AreaId.ANKARA, AreaId.CAPPADOCIA, AreaId.KANESH, AreaId.PHRYGIA, AreaId.VAN}),
-                AreaId.SIWA: frozenset(
-                    {AreaId.CYRENAICA, AreaId.FAYUM, AreaId.JALO, AreaId.UPPER_EGYPT, AreaId.WESTERN_DESERT},
+                AreaId.SINOPE: OrderedFrozenSet(
+                    (AreaId.ANKARA, AreaId.CAPPADOCIA, AreaId.KANESH, AreaId.PHRYGIA, AreaId.VAN),
                 ),
-                AreaId.SPARTA: frozenset({AreaId.ARGOS, AreaId.CORINTH}),
-                AreaId.SUDETEN: frozenset({AreaId.DACIA, AreaId.GERMANIA_2, AreaId.SCYTHIA}),
-                AreaId.SUMERIA: frozenset(
-                    {
+                AreaId.SIWA: OrderedFrozenSet(
+                    (AreaId.CYRENAICA, AreaId.FAYUM, AreaId.JALO, AreaId.UPPER_EGYPT, AreaId.WESTERN_DESERT),
+                ),
+                AreaId.SPARTA: OrderedFrozenSet((AreaId.ARGOS, AreaId.CORINTH)),
+                AreaId.SUDETEN: OrderedFrozenSet((AreaId.DACIA, AreaId.GERMANIA_2, AreaId.SCYTHIA)),
+                AreaId.SUMERIA: OrderedFrozenSet(
+                    (
                         AreaId.ARABIA,
                         AreaId.BABYLON,
                         AreaId.CHALDAEA,
@@ -5675,12 +5689,12 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.MARI,
                         AreaId.MESOPOTAMIA,
                         AreaId.SYRIA,
-                    },
+                    ),
                 ),
-                AreaId.SUSA: frozenset({AreaId.BABYLONIA, AreaId.PARTHIA}),
-                AreaId.SYRACUS: frozenset({AreaId.MILAZZO, AreaId.PALERMO}),
-                AreaId.SYRIA: frozenset(
-                    {
+                AreaId.SUSA: OrderedFrozenSet((AreaId.BABYLONIA, AreaId.PARTHIA)),
+                AreaId.SYRACUS: OrderedFrozenSet((AreaId.MILAZZO, AreaId.PALERMO)),
+                AreaId.SYRIA: OrderedFrozenSet(
+                    (
                         AreaId.ALEPPO,
                         AreaId.ARABIA,
                         AreaId.ASSYRIA,
@@ -5691,36 +5705,38 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.PETRA,
                         AreaId.PHOENICIA,
                         AreaId.SUMERIA,
-                    },
+                    ),
                 ),
-                AreaId.TANIS: frozenset(
-                    {AreaId.ALEXANDRIA, AreaId.EASTERN_DESERT, AreaId.GAZA, AreaId.MEMPHIS, AreaId.SINAI},
+                AreaId.TANIS: OrderedFrozenSet(
+                    (AreaId.ALEXANDRIA, AreaId.EASTERN_DESERT, AreaId.GAZA, AreaId.MEMPHIS, AreaId.SINAI),
                 ),
-                AreaId.TARENTUM: frozenset({AreaId.CAMPANIA, AreaId.SAMNIUM}),
-                AreaId.THAPSUS: frozenset({AreaId.CARTHAGO, AreaId.NUMIDIA_2, AreaId.SABRATA, AreaId.TUNISIA_2}),
-                AreaId.THEBES: frozenset({AreaId.BUHEN, AreaId.NUBIA, AreaId.PTOLEMAIS}),
-                AreaId.THERA: frozenset(),
-                AreaId.THESSALONICA: frozenset({AreaId.MACEDONIA, AreaId.THESSALY, AreaId.THRACE}),
-                AreaId.THESSALY: frozenset({AreaId.DELPHI, AreaId.EPIRUS, AreaId.MACEDONIA, AreaId.THESSALONICA}),
-                AreaId.THRACE: frozenset(
-                    {AreaId.BYCANTINUM, AreaId.MACEDONIA, AreaId.MOESIA, AreaId.PAEONIA, AreaId.THESSALONICA},
+                AreaId.TARENTUM: OrderedFrozenSet((AreaId.CAMPANIA, AreaId.SAMNIUM)),
+                AreaId.THAPSUS: OrderedFrozenSet((AreaId.CARTHAGO, AreaId.NUMIDIA_2, AreaId.SABRATA, AreaId.TUNISIA_2)),
+                AreaId.THEBES: OrderedFrozenSet((AreaId.BUHEN, AreaId.NUBIA, AreaId.PTOLEMAIS)),
+                AreaId.THERA: OrderedFrozenSet(),
+                AreaId.THESSALONICA: OrderedFrozenSet((AreaId.MACEDONIA, AreaId.THESSALY, AreaId.THRACE)),
+                AreaId.THESSALY: OrderedFrozenSet(
+                    (AreaId.DELPHI, AreaId.EPIRUS, AreaId.MACEDONIA, AreaId.THESSALONICA),
                 ),
-                AreaId.THYRAS: frozenset({AreaId.DANUBE, AreaId.MOESIA}),
-                AreaId.TRIPOLI: frozenset({AreaId.LIBYA, AreaId.SABRATA, AreaId.TRIPOLITANIA}),
-                AreaId.TRIPOLITANIA: frozenset(
-                    {AreaId.JALO, AreaId.LIBYA, AreaId.SABRATA, AreaId.SAHARA, AreaId.TRIPOLI},
+                AreaId.THRACE: OrderedFrozenSet(
+                    (AreaId.BYCANTINUM, AreaId.MACEDONIA, AreaId.MOESIA, AreaId.PAEONIA, AreaId.THESSALONICA),
                 ),
-                AreaId.TROY: frozenset({AreaId.BITHYNIA, AreaId.SARDES}),
-                AreaId.TUNISIA_2: frozenset(
-                    {AreaId.CIRTA, AreaId.NUMIDIA_2, AreaId.SABRATA, AreaId.SAHARA, AreaId.THAPSUS},
+                AreaId.THYRAS: OrderedFrozenSet((AreaId.DANUBE, AreaId.MOESIA)),
+                AreaId.TRIPOLI: OrderedFrozenSet((AreaId.LIBYA, AreaId.SABRATA, AreaId.TRIPOLITANIA)),
+                AreaId.TRIPOLITANIA: OrderedFrozenSet(
+                    (AreaId.JALO, AreaId.LIBYA, AreaId.SABRATA, AreaId.SAHARA, AreaId.TRIPOLI),
                 ),
-                AreaId.TYROS: frozenset({AreaId.DAMASCUS, AreaId.JERICHO, AreaId.JERUSALEM, AreaId.SIDON}),
-                AreaId.UPPER_EGYPT: frozenset(
-                    {AreaId.BUHEN, AreaId.EASTERN_DESERT, AreaId.FAYUM, AreaId.PTOLEMAIS, AreaId.SIWA},
+                AreaId.TROY: OrderedFrozenSet((AreaId.BITHYNIA, AreaId.SARDES)),
+                AreaId.TUNISIA_2: OrderedFrozenSet(
+                    (AreaId.CIRTA, AreaId.NUMIDIA_2, AreaId.SABRATA, AreaId.SAHARA, AreaId.THAPSUS),
                 ),
-                AreaId.UR: frozenset({AreaId.BABYLON, AreaId.BABYLONIA, AreaId.CHARAX}),
-                AreaId.VAN: frozenset(
-                    {
+                AreaId.TYROS: OrderedFrozenSet((AreaId.DAMASCUS, AreaId.JERICHO, AreaId.JERUSALEM, AreaId.SIDON)),
+                AreaId.UPPER_EGYPT: OrderedFrozenSet(
+                    (AreaId.BUHEN, AreaId.EASTERN_DESERT, AreaId.FAYUM, AreaId.PTOLEMAIS, AreaId.SIWA),
+                ),
+                AreaId.UR: OrderedFrozenSet((AreaId.BABYLON, AreaId.BABYLONIA, AreaId.CHARAX)),
+                AreaId.VAN: OrderedFrozenSet(
+                    (
                         AreaId.ARMENIA,
                         AreaId.ASSYRIA,
                         AreaId.CAPPADOCIA,
@@ -5728,33 +5744,35 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.KANESH,
                         AreaId.NINIVEH,
                         AreaId.SINOPE,
-                    },
+                    ),
                 ),
-                AreaId.WESTERN_DESERT: frozenset(
-                    {AreaId.ALEXANDRIA, AreaId.CYRENAICA, AreaId.FAYUM, AreaId.MEMPHIS, AreaId.SIWA},
+                AreaId.WESTERN_DESERT: OrderedFrozenSet(
+                    (AreaId.ALEXANDRIA, AreaId.CYRENAICA, AreaId.FAYUM, AreaId.MEMPHIS, AreaId.SIWA),
                 ),
-                AreaId.WESTERN_MEDITERRANEAN_2: frozenset(),
-                AreaId.AQUITANIA: frozenset(
-                    {
+                AreaId.WESTERN_MEDITERRANEAN_2: OrderedFrozenSet(),
+                AreaId.AQUITANIA: OrderedFrozenSet(
+                    (
                         AreaId.BELGICA,
                         AreaId.GAUL,
                         AreaId.LUGDUNENSIS,
                         AreaId.NARBO,
                         AreaId.PYRENEES,
                         AreaId.TARRACONENSIS,
-                    },
+                    ),
                 ),
-                AreaId.BAETICA: frozenset({AreaId.CORDUBA, AreaId.HISPANIA, AreaId.LUSITANIA}),
-                AreaId.BALEARES: frozenset(),
-                AreaId.BAY_OF_BISCAY: frozenset(),
-                AreaId.BELGICA: frozenset({AreaId.AQUITANIA, AreaId.GAUL, AreaId.LOWER_GERMANY, AreaId.UPPER_GERMANY}),
-                AreaId.BRITANNIA: frozenset({AreaId.LONDINIUM}),
-                AreaId.CIRTA: frozenset({AreaId.NEW_AFRICA, AreaId.NUMIDIA_2, AreaId.TUNISIA_2}),
-                AreaId.CORDUBA: frozenset({AreaId.BAETICA, AreaId.HISPANIA, AreaId.NEW_CARTHAGE}),
-                AreaId.EAST_MAURETANIA: frozenset({AreaId.NEW_AFRICA, AreaId.WEST_MAURETANIA}),
-                AreaId.EBUSUS: frozenset(),
-                AreaId.GAUL: frozenset(
-                    {
+                AreaId.BAETICA: OrderedFrozenSet((AreaId.CORDUBA, AreaId.HISPANIA, AreaId.LUSITANIA)),
+                AreaId.BALEARES: OrderedFrozenSet(),
+                AreaId.BAY_OF_BISCAY: OrderedFrozenSet(),
+                AreaId.BELGICA: OrderedFrozenSet(
+                    (AreaId.AQUITANIA, AreaId.GAUL, AreaId.LOWER_GERMANY, AreaId.UPPER_GERMANY),
+                ),
+                AreaId.BRITANNIA: OrderedFrozenSet((AreaId.LONDINIUM,)),
+                AreaId.CIRTA: OrderedFrozenSet((AreaId.NEW_AFRICA, AreaId.NUMIDIA_2, AreaId.TUNISIA_2)),
+                AreaId.CORDUBA: OrderedFrozenSet((AreaId.BAETICA, AreaId.HISPANIA, AreaId.NEW_CARTHAGE)),
+                AreaId.EAST_MAURETANIA: OrderedFrozenSet((AreaId.NEW_AFRICA, AreaId.WEST_MAURETANIA)),
+                AreaId.EBUSUS: OrderedFrozenSet(),
+                AreaId.GAUL: OrderedFrozenSet(
+                    (
                         AreaId.AQUITANIA,
                         AreaId.BELGICA,
                         AreaId.ETRURIA_2,
@@ -5762,56 +5780,60 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.NARBO,
                         AreaId.RHAETIA,
                         AreaId.UPPER_GERMANY,
-                    },
+                    ),
                 ),
-                AreaId.HISPANIA: frozenset(
-                    {
+                AreaId.HISPANIA: OrderedFrozenSet(
+                    (
                         AreaId.BAETICA,
                         AreaId.CORDUBA,
                         AreaId.IBERUS,
                         AreaId.LUSITANIA,
                         AreaId.NEW_CARTHAGE,
                         AreaId.TARRACONENSIS,
-                    },
+                    ),
                 ),
-                AreaId.IBERUS: frozenset({AreaId.HISPANIA, AreaId.NEW_CARTHAGE, AreaId.PYRENEES, AreaId.TARRACONENSIS}),
-                AreaId.LONDINIUM: frozenset({AreaId.BRITANNIA}),
-                AreaId.LOWER_GERMANY: frozenset(
-                    {AreaId.BELGICA, AreaId.GERMANIA_2, AreaId.RHENUS, AreaId.UPPER_GERMANY},
+                AreaId.IBERUS: OrderedFrozenSet(
+                    (AreaId.HISPANIA, AreaId.NEW_CARTHAGE, AreaId.PYRENEES, AreaId.TARRACONENSIS),
                 ),
-                AreaId.LUGDUNENSIS: frozenset({AreaId.AQUITANIA}),
-                AreaId.LUSITANIA: frozenset({AreaId.BAETICA, AreaId.HISPANIA, AreaId.TARRACONENSIS}),
-                AreaId.MASSILIA: frozenset({AreaId.ETRURIA_2, AreaId.GAUL, AreaId.NARBO}),
-                AreaId.NARBO: frozenset({AreaId.AQUITANIA, AreaId.GAUL, AreaId.MASSILIA, AreaId.PYRENEES}),
-                AreaId.NEW_AFRICA: frozenset({AreaId.CIRTA, AreaId.EAST_MAURETANIA}),
-                AreaId.NEW_CARTHAGE: frozenset({AreaId.CORDUBA, AreaId.HISPANIA, AreaId.IBERUS}),
-                AreaId.PYRENEES: frozenset({AreaId.AQUITANIA, AreaId.IBERUS, AreaId.NARBO, AreaId.TARRACONENSIS}),
-                AreaId.RHAETIA: frozenset(
-                    {AreaId.CISALPINA_2, AreaId.ETRURIA_2, AreaId.GAUL, AreaId.RHENUS, AreaId.UPPER_GERMANY},
+                AreaId.LONDINIUM: OrderedFrozenSet((AreaId.BRITANNIA,)),
+                AreaId.LOWER_GERMANY: OrderedFrozenSet(
+                    (AreaId.BELGICA, AreaId.GERMANIA_2, AreaId.RHENUS, AreaId.UPPER_GERMANY),
                 ),
-                AreaId.RHENUS: frozenset(
-                    {
+                AreaId.LUGDUNENSIS: OrderedFrozenSet((AreaId.AQUITANIA,)),
+                AreaId.LUSITANIA: OrderedFrozenSet((AreaId.BAETICA, AreaId.HISPANIA, AreaId.TARRACONENSIS)),
+                AreaId.MASSILIA: OrderedFrozenSet((AreaId.ETRURIA_2, AreaId.GAUL, AreaId.NARBO)),
+                AreaId.NARBO: OrderedFrozenSet((AreaId.AQUITANIA, AreaId.GAUL, AreaId.MASSILIA, AreaId.PYRENEES)),
+                AreaId.NEW_AFRICA: OrderedFrozenSet((AreaId.CIRTA, AreaId.EAST_MAURETANIA)),
+                AreaId.NEW_CARTHAGE: OrderedFrozenSet((AreaId.CORDUBA, AreaId.HISPANIA, AreaId.IBERUS)),
+                AreaId.PYRENEES: OrderedFrozenSet(
+                    (AreaId.AQUITANIA, AreaId.IBERUS, AreaId.NARBO, AreaId.TARRACONENSIS),
+                ),
+                AreaId.RHAETIA: OrderedFrozenSet(
+                    (AreaId.CISALPINA_2, AreaId.ETRURIA_2, AreaId.GAUL, AreaId.RHENUS, AreaId.UPPER_GERMANY),
+                ),
+                AreaId.RHENUS: OrderedFrozenSet(
+                    (
                         AreaId.CISALPINA_2,
                         AreaId.GERMANIA_2,
                         AreaId.LOWER_GERMANY,
                         AreaId.PANNONIA_2,
                         AreaId.RHAETIA,
                         AreaId.UPPER_GERMANY,
-                    },
+                    ),
                 ),
-                AreaId.TARRACONENSIS: frozenset(
-                    {AreaId.AQUITANIA, AreaId.HISPANIA, AreaId.IBERUS, AreaId.LUSITANIA, AreaId.PYRENEES},
+                AreaId.TARRACONENSIS: OrderedFrozenSet(
+                    (AreaId.AQUITANIA, AreaId.HISPANIA, AreaId.IBERUS, AreaId.LUSITANIA, AreaId.PYRENEES),
                 ),
-                AreaId.UPPER_GERMANY: frozenset(
-                    {AreaId.BELGICA, AreaId.GAUL, AreaId.LOWER_GERMANY, AreaId.RHAETIA, AreaId.RHENUS},
+                AreaId.UPPER_GERMANY: OrderedFrozenSet(
+                    (AreaId.BELGICA, AreaId.GAUL, AreaId.LOWER_GERMANY, AreaId.RHAETIA, AreaId.RHENUS),
                 ),
-                AreaId.WEST_MAURETANIA: frozenset({AreaId.EAST_MAURETANIA}),
+                AreaId.WEST_MAURETANIA: OrderedFrozenSet((AreaId.EAST_MAURETANIA,)),
             },
         ),
         Adjacency.SEA: FrozenMap(
             {
-                AreaId.ADRIATIC_SEA: frozenset(
-                    {
+                AreaId.ADRIATIC_SEA: OrderedFrozenSet(
+                    (
                         AreaId.APPOLONIA,
                         AreaId.DALMATIA,
                         AreaId.ILLYRICUM,
@@ -5819,10 +5841,10 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.RUBICON,
                         AreaId.SAMNIUM,
                         AreaId.TARENTUM,
-                    },
+                    ),
                 ),
-                AreaId.AEGEAN_SEA: frozenset(
-                    {
+                AreaId.AEGEAN_SEA: OrderedFrozenSet(
+                    (
                         AreaId.CHALKIS,
                         AreaId.ERETRIA,
                         AreaId.IONIA,
@@ -5834,25 +5856,29 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.THERA,
                         AreaId.THESSALONICA,
                         AreaId.TROY,
-                    },
+                    ),
                 ),
-                AreaId.ALEPPO: frozenset(),
-                AreaId.ALEXANDRIA: frozenset({AreaId.EASTERN_MEDITERRANEAN, AreaId.TANIS, AreaId.WESTERN_DESERT}),
-                AreaId.ANKARA: frozenset(),
-                AreaId.ANTIOCHIA: frozenset({AreaId.CILICIA, AreaId.GALATIA, AreaId.PHOENICIA, AreaId.SALAMIS}),
-                AreaId.APPOLONIA: frozenset(
-                    {AreaId.ADRIATIC_SEA, AreaId.EPIRUS, AreaId.ILLYRICUM, AreaId.ITHAKA, AreaId.TARENTUM},
+                AreaId.ALEPPO: OrderedFrozenSet(),
+                AreaId.ALEXANDRIA: OrderedFrozenSet(
+                    (AreaId.EASTERN_MEDITERRANEAN, AreaId.TANIS, AreaId.WESTERN_DESERT),
                 ),
-                AreaId.ARABIA: frozenset(),
-                AreaId.ARGOS: frozenset({AreaId.ATHENS, AreaId.PHAESTOS, AreaId.SPARTA, AreaId.THERA}),
-                AreaId.ARMENIA: frozenset(),
-                AreaId.ASSYRIA: frozenset(),
-                AreaId.ATHENS: frozenset({AreaId.ARGOS, AreaId.CHALKIS, AreaId.DELPHI, AreaId.ERETRIA, AreaId.THERA}),
-                AreaId.BABYLON: frozenset(),
-                AreaId.BABYLONIA: frozenset({AreaId.SUSA, AreaId.UR}),
-                AreaId.BITHYNIA: frozenset({AreaId.BLACK_SEA, AreaId.PHRYGIA, AreaId.TROY}),
-                AreaId.BLACK_SEA: frozenset(
-                    {
+                AreaId.ANKARA: OrderedFrozenSet(),
+                AreaId.ANTIOCHIA: OrderedFrozenSet((AreaId.CILICIA, AreaId.GALATIA, AreaId.PHOENICIA, AreaId.SALAMIS)),
+                AreaId.APPOLONIA: OrderedFrozenSet(
+                    (AreaId.ADRIATIC_SEA, AreaId.EPIRUS, AreaId.ILLYRICUM, AreaId.ITHAKA, AreaId.TARENTUM),
+                ),
+                AreaId.ARABIA: OrderedFrozenSet(),
+                AreaId.ARGOS: OrderedFrozenSet((AreaId.ATHENS, AreaId.PHAESTOS, AreaId.SPARTA, AreaId.THERA)),
+                AreaId.ARMENIA: OrderedFrozenSet(),
+                AreaId.ASSYRIA: OrderedFrozenSet(),
+                AreaId.ATHENS: OrderedFrozenSet(
+                    (AreaId.ARGOS, AreaId.CHALKIS, AreaId.DELPHI, AreaId.ERETRIA, AreaId.THERA),
+                ),
+                AreaId.BABYLON: OrderedFrozenSet(),
+                AreaId.BABYLONIA: OrderedFrozenSet((AreaId.SUSA, AreaId.UR)),
+                AreaId.BITHYNIA: OrderedFrozenSet((AreaId.BLACK_SEA, AreaId.PHRYGIA, AreaId.TROY)),
+                AreaId.BLACK_SEA: OrderedFrozenSet(
+                    (
                         AreaId.BITHYNIA,
                         AreaId.BYCANTINUM,
                         AreaId.CAPPADOCIA,
@@ -5865,38 +5891,38 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.SINOPE,
                         AreaId.THYRAS,
                         AreaId.TROY,
-                    },
+                    ),
                 ),
-                AreaId.BUHEN: frozenset(),
-                AreaId.BYCANTINUM: frozenset(
-                    {AreaId.BLACK_SEA, AreaId.LEMNOS, AreaId.MOESIA, AreaId.THRACE, AreaId.TROY},
+                AreaId.BUHEN: OrderedFrozenSet(),
+                AreaId.BYCANTINUM: OrderedFrozenSet(
+                    (AreaId.BLACK_SEA, AreaId.LEMNOS, AreaId.MOESIA, AreaId.THRACE, AreaId.TROY),
                 ),
-                AreaId.CAMPANIA: frozenset(
-                    {
+                AreaId.CAMPANIA: OrderedFrozenSet(
+                    (
                         AreaId.CENTRAL_MEDITERRANEAN,
                         AreaId.MILAZZO,
                         AreaId.NEAPOLIS,
                         AreaId.SYRACUS,
                         AreaId.TARENTUM,
                         AreaId.WESTERN_MEDITERRANEAN_2,
-                    },
+                    ),
                 ),
-                AreaId.CAPPADOCIA: frozenset({AreaId.BLACK_SEA, AreaId.MIKOP, AreaId.SINOPE}),
-                AreaId.CARALES_2: frozenset({AreaId.SARDINIA_2, AreaId.WESTERN_MEDITERRANEAN_2}),
-                AreaId.CARRHAE: frozenset(),
-                AreaId.CARTHAGO: frozenset(
-                    {
+                AreaId.CAPPADOCIA: OrderedFrozenSet((AreaId.BLACK_SEA, AreaId.MIKOP, AreaId.SINOPE)),
+                AreaId.CARALES_2: OrderedFrozenSet((AreaId.SARDINIA_2, AreaId.WESTERN_MEDITERRANEAN_2)),
+                AreaId.CARRHAE: OrderedFrozenSet(),
+                AreaId.CARTHAGO: OrderedFrozenSet(
+                    (
                         AreaId.CENTRAL_MEDITERRANEAN,
                         AreaId.NUMIDIA_2,
                         AreaId.PALERMO,
                         AreaId.THAPSUS,
                         AreaId.WESTERN_MEDITERRANEAN_2,
-                    },
+                    ),
                 ),
-                AreaId.CASPIAN_SEA: frozenset({AreaId.CAUCASUS, AreaId.MEDIA}),
-                AreaId.CAUCASUS: frozenset({AreaId.CASPIAN_SEA, AreaId.LESSER_ARMENIA}),
-                AreaId.CENTRAL_MEDITERRANEAN: frozenset(
-                    {
+                AreaId.CASPIAN_SEA: OrderedFrozenSet((AreaId.CAUCASUS, AreaId.MEDIA)),
+                AreaId.CAUCASUS: OrderedFrozenSet((AreaId.CASPIAN_SEA, AreaId.LESSER_ARMENIA)),
+                AreaId.CENTRAL_MEDITERRANEAN: OrderedFrozenSet(
+                    (
                         AreaId.CAMPANIA,
                         AreaId.CARTHAGO,
                         AreaId.CORINTH,
@@ -5912,38 +5938,42 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.TARENTUM,
                         AreaId.THAPSUS,
                         AreaId.TRIPOLI,
-                    },
+                    ),
                 ),
-                AreaId.CHALDAEA: frozenset({AreaId.CHARAX, AreaId.SUSA, AreaId.UR}),
-                AreaId.CHALKIS: frozenset(
-                    {
+                AreaId.CHALDAEA: OrderedFrozenSet((AreaId.CHARAX, AreaId.SUSA, AreaId.UR)),
+                AreaId.CHALKIS: OrderedFrozenSet(
+                    (
                         AreaId.AEGEAN_SEA,
                         AreaId.ATHENS,
                         AreaId.DELPHI,
                         AreaId.ERETRIA,
                         AreaId.THESSALONICA,
                         AreaId.THESSALY,
-                    },
+                    ),
                 ),
-                AreaId.CHARAX: frozenset({AreaId.CHALDAEA, AreaId.UR}),
-                AreaId.CILICIA: frozenset({AreaId.ANTIOCHIA, AreaId.GALATIA}),
-                AreaId.CISALPINA_2: frozenset(),
-                AreaId.CORINTH: frozenset({AreaId.CENTRAL_MEDITERRANEAN, AreaId.DELPHI, AreaId.SPARTA}),
-                AreaId.CORSICA_2: frozenset(
-                    {AreaId.ETRURIA_2, AreaId.MASSILIA, AreaId.ROMA, AreaId.SARDINIA_2, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.CHARAX: OrderedFrozenSet((AreaId.CHALDAEA, AreaId.UR)),
+                AreaId.CILICIA: OrderedFrozenSet((AreaId.ANTIOCHIA, AreaId.GALATIA)),
+                AreaId.CISALPINA_2: OrderedFrozenSet(),
+                AreaId.CORINTH: OrderedFrozenSet((AreaId.CENTRAL_MEDITERRANEAN, AreaId.DELPHI, AreaId.SPARTA)),
+                AreaId.CORSICA_2: OrderedFrozenSet(
+                    (AreaId.ETRURIA_2, AreaId.MASSILIA, AreaId.ROMA, AreaId.SARDINIA_2, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.CRIMEA: frozenset({AreaId.BLACK_SEA, AreaId.DANUBE, AreaId.KUBAN, AreaId.SCYTHIA}),
-                AreaId.CYPRUS: frozenset({AreaId.EASTERN_MEDITERRANEAN, AreaId.GALATIA, AreaId.LYCIA, AreaId.SALAMIS}),
-                AreaId.CYRENAICA: frozenset({AreaId.CYRENE, AreaId.EASTERN_MEDITERRANEAN, AreaId.WESTERN_DESERT}),
-                AreaId.CYRENE: frozenset(
-                    {AreaId.CENTRAL_MEDITERRANEAN, AreaId.CYRENAICA, AreaId.EASTERN_MEDITERRANEAN, AreaId.LIBYA},
+                AreaId.CRIMEA: OrderedFrozenSet((AreaId.BLACK_SEA, AreaId.DANUBE, AreaId.KUBAN, AreaId.SCYTHIA)),
+                AreaId.CYPRUS: OrderedFrozenSet(
+                    (AreaId.EASTERN_MEDITERRANEAN, AreaId.GALATIA, AreaId.LYCIA, AreaId.SALAMIS),
                 ),
-                AreaId.DACIA: frozenset(),
-                AreaId.DALMATIA: frozenset({AreaId.ADRIATIC_SEA, AreaId.ILLYRICUM, AreaId.PANNONIA_2}),
-                AreaId.DAMASCUS: frozenset(),
-                AreaId.DANUBE: frozenset({AreaId.BLACK_SEA, AreaId.CRIMEA, AreaId.SCYTHIA, AreaId.THYRAS}),
-                AreaId.DELPHI: frozenset(
-                    {
+                AreaId.CYRENAICA: OrderedFrozenSet(
+                    (AreaId.CYRENE, AreaId.EASTERN_MEDITERRANEAN, AreaId.WESTERN_DESERT),
+                ),
+                AreaId.CYRENE: OrderedFrozenSet(
+                    (AreaId.CENTRAL_MEDITERRANEAN, AreaId.CYRENAICA, AreaId.EASTERN_MEDITERRANEAN, AreaId.LIBYA),
+                ),
+                AreaId.DACIA: OrderedFrozenSet(),
+                AreaId.DALMATIA: OrderedFrozenSet((AreaId.ADRIATIC_SEA, AreaId.ILLYRICUM, AreaId.PANNONIA_2)),
+                AreaId.DAMASCUS: OrderedFrozenSet(),
+                AreaId.DANUBE: OrderedFrozenSet((AreaId.BLACK_SEA, AreaId.CRIMEA, AreaId.SCYTHIA, AreaId.THYRAS)),
+                AreaId.DELPHI: OrderedFrozenSet(
+                    (
                         AreaId.ATHENS,
                         AreaId.CENTRAL_MEDITERRANEAN,
                         AreaId.CHALKIS,
@@ -5951,11 +5981,11 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.EPIRUS,
                         AreaId.ITHAKA,
                         AreaId.THESSALY,
-                    },
+                    ),
                 ),
-                AreaId.EASTERN_DESERT: frozenset({AreaId.PTOLEMAIS, AreaId.SINAI}),
-                AreaId.EASTERN_MEDITERRANEAN: frozenset(
-                    {
+                AreaId.EASTERN_DESERT: OrderedFrozenSet((AreaId.PTOLEMAIS, AreaId.SINAI)),
+                AreaId.EASTERN_MEDITERRANEAN: OrderedFrozenSet(
+                    (
                         AreaId.ALEXANDRIA,
                         AreaId.CENTRAL_MEDITERRANEAN,
                         AreaId.CYPRUS,
@@ -5973,143 +6003,149 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.TANIS,
                         AreaId.TYROS,
                         AreaId.WESTERN_DESERT,
-                    },
+                    ),
                 ),
-                AreaId.ELAM: frozenset(),
-                AreaId.EPIRUS: frozenset({AreaId.APPOLONIA, AreaId.DELPHI, AreaId.ITHAKA}),
-                AreaId.ERETRIA: frozenset({AreaId.AEGEAN_SEA, AreaId.ATHENS, AreaId.CHALKIS, AreaId.THERA}),
-                AreaId.ETRURIA_2: frozenset({AreaId.CORSICA_2, AreaId.MASSILIA, AreaId.ROMA}),
-                AreaId.FAYUM: frozenset(),
-                AreaId.GALATIA: frozenset(
-                    {AreaId.ANTIOCHIA, AreaId.CILICIA, AreaId.CYPRUS, AreaId.LYCIA, AreaId.SALAMIS},
+                AreaId.ELAM: OrderedFrozenSet(),
+                AreaId.EPIRUS: OrderedFrozenSet((AreaId.APPOLONIA, AreaId.DELPHI, AreaId.ITHAKA)),
+                AreaId.ERETRIA: OrderedFrozenSet((AreaId.AEGEAN_SEA, AreaId.ATHENS, AreaId.CHALKIS, AreaId.THERA)),
+                AreaId.ETRURIA_2: OrderedFrozenSet((AreaId.CORSICA_2, AreaId.MASSILIA, AreaId.ROMA)),
+                AreaId.FAYUM: OrderedFrozenSet(),
+                AreaId.GALATIA: OrderedFrozenSet(
+                    (AreaId.ANTIOCHIA, AreaId.CILICIA, AreaId.CYPRUS, AreaId.LYCIA, AreaId.SALAMIS),
                 ),
-                AreaId.GAZA: frozenset({AreaId.EASTERN_MEDITERRANEAN, AreaId.JERUSALEM, AreaId.TANIS}),
-                AreaId.GERMANIA_2: frozenset(),
-                AreaId.GORDIUM: frozenset(),
-                AreaId.ILLYRICUM: frozenset({AreaId.ADRIATIC_SEA, AreaId.APPOLONIA, AreaId.DALMATIA}),
-                AreaId.IONIA: frozenset({AreaId.AEGEAN_SEA, AreaId.LESBOS, AreaId.MILETUS, AreaId.SARDES}),
-                AreaId.ITHAKA: frozenset(
-                    {AreaId.APPOLONIA, AreaId.CENTRAL_MEDITERRANEAN, AreaId.DELPHI, AreaId.EPIRUS, AreaId.TARENTUM},
+                AreaId.GAZA: OrderedFrozenSet((AreaId.EASTERN_MEDITERRANEAN, AreaId.JERUSALEM, AreaId.TANIS)),
+                AreaId.GERMANIA_2: OrderedFrozenSet(),
+                AreaId.GORDIUM: OrderedFrozenSet(),
+                AreaId.ILLYRICUM: OrderedFrozenSet((AreaId.ADRIATIC_SEA, AreaId.APPOLONIA, AreaId.DALMATIA)),
+                AreaId.IONIA: OrderedFrozenSet((AreaId.AEGEAN_SEA, AreaId.LESBOS, AreaId.MILETUS, AreaId.SARDES)),
+                AreaId.ITHAKA: OrderedFrozenSet(
+                    (AreaId.APPOLONIA, AreaId.CENTRAL_MEDITERRANEAN, AreaId.DELPHI, AreaId.EPIRUS, AreaId.TARENTUM),
                 ),
-                AreaId.JALO: frozenset(),
-                AreaId.JERICHO: frozenset(),
-                AreaId.JERUSALEM: frozenset({AreaId.EASTERN_MEDITERRANEAN, AreaId.GAZA, AreaId.TYROS}),
-                AreaId.KANESH: frozenset(),
-                AreaId.KNOSSOS: frozenset(
-                    {AreaId.AEGEAN_SEA, AreaId.EASTERN_MEDITERRANEAN, AreaId.PHAESTOS, AreaId.RHODES, AreaId.THERA},
+                AreaId.JALO: OrderedFrozenSet(),
+                AreaId.JERICHO: OrderedFrozenSet(),
+                AreaId.JERUSALEM: OrderedFrozenSet((AreaId.EASTERN_MEDITERRANEAN, AreaId.GAZA, AreaId.TYROS)),
+                AreaId.KANESH: OrderedFrozenSet(),
+                AreaId.KNOSSOS: OrderedFrozenSet(
+                    (AreaId.AEGEAN_SEA, AreaId.EASTERN_MEDITERRANEAN, AreaId.PHAESTOS, AreaId.RHODES, AreaId.THERA),
                 ),
-                AreaId.KUBAN: frozenset({AreaId.BLACK_SEA, AreaId.CRIMEA, AreaId.MIKOP, AreaId.SCYTHIA}),
-                AreaId.LEMNOS: frozenset(
-                    {AreaId.AEGEAN_SEA, AreaId.BYCANTINUM, AreaId.THESSALONICA, AreaId.THRACE, AreaId.TROY},
+                AreaId.KUBAN: OrderedFrozenSet((AreaId.BLACK_SEA, AreaId.CRIMEA, AreaId.MIKOP, AreaId.SCYTHIA)),
+                AreaId.LEMNOS: OrderedFrozenSet(
+                    (AreaId.AEGEAN_SEA, AreaId.BYCANTINUM, AreaId.THESSALONICA, AreaId.THRACE, AreaId.TROY),
                 ),
-                AreaId.LESBOS: frozenset({AreaId.AEGEAN_SEA, AreaId.IONIA, AreaId.SARDES, AreaId.TROY}),
-                AreaId.LESSER_ARMENIA: frozenset({AreaId.CAUCASUS, AreaId.MEDIA}),
-                AreaId.LIBYA: frozenset({AreaId.CENTRAL_MEDITERRANEAN, AreaId.CYRENE, AreaId.TRIPOLI}),
-                AreaId.LYCIA: frozenset(
-                    {AreaId.CYPRUS, AreaId.EASTERN_MEDITERRANEAN, AreaId.GALATIA, AreaId.MILETUS, AreaId.RHODES},
+                AreaId.LESBOS: OrderedFrozenSet((AreaId.AEGEAN_SEA, AreaId.IONIA, AreaId.SARDES, AreaId.TROY)),
+                AreaId.LESSER_ARMENIA: OrderedFrozenSet((AreaId.CAUCASUS, AreaId.MEDIA)),
+                AreaId.LIBYA: OrderedFrozenSet((AreaId.CENTRAL_MEDITERRANEAN, AreaId.CYRENE, AreaId.TRIPOLI)),
+                AreaId.LYCIA: OrderedFrozenSet(
+                    (AreaId.CYPRUS, AreaId.EASTERN_MEDITERRANEAN, AreaId.GALATIA, AreaId.MILETUS, AreaId.RHODES),
                 ),
-                AreaId.MACEDONIA: frozenset(),
-                AreaId.MARI: frozenset(),
-                AreaId.MEDIA: frozenset({AreaId.CASPIAN_SEA, AreaId.LESSER_ARMENIA}),
-                AreaId.MEMPHIS: frozenset(),
-                AreaId.MESOPOTAMIA: frozenset(),
-                AreaId.MIDIAN: frozenset({AreaId.PETRA, AreaId.RED_SEA, AreaId.SINAI}),
-                AreaId.MIKOP: frozenset({AreaId.BLACK_SEA, AreaId.CAPPADOCIA, AreaId.KUBAN}),
-                AreaId.MILAZZO: frozenset(
-                    {AreaId.CAMPANIA, AreaId.PALERMO, AreaId.SYRACUS, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.MACEDONIA: OrderedFrozenSet(),
+                AreaId.MARI: OrderedFrozenSet(),
+                AreaId.MEDIA: OrderedFrozenSet((AreaId.CASPIAN_SEA, AreaId.LESSER_ARMENIA)),
+                AreaId.MEMPHIS: OrderedFrozenSet(),
+                AreaId.MESOPOTAMIA: OrderedFrozenSet(),
+                AreaId.MIDIAN: OrderedFrozenSet((AreaId.PETRA, AreaId.RED_SEA, AreaId.SINAI)),
+                AreaId.MIKOP: OrderedFrozenSet((AreaId.BLACK_SEA, AreaId.CAPPADOCIA, AreaId.KUBAN)),
+                AreaId.MILAZZO: OrderedFrozenSet(
+                    (AreaId.CAMPANIA, AreaId.PALERMO, AreaId.SYRACUS, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.MILETUS: frozenset({AreaId.AEGEAN_SEA, AreaId.IONIA, AreaId.LYCIA, AreaId.RHODES}),
-                AreaId.MOESIA: frozenset({AreaId.BLACK_SEA, AreaId.BYCANTINUM, AreaId.THYRAS}),
-                AreaId.NALCHIK: frozenset(),
-                AreaId.NEAPOLIS: frozenset({AreaId.CAMPANIA, AreaId.ROMA, AreaId.WESTERN_MEDITERRANEAN_2}),
-                AreaId.NINIVEH: frozenset(),
-                AreaId.NUBIA: frozenset({AreaId.PTOLEMAIS, AreaId.RED_SEA}),
-                AreaId.NUMIDIA_2: frozenset({AreaId.CARTHAGO, AreaId.CIRTA, AreaId.WESTERN_MEDITERRANEAN_2}),
-                AreaId.PAEONIA: frozenset(),
-                AreaId.PALERMO: frozenset(
-                    {
+                AreaId.MILETUS: OrderedFrozenSet((AreaId.AEGEAN_SEA, AreaId.IONIA, AreaId.LYCIA, AreaId.RHODES)),
+                AreaId.MOESIA: OrderedFrozenSet((AreaId.BLACK_SEA, AreaId.BYCANTINUM, AreaId.THYRAS)),
+                AreaId.NALCHIK: OrderedFrozenSet(),
+                AreaId.NEAPOLIS: OrderedFrozenSet((AreaId.CAMPANIA, AreaId.ROMA, AreaId.WESTERN_MEDITERRANEAN_2)),
+                AreaId.NINIVEH: OrderedFrozenSet(),
+                AreaId.NUBIA: OrderedFrozenSet((AreaId.PTOLEMAIS, AreaId.RED_SEA)),
+                AreaId.NUMIDIA_2: OrderedFrozenSet((AreaId.CARTHAGO, AreaId.CIRTA, AreaId.WESTERN_MEDITERRANEAN_2)),
+                AreaId.PAEONIA: OrderedFrozenSet(),
+                AreaId.PALERMO: OrderedFrozenSet(
+                    (
                         AreaId.CARTHAGO,
                         AreaId.CENTRAL_MEDITERRANEAN,
                         AreaId.MILAZZO,
                         AreaId.SYRACUS,
                         AreaId.WESTERN_MEDITERRANEAN_2,
-                    },
+                    ),
                 ),
-                AreaId.PANNONIA_2: frozenset({AreaId.ADRIATIC_SEA, AreaId.DALMATIA, AreaId.RUBICON}),
-                AreaId.PARTHIA: frozenset(),
-                AreaId.PETRA: frozenset({AreaId.MIDIAN, AreaId.SINAI}),
-                AreaId.PHAESTOS: frozenset(
-                    {
+                AreaId.PANNONIA_2: OrderedFrozenSet((AreaId.ADRIATIC_SEA, AreaId.DALMATIA, AreaId.RUBICON)),
+                AreaId.PARTHIA: OrderedFrozenSet(),
+                AreaId.PETRA: OrderedFrozenSet((AreaId.MIDIAN, AreaId.SINAI)),
+                AreaId.PHAESTOS: OrderedFrozenSet(
+                    (
                         AreaId.ARGOS,
                         AreaId.CENTRAL_MEDITERRANEAN,
                         AreaId.EASTERN_MEDITERRANEAN,
                         AreaId.KNOSSOS,
                         AreaId.SPARTA,
                         AreaId.THERA,
-                    },
+                    ),
                 ),
-                AreaId.PHOENICIA: frozenset(
-                    {AreaId.ANTIOCHIA, AreaId.EASTERN_MEDITERRANEAN, AreaId.SALAMIS, AreaId.SIDON},
+                AreaId.PHOENICIA: OrderedFrozenSet(
+                    (AreaId.ANTIOCHIA, AreaId.EASTERN_MEDITERRANEAN, AreaId.SALAMIS, AreaId.SIDON),
                 ),
-                AreaId.PHRYGIA: frozenset({AreaId.BITHYNIA, AreaId.BLACK_SEA, AreaId.SINOPE}),
-                AreaId.PTOLEMAIS: frozenset({AreaId.EASTERN_DESERT, AreaId.NUBIA, AreaId.RED_SEA}),
-                AreaId.RED_SEA: frozenset({AreaId.MIDIAN, AreaId.NUBIA, AreaId.PTOLEMAIS}),
-                AreaId.RHODES: frozenset(
-                    {AreaId.AEGEAN_SEA, AreaId.EASTERN_MEDITERRANEAN, AreaId.KNOSSOS, AreaId.LYCIA, AreaId.MILETUS},
+                AreaId.PHRYGIA: OrderedFrozenSet((AreaId.BITHYNIA, AreaId.BLACK_SEA, AreaId.SINOPE)),
+                AreaId.PTOLEMAIS: OrderedFrozenSet((AreaId.EASTERN_DESERT, AreaId.NUBIA, AreaId.RED_SEA)),
+                AreaId.RED_SEA: OrderedFrozenSet((AreaId.MIDIAN, AreaId.NUBIA, AreaId.PTOLEMAIS)),
+                AreaId.RHODES: OrderedFrozenSet(
+                    (AreaId.AEGEAN_SEA, AreaId.EASTERN_MEDITERRANEAN, AreaId.KNOSSOS, AreaId.LYCIA, AreaId.MILETUS),
                 ),
-                AreaId.ROMA: frozenset(
-                    {AreaId.CORSICA_2, AreaId.ETRURIA_2, AreaId.NEAPOLIS, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.ROMA: OrderedFrozenSet(
+                    (AreaId.CORSICA_2, AreaId.ETRURIA_2, AreaId.NEAPOLIS, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.RUBICON: frozenset({AreaId.ADRIATIC_SEA, AreaId.PANNONIA_2, AreaId.SAMNIUM}),
-                AreaId.SABRATA: frozenset({AreaId.THAPSUS, AreaId.TRIPOLI}),
-                AreaId.SAHARA: frozenset(),
-                AreaId.SALAMIS: frozenset(
-                    {AreaId.ANTIOCHIA, AreaId.CYPRUS, AreaId.EASTERN_MEDITERRANEAN, AreaId.GALATIA, AreaId.PHOENICIA},
+                AreaId.RUBICON: OrderedFrozenSet((AreaId.ADRIATIC_SEA, AreaId.PANNONIA_2, AreaId.SAMNIUM)),
+                AreaId.SABRATA: OrderedFrozenSet((AreaId.THAPSUS, AreaId.TRIPOLI)),
+                AreaId.SAHARA: OrderedFrozenSet(),
+                AreaId.SALAMIS: OrderedFrozenSet(
+                    (AreaId.ANTIOCHIA, AreaId.CYPRUS, AreaId.EASTERN_MEDITERRANEAN, AreaId.GALATIA, AreaId.PHOENICIA),
                 ),
-                AreaId.SAMNIUM: frozenset({AreaId.ADRIATIC_SEA, AreaId.RUBICON, AreaId.TARENTUM}),
-                AreaId.SARDES: frozenset({AreaId.IONIA, AreaId.LESBOS, AreaId.TROY}),
-                AreaId.SARDINIA_2: frozenset({AreaId.CARALES_2, AreaId.CORSICA_2, AreaId.WESTERN_MEDITERRANEAN_2}),
-                AreaId.SCYTHIA: frozenset({AreaId.CRIMEA, AreaId.DANUBE, AreaId.KUBAN}),
-                AreaId.SIDON: frozenset({AreaId.EASTERN_MEDITERRANEAN, AreaId.PHOENICIA, AreaId.TYROS}),
-                AreaId.SINAI: frozenset({AreaId.EASTERN_DESERT, AreaId.MIDIAN, AreaId.PETRA}),
-                AreaId.SINOPE: frozenset({AreaId.BLACK_SEA, AreaId.CAPPADOCIA, AreaId.PHRYGIA}),
-                AreaId.SIWA: frozenset(),
-                AreaId.SPARTA: frozenset({AreaId.ARGOS, AreaId.CENTRAL_MEDITERRANEAN, AreaId.CORINTH, AreaId.PHAESTOS}),
-                AreaId.SUDETEN: frozenset(),
-                AreaId.SUMERIA: frozenset(),
-                AreaId.SUSA: frozenset({AreaId.BABYLONIA, AreaId.CHALDAEA, AreaId.UR}),
-                AreaId.SYRACUS: frozenset(
-                    {AreaId.CAMPANIA, AreaId.CENTRAL_MEDITERRANEAN, AreaId.MILAZZO, AreaId.PALERMO},
+                AreaId.SAMNIUM: OrderedFrozenSet((AreaId.ADRIATIC_SEA, AreaId.RUBICON, AreaId.TARENTUM)),
+                AreaId.SARDES: OrderedFrozenSet((AreaId.IONIA, AreaId.LESBOS, AreaId.TROY)),
+                AreaId.SARDINIA_2: OrderedFrozenSet(
+                    (AreaId.CARALES_2, AreaId.CORSICA_2, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.SYRIA: frozenset(),
-                AreaId.TANIS: frozenset({AreaId.ALEXANDRIA, AreaId.EASTERN_MEDITERRANEAN, AreaId.GAZA}),
-                AreaId.TARENTUM: frozenset(
-                    {
+                AreaId.SCYTHIA: OrderedFrozenSet((AreaId.CRIMEA, AreaId.DANUBE, AreaId.KUBAN)),
+                AreaId.SIDON: OrderedFrozenSet((AreaId.EASTERN_MEDITERRANEAN, AreaId.PHOENICIA, AreaId.TYROS)),
+                AreaId.SINAI: OrderedFrozenSet((AreaId.EASTERN_DESERT, AreaId.MIDIAN, AreaId.PETRA)),
+                AreaId.SINOPE: OrderedFrozenSet((AreaId.BLACK_SEA, AreaId.CAPPADOCIA, AreaId.PHRYGIA)),
+                AreaId.SIWA: OrderedFrozenSet(),
+                AreaId.SPARTA: OrderedFrozenSet(
+                    (AreaId.ARGOS, AreaId.CENTRAL_MEDITERRANEAN, AreaId.CORINTH, AreaId.PHAESTOS),
+                ),
+                AreaId.SUDETEN: OrderedFrozenSet(),
+                AreaId.SUMERIA: OrderedFrozenSet(),
+                AreaId.SUSA: OrderedFrozenSet((AreaId.BABYLONIA, AreaId.CHALDAEA, AreaId.UR)),
+                AreaId.SYRACUS: OrderedFrozenSet(
+                    (AreaId.CAMPANIA, AreaId.CENTRAL_MEDITERRANEAN, AreaId.MILAZZO, AreaId.PALERMO),
+                ),
+                AreaId.SYRIA: OrderedFrozenSet(),
+                AreaId.TANIS: OrderedFrozenSet((AreaId.ALEXANDRIA, AreaId.EASTERN_MEDITERRANEAN, AreaId.GAZA)),
+                AreaId.TARENTUM: OrderedFrozenSet(
+                    (
                         AreaId.ADRIATIC_SEA,
                         AreaId.APPOLONIA,
                         AreaId.CAMPANIA,
                         AreaId.CENTRAL_MEDITERRANEAN,
                         AreaId.ITHAKA,
                         AreaId.SAMNIUM,
-                    },
+                    ),
                 ),
-                AreaId.THAPSUS: frozenset(
-                    {AreaId.CARTHAGO, AreaId.CENTRAL_MEDITERRANEAN, AreaId.SABRATA, AreaId.TRIPOLI},
+                AreaId.THAPSUS: OrderedFrozenSet(
+                    (AreaId.CARTHAGO, AreaId.CENTRAL_MEDITERRANEAN, AreaId.SABRATA, AreaId.TRIPOLI),
                 ),
-                AreaId.THEBES: frozenset(),
-                AreaId.THERA: frozenset(
-                    {AreaId.AEGEAN_SEA, AreaId.ARGOS, AreaId.ATHENS, AreaId.ERETRIA, AreaId.KNOSSOS, AreaId.PHAESTOS},
+                AreaId.THEBES: OrderedFrozenSet(),
+                AreaId.THERA: OrderedFrozenSet(
+                    (AreaId.AEGEAN_SEA, AreaId.ARGOS, AreaId.ATHENS, AreaId.ERETRIA, AreaId.KNOSSOS, AreaId.PHAESTOS),
                 ),
-                AreaId.THESSALONICA: frozenset(
-                    {AreaId.AEGEAN_SEA, AreaId.CHALKIS, AreaId.LEMNOS, AreaId.THESSALY, AreaId.THRACE},
+                AreaId.THESSALONICA: OrderedFrozenSet(
+                    (AreaId.AEGEAN_SEA, AreaId.CHALKIS, AreaId.LEMNOS, AreaId.THESSALY, AreaId.THRACE),
                 ),
-                AreaId.THESSALY: frozenset({AreaId.CHALKIS, AreaId.DELPHI, AreaId.THESSALONICA}),
-                AreaId.THRACE: frozenset({AreaId.BYCANTINUM, AreaId.LEMNOS, AreaId.THESSALONICA}),
-                AreaId.THYRAS: frozenset({AreaId.BLACK_SEA, AreaId.DANUBE, AreaId.MOESIA}),
-                AreaId.TRIPOLI: frozenset({AreaId.CENTRAL_MEDITERRANEAN, AreaId.LIBYA, AreaId.SABRATA, AreaId.THAPSUS}),
-                AreaId.TRIPOLITANIA: frozenset(),
-                AreaId.TROY: frozenset(
-                    {
+                AreaId.THESSALY: OrderedFrozenSet((AreaId.CHALKIS, AreaId.DELPHI, AreaId.THESSALONICA)),
+                AreaId.THRACE: OrderedFrozenSet((AreaId.BYCANTINUM, AreaId.LEMNOS, AreaId.THESSALONICA)),
+                AreaId.THYRAS: OrderedFrozenSet((AreaId.BLACK_SEA, AreaId.DANUBE, AreaId.MOESIA)),
+                AreaId.TRIPOLI: OrderedFrozenSet(
+                    (AreaId.CENTRAL_MEDITERRANEAN, AreaId.LIBYA, AreaId.SABRATA, AreaId.THAPSUS),
+                ),
+                AreaId.TRIPOLITANIA: OrderedFrozenSet(),
+                AreaId.TROY: OrderedFrozenSet(
+                    (
                         AreaId.AEGEAN_SEA,
                         AreaId.BITHYNIA,
                         AreaId.BLACK_SEA,
@@ -6117,16 +6153,18 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.LEMNOS,
                         AreaId.LESBOS,
                         AreaId.SARDES,
-                    },
+                    ),
                 ),
-                AreaId.TUNISIA_2: frozenset(),
-                AreaId.TYROS: frozenset({AreaId.EASTERN_MEDITERRANEAN, AreaId.JERUSALEM, AreaId.SIDON}),
-                AreaId.UPPER_EGYPT: frozenset(),
-                AreaId.UR: frozenset({AreaId.BABYLONIA, AreaId.CHALDAEA, AreaId.CHARAX, AreaId.SUSA}),
-                AreaId.VAN: frozenset(),
-                AreaId.WESTERN_DESERT: frozenset({AreaId.ALEXANDRIA, AreaId.CYRENAICA, AreaId.EASTERN_MEDITERRANEAN}),
-                AreaId.WESTERN_MEDITERRANEAN_2: frozenset(
-                    {
+                AreaId.TUNISIA_2: OrderedFrozenSet(),
+                AreaId.TYROS: OrderedFrozenSet((AreaId.EASTERN_MEDITERRANEAN, AreaId.JERUSALEM, AreaId.SIDON)),
+                AreaId.UPPER_EGYPT: OrderedFrozenSet(),
+                AreaId.UR: OrderedFrozenSet((AreaId.BABYLONIA, AreaId.CHALDAEA, AreaId.CHARAX, AreaId.SUSA)),
+                AreaId.VAN: OrderedFrozenSet(),
+                AreaId.WESTERN_DESERT: OrderedFrozenSet(
+                    (AreaId.ALEXANDRIA, AreaId.CYRENAICA, AreaId.EASTERN_MEDITERRANEAN),
+                ),
+                AreaId.WESTERN_MEDITERRANEAN_2: OrderedFrozenSet(
+                    (
                         AreaId.BALEARES,
                         AreaId.CAMPANIA,
                         AreaId.CARALES_2,
@@ -6149,72 +6187,74 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.ROMA,
                         AreaId.SARDINIA_2,
                         AreaId.WEST_MAURETANIA,
-                    },
+                    ),
                 ),
-                AreaId.AQUITANIA: frozenset(
-                    {AreaId.BAY_OF_BISCAY, AreaId.BELGICA, AreaId.LUGDUNENSIS, AreaId.TARRACONENSIS},
+                AreaId.AQUITANIA: OrderedFrozenSet(
+                    (AreaId.BAY_OF_BISCAY, AreaId.BELGICA, AreaId.LUGDUNENSIS, AreaId.TARRACONENSIS),
                 ),
-                AreaId.BAETICA: frozenset(),
-                AreaId.BALEARES: frozenset(
-                    {AreaId.EBUSUS, AreaId.IBERUS, AreaId.NEW_CARTHAGE, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.BAETICA: OrderedFrozenSet(),
+                AreaId.BALEARES: OrderedFrozenSet(
+                    (AreaId.EBUSUS, AreaId.IBERUS, AreaId.NEW_CARTHAGE, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.BAY_OF_BISCAY: frozenset(
-                    {
+                AreaId.BAY_OF_BISCAY: OrderedFrozenSet(
+                    (
                         AreaId.AQUITANIA,
                         AreaId.BRITANNIA,
                         AreaId.LONDINIUM,
                         AreaId.LUGDUNENSIS,
                         AreaId.LUSITANIA,
                         AreaId.TARRACONENSIS,
-                    },
+                    ),
                 ),
-                AreaId.BELGICA: frozenset(
-                    {AreaId.AQUITANIA, AreaId.LONDINIUM, AreaId.LOWER_GERMANY, AreaId.LUGDUNENSIS},
+                AreaId.BELGICA: OrderedFrozenSet(
+                    (AreaId.AQUITANIA, AreaId.LONDINIUM, AreaId.LOWER_GERMANY, AreaId.LUGDUNENSIS),
                 ),
-                AreaId.BRITANNIA: frozenset({AreaId.BAY_OF_BISCAY, AreaId.LONDINIUM}),
-                AreaId.CIRTA: frozenset({AreaId.NEW_AFRICA, AreaId.NUMIDIA_2, AreaId.WESTERN_MEDITERRANEAN_2}),
-                AreaId.CORDUBA: frozenset(
-                    {AreaId.NEW_CARTHAGE, AreaId.WEST_MAURETANIA, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.BRITANNIA: OrderedFrozenSet((AreaId.BAY_OF_BISCAY, AreaId.LONDINIUM)),
+                AreaId.CIRTA: OrderedFrozenSet((AreaId.NEW_AFRICA, AreaId.NUMIDIA_2, AreaId.WESTERN_MEDITERRANEAN_2)),
+                AreaId.CORDUBA: OrderedFrozenSet(
+                    (AreaId.NEW_CARTHAGE, AreaId.WEST_MAURETANIA, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.EAST_MAURETANIA: frozenset(
-                    {AreaId.NEW_AFRICA, AreaId.WEST_MAURETANIA, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.EAST_MAURETANIA: OrderedFrozenSet(
+                    (AreaId.NEW_AFRICA, AreaId.WEST_MAURETANIA, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.EBUSUS: frozenset({AreaId.BALEARES, AreaId.WESTERN_MEDITERRANEAN_2}),
-                AreaId.GAUL: frozenset(),
-                AreaId.HISPANIA: frozenset(),
-                AreaId.IBERUS: frozenset(
-                    {AreaId.BALEARES, AreaId.NEW_CARTHAGE, AreaId.PYRENEES, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.EBUSUS: OrderedFrozenSet((AreaId.BALEARES, AreaId.WESTERN_MEDITERRANEAN_2)),
+                AreaId.GAUL: OrderedFrozenSet(),
+                AreaId.HISPANIA: OrderedFrozenSet(),
+                AreaId.IBERUS: OrderedFrozenSet(
+                    (AreaId.BALEARES, AreaId.NEW_CARTHAGE, AreaId.PYRENEES, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.LONDINIUM: frozenset(
-                    {AreaId.BAY_OF_BISCAY, AreaId.BELGICA, AreaId.BRITANNIA, AreaId.LUGDUNENSIS},
+                AreaId.LONDINIUM: OrderedFrozenSet(
+                    (AreaId.BAY_OF_BISCAY, AreaId.BELGICA, AreaId.BRITANNIA, AreaId.LUGDUNENSIS),
                 ),
-                AreaId.LOWER_GERMANY: frozenset({AreaId.BELGICA}),
-                AreaId.LUGDUNENSIS: frozenset(
-                    {AreaId.AQUITANIA, AreaId.BAY_OF_BISCAY, AreaId.BELGICA, AreaId.LONDINIUM},
+                AreaId.LOWER_GERMANY: OrderedFrozenSet((AreaId.BELGICA,)),
+                AreaId.LUGDUNENSIS: OrderedFrozenSet(
+                    (AreaId.AQUITANIA, AreaId.BAY_OF_BISCAY, AreaId.BELGICA, AreaId.LONDINIUM),
                 ),
-                AreaId.LUSITANIA: frozenset({AreaId.BAY_OF_BISCAY, AreaId.TARRACONENSIS}),
-                AreaId.MASSILIA: frozenset(
-                    {AreaId.CORSICA_2, AreaId.ETRURIA_2, AreaId.NARBO, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.LUSITANIA: OrderedFrozenSet((AreaId.BAY_OF_BISCAY, AreaId.TARRACONENSIS)),
+                AreaId.MASSILIA: OrderedFrozenSet(
+                    (AreaId.CORSICA_2, AreaId.ETRURIA_2, AreaId.NARBO, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.NARBO: frozenset({AreaId.MASSILIA, AreaId.PYRENEES, AreaId.WESTERN_MEDITERRANEAN_2}),
-                AreaId.NEW_AFRICA: frozenset({AreaId.CIRTA, AreaId.EAST_MAURETANIA, AreaId.WESTERN_MEDITERRANEAN_2}),
-                AreaId.NEW_CARTHAGE: frozenset(
-                    {AreaId.BALEARES, AreaId.CORDUBA, AreaId.IBERUS, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.NARBO: OrderedFrozenSet((AreaId.MASSILIA, AreaId.PYRENEES, AreaId.WESTERN_MEDITERRANEAN_2)),
+                AreaId.NEW_AFRICA: OrderedFrozenSet(
+                    (AreaId.CIRTA, AreaId.EAST_MAURETANIA, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.PYRENEES: frozenset({AreaId.IBERUS, AreaId.NARBO, AreaId.WESTERN_MEDITERRANEAN_2}),
-                AreaId.RHAETIA: frozenset(),
-                AreaId.RHENUS: frozenset(),
-                AreaId.TARRACONENSIS: frozenset({AreaId.AQUITANIA, AreaId.BAY_OF_BISCAY, AreaId.LUSITANIA}),
-                AreaId.UPPER_GERMANY: frozenset(),
-                AreaId.WEST_MAURETANIA: frozenset(
-                    {AreaId.CORDUBA, AreaId.EAST_MAURETANIA, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.NEW_CARTHAGE: OrderedFrozenSet(
+                    (AreaId.BALEARES, AreaId.CORDUBA, AreaId.IBERUS, AreaId.WESTERN_MEDITERRANEAN_2),
+                ),
+                AreaId.PYRENEES: OrderedFrozenSet((AreaId.IBERUS, AreaId.NARBO, AreaId.WESTERN_MEDITERRANEAN_2)),
+                AreaId.RHAETIA: OrderedFrozenSet(),
+                AreaId.RHENUS: OrderedFrozenSet(),
+                AreaId.TARRACONENSIS: OrderedFrozenSet((AreaId.AQUITANIA, AreaId.BAY_OF_BISCAY, AreaId.LUSITANIA)),
+                AreaId.UPPER_GERMANY: OrderedFrozenSet(),
+                AreaId.WEST_MAURETANIA: OrderedFrozenSet(
+                    (AreaId.CORDUBA, AreaId.EAST_MAURETANIA, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
             },
         ),
         Adjacency.ALL: FrozenMap(
             {
-                AreaId.ADRIATIC_SEA: frozenset(
-                    {
+                AreaId.ADRIATIC_SEA: OrderedFrozenSet(
+                    (
                         AreaId.APPOLONIA,
                         AreaId.DALMATIA,
                         AreaId.ILLYRICUM,
@@ -6222,10 +6262,10 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.RUBICON,
                         AreaId.SAMNIUM,
                         AreaId.TARENTUM,
-                    },
+                    ),
                 ),
-                AreaId.AEGEAN_SEA: frozenset(
-                    {
+                AreaId.AEGEAN_SEA: OrderedFrozenSet(
+                    (
                         AreaId.CHALKIS,
                         AreaId.ERETRIA,
                         AreaId.IONIA,
@@ -6237,22 +6277,22 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.THERA,
                         AreaId.THESSALONICA,
                         AreaId.TROY,
-                    },
+                    ),
                 ),
-                AreaId.ALEPPO: frozenset(
-                    {AreaId.ANTIOCHIA, AreaId.ASSYRIA, AreaId.CILICIA, AreaId.PHOENICIA, AreaId.SYRIA},
+                AreaId.ALEPPO: OrderedFrozenSet(
+                    (AreaId.ANTIOCHIA, AreaId.ASSYRIA, AreaId.CILICIA, AreaId.PHOENICIA, AreaId.SYRIA),
                 ),
-                AreaId.ALEXANDRIA: frozenset(
-                    {AreaId.EASTERN_MEDITERRANEAN, AreaId.MEMPHIS, AreaId.TANIS, AreaId.WESTERN_DESERT},
+                AreaId.ALEXANDRIA: OrderedFrozenSet(
+                    (AreaId.EASTERN_MEDITERRANEAN, AreaId.MEMPHIS, AreaId.TANIS, AreaId.WESTERN_DESERT),
                 ),
-                AreaId.ANKARA: frozenset(
-                    {AreaId.BITHYNIA, AreaId.GORDIUM, AreaId.KANESH, AreaId.PHRYGIA, AreaId.SINOPE},
+                AreaId.ANKARA: OrderedFrozenSet(
+                    (AreaId.BITHYNIA, AreaId.GORDIUM, AreaId.KANESH, AreaId.PHRYGIA, AreaId.SINOPE),
                 ),
-                AreaId.ANTIOCHIA: frozenset(
-                    {AreaId.ALEPPO, AreaId.CILICIA, AreaId.GALATIA, AreaId.PHOENICIA, AreaId.SALAMIS},
+                AreaId.ANTIOCHIA: OrderedFrozenSet(
+                    (AreaId.ALEPPO, AreaId.CILICIA, AreaId.GALATIA, AreaId.PHOENICIA, AreaId.SALAMIS),
                 ),
-                AreaId.APPOLONIA: frozenset(
-                    {
+                AreaId.APPOLONIA: OrderedFrozenSet(
+                    (
                         AreaId.ADRIATIC_SEA,
                         AreaId.EPIRUS,
                         AreaId.ILLYRICUM,
@@ -6260,31 +6300,35 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.MACEDONIA,
                         AreaId.PAEONIA,
                         AreaId.TARENTUM,
-                    },
+                    ),
                 ),
-                AreaId.ARABIA: frozenset({AreaId.CHALDAEA, AreaId.MIDIAN, AreaId.PETRA, AreaId.SUMERIA, AreaId.SYRIA}),
-                AreaId.ARGOS: frozenset({AreaId.ATHENS, AreaId.CORINTH, AreaId.PHAESTOS, AreaId.SPARTA, AreaId.THERA}),
-                AreaId.ARMENIA: frozenset(
-                    {
+                AreaId.ARABIA: OrderedFrozenSet(
+                    (AreaId.CHALDAEA, AreaId.MIDIAN, AreaId.PETRA, AreaId.SUMERIA, AreaId.SYRIA),
+                ),
+                AreaId.ARGOS: OrderedFrozenSet(
+                    (AreaId.ATHENS, AreaId.CORINTH, AreaId.PHAESTOS, AreaId.SPARTA, AreaId.THERA),
+                ),
+                AreaId.ARMENIA: OrderedFrozenSet(
+                    (
                         AreaId.CAPPADOCIA,
                         AreaId.CAUCASUS,
                         AreaId.LESSER_ARMENIA,
                         AreaId.NALCHIK,
                         AreaId.NINIVEH,
                         AreaId.VAN,
-                    },
+                    ),
                 ),
-                AreaId.ASSYRIA: frozenset(
-                    {AreaId.ALEPPO, AreaId.CARRHAE, AreaId.CILICIA, AreaId.NINIVEH, AreaId.SYRIA, AreaId.VAN},
+                AreaId.ASSYRIA: OrderedFrozenSet(
+                    (AreaId.ALEPPO, AreaId.CARRHAE, AreaId.CILICIA, AreaId.NINIVEH, AreaId.SYRIA, AreaId.VAN),
                 ),
-                AreaId.ATHENS: frozenset(
-                    {AreaId.ARGOS, AreaId.CHALKIS, AreaId.CORINTH, AreaId.DELPHI, AreaId.ERETRIA, AreaId.THERA},
+                AreaId.ATHENS: OrderedFrozenSet(
+                    (AreaId.ARGOS, AreaId.CHALKIS, AreaId.CORINTH, AreaId.DELPHI, AreaId.ERETRIA, AreaId.THERA),
                 ),
-                AreaId.BABYLON: frozenset(
-                    {AreaId.BABYLONIA, AreaId.CHARAX, AreaId.MESOPOTAMIA, AreaId.SUMERIA, AreaId.UR},
+                AreaId.BABYLON: OrderedFrozenSet(
+                    (AreaId.BABYLONIA, AreaId.CHARAX, AreaId.MESOPOTAMIA, AreaId.SUMERIA, AreaId.UR),
                 ),
-                AreaId.BABYLONIA: frozenset(
-                    {
+                AreaId.BABYLONIA: OrderedFrozenSet(
+                    (
                         AreaId.BABYLON,
                         AreaId.ELAM,
                         AreaId.MESOPOTAMIA,
@@ -6292,13 +6336,13 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.PARTHIA,
                         AreaId.SUSA,
                         AreaId.UR,
-                    },
+                    ),
                 ),
-                AreaId.BITHYNIA: frozenset(
-                    {AreaId.ANKARA, AreaId.BLACK_SEA, AreaId.GORDIUM, AreaId.PHRYGIA, AreaId.SARDES, AreaId.TROY},
+                AreaId.BITHYNIA: OrderedFrozenSet(
+                    (AreaId.ANKARA, AreaId.BLACK_SEA, AreaId.GORDIUM, AreaId.PHRYGIA, AreaId.SARDES, AreaId.TROY),
                 ),
-                AreaId.BLACK_SEA: frozenset(
-                    {
+                AreaId.BLACK_SEA: OrderedFrozenSet(
+                    (
                         AreaId.BITHYNIA,
                         AreaId.BYCANTINUM,
                         AreaId.CAPPADOCIA,
@@ -6311,14 +6355,14 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.SINOPE,
                         AreaId.THYRAS,
                         AreaId.TROY,
-                    },
+                    ),
                 ),
-                AreaId.BUHEN: frozenset({AreaId.PTOLEMAIS, AreaId.THEBES, AreaId.UPPER_EGYPT}),
-                AreaId.BYCANTINUM: frozenset(
-                    {AreaId.BLACK_SEA, AreaId.LEMNOS, AreaId.MOESIA, AreaId.THRACE, AreaId.TROY},
+                AreaId.BUHEN: OrderedFrozenSet((AreaId.PTOLEMAIS, AreaId.THEBES, AreaId.UPPER_EGYPT)),
+                AreaId.BYCANTINUM: OrderedFrozenSet(
+                    (AreaId.BLACK_SEA, AreaId.LEMNOS, AreaId.MOESIA, AreaId.THRACE, AreaId.TROY),
                 ),
-                AreaId.CAMPANIA: frozenset(
-                    {
+                AreaId.CAMPANIA: OrderedFrozenSet(
+                    (
                         AreaId.CENTRAL_MEDITERRANEAN,
                         AreaId.MILAZZO,
                         AreaId.NEAPOLIS,
@@ -6326,30 +6370,30 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.SYRACUS,
                         AreaId.TARENTUM,
                         AreaId.WESTERN_MEDITERRANEAN_2,
-                    },
+                    ),
                 ),
-                AreaId.CAPPADOCIA: frozenset(
-                    {AreaId.ARMENIA, AreaId.BLACK_SEA, AreaId.MIKOP, AreaId.NALCHIK, AreaId.SINOPE, AreaId.VAN},
+                AreaId.CAPPADOCIA: OrderedFrozenSet(
+                    (AreaId.ARMENIA, AreaId.BLACK_SEA, AreaId.MIKOP, AreaId.NALCHIK, AreaId.SINOPE, AreaId.VAN),
                 ),
-                AreaId.CARALES_2: frozenset({AreaId.SARDINIA_2, AreaId.WESTERN_MEDITERRANEAN_2}),
-                AreaId.CARRHAE: frozenset(
-                    {AreaId.ASSYRIA, AreaId.MARI, AreaId.MESOPOTAMIA, AreaId.NINIVEH, AreaId.SYRIA},
+                AreaId.CARALES_2: OrderedFrozenSet((AreaId.SARDINIA_2, AreaId.WESTERN_MEDITERRANEAN_2)),
+                AreaId.CARRHAE: OrderedFrozenSet(
+                    (AreaId.ASSYRIA, AreaId.MARI, AreaId.MESOPOTAMIA, AreaId.NINIVEH, AreaId.SYRIA),
                 ),
-                AreaId.CARTHAGO: frozenset(
-                    {
+                AreaId.CARTHAGO: OrderedFrozenSet(
+                    (
                         AreaId.CENTRAL_MEDITERRANEAN,
                         AreaId.NUMIDIA_2,
                         AreaId.PALERMO,
                         AreaId.THAPSUS,
                         AreaId.WESTERN_MEDITERRANEAN_2,
-                    },
+                    ),
                 ),
-                AreaId.CASPIAN_SEA: frozenset({AreaId.CAUCASUS, AreaId.MEDIA}),
-                AreaId.CAUCASUS: frozenset(
-                    {AreaId.ARMENIA, AreaId.CASPIAN_SEA, AreaId.LESSER_ARMENIA, AreaId.MEDIA, AreaId.NALCHIK},
+                AreaId.CASPIAN_SEA: OrderedFrozenSet((AreaId.CAUCASUS, AreaId.MEDIA)),
+                AreaId.CAUCASUS: OrderedFrozenSet(
+                    (AreaId.ARMENIA, AreaId.CASPIAN_SEA, AreaId.LESSER_ARMENIA, AreaId.MEDIA, AreaId.NALCHIK),
                 ),
-                AreaId.CENTRAL_MEDITERRANEAN: frozenset(
-                    {
+                AreaId.CENTRAL_MEDITERRANEAN: OrderedFrozenSet(
+                    (
                         AreaId.CAMPANIA,
                         AreaId.CARTHAGO,
                         AreaId.CORINTH,
@@ -6365,58 +6409,62 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.TARENTUM,
                         AreaId.THAPSUS,
                         AreaId.TRIPOLI,
-                    },
+                    ),
                 ),
-                AreaId.CHALDAEA: frozenset({AreaId.ARABIA, AreaId.CHARAX, AreaId.SUMERIA, AreaId.SUSA, AreaId.UR}),
-                AreaId.CHALKIS: frozenset(
-                    {
+                AreaId.CHALDAEA: OrderedFrozenSet(
+                    (AreaId.ARABIA, AreaId.CHARAX, AreaId.SUMERIA, AreaId.SUSA, AreaId.UR),
+                ),
+                AreaId.CHALKIS: OrderedFrozenSet(
+                    (
                         AreaId.AEGEAN_SEA,
                         AreaId.ATHENS,
                         AreaId.DELPHI,
                         AreaId.ERETRIA,
                         AreaId.THESSALONICA,
                         AreaId.THESSALY,
-                    },
+                    ),
                 ),
-                AreaId.CHARAX: frozenset({AreaId.BABYLON, AreaId.CHALDAEA, AreaId.SUMERIA, AreaId.UR}),
-                AreaId.CILICIA: frozenset(
-                    {AreaId.ALEPPO, AreaId.ANTIOCHIA, AreaId.ASSYRIA, AreaId.GALATIA, AreaId.KANESH, AreaId.VAN},
+                AreaId.CHARAX: OrderedFrozenSet((AreaId.BABYLON, AreaId.CHALDAEA, AreaId.SUMERIA, AreaId.UR)),
+                AreaId.CILICIA: OrderedFrozenSet(
+                    (AreaId.ALEPPO, AreaId.ANTIOCHIA, AreaId.ASSYRIA, AreaId.GALATIA, AreaId.KANESH, AreaId.VAN),
                 ),
-                AreaId.CISALPINA_2: frozenset(
-                    {AreaId.ETRURIA_2, AreaId.PANNONIA_2, AreaId.RHAETIA, AreaId.RHENUS, AreaId.RUBICON},
+                AreaId.CISALPINA_2: OrderedFrozenSet(
+                    (AreaId.ETRURIA_2, AreaId.PANNONIA_2, AreaId.RHAETIA, AreaId.RHENUS, AreaId.RUBICON),
                 ),
-                AreaId.CORINTH: frozenset(
-                    {AreaId.ARGOS, AreaId.ATHENS, AreaId.CENTRAL_MEDITERRANEAN, AreaId.DELPHI, AreaId.SPARTA},
+                AreaId.CORINTH: OrderedFrozenSet(
+                    (AreaId.ARGOS, AreaId.ATHENS, AreaId.CENTRAL_MEDITERRANEAN, AreaId.DELPHI, AreaId.SPARTA),
                 ),
-                AreaId.CORSICA_2: frozenset(
-                    {AreaId.ETRURIA_2, AreaId.MASSILIA, AreaId.ROMA, AreaId.SARDINIA_2, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.CORSICA_2: OrderedFrozenSet(
+                    (AreaId.ETRURIA_2, AreaId.MASSILIA, AreaId.ROMA, AreaId.SARDINIA_2, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.CRIMEA: frozenset({AreaId.BLACK_SEA, AreaId.DANUBE, AreaId.KUBAN, AreaId.SCYTHIA}),
-                AreaId.CYPRUS: frozenset({AreaId.EASTERN_MEDITERRANEAN, AreaId.GALATIA, AreaId.LYCIA, AreaId.SALAMIS}),
-                AreaId.CYRENAICA: frozenset(
-                    {AreaId.CYRENE, AreaId.EASTERN_MEDITERRANEAN, AreaId.JALO, AreaId.SIWA, AreaId.WESTERN_DESERT},
+                AreaId.CRIMEA: OrderedFrozenSet((AreaId.BLACK_SEA, AreaId.DANUBE, AreaId.KUBAN, AreaId.SCYTHIA)),
+                AreaId.CYPRUS: OrderedFrozenSet(
+                    (AreaId.EASTERN_MEDITERRANEAN, AreaId.GALATIA, AreaId.LYCIA, AreaId.SALAMIS),
                 ),
-                AreaId.CYRENE: frozenset(
-                    {
+                AreaId.CYRENAICA: OrderedFrozenSet(
+                    (AreaId.CYRENE, AreaId.EASTERN_MEDITERRANEAN, AreaId.JALO, AreaId.SIWA, AreaId.WESTERN_DESERT),
+                ),
+                AreaId.CYRENE: OrderedFrozenSet(
+                    (
                         AreaId.CENTRAL_MEDITERRANEAN,
                         AreaId.CYRENAICA,
                         AreaId.EASTERN_MEDITERRANEAN,
                         AreaId.JALO,
                         AreaId.LIBYA,
-                    },
+                    ),
                 ),
-                AreaId.DACIA: frozenset(
-                    {AreaId.DANUBE, AreaId.GERMANIA_2, AreaId.ILLYRICUM, AreaId.MOESIA, AreaId.SCYTHIA, AreaId.SUDETEN},
+                AreaId.DACIA: OrderedFrozenSet(
+                    (AreaId.DANUBE, AreaId.GERMANIA_2, AreaId.ILLYRICUM, AreaId.MOESIA, AreaId.SCYTHIA, AreaId.SUDETEN),
                 ),
-                AreaId.DALMATIA: frozenset({AreaId.ADRIATIC_SEA, AreaId.ILLYRICUM, AreaId.PANNONIA_2}),
-                AreaId.DAMASCUS: frozenset(
-                    {AreaId.JERICHO, AreaId.PHOENICIA, AreaId.SIDON, AreaId.SYRIA, AreaId.TYROS},
+                AreaId.DALMATIA: OrderedFrozenSet((AreaId.ADRIATIC_SEA, AreaId.ILLYRICUM, AreaId.PANNONIA_2)),
+                AreaId.DAMASCUS: OrderedFrozenSet(
+                    (AreaId.JERICHO, AreaId.PHOENICIA, AreaId.SIDON, AreaId.SYRIA, AreaId.TYROS),
                 ),
-                AreaId.DANUBE: frozenset(
-                    {AreaId.BLACK_SEA, AreaId.CRIMEA, AreaId.DACIA, AreaId.MOESIA, AreaId.SCYTHIA, AreaId.THYRAS},
+                AreaId.DANUBE: OrderedFrozenSet(
+                    (AreaId.BLACK_SEA, AreaId.CRIMEA, AreaId.DACIA, AreaId.MOESIA, AreaId.SCYTHIA, AreaId.THYRAS),
                 ),
-                AreaId.DELPHI: frozenset(
-                    {
+                AreaId.DELPHI: OrderedFrozenSet(
+                    (
                         AreaId.ATHENS,
                         AreaId.CENTRAL_MEDITERRANEAN,
                         AreaId.CHALKIS,
@@ -6424,13 +6472,13 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.EPIRUS,
                         AreaId.ITHAKA,
                         AreaId.THESSALY,
-                    },
+                    ),
                 ),
-                AreaId.EASTERN_DESERT: frozenset(
-                    {AreaId.FAYUM, AreaId.MEMPHIS, AreaId.PTOLEMAIS, AreaId.SINAI, AreaId.TANIS, AreaId.UPPER_EGYPT},
+                AreaId.EASTERN_DESERT: OrderedFrozenSet(
+                    (AreaId.FAYUM, AreaId.MEMPHIS, AreaId.PTOLEMAIS, AreaId.SINAI, AreaId.TANIS, AreaId.UPPER_EGYPT),
                 ),
-                AreaId.EASTERN_MEDITERRANEAN: frozenset(
-                    {
+                AreaId.EASTERN_MEDITERRANEAN: OrderedFrozenSet(
+                    (
                         AreaId.ALEXANDRIA,
                         AreaId.CENTRAL_MEDITERRANEAN,
                         AreaId.CYPRUS,
@@ -6448,17 +6496,17 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.TANIS,
                         AreaId.TYROS,
                         AreaId.WESTERN_DESERT,
-                    },
+                    ),
                 ),
-                AreaId.ELAM: frozenset(
-                    {AreaId.BABYLONIA, AreaId.LESSER_ARMENIA, AreaId.MEDIA, AreaId.NINIVEH, AreaId.PARTHIA},
+                AreaId.ELAM: OrderedFrozenSet(
+                    (AreaId.BABYLONIA, AreaId.LESSER_ARMENIA, AreaId.MEDIA, AreaId.NINIVEH, AreaId.PARTHIA),
                 ),
-                AreaId.EPIRUS: frozenset(
-                    {AreaId.APPOLONIA, AreaId.DELPHI, AreaId.ITHAKA, AreaId.MACEDONIA, AreaId.THESSALY},
+                AreaId.EPIRUS: OrderedFrozenSet(
+                    (AreaId.APPOLONIA, AreaId.DELPHI, AreaId.ITHAKA, AreaId.MACEDONIA, AreaId.THESSALY),
                 ),
-                AreaId.ERETRIA: frozenset({AreaId.AEGEAN_SEA, AreaId.ATHENS, AreaId.CHALKIS, AreaId.THERA}),
-                AreaId.ETRURIA_2: frozenset(
-                    {
+                AreaId.ERETRIA: OrderedFrozenSet((AreaId.AEGEAN_SEA, AreaId.ATHENS, AreaId.CHALKIS, AreaId.THERA)),
+                AreaId.ETRURIA_2: OrderedFrozenSet(
+                    (
                         AreaId.CISALPINA_2,
                         AreaId.CORSICA_2,
                         AreaId.GAUL,
@@ -6466,13 +6514,13 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.RHAETIA,
                         AreaId.ROMA,
                         AreaId.RUBICON,
-                    },
+                    ),
                 ),
-                AreaId.FAYUM: frozenset(
-                    {AreaId.EASTERN_DESERT, AreaId.MEMPHIS, AreaId.SIWA, AreaId.UPPER_EGYPT, AreaId.WESTERN_DESERT},
+                AreaId.FAYUM: OrderedFrozenSet(
+                    (AreaId.EASTERN_DESERT, AreaId.MEMPHIS, AreaId.SIWA, AreaId.UPPER_EGYPT, AreaId.WESTERN_DESERT),
                 ),
-                AreaId.GALATIA: frozenset(
-                    {
+                AreaId.GALATIA: OrderedFrozenSet(
+                    (
                         AreaId.ANTIOCHIA,
                         AreaId.CILICIA,
                         AreaId.CYPRUS,
@@ -6481,24 +6529,26 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.KANESH,
                         AreaId.LYCIA,
                         AreaId.SALAMIS,
-                    },
+                    ),
                 ),
-                AreaId.GAZA: frozenset({AreaId.EASTERN_MEDITERRANEAN, AreaId.JERUSALEM, AreaId.SINAI, AreaId.TANIS}),
-                AreaId.GERMANIA_2: frozenset(
-                    {
+                AreaId.GAZA: OrderedFrozenSet(
+                    (AreaId.EASTERN_MEDITERRANEAN, AreaId.JERUSALEM, AreaId.SINAI, AreaId.TANIS),
+                ),
+                AreaId.GERMANIA_2: OrderedFrozenSet(
+                    (
                         AreaId.DACIA,
                         AreaId.ILLYRICUM,
                         AreaId.LOWER_GERMANY,
                         AreaId.PANNONIA_2,
                         AreaId.RHENUS,
                         AreaId.SUDETEN,
-                    },
+                    ),
                 ),
-                AreaId.GORDIUM: frozenset(
-                    {AreaId.ANKARA, AreaId.BITHYNIA, AreaId.GALATIA, AreaId.IONIA, AreaId.KANESH, AreaId.SARDES},
+                AreaId.GORDIUM: OrderedFrozenSet(
+                    (AreaId.ANKARA, AreaId.BITHYNIA, AreaId.GALATIA, AreaId.IONIA, AreaId.KANESH, AreaId.SARDES),
                 ),
-                AreaId.ILLYRICUM: frozenset(
-                    {
+                AreaId.ILLYRICUM: OrderedFrozenSet(
+                    (
                         AreaId.ADRIATIC_SEA,
                         AreaId.APPOLONIA,
                         AreaId.DACIA,
@@ -6507,10 +6557,10 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.MOESIA,
                         AreaId.PAEONIA,
                         AreaId.PANNONIA_2,
-                    },
+                    ),
                 ),
-                AreaId.IONIA: frozenset(
-                    {
+                AreaId.IONIA: OrderedFrozenSet(
+                    (
                         AreaId.AEGEAN_SEA,
                         AreaId.GALATIA,
                         AreaId.GORDIUM,
@@ -6518,82 +6568,82 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.LYCIA,
                         AreaId.MILETUS,
                         AreaId.SARDES,
-                    },
+                    ),
                 ),
-                AreaId.ITHAKA: frozenset(
-                    {AreaId.APPOLONIA, AreaId.CENTRAL_MEDITERRANEAN, AreaId.DELPHI, AreaId.EPIRUS, AreaId.TARENTUM},
+                AreaId.ITHAKA: OrderedFrozenSet(
+                    (AreaId.APPOLONIA, AreaId.CENTRAL_MEDITERRANEAN, AreaId.DELPHI, AreaId.EPIRUS, AreaId.TARENTUM),
                 ),
-                AreaId.JALO: frozenset(
-                    {AreaId.CYRENAICA, AreaId.CYRENE, AreaId.LIBYA, AreaId.SIWA, AreaId.TRIPOLITANIA},
+                AreaId.JALO: OrderedFrozenSet(
+                    (AreaId.CYRENAICA, AreaId.CYRENE, AreaId.LIBYA, AreaId.SIWA, AreaId.TRIPOLITANIA),
                 ),
-                AreaId.JERICHO: frozenset(
-                    {AreaId.DAMASCUS, AreaId.JERUSALEM, AreaId.PETRA, AreaId.SYRIA, AreaId.TYROS},
+                AreaId.JERICHO: OrderedFrozenSet(
+                    (AreaId.DAMASCUS, AreaId.JERUSALEM, AreaId.PETRA, AreaId.SYRIA, AreaId.TYROS),
                 ),
-                AreaId.JERUSALEM: frozenset(
-                    {
+                AreaId.JERUSALEM: OrderedFrozenSet(
+                    (
                         AreaId.EASTERN_MEDITERRANEAN,
                         AreaId.GAZA,
                         AreaId.JERICHO,
                         AreaId.PETRA,
                         AreaId.SINAI,
                         AreaId.TYROS,
-                    },
+                    ),
                 ),
-                AreaId.KANESH: frozenset(
-                    {AreaId.ANKARA, AreaId.CILICIA, AreaId.GALATIA, AreaId.GORDIUM, AreaId.SINOPE, AreaId.VAN},
+                AreaId.KANESH: OrderedFrozenSet(
+                    (AreaId.ANKARA, AreaId.CILICIA, AreaId.GALATIA, AreaId.GORDIUM, AreaId.SINOPE, AreaId.VAN),
                 ),
-                AreaId.KNOSSOS: frozenset(
-                    {AreaId.AEGEAN_SEA, AreaId.EASTERN_MEDITERRANEAN, AreaId.PHAESTOS, AreaId.RHODES, AreaId.THERA},
+                AreaId.KNOSSOS: OrderedFrozenSet(
+                    (AreaId.AEGEAN_SEA, AreaId.EASTERN_MEDITERRANEAN, AreaId.PHAESTOS, AreaId.RHODES, AreaId.THERA),
                 ),
-                AreaId.KUBAN: frozenset({AreaId.BLACK_SEA, AreaId.CRIMEA, AreaId.MIKOP, AreaId.SCYTHIA}),
-                AreaId.LEMNOS: frozenset(
-                    {AreaId.AEGEAN_SEA, AreaId.BYCANTINUM, AreaId.THESSALONICA, AreaId.THRACE, AreaId.TROY},
+                AreaId.KUBAN: OrderedFrozenSet((AreaId.BLACK_SEA, AreaId.CRIMEA, AreaId.MIKOP, AreaId.SCYTHIA)),
+                AreaId.LEMNOS: OrderedFrozenSet(
+                    (AreaId.AEGEAN_SEA, AreaId.BYCANTINUM, AreaId.THESSALONICA, AreaId.THRACE, AreaId.TROY),
                 ),
-                AreaId.LESBOS: frozenset({AreaId.AEGEAN_SEA, AreaId.IONIA, AreaId.SARDES, AreaId.TROY}),
-                AreaId.LESSER_ARMENIA: frozenset(
-                    {AreaId.ARMENIA, AreaId.CAUCASUS, AreaId.ELAM, AreaId.MEDIA, AreaId.NINIVEH},
+                AreaId.LESBOS: OrderedFrozenSet((AreaId.AEGEAN_SEA, AreaId.IONIA, AreaId.SARDES, AreaId.TROY)),
+                AreaId.LESSER_ARMENIA: OrderedFrozenSet(
+                    (AreaId.ARMENIA, AreaId.CAUCASUS, AreaId.ELAM, AreaId.MEDIA, AreaId.NINIVEH),
                 ),
-                AreaId.LIBYA: frozenset(
-                    {AreaId.CENTRAL_MEDITERRANEAN, AreaId.CYRENE, AreaId.JALO, AreaId.TRIPOLI, AreaId.TRIPOLITANIA},
+                AreaId.LIBYA: OrderedFrozenSet(
+                    (AreaId.CENTRAL_MEDITERRANEAN, AreaId.CYRENE, AreaId.JALO, AreaId.TRIPOLI, AreaId.TRIPOLITANIA),
                 ),
-                AreaId.LYCIA: frozenset(
-                    {
+                AreaId.LYCIA: OrderedFrozenSet(
+                    (
                         AreaId.CYPRUS,
                         AreaId.EASTERN_MEDITERRANEAN,
                         AreaId.GALATIA,
                         AreaId.IONIA,
                         AreaId.MILETUS,
                         AreaId.RHODES,
-                    },
+                    ),
                 ),
-                AreaId.MACEDONIA: frozenset(
-                    {
+                AreaId.MACEDONIA: OrderedFrozenSet(
+                    (
                         AreaId.APPOLONIA,
                         AreaId.EPIRUS,
                         AreaId.PAEONIA,
                         AreaId.THESSALONICA,
                         AreaId.THESSALY,
                         AreaId.THRACE,
-                    },
+                    ),
                 ),
-                AreaId.MARI: frozenset({AreaId.CARRHAE, AreaId.MESOPOTAMIA, AreaId.SUMERIA, AreaId.SYRIA}),
-                AreaId.MEDIA: frozenset(
-                    {AreaId.CASPIAN_SEA, AreaId.CAUCASUS, AreaId.ELAM, AreaId.LESSER_ARMENIA, AreaId.PARTHIA},
+                AreaId.MARI: OrderedFrozenSet((AreaId.CARRHAE, AreaId.MESOPOTAMIA, AreaId.SUMERIA, AreaId.SYRIA)),
+                AreaId.MEDIA: OrderedFrozenSet(
+                    (AreaId.CASPIAN_SEA, AreaId.CAUCASUS, AreaId.ELAM, AreaId.LESSER_ARMENIA, AreaId.PARTHIA),
                 ),
-                AreaId.MEMPHIS: frozenset(
-                    {AreaId.ALEXANDRIA, AreaId.EASTERN_DESERT, AreaId.FAYUM, AreaId.TANIS, AreaId.WESTERN_DESERT},
+                AreaId.MEMPHIS: OrderedFrozenSet(
+                    (AreaId.ALEXANDRIA, AreaId.EASTERN_DESERT, AreaId.FAYUM, AreaId.TANIS, AreaId.WESTERN_DESERT),
                 ),
-                AreaId.MESOPOTAMIA: frozenset(
-                    {AreaId.BABYLON, AreaId.BABYLONIA, AreaId.CARRHAE, AreaId.MARI, AreaId.NINIVEH, AreaId.SUMERIA},
+                AreaId.MESOPOTAMIA: OrderedFrozenSet(
+                    (AreaId.BABYLON, AreaId.BABYLONIA, AreaId.CARRHAE, AreaId.MARI, AreaId.NINIVEH, AreaId.SUMERIA),
                 ),
-                AreaId.MIDIAN: frozenset({AreaId.ARABIA, AreaId.PETRA, AreaId.RED_SEA, AreaId.SINAI}),
-                AreaId.MIKOP: frozenset({AreaId.BLACK_SEA, AreaId.CAPPADOCIA, AreaId.KUBAN, AreaId.NALCHIK}),
-                AreaId.MILAZZO: frozenset(
-                    {AreaId.CAMPANIA, AreaId.PALERMO, AreaId.SYRACUS, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.MIDIAN: OrderedFrozenSet((AreaId.ARABIA, AreaId.PETRA, AreaId.RED_SEA, AreaId.SINAI)),
+                AreaId.MIKOP: OrderedFrozenSet((AreaId.BLACK_SEA, AreaId.CAPPADOCIA, AreaId.KUBAN, AreaId.NALCHIK)),
+                AreaId.MILAZZO: OrderedFrozenSet(
+                    (AreaId.CAMPANIA, AreaId.PALERMO, AreaId.SYRACUS, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.MILETUS: frozenset({AreaId.AEGEAN_SEA, AreaId.IONIA, AreaId.LYCIA, AreaId.RHODES}),
-                AreaId.MOESIA: frozenset(
-                    {
+                AreaId.MILETUS: OrderedFrozenSet((AreaId.AEGEAN_SEA, AreaId.IONIA, AreaId.LYCIA, AreaId.RHODES)),
+                AreaId.MOESIA: OrderedFrozenSet(
+                    (
                         AreaId.BLACK_SEA,
                         AreaId.BYCANTINUM,
                         AreaId.DACIA,
@@ -6602,14 +6652,14 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.PAEONIA,
                         AreaId.THRACE,
                         AreaId.THYRAS,
-                    },
+                    ),
                 ),
-                AreaId.NALCHIK: frozenset({AreaId.ARMENIA, AreaId.CAPPADOCIA, AreaId.CAUCASUS, AreaId.MIKOP}),
-                AreaId.NEAPOLIS: frozenset(
-                    {AreaId.CAMPANIA, AreaId.ROMA, AreaId.SAMNIUM, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.NALCHIK: OrderedFrozenSet((AreaId.ARMENIA, AreaId.CAPPADOCIA, AreaId.CAUCASUS, AreaId.MIKOP)),
+                AreaId.NEAPOLIS: OrderedFrozenSet(
+                    (AreaId.CAMPANIA, AreaId.ROMA, AreaId.SAMNIUM, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.NINIVEH: frozenset(
-                    {
+                AreaId.NINIVEH: OrderedFrozenSet(
+                    (
                         AreaId.ARMENIA,
                         AreaId.ASSYRIA,
                         AreaId.BABYLONIA,
@@ -6618,26 +6668,26 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.LESSER_ARMENIA,
                         AreaId.MESOPOTAMIA,
                         AreaId.VAN,
-                    },
+                    ),
                 ),
-                AreaId.NUBIA: frozenset({AreaId.PTOLEMAIS, AreaId.RED_SEA, AreaId.THEBES}),
-                AreaId.NUMIDIA_2: frozenset(
-                    {AreaId.CARTHAGO, AreaId.CIRTA, AreaId.THAPSUS, AreaId.TUNISIA_2, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.NUBIA: OrderedFrozenSet((AreaId.PTOLEMAIS, AreaId.RED_SEA, AreaId.THEBES)),
+                AreaId.NUMIDIA_2: OrderedFrozenSet(
+                    (AreaId.CARTHAGO, AreaId.CIRTA, AreaId.THAPSUS, AreaId.TUNISIA_2, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.PAEONIA: frozenset(
-                    {AreaId.APPOLONIA, AreaId.ILLYRICUM, AreaId.MACEDONIA, AreaId.MOESIA, AreaId.THRACE},
+                AreaId.PAEONIA: OrderedFrozenSet(
+                    (AreaId.APPOLONIA, AreaId.ILLYRICUM, AreaId.MACEDONIA, AreaId.MOESIA, AreaId.THRACE),
                 ),
-                AreaId.PALERMO: frozenset(
-                    {
+                AreaId.PALERMO: OrderedFrozenSet(
+                    (
                         AreaId.CARTHAGO,
                         AreaId.CENTRAL_MEDITERRANEAN,
                         AreaId.MILAZZO,
                         AreaId.SYRACUS,
                         AreaId.WESTERN_MEDITERRANEAN_2,
-                    },
+                    ),
                 ),
-                AreaId.PANNONIA_2: frozenset(
-                    {
+                AreaId.PANNONIA_2: OrderedFrozenSet(
+                    (
                         AreaId.ADRIATIC_SEA,
                         AreaId.CISALPINA_2,
                         AreaId.DALMATIA,
@@ -6645,24 +6695,24 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.ILLYRICUM,
                         AreaId.RHENUS,
                         AreaId.RUBICON,
-                    },
+                    ),
                 ),
-                AreaId.PARTHIA: frozenset({AreaId.BABYLONIA, AreaId.ELAM, AreaId.MEDIA, AreaId.SUSA}),
-                AreaId.PETRA: frozenset(
-                    {AreaId.ARABIA, AreaId.JERICHO, AreaId.JERUSALEM, AreaId.MIDIAN, AreaId.SINAI, AreaId.SYRIA},
+                AreaId.PARTHIA: OrderedFrozenSet((AreaId.BABYLONIA, AreaId.ELAM, AreaId.MEDIA, AreaId.SUSA)),
+                AreaId.PETRA: OrderedFrozenSet(
+                    (AreaId.ARABIA, AreaId.JERICHO, AreaId.JERUSALEM, AreaId.MIDIAN, AreaId.SINAI, AreaId.SYRIA),
                 ),
-                AreaId.PHAESTOS: frozenset(
-                    {
+                AreaId.PHAESTOS: OrderedFrozenSet(
+                    (
                         AreaId.ARGOS,
                         AreaId.CENTRAL_MEDITERRANEAN,
                         AreaId.EASTERN_MEDITERRANEAN,
                         AreaId.KNOSSOS,
                         AreaId.SPARTA,
                         AreaId.THERA,
-                    },
+                    ),
                 ),
-                AreaId.PHOENICIA: frozenset(
-                    {
+                AreaId.PHOENICIA: OrderedFrozenSet(
+                    (
                         AreaId.ALEPPO,
                         AreaId.ANTIOCHIA,
                         AreaId.DAMASCUS,
@@ -6670,79 +6720,87 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.SALAMIS,
                         AreaId.SIDON,
                         AreaId.SYRIA,
-                    },
+                    ),
                 ),
-                AreaId.PHRYGIA: frozenset({AreaId.ANKARA, AreaId.BITHYNIA, AreaId.BLACK_SEA, AreaId.SINOPE}),
-                AreaId.PTOLEMAIS: frozenset(
-                    {
+                AreaId.PHRYGIA: OrderedFrozenSet((AreaId.ANKARA, AreaId.BITHYNIA, AreaId.BLACK_SEA, AreaId.SINOPE)),
+                AreaId.PTOLEMAIS: OrderedFrozenSet(
+                    (
                         AreaId.BUHEN,
                         AreaId.EASTERN_DESERT,
                         AreaId.NUBIA,
                         AreaId.RED_SEA,
                         AreaId.THEBES,
                         AreaId.UPPER_EGYPT,
-                    },
+                    ),
                 ),
-                AreaId.RED_SEA: frozenset({AreaId.MIDIAN, AreaId.NUBIA, AreaId.PTOLEMAIS}),
-                AreaId.RHODES: frozenset(
-                    {AreaId.AEGEAN_SEA, AreaId.EASTERN_MEDITERRANEAN, AreaId.KNOSSOS, AreaId.LYCIA, AreaId.MILETUS},
+                AreaId.RED_SEA: OrderedFrozenSet((AreaId.MIDIAN, AreaId.NUBIA, AreaId.PTOLEMAIS)),
+                AreaId.RHODES: OrderedFrozenSet(
+                    (AreaId.AEGEAN_SEA, AreaId.EASTERN_MEDITERRANEAN, AreaId.KNOSSOS, AreaId.LYCIA, AreaId.MILETUS),
                 ),
-                AreaId.ROMA: frozenset(
-                    {
+                AreaId.ROMA: OrderedFrozenSet(
+                    (
                         AreaId.CORSICA_2,
                         AreaId.ETRURIA_2,
                         AreaId.NEAPOLIS,
                         AreaId.RUBICON,
                         AreaId.SAMNIUM,
                         AreaId.WESTERN_MEDITERRANEAN_2,
-                    },
+                    ),
                 ),
-                AreaId.RUBICON: frozenset(
-                    {
+                AreaId.RUBICON: OrderedFrozenSet(
+                    (
                         AreaId.ADRIATIC_SEA,
                         AreaId.CISALPINA_2,
                         AreaId.ETRURIA_2,
                         AreaId.PANNONIA_2,
                         AreaId.ROMA,
                         AreaId.SAMNIUM,
-                    },
+                    ),
                 ),
-                AreaId.SABRATA: frozenset(
-                    {AreaId.SAHARA, AreaId.THAPSUS, AreaId.TRIPOLI, AreaId.TRIPOLITANIA, AreaId.TUNISIA_2},
+                AreaId.SABRATA: OrderedFrozenSet(
+                    (AreaId.SAHARA, AreaId.THAPSUS, AreaId.TRIPOLI, AreaId.TRIPOLITANIA, AreaId.TUNISIA_2),
                 ),
-                AreaId.SAHARA: frozenset({AreaId.SABRATA, AreaId.TRIPOLITANIA, AreaId.TUNISIA_2}),
-                AreaId.SALAMIS: frozenset(
-                    {AreaId.ANTIOCHIA, AreaId.CYPRUS, AreaId.EASTERN_MEDITERRANEAN, AreaId.GALATIA, AreaId.PHOENICIA},
+                AreaId.SAHARA: OrderedFrozenSet((AreaId.SABRATA, AreaId.TRIPOLITANIA, AreaId.TUNISIA_2)),
+                AreaId.SALAMIS: OrderedFrozenSet(
+                    (AreaId.ANTIOCHIA, AreaId.CYPRUS, AreaId.EASTERN_MEDITERRANEAN, AreaId.GALATIA, AreaId.PHOENICIA),
                 ),
-                AreaId.SAMNIUM: frozenset(
-                    {
+                AreaId.SAMNIUM: OrderedFrozenSet(
+                    (
                         AreaId.ADRIATIC_SEA,
                         AreaId.CAMPANIA,
                         AreaId.NEAPOLIS,
                         AreaId.ROMA,
                         AreaId.RUBICON,
                         AreaId.TARENTUM,
-                    },
+                    ),
                 ),
-                AreaId.SARDES: frozenset({AreaId.BITHYNIA, AreaId.GORDIUM, AreaId.IONIA, AreaId.LESBOS, AreaId.TROY}),
-                AreaId.SARDINIA_2: frozenset({AreaId.CARALES_2, AreaId.CORSICA_2, AreaId.WESTERN_MEDITERRANEAN_2}),
-                AreaId.SCYTHIA: frozenset({AreaId.CRIMEA, AreaId.DACIA, AreaId.DANUBE, AreaId.KUBAN, AreaId.SUDETEN}),
-                AreaId.SIDON: frozenset(
-                    {AreaId.DAMASCUS, AreaId.EASTERN_MEDITERRANEAN, AreaId.PHOENICIA, AreaId.TYROS},
+                AreaId.SARDES: OrderedFrozenSet(
+                    (AreaId.BITHYNIA, AreaId.GORDIUM, AreaId.IONIA, AreaId.LESBOS, AreaId.TROY),
                 ),
-                AreaId.SINAI: frozenset(
-                    {AreaId.EASTERN_DESERT, AreaId.GAZA, AreaId.JERUSALEM, AreaId.MIDIAN, AreaId.PETRA, AreaId.TANIS},
+                AreaId.SARDINIA_2: OrderedFrozenSet(
+                    (AreaId.CARALES_2, AreaId.CORSICA_2, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.SINOPE: frozenset(
-                    {AreaId.ANKARA, AreaId.BLACK_SEA, AreaId.CAPPADOCIA, AreaId.KANESH, AreaId.PHRYGIA, AreaId.VAN},
+                AreaId.SCYTHIA: OrderedFrozenSet(
+                    (AreaId.CRIMEA, AreaId.DACIA, AreaId.DANUBE, AreaId.KUBAN, AreaId.SUDETEN),
                 ),
-                AreaId.SIWA: frozenset(
-                    {AreaId.CYRENAICA, AreaId.FAYUM, AreaId.JALO, AreaId.UPPER_EGYPT, AreaId.WESTERN_DESERT},
+                AreaId.SIDON: OrderedFrozenSet(
+                    (AreaId.DAMASCUS, AreaId.EASTERN_MEDITERRANEAN, AreaId.PHOENICIA, AreaId.TYROS),
                 ),
-                AreaId.SPARTA: frozenset({AreaId.ARGOS, AreaId.CENTRAL_MEDITERRANEAN, AreaId.CORINTH, AreaId.PHAESTOS}),
-                AreaId.SUDETEN: frozenset({AreaId.DACIA, AreaId.GERMANIA_2, AreaId.SCYTHIA}),
-                AreaId.SUMERIA: frozenset(
-                    {
+                AreaId.SINAI: OrderedFrozenSet(
+                    (AreaId.EASTERN_DESERT, AreaId.GAZA, AreaId.JERUSALEM, AreaId.MIDIAN, AreaId.PETRA, AreaId.TANIS),
+                ),
+                AreaId.SINOPE: OrderedFrozenSet(
+                    (AreaId.ANKARA, AreaId.BLACK_SEA, AreaId.CAPPADOCIA, AreaId.KANESH, AreaId.PHRYGIA, AreaId.VAN),
+                ),
+                AreaId.SIWA: OrderedFrozenSet(
+                    (AreaId.CYRENAICA, AreaId.FAYUM, AreaId.JALO, AreaId.UPPER_EGYPT, AreaId.WESTERN_DESERT),
+                ),
+                AreaId.SPARTA: OrderedFrozenSet(
+                    (AreaId.ARGOS, AreaId.CENTRAL_MEDITERRANEAN, AreaId.CORINTH, AreaId.PHAESTOS),
+                ),
+                AreaId.SUDETEN: OrderedFrozenSet((AreaId.DACIA, AreaId.GERMANIA_2, AreaId.SCYTHIA)),
+                AreaId.SUMERIA: OrderedFrozenSet(
+                    (
                         AreaId.ARABIA,
                         AreaId.BABYLON,
                         AreaId.CHALDAEA,
@@ -6750,14 +6808,14 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.MARI,
                         AreaId.MESOPOTAMIA,
                         AreaId.SYRIA,
-                    },
+                    ),
                 ),
-                AreaId.SUSA: frozenset({AreaId.BABYLONIA, AreaId.CHALDAEA, AreaId.PARTHIA, AreaId.UR}),
-                AreaId.SYRACUS: frozenset(
-                    {AreaId.CAMPANIA, AreaId.CENTRAL_MEDITERRANEAN, AreaId.MILAZZO, AreaId.PALERMO},
+                AreaId.SUSA: OrderedFrozenSet((AreaId.BABYLONIA, AreaId.CHALDAEA, AreaId.PARTHIA, AreaId.UR)),
+                AreaId.SYRACUS: OrderedFrozenSet(
+                    (AreaId.CAMPANIA, AreaId.CENTRAL_MEDITERRANEAN, AreaId.MILAZZO, AreaId.PALERMO),
                 ),
-                AreaId.SYRIA: frozenset(
-                    {
+                AreaId.SYRIA: OrderedFrozenSet(
+                    (
                         AreaId.ALEPPO,
                         AreaId.ARABIA,
                         AreaId.ASSYRIA,
@@ -6768,74 +6826,74 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.PETRA,
                         AreaId.PHOENICIA,
                         AreaId.SUMERIA,
-                    },
+                    ),
                 ),
-                AreaId.TANIS: frozenset(
-                    {
+                AreaId.TANIS: OrderedFrozenSet(
+                    (
                         AreaId.ALEXANDRIA,
                         AreaId.EASTERN_DESERT,
                         AreaId.EASTERN_MEDITERRANEAN,
                         AreaId.GAZA,
                         AreaId.MEMPHIS,
                         AreaId.SINAI,
-                    },
+                    ),
                 ),
-                AreaId.TARENTUM: frozenset(
-                    {
+                AreaId.TARENTUM: OrderedFrozenSet(
+                    (
                         AreaId.ADRIATIC_SEA,
                         AreaId.APPOLONIA,
                         AreaId.CAMPANIA,
                         AreaId.CENTRAL_MEDITERRANEAN,
                         AreaId.ITHAKA,
                         AreaId.SAMNIUM,
-                    },
+                    ),
                 ),
-                AreaId.THAPSUS: frozenset(
-                    {
+                AreaId.THAPSUS: OrderedFrozenSet(
+                    (
                         AreaId.CARTHAGO,
                         AreaId.CENTRAL_MEDITERRANEAN,
                         AreaId.NUMIDIA_2,
                         AreaId.SABRATA,
                         AreaId.TRIPOLI,
                         AreaId.TUNISIA_2,
-                    },
+                    ),
                 ),
-                AreaId.THEBES: frozenset({AreaId.BUHEN, AreaId.NUBIA, AreaId.PTOLEMAIS}),
-                AreaId.THERA: frozenset(
-                    {AreaId.AEGEAN_SEA, AreaId.ARGOS, AreaId.ATHENS, AreaId.ERETRIA, AreaId.KNOSSOS, AreaId.PHAESTOS},
+                AreaId.THEBES: OrderedFrozenSet((AreaId.BUHEN, AreaId.NUBIA, AreaId.PTOLEMAIS)),
+                AreaId.THERA: OrderedFrozenSet(
+                    (AreaId.AEGEAN_SEA, AreaId.ARGOS, AreaId.ATHENS, AreaId.ERETRIA, AreaId.KNOSSOS, AreaId.PHAESTOS),
                 ),
-                AreaId.THESSALONICA: frozenset(
-                    {
+                AreaId.THESSALONICA: OrderedFrozenSet(
+                    (
                         AreaId.AEGEAN_SEA,
                         AreaId.CHALKIS,
                         AreaId.LEMNOS,
                         AreaId.MACEDONIA,
                         AreaId.THESSALY,
                         AreaId.THRACE,
-                    },
+                    ),
                 ),
-                AreaId.THESSALY: frozenset(
-                    {AreaId.CHALKIS, AreaId.DELPHI, AreaId.EPIRUS, AreaId.MACEDONIA, AreaId.THESSALONICA},
+                AreaId.THESSALY: OrderedFrozenSet(
+                    (AreaId.CHALKIS, AreaId.DELPHI, AreaId.EPIRUS, AreaId.MACEDONIA, AreaId.THESSALONICA),
                 ),
-                AreaId.THRACE: frozenset(
-                    {
+                AreaId.THRACE: OrderedFrozenSet(
+                    (
                         AreaId.BYCANTINUM,
                         AreaId.LEMNOS,
                         AreaId.MACEDONIA,
                         AreaId.MOESIA,
                         AreaId.PAEONIA,
                         AreaId.THESSALONICA,
-                    },
+                    ),
                 ),
-                AreaId.THYRAS: frozenset({AreaId.BLACK_SEA, AreaId.DANUBE, AreaId.MOESIA}),
-                AreaId.TRIPOLI: frozenset(
-                    {AreaId.CENTRAL_MEDITERRANEAN, AreaId.LIBYA, AreaId.SABRATA, AreaId.THAPSUS, AreaId.TRIPOLITANIA},
+                AreaId.THYRAS: OrderedFrozenSet((AreaId.BLACK_SEA, AreaId.DANUBE, AreaId.MOESIA)),
+                AreaId.TRIPOLI: OrderedFrozenSet(
+                    (AreaId.CENTRAL_MEDITERRANEAN, AreaId.LIBYA, AreaId.SABRATA, AreaId.THAPSUS, AreaId.TRIPOLITANIA),
                 ),
-                AreaId.TRIPOLITANIA: frozenset(
-                    {AreaId.JALO, AreaId.LIBYA, AreaId.SABRATA, AreaId.SAHARA, AreaId.TRIPOLI},
+                AreaId.TRIPOLITANIA: OrderedFrozenSet(
+                    (AreaId.JALO, AreaId.LIBYA, AreaId.SABRATA, AreaId.SAHARA, AreaId.TRIPOLI),
                 ),
-                AreaId.TROY: frozenset(
-                    {
+                AreaId.TROY: OrderedFrozenSet(
+                    (
                         AreaId.AEGEAN_SEA,
                         AreaId.BITHYNIA,
                         AreaId.BLACK_SEA,
@@ -6843,20 +6901,22 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.LEMNOS,
                         AreaId.LESBOS,
                         AreaId.SARDES,
-                    },
+                    ),
                 ),
-                AreaId.TUNISIA_2: frozenset(
-                    {AreaId.CIRTA, AreaId.NUMIDIA_2, AreaId.SABRATA, AreaId.SAHARA, AreaId.THAPSUS},
+                AreaId.TUNISIA_2: OrderedFrozenSet(
+                    (AreaId.CIRTA, AreaId.NUMIDIA_2, AreaId.SABRATA, AreaId.SAHARA, AreaId.THAPSUS),
                 ),
-                AreaId.TYROS: frozenset(
-                    {AreaId.DAMASCUS, AreaId.EASTERN_MEDITERRANEAN, AreaId.JERICHO, AreaId.JERUSALEM, AreaId.SIDON},
+                AreaId.TYROS: OrderedFrozenSet(
+                    (AreaId.DAMASCUS, AreaId.EASTERN_MEDITERRANEAN, AreaId.JERICHO, AreaId.JERUSALEM, AreaId.SIDON),
                 ),
-                AreaId.UPPER_EGYPT: frozenset(
-                    {AreaId.BUHEN, AreaId.EASTERN_DESERT, AreaId.FAYUM, AreaId.PTOLEMAIS, AreaId.SIWA},
+                AreaId.UPPER_EGYPT: OrderedFrozenSet(
+                    (AreaId.BUHEN, AreaId.EASTERN_DESERT, AreaId.FAYUM, AreaId.PTOLEMAIS, AreaId.SIWA),
                 ),
-                AreaId.UR: frozenset({AreaId.BABYLON, AreaId.BABYLONIA, AreaId.CHALDAEA, AreaId.CHARAX, AreaId.SUSA}),
-                AreaId.VAN: frozenset(
-                    {
+                AreaId.UR: OrderedFrozenSet(
+                    (AreaId.BABYLON, AreaId.BABYLONIA, AreaId.CHALDAEA, AreaId.CHARAX, AreaId.SUSA),
+                ),
+                AreaId.VAN: OrderedFrozenSet(
+                    (
                         AreaId.ARMENIA,
                         AreaId.ASSYRIA,
                         AreaId.CAPPADOCIA,
@@ -6864,20 +6924,20 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.KANESH,
                         AreaId.NINIVEH,
                         AreaId.SINOPE,
-                    },
+                    ),
                 ),
-                AreaId.WESTERN_DESERT: frozenset(
-                    {
+                AreaId.WESTERN_DESERT: OrderedFrozenSet(
+                    (
                         AreaId.ALEXANDRIA,
                         AreaId.CYRENAICA,
                         AreaId.EASTERN_MEDITERRANEAN,
                         AreaId.FAYUM,
                         AreaId.MEMPHIS,
                         AreaId.SIWA,
-                    },
+                    ),
                 ),
-                AreaId.WESTERN_MEDITERRANEAN_2: frozenset(
-                    {
+                AreaId.WESTERN_MEDITERRANEAN_2: OrderedFrozenSet(
+                    (
                         AreaId.BALEARES,
                         AreaId.CAMPANIA,
                         AreaId.CARALES_2,
@@ -6900,10 +6960,10 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.ROMA,
                         AreaId.SARDINIA_2,
                         AreaId.WEST_MAURETANIA,
-                    },
+                    ),
                 ),
-                AreaId.AQUITANIA: frozenset(
-                    {
+                AreaId.AQUITANIA: OrderedFrozenSet(
+                    (
                         AreaId.BAY_OF_BISCAY,
                         AreaId.BELGICA,
                         AreaId.GAUL,
@@ -6911,51 +6971,51 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.NARBO,
                         AreaId.PYRENEES,
                         AreaId.TARRACONENSIS,
-                    },
+                    ),
                 ),
-                AreaId.BAETICA: frozenset({AreaId.CORDUBA, AreaId.HISPANIA, AreaId.LUSITANIA}),
-                AreaId.BALEARES: frozenset(
-                    {AreaId.EBUSUS, AreaId.IBERUS, AreaId.NEW_CARTHAGE, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.BAETICA: OrderedFrozenSet((AreaId.CORDUBA, AreaId.HISPANIA, AreaId.LUSITANIA)),
+                AreaId.BALEARES: OrderedFrozenSet(
+                    (AreaId.EBUSUS, AreaId.IBERUS, AreaId.NEW_CARTHAGE, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.BAY_OF_BISCAY: frozenset(
-                    {
+                AreaId.BAY_OF_BISCAY: OrderedFrozenSet(
+                    (
                         AreaId.AQUITANIA,
                         AreaId.BRITANNIA,
                         AreaId.LONDINIUM,
                         AreaId.LUGDUNENSIS,
                         AreaId.LUSITANIA,
                         AreaId.TARRACONENSIS,
-                    },
+                    ),
                 ),
-                AreaId.BELGICA: frozenset(
-                    {
+                AreaId.BELGICA: OrderedFrozenSet(
+                    (
                         AreaId.AQUITANIA,
                         AreaId.GAUL,
                         AreaId.LONDINIUM,
                         AreaId.LOWER_GERMANY,
                         AreaId.LUGDUNENSIS,
                         AreaId.UPPER_GERMANY,
-                    },
+                    ),
                 ),
-                AreaId.BRITANNIA: frozenset({AreaId.BAY_OF_BISCAY, AreaId.LONDINIUM}),
-                AreaId.CIRTA: frozenset(
-                    {AreaId.NEW_AFRICA, AreaId.NUMIDIA_2, AreaId.TUNISIA_2, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.BRITANNIA: OrderedFrozenSet((AreaId.BAY_OF_BISCAY, AreaId.LONDINIUM)),
+                AreaId.CIRTA: OrderedFrozenSet(
+                    (AreaId.NEW_AFRICA, AreaId.NUMIDIA_2, AreaId.TUNISIA_2, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.CORDUBA: frozenset(
-                    {
+                AreaId.CORDUBA: OrderedFrozenSet(
+                    (
                         AreaId.BAETICA,
                         AreaId.HISPANIA,
                         AreaId.NEW_CARTHAGE,
                         AreaId.WEST_MAURETANIA,
                         AreaId.WESTERN_MEDITERRANEAN_2,
-                    },
+                    ),
                 ),
-                AreaId.EAST_MAURETANIA: frozenset(
-                    {AreaId.NEW_AFRICA, AreaId.WEST_MAURETANIA, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.EAST_MAURETANIA: OrderedFrozenSet(
+                    (AreaId.NEW_AFRICA, AreaId.WEST_MAURETANIA, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.EBUSUS: frozenset({AreaId.BALEARES, AreaId.WESTERN_MEDITERRANEAN_2}),
-                AreaId.GAUL: frozenset(
-                    {
+                AreaId.EBUSUS: OrderedFrozenSet((AreaId.BALEARES, AreaId.WESTERN_MEDITERRANEAN_2)),
+                AreaId.GAUL: OrderedFrozenSet(
+                    (
                         AreaId.AQUITANIA,
                         AreaId.BELGICA,
                         AreaId.ETRURIA_2,
@@ -6963,87 +7023,89 @@ ADJACENCY: Final[Mapping[str, Mapping[str, frozenset[str]]]] = FrozenMap(
                         AreaId.NARBO,
                         AreaId.RHAETIA,
                         AreaId.UPPER_GERMANY,
-                    },
+                    ),
                 ),
-                AreaId.HISPANIA: frozenset(
-                    {
+                AreaId.HISPANIA: OrderedFrozenSet(
+                    (
                         AreaId.BAETICA,
                         AreaId.CORDUBA,
                         AreaId.IBERUS,
                         AreaId.LUSITANIA,
                         AreaId.NEW_CARTHAGE,
                         AreaId.TARRACONENSIS,
-                    },
+                    ),
                 ),
-                AreaId.IBERUS: frozenset(
-                    {
+                AreaId.IBERUS: OrderedFrozenSet(
+                    (
                         AreaId.BALEARES,
                         AreaId.HISPANIA,
                         AreaId.NEW_CARTHAGE,
                         AreaId.PYRENEES,
                         AreaId.TARRACONENSIS,
                         AreaId.WESTERN_MEDITERRANEAN_2,
-                    },
+                    ),
                 ),
-                AreaId.LONDINIUM: frozenset(
-                    {AreaId.BAY_OF_BISCAY, AreaId.BELGICA, AreaId.BRITANNIA, AreaId.LUGDUNENSIS},
+                AreaId.LONDINIUM: OrderedFrozenSet(
+                    (AreaId.BAY_OF_BISCAY, AreaId.BELGICA, AreaId.BRITANNIA, AreaId.LUGDUNENSIS),
                 ),
-                AreaId.LOWER_GERMANY: frozenset(
-                    {AreaId.BELGICA, AreaId.GERMANIA_2, AreaId.RHENUS, AreaId.UPPER_GERMANY},
+                AreaId.LOWER_GERMANY: OrderedFrozenSet(
+                    (AreaId.BELGICA, AreaId.GERMANIA_2, AreaId.RHENUS, AreaId.UPPER_GERMANY),
                 ),
-                AreaId.LUGDUNENSIS: frozenset(
-                    {AreaId.AQUITANIA, AreaId.BAY_OF_BISCAY, AreaId.BELGICA, AreaId.LONDINIUM},
+                AreaId.LUGDUNENSIS: OrderedFrozenSet(
+                    (AreaId.AQUITANIA, AreaId.BAY_OF_BISCAY, AreaId.BELGICA, AreaId.LONDINIUM),
                 ),
-                AreaId.LUSITANIA: frozenset(
-                    {AreaId.BAETICA, AreaId.BAY_OF_BISCAY, AreaId.HISPANIA, AreaId.TARRACONENSIS},
+                AreaId.LUSITANIA: OrderedFrozenSet(
+                    (AreaId.BAETICA, AreaId.BAY_OF_BISCAY, AreaId.HISPANIA, AreaId.TARRACONENSIS),
                 ),
-                AreaId.MASSILIA: frozenset(
-                    {AreaId.CORSICA_2, AreaId.ETRURIA_2, AreaId.GAUL, AreaId.NARBO, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.MASSILIA: OrderedFrozenSet(
+                    (AreaId.CORSICA_2, AreaId.ETRURIA_2, AreaId.GAUL, AreaId.NARBO, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.NARBO: frozenset(
-                    {AreaId.AQUITANIA, AreaId.GAUL, AreaId.MASSILIA, AreaId.PYRENEES, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.NARBO: OrderedFrozenSet(
+                    (AreaId.AQUITANIA, AreaId.GAUL, AreaId.MASSILIA, AreaId.PYRENEES, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.NEW_AFRICA: frozenset({AreaId.CIRTA, AreaId.EAST_MAURETANIA, AreaId.WESTERN_MEDITERRANEAN_2}),
-                AreaId.NEW_CARTHAGE: frozenset(
-                    {AreaId.BALEARES, AreaId.CORDUBA, AreaId.HISPANIA, AreaId.IBERUS, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.NEW_AFRICA: OrderedFrozenSet(
+                    (AreaId.CIRTA, AreaId.EAST_MAURETANIA, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
-                AreaId.PYRENEES: frozenset(
-                    {
+                AreaId.NEW_CARTHAGE: OrderedFrozenSet(
+                    (AreaId.BALEARES, AreaId.CORDUBA, AreaId.HISPANIA, AreaId.IBERUS, AreaId.WESTERN_MEDITERRANEAN_2),
+                ),
+                AreaId.PYRENEES: OrderedFrozenSet(
+                    (
                         AreaId.AQUITANIA,
                         AreaId.IBERUS,
                         AreaId.NARBO,
                         AreaId.TARRACONENSIS,
                         AreaId.WESTERN_MEDITERRANEAN_2,
-                    },
+                    ),
                 ),
-                AreaId.RHAETIA: frozenset(
-                    {AreaId.CISALPINA_2, AreaId.ETRURIA_2, AreaId.GAUL, AreaId.RHENUS, AreaId.UPPER_GERMANY},
+                AreaId.RHAETIA: OrderedFrozenSet(
+                    (AreaId.CISALPINA_2, AreaId.ETRURIA_2, AreaId.GAUL, AreaId.RHENUS, AreaId.UPPER_GERMANY),
                 ),
-                AreaId.RHENUS: frozenset(
-                    {
+                AreaId.RHENUS: OrderedFrozenSet(
+                    (
                         AreaId.CISALPINA_2,
                         AreaId.GERMANIA_2,
                         AreaId.LOWER_GERMANY,
                         AreaId.PANNONIA_2,
                         AreaId.RHAETIA,
                         AreaId.UPPER_GERMANY,
-                    },
+                    ),
                 ),
-                AreaId.TARRACONENSIS: frozenset(
-                    {
+                AreaId.TARRACONENSIS: OrderedFrozenSet(
+                    (
                         AreaId.AQUITANIA,
                         AreaId.BAY_OF_BISCAY,
                         AreaId.HISPANIA,
                         AreaId.IBERUS,
                         AreaId.LUSITANIA,
                         AreaId.PYRENEES,
-                    },
+                    ),
                 ),
-                AreaId.UPPER_GERMANY: frozenset(
-                    {AreaId.BELGICA, AreaId.GAUL, AreaId.LOWER_GERMANY, AreaId.RHAETIA, AreaId.RHENUS},
+                AreaId.UPPER_GERMANY: OrderedFrozenSet(
+                    (AreaId.BELGICA, AreaId.GAUL, AreaId.LOWER_GERMANY, AreaId.RHAETIA, AreaId.RHENUS),
                 ),
-                AreaId.WEST_MAURETANIA: frozenset(
-                    {AreaId.CORDUBA, AreaId.EAST_MAURETANIA, AreaId.WESTERN_MEDITERRANEAN_2},
+                AreaId.WEST_MAURETANIA: OrderedFrozenSet(
+                    (AreaId.CORDUBA, AreaId.EAST_MAURETANIA, AreaId.WESTERN_MEDITERRANEAN_2),
                 ),
             },
         ),
@@ -7696,4 +7758,4 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
 
 #: The tables that are empty because the sources do not give them (unknown, not none): an empty
 #: table not named here is known to hold nothing.
-UNKNOWN_COLLECTIONS: Final[frozenset[str]] = frozenset(())
+UNKNOWN_COLLECTIONS: Final[frozenset[str]] = OrderedFrozenSet(())

@@ -3,7 +3,9 @@
 Members are the ids themselves (``CardId.POTTERY == "pottery"``), so at run time they are
 accepted wherever an id is. To a type checker this package's helpers take only its own ids: for
 each enum, ``<Enum>Name`` (``CardIdName``, defined for type checkers only) is a member or the id
-itself as a string literal, so another ruleset's id or a misspelt one is a type error.
+itself as a string literal, so another ruleset's id or a misspelt one is a type error. The ids
+that have no enum are literals too: ``CalamityEffectIdName`` (the id of a calamity's effect,
+``famine_secondary``) and ``AstLevelName`` (an A.S.T. level, AST_LEVELS).
 """
 
 from enum import StrEnum
@@ -353,3 +355,46 @@ if TYPE_CHECKING:
 
     #: What this package's helpers take for a AreaId: a member, or the id itself as a string literal.
     AreaIdName: TypeAlias = AreaId
+
+    #: A calamity effect's id (CALAMITY_EFFECTS), as the helpers take it.
+    CalamityEffectIdName: TypeAlias = Literal[
+        "eruption",
+        "earthquake",
+        "eruption_other_players",
+        "earthquake_secondary",
+        "city_taken",
+        "city_reduced_not_traded",
+        "treasury_lost",
+        "famine_primary",
+        "famine_secondary",
+        "cities_reduced",
+        "ships_lost",
+        "first_faction_by_primary",
+        "first_faction_by_beneficiary",
+        "faction_annexed",
+        "tokens_withheld",
+        "city_destroyed",
+        "flood_primary",
+        "flood_coastal_city",
+        "flood_secondary",
+        "invasion",
+        "city_reduced",
+        "coastal_cities_reduced",
+        "other_coastal_cities_reduced",
+        "other_ships_lost",
+        "epidemic_primary",
+        "epidemic_secondary",
+        "coastal_units_lost",
+        "commodities_discarded",
+        "areas_depopulated",
+        "unit_points_annexed",
+        "other_cities_reduced",
+        "counters_returned",
+        "ast_moved_back",
+        "coastal_cities_taken",
+        "other_coastal_cities_taken",
+        "commodities_surrendered",
+    ]
+
+    #: An A.S.T. level (AST_LEVELS), as the helpers take it.
+    AstLevelName: TypeAlias = Literal["standard"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from civrules_runtime.mappings import FrozenMap
+from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
 from civrules_runtime_advanced_civilization import settings
 from civrules_runtime_advanced_civilization.credits import CreditMatrix
 from civrules_runtime_advanced_civilization.records import (
@@ -7499,6 +7499,6 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
 
 #: The tables that are empty because the sources do not give them (unknown, not none): an empty
 #: table not named here is known to hold nothing.
-UNKNOWN_COLLECTIONS: Final[frozenset[str]] = frozenset(
+UNKNOWN_COLLECTIONS: Final[frozenset[str]] = OrderedFrozenSet(
     ("ADJACENCY", "AREAS", "BORDERS", "FLOOD_PLAINS", "PLAYER_COUNTS", "VOLCANOES"),
 )

@@ -3,7 +3,9 @@
 Members are the ids themselves (``CardId.POTTERY == "pottery"``), so at run time they are
 accepted wherever an id is. To a type checker this package's helpers take only its own ids: for
 each enum, ``<Enum>Name`` (``CardIdName``, defined for type checkers only) is a member or the id
-itself as a string literal, so another ruleset's id or a misspelt one is a type error.
+itself as a string literal, so another ruleset's id or a misspelt one is a type error. The ids
+that have no enum are literals too: ``CalamityEffectIdName`` (the id of a calamity's effect,
+``famine_secondary``) and ``AstLevelName`` (an A.S.T. level, AST_LEVELS).
 """
 
 from enum import StrEnum
@@ -420,3 +422,36 @@ if TYPE_CHECKING:
 
     #: What this package's helpers take for a AreaId: a member, or the id itself as a string literal.
     AreaIdName: TypeAlias = AreaId
+
+    #: A calamity effect's id (CALAMITY_EFFECTS), as the helpers take it.
+    CalamityEffectIdName: TypeAlias = Literal[
+        "eruption",
+        "earthquake",
+        "eruption_other_players",
+        "earthquake_adjacent_city",
+        "city_annexed",
+        "coastal_damage",
+        "treasury_lost",
+        "famine_primary",
+        "famine_secondary",
+        "support_check",
+        "flood_plain_damage",
+        "other_players_flood_plain",
+        "cities_reduced",
+        "city_reduced",
+        "units_annexed",
+        "invasion",
+        "city_destroyed",
+        "other_cities_reduced",
+        "epidemic_primary",
+        "epidemic_secondary",
+        "damage",
+        "commodities_discarded",
+        "ast_moved_back",
+        "coastal_cities_taken",
+        "other_coastal_cities_taken",
+        "coastal_city_destroyed",
+    ]
+
+    #: An A.S.T. level (AST_LEVELS), as the helpers take it.
+    AstLevelName: TypeAlias = Literal["basic", "expert"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from civrules_runtime.mappings import FrozenMap
+from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
 from civrules_runtime_sid_meiers_civilization import settings
 from civrules_runtime_sid_meiers_civilization.records import (
     BattleHand,
@@ -2803,4 +2803,4 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
 #: The tables that are empty because the sources do not give them (unknown, not none): every
 #: collection of this game has members, so an empty one is one the sources leave out (see
 #: SETTINGS['not_in_sources'] and UNKNOWN_FACTS).
-UNKNOWN_COLLECTIONS: Final[frozenset[str]] = frozenset(())
+UNKNOWN_COLLECTIONS: Final[frozenset[str]] = OrderedFrozenSet(())

@@ -152,7 +152,7 @@ def unlocks_of(technology: TechnologyIdName) -> Unlocks:
     return logic.unlocks_of(data.TECHNOLOGIES, technology)
 
 
-def unlocked_by(item: str) -> tuple[str, ...]:
+def unlocked_by(item: BuildingIdName | UnitTypeIdName | GovernmentIdName | WonderIdName) -> tuple[str, ...]:
     """The technologies that unlock ``item`` (a building, unit type, government or wonder);
     UnknownFactError when none known does and some technologies' unlocks are not in the sources."""
     return logic.unlocked_by(data.TECHNOLOGIES, item, data.BUILDINGS, data.UNIT_TYPES, data.GOVERNMENTS, data.WONDERS)
