@@ -61,6 +61,9 @@ def catalogue() -> dict[str, codes.Code]:
     return {entry.code: entry for entry in codes.all_codes()}
 
 
+codes.provide_catalogue(catalogue)
+
+
 def run_checks(
     ruleset: Ruleset,
     select: Iterable[str] = (),

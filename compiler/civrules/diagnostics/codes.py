@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections.abc import Callable, Mapping
 
 from civrules.diagnostics import Severity
 from civrules.support.values import frozen_value
@@ -67,6 +68,23 @@ def lookup(code: str) -> Code | None:
 def all_codes() -> list[Code]:
     """Every code registered so far, in code order."""
     return sorted(_REGISTRY.values(), key=lambda c: c.code)
+
+
+#: What lists every code, the families' included: :func:`civrules.checks.catalogue.catalogue`, which
+#: imports every check to register its code. It lies a layer above the readers that ask (a schema
+#: hint naming the code a `suppress:` entry meant), so it installs itself here when imported.
+_CATALOGUE: list[Callable[[], Mapping[str, Code]]] = []
+
+
+def provide_catalogue(catalogue: Callable[[], Mapping[str, Code]]) -> None:
+    """Install what :func:`every_code` answers from (done once, by ``civrules.checks.catalogue``)."""
+    _CATALOGUE[:] = [catalogue]
+
+
+def every_code() -> Mapping[str, Code]:
+    """Every code by code: the catalogue's once it is imported (every command that judges rules
+    imports it), else the codes registered so far."""
+    return _CATALOGUE[0]() if _CATALOGUE else dict(_REGISTRY)
 
 
 E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO

@@ -1253,10 +1253,8 @@ def _type_hint(error: ValidationError) -> str | None:
     if error.validator == "pattern" and error.validator_value == "^[A-Z][0-9]{3}$":
         # Every family's codes, as a `# civrules: ignore[...]` comment's are judged (R020): the
         # registry alone holds only the codes of the checks imported so far, none of a family's.
-        from civrules.checks.catalogue import catalogue
-
         written = str(error.instance)
-        near = meant_code(written, catalogue()) if len(written) <= LONGEST else None
+        near = meant_code(written, codes.every_code()) if len(written) <= LONGEST else None
         shape = "a code is a letter and three digits, such as `A010`: `civrules explain --list` lists them"
         return f"{mean(written, near)} ({shape})" if near else shape
     if error.validator == "pattern" and isinstance(error.instance, str) and error.validator_value == RULESET_ID_PATTERN:

@@ -320,7 +320,12 @@ def test_unnamed_sections_have_unknown_names_and_section_ids(ep: Loaded) -> None
         for alternative in d["alternatives"]
         if alternative["source"].startswith("inference")
     }
+    # Each name is inferred, not given: the alphabetical slot, and for five of them Mega
+    # Civilization's advance with exactly the section's credits (community/megaciv_advances.csv).
     assert inferred == {
+        "advancement_30_9": "Cloth Making",
+        "advancement_30_17": "Empiricism",
+        "advancement_30_54": "Written Record",
         "advancement_30_25": "Literacy",
         "advancement_30_27": "Mathematics",
         "advancement_30_34": "Monument",

@@ -124,7 +124,9 @@ def ast_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[s
     }
     ends = [shape.last_space(track) or 0 for track in ruleset.ast_tracks if found_spans[track.key]]
     ends += [spans[-1].first for spans in opened.values() if spans]
-    spaces = max([*ends, shape.spaces_per_track or 0])
+    # The declared length counts spaces from the start space (0 where spaces count steps from the arrow).
+    declared_last = shape.start_space + shape.spaces_per_track - 1 if shape.spaces_per_track else 0
+    spaces = max([*ends, declared_last])
     columns = list(range(shape.start_space, spaces + 1))
     levels = list(dict.fromkeys(track.level for track in ruleset.ast_tracks))
     tracks = []
