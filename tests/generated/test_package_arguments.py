@@ -202,7 +202,7 @@ UNKNOWN_IDS: dict[str, tuple[str, Call]] = {
     ),
     "smc.unlocked_by": (
         r"^'colosus' is not a building, unit type, government or wonder of this ruleset: did you mean 'colossus'\?$",
-        lambda: smc.unlocked_by("colosus"),
+        lambda: smc.unlocked_by("colosus"),  # type: ignore[arg-type]
     ),
     "smc.assuming unlocked_by": (
         r"^'zzz' is not a building, unit type, government or wonder of this ruleset: one of ",

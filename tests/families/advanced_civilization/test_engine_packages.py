@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 import pytest
 
@@ -50,6 +51,12 @@ from civrules_runtime import (  # noqa: E402
 )
 from tests.engine.summary import summary  # noqa: E402
 
+if TYPE_CHECKING:
+    # An effect's id has no enum: a record's `str` id is cast to the package's literal type.
+    from civrules_rulesets.advanced_civilization.ids import CalamityEffectIdName as AcEffect
+    from civrules_rulesets.expansion_project.ids import CalamityEffectIdName as EpEffect
+    from civrules_rulesets.mega_civilization.ids import CalamityEffectIdName as MegaEffect
+
 ac = advanced_civilization
 ep = expansion_project
 mc = mega_civilization
@@ -87,7 +94,7 @@ def test_a_secondary_victim_of_famine_loses_at_most_eight_unit_points() -> None:
 def test_a_secondary_victim_of_piracy_loses_one_city() -> None:
     """30.912: 'each secondary victim loses only one city'; with Cartography one more (EP 30.8.4)."""
     assert ac.calamity_amount("piracy", "other_coastal_cities_taken", [], Role.SECONDARY).loss(2) == 1
-    effect = next(e.id for e in ep.CALAMITY_EFFECTS["piracy"] or () if e.side == Role.SECONDARY)
+    effect = cast("EpEffect", next(e.id for e in ep.CALAMITY_EFFECTS["piracy"] or () if e.side == Role.SECONDARY))
     assert ep.calamity_amount("piracy", effect, [], Role.SECONDARY).loss(2) == 1
     assert ep.calamity_amount("piracy", effect, ["cartography"], Role.SECONDARY).loss(2) == 2
 
@@ -104,7 +111,7 @@ def test_tyranny_annexes_twice_as_many_unit_points_as_the_victim_owns_cities() -
 
 def test_crete_cannot_be_the_primary_victim_of_barbarian_hordes() -> None:
     """30.527: 'Crete cannot be the primary victim of Barbarian Hordes.'"""
-    effect = (ac.CALAMITY_EFFECTS["barbarian_hordes"] or ())[0].id
+    effect = cast("AcEffect", (ac.CALAMITY_EFFECTS["barbarian_hordes"] or ())[0].id)
     assert ac.calamity_amount("barbarian_hordes", effect, [], Role.PRIMARY, nation="crete").immune
     assert not ac.calamity_amount("barbarian_hordes", effect, [], Role.PRIMARY, nation="egypt").immune
 
@@ -355,7 +362,9 @@ def test_mega_civilization_banditry_is_bought_off_card_by_card() -> None:
 def test_mega_civilization_slave_revolt_raises_the_city_support_rate() -> None:
     (effect,) = mc.CALAMITY_EFFECTS["slave_revolt"] or ()
     assert (effect.kind, effect.amount, effect.unit) == (CalamityKind.RAISE_CITY_SUPPORT_RATE, 2, CalamityUnit.TOKENS)
-    assert mc.calamity_amount("slave_revolt", effect.id, [], Role.PRIMARY).kind == "raise_city_support_rate"
+    assert mc.calamity_amount("slave_revolt", cast("MegaEffect", effect.id), [], Role.PRIMARY).kind == (
+        "raise_city_support_rate"
+    )
 
 
 def test_the_calamity_vocabularies_are_the_schemas() -> None:
