@@ -42,10 +42,14 @@ def snapshot(root: Path) -> dict[str, tuple[int, ...]]:
 
     Found as the rules are read (:func:`civrules.support.files.walk`): no link followed, folders at most
     :data:`~civrules.support.files.MAX_DEPTH` deep; a link or a FIFO is described by ``lstat``, never opened,
-    so a file turning into one is a change, and what it points at is not looked at.
+    so a file turning into one is a change, and what it points at is not looked at. A folder that
+    cannot be listed is there too (as ``folder/``), so locking or unlocking it is a change.
     """
     found: dict[str, tuple[int, ...]] = {}
     for entry in files.walk(root):
+        if entry.kind == "unreadable":  # a folder locked or unlocked is a change: its L012 comes or goes
+            found[f"{entry.relative}/"] = (0, entry.errno)
+            continue
         # A `.YAML` file is watched too: it is reported (R015) until it is renamed.
         if entry.kind == "dir" or not entry.relative.lower().endswith((".yaml", ".yml")):
             continue

@@ -210,9 +210,12 @@ UNREADABLE = define(
     "unreadable-file",
     E,
     """
-    What: a file could not be read (missing, a directory, or permission denied).
-    Why: the ruleset that names it cannot be built without it.
-    Fix: check the path (relative to `rules/`) and the file's permissions.
+    What: a file could not be read (missing, a folder, or permission denied), or a folder under
+    `rules/` could not be listed (then none of the files in it is read).
+    Why: the ruleset that names it cannot be built without it; a folder left unread would hide the
+    errors of every file in it.
+    Fix: check the path (relative to `rules/`) and the permissions of the file and of each folder
+    above it.
     """,
 )
 UNDEFINED_ALIAS = define(

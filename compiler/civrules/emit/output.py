@@ -139,6 +139,8 @@ def _survey(root: Path) -> tuple[Path, dict[str, int], dict[str, str]]:
             foreign[entry.relative] = "not a regular file (civrules writes none; it is not read)"
         elif entry.kind == "deep":
             foreign[entry.relative] = f"folders nested more than {files.MAX_DEPTH} deep (not read)"
+        elif entry.kind == "unreadable":
+            foreign[entry.relative] = f"a folder that cannot be listed ({files.cause(entry.errno)})"
         elif entry.kind == "many":
             foreign[entry.relative] = f"more than {files.MAX_ENTRIES:,} entries in the tree (the rest not read)"
     return absolute, sizes, foreign
@@ -317,7 +319,7 @@ def _unremovable(root: Path) -> Path | None:
     if not os.access(root, os.W_OK | os.X_OK):
         return root
     for entry in files.walk(root):
-        if entry.kind in ("dir", "deep"):
+        if entry.kind in ("dir", "deep", "unreadable"):
             folder = root / entry.relative
             if not os.access(folder, os.W_OK | os.X_OK):
                 return folder

@@ -146,17 +146,57 @@ def read_yaml_file(path: Path, display: str, limits: Limits = Limits()) -> tuple
                     hint="split the file, or raise the bound with --max-file-size",
                 )
             ]
-        why = {"link": "it is a symbolic link", "special": "it is not a regular file", "missing": "no such file"}
-        reason = why.get(refused.kind, refused.reason)
-        hint = {
-            "link": "replace the link by the file itself",
-            "missing": "check the path: it is relative to the folder civrules was given",
-        }.get(refused.kind, "a rule file is a regular YAML file")
-        return None, [_file_diag(codes.UNREADABLE, display, f"cannot read `{display}`: {reason}", hint)]
+        if refused.kind == "link":
+            message = f"cannot read `{display}`: it is a symbolic link"
+            return None, [_file_diag(codes.UNREADABLE, display, message, "replace the link by the file itself")]
+        return None, [unreadable_file(refused, display)]
     except OSError as error:
-        message = f"cannot read `{display}`: {error.strerror or error}"
-        return None, [_file_diag(codes.UNREADABLE, display, message, "check the file's permissions")]
+        return None, [unreadable_file(files.RefusedError("unreadable", "", error=error.errno), display)]
     return read_yaml_bytes(raw, display, limits)
+
+
+def unreadable_file(refused: files.RefusedError, display: str) -> Diagnostic:
+    """L012 for a rule file that was not read (not a link or too large: those have codes of their
+    own): one sentence saying why, and the hint its cause calls for.
+
+    The reason is the message's last part, after the only `: ` civrules puts there (a manifest's
+    diagnostic for the path it names takes it from there).
+    """
+    import errno
+
+    number = refused.errno
+    if refused.kind == "missing":
+        reason, hint = "no such file", "check the path: it is relative to the folder civrules was given"
+    elif number == errno.EISDIR:
+        reason, hint = "it is a folder", "a rule file is a regular YAML file: name the files in the folder"
+    elif refused.kind == "special":
+        reason = "it is not a regular file (a FIFO, a device or a socket)"
+        hint = "a rule file is a regular YAML file"
+    elif number in (errno.EACCES, errno.EPERM):
+        reason = "permission denied"
+        hint = "check the file's permissions: civrules must be able to read it, and to enter each folder above it"
+    elif number == errno.EIO:
+        reason, hint = files.cause(number), "check the disk, then run civrules again"
+    elif number == errno.ENAMETOOLONG:
+        reason, hint = files.cause(number), "give the file (or a folder above it) a shorter name"
+    else:
+        reason, hint = files.cause(number), "check the file and its permissions"
+    return _file_diag(codes.UNREADABLE, display, f"cannot read `{display}`: {reason}", hint)
+
+
+def unreadable_folder(number: int, display: str) -> Diagnostic:
+    """L012 for a folder under the rules folder that could not be listed (``number``: its errno):
+    the rule files in it are not read, and would otherwise be silently missing."""
+    import errno
+
+    if number in (errno.EACCES, errno.EPERM):
+        hint = "check the folder's permissions: civrules must be able to list it and to enter it (read and execute)"
+    elif number == errno.EIO:
+        hint = "check the disk, then run civrules again"
+    else:
+        hint = "check the folder and its permissions"
+    message = f"cannot list the folder `{display}`: {files.cause(number)}; the rule files in it are not read"
+    return _file_diag(codes.UNREADABLE, display, message, hint)
 
 
 def read_yaml_bytes(raw: bytes, display: str, limits: Limits = Limits()) -> tuple[Document | None, list[Diagnostic]]:

@@ -31,6 +31,7 @@ from civrules.families import Family, default_family, families, family_named, fa
 from civrules.load import Document, Limits, NodePath, read_yaml_bytes, read_yaml_text
 from civrules.load.header import IDENTITY, headers_of, read_header
 from civrules.load.lines import decode, split_lines
+from civrules.load.reader import unreadable_file, unreadable_folder
 from civrules.support import files
 
 #: The prefix of the keys of the shipped files (``<civrules>/cards/...``): no manifest path starts so.
@@ -384,8 +385,7 @@ class Workspace:
         except files.RefusedError as refused:
             return None, [_refusal(refused, display, self.limits)]
         except OSError as error:
-            message = f"cannot read `{display}`: {error.strerror or error}"
-            return None, [_diag(codes.UNREADABLE, message, Span.at(display), "check the file's permissions")]
+            return None, [unreadable_file(files.RefusedError("unreadable", "", error=error.errno), display)]
         return self.read_raw(relative, raw, display)
 
     def read_text(self, relative: str, text: str, display: str) -> tuple[Document | None, list[Diagnostic]]:
@@ -408,7 +408,12 @@ class Workspace:
             return self._manifests
         directory = self.root / "rulesets"
         paths = [self.root / r for r in self.rule_files() if r.startswith("rulesets/") and r.count("/") == 1]
-        if not paths and not files.is_link(self.root):  # a link is reported once, by rule_files
+        unlisted = {self.display(self.root), self.display(directory)}
+        said = any(
+            d.code == codes.UNREADABLE.code and d.span and d.span.file in unlisted for d in self.discovery_diagnostics
+        )
+        # A link, or a folder that could not be listed, is reported once, by rule_files.
+        if not paths and not files.is_link(self.root) and not said:
             self.discovery_diagnostics.append(
                 Diagnostic(
                     codes.NO_RULESETS.code,
@@ -679,15 +684,12 @@ class Workspace:
                         from civrules.diagnostics.suggest import closest
 
                         close = closest(relative, self.rule_files())
+                    if close:
+                        where = f"did you mean `{close}`? (paths are relative to `{self.display(self.root)}`)"
+                    elif reason != "no such file" and unreadable[0].hint:
+                        where = unreadable[0].hint  # the file is there: what keeps it from being read
                     result.diagnostics.append(
-                        _diag(
-                            codes.UNREADABLE,
-                            f"`{relative}` cannot be read: {reason}",
-                            document.span(at),
-                            f"did you mean `{close}`? (paths are relative to `{self.display(self.root)}`)"
-                            if close
-                            else where,
-                        )
+                        _diag(codes.UNREADABLE, f"`{relative}` cannot be read: {reason}", document.span(at), where)
                     )
                     continue
                 if loaded.kind is not None and loaded.kind != qualify(family, expected):
@@ -763,6 +765,10 @@ class Workspace:
                 elif entry.kind == "link":
                     self.discovery_diagnostics.append(
                         _refusal(files.RefusedError("link", ""), self.display(self.root / entry.relative), self.limits)
+                    )
+                elif entry.kind == "unreadable":
+                    self.discovery_diagnostics.append(
+                        unreadable_folder(entry.errno, self.display(self.root / entry.relative))
                     )
                 elif entry.kind == "many":
                     display = self.display(self.root)
@@ -958,13 +964,7 @@ def _refusal(refused: files.RefusedError, display: str, limits: Limits) -> Diagn
             Span.at(display),
             "split the file, or raise the bound with --max-file-size",
         )
-    why = {
-        "special": "it is not a regular file (a folder, a FIFO, a device or a socket)",
-        "missing": "no such file",
-    }.get(refused.kind, refused.reason)
-    return _diag(
-        codes.UNREADABLE, f"cannot read `{display}`: {why}", Span.at(display), "a rule file is a regular YAML file"
-    )
+    return unreadable_file(refused, display)
 
 
 def _real(path: Path) -> Path:

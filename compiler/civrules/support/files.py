@@ -8,7 +8,7 @@ reading (``O_NONBLOCK``, then ``fstat``), so nothing blocks.
 
 A refused file raises :class:`RefusedError`, whose ``reason`` is a plain sentence for a diagnostic;
 the ``kind`` says why: ``link``, ``special`` (not a regular file or folder), ``large``,
-``missing``, ``deep`` or ``unreadable``.
+``missing``, ``deep`` or ``unreadable`` (its ``errno`` then says why: :func:`cause` puts it in words).
 """
 
 from __future__ import annotations
@@ -34,11 +34,13 @@ _FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0
 class RefusedError(Exception):
     """A path civrules will not read or write, and why."""
 
-    def __init__(self, kind: str, reason: str, size: int | None = None) -> None:
+    def __init__(self, kind: str, reason: str, size: int | None = None, error: int | None = None) -> None:
         super().__init__(reason)
         self.kind = kind
         self.reason = reason
         self.size = size
+        #: The ``errno`` of the failure, where the system refused (permission denied, an I/O error).
+        self.errno = error
 
 
 @frozen_value
@@ -46,8 +48,11 @@ class Entry:
     """One thing found by :func:`walk`: its path relative to the root, what it is, its size."""
 
     relative: str
-    kind: str  # "file", "dir", "link", "special", "deep", "many" (the walk stopped before this one)
+    #: "file", "dir", "link", "special", "deep", "many" (the walk stopped before this one), or
+    #: "unreadable": a folder that could not be listed (``""`` the root), ``errno`` saying why.
+    kind: str
     size: int = 0
+    errno: int = 0
 
 
 def _parts(relative: str) -> list[str]:
@@ -103,7 +108,22 @@ def _explain(error: OSError, shown: str, doing: str = "read") -> RefusedError:
         return RefusedError("special", f"`{shown}` is not a folder")
     if error.errno == errno.ENOENT:
         return RefusedError("missing", f"`{shown}` does not exist")
-    return RefusedError("unreadable", f"cannot {doing} `{shown}`: {error.strerror or error}")
+    return RefusedError("unreadable", f"cannot {doing} `{shown}`: {cause(error)}", error=error.errno)
+
+
+def cause(error: OSError | int | None) -> str:
+    """Why the system refused, in lower-case words for a sentence: ``permission denied``."""
+    number = error.errno if isinstance(error, OSError) else error
+    if number in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    if number == errno.EIO:
+        return "an input/output error (the disk or the file system)"
+    if number == errno.EISDIR:
+        return "it is a folder"
+    if number == errno.ENAMETOOLONG:
+        return "the name is too long"
+    said = (error.strerror if isinstance(error, OSError) else None) or (os.strerror(number) if number else "")
+    return said[:1].lower() + said[1:] if said else "an unknown failure"
 
 
 def kind_of(root: Path, relative: str) -> str:
@@ -170,7 +190,7 @@ def read_file(path: Path, max_bytes: int) -> bytes:
 def _read_open(fd: int, shown: str, max_bytes: int) -> bytes:
     info = os.fstat(fd)
     if stat.S_ISDIR(info.st_mode):
-        raise RefusedError("special", f"`{shown}` is a folder, not a file")
+        raise RefusedError("special", f"`{shown}` is a folder, not a file", error=errno.EISDIR)
     if not stat.S_ISREG(info.st_mode):
         raise RefusedError("special", f"`{shown}` is not a regular file (a device, a FIFO or a socket)")
     if info.st_size > max_bytes:
@@ -194,7 +214,7 @@ def _read_open(fd: int, shown: str, max_bytes: int) -> bytes:
             left -= len(chunk)
             want = min(left, (1 << 20) if len(chunk) == want else (1 << 12))
     except OSError as error:
-        raise RefusedError("unreadable", f"cannot read `{shown}`: {error.strerror or error}") from error
+        raise RefusedError("unreadable", f"cannot read `{shown}`: {cause(error)}", error=error.errno) from error
     data = b"".join(chunks)
     if len(data) > max_bytes:
         raise RefusedError("large", f"`{shown}` is more than the {max_bytes:,} bytes civrules reads")
@@ -205,7 +225,9 @@ def walk(root: Path, max_depth: int = MAX_DEPTH, max_entries: int | None = None)
     """Everything below ``root``, sorted, without following links and at most ``max_depth`` deep.
 
     Links and special files are yielded (to be reported), not entered or read; a folder deeper
-    than ``max_depth`` is yielded once as ``deep`` and not entered. After ``max_entries`` entries
+    than ``max_depth`` is yielded once as ``deep`` and not entered. A folder the system will not
+    let civrules list or look into (permissions, an I/O error) is yielded as ``unreadable``, the
+    root as ``""``: what it holds is never silently missing. After ``max_entries`` entries
     (:data:`MAX_ENTRIES` by default) the next is yielded as ``many`` and the walk ends. Nothing
     here recurses, and at most two descriptors are open at a time.
     """
@@ -213,23 +235,33 @@ def walk(root: Path, max_depth: int = MAX_DEPTH, max_entries: int | None = None)
     stack: list[tuple[str, int]] = [("", 0)]
     while stack:
         prefix, depth = stack.pop()
+        folder = prefix.rstrip("/")
         try:
             fd = _open_parent(root, [*_parts(prefix), "."], prefix) if prefix else _open_root(root)
-        except (RefusedError, OSError):
+        except RefusedError as refused:
+            if refused.kind == "unreadable" and refused.errno is not None:
+                yield Entry(folder, "unreadable", errno=refused.errno)
+            continue  # gone since it was listed, or a link swapped in: nothing of it is read
+        except OSError as error:
+            if error.errno not in (errno.ENOENT, errno.ENOTDIR):  # a root that is not there: said by its users
+                yield Entry(folder, "unreadable", errno=error.errno or 0)
             continue
         below: list[tuple[str, int]] = []
         try:
-            names = sorted(os.listdir(fd))
-            for name in names:
+            for name in _names(fd):
                 relative = f"{prefix}{name}"
                 count += 1
                 if count > most:
                     yield Entry(relative, "many")
                     return
                 try:
-                    info = os.lstat(name, dir_fd=fd)
-                except OSError:
-                    continue
+                    info = _status(name, fd)
+                except FileNotFoundError:
+                    continue  # removed since it was listed
+                except OSError as error:  # a folder that can be listed but not looked into
+                    yield Entry(folder, "unreadable", errno=error.errno or 0)
+                    below = []
+                    break
                 kind = _kind(info.st_mode)
                 if kind == "dir" and depth + 1 > max_depth:
                     yield Entry(relative, "deep")
@@ -238,11 +270,22 @@ def walk(root: Path, max_depth: int = MAX_DEPTH, max_entries: int | None = None)
                     below.append((f"{relative}/", depth + 1))
                 else:
                     yield Entry(relative, kind, info.st_size if kind == "file" else 0)
-        except OSError:
-            pass
+        except OSError as error:
+            yield Entry(folder, "unreadable", errno=error.errno or 0)
         finally:
             os.close(fd)
         stack.extend(reversed(below))
+
+
+def _names(fd: int) -> list[str]:
+    """The names in the open folder ``fd``, sorted (a test makes it fail as a locked folder does)."""
+    return sorted(os.listdir(fd))
+
+
+def _status(name: str, fd: int) -> os.stat_result:
+    """``lstat`` of ``name`` in the open folder ``fd`` (a test makes it fail as a folder that can be
+    listed but not entered does)."""
+    return os.lstat(name, dir_fd=fd)
 
 
 def _open_root(root: Path) -> int:

@@ -1,0 +1,167 @@
+"""A folder or a file under rules/ that the system will not let civrules read is an error at it.
+
+A folder that could not be listed was skipped without a word, so `validate` exited 0 while the
+files in it had errors; an unreadable file's L012 said its reason twice ("cannot read `rules/x`:
+cannot read `x`: Permission denied") with the hint for a FIFO. Tests run as root in CI, where a
+mode of 000 stops nothing: the system's refusal is simulated where civrules asks for it.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from civrules.cli import main
+from civrules.support import files
+from tests.conftest import copy_files
+
+MAP_ERRORS = b"kind: map\nbogus: 1\n"  # a schema error in a map: exit 1 when read
+KEEP = ("rulesets/advanced-civilization.yaml", "cards/advanced-civilization.yaml",
+        "cards/advanced-civilization-commodities.yaml", "calamities/advanced-civilization.yaml",
+        "maps/mediterranean.yaml", "rulebooks/advanced-civilization.yaml")  # fmt: skip
+
+
+def refuse(monkeypatch: pytest.MonkeyPatch, folder: Path, number: int = errno.EACCES, *, enter: bool = False) -> None:
+    """Make ``folder`` one the system will not list (``enter``: one it lists but will not let
+    civrules look into), as a folder of mode 000 (or 444) does for a user who is not root."""
+    locked = os.stat(folder)
+
+    def is_locked(fd: int) -> bool:
+        found = os.fstat(fd)
+        return (found.st_dev, found.st_ino) == (locked.st_dev, locked.st_ino)
+
+    names, status = files._names, files._status
+
+    def refusing_names(fd: int) -> list[str]:
+        if not enter and is_locked(fd):
+            raise OSError(number, os.strerror(number))
+        return names(fd)
+
+    def refusing_status(name: str, fd: int) -> os.stat_result:
+        if enter and is_locked(fd):
+            raise OSError(number, os.strerror(number))
+        return status(name, fd)
+
+    monkeypatch.setattr(files, "_names", refusing_names)
+    monkeypatch.setattr(files, "_status", refusing_status)
+
+
+@pytest.fixture
+def rules(tmp_path: Path) -> Path:
+    rules = copy_files(tmp_path / "rules", KEEP)
+    (rules / "maps" / "locked").mkdir()
+    (rules / "maps" / "locked" / "x.yaml").write_bytes(MAP_ERRORS)
+    return rules
+
+
+def _validate(rules: Path) -> tuple[int, str]:
+    result = CliRunner().invoke(main, ["--rules", str(rules), "--no-shipped", "validate", "--format", "json"])
+    return result.exit_code, result.stdout
+
+
+@pytest.mark.parametrize("enter", [False, True], ids=["not-listed", "not-entered"])
+def test_a_folder_that_cannot_be_listed_is_an_error_at_it_and_hides_nothing(
+    rules: Path, monkeypatch: pytest.MonkeyPatch, enter: bool
+) -> None:
+    import json
+
+    code, out = _validate(rules)
+    assert code == 1 and "L012" not in out  # readable: its file's own errors
+    assert any(d["file"].endswith("maps/locked/x.yaml") for d in json.loads(out))
+    refuse(monkeypatch, rules / "maps" / "locked", enter=enter)
+    code, out = _validate(rules)
+    assert code == 1, out  # not 0: the files in it would have errors, or none, nobody knows
+    (locked,) = [d for d in json.loads(out) if d["code"] == "L012"]
+    assert locked["file"].endswith("maps/locked"), locked
+    assert locked["message"].count("permission denied") == 1 and "cannot list the folder" in locked["message"]
+    assert "check the folder's permissions" in locked["hint"]
+
+
+def test_a_rules_folder_that_cannot_be_listed_is_said(rules: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    refuse(monkeypatch, rules)
+    result = CliRunner().invoke(main, ["--rules", str(rules), "--no-shipped", "validate"])
+    assert result.exit_code == 2 and "error[L012]: cannot list the folder" in result.output, result.output
+    assert "no ruleset manifests" not in result.output
+
+
+def test_the_walk_yields_a_folder_it_cannot_list_and_output_trees_name_it(
+    rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from civrules.emit.output import scan_tree
+
+    refuse(monkeypatch, rules / "maps" / "locked", errno.EIO)
+    found = {entry.relative: entry for entry in files.walk(rules)}
+    assert found["maps/locked"] == files.Entry("maps/locked", "unreadable", errno=errno.EIO)
+    assert "maps/locked/x.yaml" not in found
+    assert scan_tree(rules).foreign == {
+        "maps/locked": "a folder that cannot be listed (an input/output error (the disk or the file system))"
+    }
+
+
+def test_watch_sees_a_folder_locked_or_unlocked(rules: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from civrules.cli.watcher import snapshot
+
+    before = snapshot(rules)
+    refuse(monkeypatch, rules / "maps" / "locked")
+    after = snapshot(rules)
+    assert "maps/locked/x.yaml" in before and "maps/locked/x.yaml" not in after
+    assert after["maps/locked/"] == (0, errno.EACCES)
+
+
+@pytest.mark.parametrize(
+    ("number", "reason", "hint"),
+    [
+        (errno.EACCES, "permission denied", "check the file's permissions"),
+        (errno.EIO, "an input/output error (the disk or the file system)", "check the disk"),
+        (errno.ENAMETOOLONG, "the name is too long", "shorter name"),
+    ],
+)
+def test_an_unreadable_file_says_its_reason_once_with_the_hint_for_it(
+    rules: Path, monkeypatch: pytest.MonkeyPatch, number: int, reason: str, hint: str
+) -> None:
+    import json
+
+    opened = os.open
+    cards = rules / "cards" / "advanced-civilization.yaml"
+    target = os.stat(cards)
+
+    def refusing(path: str | Path, flags: int, mode: int = 0o777, *, dir_fd: int | None = None) -> int:
+        fd = opened(path, flags, mode, dir_fd=dir_fd)
+        found = os.fstat(fd)
+        if (found.st_dev, found.st_ino) == (target.st_dev, target.st_ino):
+            os.close(fd)
+            raise OSError(number, os.strerror(number))
+        return fd
+
+    monkeypatch.setattr(os, "open", refusing)
+    code, out = _validate(rules)
+    monkeypatch.undo()
+    assert code == 1
+    (unreadable,) = [
+        d for d in json.loads(out) if d["code"] == "L012" and d["file"].endswith("cards/advanced-civilization.yaml")
+    ]
+    assert unreadable["message"] == f"cannot read `{unreadable['file']}`: {reason}", unreadable
+    assert hint in unreadable["hint"] and "regular YAML file" not in unreadable["hint"], unreadable
+
+
+def test_a_rule_file_that_is_a_folder_or_a_fifo_gets_the_hint_for_it(tmp_path: Path) -> None:
+    from civrules.load import read_yaml_file
+
+    (tmp_path / "folder.yaml").mkdir()
+    os.mkfifo(tmp_path / "pipe.yaml")
+    (folder,) = read_yaml_file(tmp_path / "folder.yaml", "folder.yaml")[1]
+    (fifo,) = read_yaml_file(tmp_path / "pipe.yaml", "pipe.yaml")[1]
+    (missing,) = read_yaml_file(tmp_path / "gone.yaml", "gone.yaml")[1]
+    assert (
+        folder.message == "cannot read `folder.yaml`: it is a folder"
+        and folder.hint
+        and "name the files" in folder.hint
+    )
+    assert "a FIFO" in fifo.message and fifo.hint == "a rule file is a regular YAML file"
+    assert (
+        missing.message == "cannot read `gone.yaml`: no such file" and missing.hint and "check the path" in missing.hint
+    )
