@@ -179,8 +179,8 @@ def test_a_rules_folder_that_is_no_folder_is_a_located_usage_error(tmp_path: Pat
         (["list"], {"CIVRULES_RULES": str(tmp_path / "file")}, "R008", "invalid value for '--rules'", "is a file"),
         (["--rules", tmp_path / "missing", "validate"], None, "R004", "`--rules ", "no such folder"),
         (["validate"], {"CIVRULES_RULES": str(tmp_path / "missing")}, "R004", "CIVRULES_RULES=", "no such folder"),
-        (["lsp", "--rules", tmp_path / "missing"], None, "R004", "`--rules ", "no such folder"),
     ]
+    # `lsp` starts all the same: it tells the editor through the protocol (tests/core/test_lsp_workspace.py).
     for args, env, code_name, named, said in cases:
         code, output = invoke(*args, env=env)
         assert code == 2, (args, output)

@@ -38,7 +38,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from civrules import __version__
-from civrules.diagnostics import Diagnostic, Severity, Span
+from civrules.diagnostics import Diagnostic, Severity, Span, codes
+from civrules.diagnostics.escape import printable
 from civrules.diagnostics.markup import markdown_block, markdown_text, plain
 from civrules.load import Limits
 from civrules.load.lines import decode
@@ -95,6 +96,10 @@ class CivrulesServer(LanguageServer):
         self.limits = limits
         self.session: Session | None = None
         self.result: Result | None = None
+        #: Whether `start` told the editor that the rules folder is not there.
+        self._root_problem = False
+        #: The diagnostics located at no file the editor has, told while they last (see accept()).
+        self._told: set[Diagnostic] = set()
         self._index: Index | None = None
         #: The last result's diagnostics by the file they point at (see diagnostics_of()).
         self._grouped: tuple[Result, dict[str, list[Diagnostic]]] | None = None
@@ -112,11 +117,24 @@ class CivrulesServer(LanguageServer):
     # --- the session -------------------------------------------------------------------------
 
     def start(self, root_path: str | None) -> None:
+        """Open the session on the rules folder: a relative --rules is looked for in the editor's
+        workspace folder (``root_path``) first, then in the directory the server was started in.
+
+        Where neither holds it, the editor is told once through the protocol (a pop-up and a log
+        line; never on stdout, which is the protocol's channel) and the server goes on, answering
+        requests from an empty result, so creating the folder or opening the right one helps.
+        """
         rules = self.rules
-        # A relative --rules is looked for in the editor's workspace folder first.
-        if not rules.is_absolute() and root_path and (Path(root_path) / rules).is_dir():
-            rules = Path(root_path) / rules
+        tried = [rules]
+        if not rules.is_absolute() and root_path:
+            tried = [Path(root_path) / rules, rules]
+        # Neither is a folder: the workspace folder's, where the editor's project is.
+        rules = next((path for path in tried if _is_folder(path)), tried[0])
         self.session = Session(rules, self.limits)
+        problem = rules_folder_problem(tried)
+        self._root_problem = problem is not None
+        if problem is not None:
+            self.tell(problem)
 
     def relative(self, uri: str) -> str | None:
         path = to_fs_path(uri)
@@ -230,6 +248,38 @@ class CivrulesServer(LanguageServer):
                         type=types.MessageType.Error, message=plain(f"civrules: {diagnostic.message}")
                     )
                 )
+        self._tell_unplaced(result)
+
+    def _tell_unplaced(self, result: Result) -> None:
+        """Tell the editor, once while it lasts, each diagnostic located at no rule file it can show
+        one in: a folder under rules/ that cannot be listed (L012), the rules folder itself.
+        Published nowhere, it would be lost, and the files it hides would look clean."""
+        assert self.session is not None
+        shown = set(result.files.values())
+        root = result.workspace.display(self.session.root) if result.workspace is not None else None
+        unplaced = {
+            diagnostic
+            for diagnostic in result.diagnostics
+            if diagnostic.span is not None
+            and diagnostic.span.file not in shown
+            and diagnostic.severity is not Severity.INFO
+            # What `start` already said about a rules folder that is not there.
+            and not (self._root_problem and diagnostic.span.file == root)
+        }
+        for diagnostic in sorted(unplaced - self._told, key=lambda d: (d.span.file if d.span else "", d.code)):
+            self.tell(diagnostic)
+        self._told = unplaced
+
+    def tell(self, diagnostic: Diagnostic) -> None:
+        """Show ``diagnostic`` as a pop-up (an error or a warning) and a log line: for what is in no
+        file the editor has, and so cannot be published as a file's diagnostic."""
+        where = f"{diagnostic.span.file}: " if diagnostic.span is not None else ""
+        text = f"civrules: {where}{diagnostic.severity.value}[{diagnostic.code}]: {diagnostic.message}"
+        if diagnostic.hint:
+            text += f" (hint: {diagnostic.hint})"
+        kind = types.MessageType.Error if diagnostic.severity is Severity.ERROR else types.MessageType.Warning
+        self.window_show_message(types.ShowMessageParams(type=kind, message=plain(text)))
+        self.window_log_message(types.LogMessageParams(type=kind, message=plain(text)))
 
     def refresh(self) -> Result:
         """What requests are answered from: the last result published (the first run, if none was)."""
@@ -334,6 +384,51 @@ def lsp_diagnostic(
         source="civrules",
         related_information=related or None,
         data={"suggestion": fix} if fix is not None else None,
+    )
+
+
+def _is_folder(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
+def rules_folder_problem(tried: list[Path]) -> Diagnostic | None:
+    """Why none of ``tried`` (the places a relative --rules is looked for, or the one absolute
+    path) is a rules folder to open, as a diagnostic for the editor; None when one of them is.
+
+    A folder civrules cannot list, or a link, is opened all the same: reading it says why (L012, R003).
+    """
+    import errno
+    import stat
+
+    reasons: list[str] = []
+    for path in dict.fromkeys(path.absolute() for path in tried):  # the workspace folder may be the start one
+        shown = printable(str(path))
+        try:
+            found = path.stat()
+        except ValueError:  # a NUL in the name
+            reasons.append(f"`{printable(str(path))}` cannot name a folder (it holds a NUL character)")
+            continue
+        except OSError as error:
+            why = {
+                errno.ENOENT: "no such folder",
+                errno.ENOTDIR: "a part of the path is not a folder",
+                errno.ELOOP: "a symbolic link that leads back to itself",
+            }.get(error.errno or 0, printable(error.strerror or str(error)).lower())
+            reasons.append(f"`{shown}`: {why}")
+            continue
+        if stat.S_ISDIR(found.st_mode):
+            return None
+        reasons.append(f"`{shown}` is not a folder")
+    return Diagnostic(
+        codes.NO_RULESETS.code,
+        codes.NO_RULESETS.severity,
+        "no rules folder to check: " + "; ".join(reasons),
+        None,
+        hint="open the project folder (the one holding rules/) as the editor's workspace, or start the "
+        "server with `civrules --rules DIR lsp` (DIR absolute, or relative to the workspace folder)",
     )
 
 

@@ -1,0 +1,134 @@
+"""Where `civrules lsp` finds the rules folder, and what the editor is told when it finds none.
+
+docs/editors.md: "a relative `--rules` is looked for in the editor's workspace folder first, then in
+the directory the server was started in". Editors often start a server in another directory than
+the project's (Neovim's `cmd` runs in Neovim's), so the folder is looked for at `initialize`, not
+before: standard output is the protocol's channel, and a problem reaches the editor as a message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import copy_files
+from tests.core.test_lsp import CARDS, HANG_GUARD, KEEP, Editor
+
+
+def _frame(message: dict[str, Any]) -> bytes:
+    body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def _frames(output: bytes) -> list[dict[str, Any]]:
+    """Every message of ``output``, which must be JSON-RPC frames and nothing else."""
+    found = []
+    while output:
+        header, separator, rest = output.partition(b"\r\n\r\n")
+        assert separator, f"not a JSON-RPC frame: {output[:200]!r}"
+        fields = dict(line.split(b": ", 1) for line in header.split(b"\r\n"))
+        length = int(fields[b"Content-Length"])
+        found.append(json.loads(rest[:length]))
+        output = rest[length:]
+    return found
+
+
+def test_a_server_started_outside_the_project_finds_rules_in_the_workspace_folder(tmp_path: Path) -> None:
+    workspace = tmp_path / "project"
+    copy_files(workspace / "rules", KEEP)
+    elsewhere = tmp_path / "elsewhere"  # where the editor started the server: no rules/ there
+    elsewhere.mkdir()
+    uri = (workspace / "rules" / CARDS).as_uri()
+    session: list[dict[str, Any]] = [
+        {
+            "id": 1,
+            "method": "initialize",
+            "params": {"processId": None, "rootUri": workspace.as_uri(), "capabilities": {}},
+        },
+        {"method": "initialized", "params": {}},
+        # Answered from the first validation, which publishes the diagnostics of every file.
+        {
+            "id": 2,
+            "method": "textDocument/hover",
+            "params": {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}},
+        },
+        {"id": 3, "method": "shutdown"},
+        {"method": "exit"},
+    ]
+    for arguments in (["lsp"], ["--rules", "rules", "lsp"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "civrules", *arguments],
+            cwd=elsewhere,
+            input=b"".join(_frame(message) for message in session),
+            capture_output=True,
+            timeout=HANG_GUARD,
+            check=False,
+        )
+        assert done.returncode == 0, done
+        messages = _frames(done.stdout)  # nothing but the protocol on standard output
+        answers = {message["id"]: message for message in messages if "id" in message and "method" not in message}
+        assert "error" not in answers[1] and "capabilities" in answers[1]["result"]
+        published = {m["params"]["uri"] for m in messages if m.get("method") == "textDocument/publishDiagnostics"}
+        assert published and all(one.startswith(f"{(workspace / 'rules').as_uri()}/") for one in published)
+        assert not [m for m in messages if m.get("method") == "window/showMessage"]
+
+
+def test_no_rules_folder_anywhere_is_said_to_the_editor_once_and_the_server_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    workspace, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    workspace.mkdir()
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    uri = (workspace / "rules" / CARDS).as_uri()
+
+    async def session() -> None:
+        editor = Editor(Path("rules"))
+        editor.request("initialize", {"processId": None, "rootUri": workspace.as_uri(), "capabilities": {}})
+        editor.notify("initialized", {})
+        await editor.settle()
+        hover = {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}
+        assert editor.request("textDocument/hover", hover) is None  # still answering
+        await editor.settle()
+        (shown,) = [m["params"] for m in editor.sent if m.get("method") == "window/showMessage"]
+        assert shown["type"] == 1 and "error[R004]: no rules folder" in shown["message"], shown
+        assert f"`{workspace / 'rules'}`: no such folder" in shown["message"]
+        assert f"`{elsewhere / 'rules'}`: no such folder" in shown["message"]
+        assert "hint: open the project folder" in shown["message"]
+
+        absolute = Editor(tmp_path / "missing")  # an absolute --rules is looked for there alone
+        absolute.request("initialize", {"processId": None, "rootUri": workspace.as_uri(), "capabilities": {}})
+        absolute.notify("initialized", {})
+        await absolute.settle()
+        (shown,) = [m["params"] for m in absolute.sent if m.get("method") == "window/showMessage"]
+        assert f"no rules folder to check: `{tmp_path / 'missing'}`: no such folder (hint:" in shown["message"]
+
+    asyncio.run(session())
+
+
+def test_a_folder_of_rules_that_cannot_be_listed_is_said_to_the_editor_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.security.test_unreadable import refuse
+
+    rules = copy_files(tmp_path / "rules", KEEP)
+    (rules / "maps" / "locked").mkdir()
+    refuse(monkeypatch, rules / "maps" / "locked")
+
+    async def session() -> None:
+        editor = Editor(rules)
+        editor.initialize(rules, {})
+        await editor.settle()
+        editor.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": (rules / CARDS).as_uri(), "type": 2}]})
+        await editor.settle()  # a second validation: what was said is not said again
+        (shown,) = [m["params"] for m in editor.sent if m.get("method") == "window/showMessage"]
+        assert "error[L012]: cannot list the folder" in shown["message"] and "maps/locked" in shown["message"], shown
+        assert "permission" in shown["message"]
+
+    asyncio.run(session())
