@@ -330,3 +330,14 @@ def test_github_and_sarif_leave_infos_out_unless_asked() -> None:
         else:
             assert json.loads(out)["runs"][0]["results"] == []
             assert {r["level"] for r in json.loads(with_infos)["runs"][0]["results"]} == {"note"}
+
+
+def test_list_starts_every_name_in_one_column_after_the_longest_id() -> None:
+    for args in (("list",), ("list", "--families")):
+        code, out = run(*args)
+        assert code == 0
+        lines = out.splitlines()
+        ids = [line.split(" ", 1)[0] for line in lines]
+        # `imperial-settlers-alternative-lookout` (37 characters) ran into its name in a column of 36.
+        starts = {len(line) - len(line[len(one) :].lstrip(" ")) for line, one in zip(lines, ids, strict=True)}
+        assert len(starts) == 1 and starts.pop() >= max(map(len, ids)) + 2, out

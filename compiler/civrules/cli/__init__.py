@@ -885,13 +885,15 @@ def list_command(obj: Context, fmt: str, families: bool) -> None:
     if fmt == "json":
         click.echo(dumps_json(rows, indent=2, sort_keys=True))
         return
+    # The id column as wide as the longest id (escaped as printed): no id runs into its name.
+    width = max((len(printable(row["id"])) for row in rows), default=0)
     for row in rows:
         extends = f"  (extends {row['extends']})" if row["extends"] else ""
         # A manifest that fails validation is still listed: its fields may be anything.
         name = row["name"] if isinstance(row["name"], str) else "(no readable name: `civrules validate` says why)"
         shipped = "  (shipped with civrules)" if row["shipped"] else ""
-        line = f"{row['id']:<36} {name}, {_players(row['players'])}{extends}  [{row['family']}]{shipped}"
-        click.echo(safe_line_start(printable(line)))
+        rest = f"{name}, {_players(row['players'])}{extends}  [{row['family']}]{shipped}"
+        click.echo(safe_line_start(f"{printable(row['id']):<{width}}  {printable(rest)}"))
 
 
 def _list_families(fmt: str) -> None:
@@ -912,10 +914,11 @@ def _list_families(fmt: str) -> None:
         ]
         click.echo(dumps_json(rows, indent=2, sort_keys=True))
         return
+    width = max((len(printable(family.id)) for family in found), default=0)
     for family in found:
         default = "  (the default: a manifest without `family:`)" if family.default else ""
-        line = f"{family.id:<36} {family.name}; codes {' '.join(family.code_prefixes)}{default}"
-        click.echo(safe_line_start(printable(line)))
+        rest = f"{family.name}; codes {' '.join(family.code_prefixes)}{default}"
+        click.echo(safe_line_start(f"{printable(family.id):<{width}}  {printable(rest)}"))
 
 
 def _players(players: Mapping[str, Any]) -> str:
