@@ -253,3 +253,48 @@ def test_a_forged_or_corrupt_stamp_never_makes_a_different_tree_up_to_date(
     for forged in (b"", b"[]", b"{", b'{"version": 2, "inputs": 1, "outputs": 2}', b"[" * 100_000, b"\xff"):
         entry.write_bytes(forged)
         assert not stamp.is_up_to_date(rules, out, ["x"])
+
+
+def test_a_relative_cache_dir_turns_the_cache_off_and_writes_nothing_in_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "absolute"))
+    cache.write("layout-a.json", b"{}")
+    assert cache.read("layout-a.json") == b"{}"  # an absolute one is used
+    for relative in ("cache", "./cache", "."):
+        monkeypatch.setenv("CIVRULES_CACHE_DIR", relative)
+        assert cache.cache_dir() is None
+        cache.write("layout-b.json", b"{}")
+        assert cache.read("layout-a.json") is None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["absolute"]
+    assert sorted(p.name for p in (tmp_path / "absolute").iterdir()) == ["layout-a.json"]
+
+
+@pytest.mark.parametrize("named_by", ["CIVRULES_CACHE_DIR", "XDG_CACHE_HOME", "HOME"])
+def test_a_cache_folder_that_is_a_symbolic_link_is_neither_written_nor_read_through(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, named_by: str
+) -> None:
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "layout-a.json").write_bytes(b"{}")
+    link = {
+        "CIVRULES_CACHE_DIR": tmp_path / "cache",
+        "XDG_CACHE_HOME": tmp_path / "xdg" / "civrules",
+        "HOME": tmp_path / "home" / ".cache" / "civrules",
+    }[named_by]
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(victim)
+    monkeypatch.delenv("CIVRULES_CACHE_DIR", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv(
+        named_by, str(tmp_path / {"CIVRULES_CACHE_DIR": "cache", "XDG_CACHE_HOME": "xdg"}.get(named_by, "home"))
+    )
+    assert cache.cache_dir() is None
+    cache.write("layout-b.json", b"{}")
+    assert cache.read("layout-a.json") is None
+    # A link put in place after cache_dir() looked: refused where the folder is opened.
+    monkeypatch.setattr(cache, "cache_dir", lambda: link)
+    cache.write("layout-c.json", b"{}")
+    assert sorted(p.name for p in victim.iterdir()) == ["layout-a.json"]

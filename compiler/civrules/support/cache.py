@@ -8,14 +8,18 @@ executed.
 
 The directory is ``$CIVRULES_CACHE_DIR``, else ``$XDG_CACHE_HOME/civrules``, else
 ``~/.cache/civrules`` — never the working directory, which a pull request can write.
-``CIVRULES_CACHE_DIR=""`` disables caching. It is safe to delete at any time.
+``CIVRULES_CACHE_DIR=""`` disables caching, and so does a relative ``CIVRULES_CACHE_DIR`` (it
+would name a folder in the working directory) or a cache folder that is a symbolic link (civrules
+writes only into folders it reaches without following one; the folders above it are the user's).
+It is safe to delete at any time.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
-import tempfile
+import secrets
 from pathlib import Path
 
 from civrules.support import files, interrupts
@@ -24,19 +28,30 @@ from civrules.support import files, interrupts
 MAX_ENTRY_BYTES = 16 * 1024 * 1024
 
 
+#: How the cache folder is opened: never through a link (see :func:`write`).
+_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+
+
 def cache_dir() -> Path | None:
-    """Where entries live, or None when caching is disabled or no home is known."""
+    """Where entries live, or None: caching disabled (``CIVRULES_CACHE_DIR=""``, or a relative
+    value, which would name a folder in the working directory), no home known, or the folder is
+    a symbolic link."""
     configured = os.environ.get("CIVRULES_CACHE_DIR")
     if configured is not None:
-        return Path(configured).absolute() if configured else None
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg and os.path.isabs(xdg):  # a relative XDG_CACHE_HOME is invalid and ignored (XDG spec)
-        return Path(xdg) / "civrules"
-    try:
-        home = Path.home()
-    except (RuntimeError, KeyError):
-        return None
-    return home / ".cache" / "civrules"
+        if not os.path.isabs(configured):
+            return None
+        directory = Path(configured)
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        if xdg and os.path.isabs(xdg):  # a relative XDG_CACHE_HOME is invalid and ignored (XDG spec)
+            directory = Path(xdg) / "civrules"
+        else:
+            try:
+                directory = Path.home() / ".cache" / "civrules"
+            except (RuntimeError, KeyError):
+                return None
+    return None if files.is_link(directory) else directory
 
 
 def digest(*parts: str | bytes) -> str:
@@ -66,17 +81,27 @@ def write(name: str, content: bytes) -> None:
         return
     try:
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        temporary: str | None = None
-        try:
-            with interrupts.deferred():  # Ctrl-C cannot come between making the file and knowing it
-                handle, temporary = tempfile.mkstemp(dir=directory, prefix=".tmp-")
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(content)
-            os.replace(temporary, directory / name)  # replaces a link by the entry, never writes through it
-        except BaseException:
-            if temporary is not None:
-                with interrupts.deferred():
-                    Path(temporary).unlink(missing_ok=True)
-            raise
+        # Everything below happens in the folder as opened here: a link put in its place after
+        # cache_dir() looked is refused (ELOOP), not written through.
+        folder = os.open(directory, _FOLDER)
     except OSError:
         return
+    temporary: str | None = None
+    try:
+        with interrupts.deferred():  # Ctrl-C cannot come between making the file and knowing it
+            made = f".tmp-{secrets.token_hex(8)}"
+            handle = os.open(made, _NEW_FILE, 0o600, dir_fd=folder)
+            temporary = made
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(content)
+        # Replaces a link by the entry, never writes through it.
+        os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
+        temporary = None
+    except OSError:
+        pass
+    finally:
+        with interrupts.deferred():
+            if temporary is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary, dir_fd=folder)
+            os.close(folder)
