@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 WORKERS ?= auto
 
 .PHONY: all setup setup-browser validate build build-check test test-slow lint typecheck pytest check bench \
-	bench-record bench-check clean validators templates settings reference release provenance provenance-check
+	bench-record bench-check clean validators templates settings reference diagnostics release provenance provenance-check
 
 all: validate build
 	@echo "civrules is installed in $(VENV): type '. $(VENV)/bin/activate' to put civrules on this shell's PATH (or run $(BIN)/civrules)"
@@ -103,6 +103,11 @@ settings: $(STAMP)
 # settings or a check's documentation changes; `--check` (tests/generated/test_reference.py) writes nothing.
 reference: $(STAMP)
 	cd compiler && ../$(BIN)/python -m tools.reference
+
+# docs/diagnostics.md (the table of diagnostic codes), regenerated after a code is added or its
+# documentation changes; `--check` (tests/generated/test_diagnostics_doc.py) writes nothing.
+diagnostics: $(STAMP)
+	cd compiler && ../$(BIN)/python -m tools.diagnostics
 
 # The fingerprints of the third-party files the rule data cites (provenance/, from `owner/repo@commit:path`
 # citations) and of the project's source texts (../shared/sources: the rulebooks, the community files'
