@@ -197,8 +197,9 @@ def test_sigint_while_writing_exits_130_and_leaves_the_previous_tree(tmp_path: P
 
 
 def _interrupt_right_after(make: Any) -> Any:
-    """``make`` (tempfile.mkdtemp or mkstemp) that sends this process Ctrl-C the moment it returns:
-    the signal lands where it once left the temporary folder or file behind."""
+    """``make`` (tempfile.mkdtemp, or the cache's maker of a new file) that sends this process
+    Ctrl-C the moment it returns: the signal lands where it once left the temporary folder or
+    file behind."""
 
     def made(*args: Any, **kwargs: Any) -> Any:
         result = make(*args, **kwargs)
@@ -226,7 +227,7 @@ def test_ctrl_c_just_after_a_cache_entry_is_begun_leaves_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr("civrules.support.cache.tempfile.mkstemp", _interrupt_right_after(tempfile.mkstemp))
+    monkeypatch.setattr(cache, "_new_file", _interrupt_right_after(cache._new_file))
     with pytest.raises(KeyboardInterrupt):
         cache.write("entry", b"data")
     assert list((tmp_path / "cache").iterdir()) == []

@@ -74,6 +74,13 @@ def read(name: str) -> bytes | None:
         return None
 
 
+def _new_file(folder: int) -> tuple[int, str]:
+    """A new file of a name no one else uses in the folder ``folder`` (a descriptor of it), open
+    for writing, and its name (``mkstemp``, relative to a folder opened without following a link)."""
+    name = f".tmp-{secrets.token_hex(8)}"
+    return os.open(name, _NEW_FILE, 0o600, dir_fd=folder), name
+
+
 def write(name: str, content: bytes) -> None:
     """Store an entry atomically; a cache that cannot be written is simply not used."""
     directory = cache_dir()
@@ -87,12 +94,12 @@ def write(name: str, content: bytes) -> None:
     except OSError:
         return
     temporary: str | None = None
+    handle = -1
     try:
         with interrupts.deferred():  # Ctrl-C cannot come between making the file and knowing it
-            made = f".tmp-{secrets.token_hex(8)}"
-            handle = os.open(made, _NEW_FILE, 0o600, dir_fd=folder)
-            temporary = made
+            handle, temporary = _new_file(folder)
         with os.fdopen(handle, "wb") as stream:
+            handle = -1  # closed with the stream
             stream.write(content)
         # Replaces a link by the entry, never writes through it.
         os.replace(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
@@ -101,6 +108,8 @@ def write(name: str, content: bytes) -> None:
         pass
     finally:
         with interrupts.deferred():
+            if handle >= 0:
+                os.close(handle)
             if temporary is not None:
                 with contextlib.suppress(OSError):
                     os.unlink(temporary, dir_fd=folder)
