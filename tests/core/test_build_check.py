@@ -44,10 +44,35 @@ def test_a_missing_tree_is_one_line_per_file_not_a_diff_of_each(tmp_path: Path) 
     rules = copy_rulesets(tmp_path / "rules", "sid-meiers-civilization")
     code, stdout, stderr = _build(rules, tmp_path / "generated", "--check")
     assert code == 1, stdout + stderr
-    lines = stdout.splitlines()
-    assert lines and all(line.startswith("missing: generated/") and line.endswith(" lines)") for line in lines)
-    assert "missing: generated/.civrules-output (2 lines)" in lines
-    assert f"is stale ({len(lines)} files differ); run `civrules build`" in stderr
+    lines = [line for line in stdout.splitlines() if not line.startswith("  hint: ")]
+    said = [line for line in lines if "error[R009]" not in line]
+    assert said and all(line.startswith("missing: generated/") and line.endswith(" lines)") for line in said)
+    assert "missing: generated/.civrules-output (2 lines)" in said
+    assert f"is stale ({len(said)} files differ); run `civrules build`" in stderr
+    # Each stale file is also an error of its own, located at the file (issue r17, defect 10).
+    errors = [line for line in lines if "error[R009]" in line]
+    assert len(errors) == len(said)
+    out = tmp_path / "generated"
+    assert f"{out}/.civrules-output:1:1: error[R009]: `{out}/.civrules-output` is missing" in errors
+
+
+def test_one_stale_file_is_an_r009_at_it_with_a_hint(tmp_path: Path) -> None:
+    """`build --check` said stale files in plain lines, without a code CI could select or annotate,
+    and "(1 file differ)"."""
+    rules = copy_rulesets(tmp_path / "rules", "imperial-settlers-peaceful")
+    out = tmp_path / "generated"
+    code, stdout, stderr = _build(rules, out)
+    assert code == 0, stdout + stderr
+    code, stdout, stderr = _build(rules, out, "--check")
+    assert (code, [line for line in stdout.splitlines() if "R009" in line]) == (0, []), stdout + stderr
+    edited = next(path for path in sorted(out.rglob("*.py")) if path.is_file())
+    edited.write_text(edited.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    code, stdout, stderr = _build(rules, out, "--check")
+    assert code == 1, stdout + stderr
+    (error,) = [line for line in stdout.splitlines() if "error[R009]" in line]
+    assert error == f"{edited}:1:1: error[R009]: `{edited}` differs from what this build writes"
+    assert "  hint: write it again: `civrules build`, and commit the result" in stdout
+    assert f"civrules: {out} is stale (1 file differs); run `civrules build`" in stderr.splitlines()
 
 
 def _tree(root: Path, tree: dict[str, bytes]) -> None:

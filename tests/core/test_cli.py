@@ -187,8 +187,8 @@ def test_internal_errors_exit_2_with_an_apology(monkeypatch: object) -> None:
     runner = CliRunner()
     result = runner.invoke(main, ["--rules", str(REPO / "rules"), "list"])
     assert result.exit_code == 2
-    assert "internal error" in result.stderr
-    assert "Traceback" not in result.stderr
+    assert "error[R900]: internal error" in result.stdout
+    assert "Traceback" not in result.stdout + result.stderr
     result = runner.invoke(main, ["--rules", str(REPO / "rules"), "--debug", "list"])
     assert result.exit_code == 2
     assert "Traceback" in result.stderr

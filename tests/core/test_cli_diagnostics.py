@@ -8,6 +8,7 @@ import os
 import shutil
 from pathlib import Path
 
+import jsonschema
 import pytest
 from click.testing import CliRunner
 
@@ -18,6 +19,7 @@ from civrules.load.workspace import Workspace
 from tests.conftest import REPO
 
 RULES = str(REPO / "rules")
+SARIF_SCHEMA = REPO / "tests" / "data" / "sarif-2.1.0-rtm.5.json"
 
 
 def invoke(*args: str | Path) -> tuple[int, str, str]:
@@ -53,11 +55,29 @@ def test_a_usage_failure_is_printed_in_the_format_asked_for(args: list[str], cod
     assert "Usage:" not in out + err and "Error:" not in out + err
 
 
-def test_a_usage_failure_in_sarif_is_sarif() -> None:
+def test_a_usage_failure_in_sarif_is_a_failed_invocation_not_a_result() -> None:
+    """A command-line error was a result at the file `%3Ccommand%20line%3E`: uploaded, code scanning
+    would open an alert on a file that does not exist. It is a notification of the invocation."""
     exit_code, out, _ = invoke("validate", "--rules", RULES, "--format", "sarif", "--select", "ZZ")
     assert exit_code == 2
-    (result,) = json.loads(out)["runs"][0]["results"]
-    assert result["ruleId"] == "R008"
+    log = json.loads(out)
+    jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))).validate(log)
+    (run,) = log["runs"]
+    assert run["results"] == [] and run["tool"]["driver"]["rules"] == []
+    (invocation,) = run["invocations"]
+    assert invocation["executionSuccessful"] is False
+    (note,) = invocation["toolExecutionNotifications"]
+    assert note["descriptor"] == {"id": "R008", "index": 0} and note["level"] == "error"
+    assert "no diagnostic code starts with `ZZ`\nhint: " in note["message"]["text"]
+    assert run["tool"]["driver"]["notifications"][0]["id"] == "R008"
+    assert "<command line>" not in out and "command%20line" not in out
+
+
+def test_a_clean_sarif_run_is_a_successful_invocation() -> None:
+    exit_code, out, _ = invoke("validate", "--rules", RULES, "--format", "sarif", "advanced-civilization")
+    assert exit_code == 0
+    (run,) = json.loads(out)["runs"]
+    assert run["invocations"] == [{"executionSuccessful": True}]
 
 
 # --- click's usage errors become diagnostics ------------------------------------------------------

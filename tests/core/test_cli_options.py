@@ -77,10 +77,11 @@ def test_debug_after_the_command_shows_the_traceback_of_an_internal_error(monkey
         raise RuntimeError("boom")
 
     monkeypatch.setattr(cli.Context, "workspace", crash)
-    code, _, err = invoke("list", "--rules", RULES)
-    assert code == 2 and "Traceback" not in err and "output of --debug" in err
-    code, _, err = invoke("list", "--rules", RULES, "--debug")
-    assert code == 2 and "Traceback" in err
+    code, out, err = invoke("list", "--rules", RULES)
+    assert code == 2 and "Traceback" not in out + err and "output of --debug" in out
+    assert out.startswith("<command line>:1:1: error[R900]: internal error (RuntimeError: boom)")
+    code, out, err = invoke("list", "--rules", RULES, "--debug")
+    assert code == 2 and "Traceback" in err and "the traceback below" in out
 
 
 def test_every_command_takes_the_global_options() -> None:
@@ -237,9 +238,9 @@ def test_python_m_civrules_without_its_dependencies_says_to_run_make() -> None:
         check=False,
     )
     assert started.returncode == 2
-    assert "Traceback" not in started.stderr
-    assert "the module `click` is not installed" in started.stderr
-    assert "`make`, then run `.venv/bin/civrules`" in started.stderr
+    assert "Traceback" not in started.stdout + started.stderr
+    assert started.stdout.startswith("<command line>:1:1: error[R910]: the module `click` is not installed")
+    assert "`make`, then run `.venv/bin/civrules`" in started.stdout
 
 
 def test_a_dependency_missing_at_run_time_is_no_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -249,10 +250,10 @@ def test_a_dependency_missing_at_run_time_is_no_internal_error(monkeypatch: pyte
     for name in [m for m in sys.modules if m.startswith(("civrules.schema", "civrules._generated"))]:
         monkeypatch.delitem(sys.modules, name)
     with reading_apart():  # the files validated, not their verdicts kept by the suite (tests/rulefiles.py)
-        code, _, err = invoke("--rules", RULES, "validate", "advanced-civilization")
+        code, out, err = invoke("--rules", RULES, "validate", "advanced-civilization")
     assert code == 2
-    assert "the module `jsonschema` is not installed" in err and "bug in civrules" not in err
-    assert f"`{install.reinstall()}`" in err
+    assert "error[R910]: the module `jsonschema` is not installed" in out and "bug in civrules" not in out + err
+    assert f"`{install.reinstall()}`" in out
 
 
 def test_pdf_without_weasyprints_system_libraries_says_what_to_install(

@@ -40,13 +40,12 @@ from civrules.diagnostics.escape import dumps_json, printable, safe_line_start
 from civrules.diagnostics.render import FORMATS, SourceLines, render, source_root
 from civrules.load import Limits
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
-from civrules.support import collector
+from civrules.support import collector, interrupts
 
 if TYPE_CHECKING:
     from civrules.emit.output import StagedTree
 
 EXIT_CLEAN, EXIT_RULE_ERRORS, EXIT_USAGE = 0, 1, 2
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
 EXIT_BROKEN_PIPE = 128 + 13  # as a process killed by SIGPIPE: the reader of the output went away
 
 #: The largest value a size or count option takes (larger ones cannot be used as a bound).
@@ -169,8 +168,8 @@ def _then(first: str | None, rest: str) -> str:
 
 
 class _Group(click.Group):
-    """Turns a usage error into a diagnostic (R008), any unexpected exception into exit 2 with a
-    one-line apology."""
+    """Turns a usage error into a diagnostic (R008), and whatever else ends a command (Ctrl-C, the
+    machine failing, a bug) into the diagnostic of :mod:`civrules.diagnostics.process`."""
 
     def make_context(
         self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
@@ -182,6 +181,8 @@ class _Group(click.Group):
             raise  # `civrules` alone: the help, as click shows it
         except click.UsageError as error:  # the group's own options (`civrules --max-nodes 0 list`)
             _usage_error(error, given, self)
+        except KeyboardInterrupt as error:  # click would say "Aborted!" and exit 1
+            _process_failure(error, click.Context(self, info_name=info_name, obj=None), self, given)
         ctx.meta["civrules.args"] = given
         return ctx
 
@@ -207,6 +208,11 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except click.UsageError as error:
+            command = self.commands.get(ctx.invoked_subcommand or "")
+            if error.ctx is None and command is not None:
+                # Raised by click's parser of the command's options (`build --out` without a value),
+                # which names no context: the hint names the command's --help, not the group's.
+                error.ctx = click.Context(command, info_name=ctx.invoked_subcommand, parent=ctx)
             _usage_error(error, ctx.meta.get("civrules.args", []), self)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise
@@ -216,69 +222,53 @@ class _Group(click.Group):
             with contextlib.suppress(OSError, ValueError):
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(EXIT_BROKEN_PIPE)
-        except KeyboardInterrupt:
-            click.echo("civrules: interrupted (an output folder is left as it was, or wholly replaced)", err=True)
-            sys.exit(EXIT_INTERRUPTED)
-        except ModuleNotFoundError as error:
-            # A dependency civrules declares is missing (an interrupted install, another Python).
-            from civrules.support.install import python, reinstall
+        except BaseException as error:  # noqa: BLE001 - Ctrl-C, the machine failing, a bug: a diagnostic
+            _process_failure(error, ctx, self)
 
-            click.echo(
-                f"civrules: error: the module `{printable(str(error.name))}` is not installed for the Python that "
-                f"runs civrules ({python()})",
-                err=True,
-            )
-            click.echo(f"hint: install civrules with its dependencies: `{reinstall()}`", err=True)
-            sys.exit(EXIT_USAGE)
-        except MemoryError:
-            # The input, not civrules, was too large for this machine's bounds: say which bound
-            # would have stopped it before it filled memory, and which one it ran into.
-            state = ctx.obj if isinstance(ctx.obj, Context) else None
-            limits = state.limits if state is not None else Limits()
-            where = f" on ruleset `{printable(state.current)}`" if state is not None and state.current else ""
-            click.echo(f"civrules: error: out of memory{where}{_address_space()}", err=True)
-            click.echo(
-                f"hint: bound what one rule file may hold with --max-file-size (now {limits.max_bytes:,} bytes) "
-                f"and --max-nodes (now {limits.max_nodes:,}); or raise the address-space limit (`ulimit -v`)",
-                err=True,
-            )
-            sys.exit(EXIT_USAGE)
-        except OSError as error:
-            from civrules.emit.output import cause
 
-            # The machine, not civrules, failed: say what it said (a full disk, a read-only folder).
-            if error.filename is None and _working_directory_is_gone():
-                click.echo("civrules: the working directory no longer exists (it was deleted or moved)", err=True)
-                click.echo("hint: cd into an existing folder and run civrules again", err=True)
-                sys.exit(EXIT_USAGE)
-            # The name may be a rule file's or an output file's: escaped like every printed name.
-            name = error.filename
-            name = os.fsdecode(name) if isinstance(name, (str, bytes)) else str(name)
-            where = f" `{printable(name)}`" if error.filename else " the output"
-            click.echo(f"civrules: cannot access{where}: {printable(cause(error))}", err=True)
-            # What is left in the buffer cannot be written either: nothing to flush at exit.
-            with contextlib.suppress(OSError, ValueError):
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            sys.exit(EXIT_USAGE)
-        except Exception as error:  # noqa: BLE001 - the last line of defence for bugs
-            state = ctx.obj if isinstance(ctx.obj, Context) else None
-            debug = state.debug if state is not None else bool(ctx.params.get("debug"))
-            where = f" on ruleset `{printable(state.current)}`" if state is not None and state.current else ""
-            # One line whatever the exception says; the details are for --debug.
-            said = printable(" ".join(str(error).split()))
-            said = said if len(said) <= 200 else said[:197] + "..."
-            click.echo(
-                f"civrules: internal error ({type(error).__name__}: {said}){where}. Sorry: this is a bug in "
-                "civrules, not in your rules.",
-                err=True,
-            )
-            if debug:
-                import traceback  # only to show an internal error: not imported at every start
+def _process_failure(
+    error: BaseException, ctx: click.Context, group: click.Group, args: Sequence[str] | None = None
+) -> NoReturn:
+    """Report what ended the command (Ctrl-C, out of memory, a missing dependency, the system
+    refusing a file, a broken family, a bug) as a diagnostic in the command's format, and exit
+    with its status (130 for Ctrl-C, else 2); `--debug` adds a bug's traceback."""
+    from civrules.diagnostics import process
 
-                click.echo(traceback.format_exc(), err=True)
-            else:
-                click.echo("hint: please report it with the command you ran and the output of --debug", err=True)
-            sys.exit(EXIT_USAGE)
+    import signal
+
+    previous = signal.getsignal(signal.SIGINT)
+    if isinstance(error, KeyboardInterrupt):
+        with contextlib.suppress(ValueError, OSError):  # a second Ctrl-C does not cut the report short
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        _report_failure(error, ctx, group, args)
+    finally:
+        # Put back for whoever called the command line in process (a test, an editor's host); a
+        # Ctrl-C from here on, as the process exits, is civrules.launch's to report.
+        with contextlib.suppress(ValueError, OSError, TypeError):
+            signal.signal(signal.SIGINT, previous)
+
+
+def _report_failure(error: BaseException, ctx: click.Context, group: click.Group, args: Sequence[str] | None) -> NoReturn:
+    from civrules.diagnostics import process
+
+    state = ctx.obj if isinstance(ctx.obj, Context) else None
+    debug = state.debug if state is not None else bool(ctx.params.get("debug"))
+    limits = state.limits if state is not None else Limits()
+    where = f" on ruleset `{printable(state.current)}`" if state is not None and state.current else ""
+    failure = process.diagnose(error, where=where, bounds=(limits.max_bytes, limits.max_nodes), debug=debug)
+    fmt = _format_asked(args if args is not None else ctx.meta.get("civrules.args", []), group)
+    with contextlib.suppress(OSError):  # nowhere left to say it
+        _emit([failure.diagnostic], fmt, failed=True, err=failure.on_stderr)
+    if failure.on_stderr:
+        # What is left in standard output's buffer cannot be written either: nothing to flush at exit.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if failure.bug and debug:
+        import traceback  # only to show an internal error: not imported at every start
+
+        click.echo(traceback.format_exc(), err=True)
+    sys.exit(failure.exit_code)
 
 
 def _command_path(ctx: click.Context | None) -> str:
@@ -343,29 +333,6 @@ def _format_chosen(ctx: click.Context, param: click.Parameter, value: Any) -> An
     if state is not None and isinstance(value, str):
         state.fmt = value
     return value
-
-
-def _address_space() -> str:
-    """The address-space limit the process ran under, as a clause (empty where there is none)."""
-    try:
-        import resource
-
-        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-    except (ImportError, OSError, ValueError):  # pragma: no cover - not on Linux or macOS
-        return ""
-    if soft == resource.RLIM_INFINITY:
-        return ""
-    return f" (the address-space limit is {soft / 2**20:,.0f} MiB)"
-
-
-def _working_directory_is_gone() -> bool:
-    try:
-        os.getcwd()
-    except FileNotFoundError:
-        return True
-    except OSError:
-        return False
-    return False
 
 
 class _RulesFolder(click.Path):
@@ -540,6 +507,9 @@ def main(
     `civrules --rules DIR validate`.
     """
     collector.for_a_run()
+    # A Ctrl-C in a weak reference's callback stops the command too (civrules.launch installs this
+    # first; here for whoever calls the command line in process).
+    interrupts.redeliver_lost()
     limits = Limits(max_bytes=max_file_size, max_nodes=max_nodes, max_diagnostics=max_diagnostics)
     source = ctx.get_parameter_source("rules")
     named_by = {
@@ -680,11 +650,13 @@ def _emit(
     summaries: bool = True,
     infos: bool = False,
     err: bool = False,
+    failed: bool = False,
 ) -> None:
     """Print diagnostics; text output without ``verbose`` folds per-fact infos (all infos without
     ``summaries``) into the summary; `github` and `sarif` output leave infos out unless ``infos``
     (each would be an annotation or a code-scanning alert). ``err``: on standard error (standard
-    output holds what the command made)."""
+    output holds what the command made); ``failed``: the command stops without doing its work (a
+    SARIF log says so)."""
     state = click.get_current_context(silent=True)
     context = state.find_object(Context) if state is not None else None
     ordered = list(diagnostics) if keep_order else sort_diagnostics(diagnostics)
@@ -701,10 +673,13 @@ def _emit(
     # 490,000 diagnostics of a hostile file made 3.7 GB of SARIF. The counts below are of all.
     shown = cap_per_file(shown, context.limits.max_diagnostics if context is not None else Limits().max_diagnostics)
     sources = SourceLines(max_bytes=context.limits.max_bytes) if context is not None else SourceLines()
-    root = source_root(context.rules) if context is not None and fmt == "sarif" else None
+    root = None
+    if context is not None and fmt == "sarif":
+        with contextlib.suppress(OSError):  # the working directory is gone: no file is named anyway
+            root = source_root(context.rules)
     stream = sys.stderr if err else sys.stdout
     colour = fmt == "text" and use_colour(context.color if context is not None else "auto", stream)
-    out = render(shown, fmt, sources, colour=colour, root=root)
+    out = render(shown, fmt, sources, colour=colour, root=root, failed=failed)
     if out:
         # `color=` as decided: click would strip the escapes of output that is not a terminal.
         click.echo(out, nl=False, color=colour, err=err)
@@ -718,7 +693,7 @@ def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str | None = None) ->
         state = click.get_current_context(silent=True)
         context = state.find_object(Context) if state is not None else None
         fmt = context.fmt if context is not None else "text"
-    _emit(diagnostics, fmt)
+    _emit(diagnostics, fmt, failed=True)
     sys.exit(EXIT_USAGE)
 
 
@@ -1317,18 +1292,21 @@ def _build(
         _note(f"civrules: {printable(line)}")
     # Errors and warnings first, then infos folded into one line (each with --verbose).
     by_severity = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
-    ordered = sorted(sort_diagnostics(result.diagnostics), key=lambda d: by_severity[d.severity])
-    _emit(ordered, "text", verbose=verbose, keep_order=True, summaries=False)
+    found = list(result.diagnostics)
     failed = ", ".join(result.failed_ids)
+    stale = None
     if check_only:
         stale = builder.check(out, result, ids, everything=not rulesets)
         for line in stale:  # each file's diff made as it is printed, and the lines printed bounded
             click.echo(printable(line))
+        # Each stale file is an error of its own, located at it: CI can select, ignore or annotate it.
+        found += [_stale_output(out, relative, what) for relative, what in stale.found]
+    ordered = sorted(sort_diagnostics(found), key=lambda d: by_severity[d.severity])
+    _emit(ordered, "text", verbose=verbose, keep_order=True, summaries=False)
+    if stale is not None:
         if stale.files:
-            click.echo(
-                f"civrules: {printable(str(out))} is stale ({_files(stale.files)} differ); run `civrules build`",
-                err=True,
-            )
+            differ = f"{stale.files:,} file differs" if stale.files == 1 else f"{stale.files:,} files differ"
+            click.echo(f"civrules: {printable(str(out))} is stale ({differ}); run `civrules build`", err=True)
         elif not result.failed:
             _note(f"civrules: {printable(str(out))} is up to date")
         if result.failed:
@@ -1642,6 +1620,14 @@ def schemas(obj: Context, out: Path, check_only: bool) -> None:
     _note(f"civrules: wrote {len(tree)} files into {printable(str(out))}")
 
 
+def _stale_output(out: Path, relative: str, what: str) -> Diagnostic:
+    """R009: one file of a generated tree that is not what `civrules build` would write there."""
+    shown = str(out / relative) if relative else str(out)
+    stale = codes.OUTPUT_STALE
+    hint = "write it again: `civrules build`, and commit the result"
+    return Diagnostic(stale.code, stale.severity, f"`{shown}` {what}", Span.at(shown), hint)
+
+
 def _stale_schema(out: Path, relative: str, ours: bool, there: bool) -> Diagnostic:
     """R009: one file of a schemas folder that is not what this civrules writes."""
     what = (
@@ -1654,7 +1640,7 @@ def _stale_schema(out: Path, relative: str, ours: bool, there: bool) -> Diagnost
     shown = str(out / relative)
     stale = codes.OUTPUT_STALE
     hint = f"write the schemas again: `civrules schemas --out {out}`" + ("" if ours else f", or delete `{shown}`")
-    return Diagnostic(stale.code, stale.severity, f"`{shown}` {what}", Span.at("<command line>"), hint)
+    return Diagnostic(stale.code, stale.severity, f"`{shown}` {what}", Span.at(shown), hint)
 
 
 def _complete_families(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:

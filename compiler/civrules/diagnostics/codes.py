@@ -642,12 +642,66 @@ OUTPUT_STALE = define(
     Fix: write the folder again (`civrules schemas --out DIR`), and commit the result.
     """,
 )
+INTERRUPTED = define(
+    "R016",
+    "interrupted",
+    E,
+    """
+    What: civrules was stopped by Ctrl-C (SIGINT) before it finished; it exits with status 130,
+    as shells report Ctrl-C.
+    Why: what it was checking or writing was not finished: an output folder is left as it was, or
+    wholly replaced by the new one, never half-written.
+    Fix: run the command again.
+    """,
+)
+OUT_OF_MEMORY = define(
+    "R017",
+    "out-of-memory",
+    E,
+    """
+    What: the machine gave civrules no more memory (or no more threads) before it finished: the
+    input was too large for the bounds the process runs under (`ulimit -v`, a container's limit).
+    Why: nothing is wrong with the rules that civrules could say, and nothing was written; it exits
+    with status 2, not as if the rules had errors.
+    Fix: bound what one rule file may hold with `--max-file-size` and `--max-nodes`, so that an
+    oversized file is refused with a diagnostic before it fills memory; or raise the limit.
+    """,
+)
+ACCESS_REFUSED = define(
+    "R018",
+    "access-refused",
+    E,
+    """
+    What: the system would not let civrules read what it needed: a file or folder it could not
+    open (permission denied, an I/O error), or a working directory that was deleted or moved
+    while civrules ran.
+    Why: civrules cannot judge what it cannot read; it exits with status 2, not as if the rules had
+    errors. (A rule file it cannot read is L012, an error of the rules.)
+    Fix: make the file or folder the message names readable, or run civrules from an existing
+    folder.
+    """,
+)
+FAMILY_BROKEN = define(
+    "R019",
+    "family-broken",
+    E,
+    """
+    What: a game family installed in this Python cannot be used: its module cannot be imported,
+    or what it registers is no valid family (an id or code prefix another family or the core
+    holds). The message names the family, its entry point and the distribution it comes from.
+    Why: civrules reads every installed family before any rule file; a broken one stops every
+    command, and the fault is the family's, not civrules' nor your rules'. It exits with status 2.
+    Fix: fix the family, or remove its distribution from this Python (`pip uninstall NAME`, or take
+    its folder off `PYTHONPATH`); `python -m pip show NAME` says where it is installed.
+    """,
+)
 INTERNAL_ERROR = define(
     "R900",
     "internal-error",
     E,
     """
-    What: civrules itself failed (a bug), not your rule data.
+    What: civrules itself failed (a bug), not your rule data: a check crashed on a ruleset (the
+    diagnostic is located at it), or the command did (located at `<command line>`).
     Why: the run cannot be trusted; it exits with status 2.
     Fix: report it with the command and the `--debug` output.
     """,
@@ -657,12 +711,14 @@ MISSING_DEPENDENCY = define(
     "missing-dependency",
     E,
     """
-    What: a command needs an optional program or library that is not installed here (WeasyPrint
-    and its system libraries for `civrules sheets --pdf`).
+    What: a command needs a program or library that is not installed for the Python that runs
+    civrules: an optional one (WeasyPrint and its system libraries for `civrules sheets --pdf`), or
+    one of civrules' own dependencies (click, PyYAML, ...: an interrupted install, another Python).
     Why: the command cannot do its work without it; nothing is wrong with your rules. It exits
     with status 2.
     Fix: run the command the hint names (for WeasyPrint: civrules' `pdf` extra, installed with the
-    Python that runs civrules, e.g. `.venv/bin/python -m pip install 'civrules[pdf]'`), or leave the
+    Python that runs civrules, e.g. `.venv/bin/python -m pip install 'civrules[pdf]'`; for a
+    dependency, civrules installed again with its dependencies, or `make` in a clone), or leave the
     option out (`civrules sheets` without `--pdf` writes the HTML sheets, which print from any browser).
     """,
 )

@@ -11,7 +11,6 @@ from urllib.parse import quote
 from civrules import __version__
 from civrules.diagnostics import Diagnostic, Severity, Span
 from civrules.diagnostics.escape import dumps_json, printable, safe_line_start
-from civrules.load.lines import decode, split_lines
 
 FORMATS = ("text", "json", "github", "sarif")
 
@@ -27,17 +26,26 @@ class SourceLines:
     def __init__(
         self, root: Path | None = None, texts: Mapping[str, str] | None = None, max_bytes: int = 8 * 1024 * 1024
     ) -> None:
-        self.root = root or Path.cwd()
+        self.root = root  # None: the working directory, looked up when a line is quoted (it may be gone)
         self.max_bytes = max_bytes
-        self.cache: dict[str, list[str] | None] = {k: split_lines(v) for k, v in (texts or {}).items()}
+        self.cache: dict[str, list[str] | None] = {}
+        if texts:
+            # Imported here, as in `line`: a failure of the process itself is rendered where
+            # `civrules.load` (and the YAML library it needs) cannot be imported (civrules.launch).
+            from civrules.load.lines import split_lines
+
+            self.cache = {k: split_lines(v) for k, v in texts.items()}
 
     def line(self, file: str, number: int) -> str | None:
+        if file.startswith("<"):  # `<command line>`: no file (one of that name is not it)
+            return None
         if file not in self.cache:
             self.cache[file] = None
+            from civrules.load.lines import decode, split_lines
             from civrules.support.files import RefusedError, read_file
 
             try:  # a regular file within the bound, not a link, not a FIFO (which would block)
-                raw = read_file(self.root / file, self.max_bytes)
+                raw = read_file((self.root or Path.cwd()) / file, self.max_bytes)
                 self.cache[file] = split_lines(decode(raw))
             except (RefusedError, OSError, ValueError):  # ValueError: a name no file system can hold
                 pass
@@ -255,37 +263,43 @@ def _sarif_location(span: Span, root: Path | None) -> dict[str, Any]:
     }
 
 
-def render_sarif(diagnostics: Sequence[Diagnostic], root: Path | None = None) -> str:
+def render_sarif(diagnostics: Sequence[Diagnostic], root: Path | None = None, *, failed: bool = False) -> str:
     """A SARIF 2.1.0 log with one run, the codes used as rules; files relative to ``root`` (the
-    source root, see :func:`source_root`), through the base ``%SRCROOT%``."""
-    from civrules.checks.catalogue import catalogue
+    source root, see :func:`source_root`), through the base ``%SRCROOT%``.
 
-    known = catalogue()
-    used = sorted({d.code for d in diagnostics})
-    rules = []
-    for code in used:
-        entry = known.get(code)
-        doc = entry.explain() if entry else code
-        rules.append(
+    A diagnostic about no file (located at ``<command line>``: a usage error, Ctrl-C, the machine
+    failing) is no result, which code scanning would show as an alert on a file that does not
+    exist: it is a notification of the run's invocation (``toolExecutionNotifications``, its code
+    among the driver's ``notifications``). ``failed``: the command stopped without doing its work
+    (exit 2 or 130), and the invocation says so (``executionSuccessful: false``), as it does for
+    any error among the notifications.
+    """
+    results = [d for d in diagnostics if not _about_no_file(d)]
+    notes = [d for d in diagnostics if _about_no_file(d)]
+    used = sorted({d.code for d in results})
+    noted = sorted({d.code for d in notes})
+    driver: dict[str, Any] = {"name": "civrules", "version": __version__, "rules": _descriptors(used, results=True)}
+    if noted:
+        driver["notifications"] = _descriptors(noted, results=False)
+    invocation: dict[str, Any] = {
+        "executionSuccessful": not failed and not any(d.severity is Severity.ERROR for d in notes)
+    }
+    if notes:
+        invocation["toolExecutionNotifications"] = [
             {
-                "id": code,
-                "name": entry.name if entry else code,
-                # One whole sentence; the documentation (`civrules explain CODE`) is the full one.
-                "shortDescription": {"text": entry.summary() if entry else code},
-                "fullDescription": {"text": doc},
-                "defaultConfiguration": {"level": _sarif_level(entry.severity if entry else Severity.ERROR)},
-                # The game family whose rulesets the code is reported on (`core`: every ruleset's).
-                "properties": {"family": _family_of(code)},
-                # No helpUri: civrules has no published site, and a link that does not resolve is
-                # worse than none (`civrules explain CODE` prints the same text as fullDescription).
+                "descriptor": {"id": d.code, "index": noted.index(d.code)},
+                "level": _sarif_level(d.severity),
+                "message": {"text": _sarif_text(d)},
             }
-        )
+            for d in notes
+        ]
     log = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [
             {
-                "tool": {"driver": {"name": "civrules", "version": __version__, "rules": rules}},
+                "tool": {"driver": driver},
+                "invocations": [invocation],
                 # No `uri`: where the checkout was on this machine says nothing to the reader of the
                 # log (and would make two runs differ); code scanning takes its own checkout's root.
                 "originalUriBaseIds": {SRCROOT: {"description": {"text": "The root of the repository."}}},
@@ -293,20 +307,19 @@ def render_sarif(diagnostics: Sequence[Diagnostic], root: Path | None = None) ->
             }
         ],
     }
-    if not diagnostics:
+    if not results:
         return dumps_json(log, indent=2) + "\n"
     # Each result is dumped alone, in the place and at the depth the whole log's dump gives it:
     # the log of 50,000 results dumped whole took 422 MB (every piece of the text held at once).
     head, empty, tail = dumps_json(log, indent=2).rpartition('"results": []')
     assert empty and tail.startswith("\n")
     parts = [head, '"results": [\n']
-    for index, diagnostic in enumerate(diagnostics):
-        text = printable(diagnostic.message) + (f"\nhint: {printable(diagnostic.hint)}" if diagnostic.hint else "")
+    for index, diagnostic in enumerate(results):
         result: dict[str, Any] = {
             "ruleId": diagnostic.code,
             "ruleIndex": used.index(diagnostic.code),
             "level": _sarif_level(diagnostic.severity),
-            "message": {"text": text},
+            "message": {"text": _sarif_text(diagnostic)},
         }
         if diagnostic.span is not None:
             result["locations"] = [_sarif_location(diagnostic.span, root)]
@@ -317,9 +330,53 @@ def render_sarif(diagnostics: Sequence[Diagnostic], root: Path | None = None) ->
             ]
         indent = " " * 8  # results are at depth 4: the log, `runs`, the run, `results`
         parts.append(indent + dumps_json(result, indent=2).replace("\n", "\n" + indent))
-        parts.append(",\n" if index < len(diagnostics) - 1 else "\n")
+        parts.append(",\n" if index < len(results) - 1 else "\n")
     parts += ["      ]", tail, "\n"]
     return "".join(parts)
+
+
+def _about_no_file(diagnostic: Diagnostic) -> bool:
+    return diagnostic.span is not None and diagnostic.span.file.startswith("<")
+
+
+def _sarif_text(diagnostic: Diagnostic) -> str:
+    return printable(diagnostic.message) + (f"\nhint: {printable(diagnostic.hint)}" if diagnostic.hint else "")
+
+
+def _descriptors(used: Sequence[str], *, results: bool) -> list[dict[str, Any]]:
+    """SARIF's reportingDescriptor of each code: the driver's ``rules`` (``results``) or its
+    ``notifications``.
+
+    The codes of notifications are the core's, registered by :mod:`civrules.diagnostics.codes`:
+    looking them up imports no check and no family, so a failure to import one of those (a broken
+    family, a missing library) is still reported in SARIF.
+    """
+    from civrules.diagnostics import codes
+
+    known: Mapping[str, codes.Code] = {}
+    if results and used:
+        from civrules.checks.catalogue import catalogue
+
+        known = catalogue()
+    described = []
+    for code in used:
+        entry = known.get(code) or codes.lookup(code)
+        doc = entry.explain() if entry else code
+        described.append(
+            {
+                "id": code,
+                "name": entry.name if entry else code,
+                # One whole sentence; the documentation (`civrules explain CODE`) is the full one.
+                "shortDescription": {"text": entry.summary() if entry else code},
+                "fullDescription": {"text": doc},
+                "defaultConfiguration": {"level": _sarif_level(entry.severity if entry else Severity.ERROR)},
+                # The game family whose rulesets the code is reported on (`core`: every ruleset's).
+                "properties": {"family": _family_of(code) if results else "core"},
+                # No helpUri: civrules has no published site, and a link that does not resolve is
+                # worse than none (`civrules explain CODE` prints the same text as fullDescription).
+            }
+        )
+    return described
 
 
 def _sarif_level(severity: Severity) -> str:
@@ -348,13 +405,14 @@ def render(
     *,
     colour: bool = False,
     root: Path | None = None,
+    failed: bool = False,
 ) -> str:
     """``diagnostics`` in ``fmt``; ``root`` is the source root of SARIF's URIs (the working directory
-    when None)."""
+    when None); ``failed``: the command stopped without doing its work (SARIF says so)."""
     if fmt == "json":
         return render_json(diagnostics)
     if fmt == "github":
         return render_github(diagnostics)
     if fmt == "sarif":
-        return render_sarif(diagnostics, root)
+        return render_sarif(diagnostics, root, failed=failed)
     return render_text(diagnostics, sources, colour=colour)

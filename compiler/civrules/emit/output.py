@@ -622,6 +622,17 @@ class StaleFile:
     #: The one line that says it all (a file missing on one side, a link, a FIFO).
     note: str | None = None
 
+    def what(self) -> str:
+        """What is wrong with the file, in a few words (``is missing``, ``differs from ...``)."""
+        if self.note is None or self.planned is not None:
+            return "differs from what this build writes"
+        if self.note.startswith("missing: "):
+            return "is missing"
+        if self.note.startswith("not written by this build: "):
+            return "is no file this build writes"
+        # A link, a FIFO, a device: named, never read.
+        return f"is not a file civrules writes ({self.note.removeprefix(f'{self.label}: ')})"
+
     def lines(self) -> Iterator[str]:
         """The lines that show the difference (a unified diff), without line breaks; made when asked."""
         if self.note is not None:
@@ -696,12 +707,16 @@ class StaleReport:
     stale: Iterable[StaleFile]
     most: int = MOST_SHOWN
     files: int = 0
+    #: Each stale file, once the lines are all taken: its path under the output folder and what is
+    #: wrong with it (``build --check`` reports each as R009, located at the file).
+    found: list[tuple[str, str]] = field(default_factory=list)
 
     def __iter__(self) -> Iterator[str]:
         shown = more_lines = more_files = 0
         cut = ""
         for one in self.stale:
             self.files += 1
+            self.found.append((one.relative, one.what()))
             if shown >= self.most:
                 more_files += 1
                 continue

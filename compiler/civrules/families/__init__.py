@@ -77,18 +77,35 @@ def families() -> Mapping[str, Family]:
     for entry in _installed_entry_points():
         if entry.value in BUILTIN:
             continue
-        _refuse_generated_name(entry)
+        distribution = _distribution_of(entry)
         try:
-            family = entry.load()
-        except Exception as error:  # a broken third-party family is named, not a traceback
-            raise FamilyError(
-                f"the family `{entry.name}` ({entry.value}) could not be imported: {type(error).__name__}: {error}"
-            ) from error
-        _register(found, sources, family, entry.value)
+            _refuse_generated_name(entry)
+            try:
+                family = entry.load()
+            except Exception as error:  # a broken third-party family is named, not a traceback
+                raise FamilyError(
+                    f"the family `{entry.name}` ({entry.value}) could not be imported: {type(error).__name__}: {error}"
+                ) from error
+            _register(found, sources, family, entry.value)
+        except FamilyError as error:  # said with the distribution at fault (R019)
+            raise FamilyError(str(error), family=entry.name, distribution=distribution) from error.__cause__
     defaults = [f.id for f in found.values() if f.default]
     if len(defaults) > 1:
         raise FamilyError(f"more than one family declares itself the default: {', '.join(defaults)}")
     return dict(sorted(found.items()))
+
+
+def _distribution_of(entry: Any) -> tuple[str, str] | None:
+    """The name of the distribution that declares ``entry`` and the folder it is installed in."""
+    distribution = getattr(entry, "dist", None)
+    name = getattr(distribution, "name", None) if distribution is not None else None
+    if not isinstance(name, str):
+        return None
+    try:
+        folder = str(distribution.locate_file(""))
+    except (AttributeError, NotImplementedError, OSError, TypeError, ValueError):
+        folder = ""
+    return name, folder
 
 
 def _installed_entry_points() -> list[Any]:

@@ -43,7 +43,19 @@ class CollectionSpec:
 
 
 class FamilyError(Exception):
-    """A family that cannot be registered (a bad id, a prefix another family or the core holds)."""
+    """A family that cannot be registered (a bad id, a prefix another family or the core holds).
+
+    ``family`` is the entry point's name, and ``distribution`` the name of the installed
+    distribution that declares it and the folder it is installed in, where known: the command line
+    names them (R019), since the fault is that distribution's.
+    """
+
+    def __init__(
+        self, message: str, *, family: str | None = None, distribution: tuple[str, str] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.family = family
+        self.distribution = distribution
 
 
 @frozen_value

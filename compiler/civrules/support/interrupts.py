@@ -16,6 +16,7 @@ import signal
 import threading
 from collections.abc import Iterator
 from types import FrameType
+from typing import Any
 
 _HELD = (signal.SIGINT, signal.SIGTERM)
 
@@ -55,3 +56,36 @@ def deferred() -> Iterator[None]:
                 handler(signum, None)
             else:
                 signal.raise_signal(signum)
+
+
+def redeliver_lost() -> None:
+    """Make a Ctrl-C that lands where Python cannot raise it stop the process all the same.
+
+    Python acts on a signal at the next bytecode, wherever it is: in a weak reference's callback
+    (a memo's entry going with its object, :mod:`civrules.support.memo`), a ``__del__``, a
+    garbage-collector callback. A KeyboardInterrupt raised there cannot reach the code that was
+    running; Python prints "Exception ignored ... KeyboardInterrupt" and goes on, and a build that
+    was asked to stop finished and exited 0. Here such an interrupt is delivered again
+    (``_thread.interrupt_main``: the SIGINT handler runs at the next bytecode, which is back in
+    the code that was running, or else is delivered again from there), and nothing is printed.
+    Any other exception Python cannot raise goes to the hook that was installed before.
+
+    Installed once per process (a second call changes nothing), by the program's entry point and
+    by the command line.
+    """
+    import sys
+
+    previous = sys.unraisablehook
+    if getattr(previous, "redelivers_interrupts", False):
+        return
+
+    def hook(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            import _thread
+
+            _thread.interrupt_main()  # nothing, where SIGINT is not Python's (ignored, default)
+            return
+        previous(unraisable)
+
+    hook.redelivers_interrupts = True  # type: ignore[attr-defined]
+    sys.unraisablehook = hook

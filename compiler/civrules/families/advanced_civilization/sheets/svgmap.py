@@ -195,9 +195,11 @@ def _stored_positions(stored: bytes) -> dict[str, tuple[float, float]]:
 
 
 def _numpy_version() -> str:
-    import numpy
+    # The first import of numpy (networkx's layout uses it): where the address space cannot hold
+    # it, a MemoryError (out of memory, exit 2), not OpenBLAS ending the process with status 1.
+    from civrules.support.memory import import_numpy
 
-    return str(numpy.__version__)
+    return str(import_numpy().__version__)
 
 
 def _spring(ordered: Any) -> dict[str, tuple[float, float]]:

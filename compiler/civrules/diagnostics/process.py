@@ -1,0 +1,246 @@
+"""Diagnostics of the civrules process itself, not of rule data: Ctrl-C (R016), running out of
+memory (R017), the system refusing to let civrules read (R018) or write (R007), a missing
+dependency (R910), a broken game family (R019), and a bug (R900).
+
+Each is a diagnostic like any other, located on the command line, printed in the command's
+`--format` (so json and sarif output stay one valid document) with the exit code it calls for.
+This module imports neither click nor PyYAML: the program's entry point (:mod:`civrules.launch`)
+reports with it a failure that comes before they are imported, or because they cannot be, the way
+the command line (``cli._Group.invoke``) reports the same failure later.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TextIO
+
+from civrules.diagnostics import Diagnostic, Span, codes
+from civrules.diagnostics.escape import printable
+
+#: Where a failure of the process is located: it is about no file.
+COMMAND_LINE = "<command line>"
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
+
+#: The errors of a file system that has no room, or takes no writes: the output's (R007).
+_NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS})
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """What to print for an exception that ended the command, and how to exit."""
+
+    diagnostic: Diagnostic
+    exit_code: int
+    #: On standard error even where diagnostics go to standard output: writing that failed.
+    on_stderr: bool = False
+    #: A bug in civrules (R900): `--debug` shows its traceback.
+    bug: bool = False
+
+
+def diagnose(
+    error: BaseException, *, where: str = "", bounds: tuple[int, int] | None = None, debug: bool = False
+) -> Failure:
+    """The diagnostic of ``error``, which ended the command.
+
+    ``where`` is a clause naming what was being worked on (`` on ruleset `x` ``); ``bounds`` the
+    run's ``--max-file-size`` and ``--max-nodes`` (named by the out-of-memory hint); ``debug``
+    whether `--debug` was given (an internal error's hint then points at its traceback).
+    """
+    if isinstance(error, KeyboardInterrupt):
+        return Failure(
+            _at(codes.INTERRUPTED, "interrupted (Ctrl-C): an output folder is left as it was, or wholly replaced", "run the command again to finish it"),
+            EXIT_INTERRUPTED,
+        )
+    if isinstance(error, ModuleNotFoundError) and error.name:
+        return Failure(missing_module(error.name), EXIT_USAGE)
+    if out_of_memory(error):
+        return Failure(_out_of_memory(error, where, bounds), EXIT_USAGE)
+    # Looked up, not imported: no family was read (and none can be broken) unless it is loaded.
+    family = sys.modules.get("civrules.families.family")
+    if family is not None and isinstance(error, family.FamilyError):
+        return Failure(_family_broken(error), EXIT_USAGE)
+    if isinstance(error, OSError):
+        return _system_refused(error)
+    # One line whatever the exception says; the details are for --debug.
+    said = printable(" ".join(str(error).split()))
+    said = said if len(said) <= 200 else said[:197] + "..."
+    hint = (
+        "please report it with the command you ran and the traceback below"
+        if debug
+        else "please report it with the command you ran and the output of --debug"
+    )
+    message = f"internal error ({type(error).__name__}: {said}){where}: a bug in civrules, not in your rules"
+    return Failure(_at(codes.INTERNAL_ERROR, message, hint), EXIT_USAGE, bug=True)
+
+
+def missing_module(name: str) -> Diagnostic:
+    """R910: one of civrules' dependencies is not installed for the Python that runs it."""
+    from civrules.support.install import clone_command, python, reinstall
+
+    then = clone_command()
+    return _at(
+        codes.MISSING_DEPENDENCY,
+        f"the module `{printable(name)}` is not installed for the Python that runs civrules ({python()})",
+        f"install civrules with its dependencies: `{reinstall()}`" + (f", then run `{then}`" if then else ""),
+    )
+
+
+#: What a library's failure to load says when the system had no memory to map it with.
+_NO_MEMORY_WORDS = ("cannot allocate memory", "failed to map segment", "out of memory")
+
+
+def out_of_memory(error: BaseException) -> bool:
+    """Whether ``error`` is the machine running out of memory: a MemoryError; a thread that could
+    not be started (its stack is memory too); a compiled library that could not be mapped (numpy's
+    ImportError, caused by one that says so)."""
+    if isinstance(error, MemoryError):
+        return True
+    if isinstance(error, RuntimeError) and "can't start new thread" in str(error):
+        return True
+    if isinstance(error, ImportError):
+        seen: BaseException | None = error
+        for _ in range(8):  # the chain of causes, bounded
+            if seen is None:
+                break
+            if isinstance(seen, MemoryError) or any(w in str(seen).lower() for w in _NO_MEMORY_WORDS):
+                return True
+            seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def _out_of_memory(error: BaseException, where: str, bounds: tuple[int, int] | None) -> Diagnostic:
+    # The input, not civrules, was too large for this machine's bounds: say which bound would have
+    # stopped it before it filled memory, and which one it ran into.
+    what = "out of memory"
+    if isinstance(error, RuntimeError):
+        what = "out of memory: no thread could be started"
+    elif isinstance(error, ImportError):
+        what = f"out of memory: the library `{printable(str(error.name or 'numpy'))}` could not be loaded"
+    now = (
+        (f" (now {bounds[0]:,} bytes)", f" (now {bounds[1]:,})") if bounds is not None else ("", "")
+    )
+    hint = (
+        f"bound what one rule file may hold with --max-file-size{now[0]} and --max-nodes{now[1]}; "
+        "or raise the address-space limit (`ulimit -v`)"
+    )
+    return _at(codes.OUT_OF_MEMORY, f"{what}{where}{address_space()}", hint)
+
+
+def address_space() -> str:
+    """The address-space limit the process runs under, as a clause (empty where there is none)."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    except (ImportError, OSError, ValueError):  # pragma: no cover - not on Linux or macOS
+        return ""
+    if soft == resource.RLIM_INFINITY:
+        return ""
+    return f" (the address-space limit is {soft / 2**20:,.0f} MiB)"
+
+
+def _family_broken(error: BaseException) -> Diagnostic:
+    family = getattr(error, "family", None)
+    distribution = getattr(error, "distribution", None)
+    said = printable(" ".join(str(error).split()))
+    if distribution:
+        name = printable(distribution[0])
+        found = f" at `{printable(distribution[1])}`" if distribution[1] else ""
+        message = f"a game family cannot be used: {said} (it comes from the distribution `{name}`{found})"
+        hint = (
+            f"fix the family, or remove `{name}` from the Python that runs civrules "
+            f"(`python -m pip uninstall {name}`, or take its folder off PYTHONPATH)"
+        )
+    else:
+        message = f"a game family cannot be used: {said}"
+        hint = (
+            f"fix the family `{printable(family)}`, or remove its distribution from the Python that runs civrules"
+            if family
+            else "fix or remove the family's distribution from the Python that runs civrules"
+        )
+    return _at(codes.FAMILY_BROKEN, message, hint)
+
+
+def _system_refused(error: OSError) -> Failure:
+    """The machine, not civrules, failed: say what it said (a full disk, a read-only folder)."""
+    if error.filename is None and working_directory_is_gone():
+        return Failure(
+            _at(
+                codes.ACCESS_REFUSED,
+                "the working directory no longer exists (it was deleted or moved)",
+                "cd into an existing folder and run civrules again",
+            ),
+            EXIT_USAGE,
+        )
+    said = printable(_cause(error))
+    if error.filename is None:
+        # Standard output could not be written (a full disk under `> file`): its diagnostic goes
+        # to standard error, the one stream left.
+        message = f"cannot write the output: {said}"
+        hint = "free space on the device the output goes to, or send it elsewhere"
+        return Failure(_at(codes.OUTPUT_REFUSED, message, hint), EXIT_USAGE, on_stderr=True)
+    # The name may be a rule file's or an output file's: escaped like every printed name.
+    name = error.filename
+    shown = printable(os.fsdecode(name) if isinstance(name, (str, bytes)) else str(name))
+    if error.errno in _NO_ROOM:
+        hint = "check that the folder can be written (its permissions, the free space), or name another with --out"
+        return Failure(_at(codes.OUTPUT_REFUSED, f"cannot write `{shown}`: {said}", hint), EXIT_USAGE)
+    hint = "make it readable (and its folders searchable) by the user that runs civrules, or leave it out"
+    return Failure(_at(codes.ACCESS_REFUSED, f"cannot access `{shown}`: {said}", hint), EXIT_USAGE)
+
+
+def _cause(error: OSError) -> str:
+    try:
+        from civrules.emit.output import cause
+    except ImportError:  # pragma: no cover - a failure at start, before civrules could load
+        return (error.strerror or str(error)).lower()
+    return cause(error)
+
+
+def working_directory_is_gone() -> bool:
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def _at(code: codes.Code, message: str, hint: str) -> Diagnostic:
+    return Diagnostic(code.code, code.severity, message, Span.at(COMMAND_LINE), hint)
+
+
+def format_asked(words: Sequence[str]) -> str:
+    """The `--format` a command line asks for, read from its words before any is parsed (what
+    fails at start fails before click): the last one naming a format civrules prints, else text."""
+    from civrules.diagnostics.render import FORMATS
+
+    asked = "text"
+    for at, word in enumerate(words):
+        if word == "--":
+            break
+        value = words[at + 1] if word == "--format" and at + 1 < len(words) else word.partition("=")[2]
+        if (word == "--format" or word.startswith("--format=")) and value in FORMATS:
+            asked = value
+    return asked
+
+
+def report(diagnostics: Sequence[Diagnostic], fmt: str, stream: TextIO | None = None) -> None:
+    """Print the diagnostics of a command that failed, without click: in ``fmt``, on standard
+    output (as the command line prints its usage failures), the count line on standard error."""
+    from civrules.diagnostics import count_line
+    from civrules.diagnostics.render import SourceLines, render
+
+    out = stream if stream is not None else sys.stdout
+    out.write(render(diagnostics, fmt, SourceLines(), failed=True))
+    out.flush()
+    if fmt == "text":
+        sys.stderr.write(f"civrules: {count_line(list(diagnostics))}\n")
+        sys.stderr.flush()
