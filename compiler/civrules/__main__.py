@@ -13,6 +13,7 @@ import os
 import sys
 
 if not sys.flags.safe_path and sys.path:
+    here: str | None
     try:
         here = os.getcwd()
     except OSError:  # the working directory is gone: nothing can be imported from it either
@@ -21,6 +22,6 @@ if not sys.flags.safe_path and sys.path:
     if first in ("", os.curdir) or (here is not None and os.path.abspath(first) == here):
         del sys.path[0]
 
-from civrules.launch import main  # noqa: E402 - after the working directory left sys.path
+from civrules.launch import main
 
 main()

@@ -10,6 +10,7 @@ before it can report one.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from typing import NoReturn
 
@@ -22,9 +23,9 @@ def main() -> NoReturn:
         import civrules.support.bytecode  # noqa: F401
         from civrules.support import interrupts
 
-        interrupts.redeliver_lost()
+        interrupts.catch_lost()
         from civrules.cli import main as command_line
-    except BaseException as error:  # noqa: BLE001 - every failure of the start is a diagnostic
+    except BaseException as error:  # every failure of the start is a diagnostic
         if isinstance(error, SystemExit):
             raise
         fail(error)
@@ -40,18 +41,14 @@ def fail(error: BaseException) -> NoReturn:
     if isinstance(error, KeyboardInterrupt):
         import signal
 
-        try:  # a second Ctrl-C does not interrupt the report of the first
+        with contextlib.suppress(ValueError, OSError):  # a second Ctrl-C does not cut the report short
             signal.signal(signal.SIGINT, signal.SIG_IGN)
-        except (ValueError, OSError):  # pragma: no cover - not the main thread
-            pass
     from civrules.diagnostics import process
 
     words = sys.argv[1:]
     failure = process.diagnose(error, debug="--debug" in words)
-    try:
+    with contextlib.suppress(OSError):  # nowhere left to say it
         process.report([failure.diagnostic], process.format_asked(words), sys.stderr if failure.on_stderr else None)
-    except OSError:  # nowhere left to say it
-        pass
     if failure.bug and "--debug" in words:
         import traceback
 

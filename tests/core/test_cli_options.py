@@ -243,6 +243,34 @@ def test_python_m_civrules_without_its_dependencies_says_to_run_make() -> None:
     assert "`make`, then run `.venv/bin/civrules`" in started.stdout
 
 
+def test_python_m_civrules_imports_nothing_from_the_working_directory(tmp_path: Path) -> None:
+    """`python -m civrules` (README names it) puts the working directory first on sys.path: a
+    `yaml.py`, a `click.py` or a folder `*.dist-info` declaring a family there was imported."""
+    ran = tmp_path / "ran"
+    for module in ("yaml", "click", "evilfam"):
+        code = f"open({str(ran / module)!r}, 'w').close()\n"
+        (tmp_path / (f"{module}/__init__.py" if module == "evilfam" else f"{module}.py")).parent.mkdir(exist_ok=True)
+        (tmp_path / (f"{module}/__init__.py" if module == "evilfam" else f"{module}.py")).write_text(code, "utf-8")
+    (tmp_path / "evil.dist-info").mkdir()
+    (tmp_path / "evil.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: evil\nVersion: 1\n", "utf-8")
+    (tmp_path / "evil.dist-info" / "entry_points.txt").write_text(
+        "[civrules.families]\nevil = evilfam:FAMILY\n", "utf-8"
+    )
+    ran.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "civrules", "--rules", RULES, "list"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO / "compiler")},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert sorted(p.name for p in ran.iterdir()) == []
+    assert "advanced-civilization" in done.stdout
+
+
 def test_a_dependency_missing_at_run_time_is_no_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
     # A clean run imports jsonschema only where the compiled validators (fastjsonschema) cannot run.
     monkeypatch.setitem(sys.modules, "jsonschema", None)

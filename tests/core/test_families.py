@@ -148,6 +148,36 @@ def test_a_broken_family_distribution_is_named_not_a_traceback(monkeypatch: pyte
         _forget()
 
 
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_broken_family_is_its_distributions_fault_not_civrules_bug(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fmt: str
+) -> None:
+    """A broken third-party family was reported as "internal error ... a bug in civrules, not in
+    your rules", with json output left empty: it is R019, naming the family and its distribution."""
+    _install_entry_point(tmp_path / "site", "broken", "no_such_module_anywhere:FAMILY", distribution="broken-dist")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    _forget()
+    try:
+        result = CliRunner().invoke(main, ["--rules", str(REPO / "rules"), "validate", "--format", fmt])
+    finally:
+        monkeypatch.undo()
+        _forget()
+    assert result.exit_code == 2, result.output
+    assert "bug in civrules" not in result.output and "internal error" not in result.output
+    said = (
+        json.loads(result.stdout)
+        if fmt == "json"
+        else [{"code": "R019", "message": result.stdout.splitlines()[0], "hint": result.stdout.splitlines()[1]}]
+    )
+    (one,) = said
+    assert one["code"] == "R019"
+    assert "the family `broken` (no_such_module_anywhere:FAMILY) could not be imported" in one["message"]
+    assert f"the distribution `broken-dist` at `{tmp_path / 'site'}`" in one["message"]
+    assert "`python -m pip uninstall broken-dist`" in one["hint"]
+    if fmt == "text":
+        assert result.stdout.startswith("<command line>:1:1: error[R019]: a game family cannot be used: ")
+
+
 @pytest.mark.parametrize(
     "distribution",
     [

@@ -342,6 +342,11 @@ def test_an_os_error_anywhere_is_exit_2_with_its_cause(monkeypatch: pytest.Monke
     result = CliRunner().invoke(main, ["--rules", str(RULES), "list"])
     assert result.exit_code == 2
     assert "input/output error" in result.output and "bug in civrules" not in result.output
+    # A diagnostic with a code, located at the file the system refused, and a hint.
+    assert result.stdout.startswith(
+        "rules/x.yaml:1:1: error[R018]: cannot access `rules/x.yaml`: an input/output error"
+    )
+    assert "\n  hint: make it readable" in result.stdout
 
 
 # --- 3. Links are never followed; one reader for rules/, output trees and the stamp -----------
@@ -641,7 +646,7 @@ def test_a_deleted_working_directory_is_said_with_a_hint(tmp_path: Path) -> None
         [
             "sh",
             "-c",
-            'cd "$1" && rmdir "$1" && exec "$2" -m civrules --rules "$3" list',
+            'cd "$1" && rmdir "$1" && exec "$2" -m civrules --rules "$3" validate --format json',
             "sh",
             str(gone),
             sys.executable,
@@ -653,8 +658,11 @@ def test_a_deleted_working_directory_is_said_with_a_hint(tmp_path: Path) -> None
         check=False,
     )
     assert process.returncode == 2, process.stderr
-    assert "the working directory no longer exists" in process.stderr
-    assert "hint: cd into an existing folder" in process.stderr
+    # In the format asked for: the JSON output is one valid document, not empty.
+    (said,) = json.loads(process.stdout)
+    assert (said["code"], said["file"]) == ("R018", "<command line>")
+    assert said["message"] == "the working directory no longer exists (it was deleted or moved)"
+    assert said["hint"].startswith("cd into an existing folder")
     assert "Traceback" not in process.stderr
 
 

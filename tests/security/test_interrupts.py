@@ -8,6 +8,7 @@ with a one-line apology that names the ruleset and asks for a report, the traceb
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -21,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from click.testing import CliRunner, Result
 
@@ -37,6 +39,7 @@ from tests.conftest import REPO, RULES, default_sigint
 from tests.security.helpers import start_civrules, tree_of
 
 RULESET = "advanced-civilization"
+SARIF_SCHEMA = REPO / "tests" / "data" / "sarif-2.1.0-rtm.5.json"
 KILLS = 4  # builds killed in `make test` (two at a random moment, two while writing); `make test-slow` kills 20
 WRITE_DELAY = 0.03  # seconds per file written (CIVRULES_TEST_WRITE_DELAY): a window to kill in
 
@@ -169,7 +172,150 @@ def test_ctrl_c_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(workspace.Workspace, "manifests", interrupted)
     result = CliRunner().invoke(main, ["--rules", str(RULES), "list"])
     assert result.exit_code == 130
-    assert "interrupted" in result.output
+    assert result.stdout.startswith("<command line>:1:1: error[R016]: interrupted (Ctrl-C)")
+    assert "  hint: run the command again" in result.stdout
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_ctrl_c_leaves_json_and_sarif_output_a_valid_document(monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
+    """Interrupted, `validate --format sarif` left standard output empty: a CI step that uploads it
+    got a file of 0 bytes."""
+    from civrules.load import workspace
+
+    def interrupted(self: Workspace) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(workspace.Workspace, "manifests", interrupted)
+    result = CliRunner().invoke(main, ["--rules", str(RULES), "validate", "--format", fmt])
+    assert result.exit_code == 130
+    log = json.loads(result.stdout)
+    if fmt == "json":
+        assert [(d["code"], d["file"]) for d in log] == [("R016", "<command line>")]
+        return
+    jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))).validate(log)
+    (invocation,) = log["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is False
+    assert [n["descriptor"]["id"] for n in invocation["toolExecutionNotifications"]] == ["R016"]
+    assert log["runs"][0]["results"] == []
+
+
+def test_ctrl_c_while_the_command_line_is_read_exits_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Ctrl-C while click read the options became click's "Aborted!" and exit 1 (the rules have
+    errors)."""
+    from civrules import cli
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli._RulesFolder, "convert", interrupted)
+    result = CliRunner().invoke(main, ["--rules", str(RULES), "validate", "--format", "json"])
+    assert result.exit_code == 130, result.output
+    assert [d["code"] for d in json.loads(result.stdout)] == ["R016"]
+    assert "Aborted" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("start", "code", "status"),
+    [
+        # Ctrl-C while the command line is imported (a fifth of a second at every start).
+        ("raise KeyboardInterrupt", "R016", 130),
+        # The console script imported click and PyYAML outside any handler.
+        ("raise ModuleNotFoundError(\"No module named 'yaml'\", name='yaml')", "R910", 2),
+    ],
+)
+def test_a_failure_while_civrules_starts_is_a_diagnostic_in_the_format_asked(
+    start: str, code: str, status: int
+) -> None:
+    """What the console script runs (pyproject.toml's `project.scripts`), in a fresh interpreter: the
+    import of civrules' command line fails the way the trial found it failing, in the middle of
+    importing PyYAML. It printed a traceback, and a Ctrl-C killed the process (status -2, not 130)."""
+    import tomllib
+
+    target = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]["civrules"]
+    module, _, function = target.partition(":")
+    program = (
+        "import importlib.abc, sys\n"
+        "class Failing(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'yaml':\n"
+        f"            {start}\n"
+        "sys.meta_path.insert(0, Failing())\n"
+        f"from {module} import {function}\n"
+        f"sys.exit({function}())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program, "--rules", str(RULES), "validate", "--format", "json"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+        check=False,
+        preexec_fn=default_sigint,
+    )
+    assert done.returncode == status, done.stderr
+    assert "Traceback" not in done.stderr and done.stderr == "", done.stderr
+    (said,) = json.loads(done.stdout)
+    assert (said["code"], said["file"]) == (code, "<command line>") and said["hint"], said
+
+
+def test_no_python_code_runs_when_a_memos_object_goes() -> None:
+    """A Ctrl-C that landed in a memo's weak-reference callback (Python acts on a signal at the next
+    bytecode, wherever it is) was printed as "Exception ignored ... KeyboardInterrupt", and the build
+    went on to exit 0. The callbacks are now a list's `append`: no bytecode of theirs to land in."""
+    from civrules.support import memo
+
+    class Key:
+        pass
+
+    attached: memo.Attached[Key, int] = memo.Attached()
+    by_identity = memo.by_identity(4)(lambda argument: 1)
+    key, other = Key(), Key()
+    attached.put(key, 1)
+    assert by_identity(other) == 1
+    called: list[str] = []
+
+    def trace(frame: Any, event: str, arg: Any) -> Any:
+        if event == "call":
+            called.append(frame.f_code.co_name)
+        return None
+
+    sys.settrace(trace)
+    try:
+        del key, other  # each entry's object goes: its callback runs
+    finally:
+        sys.settrace(None)
+    assert called == []
+    assert len(attached) == 0  # the entry is dropped at the memo's next use
+
+
+def test_a_ctrl_c_python_cannot_raise_still_ends_the_command_in_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A KeyboardInterrupt in any weak-reference callback, ``__del__`` or collected generator is one
+    Python prints and drops: the command then exits 130 when it returns, not 0."""
+    import weakref
+
+    from civrules.load import workspace
+
+    monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: None)  # pytest's, restored after
+    manifests = workspace.Workspace.manifests
+
+    class Going:
+        pass
+
+    def interrupted_in_a_callback(self: Workspace) -> Any:
+        def callback(ref: Any) -> None:
+            raise KeyboardInterrupt  # as Python raises it at the callback's first bytecode
+
+        going = Going()
+        ref = weakref.ref(going, callback)
+        del going
+        assert ref() is None  # the callback ran, and its KeyboardInterrupt went nowhere
+        return manifests(self)
+
+    monkeypatch.setattr(workspace.Workspace, "manifests", interrupted_in_a_callback)
+    result = CliRunner().invoke(main, ["--rules", str(RULES), "list", "--format", "json"])
+    assert result.exit_code == 130, result.output
+    assert json.loads(result.stdout)  # the list it printed whole stays one document
+    assert [d["code"] for d in json.loads(result.stderr)] == ["R016"]
 
 
 def test_sigint_while_writing_exits_130_and_leaves_the_previous_tree(tmp_path: Path) -> None:
@@ -264,10 +410,10 @@ def test_a_crashing_check_is_an_internal_error_diagnostic_and_exit_2(crashing_ch
 def test_a_crashing_check_with_debug_shows_the_apology_and_the_traceback(crashing_check: None) -> None:
     result = invoke("--debug", "validate", RULESET)
     assert result.exit_code == 2
-    apology = result.stderr.splitlines()[0]
+    apology = result.stdout.splitlines()[0]
     assert apology == (
-        f"civrules: internal error (RuntimeError: boom with a second line) on ruleset `{RULESET}`. "
-        "Sorry: this is a bug in civrules, not in your rules."
+        "<command line>:1:1: error[R900]: internal error (RuntimeError: boom with a second line) on ruleset "
+        f"`{RULESET}`: a bug in civrules, not in your rules"
     )
     assert "Traceback (most recent call last)" in result.stderr
     assert "raise RuntimeError" in result.stderr
@@ -291,15 +437,16 @@ def test_a_crash_outside_the_checks_is_one_line_and_a_hint(monkeypatch: pytest.M
     monkeypatch.setattr("civrules.resolve.Resolver.resolve", explode)
     result = invoke("validate", RULESET)
     assert result.exit_code == 2
-    assert result.stderr.splitlines() == [
-        f"civrules: internal error (ValueError: a multi-line message) on ruleset `{RULESET}`. "
-        "Sorry: this is a bug in civrules, not in your rules.",
-        "hint: please report it with the command you ran and the output of --debug",
+    assert result.stdout.splitlines() == [
+        f"<command line>:1:1: error[R900]: internal error (ValueError: a multi-line message) on ruleset `{RULESET}`: "
+        "a bug in civrules, not in your rules",
+        "  hint: please report it with the command you ran and the output of --debug",
     ]
+    assert result.stderr == "civrules: 1 error, 0 warnings, 0 infos\n"
     result = invoke("--debug", "validate", RULESET)
     assert result.exit_code == 2
     assert "Traceback (most recent call last)" in result.stderr
-    assert "hint: please report it" not in result.stderr
+    assert "output of --debug" not in result.stdout
 
 
 def test_a_crash_in_a_real_process_exits_2_without_a_traceback() -> None:

@@ -102,9 +102,57 @@ def test_out_of_memory_is_exit_2_naming_the_bounds(rules: Path, monkeypatch: pyt
     monkeypatch.setattr(civrules.pipeline, "analyse", exhausted)
     code, output = invoke("--rules", rules, "validate", "advanced-civilization")
     assert code == 2
-    assert "out of memory on ruleset `advanced-civilization`" in output
+    assert "<command line>:1:1: error[R017]: out of memory on ruleset `advanced-civilization`" in output
     assert "--max-file-size" in output and "--max-nodes" in output and "ulimit -v" in output
     no_bug(output)
+    # In json, a valid document holding the diagnostic (stdout was left empty).
+    code, output = invoke("--rules", rules, "validate", "advanced-civilization", "--format", "json")
+    (said,) = json.loads(output)
+    assert (code, said["code"], said["file"]) == (2, "R017", "<command line>") and "--max-nodes" in said["hint"]
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        RuntimeError("can't start new thread"),
+        ImportError("numpy C-extensions failed", name="numpy"),
+    ],
+)
+def test_a_thread_or_library_the_memory_cannot_hold_is_out_of_memory(
+    rules: Path, monkeypatch: pytest.MonkeyPatch, failure: BaseException
+) -> None:
+    """Under `ulimit -v`, a build ended in "internal error" when no thread could be started, or when
+    numpy's compiled modules could not be mapped."""
+    import civrules.pipeline
+
+    if isinstance(failure, ImportError):
+        failure.__cause__ = ImportError("libopenblas.so: failed to map segment from shared object")
+
+    def exhausted(*args: Any, **kwargs: Any) -> Any:
+        raise failure
+
+    monkeypatch.setattr(civrules.pipeline, "analyse", exhausted)
+    code, output = invoke("--rules", rules, "validate", "advanced-civilization", "--format", "json")
+    (said,) = json.loads(output)
+    assert (code, said["code"]) == (2, "R017"), said
+    assert said["message"].startswith("out of memory: ") and "ulimit -v" in said["hint"]
+
+
+def test_numpy_is_not_loaded_where_the_address_space_cannot_hold_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """OpenBLAS, loaded with numpy, ended the process with status 1 (the rules have errors) where it
+    could not map its buffers: the room is asked for first, and its absence is a MemoryError."""
+    import mmap
+
+    from civrules.support import memory
+
+    memory.reserve(2**20, "a test")  # room there is: nothing raised
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(errno.ENOMEM, "Cannot allocate memory")
+
+    monkeypatch.setattr(mmap, "mmap", refused)
+    with pytest.raises(MemoryError, match="no room in the address space to load numpy"):
+        memory.reserve(memory.NUMPY_ROOM, "numpy")
 
 
 def test_a_check_out_of_memory_is_not_reported_as_its_bug(rules: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -157,9 +205,9 @@ def test_a_build_beyond_the_address_space_limit_is_exit_2_with_a_hint(rules: Pat
         check=False,
     )
     assert done.returncode == 2, done.stderr
-    assert "out of memory" in done.stderr and "address-space limit is 600 MiB" in done.stderr
-    assert "--max-file-size (now 2,147,483,648 bytes)" in done.stderr
-    no_bug(done.stderr)
+    assert "error[R017]: out of memory" in done.stdout and "address-space limit is 600 MiB" in done.stdout
+    assert "--max-file-size (now 2,147,483,648 bytes)" in done.stdout
+    no_bug(done.stdout + done.stderr)
 
 
 # --- 6 and 7: the rules folder named on the command line ------------------------------------------

@@ -206,7 +206,7 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            done = super().invoke(ctx)
         except click.UsageError as error:
             command = self.commands.get(ctx.invoked_subcommand or "")
             if error.ctx is None and command is not None:
@@ -215,6 +215,8 @@ class _Group(click.Group):
                 error.ctx = click.Context(command, info_name=ctx.invoked_subcommand, parent=ctx)
             _usage_error(error, ctx.meta.get("civrules.args", []), self)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+            if interrupts.lost():  # a Ctrl-C Python could not raise where it came: interrupted all the same
+                _process_failure(KeyboardInterrupt(), ctx, self, late=True)
             raise
         except BrokenPipeError:
             # The reader went away (`civrules explain --list | head`): not a bug, and nobody left to
@@ -224,16 +226,24 @@ class _Group(click.Group):
             sys.exit(EXIT_BROKEN_PIPE)
         except BaseException as error:  # noqa: BLE001 - Ctrl-C, the machine failing, a bug: a diagnostic
             _process_failure(error, ctx, self)
+        if interrupts.lost():
+            _process_failure(KeyboardInterrupt(), ctx, self, late=True)
+        return done
 
 
 def _process_failure(
-    error: BaseException, ctx: click.Context, group: click.Group, args: Sequence[str] | None = None
+    error: BaseException,
+    ctx: click.Context,
+    group: click.Group,
+    args: Sequence[str] | None = None,
+    *,
+    late: bool = False,
 ) -> NoReturn:
     """Report what ended the command (Ctrl-C, out of memory, a missing dependency, the system
     refusing a file, a broken family, a bug) as a diagnostic in the command's format, and exit
-    with its status (130 for Ctrl-C, else 2); `--debug` adds a bug's traceback."""
-    from civrules.diagnostics import process
-
+    with its status (130 for Ctrl-C, else 2); `--debug` adds a bug's traceback. ``late``: the
+    command had printed its output whole (a Ctrl-C found lost once it returned): the diagnostic
+    goes to standard error, where it leaves that output one valid document."""
     import signal
 
     previous = signal.getsignal(signal.SIGINT)
@@ -241,7 +251,7 @@ def _process_failure(
         with contextlib.suppress(ValueError, OSError):  # a second Ctrl-C does not cut the report short
             signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        _report_failure(error, ctx, group, args)
+        _report_failure(error, ctx, group, args, late)
     finally:
         # Put back for whoever called the command line in process (a test, an editor's host); a
         # Ctrl-C from here on, as the process exits, is civrules.launch's to report.
@@ -249,7 +259,9 @@ def _process_failure(
             signal.signal(signal.SIGINT, previous)
 
 
-def _report_failure(error: BaseException, ctx: click.Context, group: click.Group, args: Sequence[str] | None) -> NoReturn:
+def _report_failure(
+    error: BaseException, ctx: click.Context, group: click.Group, args: Sequence[str] | None, late: bool
+) -> NoReturn:
     from civrules.diagnostics import process
 
     state = ctx.obj if isinstance(ctx.obj, Context) else None
@@ -259,7 +271,7 @@ def _report_failure(error: BaseException, ctx: click.Context, group: click.Group
     failure = process.diagnose(error, where=where, bounds=(limits.max_bytes, limits.max_nodes), debug=debug)
     fmt = _format_asked(args if args is not None else ctx.meta.get("civrules.args", []), group)
     with contextlib.suppress(OSError):  # nowhere left to say it
-        _emit([failure.diagnostic], fmt, failed=True, err=failure.on_stderr)
+        _emit([failure.diagnostic], fmt, failed=True, err=failure.on_stderr or late)
     if failure.on_stderr:
         # What is left in standard output's buffer cannot be written either: nothing to flush at exit.
         with contextlib.suppress(OSError, ValueError):
@@ -509,7 +521,8 @@ def main(
     collector.for_a_run()
     # A Ctrl-C in a weak reference's callback stops the command too (civrules.launch installs this
     # first; here for whoever calls the command line in process).
-    interrupts.redeliver_lost()
+    interrupts.catch_lost()
+    interrupts.lost()  # forget one an earlier run in this process did not act on
     limits = Limits(max_bytes=max_file_size, max_nodes=max_nodes, max_diagnostics=max_diagnostics)
     source = ctx.get_parameter_source("rules")
     named_by = {

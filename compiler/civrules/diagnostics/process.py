@@ -54,7 +54,11 @@ def diagnose(
     """
     if isinstance(error, KeyboardInterrupt):
         return Failure(
-            _at(codes.INTERRUPTED, "interrupted (Ctrl-C): an output folder is left as it was, or wholly replaced", "run the command again to finish it"),
+            _at(
+                codes.INTERRUPTED,
+                "interrupted (Ctrl-C): an output folder is left as it was, or wholly replaced",
+                "run the command again to finish it",
+            ),
             EXIT_INTERRUPTED,
         )
     if isinstance(error, ModuleNotFoundError) and error.name:
@@ -122,9 +126,7 @@ def _out_of_memory(error: BaseException, where: str, bounds: tuple[int, int] | N
         what = "out of memory: no thread could be started"
     elif isinstance(error, ImportError):
         what = f"out of memory: the library `{printable(str(error.name or 'numpy'))}` could not be loaded"
-    now = (
-        (f" (now {bounds[0]:,} bytes)", f" (now {bounds[1]:,})") if bounds is not None else ("", "")
-    )
+    now = (f" (now {bounds[0]:,} bytes)", f" (now {bounds[1]:,})") if bounds is not None else ("", "")
     hint = (
         f"bound what one rule file may hold with --max-file-size{now[0]} and --max-nodes{now[1]}; "
         "or raise the address-space limit (`ulimit -v`)"
@@ -186,13 +188,17 @@ def _system_refused(error: OSError) -> Failure:
         hint = "free space on the device the output goes to, or send it elsewhere"
         return Failure(_at(codes.OUTPUT_REFUSED, message, hint), EXIT_USAGE, on_stderr=True)
     # The name may be a rule file's or an output file's: escaped like every printed name.
-    name = error.filename
-    shown = printable(os.fsdecode(name) if isinstance(name, (str, bytes)) else str(name))
+    raw = error.filename
+    name = os.fsdecode(raw) if isinstance(raw, (str, bytes)) else str(raw)
+    shown = printable(name)
     if error.errno in _NO_ROOM:
         hint = "check that the folder can be written (its permissions, the free space), or name another with --out"
         return Failure(_at(codes.OUTPUT_REFUSED, f"cannot write `{shown}`: {said}", hint), EXIT_USAGE)
+    # Located at the file the system refused (an input, as a rule file's L012 is).
     hint = "make it readable (and its folders searchable) by the user that runs civrules, or leave it out"
-    return Failure(_at(codes.ACCESS_REFUSED, f"cannot access `{shown}`: {said}", hint), EXIT_USAGE)
+    refused = codes.ACCESS_REFUSED
+    message = f"cannot access `{shown}`: {said}"
+    return Failure(Diagnostic(refused.code, refused.severity, message, Span.at(name), hint), EXIT_USAGE)
 
 
 def _cause(error: OSError) -> str:

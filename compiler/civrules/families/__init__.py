@@ -99,7 +99,7 @@ def _distribution_of(entry: Any) -> tuple[str, str] | None:
     """The name of the distribution that declares ``entry`` and the folder it is installed in."""
     distribution = getattr(entry, "dist", None)
     name = getattr(distribution, "name", None) if distribution is not None else None
-    if not isinstance(name, str):
+    if distribution is None or not isinstance(name, str):
         return None
     try:
         folder = str(distribution.locate_file(""))

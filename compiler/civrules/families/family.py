@@ -50,9 +50,7 @@ class FamilyError(Exception):
     names them (R019), since the fault is that distribution's.
     """
 
-    def __init__(
-        self, message: str, *, family: str | None = None, distribution: tuple[str, str] | None = None
-    ) -> None:
+    def __init__(self, message: str, *, family: str | None = None, distribution: tuple[str, str] | None = None) -> None:
         super().__init__(message)
         self.family = family
         self.distribution = distribution

@@ -58,17 +58,21 @@ def deferred() -> Iterator[None]:
                 signal.raise_signal(signum)
 
 
-def redeliver_lost() -> None:
-    """Make a Ctrl-C that lands where Python cannot raise it stop the process all the same.
+#: Ctrl-Cs Python could not raise (see :func:`catch_lost`), not yet acted on.
+_LOST: list[KeyboardInterrupt] = []
 
-    Python acts on a signal at the next bytecode, wherever it is: in a weak reference's callback
-    (a memo's entry going with its object, :mod:`civrules.support.memo`), a ``__del__``, a
-    garbage-collector callback. A KeyboardInterrupt raised there cannot reach the code that was
-    running; Python prints "Exception ignored ... KeyboardInterrupt" and goes on, and a build that
-    was asked to stop finished and exited 0. Here such an interrupt is delivered again
-    (``_thread.interrupt_main``: the SIGINT handler runs at the next bytecode, which is back in
-    the code that was running, or else is delivered again from there), and nothing is printed.
-    Any other exception Python cannot raise goes to the hook that was installed before.
+
+def catch_lost() -> None:
+    """Keep a Ctrl-C that lands where Python cannot raise it, for :func:`lost` to say so.
+
+    Python acts on a signal at the next bytecode, wherever it is: in a weak reference's callback,
+    a ``__del__``, a generator's ``finally`` run as it is collected. A KeyboardInterrupt raised
+    there cannot reach the code that was running; Python printed "Exception ignored ...
+    KeyboardInterrupt" and went on, and a build that was asked to stop exited 0. Here it is kept,
+    nothing is printed, and the command line ends as interrupted (exit 130) once the command
+    returns. (civrules' own callbacks run no Python code, so one cannot be interrupted at all:
+    :mod:`civrules.support.memo`.) Any other exception Python cannot raise goes to the hook that
+    was there before.
 
     Installed once per process (a second call changes nothing), by the program's entry point and
     by the command line.
@@ -76,16 +80,21 @@ def redeliver_lost() -> None:
     import sys
 
     previous = sys.unraisablehook
-    if getattr(previous, "redelivers_interrupts", False):
+    if getattr(previous, "catches_lost_interrupts", False):
         return
 
     def hook(unraisable: Any) -> None:
         if isinstance(unraisable.exc_value, KeyboardInterrupt):
-            import _thread
-
-            _thread.interrupt_main()  # nothing, where SIGINT is not Python's (ignored, default)
+            _LOST.append(unraisable.exc_value)
             return
         previous(unraisable)
 
-    hook.redelivers_interrupts = True  # type: ignore[attr-defined]
+    hook.catches_lost_interrupts = True  # type: ignore[attr-defined]
     sys.unraisablehook = hook
+
+
+def lost() -> bool:
+    """Whether a Ctrl-C was lost since the last call (see :func:`catch_lost`); it is forgotten."""
+    found = bool(_LOST)
+    _LOST.clear()
+    return found

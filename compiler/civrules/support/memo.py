@@ -49,18 +49,12 @@ def by_identity(maxsize: int) -> Callable[[Callable[[Any], _T]], Callable[[Any],
 
     def decorate(function: Callable[[Any], _T]) -> Callable[[Any], _T]:
         kept: dict[int, tuple[Callable[[], Any], _T]] = {}
+        gone: list[_Ref] = []
         register(kept)
-
-        def gone(at: int) -> Callable[[Any], None]:
-            def drop(ref: Any) -> None:
-                entry = kept.get(at)
-                if entry is not None and entry[0] is ref:
-                    del kept[at]
-
-            return drop
 
         @functools.wraps(function)
         def cached(argument: Any) -> _T:
+            _drop_gone(kept, gone)
             at = id(argument)
             entry = kept.get(at)
             if entry is not None and entry[0]() is argument:
@@ -69,7 +63,7 @@ def by_identity(maxsize: int) -> Callable[[Callable[[Any], _T]], Callable[[Any],
             if len(kept) >= maxsize:
                 kept.clear()
             try:
-                held: Callable[[], Any] = weakref.ref(argument, gone(at))
+                held: Callable[[], Any] = _Ref(argument, gone.append, at)
             except TypeError:
                 held = functools.partial(_itself, argument)
             kept[at] = (held, value)
@@ -84,6 +78,37 @@ def _itself(argument: _K) -> _K:
     return argument
 
 
+class _Ref(weakref.ref):  # type: ignore[type-arg]
+    """A weak reference that knows the key of its memo entry.
+
+    Its callback is a list's ``append`` (C, no Python frame): a Ctrl-C that Python acts on while
+    an object goes cannot land in the callback, where Python prints it as "Exception ignored" and
+    drops it (the build it was to stop went on to exit 0). The entry is dropped at the memo's next
+    use instead (:func:`_drop_gone`).
+    """
+
+    __slots__ = ("at",)
+    at: int
+
+    def __new__(cls, referent: Any, callback: Callable[[Any], None], at: int) -> _Ref:
+        ref = super().__new__(cls, referent, callback)
+        ref.at = at
+        return ref
+
+    def __init__(self, referent: Any, callback: Callable[[Any], None], at: int) -> None:
+        super().__init__(referent, callback)  # type: ignore[call-arg]
+
+
+def _drop_gone(kept: dict[int, Any], gone: list[_Ref]) -> None:
+    """Drop the entries whose objects went (each still the entry of its reference: an id can be
+    reused by a new object, whose entry stays)."""
+    while gone:
+        ref = gone.pop()
+        entry = kept.get(ref.at)
+        if entry is not None and entry[0] is ref:
+            del kept[ref.at]
+
+
 class Attached(Generic[_K, _T]):
     """What was made from an object that never changes (a document's walk, a model's credit
     matrix), kept by the object's identity for exactly as long as the object lives: an entry holds
@@ -93,28 +118,26 @@ class Attached(Generic[_K, _T]):
     records what is read of a model, :mod:`civrules.support.tracked`) is held beside its value,
     the last ``held`` of them only. :func:`forget` clears it."""
 
-    __slots__ = ("_held", "_kept")
+    __slots__ = ("_gone", "_held", "_kept")
 
     def __init__(self, held: int = 8) -> None:
         self._kept: dict[int, tuple[Callable[[], _K | None], _T]] = {}
+        #: The references whose objects went, their entries not yet dropped (see :class:`_Ref`).
+        self._gone: list[_Ref] = []
         self._held = held
         register(self._kept)
 
     def get(self, key: _K) -> _T | None:
+        _drop_gone(self._kept, self._gone)
         entry = self._kept.get(id(key))
         return entry[1] if entry is not None and entry[0]() is key else None
 
     def put(self, key: _K, value: _T) -> _T:
-        at = id(key)
         kept = self._kept
-
-        def gone(ref: weakref.ref[_K]) -> None:
-            entry = kept.get(at)
-            if entry is not None and entry[0] is ref:
-                del kept[at]
-
+        _drop_gone(kept, self._gone)
+        at = id(key)
         try:
-            held: Callable[[], _K | None] = weakref.ref(key, gone)
+            held: Callable[[], _K | None] = _Ref(key, self._gone.append, at)
         except TypeError:
             strong = [k for k, (h, _) in kept.items() if isinstance(h, functools.partial)]
             for k in strong[: max(0, len(strong) - self._held + 1)]:
@@ -130,8 +153,10 @@ class Attached(Generic[_K, _T]):
 
     def clear(self) -> None:
         self._kept.clear()
+        self._gone.clear()
 
     def __len__(self) -> int:
+        _drop_gone(self._kept, self._gone)
         return len(self._kept)
 
 
