@@ -1804,10 +1804,6 @@ def _write_repository(directory: Path, tree: Mapping[str, bytes], schemas: Mappi
         )
 
 
-def _files(count: int) -> str:
-    return f"{count} file{'' if count == 1 else 's'}"
-
-
 def _empty_folder(path: Path) -> bool:
     try:
         return path.is_dir() and not path.is_symlink() and not any(path.iterdir())
