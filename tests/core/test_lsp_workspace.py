@@ -39,7 +39,18 @@ def _frames(output: bytes) -> list[dict[str, Any]]:
     return found
 
 
-def test_a_server_started_outside_the_project_finds_rules_in_the_workspace_folder(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "arguments",
+    # The default `--rules` in `make test`; the same relative folder written out in `make test-slow`
+    # (one server process each: the path that resolves them is the same).
+    [
+        pytest.param(["lsp"], id="default"),
+        pytest.param(["--rules", "rules", "lsp"], id="written", marks=pytest.mark.slow),
+    ],
+)
+def test_a_server_started_outside_the_project_finds_rules_in_the_workspace_folder(
+    tmp_path: Path, arguments: list[str]
+) -> None:
     workspace = tmp_path / "project"
     copy_files(workspace / "rules", KEEP)
     elsewhere = tmp_path / "elsewhere"  # where the editor started the server: no rules/ there
@@ -61,22 +72,21 @@ def test_a_server_started_outside_the_project_finds_rules_in_the_workspace_folde
         {"id": 3, "method": "shutdown"},
         {"method": "exit"},
     ]
-    for arguments in (["lsp"], ["--rules", "rules", "lsp"]):
-        done = subprocess.run(
-            [sys.executable, "-m", "civrules", *arguments],
-            cwd=elsewhere,
-            input=b"".join(_frame(message) for message in session),
-            capture_output=True,
-            timeout=HANG_GUARD,
-            check=False,
-        )
-        assert done.returncode == 0, done
-        messages = _frames(done.stdout)  # nothing but the protocol on standard output
-        answers = {message["id"]: message for message in messages if "id" in message and "method" not in message}
-        assert "error" not in answers[1] and "capabilities" in answers[1]["result"]
-        published = {m["params"]["uri"] for m in messages if m.get("method") == "textDocument/publishDiagnostics"}
-        assert published and all(one.startswith(f"{(workspace / 'rules').as_uri()}/") for one in published)
-        assert not [m for m in messages if m.get("method") == "window/showMessage"]
+    done = subprocess.run(
+        [sys.executable, "-m", "civrules", *arguments],
+        cwd=elsewhere,
+        input=b"".join(_frame(message) for message in session),
+        capture_output=True,
+        timeout=HANG_GUARD,
+        check=False,
+    )
+    assert done.returncode == 0, done
+    messages = _frames(done.stdout)  # nothing but the protocol on standard output
+    answers = {message["id"]: message for message in messages if "id" in message and "method" not in message}
+    assert "error" not in answers[1] and "capabilities" in answers[1]["result"]
+    published = {m["params"]["uri"] for m in messages if m.get("method") == "textDocument/publishDiagnostics"}
+    assert published and all(one.startswith(f"{(workspace / 'rules').as_uri()}/") for one in published)
+    assert not [m for m in messages if m.get("method") == "window/showMessage"]
 
 
 def test_no_rules_folder_anywhere_is_said_to_the_editor_once_and_the_server_goes_on(
