@@ -180,3 +180,22 @@ def test_a_variant_names_its_base_and_does_not_depend_on_it() -> None:
     assert "civrules-rulesets-advanced-civilization" not in (package / "pyproject.toml").read_text().replace(
         "civrules-rulesets-advanced-civilization-western", ""
     )
+
+
+def test_the_version_a_build_elsewhere_moves_from_is_never_read_through_a_link(tmp_path: Path) -> None:
+    """`build --out DIR` moves each package's version on from the project's generated/ too: a
+    package folder there that is a link (to a manifest outside the project claiming 9.9.9) is no
+    history of the project's, and is not read; the same manifest in a real folder is."""
+    at = "python/civrules_rulesets/central_america/api.json"
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "api.json").write_text(json.dumps({"package": "central_america", "version": "9.9.9"}), "utf-8")
+    linked = tmp_path / "linked" / "generated"
+    (linked / "python" / "civrules_rulesets").mkdir(parents=True)
+    (linked / "python" / "civrules_rulesets" / "central_america").symlink_to(outside, target_is_directory=True)
+    assert versions.previous_manifest(at, None, linked, 1 << 20) == (None, None)
+    real = tmp_path / "real" / "generated"
+    (real / "python" / "civrules_rulesets" / "central_america").mkdir(parents=True)
+    (real / at).write_bytes((outside / "api.json").read_bytes())
+    document, folder = versions.previous_manifest(at, None, real, 1 << 20)
+    assert document is not None and document["version"] == "9.9.9" and folder == real

@@ -31,10 +31,11 @@ import hashlib
 import json
 import os
 import re
-import stat
 from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from civrules.support.files import RefusedError, read_under
 
 #: The version a package is rendered with until ``build`` decides it (valid PEP 440, never shipped).
 UNVERSIONED = "0.0.0.dev0+unversioned"
@@ -299,18 +300,13 @@ def manifest(package: str, decision: Decision, api: Api) -> bytes:
     return (json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def read_manifest(path: Path, max_bytes: int) -> Mapping[str, object] | None:
-    """The previous manifest at ``path``: None when there is none, or it is not a regular file within
-    ``max_bytes`` (a link is not followed), or it is not a JSON object (the package starts over at 1.0.0)."""
+def read_manifest(folder: Path, at: str, max_bytes: int) -> Mapping[str, object] | None:
+    """The previous manifest at ``folder/at``: None when there is none, or it is not a regular file
+    within ``max_bytes`` reached without a link (from ``folder`` down: a linked package folder could
+    lead out of the project), or it is not a JSON object (the package starts over at 1.0.0)."""
     try:
-        info = os.lstat(path)
-    except OSError:
-        return None
-    if not stat.S_ISREG(info.st_mode) or info.st_size > max_bytes:
-        return None
-    try:
-        document = json.loads(path.read_bytes())
-    except (OSError, UnicodeDecodeError, ValueError):
+        document = json.loads(read_under(folder, at, max_bytes))
+    except (RefusedError, OSError, UnicodeDecodeError, ValueError):
         return None
     return document if isinstance(document, dict) else None
 
@@ -438,7 +434,9 @@ def previous_manifest(
     for rank, folder in enumerate((out, baseline)):
         if folder is None or (rank and out is not None and _same_folder(folder, out)):
             continue
-        document = read_manifest(folder / at, max_bytes)
+        if rank and os.path.islink(folder):  # the project's generated/ leads elsewhere: not its history
+            continue
+        document = read_manifest(folder, at, max_bytes)
         version = document.get("version") if document is not None else None
         if document is not None and isinstance(version, str) and _is_version(version):
             found.append((tuple(int(part) for part in version.split(".")), -rank, document, folder))
