@@ -295,7 +295,10 @@ def test_a_ctrl_c_python_cannot_raise_still_ends_the_command_in_130(monkeypatch:
 
     from civrules.load import workspace
 
+    from civrules.support import interrupts
+
     monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: None)  # pytest's, restored after
+    interrupts.catch_lost()  # as the program's entry point does (civrules.launch)
     manifests = workspace.Workspace.manifests
 
     class Going:
@@ -316,6 +319,21 @@ def test_a_ctrl_c_python_cannot_raise_still_ends_the_command_in_130(monkeypatch:
     assert result.exit_code == 130, result.output
     assert json.loads(result.stdout)  # the list it printed whole stays one document
     assert [d["code"] for d in json.loads(result.stderr)] == ["R016"]
+
+
+def test_the_command_line_called_in_process_keeps_the_host_programs_unraisable_hook(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hook that keeps a dropped Ctrl-C is the program's (civrules.launch): a host that calls
+    the command line in process keeps its own, which a later ``__del__``'s errors still reach."""
+
+    def host(unraisable: Any) -> None:
+        pass
+
+    monkeypatch.setattr(sys, "unraisablehook", host)
+    result = CliRunner().invoke(main, ["--rules", str(RULES), "list", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert sys.unraisablehook is host
 
 
 def test_sigint_while_writing_exits_130_and_leaves_the_previous_tree(tmp_path: Path) -> None:

@@ -519,10 +519,9 @@ def main(
     `civrules --rules DIR validate`.
     """
     collector.for_a_run()
-    # A Ctrl-C in a weak reference's callback stops the command too (civrules.launch installs this
-    # first; here for whoever calls the command line in process).
-    interrupts.catch_lost()
-    interrupts.lost()  # forget one an earlier run in this process did not act on
+    # A Ctrl-C Python drops (in a weak reference's callback) stops the command too, where the
+    # program's entry point (civrules.launch) installed the hook that keeps it: a process-wide hook,
+    # never installed by a command line called in process (a host program's own would be replaced).
     limits = Limits(max_bytes=max_file_size, max_nodes=max_nodes, max_diagnostics=max_diagnostics)
     source = ctx.get_parameter_source("rules")
     named_by = {

@@ -74,8 +74,9 @@ def catch_lost() -> None:
     :mod:`civrules.support.memo`.) Any other exception Python cannot raise goes to the hook that
     was there before.
 
-    Installed once per process (a second call changes nothing), by the program's entry point and
-    by the command line.
+    Installed once per process (a second call changes nothing), by the program's entry point
+    (:mod:`civrules.launch`) only: a host program that calls the command line in process keeps
+    its own hook.
     """
     import sys
 
