@@ -219,7 +219,8 @@ Questions a variant raises:
   and the editor's language server report what `validate` reports, each problem once.
 - **What does `civrules diff` do with a variant that has errors?** When both rulesets still
   resolve, it prints the diff (on standard output, as `--format` asks), then their errors (on
-  standard error, as `validate` prints them), and exits 1: a diff of a variant that does not
+  standard error, as `validate` prints them in that format: a JSON list with `--format json`),
+  and exits 1: a diff of a variant that does not
   validate is not ready to paste into a pull request. When one does not resolve, it prints only
   the errors and exits 1. Exit codes are `validate`'s: 0 clean (warnings are `validate`'s to
   list), 1 errors in the rules, 2 a usage or internal error.

@@ -7,6 +7,7 @@ listed the unknown key twice, and printed the diff of a variant with semantic er
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -83,13 +84,13 @@ def test_two_findings_that_differ_only_in_their_notes_are_one_with_both_notes() 
     assert len(merge_duplicates([bare, other])) == 2
 
 
-def _diff(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> tuple[int, str, str]:
+def _diff(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, *options: str) -> tuple[int, str, str]:
     """`civrules diff` of a rules folder holding only the variant of the shipped base."""
     monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
     rules = tmp_path / "rules"
     (rules / "rulesets").mkdir(parents=True)
     (rules / "rulesets" / "house.yaml").write_text(text, encoding="utf-8")
-    result = CliRunner().invoke(main, ["--rules", str(rules), "diff", "advanced-civilization", "house"])
+    result = CliRunner().invoke(main, ["--rules", str(rules), "diff", "advanced-civilization", "house", *options])
     return result.exit_code, result.stdout, result.stderr
 
 
@@ -112,6 +113,15 @@ def test_diff_of_a_variant_with_semantic_errors_prints_the_diff_then_the_errors_
     assert code == 1
     assert "~ pottery" in out and "error[" not in out
     assert "error[X001]" in err and "astronomyy" in err
+
+
+def test_diff_in_json_prints_its_errors_in_json_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both streams of `diff --format json` are JSON: the diff on standard output, the errors (a
+    list of validate's records) on standard error."""
+    code, out, err = _diff(tmp_path, monkeypatch, DANGLING, "--format", "json")
+    assert code == 1
+    assert isinstance(json.loads(out), dict)
+    assert "X001" in [record["code"] for record in json.loads(err)]
 
 
 def test_diff_of_a_clean_variant_says_nothing_else_and_succeeds(

@@ -1177,8 +1177,8 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
     """Show what ruleset NEW changes relative to OLD.
 
     Entity by entity, field by field. A ruleset with errors: when both still resolve, the diff is
-    printed, then their errors (on standard error), and the exit status is 1; otherwise only the
-    errors.
+    printed, then their errors (on standard error, in the same --format), and the exit status is 1;
+    otherwise only the errors.
     """
     from civrules.pipeline import Shared, analyse, compare
     from civrules.resolve import Resolver
@@ -1218,7 +1218,7 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
     if errors:
         # What the rulesets are, said after what they change: the diff alone would pass for a
         # reviewable change of a ruleset that does not validate.
-        _emit(errors, "text", err=True)
+        _emit(errors, fmt, err=True)  # in the --format asked: `json` on both streams stays machine-readable
         sys.exit(_failure_code(errors))
 
 
