@@ -41,6 +41,8 @@ class Code:
         paragraph = " ".join(text.split("\n\n", 1)[0].split())
         what = paragraph.split(" Why: ", 1)[0].removeprefix("What: ")
         sentence = _SENTENCE_END.split(what, 1)[0] if what else self.name
+        if sentence.startswith("civrules "):  # the program's name is written in lower case
+            return sentence
         return sentence[:1].upper() + sentence[1:]
 
 

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "5ac1101c1451a05cb5a8ec02aad476fd7512dd36301e973dfb785fb9c8191538"
+SCHEMA_SHA256 = "37097f50c4e1f2d64b7899034ea5383309bf8880fe88cee48219d080a9b59f13"
 
 from decimal import Decimal
 import re
