@@ -94,7 +94,7 @@ RULESET_ID: Final = "advanced-civilization"
 RULESET_NAME: Final = "Advanced Civilization"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "e50c6905b300983bd8cee689e1ca819acc139802a4818a44b30f43c50f2523ac"
+RULESET_FINGERPRINT: Final = "06eb4e9ab57cda62046b433da18f495762d95e9ee6c77bf286efe5d092185772"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False

@@ -94,7 +94,7 @@ RULESET_ID: Final = "advanced-civilization-western"
 RULESET_NAME: Final = "Advanced Civilization with the Western Extension"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "fc05123c0ec4a10f5ac5465e47cf778c9eb69b76661c07410f3997ce09e32474"
+RULESET_FINGERPRINT: Final = "3c02dd960f35267c226cee31da67be18fa0d76cdd146c3ec9fe5ba040018e43d"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
