@@ -294,7 +294,6 @@ def test_a_ctrl_c_python_cannot_raise_still_ends_the_command_in_130(monkeypatch:
     import weakref
 
     from civrules.load import workspace
-
     from civrules.support import interrupts
 
     monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: None)  # pytest's, restored after
