@@ -735,6 +735,12 @@ def _edit(editor: Editor, method: str, params: dict[str, Any]) -> dict[str, Any]
     return answer
 
 
+def completion_labels(editor: Editor, uri: str, at: dict[str, int]) -> set[str]:
+    """The labels the server offers to complete at ``at`` in the document ``uri``."""
+    found = editor.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": at})
+    return {item["label"] for item in found["items"]}
+
+
 def test_completion_offers_the_ids_of_the_collection_the_field_refers_to(rules: Path) -> None:
     uri = (rules / CARDS).absolute().as_uri()
     text = (rules / CARDS).read_text(encoding="utf-8")
@@ -746,21 +752,17 @@ def test_completion_offers_the_ids_of_the_collection_the_field_refers_to(rules: 
         editor.initialize(rules, {})
         await editor.settle()
 
-        def labels(at_uri: str, at: dict[str, int]) -> set[str]:
-            found = editor.request("textDocument/completion", {"textDocument": {"uri": at_uri}, "position": at})
-            return {item["label"] for item in found["items"]}
-
         # A credit's card (in a flow mapping): cards only.
-        credit = labels(uri, position(text, "{card: democracy", len("{card: ")))
+        credit = completion_labels(editor, uri, position(text, "{card: democracy", len("{card: ")))
         assert {"democracy", "pottery"} <= credit and not {"crafts", "famine", "egypt"} & credit
         # A calamity link: calamities only.
-        link = labels(uri, position(text, "calamity: ", len("calamity: ")))
+        link = completion_labels(editor, uri, position(text, "calamity: ", len("calamity: ")))
         assert "famine" in link and not {"pottery", "crafts"} & link
         # A calamity modifier's card, in the calamities file: cards only.
-        modifier = labels(calamities_uri, position(calamities, "- card: democracy", len("- card: ")))
+        modifier = completion_labels(editor, calamities_uri, position(calamities, "- card: democracy", len("- card: ")))
         assert "democracy" in modifier and "famine" not in modifier
         # A value that refers to nothing (a cost): no ids at all.
-        cost = labels(uri, position(text, "cost: 45", len("cost: ")))
+        cost = completion_labels(editor, uri, position(text, "cost: 45", len("cost: ")))
         assert not {"pottery", "crafts", "famine"} & cost
 
     asyncio.run(session())
@@ -790,13 +792,9 @@ def test_completion_offers_area_ids_on_an_item_of_a_block_list(rules: Path) -> N
         editor.initialize(rules, {})
         await editor.settle()
 
-        def labels(at_uri: str, at: dict[str, int]) -> set[str]:
-            found = editor.request("textDocument/completion", {"textDocument": {"uri": at_uri}, "position": at})
-            return {item["label"] for item in found["items"]}
-
-        areas = labels(uri, position(text, "        - germ", len("        - germ")))
+        areas = completion_labels(editor, uri, position(text, "        - germ", len("        - germ")))
         assert {"germania_2", "sudeten"} <= areas and not {"pottery", "famine"} & areas
-        first_key = labels(cards_uri, position(cards, "  - id: pottery", len("  - ")))
+        first_key = completion_labels(editor, cards_uri, position(cards, "  - id: pottery", len("  - ")))
         assert {"id", "cost", "credits"} <= first_key
 
     asyncio.run(session())
