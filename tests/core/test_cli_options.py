@@ -324,6 +324,17 @@ def test_the_code_registry_imports_no_check() -> None:
 # --- pre-commit ----------------------------------------------------------------------------------
 
 
+def _hooks_shown_in_docs_ci() -> list[dict[str, object]]:
+    """The hooks of every `.pre-commit-config.yaml` example in docs/ci.md."""
+    text = (REPO / "docs" / "ci.md").read_text(encoding="utf-8")
+    found: list[dict[str, object]] = []
+    for block in re.findall(r"```yaml\n(.*?)```", text, flags=re.DOTALL):
+        config = yaml.safe_load(block)
+        if isinstance(config, dict) and "repos" in config:
+            found.extend(hook for repo in config["repos"] for hook in repo["hooks"])
+    return found
+
+
 def test_the_pre_commit_hooks_run_civrules_validate() -> None:
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     by_id = {hook["id"]: hook for hook in hooks}
@@ -331,7 +342,25 @@ def test_the_pre_commit_hooks_run_civrules_validate() -> None:
     for hook in hooks:
         assert hook["language"] == "python"
         assert hook["pass_filenames"] is False  # a ruleset is validated whole, not file by file
-        assert re.search(hook["files"], "rules/cards/advanced-civilization.yaml")
+
+
+def test_every_pre_commit_hook_runs_on_a_commit_that_only_deletes_or_adds_an_odd_suffix() -> None:
+    """pre-commit gives a `files:` filter no deleted file, and matches it case-sensitively: a hook
+    filtered on `\\.ya?ml$` skipped a commit that only deleted the base a variant extends (V001
+    after it) or only added a `.YAML` file (R015). Each hook civrules ships, writes or shows runs on
+    every commit instead: the shipped hooks, `civrules init`'s local hook, and docs/ci.md's examples."""
+    from civrules.emit.repository import PRE_COMMIT
+
+    shipped = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    written = [hook for repo in yaml.safe_load(PRE_COMMIT.format(version="0.0.0"))["repos"] for hook in repo["hooks"]]
+    shown = [hook for hook in _hooks_shown_in_docs_ci() if str(hook.get("id", "")).startswith("civrules")]
+    assert shipped and written and shown
+    for hook in [*shipped, *written, *shown]:
+        if "entry" not in hook:  # a remote hook named by id: its definition is the shipped one
+            assert hook["id"] in {h["id"] for h in shipped}
+            continue
+        assert hook.get("always_run") is True, hook
+        assert "files" not in hook and "types" not in hook, hook
 
 
 # --- Output into a closed pipe ---------------------------------------------------------------------

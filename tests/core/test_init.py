@@ -298,6 +298,17 @@ def test_a_new_repository_catches_a_planted_mistake_in_pre_commit_and_ci(tmp_pat
     assert annotated.returncode == 1
     assert annotated.stdout.startswith("::error file=rules/rulesets/house.yaml,line=")
 
+    # A commit that only deletes a file: the base a second variant extends. pre-commit names no
+    # deleted file to a hook, so only a hook that runs on every commit catches it (V001).
+    assert _run(["git", "reset", "-q", "--hard"], repository, env).returncode == 0
+    assert _run([str(BIN / "civrules"), "new-variant", "street", "--extends", "house"], repository, env).returncode == 0
+    assert _run(["git", "add", "-A"], repository, env).returncode == 0
+    assert _run(["git", "commit", "-q", "-m", "street"], repository, env).returncode == 0
+    assert _run(["git", "rm", "-q", "rules/rulesets/house.yaml"], repository, env).returncode == 0
+    deleted = _run(["git", "commit", "-q", "-m", "drop house"], repository, env)
+    assert deleted.returncode != 0, deleted.stdout + deleted.stderr
+    assert "V001" in deleted.stdout + deleted.stderr
+
 
 def test_an_editor_shows_live_diagnostics_on_a_variant_of_a_shipped_ruleset(tmp_path: Path) -> None:
     """What the README promises: edit the new repository's variant, see the mistake as you type."""

@@ -193,7 +193,7 @@ repos:
         entry: civrules validate --strict
         language: system
         pass_filenames: false
-        files: \\.ya?ml$
+        always_run: true  # a commit that only deletes a file must be validated too
         require_serial: true
 """
 
