@@ -729,7 +729,35 @@ def test_a_walk_of_a_huge_tree_stops_with_a_diagnostic(tmp_path: Path, monkeypat
     workspace = Workspace(rules)
     workspace.rule_files()
     (found,) = [d for d in workspace.discovery_diagnostics if "more than 40 files and folders" in d.message]
-    assert found.code == "L012" and found.hint is not None and "--rules" in found.hint
+    # The folder is a rules folder (it has rulesets/): the hint says what to move out, not --rules.
+    assert found.code == "L012" and found.hint is not None and "move the other files" in found.hint
+    above = Workspace(tmp_path)  # a folder above the rules folder: pass the rules folder itself
+    above.rule_files()
+    (found,) = [d for d in above.discovery_diagnostics if "more than 40 files and folders" in d.message]
+    assert found.hint is not None and "--rules" in found.hint
+
+
+def test_a_rules_folder_past_the_walk_bound_still_validates_its_rulesets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Files beside the rule data that sort before `rulesets/` (card images in `aaa/`) used up the
+    walk's bound before it reached the manifests: `validate RULESET` read no ruleset and exited 2.
+    `rulesets/` is walked first; the bound is an error of the rule data (L012, exit 1), and the
+    rulesets are validated."""
+    rules = copy_subset(tmp_path / "rules")
+    (rules / "aaa").mkdir()
+    for number in range(60):
+        (rules / "aaa" / f"{number:02}.png").write_bytes(b"x")
+    monkeypatch.setattr(files, "MAX_ENTRIES", 40)
+    manifest = rules / "rulesets" / "advanced-civilization.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "colour: red\n", encoding="utf-8")
+    walked = [entry.relative for entry in files.walk(rules, first=("rulesets",))]
+    assert walked.index("rulesets/advanced-civilization.yaml") < walked.index("aaa/00.png")
+    result = CliRunner().invoke(main, ["--rules", str(rules), "validate", "--format", "json"])
+    assert result.exit_code == 1, result.output
+    errors = {(d["code"], Path(d["file"]).name) for d in json.loads(result.stdout) if d["severity"] == "error"}
+    # The bound, at the rules folder, and the manifest's own mistake: the ruleset was validated.
+    assert errors == {("L012", "rules"), ("S002", "advanced-civilization.yaml")}
 
 
 def test_an_extends_chain_longer_than_the_bound_is_v002_not_a_crash() -> None:

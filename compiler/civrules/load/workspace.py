@@ -754,7 +754,7 @@ class Workspace:
                         "pass the folder it points at with --rules, if it is yours",
                     )
                 )
-            for entry in files.walk(self.root):
+            for entry in files.walk(self.root, first=("rulesets",)):
                 yaml_name = entry.relative.endswith((".yaml", ".yml"))
                 if yaml_name and entry.kind in ("file", "link", "special"):
                     found.add(entry.relative)
@@ -778,7 +778,12 @@ class Workspace:
                             f"`{display}` holds more than {files.MAX_ENTRIES:,} files and folders: "
                             f"the rest, from `{entry.relative}` on, is not read",
                             Span.at(display),
-                            "pass the rules folder itself with --rules (rulesets/, cards/, maps/, ...), "
+                            (
+                                f"keep in `{display}` only rule data: move the other files (images, notes, "
+                                "exports) out of it, or into a folder of their own beside it"
+                            )
+                            if files.kind_of(self.root, "rulesets") == "dir"
+                            else "pass the rules folder itself with --rules (rulesets/, cards/, maps/, ...), "
                             "not a folder above it",
                         )
                     )

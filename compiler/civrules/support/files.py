@@ -221,8 +221,13 @@ def _read_open(fd: int, shown: str, max_bytes: int) -> bytes:
     return data
 
 
-def walk(root: Path, max_depth: int = MAX_DEPTH, max_entries: int | None = None) -> Iterator[Entry]:
+def walk(
+    root: Path, max_depth: int = MAX_DEPTH, max_entries: int | None = None, first: tuple[str, ...] = ()
+) -> Iterator[Entry]:
     """Everything below ``root``, sorted, without following links and at most ``max_depth`` deep.
+
+    The folders of ``root`` named in ``first`` are walked before the others (a rules folder's
+    ``rulesets/``: what a run starts from is found whatever else the folder holds before the bound).
 
     Links and special files are yielded (to be reported), not entered or read; a folder deeper
     than ``max_depth`` is yielded once as ``deep`` and not entered. A folder the system will not
@@ -274,6 +279,8 @@ def walk(root: Path, max_depth: int = MAX_DEPTH, max_entries: int | None = None)
             yield Entry(folder, "unreadable", errno=error.errno or 0)
         finally:
             os.close(fd)
+        if not prefix and first:
+            below.sort(key=lambda item: item[0].rstrip("/") not in first)  # stable: sorted within each part
         stack.extend(reversed(below))
 
 
