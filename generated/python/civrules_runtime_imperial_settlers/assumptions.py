@@ -106,7 +106,7 @@ class AssumedPackage(AssumedView):
         return not self.missing_to_pay(card, goods)
 
     def missing_to_pay(self, card: AnyId, goods: Mapping[str, int] | Iterable[str]) -> Mapping[str, int]:
-        return logic.shortfall(logic.card_cost(self.CARDS, card), goods, self._package.GOODS)
+        return logic.missing_to_pay(self.CARDS, self._package.GOODS, card, goods)
 
     def raze_price(self, target: RazeTargetName, defence: int = 0, samurai: int = 0) -> int:
         return self._package.raze_price(target, defence, samurai)

@@ -241,8 +241,13 @@ def test_unknown_facts_raise_unknown_fact_error() -> None:
         logic.solo_achievement(None, 40)
     with pytest.raises(UnknownFactError):
         logic.worker_exchange({}, 4)
+    unpriced = {**IS.ACTIONS, "raze_card_in_hand": IS.ACTIONS["raze_card_in_hand"].replace(price={"food": 1})}
     with pytest.raises(UnknownFactError):
-        logic.raze_price(IS.ACTIONS, "deal")
+        logic.raze_price(unpriced, "raze_card_in_hand")
+    with pytest.raises(
+        UnknownIdError, match=r"^no raze action 'deal' .*; one of raze_card_in_hand, raze_opponent_location$"
+    ):
+        logic.raze_price(IS.ACTIONS, "deal")  # an action, but no raze: not a price the sources leave out
     assert IS.UNKNOWN_FACTS and not IS.DRAFT
     IS.require_complete()
 

@@ -55,7 +55,7 @@ def card_of(printed_id: str) -> Card:
 def missing_to_pay(card: CardIdName, goods: Mapping[str, int] | Iterable[str]) -> Mapping[str, int]:
     """What ``goods`` lack to pay the building cost of ``card`` (empty: they pay it). Gold stands in
     for any resource, never the reverse (p3)."""
-    return logic.shortfall(logic.card_cost(data.CARDS, card), goods, data.GOODS)
+    return logic.missing_to_pay(data.CARDS, data.GOODS, card, goods)
 
 
 def can_pay(card: CardIdName, goods: Mapping[str, int] | Iterable[str]) -> bool:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from civrules_runtime.errors import DraftRulesetError, an_id
 from civrules_runtime_sid_meiers_civilization import logic
-from civrules_runtime_sid_meiers_civilization.vocab import CombatSituation
 
 from . import data
 
@@ -119,8 +118,7 @@ def combat_bonus(
     >>> combat_bonus(defending="defending_capital", walled=True)
     16
     """
-    situation = None if defending is None else logic.vocabulary(CombatSituation, defending, "defending situation")
-    return logic.combat_bonus(data.COMBAT_BONUSES, data.BUILDINGS, buildings, generals, situation, walled)
+    return logic.combat_bonus(data.COMBAT_BONUSES, data.BUILDINGS, buildings, generals, defending, walled)
 
 
 def wonder_cost(wonder: WonderIdName, technologies: Iterable[TechnologyIdName] = ()) -> int:

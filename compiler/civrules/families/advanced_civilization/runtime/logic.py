@@ -2,6 +2,10 @@
 
 Each generated package binds these to its own data (``helpers.py``); engines call the package's
 helpers, not these.
+
+Every helper checks its arguments (the ids first) before it looks up a fact: an id that is not of
+the kind its parameter takes is UnknownIdError whatever facts the other arguments lack, and
+UnknownFactError is kept for a fact the sources do not give about ids that are right.
 """
 
 from collections import Counter
@@ -14,6 +18,7 @@ from civrules_runtime.errors import (
     closest_id,
     collection,
     flag,
+    some_ids,
     unknown_id,
     within,
 )
@@ -112,10 +117,12 @@ def purchase_cost(
     cards: "Mapping[str, Card]", matrix: "Mapping[str, Mapping[str, int]]", owned: "Iterable[str]", target: str
 ) -> int:
     collection(owned, "owned")
-    cost = cards[known_id(cards, target, "civilization card")].cost
+    known_id(cards, target, "civilization card")
+    credit = credit_toward(matrix, owned, target)  # the cards owned checked before the cost is looked up
+    cost = cards[target].cost
     if cost is None:
         raise UnknownFactError(f"the cost of {target} is not in the sources")
-    return max(0, cost - credit_toward(matrix, owned, target))
+    return max(0, cost - credit)
 
 
 def set_value(
@@ -232,10 +239,7 @@ def calamity_amount(
     if nation is not None:
         known_id(nations, nation, "nation")
     held_cards = {known_id(cards, card, "civilization card") for card in held}
-    listed = effects[known_id(effects, calamity, "calamity")]
-    if listed is None:
-        raise UnknownFactError(f"the effects of {calamity} are not in the sources")
-    found = next((e for e in listed if e.id == effect), None)
+    listed, found = _effect(effects, calamity, effect)
     if found is None:
         ids = ", ".join(repr(e.id) for e in listed) or "none"
         raise UnknownIdError(f"{calamity} has no effect {effect!r} (its effects: {ids})")
@@ -288,6 +292,47 @@ def calamity_amount(
     )  # fmt: skip
 
 
+def _effect(
+    effects: "Mapping[str, tuple[CalamityEffect, ...] | None]", calamity: str, effect: str
+) -> "tuple[tuple[CalamityEffect, ...], CalamityEffect | None]":
+    """``calamity``'s effects and the one called ``effect`` (None: the calamity has none of that id,
+    though another calamity has). An effect no calamity of the ruleset has is UnknownIdError
+    proposing one that is, before the calamity's effects are looked up: UnknownFactError only where
+    the effects of ``calamity`` are not in the sources."""
+    listed = effects[known_id(effects, calamity, "calamity")]
+    found = next((e for e in listed or () if e.id == effect), None)
+    if found is None:
+        every = _effect_ids(effects)
+        if not _has(every, effect):
+            raise unknown_id(effect, every, "calamity effect")
+    if listed is None:
+        raise UnknownFactError(f"the effects of {calamity} are not in the sources")
+    return listed, found
+
+
+#: Every effect id of each effects table, by the table it was read from (kept with it, as the ranks
+#: of :data:`_RANKS`): made at the first refusal of an effect, not at each one.
+_EFFECT_IDS: "dict[int, tuple[Mapping[str, object], dict[str, str]]]" = {}
+
+
+def _effect_ids(effects: "Mapping[str, tuple[CalamityEffect, ...] | None]") -> "dict[str, str]":
+    kept = _EFFECT_IDS.get(id(effects))
+    if kept is not None and kept[0] is effects:
+        return kept[1]
+    every = {e.id: calamity for calamity, listed in effects.items() for e in listed or ()}
+    if len(_EFFECT_IDS) >= 16:
+        _EFFECT_IDS.clear()
+    _EFFECT_IDS[id(effects)] = (effects, every)
+    return every
+
+
+def _has(table: "Mapping[str, object]", key: object) -> bool:
+    try:
+        return key in table
+    except TypeError:  # unhashable: no id
+        return False
+
+
 def _counted(
     combination: Combination, applying: "list[CalamityModifier]", held: "set[str]"
 ) -> "list[CalamityModifier]":
@@ -320,9 +365,9 @@ def effects_held(cards: "Mapping[str, Card]", held: "Iterable[str]", kind: str |
 
 def hand_limit(limit: HandLimit | None, cards: "Mapping[str, Card]", held: "Iterable[str]") -> int:
     collection(held, "held")
+    owned = {known_id(cards, card, "civilization card") for card in held}
     if limit is None or limit.commodity_cards is None:
         raise UnknownFactError("the hand limit is not in the sources")
-    owned = {known_id(cards, card, "civilization card") for card in held}
     changes = [change for card, change in limit.card_changes if card in owned]
     if len(changes) > 1 and not limit.cumulative:
         raise UnknownFactError("how the hand-limit changes of several cards combine is not in the sources")
@@ -331,9 +376,9 @@ def hand_limit(limit: HandLimit | None, cards: "Mapping[str, Card]", held: "Iter
 
 def tax_rates(taxation: Taxation | None, cards: "Mapping[str, Card]", held: "Iterable[str]") -> "tuple[int, ...]":
     collection(held, "held")
+    owned = {known_id(cards, card, "civilization card") for card in held}
     if taxation is None or taxation.tokens_per_city is None:
         raise UnknownFactError("the tax rate is not in the sources")
-    owned = {known_id(cards, card, "civilization card") for card in held}
     changes = [c for c in taxation.rate_changes if c.card in owned]
     if len(changes) > 1 and not taxation.cumulative:
         raise UnknownFactError("how the tax-rate changes of several cards combine is not in the sources")
@@ -447,7 +492,9 @@ def can_enter_epoch(
     track = _track(tracks, nation, at)
     if track.epoch_starts is None:
         raise UnknownFactError(f"the A.S.T. track of {nation} is not in the sources")
-    first = next(space for listed, space in track.epoch_starts if listed == epoch)
+    first = next((space for listed, space in track.epoch_starts if listed == epoch), None)
+    if first is None:
+        raise UnknownFactError(f"where {epoch} starts on the A.S.T. track of {nation} is not in the sources")
     return sum(_cost(cards, card) for card in owned) >= _space_value(track, first)
 
 
@@ -460,6 +507,7 @@ def can_enter_space(
     known_id(nations, nation, "nation")
     within(cities, "cities", 0, None, "the cities a player has in play, 33.2")
     at = levels[0] if level is None else _level(levels, level)
+    owned = list(dict.fromkeys([known_id(cards, card, "civilization card") for card in held]))
     track = _track(tracks, nation, at)
     if track.epoch_starts is None or track.spaces is None:
         raise UnknownFactError(f"the A.S.T. track of {nation} is not in the sources")
@@ -469,7 +517,6 @@ def can_enter_space(
     for listed, first in starts:
         if first <= space:
             epoch = listed
-    owned = list(dict.fromkeys([known_id(cards, card, "civilization card") for card in held]))
     if not _requirements_met(epochs, cards, group_count, epoch, at, cities, owned):
         return False
     if not epochs[epoch].requirements[at].card_value_per_space:
@@ -510,9 +557,10 @@ def trade_problems(
     given_cards, named_cards = list(given), list(named)
     for card in (*given_cards, *named_cards):
         if not _trade_card(card, commodities, calamities, cards):
-            close = closest_id(card, commodities) or closest_id(card, calamities) if isinstance(card, str) else None
-            hint = f": did you mean {close!r}?" if close else ""
-            raise UnknownIdError(f"{card!r} is not a trade card of this ruleset (a commodity or a calamity){hint}")
+            trade = _trade_cards(commodities, calamities)
+            close = closest_id(card, trade) if isinstance(card, str) else None
+            hint = f"did you mean {close!r}?" if close else some_ids(trade)
+            raise UnknownIdError(f"{card!r} is not a trade card of this ruleset (a commodity or a calamity): {hint}")
     within(stated_count, "stated_count", 0, None, "a number of cards")
     least = _phase_int(phases, "trade", "min_trade_cards", "the fewest cards a trade needs")
     naming = _phase_int(phases, "trade", "named_trade_cards", "how many of the cards traded are named")
@@ -540,6 +588,22 @@ def trade_problems(
             if not tradable:
                 problems.append(f"{card} is a non-tradable calamity: it is kept until trading ends, never traded")
     return tuple(problems)
+
+
+#: The trade cards (commodities and calamities) of each pair of tables, by the tables they were read
+#: from (kept with them, as the ranks of :data:`_RANKS`): made at the first refusal, not at each one.
+_TRADE_CARDS: "dict[tuple[int, int], tuple[Mapping[str, object], Mapping[str, object], dict[str, None]]]" = {}
+
+
+def _trade_cards(commodities: "Mapping[str, object]", calamities: "Mapping[str, object]") -> "dict[str, None]":
+    kept = _TRADE_CARDS.get((id(commodities), id(calamities)))
+    if kept is not None and kept[0] is commodities and kept[1] is calamities:
+        return kept[2]
+    trade = dict.fromkeys([*commodities, *calamities])
+    if len(_TRADE_CARDS) >= 16:
+        _TRADE_CARDS.clear()
+    _TRADE_CARDS[(id(commodities), id(calamities))] = (commodities, calamities, trade)
+    return trade
 
 
 def _trade_card(
@@ -572,10 +636,7 @@ def secondary_losses(
             known_id(cards, card, "civilization card")
     for nation in nations.values():
         known_id(nation_ids, nation, "nation")
-    listed = effects[known_id(effects, calamity, "calamity")]
-    if listed is None:
-        raise UnknownFactError(f"the effects of {calamity} are not in the sources")
-    found = next((e for e in listed if e.id == effect), None)
+    listed, found = _effect(effects, calamity, effect)
     if found is None or found.side != Role.SECONDARY:
         ids = ", ".join(repr(e.id) for e in listed if e.side == Role.SECONDARY) or "none"
         raise UnknownIdError(f"{calamity} has no effect {effect!r} on secondary victims (those it has: {ids})")

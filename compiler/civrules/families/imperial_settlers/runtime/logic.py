@@ -3,6 +3,11 @@
 Each package's ``helpers`` module binds these functions to its own data; an engine calls the
 package's helpers, not these. Goods are counted as a mapping (good id → how many) or given as an
 iterable of good ids, one per unit.
+
+Every helper checks its arguments before it looks up a fact: an id that is none of the ruleset's
+(or not of the kind the parameter takes: ``build`` is an action but no raze) is UnknownIdError
+whatever facts the other arguments lack, and UnknownFactError is kept for a fact the sources do
+not give about an id that is right.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from civrules_runtime.errors import (
     within,
 )
 from civrules_runtime.mappings import FrozenMap
+
+from .vocab import RazeTarget
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -71,6 +78,22 @@ def shortfall(
     collection(held, "goods")
     have = counted(held, goods, location=True)
     need = counted(cost, goods, location=True)  # a cost may take a location (p3): no good
+    return _lacking(need, have, goods)
+
+
+def missing_to_pay(
+    cards: Mapping[str, Card], goods: Mapping[str, Good], card: str, held: Mapping[str, int] | Iterable[str]
+) -> Mapping[str, int]:
+    """What ``held`` lacks to pay the building cost of ``card`` (:func:`shortfall`). The card and
+    the goods held are checked before the cost is looked up: a misspelt good is UnknownIdError
+    even where the card's cost is not in the sources."""
+    known(cards, card, "card")
+    collection(held, "goods")
+    have = counted(held, goods, location=True)
+    return _lacking(counted(card_cost(cards, card), goods, location=True), have, goods)
+
+
+def _lacking(need: dict[str, int], have: dict[str, int], goods: Mapping[str, Good]) -> Mapping[str, int]:
     missing = {good: max(0, amount - have.get(good, 0)) for good, amount in need.items()}
     for record in goods.values():
         if not record.stands_for:
@@ -93,14 +116,24 @@ def card_cost(cards: Mapping[str, Card], card: str) -> tuple[str, ...]:
     return record.cost
 
 
+#: The actions a raze may be (RazeTarget, what ``raze_price`` takes): the ruleset's other actions
+#: (build, deal ...) are no raze, whatever their price.
+RAZES: Mapping[str, RazeTarget] = FrozenMap({target.value: target for target in RazeTarget})
+
+
 def raze_price(actions: Mapping[str, Action], target: str, defence: int = 0, samurai: int = 0) -> int:
     """The raze tokens a raze of ``target`` costs: the action's price, plus its extra for each
-    defence token and each Samurai on the razed location (p9, p7, p11)."""
-    action = actions[known(actions, target, "raze action")]
-    if "raze" not in action.price:
-        raise UnknownFactError(f"the price of {target!r} in raze tokens is not in the sources")
+    defence token and each Samurai on the razed location (p9, p7, p11). ``target`` is a raze action
+    (:data:`RAZES`): another action of the ruleset is UnknownIdError naming the raze actions, not a
+    price the sources leave out."""
+    known(RAZES, target, "raze action")
     within(defence, "defence", 0, None, "defence tokens on the location")
     within(samurai, "samurai", 0, None, "Samurai on the location")
+    action = actions.get(target)
+    if action is None:
+        raise UnknownFactError(f"the raze action {target!r} is not among the ruleset's actions: its price is unknown")
+    if "raze" not in action.price:
+        raise UnknownFactError(f"the price of {target!r} in raze tokens is not in the sources")
     return action.price["raze"] + defence * action.extra_per_defence + samurai * action.extra_per_samurai
 
 
@@ -149,19 +182,22 @@ def production(
     locations: Iterable[str] = (),
 ) -> Mapping[str, int]:
     """The goods a player collects in a production phase (p6): the faction board's, one good per
-    deal, and each production location's; a read-only FrozenMap by good id."""
+    deal, and each production location's; a read-only FrozenMap by good id. The faction, the deals
+    and the locations are checked before what any of them produces is looked up."""
     collection(deals, "deals")
     collection(locations, "locations")
     record = factions[known(factions, faction, "faction")]
+    dealt = counted(deals, goods)
+    built = [(location, cards[known(cards, location, "card")]) for location in locations]
+    for location, card in built:
+        if card.kind != "production":
+            raise OutOfDomainError(f"{location!r} is not a production location: it produces nothing")
     if record.production is None:
         raise UnknownFactError(f"what the {faction!r} board produces is not in the sources")
     total = counted(record.production)
-    for good, amount in counted(deals, goods).items():
+    for good, amount in dealt.items():
         total[good] = total.get(good, 0) + amount
-    for location in locations:
-        card = cards[known(cards, location, "card")]
-        if card.kind != "production":
-            raise OutOfDomainError(f"{location!r} is not a production location: it produces nothing")
+    for location, card in built:
         if card.production is None:
             raise UnknownFactError(f"what {location!r} produces is not in the sources")
         for good in card.production:

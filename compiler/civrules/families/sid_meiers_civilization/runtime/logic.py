@@ -3,6 +3,9 @@
 Each generated package binds these to its own data (``helpers.py``); engines call the package's
 helpers, not these. Where an answer depends on a fact the sources do not give, UnknownFactError:
 never a guess.
+
+Every helper checks its arguments (the ids first) before it looks up a fact: an id that is not of
+the kind its parameter takes is UnknownIdError whatever facts the other arguments lack.
 """
 
 from civrules_runtime.errors import (
@@ -65,6 +68,22 @@ def entry(table: "Mapping[str, T]", value: str, what: str) -> "T":
     return found
 
 
+#: The situations a side may be defending in (``combat_bonus``'s ``defending``, DefenceName): the
+#: walls are no situation of their own but a bonus of the city or capital defended (``walled``).
+DEFENCES: "tuple[CombatSituation, ...]" = (CombatSituation.DEFENDING_CITY, CombatSituation.DEFENDING_CAPITAL)
+
+
+def defence(value: object) -> CombatSituation:
+    """``value`` (a defending situation, or its value) as a member of :data:`DEFENCES`;
+    UnknownIdError naming those otherwise (``defending_walls`` too: the walls are ``walled``)."""
+    for situation in DEFENCES:
+        if isinstance(value, str) and value == situation:
+            return situation
+    allowed = ", ".join(repr(situation.value) for situation in DEFENCES)
+    shown = repr(str(value)) if isinstance(value, str) else repr(value)  # a member as its value
+    raise UnknownIdError(f"{shown} is not a defending situation: one of {allowed}")
+
+
 def counts(
     value: "Mapping[str, int] | None", parameter: str, table: "Mapping[str, object]", what: str, rule: str
 ) -> "dict[str, int]":
@@ -85,11 +104,11 @@ def counts(
 def research_cost(research: Research, wonders: "Mapping[str, Wonder]", level: int, held: "Iterable[str]") -> int:
     """The trade a technology of ``level`` needs, less the research discount of the wonders held."""
     collection(held, "wonders")
+    discount = sum(entry(wonders, w, "wonder").research_discount or 0 for w in held)
     within(level, "level", 1, max(research.costs, default=None), "the levels of the research table")
     cost = research.costs.get(level)
     if cost is None:
         raise UnknownFactError(f"the research cost of level {level} is not in the sources")
-    discount = sum(entry(wonders, w, "wonder").research_discount or 0 for w in held)
     return max(0, cost - discount)
 
 
@@ -109,6 +128,12 @@ def trade_after_research(
     if research.trade_kept_per_coin is None:
         raise UnknownFactError("the trade a coin keeps after research is not in the sources")
     return min(trade, coins * research.trade_kept_per_coin)
+
+
+def _technology(technologies: "Mapping[str, Technology]", tech_id: str) -> str:
+    """``tech_id`` when it is a technology of ``technologies``; UnknownIdError otherwise."""
+    entry(technologies, tech_id, "technology")
+    return tech_id
 
 
 def _rows(technologies: "Mapping[str, Technology]", pyramid: "Iterable[str]", starting: str | None) -> dict[int, int]:
@@ -134,7 +159,7 @@ def may_place_technology(
 ) -> bool:
     """Whether ``technology`` has a legal space in a pyramid holding ``pyramid``."""
     collection(pyramid, "pyramid")
-    held = list(pyramid)
+    held = [_technology(technologies, tech_id) for tech_id in pyramid]
     tech = entry(technologies, technology, "technology")
     if starting is not None:
         entry(technologies, starting, "technology")
@@ -159,9 +184,10 @@ def pyramid_needs(
     """The technologies each level still needs for the technology victory (levels that need none
     left out): a read-only FrozenMap by level."""
     collection(pyramid, "pyramid")
+    held = [_technology(technologies, tech_id) for tech_id in pyramid]
     if starting is not None:
         entry(technologies, starting, "technology")
-    rows = _rows(technologies, pyramid, starting)
+    rows = _rows(technologies, held, starting)
     return FrozenMap(
         {
             level: need - rows.get(level, 0)
@@ -206,11 +232,10 @@ def battle_hand_size(
     """The battle hand of a side with ``figures`` friendly figures in the square."""
     within(figures, "figures", 1, None, "the figures of a side in battle")
     flag(defending_city, "defending_city")
+    bonus = 0 if government is None else entry(governments, government, "government").battle_hand or 0
     if hand.base is None or hand.per_extra_figure is None or (defending_city and hand.defending_city is None):
         raise UnknownFactError("the battle hand's size is not in the sources")
-    size = hand.base + hand.per_extra_figure * (figures - 1)
-    if government is not None:
-        size += entry(governments, government, "government").battle_hand or 0
+    size = hand.base + hand.per_extra_figure * (figures - 1) + bonus
     return size + (hand.defending_city or 0 if defending_city else 0)
 
 
@@ -219,11 +244,13 @@ def combat_bonus(
     building_table: "Mapping[str, Building]",
     buildings: "Mapping[str, int] | None",
     generals: int,
-    defending: CombatSituation | None,
+    defending: CombatSituation | str | None,
     walled: bool,
 ) -> int:
-    """The combat bonus of a side: its buildings and generals, and the city or capital it defends."""
+    """The combat bonus of a side: its buildings and generals, and the city or capital it defends
+    (``defending``: one of :data:`DEFENCES`, or None)."""
     buildings = counts(buildings, "buildings", building_table, "building", "the buildings of a side")
+    defending = None if defending is None else defence(defending)
     within(generals, "generals", 0, None, "the generals on the map")
     flag(walled, "walled")
     total = 0

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "05d17554f273622afca87d7057f4517950ea742395ad37f7bbf479f80df3dff3"
+SOURCE_SHA256 = "ce9b262d3493cd9a506edf7d8f19a8c43edf1846a6e039a0448f4455b9d7f1aa"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'helpers.py.j2'
@@ -43,7 +43,7 @@ def root(context, missing=missing):
         yield '"))\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'deck'), 1))
         yield '\n'
-    yield '    """\n    return data.DECK_CARDS[logic.known(data.DECK_CARDS, deck, "deck")]\n\n\ndef card_of(printed_id: str) -> Card:\n    """The card a printed id (one copy\'s, ``BAR002``) belongs to."""\n    return data.CARDS[data.PRINTED_IDS[logic.known(data.PRINTED_IDS, printed_id, "printed id")]]\n\n\ndef missing_to_pay(card: CardIdName, goods: Mapping[str, int] | Iterable[str]) -> Mapping[str, int]:\n    """What ``goods`` lack to pay the building cost of ``card`` (empty: they pay it). Gold stands in\n    for any resource, never the reverse (p3)."""\n    return logic.shortfall(logic.card_cost(data.CARDS, card), goods, data.GOODS)\n\n\ndef can_pay(card: CardIdName, goods: Mapping[str, int] | Iterable[str]) -> bool:\n    """Whether ``goods`` pay the building cost of ``card``, gold standing in for resources (p3).\n'
+    yield '    """\n    return data.DECK_CARDS[logic.known(data.DECK_CARDS, deck, "deck")]\n\n\ndef card_of(printed_id: str) -> Card:\n    """The card a printed id (one copy\'s, ``BAR002``) belongs to."""\n    return data.CARDS[data.PRINTED_IDS[logic.known(data.PRINTED_IDS, printed_id, "printed id")]]\n\n\ndef missing_to_pay(card: CardIdName, goods: Mapping[str, int] | Iterable[str]) -> Mapping[str, int]:\n    """What ``goods`` lack to pay the building cost of ``card`` (empty: they pay it). Gold stands in\n    for any resource, never the reverse (p3)."""\n    return logic.missing_to_pay(data.CARDS, data.GOODS, card, goods)\n\n\ndef can_pay(card: CardIdName, goods: Mapping[str, int] | Iterable[str]) -> bool:\n    """Whether ``goods`` pay the building cost of ``card``, gold standing in for resources (p3).\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'pay'):
         pass
         yield '\n    >>> can_pay("'

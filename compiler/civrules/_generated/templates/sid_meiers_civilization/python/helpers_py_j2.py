@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "02bd319ecfc3efdca0037519f9865e2227ef54b6bc723944d69289a12bc30353"
+SOURCE_SHA256 = "0ff82664a6afac5bea9e6b8aef4771957807c67a521975c50cafa7027b4c3edb"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'helpers.py.j2'
@@ -29,9 +29,7 @@ def root(context, missing=missing):
     yield str((undefined(name='runtime') if l_0_runtime is missing else l_0_runtime))
     yield '.errors import DraftRulesetError, an_id\nfrom '
     yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
-    yield ' import logic\nfrom '
-    yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
-    yield '.vocab import CombatSituation\n\nfrom . import data\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from collections.abc import Iterable, Mapping\n\n    from '
+    yield ' import logic\n\nfrom . import data\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n    from collections.abc import Iterable, Mapping\n\n    from '
     yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
     yield '.protocol import RulesetPackage\n    from '
     yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
@@ -79,7 +77,7 @@ def root(context, missing=missing):
         yield '\n'
     yield '    """\n    return logic.battle_hand_size(data.BATTLE_HAND, data.GOVERNMENTS, figures, government, defending_city)\n\n\ndef combat_bonus(\n    buildings: Mapping[str, int] | None = None,\n    generals: int = 0,\n    defending: DefenceName | None = None,\n    walled: bool = False,\n) -> int:\n    """The combat bonus of a side: ``buildings`` it has built (by id, how many), its ``generals`` on\n    the map, the city or capital it is ``defending`` and whether that is ``walled`` (COMBAT_BONUSES).\n\n    >>> combat_bonus(defending="defending_capital", walled=True)\n    '
     yield str(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'bonus'))
-    yield '\n    """\n    situation = None if defending is None else logic.vocabulary(CombatSituation, defending, "defending situation")\n    return logic.combat_bonus(data.COMBAT_BONUSES, data.BUILDINGS, buildings, generals, situation, walled)\n\n\ndef wonder_cost(wonder: WonderIdName, technologies: Iterable[TechnologyIdName] = ()) -> int:\n    """What ``wonder`` costs a holder of ``technologies`` (its discount where it applies).\n'
+    yield '\n    """\n    return logic.combat_bonus(data.COMBAT_BONUSES, data.BUILDINGS, buildings, generals, defending, walled)\n\n\ndef wonder_cost(wonder: WonderIdName, technologies: Iterable[TechnologyIdName] = ()) -> int:\n    """What ``wonder`` costs a holder of ``technologies`` (its discount where it applies).\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'wonder'):
         pass
         yield '\n    >>> wonder_cost("'
@@ -100,4 +98,4 @@ def root(context, missing=missing):
     yield '.assumptions import assuming as view\n\n    return view(package, assumptions)\n'
 
 blocks = {}
-debug_info = '1=17&10=19&11=21&12=23&20=25&21=27&22=29&50=31&52=34&53=36&63=39&65=42&67=46&68=50&91=53&93=56&94=60&109=63&111=66&112=68&128=71&136=73&138=76&139=78&140=80&141=84&176=87&177=89'
+debug_info = '1=17&10=19&11=21&19=23&20=25&21=27&49=29&51=32&52=34&62=37&64=40&66=44&67=48&90=51&92=54&93=58&108=61&110=64&111=66&127=69&134=71&136=74&137=76&138=78&139=82&174=85&175=87'
