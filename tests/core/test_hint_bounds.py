@@ -11,7 +11,7 @@ import pytest
 
 from civrules.diagnostics import Diagnostic, Severity, Span
 from civrules.diagnostics.suggest import LONGEST, QUERIES, Vocabulary, lookalike_differences
-from civrules.pipeline import suppress
+from civrules.pipeline.suppression import suppress
 from civrules.resolve import PatchProblem, _Elements
 from tests.security.test_check_growth import MOST, calls_made
 
@@ -90,7 +90,7 @@ def test_a_comment_naming_unknown_codes_gets_queries_suggestions_and_no_more() -
 def test_each_distinct_code_of_the_comments_is_judged_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Judging a code lists every registered check: once per code written, a comment of 8,000
     codes took 6 s. Each distinct code is judged once, and none after the catalogue is loaded."""
-    import civrules.pipeline as pipeline
+    import civrules.pipeline.suppression as pipeline
     from civrules.checks.catalogue import known_code as real
 
     judged: list[str] = []

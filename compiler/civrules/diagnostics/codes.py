@@ -530,10 +530,13 @@ UNUSED_SUPPRESSION = define(
     "variant-suppression-unused",
     W,
     """
-    What: an entry of a variant's `suppress:` list silences nothing.
+    What: an entry of a variant's `suppress:` list silences nothing; or its `reason` is blank, and
+    it is not honoured (as a comment without a reason is not, R021). An entry whose code
+    `--select` or `--ignore` kept from running is not judged; one naming a code that cannot be
+    silenced is R010, one naming no code R020.
     Why: the diagnostic it was written for is gone (fixed, or the base changed): the entry now only
     hides future problems of that code.
-    Fix: delete the entry, or correct its `code`, `file` or `target`.
+    Fix: delete the entry, or correct its `code`, `file` or `target`, or give its reason.
     """,
 )
 ID_NOT_FILE_NAME = define(
@@ -553,13 +556,14 @@ UNSUPPRESSIBLE = define(
     "unsuppressible-code",
     E,
     """
-    What: a `# civrules: ignore[...]` (or `ignore-file[...]`) comment names a code that cannot be
-    silenced: a load (`L`) or schema (`S`) error, or an error that makes the ruleset unbuildable
-    (I001 duplicate id, I003 unusable identifier, X001 unknown reference, V006 reference to a
-    removed entity).
+    What: a `# civrules: ignore[...]` (or `ignore-file[...]`) comment, or an entry of a variant's
+    `suppress:` list, names a code that cannot be silenced: a load (`L`) or schema (`S`) error, or
+    an error that makes the ruleset unbuildable (I001 duplicate id, I003 unusable identifier, X001
+    unknown reference, V006 reference to a removed entity).
     Why: silenced, such an error let `civrules build` succeed and write a Python package that
-    fails to import: exit 0 must mean the output works. The comment is not honoured.
-    Fix: fix the error the comment was meant to hide, then remove the comment.
+    fails to import: exit 0 must mean the output works. The comment or entry is not honoured.
+    Fix: fix the error it was meant to hide, then remove the code from the comment (or delete
+    the entry).
     """,
 )
 UNKNOWN_SUPPRESSION = define(
@@ -567,10 +571,12 @@ UNKNOWN_SUPPRESSION = define(
     "suppression-comment-unknown-code",
     W,
     """
-    What: a `# civrules: ignore[...]` (or `ignore-file[...]`) comment names a code that is no
-    diagnostic code (`K01O` for `K010`, `M3O` for `M030`).
-    Why: the comment silences nothing, and the diagnostic it was written for is still reported, or
-    will be when it comes back; a bad `suppress:` entry and a bad `--select` are reported too.
+    What: a `# civrules: ignore[...]` (or `ignore-file[...]`) comment, or an entry of a variant's
+    `suppress:` list, names a code that is no diagnostic code (`K01O` for `K010`, `M3O` for
+    `M030`, `A100` for `A010`).
+    Why: the comment or entry silences nothing, and the diagnostic it was written for is still
+    reported, or will be when it comes back. (An entry's code not shaped as a code, `F0O1`, is a
+    schema error, S001, with the code it meant; a bad `--select` is a usage error.)
     Fix: correct the code (the hint names the closest; `civrules explain --list` lists them all).
 
         cost: 90   # civrules: ignore[K01O] house rule   # FAIL: did you mean `K010`?

@@ -17,24 +17,22 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 from civrules.checks import SETTINGS, Check, setting
-from civrules.checks.catalogue import all_checks, catalogue, known_code, run_checks
+from civrules.checks.catalogue import all_checks, run_checks
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, has_errors, merge_duplicates
-from civrules.diagnostics.suggest import Vocabulary, closest, mean, meant_code
 from civrules.families import family_named, family_of
 from civrules.load.document import NodePath
 from civrules.load.workspace import LoadedRuleset, Workspace
 from civrules.model import Origin, Ruleset
 from civrules.model.assembly import Assembled, assembling
+from civrules.pipeline.suppression import suppress, suppress_in_base
 from civrules.resolve import Resolved, Resolver, entity_key, overlay_base_notes
 from civrules.resolve.diff import RulesetDiff, diff_rulesets
 from civrules.schema.references import Remembered, remembering
-from civrules.support.values import frozen_value
 
 T = TypeVar("T")
 
@@ -126,9 +124,8 @@ def analyse(
     found_by: dict[str, list[Diagnostic]] = {}
     diagnostics.extend(run_checks(model, select, ignore, debug=debug, reuse=reuse, found_by=found_by))
     own = [loaded.manifest.file.path, *(one.path for files in loaded.files.values() for one in files)]
-    relocated = at_the_variant(
-        suppress_in_base(suppress(diagnostics, workspace, own, select, ignore), resolved), resolved
-    )
+    silenced = suppress_in_base(suppress(diagnostics, workspace, own, select, ignore), resolved, select, ignore)
+    relocated = at_the_variant(silenced, resolved)
     relocated = caused_by_the_variant(
         relocated, resolved, own, found_by, lambda wanted: base_findings(workspace, resolver, resolved, wanted)
     )
@@ -606,304 +603,6 @@ def _noted_at_base(
     if base is None or has_errors(problems):
         return diagnostics
     return note_base_definitions(diagnostics, overlay_base_notes(manifest, base))
-
-
-# `# civrules: ignore[M003,M004] reason` on the offending line, or `# civrules: ignore-file[M003] reason`
-# anywhere in the file. A reason is required so that a suppression documents itself.
-_SUPPRESSION = re.compile(r"#\s*civrules:\s*(ignore|ignore-file)\[([A-Za-z0-9, ]+)\]\s*(\S.*)?$")
-
-#: Errors that make the model unbuildable: silenced, they let `build` write a package that does not
-#: import (duplicate enum members, a name that is not an identifier, a reference to no member).
-#: Load (L) and schema (S) errors cannot be silenced either: the file was not read as written.
-UNBUILDABLE = frozenset({"I001", "I003", "X001", "V006"})
-
-
-def suppressible(code: str) -> bool:
-    return not code.startswith(("L", "S")) and code not in UNBUILDABLE
-
-
-def suppress(
-    diagnostics: Iterable[Diagnostic],
-    workspace: Workspace,
-    files: Iterable[str] = (),
-    select: Sequence[str] = (),
-    ignore: Sequence[str] = (),
-) -> list[Diagnostic]:
-    """Drop diagnostics silenced by a suppression comment in the file they point at.
-
-    Load and schema errors, and the errors in :data:`UNBUILDABLE`, cannot be silenced: a comment
-    that tries is reported (R010) wherever it is, in the ``files`` given or in a file a diagnostic
-    points at. The comments of the ``files`` given (the ruleset's own) are checked like a variant's
-    `suppress:` entries: a code civrules does not know (R020) and a code that silences nothing on
-    its line or in its file (R021) are warnings at the comment; a code ``select``/``ignore`` kept
-    from running is not judged unused.
-    """
-    tables: dict[str, list[Suppression]] = {}
-    #: A file's honoured suppressions (those with a reason) by (code, line), a whole file's by
-    #: (code, 0): each diagnostic looks up its own, where it scanned every comment of its file
-    #: (8,000 diagnostics and as many codes in one comment: 12 s).
-    honoured: dict[str, dict[tuple[str, int], list[Suppression]]] = {}
-    refused: list[Suppression] = []
-
-    def table(file: str) -> list[Suppression]:
-        if file not in tables:
-            # Only a line that holds `civrules:` can hold a suppression: a file without one is not split.
-            found, wrong = _suppressions(file, workspace.source_lines(file, mentioning="civrules:"))
-            tables[file] = found
-            refused.extend(wrong)
-            by_place: dict[tuple[str, int], list[Suppression]] = {}
-            for s in found:
-                if s.reason:
-                    by_place.setdefault((s.code, 0 if s.whole_file else s.line), []).append(s)
-            honoured[file] = by_place
-        return tables[file]
-
-    own = list(dict.fromkeys(files))
-    for file in own:
-        table(file)
-    used: set[tuple[str, int, str]] = set()
-    reported: set[tuple[str, int, str]] = set()  # where each diagnostic is, for R010's hint
-    kept = []
-    for diagnostic in diagnostics:
-        span = diagnostic.span
-        if span is not None:
-            reported.update(((span.file, span.line, diagnostic.code), (span.file, 0, diagnostic.code)))
-        if span is None or not suppressible(diagnostic.code):
-            kept.append(diagnostic)
-            continue
-        table(span.file)
-        by_place = honoured[span.file]
-        silencing = [*by_place.get((diagnostic.code, span.line), ()), *by_place.get((diagnostic.code, 0), ())]
-        if silencing:
-            used.update((span.file, s.line, s.code) for s in silencing)
-            continue
-        kept.append(diagnostic)
-    return (
-        kept
-        + [_refusal(entry, reported) for entry in refused]
-        + _unchecked_suppressions(own, tables, used, select, ignore)
-    )
-
-
-@frozen_value
-class Suppression:
-    """One code of a `# civrules: ignore[...]` comment, where it is written."""
-
-    code: str
-    span: Span
-    whole_file: bool
-    reason: bool
-
-    @property
-    def line(self) -> int:
-        return self.span.line
-
-
-def _unchecked_suppressions(
-    files: Sequence[str],
-    tables: Mapping[str, Sequence[Suppression]],
-    used: set[tuple[str, int, str]],
-    select: Sequence[str],
-    ignore: Sequence[str],
-) -> list[Diagnostic]:
-    """R020 for a code no check has, R021 for a comment's code that silenced nothing."""
-    selected = [c.upper() for c in select]
-    ignored = [c.upper() for c in ignore]
-    found = []
-    # Each distinct code is judged once, and after the first unknown one by the catalogue of every
-    # code; one vocabulary answers each distinct unknown code once and stops suggesting after
-    # QUERIES of them. Judging a code lists the registered checks (a comment of 8,000 codes: 14 s).
-    judged: dict[str, bool] = {}
-    known: dict[str, codes.Code] | None = None
-    vocabulary: Vocabulary | None = None
-    for file in files:
-        for entry in tables.get(file, ()):
-            comment = "ignore-file" if entry.whole_file else "ignore"
-            is_known = judged.get(entry.code)
-            if is_known is None:
-                is_known = judged[entry.code] = known_code(entry.code) if known is None else entry.code in known
-            if not is_known:
-                # Every family's checks are imported only here, to suggest the code meant.
-                if known is None or vocabulary is None:
-                    known = catalogue()
-                    vocabulary = Vocabulary(known, cutoff=0.5)
-                meant = meant_code(entry.code, known, vocabulary)
-                found.append(
-                    Diagnostic(
-                        codes.UNKNOWN_SUPPRESSION.code,
-                        codes.UNKNOWN_SUPPRESSION.severity,
-                        f"`# civrules: {comment}[...]` names `{entry.code}`, which is no diagnostic code: "
-                        "it silences nothing",
-                        entry.span,
-                        f"did you mean `{meant}`?" if meant else "`civrules explain --list` lists the codes",
-                    )
-                )
-                continue
-            skipped = (selected and not any(entry.code.startswith(s) for s in selected)) or any(
-                entry.code.startswith(i) for i in ignored
-            )
-            if skipped or not suppressible(entry.code) or (file, entry.line, entry.code) in used:
-                continue
-            where = "in this file" if entry.whole_file else "on this line"
-            found.append(
-                Diagnostic(
-                    codes.UNUSED_SUPPRESSION_COMMENT.code,
-                    codes.UNUSED_SUPPRESSION_COMMENT.severity,
-                    f"`# civrules: {comment}[{entry.code}]` silences nothing: no {entry.code} is reported {where}"
-                    + ("" if entry.reason else " (a comment without a reason is not honoured)"),
-                    entry.span,
-                    f"delete `{entry.code}` from the comment"
-                    + ("" if entry.reason else f", or give the reason: `# civrules: {comment}[{entry.code}] why`"),
-                )
-            )
-    return found
-
-
-def suppress_in_base(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Diagnostic]:
-    """Drop the diagnostics a variant's `suppress:` list silences in the files of its base.
-
-    A variant cannot write a comment into its base's files, so it names what to silence: the code,
-    optionally the base file and the id the message names, and a reason. Only diagnostics located
-    in files the variant did not bring are silenced (its own lines take comments); an entry that
-    silences nothing is a warning (V008).
-    """
-    entries = resolved.manifest.data.get("suppress") if isinstance(resolved.manifest.data, dict) else None
-    if not isinstance(entries, list) or len(resolved.chain) < 2:
-        return diagnostics
-    own = len(resolved.chain) - 1
-    used = [False] * len(entries)
-    # The entries by their code, and those with a target by the target too: a diagnostic tries
-    # the entries its message can match (those that name no target, and those whose target it
-    # quotes), where it tried every entry of its code (3,000 entries and as many warnings of M003:
-    # 9 million tries, 5 s). Each entry keeps the text its target makes in a message.
-    anywhere: dict[str, list[_SuppressEntry]] = {}
-    named: dict[str, dict[str, list[_SuppressEntry]]] = {}
-    for i, entry in enumerate(entries):
-        code = entry.get("code") if isinstance(entry, dict) else None
-        if isinstance(code, str):  # an entry whose code is not text silences nothing
-            target = entry.get("target")
-            if isinstance(target, str):
-                named.setdefault(code, {}).setdefault(target, []).append((i, entry, f"`{target}`"))
-            else:  # a target that is not text narrows nothing
-                anywhere.setdefault(code, []).append((i, entry, None))
-    kept = []
-    for diagnostic in diagnostics:
-        span = diagnostic.span
-        silenced = False
-        if span is not None and not diagnostic.code.startswith(("L", "S")) and resolved.layers.get(span.file) != own:
-            code = diagnostic.code
-            tried = [*anywhere.get(code, ()), *_quoted_in(diagnostic.message, named.get(code, {}))]
-            for i, entry, needle in tried:
-                if _silences(entry, needle, diagnostic):
-                    used[i] = silenced = True
-        if not silenced:
-            kept.append(diagnostic)
-    for i, entry in enumerate(entries):
-        if not used[i]:
-            kept.append(
-                Diagnostic(
-                    codes.UNUSED_SUPPRESSION.code,
-                    codes.UNUSED_SUPPRESSION.severity,
-                    f"`suppress` entry {i + 1} ({_code_of(entry)}) silences nothing",
-                    resolved.manifest.span(("suppress", i)),
-                    hint=_unused_entry_hint(entry, kept, resolved, own),
-                )
-            )
-    return kept
-
-
-def _unused_entry_hint(entry: object, kept: Sequence[Diagnostic], resolved: Resolved, own: int) -> str:
-    """V008's hint: where the entry's code is reported in the base but not about its target, the
-    target the messages quote that is closest to it (a misspelt `target`)."""
-    fallback = "delete the entry, or correct its `code`, `file` or `target`"
-    if (
-        not isinstance(entry, dict)
-        or not isinstance(entry.get("code"), str)
-        or not isinstance(entry.get("target"), str)
-    ):
-        return fallback
-    quoted = [
-        word
-        for d in kept
-        if d.code == entry["code"] and d.span is not None and resolved.layers.get(d.span.file) != own
-        for word in d.message.split("`")[1::2]
-    ]
-    meant = closest(entry["target"], quoted) if quoted else None
-    return f"`target`: {mean(entry['target'], meant)}" if meant else fallback
-
-
-#: A `suppress` entry: its position in the list, the entry, and its target as a message quotes it.
-_SuppressEntry = tuple[int, dict[str, object], str | None]
-
-
-def _quoted_in(message: str, by_target: Mapping[str, list[_SuppressEntry]]) -> list[_SuppressEntry]:
-    """The entries of ``by_target`` whose target ``message`` quotes: the text between any two of
-    its backticks, as :func:`_silences` finds `` `target` `` in it (`` `a` or `b` `` quotes
-    `a`, `b` and ` or `)."""
-    if not by_target:
-        return []
-    ticks = [at for at, character in enumerate(message) if character == "`"]
-    if len(ticks) * (len(ticks) - 1) // 2 > len(by_target):
-        # a message of many quotes: fewer targets than quotes to read
-        return [found for target, entries in by_target.items() if f"`{target}`" in message for found in entries]
-    quoted = dict.fromkeys(message[start + 1 : end] for n, start in enumerate(ticks) for end in ticks[n + 1 :])
-    return [found for text in quoted for found in by_target.get(text, ())]
-
-
-def _code_of(entry: object) -> object:
-    return entry.get("code") if isinstance(entry, dict) else entry
-
-
-def _silences(entry: dict[str, object], needle: str | None, diagnostic: Diagnostic) -> bool:
-    """Whether a `suppress` entry silences a diagnostic: its code, its file if it names one, and
-    its target (``needle``: the target as a message writes it, `` `id` ``) if it names one."""
-    if entry.get("code") != diagnostic.code or diagnostic.span is None:
-        return False
-    file = entry.get("file")
-    if isinstance(file, str) and not (diagnostic.span.file == file or diagnostic.span.file.endswith("/" + file)):
-        return False
-    return needle is None or needle in diagnostic.message
-
-
-def _suppressions(file: str, lines: Sequence[str]) -> tuple[list[Suppression], list[Suppression]]:
-    """The suppressions of a file's comments, and those of codes that cannot be silenced (R010)."""
-    found: list[Suppression] = []
-    refused: list[Suppression] = []
-    for number, text in enumerate(lines, start=1):
-        if "civrules:" not in text:
-            continue
-        match = _SUPPRESSION.search(text)
-        if match is None:
-            continue
-        whole_file, reason = match.group(1) == "ignore-file", bool(match.group(3))
-        offset = 0
-        for part in match.group(2).split(","):
-            code = part.strip()
-            column = match.start(2) + offset + part.find(code) + 1
-            offset += len(part) + 1
-            if not code:
-                continue
-            span = Span(file, number, column, number, column + len(code))
-            (found if suppressible(code) else refused).append(Suppression(code, span, whole_file, reason))
-    return found, refused
-
-
-def _refusal(entry: Suppression, reported: set[tuple[str, int, str]]) -> Diagnostic:
-    """R010 for a comment naming a code that cannot be silenced; its hint says whether such an
-    error is reported where the comment would silence it (``reported``: file, line (0 for any)
-    and code of every diagnostic)."""
-    code, file = entry.code, entry.span.file
-    hides = (file, 0 if entry.whole_file else entry.line, code) in reported
-    where = "in this file" if entry.whole_file else "on this line"
-    return Diagnostic(
-        codes.UNSUPPRESSIBLE.code,
-        codes.UNSUPPRESSIBLE.severity,
-        f"{code} cannot be silenced: it makes the ruleset unbuildable, or the file unread",
-        entry.span,
-        f"fix the {code} error this comment hides, then remove `{code}` from the comment"
-        if hides
-        else f"remove `{code}` from the comment: no {code} is reported {where}, and none could be silenced",
-    )
 
 
 def derived_facts(model: Any) -> Mapping[str, Any]:

@@ -1,0 +1,408 @@
+"""Suppressions: what a `# civrules: ignore[...]` comment and a variant's `suppress:` entry silence,
+and the one rule set both are held to.
+
+A comment silences the diagnostics of its codes in its own file: on its line (`ignore`) or
+anywhere in the file (`ignore-file`). A variant's `suppress:` entry silences those its changes
+cause in the files of its base, which it cannot edit. Whichever way a code is written, it is judged
+by the same rules (:meth:`Judge.refusal`, :func:`gives_reason`, :func:`kept_from_running`):
+
+- a load (L) or schema (S) error, and an error of :data:`UNBUILDABLE`, cannot be silenced: the
+  suppression is an error of its own (R010), and silences nothing;
+- a code that is no diagnostic code is a warning, with the code it meant (R020);
+- a suppression without a reason (none, or only spaces) is not honoured, and says so;
+- a code that silences nothing is a warning (R021 at a comment, V008 at an entry), unless
+  `--select`/`--ignore` kept its check from running.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+from civrules.checks.catalogue import catalogue, known_code
+from civrules.diagnostics import Diagnostic, Span, codes
+from civrules.diagnostics.suggest import Vocabulary, closest, mean, meant_code
+from civrules.load.workspace import Workspace
+from civrules.resolve import Resolved
+from civrules.support.values import frozen_value
+
+# `# civrules: ignore[M003,M004] reason` on the offending line, or `# civrules: ignore-file[M003] reason`
+# anywhere in the file. A reason is required so that a suppression documents itself.
+_SUPPRESSION = re.compile(r"#\s*civrules:\s*(ignore|ignore-file)\[([A-Za-z0-9, ]+)\]\s*(\S.*)?$")
+
+#: Errors that make the model unbuildable: silenced, they let `build` write a package that does not
+#: import (duplicate enum members, a name that is not an identifier, a reference to no member).
+#: Load (L) and schema (S) errors cannot be silenced either: the file was not read as written.
+UNBUILDABLE = frozenset({"I001", "I003", "X001", "V006"})
+
+
+def suppressible(code: str) -> bool:
+    """Whether a suppression (a comment's code or a `suppress:` entry) may silence ``code``."""
+    return not code.startswith(("L", "S")) and code not in UNBUILDABLE
+
+
+def gives_reason(reason: object) -> bool:
+    """Whether a suppression's reason (a comment's text after its brackets, an entry's `reason:`)
+    says something: text with more than spaces. Without one, the suppression is not honoured."""
+    return isinstance(reason, str) and bool(reason.strip())
+
+
+def kept_from_running(code: str, select: Sequence[str], ignore: Sequence[str]) -> bool:
+    """Whether `--select`/`--ignore` kept the check of ``code`` from running: a suppression of
+    ``code`` then silences nothing, and is not judged for it."""
+    selected = [c.upper() for c in select]
+    return bool(selected and not any(code.startswith(s) for s in selected)) or any(
+        code.startswith(i.upper()) for i in ignore
+    )
+
+
+@frozen_value
+class Suppression:
+    """One code of a suppression, where it is written: in a `# civrules: ignore[...]` comment, or
+    in a variant's `suppress:` entry (``entry``, its number from 1)."""
+
+    code: str
+    span: Span
+    whole_file: bool
+    reason: bool
+    entry: int | None = None
+
+    @property
+    def line(self) -> int:
+        return self.span.line
+
+    @property
+    def comment(self) -> str:
+        return "ignore-file" if self.whole_file else "ignore"
+
+    @property
+    def written(self) -> str:
+        """The suppression as a message names it."""
+        return f"`suppress` entry {self.entry}" if self.entry is not None else f"`# civrules: {self.comment}[...]`"
+
+
+class Judge:
+    """The rules a suppression's code is held to, whichever way it is written (a comment or a
+    `suppress:` entry): whether it may silence, and how one that may not is reported.
+
+    Each distinct code is judged once, and after the first unknown one by the catalogue of every
+    code; one vocabulary answers each distinct unknown code once and stops suggesting after QUERIES
+    of them. Judging a code lists the registered checks (a comment of 8,000 codes: 14 s).
+    """
+
+    def __init__(self) -> None:
+        self._known: dict[str, bool] = {}
+        self._catalogue: dict[str, codes.Code] | None = None
+        self._vocabulary: Vocabulary | None = None
+
+    def refusal(self, suppression: Suppression, hides: bool) -> Diagnostic | None:
+        """None where the code may silence; else why it may not: R010 for a code that cannot be
+        silenced (``hides``: whether an error of that code is reported where the suppression
+        would silence it, which its hint says), R020 for a code that is no diagnostic code."""
+        code = suppression.code
+        if not suppressible(code):
+            return _unsilenceable(suppression, hides)
+        if self._is_known(code):
+            return None
+        # Every family's checks are imported only here, to suggest the code meant.
+        if self._catalogue is None or self._vocabulary is None:
+            self._catalogue = catalogue()
+            self._vocabulary = Vocabulary(self._catalogue, cutoff=0.5)
+        meant = meant_code(code, self._catalogue, self._vocabulary)
+        return Diagnostic(
+            codes.UNKNOWN_SUPPRESSION.code,
+            codes.UNKNOWN_SUPPRESSION.severity,
+            f"{suppression.written} names `{code}`, which is no diagnostic code: it silences nothing",
+            suppression.span,
+            f"did you mean `{meant}`?" if meant else "`civrules explain --list` lists the codes",
+        )
+
+    def _is_known(self, code: str) -> bool:
+        known = self._known.get(code)
+        if known is None:
+            known = self._known[code] = known_code(code) if self._catalogue is None else code in self._catalogue
+        return known
+
+
+def _unsilenceable(suppression: Suppression, hides: bool) -> Diagnostic:
+    """R010 for a suppression naming a code that cannot be silenced; its hint says whether such an
+    error is reported where it would silence it (``hides``)."""
+    code = suppression.code
+    if suppression.entry is None:
+        where = "in this file" if suppression.whole_file else "on this line"
+        hint = (
+            f"fix the {code} error this comment hides, then remove `{code}` from the comment"
+            if hides
+            else f"remove `{code}` from the comment: no {code} is reported {where}, and none could be silenced"
+        )
+    else:
+        hint = (
+            f"fix the {code} error this entry was written for, then delete the entry"
+            if hides
+            else f"delete the entry: no {code} is reported, and none could be silenced"
+        )
+    return Diagnostic(
+        codes.UNSUPPRESSIBLE.code,
+        codes.UNSUPPRESSIBLE.severity,
+        f"{code} cannot be silenced: it makes the ruleset unbuildable, or the file unread",
+        suppression.span,
+        hint,
+    )
+
+
+def suppress(
+    diagnostics: Iterable[Diagnostic],
+    workspace: Workspace,
+    files: Iterable[str] = (),
+    select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+) -> list[Diagnostic]:
+    """Drop diagnostics silenced by a suppression comment in the file they point at.
+
+    Load and schema errors, and the errors in :data:`UNBUILDABLE`, cannot be silenced: a comment
+    that tries is reported (R010) wherever it is, in the ``files`` given or in a file a diagnostic
+    points at. The comments of the ``files`` given (the ruleset's own) are checked like a variant's
+    `suppress:` entries (:class:`Judge`): a code civrules does not know (R020) and a code that
+    silences nothing on its line or in its file (R021) are warnings at the comment; a code
+    ``select``/``ignore`` kept from running is not judged unused.
+    """
+    tables: dict[str, list[Suppression]] = {}
+    #: A file's honoured suppressions (those with a reason) by (code, line), a whole file's by
+    #: (code, 0): each diagnostic looks up its own, where it scanned every comment of its file
+    #: (8,000 diagnostics and as many codes in one comment: 12 s).
+    honoured: dict[str, dict[tuple[str, int], list[Suppression]]] = {}
+    refused: list[Suppression] = []
+
+    def table(file: str) -> list[Suppression]:
+        if file not in tables:
+            # Only a line that holds `civrules:` can hold a suppression: a file without one is not split.
+            found, wrong = _suppressions(file, workspace.source_lines(file, mentioning="civrules:"))
+            tables[file] = found
+            refused.extend(wrong)
+            by_place: dict[tuple[str, int], list[Suppression]] = {}
+            for s in found:
+                if s.reason:
+                    by_place.setdefault((s.code, 0 if s.whole_file else s.line), []).append(s)
+            honoured[file] = by_place
+        return tables[file]
+
+    own = list(dict.fromkeys(files))
+    for file in own:
+        table(file)
+    used: set[tuple[str, int, str]] = set()
+    reported: set[tuple[str, int, str]] = set()  # where each diagnostic is, for R010's hint
+    kept = []
+    for diagnostic in diagnostics:
+        span = diagnostic.span
+        if span is not None:
+            reported.update(((span.file, span.line, diagnostic.code), (span.file, 0, diagnostic.code)))
+        if span is None or not suppressible(diagnostic.code):
+            kept.append(diagnostic)
+            continue
+        table(span.file)
+        by_place = honoured[span.file]
+        silencing = [*by_place.get((diagnostic.code, span.line), ()), *by_place.get((diagnostic.code, 0), ())]
+        if silencing:
+            used.update((span.file, s.line, s.code) for s in silencing)
+            continue
+        kept.append(diagnostic)
+    judge = Judge()
+    refusals = [judge.refusal(s, (s.span.file, 0 if s.whole_file else s.line, s.code) in reported) for s in refused]
+    return (
+        kept
+        + [refusal for refusal in refusals if refusal is not None]
+        + _unchecked_suppressions(own, tables, used, select, ignore, judge)
+    )
+
+
+def _unchecked_suppressions(
+    files: Sequence[str],
+    tables: Mapping[str, Sequence[Suppression]],
+    used: set[tuple[str, int, str]],
+    select: Sequence[str],
+    ignore: Sequence[str],
+    judge: Judge,
+) -> list[Diagnostic]:
+    """R020 for a comment's code no check has, R021 for one that silenced nothing."""
+    found = []
+    for file in files:
+        for entry in tables.get(file, ()):
+            refusal = judge.refusal(entry, hides=False)  # the tables hold the codes that may be silenced
+            if refusal is not None:
+                found.append(refusal)
+                continue
+            if kept_from_running(entry.code, select, ignore) or (file, entry.line, entry.code) in used:
+                continue
+            where = "in this file" if entry.whole_file else "on this line"
+            found.append(
+                Diagnostic(
+                    codes.UNUSED_SUPPRESSION_COMMENT.code,
+                    codes.UNUSED_SUPPRESSION_COMMENT.severity,
+                    f"`# civrules: {entry.comment}[{entry.code}]` silences nothing: no {entry.code} is reported {where}"
+                    + ("" if entry.reason else " (a comment without a reason is not honoured)"),
+                    entry.span,
+                    f"delete `{entry.code}` from the comment"
+                    + (
+                        "" if entry.reason else f", or give the reason: `# civrules: {entry.comment}[{entry.code}] why`"
+                    ),
+                )
+            )
+    return found
+
+
+def suppress_in_base(
+    diagnostics: list[Diagnostic], resolved: Resolved, select: Sequence[str] = (), ignore: Sequence[str] = ()
+) -> list[Diagnostic]:
+    """Drop the diagnostics a variant's `suppress:` list silences in the files of its base.
+
+    A variant cannot write a comment into its base's files, so it names what to silence: the code,
+    optionally the base file and the id the message names, and a reason. Only diagnostics located
+    in files the variant did not bring are silenced (its own lines take comments). Each entry's
+    code is judged as a comment's is (:class:`Judge`): one that cannot be silenced is an error
+    (R010) and one that is no code a warning (R020), and neither silences anything; an entry
+    without a reason is not honoured; an entry that silences nothing is a warning (V008), unless
+    ``select``/``ignore`` kept its code from running.
+    """
+    entries = resolved.manifest.data.get("suppress") if isinstance(resolved.manifest.data, dict) else None
+    if not isinstance(entries, list) or len(resolved.chain) < 2:
+        return diagnostics
+    own = len(resolved.chain) - 1
+    written: list[Suppression | None] = []  # None: an entry whose code is not text silences nothing
+    for i, entry in enumerate(entries):
+        code = entry.get("code") if isinstance(entry, dict) else None
+        at = resolved.manifest.span(("suppress", i, "code"))
+        reason = isinstance(entry, dict) and gives_reason(entry.get("reason"))
+        written.append(Suppression(code, at, False, reason, i + 1) if isinstance(code, str) else None)
+    used = [False] * len(entries)
+    #: Whether an entry of a code that cannot be silenced names an error that is reported (R010's hint).
+    hides = [False] * len(entries)
+    refused = {s.code for s in written if s is not None and not suppressible(s.code)}
+    # The entries by their code, and those with a target by the target too: a diagnostic tries
+    # the entries its message can match (those that name no target, and those whose target it
+    # quotes), where it tried every entry of its code (3,000 entries and as many warnings of M003:
+    # 9 million tries, 5 s). Each entry keeps the text its target makes in a message.
+    anywhere: dict[str, list[_SuppressEntry]] = {}
+    named: dict[str, dict[str, list[_SuppressEntry]]] = {}
+    for i, (entry, suppression) in enumerate(zip(entries, written, strict=True)):
+        if suppression is None or not (suppression.reason or suppression.code in refused):
+            continue  # an entry without a reason is not honoured (V008 says so)
+        target = entry.get("target")
+        if isinstance(target, str):
+            named.setdefault(suppression.code, {}).setdefault(target, []).append((i, entry, f"`{target}`"))
+        else:  # a target that is not text narrows nothing
+            anywhere.setdefault(suppression.code, []).append((i, entry, None))
+    kept = []
+    for diagnostic in diagnostics:
+        span = diagnostic.span
+        code = diagnostic.code
+        silenced = False
+        silenceable = span is not None and suppressible(code) and resolved.layers.get(span.file) != own
+        if silenceable or (span is not None and code in refused):
+            tried = [*anywhere.get(code, ()), *_quoted_in(diagnostic.message, named.get(code, {}))]
+            for i, entry, needle in tried:
+                if _silences(entry, needle, diagnostic):
+                    if silenceable:
+                        used[i] = silenced = True
+                    else:
+                        hides[i] = True
+        if not silenced:
+            kept.append(diagnostic)
+    judge = Judge()
+    judged = []
+    for i, (entry, suppression) in enumerate(zip(entries, written, strict=True)):
+        refusal = judge.refusal(suppression, hides[i]) if suppression is not None else None
+        if refusal is not None:
+            judged.append(refusal)
+            continue
+        if used[i] or (suppression is not None and kept_from_running(suppression.code, select, ignore)):
+            continue
+        unreasoned = suppression is not None and not suppression.reason
+        judged.append(
+            Diagnostic(
+                codes.UNUSED_SUPPRESSION.code,
+                codes.UNUSED_SUPPRESSION.severity,
+                f"`suppress` entry {i + 1} ({_code_of(entry)}) silences nothing"
+                + (": an entry without a reason is not honoured" if unreasoned else ""),
+                resolved.manifest.span(("suppress", i)),
+                hint="give the entry its reason (`reason: why`), or delete it"
+                if unreasoned
+                else _unused_entry_hint(entry, kept, resolved, own),
+            )
+        )
+    return kept + judged
+
+
+def _unused_entry_hint(entry: object, kept: Sequence[Diagnostic], resolved: Resolved, own: int) -> str:
+    """V008's hint: where the entry's code is reported in the base but not about its target, the
+    target the messages quote that is closest to it (a misspelt `target`)."""
+    fallback = "delete the entry, or correct its `code`, `file` or `target`"
+    if (
+        not isinstance(entry, dict)
+        or not isinstance(entry.get("code"), str)
+        or not isinstance(entry.get("target"), str)
+    ):
+        return fallback
+    quoted = [
+        word
+        for d in kept
+        if d.code == entry["code"] and d.span is not None and resolved.layers.get(d.span.file) != own
+        for word in d.message.split("`")[1::2]
+    ]
+    meant = closest(entry["target"], quoted) if quoted else None
+    return f"`target`: {mean(entry['target'], meant)}" if meant else fallback
+
+
+#: A `suppress` entry: its position in the list, the entry, and its target as a message quotes it.
+_SuppressEntry = tuple[int, dict[str, object], str | None]
+
+
+def _quoted_in(message: str, by_target: Mapping[str, list[_SuppressEntry]]) -> list[_SuppressEntry]:
+    """The entries of ``by_target`` whose target ``message`` quotes: the text between any two of
+    its backticks, as :func:`_silences` finds `` `target` `` in it (`` `a` or `b` `` quotes
+    `a`, `b` and ` or `)."""
+    if not by_target:
+        return []
+    ticks = [at for at, character in enumerate(message) if character == "`"]
+    if len(ticks) * (len(ticks) - 1) // 2 > len(by_target):
+        # a message of many quotes: fewer targets than quotes to read
+        return [found for target, entries in by_target.items() if f"`{target}`" in message for found in entries]
+    quoted = dict.fromkeys(message[start + 1 : end] for n, start in enumerate(ticks) for end in ticks[n + 1 :])
+    return [found for text in quoted for found in by_target.get(text, ())]
+
+
+def _code_of(entry: object) -> object:
+    return entry.get("code") if isinstance(entry, dict) else entry
+
+
+def _silences(entry: dict[str, object], needle: str | None, diagnostic: Diagnostic) -> bool:
+    """Whether a `suppress` entry silences a diagnostic: its code, its file if it names one, and
+    its target (``needle``: the target as a message writes it, `` `id` ``) if it names one."""
+    if entry.get("code") != diagnostic.code or diagnostic.span is None:
+        return False
+    file = entry.get("file")
+    if isinstance(file, str) and not (diagnostic.span.file == file or diagnostic.span.file.endswith("/" + file)):
+        return False
+    return needle is None or needle in diagnostic.message
+
+
+def _suppressions(file: str, lines: Sequence[str]) -> tuple[list[Suppression], list[Suppression]]:
+    """The suppressions of a file's comments, and those of codes that cannot be silenced (R010)."""
+    found: list[Suppression] = []
+    refused: list[Suppression] = []
+    for number, text in enumerate(lines, start=1):
+        if "civrules:" not in text:
+            continue
+        match = _SUPPRESSION.search(text)
+        if match is None:
+            continue
+        whole_file, reason = match.group(1) == "ignore-file", gives_reason(match.group(3))
+        offset = 0
+        for part in match.group(2).split(","):
+            code = part.strip()
+            column = match.start(2) + offset + part.find(code) + 1
+            offset += len(part) + 1
+            if not code:
+                continue
+            span = Span(file, number, column, number, column + len(code))
+            (found if suppressible(code) else refused).append(Suppression(code, span, whole_file, reason))
+    return found, refused

@@ -1,0 +1,150 @@
+"""One rule set for both ways of silencing a diagnostic: a `# civrules: ignore[...]` comment and a
+variant's `suppress:` entry.
+
+What a comment may not silence (a load or schema error, an error that makes the package
+unimportable: R010), a code that is no code (R020), a reason that is missing or blank, a code kept
+from running by `--select`/`--ignore`: each is judged the same way on both paths. Each test here
+failed while the `suppress:` path had rules of its own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from civrules.diagnostics import Diagnostic, Severity, Span
+from civrules.pipeline import Analysis, analyse
+from civrules.pipeline.suppression import UNBUILDABLE, suppress_in_base
+from tests.rulefiles import CachedWorkspace
+
+#: A variant of Advanced Civilization that removes Cloth Making (nothing of the base refers to it).
+BASE = (
+    "kind: ruleset\nid: no-cloth\nname: No Cloth Making\nextends: advanced-civilization\n"
+    "overlay:\n  civilization_cards:\n    remove:\n      - {id: cloth_making, why: house rule}\n"
+)
+#: A card the variant of that variant adds, whose prerequisite is the removed card (V006, at the
+#: base's `remove` line: a file the variant did not bring).
+LOOMS = (
+    "overlay:\n  civilization_cards:\n    add:\n"
+    "      - {id: looms, name: Looms, groups: [crafts], cost: 90, attributes: [], credits: [],\n"
+    '         prerequisites: [{card: cloth_making, source: "house rule"}], source: "house rule"}\n'
+)
+
+
+def header(ruleset_id: str, extends: str) -> str:
+    return f"kind: ruleset\nid: {ruleset_id}\nname: {ruleset_id}\nextends: {extends}\n"
+
+
+def analysed(ruleset_id: str, files: dict[str, str], select: tuple[str, ...] = ()) -> Analysis:
+    workspace = CachedWorkspace(files)
+    return analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]), select)
+
+
+def problems(analysis: Analysis) -> list[Diagnostic]:
+    return [d for d in analysis.diagnostics if d.severity != "info"]
+
+
+def line_of(text: str, needle: str) -> int:
+    return text[: text.index(needle)].count("\n") + 1
+
+
+def looms(suppress: str) -> tuple[Analysis, str]:
+    text = header("looms", "no-cloth") + suppress + LOOMS
+    return analysed("looms", {"rulesets/no-cloth.yaml": BASE, "rulesets/looms.yaml": text}), text
+
+
+def test_a_suppress_entry_cannot_silence_a_reference_to_what_the_base_removed() -> None:
+    """The entry silenced V006 at the base's `remove` line: `validate` and `build` exited 0 and
+    the package then failed to import (`AttributeError: CLOTH_MAKING`)."""
+    analysis, text = looms('suppress:\n  - {code: V006, reason: "house rule: Looms keeps its prerequisite"}\n')
+    assert not analysis.ok
+    found = {d.code: d for d in problems(analysis)}
+    assert sorted(found) == ["R010", "V006"]
+    refusal = found["R010"]
+    assert refusal.severity == Severity.ERROR
+    assert refusal.message == "V006 cannot be silenced: it makes the ruleset unbuildable, or the file unread"
+    assert refusal.span is not None and refusal.span.file == "rules/rulesets/looms.yaml"
+    assert refusal.span.line == line_of(text, "{code: V006")
+    assert text.splitlines()[refusal.span.line - 1][refusal.span.column - 1 :].startswith("V006")
+    assert refusal.hint == "fix the V006 error this entry was written for, then delete the entry"
+
+
+def test_a_suppress_entry_for_an_unbuildable_error_at_the_variants_own_line_is_refused() -> None:
+    """The V006 of the variant's own `remove` is not in a base file: the entry was only "V008
+    silences nothing", which did not say that no entry or comment can silence it."""
+    text = header("no-medicine", "advanced-civilization") + (
+        "suppress:\n  - {code: V006, reason: house rule}\n"
+        "overlay:\n  civilization_cards:\n    remove:\n      - {id: medicine, why: house rule}\n"
+    )
+    found = problems(analysed("no-medicine", {"rulesets/no-medicine.yaml": text}))
+    assert sorted(d.code for d in found) == ["R010", "V006"]
+
+
+def test_a_suppress_entry_refused_where_no_such_error_is_reported_says_so() -> None:
+    text = header("quiet", "no-cloth") + "suppress:\n  - {code: X001, reason: drafted}\n"
+    (refusal,) = problems(analysed("quiet", {"rulesets/no-cloth.yaml": BASE, "rulesets/quiet.yaml": text}))
+    assert refusal.code == "R010"
+    assert refusal.hint == "delete the entry: no X001 is reported, and none could be silenced"
+
+
+BASE_FILE = "rules/rulesets/no-cloth.yaml"
+
+
+@pytest.mark.parametrize("code", [*sorted(UNBUILDABLE), "L001", "S002"])
+def test_a_suppress_entry_refuses_every_code_a_comment_refuses(code: str) -> None:
+    """A diagnostic of each code that cannot be silenced, in a base file, named by an entry: it
+    stays, and the entry is an error (R010), as a comment naming it is."""
+    analysis, _ = looms(f"suppress:\n  - {{code: {code}, reason: drafted}}\n")
+    assert analysis.resolved is not None
+    error = Diagnostic(code, Severity.ERROR, "`looms` is wrong", Span(BASE_FILE, 8, 9, 8, 20))
+    kept = suppress_in_base([error], analysis.resolved)
+    assert [d.code for d in kept] == [code, "R010"]
+    comment = header("looms", "no-cloth") + f"# civrules: ignore-file[{code}] drafted\n" + LOOMS
+    found = analysed("looms", {"rulesets/no-cloth.yaml": BASE, "rulesets/looms.yaml": comment})
+    assert "R010" in {d.code for d in found.diagnostics}
+
+
+def test_a_suppress_entry_naming_no_code_is_told_so_as_a_comment_is() -> None:
+    """`Z999` has the shape of a code (the schema lets it pass): the entry was "V008 silences
+    nothing", the comment "R020 ... no diagnostic code"."""
+    text = header("quiet", "no-cloth") + 'suppress:\n  - {code: Z999, reason: "x"}\n'
+    (found,) = problems(analysed("quiet", {"rulesets/no-cloth.yaml": BASE, "rulesets/quiet.yaml": text}))
+    assert found.code == "R020" and found.severity == Severity.WARNING
+    assert found.message == "`suppress` entry 1 names `Z999`, which is no diagnostic code: it silences nothing"
+    assert found.hint == "`civrules explain --list` lists the codes"
+    assert found.span is not None and found.span.line == line_of(text, "{code: Z999")
+    comment = header("quiet", "no-cloth") + "# civrules: ignore-file[Z999] x\n"
+    (told,) = problems(analysed("quiet", {"rulesets/no-cloth.yaml": BASE, "rulesets/quiet.yaml": comment}))
+    assert (told.code, told.hint) == (found.code, found.hint)
+
+
+def test_a_suppress_entry_naming_no_code_is_told_the_code_it_meant() -> None:
+    text = header("quiet", "no-cloth") + 'suppress:\n  - {code: A100, reason: "x"}\n'
+    (found,) = problems(analysed("quiet", {"rulesets/no-cloth.yaml": BASE, "rulesets/quiet.yaml": text}))
+    assert found.code == "R020" and found.hint == "did you mean `A010`?"
+
+
+RAISED_BRONZE_AGE = (
+    "overlay:\n  epochs:\n    patch:\n"
+    "      - id: early_bronze_age\n        requirements: {min_cities: 4, source: house rule}\n"
+)
+
+
+def test_a_suppress_entry_of_a_code_kept_from_running_is_not_judged_unused() -> None:
+    """`--select K`: no A010 ran, so the entry cannot have silenced one. A comment's code kept from
+    running is not judged (no R021); the entry was "V008 silences nothing"."""
+    entry = "suppress:\n  - {code: A010, target: late_bronze_age, reason: the house rule}\n"
+    text = header("quiet", "advanced-civilization") + entry + RAISED_BRONZE_AGE
+    assert problems(analysed("quiet", {"rulesets/quiet.yaml": text})) == []
+    assert problems(analysed("quiet", {"rulesets/quiet.yaml": text}, select=("K",))) == []
+
+
+def test_a_suppress_entry_with_a_blank_reason_is_not_honoured_as_a_comment_is_not() -> None:
+    """`reason: " "` passed (the schema asks for one character): the entry silenced A010. A comment
+    whose reason is blank is not honoured, and says so."""
+    entry = 'suppress:\n  - {code: A010, target: late_bronze_age, reason: "  "}\n'
+    text = header("quiet", "advanced-civilization") + entry + RAISED_BRONZE_AGE
+    found = problems(analysed("quiet", {"rulesets/quiet.yaml": text}))
+    assert sorted(d.code for d in found) == ["A010", "V008"]
+    (unused,) = [d for d in found if d.code == "V008"]
+    assert unused.message == "`suppress` entry 1 (A010) silences nothing: an entry without a reason is not honoured"
+    assert unused.hint == "give the entry its reason (`reason: why`), or delete it"
