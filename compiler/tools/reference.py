@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from civrules.families import Family, default_family, families
+from civrules.diagnostics import words
+from civrules.families import CollectionSpec, Family, default_family, families
 from civrules.schema import SCHEMA_FILES, load_schema
 from civrules.schema.references import declared
 
@@ -93,8 +94,9 @@ def _family(family: Family) -> Iterator[str]:
     for name, spec in family.collections.items():
         files = "manifest" if spec.slot == "ruleset" else "files"
         where = f"`{'.'.join(spec.path)}` of the {spec.slot.replace('_', ' ')} {files}"
-        yield f"| `overlay.{name}` | `{spec.key}` | {where} |"
+        yield f"| `overlay.{name}` | {spec.named_by} | {where} |"
     yield ""
+    yield from _keys(family.collections)
     settings = load_schema(f"{family.id}/ruleset")["properties"]["overlay"]["properties"]["settings"]["properties"]
     yield "| setting | file | what a patch does |"
     yield "| --- | --- | --- |"
@@ -106,6 +108,31 @@ def _family(family: Family) -> Iterator[str]:
         qualified = f"{family.id}/{kind}"
         title = f"{family.name}: `kind: {kind}`"
         yield from _kind(qualified, title, _anchor(f"{family.id}-{kind}"))
+        yield ""
+
+
+def _keys(collections: Mapping[str, CollectionSpec]) -> Iterator[str]:
+    """How an entity keyed by more than one field is named in an overlay entry, and how messages
+    write its key (a V005's "did you mean", a V006's referrer)."""
+    lines = []
+    for name, spec in collections.items():
+        key, word = spec.key.upper(), spec.word or name
+        entity = words.a(word)
+        entity = entity[:1].upper() + entity[1:]
+        if spec.qualifier is not None:
+            qualifier = spec.qualifier.upper()
+            lines.append(
+                f"- {entity} (`overlay.{name}`) of a ruleset with several per `{spec.key}` "
+                f"is named by both fields, `{{{spec.key}: {key}, {spec.qualifier}: {qualifier}}}`; messages write "
+                f"its key `{key}@{qualifier}`, and an entry may name it so too (`{spec.key}: {key}@{qualifier}`)."
+            )
+        elif spec.pair:
+            lines.append(
+                f"- {entity} (`overlay.{name}`) is named by the pair, in either order: "
+                f"`{spec.key}: [FIRST, SECOND]`; messages write its key `FIRST|SECOND`, which an entry cannot use."
+            )
+    if lines:
+        yield from lines
         yield ""
 
 
@@ -125,8 +152,9 @@ def _variants() -> Iterator[str]:
     for name, spec in default_family().collections.items():
         files = "manifest" if spec.slot == "ruleset" else "files"
         where = f"`{'.'.join(spec.path)}` of the {spec.slot.replace('_', ' ')} {files}"
-        yield f"| `overlay.{name}` | `{spec.key}` | {where} |"
+        yield f"| `overlay.{name}` | {spec.named_by} | {where} |"
     yield ""
+    yield from _keys(default_family().collections)
     yield "Operations on a collection (applied in this order):"
     yield ""
     block = schema["$defs"]["overlay_block"]["properties"]

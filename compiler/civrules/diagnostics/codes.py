@@ -492,8 +492,11 @@ OVERLAY_MISSING = define(
     What: an overlay `patch`es, `replace`s or `remove`s an entity the base does not have.
     Why: the change does nothing: usually a misspelt id, or the base changed since the variant was
     written.
-    Fix: correct the id (the hint names the closest; for a border, the areas each side does border),
-    or `add` the entity; a `remove` of something the base does not have is deleted.
+    Fix: correct the id (the hint names the closest; for a border, the areas each side does border;
+    for an A.S.T. track of a game with levels, each `{nation: ..., level: ...}` of that nation),
+    or `add` the entity; a `remove` of something the base does not have is deleted. An entity the
+    variant itself adds is changed in its `add` entry (a patch applies to the base, before `add`);
+    one the variant or its base removes is not there to change.
     """,
 )
 REMOVED_BUT_REFERENCED = define(
@@ -505,7 +508,9 @@ REMOVED_BUT_REFERENCED = define(
     Why: the reference would dangle: a credit toward a card that is gone, a border to a removed area.
     Fix: remove or patch each referrer in the variant too (the diagnostic is at the `remove` line,
     with a note at each referrer: e.g. `attributes: {remove: [{rule: "30.23.4"}]}`), or keep the
-    entity.
+    entity. A referrer the variant itself adds is changed in its `add` entry; one whose key holds
+    the entity (a nation's A.S.T. tracks, an area's borders) is removed too, as the hint writes
+    it: `remove: [{nation: kushan, level: basic, why: ...}]`.
     """,
 )
 LIST_SELECTOR = define(

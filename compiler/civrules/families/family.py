@@ -41,6 +41,34 @@ class CollectionSpec:
     #: One entity in words (``card group``), for messages.
     word: str = ""
 
+    def naming(self, key: str) -> str:
+        """The fields that name the entity of key ``key`` (as the resolver keys it) in an overlay
+        entry, in YAML's flow style: what a hint tells a designer to write.
+
+        >>> CollectionSpec("ruleset", ("nations",)).naming("egypt")
+        'id: egypt'
+        >>> CollectionSpec("ruleset", ("ast", "tracks"), "nation", qualifier="level").naming("kushan@basic")
+        'nation: kushan, level: basic'
+        >>> CollectionSpec("map", ("borders",), "areas", pair=True).naming("crete|cyprus")
+        'areas: [crete, cyprus]'
+        """
+        if self.pair and "|" in key:
+            first, _, second = key.partition("|")
+            return f"{self.key}: [{first}, {second}]"
+        if self.qualifier is not None and "@" in key:
+            value, _, qualifier = key.rpartition("@")
+            return f"{self.key}: {value}, {self.qualifier}: {qualifier}"
+        return f"{self.key}: {key}"
+
+    @property
+    def named_by(self) -> str:
+        """The fields an overlay entry names an entity by, in words (`` `nation` and `level` ``)."""
+        if self.qualifier is not None:
+            return f"`{self.key}` and, where the ruleset has several per {self.key}, `{self.qualifier}`"
+        if self.pair:
+            return f"`{self.key}` (the pair, in either order)"
+        return f"`{self.key}`"
+
 
 class FamilyError(Exception):
     """A family that cannot be registered (a bad id, a prefix another family or the core holds).

@@ -489,7 +489,7 @@ def _patch_setting(
                 codes.SCHEMA_VIOLATION,
                 f"`{'.'.join(spec.path)}` is a collection: a settings patch cannot change it",
                 at.key_span(spec.path[1]),
-                f"change its entries in `overlay.{name}` (add, patch, replace, remove by `{spec.key}`)",
+                f"change its entries in `overlay.{name}` (add, patch, replace, remove, each named by {spec.named_by})",
             )
             return
     problems: list[PatchProblem] = []
@@ -654,11 +654,14 @@ class _Hints:
     answered. Past :data:`SUGGESTED` no key is suggested: each answer costs the collection's size
     (an overlay naming 2,500 missing ids among 5,000 took 34 s, each making a vocabulary of its own)."""
 
-    __slots__ = ("asked", "vocabulary")
+    __slots__ = ("added", "asked", "vocabulary")
 
     def __init__(self) -> None:
         self.vocabulary: Vocabulary | None = None
         self.asked = 0
+        #: A variant's `add` entries of the collection by key (:func:`_added_by`), for the manifest
+        #: they were read from: found once, not once per missing key.
+        self.added: tuple[Document, dict[str, NodePath]] | None = None
 
 
 #: Missing keys of one collection answered with a "did you mean" (as a vocabulary's own bound).
@@ -681,14 +684,29 @@ def _pop(spec: CollectionSpec, entries: list[Entry], at: int) -> Entry:
     return old
 
 
-def _missing(name: str, spec: CollectionSpec, entries: list[Entry], key: str, at: Origin, verb: str) -> Diagnostic:
+def _missing(
+    resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], key: str, at: Origin, verb: str
+) -> Diagnostic:
+    message = f"cannot {verb} {name} `{key}`: the base has no such entry"
+    told = _missing_here(resolved, name, spec, entries, key, at, verb)
+    if told is not None:
+        return _diag(codes.OVERLAY_MISSING, message, at.span(spec.key), told[0], (told[1],))
     hints = _indexed(spec, entries).hints  # made by the find that missed
-    close, hint = None, None
+    close: str | None = None
+    hint: str | None = None
     if hints.asked < SUGGESTED:
         hints.asked += 1
         if spec.pair or hints.vocabulary is None:
             existing = [k for k in (entity_key(spec, e.raw) for e in entries) if k is not None]
-        if spec.pair:
+        levels = _qualified(spec, entries, key)
+        if levels:
+            # `{nation: kushan}` where the base keys a track by nation and level: each of its keys.
+            word = spec.word or name
+            hint = (
+                f"the base has one {word} of `{key}` per `{spec.qualifier}`: name each by both, in an entry of "
+                f"its own: {', '.join(f'`{spec.naming(level)}`' for level in levels)}"
+            )
+        elif spec.pair:
             # Two areas the base does not join: what each of them does border says more than the
             # spelling of the closest pair.
             hint = _borders_hint(key, existing)
@@ -696,7 +714,10 @@ def _missing(name: str, spec: CollectionSpec, entries: list[Entry], key: str, at
             if hints.vocabulary is None:
                 hints.vocabulary = Vocabulary(existing, queries=SUGGESTED)
             close = hints.vocabulary.closest(key)  # bounded: an overlay may name thousands of missing ids
-            hint = mean(key, close) if close else None
+            if close and spec.qualifier is not None:
+                hint = mean(spec.naming(key), spec.naming(close))  # the fields to write, not the key's text
+            else:
+                hint = mean(key, close) if close else None
     if hint is None:
         hint = (
             "the base has nothing to remove by this name: delete this entry"
@@ -705,12 +726,91 @@ def _missing(name: str, spec: CollectionSpec, entries: list[Entry], key: str, at
         )
     elif verb == "remove" and spec.pair:
         hint = f"nothing to remove: {hint}"
-    problem = _diag(
-        codes.OVERLAY_MISSING, f"cannot {verb} {name} `{key}`: the base has no such entry", at.span(spec.key), hint
-    )
+    problem = _diag(codes.OVERLAY_MISSING, message, at.span(spec.key), hint)
     # A border's key is its two areas and a track's its nation and level: not text to put back.
     plain = close if close and not spec.pair and spec.qualifier is None else None
     return replace(problem, suggestion=plain)
+
+
+def _qualified(spec: CollectionSpec, entries: list[Entry], key: str) -> list[str]:
+    """The keys of the base's entities of a collection keyed by a qualifier too (a track's nation
+    and level) whose first part is ``key``, written without its qualifier."""
+    if spec.qualifier is None or "@" in key:
+        return []
+    return sorted(k for k in _indexed(spec, entries).by_key if k.startswith(f"{key}@"))
+
+
+def _missing_here(
+    resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], key: str, at: Origin, verb: str
+) -> tuple[str, Related] | None:
+    """Why an operation of a variant names no entity of its base when the variant itself, or the
+    base, says why: an entity removed (the variant's own `remove` applies first; a base's removal
+    leaves nothing to change), or one the variant adds (`add` applies last: a patch, replacement
+    or removal applies to the base, before it). None: the base never had it."""
+    removal = resolved.removed.get(name, {}).get(key)
+    if removal is not None:
+        own = removal.document is at.document
+        by = "this variant" if own else "the base ruleset"
+        place = Related(removal.span(), f"{'the variant' if own else 'the base'}'s `remove` of `{key}`")
+        if verb == "remove":
+            return f"{by} already removes `{key}`: delete this entry", place
+        if own:
+            return (
+                f"this variant removes `{key}` (its `remove` entry, applied first): drop this {verb}, or the removal",
+                place,
+            )
+        return f"the base ruleset removes `{key}`: to have it in this variant, `add` it whole", place
+    added = _added_by(at.document, name, spec, entries).get(key)
+    if added is None:
+        return None
+    place = Related(at.document.span(added), f"the variant's `add` of `{key}`")
+    change = {
+        "patch": "write the change in that entry",
+        "replace": "write that entry as it should be",
+        "remove": "delete that entry instead",
+    }[verb]
+    return f"this variant's `add` gives `{key}`: {change} (a {verb} applies to the base, before `add`)", place
+
+
+def _unnamed(name: str, spec: CollectionSpec, item: Mapping[str, Any], at: Origin) -> Diagnostic | None:
+    """An overlay entry whose key names no entity (`areas: crete|cyprus`, `id: [pottery]`): it was
+    skipped without a word. None where the key is absent: the schema reports that."""
+    if spec.key not in item:
+        return None
+    value = item[spec.key]
+    if spec.pair:
+        parts = value.split("|") if isinstance(value, str) else []
+        pair = (
+            f"[{parts[0].strip()}, {parts[1].strip()}]" if len(parts) == 2 and all(p.strip() for p in parts) else None
+        )
+        hint = f"write the pair as a list: `{spec.key}: {pair or '[FIRST, SECOND]'}`"
+    elif isinstance(value, list) and len(value) == 1 and isinstance(value[0], (str, int)):
+        hint = f"write one {spec.key}, not a list: `{spec.key}: {value[0]}`"
+    else:
+        hint = f"write the {spec.word or name}'s {spec.key} as text: `{spec.key}: ...`"
+    shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return _diag(
+        codes.SCHEMA_VIOLATION,
+        f"`{shown}` names no {spec.word or name}: an entry of `overlay.{name}` is named by {spec.named_by}",
+        at.span(spec.key),
+        hint,
+    )
+
+
+def _added_by(manifest: Document, name: str, spec: CollectionSpec, entries: list[Entry]) -> dict[str, NodePath]:
+    """The entries of ``manifest``'s `overlay.<name>.add` by key, with their paths."""
+    hints = _indexed(spec, entries).hints
+    if hints.added is None or hints.added[0] is not manifest:
+        overlay = manifest.data.get("overlay") if isinstance(manifest.data, dict) else None
+        block = overlay.get(name) if isinstance(overlay, dict) else None
+        items = block.get("add") if isinstance(block, dict) else None
+        found: dict[str, NodePath] = {}
+        for i, item in enumerate(items if isinstance(items, list) else ()):
+            key = entity_key(spec, item) if isinstance(item, dict) else None
+            if key is not None:
+                found.setdefault(key, ("overlay", name, "add", i))
+        hints.added = (manifest, found)
+    return hints.added[1]
 
 
 def _borders_hint(key: str, existing: list[str]) -> str | None:
@@ -733,6 +833,8 @@ def _add(
 ) -> Iterator[Diagnostic]:
     key = entity_key(spec, item)
     if key is None:
+        unnamed = _unnamed(name, spec, item, at)
+        yield from [unnamed] if unnamed is not None else []
         return
     existing = _find(spec, entries, key)
     if existing is not None:
@@ -757,22 +859,28 @@ def _add(
 
 
 def _target(
-    name: str, spec: CollectionSpec, entries: list[Entry], item: dict[str, Any], at: Origin, verb: str
+    resolved: Resolved,
+    name: str,
+    spec: CollectionSpec,
+    entries: list[Entry],
+    item: dict[str, Any],
+    at: Origin,
+    verb: str,
 ) -> tuple[str, int] | Diagnostic | None:
     """The key and index of the entity an overlay entry changes; a V005 when the base has none."""
     key = entity_key(spec, item)
     if key is None:
-        return None  # the schema reports an entry without its key
+        return _unnamed(name, spec, item, at)
     existing = _find(spec, entries, key)
     if existing is None:
-        return _missing(name, spec, entries, key, at, verb)
+        return _missing(resolved, name, spec, entries, key, at, verb)
     return key, existing
 
 
 def _replace(
     resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], item: dict[str, Any], at: Origin
 ) -> Iterator[Diagnostic]:
-    target = _target(name, spec, entries, item, at, "replace")
+    target = _target(resolved, name, spec, entries, item, at, "replace")
     if not isinstance(target, tuple):
         yield from [target] if target is not None else []
         return
@@ -786,7 +894,7 @@ def _replace(
 def _remove(
     resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], item: dict[str, Any], at: Origin
 ) -> Iterator[Diagnostic]:
-    target = _target(name, spec, entries, item, at, "remove")
+    target = _target(resolved, name, spec, entries, item, at, "remove")
     if not isinstance(target, tuple):
         yield from [target] if target is not None else []
         return
@@ -807,7 +915,7 @@ def _patch(
 ) -> Iterator[Diagnostic]:
     """Merge one `patch` entry into its entity; the entity is validated once its block's patches
     are all applied (:func:`_validate_patched`), its key and base definition recorded in ``patched``."""
-    target = _target(name, spec, entries, item, at, "patch")
+    target = _target(resolved, name, spec, entries, item, at, "patch")
     if not isinstance(target, tuple):
         yield from [target] if target is not None else []
         return

@@ -1,0 +1,223 @@
+"""Hints that name an overlay operation name one that applies, and each works when followed literally.
+
+A `patch` applies to the base, before the variant's `add`: it cannot reach an entity the same
+variant adds. A key (a track's `nation`, a border's `areas`) cannot be patched away: the entity must
+be removed, named as the resolver names it. Each test follows the hint as written and checks the
+error is gone.
+"""
+
+from __future__ import annotations
+
+import re
+
+from civrules.diagnostics import Diagnostic
+from civrules.pipeline import Analysis, analyse
+from tests.rulefiles import CachedWorkspace
+
+#: A variant of Advanced Civilization that removes Cloth Making (nothing of the base refers to it).
+NO_CLOTH = (
+    "kind: ruleset\nid: no-cloth\nname: No Cloth Making\nextends: advanced-civilization\n"
+    "overlay:\n  civilization_cards:\n    remove:\n      - {id: cloth_making, why: house rule}\n"
+)
+LOOMS = (
+    "      - {id: looms, name: Looms, groups: [crafts], cost: 90, attributes: [], credits: [],\n"
+    '         prerequisites: [{card: cloth_making, source: "house rule"}], source: "house rule"}\n'
+)
+
+
+def header(ruleset_id: str, extends: str) -> str:
+    return f"kind: ruleset\nid: {ruleset_id}\nname: {ruleset_id}\nextends: {extends}\n"
+
+
+def analysed(ruleset_id: str, text: str, *others: tuple[str, str]) -> Analysis:
+    workspace = CachedWorkspace({f"rulesets/{ruleset_id}.yaml": text, **dict(others)})
+    return analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
+
+
+def problems(analysis: Analysis, *codes: str) -> list[Diagnostic]:
+    return [d for d in analysis.diagnostics if d.severity != "info" and (not codes or d.code in codes)]
+
+
+def quoted(hint: str | None, starting: str) -> list[str]:
+    """The texts the hint quotes (between backticks) that start with ``starting``."""
+    return [text for text in (hint or "").split("`")[1::2] if text.startswith(starting)]
+
+
+# --- V006: a reference to an entity removed ----------------------------------------------------------
+
+
+def test_a_reference_from_an_entity_the_variant_adds_is_dropped_in_its_add_entry() -> None:
+    """The hint said "patch `looms` in `overlay.civilization_cards`": followed, V005 (the base has no
+    `looms`: a patch applies to the base, before `add`), whose hint was "use `add`"."""
+    text = header("looms", "no-cloth") + "overlay:\n  civilization_cards:\n    add:\n" + LOOMS
+    (found,) = problems(analysed("looms", text, ("rulesets/no-cloth.yaml", NO_CLOTH)))
+    assert found.code == "V006" and found.hint is not None
+    assert "patch `looms`" not in found.hint
+    assert "this variant's `add` entry of `looms`" in found.hint, found.hint
+    followed = text.replace('[{card: cloth_making, source: "house rule"}]', "[]")
+    assert problems(analysed("looms", followed, ("rulesets/no-cloth.yaml", NO_CLOTH))) == []
+
+
+def test_a_reference_that_is_a_tracks_key_is_removed_with_the_tracks_as_the_hint_writes_them() -> None:
+    """Mega Civilization prints a Basic and an Expert track per nation: the hint said "patch
+    `kushan` in `overlay.ast_tracks`", but a track's `nation` is its key; `{nation: kushan}` names
+    no track (V005)."""
+    text = header("m17", "mega-civilization") + (
+        'overlay:\n  nations:\n    remove:\n      - {id: kushan, why: "house rule: 17 civilizations"}\n'
+    )
+    (found,) = problems(analysed("m17", text), "V006")
+    assert "patch `kushan`" not in (found.hint or "")
+    (removal,) = quoted(found.hint, "remove: [")
+    assert removal == (
+        "remove: [{nation: kushan, level: basic, why: ...}, {nation: kushan, level: expert, why: ...}]"
+    ), found.hint
+    assert "`overlay.ast_tracks`" in (found.hint or "")
+    followed = text + f"  ast_tracks:\n    {removal}\n"
+    assert problems(analysed("m17", followed), "V005", "V006") == []
+
+
+def test_a_reference_that_is_a_borders_key_is_removed_with_the_borders() -> None:
+    """An area's borders name it in their key (`areas`): the hint said "patch
+    `central_mediterranean|cyrene` in `overlay.borders`"."""
+    text = header("no-cyrene", "advanced-civilization") + (
+        "overlay:\n  areas:\n    remove:\n      - {id: cyrene, why: house rule}\n"
+    )
+    (found,) = problems(analysed("no-cyrene", text), "V006")
+    (removal,) = quoted(found.hint, "remove: [")
+    assert removal.startswith("remove: [{areas: [central_mediterranean, cyrene], why: ...}, "), found.hint
+    assert "`overlay.borders`" in (found.hint or "")
+    followed = text + f"  borders:\n    {removal}\n"
+    assert problems(analysed("no-cyrene", followed), "V005", "V006") == []
+
+
+def test_a_reference_from_the_base_is_still_patched_away_from_the_variant() -> None:
+    text = header("no-medicine", "advanced-civilization") + (
+        "overlay:\n  civilization_cards:\n    remove:\n      - {id: medicine, why: house rule}\n"
+    )
+    (found,) = problems(analysed("no-medicine", text), "V006")
+    assert (found.hint or "").startswith("in this variant, patch `")
+
+
+# --- V005: an operation that names no entity of the base --------------------------------------------
+
+
+def test_a_patch_of_an_entity_the_same_variant_adds_says_to_change_the_add_entry() -> None:
+    """The hint was "use `add` to create a new civilization_cards entry": the `add` is there."""
+    text = header("looms", "advanced-civilization") + (
+        "overlay:\n  civilization_cards:\n    patch:\n      - {id: looms, cost: 100}\n    add:\n"
+        + LOOMS.replace("cloth_making", "pottery")
+    )
+    (found,) = problems(analysed("looms", text))
+    assert found.code == "V005"
+    assert found.hint == (
+        "this variant's `add` gives `looms`: write the change in that entry (a patch applies to the base, before `add`)"
+    )
+    assert [r.label for r in found.related] == ["the variant's `add` of `looms`"]
+    followed = text.replace("    patch:\n      - {id: looms, cost: 100}\n", "").replace("cost: 90", "cost: 100")
+    assert problems(analysed("looms", followed)) == []
+
+
+def test_a_patch_of_an_entity_the_same_variant_removes_says_so() -> None:
+    text = header("no-medicine", "advanced-civilization") + (
+        "overlay:\n  civilization_cards:\n    remove:\n      - {id: mysticism, why: house rule}\n"
+        "    patch:\n      - {id: mysticism, cost: 40}\n"
+    )
+    found = problems(analysed("no-medicine", text), "V005")
+    assert [d.hint for d in found] == [
+        "this variant removes `mysticism` (its `remove` entry, applied first): drop this patch, or the removal"
+    ]
+
+
+def test_a_patch_of_an_entity_the_base_removed_says_to_add_it_whole() -> None:
+    """The hint was a "did you mean" of the closest card left, or "use `add` to create a new
+    civilization_cards entry", as if the base never had it."""
+    text = (
+        header("cloth", "no-cloth")
+        + "overlay:\n  civilization_cards:\n    patch:\n      - {id: cloth_making, cost: 40}\n"
+    )
+    (found,) = problems(analysed("cloth", text, ("rulesets/no-cloth.yaml", NO_CLOTH)))
+    assert found.code == "V005"
+    assert found.hint == "the base ruleset removes `cloth_making`: to have it in this variant, `add` it whole"
+    assert [r.span.file for r in found.related] == ["rules/rulesets/no-cloth.yaml"]
+    followed = text.replace("patch:\n      - {id: cloth_making, cost: 40}\n", "add:\n" + LOOMS).replace(
+        "id: looms, name: Looms", "id: cloth_making, name: Cloth Making"
+    )
+    followed = followed.replace('[{card: cloth_making, source: "house rule"}]', "[]")
+    assert problems(analysed("cloth", followed, ("rulesets/no-cloth.yaml", NO_CLOTH))) == []
+
+
+def test_removing_a_track_by_its_nation_alone_names_each_track_to_remove() -> None:
+    """`{nation: kushan}` was "did you mean `kushan@basic`?": a form the docs did not give, and one
+    of the two tracks."""
+    text = header("m17", "mega-civilization") + (
+        'overlay:\n  ast_tracks:\n    remove:\n      - {nation: kushan, why: "house rule"}\n'
+    )
+    (found,) = problems(analysed("m17", text), "V005")
+    named = quoted(found.hint, "nation: kushan, level: ")
+    assert named == ["nation: kushan, level: basic", "nation: kushan, level: expert"], found.hint
+    entries = "".join(f'      - {{{fields}, why: "house rule"}}\n' for fields in named)
+    followed = text.replace('      - {nation: kushan, why: "house rule"}\n', entries)
+    assert problems(analysed("m17", followed), "V005") == []
+
+
+def test_a_misspelt_track_level_is_told_the_fields_to_write() -> None:
+    text = header("m17", "mega-civilization") + (
+        "overlay:\n  ast_tracks:\n    patch:\n      - {nation: kushan, level: expret, note: house rule}\n"
+    )
+    (found,) = problems(analysed("m17", text), "V005")
+    assert found.hint == "did you mean `nation: kushan, level: expert`?"
+    meant = re.findall(r"`([^`]*)`", found.hint)[0]
+    followed = text.replace("nation: kushan, level: expret", meant)
+    assert problems(analysed("m17", followed), "V005") == []
+
+
+# --- an entry named as no patch can name it -----------------------------------------------------------
+
+
+def _border(analysis: Analysis, first: str, second: str) -> dict[str, object]:
+    assert analysis.resolved is not None, problems(analysis)
+    (border,) = [e.raw for e in analysis.resolved.collections["borders"] if sorted(e.raw["areas"]) == [first, second]]
+    return border
+
+
+def test_the_way_to_change_a_border_from_the_variant_writes_its_key_as_a_patch_names_it() -> None:
+    """A diagnostic left in a base file inside a border the variant patches was told "(`- areas:
+    cyrene|libya` and the fields to change)": written so, the patch named no border and was
+    skipped without a word."""
+    from civrules.pipeline import _changed_by_the_variant
+
+    text = header("coast", "advanced-civilization") + (
+        "overlay:\n  borders:\n    patch:\n      - {areas: [cyrene, libya], note: house rule}\n"
+    )
+    analysis = analysed("coast", text)
+    assert analysis.resolved is not None
+    ways = [way for _, _, way in _changed_by_the_variant(analysis.resolved) if "`cyrene|libya`" in way]
+    assert ways == ["patch `cyrene|libya` in `overlay.borders` (`- areas: [cyrene, libya]` and the fields to change)"]
+    (fields,) = re.findall(r"`- ([^`]*)`", ways[0])
+    followed = header("coast", "advanced-civilization") + (
+        f"overlay:\n  borders:\n    patch:\n      - {{{fields}, note: written as told}}\n"
+    )
+    assert _border(analysed("coast", followed), "cyrene", "libya")["note"] == "written as told"
+
+
+def test_an_overlay_entry_whose_key_names_no_entity_is_an_error_not_skipped() -> None:
+    """`areas: cyrene|libya` (a border's key as messages write it), `id: [pottery]`: `validate`
+    exited 0 and the entry changed nothing."""
+    text = header("coast", "advanced-civilization") + (
+        "overlay:\n  borders:\n    patch:\n      - {areas: cyrene|libya, note: house rule}\n"
+        "  civilization_cards:\n    patch:\n      - {id: [pottery], cost: 50}\n"
+    )
+    found = problems(analysed("coast", text))
+    assert [(d.code, d.hint) for d in found] == [
+        ("S001", "write the pair as a list: `areas: [cyrene, libya]`"),
+        ("S001", "write one id, not a list: `id: pottery`"),
+    ]
+    followed = text.replace("areas: cyrene|libya", "areas: [cyrene, libya]").replace("id: [pottery]", "id: pottery")
+    analysis = analysed("coast", followed)
+    assert problems(analysis) == [] and _border(analysis, "cyrene", "libya")["note"] == "house rule"
+
+
+def test_a_settings_patch_of_the_tracks_names_them_by_nation_and_level() -> None:
+    text = header("m17", "mega-civilization") + "overlay:\n  settings:\n    ast: {tracks: []}\n"
+    (found,) = problems(analysed("m17", text))
+    assert found.hint is not None and "`nation` and" in found.hint and "`level`" in found.hint, found.hint
