@@ -221,3 +221,11 @@ def test_a_settings_patch_of_the_tracks_names_them_by_nation_and_level() -> None
     text = header("m17", "mega-civilization") + "overlay:\n  settings:\n    ast: {tracks: []}\n"
     (found,) = problems(analysed("m17", text))
     assert found.hint is not None and "`nation` and" in found.hint and "`level`" in found.hint, found.hint
+
+
+def test_removing_a_setting_the_base_lacks_says_to_delete_it_not_to_add_it() -> None:
+    """The hint was "use `add` to give the variant a `special_rules`", to a variant removing it."""
+    text = header("plain", "advanced-civilization") + "overlay:\n  settings:\n    remove: [special_rules, taxation]\n"
+    (found,) = problems(analysed("plain", text))
+    assert found.code == "V005" and found.hint == "nothing to remove: delete `special_rules` from `remove`"
+    assert problems(analysed("plain", text.replace("special_rules, ", ""))) == []

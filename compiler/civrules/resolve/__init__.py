@@ -453,7 +453,9 @@ def _missing_setting(manifest: Document, key: str, at: NodePath, verb: str) -> D
         codes.OVERLAY_MISSING,
         f"cannot {verb} the setting `{key}`: the base has none",
         manifest.key_span(at) if verb == "replace" else manifest.span(at),
-        f"use `add` to give the variant a `{key}`",
+        f"nothing to remove: delete `{key}` from `remove`"
+        if verb == "remove"
+        else f"use `add` to give the variant a `{key}`",
     )
 
 
