@@ -161,6 +161,17 @@ def scoring_swapped() -> Iterator[Mutation]:
     yield Mutation("scoring-swapped", "scoring", BASE, MANIFEST, "F012", edit)
 
 
+def solo_phase_renamed() -> Iterator[Mutation]:
+    """A phase of the solo round is neither a phase of the round nor the attack (F016 at it)."""
+    for k, phase in enumerate(data_of(MANIFEST)["solo"]["phases"]):
+
+        def edit(data: Any, k: int = k) -> tuple[str | None, NodePath, bool]:
+            data["solo"]["phases"][k] += "_x"
+            return None, ("solo", "phases", k), False
+
+        yield Mutation("solo-phase-renamed", phase, BASE, MANIFEST, "F016", edit)
+
+
 KINDS = {
     "copies-miscounted": copies_miscounted,
     "copy-of-another-deck": copy_of_another_deck,
@@ -171,6 +182,7 @@ KINDS = {
     "faction-deck-short": faction_deck_short,
     "achievement-threshold-repeated": achievement_threshold_repeated,
     "scoring-swapped": scoring_swapped,
+    "solo-phase-renamed": solo_phase_renamed,
 }
 
 

@@ -237,6 +237,15 @@ class SoloTable:
     origin: Origin
 
 
+@frozen_value
+class SoloPhases:
+    """The phases of a solo round, in order, as written (None where one is not an id), and where
+    the ruleset writes them (the `solo` setting)."""
+
+    phases: tuple[str | None, ...]
+    origin: Origin
+
+
 def _str_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
@@ -325,6 +334,14 @@ class ImperialSettlersRuleset(Ruleset):
             for level in (written if isinstance(written, list) else [])
         )
         return SoloTable(levels, origin)
+
+    def solo_phases(self) -> SoloPhases | None:
+        """The phases of a solo round (p13), where the ruleset gives them."""
+        found = self.setting("solo")
+        if found is None or not isinstance(found[0], Mapping) or not isinstance(found[0].get("phases"), list):
+            return None
+        solo, origin = found
+        return SoloPhases(tuple(_str_or_none(phase) for phase in solo["phases"]), origin)
 
     def rounds(self) -> int | None:
         """How many rounds a game lasts (p6), where the ruleset gives it."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, words
@@ -169,44 +170,59 @@ def _next_number_hint(
 
 
 _FIELDS = ("cost", "spoils", "deal", "production", "build_bonus")
+#: What a copy whose printed facts differ from its card's may give otherwise (`differing_copies`).
+_COPY_FIELDS = ("cost", "spoils", "deal")
 
 
 @check("F009", "unknown-good", Severity.ERROR, reads=("cards", "decks", "factions", "goods"))
 def check_goods(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
-    What: a card's cost, spoils, deal, production or build bonus, or a faction board's production
-    or storage, names no good of the ruleset (card, vp, worker, raze, defence, gold, food, wood,
-    stone, p3). A cost may also ask for a `location` (a built location or a foundation
-    discarded), on faction cards only (p8).
+    What: a card's cost, spoils, deal, production or build bonus (or a differing copy's cost,
+    spoils or deal), or a faction board's production or storage, names no good of the ruleset
+    (card, vp, worker, raze, defence, gold, food, wood, stone, p3). A cost may also ask for a
+    `location` (a built location or a foundation discarded), on faction cards only (p8).
 
     Why: a good no one can hold cannot be paid or received; a common card that asks for a location
     contradicts "Para construir um Local Comum, um jogador só precisa descartar certos recursos" (p8).
 
-    Fix: use a good of the ruleset's `goods` (the hint names the closest).
+    Fix: use a good of the ruleset's `goods` (the hint lists them).
 
-        cost: [wood, stones]   # FAIL: `stones` is no good; did you mean `stone`?
+        cost: [wood, stones]   # FAIL: `stones` is no good
+        differing_copies:
+          - {id: ROM005, deal: wod}   # FAIL: `wod` is no good
     """
     goods = set(ruleset.goods.ids())
+    listed = f"goods: {', '.join(sorted(goods))}"
     for card in ruleset.cards:
         deck = ruleset.decks.get(card.deck) if card.deck is not None else None
         faction_card = deck is not None and deck.faction is not None
-        for field in _FIELDS:
-            value = getattr(card, field)
+        places: list[tuple[str, Any, tuple[str | int, ...]]] = [
+            (f"{field} of card `{card.id}`", getattr(card, field), (field,)) for field in _FIELDS
+        ]
+        places += [
+            (
+                f"{field} of copy {copy.printed_id} of card `{card.id}`",
+                getattr(copy, field),
+                ("differing_copies", copy.index, field),
+            )
+            for copy in card.differing_copies
+            for field in _COPY_FIELDS
+        ]
+        for what, value, path in places:
             values = (value,) if isinstance(value, str) else value
             if values is None or isinstance(values, Unknown):
                 continue
+            cost = path[-1] == "cost"
             for index, good in enumerate(values):
-                if good in goods or (field == "cost" and good == "location" and faction_card):
+                if good in goods or (cost and good == "location" and faction_card):
                     continue
-                span = card.origin.span(field) if isinstance(value, str) else card.origin.span(field, index)
+                span = card.origin.span(*path) if isinstance(value, str) else card.origin.span(*path, index)
                 why = (
                     "a common card's cost asks only for goods (p8)"
-                    if good == "location" and field == "cost"
+                    if good == "location" and cost
                     else f"no good of the ruleset is called `{good}`"
                 )
-                yield diagnostic(
-                    "F009", f"{field} of card `{card.id}`: {why}", span, f"goods: {', '.join(sorted(goods))}"
-                )
+                yield diagnostic("F009", f"{what}: {why}", span, listed)
     for faction in ruleset.factions:
         for field, value in (("production", faction.production), ("storage", faction.storage)):
             if isinstance(value, Unknown):
@@ -217,7 +233,7 @@ def check_goods(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                         "F009",
                         f"board {field} of faction `{faction.id}`: no good of the ruleset is called `{good}`",
                         faction.origin.span("board", field, index),
-                        f"goods: {', '.join(sorted(goods))}",
+                        listed,
                     )
 
 

@@ -1,4 +1,4 @@
-"""Rules: the round's phases and the solo achievement table are consistent."""
+"""Rules: the round's phases, the solo round's phases and the solo achievement table are consistent."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Severity
+from civrules.diagnostics.suggest import closest, mean
 from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
 
 
@@ -88,3 +89,39 @@ def check_achievements(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]
                 "order the levels lowest first",
             )
         previous = threshold
+
+
+#: The phase of a solo round that is no phase of the round: the virtual player's attack (p13).
+SOLO_ATTACK = "attack"
+
+
+@check("F016", "unknown-solo-phase", Severity.ERROR, reads=("phases", setting("solo")))
+def check_solo_phases(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
+    """
+    What: a phase of the solo round (`solo.phases`) is neither a phase of the round (`phases`) nor
+    `attack`, the virtual player's attack that a solo round adds after clean-up (p13).
+
+    Why: a solo round plays the round's phases and then the attack, in the order this list gives;
+    a phase that is not in the ruleset cannot be played, and the engine package and the sheets
+    would list it all the same.
+
+    Fix: name a phase of `phases` (the hint names the closest), or `attack`.
+
+        solo:
+          phases: [lookout, producton, action, clean_up, attack]   # FAIL: did you mean `production`?
+    """
+    solo = ruleset.solo_phases()
+    if solo is None:
+        return
+    known = [*ruleset.phases.ids(), SOLO_ATTACK]
+    for index, phase in enumerate(solo.phases):
+        if phase is None or phase in known:
+            continue
+        suggestion = closest(phase, known)
+        yield diagnostic(
+            "F016",
+            f"solo phase `{phase}` is no phase of the round, nor the virtual player's `{SOLO_ATTACK}`",
+            solo.origin.span("phases", index),
+            mean(phase, suggestion) if suggestion else f"a solo round's phases: {', '.join(known)}",
+            suggestion=suggestion,
+        )
