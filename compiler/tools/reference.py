@@ -333,7 +333,7 @@ def _fields(schema: dict[str, Any], node: Any, prefix: str, seen: tuple[str, ...
         ref = declared(child)
         if ref is not None:
             ids = "ruleset ids" if ref.collection == "rulesets" else f"ids of `{ref.collection}`"
-            checked = "; X001 checks it" if ref.check else ""
+            checked = "; X001 checks it" if ref.check else f"; {ref.owner} checks it" if ref.owner else ""
             yield f"Refers to {ids} (named *{ref.what}* in diagnostics{checked})."
             yield ""
         example = _example(schema, child, inner, 0)

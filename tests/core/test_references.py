@@ -14,7 +14,7 @@ from civrules.checks.references import references
 from civrules.families import default_family, family_named
 from civrules.pipeline import analyse
 from civrules.schema import SCHEMA_FILES, load_schema
-from civrules.schema.references import KEYWORD, Ref, declared_references, find_references, node_at, ref_at
+from civrules.schema.references import KEYWORD, Ref, declared, declared_references, find_references, node_at, ref_at
 from tests.rulefiles import CachedWorkspace
 
 COLLECTIONS = default_family().collections
@@ -144,11 +144,36 @@ def test_every_kind_of_reference_of_the_old_table_is_found_in_the_shipped_rules(
         model = analyse(workspace, workspace.load_ruleset(manifest)).model
         assert model is not None, ruleset
         found |= {what for _, _, _, _, what in references(model)}
-    assert found == {what for *_, what in OLD_TABLE}
+    assert found == {what for *_, what in OLD_TABLE} | ROUND_18
 
 
-def test_a_reference_declared_for_the_editor_only_is_not_checked() -> None:
-    """`"check": false`: the editor navigates it, X001 leaves it to the check that owns it."""
-    schema = load_schema("commodities")
+#: The references X001 checks since round 18, which were declared for the editor only (`"check":
+#: false`) though no other check read them.
+ROUND_18 = {
+    "commodity counted",
+    "immune nation",
+    "deck commodity",
+    "excluded border area",
+    "epoch without regression",
+    "military-last card",
+    "revolt immunity card",
+    "group of the cards acquired",
+}
+
+
+def test_a_reference_another_check_answers_for_names_it() -> None:
+    """`"check": "K004"`: the editor navigates it, X001 leaves it to the check that code names
+    (tests/core/test_reference_owners.py holds each such check to a bogus id there)."""
+    schema = load_schema("calamities")
+    ref = ref_at(schema, node_at(schema, ("calamities", "modifier_combination", "precedence")))
+    assert ref == Ref(CARDS, "card of the precedence", check=False, owner="K004")
+    schema = load_schema("commodities")  # round 18: no check read a deck's commodities; X001 does
     ref = ref_at(schema, node_at(schema, ("deck_compositions", "decks", "commodities", "commodity")))
-    assert ref is not None and ref.collection == "commodities" and not ref.check
+    assert ref == Ref("commodities", "deck commodity")
+
+
+def test_check_false_names_no_owner() -> None:
+    """`"check": false` (an owner no one names) is read, but as a reference X001 leaves to no one:
+    the shipped schemas never write it (test_reference_owners.py refuses it)."""
+    ref = declared({KEYWORD: {"collection": CARDS, "what": "card", "check": False}})
+    assert ref == Ref(CARDS, "card", check=False, owner=None)

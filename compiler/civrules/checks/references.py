@@ -22,7 +22,7 @@ def references(ruleset: Ruleset) -> Iterator[Reference]:
 
     Each entity is walked with the schema of its collection's elements, each setting with the
     schema of its key (the collections inside a setting, as `ast.tracks`, are walked as entities);
-    a reference declared with ``"check": false`` is the editor's only.
+    a reference declared with ``"check": "CODE"`` is left to the check that code names.
     """
     family = family_named(ruleset.family)
     if family is None:

@@ -13,8 +13,11 @@ and editors' yaml-language-server)::
 or ``rulesets`` for a manifest id); ``what`` names the reference in diagnostics ("prerequisite
 `x` does not exist in civilization_cards"). A property holding a list of ids (``unless_holding``,
 a border's ``areas``) carries the annotation once: each id of the list is a reference.
-``"check": false`` declares a reference for the editor only (go to definition, find references,
-completion, rename) that the reference check X001 leaves to another check.
+``"check": "F009"`` declares a reference that the reference check X001 leaves to the check that
+code names (which must report a bogus id there: tests/core/test_reference_owners.py puts one in
+each); the editor navigates it all the same (go to definition, find references, completion,
+rename). ``"check": false``, naming no check, is read as such a declaration whose owner is unknown;
+the shipped schemas never use it.
 
 This one declaration drives the reference check (:mod:`civrules.checks.references`) and the
 language server (:mod:`civrules.lsp.index`); no table of reference edges is written anywhere else.
@@ -41,11 +44,13 @@ LIST_OPERATIONS = frozenset({"remove", "replace", "patch", "insert", "append"})
 
 @frozen_value
 class Ref:
-    """What an annotated field refers to: a collection, the reference in words, whether X001 checks it."""
+    """What an annotated field refers to: a collection, the reference in words, whether X001 checks
+    it, and where it does not, the code of the check that does (``owner``)."""
 
     collection: str
     what: str
     check: bool = True
+    owner: str | None = None
 
 
 def declared(node: Any) -> Ref | None:
@@ -53,7 +58,10 @@ def declared(node: Any) -> Ref | None:
     note = node.get(KEYWORD) if isinstance(node, dict) else None
     if not isinstance(note, dict):
         return None
-    return Ref(str(note["collection"]), str(note["what"]), bool(note.get("check", True)))
+    check = note.get("check", True)
+    if isinstance(check, str):  # the code of the check that reads it instead of X001
+        return Ref(str(note["collection"]), str(note["what"]), False, check)
+    return Ref(str(note["collection"]), str(note["what"]), bool(check))
 
 
 def find_references(

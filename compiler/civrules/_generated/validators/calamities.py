@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/calamities.schema.
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "c18a3d27f7addcb8f42881bd57ef4eda99bfb6e7dcf9b41bf7702c4bb5604bce"
+SCHEMA_SHA256 = "8f5d35fefd5943f46115993f7609a79a40702185b820a8340b603d3df466d76b"
 
 from decimal import Decimal
 import re

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/civilization-cards
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "20ec0f992daebb2db8180f1c1a1ceb969784c1c8e0df94afcab11ae1021fe444"
+SCHEMA_SHA256 = "c926d70ac0f4ae3bc54694578467e9bdb7bbe7c3131655c1ca58a127d27e21e1"
 
 from decimal import Decimal
 import re

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/commodities.schema
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "0eab103197213915e160a7f0de80d06a4b86f62f3d6ac73712688194f9de7a1e"
+SCHEMA_SHA256 = "3ef9a843adbf262325bfb6a04c4d221aab1825fa953fbf3217f160c88a14c4cc"
 
 from decimal import Decimal
 import re

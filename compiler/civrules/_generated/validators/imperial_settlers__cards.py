@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "5935fc262150d0a4c23ce053fa9f1f5d538969b698b31e09528e4e3e03d12ee5"
+SCHEMA_SHA256 = "94a3f85d4d6811b8b236381f06c79621403e3baf5071e5c39ca23de4a35c41aa"
 
 from decimal import Decimal
 import re

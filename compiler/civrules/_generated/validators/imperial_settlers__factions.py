@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "489ebec50ce3bb7cbd690da69a45710eac028a4ce8ade31fe086489f6bf92b28"
+SCHEMA_SHA256 = "69a64023138478bca1822fc0cef26594d47837c50cd06a7ea37454a9d5c48173"
 
 from decimal import Decimal
 import re

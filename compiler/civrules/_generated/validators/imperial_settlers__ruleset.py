@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "a5b560d5074f1582ad31419749eb0a37260a004df6811c88ad5c0bb3c4bb3945"
+SCHEMA_SHA256 = "8b4f244fc682c0fbf957438ff53b799ffb1b554209b9dddc052eff2c0b15d822"
 
 from decimal import Decimal
 import re

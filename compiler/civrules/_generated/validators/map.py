@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/map.schema.json; o
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "5d8ba9b5c5b055af205492708e1f6c574c7ebd9c29befcd743c0d55b5f778552"
+SCHEMA_SHA256 = "46235838c9ce79a733aa0ba77857dde5cd07bdc3978536da1ad3b10985d961ef"
 
 from decimal import Decimal
 import re

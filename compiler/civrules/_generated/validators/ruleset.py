@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "37097f50c4e1f2d64b7899034ea5383309bf8880fe88cee48219d080a9b59f13"
+SCHEMA_SHA256 = "90138c2637fdb45ac9046b32f199d35ad2f3a4814ae54e9c519ef9e39e8d3b95"
 
 from decimal import Decimal
 import re
