@@ -31,6 +31,7 @@ from civrules.emit.output import (
 )
 from civrules.emit.packaging import (
     RUNTIME,
+    PackageRefusedError,
     distribution_name,
     family_runtime_package,
     import_name,
@@ -139,8 +140,17 @@ def render(
         package = family.hook("package") if family is not None else None
         if family is not None and package is not None:
             runtimes.setdefault(family.id, family.hook("runtime"))
-            with sharing(tables_kept):
-                files = package(analysis.model, exported)
+            try:
+                with sharing(tables_kept):
+                    files = package(analysis.model, exported)
+            except PackageRefusedError as refused:  # it would not import: nothing of the ruleset is written
+                hint = (
+                    "correct the id in your rules (or add what it names), and please report that no check "
+                    "caught it, with the output of --debug; nothing was written"
+                )
+                result.diagnostics.append(_internal_error(loaded.id, str(refused), hint))
+                result.failed_ids.append(loaded.id)
+                continue
             del exported  # the package was its last reader: 7 MB at 50x, let go before the sheets
             problem = _package_problem(loaded.id, family.id, files)
             if problem is not None:
@@ -256,13 +266,14 @@ def _package_problem(ruleset_id: str, family_id: str, files: dict[str, bytes]) -
     return None
 
 
-def _internal_error(ruleset_id: str, problem: str) -> Diagnostic:
+def _internal_error(ruleset_id: str, problem: str, hint: str | None = None) -> Diagnostic:
     return Diagnostic(
         codes.INTERNAL_ERROR.code,
         codes.INTERNAL_ERROR.severity,
         f"ruleset `{ruleset_id}` was not built: {problem}",
         None,
-        "this is a bug in civrules (or in the family's plugin), not in your rules: please report it "
+        hint
+        or "this is a bug in civrules (or in the family's plugin), not in your rules: please report it "
         "with the output of --debug; nothing was written",
     )
 

@@ -196,3 +196,12 @@ def ruleset_id_problems(ruleset_id: str) -> list[IdProblem]:
             )
         )
     return problems
+
+
+class PackageRefusedError(Exception):
+    """A family's package hook refused to write a ruleset's package, because what it would write
+    does not import: a member of an id enum (``CardId.MONARCHY``) that the ruleset has no entry for.
+
+    A check should have refused the ruleset first (X001 for every reference the schemas declare),
+    so this is a bug: the build reports it (R900, exit 2), naming what was refused, and writes
+    nothing of the ruleset, rather than a package that fails at import with an AttributeError."""

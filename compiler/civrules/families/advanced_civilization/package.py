@@ -13,8 +13,9 @@ string from the data is a quoted literal, so no name can break the code.
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ import jinja2
 from civrules.emit.export import fingerprint
 from civrules.emit.packaging import (
     RUNTIME,
+    PackageRefusedError,
     family_runtime_distribution,
     family_runtime_package,
     import_name,
@@ -78,8 +80,45 @@ FAMILY_RUNTIME_FILES = (
 def vocabularies() -> frozenset[str]:
     """The names the family runtime's ``vocab`` module defines (read, not imported: the runtime
     imports ``civrules_runtime``, which the compiler does not install)."""
+    return frozenset(vocabulary_members())
+
+
+@functools.cache
+def vocabulary_members() -> Mapping[str, frozenset[str]]:
+    """The members of each enum of the family runtime's ``vocab`` module, by the enum's name (read,
+    not imported)."""
     tree = ast.parse((FAMILY_RUNTIME_SOURCES / "vocab.py").read_text(encoding="utf-8"))
-    return frozenset(node.name for node in tree.body if isinstance(node, ast.ClassDef))
+    return {
+        node.name: frozenset(
+            target.id
+            for statement in node.body
+            if isinstance(statement, ast.Assign)
+            for target in statement.targets
+            if isinstance(target, ast.Name)
+        )
+        for node in tree.body
+        if isinstance(node, ast.ClassDef)
+    }
+
+
+def unwritable_members(ruleset: Ruleset, named: Iterable[tuple[str, str]]) -> str | None:
+    """What of ``named`` (enum, id) the package of ``ruleset`` cannot name, said for the build's
+    report; None when every member exists: an id of the ruleset's collection (its ``ids.py``), or a
+    member of the runtime's vocabulary."""
+    members: dict[str, frozenset[str]] = dict(vocabulary_members())
+    collections = {collection.name: collection for collection in ruleset.collections()}
+    missing: list[str] = []
+    for enum, value in sorted(set(named)):
+        if enum not in members:
+            found = collections.get(ID_ENUMS.get(enum, ""))
+            members[enum] = frozenset(member(i) for i in found.ids()) if found is not None else frozenset()
+        if member(value) not in members[enum]:
+            among = f"the ruleset's {ID_ENUMS[enum]}" if enum in ID_ENUMS else f"the runtime's {enum}"
+            missing.append(f"`{enum}.{member(value)}` (`{value}` is not among {among})")
+    if not missing:
+        return None
+    shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+    return f"its package would name {shown} and fail at import: a reference no check reported"
 
 
 def environment() -> jinja2.Environment:
@@ -137,6 +176,7 @@ class _Writer:
         """``Enum.MEMBER`` of a shared vocabulary, or None."""
         if value is None:
             return Code("None")
+        _named(enum, value)
         return Code(f"{self.rt(enum)}.{member(value)}")
 
     def add(self, comment: str | None, target: str, value: Node) -> None:
@@ -148,16 +188,20 @@ class _Writer:
 
         ``key`` must say everything the statement is made of (the exact facts it writes, by their
         ``repr``, which tells ``True`` from ``1`` and a string from a number); the runtime names
-        the statement used are remembered with its source and recorded again when it is reused."""
+        the statement used are remembered with its source and recorded again when it is reused, and
+        so are the enum members it names (:func:`_naming`)."""
         found = _WRITTEN.get((target, comment, key))
         if found is not None:
-            chunk, used = found
+            chunk, used, named = found
             self.statements.chunks.append(chunk)
             self.runtime.update(used)
+            if _NAMING:
+                _NAMING[-1].update(named)
             return
         outer, self.runtime = self.runtime, set()
         try:
-            self.add(comment, target, make())
+            with _naming() as naming:
+                self.add(comment, target, make())
             used = frozenset(self.runtime)
         finally:
             self.runtime = outer | self.runtime
@@ -165,7 +209,7 @@ class _Writer:
         if len(chunk) <= _WRITTEN_MAX_BYTES and len(key) <= _WRITTEN_MAX_BYTES:
             if len(_WRITTEN) >= _WRITTEN_ENTRIES:
                 del _WRITTEN[next(iter(_WRITTEN))]
-            _WRITTEN[(target, comment, key)] = (chunk, used)
+            _WRITTEN[(target, comment, key)] = (chunk, used, frozenset(naming))
 
 
 #: The source of the map's large statements by what they are made of, kept for the process: a
@@ -173,16 +217,41 @@ class _Writer:
 #: of 60 variants wrote them 61 times; they were two fifths of each data module). Bounded: a few
 #: entries, none of a statement (or a key) over :data:`_WRITTEN_MAX_BYTES`, so a large map (50x)
 #: is written as before and holds nothing after its build (the memory of issue 32, point 2).
-_WRITTEN: dict[tuple[str, str | None, str], tuple[bytes, frozenset[str]]] = {}
+_WRITTEN: dict[tuple[str, str | None, str], tuple[bytes, frozenset[str], frozenset[tuple[str, str]]]] = {}
 register(_WRITTEN)
 _WRITTEN_ENTRIES = 12
 _WRITTEN_MAX_BYTES = 512 * 1024
+
+
+#: The enum members the statements being written name, as (enum, id): the innermost set is the
+#: one being filled (see :func:`_naming`). :func:`data_module` refuses a module that names a member
+#: its enum lacks (``CardId.MONARCHY`` for a card the ruleset does not have): it would not import.
+_NAMING: list[set[tuple[str, str]]] = []
+
+
+@contextlib.contextmanager
+def _naming() -> Iterator[set[tuple[str, str]]]:
+    """Collect the enum members named within the block (and give them to the enclosing block too)."""
+    named: set[tuple[str, str]] = set()
+    _NAMING.append(named)
+    try:
+        yield named
+    finally:
+        _NAMING.pop()
+        if _NAMING:
+            _NAMING[-1].update(named)
+
+
+def _named(enum: str, value: str) -> None:
+    if _NAMING:
+        _NAMING[-1].add((enum, value))
 
 
 def ref(enum: str, value: Any) -> Node:
     """An id enum member of the ruleset (``CardId.POTTERY``), or None for an unknown or absent id."""
     if not isinstance(value, str):
         return Code("None")
+    _named(enum, value)
     return Code(f"{enum}.{member(value)}")
 
 
@@ -1379,18 +1448,22 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any], stamp: str | None
     w = _Writer(ruleset)
     for annotation in ANNOTATED:
         w.rt(annotation)
-    _identity_tables(ruleset, exported, fingerprint(exported) if stamp is None else stamp, w)
-    for tables in (
-        _card_tables,
-        _commodity_tables,
-        _calamity_tables,
-        _trade_tables,
-        _succession_tables,
-        _turn_tables,
-        _map_tables,
-    ):
-        _write_tables(tables, ruleset, w)
-    _settings_tables(ruleset, exported, w)
+    with _naming() as named:
+        _identity_tables(ruleset, exported, fingerprint(exported) if stamp is None else stamp, w)
+        for tables in (
+            _card_tables,
+            _commodity_tables,
+            _calamity_tables,
+            _trade_tables,
+            _succession_tables,
+            _turn_tables,
+            _map_tables,
+        ):
+            _write_tables(tables, ruleset, w)
+        _settings_tables(ruleset, exported, w)
+    refused = unwritable_members(ruleset, named)
+    if refused:
+        raise PackageRefusedError(refused)
     body = w.statements
     ids = [i for i in ID_ENUMS if f"{i}." in body or f"Code({i})" in body or f" {i})" in body or f"{i}," in body]
     enums = sorted(w.runtime & vocabularies())
@@ -1422,14 +1495,17 @@ def _write_tables(tables: Callable[[Ruleset, _Writer], None], ruleset: Ruleset, 
     the statements it wrote for the ruleset before, where every fact it read is the same (a variant
     that keeps its base's cards writes the same card tables)."""
 
-    def write(read: Ruleset) -> tuple[tuple[bytes, ...], frozenset[str]]:
+    def write(read: Ruleset) -> tuple[tuple[bytes, ...], frozenset[str], frozenset[tuple[str, str]]]:
         own = _Writer(read)
-        tables(read, own)
-        return tuple(own.statements.chunks), frozenset(own.runtime)
+        with _naming() as named:
+            tables(read, own)
+        return tuple(own.statements.chunks), frozenset(own.runtime), frozenset(named)
 
-    chunks, used = shared(f"{__name__}.{tables.__name__}", ruleset, write)
+    chunks, used, named = shared(f"{__name__}.{tables.__name__}", ruleset, write)
     w.statements.chunks.extend(chunks)
     w.runtime.update(used)
+    if _NAMING:
+        _NAMING[-1].update(named)
 
 
 def _requirements(epoch: Epoch, level: str) -> dict[str, Any]:
