@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from civrules.load import Document, NodePath, read_yaml_file
+from civrules.support.stored import json_document
 
 #: How many consecutive words make a match: short enough to catch a copied clause, long enough
 #: that the project's own words (game terms, card names, "1 to all other Craft cards") never do.
@@ -183,7 +184,7 @@ def file_words(path: str, raw: bytes) -> list[list[str]]:
     if suffix == "json":
         try:
             document = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # a cited file that is not JSON, or nested past the parser's depth
             pass
         else:
             return [words(value) for value in json_strings(document)]
@@ -398,7 +399,10 @@ def write_fingerprints(data: Path, entries: Sequence[tuple[Fingerprinted, list[i
 def load_fingerprints(data: Path) -> Fingerprints:
     """The committed fingerprints and their index."""
     try:
-        index = json.loads((data / INDEX).read_text(encoding="utf-8"))
+        # The tool's own file, read back as civrules reads back what it wrote: a forged one is no index.
+        index = json_document((data / INDEX).read_bytes())
+        if not isinstance(index, dict):
+            raise ValueError("not an index this tool writes")
         blob = (data / str(index["fingerprints"])).read_bytes()
         entries = tuple(
             Entry(

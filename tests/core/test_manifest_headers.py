@@ -396,6 +396,7 @@ def test_a_header_is_parsed_again_only_where_its_manifests_bytes_changed(
         b'{"headers": {"rulesets/imperial-settlers.yaml": ["' + b"0" * 64 + b'", {"id": 5}]}}',
         b'{"headers": {"rulesets/imperial-settlers.yaml": ["' + b"0" * 64 + b'", {"players": "x"}]}}',
         b'{"headers": {"rulesets/imperial-settlers.yaml": ["' + b"0" * 64 + b'", {"kind": "ruleset", "id": "x"}]}}',
+        b'{"headers": ' + b"[" * 200_000 + b"]" * 200_000 + b"}",  # RecursionError, once an internal error
     ],
 )
 def test_a_header_entry_that_is_not_what_civrules_wrote_is_parsed_again(
@@ -410,6 +411,21 @@ def test_a_header_entry_that_is_not_what_civrules_wrote_is_parsed_again(
     again = _headers_read(rules, monkeypatch)
     assert again == every
     assert _headers_read(rules, monkeypatch) == []  # and is written right again
+
+
+def test_a_header_entry_holding_a_lone_surrogate_is_parsed_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An entry of the right bytes and form whose header holds a string no file can (an escaped
+    lone surrogate, which cannot be printed or encoded) is not what civrules wrote: not used."""
+    monkeypatch.setenv("CIVRULES_CACHE_DIR", str(tmp_path / "cache"))
+    rules = _tree(tmp_path)
+    every = _headers_read(rules, monkeypatch)
+    (entry,) = (tmp_path / "cache").glob("headers-*.json")
+    record = json.loads(entry.read_bytes())
+    record["headers"]["rulesets/imperial-settlers.yaml"][1]["id"] = "imperial-\ud800-settlers"
+    entry.write_text(json.dumps(record), encoding="ascii")
+    assert _headers_read(rules, monkeypatch) == every
 
 
 def test_without_a_cache_every_header_is_parsed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

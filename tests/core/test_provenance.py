@@ -454,6 +454,20 @@ def test_a_fingerprint_file_changed_by_hand_is_refused(corpus: dict[str, Path]) 
         load_fingerprints(corpus["data"])
 
 
+@pytest.mark.parametrize(
+    "forged",
+    [b"[" * 200_000 + b"]" * 200_000, b"[]", b'{"fingerprints": "fingerprints.bin", "files": [5]}', b'{"files": 5}'],
+    ids=["deep", "a list", "a file that is a number", "files a number"],
+)
+def test_an_index_changed_by_hand_is_refused_with_the_refresh_hint(corpus: dict[str, Path], forged: bytes) -> None:
+    """The index is the tool's own file, read back: whatever it holds, a usage error that says
+    what to run (a deeply nested one was a RecursionError, a list an AttributeError)."""
+    assert refresh(corpus) == 0
+    (corpus["data"] / "index.json").write_bytes(forged)
+    with pytest.raises(provenance.UsageError, match=r"run `make provenance`"):
+        load_fingerprints(corpus["data"])
+
+
 def test_a_new_citation_or_a_stale_entry_fails_with_the_refresh_hint(
     corpus: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:

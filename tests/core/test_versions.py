@@ -7,6 +7,7 @@ import ast
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from civrules.cli import main
@@ -199,3 +200,33 @@ def test_the_version_a_build_elsewhere_moves_from_is_never_read_through_a_link(t
     (real / at).write_bytes((outside / "api.json").read_bytes())
     document, folder = versions.previous_manifest(at, None, real, 1 << 20)
     assert document is not None and document["version"] == "9.9.9" and folder == real
+
+
+@pytest.mark.parametrize(
+    "forged",
+    [
+        b"[" * 200_000 + b"]" * 200_000,  # RecursionError: once an internal error (R900)
+        b'{"version": "1.4.2", "names": ' + b"[" * 900 + b"]" * 900 + b"}",  # parses; too deep for a manifest
+        '{"version": "1.\u00b2.0"}'.encode(),  # a digit to str.isdigit, not to int()
+        b'{"version": "1.0.' + b"9" * 5000 + b'"}',  # more digits than int() converts
+        b'{"version": "1.4.2", "names": {"CARDS": "\\ud800"}}',  # a lone surrogate: no text civrules writes
+        b'{"version": "1.4.2", "names": {"\\udfff": "int"}}',
+        b'{"version": "1.4.2", "digest": NaN}',
+        b'{"version": "1.4.2", "digest": 1e999}',
+        b'"1.4.2"',
+    ],
+)
+def test_a_forged_or_corrupt_manifest_is_no_manifest(tmp_path: Path, forged: bytes) -> None:
+    """An api.json of an output tree is anyone's to write (generated/ comes from pull requests):
+    whatever it holds, the package starts over at the first version, as without one."""
+    at = f"python/{FOLDER}/{versions.MANIFEST}"
+    (tmp_path / at).parent.mkdir(parents=True)
+    (tmp_path / at).write_bytes(forged)
+    assert versions.previous_manifest(at, tmp_path, None, 1 << 20) == (None, None)
+    assert versions.decide(versions.read_manifest(tmp_path, at, 1 << 20), api()).bump == "first"
+
+
+def test_a_version_is_plain_ascii_digits_of_a_size_a_build_reaches() -> None:
+    assert versions._is_version("1.4.2") and versions._is_version("10.0.123")
+    for text in ("1.\u00b2.0", "1.\u0661.0", "01.0.0", "1.0", "1.0.0.0", "1.0." + "9" * 5000, "-1.0.0", "1.0.0 "):
+        assert not versions._is_version(text), text

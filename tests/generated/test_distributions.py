@@ -84,6 +84,8 @@ def test_metadata_that_is_not_toml_or_not_metadata_is_named() -> None:
     assert "not TOML" in (verify_pyproject(b'[project]\nname = "a\nb"\n') or "")
     problem = verify_pyproject(b'[project]\nname = "not a name!"\nversion = "1"\n')
     assert problem is not None and "metadata" in problem
+    # A family's hook renders it: nested past tomllib's recursion is named too, not an internal error.
+    assert "not TOML" in (verify_pyproject(b"a = " + b"[" * 100_000 + b"]" * 100_000 + b"\n") or "")
 
 
 def test_the_metadata_tables_are_judged_and_other_tools_tables_left_to_their_tools() -> None:

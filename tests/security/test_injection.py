@@ -33,7 +33,7 @@ from civrules.emit.output import write_tree
 from civrules.families.advanced_civilization.model import of_family
 from civrules.families.advanced_civilization.package import doc, lit, render_package
 from civrules.pipeline import analyse, derived_facts
-from civrules.support import cache
+from civrules.support import cache, stored
 from tests.conftest import REPO, RULES
 from tests.core.test_incremental import copy_subset
 from tests.core.test_watch import Watcher
@@ -217,6 +217,44 @@ def test_a_forged_map_layout_is_recomputed(tmp_path: Path, monkeypatch: pytest.M
     for forged in ({"a": [0, 0], "b": [1, 1], "c": ["nan", 0]}, {"a": [5, 0], "b": [0, 0], "c": [0, 0]}, [1, 2]):
         entry.write_text(json.dumps(forged), encoding="utf-8")
         assert svgmap.spring_positions(graph) == clean
+    for raw in (b"[" * 200_000 + b"]" * 200_000, b'{"a": [0, 0], "b": [1, 1], "\\ud800": [0, 0]}'):
+        entry.write_bytes(raw)
+        assert svgmap.spring_positions(graph) == clean
+
+
+#: Bytes no file civrules writes and reads back can hold: each is read as no file at all.
+FORGED_DOCUMENTS = [
+    b"[" * 200_000 + b"]" * 200_000,  # a RecursionError of the parser, once an internal error (R900)
+    b'{"a": ' * 100_000 + b"1" + b"}" * 100_000,
+    b"[" * (stored.MAX_DEPTH + 1) + b"]" * (stored.MAX_DEPTH + 1),  # parses, deeper than civrules writes
+    b'["\\ud800"]',  # an escaped lone surrogate: text no file holds, which cannot be printed
+    b'{"\\udfff": 1}',
+    b'["\xed\xa0\x80"]',  # a surrogate encoded in UTF-8, which is not UTF-8
+    b'["\xff"]',
+    b"\xef\xbb\xbf{}",  # a byte order mark: civrules writes none
+    b"[NaN]",
+    b"[-Infinity]",
+    b"[1e999]",
+    b"[" + b"9" * 5000 + b"]",  # more digits than int() converts
+    b"",
+    b"{",
+    b"{} {}",
+]
+
+
+@pytest.mark.parametrize("raw", FORGED_DOCUMENTS, ids=range(len(FORGED_DOCUMENTS)))
+def test_a_forged_file_read_back_is_no_document(raw: bytes) -> None:
+    assert stored.json_document(raw) is None
+
+
+def test_a_file_civrules_wrote_is_read_back_as_written() -> None:
+    written = {"headers": {"rulesets/a.yaml": ["0" * 64, {"id": "ä-€-𝄞"}], "b": ["1" * 64, None]}, "n": [1, 2.5]}
+    assert stored.json_document(json.dumps(written).encode()) == written
+    assert stored.json_document(json.dumps(written, ensure_ascii=False).encode()) == written
+    deepest = [[[[[[[[1]]]]]]]]  # 8 levels
+    assert stored.json_document(json.dumps(deepest).encode(), max_depth=8) == deepest
+    assert stored.json_document(json.dumps([deepest]).encode(), max_depth=8) is None
+    assert stored.json_document(None) is None
 
 
 def test_validation_does_not_read_a_planted_cache_in_the_working_directory(

@@ -94,6 +94,8 @@ def verify_pyproject(content: bytes) -> str | None:
         parsed = tomllib.loads(content.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
         return f"it is not TOML: {error}"
+    except RecursionError:  # tomllib parses nested arrays and tables recursively
+        return "it is not TOML civrules can read: nested too deep"
     try:
         _validator()(parsed)
     except errors.ValidationError as error:

@@ -26,6 +26,7 @@ from pathlib import Path
 from civrules.emit.output import DEFAULT_MAX_BYTES
 from civrules.schema import schema_dir
 from civrules.support import cache, files
+from civrules.support.stored import json_document
 
 #: Libraries whose version can change the bytes of the output (templates, map layout).
 _SHAPING = ("jinja2", "networkx", "numpy", "markupsafe")
@@ -174,12 +175,7 @@ def _entry(out: Path, arguments: Iterable[str]) -> str:
 
 def _recorded(raw: bytes | None) -> tuple[str, str] | None:
     """The digests a stamp entry holds, or None when it is not a well-formed entry."""
-    if raw is None:
-        return None
-    try:
-        recorded = json.loads(raw)
-    except (ValueError, RecursionError):
-        return None
+    recorded = json_document(raw)
     if not isinstance(recorded, dict) or recorded.get("version") != _VERSION:
         return None
     inputs, outputs = recorded.get("inputs"), recorded.get("outputs")

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from civrules.support.files import RefusedError, read_under
+from civrules.support.stored import json_document
 
 #: The version a package is rendered with until ``build`` decides it (valid PEP 440, never shipped).
 UNVERSIONED = "0.0.0.dev0+unversioned"
@@ -43,6 +44,10 @@ UNVERSIONED = "0.0.0.dev0+unversioned"
 MANIFEST = "api.json"
 #: The version of a package that has no manifest yet.
 FIRST = "1.0.0"
+#: A version a build writes: three numbers in ASCII digits, none with a leading zero (``str.isdigit``
+#: takes ``²`` and ``١``, which ``int`` refuses or reads otherwise), none longer than a build could
+#: count to (``int`` converts no more than 4,300 digits).
+_VERSION = re.compile(r"(?:0|[1-9][0-9]{0,17})(?:\.(?:0|[1-9][0-9]{0,17})){2}")
 #: How many changes a version line names before it says how many more there are.
 SHOWN = 4
 #: The modules whose definitions make up the API (``__init__`` re-exports the others' names).
@@ -272,8 +277,7 @@ def decide(previous: Mapping[str, object] | None, api: Api) -> Decision:
 
 
 def _is_version(text: str) -> bool:
-    parts = text.split(".")
-    return len(parts) == 3 and all(part.isdigit() and part == str(int(part)) for part in parts)
+    return _VERSION.fullmatch(text) is not None
 
 
 def _str_map(value: object) -> dict[str, str]:
@@ -305,9 +309,10 @@ def read_manifest(folder: Path, at: str, max_bytes: int) -> Mapping[str, object]
     within ``max_bytes`` reached without a link (from ``folder`` down: a linked package folder could
     lead out of the project), or it is not a JSON object (the package starts over at 1.0.0)."""
     try:
-        document = json.loads(read_under(folder, at, max_bytes))
-    except (RefusedError, OSError, UnicodeDecodeError, ValueError):
+        raw = read_under(folder, at, max_bytes)
+    except (RefusedError, OSError):
         return None
+    document = json_document(raw)
     return document if isinstance(document, dict) else None
 
 

@@ -35,6 +35,7 @@ import yaml
 from civrules.load import reader
 from civrules.load.reader import Limits, event_parser, has_forbidden_character, string_scalar
 from civrules.support import cache
+from civrules.support.stored import json_document
 
 #: The top-level keys a manifest's identity is made of: what ``Workspace.manifests`` reads.
 IDENTITY = frozenset(("kind", "id", "family", "extends"))
@@ -186,12 +187,7 @@ def headers_of(
 def _stored(raw: bytes | None) -> dict[str, list[Any]]:
     """The entries of a cached folder (key: [SHA-256, header or None]); none where the bytes are not
     such a record (missing, corrupt, forged: nothing of it is used)."""
-    if raw is None:
-        return {}
-    try:
-        record = json.loads(raw)
-    except ValueError:
-        return {}
+    record = json_document(raw)
     entries = record.get("headers") if isinstance(record, dict) else None
     if not isinstance(entries, dict):
         return {}

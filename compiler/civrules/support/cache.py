@@ -2,7 +2,8 @@
 
 Entries are keyed by a SHA-256 of everything that determines them, written atomically, read
 through :mod:`civrules.support.files` (no link followed, size bounded) and never trusted beyond that:
-each user validates what it reads, and a corrupt, forged or unreadable entry is recomputed. The
+each user parses what it reads with :func:`civrules.support.stored.json_document` and validates its
+form, and a corrupt, forged or unreadable entry is recomputed. The
 cache only ever holds data (map layouts, build stamps, manifest headers); nothing read from it is
 executed.
 

@@ -40,6 +40,7 @@ from civrules.families.advanced_civilization.sheets.labels import Box, Placed, p
 from civrules.model import Unknown
 from civrules.support import cache
 from civrules.support.memo import run_memo
+from civrules.support.stored import json_document
 
 #: The seed of the spring layout: changing it changes every committed map picture.
 SEED = 1
@@ -182,12 +183,12 @@ def spring_positions(graph: Any) -> dict[str, tuple[float, float]]:
 
 def _stored_positions(stored: bytes) -> dict[str, tuple[float, float]]:
     """A cached layout, or nothing when the entry is not one (corrupt, forged, out of range)."""
+    loaded = json_document(stored)
+    if not isinstance(loaded, dict):
+        return {}
     try:
-        loaded = json.loads(stored)
-        if not isinstance(loaded, dict):
-            return {}
         found = {str(node): (float(x), float(y)) for node, (x, y) in loaded.items()}
-    except (ValueError, TypeError, RecursionError):
+    except (ValueError, TypeError):
         return {}
     if not all(0.0 <= v <= 1.0 for point in found.values() for v in point):  # also refuses NaN
         return {}
