@@ -119,3 +119,28 @@ def test_a_file_of_the_same_size_is_read_no_further_than_what_would_be_written(t
         ("b.txt", ["--- a/generated/b.txt", "+++ b/generated/b.txt", "@@ -1 +1 @@", "-diff", "+DIFF"]),
         ("c.txt", ["--- a/generated/c.txt", "+++ b/generated/c.txt", "@@ -1 +1 @@", "-" + "x" * 100, *end, "+x", *end]),
     ]
+
+
+def test_an_empty_folder_link_or_fifo_is_stale_by_its_path(tmp_path: Path) -> None:
+    """A build writes files, never an empty folder: one left in the tree (a deleted package's) is
+    what a build would remove, reported as a link or a FIFO is; a folder holding only a
+    `__pycache__` (an import of the package) is not."""
+    import os
+
+    root = tmp_path / "generated"
+    _tree(root, {"a.txt": b"a\n", "python/pkg/__pycache__/m.pyc": b"\0"})
+    (root / "python" / "gone" / "deeper").mkdir(parents=True)
+    (root / "link").symlink_to(root / "a.txt")
+    os.mkfifo(root / "fifo")
+    stale = list(output.stale_files(root, {"a.txt": b"a\n"}))
+    assert [(one.relative, one.what()) for one in stale] == [
+        ("fifo", "is not a file civrules writes (not a regular file (civrules writes none; it is not read))"),
+        ("link", "is not a file civrules writes (a symbolic link (civrules writes none; it is not followed))"),
+        ("python/gone/deeper", "is not a file civrules writes (an empty folder (civrules writes none))"),
+    ]
+    assert [one.reason for one in stale] == [
+        "not a regular file (civrules writes none; it is not read)",
+        "a symbolic link (civrules writes none; it is not followed)",
+        "an empty folder (civrules writes none)",
+    ]
+    assert list(output.stale_files(root, {"a.txt": b"a\n"}, scope=["sheets/"])) == []

@@ -184,6 +184,49 @@ def test_schemas_exports_every_schema_and_checks_them(tmp_path: Path) -> None:
     assert civrules("schemas", "--out", str(out), "--check")[0] == 0
 
 
+def test_schemas_check_reports_each_link_fifo_and_folder_as_build_check_does(tmp_path: Path) -> None:
+    """`schemas --check` read the folder with the files only: a link, a FIFO or a folder in it passed
+    ("holds the schemas of civrules ..."), and a schema replaced by a link was "missing"."""
+    out = tmp_path / "schemas"
+    assert civrules("schemas", "--out", str(out))[0] == 0
+    secret = tmp_path / "secret.json"
+    secret.write_text("{}\n", encoding="utf-8")
+    (out / "evil.schema.json").symlink_to(secret)
+    os.mkfifo(out / "fifo.json")
+    (out / "emptydir").mkdir()
+    (out / "ruleset.schema.json").unlink()
+    (out / "ruleset.schema.json").symlink_to(REPO / "schemas" / "ruleset.schema.json")
+    code, said, _ = civrules("schemas", "--out", str(out), "--check")
+    assert code == 1, said
+    errors = sorted(line for line in said.splitlines() if "error[R009]" in line)
+    link = "a symbolic link (civrules writes none; it is not followed)"
+    assert errors == [
+        f"{out}/emptydir:1:1: error[R009]: `{out}/emptydir` is no file civrules {__version__} writes: "
+        "an empty folder (civrules writes none)",
+        f"{out}/evil.schema.json:1:1: error[R009]: `{out}/evil.schema.json` is no file civrules {__version__} "
+        f"writes: {link}",
+        f"{out}/fifo.json:1:1: error[R009]: `{out}/fifo.json` is no file civrules {__version__} writes: "
+        "not a regular file (civrules writes none; it is not read)",
+        f"{out}/ruleset.schema.json:1:1: error[R009]: `{out}/ruleset.schema.json` is not the file civrules "
+        f"{__version__} writes: {link}",
+    ]
+    assert (tmp_path / "secret.json").read_text(encoding="utf-8") == "{}\n"
+
+
+def test_schemas_check_of_a_folder_that_is_a_link_says_so(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    assert civrules("schemas", "--out", str(real))[0] == 0
+    out = tmp_path / "schemas"
+    out.symlink_to(real, target_is_directory=True)
+    code, said, _ = civrules("schemas", "--out", str(out), "--check")
+    assert code == 1, said
+    (error,) = [line for line in said.splitlines() if "error[R009]" in line]
+    assert error == (
+        f"{out}:1:1: error[R009]: `{out}` is not a folder civrules {__version__} writes: "
+        "a symbolic link (civrules writes none; it is not followed)"
+    )
+
+
 def test_schemas_never_replace_a_folder_civrules_did_not_write(tmp_path: Path) -> None:
     out = tmp_path / "mine"
     out.mkdir()

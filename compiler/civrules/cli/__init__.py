@@ -43,7 +43,7 @@ from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
 from civrules.support import collector, interrupts
 
 if TYPE_CHECKING:
-    from civrules.emit.output import StagedTree
+    from civrules.emit.output import StagedTree, StaleFile
 
 EXIT_CLEAN, EXIT_RULE_ERRORS, EXIT_USAGE = 0, 1, 2
 EXIT_BROKEN_PIPE = 128 + 13  # as a process killed by SIGPIPE: the reader of the output went away
@@ -1607,21 +1607,27 @@ def schemas(obj: Context, out: Path, check_only: bool) -> None:
     The modelines civrules writes (`# yaml-language-server: $schema=../../schemas/...`) point at a
     `schemas/` folder beside `rules/`: `civrules schemas --out schemas` makes it.
     """
-    from civrules.emit.output import MARKER, OutputError, read_tree, write_tree
+    from civrules.emit.output import MARKER, OutputError, check_replaceable, stale_files, write_tree
     from civrules.emit.repository import schema_tree
 
     tree = schema_tree()
     if check_only:
-        try:
-            on_disk = {k: v for k, v in read_tree(out).items() if k != MARKER}
+        try:  # as `build --check`: where the folder is judged (never the working directory), not what it holds
+            check_replaceable(out, protected=obj.protected(), contents=False)
         except OutputError as error:
             _output_failure(error)
-        # The schemas are judged, not the README civrules writes beside them: a folder of schemas
-        # kept by hand (this repository's own, which civrules ships) has none, and needs none.
-        optional = {"README.md"} - set(on_disk)
-        differ = sorted(k for k in (set(tree) | set(on_disk)) - optional if tree.get(k) != on_disk.get(k))
-        if differ:
-            _emit([_stale_schema(out, relative, relative in tree, relative in on_disk) for relative in differ], "text")
+        # Compared as `build --check` compares a generated tree: a link, a FIFO or an empty folder
+        # in it is named, never followed or read. The schemas are judged, not the marker and the
+        # README civrules writes beside them: a folder of schemas kept by hand (this repository's
+        # own, which civrules ships) has neither, and needs neither.
+        stale = [
+            one
+            for one in stale_files(out, tree)
+            if not (one.relative == MARKER and one.reason is None)
+            and not (one.relative == "README.md" and one.what() == "is missing")
+        ]
+        if stale:
+            _emit([_stale_schema(out, one, one.relative in tree) for one in stale], "text")
             sys.exit(EXIT_RULE_ERRORS)
         _note(f"civrules: {printable(str(out))} holds the schemas of civrules {__version__}")
         return
@@ -1640,18 +1646,26 @@ def _stale_output(out: Path, relative: str, what: str) -> Diagnostic:
     return Diagnostic(stale.code, stale.severity, f"`{shown}` {what}", Span.at(shown), hint)
 
 
-def _stale_schema(out: Path, relative: str, ours: bool, there: bool) -> Diagnostic:
-    """R009: one file of a schemas folder that is not what this civrules writes."""
-    what = (
-        "is missing"
-        if not there
-        else f"is no file civrules {__version__} writes"
-        if not ours
-        else f"differs from the one civrules {__version__} writes"
-    )
-    shown = str(out / relative)
+def _stale_schema(out: Path, one: StaleFile, ours: bool) -> Diagnostic:
+    """R009: one entry of a schemas folder that is not what this civrules writes (``ours``: a
+    file it writes has that path)."""
+    relative, said, reason = one.relative, one.what(), one.reason
+    if reason is not None:  # a link, a FIFO, an empty folder: named, never read
+        entry = "not a folder" if not relative else "not the file" if ours else "no file"
+        what = f"is {entry} civrules {__version__} writes: {reason}"
+    elif said == "is missing":
+        what = said
+    elif not ours:
+        what = f"is no file civrules {__version__} writes"
+    else:
+        what = f"differs from the one civrules {__version__} writes"
+    shown = str(out / relative) if relative else str(out)
     stale = codes.OUTPUT_STALE
-    hint = f"write the schemas again: `civrules schemas --out {out}`" + ("" if ours else f", or delete `{shown}`")
+    again = f"write the schemas again: `civrules schemas --out {out}`"
+    if not relative:  # the folder is a link, which civrules neither follows nor replaces
+        hint = f"remove the link `{shown}`, then {again}"
+    else:
+        hint = again + ("" if ours else f", or delete `{shown}`")
     return Diagnostic(stale.code, stale.severity, f"`{shown}` {what}", Span.at(shown), hint)
 
 

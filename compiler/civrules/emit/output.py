@@ -117,11 +117,15 @@ def scan_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> Scan:
     return found
 
 
-def _survey(root: Path) -> tuple[Path, dict[str, int], dict[str, str]]:
+def _survey(root: Path, *, empty: bool = False) -> tuple[Path, dict[str, int], dict[str, str]]:
     """``root`` made absolute, the size of each regular file under it (none read), and why each
-    other thing found is not read (a link, a FIFO, a device, too deep)."""
+    other thing found is not read (a link, a FIFO, a device, too deep; with ``empty``, a folder with
+    nothing in it, which a tree civrules writes never holds: it writes files, and their folders)."""
     sizes: dict[str, int] = {}
     foreign: dict[str, str] = {}
+    folders: list[str] = []
+    holding: set[str] = set()
+    whole = True  # every entry walked: a folder is empty only where its entries were all seen
     absolute = _absolute(root)
     kind = files.kind_of(absolute.parent, absolute.name) if absolute.parent != absolute else "dir"
     if kind == "link":
@@ -129,9 +133,12 @@ def _survey(root: Path) -> tuple[Path, dict[str, int], dict[str, str]]:
     if kind != "dir":
         return absolute, sizes, foreign
     for entry in files.walk(absolute):
+        holding.add(entry.relative.rpartition("/")[0])
         if "__pycache__" in entry.relative.split("/"):
-            continue
-        if entry.kind == "file":
+            continue  # an import of a generated package wrote it: neither compared nor reported
+        if entry.kind == "dir":
+            folders.append(entry.relative)
+        elif entry.kind == "file":
             sizes[entry.relative] = entry.size
         elif entry.kind == "link":
             foreign[entry.relative] = "a symbolic link (civrules writes none; it is not followed)"
@@ -143,6 +150,11 @@ def _survey(root: Path) -> tuple[Path, dict[str, int], dict[str, str]]:
             foreign[entry.relative] = f"a folder that cannot be listed ({files.cause(entry.errno)})"
         elif entry.kind == "many":
             foreign[entry.relative] = f"more than {files.MAX_ENTRIES:,} entries in the tree (the rest not read)"
+            whole = False
+    if empty and whole:
+        for folder in folders:
+            if folder not in holding and folder not in foreign:
+                foreign[folder] = "an empty folder (civrules writes none)"
     return absolute, sizes, foreign
 
 
@@ -622,6 +634,16 @@ class StaleFile:
     #: The one line that says it all (a file missing on one side, a link, a FIFO).
     note: str | None = None
 
+    @property
+    def reason(self) -> str | None:
+        """Why the entry is not compared, for one that is no regular file (a link, a FIFO, a device,
+        an empty folder, a folder that cannot be listed): named, never read. None for a file."""
+        if self.note is None or self.planned is not None:
+            return None
+        if self.note.startswith(("missing: ", "not written by this build: ")):
+            return None
+        return self.note.removeprefix(f"{self.label}: ")
+
     def what(self) -> str:
         """What is wrong with the file, in a few words (``is missing``, ``differs from ...``)."""
         if self.note is None or self.planned is not None:
@@ -630,8 +652,7 @@ class StaleFile:
             return "is missing"
         if self.note.startswith("not written by this build: "):
             return "is no file this build writes"
-        # A link, a FIFO, a device: named, never read.
-        return f"is not a file civrules writes ({self.note.removeprefix(f'{self.label}: ')})"
+        return f"is not a file civrules writes ({self.reason})"
 
     def lines(self) -> Iterator[str]:
         """The lines that show the difference (a unified diff), without line breaks; made when asked."""
@@ -664,9 +685,10 @@ def stale_files(root: Path, tree: Tree, scope: Iterable[str] | None = None) -> I
     device is reported as stale by its path, never read or followed. A file is compared with what
     civrules would write: one of another size differs unread, one of the same size is read no further
     than that size and a byte (the bound of rule files has nothing to do with output). A file on
-    one side only is said in one line.
+    one side only is said in one line. An empty folder is stale too (a tree civrules writes has
+    none); where ``root`` itself is a link, that is the one entry reported.
     """
-    absolute, sizes, foreign = _survey(root)
+    absolute, sizes, foreign = _survey(root, empty=True)
     prefixes = tuple(scope) if scope is not None else None
     if prefixes is not None:
         # The marker at the root belongs to every part of the tree.
@@ -676,6 +698,8 @@ def stale_files(root: Path, tree: Tree, scope: Iterable[str] | None = None) -> I
     for relative, why in sorted(foreign.items()):
         label = "/".join(filter(None, (root.name, relative)))
         yield StaleFile(absolute, relative, label, note=f"{label}: {why}")
+        if not relative:  # the folder itself is a link: what it leads to is not compared, nor "missing"
+            return
     for relative in sorted((set(sizes) | set(tree)) - set(foreign)):
         new, label = tree.get(relative), f"{root.name}/{relative}"
         if new is None:
