@@ -244,6 +244,74 @@ def test_a_committed_folder_named_like_a_staging_tree_is_not_deleted(tmp_path: P
     assert not abandoned.exists()
 
 
+# --- Modes: a tree takes the mode (and group) of the folder it replaces, else the umask's ----------
+
+
+def _mode(path: Path) -> int:
+    return path.lstat().st_mode & 0o7777
+
+
+def _with_umask(mask: int, write: Any) -> None:
+    before = os.umask(mask)
+    try:
+        write()
+    finally:
+        os.umask(before)
+
+
+def _staged(root: Path, tree: dict[str, bytes]) -> None:
+    staged = output.StagedTree(root)
+    for relative, data in tree.items():
+        staged[relative] = data
+    write_tree(root, staged)
+
+
+@pytest.mark.parametrize("writer", [write_tree, _staged], ids=["in memory", "staged"])
+def test_a_new_tree_takes_the_umasks_mode_throughout(tmp_path: Path, writer: Any) -> None:
+    """Every tree was made 0755 at its root whatever the umask: under `umask 077` a world-readable
+    root over files of 0600 and folders of 0700."""
+    for mask, folder, file in ((0o077, 0o700, 0o600), (0o022, 0o755, 0o644), (0o002, 0o775, 0o664)):
+        out = tmp_path / f"out-{mask:03o}"
+        _with_umask(mask, lambda out=out: writer(out, {"python/a/b.py": b"x", "c.txt": b"y"}))
+        assert [_mode(out), _mode(out / "python"), _mode(out / "python" / "a")] == [folder] * 3, oct(mask)
+        assert [_mode(out / "c.txt"), _mode(out / "python" / "a" / "b.py"), _mode(out / MARKER)] == [file] * 3
+
+
+@pytest.mark.parametrize("writer", [write_tree, _staged], ids=["in memory", "staged"])
+def test_a_tree_keeps_the_mode_of_the_folder_it_replaces(tmp_path: Path, writer: Any) -> None:
+    """A private (0700) output folder became 0755 at the next build, readable by every user."""
+    out = tmp_path / "private"
+    out.mkdir(mode=0o700)
+    out.chmod(0o700)
+    _with_umask(0o022, lambda: writer(out, {"a.txt": b"one"}))
+    assert _mode(out) == 0o700
+    out.chmod(0o750)
+    _with_umask(0o022, lambda: writer(out, {"a.txt": b"two"}))
+    assert _mode(out) == 0o750 and (out / "a.txt").read_bytes() == b"two"
+
+
+def _another_group() -> int | None:
+    """A group this process may give a folder it owns other than its own, if there is one."""
+    if os.geteuid() == 0:
+        return next(gid for gid in (65534, 1, 2) if gid != os.getegid())
+    return next((gid for gid in os.getgroups() if gid != os.getegid()), None)
+
+
+def test_a_group_shared_folder_keeps_its_group_and_setgid_bit_and_its_files_take_the_group(tmp_path: Path) -> None:
+    """A folder shared with a group (`chmod 2770`, `chgrp`) became 0755 of the user's own group."""
+    group = _another_group()
+    if group is None:
+        pytest.skip("this user belongs to no other group to share a folder with")
+    out = tmp_path / "shared"
+    out.mkdir()
+    os.chown(out, -1, group)
+    out.chmod(0o2770)
+    _with_umask(0o002, lambda: write_tree(out, {"sheets/a.html": b"one"}))
+    assert (_mode(out), out.stat().st_gid) == (0o2770, group)
+    assert {path.stat().st_gid for path in out.rglob("*")} == {group}
+    assert _mode(out / "sheets") & 0o2000  # a folder made in it shares the group as the shared folder's own do
+
+
 # --- 7. Failures of the file system: exit 2, a plain cause, the previous tree in place ---------
 
 

@@ -27,6 +27,8 @@ reader sees the old tree or the new one, never a mix. Every staged file, and the
 folder, is synced to disk before the swap; the syncs run on threads of their own
 (``_Syncer``) while the next files are rendered and written, and are all waited for before the
 swap. A failure of the file system (a sync's too) is an :class:`OutputError` naming its cause.
+The new tree's folder takes the mode and group of the folder it replaces, or the umask's mode
+(:func:`_take_metadata`).
 
 **Reading.** An output tree is read through :mod:`civrules.support.files`: a link, a FIFO, a device or a
 file over the size bound in it is reported, never followed or read.
@@ -446,11 +448,54 @@ def write_tree(
 
 
 def _new_staging(root: Path) -> Path:
-    """A new, empty staging folder beside ``root`` (named so that a killed build's is found).
+    """A new, empty staging folder beside ``root`` (named so that a killed build's is found), of
+    the group of the folder it will replace (see :func:`_take_metadata`), so that what is made in it
+    shares that group where the folder passes its group on (setgid).
 
     Call it with Ctrl-C deferred, and keep what it returns within the same deferral: the clean-up
     must always know the folder (it was left behind when the signal came in between)."""
-    return Path(tempfile.mkdtemp(prefix=f".{root.name}.new-{os.getpid()}-", dir=root.parent))
+    staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.new-{os.getpid()}-", dir=root.parent))
+    _take_metadata(staging, root, final=False)
+    return staging
+
+
+def _take_metadata(staging: Path, root: Path, *, final: bool) -> None:
+    """Give ``staging`` what the folder ``root`` it replaces has: its group where this process may
+    give it (as ``cp -p`` would; a group it is no member of stays its own), and with ``final`` its
+    mode, setgid and sticky bits included. Where there is no folder to replace, the mode is that of
+    a folder made now, ``0o777`` less the umask (and the setgid bit of a parent that passes it on),
+    as every folder made inside the tree is: a tree was 0755 at its root whatever the user's mode or
+    umask (a private 0700 folder made readable by all, a group's 2770 one given to the user's group).
+    Until ``final`` the staging folder stays private (``mkdtemp``'s 0700), its setgid bit aside."""
+    try:
+        old = os.lstat(root)
+    except OSError:
+        old = None
+    if old is not None and not stat.S_ISDIR(old.st_mode):
+        old = None
+    current = os.lstat(staging)
+    if old is not None and old.st_gid != current.st_gid and hasattr(os, "chown"):
+        with contextlib.suppress(OSError):  # not a member of the group: the tree keeps this process's own
+            os.chown(staging, -1, old.st_gid, follow_symlinks=False)
+    if old is not None:
+        mode = stat.S_IMODE(old.st_mode)
+    else:
+        mode = (0o777 & ~_umask()) | (stat.S_IMODE(current.st_mode) & stat.S_ISGID)
+    staging.chmod(mode if final else 0o700 | (mode & stat.S_ISGID))
+
+
+def _umask() -> int:
+    """The process's umask: read where the system says it (Linux), else set and put back at once."""
+    with (
+        contextlib.suppress(OSError, ValueError, IndexError),
+        open("/proc/self/status", encoding="ascii", errors="replace") as status,
+    ):
+        for line in status:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _put(staging: Path, relative: str, data: bytes, delay: float, syncer: _Syncer) -> None:
@@ -552,7 +597,7 @@ def _commit(staging: Path, root: Path) -> None:
         stuck = _unremovable(root)
         if stuck is not None:
             raise OSError(errno.EACCES, "permission denied", str(stuck))
-    staging.chmod(0o755)
+    _take_metadata(staging, root, final=True)
     with interrupts.deferred():  # the swap is one step for a reader, and for Ctrl-C too
         _swap(staging, root)
 
