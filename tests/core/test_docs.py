@@ -15,6 +15,7 @@ line for line, somewhere in it.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 import re
@@ -307,3 +308,65 @@ def test_the_install_docs_name_the_build_backend_pip_needs_and_the_offline_ways(
     assert backend in install and BUILD_SYSTEM["requires"][0] in install
     assert "--no-build-isolation" in install and "pip wheel" in install and "--find-links" in install
     assert "nothing else" not in install or "At run time" in install
+
+
+def _is_environ(node: ast.expr) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "environ"
+
+
+def _variables_read(node: ast.AST) -> list[ast.expr]:
+    """The expressions naming an environment variable ``node`` reads: ``os.environ.get(X)``,
+    ``os.getenv(X)``, ``os.environ[X]``, ``X in os.environ``, click's ``envvar=X``."""
+    if isinstance(node, ast.Call):
+        read = [keyword.value for keyword in node.keywords if keyword.arg == "envvar"]
+        function = node.func
+        getting = isinstance(function, ast.Attribute) and (
+            (function.attr == "get" and _is_environ(function.value)) or function.attr == "getenv"
+        )
+        return read + node.args[:1] if getting else read
+    if isinstance(node, ast.Subscript) and _is_environ(node.value) and isinstance(node.ctx, ast.Load):
+        return [node.slice]
+    if isinstance(node, ast.Compare) and any(_is_environ(c) for c in node.comparators):
+        return [node.left]
+    return []
+
+
+def _environment_reads() -> dict[str, str]:
+    """Each environment variable civrules' code reads, by name: where it is first read."""
+    found: dict[str, str] = {}
+    for path in sorted((REPO / "compiler" / "civrules").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if "_generated" in path.parts or not re.search(r"environ|getenv|envvar", text):
+            continue  # most modules: not parsed (the package's ASTs are seconds of CPU)
+        tree = ast.parse(text)
+        constants = {
+            target.id: statement.value.value
+            for statement in tree.body
+            if isinstance(statement, ast.Assign)
+            and isinstance(statement.value, ast.Constant)
+            and isinstance(statement.value.value, str)
+            for target in statement.targets
+            if isinstance(target, ast.Name)
+        }
+        for node in ast.walk(tree):
+            for expression in _variables_read(node):
+                if isinstance(expression, ast.Constant) and isinstance(expression.value, str):
+                    name = expression.value
+                else:
+                    name = constants.get(expression.id, "") if isinstance(expression, ast.Name) else ""
+                assert name, f"{path}:{expression.lineno}: an environment variable read by no name the test knows"
+                found.setdefault(name, f"{path.relative_to(REPO)}:{expression.lineno}")
+    return found
+
+
+def test_every_environment_variable_civrules_reads_is_documented_and_none_is_a_test_hook() -> None:
+    """A test hook read in every run (CIVRULES_TEST_WRITE_DELAY: `inf` an internal error, `100000` a
+    build that hangs) is a way to break civrules from the environment: the test suite sets what it
+    needs in the processes it starts, and what a user may set is in the README."""
+    reads = _environment_reads()
+    assert {"CIVRULES_RULES", "CIVRULES_CACHE_DIR", "NO_COLOR"} <= set(reads)  # the walk finds them
+    hooks = {name: where for name, where in reads.items() if "TEST" in name or "DEBUG" in name}
+    assert hooks == {}
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    undocumented = {name: where for name, where in reads.items() if not re.search(rf"\b{name}\b", readme)}
+    assert undocumented == {}

@@ -26,14 +26,24 @@ def start_civrules(
     rules: Path, *args: str, seed: str = "0", delay: float = 0.0, cache: bool = True
 ) -> subprocess.Popen[bytes]:
     """civrules in a fresh interpreter; without ``cache`` it neither reads nor writes its data caches
-    (every map layout is computed under this hash seed, none read from another run's)."""
-    env = {**os.environ, "PYTHONHASHSEED": seed, "CIVRULES_TEST_WRITE_DELAY": str(delay)}
+    (every map layout is computed under this hash seed, none read from another run's); with a
+    ``delay`` it pauses that many seconds after each file it writes (:func:`civrules_command`)."""
+    env = {**os.environ, "PYTHONHASHSEED": seed}
     if not cache:
         env["CIVRULES_CACHE_DIR"] = ""
     return subprocess.Popen(
-        [sys.executable, "-m", "civrules", "--rules", str(rules), *args],
+        [*civrules_command(delay), "--rules", str(rules), *args],
         cwd=REPO,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
+
+
+def civrules_command(delay: float = 0.0) -> list[str]:
+    """The command that starts civrules in a fresh interpreter: `python -m civrules`, or with a
+    ``delay`` the test suite's launcher that pauses after each file written (tests/security/slow_writes.py),
+    which must then run in the repository's root (it is imported from there)."""
+    if not delay:
+        return [sys.executable, "-m", "civrules"]
+    return [sys.executable, "-m", "tests.security.slow_writes", repr(delay)]

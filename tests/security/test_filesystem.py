@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -310,6 +311,26 @@ def test_a_group_shared_folder_keeps_its_group_and_setgid_bit_and_its_files_take
     assert (_mode(out), out.stat().st_gid) == (0o2770, group)
     assert {path.stat().st_gid for path in out.rglob("*")} == {group}
     assert _mode(out / "sheets") & 0o2000  # a folder made in it shares the group as the shared folder's own do
+
+
+@pytest.mark.parametrize("value", ["inf", "1e300", "100000", "0.5"])
+def test_no_environment_variable_slows_or_breaks_the_writing_of_a_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    """The test suite's pause after each file written was read from CIVRULES_TEST_WRITE_DELAY in
+    every run: `inf` was an internal error (R900), `100000` a build that hung. It is set in the
+    process the suite starts (tests/security/slow_writes.py), never read from the environment."""
+    slept: list[float] = []
+    monkeypatch.setattr(time, "sleep", slept.append)
+    monkeypatch.setenv("CIVRULES_TEST_WRITE_DELAY", value)
+    write_tree(tmp_path / "memory", {"a.txt": b"a", "b/c.txt": b"c"})
+    _staged(tmp_path / "staged", {"a.txt": b"a", "b/c.txt": b"c"})
+    assert slept == []
+    assert (
+        tree_of(tmp_path / "staged")
+        == tree_of(tmp_path / "memory")
+        == {MARKER: MARKER_TEXT, "a.txt": b"a", "b/c.txt": b"c"}
+    )
 
 
 # --- 7. Failures of the file system: exit 2, a plain cause, the previous tree in place ---------

@@ -36,12 +36,12 @@ from civrules.families.advanced_civilization.model import Ruleset
 from civrules.load.workspace import Workspace
 from civrules.support import cache
 from tests.conftest import REPO, RULES, default_sigint
-from tests.security.helpers import start_civrules, tree_of
+from tests.security.helpers import civrules_command, start_civrules, tree_of
 
 RULESET = "advanced-civilization"
 SARIF_SCHEMA = REPO / "tests" / "data" / "sarif-2.1.0-rtm.5.json"
 KILLS = 4  # builds killed in `make test` (two at a random moment, two while writing); `make test-slow` kills 20
-WRITE_DELAY = 0.03  # seconds per file written (CIVRULES_TEST_WRITE_DELAY): a window to kill in
+WRITE_DELAY = 0.03  # seconds per file written (tests/security/slow_writes.py): a window to kill in
 
 
 def build_here(rules: Path, out: Path, *rulesets: str) -> dict[str, bytes]:
@@ -338,9 +338,9 @@ def test_the_command_line_called_in_process_keeps_the_host_programs_unraisable_h
 def test_sigint_while_writing_exits_130_and_leaves_the_previous_tree(tmp_path: Path) -> None:
     out = tmp_path / "generated"
     write_tree(out, {"old.txt": b"old"})
-    env = {**os.environ, "CIVRULES_TEST_WRITE_DELAY": "0.05", "CIVRULES_CACHE_DIR": ""}
+    env = {**os.environ, "CIVRULES_CACHE_DIR": ""}
     process = subprocess.Popen(
-        [sys.executable, "-m", "civrules", "--rules", str(RULES), "build", "advanced-civilization", "--out", str(out)],
+        [*civrules_command(0.05), "--rules", str(RULES), "build", "advanced-civilization", "--out", str(out)],
         cwd=REPO,
         env=env,
         stdout=subprocess.DEVNULL,
