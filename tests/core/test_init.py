@@ -156,6 +156,24 @@ def test_init_writes_beside_files_of_its_own_names(tmp_path: Path, monkeypatch: 
     assert (target / "rules" / "rulesets" / "existing.yaml").is_file()
 
 
+@pytest.mark.parametrize(
+    ("folder", "shown"),
+    [("Ünï Cöde!!", "'Ünï Cöde!!'"), ("my rules", "'my rules'"), ("it's $HOME", "'it'\"'\"'s $HOME'"), ("-x", "./-x")],
+)
+def test_init_says_the_next_command_as_it_can_be_pasted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, folder: str, shown: str
+) -> None:
+    """`next: `cd Ünï Cöde!! && civrules validate`` could not be pasted: the shell split the name."""
+    monkeypatch.chdir(tmp_path)
+    code, _, err = civrules("init", "--", folder)
+    assert code == 0, err
+    (line,) = [line for line in err.splitlines() if line.startswith("next: ")]
+    assert line == f"next: `cd {shown} && civrules validate`, then see {folder}/README.md"
+    command = line.split("`")[1].replace("civrules validate", "pwd")
+    ran = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert ran.stdout == f"{tmp_path / folder}\n"
+
+
 def test_init_does_not_follow_a_link(tmp_path: Path) -> None:
     target = tmp_path / "linked"
     target.mkdir()
@@ -225,6 +243,15 @@ def test_schemas_check_of_a_folder_that_is_a_link_says_so(tmp_path: Path) -> Non
         f"{out}:1:1: error[R009]: `{out}` is not a folder civrules {__version__} writes: "
         "a symbolic link (civrules writes none; it is not followed)"
     )
+
+
+def test_the_schemas_hint_quotes_the_folder_for_the_shell(tmp_path: Path) -> None:
+    out = tmp_path / "my schemas"
+    assert civrules("schemas", "--out", str(out))[0] == 0
+    (out / "map.schema.json").write_text("{}\n", encoding="utf-8")
+    code, said, _ = civrules("schemas", "--out", str(out), "--check")
+    assert code == 1
+    assert f"hint: write the schemas again: `civrules schemas --out '{out}'`" in said
 
 
 def test_schemas_never_replace_a_folder_civrules_did_not_write(tmp_path: Path) -> None:

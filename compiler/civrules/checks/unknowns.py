@@ -18,6 +18,7 @@ from civrules.load import Limits
 from civrules.load.document import Document, NodePath
 from civrules.model import Ruleset
 from civrules.support import memo
+from civrules.support.install import word
 
 #: How many diagnostics per file the output lists unless told otherwise (`--max-diagnostics`).
 DEFAULT_PER_FILE = Limits().max_diagnostics
@@ -163,5 +164,5 @@ def check_unknown_summary(ruleset: Ruleset) -> Iterator[Diagnostic]:
         "Q007",
         f"ruleset `{ruleset.id}` has {total} unknown fact{'s' if total != 1 else ''}: {files}",
         ruleset.manifest.span("id"),
-        f"`civrules {bound}validate {ruleset.id} --select Q006` lists each one with its reason",
+        f"`civrules {bound}validate {word(ruleset.id)} --select Q006` lists each one with its reason",
     )

@@ -1161,7 +1161,9 @@ def new_variant(obj: Context, name: str, base: str) -> None:
             OutputError(f"cannot create `{workspace.display(path)}`: {said}"),
             f"civrules needs to write a new file into `{workspace.display(path.parent)}`",
         )
-    _note(f"created {printable(workspace.display(path))}; next: edit it, then `civrules validate {name}`")
+    from civrules.support.install import word
+
+    _note(f"created {printable(workspace.display(path))}; next: edit it, then `civrules validate {word(name)}`")
 
 
 @main.command()
@@ -1661,7 +1663,9 @@ def _stale_schema(out: Path, one: StaleFile, ours: bool) -> Diagnostic:
         what = f"differs from the one civrules {__version__} writes"
     shown = str(out / relative) if relative else str(out)
     stale = codes.OUTPUT_STALE
-    again = f"write the schemas again: `civrules schemas --out {out}`"
+    from civrules.support.install import path_word
+
+    again = f"write the schemas again: `civrules schemas --out {path_word(out)}`"
     if not relative:  # the folder is a link, which civrules neither follows nor replaces
         hint = f"remove the link `{shown}`, then {again}"
     else:
@@ -1757,11 +1761,14 @@ def init(
         raise click.BadParameter(
             f"`{name}` is the id of a ruleset shipped with civrules; choose another", param_hint="--name"
         )
-    arguments = f" --family {family.id} " + ("--new-base" if new_base else f"--extends {base.id}") + f" --name {name}"
+    from civrules.support.install import path_word, word
+
+    extends = "--new-base" if new_base else f"--extends {word(base.id)}"
+    arguments = f" --family {word(family.id)} {extends} --name {word(name)}"
     tree = repository_files(workspace, base, name, new=new_base, arguments=arguments)
     _write_repository(directory, tree, schema_tree(), SCHEMAS)
     shown = printable(str(directory))
-    where = "" if directory == Path(".") else f"cd {shown} && "
+    where = "" if directory == Path(".") else f"cd {printable(path_word(directory))} && "
     _note(
         f"civrules: made a rule-data repository in {shown}: ruleset `{name}` "
         + ("(a base of its own)" if new_base else f"(a variant of `{base.id}`)")

@@ -148,6 +148,8 @@ def address_space() -> str:
 
 
 def _family_broken(error: BaseException) -> Diagnostic:
+    from civrules.support.install import word
+
     family = getattr(error, "family", None)
     distribution = getattr(error, "distribution", None)
     said = printable(" ".join(str(error).split()))
@@ -157,7 +159,7 @@ def _family_broken(error: BaseException) -> Diagnostic:
         message = f"a game family cannot be used: {said} (it comes from the distribution `{name}`{found})"
         hint = (
             f"fix the family, or remove `{name}` from the Python that runs civrules "
-            f"(`python -m pip uninstall {name}`, or take its folder off PYTHONPATH)"
+            f"(`python -m pip uninstall {printable(word(distribution[0]))}`, or take its folder off PYTHONPATH)"
         )
     else:
         message = f"a game family cannot be used: {said}"

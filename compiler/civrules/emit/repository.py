@@ -17,6 +17,7 @@ from pathlib import PurePosixPath
 from civrules import __version__
 from civrules.families import Family, families
 from civrules.load.workspace import SHIPPED, Manifest, Workspace
+from civrules.support.install import word
 
 #: The folder the schemas are exported to, at the root of the repository (modelines point there).
 SCHEMAS = "schemas"
@@ -101,7 +102,7 @@ def family_named(name: str | None) -> Family | None:
 _SCAFFOLD = """\
 # yaml-language-server: $schema=../../schemas/{schema}
 # {name}: a variant of {base}. Everything not changed here is inherited from {base};
-# `civrules diff {base} {id}` shows what this variant changes. The examples below are valid for
+# `{command}` shows what this variant changes. The examples below are valid for
 # {base}: uncomment them (delete one `# ` per line) and change what differs. A house rule cites
 # `source: "house rule: ..."`; a change taken from a rulebook cites its section with `rule:`.
 kind: ruleset
@@ -131,7 +132,14 @@ def variant_manifest(workspace: Workspace, base: Manifest, name: str) -> str:
             "# overlay:\n"
         )
     schema = exported_name(_qualified(family, "ruleset"))
-    return _SCAFFOLD.format(schema=schema, id=name, name=title_of(name), base=base.id, changes=changes)
+    return _SCAFFOLD.format(
+        schema=schema,
+        id=name,
+        name=title_of(name),
+        base=base.id,
+        changes=changes,
+        command=f"civrules diff {word(base.id)} {word(name)}",
+    )
 
 
 def _qualified(family: Family, kind: str) -> str:
@@ -266,7 +274,7 @@ def readme(manifest_id: str, base: Manifest, *, new_base_files: list[str] | None
         manifest = f"it extends `{base.id}` and changes nothing yet; its comments show what a change looks like"
         edit = (
             f"Edit `rules/rulesets/{manifest_id}.yaml`: uncomment an example, change it, and run "
-            f"`civrules validate`; `civrules diff {base.id} {manifest_id}` shows what the variant changes."
+            f"`civrules validate`; `civrules diff {word(base.id)} {word(manifest_id)}` shows what the variant changes."
         )
         rows = ""
     else:

@@ -35,6 +35,27 @@ def shown(path: Path | str) -> str:
     return shlex.quote(chosen)
 
 
+def word(text: str) -> str:
+    """``text`` as one word of a command a user pastes into a POSIX shell: quoted where the shell
+    would split, expand or glob it (``my rules``, ``Ünï Cöde!!``), as it is where it need not be.
+
+    >>> word("house-rules"), word("my rules")
+    ('house-rules', "'my rules'")
+    """
+    return shlex.quote(text)
+
+
+def path_word(path: Path | str) -> str:
+    """A path as one word of such a command, kept as given (relative or absolute), and a relative
+    one that begins with `-` led by ``./`` (`cd -x` would read an option).
+
+    >>> path_word("-x"), path_word(Path("my rules/out"))
+    ('./-x', "'my rules/out'")
+    """
+    text = os.fspath(path)
+    return word(f".{os.sep}{text}" if text.startswith("-") else text)
+
+
 def python() -> str:
     """The Python that runs civrules, as a command (not `python`, which may be another one)."""
     return shown(sys.executable) if sys.executable else "python3"
