@@ -370,3 +370,35 @@ def test_every_environment_variable_civrules_reads_is_documented_and_none_is_a_t
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     undocumented = {name: where for name, where in reads.items() if not re.search(rf"\b{name}\b", readme)}
     assert undocumented == {}
+
+
+def _synopses() -> dict[str, list[str]]:
+    """The README's synopsis of each command ("Using it"), by command: its lines, comments left out."""
+    (block,) = [b for b in blocks(REPO / "README.md") if b.section == "## Using it" and b.language == "text"][:1]
+    found: dict[str, list[str]] = {}
+    for line in block.text.splitlines():
+        words = line.split("#", 1)[0].split()
+        assert words[0] == "civrules", line
+        found.setdefault(words[1], []).append(" ".join(words[2:]))
+    return found
+
+
+def test_the_readme_synopsis_of_each_command_names_its_options_and_their_choices() -> None:
+    """The synopsis of `validate` left out `-v/--verbose`, which `make` names first ("--verbose lists
+    them"): each command's synopsis names every option of its own (the global ones are listed
+    below it) and, for an option of fixed choices, exactly those choices."""
+    import click
+
+    synopses = _synopses()
+    assert sorted(synopses) == sorted(main.commands)
+    common = {name for parameter in main.params for name in parameter.opts + parameter.secondary_opts}
+    for name, command in main.commands.items():
+        text = " ".join(synopses[name])
+        options = [p for p in command.params if isinstance(p, click.Option) and not set(p.opts) & common]
+        written = set(re.findall(r"(?<![\w-])(--?[a-z][a-z-]*)", text))
+        assert written == {o for p in options for o in p.opts}, f"civrules {name}: {text}"
+        for option in options:
+            if isinstance(option.type, click.Choice):
+                given = re.search(rf"{re.escape(option.opts[-1])} ([\w|]+)", text)
+                assert given is not None, f"civrules {name} {option.opts[-1]}: its choices are not shown"
+                assert given.group(1).split("|") == list(option.type.choices), f"civrules {name}: {text}"
