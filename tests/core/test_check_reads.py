@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from civrules.checks import SETTINGS, Check
+from civrules.checks import ALL_COLLECTIONS, SETTINGS, Check
 from civrules.checks.catalogue import all_checks
 from civrules.load.workspace import Workspace
 from civrules.model import Collection, Ruleset
@@ -74,7 +74,10 @@ def _models() -> dict[str, list[Ruleset]]:
 
 
 MODELS = _models()
-DECLARED = [entry for entry in all_checks() if entry.reads is not None and entry.family in MODELS]
+#: A core check (family None) runs on every family's rulesets.
+DECLARED = [
+    entry for entry in all_checks() if entry.reads is not None and (entry.family is None or entry.family in MODELS)
+]
 
 
 def _restricted(model: Ruleset, entry: Check) -> Ruleset:
@@ -86,6 +89,8 @@ def _restricted(model: Ruleset, entry: Check) -> Ruleset:
         else frozenset(name.partition(".")[2] for name in entry.reads if name.startswith(f"{SETTINGS}."))
     )
     names = {collection.name for collection in model.collections()}
+    if ALL_COLLECTIONS in entry.reads:
+        read = frozenset(names)
     changes: dict[str, Any] = {}
     for field in dataclasses.fields(model):
         value = getattr(model, field.name)
@@ -101,7 +106,8 @@ def _restricted(model: Ruleset, entry: Check) -> Ruleset:
 
 @pytest.mark.parametrize("entry", DECLARED, ids=[entry.code.code for entry in DECLARED])
 def test_a_check_reads_only_what_it_says_it_reads(entry: Check) -> None:
-    for model in MODELS[entry.family or ""]:
+    models = MODELS[entry.family] if entry.family is not None else [m for found in MODELS.values() for m in found]
+    for model in models:
         restricted = _restricted(model, entry)
         assert list(entry.run(restricted)) == list(entry.run(model)), model.id
 
@@ -119,3 +125,15 @@ def test_the_restriction_catches_a_check_that_reads_more_than_it_says() -> None:
     (model,) = [m for m in MODELS["sid-meiers-civilization"] if m.id == "sid-meiers-civilization"]
     with pytest.raises(UndeclaredReadError, match="coins"):
         list(liar.run(_restricted(model, liar)))
+
+
+def test_a_check_of_every_collection_is_run_again_after_an_edit_of_any_but_the_rule_index() -> None:
+    """A core check reads every family's collections without naming them (`ALL_COLLECTIONS`): a
+    session runs it again after an edit of any collection, and reuses what it found after an edit of
+    the rule index, which it does not read."""
+    (entry,) = [e for e in all_checks() if e.code.code == "Q008"]
+    assert entry.reads is not None and ALL_COLLECTIONS in entry.reads
+    assert entry.reads_any_of({"buildings"}) and entry.reads_any_of({"cards", "rule_index"})
+    assert not entry.reads_any_of({"rule_index"})
+    (named,) = [e for e in all_checks() if e.code.code == "T015"]
+    assert not named.reads_any_of({"buildings"})

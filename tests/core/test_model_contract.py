@@ -54,6 +54,14 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("checks/references.py", "references", "settings"): (
         "the family declaration's slot of each setting (Family.settings), not data"
     ),
+    ("checks/disagreements.py", "_places", "raw"): (
+        "a disagreement's `field` names any field of any entity as written (no family's model is known "
+        "to the core), and Q008 compares its `chosen` with that field's resolved value"
+    ),
+    ("checks/disagreements.py", "_places", "setting"): "the same walk over each setting as written",
+    ("checks/disagreements.py", "_places", "settings"): (
+        "the family declaration's slot of each setting (Family.settings), not data"
+    ),
     ("emit/settings_types.py", "_settings_types", "settings"): (
         "the family declaration's slot of each setting (Family.settings), not data: which schema types it"
     ),

@@ -85,7 +85,8 @@ def _count_unknowns(node: Any) -> int:
     if isinstance(node, dict):
         if set(node) == {"unknown"}:
             return 1
-        return sum(_count_unknowns(v) for v in node.values())
+        # a disagreement's `chosen` restates its field, its alternatives are not the data's: not counted
+        return sum(_count_unknowns(v) for k, v in node.items() if k != "disagreements")
     if isinstance(node, list):
         return sum(_count_unknowns(v) for v in node)
     return 0
@@ -288,3 +289,12 @@ def _sections(value: Any) -> list[dict[str, Any]]:
         return []
     own = [value] if "section" in value else []
     return own + [one for item in value.values() for one in _sections(item)]
+
+
+def test_an_unknown_a_disagreement_restates_is_not_counted_again() -> None:
+    """Barracks' terrains are unknown in the base game of Sid Meier's Civilization, and its
+    disagreement says the unknown was chosen: one unknown fact, not two (Q008 holds `chosen` to the
+    field's value, so an unknown there is always the field's)."""
+    found = [d.message for d in shipped("sid-meiers-civilization") if d.code == "Q006"]
+    assert "`buildings[barracks].terrains` is unknown" in found
+    assert [message for message in found if "disagreements" in message] == []

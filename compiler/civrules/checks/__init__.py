@@ -1,14 +1,15 @@
 """Semantic checks over the resolved ruleset model: the register, and the checks every family shares.
 
 Each concern is one module: the family-neutral ones here (``identity.py``, ``references.py``,
-``citations.py``, ``unknowns.py``), a family's own in its room
+``citations.py``, ``unknowns.py``, ``disagreements.py``), a family's own in its room
 (``civrules/families/<family>/checks/``). A check is a generator registered with :func:`check`:
 its code, a name, a severity, and its docstring, which is the user documentation ``civrules
 explain CODE`` prints (What / Why / Fix, with the smallest PASS and FAIL snippets). Adding a check
 never touches the others. A family's checks run only on that family's rulesets.
 
-The core's codes: ``I`` identity, ``X`` references, ``Q`` rule citations and unknown facts (and,
-outside the checks, ``L`` loading, ``S`` schema, ``R`` rulesets, ``V`` variants). Each family owns
+The core's codes: ``I`` identity, ``X`` references, ``Q`` rule citations, unknown facts and
+disagreements (and, outside the checks, ``L`` loading, ``S`` schema, ``R`` rulesets, ``V``
+variants). Each family owns
 the prefixes it declares (:attr:`civrules.families.Family.code_prefixes`); a check whose code is
 not of its room's prefixes is refused when the catalogue is first read.
 
@@ -43,7 +44,8 @@ class Check:
     family: str | None = None
     #: What the check, and what the model derives for it, reads: the collections (the family's
     #: collection names) whose entities it reads, or only some fields of them (`cards.copies`:
-    #: an entity added or removed changes every field), the settings it reads (:func:`setting`,
+    #: an entity added or removed changes every field), or :data:`ALL_COLLECTIONS` for every one
+    #: (a core check, which names no family's collections), the settings it reads (:func:`setting`,
     #: or :data:`SETTINGS` for any), and :data:`RULE_INDEX` if it reads the ruleset's rule index;
     #: None: it may read anything (its default). A long-running session runs it again only when
     #: one of them changed (see :mod:`civrules.pipeline.incremental`); what a manifest gives is
@@ -57,6 +59,14 @@ class Check:
         """The collections (and :data:`RULE_INDEX`) of :attr:`reads`, whole or some of their fields."""
         return frozenset(name.partition(".")[0] for name in self.reads or ())
 
+    def reads_any_of(self, collections: frozenset[str] | set[str]) -> bool:
+        """Whether the check reads one of ``collections`` (collection names, or :data:`RULE_INDEX`)."""
+        if self.reads is None:
+            return True
+        if ALL_COLLECTIONS in self.reads and any(name != RULE_INDEX for name in collections):
+            return True
+        return bool(self.read_collections & collections)
+
 
 _CHECKS: list[Check] = []
 
@@ -65,6 +75,11 @@ RULE_INDEX = "rule_index"
 
 #: The name in :attr:`Check.reads` of every setting (a check that may read any of them).
 SETTINGS = "settings"
+
+#: The name in :attr:`Check.reads` of every collection of the ruleset's family (a core check that
+#: reads any entity: the core names no family's collections). Not a collection's name: those are
+#: identifiers.
+ALL_COLLECTIONS = "*"
 
 
 def setting(key: str) -> str:

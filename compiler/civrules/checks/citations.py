@@ -193,7 +193,8 @@ def _node(data: Any, path: NodePath) -> Any:
 
 @frozen_value
 class Walk:
-    """What one walk of a document finds: its `rule:` citations and its unknown facts, in order.
+    """What one walk of a document finds: its `rule:` citations and its unknown facts, in order
+    (not an unknown inside a `disagreements:` entry, which restates a field's or names another source's).
 
     Each entry starts with the path of the node the walk met (what a variant may have replaced);
     a citation also has the path of the number (inside a list of numbers) and the number.
@@ -241,7 +242,8 @@ def _walk(document: Document) -> Walk:
                 continue
             found = remembered(entry, (_walk_node,), functools.partial(_walk_node, entry))
             cited.extend(((key, i, *at), (key, i, *number), n) for at, number, n in found.citations)
-            unknowns.extend(((key, i, *at), why) for at, why in found.unknowns)
+            if key != "disagreements":
+                unknowns.extend(((key, i, *at), why) for at, why in found.unknowns)
     return Walk(tuple(cited), tuple(unknowns))
 
 
@@ -257,7 +259,9 @@ def _walk_node(node: Any, at: NodePath = ()) -> Walk:
 
     def visit(node: Any) -> None:
         if isinstance(node, dict):
-            if len(node) == 1 and "unknown" in node:
+            # A disagreement's `chosen` restates its field's value (Q008 holds them equal) and its
+            # alternatives are values the data does not hold: an unknown there is no fact of its own.
+            if len(node) == 1 and "unknown" in node and "disagreements" not in path:
                 unknowns.append((tuple(path), str(node["unknown"])))
             for key, value in node.items():
                 if isinstance(value, collections):

@@ -24,7 +24,7 @@ from civrules.support.install import word
 DEFAULT_PER_FILE = Limits().max_diagnostics
 
 #: Keys that name a list element better than its index, in order of preference.
-_NAMING_KEYS = ("id", "nation", "players", "number", "section", "epoch", "card", "calamity", "level", "space")
+NAMING_KEYS = ("id", "nation", "players", "number", "section", "epoch", "card", "calamity", "level", "space")
 
 
 def is_unknown(node: Any) -> bool:
@@ -69,7 +69,7 @@ def field_path(data: Any, path: NodePath) -> str:
             label: Any = part
             if isinstance(item, dict):
                 label = next(
-                    (item[k] for k in _NAMING_KEYS if isinstance(item.get(k), (str, int)) and not is_unknown(item[k])),
+                    (item[k] for k in NAMING_KEYS if isinstance(item.get(k), (str, int)) and not is_unknown(item[k])),
                     None,
                 )
                 areas = item.get("areas")

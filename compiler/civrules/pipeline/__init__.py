@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from civrules.checks import SETTINGS, Check, setting
+from civrules.checks import ALL_COLLECTIONS, SETTINGS, Check, setting
 from civrules.checks.catalogue import all_checks, run_checks
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, has_errors, merge_duplicates
 from civrules.families import family_named, family_of
@@ -444,11 +444,15 @@ def _read_by(changed: str, reads: frozenset[str] | None) -> bool:
     (True, False)
     >>> _read_by("cards", frozenset({"cards.copies"})), _read_by("settings.coins", frozenset({"settings"}))
     (True, True)
+    >>> _read_by("cards.copies", frozenset({"*"})), _read_by("settings.coins", frozenset({"*"}))
+    (True, False)
     """
     if reads is None or changed in reads:
         return True
     if changed.startswith(f"{SETTINGS}."):
         return SETTINGS in reads
+    if ALL_COLLECTIONS in reads:
+        return True  # every collection, whole
     collection, dot, _ = changed.partition(".")
     if dot:
         return collection in reads  # a field of a collection the check reads whole

@@ -268,7 +268,7 @@ class Session:
 
         def reuse(entry: Check) -> list[Diagnostic] | None:
             earlier = found_by.get(entry.code.code)
-            if entry.reads is None or entry.read_collections & touched or earlier is None:
+            if entry.reads_any_of(touched) or earlier is None:
                 return None
             return _moved(earlier, parsed.path, spliced)
 

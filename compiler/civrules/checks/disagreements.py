@@ -1,0 +1,215 @@
+"""Disagreements: each `disagreements:` entry's `chosen` is the value the data holds for its `field`.
+
+A `disagreements:` entry records that sources differ about a field of the entity (or setting) it sits
+on: the value written, the others and why. It is prose about a value, so nothing ties it to the
+value but this check: a variant that patches the field and leaves the base's entry as it was (or a
+hand that edits one and not the other) leaves an entry saying a value was chosen that the data no
+longer holds.
+
+Every family writes `disagreements:` the same way, so the check is the core's: it walks each entity
+of every collection (its resolved fields, a variant's patches applied) and every setting, whatever
+the family, and names no game.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from civrules.checks import ALL_COLLECTIONS, SETTINGS, check, diagnostic
+from civrules.checks.unknowns import NAMING_KEYS, is_unknown
+from civrules.diagnostics import Diagnostic, Related, Severity
+from civrules.families import family_named
+from civrules.load.document import NodePath
+from civrules.model import Origin, Ruleset
+
+#: A field's name as a `field:` names it: keys joined by dots, each key followed by any number of
+#: `[label]` selectors of a list's elements (`modifiers[philosophy].effect`). Anything else
+#: (`credits (group credits)`, `stack, severity, tradable`) describes the field in words, and is not
+#: compared.
+_STEP = r"[A-Za-z_]\w*(?:\[[^\[\].\s]+\])*"
+_FIELD = re.compile(rf"{_STEP}(?:\.{_STEP})*")
+_SELECTOR = re.compile(r"\[([^\[\]]+)\]")
+
+#: How long a value may be in a message before it is cut (a message stays one line).
+_SHOWN = 80
+
+
+def values_of(owner: Mapping[str, Any], field: str) -> list[Any] | None:
+    """The values ``field`` names in ``owner``, or None where it names no field of it.
+
+    A selector `[label]` picks the elements of a list whose id (or other naming key: `card`,
+    `nation`...) is ``label``, so a field may name several values. A last key the mapping does not
+    hold is the field left unwritten: its value is None (`chosen: null`).
+
+    >>> values_of({"terrains": ["agua"]}, "terrains"), values_of({"a": {"b": 3}}, "a.b")
+    ([['agua']], [3])
+    >>> values_of({"mods": [{"card": "law", "x": 1}, {"card": "art", "x": 2}]}, "mods[art].x")
+    [2]
+    >>> values_of({"name": "x"}, "city_site"), values_of({"name": "x"}, "credits (group credits)")
+    ([None], None)
+    """
+    if not _FIELD.fullmatch(field):
+        return None
+    nodes: list[Any] = [owner]
+    steps = field.split(".")
+    for n, step in enumerate(steps):
+        key, _, rest = step.partition("[")
+        labels = _SELECTOR.findall(f"[{rest}") if rest else []
+        found: list[Any] = []
+        for node in nodes:
+            if not isinstance(node, Mapping) or is_unknown(node):
+                return None
+            if key in node:
+                found.append(node[key])
+            elif n == len(steps) - 1 and not labels:
+                found.append(None)
+            else:
+                return None
+        for label in labels:
+            found = [
+                item
+                for items in found
+                if isinstance(items, list)
+                for item in items
+                if isinstance(item, Mapping) and _named(item, label)
+            ]
+            if not found:
+                return None
+        nodes = found
+    return nodes
+
+
+def _named(item: Mapping[str, Any], label: str) -> bool:
+    return any(isinstance(item.get(key), (str, int)) and str(item.get(key)) == label for key in NAMING_KEYS)
+
+
+def same(chosen: Any, value: Any) -> bool:
+    """Whether ``chosen`` is ``value``: two unknowns are the same whatever their reasons (the fact
+    chosen is that no source gives it), mappings and lists element by element, a boolean only a
+    boolean.
+
+    >>> same({"unknown": "p6 has no row"}, {"unknown": "the table lacks it"}), same(1, True), same([1], [1])
+    (True, False, True)
+    """
+    if is_unknown(chosen) or is_unknown(value):
+        return is_unknown(chosen) and is_unknown(value)
+    if isinstance(chosen, Mapping) and isinstance(value, Mapping):
+        return chosen.keys() == value.keys() and all(same(chosen[k], value[k]) for k in chosen)
+    if isinstance(chosen, list) and isinstance(value, list):
+        return len(chosen) == len(value) and all(same(c, v) for c, v in zip(chosen, value, strict=True))
+    if isinstance(chosen, bool) or isinstance(value, bool):
+        return chosen is value
+    return bool(type(chosen) is type(value) or {type(chosen), type(value)} <= {int, float}) and chosen == value
+
+
+def shown(value: Any) -> str:
+    """A value as YAML's flow style writes it, cut to one short line.
+
+    >>> shown(["deserto", "montanha"]), shown({"unknown": "no row"}), shown(None), shown("x" * 100)[-2:]
+    ('[deserto, montanha]', '{unknown: no row}', 'null', 'x…')
+    """
+    text = _flow(value)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+
+
+def _flow(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    return " ".join(str(value).split())
+
+
+def _owners(node: Any, sub: NodePath = ()) -> Iterator[tuple[NodePath, Mapping[str, Any], list[Any]]]:
+    """Each mapping at or below ``node`` that has `disagreements:`, its path and its entries."""
+    if isinstance(node, Mapping):
+        entries = node.get("disagreements")
+        if isinstance(entries, list):
+            yield sub, node, entries
+        for key, value in node.items():
+            if key != "disagreements" and isinstance(value, (Mapping, list)):
+                yield from _owners(value, (*sub, key))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            if isinstance(value, (Mapping, list)):
+                yield from _owners(value, (*sub, i))
+
+
+def _places(ruleset: Ruleset) -> Iterator[tuple[str, Origin, Any, tuple[NodePath, ...]]]:
+    """What the check walks: each entity (its name in messages, origin, resolved fields) and each
+    setting, with the paths inside a setting that are a collection's (walked as its entities)."""
+    for collection in ruleset.collections():
+        for entity in collection:
+            yield f"{collection.name}[{entity.id}]", entity.origin, entity.raw, ()
+    family = family_named(ruleset.family)
+    for key in ruleset.setting_origins:
+        found = ruleset.setting(key)
+        if found is None:
+            continue
+        value, origin = found
+        slot = family.settings.get(key) if family is not None else None
+        inside = tuple(
+            spec.path[1:]
+            for spec in (family.collections.values() if family is not None else ())
+            if spec.slot == slot and spec.path[0] == key
+        )
+        yield key, origin, value, inside
+
+
+@check("Q008", "chosen-is-not-the-value", Severity.WARNING, reads=(ALL_COLLECTIONS, SETTINGS))
+def check_disagreements(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a `disagreements:` entry says a value was chosen for its `field`, and the field holds
+    another value (a variant patched the field and kept its base's entry, or one of the two was
+    edited alone).
+
+    Why: the entry is what tells a reader which source the data followed and why; one that names a
+    value the data does not hold says the opposite of the data, and sends a reader to the source
+    that was set aside. Unknowns count as one value (`{unknown: ...}` chosen for an unknown field,
+    whatever the two reasons say). A `field` written in words rather than as the field's name
+    (`credits (group credits)`) is not compared.
+
+    Fix: make `chosen` the value the field holds, and record the value it replaced among the
+    `alternatives` with its source; a variant that changes the field patches `disagreements` too.
+
+        terrains: [deserto, montanha]
+        disagreements:
+          - field: terrains
+            chosen: [pradaria]   # WARNING: `terrains` is [deserto, montanha]
+    """
+    for name, origin, data, inside in _places(ruleset):
+        for sub, owner, entries in _owners(data):
+            if any(sub[: len(path)] == path for path in inside):
+                continue
+            for i, entry in enumerate(entries):
+                if not isinstance(entry, Mapping) or "chosen" not in entry:
+                    continue
+                field, chosen = entry.get("field"), entry["chosen"]
+                values = values_of(owner, field) if isinstance(field, str) else None
+                if values is None:
+                    continue
+                wrong = [value for value in values if not same(chosen, value)]
+                if not wrong:
+                    continue
+                assert isinstance(field, str)
+                top = field.split(".", 1)[0].split("[", 1)[0]
+                written, said = (
+                    ((*sub, top), f"`{top}` is written here") if top in owner else (sub, f"it has no `{top}`")
+                )
+                where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in sub)
+                yield diagnostic(
+                    "Q008",
+                    f"`{name}{where}.disagreements[{i}]` says `{shown(chosen)}` was chosen for `{field}`, "
+                    f"but `{field}` is `{shown(wrong[0])}`",
+                    origin.span(*sub, "disagreements", i, "chosen"),
+                    "write the value the data holds in `chosen` and the one it replaced among the `alternatives` "
+                    "(with its source), or give the field the chosen value back; a variant that changes the "
+                    "field patches its `disagreements` too",
+                    [Related(origin.span(*written), said)],
+                )
