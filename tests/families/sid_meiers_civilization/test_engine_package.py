@@ -157,7 +157,11 @@ def test_what_the_sources_do_not_give_is_refused_never_guessed() -> None:
     assert base.may_place_technology([], "sailing") is False  # level II on an empty pyramid
     assert community.unlocks_of("writing").buildings == ("biblioteca",)  # cash1981/playciv's card text
     assert community.unlocked_by("biblioteca") == ("writing",)
-    assert community.unlocks_of("pottery").wonders == ("the_pyramids",)  # the rulebook's Celeiro kept, a wonder added
+    assert community.unlocks_of("pottery").buildings == ("celeiro",)  # the rulebook's Celeiro kept
+    # any player may build any wonder (p7): a technology lowers a wonder's cost, it unlocks none
+    assert community.unlocks_of("pottery").wonders == ()
+    assert community.unlocked_by("the_pyramids") == ()
+    assert community.wonder_cost("the_pyramids", ["pottery"]) == 10
     assert base.unlocks_of("pottery").buildings == ("celeiro",)
     assert base.unlocked_by("aqueduto") == ("engineering",)
     assert base.unlocked_by("cavalaria") == ("chivalry",)

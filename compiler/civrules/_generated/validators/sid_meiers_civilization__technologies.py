@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "b6e53525def274d86c6292a813a288044291d97e4c96989e70c2c680f351834b"
+SCHEMA_SHA256 = "2ece5079e48648fd97da5e642bdf7be69fffa924c9d201c9160cf01ad60284b9"
 
 from decimal import Decimal
 import re
