@@ -215,3 +215,48 @@ def test_a_wrong_custom_deck_fails_at_its_line(
     tmp_path: Path, change: tuple[str, str], code: str, line_of: str
 ) -> None:
     assert _errors(_rules_with_deck(tmp_path, change)) == [(code, "my-romans.yaml", _line_of(line_of))]
+
+
+# Effects whose icons the rulebook's card text lost, but which its clarifications and examples give in
+# full: the printed id, then the sections the effect must cite beside the card's own text.
+SETTLED_EFFECTS = [
+    ("COM074", ["p12/com074", "p12/comum"]),  # "Habilidade: -": no ability at all
+    ("BAR010", ["p11/bar010", "p11/os-barbaros", "p10/exemplos-de-como-usar-um-local-de-acao"]),
+    ("EGY005", ["p11/egy005", "p11/os-egipcios", "p10/gastar-trabalhadores-para-pegar-recursos-ou-cartas"]),
+    ("ROM019", ["p11/rom019", "p11/os-romanos", "p3/recursos-comida-madeira-pedra"]),
+    ("JAP015", ["p11/jap015", "p11/os-japoneses", "p7/final-de-jogo"]),
+    ("EGY003", ["p11/egy003", "p11/os-egipcios", "p9/para-destruir-um-local-de-um-oponente"]),
+    ("EGY013", ["p11/egy013", "p11/os-egipcios"]),
+]
+
+
+@pytest.mark.parametrize(("printed", "sections"), SETTLED_EFFECTS, ids=[p for p, _ in SETTLED_EFFECTS])
+def test_an_effect_the_rulebook_settles_is_known_and_cited(
+    exported: dict[str, Any], printed: str, sections: list[str]
+) -> None:
+    card = _card_with(exported, printed)
+    assert isinstance(card["effect"], str), card["effect"]
+    assert set(sections) <= set(card["rule"])
+
+
+def test_an_unknown_effect_says_which_icons_its_printed_text_lost(exported: dict[str, Any]) -> None:
+    """A card whose text the rulebook prints (its own section, p11/bar014) but whose effect stays
+    unknown says which icons are lost, so that the gap is the icons, not the whole text."""
+    unsaid = []
+    for card in exported["cards"]:
+        effect = card.get("effect")
+        own = [r for r in card.get("rule", ()) if r.split("/")[-1] in {p.lower() for p in card["printed_ids"]}]
+        if isinstance(effect, dict) and own and "lost the icon" not in effect["unknown"]:
+            unsaid.append(card["id"])
+    assert unsaid == []
+
+
+def test_a_card_drawn_from_one_deck_keeps_its_deck(exported: dict[str, Any]) -> None:
+    """The transcription gives Legie (rom017) a common card and Dojo (jap024) a faction card, not a
+    card of either deck, which `card` means (p10/regras-gerais)."""
+    goods = _by_id(exported, "goods")
+    assert goods["common_card"]["name"] == "Carta Comum"
+    assert goods["faction_card"]["name"] == "Carta de Facção"
+    legion, dojo = _card_with(exported, "ROM017"), _card_with(exported, "JAP024")
+    assert (legion["production"], legion["build_bonus"]) == (["common_card"], ["common_card"])
+    assert dojo["build_bonus"] == ["faction_card"]

@@ -213,6 +213,8 @@ def _card(card: Card) -> Node:
     if card.source_name is not None:
         kwargs["source_name"] = call("SourceName", string(card.source_name[0]), string(card.source_name[1]))
     kwargs["rules"] = _strings(_cited(card.rules, card.source))
+    if isinstance(card.effect, str):
+        kwargs["effect"] = string(card.effect)
     return call("Card", **kwargs)
 
 

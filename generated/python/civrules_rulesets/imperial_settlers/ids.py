@@ -197,6 +197,8 @@ class GoodId(StrEnum):
     """Goods."""
 
     CARD = "card"
+    COMMON_CARD = "common_card"
+    FACTION_CARD = "faction_card"
     VP = "vp"
     WORKER = "worker"
     RAZE = "raze"
@@ -410,6 +412,8 @@ if TYPE_CHECKING:
         GoodId
         | Literal[
             "card",
+            "common_card",
+            "faction_card",
             "vp",
             "worker",
             "raze",

@@ -48,7 +48,7 @@ RULESET_ID: Final = "imperial-settlers-peaceful"
 RULESET_NAME: Final = "Imperial Settlers, peaceful variant"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "a37f20b2c75c2d18fc6ac3ed8c9343ffb9ea9cae6c36cfb1b3284f4c2d32bfda"
+RULESET_FINGERPRINT: Final = "55fa2cc692f79b6b2fa78c406f0d339ab7e58d190beb73d9ebddd0b4af31cef3"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -87,23 +87,18 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
-        "cards[bar010].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/bar010) has lost its icons",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
         "cards[bar014].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/bar014) has lost its icons",
+        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/bar014) has lost the icon of the good gained, 2 for each good discarded (the raze tokens it spends, 1 or 2, are given by p11/os-barbaros)",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar016].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/bar016) has lost its icons",
+        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/bar016) has lost the icon of what is spent (1) to activate it",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar018].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/bar019) has lost its icons",
+        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/bar019) has lost the icon of what is spent (2) to activate it",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -173,7 +168,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar028].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p12/bar028) has lost its icons",
+        "the transcription does not encode ability and action effects; the rulebook's text of it (p12/bar028) has lost the icon of what is spent (1) to draw 2 cards and keep 1",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -188,7 +183,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[bar030].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p12/bar030) has lost its icons",
+        "the transcription does not encode ability and action effects; the rulebook's text of it (p12/bar030) has lost the icons of what is spent (2) and of the two goods gained (1 each)",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -213,7 +208,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap008].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/jap008) has lost its icons",
+        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/jap008) has lost the icon of what is spent (2) to remove an enemy location",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -243,12 +238,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap013].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/jap013) has lost its icons",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
-        "cards[jap015].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/jap015) has lost its icons",
+        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/jap013) has lost the icon of the good gained (1) for each card put under it (the end-of-game reward is VP, p7/final-de-jogo)",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -263,7 +253,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap019].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/jap019) has lost its icons",
+        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/jap019) has lost the icon of what is spent (1) to build one of its owner's deals",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -278,7 +268,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap021].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/jap021) has lost its icons",
+        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/jap021) has lost the icon of what is spent (1) to make a deal with an enemy faction location",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -293,7 +283,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap026].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/jap026) has lost its icons",
+        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/jap026) has lost the icon of what is spent (1) to take an enemy deal",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -358,7 +348,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom008].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/rom008) has lost its icons",
+        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/rom008) has lost the icons of what is spent (2) and of the good gained (1)",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -373,7 +363,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom010].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/rom010) has lost its icons",
+        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/rom010) has lost the icons of what is spent (1) and of the good gained (1)",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -409,11 +399,6 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
         "cards/imperial-settlers.yaml",
         "cards[rom017].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
-        "cards[rom019].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/rom019) has lost its icons",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -458,7 +443,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy001].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/egy001) has lost its icons",
+        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/egy001) has lost the icon of the good gained (1) besides the cards discarded",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -472,11 +457,6 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
-        "cards[egy003].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/egy003) has lost its icons",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
         "cards[egy004].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
@@ -484,11 +464,6 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
         "cards/imperial-settlers.yaml",
         "cards[egy004].production",
         "the transcription encodes it as OBTAIN_SWORD or SCORE_TWO_POINTS; what that condition means is not stated",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
-        "cards[egy005].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/egy005) has lost its icons",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -537,13 +512,8 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
-        "cards[egy013].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/egy013) has lost its icons",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
         "cards[egy014].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/egy014) has lost its icons",
+        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/egy014) has lost the icons of what is spent (1) and of the good gained (1) besides the stone",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -558,7 +528,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy019].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/egy019) has lost its icons",
+        "the transcription does not encode ability and action effects; the rulebook's text of it (p11/egy019) has lost the icons of the good counted (at least 2 gained) and of the good added (1)",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -823,7 +793,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com040].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p12/com040) has lost its icons",
+        "the transcription does not encode ability and action effects; the rulebook's text of it (p12/com040) has lost the icon of what is spent (1) to build a faction location",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -878,7 +848,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com049].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p12/com049) has lost its icons",
+        "the transcription does not encode ability and action effects; the rulebook's text of it (p12/com049) has lost the icon of the good gained (2) for the card discarded",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -923,7 +893,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com057].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p12/com057) has lost its icons",
+        "the transcription does not encode ability and action effects; the rulebook's text of it (p12/com057) has lost the icon of what is spent (1) to collect a deal's goods",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -938,7 +908,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com061].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p12/com061) has lost its icons",
+        "the transcription does not encode ability and action effects; the rulebook's text of it (p12/com061) has lost the icons of what is spent (1) and of the good gained (2)",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -949,11 +919,6 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
         "cards/imperial-settlers.yaml",
         "cards[com065].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
-        "cards[com069].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p12/com074) has lost its icons",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -1053,7 +1018,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com084].effect",
-        "the transcription does not encode ability and action effects; the rulebook's text of it (p12/com084) has lost its icons",
+        "the transcription does not encode ability and action effects; the rulebook's text of it (p12/com084) has lost the icon of what is spent (1) to collect a production location's goods",
     ),
 )
 
@@ -1137,8 +1102,11 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             rules=(
                 "p11/bar010",
                 "p11/os-barbaros",
+                "p10/exemplos-de-como-usar-um-local-de-acao",
+                "p3/recursos-comida-madeira-pedra",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
+            effect="Action: spend 1 worker to take 1 resource (food, wood or stone) from an opponent's supply into your own; a resource placed to activate a location cannot be taken.",
         ),
         "bar012": Card(
             id="bar012",
@@ -1529,8 +1497,10 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                 "p11/jap015",
                 "p11/os-japoneses",
                 "p7/final-de-jogo",
+                "p3/recursos-comida-madeira-pedra",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
+            effect="Ability: at any time in your turn, put any number of resources (food, wood and stone in any mix) on the Santuário, where they stay until the end of the game; at the end it gives 2, 5 or 10 VP for 3, 7 or 12 resources on it.",
         ),
         "jap016": Card(
             id="jap016",
@@ -1612,7 +1582,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood", "location"),
             spoils=("vp",),
             deal="vp",
-            build_bonus=("card",),
+            build_bonus=("faction_card",),
             source_name=SourceName("Dojo", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
@@ -1836,8 +1806,8 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=2,
             cost=("food", "location"),
             deal="raze",
-            production=("card",),
-            build_bonus=("card",),
+            production=("common_card",),
+            build_bonus=("common_card",),
             source_name=SourceName("Legie", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
@@ -1857,8 +1827,11 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             rules=(
                 "p11/rom019",
                 "p11/os-romanos",
+                "p3/recursos-comida-madeira-pedra",
+                "p7/fase-de-limpeza",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
+            effect="Ability: you may store any amount of food, wood and stone on your faction board at clean-up; if the location is lost, the resources it let you store join your supply until that round's clean-up.",
         ),
         "rom020": Card(
             id="rom020",
@@ -2020,8 +1993,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             rules=(
                 "p11/egy003",
                 "p11/os-egipcios",
+                "p9/para-destruir-um-local-de-um-oponente",
+                "p7/fichas-de-defesa",
+                "p11/posicionando-samurais",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
+            effect="Action: spend 1 raze token to raze an enemy location, paying no more raze tokens than that one, even for a location a Samurai or a defence token protects.",
         ),
         "egy004": Card(
             id="egy004",
@@ -2054,8 +2031,10 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             rules=(
                 "p11/egy005",
                 "p11/os-egipcios",
+                "p10/gastar-trabalhadores-para-pegar-recursos-ou-cartas",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
+            effect="Ability: each time an opponent spends a pair of workers on 1 resource or 1 card (the spend-workers action), gain 1 worker (so one for each pair when several are spent in one action); at most 4 in a round.",
         ),
         "egy006": Card(
             id="egy006",
@@ -2150,6 +2129,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                 "p3/marcadores-de-bens-e-fichas",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
+            effect="Action, for nothing spent: choose an enemy location and mark it with an Egyptian token; until the end of the round it counts as yours. A worker from the supply marks the action as used.",
         ),
         "egy014": Card(
             id="egy014",
@@ -2983,6 +2963,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                 "p12/comum",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
+            effect="None: the card has no ability; built for nothing (the build action is still needed), it gives only its build bonus.",
         ),
         "com075": Card(
             id="com075",
@@ -3729,6 +3710,8 @@ FACTIONS: Final[Mapping[str, Faction]] = FrozenMap(
 GOODS: Final[Mapping[str, Good]] = FrozenMap(
     {
         "card": Good("card", "Carta", False, False, ()),
+        "common_card": Good("common_card", "Carta Comum", False, False, ()),
+        "faction_card": Good("faction_card", "Carta de Facção", False, False, ()),
         "vp": Good("vp", "Ponto de Vitória", False, False, ()),
         "worker": Good("worker", "Trabalhador", False, False, ()),
         "raze": Good("raze", "Ficha de Pilhagem", False, True, ()),
@@ -4311,6 +4294,8 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         "cards.bar010": (
             "p11/bar010",
             "p11/os-barbaros",
+            "p10/exemplos-de-como-usar-um-local-de-acao",
+            "p3/recursos-comida-madeira-pedra",
             "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
         ),
         "cards.bar012": (
@@ -4402,6 +4387,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "p11/jap015",
             "p11/os-japoneses",
             "p7/final-de-jogo",
+            "p3/recursos-comida-madeira-pedra",
             "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
         ),
         "cards.jap016": (
@@ -4474,6 +4460,8 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         "cards.rom019": (
             "p11/rom019",
             "p11/os-romanos",
+            "p3/recursos-comida-madeira-pedra",
+            "p7/fase-de-limpeza",
             "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
         ),
         "cards.rom020": (
@@ -4510,6 +4498,9 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         "cards.egy003": (
             "p11/egy003",
             "p11/os-egipcios",
+            "p9/para-destruir-um-local-de-um-oponente",
+            "p7/fichas-de-defesa",
+            "p11/posicionando-samurais",
             "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
         ),
         "cards.egy004": (
@@ -4518,6 +4509,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         "cards.egy005": (
             "p11/egy005",
             "p11/os-egipcios",
+            "p10/gastar-trabalhadores-para-pegar-recursos-ou-cartas",
             "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
         ),
         "cards.egy006": (
@@ -4767,6 +4759,16 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         "components.food": ("p3/marcadores-de-bens-e-fichas",),
         "components.workers": ("p3/marcadores-de-bens-e-fichas",),
         "goods.card": ("p3/bens-e-icones-no-jogo",),
+        "goods.common_card": (
+            "p4/visao-geral-das-cartas",
+            "p10/regras-gerais",
+            "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
+        ),
+        "goods.faction_card": (
+            "p4/visao-geral-das-cartas",
+            "p10/regras-gerais",
+            "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
+        ),
         "goods.vp": ("p3/bens-e-icones-no-jogo",),
         "goods.worker": ("p3/bens-e-icones-no-jogo",),
         "goods.raze": ("p3/bens-e-icones-no-jogo",),

@@ -67,7 +67,9 @@ class Card(Record):
     """A card of a deck with its copies: its kind of location, colours, printed ids, building cost
     (``location``: a built location or a foundation discarded), spoils (what razing it gives), deal
     (the good a deal with it gives), production, build bonus; None where the sources do not say.
-    ``name`` is None where no source in the edition's language names the card."""
+    ``name`` is None where no source in the edition's language names the card. ``effect`` is an
+    ability or action location's effect in the project's words (None: not in the sources, or a
+    production location, which has none)."""
 
     __slots__ = (
         "id",
@@ -87,6 +89,7 @@ class Card(Record):
         "activations_per_round",
         "source_name",
         "rules",
+        "effect",
     )
     __match_args__ = ("id", "name", "kind", "colours", "deck", "printed_ids", "copies", "cost")
 
@@ -107,6 +110,7 @@ class Card(Record):
     activations_per_round: int
     source_name: SourceName | None
     rules: tuple[str, ...]
+    effect: str | None
 
     def __init__(
         self,
@@ -127,6 +131,7 @@ class Card(Record):
         activations_per_round: int = 1,
         source_name: SourceName | None = None,
         rules: tuple[str, ...] = (),
+        effect: str | None = None,
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
@@ -145,6 +150,7 @@ class Card(Record):
         _set(self, "activations_per_round", activations_per_round)
         _set(self, "source_name", source_name)
         _set(self, "rules", rules)
+        _set(self, "effect", effect)
 
 
 class Faction(Record):
