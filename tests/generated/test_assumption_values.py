@@ -319,3 +319,16 @@ def test_no_runtime_checks_an_argument_with_assert(runtime: Path) -> None:
         if isinstance(node, ast.Assert)
     ]
     assert asserts == []
+
+
+def test_an_assumed_value_keeps_every_other_field_of_the_good() -> None:
+    """A good whose value is assumed keeps its block counts (Mega Civilization) and its mark of an
+    inferred stack; the view rebuilt the record from some of its fields and dropped the others."""
+    from civrules_runtime_advanced_civilization.assumptions import _commodity
+    from civrules_runtime_advanced_civilization.records import Commodity
+    from civrules_runtime_advanced_civilization.vocab import Block
+
+    good = Commodity("salt", "Salt", None, 9, 3, False, Block.EAST, ((Block.EAST, 5), (Block.WEST, 4)), ("stack",))
+    assumed = _commodity(good, 3, None)
+    assert assumed == good.replace(value=3)
+    assert (assumed.block_counts, assumed.inferred) == (((Block.EAST, 5), (Block.WEST, 4)), ("stack",))

@@ -7,6 +7,7 @@ sections 30.2-30.54, and the Central America deck, Conquistadors and volcano rul
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +16,8 @@ import pytest
 
 from civrules.diagnostics import Diagnostic
 from civrules.emit.export import export_ruleset
+from civrules.emit.helpers.render import render_helper
+from civrules.emit.sheets.render import render_sheets
 from civrules.families.advanced_civilization.calamities import calamity_amount, resolution_order
 from civrules.families.advanced_civilization.commodities import commodity_total
 from civrules.families.advanced_civilization.credits import (
@@ -30,7 +33,11 @@ from civrules.families.advanced_civilization.model import Ruleset, of_family
 from civrules.families.advanced_civilization.package import render_package
 from civrules.model import Unknown
 from civrules.pipeline import derived_facts
+from tests.conftest import REPO
 from tests.rulefiles import shipped_analysis
+
+if str(REPO / "generated" / "python") not in sys.path:
+    sys.path.insert(0, str(REPO / "generated" / "python"))
 
 
 @dataclass(frozen=True)
@@ -107,6 +114,35 @@ def test_286_commodity_cards_of_45_goods_five_per_stack(ep: Loaded) -> None:
     for stack in range(1, 10):
         blocks = sorted(c.raw["block"] for c in goods if c.stack == stack)
         assert blocks == ["east", "east", "shared", "west", "west"]
+
+
+# Neither table prints a value or a stack: 8.2.1 and item 11 print names and counts in nine rows, and
+# the data reads each good's value and stack as its row's number. Only Oil's value is printed (26.3.3).
+
+
+def test_the_expansion_projects_values_and_stacks_are_marked_inferred_but_oils(ep: Loaded) -> None:
+    inferred = {c["id"]: c.get("inferred") for c in ep.exported["commodities"]}
+    assert inferred.pop("oil") is None
+    assert len(inferred) == 44 and all(fields == ["value", "stack"] for fields in inferred.values())
+
+
+def test_central_americas_values_and_stacks_are_marked_inferred(ca: Loaded) -> None:
+    inferred = {c["id"]: c.get("inferred") for c in ca.exported["commodities"]}
+    assert len(inferred) == 27 and all(fields == ["value", "stack"] for fields in inferred.values())
+    assert all(c.inferred == ("value", "stack") for c in ca.model.commodities)
+
+
+def test_an_inferred_value_is_marked_in_the_package_the_sheet_and_the_helper(ca: Loaded) -> None:
+    from civrules_rulesets.central_america.data import COMMODITIES  # the committed package, kept current
+
+    assert COMMODITIES["turquoise"].inferred == ("value", "stack")
+    sheet = render_sheets(ca.model, "0" * 64)["commodities.html"].decode()
+    assert (
+        '<td class="num">9<span class="inferred" title="not printed: read from the source table">†</span></td>' in sheet
+    )
+    assert "<li>† Not printed by any source: each marked value is read from the row" in sheet
+    page = render_helper(ca.model, "0" * 64).decode()
+    assert "Turquoise † <input" in page and 'id="inferred-values"' in page
 
 
 def deck_sizes(settings: Mapping[str, Any], goods: Mapping[str, int]) -> dict[tuple[int, int], dict[str, int]]:

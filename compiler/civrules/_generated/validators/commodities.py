@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/commodities.schema
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "3ef9a843adbf262325bfb6a04c4d221aab1825fa953fbf3217f160c88a14c4cc"
+SCHEMA_SHA256 = "81d7402d8ef88607a8ade0eab537843a7faf179b2a758cd35f2cfc36d4f05ca4"
 
 from decimal import Decimal
 import re
@@ -663,6 +663,22 @@ def validate_https___civrules_invalid_schemas_commodities_schema_json___defs_com
                             raise _Invalid
                 if data__blockcounts_keys:
                     raise _Invalid
+        if "inferred" in data_keys:
+            data_keys.remove("inferred")
+            data__inferred = data["inferred"]
+            if not isinstance(data__inferred, (list, tuple)):
+                raise _Invalid
+            data__inferred_is_list = isinstance(data__inferred, (list, tuple))
+            if data__inferred_is_list:
+                data__inferred_len = len(data__inferred)
+                if data__inferred_len < 1:
+                    raise _Invalid
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                if data__inferred_len > len(set(fn(data__inferred_x) for data__inferred_x in data__inferred)):
+                    raise _Invalid
+                for data__inferred_x, data__inferred_item in enumerate(data__inferred):
+                    if not (isinstance(data__inferred_item, str) and data__inferred_item == 'value' or isinstance(data__inferred_item, str) and data__inferred_item == 'stack'):
+                        raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "90138c2637fdb45ac9046b32f199d35ad2f3a4814ae54e9c519ef9e39e8d3b95"
+SCHEMA_SHA256 = "35fb339ff609b44050c6f308748201d1508025b23514ba8626dcc2bc08f0e2e9"
 
 from decimal import Decimal
 import re
@@ -6033,6 +6033,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data_keys.remove("block_counts")
             data__blockcounts = data["block_counts"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__blockcounts, custom_formats, (name_prefix or "data") + ".block_counts")
+        if "inferred" in data_keys:
+            data_keys.remove("inferred")
+            data__inferred = data["inferred"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__inferred, custom_formats, (name_prefix or "data") + ".inferred")
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]

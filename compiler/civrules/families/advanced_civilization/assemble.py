@@ -233,6 +233,7 @@ def _commodity(origin: Origin, raw: dict[str, Any]) -> Commodity:
         bool(raw.get("mining", False)),
         known(raw.get("block")),
         _block_counts(raw.get("block_counts")),
+        tuple(str(field) for field in raw.get("inferred", ())),
     )
 
 

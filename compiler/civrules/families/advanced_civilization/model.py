@@ -125,6 +125,8 @@ class Commodity(Entity):
     block: str | Unknown | None = None
     #: How many of its cards each trade block's deck holds (`block_counts`, Mega Civilization).
     block_counts: tuple[tuple[str, int], ...] | None = None
+    #: The fields no source prints that the data reads from a table's layout (`inferred`: value, stack).
+    inferred: tuple[str, ...] = ()
 
 
 @frozen_value

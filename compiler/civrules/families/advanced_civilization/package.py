@@ -62,7 +62,7 @@ from civrules.support.tracked import shared
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
 FAMILY_RUNTIME = family_runtime_package(FAMILY.id)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
-FAMILY_RUNTIME_VERSION = "2.0.1"
+FAMILY_RUNTIME_VERSION = "2.1.0"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",
@@ -841,6 +841,7 @@ def _commodity_tables(ruleset: Ruleset, w: _Writer) -> None:
                             if c.block_counts is not None
                             else []
                         ),
+                        **({"inferred": tup([value(f) for f in c.inferred])} if c.inferred else {}),
                     ),
                 )
                 for c in ruleset.commodities

@@ -76,6 +76,7 @@ def commodity_tables(ruleset: Ruleset) -> dict[str, Any]:
                 "count": _known_int(c.count, f"the count of {c.id} is not in the sources"),
                 "mining": c.mining,
                 "block": c.block if isinstance(c.block, str) else None,
+                "inferred": list(c.inferred),
             }
             for c in ruleset.commodities
         },
@@ -266,9 +267,16 @@ def _body(ruleset: Ruleset) -> str:
         for c in ruleset.cards
     )
     hand = "".join(
-        f'<label>{text(c.display_name)} <input type="number" min="0" step="1" placeholder="0" '
+        f"<label>{text(c.display_name)}{' †' if 'value' in c.inferred else ''} "
+        '<input type="number" min="0" step="1" placeholder="0" '
         f"data-state={attr('c.' + c.id)} data-good={attr(c.id)} aria-label={attr(c.display_name + ' cards')}></label>"
         for c in ruleset.commodities
+    )
+    inferred = (
+        '<p class="note" id="inferred-values">† No source prints the values of the goods so marked: the data '
+        "reads each from the row of the source's table that lists the good, and the payments below count them so.</p>"
+        if any("value" in c.inferred for c in ruleset.commodities)
+        else ""
     )
     nations = "".join(f"<option value={attr(n.id)}>{text(n.display_name)}</option>" for n in ruleset.nations)
     levels = ast_levels(ruleset)
@@ -309,7 +317,8 @@ def _body(ruleset: Ruleset) -> str:
     return (
         '<section class="tool" id="holding"><h2>What you hold</h2>'
         f'<fieldset><legend>Civilization cards held</legend><div class="choices">{held}</div></fieldset>'
-        f'<fieldset><legend>Commodity cards in hand (by count)</legend><div class="counts">{hand}</div></fieldset>'
+        f'<fieldset><legend>Commodity cards in hand (by count)</legend><div class="counts">{hand}</div>'
+        f"{inferred}</fieldset>"
         '<fieldset><legend>Treasury and cities</legend><div class="counts">'
         '<label>Treasury tokens <input type="number" min="0" step="1" placeholder="0" data-state="treasury" '
         'id="treasury"></label>'

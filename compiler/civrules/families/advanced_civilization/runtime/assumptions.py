@@ -68,10 +68,8 @@ def _commodity(good: Commodity, value: int | None, count: int | None) -> Commodi
         raise given(f"the value of {good.id}")
     if count is not None and good.count is not None:
         raise given(f"the count of {good.id}")
-    return Commodity(
-        good.id, good.name, good.value if value is None else value, good.count if count is None else count,
-        good.stack, good.mining, good.block,
-    )  # fmt: skip
+    # every other field kept (a Mega Civilization good's block_counts, an inferred value's mark)
+    return good.replace(value=good.value if value is None else value, count=good.count if count is None else count)
 
 
 def _phase(phase: Phase, assumed: Assumptions) -> Phase:

@@ -568,9 +568,11 @@ class Card(Record):
 class Commodity(Record):
     """A trade good; ``block`` is its native trade block where the game has blocks, and
     ``block_counts`` how many of its cards each block's deck holds where the data says (Mega
-    Civilization: ``((Block.EAST, 0), (Block.WEST, 9))``; None where not written)."""
+    Civilization: ``((Block.EAST, 0), (Block.WEST, 9))``; None where not written). ``inferred``
+    names the fields no source prints, read by the data from the layout of a source's table
+    (``("value", "stack")``: the good's row read as both); empty where every field is printed."""
 
-    __slots__ = ("id", "name", "value", "count", "stack", "mining", "block", "block_counts")
+    __slots__ = ("id", "name", "value", "count", "stack", "mining", "block", "block_counts", "inferred")
     __match_args__ = ("id", "name", "value", "count", "stack", "mining", "block", "block_counts")
 
     id: str
@@ -581,6 +583,7 @@ class Commodity(Record):
     mining: bool
     block: Block | None
     block_counts: tuple[tuple[Block, int], ...] | None
+    inferred: tuple[str, ...]
 
     def __init__(
         self,
@@ -592,6 +595,7 @@ class Commodity(Record):
         mining: bool,
         block: Block | None,
         block_counts: tuple[tuple[Block, int], ...] | None = None,
+        inferred: tuple[str, ...] = (),
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
@@ -601,6 +605,7 @@ class Commodity(Record):
         _set(self, "mining", mining)
         _set(self, "block", block)
         _set(self, "block_counts", block_counts)
+        _set(self, "inferred", inferred)
 
 
 class Deck(Record):

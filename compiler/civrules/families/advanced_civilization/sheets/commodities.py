@@ -37,6 +37,7 @@ def commodity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> 
             "name": commodity.display_name,
             "mark": source.changed("commodities", commodity.id) if source is not None else "",
             "value": known(commodity.value),
+            "inferred": "value" in commodity.inferred,
             "count": known(commodity.count),
             "values": values,
             "mining": mining,
@@ -77,6 +78,7 @@ def commodity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> 
     ]
     mining, set_rule = ruleset.mining, ruleset.set_value
     return {
+        "inferred": _inferred_note(ruleset),
         "columns": list(range(1, width + 1)),
         "stacks": stacks,
         "loose": loose,
@@ -93,6 +95,19 @@ def commodity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> 
         "purchases": purchases,
         "decks": _deck_compositions(ruleset),
     }
+
+
+def _inferred_note(ruleset: Ruleset) -> str:
+    """What the mark of an inferred value says, where some good's value (and stack) is read from the
+    layout of a source's table rather than printed; empty where none is."""
+    fields = {field for c in ruleset.commodities for field in c.inferred}
+    if "value" not in fields:
+        return ""
+    also = "; so is the stack the good is sorted into" if "stack" in fields else ""
+    return (
+        "Not printed by any source: each marked value is read from the row of the source's table that lists "
+        f"the good{also}."
+    )
 
 
 def _deck_compositions(ruleset: Ruleset) -> list[dict[str, Any]]:

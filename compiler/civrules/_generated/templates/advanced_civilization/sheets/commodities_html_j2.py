@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "cf05715e098fa4660718582ba3acac93deeddf31c5f9ee05c805dca530643d8e"
+SOURCE_SHA256 = "8f5ae4c071675b427c179d31b42826993660f8b83ae7baab62ed41a6d6e47093"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'commodities.html.j2'
@@ -89,6 +89,11 @@ def root(context, missing=missing):
                 t_2.append(
                     escape(environment.getattr(l_2_g, 'value')),
                 )
+                if environment.getattr(l_2_g, 'inferred'):
+                    pass
+                    t_2.append(
+                        '<span class="inferred" title="not printed: read from the source table">†</span>',
+                    )
             t_2.append(
                 '</td>\n<td class="num">',
             )
@@ -179,7 +184,7 @@ def block_style(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     pass
-    yield 'table.goods { font-size: 8pt; }\n.goods th, .goods td { padding: 0.45mm 1mm; }\n.goods col.g-name { width: 30mm; }\n.goods col.g-num { width: 11mm; }\n.goods tr.stack th { background: #3b2a1e; color: #ffffff; font-size: 8.5pt; padding: 0.8mm 1.5mm; }\n.goods tr.stack .cal { font-weight: normal; margin-left: 3mm; }\n.goods td.v { font-variant-numeric: tabular-nums; }\n.goods td.off { background: #eeeae3; }\n.goods tr.mining > * { background: #f5efe3; font-size: 7.4pt; color: #3b2a1e; border-top: 0; }\n.goods tr.mining th.with { font-weight: normal; font-style: italic; padding-left: 4mm; }\n.goods tbody { break-inside: avoid; }\n.pick { font-size: 0.9em; }\n.decks td, .decks th { font-size: 7.8pt; }\n.facts-list { margin: 0 0 2mm; padding-left: 4mm; font-size: 8pt; }\n'
+    yield 'table.goods { font-size: 8pt; }\n.goods th, .goods td { padding: 0.45mm 1mm; }\n.goods col.g-name { width: 30mm; }\n.goods col.g-num { width: 11mm; }\n.goods tr.stack th { background: #3b2a1e; color: #ffffff; font-size: 8.5pt; padding: 0.8mm 1.5mm; }\n.goods tr.stack .cal { font-weight: normal; margin-left: 3mm; }\n.goods td.v { font-variant-numeric: tabular-nums; }\n.goods td.off { background: #eeeae3; }\n.goods tr.mining > * { background: #f5efe3; font-size: 7.4pt; color: #3b2a1e; border-top: 0; }\n.goods tr.mining th.with { font-weight: normal; font-style: italic; padding-left: 4mm; }\n.goods tbody { break-inside: avoid; }\n.pick { font-size: 0.9em; }\n.inferred { font-size: 0.8em; vertical-align: super; }\n.decks td, .decks th { font-size: 7.8pt; }\n.facts-list { margin: 0 0 2mm; padding-left: 4mm; font-size: 8pt; }\n'
 
 def block_content(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -193,6 +198,7 @@ def block_content(context, missing=missing):
     l_0_mining_extra = resolve('mining_extra')
     l_0_mining_card = resolve('mining_card')
     l_0_total = resolve('total')
+    l_0_inferred = resolve('inferred')
     l_0_purchases = resolve('purchases')
     l_0_with_block = resolve('with_block')
     l_0_columns = resolve('columns')
@@ -223,13 +229,18 @@ def block_content(context, missing=missing):
         yield '</strong> (◆): once per turn, one set of a marked good counts as '
         yield escape((undefined(name='mining_extra') if l_0_mining_extra is missing else l_0_mining_extra))
         yield ' card'
-        yield escape(('s' if ((undefined(name='mining_extra') if l_0_mining_extra is missing else l_0_mining_extra) != 1) else cond_expr_undefined("the inline if-expression on line 45 in 'commodities.html.j2' evaluated to false and no else section was defined.")))
+        yield escape(('s' if ((undefined(name='mining_extra') if l_0_mining_extra is missing else l_0_mining_extra) != 1) else cond_expr_undefined("the inline if-expression on line 46 in 'commodities.html.j2' evaluated to false and no else section was defined.")))
         yield " larger, up to the good's number of cards.</li>"
     if (undefined(name='total') if l_0_total is missing else l_0_total):
         pass
         yield '<li>'
         yield escape((undefined(name='total') if l_0_total is missing else l_0_total))
         yield ' commodity cards in all.</li>'
+    if (undefined(name='inferred') if l_0_inferred is missing else l_0_inferred):
+        pass
+        yield '<li>† '
+        yield escape((undefined(name='inferred') if l_0_inferred is missing else l_0_inferred))
+        yield '</li>'
     for l_1_p in (undefined(name='purchases') if l_0_purchases is missing else l_0_purchases):
         _loop_vars = {}
         pass
@@ -374,4 +385,4 @@ def block_content(context, missing=missing):
         yield '</tbody>\n</table>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=19&2=22&3=28&4=38&5=44&6=51&7=62&8=72&9=85&10=98&11=102&13=107&16=126&19=131&21=139&26=164&42=174&44=201&45=209&46=218&47=223&50=240&52=250&53=256&55=265&57=269&58=299&61=302&63=305&64=307&68=310&73=314&74=318&76=322&77=334&78=337&79=348&80=354'
+debug_info = '1=19&2=22&3=28&4=38&5=44&6=51&7=62&8=72&9=90&10=103&11=107&13=112&16=131&19=136&21=144&26=169&43=179&45=207&46=215&47=224&48=229&49=234&52=251&54=261&55=267&57=276&59=280&60=310&63=313&65=316&66=318&70=321&75=325&76=329&78=333&79=345&80=348&81=359&82=365'
