@@ -402,3 +402,38 @@ def test_the_readme_synopsis_of_each_command_names_its_options_and_their_choices
                 given = re.search(rf"{re.escape(option.opts[-1])} ([\w|]+)", text)
                 assert given is not None, f"civrules {name} {option.opts[-1]}: its choices are not shown"
                 assert given.group(1).split("|") == list(option.type.choices), f"civrules {name}: {text}"
+def _readme_section(title: str) -> str:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    start = text.index(f"\n## {title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end >= 0 else len(text)]
+
+
+def test_the_data_sources_section_has_a_subsection_for_every_family() -> None:
+    """README's "Data sources and known gaps" had subsections for the Advanced Civilization family's
+    rulesets only: Sid Meier's Civilization and Imperial Settlers, added later, had neither their
+    sources nor their gaps nor their recorded disagreements there. Every family of the shipped
+    rulesets has a subsection whose heading names one of its rulesets."""
+    import yaml
+
+    families: dict[str, set[str]] = {}
+    for manifest in sorted((RULES / "rulesets").glob("*.yaml")):
+        data = yaml.safe_load(manifest.read_text(encoding="utf-8"))
+        families.setdefault(data.get("family", "advanced-civilization"), set()).add(data["id"])
+    section = _readme_section("Data sources and known gaps")
+    headings = re.findall(r"^### (.*)$", section, flags=re.MULTILINE)
+    named = {ruleset for heading in headings for ruleset in re.findall(r"`([a-z0-9-]+)`", heading)}
+    assert not {family for family, rulesets in families.items() if not rulesets & named}
+
+
+def test_the_data_sources_section_names_every_rulebook_text_the_data_cites() -> None:
+    """The section's opening spoke of one rulebook text (English and Italian) and of citations as
+    `rule: "NN.NN"`, false for the families cited by page and heading from Portuguese rulebooks."""
+    import yaml
+
+    section = _readme_section("Data sources and known gaps")
+    opening = section[: section.index("\n### ")]
+    for index in sorted((RULES / "rulebooks").glob("*.yaml")):
+        source = (yaml.safe_load(index.read_text(encoding="utf-8"))["rulebook"] or {}).get("source_file")
+        if source is not None:
+            assert Path(source).name in opening, source
