@@ -402,6 +402,8 @@ def test_the_readme_synopsis_of_each_command_names_its_options_and_their_choices
                 given = re.search(rf"{re.escape(option.opts[-1])} ([\w|]+)", text)
                 assert given is not None, f"civrules {name} {option.opts[-1]}: its choices are not shown"
                 assert given.group(1).split("|") == list(option.type.choices), f"civrules {name}: {text}"
+
+
 def _readme_section(title: str) -> str:
     text = (REPO / "README.md").read_text(encoding="utf-8")
     start = text.index(f"\n## {title}\n")

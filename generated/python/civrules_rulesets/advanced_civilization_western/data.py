@@ -94,7 +94,7 @@ RULESET_ID: Final = "advanced-civilization-western"
 RULESET_NAME: Final = "Advanced Civilization with the Western Extension"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "3c02dd960f35267c226cee31da67be18fa0d76cdd146c3ec9fe5ba040018e43d"
+RULESET_FINGERPRINT: Final = "52ad691c9924339fa64ba9940105bb96abee5aa41621edc3ff7034edd0d39ec5"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False

@@ -104,7 +104,7 @@ RULESET_ID: Final = "central-america"
 RULESET_NAME: Final = "Central America (Expansion Project map variant)"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "be30f1483029b37cf6381ea2d0bb5de3faa365e1bd758f6dba4075088e6587cb"
+RULESET_FINGERPRINT: Final = "d2a13583fc51047442df516fc94e1952d826438fb31a2148340ecf59efd64bd8"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True

@@ -106,7 +106,7 @@ RULESET_ID: Final = "expansion-project"
 RULESET_NAME: Final = "Civilization: The Expansion Project"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "fc31c8c16ffb4bd9f3db7d16f00ee7ad03d7e1c40e5ea5cb4d432439490efb45"
+RULESET_FINGERPRINT: Final = "04acacb8d4dfc573b34e3fb12c804c71a0e7419d690745a9cc727ef78a345c77"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True

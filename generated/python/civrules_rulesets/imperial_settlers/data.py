@@ -48,7 +48,7 @@ RULESET_ID: Final = "imperial-settlers"
 RULESET_NAME: Final = "Imperial Settlers"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "52ac9aaf488e4535d257bf5ead85d0c665b15b0c8bdf1f0c0637237b8c6c4bd8"
+RULESET_FINGERPRINT: Final = "b756e82b8d4d0f0b579940b52194158035630ba17b90e13228cb34f6e8b3f519"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False

@@ -48,7 +48,7 @@ RULESET_ID: Final = "imperial-settlers-advanced-lookout"
 RULESET_NAME: Final = "Imperial Settlers, advanced lookout phase"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "10ee5a75af3ad648253a823228bc9e3dbd702da5b7e77471918d8ed242ff487d"
+RULESET_FINGERPRINT: Final = "425ea5e3972a6b733b9a199430c28d945f2ca23f5f90ff93567c2713b337f31b"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False

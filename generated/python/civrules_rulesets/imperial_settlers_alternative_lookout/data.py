@@ -48,7 +48,7 @@ RULESET_ID: Final = "imperial-settlers-alternative-lookout"
 RULESET_NAME: Final = "Imperial Settlers, alternative lookout phase"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "aeee34c349d183d751b5a0e40fb834c7dd482d3a5182d1805865c4bffb256a51"
+RULESET_FINGERPRINT: Final = "cad1a3c39595969b030e8944e97f9f04c95e96a19dff0d001eddda5fdaba012c"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False

@@ -48,7 +48,7 @@ RULESET_ID: Final = "imperial-settlers-peaceful"
 RULESET_NAME: Final = "Imperial Settlers, peaceful variant"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "55fa2cc692f79b6b2fa78c406f0d339ab7e58d190beb73d9ebddd0b4af31cef3"
+RULESET_FINGERPRINT: Final = "19a8ceaf370647a316be6b0c64b5be553db806850827dc59eccef1862d139eb8"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False

@@ -276,11 +276,6 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     ),
     UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
-        "buildings[barracks].disagreements[0].chosen",
-        "the building/terrain table (p6) has no row for Barracks",
-    ),
-    UnknownFact(
-        "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[muros].cost",
         "the rulebook gives no cost for it (costs are printed on the technology cards and the market board)",
     ),

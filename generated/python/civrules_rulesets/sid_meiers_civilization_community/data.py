@@ -79,7 +79,7 @@ RULESET_NAME: Final = (
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "ecd909f2ee441b462e19329e3420555fe196e7519ffa0e9893eec52a38d41835"
+RULESET_FINGERPRINT: Final = "fd02012215726e672cdd3dea76e2bceca2be98a5e2130f31c46cbe20f5d5e729"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -97,84 +97,9 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
         "the rulebook says only that Rome and Russia start with a government other than Despotism",
     ),
     UnknownFact(
-        "cards/sid-meiers-civilization-buildings.yaml",
-        "buildings[barracks].disagreements[0].chosen",
-        "the building/terrain table (p6) has no row for Barracks",
-    ),
-    UnknownFact(
-        "cards/sid-meiers-civilization-buildings.yaml",
-        "buildings[muros].cost",
-        "the rulebook gives no cost for it (costs are printed on the technology cards and the market board)",
-    ),
-    UnknownFact(
         "cards/sid-meiers-civilization-culture.yaml",
         "great_people[general].category",
         "the rulebook names the General only among the combat bonuses",
-    ),
-    UnknownFact(
-        "rulesets/sid-meiers-civilization-community.yaml",
-        "overlay.civilizations.add[americans].starting_government",
-        "the transcription gives no starting government",
-    ),
-    UnknownFact(
-        "rulesets/sid-meiers-civilization-community.yaml",
-        "overlay.civilizations.add[arabs].starting_government",
-        "the transcription gives no starting government",
-    ),
-    UnknownFact(
-        "rulesets/sid-meiers-civilization-community.yaml",
-        "overlay.civilizations.add[aztecs].starting_government",
-        "the transcription gives no starting government",
-    ),
-    UnknownFact(
-        "rulesets/sid-meiers-civilization-community.yaml",
-        "overlay.civilizations.add[chinese].starting_government",
-        "the transcription gives no starting government",
-    ),
-    UnknownFact(
-        "rulesets/sid-meiers-civilization-community.yaml",
-        "overlay.civilizations.add[england].starting_government",
-        "the transcription gives no starting government",
-    ),
-    UnknownFact(
-        "rulesets/sid-meiers-civilization-community.yaml",
-        "overlay.civilizations.add[french].starting_government",
-        "the transcription gives no starting government",
-    ),
-    UnknownFact(
-        "rulesets/sid-meiers-civilization-community.yaml",
-        "overlay.civilizations.add[germans].starting_government",
-        "the transcription gives no starting government",
-    ),
-    UnknownFact(
-        "rulesets/sid-meiers-civilization-community.yaml",
-        "overlay.civilizations.add[greeks].starting_government",
-        "the transcription gives no starting government",
-    ),
-    UnknownFact(
-        "rulesets/sid-meiers-civilization-community.yaml",
-        "overlay.civilizations.add[indians].starting_government",
-        "the transcription gives no starting government",
-    ),
-    UnknownFact(
-        "rulesets/sid-meiers-civilization-community.yaml",
-        "overlay.civilizations.add[japanese].starting_government",
-        "the transcription gives no starting government",
-    ),
-    UnknownFact(
-        "rulesets/sid-meiers-civilization-community.yaml",
-        "overlay.civilizations.add[mongols].starting_government",
-        "the transcription gives no starting government",
-    ),
-    UnknownFact(
-        "rulesets/sid-meiers-civilization-community.yaml",
-        "overlay.civilizations.add[spanish].starting_government",
-        "the transcription gives no starting government",
-    ),
-    UnknownFact(
-        "rulesets/sid-meiers-civilization-community.yaml",
-        "overlay.civilizations.add[zulu].starting_government",
-        "the transcription gives no starting government",
     ),
 )
 
@@ -213,45 +138,35 @@ TECHNOLOGIES: Final[Mapping[str, Technology]] = FrozenMap(
             id="pottery",
             name="Pottery",
             level=1,
-            unlocks=Unlocks(buildings=("celeiro",), units=(), governments=(), wonders=("the_pyramids",)),
+            unlocks=Unlocks(buildings=("celeiro",), units=(), governments=(), wonders=()),
             effects=(TechEffect(EffectKind.CULTURE_HAND), TechEffect(EffectKind.COINS)),
         ),
         "code_of_laws": Technology(
             id="code_of_laws",
             name="Code of Laws",
             level=1,
-            unlocks=Unlocks(
-                buildings=("puesto_comercial",),
-                units=(),
-                governments=("republic",),
-                wonders=("the_oracle",),
-            ),
+            unlocks=Unlocks(buildings=("puesto_comercial",), units=(), governments=("republic",), wonders=()),
             effects=(TechEffect(EffectKind.COINS),),
         ),
         "engineering": Technology(
             id="engineering",
             name="Engineering",
             level=2,
-            unlocks=Unlocks(buildings=("aqueduto",), units=(), governments=(), wonders=("panama_canal",)),
+            unlocks=Unlocks(buildings=("aqueduto",), units=(), governments=(), wonders=()),
             effects=(TechEffect(EffectKind.SPLIT_PRODUCTION),),
         ),
         "chivalry": Technology(
             id="chivalry",
             name="Chivalry",
             level=2,
-            unlocks=Unlocks(
-                buildings=(),
-                units=(UnitRef("cavalaria", 2),),
-                governments=("feudalismo",),
-                wonders=("taj_mahal",),
-            ),
+            unlocks=Unlocks(buildings=(), units=(UnitRef("cavalaria", 2),), governments=("feudalismo",), wonders=()),
             effects=(TechEffect(EffectKind.RESOURCE_ABILITY),),
         ),
         "masonry": Technology(
             id="masonry",
             name="Masonry",
             level=1,
-            unlocks=Unlocks(buildings=("muros",), units=(), governments=(), wonders=("the_great_wall",)),
+            unlocks=Unlocks(buildings=("muros",), units=(), governments=(), wonders=()),
             effects=(TechEffect(EffectKind.STACKING_LIMIT),),
         ),
         "horseback_riding": Technology(
@@ -265,7 +180,7 @@ TECHNOLOGIES: Final[Mapping[str, Technology]] = FrozenMap(
             id="irrigacao",
             name="Irrigação",
             level=2,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=("machu_pichu",)),
+            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
             effects=(TechEffect(EffectKind.CITY_LIMIT, 3, None),),
         ),
         "navigation": Technology(
@@ -300,7 +215,7 @@ TECHNOLOGIES: Final[Mapping[str, Technology]] = FrozenMap(
             id="currency",
             name="Currency",
             level=1,
-            unlocks=Unlocks(buildings=("marcado",), units=(), governments=(), wonders=("chichen_itza",)),
+            unlocks=Unlocks(buildings=("marcado",), units=(), governments=(), wonders=()),
             effects=(TechEffect(EffectKind.RESOURCE_ABILITY, 3, "incenso"),),
         ),
         "theology": Technology(
@@ -314,7 +229,7 @@ TECHNOLOGIES: Final[Mapping[str, Technology]] = FrozenMap(
             id="printing_press",
             name="Printing Press",
             level=2,
-            unlocks=Unlocks(buildings=("universidade",), units=(), governments=(), wonders=("the_louvre",)),
+            unlocks=Unlocks(buildings=("universidade",), units=(), governments=(), wonders=()),
             effects=(TechEffect(EffectKind.COINS),),
         ),
         "democracy": Technology(
@@ -342,7 +257,7 @@ TECHNOLOGIES: Final[Mapping[str, Technology]] = FrozenMap(
             id="metalworking",
             name="Metalworking",
             level=1,
-            unlocks=Unlocks(buildings=("barracks",), units=(), governments=(), wonders=("colossus",)),
+            unlocks=Unlocks(buildings=("barracks",), units=(), governments=(), wonders=()),
             effects=(TechEffect(EffectKind.RESOURCE_ABILITY, 3, "ferro"),),
         ),
         "computers": Technology(
@@ -356,7 +271,7 @@ TECHNOLOGIES: Final[Mapping[str, Technology]] = FrozenMap(
             id="monarquia",
             name="Monarquia",
             level=2,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=("himeji_samurai_castle",)),
+            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
             effects=(TechEffect(EffectKind.OBSOLETE_WONDER),),
         ),
         "space_flight": Technology(
@@ -370,7 +285,7 @@ TECHNOLOGIES: Final[Mapping[str, Technology]] = FrozenMap(
             id="animal_husbandry",
             name="Animal Husbandry",
             level=1,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=("the_hanging_gardens",)),
+            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
             effects=(),
         ),
         "agriculture": Technology(
@@ -384,7 +299,7 @@ TECHNOLOGIES: Final[Mapping[str, Technology]] = FrozenMap(
             id="philosophy",
             name="Philosophy",
             level=1,
-            unlocks=Unlocks(buildings=("templo",), units=(), governments=(), wonders=("angkor_wat",)),
+            unlocks=Unlocks(buildings=("templo",), units=(), governments=(), wonders=()),
             effects=(),
         ),
         "writing": Technology(
@@ -412,7 +327,7 @@ TECHNOLOGIES: Final[Mapping[str, Technology]] = FrozenMap(
             id="construction",
             name="Construction",
             level=2,
-            unlocks=Unlocks(buildings=("oficina",), units=(), governments=(), wonders=("porcelain_tower",)),
+            unlocks=Unlocks(buildings=("oficina",), units=(), governments=(), wonders=()),
             effects=(),
         ),
         "mathematics": Technology(
@@ -452,14 +367,14 @@ TECHNOLOGIES: Final[Mapping[str, Technology]] = FrozenMap(
             id="banking",
             name="Banking",
             level=3,
-            unlocks=Unlocks(buildings=("banco",), units=(), governments=(), wonders=("big_ben",)),
+            unlocks=Unlocks(buildings=("banco",), units=(), governments=(), wonders=()),
             effects=(),
         ),
         "communism": Technology(
             id="communism",
             name="Communism",
             level=3,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=("the_kremlin",)),
+            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
             effects=(),
         ),
         "ecology": Technology(
@@ -473,12 +388,7 @@ TECHNOLOGIES: Final[Mapping[str, Technology]] = FrozenMap(
             id="metal_casting",
             name="Metal Casting",
             level=3,
-            unlocks=Unlocks(
-                buildings=(),
-                units=(UnitRef("artilharia", 3),),
-                governments=(),
-                wonders=("statue_of_liberty",),
-            ),
+            unlocks=Unlocks(buildings=(), units=(UnitRef("artilharia", 3),), governments=(), wonders=()),
             effects=(),
         ),
         "military_science": Technology(
@@ -527,7 +437,7 @@ TECHNOLOGIES: Final[Mapping[str, Technology]] = FrozenMap(
             id="mass_media",
             name="Mass Media",
             level=4,
-            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=("cristo_redentor",)),
+            unlocks=Unlocks(buildings=(), units=(), governments=(), wonders=()),
             effects=(),
         ),
         "plastics": Technology(
@@ -615,7 +525,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             terrains=("pradaria",),
             city_centre=False,
             limited=False,
-            upgrade_of=None,
+            upgrade_of="biblioteca",
             cost=8,
             combat_bonus=None,
         ),
@@ -655,7 +565,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             terrains=("deserto", "montanha", "pradaria", "floresta"),
             city_centre=False,
             limited=True,
-            upgrade_of=None,
+            upgrade_of="marcado",
             cost=10,
             combat_bonus=None,
         ),
@@ -675,7 +585,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             terrains=("deserto", "montanha", "pradaria", "floresta"),
             city_centre=False,
             limited=True,
-            upgrade_of=None,
+            upgrade_of="templo",
             cost=10,
             combat_bonus=None,
         ),
@@ -685,7 +595,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             terrains=("deserto", "montanha", "pradaria", "floresta"),
             city_centre=False,
             limited=True,
-            upgrade_of=None,
+            upgrade_of="barracks",
             cost=10,
             combat_bonus=4,
         ),
@@ -706,7 +616,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             city_centre=True,
             limited=False,
             upgrade_of=None,
-            cost=None,
+            cost=7,
             combat_bonus=4,
         ),
     },
@@ -1034,26 +944,103 @@ SPACE_KINDS: Final[Mapping[str, SpaceKind]] = FrozenMap(
 
 CULTURE_SPACES: Final[Mapping[str, CultureSpace]] = FrozenMap(
     {
-        "space_01": CultureSpace(id="space_01", position=1, kind="culture_event", culture=3, trade=0, deck=None),
-        "space_02": CultureSpace(id="space_02", position=2, kind="culture_event", culture=3, trade=0, deck=None),
+        "space_01": CultureSpace(id="space_01", position=1, kind="culture_event", culture=3, trade=0, deck="culture_i"),
+        "space_02": CultureSpace(id="space_02", position=2, kind="culture_event", culture=3, trade=0, deck="culture_i"),
         "space_03": CultureSpace(id="space_03", position=3, kind="great_person", culture=3, trade=0, deck=None),
-        "space_04": CultureSpace(id="space_04", position=4, kind="culture_event", culture=3, trade=0, deck=None),
-        "space_05": CultureSpace(id="space_05", position=5, kind="culture_event", culture=3, trade=0, deck=None),
-        "space_06": CultureSpace(id="space_06", position=6, kind="culture_event", culture=3, trade=0, deck=None),
+        "space_04": CultureSpace(id="space_04", position=4, kind="culture_event", culture=3, trade=0, deck="culture_i"),
+        "space_05": CultureSpace(id="space_05", position=5, kind="culture_event", culture=3, trade=0, deck="culture_i"),
+        "space_06": CultureSpace(id="space_06", position=6, kind="culture_event", culture=3, trade=0, deck="culture_i"),
         "space_07": CultureSpace(id="space_07", position=7, kind="great_person", culture=3, trade=0, deck=None),
-        "space_08": CultureSpace(id="space_08", position=8, kind="culture_event", culture=5, trade=3, deck=None),
-        "space_09": CultureSpace(id="space_09", position=9, kind="culture_event", culture=5, trade=3, deck=None),
-        "space_10": CultureSpace(id="space_10", position=10, kind="culture_event", culture=5, trade=3, deck=None),
-        "space_11": CultureSpace(id="space_11", position=11, kind="culture_event", culture=5, trade=3, deck=None),
+        "space_08": CultureSpace(
+            id="space_08",
+            position=8,
+            kind="culture_event",
+            culture=5,
+            trade=3,
+            deck="culture_ii",
+        ),
+        "space_09": CultureSpace(
+            id="space_09",
+            position=9,
+            kind="culture_event",
+            culture=5,
+            trade=3,
+            deck="culture_ii",
+        ),
+        "space_10": CultureSpace(
+            id="space_10",
+            position=10,
+            kind="culture_event",
+            culture=5,
+            trade=3,
+            deck="culture_ii",
+        ),
+        "space_11": CultureSpace(
+            id="space_11",
+            position=11,
+            kind="culture_event",
+            culture=5,
+            trade=3,
+            deck="culture_ii",
+        ),
         "space_12": CultureSpace(id="space_12", position=12, kind="great_person", culture=5, trade=3, deck=None),
-        "space_13": CultureSpace(id="space_13", position=13, kind="culture_event", culture=5, trade=3, deck=None),
-        "space_14": CultureSpace(id="space_14", position=14, kind="culture_event", culture=5, trade=3, deck=None),
-        "space_15": CultureSpace(id="space_15", position=15, kind="culture_event", culture=7, trade=6, deck=None),
-        "space_16": CultureSpace(id="space_16", position=16, kind="culture_event", culture=7, trade=6, deck=None),
-        "space_17": CultureSpace(id="space_17", position=17, kind="culture_event", culture=7, trade=6, deck=None),
+        "space_13": CultureSpace(
+            id="space_13",
+            position=13,
+            kind="culture_event",
+            culture=5,
+            trade=3,
+            deck="culture_ii",
+        ),
+        "space_14": CultureSpace(
+            id="space_14",
+            position=14,
+            kind="culture_event",
+            culture=5,
+            trade=3,
+            deck="culture_ii",
+        ),
+        "space_15": CultureSpace(
+            id="space_15",
+            position=15,
+            kind="culture_event",
+            culture=7,
+            trade=6,
+            deck="culture_iii",
+        ),
+        "space_16": CultureSpace(
+            id="space_16",
+            position=16,
+            kind="culture_event",
+            culture=7,
+            trade=6,
+            deck="culture_iii",
+        ),
+        "space_17": CultureSpace(
+            id="space_17",
+            position=17,
+            kind="culture_event",
+            culture=7,
+            trade=6,
+            deck="culture_iii",
+        ),
         "space_18": CultureSpace(id="space_18", position=18, kind="great_person", culture=7, trade=6, deck=None),
-        "space_19": CultureSpace(id="space_19", position=19, kind="culture_event", culture=7, trade=6, deck=None),
-        "space_20": CultureSpace(id="space_20", position=20, kind="culture_event", culture=7, trade=6, deck=None),
+        "space_19": CultureSpace(
+            id="space_19",
+            position=19,
+            kind="culture_event",
+            culture=7,
+            trade=6,
+            deck="culture_iii",
+        ),
+        "space_20": CultureSpace(
+            id="space_20",
+            position=20,
+            kind="culture_event",
+            culture=7,
+            trade=6,
+            deck="culture_iii",
+        ),
         "space_21": CultureSpace(id="space_21", position=21, kind="culture_victory", culture=7, trade=6, deck=None),
     },
 )
@@ -1772,19 +1759,19 @@ CIVILIZATIONS: Final[Mapping[str, Civilization]] = FrozenMap(
         "roma": Civilization("roma", "Roma", "code_of_laws", None),
         "russia": Civilization("russia", "Rússia", "communism", None),
         "egito": Civilization("egito", "Egito", "construction", "despotismo"),
-        "americans": Civilization("americans", "Americans", "currency", None),
-        "arabs": Civilization("arabs", "Arabs", "mathematics", None),
-        "aztecs": Civilization("aztecs", "Aztecs", "irrigacao", None),
-        "chinese": Civilization("chinese", "Chinese", "writing", None),
-        "england": Civilization("england", "England", "navy", None),
-        "french": Civilization("french", "French", "pottery", None),
-        "germans": Civilization("germans", "Germans", "metalworking", None),
-        "greeks": Civilization("greeks", "Greeks", "democracy", None),
-        "indians": Civilization("indians", "Indians", "agriculture", None),
-        "japanese": Civilization("japanese", "Japanese", "chivalry", None),
-        "mongols": Civilization("mongols", "Mongols", "horseback_riding", None),
-        "spanish": Civilization("spanish", "Spanish", "navigation", None),
-        "zulu": Civilization("zulu", "Zulu", "animal_husbandry", None),
+        "americans": Civilization("americans", "Americans", "currency", "despotismo"),
+        "arabs": Civilization("arabs", "Arabs", "mathematics", "despotismo"),
+        "aztecs": Civilization("aztecs", "Aztecs", "irrigacao", "despotismo"),
+        "chinese": Civilization("chinese", "Chinese", "writing", "despotismo"),
+        "england": Civilization("england", "England", "navy", "despotismo"),
+        "french": Civilization("french", "French", "pottery", "despotismo"),
+        "germans": Civilization("germans", "Germans", "metalworking", "despotismo"),
+        "greeks": Civilization("greeks", "Greeks", "democracy", "despotismo"),
+        "indians": Civilization("indians", "Indians", "agriculture", "despotismo"),
+        "japanese": Civilization("japanese", "Japanese", "chivalry", "despotismo"),
+        "mongols": Civilization("mongols", "Mongols", "horseback_riding", "despotismo"),
+        "spanish": Civilization("spanish", "Spanish", "navigation", "despotismo"),
+        "zulu": Civilization("zulu", "Zulu", "animal_husbandry", "despotismo"),
     },
 )
 
@@ -2183,7 +2170,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         ),
         "buildings.universidade": (
             "p6/edificios-terrenos-validos",
-            "cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts",
+            "cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
         ),
         "buildings.celeiro": ("p6/edificios-terrenos-validos", "p6/produzindo-construcoes", "p13"),
         "buildings.aqueduto": ("p6/edificios-terrenos-validos", "p12/melhorando-os-edificios", "p13"),
@@ -2195,7 +2182,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         "buildings.banco": (
             "p6/edificios-terrenos-validos",
             "p14/3-vitoria-pela-economia",
-            "cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts",
+            "cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
         ),
         "buildings.templo": (
             "p6/edificios-terrenos-validos",
@@ -2204,18 +2191,23 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         ),
         "buildings.catedral": (
             "p6/edificios-terrenos-validos",
-            "cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts",
+            "cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
         ),
         "buildings.academia_militar": (
             "p6/edificios-terrenos-validos",
             "p15/2-calculando-os-bonus-de-combate",
-            "cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts",
+            "cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
         ),
         "buildings.barracks": (
             "p15/2-calculando-os-bonus-de-combate",
-            "cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:packages/engine/src/terrain.ts",
+            "cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:packages/engine/src/terrain.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
         ),
-        "buildings.muros": ("p6/muros-da-cidade", "p7", "p15/2-calculando-os-bonus-de-combate"),
+        "buildings.muros": (
+            "p6/muros-da-cidade",
+            "p7",
+            "p15/2-calculando-os-bonus-de-combate",
+            "cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+        ),
         "unit_types.artilharia": (
             "p5/unidades-de-producao",
             "p16/unidades-trunfos",
@@ -2337,64 +2329,64 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         "space_kinds.great_person": ("p8/espacos-de-pessoas-importantes",),
         "space_kinds.culture_victory": ("p8/espaco-de-vitoria-de-cultura", "p13/1-vitoria-pela-cultura"),
         "spaces.space_01": (
-            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
+            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts; cash1981/playciv@d6e14ae21cf9f91ae96e9d397621c4d7b65479f8:packages/engine/src/assisted.ts",
         ),
         "spaces.space_02": (
-            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
+            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts; cash1981/playciv@d6e14ae21cf9f91ae96e9d397621c4d7b65479f8:packages/engine/src/assisted.ts",
         ),
         "spaces.space_03": (
             "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
         ),
         "spaces.space_04": (
-            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
+            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts; cash1981/playciv@d6e14ae21cf9f91ae96e9d397621c4d7b65479f8:packages/engine/src/assisted.ts",
         ),
         "spaces.space_05": (
-            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
+            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts; cash1981/playciv@d6e14ae21cf9f91ae96e9d397621c4d7b65479f8:packages/engine/src/assisted.ts",
         ),
         "spaces.space_06": (
-            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
+            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts; cash1981/playciv@d6e14ae21cf9f91ae96e9d397621c4d7b65479f8:packages/engine/src/assisted.ts",
         ),
         "spaces.space_07": (
             "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
         ),
         "spaces.space_08": (
-            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
+            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts; cash1981/playciv@d6e14ae21cf9f91ae96e9d397621c4d7b65479f8:packages/engine/src/assisted.ts",
         ),
         "spaces.space_09": (
-            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
+            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts; cash1981/playciv@d6e14ae21cf9f91ae96e9d397621c4d7b65479f8:packages/engine/src/assisted.ts",
         ),
         "spaces.space_10": (
-            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
+            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts; cash1981/playciv@d6e14ae21cf9f91ae96e9d397621c4d7b65479f8:packages/engine/src/assisted.ts",
         ),
         "spaces.space_11": (
-            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
+            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts; cash1981/playciv@d6e14ae21cf9f91ae96e9d397621c4d7b65479f8:packages/engine/src/assisted.ts",
         ),
         "spaces.space_12": (
             "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
         ),
         "spaces.space_13": (
-            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
+            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts; cash1981/playciv@d6e14ae21cf9f91ae96e9d397621c4d7b65479f8:packages/engine/src/assisted.ts",
         ),
         "spaces.space_14": (
-            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
+            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts; cash1981/playciv@d6e14ae21cf9f91ae96e9d397621c4d7b65479f8:packages/engine/src/assisted.ts",
         ),
         "spaces.space_15": (
-            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
+            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts; cash1981/playciv@d6e14ae21cf9f91ae96e9d397621c4d7b65479f8:packages/engine/src/assisted.ts",
         ),
         "spaces.space_16": (
-            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
+            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts; cash1981/playciv@d6e14ae21cf9f91ae96e9d397621c4d7b65479f8:packages/engine/src/assisted.ts",
         ),
         "spaces.space_17": (
-            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
+            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts; cash1981/playciv@d6e14ae21cf9f91ae96e9d397621c4d7b65479f8:packages/engine/src/assisted.ts",
         ),
         "spaces.space_18": (
             "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
         ),
         "spaces.space_19": (
-            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
+            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts; cash1981/playciv@d6e14ae21cf9f91ae96e9d397621c4d7b65479f8:packages/engine/src/assisted.ts",
         ),
         "spaces.space_20": (
-            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
+            "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts; cash1981/playciv@d6e14ae21cf9f91ae96e9d397621c4d7b65479f8:packages/engine/src/assisted.ts",
         ),
         "spaces.space_21": (
             "cash1981/playciv@e1b0fcf4555548b0bf41f2c5e274ee5dbe1b247c:packages/engine/src/culture-track.ts",
@@ -2705,42 +2697,55 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
         ),
         "civilizations.americans": (
+            "p3/trocando-o-governo",
             "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
         ),
         "civilizations.arabs": (
+            "p3/trocando-o-governo",
             "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
         ),
         "civilizations.aztecs": (
+            "p3/trocando-o-governo",
             "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
         ),
         "civilizations.chinese": (
+            "p3/trocando-o-governo",
             "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
         ),
         "civilizations.england": (
+            "p3/trocando-o-governo",
             "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
         ),
         "civilizations.french": (
+            "p3/trocando-o-governo",
             "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
         ),
         "civilizations.germans": (
+            "p3/trocando-o-governo",
             "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
         ),
         "civilizations.greeks": (
+            "p3/trocando-o-governo",
             "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
         ),
         "civilizations.indians": (
+            "p3/trocando-o-governo",
             "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
         ),
         "civilizations.japanese": (
+            "p3/trocando-o-governo",
             "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
         ),
         "civilizations.mongols": (
+            "p3/trocando-o-governo",
             "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
         ),
         "civilizations.spanish": (
+            "p3/trocando-o-governo",
             "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
         ),
         "civilizations.zulu": (
+            "p3/trocando-o-governo",
             "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
         ),
         "huts.city_state": (

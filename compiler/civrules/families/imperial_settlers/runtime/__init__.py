@@ -85,7 +85,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "1.7.0"
+__version__ = "1.8.0"
 
 __all__ = [
     "Action",
