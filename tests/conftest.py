@@ -11,8 +11,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests.browser import Browser
+
+#: No property test may fail because the machine is busy (`make test` runs on a loaded 2-core
+#: machine): Hypothesis' per-example deadline and its "generation too slow" health check are
+#: timings, so every property test of the suite runs without them; the profile is the default each
+#: test's own ``@settings`` adds to. (test_package_names' id property failed FailedHealthCheck on a
+#: machine running other work beside the suite.)
+settings.register_profile("civrules", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("civrules")
 
 REPO = Path(__file__).resolve().parent.parent
 RULES = REPO / "rules"
