@@ -48,6 +48,10 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "references are declared in the schemas (x-civrules-ref) and found at their schema paths in "
         "each entity as written; no family's model is known to the core"
     ),
+    ("checks/references.py", "_Referrer.key", "raw"): (
+        "V006's hint names an entity by the key the resolver matches an overlay entry with "
+        "(resolve.entity_key of the entity as written: `kushan@basic`, `crete|cyprus`)"
+    ),
     ("checks/references.py", "references", "setting"): (
         "the same walk over each setting as written, at the schema's paths"
     ),

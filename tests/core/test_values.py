@@ -137,7 +137,7 @@ MODULES = [
     "civrules.diagnostics.codes",
     "civrules.families.family",
     "civrules.resolve",
-    "civrules.pipeline",
+    "civrules.pipeline.suppression",
     "civrules.schema.references",
     "civrules.checks",
     "civrules.checks.citations",
