@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -34,7 +34,7 @@ from civrules.diagnostics import Diagnostic, Severity, codes
 from civrules.emit.output import MARKER, MARKER_TEXT, read_tree, write_tree
 from civrules.families.advanced_civilization.model import Ruleset
 from civrules.load.workspace import Workspace
-from civrules.support import cache
+from civrules.support import cache, interrupts
 from tests.conftest import REPO, RULES, default_sigint
 from tests.security.helpers import civrules_command, start_civrules, tree_of
 
@@ -335,7 +335,27 @@ def test_the_command_line_called_in_process_keeps_the_host_programs_unraisable_h
     assert sys.unraisablehook is host
 
 
-def test_sigint_while_writing_exits_130_and_leaves_the_previous_tree(tmp_path: Path) -> None:
+def default_stop_signals() -> None:
+    """``preexec_fn`` of a child that must stop on Ctrl-C, SIGTERM and SIGHUP, whatever dispositions
+    this run inherited (a test runner started under `nohup`, or as a background job)."""
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
+
+
+@pytest.mark.parametrize(
+    ("signum", "words"),
+    [
+        (signal.SIGINT, "interrupted (Ctrl-C)"),
+        # What CI sends a cancelled job and `timeout` sends: the process died of it, without a word, and
+        # its staging folder stayed beside the output.
+        (signal.SIGTERM, "interrupted (SIGTERM, as `kill`, `timeout` or a cancelled CI job sends)"),
+        pytest.param(signal.SIGHUP, "interrupted (SIGHUP, as a closed terminal sends)", marks=pytest.mark.slow),
+    ],
+    ids=["SIGINT", "SIGTERM", "SIGHUP"],
+)
+def test_a_stop_signal_while_writing_is_r016_and_leaves_the_previous_tree(
+    tmp_path: Path, signum: signal.Signals, words: str
+) -> None:
     out = tmp_path / "generated"
     write_tree(out, {"old.txt": b"old"})
     env = {**os.environ, "CIVRULES_CACHE_DIR": ""}
@@ -343,18 +363,19 @@ def test_sigint_while_writing_exits_130_and_leaves_the_previous_tree(tmp_path: P
         [*civrules_command(0.05), "--rules", str(RULES), "build", "advanced-civilization", "--out", str(out)],
         cwd=REPO,
         env=env,
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        preexec_fn=default_sigint,  # stops on Ctrl-C even where this run inherited SIGINT ignored
+        preexec_fn=default_stop_signals,
     )
     deadline = time.monotonic() + 120
     while process.poll() is None and time.monotonic() < deadline:
         if any(p.name.startswith(".generated.new-") for p in tmp_path.iterdir()):
             break
         time.sleep(0.01)
-    process.send_signal(signal.SIGINT)
-    _, stderr = process.communicate(timeout=120)
-    assert process.returncode == 130, stderr.decode()
+    process.send_signal(signum)
+    stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == 128 + signum, stderr.decode()
+    assert stdout.decode().startswith(f"<command line>:1:1: error[R016]: {words}: "), stdout.decode()
     assert tree_of(out) == {MARKER: MARKER_TEXT, "old.txt": b"old"}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["generated"]
 
@@ -394,6 +415,277 @@ def test_ctrl_c_just_after_a_cache_entry_is_begun_leaves_nothing(
     with pytest.raises(KeyboardInterrupt):
         cache.write("entry", b"data")
     assert list((tmp_path / "cache").iterdir()) == []
+
+
+# --- SIGTERM and SIGHUP: stopped as by Ctrl-C, with their own status -------------------------------
+
+
+@pytest.fixture
+def program(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The stop signals handled in this test as the program's entry point (civrules.launch) has
+    them handled; this process's handlers and civrules' state put back after it."""
+    saved = {signum: signal.getsignal(signum) for signum in interrupts.STOP_SIGNALS}
+    for name in ("_PROGRAM", "_FINISHING", "_NOTED"):
+        monkeypatch.setattr(interrupts, name, [])
+    monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)  # catch_lost replaces it
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # as Python starts a program
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    try:
+        yield
+    finally:
+        for signum, handler in saved.items():
+            signal.signal(signum, handler)
+
+
+@pytest.mark.usefixtures("program")
+def test_the_program_raises_sigterm_and_sighup_as_ctrl_c_until_the_command_is_done() -> None:
+    """SIGTERM and SIGHUP ended the process at once (their default actions): no diagnostic, an
+    empty json or sarif document, a staging folder left. They are now raised as Ctrl-C is, so every
+    clean-up of Ctrl-C's runs for them too; and once the command is done, all three are noted for
+    the entry point to say, not raised where nothing would catch them."""
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)  # started under `nohup`: left ignored
+    interrupts.stop_on_signals()
+    assert signal.getsignal(signal.SIGHUP) == signal.SIG_IGN
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    interrupts._PROGRAM.clear()
+    interrupts.stop_on_signals()
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        with pytest.raises(interrupts.Stopped) as stopped:
+            signal.raise_signal(signum)
+        assert isinstance(stopped.value, KeyboardInterrupt) and stopped.value.signum == signum
+    with pytest.raises(KeyboardInterrupt) as interrupted:
+        signal.raise_signal(signal.SIGINT)
+    assert not isinstance(interrupted.value, interrupts.Stopped)
+    finished = []
+
+    def held_back() -> None:
+        with interrupts.deferred():  # as while a staging folder is made: raised after the block
+            signal.raise_signal(signal.SIGTERM)
+            finished.append(True)
+
+    with pytest.raises(interrupts.Stopped):
+        held_back()
+    assert finished == [True]
+    interrupts.finishing()
+    for signum in (signal.SIGHUP, signal.SIGINT):
+        signal.raise_signal(signum)
+    assert interrupts.noted() == signal.SIGHUP
+
+
+@pytest.mark.parametrize(("signum", "fmt"), [(signal.SIGTERM, "json"), (signal.SIGHUP, "sarif")], ids=["TERM", "HUP"])
+def test_sigterm_and_sighup_are_r016_naming_the_signal_with_status_128_and_its_number(
+    monkeypatch: pytest.MonkeyPatch, signum: signal.Signals, fmt: str
+) -> None:
+    """`timeout -s TERM 0.3 civrules validate --format sarif > t.sarif` left 0 bytes in t.sarif."""
+    from civrules.load import workspace
+
+    def stopped(self: Workspace) -> Any:
+        raise interrupts.Stopped(signum)
+
+    monkeypatch.setattr(workspace.Workspace, "manifests", stopped)
+    result = CliRunner().invoke(main, ["--rules", str(RULES), "validate", "--format", fmt])
+    assert result.exit_code == 128 + signum
+    log = json.loads(result.stdout)
+    if fmt == "json":
+        ((code, message),) = [(d["code"], d["message"]) for d in log]
+    else:
+        jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))).validate(log)
+        (invocation,) = log["runs"][0]["invocations"]
+        assert invocation["executionSuccessful"] is False
+        ((code, message),) = [
+            (n["descriptor"]["id"], n["message"]["text"]) for n in invocation["toolExecutionNotifications"]
+        ]
+    assert code == "R016" and message.startswith(f"interrupted ({signum.name}, as "), message
+
+
+@pytest.mark.parametrize(
+    ("stop", "status"),
+    [(KeyboardInterrupt(), 130), (interrupts.Stopped(signal.SIGTERM), 143), (interrupts.Stopped(signal.SIGHUP), 129)],
+    ids=["INT", "TERM", "HUP"],
+)
+def test_watch_ends_on_a_stop_signal_with_its_status(
+    monkeypatch: pytest.MonkeyPatch, stop: KeyboardInterrupt, status: int
+) -> None:
+    """`watch` ends quietly on Ctrl-C (exit 130); SIGTERM ended it the same, or killed it."""
+
+    def watching(*args: Any, **kwargs: Any) -> None:
+        raise stop
+
+    monkeypatch.setattr("civrules.cli.watcher.watch", watching)
+    result = CliRunner().invoke(main, ["--rules", str(RULES), "watch"])
+    assert (result.exit_code, result.stdout, result.stderr) == (status, "", "")
+
+
+@pytest.mark.parametrize(
+    ("stop", "words"),
+    [(KeyboardInterrupt(), "Ctrl-C"), (interrupts.Stopped(signal.SIGTERM), "SIGTERM, ")],
+    ids=["INT", "TERM"],
+)
+def test_the_language_server_stopped_says_so_on_standard_error_not_in_the_protocol(
+    monkeypatch: pytest.MonkeyPatch, stop: KeyboardInterrupt, words: str
+) -> None:
+    """Standard output is the language server's channel to the editor: R016 was printed into it,
+    after the last message. It goes to standard error (the server's log), with the signal's status."""
+
+    def serving(*args: Any, **kwargs: Any) -> int:
+        raise stop
+
+    monkeypatch.setattr("civrules.lsp.server.serve", serving)
+    result = CliRunner().invoke(main, ["--rules", str(RULES), "lsp"])
+    assert result.exit_code == 128 + interrupts.signal_of(stop)
+    assert result.stdout == ""
+    assert result.stderr.startswith(f"<command line>:1:1: error[R016]: interrupted ({words}"), result.stderr
+
+
+@pytest.mark.slow
+def test_the_language_server_ends_on_sigterm_without_a_traceback() -> None:
+    """An editor ends its server with SIGTERM: the process died of it; on Ctrl-C its reader thread
+    could print a traceback as the event loop closed under it."""
+    body = json.dumps(
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": None, "capabilities": {}}}
+    ).encode()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "civrules", "--rules", str(RULES), "lsp"],
+        cwd=REPO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=default_stop_signals,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    process.stdin.flush()
+    header = process.stdout.readline()  # the answer to `initialize` has begun: the server is serving
+    assert header.startswith(b"Content-Length: "), header
+    process.send_signal(signal.SIGTERM)
+    rest, stderr = process.communicate(timeout=60)
+    assert process.returncode == 143, stderr.decode()
+    said = stderr.decode()
+    assert said.startswith("<command line>:1:1: error[R016]: interrupted (SIGTERM, "), said
+    assert "Traceback" not in said and "Exception" not in said
+    assert b"R016" not in header + rest
+
+
+# --- A stop signal as civrules ends: said, with its status, never death by the signal ---------------
+
+#: A command whose output is one document, and where a Ctrl-C is sent as it ends.
+_LATE = {
+    # Its last step, its document printed.
+    "command": (
+        "import civrules.cli as cli\n"
+        "listed = cli.list_command.callback\n"
+        "def then_stopped(*args, **kwargs):\n"
+        "    listed(*args, **kwargs)\n"
+        "    signal.raise_signal(signal.SIGINT)\n"
+        "cli.list_command.callback = then_stopped\n"
+    ),
+    # click's clean-up once the command returned (click made it "Aborted!" and exit 1).
+    "click": (
+        "import click\n"
+        "close = click.Context.close\n"
+        "def closing(self):\n"
+        "    close(self)\n"
+        "    if self.parent is None:\n"
+        "        signal.raise_signal(signal.SIGINT)\n"
+        "click.Context.close = closing\n"
+    ),
+    # Python's shutdown, which gave the signals their default actions back (status -2, no word).
+    "shutdown": "import atexit\natexit.register(signal.raise_signal, signal.SIGINT)\n",
+}
+
+
+@pytest.mark.parametrize("moment", list(_LATE))
+def test_ctrl_c_as_civrules_ends_is_said_on_standard_error_and_exits_130(moment: str) -> None:
+    program = (
+        "import signal, sys\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        f"{_LATE[moment]}"
+        "from civrules.launch import main\n"
+        "main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program, "--rules", str(RULES), "list", "--format", "json"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 130, done.stderr
+    assert [row["id"] for row in json.loads(done.stdout)] == sorted(row["id"] for row in json.loads(done.stdout)) != []
+    (said,) = json.loads(done.stderr)  # the list stays one document; R016 is said beside it
+    assert said["code"] == "R016" and said["message"].startswith("interrupted (Ctrl-C)"), said
+
+
+@pytest.mark.slow
+def test_ctrl_c_at_random_moments_after_a_build_never_kills_civrules(tmp_path: Path) -> None:
+    """The trial's sweep: Ctrl-C 0-20 ms after `civrules: wrote N files`, in the fifth of a second
+    Python's shutdown took, ended all 15 of 15 runs by SIGINT (status -2)."""
+    chance = random.Random(18)
+    out = tmp_path / "out"
+    statuses = []
+    for _ in range(15):
+        process = subprocess.Popen(
+            [sys.executable, "-m", "civrules", "--rules", str(RULES), "build", "imperial-settlers", "--out", str(out)],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            preexec_fn=default_stop_signals,
+        )
+        assert process.stderr is not None
+        for line in process.stderr:
+            if b"wrote" in line or b"up to date" in line:
+                time.sleep(chance.uniform(0, 0.02))
+                process.send_signal(signal.SIGINT)
+                break
+        _, stderr = process.communicate(timeout=120)
+        statuses.append(process.returncode)
+        assert process.returncode in (0, 130), stderr.decode()  # done before the signal came, or said
+        assert ("error[R016]" in stderr.decode()) == (process.returncode == 130), stderr.decode()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def wait_until_started(process: subprocess.Popen[bytes]) -> None:
+    """Wait until civrules in ``process`` handles SIGTERM (Linux's /proc says which signals a
+    process catches): its entry point has begun. Before, the interpreter is starting, and a signal
+    has its default action."""
+    status = Path(f"/proc/{process.pid}/status")
+    deadline = time.monotonic() + 60
+    while process.poll() is None and time.monotonic() < deadline:
+        caught = next((line for line in status.read_text().splitlines() if line.startswith("SigCgt:")), "SigCgt: 0")
+        if int(caught.split()[1], 16) & (1 << (signal.SIGTERM - 1)):
+            return
+        time.sleep(0.005)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=["INT", "TERM", "HUP"])
+def test_a_stop_signal_at_random_moments_of_validate_leaves_one_sarif_document(signum: signal.Signals) -> None:
+    """What CI uploads: `validate --format sarif > t.sarif` stopped at any moment once civrules has
+    started is one valid log."""
+    chance = random.Random(int(signum))
+    validator = jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text(encoding="utf-8")))
+    for _ in range(6):
+        process = subprocess.Popen(
+            [sys.executable, "-m", "civrules", "--rules", str(RULES), "validate", "--format", "sarif"],
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            preexec_fn=default_stop_signals,
+        )
+        wait_until_started(process)
+        time.sleep(chance.uniform(0.0, 2.5))
+        process.send_signal(signum)
+        stdout, stderr = process.communicate(timeout=120)
+        assert process.returncode in (0, 128 + signum), stderr.decode()
+        log = json.loads(stdout)
+        validator.validate(log)
+        (invocation,) = log["runs"][0]["invocations"]
+        notified = [n["descriptor"]["id"] for n in invocation.get("toolExecutionNotifications", [])]
+        late = "error[R016]" in stderr.decode()
+        assert (notified == ["R016"] or late) == (process.returncode != 0), (notified, stderr.decode())
 
 
 # --- A bug in civrules: exit 2, one line that asks for a report, the traceback only with --debug ---

@@ -177,9 +177,11 @@ class _Group(click.Group):
         given = list(args)
         try:
             ctx = super().make_context(info_name, args, parent, **extra)
-        except click.exceptions.NoArgsIsHelpError:
+        except (click.exceptions.NoArgsIsHelpError, click.exceptions.Exit):
+            interrupts.finishing()  # the help or the version, printed: done
             raise  # `civrules` alone: the help, as click shows it
         except click.UsageError as error:  # the group's own options (`civrules --max-nodes 0 list`)
+            interrupts.finishing()
             _usage_error(error, given, self)
         except KeyboardInterrupt as error:  # click would say "Aborted!" and exit 1
             _process_failure(error, click.Context(self, info_name=info_name, obj=None), self, given)
@@ -206,8 +208,21 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
+            return self._invoke(ctx)
+        except KeyboardInterrupt as error:
+            # Came as the command ended, between its last step and `interrupts.finishing` (click
+            # would make it "Aborted!" and exit 1): what the command printed stands, and the stop
+            # is said beside it.
+            _process_failure(error, ctx, self, late=True)
+
+    def _invoke(self, ctx: click.Context) -> Any:
+        try:
             done = super().invoke(ctx)
+            # The command is done: a stop signal from here to the process's exit is noted, and said
+            # by the entry point (civrules.launch), where Python's shutdown would have died of it.
+            interrupts.finishing()
         except click.UsageError as error:
+            interrupts.finishing()
             command = self.commands.get(ctx.invoked_subcommand or "")
             if error.ctx is None and command is not None:
                 # Raised by click's parser of the command's options (`build --out` without a value),
@@ -215,19 +230,23 @@ class _Group(click.Group):
                 error.ctx = click.Context(command, info_name=ctx.invoked_subcommand, parent=ctx)
             _usage_error(error, ctx.meta.get("civrules.args", []), self)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
-            if interrupts.lost():  # a Ctrl-C Python could not raise where it came: interrupted all the same
-                _process_failure(KeyboardInterrupt(), ctx, self, late=True)
+            interrupts.finishing()
+            gone = interrupts.lost()
+            if gone is not None:  # a Ctrl-C Python could not raise where it came: interrupted all the same
+                _process_failure(gone, ctx, self, late=True)
             raise
         except BrokenPipeError:
             # The reader went away (`civrules explain --list | head`): not a bug, and nobody left to
             # tell. Exit as a tool killed by SIGPIPE does, with nothing left to flush at exit.
+            interrupts.finishing()
             with contextlib.suppress(OSError, ValueError):
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(EXIT_BROKEN_PIPE)
         except BaseException as error:  # noqa: BLE001 - Ctrl-C, the machine failing, a bug: a diagnostic
             _process_failure(error, ctx, self)
-        if interrupts.lost():
-            _process_failure(KeyboardInterrupt(), ctx, self, late=True)
+        gone = interrupts.lost()
+        if gone is not None:
+            _process_failure(gone, ctx, self, late=True)
         return done
 
 
@@ -239,24 +258,17 @@ def _process_failure(
     *,
     late: bool = False,
 ) -> NoReturn:
-    """Report what ended the command (Ctrl-C, out of memory, a missing dependency, the system
-    refusing a file, a broken family, a bug) as a diagnostic in the command's format, and exit
-    with its status (130 for Ctrl-C, else 2); `--debug` adds a bug's traceback. ``late``: the
-    command had printed its output whole (a Ctrl-C found lost once it returned): the diagnostic
-    goes to standard error, where it leaves that output one valid document."""
-    import signal
-
-    previous = signal.getsignal(signal.SIGINT)
-    if isinstance(error, KeyboardInterrupt):
-        with contextlib.suppress(ValueError, OSError):  # a second Ctrl-C does not cut the report short
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
+    """Report what ended the command (Ctrl-C or another stop signal, out of memory, a missing
+    dependency, the system refusing a file, a broken family, a bug) as a diagnostic in the
+    command's format, and exit with its status (128 + a stop signal's number, 130 for Ctrl-C;
+    else 2); `--debug` adds a bug's traceback. ``late``: the command had printed its output whole
+    (a Ctrl-C found lost once it returned): the diagnostic goes to standard error, where it leaves
+    that output one valid document."""
+    # A second Ctrl-C does not cut the report short. Called in process, the host's handlers are put
+    # back after it (a test, an editor's host); in the program, a stop signal from here on, as the
+    # process exits, is civrules.launch's to report.
+    with interrupts.ignoring():
         _report_failure(error, ctx, group, args, late)
-    finally:
-        # Put back for whoever called the command line in process (a test, an editor's host); a
-        # Ctrl-C from here on, as the process exits, is civrules.launch's to report.
-        with contextlib.suppress(ValueError, OSError, TypeError):
-            signal.signal(signal.SIGINT, previous)
 
 
 def _report_failure(
@@ -269,7 +281,10 @@ def _report_failure(
     limits = state.limits if state is not None else Limits()
     where = f" on ruleset `{printable(state.current)}`" if state is not None and state.current else ""
     failure = process.diagnose(error, where=where, bounds=(limits.max_bytes, limits.max_nodes), debug=debug)
-    fmt = _format_asked(args if args is not None else ctx.meta.get("civrules.args", []), group)
+    words = args if args is not None else ctx.meta.get("civrules.args", [])
+    fmt = _format_asked(words, group)
+    # Standard output is the language server's channel to the editor: its failures go to the log.
+    late = late or _command_asked(words, group) is lsp or (fmt in _DOCUMENTS and _stdout_written())
     with contextlib.suppress(OSError):  # nowhere left to say it
         _emit([failure.diagnostic], fmt, failed=True, err=failure.on_stderr or late)
     if failure.on_stderr:
@@ -323,10 +338,15 @@ def _usage_error(error: click.UsageError, args: Sequence[str], group: click.Grou
     _usage_failure([problem], _format_asked(args, group))
 
 
+def _command_asked(args: Sequence[str], group: click.Group) -> click.Command | None:
+    """The command a command line names, read from its words (before they are parsed)."""
+    return next((group.commands[word] for word in args if word in group.commands), None)
+
+
 def _format_asked(args: Sequence[str], group: click.Group) -> str:
     """The `--format` a command line asks for, read from its words (a usage error may come before
     the option is parsed); `text` when there is none, or the command prints no diagnostics in it."""
-    command = next((group.commands[word] for word in args if word in group.commands), None)
+    command = _command_asked(args, group)
     choices: Sequence[str] = ()
     for param in command.params if command is not None else ():
         if param.name == "fmt" and getattr(param, "callback", None) is _format_chosen:
@@ -544,6 +564,8 @@ class _WholeWrites(io.RawIOBase):
     def __init__(self, fd: int) -> None:
         super().__init__()
         self._fd = fd
+        #: Bytes written so far: the command's output has begun (see :func:`_stdout_written`).
+        self.written = 0
 
     def writable(self) -> bool:
         return True
@@ -559,7 +581,9 @@ class _WholeWrites(io.RawIOBase):
         view = memoryview(data).cast("B")
         done = 0
         while done < len(view):
-            done += os.write(self._fd, view[done:])
+            count = os.write(self._fd, view[done:])
+            done += count
+            self.written += count
         return done
 
 
@@ -583,6 +607,22 @@ def _write_stdout_whole() -> None:
 
 class _Whole(io.BufferedWriter):
     """The buffered layer over :class:`_WholeWrites` (marks a stream already replaced)."""
+
+
+#: The formats whose output is one document: a diagnostic printed after it would make it invalid.
+_DOCUMENTS = ("json", "sarif")
+
+
+def _stdout_written() -> bool:
+    """Whether the program's standard output (not a test's) holds bytes already: a document the
+    command printed before a Ctrl-C came, which a second document after it would make invalid."""
+    stream = sys.stdout
+    buffer = getattr(stream, "buffer", None)
+    if not isinstance(buffer, _Whole) or not isinstance(buffer.raw, _WholeWrites):
+        return False
+    with contextlib.suppress(OSError, ValueError):  # what is buffered is written, or never will be
+        stream.flush()
+    return buffer.raw.written > 0
 
 
 _SIZE = click.IntRange(min=1, max=_MAX_OPTION)
@@ -1553,8 +1593,8 @@ def watch(obj: Context, rulesets: tuple[str, ...], rebuild: bool, out: Path, int
             verbose=verbose,
             colour=colour,
         )
-    except KeyboardInterrupt:
-        sys.exit(130)
+    except KeyboardInterrupt as stopped:  # Ctrl-C, SIGTERM, SIGHUP: the end of watching, not a failure to say
+        sys.exit(interrupts.status_of(interrupts.signal_of(stopped)))
 
 
 def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:

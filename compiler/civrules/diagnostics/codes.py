@@ -660,8 +660,13 @@ INTERRUPTED = define(
     "interrupted",
     E,
     """
-    What: civrules was stopped by Ctrl-C (SIGINT) before it finished; it exits with status 130,
-    as shells report Ctrl-C.
+    What: civrules was stopped before it finished, by Ctrl-C (SIGINT), SIGTERM (`kill`, `timeout`,
+    a cancelled CI job) or SIGHUP (a closed terminal); the message names the signal. It exits with
+    status 128 + the signal's number, as shells report it: 130, 143 or 129. A signal that comes
+    once the output is written, as civrules ends, is said on standard error (the output stays one
+    valid document), with the same status. SIGQUIT (`Ctrl-\\`) keeps its default action: like
+    SIGKILL it ends civrules at once, without a word, where a stop signal cannot be acted on (in a
+    long call into C); the next build removes the staging folder it leaves.
     Why: what it was checking or writing was not finished: an output folder is left as it was, or
     wholly replaced by the new one, never half-written.
     Fix: run the command again.

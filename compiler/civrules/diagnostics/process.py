@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,12 +21,13 @@ from typing import TextIO
 
 from civrules.diagnostics import Diagnostic, Span, codes
 from civrules.diagnostics.escape import printable
+from civrules.support import interrupts
 
 #: Where a failure of the process is located: it is about no file.
 COMMAND_LINE = "<command line>"
 
 EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C (128 + the number of any stop signal)
 
 #: The errors of a file system that has no room, or takes no writes: the output's (R007).
 _NO_ROOM = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS})
@@ -53,14 +55,8 @@ def diagnose(
     whether `--debug` was given (an internal error's hint then points at its traceback).
     """
     if isinstance(error, KeyboardInterrupt):
-        return Failure(
-            _at(
-                codes.INTERRUPTED,
-                "interrupted (Ctrl-C): an output folder is left as it was, or wholly replaced",
-                "run the command again to finish it",
-            ),
-            EXIT_INTERRUPTED,
-        )
+        signum = interrupts.signal_of(error)
+        return Failure(interrupted(signum), interrupts.status_of(signum))
     if isinstance(error, ModuleNotFoundError) and error.name:
         return Failure(missing_module(error.name), EXIT_USAGE)
     if out_of_memory(error):
@@ -81,6 +77,23 @@ def diagnose(
     )
     message = f"internal error ({type(error).__name__}: {said}){where}: a bug in civrules, not in your rules"
     return Failure(_at(codes.INTERNAL_ERROR, message, hint), EXIT_USAGE, bug=True)
+
+
+def interrupted(signum: int, *, done: bool = False) -> Diagnostic:
+    """R016: civrules was stopped by ``signum`` (Ctrl-C, SIGTERM, SIGHUP); ``done``: after its
+    output was whole (the signal came as the process was ending)."""
+    sent_by = interrupts.SENT_BY.get(signal.Signals(signum), signal.Signals(signum).name)
+    if done:
+        return _at(
+            codes.INTERRUPTED,
+            f"interrupted ({sent_by}) as civrules was ending: its output was written whole",
+            "nothing is left to do; run the command again for a run that ends in 0",
+        )
+    return _at(
+        codes.INTERRUPTED,
+        f"interrupted ({sent_by}): an output folder is left as it was, or wholly replaced",
+        "run the command again to finish it",
+    )
 
 
 def missing_module(name: str) -> Diagnostic:

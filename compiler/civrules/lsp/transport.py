@@ -409,7 +409,10 @@ async def _serve(protocol: CivrulesProtocol, reader: FrameReader, on_start: Call
                 frame = reader.read()
             except (OSError, ValueError):
                 frame = None
-            loop.call_soon_threadsafe(frames.put_nowait, frame)
+            try:
+                loop.call_soon_threadsafe(frames.put_nowait, frame)
+            except RuntimeError:  # the loop is closed: the server was stopped (Ctrl-C, SIGTERM) as it read
+                return
             if frame is None:
                 return
 

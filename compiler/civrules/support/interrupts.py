@@ -1,8 +1,21 @@
-"""Holding Ctrl-C back while civrules makes or removes something it must not leave half-done.
+"""Stop signals: Ctrl-C (SIGINT), SIGTERM (`kill`, `timeout`, a cancelled CI job) and SIGHUP (the
+terminal closed) end civrules as one failure, R016, with the status 128 + the signal's number.
 
-Python raises KeyboardInterrupt between any two bytecodes: one that comes in after a temporary
-folder or file exists but before its name is kept leaves it behind. Inside :func:`deferred`,
-SIGINT and SIGTERM are noted, not acted on, and delivered again when the block ends.
+Python raises KeyboardInterrupt for SIGINT between any two bytecodes, and ends the process at once
+on SIGTERM or SIGHUP (their default actions): no diagnostic, an empty json or sarif document, a
+staging folder left beside the output. The program's entry point (:mod:`civrules.launch`) has
+SIGTERM and SIGHUP raise :class:`Stopped`, a KeyboardInterrupt, so every clean-up Ctrl-C runs
+runs for them too (:func:`stop_on_signals`). SIGQUIT (Ctrl-\\) keeps its default action: it is the
+"quit now" that works where civrules cannot act on a signal (Python acts on one only between
+bytecodes of the main thread; a long call into C holds Ctrl-C back until it returns), and like
+SIGKILL it leaves a staging folder that the next build removes.
+
+A signal that comes after a temporary folder or file exists but before its name is kept would leave
+it behind: inside :func:`deferred`, stop signals are noted, not acted on, and delivered again when
+the block ends. Once the command is done (:func:`finishing`), up to the process's exit, they are
+only noted: the output is whole, and the entry point says so (R016 on standard error) and exits
+with the signal's status, never by the signal (Python's own shutdown gives the signals their
+default actions back before it ends, and click turns a KeyboardInterrupt into "Aborted!", exit 1).
 
 A signal mask would not do: the kernel hands a signal to any thread that does not block it, so in
 a process with other threads (a language server, a test runner's workers) a mask on the main
@@ -18,12 +31,126 @@ from collections.abc import Iterator
 from types import FrameType
 from typing import Any
 
-_HELD = (signal.SIGINT, signal.SIGTERM)
+#: The signals that ask civrules to stop, and end it as R016; Ctrl-C's first.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+#: Where a stop signal's words name what sends it (R016's message).
+SENT_BY = {
+    signal.SIGINT: "Ctrl-C",
+    signal.SIGTERM: "SIGTERM, as `kill`, `timeout` or a cancelled CI job sends",
+    signal.SIGHUP: "SIGHUP, as a closed terminal sends",
+}
+
+
+class Stopped(KeyboardInterrupt):
+    """A stop signal other than Ctrl-C, raised where Python raises Ctrl-C's KeyboardInterrupt: every
+    ``except KeyboardInterrupt`` and clean-up of civrules (and of click, asyncio, ...) treats it as one."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signal.Signals(signum)
+
+
+def signal_of(error: KeyboardInterrupt) -> signal.Signals:
+    """The signal behind ``error``: its own for :class:`Stopped`, SIGINT for a KeyboardInterrupt."""
+    return error.signum if isinstance(error, Stopped) else signal.SIGINT
+
+
+def status_of(signum: int) -> int:
+    """The exit status of civrules stopped by ``signum``: 128 + its number, as shells report a
+    process the signal ended (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP)."""
+    return 128 + int(signum)
+
+
+#: Whether :func:`stop_on_signals` installed civrules' handler: the process is civrules' own.
+_PROGRAM: list[bool] = []
+#: Whether the command is done (:func:`finishing`): a stop signal is noted, not raised.
+_FINISHING: list[bool] = []
+#: The stop signals noted since :func:`finishing`, in the order they came.
+_NOTED: list[signal.Signals] = []
+
+
+def _on_stop(signum: int, frame: FrameType | None) -> None:
+    """The program's handler of every stop signal: raised as Ctrl-C is while the command runs,
+    noted once it is done."""
+    if _FINISHING:
+        _NOTED.append(signal.Signals(signum))
+        return
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    raise Stopped(signum)
+
+
+def stop_on_signals() -> None:
+    """Have the stop signals raise KeyboardInterrupt (:class:`Stopped` for SIGTERM and SIGHUP), or
+    be noted once the command is done (:func:`finishing`); and keep a Ctrl-C Python cannot raise
+    (:func:`catch_lost`). A signal the process was started with ignored stays ignored (`nohup`
+    ignores SIGHUP; a shell's background job, SIGINT).
+
+    For the program's entry point only (:mod:`civrules.launch`): a host that calls the command line
+    in process keeps its own handlers. Called again, it changes nothing.
+    """
+    catch_lost()
+    if _PROGRAM:
+        return
+    for signum in STOP_SIGNALS:
+        handler = signal.getsignal(signum)
+        if handler == signal.SIG_DFL or handler is signal.default_int_handler:
+            signal.signal(signum, _on_stop)
+    _PROGRAM.append(True)
+
+
+def finishing() -> None:
+    """The command is done, or failed and is saying why: from now until the process exits, a stop
+    signal is noted (:func:`noted`), not raised. In the program only (see :func:`stop_on_signals`);
+    elsewhere nothing changes."""
+    if not _PROGRAM:
+        return
+    if not _FINISHING:
+        _FINISHING.append(True)  # first, and one step: the handler reads it
+    if threading.current_thread() is threading.main_thread():
+        # A handler put in the place of civrules' (by a library) and not put back is replaced too.
+        for signum in STOP_SIGNALS:
+            handler = signal.getsignal(signum)
+            if callable(handler) and handler is not _on_stop:
+                signal.signal(signum, _on_stop)
+
+
+def noted() -> signal.Signals | None:
+    """The first stop signal noted since :func:`finishing`, if any."""
+    return _NOTED[0] if _NOTED else None
+
+
+def ignoring() -> contextlib.AbstractContextManager[None]:
+    """A block a stop signal does not cut short (a failure being reported): in the program, the
+    signals are noted from here on (:func:`finishing`); called in process, they are ignored for the
+    block, and the host's handlers put back after it."""
+    if _PROGRAM:
+        finishing()
+        return contextlib.nullcontext()
+    return _ignored()
+
+
+@contextlib.contextmanager
+def _ignored() -> Iterator[None]:
+    previous: dict[signal.Signals, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in STOP_SIGNALS:
+            handler = signal.getsignal(signum)
+            if callable(handler):  # only what would raise: a default action or SIG_IGN stays
+                previous[signum] = handler
+                signal.signal(signum, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            with contextlib.suppress(ValueError, OSError, TypeError):
+                signal.signal(signum, handler)
 
 
 @contextlib.contextmanager
 def deferred() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM back for the block; those that came in are raised again after it.
+    """Hold the stop signals back for the block; those that came in are raised again after it.
 
     Only the main thread can change signal handlers: elsewhere the block runs as it is.
     """
@@ -36,7 +163,7 @@ def deferred() -> Iterator[None]:
         received.append(signal.Signals(signum))
 
     previous = {}
-    for held in _HELD:
+    for held in STOP_SIGNALS:
         handler = signal.getsignal(held)
         if handler is None or handler == signal.SIG_IGN:  # set outside Python, or ignored: left alone
             continue
@@ -94,8 +221,9 @@ def catch_lost() -> None:
     sys.unraisablehook = hook
 
 
-def lost() -> bool:
-    """Whether a Ctrl-C was lost since the last call (see :func:`catch_lost`); it is forgotten."""
-    found = bool(_LOST)
+def lost() -> KeyboardInterrupt | None:
+    """The first Ctrl-C (or other stop signal) lost since the last call (see :func:`catch_lost`),
+    if any; it is forgotten."""
+    found = _LOST[0] if _LOST else None
     _LOST.clear()
     return found
