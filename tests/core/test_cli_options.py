@@ -382,6 +382,58 @@ def test_a_reader_that_goes_away_is_not_a_bug() -> None:
     assert stderr == ""
 
 
+# --- A standard stream closed (`>&-`, `2>&-`) --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("closed", "command", "status", "said"),
+    [
+        # Python made `sys.stdout` None, and click dropped the text: exit 0, nothing written.
+        (1, ["explain", "R016"], 2, "error[R007]: cannot write the output: standard output is closed"),
+        # Nothing to print there: exits as it would have (coreutils' close_stdout judges so too).
+        (1, ["schemas", "--out", "{tmp}", "-q"], 0, ""),
+        # "civrules: wrote 18 files" cannot be said: exit 2, with nowhere to say why.
+        (2, ["schemas", "--out", "{tmp}"], 2, None),
+    ],
+    ids=["stdout", "stdout-unused", "stderr"],
+)
+def test_a_closed_standard_stream_that_civrules_writes_is_a_failure(
+    tmp_path: Path, closed: int, command: list[str], status: int, said: str | None
+) -> None:
+    args = [word.replace("{tmp}", str(tmp_path / "schemas")) for word in command]
+    done = subprocess.run(
+        [sys.executable, "-m", "civrules", *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+        check=False,
+        preexec_fn=lambda: os.close(closed),
+    )
+    assert done.returncode == status, (done.stdout, done.stderr)
+    if closed == 1:
+        assert done.stderr.startswith(f"<command line>:1:1: {said}") if said else done.stderr == "", done.stderr
+    else:
+        assert done.stdout == ""
+
+
+@pytest.mark.slow
+def test_a_closed_standard_input_is_an_input_that_ended() -> None:
+    """`civrules lsp <&-`: the language server reads no message, as from an input that ended (exit 1,
+    as LSP says), not an internal error."""
+    done = subprocess.run(
+        [sys.executable, "-m", "civrules", "lsp"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+        check=False,
+        preexec_fn=lambda: os.close(0),
+    )
+    assert (done.returncode, done.stdout) == (1, ""), done.stderr
+    assert "R900" not in done.stderr and "Traceback" not in done.stderr
+
+
 # --- Run as a module -------------------------------------------------------------------------------
 
 

@@ -201,6 +201,8 @@ def _system_refused(error: OSError) -> Failure:
         # to standard error, the one stream left.
         message = f"cannot write the output: {said}"
         hint = "free space on the device the output goes to, or send it elsewhere"
+        if error.errno == errno.EBADF:  # closed when civrules started (civrules.support.streams)
+            hint = "run civrules with its output open (`>&-` closes it): send it to a file, or to /dev/null"
         return Failure(_at(codes.OUTPUT_REFUSED, message, hint), EXIT_USAGE, on_stderr=True)
     # The name may be a rule file's or an output file's: escaped like every printed name.
     raw = error.filename

@@ -1,0 +1,93 @@
+"""Standard streams that were closed when civrules started (`>&-`, `2>&-`, `<&-`).
+
+Python starts with ``sys.stdout = None`` when descriptor 1 is closed, and click's ``echo`` drops
+what it is given: `civrules export RULESET >&-` printed nothing and exited 0, where `>/dev/full`
+is R007 and exit 2. And the first file civrules opened took the free number: a write meant for
+standard output would have gone into it.
+
+:func:`guard`, called first by the program's entry point (:mod:`civrules.launch`):
+
+- gives each closed descriptor of 0, 1 and 2 the null device, so that no file opened later takes
+  its number (git's ``sanitize_stdfds`` does the same);
+- makes a closed standard output or error a stream whose writes fail as a closed descriptor's do
+  (EBADF). A command with something to print there fails with R007 on standard error, exit 2; one
+  that prints nothing there exits as it would have (coreutils' ``close_stdout`` judges so too).
+  With standard error closed there is nowhere to say it: civrules exits 2 without a word;
+- makes a closed standard input read as empty (the language server sees its input end).
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import sys
+
+#: The names of the standard streams, by descriptor, as a message says them.
+NAMES = {0: "standard input", 1: "standard output", 2: "standard error"}
+
+
+class _Closed(io.RawIOBase):
+    """A standard stream that was closed: every write fails (EBADF), as the descriptor's would."""
+
+    def __init__(self, fd: int, placeholder: bool) -> None:
+        super().__init__()
+        self._fd = fd
+        self._placeholder = placeholder
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        # The null device civrules put in its place, which a failure's clean-up may point
+        # elsewhere; a file that took the number before civrules could is no one's to touch.
+        if not self._placeholder:
+            raise io.UnsupportedOperation(f"{NAMES[self._fd]} is closed")
+        return self._fd
+
+    def write(self, data: object) -> int:
+        raise OSError(errno.EBADF, f"{NAMES[self._fd]} is closed")
+
+
+def is_closed(fd: int) -> bool:
+    """Whether ``fd`` is no open descriptor."""
+    try:
+        os.fstat(fd)
+    except OSError as error:
+        return error.errno == errno.EBADF
+    return False
+
+
+def _fill(fd: int) -> bool:
+    """Put the null device on the closed descriptor ``fd``; whether it is there now."""
+    try:
+        opened = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
+    except OSError:
+        return False
+    if opened != fd:
+        try:
+            os.dup2(opened, fd)
+        except OSError:
+            return False
+        finally:
+            os.close(opened)
+    return True
+
+
+def guard() -> None:
+    """See the module's documentation: for the program's entry point, first of all (a host that
+    calls the command line in process keeps its own streams)."""
+    ours = {fd: _fill(fd) for fd in NAMES if is_closed(fd)}
+    if sys.stdin is None:
+        with_null = ours.get(0, False)
+        sys.stdin = open(0 if with_null else os.devnull, encoding="utf-8", closefd=not with_null)  # noqa: SIM115
+    if sys.stdout is None:
+        sys.stdout = closed_stream(1, ours.get(1, False))
+    if sys.stderr is None:
+        sys.stderr = closed_stream(2, ours.get(2, False))
+
+
+def closed_stream(fd: int, placeholder: bool) -> io.TextIOWrapper:
+    """The text stream of the closed standard stream ``fd`` (1 or 2); ``placeholder``: the null
+    device holds its number (see :func:`guard`)."""
+    return io.TextIOWrapper(io.BufferedWriter(_Closed(fd, placeholder)), encoding="utf-8", errors="backslashreplace")
