@@ -86,8 +86,8 @@ def interrupted(signum: int, *, done: bool = False) -> Diagnostic:
     if done:
         return _at(
             codes.INTERRUPTED,
-            f"interrupted ({sent_by}) as civrules was ending: its output was written whole",
-            "nothing is left to do; run the command again for a run that ends in 0",
+            f"interrupted ({sent_by}) as civrules was ending, after its output was written",
+            "what the command printed and wrote is whole; run it again for the exit status of its own result",
         )
     return _at(
         codes.INTERRUPTED,
