@@ -360,7 +360,7 @@ def test_a_stop_signal_while_writing_is_r016_and_leaves_the_previous_tree(
     write_tree(out, {"old.txt": b"old"})
     env = {**os.environ, "CIVRULES_CACHE_DIR": ""}
     process = subprocess.Popen(
-        [*civrules_command(0.05), "--rules", str(RULES), "build", "advanced-civilization", "--out", str(out)],
+        [*civrules_command(0.05), "--rules", str(RULES), "build", "imperial-settlers", "--out", str(out)],
         cwd=REPO,
         env=env,
         stdout=subprocess.PIPE,
