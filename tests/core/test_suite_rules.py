@@ -13,8 +13,10 @@ from tests.conftest import TESTS
 def test_property_tests_run_without_a_deadline_or_a_timing_health_check() -> None:
     """Hypothesis' per-example deadline and its too-slow health check are timings: on a loaded
     2-core machine a property test failed FailedHealthCheck with every assertion holding."""
-    assert settings.default.deadline is None
-    assert HealthCheck.too_slow in settings.default.suppress_health_check
+    default = settings.default
+    assert default is not None
+    assert default.deadline is None
+    assert HealthCheck.too_slow in default.suppress_health_check
 
 
 def test_no_property_test_sets_a_deadline_of_its_own() -> None:
