@@ -1,115 +1,294 @@
-"""What a check says it reads (:attr:`civrules.checks.Check.reads`) is what it reads.
+"""What a check says it reads (:attr:`civrules.checks.Check.reads`) is what it reads: no less, and
+no more.
 
 A long-running session reuses a check's findings after an edit of a collection it does not read,
 and a diagnostic a variant causes goes to the variant's change of what its check reads: a check
-that read more than it says would keep a stale finding, or send a designer to the wrong line.
-Each check that names what it reads runs here on every shipped ruleset of its family with the
-rest taken away: a collection it does not name, and a setting it does not name, raise when read.
+that read more than it says would keep a stale finding, or send a designer to the wrong line; one
+that says it reads more than it does sends the designer to the variant's `overlay:` line, with a
+vague hint, whenever the variant also changes something the check never looks at (the designer
+trial of round 18: P006, which reads the nations, said it read every collection and setting).
+
+Each check that names what it reads runs here on every shipped ruleset of its family through a
+watched model: every collection, every setting (as the manifest's data, the data files' settings,
+their origins, or the model's typed field made of it), the rule index and the removed entities of
+a collection report each read. Restricted, a read of what the check does not name raises; recorded,
+everything the check names must have been read, on a shipped ruleset or on one of the check's
+fixtures (a hint may read what only a finding needs).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
+import functools
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 import pytest
 
-from civrules.checks import ALL_COLLECTIONS, SETTINGS, Check
+from civrules.checks import ALL_COLLECTIONS, RULE_INDEX, SETTINGS, Check, setting
 from civrules.checks.catalogue import all_checks
-from civrules.load.workspace import Workspace
+from civrules.families import Family, families
 from civrules.model import Collection, Ruleset
 from civrules.pipeline import analyse
-from tests.conftest import RULES
+from tests.rulefiles import CachedWorkspace, shipped_analysis
+
+#: The fields of a model that hold something made of a setting (the setting's key; Advanced
+#: Civilization's typed settings), or the rule index. A field that holds a collection is read as
+#: that collection, whatever its name (Imperial Settlers' `components` is a collection).
+MADE_OF: dict[str, str] = {
+    "players": setting("players"),
+    "rule_index": RULE_INDEX,
+    "credit_policy": setting("credit_policy"),
+    "trade_stacks": setting("trade_stacks"),
+    "total_cards": setting("total_cards"),
+    "set_value": setting("set_value"),
+    "mining": setting("mining"),
+    "ast": setting("ast"),
+    "components": setting("components"),
+    "hand_limit": setting("hand_limit"),
+    "taxation": setting("taxation"),
+    "scoring": setting("victory"),
+    "general_rules": setting("sequence_of_play"),
+    "not_in_sources": setting("not_in_sources"),
+    "block_bonuses": setting("non_native_block_bonus"),
+    "deck_compositions": setting("deck_compositions"),
+}
+#: A map file's lists, as what they are read as (its `panel` is the file's own, as its id).
+MAP_FILE_PARTS = {
+    "flood_plains": "flood_plains",
+    "excluded_borders": setting("excluded_borders"),
+    "two_coast_areas": setting("two_coast_areas"),
+}
+#: The fields that hold no rule data a check could be said to read (the manifest's `status` is
+#: neither a collection nor a setting: a manifest's edit runs every check again); `data`,
+#: `settings`, `setting_origins` and `removed` are watched key by key, `map_files` list by list.
+UNWATCHED = frozenset(
+    {"id", "name", "family", "manifest", "extends", "documents", "chain", "layers", "status", "draft"}
+)
+WATCHED_MAPPINGS = frozenset({"data", "settings", "setting_origins", "removed", "map_files"})
 
 
 class UndeclaredReadError(AssertionError):
     """A check read what its `reads` does not name."""
 
 
-class _Unread(Collection[Any]):
-    """A collection the check does not say it reads: any use of it is a read."""
+@dataclasses.dataclass(frozen=True)
+class _Watch:
+    """How a watched model reports a read: ``on_read`` gets the name :attr:`Check.reads` gives it."""
 
-    def __getattribute__(self, name: str) -> Any:
-        if name in ("name", "__class__"):
-            return object.__getattribute__(self, name)
-        raise UndeclaredReadError(f"read `{object.__getattribute__(self, 'name')}` ({name})")
-
-    def __iter__(self) -> Iterator[Any]:
-        raise UndeclaredReadError(f"iterated `{self.name}`")
-
-    def __len__(self) -> int:
-        raise UndeclaredReadError(f"counted `{self.name}`")
-
-    def __contains__(self, item: object) -> bool:
-        raise UndeclaredReadError(f"looked in `{self.name}`")
+    on_read: Callable[[str], None]
+    #: The model's fields by the name a read of them is.
+    fields: Mapping[str, str]
 
 
-class _Settings(Mapping[str, Any]):
-    """A mapping of settings (and the manifest's data) whose undeclared keys raise when read."""
+def _watched_getattribute(self: Any, name: str) -> Any:
+    value = object.__getattribute__(self, name)
+    watch: _Watch = object.__getattribute__(self, "_watch")
+    read = watch.fields.get(name)
+    if read is not None:
+        watch.on_read(read)
+    if name == "map_files":
+        return tuple(_watched_value(map_file, MAP_FILE_PARTS, watch.on_read) for map_file in value)
+    return value
 
-    def __init__(self, real: Mapping[str, Any], allowed: frozenset[str] | None, collections: frozenset[str]) -> None:
-        self._real, self._allowed, self._collections = real, allowed, collections
+
+_WATCHING: dict[type[Any], type[Any]] = {}
+
+
+def _watching(cls: type[Any]) -> type[Any]:
+    """A subclass of the frozen value ``cls`` whose instances report the reads of their fields."""
+    made = _WATCHING.get(cls)
+    if made is None:
+        made = _WATCHING[cls] = type(f"Watched{cls.__name__}", (cls,), {"__getattribute__": _watched_getattribute})
+    return made
+
+
+def _watched_value(value: Any, fields: Mapping[str, str], on_read: Callable[[str], None]) -> Any:
+    """``value`` (a frozen value) with the reads of ``fields`` reported to ``on_read``."""
+    made = _watching(type(value))(**{f.name: getattr(value, f.name) for f in dataclasses.fields(value) if f.init})
+    object.__setattr__(made, "_watch", _Watch(on_read, fields))
+    return made
+
+
+class _WatchedMapping(Mapping[str, Any]):
+    """A mapping whose reads are reported by key (``name_of`` gives the name of a key's read, None:
+    no rule data); listing its keys is reading them all (``listed``)."""
+
+    def __init__(
+        self,
+        real: Mapping[str, Any],
+        name_of: Callable[[str], str | None],
+        on_read: Callable[[str], None],
+        listed: str | None = SETTINGS,
+        inner: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None = None,
+    ) -> None:
+        self._real, self._name_of, self._on_read, self._listed, self._inner = real, name_of, on_read, listed, inner
 
     def __getitem__(self, key: str) -> Any:
-        if self._allowed is not None and key not in self._allowed and key not in self._collections:
-            raise UndeclaredReadError(f"read the setting `{key}`")
-        return self._real[key]
+        name = self._name_of(key)
+        if name is not None:
+            self._on_read(name)
+        value = self._real[key]
+        return self._inner(value) if self._inner is not None and isinstance(value, Mapping) else value
 
     def __iter__(self) -> Iterator[str]:
-        raise UndeclaredReadError("listed the settings")
+        if self._listed is not None:
+            self._on_read(self._listed)
+        return iter(self._real)
 
     def __len__(self) -> int:
         return len(self._real)
 
 
-def _models() -> dict[str, list[Ruleset]]:
-    workspace = Workspace(RULES)
-    found: dict[str, list[Ruleset]] = {}
-    for manifest in workspace.manifests().values():
-        model = analyse(workspace, workspace.load_ruleset(manifest)).model
-        if model is not None:
-            found.setdefault(model.family, []).append(model)
+def _data_key(family: Family, key: str) -> str | None:
+    """What reading the manifest's ``key`` reads: a setting, a collection the manifest holds, or
+    nothing a check is said to read (its `id`, its `status`)."""
+    if key in family.settings:
+        return setting(key)
+    held = [name for name, spec in family.collections.items() if spec.slot == "ruleset" and spec.path[0] == key]
+    return held[0] if held else None
+
+
+def watched(model: Ruleset, on_read: Callable[[str], None]) -> Ruleset:
+    """``model`` with every read of rule data reported to ``on_read``, by the name
+    :attr:`civrules.checks.Check.reads` gives it (a collection, `settings.<key>`, `settings` for
+    them all, the rule index)."""
+    family = families()[model.family]
+    fields: dict[str, str] = {}
+    for field in dataclasses.fields(model):
+        value = getattr(model, field.name)
+        if isinstance(value, Collection):
+            fields[field.name] = value.name
+        elif field.name in MADE_OF:
+            fields[field.name] = MADE_OF[field.name]
+        else:
+            assert field.name in UNWATCHED | WATCHED_MAPPINGS, f"say what the model's `{field.name}` is read as"
+    values = {field.name: getattr(model, field.name) for field in dataclasses.fields(model) if field.init}
+
+    def a_setting(key: str) -> str:
+        return setting(key)
+
+    def slot(values: Mapping[str, Any]) -> Mapping[str, Any]:
+        return _WatchedMapping(values, a_setting, on_read)
+
+    values["data"] = _WatchedMapping(model.data, functools.partial(_data_key, family), on_read)
+    values["setting_origins"] = _WatchedMapping(model.setting_origins, a_setting, on_read)
+    # A setting of a data file is looked for in every slot: listing the slots reads nothing.
+    values["settings"] = _WatchedMapping(model.settings, lambda slot: None, on_read, listed=None, inner=slot)
+    values["removed"] = _WatchedMapping(model.removed, lambda name: name, on_read)
+    made = _watching(type(model))(**values)
+    object.__setattr__(made, "_watch", _Watch(on_read, fields))
+    assert isinstance(made, Ruleset)
+    return made
+
+
+def _names(reads: Iterable[str]) -> frozenset[str]:
+    """What a declaration covers: its collections (a field of one is read with the collection), its
+    settings, the rule index."""
+    return frozenset(name if name.startswith(f"{SETTINGS}.") else name.partition(".")[0] for name in reads)
+
+
+def covers(reads: frozenset[str], read: str) -> bool:
+    """Whether a check declaring ``reads`` may make the read ``read`` (``ALL_COLLECTIONS``: a core
+    check's every collection, which it cannot name; not the rule index, nor a setting)."""
+    if ALL_COLLECTIONS in reads and read != RULE_INDEX and not read.startswith(f"{SETTINGS}."):
+        return True
+    return read in _names(reads) or (read.startswith(f"{SETTINGS}.") and SETTINGS in reads)
+
+
+def restricted(model: Ruleset, entry: Check) -> Ruleset:
+    """``model`` as ``entry`` may read it: a read of what it does not declare raises."""
+    assert entry.reads is not None
+    reads = entry.reads
+
+    def on_read(read: str) -> None:
+        if not covers(reads, read):
+            raise UndeclaredReadError(f"read `{read}`")
+
+    return watched(model, on_read)
+
+
+def reads_of(entry: Check, models: Iterable[Ruleset]) -> set[str]:
+    """What ``entry`` reads of ``models`` (the results the same as on the models themselves)."""
+    found: set[str] = set()
+    for model in models:
+        assert list(entry.run(watched(model, found.add))) == list(entry.run(model)), model.id
     return found
 
 
-MODELS = _models()
-#: A core check (family None) runs on every family's rulesets.
-DECLARED = [
-    entry for entry in all_checks() if entry.reads is not None and (entry.family is None or entry.family in MODELS)
-]
-
-
-def _restricted(model: Ruleset, entry: Check) -> Ruleset:
+def never_read(entry: Check, found: set[str]) -> list[str]:
+    """What ``entry`` declares and was not seen to read (``SETTINGS`` is read by listing them)."""
     assert entry.reads is not None
-    read = entry.read_collections
-    settings = (
-        None
-        if SETTINGS in entry.reads
-        else frozenset(name.partition(".")[2] for name in entry.reads if name.startswith(f"{SETTINGS}."))
-    )
-    names = {collection.name for collection in model.collections()}
-    if ALL_COLLECTIONS in entry.reads:
-        read = frozenset(names)
-    changes: dict[str, Any] = {}
-    for field in dataclasses.fields(model):
-        value = getattr(model, field.name)
-        if isinstance(value, Collection) and value.name in names and value.name not in read:
-            changes[field.name] = _Unread(value.name, (), {})
-    if settings is not None:
-        kept = frozenset(names)
-        changes["data"] = _Settings(model.data, settings, kept)
-        changes["settings"] = _Settings(model.settings, settings, kept)
-        changes["setting_origins"] = _Settings(model.setting_origins, settings, kept)
-    return dataclasses.replace(model, **changes)
+    if ALL_COLLECTIONS in entry.reads and not any(
+        read != RULE_INDEX and not read.startswith(f"{SETTINGS}.") for read in found
+    ):
+        return [ALL_COLLECTIONS]
+    return sorted(name for name in _names(entry.reads) - {ALL_COLLECTIONS} if name not in found)
+
+
+@functools.cache
+def _models(family: str) -> tuple[Ruleset, ...]:
+    """Every shipped ruleset of ``family``, analysed when a test first asks (not at collection)."""
+    found = []
+    for ruleset_id, manifest in sorted(CachedWorkspace().manifests().items()):
+        if manifest.family.id == family:
+            model = shipped_analysis(ruleset_id).model
+            assert model is not None, ruleset_id
+            found.append(model)
+    return tuple(found)
+
+
+#: A core check that says what it reads (family None) runs on every family's rulesets.
+DECLARED = [entry for entry in all_checks() if entry.reads is not None]
+
+
+def _models_of(entry: Check) -> tuple[Ruleset, ...]:
+    """The shipped rulesets ``entry`` is run on: its family's, or every family's for a core check."""
+    if entry.family is not None:
+        return _models(entry.family)
+    return tuple(model for family in sorted(families()) for model in _models(family))
 
 
 @pytest.mark.parametrize("entry", DECLARED, ids=[entry.code.code for entry in DECLARED])
 def test_a_check_reads_only_what_it_says_it_reads(entry: Check) -> None:
-    models = MODELS[entry.family] if entry.family is not None else [m for found in MODELS.values() for m in found]
+    models = _models_of(entry)
+    assert models
     for model in models:
-        restricted = _restricted(model, entry)
-        assert list(entry.run(restricted)) == list(entry.run(model)), model.id
+        assert list(entry.run(restricted(model, entry))) == list(entry.run(model)), model.id
+
+
+@pytest.mark.parametrize("entry", DECLARED, ids=[entry.code.code for entry in DECLARED])
+def test_a_check_says_it_reads_nothing_it_never_reads(entry: Check) -> None:
+    """Every name of a declaration is read on a shipped ruleset, or else on a fixture of the check
+    (each analysed only when the shipped rulesets leave a name unread)."""
+    found = reads_of(entry, _models_of(entry))
+    unread = never_read(entry, found)
+    for model in _fixture_models(entry.code.code) if unread else ():
+        found |= reads_of(entry, [model])
+        unread = never_read(entry, found)
+        if not unread:
+            break
+    assert unread == [], f"{entry.code.code} declares {unread} and never reads them"
+
+
+def _fixture_models(code: str) -> Iterator[Ruleset]:
+    """The models of the check's fixtures, the failing ones first."""
+    from tests.core.test_checks import CASES, apply_edits
+
+    for case in sorted((case for case in CASES if case.code == code), key=lambda case: case.passing):
+        workspace = CachedWorkspace(apply_edits(case.edits))
+        model = analyse(workspace, workspace.load_ruleset(workspace.manifests()[case.ruleset])).model
+        if model is not None:
+            yield model
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", DECLARED, ids=[entry.code.code for entry in DECLARED])
+def test_a_check_reads_only_what_it_says_on_every_fixture(entry: Check) -> None:
+    """A finding's message and hint may read what the shipped rulesets, which have no finding of
+    most checks, never make them read: every fixture of the check, failing and passing."""
+    for model in _fixture_models(entry.code.code):
+        assert list(entry.run(restricted(model, entry))) == list(entry.run(model)), model.id
 
 
 def test_every_family_check_says_what_it_reads() -> None:
@@ -119,12 +298,37 @@ def test_every_family_check_says_what_it_reads() -> None:
     assert silent == []
 
 
+def _one(code: str) -> Check:
+    (entry,) = [e for e in DECLARED if e.code.code == code]
+    return entry
+
+
 def test_the_restriction_catches_a_check_that_reads_more_than_it_says() -> None:
-    (entry,) = [e for e in DECLARED if e.code.code == "T015"]
+    entry = _one("T015")
     liar = dataclasses.replace(entry, reads=frozenset({"victories"}))  # it reads `coins` too
-    (model,) = [m for m in MODELS["sid-meiers-civilization"] if m.id == "sid-meiers-civilization"]
+    (model,) = [m for m in _models("sid-meiers-civilization") if m.id == "sid-meiers-civilization"]
     with pytest.raises(UndeclaredReadError, match="coins"):
-        list(liar.run(_restricted(model, liar)))
+        list(liar.run(restricted(model, liar)))
+
+
+def test_the_restriction_catches_a_typed_setting_read_undeclared() -> None:
+    """Advanced Civilization's checks read most settings as the model's typed fields (`ast`,
+    `trade_stacks`, `players`), not from the manifest's mapping: a read of one is a read all the same."""
+    entry = _one("D005")  # the stacks against the players
+    liar = dataclasses.replace(entry, reads=frozenset({"commodities", setting("trade_stacks")}))
+    (model,) = [m for m in _models("advanced-civilization") if m.id == "advanced-civilization"]
+    with pytest.raises(UndeclaredReadError, match=r"settings\.players"):
+        list(liar.run(restricted(model, liar)))
+
+
+def test_the_record_catches_a_check_that_says_it_reads_more_than_it_does() -> None:
+    """What round 18's designer trial found: P006 reads the nations and said it read every
+    collection and setting of the cards' files and the manifest."""
+    entry = _one("P006")
+    boaster = dataclasses.replace(entry, reads=frozenset({"nations", "civilization_cards", SETTINGS}))
+    found = reads_of(boaster, _models("advanced-civilization"))
+    assert found == {"nations"}
+    assert never_read(boaster, found) == ["civilization_cards", SETTINGS]
 
 
 def test_a_check_of_every_collection_is_run_again_after_an_edit_of_any_but_the_rule_index() -> None:

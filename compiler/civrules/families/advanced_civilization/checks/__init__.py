@@ -1,22 +1,12 @@
 """The checks of the Advanced Civilization family.
 
-What each reads of the rule data files (:attr:`civrules.checks.Check.reads`): the map checks read
-the map's collections and nothing of the cards, commodities and calamities; the others read those
-and nothing of the map; both may read the manifest's collections and settings; none reads the rule
-index (a ruleset's `rulebook.rule_index`) but K010, whose hint cites as the index allows. An edit
-of one kind then runs only the checks of that kind again in a long-running session.
+Each names what it reads of the rule data (:attr:`civrules.checks.Check.reads`): the collections
+it reads (`nations`, `civilization_cards`, `areas` ...), the settings (`setting("trade_stacks")`;
+the model's typed settings are made of them: `ruleset.ast` of `ast`, `ruleset.players` of
+`players`) and the rule index (K010 alone, whose hint cites as the index allows), and nothing
+else. An edit of one collection then runs only the checks that read it again in a long-running
+session, and a diagnostic a variant causes goes to the variant's one change of what its check
+reads: P006 (positions beyond the number of nations) to the removal of a nation, not to the
+`overlay:` line of a variant that also removes A.S.T. tracks or patches a card.
+`tests/core/test_check_reads.py` holds each declaration to what the check reads, no less and no more.
 """
-
-from civrules.checks import RULE_INDEX, SETTINGS
-
-__all__ = ["CARDS", "MANIFEST", "MAP", "RULE_INDEX"]
-
-#: The collections and settings of the manifest, which the checks of either kind may read (the
-#: nations' start areas, the epochs, the player counts, the credit policy): a manifest's edit runs
-#: every check again anyway.
-MANIFEST = ("nations", "epochs", "ast_tracks", "phases", "player_counts", "options", SETTINGS)
-#: The collections of map files, and the manifest's.
-MAP = ("areas", "borders", "flood_plains", "volcanoes", *MANIFEST)
-#: The collections of the other data files (cards and their groups, commodities, calamities), and
-#: the manifest's.
-CARDS = ("groups", "civilization_cards", "commodities", "calamities", *MANIFEST)

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, words
-from civrules.families.advanced_civilization.checks import MAP
 from civrules.families.advanced_civilization.mapgraph import derived_coastal, map_graph
 from civrules.families.advanced_civilization.model import Ruleset
 
 
-@check("M010", "coastal-mismatch", Severity.ERROR, reads=MAP)
+@check("M010", "coastal-mismatch", Severity.ERROR, reads=("areas", "borders"))
 def check_coastal(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an area's declared `coastal` flag disagrees with its borders. A coastal area contains land
@@ -65,7 +64,7 @@ def _listing(ids: list[str], one: str, verb: str, many: str, verbs: str) -> str:
     return f"{one} {names} {verb}" if len(ids) == 1 else f"{many} {names} {verbs}"
 
 
-@check("M011", "area-panel-undeclared", Severity.ERROR, reads=MAP)
+@check("M011", "area-panel-undeclared", Severity.ERROR, reads=("areas",))
 def check_area_panels(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an area is on a panel that its map file does not declare in its `panel`.
@@ -98,7 +97,7 @@ def check_area_panels(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("M012", "coast-touches", Severity.ERROR, reads=MAP)
+@check("M012", "coast-touches", Severity.ERROR, reads=("areas", "borders"))
 def check_coast_touches(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a coast of a two-coast area (23.57) names an area that is not across a sea or both border
@@ -148,7 +147,7 @@ def check_coast_touches(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     seen[other] = c
 
 
-@check("M013", "two-coasts-incomplete", Severity.WARNING, reads=MAP)
+@check("M013", "two-coasts-incomplete", Severity.WARNING, reads=("areas", "borders", setting("two_coast_areas")))
 def check_two_coasts_complete(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the two-coast information is incomplete: an area with `coasts` leaves a sea neighbour on no

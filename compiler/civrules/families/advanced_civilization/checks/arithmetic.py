@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.families.advanced_civilization.calamities import modified_effects
-from civrules.families.advanced_civilization.checks import CARDS
 from civrules.families.advanced_civilization.model import CalamityEffect, Ruleset
 
 
@@ -23,7 +22,7 @@ def _points(effect: CalamityEffect) -> int | None:
     return amount if isinstance(amount, int) and not isinstance(amount, bool) else None
 
 
-@check("K016", "modifier-larger-than-effect", Severity.WARNING, reads=CARDS)
+@check("K016", "modifier-larger-than-effect", Severity.WARNING, reads=("calamities",))
 def check_modifier_within_effect(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a card's modifier reduces an effect by more than the effect's whole amount (−20 on a
@@ -67,7 +66,7 @@ def check_modifier_within_effect(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("K017", "secondary-total-beyond-caps", Severity.WARNING, reads=CARDS)
+@check("K017", "secondary-total-beyond-caps", Severity.WARNING, reads=("calamities",))
 def check_secondary_total_within_caps(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an effect shares a total among a number of victims with a cap per victim

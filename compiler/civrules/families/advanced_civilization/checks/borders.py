@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, words
-from civrules.families.advanced_civilization.checks import MAP
 from civrules.families.advanced_civilization.mapgraph import map_graph, pair
 from civrules.families.advanced_civilization.model import Area, Border, Ruleset
 
 
-@check("M001", "duplicate-border", Severity.ERROR, reads=MAP)
+@check("M001", "duplicate-border", Severity.ERROR, reads=("borders",))
 def check_duplicate_borders(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the same two areas have two border entries, in the same order or reversed (`[a, b]` and
@@ -69,7 +68,7 @@ def _lacks(area: Area, kind: str) -> str | None:
     return None
 
 
-@check("M002", "border-kind-mismatch", Severity.ERROR, reads=MAP)
+@check("M002", "border-kind-mismatch", Severity.ERROR, reads=("areas", "borders"))
 def check_border_kinds(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a border's kind does not fit its two areas: a land border where one side has no land
@@ -113,7 +112,7 @@ def check_border_kinds(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("M003", "border-pair-order", Severity.WARNING, reads=MAP)
+@check("M003", "border-pair-order", Severity.WARNING, reads=("borders",))
 def check_border_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a border's two areas are not written in id order.
@@ -140,7 +139,7 @@ def check_border_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("M004", "excluded-border-declared", Severity.ERROR, reads=MAP)
+@check("M004", "excluded-border-declared", Severity.ERROR, reads=("areas", "borders", setting("excluded_borders")))
 def check_excluded_borders(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a pair of areas is both a border and listed under `excluded_borders` (links a source gives
@@ -173,7 +172,7 @@ def check_excluded_borders(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("M005", "isolated-area", Severity.ERROR, reads=MAP)
+@check("M005", "isolated-area", Severity.ERROR, reads=("areas", "borders"))
 def check_isolated_areas(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an area has no border at all.
@@ -198,7 +197,7 @@ def check_isolated_areas(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("M006", "map-disconnected", Severity.ERROR, reads=MAP)
+@check("M006", "map-disconnected", Severity.ERROR, reads=("areas", "borders"))
 def check_map_connected(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the areas fall apart into groups with no border between them (areas with no border at all

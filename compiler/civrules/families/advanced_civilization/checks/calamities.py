@@ -22,11 +22,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from civrules.checks import check, diagnostic
+from civrules.checks import RULE_INDEX, check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.diagnostics.suggest import closest
 from civrules.families.advanced_civilization.calamities import modified_effects
-from civrules.families.advanced_civilization.checks import CARDS, RULE_INDEX
 from civrules.families.advanced_civilization.commodities import declared_stacks
 from civrules.families.advanced_civilization.model import CALAMITY_KINDS, Calamity, Card, Modifier, Ruleset, TradeStack
 from civrules.model import Unknown
@@ -92,7 +91,7 @@ def _stacks_key(ruleset: Ruleset) -> Related | None:
 # --- Stacks ------------------------------------------------------------------------------------
 
 
-@check("K001", "calamity-outside-calamity-stacks", Severity.ERROR, reads=CARDS)
+@check("K001", "calamity-outside-calamity-stacks", Severity.ERROR, reads=("calamities", setting("trade_stacks")))
 def check_calamity_stacks(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a calamity is in a trade stack the commodities file does not declare, or in one declared
@@ -151,7 +150,7 @@ def check_calamity_stacks(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("K002", "stack-calamity-composition", Severity.ERROR, reads=CARDS)
+@check("K002", "stack-calamity-composition", Severity.ERROR, reads=("calamities", setting("trade_stacks")))
 def check_stack_composition(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a trade stack does not hold the calamities its declaration says: Advanced Civilization
@@ -257,7 +256,7 @@ def _declared(stack: TradeStack, kind: str) -> int:
 # --- Modifiers ---------------------------------------------------------------------------------
 
 
-@check("K003", "modifier-combination-missing", Severity.ERROR, reads=CARDS)
+@check("K003", "modifier-combination-missing", Severity.ERROR, reads=("calamities",))
 def check_combination_declared(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the modifiers of a calamity name two or more different cards, but the calamity declares
@@ -296,7 +295,7 @@ def check_combination_declared(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("K004", "combination-card-mismatch", Severity.ERROR, reads=CARDS)
+@check("K004", "combination-card-mismatch", Severity.ERROR, reads=("calamities",))
 def check_combination_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: `modifier_combination` names a card that has no modifier on this calamity (in
@@ -355,7 +354,7 @@ def check_combination_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("K005", "unknown-effect-id", Severity.ERROR, reads=CARDS)
+@check("K005", "unknown-effect-id", Severity.ERROR, reads=("calamities",))
 def check_effect_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a modifier's `modifies`, or an immunity's `effects`, names an effect id the calamity does
@@ -391,7 +390,7 @@ def check_effect_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("K006", "effect-side-mismatch", Severity.ERROR, reads=CARDS)
+@check("K006", "effect-side-mismatch", Severity.ERROR, reads=("calamities",))
 def check_effect_sides(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a modifier names an effect on the other side from the one it `applies_to` (a modifier
@@ -460,7 +459,7 @@ class _Covered:
         return frozenset(e for side in sides for e in self.by_side.get(side, ()))
 
 
-@check("K007", "immunity-without-modifier", Severity.ERROR, reads=CARDS)
+@check("K007", "immunity-without-modifier", Severity.ERROR, reads=("calamities",))
 def check_immunity_has_modifier(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an `immune` entry for the holders of a card has no `immunity` modifier of that card on
@@ -522,7 +521,7 @@ def _list(effects: frozenset[str]) -> str:
     return ", ".join(f"`{e}`" for e in sorted(effects)) or "no effect"
 
 
-@check("K008", "immunity-modifier-without-entry", Severity.ERROR, reads=CARDS)
+@check("K008", "immunity-modifier-without-entry", Severity.ERROR, reads=("calamities",))
 def check_modifier_has_immunity(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a modifier with `effect: immunity` names a card for which the calamity has no `immune`
@@ -565,7 +564,7 @@ COMPATIBLE = {
 }
 
 
-@check("K009", "card-link-without-modifier", Severity.ERROR, reads=CARDS)
+@check("K009", "card-link-without-modifier", Severity.ERROR, reads=("calamities", "civilization_cards"))
 def check_links_have_modifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a civilization card's attribute says it changes a calamity (`calamities:` in the card's
@@ -596,7 +595,7 @@ def check_links_have_modifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("K010", "modifier-without-card-link", Severity.ERROR, reads=(*CARDS, RULE_INDEX))
+@check("K010", "modifier-without-card-link", Severity.ERROR, reads=("calamities", "civilization_cards", RULE_INDEX))
 def check_modifiers_have_links(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a calamity has a modifier for a civilization card, but no attribute of that card links
@@ -656,7 +655,7 @@ def _link_word(effect: str) -> str:
     return "reduces" if effect == "immunity" else effect
 
 
-@check("K011", "card-link-direction-mismatch", Severity.WARNING, reads=CARDS)
+@check("K011", "card-link-direction-mismatch", Severity.WARNING, reads=("calamities", "civilization_cards"))
 def check_link_directions(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a card's attribute says it reduces (aggravates, nullifies, alters) a calamity, but none
@@ -697,7 +696,7 @@ def check_link_directions(ruleset: Ruleset) -> Iterator[Diagnostic]:
 # --- Amounts and roles -------------------------------------------------------------------------
 
 
-@check("K012", "set-to-disagrees-with-amount", Severity.WARNING, reads=CARDS)
+@check("K012", "set-to-disagrees-with-amount", Severity.WARNING, reads=("calamities",))
 def check_set_to(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a modifier gives both a change (`amount`) and the resulting amount (`set_to`), and the
@@ -753,7 +752,7 @@ def _trading_player_uses(calamity: Calamity) -> Iterator[tuple[tuple[str | int, 
             yield ("immune", entry.index, "who"), "makes the trading player immune"
 
 
-@check("K013", "trading-player-on-non-tradable", Severity.WARNING, reads=CARDS)
+@check("K013", "trading-player-on-non-tradable", Severity.WARNING, reads=("calamities",))
 def check_trading_player(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a non-tradable calamity has an effect or immunity that involves the player who traded
@@ -783,7 +782,7 @@ def check_trading_player(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("K014", "duplicate-effect-id", Severity.ERROR, reads=CARDS)
+@check("K014", "duplicate-effect-id", Severity.ERROR, reads=("calamities",))
 def check_duplicate_effect_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: two effects of one calamity (its `primary` and `secondary` lists together) share an id.
@@ -816,7 +815,7 @@ def check_duplicate_effect_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("K015", "duplicate-modifier", Severity.WARNING, reads=CARDS)
+@check("K015", "duplicate-modifier", Severity.WARNING, reads=("calamities",))
 def check_duplicate_modifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: two modifiers of the same card on one calamity change the same effect for the same role

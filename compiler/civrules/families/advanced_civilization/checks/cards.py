@@ -31,7 +31,6 @@ from typing import Any
 from civrules.checks import check, diagnostic, setting
 from civrules.checks.unknowns import is_unknown
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
-from civrules.families.advanced_civilization.checks import CARDS
 from civrules.families.advanced_civilization.credits import (
     CreditLine,
     CreditMatrix,
@@ -396,7 +395,7 @@ def coverable(
 # --- Prerequisites -----------------------------------------------------------------------------
 
 
-@check("C001", "prerequisite-cycle", Severity.ERROR, reads=CARDS)
+@check("C001", "prerequisite-cycle", Severity.ERROR, reads=("civilization_cards",))
 def check_prerequisite_cycles(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: cards require each other in a circle (a card that requires itself, or `a` requires `b`
@@ -460,7 +459,7 @@ def check_prerequisite_cycles(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("C002", "redundant-prerequisite", Severity.WARNING, reads=CARDS)
+@check("C002", "redundant-prerequisite", Severity.WARNING, reads=("civilization_cards",))
 def check_redundant_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a prerequisite that says nothing: it is listed twice, or another prerequisite of the same
@@ -528,7 +527,7 @@ def check_redundant_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
 # --- Credits -----------------------------------------------------------------------------------
 
 
-@check("C003", "self-credit", Severity.ERROR, reads=CARDS)
+@check("C003", "self-credit", Severity.ERROR, reads=("civilization_cards",))
 def check_self_credits(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a card gives a specific credit to itself.
@@ -554,7 +553,7 @@ def check_self_credits(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 )
 
 
-@check("C004", "credit-target-twice", Severity.WARNING, reads=CARDS)
+@check("C004", "credit-target-twice", Severity.WARNING, reads=("civilization_cards", setting("credit_policy")))
 def check_credit_targets_twice(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: several credit lines of one card reach the same target card: a specific credit to a card
@@ -710,7 +709,7 @@ def counting_lines(giver: Card, targets: Iterable[str], matrix: CreditMatrix) ->
     return found
 
 
-@check("C005", "credit-to-prerequisite", Severity.WARNING, reads=CARDS)
+@check("C005", "credit-to-prerequisite", Severity.WARNING, reads=("civilization_cards",))
 def check_credits_to_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a card gives a specific credit to one of its own prerequisites (directly or through
@@ -754,7 +753,7 @@ def check_credits_to_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("C006", "free-for-every-holder", Severity.WARNING, reads=CARDS)
+@check("C006", "free-for-every-holder", Severity.WARNING, reads=("civilization_cards", setting("credit_policy")))
 def check_free_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the credits a card receives from its own prerequisites (which every buyer must hold,
@@ -869,7 +868,7 @@ class _CreditsToward:
         return givers, total
 
 
-@check("C007", "credit-covers-cost", Severity.WARNING, reads=CARDS)
+@check("C007", "credit-covers-cost", Severity.WARNING, reads=("civilization_cards", setting("credit_policy")))
 def check_credits_covering_cost(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the credit one card gives toward another reaches the target's whole cost, so any holder

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
-from civrules.families.advanced_civilization.checks import CARDS
 from civrules.families.advanced_civilization.commodities import declared_stacks
 from civrules.families.advanced_civilization.model import Commodity, Ruleset
 from civrules.model import Origin, Unknown
@@ -37,7 +36,7 @@ def _stack_cards(ruleset: Ruleset) -> dict[int, list[Commodity]]:
     return by_stack
 
 
-@check("D001", "total-cards-mismatch", Severity.ERROR, reads=CARDS)
+@check("D001", "total-cards-mismatch", Severity.ERROR, reads=("commodities", setting("total_cards")))
 def check_total_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the total number of commodity cards the file declares (`total_cards`) is not the sum of
@@ -78,7 +77,7 @@ def check_total_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("D002", "stack-is-not-face-value", Severity.ERROR, reads=CARDS)
+@check("D002", "stack-is-not-face-value", Severity.ERROR, reads=("commodities", setting("trade_stacks")))
 def check_stack_is_value(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the file declares that the stacks are numbered by face value
@@ -112,7 +111,7 @@ def check_stack_is_value(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("D003", "commodity-in-undeclared-stack", Severity.ERROR, reads=CARDS)
+@check("D003", "commodity-in-undeclared-stack", Severity.ERROR, reads=("commodities", setting("trade_stacks")))
 def check_commodity_stacks(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: goods are in a trade stack that `trade_stacks.stacks` does not declare.
@@ -143,7 +142,7 @@ def check_commodity_stacks(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("D004", "stack-numbering", Severity.ERROR, reads=CARDS)
+@check("D004", "stack-numbering", Severity.ERROR, reads=("commodities", setting("trade_stacks")))
 def check_stack_numbering(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the trade stack declarations do not fit together: a stack number declared twice,
@@ -206,7 +205,12 @@ def check_stack_numbering(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("D005", "stack-too-small-for-players", Severity.ERROR, reads=CARDS)
+@check(
+    "D005",
+    "stack-too-small-for-players",
+    Severity.ERROR,
+    reads=("commodities", setting("trade_stacks"), setting("players")),
+)
 def check_stack_sizes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a trade stack with calamities holds fewer commodity cards than the most players the
@@ -258,7 +262,7 @@ def _players_span(ruleset: Ruleset) -> Span:
     return found.span("max") if found is not None else ruleset.manifest.span("players", "max")
 
 
-@check("D006", "set-value-example-mismatch", Severity.ERROR, reads=CARDS)
+@check("D006", "set-value-example-mismatch", Severity.ERROR, reads=("commodities", setting("set_value")))
 def check_set_value_examples(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a worked example of `set_value` does not follow the declared formula (`n x n x v`, for n
@@ -314,7 +318,7 @@ def check_set_value_examples(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("D007", "mining-goods-inconsistent", Severity.ERROR, reads=CARDS)
+@check("D007", "mining-goods-inconsistent", Severity.ERROR, reads=("commodities", setting("mining")))
 def check_mining_goods(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: Mining's set bonus (`mining.set_bonus`) is declared but no good is marked `mining: true`,

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Related, Severity
-from civrules.families.advanced_civilization.checks import CARDS
 from civrules.families.advanced_civilization.model import Nation, Ruleset
 
 
-@check("P001", "too-few-nations", Severity.ERROR, reads=CARDS)
+@check("P001", "too-few-nations", Severity.ERROR, reads=("player_counts",))
 def check_nations_per_count(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a set-up for N players offers fewer than N nations.
@@ -41,7 +40,12 @@ def check_nations_per_count(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("P002", "player-count-uncovered", Severity.ERROR, reads=CARDS)
+@check(
+    "P002",
+    "player-count-uncovered",
+    Severity.ERROR,
+    reads=("player_counts", setting("player_counts"), setting("players")),
+)
 def check_counts_cover_players(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the ruleset supports a number of players (between `players.min` and `players.max`) for
@@ -77,7 +81,7 @@ def check_counts_cover_players(ruleset: Ruleset) -> Iterator[Diagnostic]:
     )
 
 
-@check("P003", "player-count-out-of-range", Severity.ERROR, reads=CARDS)
+@check("P003", "player-count-out-of-range", Severity.ERROR, reads=("player_counts", setting("players")))
 def check_counts_in_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: `player_counts.counts` has an entry for a number of players outside `players.min` to
@@ -107,7 +111,7 @@ def check_counts_in_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("P004", "player-count-missing", Severity.INFO, reads=CARDS)
+@check("P004", "player-count-missing", Severity.INFO, reads=("player_counts",))
 def check_missing_counts(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the rules for a number of players are marked `status: missing`: the ruleset supports the
@@ -140,7 +144,7 @@ def _positions(ruleset: Ruleset) -> Iterator[tuple[Nation, int]]:
             yield nation, nation.ast_position
 
 
-@check("P005", "duplicate-ast-position", Severity.ERROR, reads=CARDS)
+@check("P005", "duplicate-ast-position", Severity.ERROR, reads=("nations",))
 def check_unique_ast_positions(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: two nations have the same A.S.T. position.
@@ -170,7 +174,7 @@ def check_unique_ast_positions(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("P006", "ast-position-out-of-range", Severity.ERROR, reads=CARDS)
+@check("P006", "ast-position-out-of-range", Severity.ERROR, reads=("nations",))
 def check_ast_position_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a nation's A.S.T. position is larger than the number of nations.

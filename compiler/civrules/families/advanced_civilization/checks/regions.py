@@ -6,7 +6,6 @@ from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
-from civrules.families.advanced_civilization.checks import MAP
 from civrules.families.advanced_civilization.mapgraph import map_graph
 from civrules.families.advanced_civilization.model import Ruleset
 
@@ -34,7 +33,7 @@ def member_spans(ruleset: Ruleset) -> dict[str, list[tuple[str, Span]]]:
     return members
 
 
-@check("M020", "flood-plain-disconnected", Severity.ERROR, reads=MAP)
+@check("M020", "flood-plain-disconnected", Severity.ERROR, reads=("areas", "borders", "flood_plains"))
 def check_flood_plains_connected(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the land areas of a flood plain do not hang together by land (land or both borders): part
@@ -83,7 +82,7 @@ def check_flood_plains_connected(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("M021", "flood-plain-membership", Severity.ERROR, reads=MAP)
+@check("M021", "flood-plain-membership", Severity.ERROR, reads=("areas", "flood_plains"))
 def check_flood_plain_members(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an area's `flood_plain` and the flood plain's `areas` disagree: the area names a flood
@@ -163,7 +162,7 @@ def check_flood_plain_members(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 )
 
 
-@check("M022", "flood-plain-continuation", Severity.ERROR, reads=MAP)
+@check("M022", "flood-plain-continuation", Severity.ERROR, reads=("flood_plains",))
 def check_flood_plain_continuations(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a flood plain entry repeats the id of an earlier one without `continues_from`, or an entry
@@ -220,7 +219,7 @@ def check_flood_plain_continuations(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("M023", "volcano-not-adjacent", Severity.ERROR, reads=MAP)
+@check("M023", "volcano-not-adjacent", Severity.ERROR, reads=("areas", "borders", "volcanoes"))
 def check_volcanoes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a volcano touches two areas that share no border. A volcano occupies one area or straddles

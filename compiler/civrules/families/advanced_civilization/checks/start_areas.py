@@ -13,7 +13,6 @@ from typing import Any
 
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
-from civrules.families.advanced_civilization.checks import MAP
 from civrules.families.advanced_civilization.model import Configuration, Nation, Ruleset
 from civrules.model import Unknown
 from civrules.support.memo import by_identity
@@ -27,7 +26,7 @@ def _listings(ruleset: Ruleset) -> Iterator[tuple[Nation, str, Span]]:
                 yield nation, area_id, nation.origin.span("start_areas", "areas", i)
 
 
-@check("M030", "start-area-not-land", Severity.ERROR, reads=MAP)
+@check("M030", "start-area-not-land", Severity.ERROR, reads=("nations", "areas"))
 def check_start_areas_are_land(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a nation's start area is a water-only area.
@@ -52,7 +51,7 @@ def check_start_areas_are_land(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("M031", "start-area-mismatch", Severity.ERROR, reads=MAP)
+@check("M031", "start-area-mismatch", Severity.ERROR, reads=("nations", "areas"))
 def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a map area's `start_nation` and the nations' start area lists disagree: the area names a
@@ -159,7 +158,7 @@ def _availability(ruleset: Ruleset) -> Iterator[tuple[Nation, list[str], list[st
                 yield nation, existing, outside, count.origin.span("configurations", c, "nations", i), related
 
 
-@check("M032", "nation-cannot-start", Severity.ERROR, reads=MAP)
+@check("M032", "nation-cannot-start", Severity.ERROR, reads=("nations", "player_counts", "areas"))
 def check_nations_can_start(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a player-count configuration offers a nation none of whose start areas is on the part of
@@ -189,7 +188,7 @@ def check_nations_can_start(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("M033", "start-area-out-of-play", Severity.WARNING, reads=MAP)
+@check("M033", "start-area-out-of-play", Severity.WARNING, reads=("nations", "player_counts", "areas"))
 def check_start_areas_in_play(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a player-count configuration offers a nation some of whose start areas (not all) are off

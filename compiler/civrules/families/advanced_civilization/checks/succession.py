@@ -6,9 +6,8 @@ import bisect
 from collections.abc import Iterator
 from typing import Any
 
-from civrules.checks import check, diagnostic
+from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
-from civrules.families.advanced_civilization.checks import CARDS
 from civrules.families.advanced_civilization.model import Epoch, Ruleset
 from civrules.families.advanced_civilization.succession import (
     ast_span,
@@ -27,7 +26,7 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-@check("A001", "epoch-order", Severity.ERROR, reads=CARDS)
+@check("A001", "epoch-order", Severity.ERROR, reads=("epochs",))
 def check_epoch_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an epoch's `order` is not its place in the list of epochs: the epochs are not numbered
@@ -61,7 +60,7 @@ def check_epoch_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("A002", "track-epoch-sequence", Severity.ERROR, reads=CARDS)
+@check("A002", "track-epoch-sequence", Severity.ERROR, reads=("ast_tracks", "epochs"))
 def check_track_epoch_sequence(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a nation's A.S.T. track does not list the ruleset's epochs each once, in epoch order: an
@@ -119,7 +118,7 @@ def check_track_epoch_sequence(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("A003", "track-epoch-spaces", Severity.ERROR, reads=CARDS)
+@check("A003", "track-epoch-spaces", Severity.ERROR, reads=("ast_tracks", setting("ast")))
 def check_track_epoch_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the epoch starts of a track do not divide it into epochs: the first epoch does not begin
@@ -172,7 +171,7 @@ def check_track_epoch_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 previous = (epoch, space)
 
 
-@check("A004", "track-layout-mismatch", Severity.ERROR, reads=CARDS)
+@check("A004", "track-layout-mismatch", Severity.ERROR, reads=("ast_tracks", setting("ast")))
 def check_track_layout(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the A.S.T.'s declared layout disagrees with itself or with a track: a track has another
@@ -225,7 +224,7 @@ def _value_epochs(ruleset: Ruleset) -> set[str]:
     return {epoch.id for epoch in ruleset.epochs if is_value_gated(epoch)}
 
 
-@check("A005", "value-space-misplaced", Severity.ERROR, reads=CARDS)
+@check("A005", "value-space-misplaced", Severity.ERROR, reads=("ast_tracks", "epochs", setting("ast")))
 def check_value_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a track's value-gated space (`late_iron_age_spaces`) is not a space of the value-gated
@@ -298,7 +297,7 @@ def check_value_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     )
 
 
-@check("A006", "value-threshold-decreasing", Severity.ERROR, reads=CARDS)
+@check("A006", "value-threshold-decreasing", Severity.ERROR, reads=("ast_tracks",))
 def check_value_thresholds_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: along a track, a Late Iron Age space needs less card value than a space before it.
@@ -341,7 +340,9 @@ def check_value_thresholds_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 highest = (value, space, i)
 
 
-@check("A007", "value-threshold-unreachable", Severity.ERROR, reads=CARDS)
+@check(
+    "A007", "value-threshold-unreachable", Severity.ERROR, reads=("ast_tracks", "civilization_cards", setting("ast"))
+)
 def check_value_thresholds_reachable(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a Late Iron Age space (or the finish box) needs more card value than all the ruleset's
@@ -383,7 +384,12 @@ def check_value_thresholds_reachable(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("A008", "epoch-requirement-unsatisfiable", Severity.ERROR, reads=CARDS)
+@check(
+    "A008",
+    "epoch-requirement-unsatisfiable",
+    Severity.ERROR,
+    reads=("groups", "civilization_cards", "epochs", setting("components")),
+)
 def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an epoch asks for something the ruleset's cards or pieces cannot give: more card groups
@@ -490,7 +496,7 @@ def _check_cards_of_value(sorted_costs: list[int] | None, epoch: str, entry: Any
         )
 
 
-@check("A010", "epoch-cities-decreasing", Severity.ERROR, reads=CARDS)
+@check("A010", "epoch-cities-decreasing", Severity.ERROR, reads=("epochs",))
 def check_epoch_cities_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an epoch asks for fewer cities in play (`min_cities`) than an epoch before it (at the
@@ -556,7 +562,7 @@ def _level(epoch: Epoch, path: tuple[str | int, ...]) -> str | None:
     return next((entry.level for entry in epoch.by_level if entry.index == index), None)
 
 
-@check("A009", "nation-without-track", Severity.ERROR, reads=CARDS)
+@check("A009", "nation-without-track", Severity.ERROR, reads=("nations", "ast_tracks", setting("ast")))
 def check_nation_tracks(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a nation has no track on the A.S.T. (at every level, when the A.S.T. has levels).

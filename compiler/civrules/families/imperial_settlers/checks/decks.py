@@ -11,9 +11,10 @@ from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.imperial_settlers.decks import DeckRule, deck_rule
 from civrules.families.imperial_settlers.model import Deck, FactionDeck, ImperialSettlersRuleset
 
-#: What the deck checks read: the deck-building rule, the decks, the deck of each faction and its
-#: custom deck, and of the cards the deck each is printed for (its printed ids' code, or its `deck:`)
-#: and its copies. A variant's patch of a card's colours or goods does not change a deck.
+#: What the size and pattern checks (F001, F002) read: the deck-building rule, the decks, the deck of
+#: each faction and its custom deck, and of the cards the deck each is printed for (its printed ids'
+#: code, or its `deck:`) and its copies. A variant's patch of a card's colours or goods does not
+#: change a deck. The other deck checks read less, and say so.
 DECKS = (
     "decks",
     "factions.deck",
@@ -190,7 +191,7 @@ def _pattern_hint(rule: DeckRule) -> str:
     return f"a faction deck holds {parts}"
 
 
-@check("F003", "deck-card-copies-incomplete", Severity.ERROR, reads=DECKS)
+@check("F003", "deck-card-copies-incomplete", Severity.ERROR, reads=("faction_decks", "cards.copies"))
 def check_all_copies(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a custom faction deck holds a card in another number of copies than the card has: one
@@ -219,7 +220,12 @@ def check_all_copies(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("F004", "deck-card-of-another-faction", Severity.ERROR, reads=DECKS)
+@check(
+    "F004",
+    "deck-card-of-another-faction",
+    Severity.ERROR,
+    reads=("faction_decks", "factions.deck", "cards.deck", setting("deck_building")),
+)
 def check_own_faction(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a custom faction deck holds a card of another faction's deck or of the common deck.
@@ -255,7 +261,12 @@ def check_own_faction(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("F005", "common-deck-size", Severity.ERROR, reads=DECKS)
+@check(
+    "F005",
+    "common-deck-size",
+    Severity.ERROR,
+    reads=("decks", "faction_decks", "cards.copies", "cards.printed_ids", "cards.deck"),
+)
 def check_common_deck(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a deck no faction draws (the common deck) does not hold its printed count: the copies

@@ -37,7 +37,7 @@ def check_unit_unlocks(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                 )
 
 
-@check("T007", "nothing-unlocks-it", Severity.WARNING, reads=("technologies", "buildings", "governments", "unit_types"))
+@check("T007", "nothing-unlocks-it", Severity.WARNING, reads=("technologies", "buildings", "governments"))
 def check_everything_unlocked(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: a building or a government that is not available from the start is unlocked by no
