@@ -260,7 +260,11 @@ SCHEMA_VIOLATION = define(
     out of range, a string not matching its pattern, a list too short).
     Why: the compiler only reads data whose shape it knows; editors using the same schema show the
     same error.
-    Fix: follow the message; `schemas/<kind>.schema.json` documents every field.
+    Fix: write what the hint says the field takes, worked out from the schema (`write a whole
+    number from 1 to 1000, or {unknown: why} where the sources do not give it`);
+    `schemas/<kind>.schema.json` documents every field.
+
+        cost: -50    # FAIL: write a whole number from 1 to 1000, or `{unknown: why}` ...
     """,
 )
 UNKNOWN_KEY = define(
@@ -295,7 +299,7 @@ MISSING_KEY = define(
     What: a required key is missing from a mapping.
     Why: the fact it holds is needed. If the sources do not give it, say so explicitly with
     `{unknown: "why"}` instead of leaving it out.
-    Fix: add the key.
+    Fix: add the key; the hint says what it holds and what to write in it.
     """,
 )
 BAD_KIND = define(

@@ -36,6 +36,7 @@ from civrules.diagnostics.suggest import (
 from civrules.emit.packaging import NOT_KEBAB_CASE, RULESET_ID_PATTERN, ruleset_id_problems
 from civrules.families import Family, default_family, families, family_named
 from civrules.load.document import Document, NodePath
+from civrules.schema import accepted
 from civrules.support import memo
 
 if TYPE_CHECKING:
@@ -317,11 +318,11 @@ def validate_document(document: Document, kind: str, limit: int | None = None) -
     if not document.whole_floats:
         parts = _item_wise_errors(kind, data)
         if parts is not None:
-            item_wise = _collect(document, parts[0], limit, dict(found), exact=parts[1])
+            item_wise = _collect(document, parts[0], limit, dict(found), exact=parts[1], defs=_defs(kind))
             if item_wise is not None:
                 return item_wise
     whole = (((), error) for error in _validator(kind).iter_errors(data))
-    collected = _collect(document, whole, limit, found, exact=True)
+    collected = _collect(document, whole, limit, found, exact=True, defs=_defs(kind))
     assert collected is not None  # exact: never None
     return collected
 
@@ -332,15 +333,17 @@ def _collect(
     limit: int | None,
     found: dict[Diagnostic, None],
     exact: bool,
+    defs: Mapping[str, Any],
 ) -> list[Diagnostic] | None:
     """The diagnostics of ``errors`` (each error's path read after its prefix), added to ``found``;
     past ``limit``, the first ``limit`` and R011. Only errors met in the order of jsonschema's walk
     of the whole document (``exact``) decide which are the first: otherwise None says the limit was
-    reached, and the caller walks the whole document (see :func:`_item_wise_errors`)."""
+    reached, and the caller walks the whole document (see :func:`_item_wise_errors`). ``defs`` are the
+    `$defs` of the schema, which the hints of its errors read."""
     for prefix, error in errors:
         if document.refused and (*prefix, *error.absolute_path) in document.refused:
             continue
-        for diagnostic in _translate(document, error, prefix):
+        for diagnostic in _translate(document, error, prefix, defs=defs):
             if limit is not None and len(found) >= limit and diagnostic not in found:
                 return [*found, stopped(document.file, limit)] if exact else None
             found[diagnostic] = None
@@ -606,18 +609,24 @@ def _annotation(word: str) -> bool:
     return word in ("description", "title", "$comment", "default", "examples") or word.startswith("x-")
 
 
+#: The annotation under which :func:`_shell_validator` keeps a property's schema as written.
+_AS_WRITTEN = "x-civrules-as-written"
+
+
 @functools.cache
 def _shell_validator(kind: str) -> Any:
     """A validator of files of ``kind`` that judges everything but the parts :func:`_parts` names:
     a list's items, and the whole of each other value. What the diagnostics read of the schema
-    is kept: each property's own description (a missing key's hint), and a list's own schema,
-    where a `$ref` names it, under a `$ref` (a wrong length's description)."""
+    is kept: each property's schema as written, under :data:`_AS_WRITTEN` (a missing key's hint
+    says what the property is and what to write in it), and a list's own schema, where a `$ref`
+    names it, under a `$ref` (a wrong length's hint)."""
     schema = load_schema(kind)
     properties: dict[str, Any] = dict(schema.get("properties", {}))
     definitions: dict[str, Any] = dict(schema.get("$defs", {}))
     for key, node in _parts(kind).items():
         written = properties[key]
         notes = {word: value for word, value in written.items() if _annotation(word)}
+        notes[_AS_WRITTEN] = written
         if node is None:
             properties[key] = notes  # annotations only: any value passes
             continue
@@ -822,6 +831,7 @@ def _validate_part(
     base: Span | None,
 ) -> list[Diagnostic]:
     found: list[Diagnostic] = []
+    defs: Mapping[str, Any] = validator.schema.get("$defs", {})
     # Within "a value or {unknown: why}", the branch that explains the mistake is located by its
     # own path: a wrong value inside a patch is the variant's line, not the base's.
     for error in (inner for top in validator.iter_errors(data) for inner in _expand(top)):
@@ -852,7 +862,7 @@ def _validate_part(
             if deleted:
                 continue
         # The error's path (and the deeper ones of its branches) counted from where `sub` was written.
-        found.extend(_translate(document, error, written, len(sub)))
+        found.extend(_translate(document, error, written, len(sub), defs))
     unique = list(dict.fromkeys(found))
     if base is None:
         return unique
@@ -866,10 +876,16 @@ _VALID_ENTITIES: set[tuple[str, tuple[str, ...], str]] = set()
 
 
 def _translate(
-    document: Document, error: ValidationError, prefix: NodePath = (), strip: int = 0
+    document: Document,
+    error: ValidationError,
+    prefix: NodePath = (),
+    strip: int = 0,
+    defs: Mapping[str, Any] | None = None,
 ) -> Iterator[Diagnostic]:
     """The diagnostics of ``error``, its path read after ``prefix`` (less its first ``strip`` parts,
-    which ``prefix`` already holds as written: a list operation's `with:` for an element's index)."""
+    which ``prefix`` already holds as written: a list operation's `with:` for an element's index);
+    ``defs``, the `$defs` of the schema, name the forms a hint says to write."""
+    defs = defs if defs is not None else {}
     stranger = _no_shape_knows(error)
     if stranger is not None:
         at: NodePath = (*prefix, *tuple(error.absolute_path)[strip:])
@@ -879,7 +895,7 @@ def _translate(
         chosen = _branch_errors(error)
         if chosen:
             for inner in chosen:
-                yield from _translate(document, inner, prefix, strip)
+                yield from _translate(document, inner, prefix, strip, defs)
             return
     path: NodePath = (*prefix, *tuple(error.absolute_path)[strip:])
     instance = error.instance
@@ -914,7 +930,10 @@ def _translate(
                     yield from _unknown_key(document, path, close, schema)
                 continue
             yield _diag(
-                codes.MISSING_KEY, f"missing key `{key}`{_where(path)}", _head(document, path), _field_hint(schema, key)
+                codes.MISSING_KEY,
+                f"missing key `{key}`{_where(path)}",
+                _head(document, path),
+                _field_hint(schema, key, defs) or _one_of_the_forms(error),
             )
         return
     if keyword in ("enum", "const"):
@@ -931,7 +950,7 @@ def _translate(
             _closest(str(instance), [str(v) for v in allowed_values]) if isinstance(instance, str) else None,
         )
         return
-    yield _diag(codes.SCHEMA_VIOLATION, _message(error, path), document.span(path), _type_hint(error))
+    yield _diag(codes.SCHEMA_VIOLATION, _message(error, path), document.span(path), _hint(error, defs))
 
 
 #: YAML 1.1's merge key: read as a plain key (YAML 1.2 has none), never merged.
@@ -1086,7 +1105,12 @@ def _branch_errors(error: ValidationError) -> list[ValidationError]:
         """How many of the keys written the branch knows: the branch the designer meant."""
         if any(e.path for e in errors):
             return 0  # the branch got inside the value: depth decides
-        known = {k for e in errors if isinstance(e.schema, dict) for k in e.schema.get("properties", {})}
+        known = {
+            k
+            for e in errors
+            if isinstance(e.schema, dict)
+            for k in (*e.schema.get("properties", {}), *e.schema.get("required", ()))
+        }
         return len(written & known)
 
     chosen = max(
@@ -1228,7 +1252,16 @@ def _items(count: int) -> str:
     return f"{count} item{'' if count == 1 else 's'}"
 
 
-def _type_hint(error: ValidationError) -> str | None:
+def _hint(error: ValidationError, defs: Mapping[str, Any]) -> str | None:
+    """What to do about a schema error (S001): for the mistakes a designer makes most, the fix of
+    that mistake (a quoted number, `yes` for true, a repeated item, a long name); else what to write
+    in its place, from the schema of the field (:mod:`civrules.schema.accepted`) and never the
+    field's description, which says what it means and not what to write."""
+    specific = _specific_hint(error, defs)
+    return specific if specific is not None else _write_hint(error, defs)
+
+
+def _specific_hint(error: ValidationError, defs: Mapping[str, Any]) -> str | None:
     expected: Any = error.validator_value
     if error.validator == "type":
         if (
@@ -1277,13 +1310,47 @@ def _type_hint(error: ValidationError) -> str | None:
         if isinstance(error.schema, dict) and error.schema.get("pattern") == "^[a-z][a-z0-9_]*$":
             return f"shorten the id to {expected} characters or fewer: every mention of the entry repeats it"
         return f"shorten the text to {expected} characters or fewer"
-    if error.validator in ("minItems", "maxItems", "minimum", "maximum"):
-        described = _description(error)
-        if described is not None:
-            return described
     if error.validator == "pattern" and isinstance(error.instance, str):
-        return _pattern_hint(error.instance, str(error.validator_value), _description(error))
+        return _pattern_hint(error.instance, str(error.validator_value), _write_hint(error, defs))
+    if error.validator == "not" and isinstance(error.instance, dict) and isinstance(expected, dict):
+        refused = [key for key in _required_in(expected) if key in error.instance]
+        if refused:
+            return f"leave out {words.listed(refused)}: {'it is' if len(refused) == 1 else 'they are'} not allowed here"
+    if error.validator == "unevaluatedProperties" and isinstance(error.instance, dict):
+        taken = list(error.schema.get("properties", {})) if isinstance(error.schema, dict) else []
+        return "leave out the keys this mapping does not take" + (f" (it takes {words.listed(taken)})" if taken else "")
+    if error.validator == "dependentRequired" and isinstance(error.instance, dict) and isinstance(expected, dict):
+        for key, needs in expected.items():
+            missing = [need for need in needs if key in error.instance and need not in error.instance]
+            if missing:
+                return f"add {words.listed(missing)} beside `{key}`, or leave out `{key}`"
     return None
+
+
+def _required_in(schema: Mapping[str, Any]) -> list[str]:
+    """The keys a `not` refuses: those of its `required`, or of each branch of its `anyOf`."""
+    found = [key for key in schema.get("required", ()) if isinstance(key, str)]
+    for branch in schema.get("anyOf", ()):
+        if isinstance(branch, Mapping):
+            found.extend(_required_in(branch))
+    return list(dict.fromkeys(found))
+
+
+def _write_hint(error: ValidationError, defs: Mapping[str, Any]) -> str | None:
+    """ "write ..." and what the field of ``error`` accepts: every form of it (the value, or
+    `{unknown: why}`), though the error is one form's (a `oneOf` branch's)."""
+    from jsonschema.exceptions import ValidationError
+
+    field = error
+    while isinstance(field.parent, ValidationError) and not field.relative_path:
+        field = field.parent  # the same value: a branch of its field's `oneOf`
+    return accepted.write_hint(field.schema, defs)
+
+
+def _defs(kind: str) -> Mapping[str, Any]:
+    """The `$defs` of the kind's schema."""
+    found: Mapping[str, Any] = load_schema(kind).get("$defs", {})
+    return found
 
 
 #: The id patterns of the schemas, and how their ids are written: entries' and rulesets'.
@@ -1294,12 +1361,12 @@ _ID_STYLES = {
 }
 
 
-def _pattern_hint(value: str, pattern: str, described: str | None) -> str:
-    """The hint of a value its pattern refuses: for an id, an example that passes; else the field's
-    description, or the pattern itself. A hint never proposes a value the pattern refuses."""
+def _pattern_hint(value: str, pattern: str, written: str | None) -> str:
+    """The hint of a value its pattern refuses: for an id, an example that passes; else what to
+    write (``written``), or the pattern itself. A hint never proposes a value the pattern refuses."""
     style = _ID_STYLES.get(pattern)
     if style is None:
-        return described or f"write a value matching the pattern `{pattern}`"
+        return written or f"write a value matching the pattern `{pattern}`"
     name, letters, joiner = style
     # The example is ASCII: a Cyrillic `о` made one that read as the same id as the one refused.
     foreign = non_ascii(value)
@@ -1315,27 +1382,35 @@ def _pattern_hint(value: str, pattern: str, described: str | None) -> str:
     return f"ids are {name} ({letters}), starting with a letter"
 
 
-def _description(error: ValidationError) -> str | None:
-    """The description of the field an error is about (a oneOf branch's is on its parent)."""
-    from jsonschema.exceptions import ValidationError
+def _one_of_the_forms(error: ValidationError) -> str | None:
+    """The hint of a key missing from one of the forms an entry may take, each a set of keys
+    (a calamity's `primary`, `secondary`, `immune` and `modifiers`, or its `effects` alone)."""
+    parent = error.parent
+    if parent is None or error.relative_path or parent.validator not in ("oneOf", "anyOf"):
+        return None
+    branches = parent.schema.get(str(parent.validator)) if isinstance(parent.schema, dict) else None
+    sets = [
+        branch["required"]
+        for branch in branches or ()
+        if isinstance(branch, dict) and isinstance(branch.get("required"), list) and set(branch) <= {"required"}
+    ]
+    if len(sets) < 2 or len(sets) != len(branches or ()):
+        return None
+    shown = "; or ".join(", ".join(f"`{key}`" for key in keys) for keys in sets)
+    return f"give the keys of one form: {shown}"
 
-    current: ValidationError | None = error
-    while current is not None:
-        schema = current.schema if isinstance(current.schema, dict) else {}
-        text = schema.get("description")
-        if isinstance(text, str):
-            return text
-        parent = current.parent
-        current = parent if isinstance(parent, ValidationError) else None
-    return None
 
-
-def _field_hint(schema: dict[str, Any], key: str) -> str | None:
+def _field_hint(schema: dict[str, Any], key: str, defs: Mapping[str, Any]) -> str | None:
+    """The hint of a missing key: what the field is (its description) and what to write in it."""
     described = schema.get("properties", {}).get(key, {})
+    described = described.get(_AS_WRITTEN, described) if isinstance(described, dict) else described
     text = described.get("description") if isinstance(described, dict) else None
+    written = accepted.write_hint(described, defs)
+    if isinstance(text, str) and written is not None:
+        return f"`{key}`: {text.rstrip('. ')}; {written}"
     if isinstance(text, str):
         return f"`{key}`: {text}"
-    return None
+    return f"`{key}`: {written}" if written is not None else None
 
 
 def _did_you_mean(word: str, choices: Any) -> str | None:

@@ -142,14 +142,17 @@ def test_a_group_appended_twice_names_the_repeated_group() -> None:
     assert found.hint is not None and "`crafts` is listed twice" in found.hint
 
 
-def test_a_card_given_three_groups_is_told_the_limit_and_why() -> None:
+def test_a_card_given_three_groups_is_told_the_limit_and_what_to_write() -> None:
     text = HEAD + (
         "overlay:\n  civilization_cards:\n    patch:\n"
         "      - id: mysticism\n        groups: [religion, arts, sciences]\n"
     )
     found = only(analysed(text), text, "groups: [religion", "S001")
     assert "3 items" in found.message and "at most 2" in found.message
-    assert found.hint is not None and "group(s) the card belongs to" in found.hint
+    # What to write, not the field's description (round 18)
+    assert found.hint == (
+        "write a list of 1 to 2 card group ids, each once, or `{unknown: why}` where the sources do not give it"
+    )
 
 
 def test_a_key_outdented_under_an_empty_setting_is_told_to_indent_it() -> None:
