@@ -20,6 +20,7 @@ import pytest
 from civrules import schema
 from civrules.diagnostics import Diagnostic
 from civrules.load import read_yaml_text
+from civrules.pipeline import analyse
 from civrules.schema import accepted
 from tests.conftest import REPO as ROOT
 from tests.families.advanced_civilization.test_designer_trial import HEAD, analysed
@@ -265,3 +266,16 @@ def test_the_examples_of_the_words_module_hold() -> None:
     import doctest
 
     assert doctest.testmod(accepted).failed == 0
+
+
+def test_a_land_fact_on_a_water_area_is_told_to_leave_it_out() -> None:
+    """`not: {anyOf: [{required: [...]}, ...]}`: the keys written that the form refuses, by name."""
+    from tests.rulefiles import CachedWorkspace, shipped_text
+
+    text = shipped_text("maps/mediterranean.yaml").replace(
+        "    land: false\n    water: true\n", "    land: false\n    water: true\n    population_limit: 2\n", 1
+    )
+    workspace = CachedWorkspace({"maps/mediterranean.yaml": text})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    (found,) = [d for d in analysis.diagnostics if d.code == "S001"]
+    assert found.hint == "leave out `population_limit`: it is not allowed here"
