@@ -50,8 +50,8 @@ def test_rules_is_accepted_before_and_after_the_command(args: list[str], tmp_pat
 def test_the_option_after_the_command_wins(tmp_path: Path) -> None:
     code, out, _ = invoke("--rules", str(tmp_path / "nowhere"), "list", "--rules", RULES, "--format", "json")
     assert code == 0 and json.loads(out)
-    code, out, _ = invoke("--rules", RULES, "list", "--rules", str(tmp_path / "nowhere"))
-    assert code == 2 and "R004" in out
+    code, out, err = invoke("--rules", RULES, "list", "--rules", str(tmp_path / "nowhere"))
+    assert code == 2 and "R004" in err and out == ""
 
 
 def test_limits_and_debug_after_the_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -78,10 +78,10 @@ def test_debug_after_the_command_shows_the_traceback_of_an_internal_error(monkey
 
     monkeypatch.setattr(cli.Context, "workspace", crash)
     code, out, err = invoke("list", "--rules", RULES)
-    assert code == 2 and "Traceback" not in out + err and "output of --debug" in out
-    assert out.startswith("<command line>:1:1: error[R900]: internal error (RuntimeError: boom)")
+    assert code == 2 and "Traceback" not in out + err and "output of --debug" in err and out == ""
+    assert err.startswith("<command line>:1:1: error[R900]: internal error (RuntimeError: boom)")
     code, out, err = invoke("list", "--rules", RULES, "--debug")
-    assert code == 2 and "Traceback" in err and "the traceback below" in out
+    assert code == 2 and "Traceback" in err and "the traceback below" in err
 
 
 def test_every_command_takes_the_global_options() -> None:
@@ -146,10 +146,10 @@ def test_explain_list_prints_every_code_once() -> None:
 
 
 def test_explain_unknown_code_suggests_and_points_at_the_list() -> None:
-    code, out, _ = invoke("explain", "C0O7")
-    assert code == 2 and "did you mean `C007`" in out and "--list" in out
-    code, out, _ = invoke("explain")
-    assert code == 2 and "--list" in out and "error[R008]" in out
+    code, _, err = invoke("explain", "C0O7")
+    assert code == 2 and "did you mean `C007`" in err and "--list" in err
+    code, _, err = invoke("explain")
+    assert code == 2 and "--list" in err and "error[R008]" in err
 
 
 def test_no_command_summary_is_cut_in_the_help() -> None:

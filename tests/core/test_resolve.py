@@ -262,11 +262,12 @@ def test_diff_refuses_rulesets_of_two_games_naming_both_families(fmt: str) -> No
         main, ["--rules", str(RULES), "diff", "advanced-civilization", "imperial-settlers", "--format", fmt]
     )
     assert result.exit_code == 2, result.output
+    assert result.stdout == ""  # no diff: the refusal on standard error
     if fmt == "json":  # the refusal alone, in the format asked for
-        [refusal] = json.loads(result.stdout)
+        [refusal] = json.loads(result.stderr)
         assert refusal["code"] == "R014" and refusal["file"] == "<command line>"
     else:
-        assert result.stdout.count("\n") <= 3, result.stdout  # no removals listed, only the refusal
+        assert result.stderr.count("\n") <= 4, result.stderr  # no removals listed, only the refusal
     assert "R014" in result.output
     assert "`advanced-civilization` is of `advanced-civilization`" in result.output
     assert "`imperial-settlers` of `imperial-settlers`" in result.output

@@ -431,11 +431,12 @@ def test_an_os_error_anywhere_is_exit_2_with_its_cause(monkeypatch: pytest.Monke
     result = CliRunner().invoke(main, ["--rules", str(RULES), "list"])
     assert result.exit_code == 2
     assert "input/output error" in result.output and "bug in civrules" not in result.output
-    # A diagnostic with a code, located at the file the system refused, and a hint.
-    assert result.stdout.startswith(
+    # A diagnostic with a code, located at the file the system refused, and a hint (on standard
+    # error: `list` makes data).
+    assert result.stderr.startswith(
         "rules/x.yaml:1:1: error[R018]: cannot access `rules/x.yaml`: an input/output error"
     )
-    assert "\n  hint: make it readable" in result.stdout
+    assert "\n  hint: make it readable" in result.stderr and result.stdout == ""
 
 
 # --- 3. Links are never followed; one reader for rules/, output trees and the stamp -----------

@@ -283,10 +283,12 @@ def _report_failure(
     failure = process.diagnose(error, where=where, bounds=(limits.max_bytes, limits.max_nodes), debug=debug)
     words = args if args is not None else ctx.meta.get("civrules.args", [])
     fmt = _format_asked(words, group)
+    command = _command_asked(words, group)
     # Standard output is the language server's channel to the editor: its failures go to the log.
-    late = late or _command_asked(words, group) is lsp or (fmt in _DOCUMENTS and _stdout_written())
+    late = late or command is lsp or (fmt in _DOCUMENTS and _stdout_written())
+    on_stderr = failure.on_stderr or late or (command is not None and command.name in _MAKE_DATA)
     with contextlib.suppress(OSError):  # nowhere left to say it
-        _emit([failure.diagnostic], fmt, failed=True, err=failure.on_stderr or late)
+        _emit([failure.diagnostic], fmt, failed=True, err=on_stderr)
     if failure.on_stderr:
         # What is left in standard output's buffer cannot be written either: nothing to flush at exit.
         with contextlib.suppress(OSError, ValueError):
@@ -335,7 +337,8 @@ def _usage_error(error: click.UsageError, args: Sequence[str], group: click.Grou
         message = message[:1].lower() + message[1:]
     message = message.removesuffix(".")
     problem = _command_line(codes.COMMAND_LINE, printable(message), hint)
-    _usage_failure([problem], _format_asked(args, group))
+    named = _command_asked(args, group)
+    _usage_failure([problem], _format_asked(args, group), err=named is not None and named.name in _MAKE_DATA)
 
 
 def _command_asked(args: Sequence[str], group: click.Group) -> click.Command | None:
@@ -701,16 +704,18 @@ def _emit(
     keep_order: bool = False,
     summaries: bool = True,
     infos: bool = False,
-    err: bool = False,
+    err: bool | None = None,
     failed: bool = False,
 ) -> None:
     """Print diagnostics; text output without ``verbose`` folds per-fact infos (all infos without
     ``summaries``) into the summary; `github` and `sarif` output leave infos out unless ``infos``
-    (each would be an annotation or a code-scanning alert). ``err``: on standard error (standard
-    output holds what the command made); ``failed``: the command stops without doing its work (a
-    SARIF log says so)."""
+    (each would be an annotation or a code-scanning alert). ``err``: on standard error, by default
+    for the commands that make data (:data:`_MAKE_DATA`: standard output holds what the command
+    made, or nothing); ``failed``: the command stops without doing its work (a SARIF log says so)."""
     state = click.get_current_context(silent=True)
     context = state.find_object(Context) if state is not None else None
+    if err is None:
+        err = _makes_data(state)
     ordered = list(diagnostics) if keep_order else sort_diagnostics(diagnostics)
     shown = ordered
     if fmt == "text" and not verbose:
@@ -739,14 +744,33 @@ def _emit(
         _note(f"civrules: {count_line(ordered, verbose=verbose)}")
 
 
-def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str | None = None) -> NoReturn:
-    """Print ``diagnostics`` in ``fmt`` (by default the command's `--format`) and exit 2."""
+def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str | None = None, *, err: bool | None = None) -> NoReturn:
+    """Print ``diagnostics`` in ``fmt`` (by default the command's `--format`) on the stream of the
+    command's diagnostics (``err``, by default as :func:`_emit` decides), and exit 2."""
     if fmt is None:
         state = click.get_current_context(silent=True)
         context = state.find_object(Context) if state is not None else None
         fmt = context.fmt if context is not None else "text"
-    _emit(diagnostics, fmt, failed=True)
+    _emit(diagnostics, fmt, failed=True, err=err)
     sys.exit(EXIT_USAGE)
+
+
+#: The commands whose standard output is data a script keeps (the rulesets or families, a diff,
+#: the resolved ruleset, a code's documentation): their diagnostics, of the rules, of the command
+#: line and of the process alike, go to standard error in the command's `--format`, so that
+#: standard output holds what the command made, or nothing (`diff --format json > diff.json`).
+#: The other commands' output is their report (`validate`, `build`, `watch`), or they write files
+#: and print nothing else: their diagnostics are on standard output.
+_MAKE_DATA = frozenset({"list", "diff", "export", "explain"})
+
+
+def _makes_data(state: click.Context | None) -> bool:
+    """Whether the command running (in ``state``, or a context above it) is one of :data:`_MAKE_DATA`."""
+    while state is not None:
+        if state.parent is not None and state.command.name in _MAKE_DATA:
+            return True
+        state = state.parent
+    return False
 
 
 def _output_failure(error: Exception, hint: str | None = None) -> NoReturn:
@@ -1219,8 +1243,8 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
     """Show what ruleset NEW changes relative to OLD.
 
     Entity by entity, field by field. A ruleset with errors: when both still resolve, the diff is
-    printed, then their errors (on standard error, in the same --format), and the exit status is 1;
-    otherwise only the errors.
+    printed, then their errors, and the exit status is 1; otherwise only the errors. Errors are
+    always on standard error, in the same --format: standard output holds the diff or nothing.
     """
     from civrules.pipeline import Shared, analyse, compare
     from civrules.resolve import Resolver
@@ -1248,7 +1272,8 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
         obj.current = None
         found = [d for d in analysis.diagnostics if d.severity is Severity.ERROR]
         if analysis.resolved is None or analysis.model is None:
-            _emit(found or analysis.diagnostics, fmt)  # not resolved: there is nothing to compare
+            # Not resolved: there is nothing to compare; the errors on standard error, as below.
+            _emit(found or analysis.diagnostics, fmt)
             sys.exit(_failure_code(found or analysis.diagnostics))
         errors.extend(found)
         resolved.append(analysis.resolved)
@@ -1260,7 +1285,7 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
     if errors:
         # What the rulesets are, said after what they change: the diff alone would pass for a
         # reviewable change of a ruleset that does not validate.
-        _emit(errors, fmt, err=True)  # in the --format asked: `json` on both streams stays machine-readable
+        _emit(errors, fmt)  # on standard error, in the --format asked: `json` on both streams stays machine-readable
         sys.exit(_failure_code(errors))
 
 
