@@ -279,3 +279,18 @@ def test_a_land_fact_on_a_water_area_is_told_to_leave_it_out() -> None:
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
     (found,) = [d for d in analysis.diagnostics if d.code == "S001"]
     assert found.hint == "leave out `population_limit`: it is not allowed here"
+
+
+def test_every_key_a_base_ruleset_must_give_is_described_when_missing() -> None:
+    """A base manifest's required sections are named by the schema's `then: {required: [...]}`,
+    whose subschema describes none of them: "missing key `ast`" came with no hint at all (round 18's
+    attacker trial). The hint is the key's description and what to write, from the properties of
+    the object the key belongs to."""
+    text = 'kind: ruleset\nid: house\nname: "House"\nplayers: {min: 2, max: 4, source: "house rule"}\n'
+    missing = [d for d in analysed(text).diagnostics if d.code == "S004"]
+    assert {d.message for d in missing} >= {"missing key `ast`", "missing key `epochs`", "missing key `nations`"}
+    for found in missing:
+        key = found.message.removeprefix("missing key `").partition("`")[0]
+        assert found.hint is not None and found.hint.startswith(f"`{key}`: "), found
+    (ast,) = [d for d in missing if d.message == "missing key `ast`"]
+    assert ast.hint is not None and "Archaeological Succession Table" in ast.hint

@@ -318,11 +318,13 @@ def validate_document(document: Document, kind: str, limit: int | None = None) -
     if not document.whole_floats:
         parts = _item_wise_errors(kind, data)
         if parts is not None:
-            item_wise = _collect(document, parts[0], limit, dict(found), exact=parts[1], defs=_defs(kind))
+            item_wise = _collect(
+                document, parts[0], limit, dict(found), exact=parts[1], defs=_defs(kind), root=load_schema(kind)
+            )
             if item_wise is not None:
                 return item_wise
     whole = (((), error) for error in _validator(kind).iter_errors(data))
-    collected = _collect(document, whole, limit, found, exact=True, defs=_defs(kind))
+    collected = _collect(document, whole, limit, found, exact=True, defs=_defs(kind), root=load_schema(kind))
     assert collected is not None  # exact: never None
     return collected
 
@@ -334,16 +336,18 @@ def _collect(
     found: dict[Diagnostic, None],
     exact: bool,
     defs: Mapping[str, Any],
+    root: Mapping[str, Any] | None = None,
 ) -> list[Diagnostic] | None:
     """The diagnostics of ``errors`` (each error's path read after its prefix), added to ``found``;
     past ``limit``, the first ``limit`` and R011. Only errors met in the order of jsonschema's walk
     of the whole document (``exact``) decide which are the first: otherwise None says the limit was
     reached, and the caller walks the whole document (see :func:`_item_wise_errors`). ``defs`` are the
-    `$defs` of the schema, which the hints of its errors read."""
+    `$defs` of the schema, which the hints of its errors read; ``root``, the schema itself (a key an
+    `if`/`then` requires is described in the properties of the object it belongs to)."""
     for prefix, error in errors:
         if document.refused and (*prefix, *error.absolute_path) in document.refused:
             continue
-        for diagnostic in _translate(document, error, prefix, defs=defs):
+        for diagnostic in _translate(document, error, prefix, defs=defs, root=root):
             if limit is not None and len(found) >= limit and diagnostic not in found:
                 return [*found, stopped(document.file, limit)] if exact else None
             found[diagnostic] = None
@@ -881,6 +885,7 @@ def _translate(
     prefix: NodePath = (),
     strip: int = 0,
     defs: Mapping[str, Any] | None = None,
+    root: Mapping[str, Any] | None = None,
 ) -> Iterator[Diagnostic]:
     """The diagnostics of ``error``, its path read after ``prefix`` (less its first ``strip`` parts,
     which ``prefix`` already holds as written: a list operation's `with:` for an element's index);
@@ -895,7 +900,7 @@ def _translate(
         chosen = _branch_errors(error)
         if chosen:
             for inner in chosen:
-                yield from _translate(document, inner, prefix, strip, defs)
+                yield from _translate(document, inner, prefix, strip, defs, root)
             return
     path: NodePath = (*prefix, *tuple(error.absolute_path)[strip:])
     instance = error.instance
@@ -933,7 +938,9 @@ def _translate(
                 codes.MISSING_KEY,
                 f"missing key `{key}`{_where(path)}",
                 _head(document, path),
-                _field_hint(schema, key, defs) or _one_of_the_forms(error),
+                _field_hint(schema, key, defs)
+                or _field_hint(_object_schema(root, defs, path), key, defs)
+                or _one_of_the_forms(error),
             )
         return
     if keyword in ("enum", "const"):
@@ -1398,6 +1405,19 @@ def _one_of_the_forms(error: ValidationError) -> str | None:
         return None
     shown = "; or ".join(", ".join(f"`{key}`" for key in keys) for keys in sets)
     return f"give the keys of one form: {shown}"
+
+
+def _object_schema(root: Mapping[str, Any] | None, defs: Mapping[str, Any], path: NodePath) -> dict[str, Any]:
+    """The schema of the object at ``path`` as the root schema's properties and items describe it
+    (its `$ref` followed), where a keyword of a subschema (`then: {required: [...]}`) names keys
+    without describing them; empty where the path leaves what the properties say."""
+    schema: Any = accepted.resolve(root, defs) if root is not None else {}
+    for part in path:
+        if not isinstance(schema, Mapping):
+            return {}
+        schema = schema.get("items") if isinstance(part, int) else schema.get("properties", {}).get(part)
+        schema = accepted.resolve(schema, defs)
+    return dict(schema) if isinstance(schema, Mapping) else {}
 
 
 def _field_hint(schema: dict[str, Any], key: str, defs: Mapping[str, Any]) -> str | None:
