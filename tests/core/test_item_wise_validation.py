@@ -60,7 +60,9 @@ def whole_walk(document: Document, kind: str, limit: int | None) -> list[Diagnos
     if kind.endswith("ruleset") and variant and "extends" not in data:
         return None
     errors = (((), error) for error in schema._validator(kind).iter_errors(data))
-    found = schema._collect(document, errors, limit, {}, exact=True, defs=schema._defs(kind))
+    found = schema._collect(
+        document, errors, limit, {}, exact=True, defs=schema._defs(kind), root=schema.load_schema(kind)
+    )
     assert found is not None
     return found
 

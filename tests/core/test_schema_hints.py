@@ -158,7 +158,7 @@ def _hint_of(keyword: str) -> list[Diagnostic]:
     document, problems = read_yaml_text(f"f: {value}\n", "f.yaml")
     assert problems == [] and document is not None
     errors = (((), error) for error in schema._validator_class()(whole).iter_errors(document.data))
-    found = schema._collect(document, errors, None, {}, exact=True, defs=whole["$defs"])
+    found = schema._collect(document, errors, None, {}, exact=True, defs=whole["$defs"], root=whole)
     assert found is not None
     return found
 
