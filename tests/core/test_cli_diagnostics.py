@@ -233,3 +233,16 @@ def test_the_committed_schemas_pass_the_documented_check(tmp_path: Path) -> None
     exit_code, out, _ = invoke("schemas", "--out", copy, "--check")
     assert exit_code == 1 and "error[R009]" in out and "notes.json` is no file civrules" in out
     assert os.path.exists(copy / "notes.json")
+
+
+def test_nesting_past_the_bound_is_located_where_the_bound_is_crossed(tmp_path: Path) -> None:
+    """`x: [[[[...` 5,000 deep was reported at column 1003, where libyaml's own guard (1,000 levels)
+    stopped; it is at the bracket that opens level 101 (the root mapping is level 1), as 150 deep."""
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)  # a manifest: d.yaml, which no ruleset names, is read too
+    shutil.copyfile(REPO / "rules/rulesets/advanced-civilization.yaml", rules / "rulesets/a.yaml")
+    for levels in (150, 5_000):
+        (rules / "d.yaml").write_text("kind: map\nid: m\nx: " + "[" * levels + "]" * levels + "\n")
+        _, out, _ = invoke("--rules", rules, "validate", "--format", "json")
+        (found,) = [d for d in json.loads(out) if d["code"] == "L006"]
+        assert found["file"].endswith("rules/d.yaml") and (found["line"], found["column"]) == (3, 103), found

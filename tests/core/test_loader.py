@@ -276,6 +276,96 @@ def test_nesting_beyond_the_bound_is_refused() -> None:
     assert codes_of("a:\n" + "".join("  " * i + f"k{i}:\n" for i in range(1, 50)) + "  " * 50 + "x: 1\n") == []
 
 
+#: Nesting `levels` deep below the root mapping's key `x` (the root is level 1): `[[[...]]]`,
+#: `{a: {a: ...}}`, or block mappings, one a line.
+def _nested(shape: str, levels: int) -> str:
+    if shape == "flow sequence":
+        return "x: " + "[" * levels + "]" * levels + "\n"
+    if shape == "flow mapping":
+        return "x: " + "{a: " * levels + "1" + "}" * levels + "\n"
+    return "x:\n" + "".join("  " * i + "a:\n" for i in range(1, levels)) + "  " * levels + "b: 1\n"
+
+
+#: Where level 101 opens in ``_nested(shape, n)`` (n > 100), the root mapping being level 1.
+_LEVEL_101 = {
+    "flow sequence": (1, 3 + 100),  # the 100th `[`
+    "flow mapping": (1, 4 + 4 * 99),  # the 100th `{`
+    "block": (101, 2 * 100 + 1),  # the mapping 200 columns in (its key `b`)
+}
+
+
+@pytest.mark.parametrize("shape", ["flow sequence", "flow mapping", "block"])
+@pytest.mark.parametrize("levels", [101, 5_000])
+def test_nesting_past_the_bound_is_located_where_the_bound_is_crossed(shape: str, levels: int) -> None:
+    """`x: [[[[...` 5,000 deep: libyaml's own guard (1,000 levels, while its scanner reads ahead)
+    stopped the reading before the reader's bound was reached, and L006 was located at libyaml's
+    mark, the 1,000th bracket (column 1003). It is located where the level past the bound opens,
+    as it is when the reader's bound is reached first (101 levels), whatever comes before it."""
+    for before in ("", "".join(f"k{i}: [a, {{b: 'c'}}, \"d\"]  # note\n" for i in range(2_000))):
+        line, column = _LEVEL_101[shape]
+        line += before.count("\n")
+        assert codes_of(before + _nested(shape, levels)) == [("L006", line, column)]
+
+
+@pytest.mark.parametrize("shape", ["flow sequence", "flow mapping", "block"])
+def test_nesting_at_the_bound_is_read(shape: str) -> None:
+    document, diagnostics = read_yaml_text(_nested(shape, 99), "f.yaml")  # 100 levels with the root
+    assert diagnostics == [] and document is not None
+    document, diagnostics = read_yaml_text("[" * 100 + "]" * 100, "f.yaml")  # the root is a list
+    assert diagnostics == [] and document is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "at"),
+    [
+        ("[[[[" + "[" * 999, (1, 101)),  # the root is a list: the 101st bracket
+        ("x: " + "{" * 999, (1, 103)),  # mappings as keys: the 100th brace
+        ("x: [" + "[ " * 5 + "[" * 999, (1, 108)),  # blanks between brackets count nothing
+        ("x: [a: " + "[" * 999, (1, 105)),  # `a: ...` in a list is a mapping of one entry
+        ('x: ["k": ' + "[" * 999, (1, 107)),  # a quoted key needs no blank after its `:`
+        ("x: [{a: [x]}: " + "[" * 999, (1, 112)),  # a mapping as a key (L003) is inside that mapping too
+        ("x: [? " + "[" * 999, (1, 104)),  # an explicit key
+        ("x: [&a [!!seq " + "[" * 999, (1, 112)),  # located at the node's anchor or tag
+        ("x: [[[]], [a, b], " + "[" * 999, (1, 117)),  # closed lists open nothing
+        ("x: [#c\n" + "[" * 999, (2, 99)),  # a comment, a line break
+        ("- - - " + "[" * 999, (1, 104)),  # block lists on one line, then brackets
+        ("a: &a [[[[1]]]]\nx: [" + "[" * 95 + "*a, " + "[" * 999, (2, 100, "a")),  # through an alias
+    ],
+)
+def test_libyaml_stopping_first_is_located_where_the_bound_is_crossed(
+    text: str, at: tuple[int, int] | tuple[int, int, str]
+) -> None:
+    """Each shape libyaml stops on at its 1,000th level, with what its scanner read ahead of the
+    reader in between: the level past the bound is counted as the reader counts the events."""
+    _, diagnostics = read_yaml_text(text + "]" * 1200 + "\n", "f.yaml")
+    found = diagnostics[-1]
+    assert found.span is not None
+    assert (found.code, found.span.line, found.span.column) == ("L006", at[0], at[1])
+    assert ("through the alias `*a`" in found.message) is (len(at) == 3)
+
+
+@pytest.mark.parametrize(
+    ("text", "limits", "at", "message"),
+    [
+        ("x: " + "[" * 1200, Limits(max_nodes=50), (1, 52), "more than 50 nodes"),  # the 51st node
+        ("x: [a, [b, [" + "[" * 1000, Limits(max_nodes=6), (1, 12), "more than 6 nodes"),  # scalars count
+        ("a: &a [b, c, d]\nx: [[*a, [" + "[" * 1000, Limits(max_nodes=12), (2, 6), "more than 12 nodes"),
+        ('a: &a "' + "y" * 1000 + '"\nx: [' + "*a, " * 6 + "[" * 990, Limits(max_bytes=5000), (2, 25), "5,000 char"),
+    ],
+)
+def test_other_bounds_crossed_before_libyaml_stops_are_reported_where_they_are_crossed(
+    text: str, limits: Limits, at: tuple[int, int], message: str
+) -> None:
+    """With `--max-nodes 50`, `x: [[[[...` 1,200 deep was refused as nesting too deep at libyaml's
+    1,000th bracket (libyaml stopped first, reading ahead), though the 51st node, 49 brackets in,
+    crosses the node bound first; and likewise scalars and aliases in what libyaml read ahead, and
+    the bound on text repeated by aliases. Each is reported where the reader reports it."""
+    _, diagnostics = read_yaml_text(text + "]" * 2000 + "\n", "f.yaml", limits)
+    (found,) = diagnostics
+    assert found.span is not None
+    assert (found.code, found.span.line, found.span.column) == ("L005", *at) and message in found.message
+
+
 def test_file_larger_than_the_bound_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "big.yaml"
     path.write_bytes(b"a: " + b"x" * 2000 + b"\n")

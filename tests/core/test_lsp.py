@@ -934,3 +934,30 @@ def test_the_server_outlines_a_file_nested_where_the_client_shows_a_hierarchy(ru
     (card,) = add["children"]
     assert (card["name"], card["detail"]) == ("weaving", "Weaving")
     assert card["selectionRange"]["start"] == position(variant.read_text(encoding="utf-8"), "id: weaving", len("id: "))
+
+
+# --- nesting past the bound ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("levels", [150, 5_000])
+def test_nesting_past_the_bound_is_located_in_the_editor_where_the_bound_is_crossed(
+    tmp_path: Path, levels: int
+) -> None:
+    """5,000 brackets deep, libyaml's own guard (1,000 levels) stopped the reading first and the
+    editor was shown L006 at character 1002, its mark; it is at the bracket that opens level 101
+    (the root mapping is level 1), character 102, as it is 150 deep. 100 levels are read."""
+    from civrules.lsp.positions import Positions
+    from civrules.lsp.server import lsp_diagnostic
+
+    (tmp_path / "rules").mkdir()
+    session = Session(tmp_path / "rules")
+    session.update()
+    deep = "kind: map\nid: m\nx: " + "[" * levels + "]" * levels + "\n"
+    session.set_text("d.yaml", deep)
+    (found,) = [d for d in session.update().diagnostics if d.code == "L006"]
+    assert found.span is not None
+    positions = Positions("utf-16", lambda uri: deep)
+    shown = lsp_diagnostic(found, {found.span.file: "d.yaml"}, lambda path: f"file:///{path}", positions)
+    assert (shown.range.start.line, shown.range.start.character) == (2, 102)
+    session.set_text("d.yaml", "kind: map\nid: m\nx: " + "[" * 99 + "]" * 99 + "\n")
+    assert not [d for d in session.update().diagnostics if d.code == "L006"]

@@ -26,7 +26,7 @@ import yaml
 
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, stopped
 from civrules.load.document import Document, NodePath, NodeTable, pack_position, unpack_position
-from civrules.load.lines import line_column
+from civrules.load.lines import LINE_END, line_column
 from civrules.support import files
 
 try:
@@ -237,6 +237,11 @@ def read_yaml_text(text: str, display: str, limits: Limits = Limits()) -> tuple[
     except _AbortError:
         return None, builder.listed()
     except yaml.MarkedYAMLError as error:
+        if "maximum nesting depth" in (error.problem or "") and error.problem_mark is not None:
+            try:
+                builder.read_ahead(text, error.problem_mark)
+            except _AbortError:
+                return None, builder.listed()
         return None, [*builder.listed(), _syntax_diag(error, display, limits, text)]
     except yaml.YAMLError as error:  # pragma: no cover - libyaml reports marked errors
         return None, [*builder.listed(), _file_diag(codes.YAML_SYNTAX, display, str(error), _SYNTAX_HINT)]
@@ -310,7 +315,8 @@ def _syntax_diag(error: yaml.MarkedYAMLError, display: str, limits: Limits, text
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
     problem = error.problem or "invalid YAML"
     if "maximum nesting depth" in problem:
-        # libyaml's own guard fired while scanning ahead, before our bound was reached.
+        # libyaml's own guard fired, and no bound of civrules' is crossed in what it read ahead
+        # (see _Builder.read_ahead): a file deeper than libyaml reads is deeper than civrules does.
         return Diagnostic(
             codes.TOO_DEEP.code,
             codes.TOO_DEEP.severity,
@@ -450,6 +456,7 @@ class _Frame:
         "anchor",
         "block",
         "container",
+        "event",
         "height",
         "indexed",
         "is_key",
@@ -486,6 +493,7 @@ class _Frame:
         self.key_end = 0
         self.is_key = is_key  # a collection used as a mapping key: read, then refused
         self.refused = False  # a collection with a forbidden tag: read, then replaced by null
+        self.event: Any = None  # its start event: whether it is a flow collection, and where
         # The positions of its children, six values each (see NodeTable.add_block), and their keys:
         # added to the document's table as one block when the collection ends.
         self.records: array[int] = array("Q")
@@ -530,6 +538,8 @@ class _Builder:
         self.refusing = False
         self.refused: set[NodePath] = set()
         self.whole_floats = False
+        #: The last event read before libyaml stopped on an error (see :meth:`crossing`).
+        self.last_event: Any = None
 
     def span(self, event: Any) -> int:
         """The event's position, packed (see :func:`civrules.load.document.pack_position`)."""
@@ -565,6 +575,60 @@ class _Builder:
             return self.diagnostics
         return [*self.diagnostics, stopped(self.display, self.limits.max_diagnostics)]
 
+    def read_ahead(self, text: str, mark: Any) -> None:
+        """Report the bound of civrules' that the text libyaml read ahead crosses, as the events
+        would have (:meth:`count`, :meth:`too_deep`, :meth:`charge_text` raise), when libyaml
+        stopped at its own nesting guard (1,000 levels, at ``mark``) before giving them: the
+        diagnostic is located at the node that crosses it, not at libyaml's mark. Returns when none
+        is crossed there.
+
+        libyaml's scanner reads ahead while the token the parser waits for may still be a key (on
+        its line, within 1,024 characters): the text looked at, from the last event read to
+        ``mark``, is short, and read once."""
+        last = self.last_event
+        start = 0 if last is None else _offset(text, last.end_mark)
+        stop = min(_offset(text, mark) + 1, len(text))  # to the bracket libyaml stopped at
+        kinds = [_kind(text, frame) for frame in self.stack]
+        known = {name: found[2] for name, found in self.anchors.items()}
+        line, begins, at = (1, 0, 0) if last is None else (last.end_mark.line + 1, start - last.end_mark.column, start)
+        for offset, levels, alias in _read_ahead(text, start, stop, kinds, known):
+            for end in LINE_END.finditer(text, at, offset):
+                line, begins = line + 1, end.end()
+            at = offset
+            column = offset - begins + 1
+            span = pack_position(line, column, line, column + 1)
+            if alias is None:
+                self.count(1, span)
+                self.too_deep(levels, span)
+                continue
+            value, nodes, _ = self.anchors[alias]
+            self.too_deep(levels, span, alias)
+            self.count(nodes, span)
+            self.charge_text(alias, value, span)
+
+    def too_deep(self, levels: int, span: int, alias: str | None = None) -> None:
+        """Stop if ``levels`` (a node's, counting the root as 1) are more than the bound."""
+        if levels <= self.limits.max_depth:
+            return
+        if alias is None:
+            self.error(
+                codes.TOO_DEEP,
+                f"nesting deeper than {self.limits.max_depth} levels",
+                span,
+                hint="flatten the structure; rule files need only a few levels",
+                fatal=True,
+            )
+        else:
+            # Aliases nest what they repeat: the bound holds for the data as read, not only as written.
+            self.error(
+                codes.TOO_DEEP,
+                f"nesting deeper than {self.limits.max_depth} levels (through the alias `*{alias}`)",
+                span,
+                hint="flatten the structure; aliases of aliases nest the data they repeat",
+                fatal=True,
+            )
+        raise _AbortError
+
     def run(self, parser: Any) -> None:
         # One pass over libyaml's events. A plain word, a plain count or quoted text inside a
         # collection (most of a rule file's nodes) is placed here, without a method call;
@@ -581,8 +645,13 @@ class _Builder:
         unsafe = _UNSAFE_VALUE.search
         most = self.limits.max_nodes
         fast = not self.wide
+        event = None
         while True:
-            event = get_event()
+            try:
+                event = get_event()
+            except yaml.MarkedYAMLError:
+                self.last_event = event
+                raise
             if event is None:
                 return
             kind = type(event)
@@ -825,16 +894,7 @@ class _Builder:
             self.place(None, span, None, 1)
             return
         value, nodes, height = found
-        if len(self.stack) + height > self.limits.max_depth:
-            # Aliases nest what they repeat: the bound holds for the data as read, not only as written.
-            self.error(
-                codes.TOO_DEEP,
-                f"nesting deeper than {self.limits.max_depth} levels (through the alias `*{event.anchor}`)",
-                span,
-                hint="flatten the structure; aliases of aliases nest the data they repeat",
-                fatal=True,
-            )
-            raise _AbortError
+        self.too_deep(len(self.stack) + height, span, event.anchor)
         self.count(nodes, span)
         self.charge_text(event.anchor, value, span)
         self.refusing = event.anchor in self.refused_anchors
@@ -849,14 +909,7 @@ class _Builder:
         span = self.span(event)
         self.count(1, span)
         if len(self.stack) >= self.limits.max_depth:
-            self.error(
-                codes.TOO_DEEP,
-                f"nesting deeper than {self.limits.max_depth} levels",
-                span,
-                hint="flatten the structure; rule files need only a few levels",
-                fatal=True,
-            )
-            raise _AbortError
+            self.too_deep(len(self.stack) + 1, span)
         allowed = self.check_tag(event.tag, span)
         container: dict[str, Any] | list[Any] = {} if isinstance(event, yaml.MappingStartEvent) else []
         parent = self.stack[-1] if self.stack else None
@@ -866,6 +919,7 @@ class _Builder:
             part = len(parent.container) if parent.is_list else parent.key
         frame = _Frame(container, part, span >> 64, event.anchor, is_key)
         frame.refused = not allowed
+        frame.event = event
         self.stack.append(frame)
 
     def on_end(self, event: Any) -> None:
@@ -1017,3 +1071,166 @@ def _text_in(value: Any) -> int:
 
 def _short_tag(tag: str) -> str:
     return "!!" + tag[len(_CORE) :] if tag.startswith(_CORE) else tag
+
+
+def _offset(text: str, mark: Any) -> int:
+    """The offset in ``text`` of libyaml's ``mark``: its index counts characters, from after a
+    byte order mark; checked against its column, and found by its line where they disagree."""
+    index: int = mark.index + (1 if text.startswith("\ufeff") else 0)
+    begins = index - mark.column
+    if (
+        0 <= begins <= index <= len(text)
+        and (begins == 0 or text[begins - 1] in "\r\n")
+        and LINE_END.search(text, begins, index) is None
+    ):
+        return index
+    begins, line, column = 0, 0, int(mark.column)
+    for end in LINE_END.finditer(text):
+        if line == mark.line:
+            break
+        begins, line = end.end(), line + 1
+    return min(begins + column, len(text))
+
+
+def _kind(text: str, frame: _Frame) -> str:
+    """What an open collection is to the scanner: "b" block, "[" a flow sequence, "{" a flow
+    mapping, "p" the one-entry mapping a `key: value` (or `? key`) in a flow sequence makes."""
+    event = frame.event
+    if event is None or not event.flow_style:
+        return "b"
+    if frame.is_list:
+        return "["
+    start, end = event.start_mark, event.end_mark
+    if start.index == end.index:
+        return "p"  # an implicit key: the mapping starts where its key does, and is empty
+    return "p" if text[_offset(text, end) - 1 : _offset(text, end)] == "?" else "{"
+
+
+#: Blanks, line breaks and comments between tokens.
+_GAP = re.compile(r"(?:[ \t\r\n]+|#[^\r\n]*)*")
+#: Where a plain scalar ends, in flow and in block context.
+_PLAIN_END_FLOW = re.compile(r"[\r\n,\[\]{}]|:(?=[ \t\r\n,\[\]{}]|\Z)|(?<=[ \t])#")
+_PLAIN_END_BLOCK = re.compile(r"[\r\n]|:(?=[ \t\r\n]|\Z)|(?<=[ \t])#")
+#: The end of a name after `&`, `*` or `!`, and of a double-quoted scalar's rest.
+_NAME = re.compile(r"[^ \t\r\n,\[\]{}]*")
+_DOUBLE_QUOTED = re.compile(r'(?:[^"\\]|\\.)*"', re.DOTALL)
+
+
+def _read_ahead(
+    text: str, start: int, stop: int, kinds: list[str], anchors: dict[str, int]
+) -> list[tuple[int, int, str | None]]:
+    """The nodes written in ``text[start:stop]``, in the order their events come, the collections
+    ``kinds`` (see :func:`_kind`) being open at ``start``: each node's offset (at its anchor or tag
+    if it has one, as its event is), the levels it reaches counting the root as 1 (its own for a
+    collection, 0 for a scalar: it opens none), and for an alias of an anchor in ``anchors`` (its
+    levels by name) that anchor. An alias of another anchor is counted as a scalar.
+
+    A `key: value` in a flow sequence is a mapping of one entry, started at its key: it is known
+    at the `:`, after its key, so the levels are counted once everything is read."""
+    stack = list(kinds)
+    entries: list[tuple[int, int] | None] = [None] * len(stack)  # each flow sequence's entry: offset, first node
+    found: list[list[Any]] = []  # offset, levels, alias: the nodes, in the order written
+    named: set[str] = set()  # anchors named here: what they hold is not known
+    props = -1  # where the properties (anchor, tag) of the coming node begin
+    json = False  # the last token ends a quoted scalar or a collection: `:` needs no blank after it
+    first = True
+    i = start
+    while True:
+        i = _match(_GAP, text, i)
+        if i >= stop:
+            break
+        c = text[i]
+        top = stack[-1] if stack else "b"
+        flow = top != "b"
+        at = props if props >= 0 else i
+        after = text[i + 1 : i + 2]
+        indicator = after == "" or after in " \t\r\n" or (flow and after in ",[]{}")
+        ended = False
+        if c in "[{":
+            _entry(stack, entries, at, len(found))
+            found.append([at, len(stack) + 1, None])
+            stack.append(c)
+            entries.append(None)
+            props, i = -1, i + 1
+            json = False
+            first = False
+            continue
+        if flow and c in "]},":
+            if top == "p":
+                stack.pop()
+                entries.pop()
+            if c == ",":
+                if stack:
+                    entries[-1] = None
+            elif stack:
+                stack.pop()
+                entries.pop()
+            props, i, json = -1, i + 1, c != ","
+            first = False
+            continue
+        if c in "?:-" and (indicator or (c == ":" and flow and json)):
+            if c == "-" and not flow and not first:
+                found.append([i, len(stack) + 1, None])  # a list item on a list item's line: a list in it
+                stack.append("b")
+                entries.append(None)
+            elif c in "?:" and top == "[":
+                entry = entries[-1]
+                place, index = (i, len(found)) if c == "?" or entry is None else entry
+                for node in found[index:]:
+                    if node[1]:
+                        node[1] += 1  # inside the key of the one-entry mapping
+                found.insert(index, [place, len(stack) + 1, None])
+                stack.append("p")
+                entries.append(None)
+            i, json, first = i + 1, False, False
+            continue
+        if c in "&!":
+            props = i if props < 0 else props
+            end = _match(_NAME, text, i + 1)
+            if c == "&":
+                named.add(text[i + 1 : end])
+            i, first = end, False
+            continue
+        _entry(stack, entries, at, len(found))
+        if c == "*":
+            end = _match(_NAME, text, i + 1)
+            name = text[i + 1 : end]
+            known = name in anchors and name not in named
+            found.append([i, len(stack) + anchors[name], name] if known else [i, 0, None])
+        else:
+            found.append([at, 0, None])
+        if c == "'":
+            end = i + 1
+            while True:
+                close = text.find("'", end, stop)
+                if close < 0:
+                    ended = True
+                    break
+                if text[close + 1 : close + 2] != "'":
+                    end = close + 1
+                    break
+                end = close + 2
+        elif c == '"':
+            match = _DOUBLE_QUOTED.match(text, i + 1, stop)
+            ended = match is None
+            end = match.end() if match is not None else stop
+        else:
+            match = (_PLAIN_END_FLOW if flow else _PLAIN_END_BLOCK).search(text, i + 1, stop)
+            end = match.start() if match is not None else stop
+        if ended:
+            break  # a quoted scalar that does not end before libyaml stopped
+        json = c in "'\""
+        props, i, first = -1, end, False
+    return [(offset, levels, alias) for offset, levels, alias in found]
+
+
+def _match(pattern: re.Pattern[str], text: str, at: int) -> int:
+    """Where ``pattern`` (which matches the empty text too) stops matching ``text`` from ``at``."""
+    found = pattern.match(text, at)
+    return found.end() if found is not None else at
+
+
+def _entry(stack: list[str], entries: list[tuple[int, int] | None], at: int, count: int) -> None:
+    """Note where the current entry of the innermost flow sequence begins, at its first node."""
+    if stack and stack[-1] == "[" and entries[-1] is None:
+        entries[-1] = (at, count)
