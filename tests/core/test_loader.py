@@ -328,6 +328,7 @@ def test_nesting_at_the_bound_is_read(shape: str) -> None:
         ("x: [&a [!!seq " + "[" * 999, (1, 112)),  # located at the node's anchor or tag
         ("x: [[[]], [a, b], " + "[" * 999, (1, 117)),  # closed lists open nothing
         ("x: [#c\n" + "[" * 999, (2, 99)),  # a comment, a line break
+        ("x: [\r\n\r#c\r\n" + "[" * 999, (4, 99)),  # CR LF and CR end lines too
         ("- - - " + "[" * 999, (1, 104)),  # block lists on one line, then brackets
         ("a: &a [[[[1]]]]\nx: [" + "[" * 95 + "*a, " + "[" * 999, (2, 100, "a")),  # through an alias
     ],

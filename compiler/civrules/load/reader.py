@@ -592,8 +592,10 @@ class _Builder:
         known = {name: found[2] for name, found in self.anchors.items()}
         line, begins, at = (1, 0, 0) if last is None else (last.end_mark.line + 1, start - last.end_mark.column, start)
         for offset, levels, alias in _read_ahead(text, start, stop, kinds, known):
-            for end in LINE_END.finditer(text, at, offset):
-                line, begins = line + 1, end.end()
+            # The line breaks since the last node, counted in C (8 MiB of them took 2 s one by one).
+            breaks = text.count("\n", at, offset) + text.count("\r", at, offset) - text.count("\r\n", at, offset)
+            if breaks:
+                line, begins = line + breaks, max(text.rfind("\n", at, offset), text.rfind("\r", at, offset)) + 1
             at = offset
             column = offset - begins + 1
             span = pack_position(line, column, line, column + 1)
