@@ -49,10 +49,15 @@ FIXTURES: dict[tuple[str, str], tuple[str, tuple[str | int, ...], str]] = {
         ("civilizations", 2, "starting_technology"),
         BOGUS,
     ),
-    ("sid-meiers-civilization/culture", "/properties/spaces/items/properties/deck/oneOf/0"): (
-        "cards/sid-meiers-civilization-community-culture.yaml",
-        ("spaces", 0, "kind"),
-        f"culture_event, deck: {BOGUS}",
+    # No shipped technology unlocks a wonder (rule p7: any player may build any wonder of the market);
+    # the field stays for house rules.
+    (
+        "sid-meiers-civilization/technologies",
+        "/properties/technologies/items/properties/unlocks/oneOf/0/properties/wonders",
+    ): (
+        "cards/sid-meiers-civilization-community-technologies.yaml",
+        ("technologies", 3, "unlocks"),
+        f"{{buildings: [biblioteca], wonders: [{BOGUS}]}}",
     ),
     ("sid-meiers-civilization/map", "/properties/tiles/items/properties/civilization/oneOf/0"): (
         "maps/sid-meiers-civilization-tiles.yaml",
