@@ -229,13 +229,15 @@ def battle_hand_size(
     government: str | None,
     defending_city: bool,
 ) -> int:
-    """The battle hand of a side with ``figures`` friendly figures in the square."""
-    within(figures, "figures", 1, None, "the figures of a side in battle")
+    """The battle hand of a side with ``figures`` friendly figures in the square: 0 is a defender
+    with none there (a city attacked alone, or the player defending a village: p14, "a figura ou
+    cidade" attacked), whose hand gets no figure beyond the first."""
+    within(figures, "figures", 0, None, "the figures of a side in battle")
     flag(defending_city, "defending_city")
     bonus = 0 if government is None else entry(governments, government, "government").battle_hand or 0
     if hand.base is None or hand.per_extra_figure is None or (defending_city and hand.defending_city is None):
         raise UnknownFactError("the battle hand's size is not in the sources")
-    size = hand.base + hand.per_extra_figure * (figures - 1) + bonus
+    size = hand.base + hand.per_extra_figure * max(figures - 1, 0) + bonus
     return size + (hand.defending_city or 0 if defending_city else 0)
 
 

@@ -107,8 +107,12 @@ def test_battle_hand_is_three_plus_two_a_figure_plus_fundamentalism_plus_three_d
     assert base.battle_hand_size(1, "fundamentalism") == 4
     assert base.battle_hand_size(1, defending_city=True) == 6
     assert base.battle_hand_size(3, "fundamentalism", defending_city=True) == 11
-    with pytest.raises(ValueError, match=r"figures=0 .*1 or more"):
-        base.battle_hand_size(0)
+    # The defender of a city attacked with no figure in it, and the player defending a village
+    # ("a figura ou cidade" attacked): no figure beyond the first, the hand begins at 3.
+    assert base.battle_hand_size(0, defending_city=True) == 6
+    assert base.battle_hand_size(0) == 3
+    with pytest.raises(ValueError, match=r"figures=-1 .*0 or more"):
+        base.battle_hand_size(-1)
 
 
 def test_combat_bonuses_and_the_difference_of_twelve_and_eight() -> None:

@@ -39,8 +39,8 @@ def test_an_argument_outside_a_rules_domain_is_the_runtimes_error_naming_it() ->
     from civrules_rulesets import sid_meiers_civilization
     from civrules_runtime import OutOfDomainError
 
-    with pytest.raises(OutOfDomainError, match=r"figures=0 .*1 or more"):
-        sid_meiers_civilization.battle_hand_size(0)
+    with pytest.raises(OutOfDomainError, match=r"figures=-1 .*0 or more"):
+        sid_meiers_civilization.battle_hand_size(-1)
 
 
 def test_none_and_unknown_are_told_apart() -> None:

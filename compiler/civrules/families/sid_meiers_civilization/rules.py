@@ -177,13 +177,13 @@ def may_stand_on(ruleset: CivilizationRuleset, building: str, terrain: str) -> b
 def battle_hand_size(
     ruleset: CivilizationRuleset, figures: int, government: str | None = None, defending_city: bool = False
 ) -> int:
-    if figures < 1:
-        raise ValueError("a side in battle has at least one figure")
+    if figures < 0:
+        raise ValueError("a side in battle has 0 figures or more")
     hand = battle_hand(ruleset)
     base, per, defence = hand["base"], hand["per_extra_figure"], hand["defending_city"]
     if base is None or per is None or (defending_city and defence is None):
         raise CannotJudgeError("the battle hand's size is not in the sources")
-    size = base + per * (figures - 1)
+    size = base + per * max(figures - 1, 0)
     if government is not None:
         size += _get(ruleset.governments, government, "government").battle_hand or 0
     return size + (defence or 0 if defending_city else 0)

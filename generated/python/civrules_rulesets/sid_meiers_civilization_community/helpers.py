@@ -98,7 +98,8 @@ def may_stand_on(building: BuildingIdName, terrain: TerrainIdName) -> bool:
 
 def battle_hand_size(figures: int, government: GovernmentIdName | None = None, defending_city: bool = False) -> int:
     """The battle hand of a side with ``figures`` friendly figures in the square, under
-    ``government``, defending a city or capital or not (BATTLE_HAND).
+    ``government``, defending a city or capital or not (BATTLE_HAND). ``figures`` may be 0: a city
+    attacked with no figure in it, or the player defending a village (p14).
 
     >>> battle_hand_size(2)
     5

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "0ff82664a6afac5bea9e6b8aef4771957807c67a521975c50cafa7027b4c3edb"
+SOURCE_SHA256 = "e4442acef6b44bdf67e89713df6d387c0e29452cd81c67e455c4e0259129e278"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'helpers.py.j2'
@@ -67,7 +67,7 @@ def root(context, missing=missing):
         yield ')\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'unit'), 2))
         yield '\n'
-    yield '    """\n    return logic.unit_cost(data.UNIT_TYPES, unit, rank)\n\n\ndef may_stand_on(building: BuildingIdName, terrain: TerrainIdName) -> bool:\n    """Whether ``building`` may stand on a square of ``terrain`` (a building that stands in the city\n    centre stands on no outskirt square)."""\n    return logic.may_stand_on(data.BUILDINGS, data.TERRAINS, building, terrain)\n\n\ndef battle_hand_size(figures: int, government: GovernmentIdName | None = None, defending_city: bool = False) -> int:\n    """The battle hand of a side with ``figures`` friendly figures in the square, under\n    ``government``, defending a city or capital or not (BATTLE_HAND).\n'
+    yield '    """\n    return logic.unit_cost(data.UNIT_TYPES, unit, rank)\n\n\ndef may_stand_on(building: BuildingIdName, terrain: TerrainIdName) -> bool:\n    """Whether ``building`` may stand on a square of ``terrain`` (a building that stands in the city\n    centre stands on no outskirt square)."""\n    return logic.may_stand_on(data.BUILDINGS, data.TERRAINS, building, terrain)\n\n\ndef battle_hand_size(figures: int, government: GovernmentIdName | None = None, defending_city: bool = False) -> int:\n    """The battle hand of a side with ``figures`` friendly figures in the square, under\n    ``government``, defending a city or capital or not (BATTLE_HAND). ``figures`` may be 0: a city\n    attacked with no figure in it, or the player defending a village (p14).\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'hand'):
         pass
         yield '\n    >>> battle_hand_size('
@@ -98,4 +98,4 @@ def root(context, missing=missing):
     yield '.assumptions import assuming as view\n\n    return view(package, assumptions)\n'
 
 blocks = {}
-debug_info = '1=17&10=19&11=21&19=23&20=25&21=27&49=29&51=32&52=34&62=37&64=40&66=44&67=48&90=51&92=54&93=58&108=61&110=64&111=66&127=69&134=71&136=74&137=76&138=78&139=82&174=85&175=87'
+debug_info = '1=17&10=19&11=21&19=23&20=25&21=27&49=29&51=32&52=34&62=37&64=40&66=44&67=48&90=51&92=54&93=58&109=61&111=64&112=66&128=69&135=71&137=74&138=76&139=78&140=82&175=85&176=87'
