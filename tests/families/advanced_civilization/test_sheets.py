@@ -44,6 +44,7 @@ from civrules.pipeline import analyse, derived_facts
 from civrules.resolve.diff import CollectionDiff, EntityChange, FieldChange, RulesetDiff, diff_rulesets, render_text
 from tests.browser import Browser, BrowserError
 from tests.conftest import REPO, RULES
+from tests.layout import outside_the_page
 from tests.rulefiles import CachedWorkspace, shipped_analysis
 
 BASE = "advanced-civilization"
@@ -478,32 +479,13 @@ def _sheets_of(ruleset_id: str, paper: str, only: tuple[str, ...] | None = None)
     return render_sheets(model, "0" * 64, paper, changes, only=only)
 
 
-def outside_the_page(html_text: str) -> list[str]:
-    """Every laid-out box (WeasyPrint) that reaches beyond its page box, by more than 0.5 px.
-
-    The descendants of each page box are the boxes WeasyPrint laid out: blocks, lines, text,
-    table cells, replaced elements (the inline SVG pictures).
-    """
-    import weasyprint
-
-    found = []
-    document = weasyprint.HTML(string=html_text).render()
-    for number, page in enumerate(document.pages, start=1):
-        for box in page._page_box.descendants():
-            if not hasattr(box, "border_box_x") or box.width is None or box.height is None:
-                continue
-            x, y = box.border_box_x(), box.border_box_y()
-            over = max(-x, -y, x + box.border_width() - page.width, y + box.border_height() - page.height)
-            if over > 0.5:
-                text = getattr(box, "text", "") or box.element_tag
-                found.append(f"page {number}: {type(box).__name__} {text[:40]!r} {over:.1f} px beyond the page")
-    return found
-
-
 def test_an_overflowing_box_is_found() -> None:
     wide = "<html><style>@page { size: A4; margin: 10mm }</style><body><div style='width: 400mm'>x</div></body></html>"
     assert any("BlockBox" in found for found in outside_the_page(wide))
     assert outside_the_page(wide.replace("400mm", "100mm")) == []
+    # On the paper, but into the right margin (A4 is 210 mm wide, 190 mm between the margins).
+    assert any("BlockBox" in found for found in outside_the_page(wide.replace("400mm", "195mm")))
+    assert outside_the_page(wide.replace("400mm", "185mm")) == []  # with the body's 8 px margin
 
 
 @pytest.mark.parametrize(

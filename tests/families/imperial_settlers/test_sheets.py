@@ -19,6 +19,7 @@ from civrules.emit.sheets import render_sheets
 from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
 from civrules.pipeline import analyse
 from tests.browser import Browser
+from tests.layout import outside_the_page
 from tests.rulefiles import CachedWorkspace
 
 BASE = "imperial-settlers"
@@ -54,22 +55,6 @@ def _visible(page: str) -> str:
     """The text a reader sees: the document's body, tags and the style left out."""
     body = page[page.index("<body") :]
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body))
-
-
-def outside_the_page(html_text: str) -> list[str]:
-    """Every laid-out box (WeasyPrint) that reaches beyond its page box by more than 0.5 px."""
-    import weasyprint  # type: ignore[import-untyped]
-
-    found = []
-    for number, page in enumerate(weasyprint.HTML(string=html_text).render().pages, start=1):
-        for box in page._page_box.descendants():
-            if not hasattr(box, "border_box_x") or box.width is None or box.height is None:
-                continue
-            x, y = box.border_box_x(), box.border_box_y()
-            over = max(-x, -y, x + box.border_width() - page.width, y + box.border_height() - page.height)
-            if over > 0.5:
-                found.append(f"page {number}: {type(box).__name__} {over:.1f} px beyond the page")
-    return found
 
 
 def test_the_family_has_its_six_sheets_and_the_index() -> None:

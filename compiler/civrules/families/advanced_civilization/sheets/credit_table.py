@@ -52,6 +52,15 @@ class CreditCard:
     symbols_html: Markup = field(default=Markup(""))
 
 
+#: The table's rules (mm): its frame, the rule before each group's first card, each cell's
+#: hairline. The template draws them at these widths and the columns are sized net of them: with
+#: collapsed borders WeasyPrint adds them to the columns (Chromium's fixed layout absorbs them),
+#: and a table sized as if they took no room ran 4 mm into the right margin of its PDF.
+FRAME, GROUP_RULE, HAIRLINE = 0.6, 0.6, 0.15
+
+#: Room left besides the rules, for rounding (mm).
+SLACK = 0.5
+
 #: The smallest legible credit table: below these a deck gets the credit chart instead (mm).
 MIN_COLUMN = 4.6
 MIN_ROW = 3.2
@@ -70,8 +79,13 @@ def credit_table(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
     # Sizes in mm, measured in Chromium and WeasyPrint. Up to about 30 cards (Advanced Civilization
     # has 24) the names get 40 mm; a larger deck gets smaller type.
     name_width, cost_width = (40.0 if count <= 30 else 30.0), 9.0
-    # 2 mm to spare for the collapsed outer border and rounding.
-    column = min(12.0, (page.content_width - name_width - cost_width - 2.0) / count)
+    # Net of the rules drawn across the table: the frame's two sides, a group rule before each
+    # group's first card but the first, and a hairline beside every column (the cards', the
+    # name's and the cost's, and the last one's right side).
+    firsts = [card.group_list()[0] if card.group_list() else "" for card in cards]
+    group_rules = sum(1 for before, after in zip(firsts, firsts[1:], strict=False) if before != after)
+    rules_width = 2 * FRAME + group_rules * GROUP_RULE + (count + 3) * HAIRLINE + SLACK
+    column = min(12.0, (page.content_width - name_width - cost_width - rules_width) / count)
     # Everything but the body rows: title, legend line, column labels, cost row, the policy note
     # under the table, the notes of unknown facts, and a little slack for rounding.
     title_height, legend_height, label_height, cost_height, foot_height = 9.5, 6.0, 31.0, 5.0, 8.0
@@ -126,6 +140,9 @@ def credit_table(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
         "policy_rules": rules_text(policy.get("rule")),
         "notes": notes.listed(),
         "geometry": {
+            "frame": f"{FRAME:.2f}mm",
+            "group_rule": f"{GROUP_RULE:.2f}mm",
+            "hairline": f"{HAIRLINE:.2f}mm",
             "name": f"{name_width:.2f}mm",
             "cost": f"{cost_width:.2f}mm",
             "column": f"{column:.2f}mm",

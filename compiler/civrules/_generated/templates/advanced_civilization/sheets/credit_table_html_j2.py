@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "4e1b3d82c29700bd6f3f1e3fd19380de1a13e76a0b28d1eee76af9b8a1731fb7"
+SOURCE_SHA256 = "676cd628e7bc7d855124cd0775631fac90fd914fbea74551e4e35a799660d88f"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'credit-table.html.j2'
@@ -56,13 +56,17 @@ def block_style(context, missing=missing):
     pass
     if ((undefined(name='form') if l_0_form is missing else l_0_form) == 'table'):
         pass
-        yield '.sheet-head { margin-bottom: 1.5mm; }\nh1 { font-size: 13pt; }\n.intro { display: flex; justify-content: space-between; align-items: baseline; gap: 3mm; margin-bottom: 1.5mm; font-size: 7.5pt; }\n.group-legend { white-space: nowrap; }\n.group-key { margin-right: 3mm; }\n.intro .how { text-align: right; color: #333333; }\ntable.credits { table-layout: fixed; width: auto; border: 0.6mm solid #3b2a1e; }\ntable.credits col.name { width: '
+        yield '.sheet-head { margin-bottom: 1.5mm; }\nh1 { font-size: 13pt; }\n.intro { display: flex; justify-content: space-between; align-items: baseline; gap: 3mm; margin-bottom: 1.5mm; font-size: 7.5pt; }\n.group-legend { white-space: nowrap; }\n.group-key { margin-right: 3mm; }\n.intro .how { text-align: right; color: #333333; }\ntable.credits { table-layout: fixed; width: auto; border: '
+        yield escape(environment.getattr((undefined(name='geometry') if l_0_geometry is missing else l_0_geometry), 'frame'))
+        yield ' solid #3b2a1e; }\ntable.credits col.name { width: '
         yield escape(environment.getattr((undefined(name='geometry') if l_0_geometry is missing else l_0_geometry), 'name'))
         yield '; }\ntable.credits col.cost { width: '
         yield escape(environment.getattr((undefined(name='geometry') if l_0_geometry is missing else l_0_geometry), 'cost'))
         yield '; }\ntable.credits col.card { width: '
         yield escape(environment.getattr((undefined(name='geometry') if l_0_geometry is missing else l_0_geometry), 'column'))
-        yield '; }\n.credits th, .credits td { padding: 0; border: 0.15mm solid #b9b3a8; vertical-align: middle; }\n.credits thead th { background: #f3eee5; }\n.credits th.label { height: '
+        yield '; }\n.credits th, .credits td { padding: 0; border: '
+        yield escape(environment.getattr((undefined(name='geometry') if l_0_geometry is missing else l_0_geometry), 'hairline'))
+        yield ' solid #b9b3a8; vertical-align: middle; }\n.credits thead th { background: #f3eee5; }\n.credits th.label { height: '
         yield escape(environment.getattr((undefined(name='geometry') if l_0_geometry is missing else l_0_geometry), 'label'))
         yield '; vertical-align: bottom; text-align: center; padding: 0; }\n.credits th.label svg { display: block; }\n.credits th.corner { vertical-align: bottom; text-align: left; font-weight: normal; font-size: 7pt; line-height: 1.25; padding: 1mm 1.2mm; color: #333333; background: #ffffff; }\n.corner .down, .corner .across { display: block; }\n.corner .across { text-align: right; }\n.corner .big { font-weight: bold; color: #6b2d1a; }\n.credits th.tcost, .credits th.costlabel { font-size: '
         yield escape(environment.getattr((undefined(name='geometry') if l_0_geometry is missing else l_0_geometry), 'font'))
@@ -76,7 +80,11 @@ def block_style(context, missing=missing):
         yield escape(environment.getattr((undefined(name='geometry') if l_0_geometry is missing else l_0_geometry), 'font'))
         yield '; text-align: right; padding-right: 1mm; background: #efe8dc; color: #333333; font-variant-numeric: tabular-nums; }\n.credits td.c { font-size: '
         yield escape(environment.getattr((undefined(name='geometry') if l_0_geometry is missing else l_0_geometry), 'font'))
-        yield '; text-align: center; font-weight: bold; font-variant-numeric: tabular-nums; }\n.credits td.l1 { background: #f4f1ec; }\n.credits td.l2 { background: #e7e1d7; }\n.credits td.l3 { background: #d8cfc1; }\n.credits td.l4 { background: #c6baa7; }\n.credits td.l5 { background: #b3a48c; }\n.credits tbody td.c.diag { background: #5a4a3c; }\n.credits tbody tr:nth-child(even) td.c.l0:not(.diag) { background: #fbfaf7; }\n.credits .gs { border-left: 0.6mm solid #3b2a1e; }\n.credits tr.gs > * { border-top: 0.6mm solid #3b2a1e; }\n.foot { display: flex; justify-content: space-between; gap: 4mm; margin-top: 1.2mm; font-size: 6.8pt; color: #333333; }\n.shades { white-space: nowrap; }\n.shade { display: inline-block; width: 3.2mm; height: 2.6mm; border: 0.15mm solid #8c8478; vertical-align: -0.4mm; margin: 0 0.5mm 0 1.2mm; }\n'
+        yield '; text-align: center; font-weight: bold; font-variant-numeric: tabular-nums; }\n.credits td.l1 { background: #f4f1ec; }\n.credits td.l2 { background: #e7e1d7; }\n.credits td.l3 { background: #d8cfc1; }\n.credits td.l4 { background: #c6baa7; }\n.credits td.l5 { background: #b3a48c; }\n.credits tbody td.c.diag { background: #5a4a3c; }\n.credits tbody tr:nth-child(even) td.c.l0:not(.diag) { background: #fbfaf7; }\n.credits .gs { border-left: '
+        yield escape(environment.getattr((undefined(name='geometry') if l_0_geometry is missing else l_0_geometry), 'group_rule'))
+        yield ' solid #3b2a1e; }\n.credits tr.gs > * { border-top: '
+        yield escape(environment.getattr((undefined(name='geometry') if l_0_geometry is missing else l_0_geometry), 'group_rule'))
+        yield ' solid #3b2a1e; }\n.foot { display: flex; justify-content: space-between; gap: 4mm; margin-top: 1.2mm; font-size: 6.8pt; color: #333333; }\n.shades { white-space: nowrap; }\n.shade { display: inline-block; width: 3.2mm; height: 2.6mm; border: 0.15mm solid #8c8478; vertical-align: -0.4mm; margin: 0 0.5mm 0 1.2mm; }\n'
     else:
         pass
         yield '.sheet-head { margin-bottom: 1.5mm; }\nh1 { font-size: 13pt; }\n.intro { margin-bottom: 1.5mm; font-size: 7.5pt; }\n.group-key { margin-right: 3mm; white-space: nowrap; }\n.intro .how { display: block; color: #333333; margin-top: 0.6mm; }\ntable.chart { table-layout: fixed; width: 100%; font-size: 7.4pt; }\ntable.chart col.name { width: 44mm; }\ntable.chart col.cost { width: 11mm; }\ntable.chart col.group { width: '
@@ -308,4 +316,4 @@ def block_content(context, missing=missing):
             yield '</span>'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=36&4=47&12=50&13=52&14=54&17=56&23=58&25=60&26=62&28=64&29=66&30=68&52=73&53=75&68=78&69=107&71=110&72=112&73=114&74=119&76=125&78=128&82=140&83=143&84=146&85=151&91=157&92=161&93=165&94=180&95=185&96=190&97=194&99=202&108=210&109=217&110=220&114=225&117=227&119=230&123=236&124=240&129=250&130=254&135=262&136=267&137=271&138=275&139=277&147=285&150=292&151=294'
+debug_info = '1=13&2=16&3=36&4=47&11=50&12=52&13=54&14=56&15=58&17=60&23=62&25=64&26=66&28=68&29=70&30=72&38=74&39=76&52=81&53=83&68=86&69=115&71=118&72=120&73=122&74=127&76=133&78=136&82=148&83=151&84=154&85=159&91=165&92=169&93=173&94=188&95=193&96=198&97=202&99=210&108=218&109=225&110=228&114=233&117=235&119=238&123=244&124=248&129=258&130=262&135=270&136=275&137=279&138=283&139=285&147=293&150=300&151=302'
