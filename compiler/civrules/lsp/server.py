@@ -20,14 +20,25 @@ JSON-RPC specification says to answer and never a traceback.
 Validation is coalesced: a change only records the buffer and schedules a run, which starts once
 no change has come for :attr:`CivrulesServer.debounce` seconds and yields to the messages that
 arrive between the rulesets it checks. A run that a newer change supersedes stops and publishes
-nothing; requests are answered between runs' steps, from the last result published.
+nothing. Requests are answered between runs' steps, against the buffers as the changes before them
+left them (LSP's order): a request that reads positions from the last result first brings it up to
+date (:meth:`CivrulesServer.current`) where a buffer it reads changed since, finishing the pending
+run there and then. Which buffers each request reads:
+
+- hover, documentSymbol and a quick fix looked up for a client that drops a diagnostic's data:
+  the document's own (where the hover describes an id, its text is that of the last result);
+- definition: the document's, and those of the definitions it answers with;
+- references, prepareRename and rename: every buffer (a reference may have been typed in any);
+- completion: none. It reads no position from the result, only the ids it offers, and must keep
+  up with typing: until the change is validated, its list says it is incomplete, so the editor
+  asks again as the designer types on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -63,6 +74,9 @@ from civrules.lsp.transport import CivrulesProtocol, quiet_logs, serve_stream
 from civrules.pipeline.incremental import Result, Session
 from civrules.support.collector import settle
 from civrules.support.files import RefusedError, read_under
+
+#: What a run's steps give once they are all taken (a request may have taken the last ones).
+_FINISHED = object()
 
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -110,6 +124,11 @@ class CivrulesServer(LanguageServer):
         self._settling: asyncio.TimerHandle | None = None
         #: Changes seen so far: a run started at one generation is superseded by a later one.
         self.generation = 0
+        #: The generation of the buffers :attr:`result` was made from (-1: no result yet).
+        self.validated = -1
+        #: The run under way (its generation and its steps): a request that needs its result
+        #: finishes it (see current()), and the run, resumed, finds it finished.
+        self._running: tuple[int, Iterator[Result | None]] | None = None
         #: Runs started, and runs stopped because a newer change superseded them (never published).
         self.runs = 0
         self.superseded = 0
@@ -174,22 +193,81 @@ class CivrulesServer(LanguageServer):
 
     async def _run(self, generation: int) -> None:
         """One validation, step by step; it stops unpublished if a change comes after ``generation``."""
-        if self.session is None:
-            self.start(None)
-        assert self.session is not None
-        self.runs += 1
+        if self.validated == generation:
+            return  # a request needed it first and brought the result up to date (see current())
+        steps = self._steps(generation)
         try:
-            for step in self.session.steps():
+            while True:
                 if self.generation != generation:
                     self.superseded += 1  # `_dirty` is set again: the next run starts after the debounce
+                    return
+                # Finished already where a request needed the result and ran the rest (see current()).
+                step = next(steps, _FINISHED)
+                if step is _FINISHED:
                     return
                 if step is None:
                     await asyncio.sleep(0)  # answer what arrived meanwhile (a hover, more changes)
                     continue
-                self.accept(step)
+                assert isinstance(step, Result)
+                self.accept(step, generation)
                 self._settle_later()
         except Exception as error:  # noqa: BLE001 - a bug must not take the editor's server down: reported
             self.internal_error(error)
+        finally:
+            if self._running is not None and self._running[1] is steps:
+                self._running = None
+
+    def _steps(self, generation: int) -> Iterator[Result | None]:
+        """The steps of the run for the buffers of ``generation``: the run under way if it is that
+        one, else a new run (one for older buffers is stopped: it would publish nothing)."""
+        if self._running is not None and self._running[0] == generation:
+            return self._running[1]
+        if self.session is None:
+            self.start(None)
+        assert self.session is not None
+        if self._running is not None:
+            close = getattr(self._running[1], "close", None)
+            if close is not None:
+                close()  # superseded: its task, resumed, sees the newer generation and stops
+        self.runs += 1
+        steps = iter(self.session.steps())
+        self._running = (generation, steps)
+        return steps
+
+    def current(self, relatives: Iterable[str] | None) -> Result:
+        """The result requests are answered from, made from the buffers as they are now wherever
+        it matters: where one of ``relatives`` (paths under rules/; None: any file) was changed
+        since the last result, the pending run is done now, before the request is answered.
+
+        ``()``: the last result as it is (the first run's, if none was published yet).
+        """
+        if self.result is None or self.stale(relatives):
+            generation = self.generation
+            steps = self._steps(generation)
+            try:
+                for step in steps:
+                    if step is not None:
+                        self.accept(step, generation)
+            finally:
+                if self._running is not None and self._running[1] is steps:
+                    self._running = None
+            self._settle_later()
+        assert self.result is not None
+        return self.result
+
+    def stale(self, relatives: Iterable[str] | None) -> bool:
+        """Whether the last result was made from other buffers than the editor's now: of any file
+        (``relatives`` None: any change, on disk too, since), or of one of ``relatives``."""
+        if self.result is None:
+            return True
+        if self.validated == self.generation:
+            return False
+        if relatives is None:
+            return True
+        assert self.session is not None
+        read = self.result.workspace.overrides if self.result.workspace is not None else {}
+        now = self.session.overlays
+        return any(read.get(relative) != now.get(relative) for relative in relatives)
 
     def _settle_later(self) -> None:
         """Collect and freeze the garbage collector's objects once the server has been idle
@@ -237,9 +315,11 @@ class CivrulesServer(LanguageServer):
             return  # a request's error goes back in its response, already made plain (transport.py)
         self.internal_error(error, self.protocol.handling if isinstance(self.protocol, CivrulesProtocol) else None)
 
-    def accept(self, result: Result) -> None:
-        """Take ``result`` as what requests are answered from, and publish what it changed."""
+    def accept(self, result: Result, generation: int) -> None:
+        """Take ``result``, made from the buffers of ``generation``, as what requests are answered
+        from, and publish what it changed."""
         self.result = result  # the index is made again from it at the next request (see index())
+        self.validated = generation
         self.publish(result)
         for diagnostic in result.diagnostics:
             if diagnostic.span is None:  # a check that crashed (R900): no file to show it in
@@ -281,26 +361,19 @@ class CivrulesServer(LanguageServer):
         self.window_show_message(types.ShowMessageParams(type=kind, message=plain(text)))
         self.window_log_message(types.LogMessageParams(type=kind, message=plain(text)))
 
-    def refresh(self) -> Result:
-        """What requests are answered from: the last result published (the first run, if none was)."""
-        if self.session is None:
-            self.start(None)
-        assert self.session is not None
-        if self.result is None:
-            self.accept(self.session.update())
-        assert self.result is not None
-        return self.result
-
-    def diagnostics_of(self, display: str) -> list[Diagnostic]:
-        """Every diagnostic of the last result that points at the file ``display`` names, in order
-        (uncapped: :meth:`publish` shows at most ``--max-diagnostics`` of them)."""
-        result = self.refresh()
+    def diagnostics_of(self, display: str, relatives: Iterable[str] | None) -> list[Diagnostic]:
+        """Every diagnostic that points at the file ``display`` names, in order (uncapped:
+        :meth:`publish` shows at most ``--max-diagnostics`` of them), of the result :meth:`current`
+        gives for ``relatives``."""
+        result = self.current(relatives)
         if self._grouped is None or self._grouped[0] is not result:
             self._grouped = (result, result.by_file())
         return self._grouped[1].get(display, [])
 
-    def index(self) -> Index:
-        result = self.refresh()
+    def index(self, relatives: Iterable[str] | None) -> Index:
+        """The ids of the result :meth:`current` gives for ``relatives``: every caller says which
+        buffers its answer must be made from (see the module's documentation)."""
+        result = self.current(relatives)
         if self._index is None or self._index.result is not result:
             self._index = Index(result, self._index)
         return self._index
@@ -467,19 +540,28 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: CivrulesServer, params: types.DefinitionParams) -> list[types.Location] | None:
+        uri = params.text_document.uri
         positions = ls.positions()
-        symbol = _symbol(ls, params.text_document.uri, params.position, positions)
-        if symbol is None:
+        relative = ls.relative(uri)
+        if relative is None:
             return None
-        return [ls.location(s, positions) for s in ls.index().definitions(symbol)] or None
+        read = {relative}
+        while True:
+            symbol = _symbol(ls, uri, params.position, positions, read)
+            found = ls.index(read).definitions(symbol) if symbol is not None else []
+            places = {s.relative for s in found}
+            if not ls.stale(places):
+                break
+            read |= places  # a definition's file was edited since: its place is looked up in the new text
+        return [ls.location(s, positions) for s in found] or None
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     def references(ls: CivrulesServer, params: types.ReferenceParams) -> list[types.Location] | None:
         positions = ls.positions()
-        symbol = _symbol(ls, params.text_document.uri, params.position, positions)
+        symbol = _symbol(ls, params.text_document.uri, params.position, positions, None)
         if symbol is None:
             return None
-        index = ls.index()
+        index = ls.index(None)
         found = index.references(symbol, include_definition=params.context.include_declaration)
         return [ls.location(s, positions) for s in found] or None
 
@@ -492,11 +574,12 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
     @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
     def prepare_rename(ls: CivrulesServer, params: types.PrepareRenameParams) -> types.PrepareRenamePlaceholder:
         positions = ls.positions()
-        symbol = _symbol(ls, params.text_document.uri, params.position, positions)
+        # Every buffer: the rename that follows rewrites the id in every file that names it.
+        symbol = _symbol(ls, params.text_document.uri, params.position, positions, None)
         if symbol is None:
             raise _Refused("no id of a collection here: only an entity's id, or a reference to one, can be renamed")
         try:
-            ls.index().renamable(symbol)
+            ls.index(None).renamable(symbol)
         except RenameRefusedError as refused:
             raise _Refused(plain(str(refused))) from None
         span = positions.range(params.text_document.uri, _inside_quotes(ls, symbol, positions))
@@ -505,13 +588,28 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
     @server.feature(types.TEXT_DOCUMENT_RENAME)
     def rename(ls: CivrulesServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
         positions = ls.positions()
-        symbol = _symbol(ls, params.text_document.uri, params.position, positions)
-        if symbol is None:
-            raise _Refused("no id of a collection here: only an entity's id, or a reference to one, can be renamed")
-        try:
-            found = ls.index().rename(symbol, params.new_name)
-        except RenameRefusedError as refused:
-            raise _Refused(plain(str(refused))) from None
+        for attempt in range(2):
+            # Every buffer as it is now (the pending run is done first): a rename made from an older
+            # result rewrote the id the old text had at the cursor, at the old places, in every file.
+            symbol = _symbol(ls, params.text_document.uri, params.position, positions, None)
+            if symbol is None:
+                raise _Refused("no id of a collection here: only an entity's id, or a reference to one, can be renamed")
+            try:
+                found = ls.index(None).rename(symbol, params.new_name)
+            except RenameRefusedError as refused:
+                raise _Refused(plain(str(refused))) from None
+            # A file the editor has not open is edited as it is on disk: where another program
+            # changed it since it was read (and the editor said nothing), it is read again first.
+            assert ls.session is not None and ls.result is not None
+            moved = sorted({s.relative for s in found if not ls.session.unchanged(ls.result, s.relative)})
+            if not moved:
+                break
+            if attempt:
+                raise _ContentModified(
+                    f"`{printable(moved[0])}` keeps changing on disk as civrules reads it: "
+                    "rename again once it is saved"
+                )
+            ls.schedule()  # a change the editor did not tell: the next current() reads the files again
         changes: dict[str, list[types.TextEdit]] = {}
         for occurrence in found:
             uri = ls.uri(occurrence.relative)
@@ -546,7 +644,7 @@ def _outline(ls: CivrulesServer, uri: str) -> list[types.DocumentSymbol] | list[
     relative = ls.relative(uri)
     if relative is None:
         return None
-    outline = ls.index().outline(relative)
+    outline = ls.index((relative,)).outline(relative)
     if not outline:
         return None
     positions = ls.positions()
@@ -586,6 +684,13 @@ class _Refused(JsonRpcException):
     MESSAGE = "rename refused"
 
 
+class _ContentModified(JsonRpcException):
+    """A request whose answer the files changed under as it was made: LSP's ContentModified."""
+
+    CODE = -32801
+    MESSAGE = "content modified"
+
+
 def _inside_quotes(ls: CivrulesServer, symbol: Symbol, positions: Positions) -> Span:
     """The span of an id without the quotes it may be written in (a rename keeps them)."""
     span = symbol.span
@@ -597,25 +702,31 @@ def _inside_quotes(ls: CivrulesServer, symbol: Symbol, positions: Positions) -> 
     return span
 
 
-def _symbol(ls: CivrulesServer, uri: str, position: types.Position, positions: Positions) -> Symbol | None:
+def _symbol(
+    ls: CivrulesServer, uri: str, position: types.Position, positions: Positions, relatives: Iterable[str] | None
+) -> Symbol | None:
+    """The id under ``position``, in the result made from the buffers of the document and of
+    ``relatives`` as they are now (None: every buffer; see :meth:`CivrulesServer.current`)."""
     relative = ls.relative(uri)
     if relative is None:
         return None
-    return ls.index().at(relative, *positions.point(uri, position))
+    read = None if relatives is None else {relative, *relatives}
+    return ls.index(read).at(relative, *positions.point(uri, position))
 
 
 def _hover(ls: CivrulesServer, uri: str, position: types.Position) -> types.Hover | None:
     relative = ls.relative(uri)
     if relative is None:
         return None
-    result = ls.refresh()
+    # The document's buffer as it is now: its diagnostics and ids are placed in it.
+    result = ls.current((relative,))
     positions = ls.positions()
     line, column = positions.point(uri, position)
     display = result.files.get(relative)
     parts: list[str] = []
     shown: set[str] = set()
     # The file's own diagnostics (grouped once per result), not every file's at each hover.
-    for diagnostic in ls.diagnostics_of(display) if display is not None else ():
+    for diagnostic in ls.diagnostics_of(display, (relative,)) if display is not None else ():
         span = diagnostic.span
         if span is None or not covers(span, line, column):
             continue
@@ -631,9 +742,10 @@ def _hover(ls: CivrulesServer, uri: str, position: types.Position) -> types.Hove
     code = code_at(lines[line - 1], column) if 0 < line <= len(lines) else None
     if code is not None and code not in shown:
         parts.append(markdown_block(explain(code)))
-    symbol = ls.index().at(relative, line, column)
+    index = ls.index((relative,))
+    symbol = index.at(relative, line, column)
     if symbol is not None:
-        parts.append(ls.index().describe(symbol))
+        parts.append(index.describe(symbol))
     if not parts:
         return None
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n---\n\n".join(parts)))
@@ -650,7 +762,7 @@ def _file_kind(ls: CivrulesServer, relative: str, text: str) -> str | None:
     from civrules.families import default_family, families, family_named
     from civrules.schema import qualify
 
-    judged = ls.index().kinds.get(relative)
+    judged = ls.index(()).kinds.get(relative)
     if judged is not None:
         return judged
     found = _KIND_LINE.search(text)
@@ -699,7 +811,7 @@ def _completion(ls: CivrulesServer, uri: str, position: types.Position) -> types
         # Ids only where the schema says the value refers to a collection, and only that one's.
         ref = reference_at(kind, keys) if is_value else None
         wanted = ref.collection if ref is not None else None
-        for identifier, collection in ls.index().ids(relative) if wanted is not None else ():
+        for identifier, collection in ls.index(()).ids(relative) if wanted is not None else ():
             # An id that holds a control character is offered as nothing: it would be inserted as it is.
             if collection == wanted and _insertable(identifier):
                 items.append(
@@ -722,7 +834,9 @@ def _completion(ls: CivrulesServer, uri: str, position: types.Position) -> types
                     else None,
                 )
             )
-    return types.CompletionList(is_incomplete=False, items=items)
+    # The ids offered are those of the last result (made at once while typing); until the buffers
+    # are validated, the list may lack an id just typed: the editor is to ask again as typing goes on.
+    return types.CompletionList(is_incomplete=ls.stale(None), items=items)
 
 
 def _code_actions(ls: CivrulesServer, params: types.CodeActionParams) -> list[types.CodeAction]:
@@ -783,9 +897,12 @@ def _suggestions(ls: CivrulesServer, uri: str, positions: Positions) -> dict[_Se
     spans until one matched; a quick fix over a whole file of 2,000 diagnostics took 20 s.
     """
     relative = ls.relative(uri)
-    display = ls.refresh().files.get(relative or "")
+    if relative is None:
+        return {}
+    # The document's buffer as it is now: the client moved the diagnostics it sends back with their lines.
+    display = ls.current((relative,)).files.get(relative)
     found: dict[_Sent, str | None] = {}
-    for diagnostic in ls.diagnostics_of(display) if display is not None else ():
+    for diagnostic in ls.diagnostics_of(display, (relative,)) if display is not None else ():
         assert diagnostic.span is not None
         found.setdefault(_sent(diagnostic.code, positions.range(uri, diagnostic.span)), suggestion(diagnostic))
     return found

@@ -149,6 +149,14 @@ class Session:
         else:
             self.overlays[relative] = text
 
+    def unchanged(self, result: Result, relative: str) -> bool:
+        """Whether ``relative`` holds what ``result`` read of it (a file saved or edited on disk by
+        another program since, with no word of it, does not)."""
+        workspace = result.workspace
+        if not isinstance(workspace, _SessionWorkspace):
+            return True
+        return workspace.signature(relative) == self.signature(relative, self.overlays, workspace)
+
     def update(self, rulesets: Sequence[str] = ()) -> Result:
         """Bring every result up to date with the files and buffers as they are now.
 
