@@ -53,11 +53,16 @@ def fail(error: BaseException) -> NoReturn:
     interrupts.stop_on_signals()  # (a failure may come before they were installed)
     interrupts.finishing()  # a second Ctrl-C does not cut the report short
     from civrules.diagnostics import process
+    from civrules.support import streams
 
     words = sys.argv[1:]
     failure = process.diagnose(error, debug="--debug" in words)
+    fmt = process.format_asked(words)
+    # A json or sarif document begun on standard output (the command's, or one cut short) is not
+    # followed by a second one: the failure is said on standard error, as the command line does.
+    on_stderr = failure.on_stderr or (fmt in ("json", "sarif") and streams.stdout_begun())
     with contextlib.suppress(OSError, ValueError):  # nowhere left to say it
-        process.report([failure.diagnostic], process.format_asked(words), sys.stderr if failure.on_stderr else None)
+        process.report([failure.diagnostic], fmt, sys.stderr if on_stderr else None)
     if failure.bug and "--debug" in words:
         import traceback
 

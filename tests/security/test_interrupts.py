@@ -8,6 +8,8 @@ with a one-line apology that names the ruleset and asks for a report, the traceb
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import random
@@ -34,7 +36,7 @@ from civrules.diagnostics import Diagnostic, Severity, codes
 from civrules.emit.output import MARKER, MARKER_TEXT, read_tree, write_tree
 from civrules.families.advanced_civilization.model import Ruleset
 from civrules.load.workspace import Workspace
-from civrules.support import cache, interrupts
+from civrules.support import cache, interrupts, streams
 from tests.conftest import REPO, RULES, default_sigint
 from tests.security.helpers import civrules_command, start_civrules, tree_of
 
@@ -619,6 +621,34 @@ def test_ctrl_c_as_civrules_ends_is_said_on_standard_error_and_exits_130(moment:
     assert said["code"] == "R016" and said["message"].startswith("interrupted (Ctrl-C)"), said
 
 
+def test_a_failure_after_the_document_outside_the_command_line_is_said_on_standard_error() -> None:
+    """A failure the command line cannot catch (in click's clean-up, once the command printed its
+    list) was reported by the entry point on standard output, after the list: two documents."""
+    program = (
+        "import click\n"
+        "close = click.Context.close\n"
+        "def closing(self):\n"
+        "    close(self)\n"
+        "    if self.parent is None:\n"
+        "        raise RuntimeError('boom')\n"
+        "click.Context.close = closing\n"
+        "from civrules.launch import main\n"
+        "main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program, "--rules", str(RULES), "list", "--format", "json"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert [row["id"] for row in json.loads(done.stdout)] != []  # the list, one document
+    (said,) = json.loads(done.stderr)
+    assert said["code"] == "R900", said
+
+
 @pytest.mark.slow
 def test_ctrl_c_at_random_moments_after_a_build_never_kills_civrules(tmp_path: Path) -> None:
     """The trial's sweep: Ctrl-C 0-20 ms after `civrules: wrote N files`, in the fifth of a second
@@ -816,3 +846,182 @@ def test_ctrl_c_while_the_sync_threads_start_leaves_the_tree_removable(
     monkeypatch.setattr(threading.Thread, "start", start)
     tree.discard()  # joins every thread it started: no error, nothing left beside the output folder
     assert [p.name for p in tmp_path.iterdir()] == []
+
+
+# --- A stop signal while a document is written to a full pipe ---------------------------------------
+
+
+def _small_pipe() -> tuple[int, int, int]:
+    """A pipe whose buffer holds one page: a document of a few kilobytes fills it. Its read end,
+    write end and capacity."""
+    import fcntl
+
+    read, write = os.pipe()
+    fcntl.fcntl(write, fcntl.F_SETPIPE_SZ, 4096)
+    return read, write, fcntl.fcntl(write, fcntl.F_GETPIPE_SZ)
+
+
+def _unread(fd: int) -> int:
+    """The bytes waiting in the pipe whose read end is ``fd``."""
+    import array
+    import fcntl
+    import termios
+
+    count = array.array("i", [0])
+    fcntl.ioctl(fd, termios.FIONREAD, count)
+    return count[0]
+
+
+def _rules_with_errors(root: Path, count: int) -> Path:
+    """A rules tree of one manifest with ``count`` unknown keys: a list of diagnostics of some kilobytes."""
+    rules = root / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    keys = "".join(f"k{n}: {n}\n" for n in range(count))
+    (rules / "rulesets" / "x.yaml").write_text(f"kind: ruleset\nid: x\n{keys}", encoding="utf-8")
+    return rules
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_kill") or sys.platform != "linux", reason="needs Linux's pipes")
+@pytest.mark.parametrize(
+    ("signum", "fmt"), [(signal.SIGINT, "json"), (signal.SIGTERM, "sarif")], ids=["INT-json", "TERM-sarif"]
+)
+@pytest.mark.usefixtures("program")
+def test_a_stop_signal_while_a_document_is_written_to_a_full_pipe_leaves_it_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, signum: signal.Signals, fmt: str
+) -> None:
+    """`timeout 2 civrules validate --format sarif | (sleep 4; python3 -m json.tool)`: the signal
+    came while the document's first write waited on a full pipe; the bytes it had written were not
+    counted, so R016 followed the cut document on standard output, a second document. The document
+    is now written whole first, and R016 said on standard error, with the signal's status."""
+    import threading
+
+    interrupts.stop_on_signals()  # SIGTERM raised as the program has it raised, not the default death
+    rules = _rules_with_errors(tmp_path, 20)
+    read, write, capacity = _small_pipe()
+    stdout = io.TextIOWrapper(streams.Whole(streams.WholeWrites(write)), encoding="utf-8")
+    stderr = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", stdout)
+    monkeypatch.setattr(sys, "stderr", stderr)
+    main_thread = threading.get_ident()
+    received: list[bytes] = []
+    ended = threading.Event()
+
+    def reader() -> None:
+        # Nothing is read until the pipe is full (civrules is waiting in its write) and the signal sent.
+        while _unread(read) < capacity and not ended.is_set():
+            time.sleep(0.001)
+        if not ended.is_set():
+            signal.pthread_kill(main_thread, signum)
+        while chunk := os.read(read, 65536):
+            received.append(chunk)
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    try:
+        with pytest.raises(SystemExit) as exited:
+            main.main(["--rules", str(rules), "--no-shipped", "validate", "--format", fmt], prog_name="civrules")
+    finally:
+        ended.set()
+        with contextlib.suppress(OSError, ValueError):
+            stdout.flush()
+        os.close(write)
+        thread.join()
+        os.close(read)
+    assert exited.value.code == 128 + signum, stderr.getvalue()
+    document = b"".join(received)
+    assert len(document) > capacity  # the pipe was full: the signal came during the write
+    log = json.loads(document)  # one document, whole
+    if fmt == "json":
+        assert len(log) >= 20 and "R016" not in {d["code"] for d in log}, log
+        (said,) = json.loads(stderr.getvalue())
+        assert said["code"] == "R016", said
+    else:
+        jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))).validate(log)
+        assert len(log["runs"][0]["results"]) >= 20
+        assert "toolExecutionNotifications" not in log["runs"][0]["invocations"][0]
+        (invocation,) = json.loads(stderr.getvalue())["runs"][0]["invocations"]
+        assert [n["descriptor"]["id"] for n in invocation["toolExecutionNotifications"]] == ["R016"]
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_kill") or sys.platform != "linux", reason="needs Linux's pipes")
+@pytest.mark.usefixtures("sigint_default")
+def test_output_waiting_on_a_full_pipe_counts_as_begun_when_a_signal_stops_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The count of bytes written was kept after `os.write` returned; a Ctrl-C that came while it
+    waited on a full pipe was raised as it returned, so 4 KiB in the pipe counted as nothing
+    written, and R016 was printed after them as a second document."""
+    import threading
+
+    read, write, capacity = _small_pipe()
+    raw = streams.WholeWrites(write)
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(streams.Whole(raw), encoding="utf-8"))
+    main_thread = threading.get_ident()
+    received: list[bytes] = []
+
+    def reader() -> None:
+        while _unread(read) < capacity:
+            time.sleep(0.001)
+        signal.pthread_kill(main_thread, signal.SIGINT)
+        while chunk := os.read(read, 65536):
+            received.append(chunk)
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            raw.write(b"x" * (3 * capacity))
+        assert streams.stdout_begun()
+    finally:
+        os.close(write)
+        thread.join()
+        os.close(read)
+    assert len(b"".join(received)) >= capacity
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_kill") or sys.platform != "linux", reason="needs Linux's pipes")
+@pytest.mark.usefixtures("program")
+def test_a_second_stop_signal_while_a_document_waits_on_a_full_pipe_stops_civrules_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader that never reads would hold civrules forever: the first stop signal waits for the
+    document to be written, a second one stops civrules where it is. The document is cut, and
+    R016 is said on standard error, never after it as a second document."""
+    import threading
+
+    interrupts.stop_on_signals()
+    rules = _rules_with_errors(tmp_path, 20)
+    read, write, capacity = _small_pipe()
+    stdout = io.TextIOWrapper(streams.Whole(streams.WholeWrites(write)), encoding="utf-8")
+    stderr = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", stdout)
+    monkeypatch.setattr(sys, "stderr", stderr)
+    main_thread = threading.get_ident()
+    ended = threading.Event()
+    received: list[bytes] = []
+
+    def reader() -> None:
+        while _unread(read) < capacity and not ended.is_set():
+            time.sleep(0.001)
+        if not ended.is_set():
+            signal.pthread_kill(main_thread, signal.SIGINT)
+            signal.pthread_kill(main_thread, signal.SIGTERM)
+        ended.wait()  # read only once civrules has stopped
+        while chunk := os.read(read, 65536):
+            received.append(chunk)
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    try:
+        with pytest.raises(SystemExit) as exited:
+            main.main(["--rules", str(rules), "--no-shipped", "validate", "--format", "json"], prog_name="civrules")
+    finally:
+        ended.set()
+        with contextlib.suppress(OSError, ValueError):
+            stdout.flush()
+        os.close(write)
+        thread.join()
+        os.close(read)
+    assert exited.value.code == 130, stderr.getvalue()
+    cut = b"".join(received)
+    assert len(cut) == capacity and b"R016" not in cut
+    (said,) = json.loads(stderr.getvalue())
+    assert said["code"] == "R016" and said["message"].startswith("interrupted (Ctrl-C)"), said

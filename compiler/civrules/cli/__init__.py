@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import io
 import math
 import os
 import sys
@@ -40,7 +39,7 @@ from civrules.diagnostics.escape import dumps_json, printable, safe_line_start
 from civrules.diagnostics.render import FORMATS, SourceLines, render, source_root
 from civrules.load import Limits
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
-from civrules.support import collector, interrupts
+from civrules.support import collector, interrupts, streams
 
 if TYPE_CHECKING:
     from civrules.emit.output import StagedTree, StaleFile
@@ -285,7 +284,7 @@ def _report_failure(
     fmt = _format_asked(words, group)
     command = _command_asked(words, group)
     # Standard output is the language server's channel to the editor: its failures go to the log.
-    late = late or command is lsp or (fmt in _DOCUMENTS and _stdout_written())
+    late = late or command is lsp or (fmt in _DOCUMENTS and streams.stdout_begun())
     on_stderr = failure.on_stderr or late or (command is not None and command.name in _MAKE_DATA)
     with contextlib.suppress(OSError):  # nowhere left to say it
         _emit([failure.diagnostic], fmt, failed=True, err=on_stderr)
@@ -552,80 +551,22 @@ def main(
         click.core.ParameterSource.DEFAULT: "default",
     }.get(source, "--rules")  # type: ignore[arg-type]
     ctx.obj = Context(rules, limits, debug, rules_from=named_by, color=color, quiet=quiet)
-    _write_stdout_whole()
-
-
-class _WholeWrites(io.RawIOBase):
-    """Standard output that writes every byte it is given, or raises.
-
-    Python's buffered writer returns a short count when the file system takes part of a write (a
-    file-size limit reached, RLIMIT_FSIZE), and the text layer above it drops the rest: the
-    output was cut short and civrules exited 0. Here a short write is followed by another, which
-    then fails with the file system's reason (EFBIG, ENOSPC), and civrules exits 2.
-    """
-
-    def __init__(self, fd: int) -> None:
-        super().__init__()
-        self._fd = fd
-        #: Bytes written so far: the command's output has begun (see :func:`_stdout_written`).
-        self.written = 0
-
-    def writable(self) -> bool:
-        return True
-
-    def fileno(self) -> int:
-        return self._fd
-
-    def isatty(self) -> bool:
-        # io.RawIOBase says False whatever the descriptor is: colour never reached a terminal.
-        return os.isatty(self._fd)
-
-    def write(self, data: Any) -> int:
-        view = memoryview(data).cast("B")
-        done = 0
-        while done < len(view):
-            count = os.write(self._fd, view[done:])
-            done += count
-            self.written += count
-        return done
-
-
-def _write_stdout_whole() -> None:
-    """Put :class:`_WholeWrites` under ``sys.stdout`` when it is the process's own (not a test's)."""
-    stream = sys.stdout
-    if stream is not sys.__stdout__ or stream is None or isinstance(getattr(stream, "buffer", None), _Whole):
-        return
-    try:
-        fd = stream.fileno()
-        stream.flush()
-    except (OSError, ValueError, AttributeError):
-        return
-    sys.stdout = io.TextIOWrapper(
-        _Whole(_WholeWrites(fd)),
-        encoding=stream.encoding,
-        errors=stream.errors,
-        line_buffering=stream.line_buffering,
-    )
-
-
-class _Whole(io.BufferedWriter):
-    """The buffered layer over :class:`_WholeWrites` (marks a stream already replaced)."""
+    streams.write_stdout_whole()
 
 
 #: The formats whose output is one document: a diagnostic printed after it would make it invalid.
 _DOCUMENTS = ("json", "sarif")
 
 
-def _stdout_written() -> bool:
-    """Whether the program's standard output (not a test's) holds bytes already: a document the
-    command printed before a Ctrl-C came, which a second document after it would make invalid."""
-    stream = sys.stdout
-    buffer = getattr(stream, "buffer", None)
-    if not isinstance(buffer, _Whole) or not isinstance(buffer.raw, _WholeWrites):
-        return False
-    with contextlib.suppress(OSError, ValueError):  # what is buffered is written, or never will be
-        stream.flush()
-    return buffer.raw.written > 0
+def _print_document(text: str, *, nl: bool = True, err: bool = False) -> None:
+    """Print ``text``, one document (json, sarif, the JSON a command makes), and flush it whole.
+
+    A stop signal that comes while it is written is acted on once it is: cut short, the document
+    would be no document, and R016 is then said on standard error beside it (:func:`_report_failure`).
+    A second stop signal stops civrules at once (a reader that never reads would hold it forever).
+    """
+    with interrupts.whole():
+        click.echo(text, nl=nl, err=err)
 
 
 _SIZE = click.IntRange(min=1, max=_MAX_OPTION)
@@ -737,7 +678,9 @@ def _emit(
     stream = sys.stderr if err else sys.stdout
     colour = fmt == "text" and use_colour(context.color if context is not None else "auto", stream)
     out = render(shown, fmt, sources, colour=colour, root=root, failed=failed)
-    if out:
+    if out and fmt in _DOCUMENTS:
+        _print_document(out, nl=False, err=err)
+    elif out:
         # `color=` as decided: click would strip the escapes of output that is not a terminal.
         click.echo(out, nl=False, color=colour, err=err)
     if fmt == "text":
@@ -934,7 +877,7 @@ def list_command(obj: Context, fmt: str, families: bool) -> None:
             }
         )
     if fmt == "json":
-        click.echo(dumps_json(rows, indent=2, sort_keys=True))
+        _print_document(dumps_json(rows, indent=2, sort_keys=True))
         return
     # The id column as wide as the longest id (escaped as printed): no id runs into its name.
     width = max((len(printable(row["id"])) for row in rows), default=0)
@@ -963,7 +906,7 @@ def _list_families(fmt: str) -> None:
             }
             for family in found
         ]
-        click.echo(dumps_json(rows, indent=2, sort_keys=True))
+        _print_document(dumps_json(rows, indent=2, sort_keys=True))
         return
     width = max((len(printable(family.id)) for family in found), default=0)
     for family in found:
@@ -1279,7 +1222,7 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
         resolved.append(analysis.resolved)
     changes = compare(resolved[0], resolved[1], citations=citations)
     if fmt == "json":
-        click.echo(dumps_json(changes.to_json(), indent=2, sort_keys=True))
+        _print_document(dumps_json(changes.to_json(), indent=2, sort_keys=True))
     else:
         click.echo(render_text(changes), nl=False)
     if errors:
@@ -1540,7 +1483,7 @@ def export(obj: Context, ruleset: str, fmt: str) -> None:
         _emit(analysis.diagnostics, "text")
         sys.exit(_failure_code(analysis.diagnostics))
     exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
-    click.echo(dumps_json(exported, indent=2, sort_keys=True))
+    _print_document(dumps_json(exported, indent=2, sort_keys=True))
 
 
 @main.command()

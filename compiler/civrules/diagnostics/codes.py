@@ -667,10 +667,14 @@ INTERRUPTED = define(
     What: civrules was stopped before it finished, by Ctrl-C (SIGINT), SIGTERM (`kill`, `timeout`,
     a cancelled CI job) or SIGHUP (a closed terminal); the message names the signal. It exits with
     status 128 + the signal's number, as shells report it: 130, 143 or 129. A signal that comes
-    once the output is written, as civrules ends, is said on standard error (the output stays one
-    valid document), with the same status. SIGQUIT (`Ctrl-\\`) keeps its default action: like
-    SIGKILL it ends civrules at once, without a word, where a stop signal cannot be acted on (in a
-    long call into C); the next build removes the staging folder it leaves.
+    while a json or sarif document is being printed (a pipe whose reader is slow) takes effect
+    once the document is written whole; one that comes once the output is written, as civrules
+    ends, is said on standard error (the output stays one valid document), with the same status.
+    A second stop signal while the document waits on its reader stops civrules at once: the
+    document is then cut short (the status says so), and R016 is on standard error. SIGQUIT
+    (`Ctrl-\\`) keeps its default action: like SIGKILL it ends civrules at once, without a word,
+    where a stop signal cannot be acted on (in a long call into C); the next build removes the
+    staging folder it leaves.
     Why: what it was checking or writing was not finished: an output folder is left as it was, or
     wholly replaced by the new one, never half-written.
     Fix: run the command again.

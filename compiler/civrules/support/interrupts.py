@@ -148,21 +148,49 @@ def _ignored() -> Iterator[None]:
                 signal.signal(signum, handler)
 
 
-@contextlib.contextmanager
-def deferred() -> Iterator[None]:
+def deferred() -> contextlib.AbstractContextManager[None]:
     """Hold the stop signals back for the block; those that came in are raised again after it.
 
     Only the main thread can change signal handlers: elsewhere the block runs as it is.
     """
+    return _held(at_once=None)
+
+
+def whole() -> contextlib.AbstractContextManager[None]:
+    """Hold the first stop signal back until the block, the writing of one document (a json or
+    sarif document cut short is no document), has ended; then act on it, as :func:`deferred` does.
+    A second stop signal is acted on at once: a reader that never reads would hold civrules
+    forever, and a second Ctrl-C says the user wants it stopped all the same.
+
+    Only the main thread can change signal handlers: elsewhere the block runs as it is.
+    """
+    return _held(at_once=2)
+
+
+@contextlib.contextmanager
+def _held(at_once: int | None) -> Iterator[None]:
+    """The stop signals held back for the block, but for the ``at_once``-th (if any) and those
+    after it, which are acted on where they come."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     received: list[signal.Signals] = []
+    previous: dict[signal.Signals, Any] = {}
+
+    def put_back() -> dict[signal.Signals, Any]:
+        handlers = dict(previous)
+        previous.clear()
+        for held, handler in handlers.items():
+            signal.signal(held, handler)
+        return handlers
 
     def note(signum: int, frame: FrameType | None) -> None:
         received.append(signal.Signals(signum))
+        if at_once is not None and len(received) >= at_once:
+            handlers = put_back()
+            for came in dict.fromkeys(received):
+                _act(handlers[came], came)
 
-    previous = {}
     for held in STOP_SIGNALS:
         handler = signal.getsignal(held)
         if handler is None or handler == signal.SIG_IGN:  # set outside Python, or ignored: left alone
@@ -172,17 +200,20 @@ def deferred() -> Iterator[None]:
     try:
         yield
     finally:
-        for held, handler in previous.items():
-            signal.signal(held, handler)
-        for signum in dict.fromkeys(received):
-            handler = previous[signum]
-            if callable(handler):
-                # Called here, in this frame: a signal sent again would be acted on at the next
-                # bytecode boundary, which may be inside a garbage-collector callback, where Python
-                # prints the KeyboardInterrupt and drops it.
-                handler(signum, None)
-            else:
-                signal.raise_signal(signum)
+        handlers = put_back()
+        for signum in dict.fromkeys(received) if handlers else ():
+            _act(handlers[signum], signum)
+
+
+def _act(handler: Any, signum: int) -> None:
+    """Act on ``signum`` as ``handler`` (the one held back) would have."""
+    if callable(handler):
+        # Called here, in this frame: a signal sent again would be acted on at the next bytecode
+        # boundary, which may be inside a garbage-collector callback, where Python prints the
+        # KeyboardInterrupt and drops it.
+        handler(signum, None)
+    else:
+        signal.raise_signal(signum)
 
 
 #: Ctrl-Cs Python could not raise (see :func:`catch_lost`), not yet acted on.

@@ -18,10 +18,12 @@ standard output would have gone into it.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import os
 import sys
+from typing import Any
 
 #: The names of the standard streams, by descriptor, as a message says them.
 NAMES = {0: "standard input", 1: "standard output", 2: "standard error"}
@@ -91,3 +93,75 @@ def closed_stream(fd: int, placeholder: bool) -> io.TextIOWrapper:
     """The text stream of the closed standard stream ``fd`` (1 or 2); ``placeholder``: the null
     device holds its number (see :func:`guard`)."""
     return io.TextIOWrapper(io.BufferedWriter(_Closed(fd, placeholder)), encoding="utf-8", errors="backslashreplace")
+
+
+class WholeWrites(io.RawIOBase):
+    """Standard output that writes every byte it is given, or raises.
+
+    Python's buffered writer returns a short count when the file system takes part of a write (a
+    file-size limit reached, RLIMIT_FSIZE), and the text layer above it drops the rest: the
+    output was cut short and civrules exited 0. Here a short write is followed by another, which
+    then fails with the file system's reason (EFBIG, ENOSPC), and civrules exits 2.
+    """
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+        #: Whether a write was begun: the command's output may have reached the descriptor (see
+        #: :func:`stdout_begun`).
+        self.begun = False
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def isatty(self) -> bool:
+        # io.RawIOBase says False whatever the descriptor is: colour never reached a terminal.
+        return os.isatty(self._fd)
+
+    def write(self, data: Any) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            # Marked before the call: a stop signal that comes while it waits on a full pipe is
+            # raised as it returns, before its count could be kept, though the kernel took bytes.
+            self.begun = True
+            done += os.write(self._fd, view[done:])
+        return done
+
+
+class Whole(io.BufferedWriter):
+    """The buffered layer over :class:`WholeWrites` (marks a stream already replaced)."""
+
+
+def write_stdout_whole() -> None:
+    """Put :class:`WholeWrites` under ``sys.stdout`` when it is the process's own (not a test's)."""
+    stream = sys.stdout
+    if stream is not sys.__stdout__ or stream is None or isinstance(getattr(stream, "buffer", None), Whole):
+        return
+    try:
+        fd = stream.fileno()
+        stream.flush()
+    except (OSError, ValueError, AttributeError):
+        return
+    sys.stdout = io.TextIOWrapper(
+        Whole(WholeWrites(fd)),
+        encoding=stream.encoding,
+        errors=stream.errors,
+        line_buffering=stream.line_buffering,
+    )
+
+
+def stdout_begun() -> bool:
+    """Whether the program's standard output (not a test's) may hold bytes already: a document the
+    command began to print before it was stopped, which a second document after it would make
+    invalid. What is still buffered is written first (or never will be)."""
+    stream = sys.stdout
+    buffer = getattr(stream, "buffer", None)
+    if not isinstance(buffer, Whole) or not isinstance(buffer.raw, WholeWrites):
+        return False
+    with contextlib.suppress(OSError, ValueError):
+        stream.flush()
+    return buffer.raw.begun
