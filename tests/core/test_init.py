@@ -185,6 +185,97 @@ def test_init_does_not_follow_a_link(tmp_path: Path) -> None:
     assert list(elsewhere.iterdir()) == []
 
 
+def test_init_refuses_a_link_on_the_way_before_writing_anything(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`civrules init lnk/a/b/c` wrote every file but the schemas through the link `lnk`, then said
+    it refused to write into it."""
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "lnk").symlink_to(real, target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = civrules("init", "lnk/a/b/c")
+    assert code == 2 and "error[R007]" in out and "`lnk` is a symbolic link" in out, out
+    assert "hint: " in out and "--out" not in out, out
+    assert list(real.iterdir()) == []
+
+
+def test_init_refuses_a_folder_that_is_a_link_before_writing_anything(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`civrules init l7`, `l7` a link to a folder: `.github/workflows` was made in the folder it
+    points at."""
+    real = tmp_path / "t7"
+    real.mkdir()
+    (tmp_path / "l7").symlink_to(real, target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = civrules("init", "l7")
+    assert code == 2 and "error[R007]" in out and "`l7` is a symbolic link" in out, out
+    assert list(real.iterdir()) == []
+
+
+@pytest.mark.parametrize("existing", [False, True], ids=["new-folder", "existing-folder"])
+def test_a_write_that_fails_part_way_leaves_nothing_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, existing: bool
+) -> None:
+    """A full disk (or a file-size limit) as the schemas were written left five files of the
+    repository, said "nothing was changed", and hinted to move files aside; a second `init` was
+    then refused. Either every file is written or none, and the hint is about the disk."""
+    import errno
+
+    from civrules.emit import output
+
+    target = tmp_path / "fz"
+    if existing:
+        target.mkdir()
+        (target / "LICENSE").write_text("mine\n", encoding="utf-8")
+    written: list[str] = []
+    put = output._put
+
+    def full(staging: Path, relative: str, *args: Any) -> None:
+        if len(written) == 3:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written.append(relative)
+        put(staging, relative, *args)
+
+    monkeypatch.setattr(output, "_put", full)
+    code, out, _ = civrules("init", str(target))
+    assert code == 2 and "error[R007]" in out and "no space is left on the device" in out, out
+    assert "nothing was changed" in out and "move those aside" not in out and "free space" in out, out
+    if existing:
+        assert sorted(p.name for p in target.iterdir()) == ["LICENSE"]
+    else:
+        assert not target.exists() and list(tmp_path.iterdir()) == []
+    monkeypatch.setattr(output, "_put", put)
+    assert civrules("init", str(target))[0] == 0  # nothing was left in the way
+
+
+def test_ctrl_c_while_init_writes_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from civrules.emit import output
+
+    renamed: list[Path] = []
+    rename = output.rename_new
+
+    def interrupted(source: Path, target: Path) -> None:
+        if len(renamed) == 3:  # as the files are renamed into place, three of them moved already
+            raise KeyboardInterrupt
+        rename(source, target)
+        renamed.append(target)
+
+    monkeypatch.setattr(output, "rename_new", interrupted)
+    target = tmp_path / "house"
+    (target / ".github" / "workflows").mkdir(parents=True)
+    (target / ".github" / "workflows" / "mine.yml").write_text("mine\n", encoding="utf-8")
+    code, out, _ = civrules("init", str(target))
+    assert code == 130 and "error[R016]" in out, out
+    assert len(renamed) == 3
+    assert sorted(p.relative_to(target).as_posix() for p in target.rglob("*")) == [
+        ".github",
+        ".github/workflows",
+        ".github/workflows/mine.yml",
+    ]
+
+
 def test_schemas_exports_every_schema_and_checks_them(tmp_path: Path) -> None:
     out = tmp_path / "schemas"
     code, _, err = civrules("schemas", "--out", str(out))

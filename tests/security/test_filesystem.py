@@ -782,6 +782,69 @@ def test_output_cut_short_by_a_file_size_limit_is_exit_2(tmp_path: Path, command
     assert "Traceback" not in process.stderr and "Exception ignored" not in process.stderr
 
 
+def test_a_new_file_whose_write_fails_is_removed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`new-variant` under a full disk or a file-size limit left its manifest cut short, and the
+    next run was refused: the name was taken."""
+    opened = os.fdopen
+
+    class Full:
+        def __init__(self, fd: int, mode: str) -> None:
+            self.handle = opened(fd, mode)
+
+        def __enter__(self) -> Full:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.handle.close()
+
+        def write(self, data: bytes) -> int:
+            self.handle.write(data[:100])
+            self.handle.flush()
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fdopen", Full)  # the one files.create_under calls
+    with pytest.raises(OSError, match="No space"):
+        files.create_under(tmp_path, "manifest.yaml", b"x" * 1000)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["init", "new-variant"])
+def test_a_file_size_limit_leaves_no_part_of_what_init_or_new_variant_writes(tmp_path: Path, command: str) -> None:
+    """Under `ulimit -f 4`, `civrules init fz` left five of the repository's files (and said
+    "nothing was changed"); `new-variant` left its manifest cut at the limit, and the next run was
+    refused for a name taken. Either command now leaves nothing, and says the limit."""
+    import resource
+
+    if command == "init":
+        words = ["init", "fz"]
+    else:
+        rules = tmp_path / "rules"
+        (rules / "rulesets").mkdir(parents=True)
+        base = (RULES / "rulesets" / "advanced-civilization.yaml").read_text(encoding="utf-8")
+        (rules / "rulesets" / "base.yaml").write_text(base.replace("id: advanced-civilization", "id: base"))
+        words = ["--rules", str(rules), "--no-shipped", "new-variant", "fz", "--extends", "base"]
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (512, 512))
+
+    before = sorted(tmp_path.rglob("*"))
+    process = subprocess.run(
+        [sys.executable, "-m", "civrules", *words],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=limit,
+        check=False,
+    )
+    assert process.returncode == 2, process.stdout + process.stderr
+    said = process.stdout + process.stderr
+    assert "error[R007]" in said and "file-size limit" in said and "move those aside" not in said, said
+    assert "Traceback" not in said
+    assert sorted(tmp_path.rglob("*")) == before
+
+
 @pytest.mark.parametrize("guarded", [True, False])
 def test_no_bytecode_is_written_under_a_file_size_limit(tmp_path: Path, guarded: bool) -> None:
     """Python writes a module's bytecode with one raw write and renames it into place without checking

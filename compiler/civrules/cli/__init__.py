@@ -1718,7 +1718,8 @@ def init(
 
     rules/ with one ruleset, the schemas its modelines point at, a pre-commit configuration, a
     GitHub Actions workflow, a .yamllint and a README saying what to do next. Nothing is written
-    over an existing file: a folder that already holds any of them is refused.
+    over an existing file: a folder that already holds any of them is refused. Every file is
+    written, or none (a full disk part-way leaves the folder as it was).
     """
     import re
 
@@ -1785,51 +1786,160 @@ def init(
 
 
 def _write_repository(directory: Path, tree: Mapping[str, bytes], schemas: Mapping[str, bytes], folder: str) -> None:
-    """Write a new repository's files into ``directory``, none over anything that is there.
+    """Write a new repository's files into ``directory``, none over anything that is there: every
+    file, or none.
 
-    Every clash is found first, and then nothing is written; a folder on the way that is a link
-    is refused, never followed. The schemas go in one tree civrules marks as its own.
+    Everything that would refuse the write is found before the first one: a file of the same
+    name, ``directory`` or a folder above it inside the project (the working directory) that is a
+    link. The files are then written into a staging folder civrules makes inside ``directory``
+    (made first, without following links, when it is new) and renamed into place, never over a
+    name taken meanwhile; a failure on the way (a full disk, a file-size limit, Ctrl-C) takes back
+    what was renamed and removes the staging folder and the folders civrules made. The schemas go
+    in one tree civrules marks as its own.
     """
-    from civrules.emit.output import OutputError, write_tree
+    from civrules.emit.output import OutputError, refuse_links
     from civrules.support import files
 
-    clashes = [
-        relative
-        for relative in sorted({*tree, folder, "rules"})
-        if os.path.lexists(directory / relative) and not (relative == "rules" and _empty_folder(directory / "rules"))
-    ]
-    if os.path.lexists(directory) and not os.path.isdir(directory):
-        clashes = ["."]
     new_only = (
         "civrules init writes only new files; run it in an empty or new folder "
         "(`civrules init NEW-FOLDER`), or move those aside first"
     )
+    no_links = (
+        "civrules init writes only into real folders of the project; remove the link, or name the "
+        "folder it points at if it is yours"
+    )
+    try:
+        target = refuse_links(directory)
+    except OutputError as refused:
+        _output_failure(OutputError(f"{refused}: nothing was written"), no_links)
+    kind = files.kind_of(target.parent, target.name) if os.path.isdir(target.parent) else "missing"
+    if kind == "link":
+        _output_failure(
+            OutputError(
+                f"refusing to write into `{directory}`: `{directory}` is a symbolic link; "
+                "civrules does not follow links: nothing was written"
+            ),
+            no_links,
+        )
+    for relative in sorted({*tree, folder}):
+        parts = PurePosixPath(relative).parts
+        for depth in range(1, len(parts)):
+            if files.is_link(target.joinpath(*parts[:depth])):
+                on_the_way = "/".join(parts[:depth])
+                _output_failure(
+                    OutputError(
+                        f"refusing to write into `{directory}`: `{on_the_way}` in it is a symbolic link; "
+                        "civrules does not follow links: nothing was written"
+                    ),
+                    no_links,
+                )
+    clashes = [
+        relative
+        for relative in sorted({*tree, folder, "rules"})
+        if os.path.lexists(target / relative) and not (relative == "rules" and _empty_folder(target / "rules"))
+    ]
+    if kind not in ("dir", "missing"):
+        clashes = ["."]
     if clashes:
         listed = ", ".join(f"`{c}`" for c in clashes)
         _output_failure(OutputError(f"`{directory}` already holds {listed}: nothing was written"), new_only)
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        for relative, content in sorted(tree.items()):
-            parent = PurePosixPath(relative).parent
-            made = directory
-            for part in parent.parts:
-                made = made / part
-                if os.path.islink(made):
-                    raise files.RefusedError("link", f"`{made}` is a symbolic link")
-                made.mkdir(exist_ok=True)
-            files.create_under(directory, relative, content)
-        write_tree(directory / folder, schemas)
+        _stage_repository(target, kind == "missing", tree, schemas, folder)
     except files.RefusedError as refused:
-        _output_failure(OutputError(refused.reason), new_only)
+        error = refused.__cause__
+        if refused.kind != "link" and isinstance(error, OSError):
+            _repository_unwritable(directory, error)
+        _output_failure(
+            OutputError(f"{refused.reason}: nothing was changed"), no_links if refused.kind == "link" else new_only
+        )
+    except FileExistsError as error:  # made by another program while civrules wrote
+        name = printable(os.path.basename(error.filename or ""))
+        _output_failure(OutputError(f"`{directory}` already holds `{name}`: nothing was changed"), new_only)
     except OutputError as error:
+        if isinstance(error.__cause__, OSError):
+            _repository_unwritable(directory, error.__cause__)
         _output_failure(error, new_only)
     except OSError as error:
-        from civrules.emit.output import cause
+        _repository_unwritable(directory, error)
 
-        _output_failure(
-            OutputError(f"cannot write into `{directory}`: {cause(error)}"),
-            "check that the folder can be written (its permissions, the free space), or name another",
-        )
+
+def _repository_unwritable(directory: Path, error: OSError) -> NoReturn:
+    """Exit 2 for a repository the file system would not take (nothing of it was left)."""
+    from civrules.emit.output import OutputError, cause
+
+    _output_failure(
+        OutputError(f"cannot write into `{directory}`: {cause(error)}; nothing was changed"),
+        "check that the folder can be written (its permissions, the free space on the disk, a "
+        "file-size limit: `ulimit -f`), or name another",
+    )
+
+
+def _stage_repository(
+    target: Path, new: bool, tree: Mapping[str, bytes], schemas: Mapping[str, bytes], folder: str
+) -> None:
+    """Write ``tree`` and the ``schemas`` (into ``folder``) into the folder ``target`` (absolute,
+    its folders above resolved; ``new``: it does not exist yet), all or nothing (see
+    :func:`_write_repository`)."""
+    import shutil
+    import tempfile
+
+    from civrules.emit.output import rename_new, write_tree
+    from civrules.support import files
+
+    made: list[Path] = []  # the folders made for ``target``, the deepest first
+    staging: Path | None = None
+    moved: list[tuple[Path, Path]] = []  # (staged, placed), in the order renamed
+    try:
+        if new:
+            above = target
+            while not os.path.lexists(above.parent) and above.parent != above:
+                above = above.parent
+            made = [folder_made for folder_made in (target, *target.parents) if folder_made.is_relative_to(above)]
+            files.make_folders(above.parent, str(target.relative_to(above.parent)))
+        with interrupts.deferred():  # the clean-up must always know the folder
+            staging = Path(tempfile.mkdtemp(prefix=".civrules-init-", dir=target))
+        for relative, content in sorted(tree.items()):
+            parent = PurePosixPath(relative).parent
+            if parent.parts:
+                files.make_folders(staging, str(parent))
+            files.create_under(staging, relative, content)
+        write_tree(staging / folder, schemas)
+        with interrupts.deferred():  # the renames are one step for Ctrl-C
+            _move_into(staging, target, moved, rename_new)
+    except BaseException:
+        with interrupts.deferred():
+            for staged, placed in reversed(moved):
+                with contextlib.suppress(OSError):
+                    placed.rename(staged)
+            if staging is not None:
+                shutil.rmtree(staging, ignore_errors=True)
+            for folder_made in made:
+                with contextlib.suppress(OSError):
+                    folder_made.rmdir()  # only if empty: nothing but what civrules made
+        raise
+    shutil.rmtree(staging, ignore_errors=True)
+
+
+def _move_into(
+    staged: Path, target: Path, moved: list[tuple[Path, Path]], rename_new: Callable[[Path, Path], None]
+) -> None:
+    """Rename what the folder ``staged`` holds into the folder ``target``: a folder that is there
+    already (`.github` with workflows of its own, an empty `rules`) is entered, anything else is
+    renamed whole, never over a name taken. Each rename is added to ``moved``."""
+    for name in sorted(os.listdir(staged)):
+        source, place = staged / name, target / name
+        if _kind_of(source) == "dir" and _kind_of(place) == "dir":
+            _move_into(source, place, moved, rename_new)
+        else:
+            rename_new(source, place)
+            moved.append((source, place))
+
+
+def _kind_of(path: Path) -> str:
+    """What ``path`` is, without following it: "dir", "link", "file", "special" or "missing"."""
+    from civrules.support import files
+
+    return files.kind_of(path.parent, path.name)
 
 
 def _empty_folder(path: Path) -> bool:

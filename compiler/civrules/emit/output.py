@@ -293,6 +293,32 @@ def _exchange(a: Path, b: Path) -> bool:
     return True
 
 
+_RENAME_NOREPLACE = 1
+
+
+def rename_new(source: Path, target: Path) -> None:
+    """Rename ``source`` to ``target``, which must not exist (FileExistsError): never over anything.
+
+    One step where the platform can (Linux's ``renameat2`` with ``RENAME_NOREPLACE``); elsewhere
+    the name is looked at first, and a folder or file made in the moment between is replaced only
+    where ``rename`` itself would (an empty folder by a folder)."""
+    if sys.platform.startswith("linux"):
+        try:
+            renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+        except (OSError, AttributeError):
+            renameat2 = None
+        if renameat2 is not None:
+            result = renameat2(_AT_FDCWD, os.fsencode(source), _AT_FDCWD, os.fsencode(target), _RENAME_NOREPLACE)
+            if result == 0:
+                return
+            number = ctypes.get_errno()
+            if number not in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP):  # else: as elsewhere
+                raise OSError(number, os.strerror(number), str(target))
+    if os.path.lexists(target):
+        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(target))
+    source.rename(target)
+
+
 def _remove_abandoned(root: Path) -> None:
     """Delete staging trees left by builds that were killed (their process is gone).
 

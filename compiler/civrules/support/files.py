@@ -13,6 +13,7 @@ the ``kind`` says why: ``link``, ``special`` (not a regular file or folder), ``l
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -343,7 +344,8 @@ def create_under(root: Path, relative: str, content: bytes) -> None:
     """Create the new regular file ``root/relative``: never through a link, never over anything.
 
     Raises :class:`RefusedError` when a folder on the way is a link or the name is taken (by a file,
-    a folder or a link, dangling or not).
+    a folder or a link, dangling or not). A file whose content cannot be written whole (a full
+    disk, a file-size limit) is removed before the failure is raised.
     """
     parts = _parts(relative)
     parent = _open_parent(root, parts, relative)
@@ -354,7 +356,14 @@ def create_under(root: Path, relative: str, content: bytes) -> None:
             raise RefusedError("exists", f"`{relative}` already exists") from error
         except OSError as error:
             raise _explain(error, relative, "create") from error
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(content)
+        except BaseException:
+            # A file cut short (a full disk, a file-size limit, Ctrl-C) is no file of ours to leave:
+            # the next run would find the name taken.
+            with contextlib.suppress(OSError):
+                os.unlink(parts[-1], dir_fd=parent)
+            raise
     finally:
         os.close(parent)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(content)
