@@ -1025,3 +1025,38 @@ def test_a_second_stop_signal_while_a_document_waits_on_a_full_pipe_stops_civrul
     assert len(cut) == capacity and b"R016" not in cut
     (said,) = json.loads(stderr.getvalue())
     assert said["code"] == "R016" and said["message"].startswith("interrupted (Ctrl-C)"), said
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="needs Linux's pipes")
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["INT", "TERM"])
+def test_the_program_stopped_while_its_document_waits_on_a_full_pipe_prints_it_whole(
+    tmp_path: Path, signum: signal.Signals
+) -> None:
+    """The audit's `timeout 2 civrules validate --format sarif | (sleep 4; python3 -m json.tool)`,
+    as a program: the pipe is read only once the signal was sent."""
+    rules = _rules_with_errors(tmp_path, 20)
+    read, write, capacity = _small_pipe()
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "civrules", "--rules", str(rules), "--no-shipped", "validate", "--format", "sarif"],
+            cwd=REPO,
+            stdout=write,
+            stderr=subprocess.PIPE,
+            preexec_fn=default_stop_signals,
+        )
+    finally:
+        os.close(write)
+    with os.fdopen(read, "rb") as reader:
+        while _unread(reader.fileno()) < capacity and process.poll() is None:
+            time.sleep(0.005)
+        assert process.poll() is None  # civrules waits in its write: the document is larger than the pipe
+        process.send_signal(signum)
+        document = reader.read()
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 128 + signum, stderr.decode()
+    log = json.loads(document)
+    jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))).validate(log)
+    assert len(log["runs"][0]["results"]) >= 20
+    (invocation,) = json.loads(stderr)["runs"][0]["invocations"]
+    assert [n["descriptor"]["id"] for n in invocation["toolExecutionNotifications"]] == ["R016"]
