@@ -3,7 +3,7 @@
 Every file kind, every field with its type, whether it is required, its meaning (the schema's
 description) and an example, and what a variant can change. The committed file is kept equal to
 :func:`render_reference`'s output by a test; regenerate it with ``python -m tools.reference``,
-which also regenerates the ruleset schema's typed overlay patches (:func:`overlay_patch_defs`)
+which also regenerates the ruleset schema's typed overlay entries (:func:`overlay_defs`)
 from the collections' schemas.
 """
 
@@ -506,11 +506,16 @@ def _flow(value: Any) -> str:
     return json.dumps(value)
 
 
-def overlay_patch_defs() -> dict[str, dict[str, Any]]:
-    """The `$defs` of the ruleset schema that type a patch of each collection, field by field.
+def overlay_defs() -> dict[str, dict[str, Any]]:
+    """The `$defs` of the ruleset schema that type each collection's overlay entries.
 
-    Generated from each collection's own item schema, so that an editor completes the fields a
-    patch may name and the manifest's schema refuses a misspelt one; tests/test_reference.py keeps
+    For each collection: the entity an `add` or `replace` writes (``overlay_entity_<name>``), a
+    `remove` (``overlay_removal_<name>``) and a `patch`, field by field
+    (``overlay_patch_<name>``); each requires the collection's own key (`id`, `players`, a track's
+    `nation`, a border's `areas`), typed as the collection's data file types it. Generated from
+    each collection's own item schema, so that an editor completes the fields a patch may name,
+    the manifest's schema refuses a misspelt one, and an entry named by another collection's key
+    is refused (it was skipped without a word); tests/test_reference.py keeps
     schemas/ruleset.schema.json equal to this.
     """
     defs: dict[str, dict[str, Any]] = {}
@@ -531,39 +536,110 @@ def overlay_patch_defs() -> dict[str, dict[str, Any]]:
                 resolved = _deref(schema, child, ())[0]
                 described = described or (resolved.get("description") if isinstance(resolved, dict) else None)
                 fields[key] = {"description": described or key, "$ref": "#/$defs/setting_patch"}
+        naming = [spec.key, *([spec.qualifier] if spec.qualifier else [])]
+        keys = {key: _key_schema(schema, shapes, key) for key in naming}
+        word = spec.word or name
+        defs[f"overlay_entity_{name}"] = {
+            "description": f"A {word} written whole, named by its `{spec.key}`; checked by its data file's schema.",
+            "properties": keys,
+            "required": [spec.key],
+        }
+        defs[f"overlay_removal_{name}"] = {
+            "description": f"A {word} to remove: its `{spec.key}` and why.",
+            "properties": {**keys, "why": _WHY},
+            "required": [spec.key, "why"],
+            "additionalProperties": False,
+        }
         defs[f"overlay_patch_{name}"] = {
             "description": f"A patch of one entry of {name}: its `{spec.key}`, and the fields to change.",
-            "type": "object",
-            "properties": fields,
+            "properties": {**fields, **keys},
             "required": [spec.key],
             "additionalProperties": False,
-            "minProperties": 2,
+            # A patch that changes nothing; without its key, the missing key is the one mistake.
+            "if": {"required": [spec.key]},
+            "then": {"minProperties": 2},
         }
     return defs
 
 
-def update_overlay_schema(path: Path) -> bool:
-    """Rewrite the `overlay_patch_*` definitions of the ruleset schema at ``path``; True if it changed.
+#: The reason every removal gives.
+_WHY = {
+    "description": "Why the variant removes it (required: a removal documents itself, as a suppression does).",
+    "type": "string",
+    "minLength": 1,
+}
 
-    Each definition is one line of the file (``    "overlay_patch_<name>": {...},``), replaced in
-    place so that the rest of the hand-written schema keeps its layout.
+
+def _key_schema(schema: dict[str, Any], shapes: list[dict[str, Any]], key: str) -> dict[str, Any]:
+    """The schema of a field naming an entity in an overlay entry: its description and its type as
+    the data file types it (a text, a whole number, a pair of texts), not its pattern or its list of
+    ids: an id the base lacks is V005, with the ids it has."""
+    child = next(shape["properties"][key] for shape in shapes if key in (shape.get("properties") or {}))
+    resolved = _deref(schema, child, ())[0]
+    described = child.get("description") or resolved.get("description") or key
+    typed: dict[str, Any] = {"description": described, "type": resolved["type"]}
+    if resolved["type"] == "array":
+        items = _deref(schema, resolved["items"], ())[0]
+        typed |= {"items": {"type": items["type"]}, "minItems": resolved["minItems"], "maxItems": resolved["maxItems"]}
+    return typed
+
+
+def overlay_blocks() -> dict[str, dict[str, Any]]:
+    """The schema of each collection's block under `overlay` (``overlay.<name>``): the operations of
+    :data:`$defs.overlay_block`, each entry typed by the collection's own :func:`overlay_defs` (that
+    an entry is a mapping is the block's to say: said by both, a list item was two errors)."""
+    schema = load_schema("ruleset")
+    written = schema["properties"]["overlay"]["properties"]
+    ops = {"add": "entity", "replace": "entity", "patch": "patch", "remove": "removal"}
+    return {
+        name: {
+            "description": written[name]["description"],
+            "allOf": [
+                {"$ref": "#/$defs/overlay_block"},
+                {"properties": {op: {"items": {"$ref": f"#/$defs/overlay_{d}_{name}"}} for op, d in ops.items()}},
+            ],
+        }
+        for name in default_family().collections
+    }
+
+
+def update_overlay_schema(path: Path) -> bool:
+    """Rewrite the generated overlay parts of the ruleset schema at ``path``; True if it changed.
+
+    Each definition is one line of the file (``    "overlay_patch_<name>": {...},``), and so is each
+    collection's block under `overlay`, replaced in place so that the rest of the hand-written
+    schema keeps its layout; a definition not yet in the file goes after the one before it.
     """
     text = path.read_text(encoding="utf-8")
-    updated = _with_overlay_patch_defs(text)
+    updated = _with_overlay_defs(text)
     json.loads(updated)
     if updated != text:
         path.write_text(updated, encoding="utf-8")
     return updated != text
 
 
-def _with_overlay_patch_defs(text: str) -> str:
-    """The ruleset schema's text with its `overlay_patch_*` lines as :func:`overlay_patch_defs` makes them."""
+def _with_overlay_defs(text: str) -> str:
+    """The ruleset schema's text with its overlay definitions and blocks as :func:`overlay_defs` and
+    :func:`overlay_blocks` make them."""
     lines = text.splitlines(keepends=True)
-    for name, definition in overlay_patch_defs().items():
+    # A definition not yet written goes after the one before it, the first before `setting_patch`.
+    previous = next(i for i, old in enumerate(lines) if old.startswith('    "setting_patch": ')) - 1
+    present = [i for i, old in enumerate(lines) if old.startswith('    "overlay_patch_')]
+    previous = present[0] - 1 if present else previous
+    for name, definition in overlay_defs().items():
         line = f'    "{name}": {json.dumps(definition, ensure_ascii=False)},\n'
         at = [i for i, old in enumerate(lines) if old.startswith(f'    "{name}": ')]
         if at:
             lines[at[0]] = line
+            previous = at[0]
+        else:
+            previous += 1
+            lines.insert(previous, line)
+    for name, block in overlay_blocks().items():
+        at = [i for i, old in enumerate(lines) if old.startswith(f'        "{name}": {{"description": "Changes to')]
+        if at:
+            comma = "," if lines[at[0]].rstrip().endswith(",") else ""
+            lines[at[0]] = f'        "{name}": {json.dumps(block, ensure_ascii=False)}{comma}\n'
     return "".join(lines)
 
 
@@ -581,7 +657,7 @@ def main(argv: list[str] | None = None) -> int:
         stale = []
         if schema.is_file():
             text = schema.read_text(encoding="utf-8")
-            if _with_overlay_patch_defs(text) != text:
+            if _with_overlay_defs(text) != text:
                 stale.append(schema)
         if not target.is_file() or target.read_text(encoding="utf-8") != render_reference():
             stale.append(target)

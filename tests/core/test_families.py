@@ -314,6 +314,31 @@ def test_a_variant_takes_its_base_family_and_may_not_name_another(example: Path,
     assert "drop `family:`" in str(found[0]["hint"])
 
 
+def test_an_overlay_entry_without_its_key_is_an_error_though_the_familys_schema_lets_it_through(
+    example: Path, tmp_path: Path
+) -> None:
+    """The example family's schema does not type its overlay: the resolver skipped each entry
+    without its key, and `validate` exited 0 with the die neither removed nor patched."""
+    variant = (
+        "kind: ruleset\nid: loaded-dice\nname: Loaded dice\nextends: dice-game\n"
+        "overlay:\n  dice:\n    remove:\n      - {name: d6, why: house rule}\n"
+        "    patch:\n      - {faces: 1}\n    add:\n      - {name: d4, faces: 4, source: house rule}\n"
+    )
+    rules = _rules(tmp_path, rulesets__loaded_dice_yaml=variant)
+    (rules / "rulesets" / "loaded_dice_yaml").rename(rules / "rulesets" / "loaded-dice.yaml")
+    code, found = _validate(rules, "loaded-dice")
+    assert code == 1
+    assert [(d["code"], d["line"], d["hint"]) for d in found] == [
+        ("S004", line, "write the die's id: `id: ...`") for line in (8, 10, 12)
+    ], found
+    assert all(str(d["message"]).startswith("missing key `id` in `overlay.dice.") for d in found), found
+    followed = variant.replace("{name: d6", "{id: d6").replace("{faces: 1}", "{id: d6, faces: 1}")
+    followed = followed.replace("{name: d4", "{id: d4, name: d4")
+    (rules / "rulesets" / "loaded-dice.yaml").write_text(followed, encoding="utf-8")
+    code, found = _validate(rules, "loaded-dice")
+    assert [d["code"] for d in found if d["severity"] == "error"] == ["V005"], found  # d6 is removed before its patch
+
+
 def test_two_families_may_each_have_a_kind_of_the_same_name(
     example: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -49,9 +49,15 @@ def test_every_setting_a_variant_can_change_is_typed_in_the_overlay_schema() -> 
         assert key in load_schema(slot)["properties"], (key, slot)
 
 
-def test_the_overlay_patch_of_each_collection_is_typed_field_by_field_from_its_own_schema() -> None:
-    from tools.reference import overlay_patch_defs
+def test_the_overlay_entries_of_each_collection_are_typed_from_its_own_schema() -> None:
+    """Each collection's `add`, `replace`, `patch` and `remove` entries are typed by its own
+    definitions (keyed by its own key), not one shared by collections keyed differently."""
+    from tools.reference import overlay_blocks, overlay_defs
 
-    defs = load_schema("ruleset")["$defs"]
-    for name, generated in overlay_patch_defs().items():
-        assert defs.get(name) == generated, f"`{name}` is stale: run `python -m tools.reference`"
+    schema = load_schema("ruleset")
+    for name, generated in overlay_defs().items():
+        assert schema["$defs"].get(name) == generated, f"`{name}` is stale: run `python -m tools.reference`"
+    overlay = schema["properties"]["overlay"]["properties"]
+    for name, block in overlay_blocks().items():
+        assert overlay[name] == block, f"`overlay.{name}` is stale: run `python -m tools.reference`"
+    assert not {"overlay_entity", "overlay_patch", "overlay_removal"} & set(schema["$defs"])

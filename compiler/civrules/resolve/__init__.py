@@ -774,11 +774,19 @@ def _missing_here(
     return f"this variant's `add` gives `{key}`: {change} (a {verb} applies to the base, before `add`)", place
 
 
-def _unnamed(name: str, spec: CollectionSpec, item: Mapping[str, Any], at: Origin) -> Diagnostic | None:
-    """An overlay entry whose key names no entity (`areas: crete|cyprus`, `id: [pottery]`): it was
-    skipped without a word. None where the key is absent: the schema reports that."""
+def _unnamed(name: str, spec: CollectionSpec, item: Mapping[str, Any], at: Origin) -> Diagnostic:
+    """An overlay entry whose key names no entity (`areas: crete|cyprus`, `id: [pottery]`) or that
+    has no key (`{nation: thrace}` among nations): it was skipped without a word. The schemas
+    refuse an entry without its key; one a family's schema lets through is refused here all the
+    same, never skipped."""
     if spec.key not in item:
-        return None
+        return _diag(
+            codes.MISSING_KEY,
+            f"missing key `{spec.key}` in `{_entry_path(at.path)}`: an entry of `overlay.{name}` is named by "
+            f"{spec.named_by}",
+            at.span(),
+            f"write the {spec.word or name}'s {spec.key}: `{spec.naming('...')}`",
+        )
     value = item[spec.key]
     if spec.pair:
         parts = value.split("|") if isinstance(value, str) else []
@@ -835,8 +843,7 @@ def _add(
 ) -> Iterator[Diagnostic]:
     key = entity_key(spec, item)
     if key is None:
-        unnamed = _unnamed(name, spec, item, at)
-        yield from [unnamed] if unnamed is not None else []
+        yield _unnamed(name, spec, item, at)
         return
     existing = _find(spec, entries, key)
     if existing is not None:
@@ -980,6 +987,11 @@ def _list_part(path: NodePath) -> NodePath:
 
 def _render(path: NodePath) -> str:
     return ".".join(str(p) for p in _list_part(path))
+
+
+def _entry_path(path: NodePath) -> str:
+    """``path`` as schema diagnostics write it: `overlay.nations.remove[0]`."""
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" if i else str(p) for i, p in enumerate(path))
 
 
 #: The keys that cite where a fact comes from.

@@ -1286,6 +1286,27 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any]) -> str | Non
             if re.fullmatch(r"[+-]?[0-9]+" if "integer" in expected else r"[+-]?[0-9]+(\.[0-9]+)?", written):
                 return f"write the number without quotes: `{written}`"
             return f"write {'a whole number' if 'integer' in expected else 'a number'} in digits, without quotes"
+    named = error.path[-1] if error.path and isinstance(error.path[-1], str) else None
+    if error.validator == "type" and isinstance(error.instance, list) and len(error.instance) == 1 and named:
+        # `id: [pottery]`: one value in brackets where the value belongs.
+        (only,) = error.instance
+        fits = (isinstance(only, str) and "string" in expected) or (
+            isinstance(only, int) and not isinstance(only, bool) and "integer" in expected
+        )
+        if fits:
+            return f"write one {named}, not a list: `{named}: {only}`"
+    if (
+        error.validator == "type"
+        and isinstance(error.instance, str)
+        and "array" in expected
+        and isinstance(error.schema, dict)
+        and error.schema.get("minItems") == error.schema.get("maxItems") == 2
+        and named
+    ):
+        # `areas: cyrene|libya`: a pair as messages write it (its key), where the pair belongs.
+        parts = [part.strip() for part in error.instance.split("|")]
+        if len(parts) == 2 and all(parts):
+            return f"write the pair as a list: `{named}: [{parts[0]}, {parts[1]}]`"
     if error.validator == "type" and isinstance(error.instance, dict) and "array" in expected:
         return "write a list: `[{...}]`, or each entry on its own line starting with `- `"
     if error.validator == "type" and isinstance(error.instance, list) and "object" in expected:

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "8b4f244fc682c0fbf957438ff53b799ffb1b554209b9dddc052eff2c0b15d822"
+SCHEMA_SHA256 = "46a19041ce9301205fa6d8d216b497e39b57fc3ae3f7b53ced04d9f8826c4476"
 
 from decimal import Decimal
 import re
@@ -3570,8 +3570,6 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_removal(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
         data__missing_keys = set(['id', 'why']) - data.keys()
@@ -3597,52 +3595,49 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_patch(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
-    data_any_of_count42 = 0
-    if not data_any_of_count42:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['id']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count42 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count42:
-        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data_len = len(data)
-        if data_len < 2:
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
             raise _Invalid
         data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
         for data_key in data_keys:
-            if data_key not in []:
+            if data_key not in ['id']:
                 data_value = data.get(data_key)
                 validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_setting_patch(data_value, custom_formats, (name_prefix or "data") + ".{data_key}")
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['id']) - data.keys()
+            if data__missing_keys:
+                raise _Invalid
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data_len = len(data)
+            if data_len < 2:
+                raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_overlay_entity(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
-    data_any_of_count43 = 0
-    if not data_any_of_count43:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['id']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count43 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count43:
-        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data_len = len(data)
-        if data_len < 1:
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
             raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_ruleset_id(data, custom_formats={}, name_prefix=None):

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "35fb339ff609b44050c6f308748201d1508025b23514ba8626dcc2bc08f0e2e9"
+SCHEMA_SHA256 = "fa81e1b0b7cca9c3f4ce54f26cb94b83cd4eda98bb3d114fb145d7f82dd1d2e7"
 
 from decimal import Decimal
 import re
@@ -104,6 +104,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__overlay__groups_is_dict = isinstance(data__overlay__groups, dict)
                     if data__overlay__groups_is_dict:
                         data__overlay__groups_keys = set(data__overlay__groups.keys())
+                        if "add" in data__overlay__groups_keys:
+                            data__overlay__groups_keys.remove("add")
+                            data__overlay__groups__add = data__overlay__groups["add"]
+                            data__overlay__groups__add_is_list = isinstance(data__overlay__groups__add, (list, tuple))
+                            if data__overlay__groups__add_is_list:
+                                data__overlay__groups__add_len = len(data__overlay__groups__add)
+                                for data__overlay__groups__add_x, data__overlay__groups__add_item in enumerate(data__overlay__groups__add):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_groups(data__overlay__groups__add_item, custom_formats, (name_prefix or "data") + ".overlay.groups.add[{data__overlay__groups__add_x}]")
+                        if "replace" in data__overlay__groups_keys:
+                            data__overlay__groups_keys.remove("replace")
+                            data__overlay__groups__replace = data__overlay__groups["replace"]
+                            data__overlay__groups__replace_is_list = isinstance(data__overlay__groups__replace, (list, tuple))
+                            if data__overlay__groups__replace_is_list:
+                                data__overlay__groups__replace_len = len(data__overlay__groups__replace)
+                                for data__overlay__groups__replace_x, data__overlay__groups__replace_item in enumerate(data__overlay__groups__replace):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_groups(data__overlay__groups__replace_item, custom_formats, (name_prefix or "data") + ".overlay.groups.replace[{data__overlay__groups__replace_x}]")
                         if "patch" in data__overlay__groups_keys:
                             data__overlay__groups_keys.remove("patch")
                             data__overlay__groups__patch = data__overlay__groups["patch"]
@@ -112,6 +128,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__overlay__groups__patch_len = len(data__overlay__groups__patch)
                                 for data__overlay__groups__patch_x, data__overlay__groups__patch_item in enumerate(data__overlay__groups__patch):
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_groups(data__overlay__groups__patch_item, custom_formats, (name_prefix or "data") + ".overlay.groups.patch[{data__overlay__groups__patch_x}]")
+                        if "remove" in data__overlay__groups_keys:
+                            data__overlay__groups_keys.remove("remove")
+                            data__overlay__groups__remove = data__overlay__groups["remove"]
+                            data__overlay__groups__remove_is_list = isinstance(data__overlay__groups__remove, (list, tuple))
+                            if data__overlay__groups__remove_is_list:
+                                data__overlay__groups__remove_len = len(data__overlay__groups__remove)
+                                for data__overlay__groups__remove_x, data__overlay__groups__remove_item in enumerate(data__overlay__groups__remove):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_groups(data__overlay__groups__remove_item, custom_formats, (name_prefix or "data") + ".overlay.groups.remove[{data__overlay__groups__remove_x}]")
                 if "civilization_cards" in data__overlay_keys:
                     data__overlay_keys.remove("civilization_cards")
                     data__overlay__civilizationcards = data__overlay["civilization_cards"]
@@ -119,6 +143,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__overlay__civilizationcards_is_dict = isinstance(data__overlay__civilizationcards, dict)
                     if data__overlay__civilizationcards_is_dict:
                         data__overlay__civilizationcards_keys = set(data__overlay__civilizationcards.keys())
+                        if "add" in data__overlay__civilizationcards_keys:
+                            data__overlay__civilizationcards_keys.remove("add")
+                            data__overlay__civilizationcards__add = data__overlay__civilizationcards["add"]
+                            data__overlay__civilizationcards__add_is_list = isinstance(data__overlay__civilizationcards__add, (list, tuple))
+                            if data__overlay__civilizationcards__add_is_list:
+                                data__overlay__civilizationcards__add_len = len(data__overlay__civilizationcards__add)
+                                for data__overlay__civilizationcards__add_x, data__overlay__civilizationcards__add_item in enumerate(data__overlay__civilizationcards__add):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_civilization_cards(data__overlay__civilizationcards__add_item, custom_formats, (name_prefix or "data") + ".overlay.civilization_cards.add[{data__overlay__civilizationcards__add_x}]")
+                        if "replace" in data__overlay__civilizationcards_keys:
+                            data__overlay__civilizationcards_keys.remove("replace")
+                            data__overlay__civilizationcards__replace = data__overlay__civilizationcards["replace"]
+                            data__overlay__civilizationcards__replace_is_list = isinstance(data__overlay__civilizationcards__replace, (list, tuple))
+                            if data__overlay__civilizationcards__replace_is_list:
+                                data__overlay__civilizationcards__replace_len = len(data__overlay__civilizationcards__replace)
+                                for data__overlay__civilizationcards__replace_x, data__overlay__civilizationcards__replace_item in enumerate(data__overlay__civilizationcards__replace):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_civilization_cards(data__overlay__civilizationcards__replace_item, custom_formats, (name_prefix or "data") + ".overlay.civilization_cards.replace[{data__overlay__civilizationcards__replace_x}]")
                         if "patch" in data__overlay__civilizationcards_keys:
                             data__overlay__civilizationcards_keys.remove("patch")
                             data__overlay__civilizationcards__patch = data__overlay__civilizationcards["patch"]
@@ -127,6 +167,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__overlay__civilizationcards__patch_len = len(data__overlay__civilizationcards__patch)
                                 for data__overlay__civilizationcards__patch_x, data__overlay__civilizationcards__patch_item in enumerate(data__overlay__civilizationcards__patch):
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_civilization_cards(data__overlay__civilizationcards__patch_item, custom_formats, (name_prefix or "data") + ".overlay.civilization_cards.patch[{data__overlay__civilizationcards__patch_x}]")
+                        if "remove" in data__overlay__civilizationcards_keys:
+                            data__overlay__civilizationcards_keys.remove("remove")
+                            data__overlay__civilizationcards__remove = data__overlay__civilizationcards["remove"]
+                            data__overlay__civilizationcards__remove_is_list = isinstance(data__overlay__civilizationcards__remove, (list, tuple))
+                            if data__overlay__civilizationcards__remove_is_list:
+                                data__overlay__civilizationcards__remove_len = len(data__overlay__civilizationcards__remove)
+                                for data__overlay__civilizationcards__remove_x, data__overlay__civilizationcards__remove_item in enumerate(data__overlay__civilizationcards__remove):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_civilization_cards(data__overlay__civilizationcards__remove_item, custom_formats, (name_prefix or "data") + ".overlay.civilization_cards.remove[{data__overlay__civilizationcards__remove_x}]")
                 if "commodities" in data__overlay_keys:
                     data__overlay_keys.remove("commodities")
                     data__overlay__commodities = data__overlay["commodities"]
@@ -134,6 +182,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__overlay__commodities_is_dict = isinstance(data__overlay__commodities, dict)
                     if data__overlay__commodities_is_dict:
                         data__overlay__commodities_keys = set(data__overlay__commodities.keys())
+                        if "add" in data__overlay__commodities_keys:
+                            data__overlay__commodities_keys.remove("add")
+                            data__overlay__commodities__add = data__overlay__commodities["add"]
+                            data__overlay__commodities__add_is_list = isinstance(data__overlay__commodities__add, (list, tuple))
+                            if data__overlay__commodities__add_is_list:
+                                data__overlay__commodities__add_len = len(data__overlay__commodities__add)
+                                for data__overlay__commodities__add_x, data__overlay__commodities__add_item in enumerate(data__overlay__commodities__add):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_commodities(data__overlay__commodities__add_item, custom_formats, (name_prefix or "data") + ".overlay.commodities.add[{data__overlay__commodities__add_x}]")
+                        if "replace" in data__overlay__commodities_keys:
+                            data__overlay__commodities_keys.remove("replace")
+                            data__overlay__commodities__replace = data__overlay__commodities["replace"]
+                            data__overlay__commodities__replace_is_list = isinstance(data__overlay__commodities__replace, (list, tuple))
+                            if data__overlay__commodities__replace_is_list:
+                                data__overlay__commodities__replace_len = len(data__overlay__commodities__replace)
+                                for data__overlay__commodities__replace_x, data__overlay__commodities__replace_item in enumerate(data__overlay__commodities__replace):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_commodities(data__overlay__commodities__replace_item, custom_formats, (name_prefix or "data") + ".overlay.commodities.replace[{data__overlay__commodities__replace_x}]")
                         if "patch" in data__overlay__commodities_keys:
                             data__overlay__commodities_keys.remove("patch")
                             data__overlay__commodities__patch = data__overlay__commodities["patch"]
@@ -142,6 +206,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__overlay__commodities__patch_len = len(data__overlay__commodities__patch)
                                 for data__overlay__commodities__patch_x, data__overlay__commodities__patch_item in enumerate(data__overlay__commodities__patch):
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_commodities(data__overlay__commodities__patch_item, custom_formats, (name_prefix or "data") + ".overlay.commodities.patch[{data__overlay__commodities__patch_x}]")
+                        if "remove" in data__overlay__commodities_keys:
+                            data__overlay__commodities_keys.remove("remove")
+                            data__overlay__commodities__remove = data__overlay__commodities["remove"]
+                            data__overlay__commodities__remove_is_list = isinstance(data__overlay__commodities__remove, (list, tuple))
+                            if data__overlay__commodities__remove_is_list:
+                                data__overlay__commodities__remove_len = len(data__overlay__commodities__remove)
+                                for data__overlay__commodities__remove_x, data__overlay__commodities__remove_item in enumerate(data__overlay__commodities__remove):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_commodities(data__overlay__commodities__remove_item, custom_formats, (name_prefix or "data") + ".overlay.commodities.remove[{data__overlay__commodities__remove_x}]")
                 if "calamities" in data__overlay_keys:
                     data__overlay_keys.remove("calamities")
                     data__overlay__calamities = data__overlay["calamities"]
@@ -149,6 +221,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__overlay__calamities_is_dict = isinstance(data__overlay__calamities, dict)
                     if data__overlay__calamities_is_dict:
                         data__overlay__calamities_keys = set(data__overlay__calamities.keys())
+                        if "add" in data__overlay__calamities_keys:
+                            data__overlay__calamities_keys.remove("add")
+                            data__overlay__calamities__add = data__overlay__calamities["add"]
+                            data__overlay__calamities__add_is_list = isinstance(data__overlay__calamities__add, (list, tuple))
+                            if data__overlay__calamities__add_is_list:
+                                data__overlay__calamities__add_len = len(data__overlay__calamities__add)
+                                for data__overlay__calamities__add_x, data__overlay__calamities__add_item in enumerate(data__overlay__calamities__add):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_calamities(data__overlay__calamities__add_item, custom_formats, (name_prefix or "data") + ".overlay.calamities.add[{data__overlay__calamities__add_x}]")
+                        if "replace" in data__overlay__calamities_keys:
+                            data__overlay__calamities_keys.remove("replace")
+                            data__overlay__calamities__replace = data__overlay__calamities["replace"]
+                            data__overlay__calamities__replace_is_list = isinstance(data__overlay__calamities__replace, (list, tuple))
+                            if data__overlay__calamities__replace_is_list:
+                                data__overlay__calamities__replace_len = len(data__overlay__calamities__replace)
+                                for data__overlay__calamities__replace_x, data__overlay__calamities__replace_item in enumerate(data__overlay__calamities__replace):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_calamities(data__overlay__calamities__replace_item, custom_formats, (name_prefix or "data") + ".overlay.calamities.replace[{data__overlay__calamities__replace_x}]")
                         if "patch" in data__overlay__calamities_keys:
                             data__overlay__calamities_keys.remove("patch")
                             data__overlay__calamities__patch = data__overlay__calamities["patch"]
@@ -157,6 +245,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__overlay__calamities__patch_len = len(data__overlay__calamities__patch)
                                 for data__overlay__calamities__patch_x, data__overlay__calamities__patch_item in enumerate(data__overlay__calamities__patch):
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_calamities(data__overlay__calamities__patch_item, custom_formats, (name_prefix or "data") + ".overlay.calamities.patch[{data__overlay__calamities__patch_x}]")
+                        if "remove" in data__overlay__calamities_keys:
+                            data__overlay__calamities_keys.remove("remove")
+                            data__overlay__calamities__remove = data__overlay__calamities["remove"]
+                            data__overlay__calamities__remove_is_list = isinstance(data__overlay__calamities__remove, (list, tuple))
+                            if data__overlay__calamities__remove_is_list:
+                                data__overlay__calamities__remove_len = len(data__overlay__calamities__remove)
+                                for data__overlay__calamities__remove_x, data__overlay__calamities__remove_item in enumerate(data__overlay__calamities__remove):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_calamities(data__overlay__calamities__remove_item, custom_formats, (name_prefix or "data") + ".overlay.calamities.remove[{data__overlay__calamities__remove_x}]")
                 if "nations" in data__overlay_keys:
                     data__overlay_keys.remove("nations")
                     data__overlay__nations = data__overlay["nations"]
@@ -164,6 +260,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__overlay__nations_is_dict = isinstance(data__overlay__nations, dict)
                     if data__overlay__nations_is_dict:
                         data__overlay__nations_keys = set(data__overlay__nations.keys())
+                        if "add" in data__overlay__nations_keys:
+                            data__overlay__nations_keys.remove("add")
+                            data__overlay__nations__add = data__overlay__nations["add"]
+                            data__overlay__nations__add_is_list = isinstance(data__overlay__nations__add, (list, tuple))
+                            if data__overlay__nations__add_is_list:
+                                data__overlay__nations__add_len = len(data__overlay__nations__add)
+                                for data__overlay__nations__add_x, data__overlay__nations__add_item in enumerate(data__overlay__nations__add):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_nations(data__overlay__nations__add_item, custom_formats, (name_prefix or "data") + ".overlay.nations.add[{data__overlay__nations__add_x}]")
+                        if "replace" in data__overlay__nations_keys:
+                            data__overlay__nations_keys.remove("replace")
+                            data__overlay__nations__replace = data__overlay__nations["replace"]
+                            data__overlay__nations__replace_is_list = isinstance(data__overlay__nations__replace, (list, tuple))
+                            if data__overlay__nations__replace_is_list:
+                                data__overlay__nations__replace_len = len(data__overlay__nations__replace)
+                                for data__overlay__nations__replace_x, data__overlay__nations__replace_item in enumerate(data__overlay__nations__replace):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_nations(data__overlay__nations__replace_item, custom_formats, (name_prefix or "data") + ".overlay.nations.replace[{data__overlay__nations__replace_x}]")
                         if "patch" in data__overlay__nations_keys:
                             data__overlay__nations_keys.remove("patch")
                             data__overlay__nations__patch = data__overlay__nations["patch"]
@@ -172,6 +284,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__overlay__nations__patch_len = len(data__overlay__nations__patch)
                                 for data__overlay__nations__patch_x, data__overlay__nations__patch_item in enumerate(data__overlay__nations__patch):
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_nations(data__overlay__nations__patch_item, custom_formats, (name_prefix or "data") + ".overlay.nations.patch[{data__overlay__nations__patch_x}]")
+                        if "remove" in data__overlay__nations_keys:
+                            data__overlay__nations_keys.remove("remove")
+                            data__overlay__nations__remove = data__overlay__nations["remove"]
+                            data__overlay__nations__remove_is_list = isinstance(data__overlay__nations__remove, (list, tuple))
+                            if data__overlay__nations__remove_is_list:
+                                data__overlay__nations__remove_len = len(data__overlay__nations__remove)
+                                for data__overlay__nations__remove_x, data__overlay__nations__remove_item in enumerate(data__overlay__nations__remove):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_nations(data__overlay__nations__remove_item, custom_formats, (name_prefix or "data") + ".overlay.nations.remove[{data__overlay__nations__remove_x}]")
                 if "epochs" in data__overlay_keys:
                     data__overlay_keys.remove("epochs")
                     data__overlay__epochs = data__overlay["epochs"]
@@ -179,6 +299,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__overlay__epochs_is_dict = isinstance(data__overlay__epochs, dict)
                     if data__overlay__epochs_is_dict:
                         data__overlay__epochs_keys = set(data__overlay__epochs.keys())
+                        if "add" in data__overlay__epochs_keys:
+                            data__overlay__epochs_keys.remove("add")
+                            data__overlay__epochs__add = data__overlay__epochs["add"]
+                            data__overlay__epochs__add_is_list = isinstance(data__overlay__epochs__add, (list, tuple))
+                            if data__overlay__epochs__add_is_list:
+                                data__overlay__epochs__add_len = len(data__overlay__epochs__add)
+                                for data__overlay__epochs__add_x, data__overlay__epochs__add_item in enumerate(data__overlay__epochs__add):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_epochs(data__overlay__epochs__add_item, custom_formats, (name_prefix or "data") + ".overlay.epochs.add[{data__overlay__epochs__add_x}]")
+                        if "replace" in data__overlay__epochs_keys:
+                            data__overlay__epochs_keys.remove("replace")
+                            data__overlay__epochs__replace = data__overlay__epochs["replace"]
+                            data__overlay__epochs__replace_is_list = isinstance(data__overlay__epochs__replace, (list, tuple))
+                            if data__overlay__epochs__replace_is_list:
+                                data__overlay__epochs__replace_len = len(data__overlay__epochs__replace)
+                                for data__overlay__epochs__replace_x, data__overlay__epochs__replace_item in enumerate(data__overlay__epochs__replace):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_epochs(data__overlay__epochs__replace_item, custom_formats, (name_prefix or "data") + ".overlay.epochs.replace[{data__overlay__epochs__replace_x}]")
                         if "patch" in data__overlay__epochs_keys:
                             data__overlay__epochs_keys.remove("patch")
                             data__overlay__epochs__patch = data__overlay__epochs["patch"]
@@ -187,6 +323,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__overlay__epochs__patch_len = len(data__overlay__epochs__patch)
                                 for data__overlay__epochs__patch_x, data__overlay__epochs__patch_item in enumerate(data__overlay__epochs__patch):
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_epochs(data__overlay__epochs__patch_item, custom_formats, (name_prefix or "data") + ".overlay.epochs.patch[{data__overlay__epochs__patch_x}]")
+                        if "remove" in data__overlay__epochs_keys:
+                            data__overlay__epochs_keys.remove("remove")
+                            data__overlay__epochs__remove = data__overlay__epochs["remove"]
+                            data__overlay__epochs__remove_is_list = isinstance(data__overlay__epochs__remove, (list, tuple))
+                            if data__overlay__epochs__remove_is_list:
+                                data__overlay__epochs__remove_len = len(data__overlay__epochs__remove)
+                                for data__overlay__epochs__remove_x, data__overlay__epochs__remove_item in enumerate(data__overlay__epochs__remove):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_epochs(data__overlay__epochs__remove_item, custom_formats, (name_prefix or "data") + ".overlay.epochs.remove[{data__overlay__epochs__remove_x}]")
                 if "ast_tracks" in data__overlay_keys:
                     data__overlay_keys.remove("ast_tracks")
                     data__overlay__asttracks = data__overlay["ast_tracks"]
@@ -194,6 +338,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__overlay__asttracks_is_dict = isinstance(data__overlay__asttracks, dict)
                     if data__overlay__asttracks_is_dict:
                         data__overlay__asttracks_keys = set(data__overlay__asttracks.keys())
+                        if "add" in data__overlay__asttracks_keys:
+                            data__overlay__asttracks_keys.remove("add")
+                            data__overlay__asttracks__add = data__overlay__asttracks["add"]
+                            data__overlay__asttracks__add_is_list = isinstance(data__overlay__asttracks__add, (list, tuple))
+                            if data__overlay__asttracks__add_is_list:
+                                data__overlay__asttracks__add_len = len(data__overlay__asttracks__add)
+                                for data__overlay__asttracks__add_x, data__overlay__asttracks__add_item in enumerate(data__overlay__asttracks__add):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_ast_tracks(data__overlay__asttracks__add_item, custom_formats, (name_prefix or "data") + ".overlay.ast_tracks.add[{data__overlay__asttracks__add_x}]")
+                        if "replace" in data__overlay__asttracks_keys:
+                            data__overlay__asttracks_keys.remove("replace")
+                            data__overlay__asttracks__replace = data__overlay__asttracks["replace"]
+                            data__overlay__asttracks__replace_is_list = isinstance(data__overlay__asttracks__replace, (list, tuple))
+                            if data__overlay__asttracks__replace_is_list:
+                                data__overlay__asttracks__replace_len = len(data__overlay__asttracks__replace)
+                                for data__overlay__asttracks__replace_x, data__overlay__asttracks__replace_item in enumerate(data__overlay__asttracks__replace):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_ast_tracks(data__overlay__asttracks__replace_item, custom_formats, (name_prefix or "data") + ".overlay.ast_tracks.replace[{data__overlay__asttracks__replace_x}]")
                         if "patch" in data__overlay__asttracks_keys:
                             data__overlay__asttracks_keys.remove("patch")
                             data__overlay__asttracks__patch = data__overlay__asttracks["patch"]
@@ -202,6 +362,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__overlay__asttracks__patch_len = len(data__overlay__asttracks__patch)
                                 for data__overlay__asttracks__patch_x, data__overlay__asttracks__patch_item in enumerate(data__overlay__asttracks__patch):
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_ast_tracks(data__overlay__asttracks__patch_item, custom_formats, (name_prefix or "data") + ".overlay.ast_tracks.patch[{data__overlay__asttracks__patch_x}]")
+                        if "remove" in data__overlay__asttracks_keys:
+                            data__overlay__asttracks_keys.remove("remove")
+                            data__overlay__asttracks__remove = data__overlay__asttracks["remove"]
+                            data__overlay__asttracks__remove_is_list = isinstance(data__overlay__asttracks__remove, (list, tuple))
+                            if data__overlay__asttracks__remove_is_list:
+                                data__overlay__asttracks__remove_len = len(data__overlay__asttracks__remove)
+                                for data__overlay__asttracks__remove_x, data__overlay__asttracks__remove_item in enumerate(data__overlay__asttracks__remove):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_ast_tracks(data__overlay__asttracks__remove_item, custom_formats, (name_prefix or "data") + ".overlay.ast_tracks.remove[{data__overlay__asttracks__remove_x}]")
                 if "phases" in data__overlay_keys:
                     data__overlay_keys.remove("phases")
                     data__overlay__phases = data__overlay["phases"]
@@ -209,6 +377,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__overlay__phases_is_dict = isinstance(data__overlay__phases, dict)
                     if data__overlay__phases_is_dict:
                         data__overlay__phases_keys = set(data__overlay__phases.keys())
+                        if "add" in data__overlay__phases_keys:
+                            data__overlay__phases_keys.remove("add")
+                            data__overlay__phases__add = data__overlay__phases["add"]
+                            data__overlay__phases__add_is_list = isinstance(data__overlay__phases__add, (list, tuple))
+                            if data__overlay__phases__add_is_list:
+                                data__overlay__phases__add_len = len(data__overlay__phases__add)
+                                for data__overlay__phases__add_x, data__overlay__phases__add_item in enumerate(data__overlay__phases__add):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_phases(data__overlay__phases__add_item, custom_formats, (name_prefix or "data") + ".overlay.phases.add[{data__overlay__phases__add_x}]")
+                        if "replace" in data__overlay__phases_keys:
+                            data__overlay__phases_keys.remove("replace")
+                            data__overlay__phases__replace = data__overlay__phases["replace"]
+                            data__overlay__phases__replace_is_list = isinstance(data__overlay__phases__replace, (list, tuple))
+                            if data__overlay__phases__replace_is_list:
+                                data__overlay__phases__replace_len = len(data__overlay__phases__replace)
+                                for data__overlay__phases__replace_x, data__overlay__phases__replace_item in enumerate(data__overlay__phases__replace):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_phases(data__overlay__phases__replace_item, custom_formats, (name_prefix or "data") + ".overlay.phases.replace[{data__overlay__phases__replace_x}]")
                         if "patch" in data__overlay__phases_keys:
                             data__overlay__phases_keys.remove("patch")
                             data__overlay__phases__patch = data__overlay__phases["patch"]
@@ -217,6 +401,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__overlay__phases__patch_len = len(data__overlay__phases__patch)
                                 for data__overlay__phases__patch_x, data__overlay__phases__patch_item in enumerate(data__overlay__phases__patch):
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_phases(data__overlay__phases__patch_item, custom_formats, (name_prefix or "data") + ".overlay.phases.patch[{data__overlay__phases__patch_x}]")
+                        if "remove" in data__overlay__phases_keys:
+                            data__overlay__phases_keys.remove("remove")
+                            data__overlay__phases__remove = data__overlay__phases["remove"]
+                            data__overlay__phases__remove_is_list = isinstance(data__overlay__phases__remove, (list, tuple))
+                            if data__overlay__phases__remove_is_list:
+                                data__overlay__phases__remove_len = len(data__overlay__phases__remove)
+                                for data__overlay__phases__remove_x, data__overlay__phases__remove_item in enumerate(data__overlay__phases__remove):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_phases(data__overlay__phases__remove_item, custom_formats, (name_prefix or "data") + ".overlay.phases.remove[{data__overlay__phases__remove_x}]")
                 if "player_counts" in data__overlay_keys:
                     data__overlay_keys.remove("player_counts")
                     data__overlay__playercounts = data__overlay["player_counts"]
@@ -224,6 +416,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__overlay__playercounts_is_dict = isinstance(data__overlay__playercounts, dict)
                     if data__overlay__playercounts_is_dict:
                         data__overlay__playercounts_keys = set(data__overlay__playercounts.keys())
+                        if "add" in data__overlay__playercounts_keys:
+                            data__overlay__playercounts_keys.remove("add")
+                            data__overlay__playercounts__add = data__overlay__playercounts["add"]
+                            data__overlay__playercounts__add_is_list = isinstance(data__overlay__playercounts__add, (list, tuple))
+                            if data__overlay__playercounts__add_is_list:
+                                data__overlay__playercounts__add_len = len(data__overlay__playercounts__add)
+                                for data__overlay__playercounts__add_x, data__overlay__playercounts__add_item in enumerate(data__overlay__playercounts__add):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_player_counts(data__overlay__playercounts__add_item, custom_formats, (name_prefix or "data") + ".overlay.player_counts.add[{data__overlay__playercounts__add_x}]")
+                        if "replace" in data__overlay__playercounts_keys:
+                            data__overlay__playercounts_keys.remove("replace")
+                            data__overlay__playercounts__replace = data__overlay__playercounts["replace"]
+                            data__overlay__playercounts__replace_is_list = isinstance(data__overlay__playercounts__replace, (list, tuple))
+                            if data__overlay__playercounts__replace_is_list:
+                                data__overlay__playercounts__replace_len = len(data__overlay__playercounts__replace)
+                                for data__overlay__playercounts__replace_x, data__overlay__playercounts__replace_item in enumerate(data__overlay__playercounts__replace):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_player_counts(data__overlay__playercounts__replace_item, custom_formats, (name_prefix or "data") + ".overlay.player_counts.replace[{data__overlay__playercounts__replace_x}]")
                         if "patch" in data__overlay__playercounts_keys:
                             data__overlay__playercounts_keys.remove("patch")
                             data__overlay__playercounts__patch = data__overlay__playercounts["patch"]
@@ -232,6 +440,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__overlay__playercounts__patch_len = len(data__overlay__playercounts__patch)
                                 for data__overlay__playercounts__patch_x, data__overlay__playercounts__patch_item in enumerate(data__overlay__playercounts__patch):
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_player_counts(data__overlay__playercounts__patch_item, custom_formats, (name_prefix or "data") + ".overlay.player_counts.patch[{data__overlay__playercounts__patch_x}]")
+                        if "remove" in data__overlay__playercounts_keys:
+                            data__overlay__playercounts_keys.remove("remove")
+                            data__overlay__playercounts__remove = data__overlay__playercounts["remove"]
+                            data__overlay__playercounts__remove_is_list = isinstance(data__overlay__playercounts__remove, (list, tuple))
+                            if data__overlay__playercounts__remove_is_list:
+                                data__overlay__playercounts__remove_len = len(data__overlay__playercounts__remove)
+                                for data__overlay__playercounts__remove_x, data__overlay__playercounts__remove_item in enumerate(data__overlay__playercounts__remove):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_player_counts(data__overlay__playercounts__remove_item, custom_formats, (name_prefix or "data") + ".overlay.player_counts.remove[{data__overlay__playercounts__remove_x}]")
                 if "options" in data__overlay_keys:
                     data__overlay_keys.remove("options")
                     data__overlay__options = data__overlay["options"]
@@ -239,6 +455,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__overlay__options_is_dict = isinstance(data__overlay__options, dict)
                     if data__overlay__options_is_dict:
                         data__overlay__options_keys = set(data__overlay__options.keys())
+                        if "add" in data__overlay__options_keys:
+                            data__overlay__options_keys.remove("add")
+                            data__overlay__options__add = data__overlay__options["add"]
+                            data__overlay__options__add_is_list = isinstance(data__overlay__options__add, (list, tuple))
+                            if data__overlay__options__add_is_list:
+                                data__overlay__options__add_len = len(data__overlay__options__add)
+                                for data__overlay__options__add_x, data__overlay__options__add_item in enumerate(data__overlay__options__add):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_options(data__overlay__options__add_item, custom_formats, (name_prefix or "data") + ".overlay.options.add[{data__overlay__options__add_x}]")
+                        if "replace" in data__overlay__options_keys:
+                            data__overlay__options_keys.remove("replace")
+                            data__overlay__options__replace = data__overlay__options["replace"]
+                            data__overlay__options__replace_is_list = isinstance(data__overlay__options__replace, (list, tuple))
+                            if data__overlay__options__replace_is_list:
+                                data__overlay__options__replace_len = len(data__overlay__options__replace)
+                                for data__overlay__options__replace_x, data__overlay__options__replace_item in enumerate(data__overlay__options__replace):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_options(data__overlay__options__replace_item, custom_formats, (name_prefix or "data") + ".overlay.options.replace[{data__overlay__options__replace_x}]")
                         if "patch" in data__overlay__options_keys:
                             data__overlay__options_keys.remove("patch")
                             data__overlay__options__patch = data__overlay__options["patch"]
@@ -247,6 +479,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__overlay__options__patch_len = len(data__overlay__options__patch)
                                 for data__overlay__options__patch_x, data__overlay__options__patch_item in enumerate(data__overlay__options__patch):
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_options(data__overlay__options__patch_item, custom_formats, (name_prefix or "data") + ".overlay.options.patch[{data__overlay__options__patch_x}]")
+                        if "remove" in data__overlay__options_keys:
+                            data__overlay__options_keys.remove("remove")
+                            data__overlay__options__remove = data__overlay__options["remove"]
+                            data__overlay__options__remove_is_list = isinstance(data__overlay__options__remove, (list, tuple))
+                            if data__overlay__options__remove_is_list:
+                                data__overlay__options__remove_len = len(data__overlay__options__remove)
+                                for data__overlay__options__remove_x, data__overlay__options__remove_item in enumerate(data__overlay__options__remove):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_options(data__overlay__options__remove_item, custom_formats, (name_prefix or "data") + ".overlay.options.remove[{data__overlay__options__remove_x}]")
                 if "areas" in data__overlay_keys:
                     data__overlay_keys.remove("areas")
                     data__overlay__areas = data__overlay["areas"]
@@ -254,6 +494,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__overlay__areas_is_dict = isinstance(data__overlay__areas, dict)
                     if data__overlay__areas_is_dict:
                         data__overlay__areas_keys = set(data__overlay__areas.keys())
+                        if "add" in data__overlay__areas_keys:
+                            data__overlay__areas_keys.remove("add")
+                            data__overlay__areas__add = data__overlay__areas["add"]
+                            data__overlay__areas__add_is_list = isinstance(data__overlay__areas__add, (list, tuple))
+                            if data__overlay__areas__add_is_list:
+                                data__overlay__areas__add_len = len(data__overlay__areas__add)
+                                for data__overlay__areas__add_x, data__overlay__areas__add_item in enumerate(data__overlay__areas__add):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_areas(data__overlay__areas__add_item, custom_formats, (name_prefix or "data") + ".overlay.areas.add[{data__overlay__areas__add_x}]")
+                        if "replace" in data__overlay__areas_keys:
+                            data__overlay__areas_keys.remove("replace")
+                            data__overlay__areas__replace = data__overlay__areas["replace"]
+                            data__overlay__areas__replace_is_list = isinstance(data__overlay__areas__replace, (list, tuple))
+                            if data__overlay__areas__replace_is_list:
+                                data__overlay__areas__replace_len = len(data__overlay__areas__replace)
+                                for data__overlay__areas__replace_x, data__overlay__areas__replace_item in enumerate(data__overlay__areas__replace):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_areas(data__overlay__areas__replace_item, custom_formats, (name_prefix or "data") + ".overlay.areas.replace[{data__overlay__areas__replace_x}]")
                         if "patch" in data__overlay__areas_keys:
                             data__overlay__areas_keys.remove("patch")
                             data__overlay__areas__patch = data__overlay__areas["patch"]
@@ -262,6 +518,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__overlay__areas__patch_len = len(data__overlay__areas__patch)
                                 for data__overlay__areas__patch_x, data__overlay__areas__patch_item in enumerate(data__overlay__areas__patch):
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_areas(data__overlay__areas__patch_item, custom_formats, (name_prefix or "data") + ".overlay.areas.patch[{data__overlay__areas__patch_x}]")
+                        if "remove" in data__overlay__areas_keys:
+                            data__overlay__areas_keys.remove("remove")
+                            data__overlay__areas__remove = data__overlay__areas["remove"]
+                            data__overlay__areas__remove_is_list = isinstance(data__overlay__areas__remove, (list, tuple))
+                            if data__overlay__areas__remove_is_list:
+                                data__overlay__areas__remove_len = len(data__overlay__areas__remove)
+                                for data__overlay__areas__remove_x, data__overlay__areas__remove_item in enumerate(data__overlay__areas__remove):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_areas(data__overlay__areas__remove_item, custom_formats, (name_prefix or "data") + ".overlay.areas.remove[{data__overlay__areas__remove_x}]")
                 if "borders" in data__overlay_keys:
                     data__overlay_keys.remove("borders")
                     data__overlay__borders = data__overlay["borders"]
@@ -269,6 +533,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__overlay__borders_is_dict = isinstance(data__overlay__borders, dict)
                     if data__overlay__borders_is_dict:
                         data__overlay__borders_keys = set(data__overlay__borders.keys())
+                        if "add" in data__overlay__borders_keys:
+                            data__overlay__borders_keys.remove("add")
+                            data__overlay__borders__add = data__overlay__borders["add"]
+                            data__overlay__borders__add_is_list = isinstance(data__overlay__borders__add, (list, tuple))
+                            if data__overlay__borders__add_is_list:
+                                data__overlay__borders__add_len = len(data__overlay__borders__add)
+                                for data__overlay__borders__add_x, data__overlay__borders__add_item in enumerate(data__overlay__borders__add):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_borders(data__overlay__borders__add_item, custom_formats, (name_prefix or "data") + ".overlay.borders.add[{data__overlay__borders__add_x}]")
+                        if "replace" in data__overlay__borders_keys:
+                            data__overlay__borders_keys.remove("replace")
+                            data__overlay__borders__replace = data__overlay__borders["replace"]
+                            data__overlay__borders__replace_is_list = isinstance(data__overlay__borders__replace, (list, tuple))
+                            if data__overlay__borders__replace_is_list:
+                                data__overlay__borders__replace_len = len(data__overlay__borders__replace)
+                                for data__overlay__borders__replace_x, data__overlay__borders__replace_item in enumerate(data__overlay__borders__replace):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_borders(data__overlay__borders__replace_item, custom_formats, (name_prefix or "data") + ".overlay.borders.replace[{data__overlay__borders__replace_x}]")
                         if "patch" in data__overlay__borders_keys:
                             data__overlay__borders_keys.remove("patch")
                             data__overlay__borders__patch = data__overlay__borders["patch"]
@@ -277,6 +557,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__overlay__borders__patch_len = len(data__overlay__borders__patch)
                                 for data__overlay__borders__patch_x, data__overlay__borders__patch_item in enumerate(data__overlay__borders__patch):
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_borders(data__overlay__borders__patch_item, custom_formats, (name_prefix or "data") + ".overlay.borders.patch[{data__overlay__borders__patch_x}]")
+                        if "remove" in data__overlay__borders_keys:
+                            data__overlay__borders_keys.remove("remove")
+                            data__overlay__borders__remove = data__overlay__borders["remove"]
+                            data__overlay__borders__remove_is_list = isinstance(data__overlay__borders__remove, (list, tuple))
+                            if data__overlay__borders__remove_is_list:
+                                data__overlay__borders__remove_len = len(data__overlay__borders__remove)
+                                for data__overlay__borders__remove_x, data__overlay__borders__remove_item in enumerate(data__overlay__borders__remove):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_borders(data__overlay__borders__remove_item, custom_formats, (name_prefix or "data") + ".overlay.borders.remove[{data__overlay__borders__remove_x}]")
                 if "flood_plains" in data__overlay_keys:
                     data__overlay_keys.remove("flood_plains")
                     data__overlay__floodplains = data__overlay["flood_plains"]
@@ -284,6 +572,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__overlay__floodplains_is_dict = isinstance(data__overlay__floodplains, dict)
                     if data__overlay__floodplains_is_dict:
                         data__overlay__floodplains_keys = set(data__overlay__floodplains.keys())
+                        if "add" in data__overlay__floodplains_keys:
+                            data__overlay__floodplains_keys.remove("add")
+                            data__overlay__floodplains__add = data__overlay__floodplains["add"]
+                            data__overlay__floodplains__add_is_list = isinstance(data__overlay__floodplains__add, (list, tuple))
+                            if data__overlay__floodplains__add_is_list:
+                                data__overlay__floodplains__add_len = len(data__overlay__floodplains__add)
+                                for data__overlay__floodplains__add_x, data__overlay__floodplains__add_item in enumerate(data__overlay__floodplains__add):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_flood_plains(data__overlay__floodplains__add_item, custom_formats, (name_prefix or "data") + ".overlay.flood_plains.add[{data__overlay__floodplains__add_x}]")
+                        if "replace" in data__overlay__floodplains_keys:
+                            data__overlay__floodplains_keys.remove("replace")
+                            data__overlay__floodplains__replace = data__overlay__floodplains["replace"]
+                            data__overlay__floodplains__replace_is_list = isinstance(data__overlay__floodplains__replace, (list, tuple))
+                            if data__overlay__floodplains__replace_is_list:
+                                data__overlay__floodplains__replace_len = len(data__overlay__floodplains__replace)
+                                for data__overlay__floodplains__replace_x, data__overlay__floodplains__replace_item in enumerate(data__overlay__floodplains__replace):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_flood_plains(data__overlay__floodplains__replace_item, custom_formats, (name_prefix or "data") + ".overlay.flood_plains.replace[{data__overlay__floodplains__replace_x}]")
                         if "patch" in data__overlay__floodplains_keys:
                             data__overlay__floodplains_keys.remove("patch")
                             data__overlay__floodplains__patch = data__overlay__floodplains["patch"]
@@ -292,6 +596,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__overlay__floodplains__patch_len = len(data__overlay__floodplains__patch)
                                 for data__overlay__floodplains__patch_x, data__overlay__floodplains__patch_item in enumerate(data__overlay__floodplains__patch):
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_flood_plains(data__overlay__floodplains__patch_item, custom_formats, (name_prefix or "data") + ".overlay.flood_plains.patch[{data__overlay__floodplains__patch_x}]")
+                        if "remove" in data__overlay__floodplains_keys:
+                            data__overlay__floodplains_keys.remove("remove")
+                            data__overlay__floodplains__remove = data__overlay__floodplains["remove"]
+                            data__overlay__floodplains__remove_is_list = isinstance(data__overlay__floodplains__remove, (list, tuple))
+                            if data__overlay__floodplains__remove_is_list:
+                                data__overlay__floodplains__remove_len = len(data__overlay__floodplains__remove)
+                                for data__overlay__floodplains__remove_x, data__overlay__floodplains__remove_item in enumerate(data__overlay__floodplains__remove):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_flood_plains(data__overlay__floodplains__remove_item, custom_formats, (name_prefix or "data") + ".overlay.flood_plains.remove[{data__overlay__floodplains__remove_x}]")
                 if "volcanoes" in data__overlay_keys:
                     data__overlay_keys.remove("volcanoes")
                     data__overlay__volcanoes = data__overlay["volcanoes"]
@@ -299,6 +611,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__overlay__volcanoes_is_dict = isinstance(data__overlay__volcanoes, dict)
                     if data__overlay__volcanoes_is_dict:
                         data__overlay__volcanoes_keys = set(data__overlay__volcanoes.keys())
+                        if "add" in data__overlay__volcanoes_keys:
+                            data__overlay__volcanoes_keys.remove("add")
+                            data__overlay__volcanoes__add = data__overlay__volcanoes["add"]
+                            data__overlay__volcanoes__add_is_list = isinstance(data__overlay__volcanoes__add, (list, tuple))
+                            if data__overlay__volcanoes__add_is_list:
+                                data__overlay__volcanoes__add_len = len(data__overlay__volcanoes__add)
+                                for data__overlay__volcanoes__add_x, data__overlay__volcanoes__add_item in enumerate(data__overlay__volcanoes__add):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_volcanoes(data__overlay__volcanoes__add_item, custom_formats, (name_prefix or "data") + ".overlay.volcanoes.add[{data__overlay__volcanoes__add_x}]")
+                        if "replace" in data__overlay__volcanoes_keys:
+                            data__overlay__volcanoes_keys.remove("replace")
+                            data__overlay__volcanoes__replace = data__overlay__volcanoes["replace"]
+                            data__overlay__volcanoes__replace_is_list = isinstance(data__overlay__volcanoes__replace, (list, tuple))
+                            if data__overlay__volcanoes__replace_is_list:
+                                data__overlay__volcanoes__replace_len = len(data__overlay__volcanoes__replace)
+                                for data__overlay__volcanoes__replace_x, data__overlay__volcanoes__replace_item in enumerate(data__overlay__volcanoes__replace):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_volcanoes(data__overlay__volcanoes__replace_item, custom_formats, (name_prefix or "data") + ".overlay.volcanoes.replace[{data__overlay__volcanoes__replace_x}]")
                         if "patch" in data__overlay__volcanoes_keys:
                             data__overlay__volcanoes_keys.remove("patch")
                             data__overlay__volcanoes__patch = data__overlay__volcanoes["patch"]
@@ -307,6 +635,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 data__overlay__volcanoes__patch_len = len(data__overlay__volcanoes__patch)
                                 for data__overlay__volcanoes__patch_x, data__overlay__volcanoes__patch_item in enumerate(data__overlay__volcanoes__patch):
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_volcanoes(data__overlay__volcanoes__patch_item, custom_formats, (name_prefix or "data") + ".overlay.volcanoes.patch[{data__overlay__volcanoes__patch_x}]")
+                        if "remove" in data__overlay__volcanoes_keys:
+                            data__overlay__volcanoes_keys.remove("remove")
+                            data__overlay__volcanoes__remove = data__overlay__volcanoes["remove"]
+                            data__overlay__volcanoes__remove_is_list = isinstance(data__overlay__volcanoes__remove, (list, tuple))
+                            if data__overlay__volcanoes__remove_is_list:
+                                data__overlay__volcanoes__remove_len = len(data__overlay__volcanoes__remove)
+                                for data__overlay__volcanoes__remove_x, data__overlay__volcanoes__remove_item in enumerate(data__overlay__volcanoes__remove):
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_volcanoes(data__overlay__volcanoes__remove_item, custom_formats, (name_prefix or "data") + ".overlay.volcanoes.remove[{data__overlay__volcanoes__remove_x}]")
                 if "settings" in data__overlay_keys:
                     data__overlay_keys.remove("settings")
                     data__overlay__settings = data__overlay["settings"]
@@ -5289,14 +5625,34 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_op
             raise _Invalid
     return data
 
-def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_volcanoes(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_volcanoes(data, custom_formats={}, name_prefix=None):
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data_len = len(data)
-        if data_len < 2:
+        data__missing_keys = set(['id', 'why']) - data.keys()
+        if data__missing_keys:
             raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+        if "why" in data_keys:
+            data_keys.remove("why")
+            data__why = data["why"]
+            if not isinstance(data__why, (str)):
+                raise _Invalid
+            if isinstance(data__why, str):
+                data__why_len = len(data__why)
+                if data__why_len < 1:
+                    raise _Invalid
+        if data_keys:
+            raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_volcanoes(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
             raise _Invalid
@@ -5304,7 +5660,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+            if not isinstance(data__id, (str)):
+                raise _Invalid
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -5331,16 +5688,25 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
             raise _Invalid
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['id']) - data.keys()
+            if data__missing_keys:
+                raise _Invalid
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data_len = len(data)
+            if data_len < 2:
+                raise _Invalid
     return data
 
-def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_flood_plains(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_volcanoes(data, custom_formats={}, name_prefix=None):
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data_len = len(data)
-        if data_len < 2:
-            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
             raise _Invalid
@@ -5348,7 +5714,47 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_flood_plains(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id', 'why']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+        if "why" in data_keys:
+            data_keys.remove("why")
+            data__why = data["why"]
+            if not isinstance(data__why, (str)):
+                raise _Invalid
+            if isinstance(data__why, str):
+                data__why_len = len(data__why)
+                if data__why_len < 1:
+                    raise _Invalid
+        if data_keys:
+            raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_flood_plains(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -5379,16 +5785,74 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
             raise _Invalid
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['id']) - data.keys()
+            if data__missing_keys:
+                raise _Invalid
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data_len = len(data)
+            if data_len < 2:
+                raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_flood_plains(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_borders(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['areas', 'why']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "areas" in data_keys:
+            data_keys.remove("areas")
+            data__areas = data["areas"]
+            if not isinstance(data__areas, (list, tuple)):
+                raise _Invalid
+            data__areas_is_list = isinstance(data__areas, (list, tuple))
+            if data__areas_is_list:
+                data__areas_len = len(data__areas)
+                if data__areas_len < 2:
+                    raise _Invalid
+                if data__areas_len > 2:
+                    raise _Invalid
+                for data__areas_x, data__areas_item in enumerate(data__areas):
+                    if not isinstance(data__areas_item, (str)):
+                        raise _Invalid
+        if "why" in data_keys:
+            data_keys.remove("why")
+            data__why = data["why"]
+            if not isinstance(data__why, (str)):
+                raise _Invalid
+            if isinstance(data__why, str):
+                data__why_len = len(data__why)
+                if data__why_len < 1:
+                    raise _Invalid
+        if data_keys:
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_borders(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data_len = len(data)
-        if data_len < 2:
-            raise _Invalid
         data__missing_keys = set(['areas']) - data.keys()
         if data__missing_keys:
             raise _Invalid
@@ -5396,7 +5860,18 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "areas" in data_keys:
             data_keys.remove("areas")
             data__areas = data["areas"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__areas, custom_formats, (name_prefix or "data") + ".areas")
+            if not isinstance(data__areas, (list, tuple)):
+                raise _Invalid
+            data__areas_is_list = isinstance(data__areas, (list, tuple))
+            if data__areas_is_list:
+                data__areas_len = len(data__areas)
+                if data__areas_len < 2:
+                    raise _Invalid
+                if data__areas_len > 2:
+                    raise _Invalid
+                for data__areas_x, data__areas_item in enumerate(data__areas):
+                    if not isinstance(data__areas_item, (str)):
+                        raise _Invalid
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
@@ -5423,16 +5898,74 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
             raise _Invalid
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['areas']) - data.keys()
+            if data__missing_keys:
+                raise _Invalid
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data_len = len(data)
+            if data_len < 2:
+                raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_borders(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['areas']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "areas" in data_keys:
+            data_keys.remove("areas")
+            data__areas = data["areas"]
+            if not isinstance(data__areas, (list, tuple)):
+                raise _Invalid
+            data__areas_is_list = isinstance(data__areas, (list, tuple))
+            if data__areas_is_list:
+                data__areas_len = len(data__areas)
+                if data__areas_len < 2:
+                    raise _Invalid
+                if data__areas_len > 2:
+                    raise _Invalid
+                for data__areas_x, data__areas_item in enumerate(data__areas):
+                    if not isinstance(data__areas_item, (str)):
+                        raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_areas(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id', 'why']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+        if "why" in data_keys:
+            data_keys.remove("why")
+            data__why = data["why"]
+            if not isinstance(data__why, (str)):
+                raise _Invalid
+            if isinstance(data__why, str):
+                data__why_len = len(data__why)
+                if data__why_len < 1:
+                    raise _Invalid
+        if data_keys:
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_areas(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data_len = len(data)
-        if data_len < 2:
-            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
             raise _Invalid
@@ -5440,7 +5973,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+            if not isinstance(data__id, (str)):
+                raise _Invalid
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -5503,16 +6037,25 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
             raise _Invalid
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['id']) - data.keys()
+            if data__missing_keys:
+                raise _Invalid
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data_len = len(data)
+            if data_len < 2:
+                raise _Invalid
     return data
 
-def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_options(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_areas(data, custom_formats={}, name_prefix=None):
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data_len = len(data)
-        if data_len < 2:
-            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
             raise _Invalid
@@ -5520,7 +6063,47 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_options(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id', 'why']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+        if "why" in data_keys:
+            data_keys.remove("why")
+            data__why = data["why"]
+            if not isinstance(data__why, (str)):
+                raise _Invalid
+            if isinstance(data__why, str):
+                data__why_len = len(data__why)
+                if data__why_len < 1:
+                    raise _Invalid
+        if data_keys:
+            raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_options(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -5587,16 +6170,64 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
             raise _Invalid
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['id']) - data.keys()
+            if data__missing_keys:
+                raise _Invalid
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data_len = len(data)
+            if data_len < 2:
+                raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_options(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_player_counts(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['players', 'why']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "players" in data_keys:
+            data_keys.remove("players")
+            data__players = data["players"]
+            if not isinstance(data__players, (int)) and not (isinstance(data__players, float) and data__players.is_integer()) or isinstance(data__players, bool):
+                raise _Invalid
+        if "why" in data_keys:
+            data_keys.remove("why")
+            data__why = data["why"]
+            if not isinstance(data__why, (str)):
+                raise _Invalid
+            if isinstance(data__why, str):
+                data__why_len = len(data__why)
+                if data__why_len < 1:
+                    raise _Invalid
+        if data_keys:
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_player_counts(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data_len = len(data)
-        if data_len < 2:
-            raise _Invalid
         data__missing_keys = set(['players']) - data.keys()
         if data__missing_keys:
             raise _Invalid
@@ -5604,7 +6235,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "players" in data_keys:
             data_keys.remove("players")
             data__players = data["players"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__players, custom_formats, (name_prefix or "data") + ".players")
+            if not isinstance(data__players, (int)) and not (isinstance(data__players, float) and data__players.is_integer()) or isinstance(data__players, bool):
+                raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -5639,16 +6271,64 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
             raise _Invalid
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['players']) - data.keys()
+            if data__missing_keys:
+                raise _Invalid
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data_len = len(data)
+            if data_len < 2:
+                raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_player_counts(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['players']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "players" in data_keys:
+            data_keys.remove("players")
+            data__players = data["players"]
+            if not isinstance(data__players, (int)) and not (isinstance(data__players, float) and data__players.is_integer()) or isinstance(data__players, bool):
+                raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_phases(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id', 'why']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+        if "why" in data_keys:
+            data_keys.remove("why")
+            data__why = data["why"]
+            if not isinstance(data__why, (str)):
+                raise _Invalid
+            if isinstance(data__why, str):
+                data__why_len = len(data__why)
+                if data__why_len < 1:
+                    raise _Invalid
+        if data_keys:
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_phases(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data_len = len(data)
-        if data_len < 2:
-            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
             raise _Invalid
@@ -5656,7 +6336,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+            if not isinstance(data__id, (str)):
+                raise _Invalid
         if "number" in data_keys:
             data_keys.remove("number")
             data__number = data["number"]
@@ -5723,16 +6404,69 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
             raise _Invalid
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['id']) - data.keys()
+            if data__missing_keys:
+                raise _Invalid
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data_len = len(data)
+            if data_len < 2:
+                raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_phases(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_ast_tracks(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['nation', 'why']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "nation" in data_keys:
+            data_keys.remove("nation")
+            data__nation = data["nation"]
+            if not isinstance(data__nation, (str)):
+                raise _Invalid
+        if "level" in data_keys:
+            data_keys.remove("level")
+            data__level = data["level"]
+            if not isinstance(data__level, (str)):
+                raise _Invalid
+        if "why" in data_keys:
+            data_keys.remove("why")
+            data__why = data["why"]
+            if not isinstance(data__why, (str)):
+                raise _Invalid
+            if isinstance(data__why, str):
+                data__why_len = len(data__why)
+                if data__why_len < 1:
+                    raise _Invalid
+        if data_keys:
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_ast_tracks(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data_len = len(data)
-        if data_len < 2:
-            raise _Invalid
         data__missing_keys = set(['nation']) - data.keys()
         if data__missing_keys:
             raise _Invalid
@@ -5740,11 +6474,13 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "nation" in data_keys:
             data_keys.remove("nation")
             data__nation = data["nation"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__nation, custom_formats, (name_prefix or "data") + ".nation")
+            if not isinstance(data__nation, (str)):
+                raise _Invalid
         if "level" in data_keys:
             data_keys.remove("level")
             data__level = data["level"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__level, custom_formats, (name_prefix or "data") + ".level")
+            if not isinstance(data__level, (str)):
+                raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]
@@ -5787,16 +6523,69 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
             raise _Invalid
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['nation']) - data.keys()
+            if data__missing_keys:
+                raise _Invalid
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data_len = len(data)
+            if data_len < 2:
+                raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_ast_tracks(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['nation']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "nation" in data_keys:
+            data_keys.remove("nation")
+            data__nation = data["nation"]
+            if not isinstance(data__nation, (str)):
+                raise _Invalid
+        if "level" in data_keys:
+            data_keys.remove("level")
+            data__level = data["level"]
+            if not isinstance(data__level, (str)):
+                raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_epochs(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id', 'why']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+        if "why" in data_keys:
+            data_keys.remove("why")
+            data__why = data["why"]
+            if not isinstance(data__why, (str)):
+                raise _Invalid
+            if isinstance(data__why, str):
+                data__why_len = len(data__why)
+                if data__why_len < 1:
+                    raise _Invalid
+        if data_keys:
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_epochs(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data_len = len(data)
-        if data_len < 2:
-            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
             raise _Invalid
@@ -5804,7 +6593,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+            if not isinstance(data__id, (str)):
+                raise _Invalid
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -5839,16 +6629,25 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
             raise _Invalid
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['id']) - data.keys()
+            if data__missing_keys:
+                raise _Invalid
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data_len = len(data)
+            if data_len < 2:
+                raise _Invalid
     return data
 
-def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_nations(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_epochs(data, custom_formats={}, name_prefix=None):
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data_len = len(data)
-        if data_len < 2:
-            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
             raise _Invalid
@@ -5856,7 +6655,47 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_nations(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id', 'why']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+        if "why" in data_keys:
+            data_keys.remove("why")
+            data__why = data["why"]
+            if not isinstance(data__why, (str)):
+                raise _Invalid
+            if isinstance(data__why, str):
+                data__why_len = len(data__why)
+                if data__why_len < 1:
+                    raise _Invalid
+        if data_keys:
+            raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_nations(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -5899,16 +6738,25 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
             raise _Invalid
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['id']) - data.keys()
+            if data__missing_keys:
+                raise _Invalid
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data_len = len(data)
+            if data_len < 2:
+                raise _Invalid
     return data
 
-def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_calamities(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_nations(data, custom_formats={}, name_prefix=None):
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data_len = len(data)
-        if data_len < 2:
-            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
             raise _Invalid
@@ -5916,7 +6764,47 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_calamities(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id', 'why']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+        if "why" in data_keys:
+            data_keys.remove("why")
+            data__why = data["why"]
+            if not isinstance(data__why, (str)):
+                raise _Invalid
+            if isinstance(data__why, str):
+                data__why_len = len(data__why)
+                if data__why_len < 1:
+                    raise _Invalid
+        if data_keys:
+            raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_calamities(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -5987,16 +6875,25 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
             raise _Invalid
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['id']) - data.keys()
+            if data__missing_keys:
+                raise _Invalid
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data_len = len(data)
+            if data_len < 2:
+                raise _Invalid
     return data
 
-def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_commodities(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_calamities(data, custom_formats={}, name_prefix=None):
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data_len = len(data)
-        if data_len < 2:
-            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
             raise _Invalid
@@ -6004,7 +6901,47 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_commodities(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id', 'why']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+        if "why" in data_keys:
+            data_keys.remove("why")
+            data__why = data["why"]
+            if not isinstance(data__why, (str)):
+                raise _Invalid
+            if isinstance(data__why, str):
+                data__why_len = len(data__why)
+                if data__why_len < 1:
+                    raise _Invalid
+        if data_keys:
+            raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_commodities(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -6055,16 +6992,25 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__note, custom_formats, (name_prefix or "data") + ".note")
         if data_keys:
             raise _Invalid
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['id']) - data.keys()
+            if data__missing_keys:
+                raise _Invalid
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data_len = len(data)
+            if data_len < 2:
+                raise _Invalid
     return data
 
-def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_civilization_cards(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_commodities(data, custom_formats={}, name_prefix=None):
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data_len = len(data)
-        if data_len < 2:
-            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
             raise _Invalid
@@ -6072,7 +7018,47 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_civilization_cards(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id', 'why']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+        if "why" in data_keys:
+            data_keys.remove("why")
+            data__why = data["why"]
+            if not isinstance(data__why, (str)):
+                raise _Invalid
+            if isinstance(data__why, str):
+                data__why_len = len(data__why)
+                if data__why_len < 1:
+                    raise _Invalid
+        if data_keys:
+            raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_civilization_cards(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -6123,16 +7109,25 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
             raise _Invalid
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['id']) - data.keys()
+            if data__missing_keys:
+                raise _Invalid
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data_len = len(data)
+            if data_len < 2:
+                raise _Invalid
     return data
 
-def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_groups(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_civilization_cards(data, custom_formats={}, name_prefix=None):
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data_len = len(data)
-        if data_len < 2:
-            raise _Invalid
         data__missing_keys = set(['id']) - data.keys()
         if data__missing_keys:
             raise _Invalid
@@ -6140,7 +7135,47 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
         if "id" in data_keys:
             data_keys.remove("id")
             data__id = data["id"]
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__id, custom_formats, (name_prefix or "data") + ".id")
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal_groups(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id', 'why']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
+        if "why" in data_keys:
+            data_keys.remove("why")
+            data__why = data["why"]
+            if not isinstance(data__why, (str)):
+                raise _Invalid
+            if isinstance(data__why, str):
+                data__why_len = len(data__why)
+                if data__why_len < 1:
+                    raise _Invalid
+        if data_keys:
+            raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch_groups(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
         if "name" in data_keys:
             data_keys.remove("name")
             data__name = data["name"]
@@ -6171,6 +7206,34 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__disagreements, custom_formats, (name_prefix or "data") + ".disagreements")
         if data_keys:
             raise _Invalid
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['id']) - data.keys()
+            if data__missing_keys:
+                raise _Invalid
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data_len = len(data)
+            if data_len < 2:
+                raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity_groups(data, custom_formats={}, name_prefix=None):
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_block(data, custom_formats={}, name_prefix=None):
@@ -6193,7 +7256,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
                 if data__add_len < 1:
                     raise _Invalid
                 for data__add_x, data__add_item in enumerate(data__add):
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity(data__add_item, custom_formats, (name_prefix or "data") + ".add[{data__add_x}]")
+                    if not isinstance(data__add_item, (dict)):
+                        raise _Invalid
         if "replace" in data_keys:
             data_keys.remove("replace")
             data__replace = data["replace"]
@@ -6205,7 +7269,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
                 if data__replace_len < 1:
                     raise _Invalid
                 for data__replace_x, data__replace_item in enumerate(data__replace):
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity(data__replace_item, custom_formats, (name_prefix or "data") + ".replace[{data__replace_x}]")
+                    if not isinstance(data__replace_item, (dict)):
+                        raise _Invalid
         if "patch" in data_keys:
             data_keys.remove("patch")
             data__patch = data["patch"]
@@ -6217,7 +7282,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
                 if data__patch_len < 1:
                     raise _Invalid
                 for data__patch_x, data__patch_item in enumerate(data__patch):
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch(data__patch_item, custom_formats, (name_prefix or "data") + ".patch[{data__patch_x}]")
+                    if not isinstance(data__patch_item, (dict)):
+                        raise _Invalid
         if "remove" in data_keys:
             data_keys.remove("remove")
             data__remove = data["remove"]
@@ -6229,207 +7295,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
                 if data__remove_len < 1:
                     raise _Invalid
                 for data__remove_x, data__remove_item in enumerate(data__remove):
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal(data__remove_item, custom_formats, (name_prefix or "data") + ".remove[{data__remove_x}]")
-        if data_keys:
-            raise _Invalid
-    return data
-
-def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_removal(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
-    data_any_of_count81 = 0
-    if not data_any_of_count81:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['id']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count81 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count81:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['players']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count81 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count81:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['nation']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count81 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count81:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['areas']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count81 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count81:
-        raise _Invalid
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data__missing_keys = set(['why']) - data.keys()
-        if data__missing_keys:
-            raise _Invalid
-        data_keys = set(data.keys())
-        if "id" in data_keys:
-            data_keys.remove("id")
-            data__id = data["id"]
-            if not isinstance(data__id, (str)):
-                raise _Invalid
-        if "players" in data_keys:
-            data_keys.remove("players")
-            data__players = data["players"]
-            if not isinstance(data__players, (int)) and not (isinstance(data__players, float) and data__players.is_integer()) or isinstance(data__players, bool):
-                raise _Invalid
-        if "nation" in data_keys:
-            data_keys.remove("nation")
-            data__nation = data["nation"]
-            if not isinstance(data__nation, (str)):
-                raise _Invalid
-        if "level" in data_keys:
-            data_keys.remove("level")
-            data__level = data["level"]
-            if not isinstance(data__level, (str)):
-                raise _Invalid
-        if "areas" in data_keys:
-            data_keys.remove("areas")
-            data__areas = data["areas"]
-            if not isinstance(data__areas, (list, tuple)):
-                raise _Invalid
-            data__areas_is_list = isinstance(data__areas, (list, tuple))
-            if data__areas_is_list:
-                data__areas_len = len(data__areas)
-                if data__areas_len < 2:
-                    raise _Invalid
-                if data__areas_len > 2:
-                    raise _Invalid
-                for data__areas_x, data__areas_item in enumerate(data__areas):
-                    if not isinstance(data__areas_item, (str)):
+                    if not isinstance(data__remove_item, (dict)):
                         raise _Invalid
-        if "why" in data_keys:
-            data_keys.remove("why")
-            data__why = data["why"]
-            if not isinstance(data__why, (str)):
-                raise _Invalid
-            if isinstance(data__why, str):
-                data__why_len = len(data__why)
-                if data__why_len < 1:
-                    raise _Invalid
         if data_keys:
-            raise _Invalid
-    return data
-
-def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_patch(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
-    data_any_of_count82 = 0
-    if not data_any_of_count82:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['id']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count82 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count82:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['players']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count82 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count82:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['nation']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count82 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count82:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['areas']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count82 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count82:
-        raise _Invalid
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data_len = len(data)
-        if data_len < 2:
-            raise _Invalid
-        data_keys = set(data.keys())
-        for data_key in data_keys:
-            if data_key not in []:
-                data_value = data.get(data_key)
-                validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data_value, custom_formats, (name_prefix or "data") + ".{data_key}")
-    return data
-
-def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay_entity(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
-    data_any_of_count83 = 0
-    if not data_any_of_count83:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['id']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count83 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count83:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['players']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count83 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count83:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['nation']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count83 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count83:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['areas']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count83 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count83:
-        raise _Invalid
-    data_is_dict = isinstance(data, dict)
-    if data_is_dict:
-        data_len = len(data)
-        if data_len < 1:
             raise _Invalid
     return data
 

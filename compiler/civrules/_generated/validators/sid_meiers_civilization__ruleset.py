@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "d336043ff92973cba9aa04e140ed7675bd56cd8d77334faf44a9ca6c39db656d"
+SCHEMA_SHA256 = "2e588b351ef81c6487749fbe450e0a5be0f9a0103d3ad0916eeea42b71be66ea"
 
 from decimal import Decimal
 import re
@@ -2537,50 +2537,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_removal(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
-    data_any_of_count6 = 0
-    if not data_any_of_count6:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['id']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count6 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count6:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['players']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count6 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count6:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['nation']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count6 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count6:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['areas']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count6 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count6:
-        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data__missing_keys = set(['why']) - data.keys()
+        data__missing_keys = set(['id', 'why']) - data.keys()
         if data__missing_keys:
             raise _Invalid
         data_keys = set(data.keys())
@@ -2589,36 +2548,6 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
             data__id = data["id"]
             if not isinstance(data__id, (str)):
                 raise _Invalid
-        if "players" in data_keys:
-            data_keys.remove("players")
-            data__players = data["players"]
-            if not isinstance(data__players, (int)) and not (isinstance(data__players, float) and data__players.is_integer()) or isinstance(data__players, bool):
-                raise _Invalid
-        if "nation" in data_keys:
-            data_keys.remove("nation")
-            data__nation = data["nation"]
-            if not isinstance(data__nation, (str)):
-                raise _Invalid
-        if "level" in data_keys:
-            data_keys.remove("level")
-            data__level = data["level"]
-            if not isinstance(data__level, (str)):
-                raise _Invalid
-        if "areas" in data_keys:
-            data_keys.remove("areas")
-            data__areas = data["areas"]
-            if not isinstance(data__areas, (list, tuple)):
-                raise _Invalid
-            data__areas_is_list = isinstance(data__areas, (list, tuple))
-            if data__areas_is_list:
-                data__areas_len = len(data__areas)
-                if data__areas_len < 2:
-                    raise _Invalid
-                if data__areas_len > 2:
-                    raise _Invalid
-                for data__areas_x, data__areas_item in enumerate(data__areas):
-                    if not isinstance(data__areas_item, (str)):
-                        raise _Invalid
         if "why" in data_keys:
             data_keys.remove("why")
             data__why = data["why"]
@@ -2633,106 +2562,49 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_patch(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
-    data_any_of_count7 = 0
-    if not data_any_of_count7:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['id']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count7 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count7:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['players']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count7 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count7:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['nation']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count7 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count7:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['areas']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count7 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count7:
-        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data_len = len(data)
-        if data_len < 2:
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
             raise _Invalid
         data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
         for data_key in data_keys:
-            if data_key not in []:
+            if data_key not in ['id']:
                 data_value = data.get(data_key)
                 validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data_value, custom_formats, (name_prefix or "data") + ".{data_key}")
+    try:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data__missing_keys = set(['id']) - data.keys()
+            if data__missing_keys:
+                raise _Invalid
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data_len = len(data)
+            if data_len < 2:
+                raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_entity(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (dict)):
-        raise _Invalid
-    data_any_of_count8 = 0
-    if not data_any_of_count8:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['id']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count8 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count8:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['players']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count8 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count8:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['nation']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count8 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count8:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['areas']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count8 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count8:
-        raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
-        data_len = len(data)
-        if data_len < 1:
+        data__missing_keys = set(['id']) - data.keys()
+        if data__missing_keys:
             raise _Invalid
+        data_keys = set(data.keys())
+        if "id" in data_keys:
+            data_keys.remove("id")
+            data__id = data["id"]
+            if not isinstance(data__id, (str)):
+                raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_ruleset_id(data, custom_formats={}, name_prefix=None):
