@@ -45,7 +45,7 @@ def main(package: str, seed: int, draws: int) -> dict[str, Any]:
             "held": held,
             "target": target,
             "price": answer(helpers.purchase_cost, held, target),
-            "credit": helpers.credit_toward(held, target),
+            "credit": answer(helpers.credit_toward, held, target),
         }
         for held in holdings
         for target in cards

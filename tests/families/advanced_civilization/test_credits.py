@@ -18,6 +18,7 @@ from civrules.families.advanced_civilization.credits import (
     CreditPolicy,
     CreditSource,
     SameTarget,
+    TwoGroupCards,
     credit_matrix,
     credit_policy,
     credit_sources,
@@ -383,6 +384,7 @@ def test_the_linear_matrix_answers_as_the_dense_one_under_every_policy() -> None
     for same in SameTarget:
         for known in (True, False):
             assert assert_answers_as_dense(cards, CreditPolicy(same, known))
+        assert assert_answers_as_dense(cards, CreditPolicy(same, True, TwoGroupCards.HIGHEST_GROUP))
 
 
 def test_the_credits_from_among_a_set_of_cards_equal_a_lookup_of_each() -> None:

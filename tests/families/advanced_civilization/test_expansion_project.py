@@ -24,6 +24,7 @@ from civrules.families.advanced_civilization.credits import (
     CreditLine,
     CreditPolicy,
     CreditSource,
+    TwoGroupCards,
     credit_matrix,
     credit_policy,
     credit_toward,
@@ -438,7 +439,7 @@ def test_the_declared_credit_policy(ep: Loaded) -> None:
     assert declared["across_owned_cards"] == "sum"
     assert declared["extra_credits"] == "added_once"
     assert declared["credits_must_be_used"] and declared["free_when_covered"] and declared["excess_lost"]
-    assert credit_policy(ep.model) == CreditPolicy(two_group_cards_known=False)
+    assert credit_policy(ep.model) == CreditPolicy(two_group_cards_known=False, two_group_cards=TwoGroupCards.UNKNOWN)
 
 
 def test_the_derived_matrix_holds_the_extra_credits(ep: Loaded) -> None:

@@ -63,7 +63,7 @@ _ASK = """(function (q) {
   function a(v) { return U(v) ? "unknown" : v; }
   return JSON.stringify({
     prices: q.prices.map(function (x) {
-      return { price: a(E.call("price", [x.held, x.target])), credit: E.call("credit", [x.held, x.target]) };
+      return { price: a(E.call("price", [x.held, x.target])), credit: a(E.call("credit", [x.held, x.target])) };
     }),
     calamities: q.calamities.map(function (x) {
       var r = E.call("calamity_amount", [x.calamity, x.effect, x.held, x.role, {}, x.nation || null]);
@@ -200,6 +200,52 @@ def test_the_pages_credits_are_the_packages_credit_matrix_for_every_pair(
                 got = json.loads(page.evaluate(_CELLS))
         assert expected[ruleset_id], ruleset_id
         assert got == expected[ruleset_id], ruleset_id
+
+
+#: The page's credit toward each card of two groups for every pair of cards held.
+_PAIRS = """(function () {
+  var E = new civrules.Evaluator(civrules.data("civrules-tables"), civrules.data("civrules-rules"));
+  var m = civrules.data("civrules-tables").credit_matrix, ids = Object.keys(m.groups).sort(), out = {};
+  ids.filter(function (t) { return m.groups[t].length === 2; }).forEach(function (t) {
+    var row = [];
+    for (var i = 0; i < ids.length; i++) {
+      for (var j = i + 1; j < ids.length; j++) { row.push(E.call("credit", [[ids[i], ids[j]], t])); }
+    }
+    out[t] = row;
+  });
+  return JSON.stringify(out);
+})()"""
+
+#: The package's credit_toward for the same pairs (a child, as package_answers).
+_PACKAGE_PAIRS = """import itertools, json, sys
+data = __import__("civrules_rulesets." + sys.argv[1] + ".data", fromlist=["data"])
+helpers = __import__("civrules_rulesets." + sys.argv[1] + ".helpers", fromlist=["helpers"])
+ids = sorted(data.CARDS)
+print(json.dumps({t: [helpers.credit_toward(list(p), t) for p in itertools.combinations(ids, 2)]
+                  for t in ids if len(data.CARDS[t].groups or ()) == 2}))
+"""
+
+
+def test_the_pages_credit_toward_a_two_group_card_is_the_packages_for_every_pair(largest_page: Page) -> None:
+    """Mega Civilization §12: a card of two colours takes the higher colour's credits held, never
+    both; the page's planner computes a holding colour by colour as the package does (2,672 of the
+    pairs were the sum of the cells, up to 20 too much)."""
+    env = {**os.environ, "PYTHONPATH": str(GENERATED / "python")}
+    done = subprocess.run(
+        [sys.executable, "-c", _PACKAGE_PAIRS, LARGEST.replace("-", "_")],
+        capture_output=True, text=True, env=env, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    expected = json.loads(done.stdout)
+    assert len(expected) == 9
+    assert json.loads(largest_page.evaluate(_PAIRS)) == expected
+    ask = (
+        "(function () { var E = new civrules.Evaluator(civrules.data('civrules-tables'), "
+        "civrules.data('civrules-rules')); return [E.call('price', [['music', 'deism'], 'mysticism']), "
+        "E.call('price', [['library', 'trade_empire'], 'engineering'])]; })()"
+    )
+    got = largest_page.evaluate(ask)
+    assert got == [35, 140]
 
 
 def _cell(page: Page, card: str, column: str) -> str:

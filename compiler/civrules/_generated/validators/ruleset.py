@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "fa81e1b0b7cca9c3f4ce54f26cb94b83cd4eda98bb3d114fb145d7f82dd1d2e7"
+SCHEMA_SHA256 = "32501b44d3f1479101a16c8c0231f1161c0a5593c1ef84d86b83269b3f23762c"
 
 from decimal import Decimal
 import re
@@ -1102,7 +1102,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         try:
                             if not isinstance(data__creditpolicy__twogroupcards, (str)):
                                 raise _Invalid
-                            if not (isinstance(data__creditpolicy__twogroupcards, str) and data__creditpolicy__twogroupcards == 'both_groups'):
+                            if not (isinstance(data__creditpolicy__twogroupcards, str) and data__creditpolicy__twogroupcards == 'both_groups' or isinstance(data__creditpolicy__twogroupcards, str) and data__creditpolicy__twogroupcards == 'highest_group'):
                                 raise _Invalid
                             data__creditpolicy__twogroupcards_any_of_count3 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass

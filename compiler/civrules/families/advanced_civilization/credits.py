@@ -17,6 +17,12 @@ later purchase of a card of that group. They reach the same cards as "all other 
 (a card is never bought twice). Its rule for a card of two groups is lost (26.5.2, 26.5.4-26.5.6), so
 its policy writes `two_group_cards` as unknown: group credits toward a two-group card are then left
 out of the matrix (a cell is never larger than the truth), while specific and extra credits still count.
+
+Mega Civilization's rulebook (§12) gives a card of two colours the discount of the one colour whose
+credit tokens held are worth most, the two never combined (`two_group_cards: highest_group`). A cell
+of the matrix is what one held card alone gives (its higher group credit toward such a card, plus
+what it gives the card by name); the credit of several held cards toward it is not the sum of their
+cells but the highest of the group totals, plus the extra credits (:meth:`CreditMatrix.credit_toward`).
 """
 
 from __future__ import annotations
@@ -30,6 +36,14 @@ from civrules.support.values import frozen_value
 
 if TYPE_CHECKING:
     from civrules.families.advanced_civilization.model import Ruleset
+
+
+class TwoGroupCards(enum.StrEnum):
+    """How a card of two groups takes the group credits of the cards held."""
+
+    BOTH_GROUPS = "both_groups"
+    HIGHEST_GROUP = "highest_group"
+    UNKNOWN = "unknown"
 
 
 class SameTarget(enum.StrEnum):
@@ -46,6 +60,7 @@ class CreditPolicy:
 
     same_target: SameTarget = SameTarget.HIGHEST
     two_group_cards_known: bool = True
+    two_group_cards: TwoGroupCards = TwoGroupCards.BOTH_GROUPS
 
 
 @frozen_value
@@ -95,11 +110,21 @@ def combine(lines: Iterable[CreditLine], policy: CreditPolicy) -> int:
     >>> combine(lines, CreditPolicy(SameTarget.HIGHEST)), combine(lines, CreditPolicy(SameTarget.SUM))
     (25, 35)
     """
-    plain = [line.points for line in lines if not line.extra]
     extra = sum(line.points for line in lines if line.extra)
-    if policy.same_target is SameTarget.HIGHEST:
-        return max(plain, default=0) + extra
-    return sum(plain) + extra
+    plain = [line for line in lines if not line.extra]
+    if policy.two_group_cards is TwoGroupCards.HIGHEST_GROUP:
+        by_group: dict[str, list[int]] = {}
+        for line in plain:
+            if line.card is None and line.group is not None:
+                by_group.setdefault(line.group, []).append(line.points)
+        if len(by_group) > 1:  # one card's two colours toward a card of both: never combined
+            best = max(_total(points, policy) for points in by_group.values())
+            return _total([best, *(line.points for line in plain if line.card is not None)], policy) + extra
+    return _total([line.points for line in plain], policy) + extra
+
+
+def _total(points: Iterable[int], policy: CreditPolicy) -> int:
+    return max(points, default=0) if policy.same_target is SameTarget.HIGHEST else sum(points)
 
 
 def derive_credit_matrix(cards: Sequence[CreditSource], policy: CreditPolicy) -> dict[str, dict[str, int]]:
@@ -294,6 +319,29 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
             found = self._takers[group] = tuple(c for c in self.members.get(group, ()) if c not in self.two_groups)
         return found
 
+    def credit_toward(self, held: Iterable[str], target: str) -> int:
+        """The credit a holder of ``held`` receives toward ``target`` (each card once, the target's
+        own left out): the sum of the cells, but toward a card of two groups under
+        ``highest_group`` the highest of the group totals held plus the extra credits toward it.
+        :class:`UnknownFactError` where the rule leaves the answer open (a plain credit by name
+        beside group credits of other cards toward such a card), as the generated packages do."""
+        owned = [card for card in dict.fromkeys(held) if card != target]
+        groups = tuple(dict.fromkeys(self.groups_of.get(target, ())))
+        if self.policy.two_group_cards is not TwoGroupCards.HIGHEST_GROUP or len(groups) < 2 or len(owned) < 2:
+            return sum(self[card].get(target, 0) if card in self else 0 for card in owned)
+        totals = dict.fromkeys(groups, 0)
+        extra = 0
+        for card in owned:
+            lines = CreditRow(self, card, self.lines(card)).reaching(target)
+            if any(line.card is not None and not line.extra for line in lines):
+                raise UnknownFactError(card, target)
+            extra += sum(line.points for line in lines if line.extra)
+            for group in groups:
+                points = [line.points for line in lines if not line.extra and line.card is None and line.group == group]
+                if points:
+                    totals[group] += _total(points, self.policy)
+        return max(totals.values()) + extra
+
     def export(self) -> dict[str, Any]:
         """The linear form ``civrules export`` writes: the policy, every card's groups and the credit
         lines of each card that gives any (each `{points, group | card, extra?}`)."""
@@ -312,6 +360,11 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
             "policy": {
                 "same_target": self.policy.same_target.value,
                 "two_group_cards_known": self.policy.two_group_cards_known,
+                "two_group_cards": (
+                    self.policy.two_group_cards.value
+                    if self.policy.two_group_cards_known
+                    else TwoGroupCards.UNKNOWN.value
+                ),
             },
             "groups": {card: list(groups) for card, groups in self.groups_of.items()},
             "credits": {card: [line(credit) for credit in lines] for card, lines in self._lines.items()},
@@ -340,14 +393,23 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
 
 
 def credit_toward(matrix: Mapping[str, Mapping[str, int]], owned: Iterable[str], target: str) -> int:
-    """Total credit a holder of ``owned`` cards receives toward ``target`` (31.54: once per owned card).
+    """Total credit a holder of ``owned`` cards receives toward ``target`` (31.54: once per owned card):
+    a :class:`CreditMatrix` by its policy (:meth:`CreditMatrix.credit_toward`), a mapping of cells
+    by their sum.
 
     Examples
     --------
     >>> credit_toward({"astronomy": {"coinage": 20, "medicine": 20}}, ["astronomy", "astronomy"], "coinage")
     20
     """
+    if isinstance(matrix, CreditMatrix):
+        return matrix.credit_toward(owned, target)
     return sum(matrix.get(card, {}).get(target, 0) for card in set(owned) if card != target)
+
+
+class UnknownFactError(LookupError):
+    """The credit a set of held cards gives is left open by the rule (the package's helper raises
+    its own UnknownFactError there): ``args`` are the card and the target."""
 
 
 def credit_policy(ruleset: Ruleset) -> CreditPolicy:
@@ -358,9 +420,15 @@ def credit_policy(ruleset: Ruleset) -> CreditPolicy:
     same_target = ruleset.credit_policy.get("same_target")
     two_groups = ruleset.credit_policy.get("two_group_cards")
     known = not (isinstance(two_groups, dict) and "unknown" in two_groups)
-    if same_target in {s.value for s in SameTarget}:
-        return CreditPolicy(SameTarget(same_target), known)
-    return CreditPolicy(two_group_cards_known=known)
+    how = (
+        TwoGroupCards(two_groups)
+        if isinstance(two_groups, str) and two_groups in {t.value for t in TwoGroupCards}
+        else TwoGroupCards.BOTH_GROUPS
+    )
+    if not known:
+        how = TwoGroupCards.UNKNOWN
+    chosen = SameTarget(same_target) if same_target in {s.value for s in SameTarget} else SameTarget.HIGHEST
+    return CreditPolicy(chosen, known, how)
 
 
 def credit_sources(ruleset: Ruleset) -> list[CreditSource]:

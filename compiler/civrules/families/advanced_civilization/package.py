@@ -62,7 +62,7 @@ from civrules.support.tracked import shared
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
 FAMILY_RUNTIME = family_runtime_package(FAMILY.id)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
-FAMILY_RUNTIME_VERSION = "2.1.0"
+FAMILY_RUNTIME_VERSION = "2.2.0"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",
@@ -780,7 +780,14 @@ def _card_tables(ruleset: Ruleset, w: _Writer) -> None:
     w.add(
         "Credit each owned card gives toward each other card under the ruleset's credit policy\n"
         "(every card has a row, empty when it gives no credit): stored as each card's groups and\n"
-        "credit lines (points, group, card, extra) and computed per lookup.",
+        "credit lines (points, group, card, extra) and computed per lookup."
+        + (
+            "\nA cell is what one card held alone gives: toward a card of two groups, which takes only\n"
+            "its group whose credits held total most, a set of cards is not the sum of its cells\n"
+            "(credit_toward totals each group over the cards held and takes the highest)."
+            if policy["two_group_cards"] == "highest_group"
+            else ""
+        ),
         "CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]]",
         call(
             "CreditMatrix",
@@ -796,6 +803,8 @@ def _card_tables(ruleset: Ruleset, w: _Writer) -> None:
                     for card, lines in exported["credits"].items()
                 ]
             ),
+            # Written only where it is not what two_group_cards_known implies (both groups, or unknown).
+            *([string(policy["two_group_cards"])] if policy["two_group_cards"] == "highest_group" else []),
         ),
     )
 

@@ -94,7 +94,7 @@ RULESET_ID: Final = "advanced-civilization"
 RULESET_NAME: Final = "Advanced Civilization"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "c666ec6bf893cf838a2675edb3bdc2c286bfe0db7ad7157dab11469d925d4af3"
+RULESET_FINGERPRINT: Final = "096658671da81382beb6348b2c79a75fff588cce1f69ea9e3fb2d1ad69ba9320"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False

@@ -94,7 +94,7 @@ RULESET_ID: Final = "advanced-civilization-western"
 RULESET_NAME: Final = "Advanced Civilization with the Western Extension"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "52ad691c9924339fa64ba9940105bb96abee5aa41621edc3ff7034edd0d39ec5"
+RULESET_FINGERPRINT: Final = "d11b607a454af90b6a4ce013459d3e26a4ce40bc7f3010d32dc3a0b814c62894"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False

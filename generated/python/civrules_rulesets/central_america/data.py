@@ -104,7 +104,7 @@ RULESET_ID: Final = "central-america"
 RULESET_NAME: Final = "Central America (Expansion Project map variant)"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "d2a13583fc51047442df516fc94e1952d826438fb31a2148340ecf59efd64bd8"
+RULESET_FINGERPRINT: Final = "60cab6a3f6e0b66bc35086726f662f8627d0ba7e5b14d0eed9b932cda350818d"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True

@@ -106,7 +106,7 @@ RULESET_ID: Final = "expansion-project"
 RULESET_NAME: Final = "Civilization: The Expansion Project"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "04acacb8d4dfc573b34e3fb12c804c71a0e7419d690745a9cc727ef78a345c77"
+RULESET_FINGERPRINT: Final = "33d42f352e7af73d552bad22ffeb5fb3f2b7861664e5b354f92b64dee5b6cd53"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True

@@ -101,7 +101,7 @@ RULESET_ID: Final = "mega-civilization"
 RULESET_NAME: Final = "Mega Civilization"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "0db2ad3a466a73c6a345e0b059f23eb925c91dbf465b63a5ba5459c82477a61e"
+RULESET_FINGERPRINT: Final = "7e3a23a15afb86a4ccb1ae1da670389fc0ce4a4f4bd9b074ae44ebaa05607199"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -2132,6 +2132,9 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
 #: Credit each owned card gives toward each other card under the ruleset's credit policy
 #: (every card has a row, empty when it gives no credit): stored as each card's groups and
 #: credit lines (points, group, card, extra) and computed per lookup.
+#: A cell is what one card held alone gives: toward a card of two groups, which takes only
+#: its group whose credits held total most, a set of cards is not the sum of its cells
+#: (credit_toward totals each group over the cards held and takes the highest).
 CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = CreditMatrix(
     "highest",
     True,
@@ -2353,6 +2356,7 @@ CREDIT_MATRIX: Final[Mapping[str, Mapping[str, int]]] = CreditMatrix(
             (10, None, CardId.CARTOGRAPHY, True),
         ),
     },
+    "highest_group",
 )
 
 #: How the ruleset values a set of commodity cards (None: not in the sources).
@@ -6359,7 +6363,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
     credit_policy=settings.CreditPolicy(
         source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition: credit tokens, two colours, examples 1-3); community/megaciv_advances.csv (group_credits and extra credit columns); community/megaciv_disagreements.md (extra credits)",
         group_credits="credit_tokens_of_group",
-        two_group_cards="both_groups",
+        two_group_cards="highest_group",
         same_target="highest",
         across_owned_cards="sum",
         extra_credits="added_once",
@@ -6388,7 +6392,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 text="Paying more points than the price gives no change back, in treasury tokens or in trade cards.",
             ),
         ),
-        note="§12: an advance's group credits are credit tokens of its colours, kept for the rest of the game and counted toward every later advance of that colour (not in the turn they are received, but for each advance of the colour bought in one later turn); an advance of two colours takes the discount of the colour whose credit tokens are worth most, never both (example 1: Music's arts 10 and religion 5 give 10 toward Mysticism); the additional credits printed on an advance toward one named advance come on top (example 2: 20 crafts tokens and Pottery's 10 toward Agriculture give 30); the price never falls below zero, and no change is given. Credits of different held advances add up (across_owned_cards). The matrix is pairwise, so for a two-colour target credited through different colours by different held advances (one arts, another religion toward Mysticism) it adds them where §12 takes the larger colour total: the matrix can then exceed the rule's discount (a limit of the pairwise form, not of the sources).",
+        note="§12: an advance's group credits are credit tokens of its colours, kept for the rest of the game and counted toward every later advance of that colour (not in the turn they are received, but for each advance of the colour bought in one later turn); an advance of two colours takes the discount of the colour whose credit tokens are worth most, never both (example 1: Music's arts 10 and religion 5 give 10 toward Mysticism); the additional credits printed on an advance toward one named advance come on top (example 2: 20 crafts tokens and Pottery's 10 toward Agriculture give 30); the price never falls below zero, and no change is given. Credits of different held advances add up (across_owned_cards), colour by colour: toward an advance of two colours the credit tokens held of each colour are totalled and only the higher total counts (two_group_cards: highest_group; e.g. Music's arts 10 and Deism's religion 10 with Music's religion 5 give max(10, 15) = 15 toward Mysticism, not 20). Read here: §12 lists the additional credits printed toward one named advance as a way of lowering the price of its own, beside the credit tokens, says that the two colours' credit tokens are never combined, and that all effects and credits are cumulative; so the additional credits toward an advance of two colours are added on top of the higher colour's tokens (no worked example of §12 has one). The credit matrix is pairwise: a cell is what one held advance alone gives (its higher colour toward an advance of two), and the helpers compute a set of held advances colour by colour, not as the sum of the cells.",
         unknown_fields=("credits_must_be_used",),
     ),
     ast=settings.Ast(

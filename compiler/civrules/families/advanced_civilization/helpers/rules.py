@@ -46,12 +46,33 @@ _MATRIX = table("credit_matrix")
 _POLICY = get(_MATRIX, "policy")
 _POINTS = _f("l", _g("l", "points"))
 
-#: The credit one owned card ``h`` gives toward ``target``, derived from the linear form the export
-#: writes (``credit_matrix``: {policy, groups, credits}) as the package's ``CREDIT_MATRIX[h][target]``
-#: is (credits.py, ``CreditRow``): the lines of ``h`` that name ``target``, or name a group of it (none
-#: where ``target`` has two groups and the policy does not know how such a card takes group credits);
-#: several plain lines combine by the policy (the highest, or their sum), extra lines always add.
-CREDIT_CELL = Rule(
+
+def _agg(points: Expr) -> Expr:
+    """Plain credits of one card toward one target by the policy: their sum, or the highest."""
+    return if_(op("eq", get(_POLICY, "same_target"), "sum"), op("sum", points), op("max_of", points, 0))
+
+
+def _plain(lines: Expr) -> Expr:
+    return op("filter", lines, _f("l", op("not", _g("l", "extra"))))
+
+
+def _in_group(lines: Expr, group: Expr) -> Expr:
+    """The points of the group lines (not by name) of ``lines`` toward ``group``."""
+    return op(
+        "map",
+        op("filter", lines, _f("l", op("and", op("is_null", _g("l", "card")), op("eq", _g("l", "group"), group)))),
+        _POINTS,
+    )
+
+
+_HIGHEST_GROUP = op("eq", get(_POLICY, "two_group_cards"), "highest_group")
+_TARGET_GROUPS = op("unique", op("coalesce", get(get(_MATRIX, "groups"), var("target")), op("list")))
+
+#: The lines of one owned card ``h`` that reach ``target``, from the linear form the export writes
+#: (``credit_matrix``: {policy, groups, credits}) as the package's ``CREDIT_MATRIX`` reads them
+#: (credits.py, ``CreditRow``): the lines that name ``target``, or name a group of it (none where
+#: ``target`` has two groups and the policy does not know how such a card takes group credits).
+CREDIT_REACH = Rule(
     ("h", "target"),
     let(
         [
@@ -64,22 +85,36 @@ CREDIT_CELL = Rule(
                     var("groups"),
                 ),
             ),
-            (
-                "reach",
-                op(
-                    "filter",
-                    op("coalesce", get(get(_MATRIX, "credits"), var("h")), op("list")),
-                    _f(
-                        "l",
-                        if_(
-                            op("is_null", _g("l", "card")),
-                            op("in", _g("l", "group"), var("takes")),
-                            op("eq", _g("l", "card"), var("target")),
-                        ),
-                    ),
+        ],
+        op(
+            "filter",
+            op("coalesce", get(get(_MATRIX, "credits"), var("h")), op("list")),
+            _f(
+                "l",
+                if_(
+                    op("is_null", _g("l", "card")),
+                    op("in", _g("l", "group"), var("takes")),
+                    op("eq", _g("l", "card"), var("target")),
                 ),
             ),
-            ("plain", op("map", op("filter", var("reach"), _f("l", op("not", _g("l", "extra")))), _POINTS)),
+        ),
+    ),
+)
+
+#: The credit one owned card ``h`` alone gives toward ``target``, as the package's
+#: ``CREDIT_MATRIX[h][target]``: several plain lines combine by the policy (the highest, or their
+#: sum), but under ``highest_group`` one card's credits to the two groups of ``target`` are never
+#: combined (its best group counts); extra lines always add.
+CREDIT_CELL = Rule(
+    ("h", "target"),
+    let(
+        [
+            ("reach", call("credit_reach", var("h"), var("target"))),
+            ("plain", _plain(var("reach"))),
+            (
+                "colours",
+                op("filter", _TARGET_GROUPS, _f("g", op("gt", op("len", _in_group(var("plain"), var("g"))), 0))),
+            ),
             (
                 "extra",
                 op("sum", op("map", op("filter", var("reach"), _f("l", op("eq", _g("l", "extra"), True))), _POINTS)),
@@ -87,23 +122,96 @@ CREDIT_CELL = Rule(
         ],
         add(
             if_(
-                op("eq", get(_POLICY, "same_target"), "sum"),
-                op("sum", var("plain")),
-                op("max_of", var("plain"), 0),
+                op("and", _HIGHEST_GROUP, op("gt", op("len", var("colours")), 1)),
+                _agg(
+                    op(
+                        "concat",
+                        op(
+                            "list",
+                            op(
+                                "list",
+                                op(
+                                    "max_of",
+                                    op("map", var("colours"), _f("g", _agg(_in_group(var("plain"), var("g"))))),
+                                    0,
+                                ),
+                            ),
+                            op(
+                                "map",
+                                op("filter", var("plain"), _f("l", op("not", op("is_null", _g("l", "card"))))),
+                                _POINTS,
+                            ),
+                        ),
+                    )
+                ),
+                _agg(op("map", var("plain"), _POINTS)),
             ),
             var("extra"),
         ),
     ),
 )
 
+#: The credit a holder of ``held`` receives toward ``target`` (the package's ``credit_toward``): the
+#: cells of the cards held added up; but toward a card of two groups under ``highest_group`` (Mega
+#: Civilization §12: the colours are never combined) each group's credits are totalled over the
+#: cards held and only the highest total counts, the extra credits toward the card on top; unknown
+#: where a card held credits it by name with a plain credit beside other cards' group credits.
 CREDIT = Rule(
     ("held", "target"),
-    op(
-        "sum",
-        op(
-            "map",
-            op("filter", op("unique", var("held")), _f("h", op("ne", var("h"), var("target")))),
-            _f("h", call("credit_cell", var("h"), var("target"))),
+    let(
+        [
+            ("owned", op("filter", op("unique", var("held")), _f("h", op("ne", var("h"), var("target"))))),
+            ("groups", _TARGET_GROUPS),
+        ],
+        if_(
+            op("and", _HIGHEST_GROUP, op("gt", op("len", var("groups")), 1), op("gt", op("len", var("owned")), 1)),
+            let(
+                [("reaches", op("map", var("owned"), _f("h", call("credit_reach", var("h"), var("target")))))],
+                if_(
+                    op(
+                        "any",
+                        var("reaches"),
+                        _f(
+                            "r",
+                            op(
+                                "any",
+                                _plain(var("r")),
+                                _f("l", op("not", op("is_null", _g("l", "card")))),
+                            ),
+                        ),
+                    ),
+                    obj(
+                        unknown="a card held credits this card by name, beside other cards' credits to its two "
+                        "groups, of which only the higher counts: the sources do not say how the two combine"
+                    ),
+                    add(
+                        op(
+                            "max_of",
+                            op(
+                                "map",
+                                var("groups"),
+                                _f(
+                                    "g",
+                                    op(
+                                        "sum",
+                                        op("map", var("reaches"), _f("r", _agg(_in_group(_plain(var("r")), var("g"))))),
+                                    ),
+                                ),
+                            ),
+                            0,
+                        ),
+                        op(
+                            "sum",
+                            op(
+                                "map",
+                                op("filter", op("concat", var("reaches")), _f("l", op("eq", _g("l", "extra"), True))),
+                                _POINTS,
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+            op("sum", op("map", var("owned"), _f("h", call("credit_cell", var("h"), var("target"))))),
         ),
     ),
 )
@@ -888,6 +996,7 @@ CAN_ENTER_EPOCH = Rule(
 RULES = {
     "credit": CREDIT,
     "credit_cell": CREDIT_CELL,
+    "credit_reach": CREDIT_REACH,
     "price": PRICE,
     "prerequisites_met": PREREQUISITES_MET,
     "set_value": SET_VALUE,

@@ -7,6 +7,13 @@ it: a group credit reaches the other cards of its group (not a card of two group
 does not know how such a card takes group credits), several lines of one owned card toward one
 target give the highest or their sum (``same_target``), and an extra credit always adds.
 
+A cell is what one held card *alone* gives toward a card. Where a card of two groups takes only the
+credits of the one group whose credits held total most (``two_group_cards`` ``highest_group``: Mega
+Civilization, §12 of its rulebook: the two colours are never combined), a cell toward such a card is
+that card's higher group credit (plus what it gives toward the card by name), and the credit of a
+*set* of held cards is not the sum of their cells: :meth:`CreditMatrix.credit_toward` totals each
+group over the cards held and takes the highest, then adds the extra credits toward the card.
+
 Every pair of the ruleset's cards has a value: ``matrix[owned][target]`` is 0 where ``owned`` gives
 no credit toward ``target`` (a row reads like :class:`collections.Counter`: it iterates, counts and
 compares only the cards it credits, and answers 0 for any other card). An id that is no card of the
@@ -21,7 +28,11 @@ from collections.abc import Iterator, Mapping
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any
+
+#: How a card of two groups takes group credits (the ruleset's `credit_policy.two_group_cards`).
+_TWO_GROUP_CARDS = ("both_groups", "highest_group", "unknown")
 
 #: One credit line: points, the group it credits (or None), the card it credits (or None), extra.
 Line = tuple[int, "str | None", "str | None", bool]
@@ -58,9 +69,7 @@ class CreditRow(Mapping[str, int]):
 
                 raise unknown_id(target, self._matrix._groups, "civilization card")
             return 0
-        plain = [line[0] for line in lines if not line[3]]
-        extra = sum(line[0] for line in lines if line[3])
-        return (sum(plain) if self._matrix.same_target == "sum" else max(plain, default=0)) + extra
+        return self._matrix._combine(lines, target)
 
     def _targets(self) -> "tuple[str, ...]":
         """The cards this row credits, sorted: made once per owned card and kept by the matrix (each
@@ -115,6 +124,11 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
 
     ``groups``: each card's groups, in card order; ``credits``: the credit lines of each card that
     gives any. ``two_group_cards_known`` False: group credits do not reach a card of two groups.
+    ``two_group_cards`` (the policy's word): ``both_groups``, a card of two groups takes the credits
+    of both; ``highest_group``, only those of its group whose credits held total most (a cell is then
+    one card's higher group credit, and :meth:`credit_toward` totals a set group by group);
+    ``unknown`` where ``two_group_cards_known`` is False. Left out, it follows
+    ``two_group_cards_known``.
 
     Examples
     --------
@@ -135,6 +149,7 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
         "_no_group_credits",
         "_targets",
         "same_target",
+        "two_group_cards",
     )
 
     def __init__(
@@ -143,9 +158,18 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
         two_group_cards_known: bool,
         groups: "Mapping[str, tuple[str, ...]]",
         credits: "Mapping[str, tuple[Line, ...]]",
+        two_group_cards: "str | None" = None,
     ) -> None:
         self.same_target = same_target
         self._known = two_group_cards_known
+        if two_group_cards is None:
+            two_group_cards = "both_groups" if two_group_cards_known else "unknown"
+        if (two_group_cards == "unknown") == two_group_cards_known or two_group_cards not in _TWO_GROUP_CARDS:
+            raise ValueError(
+                f"two_group_cards {two_group_cards!r} with two_group_cards_known {two_group_cards_known}: "
+                f"one of {', '.join(_TWO_GROUP_CARDS)}, 'unknown' exactly where the rule is not known"
+            )
+        self.two_group_cards = two_group_cards
         self._hash: int | None = None
         self._groups = groups
         self._lines = credits
@@ -175,6 +199,70 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
             index = self._indexes[owned] = (by_card, by_group)
         return index
 
+    def _combine(self, lines: "list[Line]", target: str) -> int:
+        """The credit several lines of one owned card give toward ``target``: plain lines the
+        highest or their sum (``same_target``), a card of two groups taking one group's lines only
+        under ``highest_group``; extra lines always add."""
+        extra = sum(line[0] for line in lines if line[3])
+        plain = [line for line in lines if not line[3]]
+        if self.two_group_cards == "highest_group":
+            by_group: dict[str, list[int]] = {}
+            for line in plain:
+                if line[2] is None and line[1] is not None:
+                    by_group.setdefault(line[1], []).append(line[0])
+            if len(by_group) > 1:  # the colours of one card are never combined: its best one
+                best = max(self._total(points) for points in by_group.values())
+                named = [line[0] for line in plain if line[2] is not None]
+                return self._total([best, *named]) + extra
+        return self._total([line[0] for line in plain]) + extra
+
+    def _total(self, points: "list[int]") -> int:
+        return sum(points) if self.same_target == "sum" else max(points, default=0)
+
+    def credit_toward(self, held: "Iterable[str]", target: str) -> int:
+        """The credit a holder of the ``held`` cards (ids of this ruleset, the target's own left out,
+        each counted once) receives toward ``target``.
+
+        Credits of different cards add up; toward a card of two groups under ``highest_group``
+        (Mega Civilization §12), the group credits held are totalled group by group and only the
+        highest total counts, the extra credits toward the card itself on top. A plain credit toward
+        the card by name, from a card held beside others that give its groups' credits, is
+        UnknownFactError under ``highest_group``: the rule does not say how it combines with them.
+
+        Examples
+        --------
+        >>> groups = {"music": ("arts",), "deism": ("religion",), "mysticism": ("arts", "religion")}
+        >>> credits = {"music": ((10, "arts", None, False), (5, "religion", None, False)),
+        ...            "deism": ((10, "religion", None, False),)}
+        >>> highest = CreditMatrix("highest", True, groups, credits, "highest_group")
+        >>> highest.credit_toward(["music", "deism"], "mysticism")
+        15
+        >>> CreditMatrix("highest", True, groups, credits).credit_toward(["music", "deism"], "mysticism")
+        20
+        """
+        owned = [card for card in dict.fromkeys(held) if card != target]
+        groups = tuple(dict.fromkeys(self._groups.get(target, ())))
+        if self.two_group_cards != "highest_group" or len(groups) < 2 or len(owned) < 2:
+            return sum(self[card][target] for card in owned)
+        totals = dict.fromkeys(groups, 0)
+        extra = 0
+        for card in owned:
+            row = self[card]  # an id that is no card: UnknownIdError
+            lines = row._reaching(target)
+            if any(line[2] is not None and not line[3] for line in lines):
+                from civrules_runtime.errors import UnknownFactError  # on the refusal path only
+
+                raise UnknownFactError(
+                    f"{card} gives a credit toward {target} by name, and {target} takes only the credits of its "
+                    f"one group whose credits held total most: the sources do not say how the two combine"
+                )
+            extra += sum(line[0] for line in lines if line[3])
+            for group in groups:
+                points = [line[0] for line in lines if not line[3] and line[1] == group and line[2] is None]
+                if points:
+                    totals[group] += self._total(points)
+        return max(totals.values()) + extra
+
     @classmethod
     def from_export(cls, exported: "Mapping[str, Any]") -> "CreditMatrix":
         """The matrix of ``civrules export``'s ``credit_matrix`` object (its linear form):
@@ -203,6 +291,7 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
                 )
                 for card, lines in exported["credits"].items()
             },
+            policy.get("two_group_cards"),  # an export written before it: by two_group_cards_known
         )
 
     def __getitem__(self, owned: str) -> CreditRow:
@@ -235,8 +324,8 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
 
     def _written(
         self,
-    ) -> "tuple[str, bool, Mapping[str, tuple[str, ...]], Mapping[str, tuple[Line, ...]]]":
-        return (self.same_target, self._known, self._groups, self._lines)
+    ) -> "tuple[str, bool, Mapping[str, tuple[str, ...]], Mapping[str, tuple[Line, ...]], str]":
+        return (self.same_target, self._known, self._groups, self._lines, self.two_group_cards)
 
     def __hash__(self) -> int:
         if self._hash is None:
@@ -245,8 +334,9 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
 
     def __reduce__(
         self,
-    ) -> "tuple[type[CreditMatrix], tuple[str, bool, Mapping[str, tuple[str, ...]], Mapping[str, tuple[Line, ...]]]]":
-        return (type(self), (self.same_target, self._known, dict(self._groups), dict(self._lines)))
+    ) -> "tuple[type[CreditMatrix], tuple[str, bool, Mapping[str, tuple[str, ...]], Mapping[str, tuple[Line, ...]], str]]":  # noqa: E501
+        written = (self.same_target, self._known, dict(self._groups), dict(self._lines), self.two_group_cards)
+        return (type(self), written)
 
     def __copy__(self) -> "CreditMatrix":
         return self  # it cannot change: a copy is itself, as for a tuple

@@ -24,6 +24,7 @@ from civrules_runtime.errors import (
 )
 from civrules_runtime.mappings import FrozenMap
 
+from .credits import CreditMatrix
 from .records import (
     Addition,
     AstTrack,
@@ -104,13 +105,16 @@ def mapping(value: "Mapping[str, T] | None", parameter: str, what: str) -> "Mapp
 
 
 def credit_toward(matrix: "Mapping[str, Mapping[str, int]]", owned: "Iterable[str]", target: str) -> int:
+    """The credit a holder of ``owned`` receives toward ``target``: each card held counted once, the
+    target's own left out. A package's matrix computes it by the ruleset's policy (a card of two
+    groups may take only its highest group's credits held: never the sum of the cells); any other
+    mapping of cells is summed."""
     collection(owned, "owned")
     known_id(matrix, target, "civilization card")
-    return sum(
-        matrix[card].get(target, 0)
-        for card in dict.fromkeys([known_id(matrix, card, "civilization card") for card in owned])
-        if card != target
-    )
+    held = list(dict.fromkeys([known_id(matrix, card, "civilization card") for card in owned]))
+    if isinstance(matrix, CreditMatrix):
+        return matrix.credit_toward(held, target)
+    return sum(matrix[card].get(target, 0) for card in held if card != target)
 
 
 def purchase_cost(

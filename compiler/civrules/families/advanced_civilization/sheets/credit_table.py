@@ -263,6 +263,7 @@ def credit_chart(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
     return {
         "form": "chart",
         "count": len(rows),
+        "how": chart_how(policy),
         "rows": rows,
         "groups": groups,
         "drawn": drawn_note(groups),
@@ -289,15 +290,36 @@ def build(source: Source[Ruleset]) -> Mapping[str, Any]:
     return credit_table(source.ruleset, source.page, source)
 
 
+def chart_how(policy: Mapping[str, Any]) -> str:
+    """How to add the chart's credits up, as the ruleset's policy says."""
+    if policy.get("two_group_cards") == "highest_group":
+        return (
+            "Add each column up over the cards you hold: a card of one group costs its price less its group's "
+            "total; a card of two groups, less the larger of its two groups' totals (never both). The credits "
+            "toward it by name add on."
+        )
+    return "Add them up: the card costs its price less the total."
+
+
 def policy_sentences(policy: Mapping[str, Any]) -> list[str]:
     """The ruleset's credit policy in words, one sentence per declared rule."""
     said = []
+    highest = policy.get("two_group_cards") == "highest_group"
     if policy.get("across_owned_cards") == "sum":
-        said.append("The credits of all cards held add up; a card costs its price less their total.")
+        said.append(
+            "The credits of all cards held add up, group by group; a card costs its price less their total."
+            if highest
+            else "The credits of all cards held add up; a card costs its price less their total."
+        )
     if policy.get("group_credits") == "other_cards_in_group":
         said.append("A credit toward a group goes to every other card of that group.")
     if policy.get("two_group_cards") == "both_groups":
         said.append("A card of two groups receives the credits toward either.")
+    elif highest:
+        said.append(
+            "A card of two groups receives only the credits of the group whose credits held total more, "
+            "never both; the credits toward it by name add on."
+        )
     if policy.get("same_target") == "highest":
         said.append("Where one card held credits a card twice, the higher credit counts.")
     elif policy.get("same_target") == "sum":

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "676cd628e7bc7d855124cd0775631fac90fd914fbea74551e4e35a799660d88f"
+SOURCE_SHA256 = "9e63e4a9b594b83402968056af5939069e4c02f656741c1fcae3601f972513d1"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'credit-table.html.j2'
@@ -104,6 +104,7 @@ def block_content(context, missing=missing):
     l_0_group_legend = resolve('group_legend')
     l_0_groups = resolve('groups')
     l_0_count = resolve('count')
+    l_0_how = resolve('how')
     l_0_drawn = resolve('drawn')
     l_0_all_unknown = resolve('all_unknown')
     l_0_rows = resolve('rows')
@@ -128,7 +129,9 @@ def block_content(context, missing=missing):
         yield escape(context.call((undefined(name='group_legend') if l_0_group_legend is missing else l_0_group_legend), (undefined(name='groups') if l_0_groups is missing else l_0_groups), _block_vars=_block_vars))
         yield '\n<span class="how">'
         yield escape((undefined(name='count') if l_0_count is missing else l_0_count))
-        yield ' cards are too many for a legible table of every card held against every card to buy on one page, so this chart gives the same credits card by card. Each card you hold gives the credit in the column of the group of the card you want (and to the single cards named at the right). Add them up: the card costs its price less the total.</span>\n'
+        yield ' cards are too many for a legible table of every card held against every card to buy on one page, so this chart gives the same credits card by card. Each card you hold gives the credit in the column of the group of the card you want (and to the single cards named at the right). '
+        yield escape((undefined(name='how') if l_0_how is missing else l_0_how))
+        yield '</span>\n'
         if (undefined(name='drawn') if l_0_drawn is missing else l_0_drawn):
             pass
             yield '<span class="group-note">'
@@ -316,4 +319,4 @@ def block_content(context, missing=missing):
             yield '</span>'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=36&4=47&11=50&12=52&13=54&14=56&15=58&17=60&23=62&25=64&26=66&28=68&29=70&30=72&38=74&39=76&52=81&53=83&68=86&69=115&71=118&72=120&73=122&74=127&76=133&78=136&82=148&83=151&84=154&85=159&91=165&92=169&93=173&94=188&95=193&96=198&97=202&99=210&108=218&109=225&110=228&114=233&117=235&119=238&123=244&124=248&129=258&130=262&135=270&136=275&137=279&138=283&139=285&147=293&150=300&151=302'
+debug_info = '1=13&2=16&3=36&4=47&11=50&12=52&13=54&14=56&15=58&17=60&23=62&25=64&26=66&28=68&29=70&30=72&38=74&39=76&52=81&53=83&68=86&69=116&71=119&72=121&73=125&74=130&76=136&78=139&82=151&83=154&84=157&85=162&91=168&92=172&93=176&94=191&95=196&96=201&97=205&99=213&108=221&109=228&110=231&114=236&117=238&119=241&123=247&124=251&129=261&130=265&135=273&136=278&137=282&138=286&139=288&147=296&150=303&151=305'
