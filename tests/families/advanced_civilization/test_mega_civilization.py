@@ -134,11 +134,13 @@ def composition(ruleset: Ruleset, players: int, region: str) -> Mapping[str, Any
 
 
 def deck_size(ruleset: Ruleset, players: int, region: str) -> int:
-    """Trade cards in the deck: the goods' counts plus one of each calamity of the listed severities."""
-    (deck,) = composition(ruleset, players, region)["decks"]
-    goods = sum(entry["count"] for entry in deck["commodities"])
-    calamities = sum(1 for c in ruleset.calamities if c.severity in deck["calamity_severities"])
-    return int(goods + calamities * deck["calamity_sets"])
+    """Trade cards in the deck(s): the goods' counts plus one of each calamity of the listed severities."""
+    total = 0
+    for deck in composition(ruleset, players, region)["decks"]:
+        goods = sum(entry["count"] for entry in deck["commodities"])
+        calamities = sum(1 for c in ruleset.calamities if c.severity in deck["calamity_severities"])
+        total += int(goods + calamities * deck["calamity_sets"])
+    return total
 
 
 def read_csv(name: str) -> list[dict[str, str]]:
@@ -214,7 +216,7 @@ def test_every_fact_cites_a_community_source_never_a_rule(ruleset: Ruleset) -> N
 
 def test_unknown_parts_are_declared(ruleset: Ruleset) -> None:
     declared = ruleset.data["not_in_sources"]
-    assert set(declared) == {"map", "player_counts", "victory"}
+    assert set(declared) == {"map", "victory"}
     assert all(set(value) == {"unknown"} for value in declared.values())
     assert "map" not in ruleset.data["files"]
     # the rulebook transcription (menuan/megacivrules-flutter, section 12): the two colours of an advance
@@ -490,10 +492,10 @@ def test_goods_five_per_stack_valued_by_stack_split_west_east(ruleset: Ruleset) 
         (9, "east", 201),
         (10, "west", 201),
         (11, "east", 201),
-        (12, "whole", 254),
-        (14, "whole", 254),
-        (15, "whole", 320),
-        (18, "whole", 320),
+        (12, "whole", 270),
+        (14, "whole", 270),
+        (15, "whole", 344),
+        (18, "whole", 344),
     ],
 )
 def test_deck_sizes(ruleset: Ruleset, players: int, region: str, size: int) -> None:
@@ -510,10 +512,11 @@ def test_every_player_count_has_a_deck_and_only_the_sourced_ones(ruleset: Rulese
 
 
 def test_the_18_player_deck_holds_every_card(ruleset: Ruleset) -> None:
-    (deck,) = composition(ruleset, 18, "whole")["decks"]
-    counts = {entry["commodity"]: entry["count"] for entry in deck["commodities"]}
-    assert counts == {good.id: good.count for good in ruleset.commodities}
-    assert deck["calamity_severities"] == ["major", "minor"]
+    counts: Counter[str] = Counter()
+    for deck in composition(ruleset, 18, "whole")["decks"]:
+        counts.update({entry["commodity"]: entry["count"] for entry in deck["commodities"]})
+        assert deck["calamity_severities"] == ["major", "minor"]
+    assert dict(counts) == {good.id: good.count for good in ruleset.commodities}
 
 
 @needs_community
@@ -525,8 +528,11 @@ def test_decks_equal_the_transcription(ruleset: Ruleset) -> None:
         if row["card_kind"] == "commodity":
             found.setdefault(key, Counter())[good_id(row["card"])] += int(row["quantity"])
     for (players, where), goods in found.items():
-        (deck,) = composition(ruleset, players, where)["decks"]
-        assert {e["commodity"]: e["count"] for e in deck["commodities"]} == dict(goods), (players, where)
+        # the two blocks (12-18 players) hold the transcription's one deck between them
+        listed: Counter[str] = Counter()
+        for deck in composition(ruleset, players, where)["decks"]:
+            listed.update({e["commodity"]: e["count"] for e in deck["commodities"]})
+        assert dict(listed) == dict(goods), (players, where)
 
 
 # --- Civilizations and the A.S.T. ---------------------------------------------------------------------
@@ -643,7 +649,9 @@ def test_a_changed_expert_requirement_is_named_by_its_level_not_as_an_element() 
 def test_an_unknown_fact_in_a_diff_prints_its_reason_as_text() -> None:
     text = (RULES.parent / "docs" / "diff-expansion-project-to-mega-civilization.txt").read_text(encoding="utf-8")
     assert '"unknown": ""' not in text and "[…]" not in text
-    assert "~ ast.finish_space: 16 → unknown (Known per level, not as one number" in text
+    assert "credits_must_be_used: true → unknown (§12 does not say whether" in text
+    # a fact that does not apply (tracks of two lengths have no one finish) is left out, not unknown
+    assert "  - ast.finish_space: 16\n" in text
     assert '"calamity_severities": "unknown (10.3.1 adds' in text
 
 
@@ -656,3 +664,59 @@ def test_the_diff_file_of_the_readme_is_current() -> None:
     assert result.exit_code == 0
     written = (RULES.parent / "docs" / "diff-expansion-project-to-mega-civilization.txt").read_text(encoding="utf-8")
     assert result.stdout == written, "regenerate docs/diff-expansion-project-to-mega-civilization.txt"
+
+
+# --- round 19: the data audit's defects 2-6 -------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [12, 14, 15, 18])
+def test_two_blocks_have_a_deck_each_split_by_block_counts(ruleset: Ruleset, players: int) -> None:
+    # menuan chapter 4 (12-14, 15-18 players): West and East are separate blocks, each drawing from its own
+    # cards; the goods' block_counts say how many of each good go to each
+    (west, east) = composition(ruleset, players, "whole")["decks"]
+    assert (west["block"], east["block"]) == ("west", "east")
+    counts = {c.id: c.raw["block_counts"] for c in ruleset.commodities}
+    for deck in (west, east):
+        for entry in deck["commodities"]:
+            assert entry["count"] == counts[entry["commodity"]][deck["block"]], (deck["block"], entry)
+        # each block has its own calamities: a game of two blocks has duplicates (menuan §8)
+        assert deck["calamity_sets"] == 1
+    assert sum(e["count"] for e in west["commodities"]) == sum(e["count"] for e in east["commodities"])
+
+
+def test_each_count_names_the_civilizations_in_play(ruleset: Ruleset) -> None:
+    # bubba0077/MegaCiv Civ_Constants.xml StartingCivs: one list per half for 5-9 players, one for 10-18
+    counts = {count.raw["players"]: count.raw for count in ruleset.player_counts}
+    assert sorted(counts) == list(range(5, 19))
+    for players, count in counts.items():
+        configurations = count["configurations"]
+        assert all(len(c["nations"]) == players for c in configurations), players
+        assert len(configurations) == (2 if players <= 9 else 1), players
+    assert counts[5]["configurations"][0]["nations"] == ["hellas", "minoa", "hatti", "assyria", "egypt"]
+    assert len(counts[18]["configurations"][0]["nations"]) == len(ruleset.nations)
+    # start credits (SmallGameCredits; menuan chapter 4 and The Short Game): 10 at 5, 5 at 6 and at 12
+    credits = {
+        players: rule["text"]
+        for players, count in counts.items()
+        for rule in count.get("special_rules", ())
+        if rule["id"] == "start_credits"
+    }
+    assert sorted(credits) == [5, 6, 12]
+    assert "of 10 " in credits[5] and "of 5 " in credits[6] and "of 5 " in credits[12]
+
+
+def test_taxation_is_written(ruleset: Ruleset) -> None:
+    taxation = ruleset.taxation
+    assert taxation is not None and taxation.tokens_per_city == 2
+    assert {change.card: (change.raise_by, change.lower_by) for change in taxation.rate_changes} == {
+        "monarchy": (1, 0),
+        "coinage": (1, 1),
+    }
+
+
+def test_facts_the_sources_give_are_not_counted_unknown(analysis: Any) -> None:
+    # a track without value-gated spaces is a fact ([]), and tracks of two lengths need no one length
+    reasons = [d.message for d in analysis.diagnostics if d.code == "Q006"]
+    assert reasons, "the ruleset still has unknown facts"
+    assert not [m for m in reasons if "late_iron_age_spaces" in m or "spaces_per_track" in m or "finish_space" in m]
+    assert all("Known, not expressible" not in m and "Known per level" not in m for m in reasons)

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "32501b44d3f1479101a16c8c0231f1161c0a5593c1ef84d86b83269b3f23762c"
+SCHEMA_SHA256 = "e4c11740b667c4bfe0c48059c185f5a2cb83f4645529e2f08e5b8bdd96676ec2"
 
 from decimal import Decimal
 import re
@@ -2406,7 +2406,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 raise _Invalid
             data__ast_is_dict = isinstance(data__ast, dict)
             if data__ast_is_dict:
-                data__ast__missing_keys = set(['spaces_per_track', 'start_space', 'finish_space', 'points_per_space', 'order', 'tracks']) - data__ast.keys()
+                data__ast__missing_keys = set(['start_space', 'points_per_space', 'order', 'tracks']) - data__ast.keys()
                 if data__ast__missing_keys:
                     raise _Invalid
                 data__ast_keys = set(data__ast.keys())
@@ -2861,7 +2861,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__ast__tracks_item__lateironagespaces_is_list = isinstance(data__ast__tracks_item__lateironagespaces, (list, tuple))
                                             if data__ast__tracks_item__lateironagespaces_is_list:
                                                 data__ast__tracks_item__lateironagespaces_len = len(data__ast__tracks_item__lateironagespaces)
-                                                if data__ast__tracks_item__lateironagespaces_len < 1:
+                                                if data__ast__tracks_item__lateironagespaces_len < 0:
                                                     raise _Invalid
                                                 for data__ast__tracks_item__lateironagespaces_x, data__ast__tracks_item__lateironagespaces_item in enumerate(data__ast__tracks_item__lateironagespaces):
                                                     if not isinstance(data__ast__tracks_item__lateironagespaces_item, (dict)):
@@ -4487,7 +4487,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 try:
                                     if not isinstance(data__taxation__revolt__beneficiary, (str)):
                                         raise _Invalid
-                                    if not (isinstance(data__taxation__revolt__beneficiary, str) and data__taxation__revolt__beneficiary == 'most_unit_points_in_stock'):
+                                    if not (isinstance(data__taxation__revolt__beneficiary, str) and data__taxation__revolt__beneficiary == 'most_unit_points_in_stock' or isinstance(data__taxation__revolt__beneficiary, str) and data__taxation__revolt__beneficiary == 'most_cities_then_tokens_in_stock'):
                                         raise _Invalid
                                     data__taxation__revolt__beneficiary_any_of_count62 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass

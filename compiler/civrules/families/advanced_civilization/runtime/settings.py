@@ -1211,9 +1211,14 @@ class CreditPolicy(SettingsRecord):
     #: 6.1-6.2, 26.5.1). Both derive the same matrix (a card is never bought twice).
     group_credits: str
     #: How a card of two groups takes part in group credits: both_groups = it gives the group credits of both its
-    #: groups and receives group credits of both groups. {unknown: why} where the sources do not say how a two-group
-    #: card receives group credits (Expansion Project: 26.5.2 and 26.5.4-26.5.6 are missing): the compiler then leaves
-    #: group credits toward two-group cards out of the matrix, which never exceeds the truth.
+    #: groups and receives group credits of both groups, added up (Advanced Civilization 31.55); highest_group = it
+    #: gives the group credits of both its groups, but receives only those of the one group whose credits held total
+    #: most, the two never combined, the extra credits toward it by name added on top (Mega Civilization, its
+    #: rulebook's §12): the credit matrix then holds what one held card alone gives (its higher group credit toward
+    #: such a card), and the credit of several held cards is the highest group total, not the sum of their cells.
+    #: {unknown: why} where the sources do not say how a two-group card receives group credits (Expansion Project:
+    #: 26.5.2 and 26.5.4-26.5.6 are missing): the compiler then leaves group credits toward two-group cards out of the
+    #: matrix, which never exceeds the truth.
     two_group_cards: str | None
     #: When one owned card would credit the same target card by several routes (a group credit and a specific credit,
     #: or both of its groups): highest = only the largest applies; sum = they add up. Absent only where the sources do
@@ -1579,16 +1584,17 @@ class Ast(SettingsRecord):
     source: str | None
     #: What the A.S.T. is, paraphrased in English.
     text: str | None
-    #: Spaces on every track, start arrow and finish box included; unknown where the sources do not give it. At most
-    #: 100: the tracks of the rulesets here have 16 or 17 spaces; the bound leaves room for house rules and keeps the
-    #: printed track small.
+    #: Spaces on every track, start arrow and finish box included; unknown where the sources do not give it; omitted
+    #: where the tracks differ in length (each track's `spaces` gives its own). At most 100: the tracks of the rulesets
+    #: here have 16 or 17 spaces; the bound leaves room for house rules and keeps the printed track small.
     spaces_per_track: int | None
     #: Space number of the start arrow, the origin of the numbering the tracks use: 0 where the source counts the
     #: spaces moved from the arrow, 1 where it counts the arrow as the first space. At most 100: the tracks of the
     #: rulesets here have 16 or 17 spaces; the bound leaves room for house rules and keeps the printed track small.
     start_space: int
-    #: Space number of the finish box; unknown where the sources do not give it. At most 100: the tracks of the
-    #: rulesets here have 16 or 17 spaces; the bound leaves room for house rules and keeps the printed track small.
+    #: Space number of the finish box; unknown where the sources do not give it; omitted where the tracks differ in
+    #: length (each track's `spaces` gives its finish). At most 100: the tracks of the rulesets here have 16 or 17
+    #: spaces; the bound leaves room for house rules and keeps the printed track small.
     finish_space: int | None
     #: Victory points per A.S.T. space at the end of the game; unknown where the sources do not give it.
     points_per_space: int | None
@@ -1620,9 +1626,9 @@ class Ast(SettingsRecord):
         rule: str | tuple[str, ...] | None = None,
         source: str | None = None,
         text: str | None = None,
-        spaces_per_track: int | None,
+        spaces_per_track: int | None = None,
         start_space: int,
-        finish_space: int | None,
+        finish_space: int | None = None,
         points_per_space: int | None,
         advance_per_turn: int | None = None,
         order: AstOrder,
@@ -2126,7 +2132,8 @@ class TaxationRevolt(SettingsRecord):
     #: The rule, paraphrased in English.
     text: str
     #: Who takes over revolting cities: most_unit_points_in_stock (cities 5, tokens 1), then the next, and so on;
-    #: {unknown: why} where the rule is lost (Expansion Project 13.3.3-13.3.4).
+    #: most_cities_then_tokens_in_stock (Mega Civilization: the most cities in stock, ties by the most tokens in stock,
+    #: then by A.S.T. ranking); {unknown: why} where the rule is lost (Expansion Project 13.3.3-13.3.4).
     beneficiary: str | None
     #: Civilization card whose holder's cities never revolt.
     immune_card: str | None
