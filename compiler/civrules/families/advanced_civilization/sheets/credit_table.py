@@ -8,6 +8,7 @@ credit it gives to each group and to single cards, which grows with the deck, no
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -83,7 +84,7 @@ def credit_table(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
     # group's first card but the first, and a hairline beside every column (the cards', the
     # name's and the cost's, and the last one's right side).
     firsts = [card.group_list()[0] if card.group_list() else "" for card in cards]
-    group_rules = sum(1 for before, after in zip(firsts, firsts[1:], strict=False) if before != after)
+    group_rules = sum(1 for before, after in itertools.pairwise(firsts) if before != after)
     rules_width = 2 * FRAME + group_rules * GROUP_RULE + (count + 3) * HAIRLINE + SLACK
     column = min(12.0, (page.content_width - name_width - cost_width - rules_width) / count)
     # Everything but the body rows: title, legend line, column labels, cost row, the policy note
