@@ -119,6 +119,10 @@ class CreditRow(Mapping[str, int]):
         return (type(self), (self._matrix, self._owned, self._lines))
 
 
+#: What a pickled CreditMatrix is made again from (its constructor's arguments, in order).
+_Pickled = tuple[str, bool, Mapping[str, tuple[str, ...]], Mapping[str, tuple[Line, ...]], str]
+
+
 class CreditMatrix(Mapping[str, Mapping[str, int]]):
     """Every card's row (empty when it gives no credit), in card order.
 
@@ -332,9 +336,7 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
             self._hash = hash(frozenset(self.items()))
         return self._hash
 
-    def __reduce__(
-        self,
-    ) -> "tuple[type[CreditMatrix], tuple[str, bool, Mapping[str, tuple[str, ...]], Mapping[str, tuple[Line, ...]], str]]":  # noqa: E501
+    def __reduce__(self) -> "tuple[type[CreditMatrix], _Pickled]":
         written = (self.same_target, self._known, dict(self._groups), dict(self._lines), self.two_group_cards)
         return (type(self), written)
 
