@@ -73,7 +73,11 @@ def test_a_reference_that_is_a_tracks_key_is_removed_with_the_tracks_as_the_hint
     ), found.hint
     assert "`overlay.ast_tracks`" in (found.hint or "")
     followed = text + f"  ast_tracks:\n    {removal}\n"
-    assert problems(analysed("m17", followed), "V005", "V006") == []
+    after = problems(analysed("m17", followed), "V005", "V006")
+    # What is left is the player counts that seat Kushan (bubba0077/MegaCiv's StartingCivs), which
+    # the same hint says to patch: no A.S.T. track names it any more.
+    assert [d.code for d in after] == ["V006"] and "A.S.T. track" not in after[0].message, after
+    assert "player count `6`" in after[0].message
 
 
 def test_a_reference_that_is_a_borders_key_is_removed_with_the_borders() -> None:

@@ -215,6 +215,7 @@ NOT_CARRIED: dict[str, str] = {
     "phases.sub_activities.rule": "a part's citation",
     "phases.sub_activities.source": "a part's citation",
     "player_counts.configurations.rule": "a part's citation",
+    "player_counts.configurations.source": "a part's citation",
     "player_counts.special_rules.rule": "a part's citation",
     "player_counts.special_rules.source": "a part's citation",
     # Provenance for designers, not rules.
@@ -545,7 +546,9 @@ def test_none_and_unknown_are_told_apart_for_every_collection() -> None:
     has no deck compositions: it builds its trade stacks instead)."""
     assert {"NATIONS", "AREAS", "BORDERS", "ADJACENCY", "AST_TRACKS"} <= ep.UNKNOWN_COLLECTIONS
     assert not ac.DECK_COMPOSITIONS and "DECK_COMPOSITIONS" not in ac.UNKNOWN_COLLECTIONS
-    assert "PLAYER_COUNTS" in mega_civilization.UNKNOWN_COLLECTIONS and not mega_civilization.PLAYER_COUNTS
+    # Mega Civilization's map is in no source; its player counts are (bubba0077/MegaCiv's StartingCivs).
+    assert "AREAS" in mega_civilization.UNKNOWN_COLLECTIONS and not mega_civilization.AREAS
+    assert "PLAYER_COUNTS" not in mega_civilization.UNKNOWN_COLLECTIONS and mega_civilization.PLAYER_COUNTS[12]
     for package in PACKAGES.values():
         for table in package.UNKNOWN_COLLECTIONS:
             found = getattr(package, table)
