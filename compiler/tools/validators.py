@@ -15,6 +15,7 @@ Regenerate after changing a schema (`make validators`; tests/test_validators.py 
 
 from __future__ import annotations
 
+import ast
 import copy
 import re
 import sys
@@ -48,6 +49,17 @@ class _Invalid(JsonSchemaValueException):
 _RAISE = re.compile(r"^(\s*)raise JsonSchemaValueException\(.*\)[ \t]*$", re.MULTILINE)
 _FORMAT_LOCALS = re.compile(r'("(?:[^"\\\n]|\\.)*")\.format\(\*\*locals\(\)\)')
 _VERSION_LINE = re.compile(r'^VERSION = "[^"\n]*"\n', re.MULTILINE)
+_REGEX_ENTRY = re.compile(r"^(    )('(?:[^'\\\n]|\\.)*'): re\.compile\(.*?\)(,?)$", re.MULTILINE)
+
+
+def _civrules_regex(entry: re.Match[str]) -> str:
+    """One entry of the generated ``REGEX_PATTERNS``, compiled as civrules compiles a schema's
+    pattern (:mod:`civrules.schema.patterns`: ECMA-262's `$`), not by fastjsonschema's own
+    translation: the two validator paths must agree on what a pattern matches."""
+    from civrules.schema.patterns import python_source
+
+    pattern = ast.literal_eval(entry.group(2))
+    return f"{entry.group(1)}{entry.group(2)}: re.compile({python_source(pattern)!r}){entry.group(3)}"
 
 
 def render_validator(kind: str) -> str:
@@ -72,6 +84,7 @@ def render_validator(kind: str) -> str:
     code = code.replace(_IMPORT, _IMPORT + _INVALID, 1)
     code = _FORMAT_LOCALS.sub(r"\1", code)
     code = _VERSION_LINE.sub("", code)
+    code = _REGEX_ENTRY.sub(_civrules_regex, code)
     header = _HEADER.format(
         kind=kind, version=fastjsonschema.VERSION, schema=f"schemas/{SCHEMA_FILES[kind]}", digest=schema_digest(schema)
     )

@@ -867,6 +867,18 @@ def test_rename_stays_in_the_rulesets_that_read_the_definition() -> None:
     assert sum(s.definition for s in found) == 1
 
 
+def test_rename_refuses_a_name_ending_in_a_line_break(index: Index) -> None:
+    """The schemas' `$` is the end of the name (JSON Schema's), so `pottery\\n` is no id, as `validate`
+    says; with Python's `$` the rename was accepted (round 19)."""
+    from civrules.lsp.index import RenameRefusedError
+
+    (pottery,) = [s for s in index.by_id["pottery"] if s.definition and s.relative == CARDS]
+    for new in ("earthenware\n", "earthenware\r\n"):
+        with pytest.raises(RenameRefusedError, match="is not a valid civilization card id"):
+            index.rename(pottery, new)
+    assert index.rename(pottery, "earthenware")
+
+
 # --- the outline (textDocument/documentSymbol) ---------------------------------------------------
 
 

@@ -28,6 +28,7 @@ on every system and every installer; the identity check and the commands that ma
 
 from __future__ import annotations
 
+import json
 import keyword
 import re
 from dataclasses import dataclass
@@ -205,3 +206,25 @@ class PackageRefusedError(Exception):
     A check should have refused the ruleset first (X001 for every reference the schemas declare),
     so this is a bug: the build reports it (R900, exit 2), naming what was refused, and writes
     nothing of the ruleset, rather than a package that fails at import with an AttributeError."""
+
+
+def enum_member(name: str, written: str) -> str:
+    """``name``, the enum member a family's package makes of the id ``written``, once it is a Python
+    name: an id no check refused (a line break after it, a space) would otherwise go into the
+    package as source that does not parse. Refused with :class:`PackageRefusedError` (R900,
+    nothing of the ruleset written), naming the id as written.
+
+    >>> enum_member("POTTERY", "pottery")
+    'POTTERY'
+    >>> enum_member("BREWING\\n", "brewing\\n")  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    civrules.emit.packaging.PackageRefusedError: ... the id "brewing\\n" ... no Python name ...
+    """
+    if name.isidentifier() and not keyword.iskeyword(name):
+        return name
+    shown = json.dumps(written, ensure_ascii=True)
+    named = json.dumps(name, ensure_ascii=True)[1:-1]
+    raise PackageRefusedError(
+        f"its package would make the id {shown} an enum member, `{named}`, which is no Python name: "
+        "an id no check refused"
+    )

@@ -23,6 +23,7 @@ from civrules.families import CollectionSpec, families
 from civrules.load import Document, NodePath
 from civrules.pipeline.incremental import Result
 from civrules.resolve import SETTING_OPERATIONS, entity_key
+from civrules.schema import validator_for
 from civrules.schema.references import LIST_OPERATIONS, Ref, find_references, node_at, ref_at, schema_of
 
 
@@ -111,10 +112,12 @@ def _invalid_id(collection: str, new: str) -> str | None:
     if spec is None or schema is None:
         return "this collection has no id of its own"
     nodes = node_at(schema, (*spec.path, spec.key))
-    import jsonschema
+    from jsonschema.exceptions import best_match
 
-    validator = jsonschema.Draft202012Validator({"$defs": schema.get("$defs", {}), "anyOf": list(nodes)})
-    error = jsonschema.exceptions.best_match(validator.iter_errors(new))
+    # civrules' own validator: its patterns are JSON Schema's (`$` is the end of the text), so a
+    # new name ending in a line break is refused as `validate` refuses it.
+    validator = validator_for({"$defs": schema.get("$defs", {}), "anyOf": list(nodes)})
+    error = best_match(validator.iter_errors(new))
     if error is None:
         return None
     shapes = list(_branches(dict(schema), {"anyOf": list(nodes)}))

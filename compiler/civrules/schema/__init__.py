@@ -36,7 +36,7 @@ from civrules.diagnostics.suggest import (
 from civrules.emit.packaging import NOT_KEBAB_CASE, RULESET_ID_PATTERN, ruleset_id_problems
 from civrules.families import Family, default_family, families, family_named
 from civrules.load.document import Document, NodePath
-from civrules.schema import accepted
+from civrules.schema import accepted, patterns
 from civrules.support import memo
 
 if TYPE_CHECKING:
@@ -171,9 +171,15 @@ def _validator_class() -> Any:
 
     return jsonschema.validators.extend(  # type: ignore[no-untyped-call]
         jsonschema.Draft202012Validator,
-        validators={"uniqueItems": _unique_items},
+        validators={"uniqueItems": _unique_items, "pattern": patterns.pattern_keyword},
         type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
     )
+
+
+def validator_for(schema: Mapping[str, Any]) -> Any:
+    """A validator of ``schema`` that judges as civrules does: strict integers, a linear
+    uniqueItems, and patterns read as JSON Schema reads them (:mod:`civrules.schema.patterns`)."""
+    return _validator_class()(schema)
 
 
 @functools.cache
@@ -1065,9 +1071,8 @@ def _sibling_lines(document: Document, path: NodePath, node: dict[str, Any]) -> 
 _SIBLINGS: memo.Attached[Document, dict[NodePath, tuple[list[int], list[str]]]] = memo.Attached()
 
 
-@functools.cache
 def _pattern(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)  # as jsonschema's `pattern` does: re.search
+    return patterns.compiled(pattern)  # search it, as JSON Schema's `pattern` does, with ECMA-262's `$`
 
 
 #: At most this many mistakes of one shape are reported one by one; beyond it, the one that explains
@@ -1405,7 +1410,7 @@ def _pattern_hint(value: str, pattern: str, written: str | None) -> str:
             "retype it"
         )
     example = slug.replace("_", joiner) if slug else None
-    if example is not None and re.search(pattern, example):
+    if example is not None and patterns.matches(pattern, example):
         return f"ids are {name}, e.g. `{example}`"
     return f"ids are {name} ({letters}), starting with a letter"
 

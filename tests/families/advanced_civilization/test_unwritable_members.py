@@ -92,3 +92,60 @@ def test_build_reports_the_refusal_and_writes_nothing_of_the_ruleset(monkeypatch
     (refusal,) = [d for d in result.diagnostics if d.code == codes.INTERNAL_ERROR.code]
     assert refusal.message.startswith("ruleset `ac-tax` was not built: its package would name `CardId.MONARCHY`")
     assert refusal.hint is not None and refusal.hint.startswith("correct the id in your rules")
+
+
+#: Round 19: an id ending in a line break, which Python's `$` let through the schemas.
+AC_BREWING = """\
+kind: ruleset
+id: ac-brewing
+name: "ac-brewing"
+extends: advanced-civilization
+overlay:
+  civilization_cards:
+    add:
+      - id: "brewing\\n"
+        name: Brewing
+        source: "house rule: brewing"
+        groups: [crafts]
+        cost: 45
+        prerequisites: []
+        credits: []
+        attributes: []
+"""
+
+
+def test_an_id_no_check_refused_is_refused_by_build_not_written_as_broken_source(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Defence in depth: with the schemas' patterns read as Python's `re.search` reads them (as
+    before round 19), the id reaches the package, whose enum member would be `BREWING\\n`: an
+    IndentationError in the module (R900 "IndentationError"). The package refuses it, naming it."""
+    import re
+
+    import civrules.schema
+    from civrules.schema import patterns
+
+    monkeypatch.setattr(patterns, "matches", lambda pattern, text: re.search(pattern, text) is not None)
+    monkeypatch.setattr(civrules.schema, "_VALID_ENTITIES", set())  # what it judges valid is not kept
+    workspace = CachedWorkspace({"rulesets/ac-brewing.yaml": AC_BREWING})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["ac-brewing"]))
+    assert analysis.ok, [d.message for d in analysis.diagnostics if d.severity == "error"]
+    result = build_module.render(workspace, [workspace.load_ruleset(workspace.manifests()["ac-brewing"])])
+    assert result.failed_ids == ["ac-brewing"]
+    assert not any("ac_brewing" in path or "ac-brewing" in path for path in result.tree)
+    (refusal,) = [d for d in result.diagnostics if d.code == codes.INTERNAL_ERROR.code]
+    assert refusal.message.startswith(
+        'ruleset `ac-brewing` was not built: its package would make the id "brewing\\n" an enum member'
+    ), refusal.message
+    assert refusal.hint is not None and refusal.hint.startswith("correct the id in your rules")
+
+
+@pytest.mark.parametrize("family", ["advanced_civilization", "imperial_settlers", "sid_meiers_civilization"])
+def test_every_family_refuses_an_id_that_is_no_python_name(family: str) -> None:
+    import importlib
+
+    member = importlib.import_module(f"civrules.families.{family}.package").member
+    assert member("pottery") == "POTTERY"
+    for bad in ("brewing\n", "two words", "a-b", "x\u200b"):
+        with pytest.raises(PackageRefusedError, match="no Python name"):
+            member(bad)

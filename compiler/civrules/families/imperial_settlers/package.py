@@ -20,6 +20,7 @@ import jinja2
 from civrules.emit.export import fingerprint
 from civrules.emit.packaging import (
     RUNTIME,
+    enum_member,
     family_runtime_distribution,
     family_runtime_package,
     import_name,
@@ -97,8 +98,8 @@ def environment() -> jinja2.Environment:
 
 
 def member(value: str) -> str:
-    """The enum member name of an id."""
-    return value.upper()
+    """The enum member name of an id (refused, R900, where it would be no Python name)."""
+    return enum_member(value.upper(), value)
 
 
 def lit(value: Any) -> str:

@@ -24,6 +24,7 @@ import jinja2
 from civrules.emit.export import fingerprint
 from civrules.emit.packaging import (
     RUNTIME,
+    enum_member,
     family_runtime_distribution,
     family_runtime_package,
     import_name,
@@ -72,7 +73,7 @@ def vocabularies() -> frozenset[str]:
 def member(value: str) -> str:
     """The enum member name of an id (an id that starts with a digit gets a leading underscore)."""
     name = value.upper()
-    return f"_{name}" if name[:1].isdigit() else name
+    return enum_member(f"_{name}" if name[:1].isdigit() else name, value)
 
 
 def lit(value: Any) -> str:
