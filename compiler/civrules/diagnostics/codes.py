@@ -341,10 +341,13 @@ BAD_PATH = define(
     E,
     """
     What: a path in a manifest is absolute, contains `..`, or resolves (through a symbolic link)
-    outside the `rules/` directory.
+    outside the `rules/` directory; or it names a file in another spelling than its plain one
+    (`maps/./x.yaml`, `maps//x.yaml`, a trailing `/`).
     Why: rule data from a stranger's pull request must not make civrules read other files on the
-    machine.
-    Fix: give the path relative to `rules/`, e.g. `cards/advanced-civilization.yaml`.
+    machine. A file has one name: under two spellings it was read twice, every entry of it
+    "used twice".
+    Fix: give the path relative to `rules/`, e.g. `cards/advanced-civilization.yaml`, as the
+    message writes it.
     """,
 )
 NO_RULESETS = define(
@@ -438,6 +441,22 @@ FAMILY_MISMATCH = define(
     Fix: to change the base, drop `family:` (a variant of any family may leave it out: it is its
     base's) and write the overlay in the base's terms; to make a variant of the other game, point
     `extends:` at one of its rulesets (`civrules list` names each ruleset's family).
+    """,
+)
+FILE_OF_THE_BASE = define(
+    "V010",
+    "variant-reads-base-file",
+    E,
+    """
+    What: a variant's `files:` names a file its base ruleset already reads (in any spelling).
+    Why: a variant has every file of its base; reading one again would define each of its entries
+    twice (hundreds of "id is used twice" at the data file, none where the mistake is). The file
+    is read once, as the base's.
+    Fix: delete the entry; change what differs in the variant's `overlay:`.
+
+        extends: advanced-civilization
+        files:
+          map: [maps/mediterranean.yaml]   # FAIL: the base already reads it
     """,
 )
 UNKNOWN_BASE = define(

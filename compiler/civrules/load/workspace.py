@@ -176,6 +176,8 @@ class LoadedRuleset:
     manifest: Manifest
     files: dict[str, list[LoadedFile]] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: Where the manifest's `files:` names each of its files (by the file's display name).
+    entries: dict[str, NodePath] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -668,7 +670,9 @@ class Workspace:
                             codes.BAD_PATH,
                             problem,
                             document.span(at),
-                            "write the path relative to rules/, e.g. `cards/my-cards.yaml`",
+                            f"write `{plain_path(relative)}`"
+                            if plain_path(relative) != relative and "/" in relative
+                            else "write the path relative to rules/, e.g. `cards/my-cards.yaml`",
                         )
                     )
                     continue
@@ -705,6 +709,8 @@ class Workspace:
                     )
                     continue
                 loaded_files.append(loaded)
+                if at[0] == "files":
+                    result.entries.setdefault(loaded.path, at)
             result.files[slot] = loaded_files
         return result
 
@@ -813,6 +819,11 @@ class Workspace:
             return f"`{relative}` is an absolute path; paths are relative to rules/"
         if ".." in Path(relative).parts or ".." in relative.replace("\\", "/").split("/"):
             return f"`{relative}` contains `..`; paths may not leave rules/"
+        plain = plain_path(relative)
+        if plain != relative:
+            # One file, one spelling: `uniqueItems` and the files a variant's base reads compare
+            # what is written, and `maps/./x.yaml` opens `maps/x.yaml` (round 19: read twice).
+            return f"`{relative}` is `{plain}` spelt otherwise: a file is named one way"
         if relative in self.overrides and not shipped:
             return None
         root = self.shipped_root if shipped and self.shipped_root is not None else self.root
@@ -828,6 +839,16 @@ class Workspace:
             if kind != "dir":
                 return None
         return None
+
+
+def plain_path(relative: str) -> str:
+    """``relative`` as civrules names a file: no empty or `.` component (`maps//x.yaml`,
+    `maps/./x.yaml`, a trailing `/`), separated by `/`.
+
+    >>> plain_path("maps/./mediterranean.yaml"), plain_path("maps//x.yaml/")
+    ('maps/mediterranean.yaml', 'maps/x.yaml')
+    """
+    return "/".join(p for p in relative.replace("\\", "/").split("/") if p not in ("", "."))
 
 
 def miscased_suffix(relative: str) -> str | None:

@@ -103,6 +103,8 @@ class Resolved:
     setting_origins: dict[str, Origin] = field(default_factory=dict)
     #: The position in ``chain`` of the ruleset that brought each file (by display name).
     layers: dict[str, int] = field(default_factory=dict)
+    #: Where the manifest that brought each file names it (by the file's display name).
+    file_entries: dict[str, Span] = field(default_factory=dict)
     #: Each overlay entry that changes something of the base (its span in the variant) and the
     #: base's definition of what it changes: a diagnostic inside the entry gets a note there.
     base_notes: list[tuple[Span, Span]] = field(default_factory=list)
@@ -165,7 +167,8 @@ class Resolver:
             diagnostics.extend(problems)
             if base is None:
                 return None, diagnostics
-        resolved = _start(manifest, loaded, base)
+        resolved, again = _start(manifest, loaded, base)
+        diagnostics.extend(again)
         diagnostics.extend(_apply_overlay(resolved, manifest))
         # The key indexes served this overlay; another finds the keys of its own lists. Kept, each
         # held its entries and their documents past the session's round that resolved them.
@@ -244,16 +247,56 @@ def _manifest_span(manifest: Manifest) -> Span:
     return document.span(("id",)) if document is not None else Span.at(manifest.file.path)
 
 
-def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> Resolved:
-    """The ruleset's own data laid over a copy of its base (without its overlay yet)."""
-    own_documents = [
-        f.document
+def _files_of_the_base(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> list[Diagnostic]:
+    """V010 for each file the variant names that its base already reads (it is not read again)."""
+    if base is None:
+        return []
+    found = []
+    for display, at in loaded.entries.items():
+        if display not in base.layers:
+            continue
+        named = base.file_entries.get(display)
+        brought = base.chain[base.layers[display]]
+        found.append(
+            _diag(
+                codes.FILE_OF_THE_BASE,
+                f"`{_render_entry(manifest, at)}` is a file of the base ruleset `{brought}`, which this variant "
+                "already reads",
+                manifest.span(at),
+                "delete this entry: a variant has every file of its base; change what differs in `overlay:`",
+                (Related(named, f"`{brought}` names it here"),) if named is not None else (),
+            )
+        )
+    return found
+
+
+def _render_entry(manifest: Document, at: NodePath) -> str:
+    """The path a manifest's `files:` entry at ``at`` writes."""
+    node: Any = manifest.data
+    for part in at:
+        if isinstance(node, dict) and isinstance(part, str):
+            node = node.get(part)
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        else:
+            node = None
+    return node if isinstance(node, str) else "/".join(str(p) for p in at)
+
+
+def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> tuple[Resolved, list[Diagnostic]]:
+    """The ruleset's own data laid over a copy of its base (without its overlay yet); and V010 for
+    each file it names that the base already reads, which is not read a second time."""
+    again = _files_of_the_base(manifest, loaded, base)
+    inherited = base.layers if base is not None else {}
+    own_by_slot = {
+        slot: [
+            f.document for f in files if f.document is not None and (slot == "rule_index" or f.path not in inherited)
+        ]
         for slot, files in loaded.files.items()
-        if slot != "rule_index"
-        for f in files
-        if f.document is not None
+    }
+    own_documents = [
+        document for slot, documents in own_by_slot.items() if slot != "rule_index" for document in documents
     ]
-    own_by_slot = {slot: [f.document for f in files if f.document is not None] for slot, files in loaded.files.items()}
     if base is None:
         data = {k: v for k, v in manifest.data.items() if k not in ("overlay", "suppress")}
         resolved = Resolved(loaded.family, manifest, data, (str(manifest.data["id"]),))
@@ -273,6 +316,7 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
             {name: dict(ids) for name, ids in base.removed.items()},
             setting_origins=dict(base.setting_origins),
             layers=dict(base.layers),
+            file_entries=dict(base.file_entries),
         )
         resolved.base_notes = list(base.base_notes)
         for key, value in manifest.data.items():
@@ -298,6 +342,8 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
     layer = len(resolved.chain) - 1
     for document in (manifest, *own_documents):
         resolved.layers.setdefault(document.file, layer)
+    for display, at in loaded.entries.items():
+        resolved.file_entries.setdefault(display, manifest.span(at))
     resolved.documents.extend([manifest, *own_documents])
     own_index = own_by_slot.get("rule_index")
     if own_index:
@@ -328,7 +374,7 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
                 if key not in _FILE_METADATA and not _is_collection_key(loaded.family, slot, key):
                     resolved.settings.setdefault(slot, {})[key] = value
                     resolved.setting_origins[key] = Origin(document, (key,))
-    return resolved
+    return resolved, again
 
 
 def _changed(previous: Origin, patch: Mapping[str, Any], at: Origin) -> Origin:

@@ -1,0 +1,79 @@
+"""A data file is named by one spelling, and read once per ruleset (round 19).
+
+`maps/./mediterranean.yaml`, `maps//mediterranean.yaml` and `maps/mediterranean.yaml/` open the
+same file as `maps/mediterranean.yaml`, while `uniqueItems` compares what is written: listed
+under two spellings, the file was read twice and every area was I001 at the data file (494
+diagnostics), none at the manifest. A variant that lists a file its base already reads did the
+same, whatever the spelling.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from civrules.diagnostics import Diagnostic
+from civrules.pipeline import analyse
+from tests.rulefiles import CachedWorkspace, shipped_text
+
+BASE = "rulesets/advanced-civilization.yaml"
+WESTERN = "rulesets/advanced-civilization-western.yaml"
+MAP = "    - maps/mediterranean.yaml\n"
+
+
+def errors(files: dict[str, str], ruleset_id: str) -> list[Diagnostic]:
+    workspace = CachedWorkspace(files)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
+    return [d for d in analysis.diagnostics if d.severity == "error"]
+
+
+def line_of(text: str, needle: str) -> int:
+    return text[: text.index(needle)].count("\n") + 1
+
+
+@pytest.mark.parametrize(
+    "spelling", ["maps/./mediterranean.yaml", "maps//mediterranean.yaml", "maps/mediterranean.yaml/"]
+)
+def test_a_file_listed_again_under_another_spelling_is_one_error_at_that_entry(spelling: str) -> None:
+    text = shipped_text(BASE)
+    assert MAP in text
+    edited = text.replace(MAP, f"{MAP}    - {spelling}\n", 1)
+    (found,) = errors({BASE: edited}, "advanced-civilization")
+    assert found.code == "R003", found
+    assert found.span is not None and found.span.file.endswith(BASE)
+    assert found.span.line == line_of(edited, f"- {spelling}")
+    assert f"`{spelling}`" in found.message and "`maps/mediterranean.yaml`" in found.message
+
+
+def test_a_path_spelt_otherwise_is_refused_even_alone() -> None:
+    text = shipped_text(BASE)
+    assert errors({BASE: text.replace(MAP, "    - maps//mediterranean.yaml\n", 1)}, "advanced-civilization")
+    assert errors({BASE: text}, "advanced-civilization") == []
+
+
+@pytest.mark.parametrize("spelling", ["maps/mediterranean.yaml", "maps/./mediterranean.yaml"])
+def test_a_variant_listing_a_file_its_base_reads_is_one_error_naming_the_base(spelling: str) -> None:
+    text = shipped_text(WESTERN)
+    entry = "    - maps/western-panel.yaml\n"
+    assert entry in text
+    edited = text.replace(entry, f"{entry}    - {spelling}\n", 1)
+    (found,) = errors({WESTERN: edited}, "advanced-civilization-western")
+    assert found.span is not None and found.span.file.endswith(WESTERN)
+    assert found.span.line == line_of(edited, f"- {spelling}")
+    if spelling == "maps/mediterranean.yaml":
+        assert found.code == "V010", found
+        assert "advanced-civilization" in found.message
+        assert any(
+            r.span.file.endswith(BASE) and r.span.line == line_of(shipped_text(BASE), MAP) for r in found.related
+        )
+    else:
+        assert found.code == "R003", found
+
+
+def test_the_refusal_says_how_to_write_the_path() -> None:
+    text = shipped_text(BASE).replace(MAP, "    - maps/./mediterranean.yaml\n", 1)
+    (found,) = errors({BASE: text}, "advanced-civilization")
+    assert (
+        found.message
+        == "`maps/./mediterranean.yaml` is `maps/mediterranean.yaml` spelt otherwise: a file is named one way"
+    )
+    assert found.hint == "write `maps/mediterranean.yaml`"
