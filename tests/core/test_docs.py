@@ -316,10 +316,19 @@ def _is_environ(node: ast.expr) -> bool:
 
 def _variables_read(node: ast.AST) -> list[ast.expr]:
     """The expressions naming an environment variable ``node`` reads: ``os.environ.get(X)``,
-    ``os.getenv(X)``, ``os.environ[X]``, ``X in os.environ``, click's ``envvar=X``."""
+    ``os.getenv(X)``, ``os.environ[X]``, ``X in os.environ``, click's ``envvar=X``, and
+    ``environment.flag(X)`` or ``environment.written(X)`` (civrules.support.environment, whose own
+    reads are of the name it is given)."""
     if isinstance(node, ast.Call):
         read = [keyword.value for keyword in node.keywords if keyword.arg == "envvar"]
         function = node.func
+        if (
+            isinstance(function, ast.Attribute)
+            and isinstance(function.value, ast.Name)
+            and function.value.id == "environment"
+            and function.attr in ("flag", "written")
+        ):
+            return read + node.args[:1]
         getting = isinstance(function, ast.Attribute) and (
             (function.attr == "get" and _is_environ(function.value)) or function.attr == "getenv"
         )
@@ -336,7 +345,7 @@ def _environment_reads() -> dict[str, str]:
     found: dict[str, str] = {}
     for path in sorted((REPO / "compiler" / "civrules").rglob("*.py")):
         text = path.read_text(encoding="utf-8")
-        if "_generated" in path.parts or not re.search(r"environ|getenv|envvar", text):
+        if "_generated" in path.parts or path.name == "environment.py" or not re.search(r"environ|getenv|envvar", text):
             continue  # most modules: not parsed (the package's ASTs are seconds of CPU)
         tree = ast.parse(text)
         constants = {

@@ -197,3 +197,61 @@ def test_new_variant_makes_no_rulesets_folder_through_a_link(tmp_path: Path, mon
     assert code == 2
     assert "error[R007]" in out and "`rulesets` is a symbolic link; civrules does not follow links" in out
     assert list((tmp_path / "elsewhere").iterdir()) == []
+
+
+# --- CIVRULES_NO_SHIPPED read as a yes or a no (round 19) -------------------------------------
+# `env: {CIVRULES_NO_SHIPPED: false}` in a workflow sets the text `false`: it turned the shipped
+# rulesets off, and V001 did not say why the base was not found.
+
+
+@pytest.mark.parametrize("value", ["", "0", "false", "False", "no", "off", " OFF "])
+def test_civrules_no_shipped_read_as_no_keeps_the_shipped_rulesets(
+    repository: Path, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv("CIVRULES_NO_SHIPPED", value)
+    code, found = records("validate")
+    assert code == 0, found
+
+
+@pytest.mark.parametrize("value", ["1", "true", "yes", "on", "TRUE"])
+def test_civrules_no_shipped_read_as_yes_turns_them_off_and_v001_says_so(
+    repository: Path, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv("CIVRULES_NO_SHIPPED", value)
+    code, found = records("validate")
+    assert code == 1
+    (missing,) = [d for d in found if d["severity"] == "error"]
+    assert missing["code"] == "V001"
+    assert f"CIVRULES_NO_SHIPPED={value}" in missing["hint"] and "shipped with civrules" in missing["hint"]
+
+
+def test_civrules_no_shipped_neither_yes_nor_no_is_r008_naming_it(
+    repository: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CIVRULES_NO_SHIPPED", "maybe")
+    code, out, _ = civrules("validate", "--format", "json")
+    assert code == 2
+    (refused,) = json.loads(out)
+    assert refused["code"] == "R008"
+    assert refused["message"] == "CIVRULES_NO_SHIPPED is `maybe`, neither a yes nor a no"
+    assert "true" in refused["hint"] and "false" in refused["hint"]
+
+
+def test_environment_flags_are_read_in_one_place() -> None:
+    """No CIVRULES_* yes-or-no is read by hand: each goes through civrules.support.environment."""
+    import re
+
+    from tests.conftest import REPO
+
+    # A read of a CIVRULES_ variable (or of the constant naming one); writes (`--no-shipped`) and
+    # the two variables that hold a path, not a yes or a no, are not flags.
+    read = re.compile(r"(environ\.get\(|getenv\(|environ\[)\s*[\"']?(CIVRULES_|[A-Z_]*_VARIABLE)(?![^\]]*\]\s*=[^=])")
+    paths = ("CIVRULES_RULES", "CIVRULES_CACHE_DIR")
+    hand_read = [
+        f"{path.relative_to(REPO)}:{number}"
+        for path in sorted((REPO / "compiler" / "civrules").rglob("*.py"))
+        if path.name != "environment.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if read.search(line) and not any(name in line for name in paths)
+    ]
+    assert hand_read == []

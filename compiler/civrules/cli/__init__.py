@@ -159,6 +159,14 @@ class _Refused(click.BadParameter):
         return super().format_message() if self.param is not None or self.param_hint is not None else self.message
 
 
+class _EnvironmentRefused(_Refused):
+    """An environment variable civrules refuses (R008): no option is at fault, whichever option's
+    callback read it."""
+
+    def format_message(self) -> str:
+        return self.message
+
+
 def _then(first: str | None, rest: str) -> str:
     """Two parts of a hint: a suggestion (`did you mean `x`?`), if any, then what always holds."""
     if not first:
@@ -394,16 +402,23 @@ _QUIET_HELP = "Print errors and warnings only: no infos, no summary or progress 
 _COLOR = click.Choice(["auto", "always", "never"])
 _NO_SHIPPED_HELP = (
     "Read the rules folder alone: no ruleset shipped with civrules is extended or listed "
-    "(for a folder holding its own copies of them). Also CIVRULES_NO_SHIPPED=1."
+    "(for a folder holding its own copies of them). Also CIVRULES_NO_SHIPPED=1 (or true, yes, on)."
 )
 
 
 def _no_shipped(ctx: click.Context, param: click.Parameter, value: Any) -> None:
-    """`--no-shipped`: through the environment, so that every workspace (watch, lsp) reads it."""
-    if value:
-        from civrules.load.workspace import NO_SHIPPED_VARIABLE
+    """`--no-shipped`: through the environment, so that every workspace (watch, lsp) reads it.
+    Without it, CIVRULES_NO_SHIPPED must be a yes or a no (R008 naming it otherwise)."""
+    from civrules.load.workspace import NO_SHIPPED_VARIABLE, shipped_turned_off
+    from civrules.support import environment
 
+    if value:
         os.environ[NO_SHIPPED_VARIABLE] = "1"
+        return
+    try:
+        shipped_turned_off(strict=True)
+    except environment.FlagValueError as error:
+        raise _EnvironmentRefused(printable(str(error)), error.hint) from None
 
 
 def use_colour(choice: str, stream: Any) -> bool:

@@ -32,12 +32,13 @@ from civrules.load import Document, Limits, NodePath, read_yaml_bytes, read_yaml
 from civrules.load.header import IDENTITY, headers_of, read_header
 from civrules.load.lines import decode, split_lines
 from civrules.load.reader import unreadable_file, unreadable_folder
-from civrules.support import files
+from civrules.support import environment, files
 
 #: The prefix of the keys of the shipped files (``<civrules>/cards/...``): no manifest path starts so.
 SHIPPED = "<civrules>/"
 
-#: Set (to anything but `0`) by `--no-shipped`: the rules folder is read alone.
+#: A yes (`1`, `true`, `yes`, `on`; set by `--no-shipped`): the rules folder is read alone
+#: (:mod:`civrules.support.environment` reads it).
 NO_SHIPPED_VARIABLE = "CIVRULES_NO_SHIPPED"
 
 
@@ -54,10 +55,27 @@ def shipped_rules() -> Path | None:
     return None
 
 
+def shipped_turned_off(strict: bool = False) -> bool:
+    """Whether `--no-shipped` or CIVRULES_NO_SHIPPED turned the shipped rulesets off. A value that
+    is neither a yes nor a no raises :class:`~civrules.support.environment.FlagValueError` when
+    ``strict`` (the command line refuses it first, R008) and is read as no otherwise."""
+    try:
+        return environment.flag(NO_SHIPPED_VARIABLE)
+    except environment.FlagValueError:
+        if strict:
+            raise
+        return False
+
+
+def shipped_turned_off_by() -> str:
+    """What turned the shipped rulesets off, for a hint: `--no-shipped` or the variable as set."""
+    return f"`--no-shipped` or {environment.written(NO_SHIPPED_VARIABLE)}"
+
+
 def shipped_for(root: Path) -> Path | None:
     """The shipped rules a rules folder sees: none with `--no-shipped` (CIVRULES_NO_SHIPPED), and
     none for the shipped folder itself (civrules' own checkout)."""
-    if os.environ.get(NO_SHIPPED_VARIABLE, "").strip() not in ("", "0"):
+    if shipped_turned_off():
         return None
     shipped = shipped_rules()
     if shipped is None:

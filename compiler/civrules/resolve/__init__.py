@@ -208,6 +208,9 @@ class Resolver:
         if parent is None:
             near = closest(parent_id, manifests)
             hint = mean(parent_id, near) if near else "run `civrules list` to see the ruleset ids"
+            turned_off = _shipped_turned_off(parent_id)
+            if turned_off is not None:
+                hint, near = turned_off, None
             problem = _diag(codes.UNKNOWN_BASE, f"`extends: {parent_id}` names no ruleset", at, hint)
             return None, [replace(problem, suggestion=near)]
         mismatch = family_mismatch(loaded.manifest, manifests)
@@ -240,6 +243,21 @@ class Resolver:
                 ),
             ]
         return resolved, diagnostics
+
+
+def _shipped_turned_off(ruleset_id: str) -> str | None:
+    """V001's hint when ``ruleset_id`` is a ruleset shipped with civrules that `--no-shipped` or
+    CIVRULES_NO_SHIPPED keeps from being read; else None."""
+    from civrules.load.workspace import shipped_rules, shipped_turned_off, shipped_turned_off_by
+
+    shipped = shipped_rules()
+    if not shipped_turned_off() or shipped is None or not (shipped / "rulesets" / f"{ruleset_id}.yaml").is_file():
+        return None
+    return (
+        f"`{ruleset_id}` is shipped with civrules, but the shipped rulesets are not read: "
+        f"{shipped_turned_off_by()} turned them off; drop the option and "
+        f"unset the variable (or set it to 0) to extend it"
+    )
 
 
 def _manifest_span(manifest: Manifest) -> Span:
