@@ -220,3 +220,22 @@ def test_each_file_lists_at_most_the_bound_the_most_severe_first_and_one_summary
         "5 more diagnostics in this file are not listed (at most 2 per file)"
     ]
     assert cap_per_file([stopped("a.yaml", 2), *errors[:2]], 2)[0] == stopped("a.yaml", 2)
+
+
+def test_a_file_that_stopped_and_lost_more_to_the_cap_has_one_summary_line() -> None:
+    """Round 19: the schema stage's "stopped checking" and the cap's "1 more" were two R011 lines
+    of one file, the first counting only the warning the cap pushed out."""
+    errors = [Diagnostic("S002", Severity.ERROR, f"e{n}", Span("a.yaml", 10 + n, 1, 10 + n, 2)) for n in range(2)]
+    warning = Diagnostic("R005", Severity.WARNING, "w", Span("a.yaml", 1, 1, 1, 2))
+    other = Diagnostic("X001", Severity.ERROR, "b", Span("b.yaml", 1, 1, 1, 2))
+    capped = cap_per_file([stopped("a.yaml", 2), *errors, warning, other, stopped("b.yaml", 2)], 2)
+    summaries = [d for d in capped if d.code == "R011"]
+    assert [d.span.file for d in summaries if d.span is not None] == ["a.yaml", "b.yaml"]
+    assert summaries[0].message == (
+        "1 more diagnostic in this file is not listed (at most 2 per file), and civrules stopped checking it "
+        "after 2 diagnostics: it has more"
+    )
+    assert summaries[1] == stopped("b.yaml", 2)
+    assert [d.message for d in capped if d.code != "R011"] == ["e0", "e1", "b"]
+    # Capped again (a session's next round), the line stays one and counts the same.
+    assert cap_per_file(capped, 2) == capped

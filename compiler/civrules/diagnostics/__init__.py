@@ -151,6 +151,8 @@ def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
 #: The code of the one line that stands for the diagnostics of a file not listed (see codes.py).
 TRUNCATED = "R011"
 _HIDDEN = re.compile(r"^([0-9,]+) more ")
+#: What the summary of a file whose checking stopped says (:func:`stopped`).
+_STOPPED = "civrules stopped checking"
 
 
 #: Infos that text output lists even without --verbose: summaries, not one line per fact (Q007 counts
@@ -193,31 +195,50 @@ def stopped(file: str, limit: int) -> Diagnostic:
     )
 
 
+def stopped_and_truncated(file: str, hidden: int, limit: int) -> Diagnostic:
+    """The one summary of a file whose checking stopped at ``limit`` and of which ``hidden`` more
+    diagnostics (of other stages) were not listed."""
+    return Diagnostic(
+        TRUNCATED,
+        Severity.INFO,
+        f"{hidden:,} more diagnostic{'s' if hidden != 1 else ''} in this file {'are' if hidden != 1 else 'is'} "
+        f"not listed (at most {limit:,} per file), and civrules stopped checking it after {limit:,} "
+        "diagnostics: it has more",
+        Span.at(file),
+        "fix the listed ones first, or list more with `civrules --max-diagnostics N`",
+    )
+
+
 def cap_per_file(diagnostics: Iterable[Diagnostic], limit: int) -> list[Diagnostic]:
     """At most ``limit`` diagnostics per file, the most severe first, and one summary for the rest.
 
-    The result is in :func:`sort_diagnostics` order. A summary of the same kind already made
-    upstream is merged with what is dropped here; one saying that checking stopped (the schema
-    stage stops at the limit) is kept as it is, and not counted against the limit.
+    The result is in :func:`sort_diagnostics` order. Summaries already made upstream are merged
+    with what is dropped here into one line per file: the count of what is not listed, and that
+    checking stopped where a stage stopped at the limit (its summary not counted against it).
     """
     by_file: dict[str, list[Diagnostic]] = {}
     hidden: dict[str, int] = {}
-    summaries: list[Diagnostic] = []
+    halted: dict[str, Diagnostic] = {}
     for diagnostic in sort_diagnostics(diagnostics):
         file = diagnostic.span.file if diagnostic.span is not None else ""
         if diagnostic.code == TRUNCATED:
             if (match := _HIDDEN.match(diagnostic.message)) is not None:
                 hidden[file] = hidden.get(file, 0) + int(match.group(1).replace(",", ""))
-            else:
-                summaries.append(diagnostic)
+            if _STOPPED in diagnostic.message:
+                halted.setdefault(file, diagnostic)
             continue
         by_file.setdefault(file, []).append(diagnostic)
-    kept: list[Diagnostic] = list(summaries)
+    kept: list[Diagnostic] = []
     for file, found in by_file.items():
         if len(found) > limit:
             listed = sorted(found, key=lambda d: d.severity.rank)[:limit]  # stable: position within a rank
             hidden[file] = hidden.get(file, 0) + len(found) - limit
             found = listed
         kept.extend(found)
-    kept.extend(truncation(file, count, limit) for file, count in hidden.items())
+    for file in sorted(hidden.keys() | halted.keys()):
+        count = hidden.get(file, 0)
+        if file in halted:
+            kept.append(stopped_and_truncated(file, count, limit) if count else halted[file])
+        else:
+            kept.append(truncation(file, count, limit))
     return sort_diagnostics(kept)
