@@ -42,6 +42,31 @@ def printable(text: str) -> str:
     return _UNSAFE.sub(_escape, text) if _UNSAFE.search(text) else text
 
 
+#: Invisible format characters (Unicode's Cf) a quoted source line shows escaped, as it shows a
+#: tab: a byte order mark left at a later line's start by `cat a.yaml b.yaml`, a zero width space,
+#: a word joiner, the direction marks, the soft hyphen, the tag characters. Not the zero width
+#: joiner and non-joiner, which scripts (Persian, Indic, emoji) write inside words.
+INVISIBLE = (
+    "\u00ad\u061c\u180e\u200b\u200e\u200f\u2060-\u2064\u206a-\u206f\ufeff\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f"
+)
+_SOURCE_UNSAFE = re.compile(f"[{UNSAFE}{INVISIBLE}]")
+
+
+def _escape_source(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\U{code:08x}" if code > 0xFFFF else _escape(match)
+
+
+def printable_source(text: str) -> str:
+    """A line of a rule file as a diagnostic quotes it: :func:`printable`, and every invisible
+    format character (:data:`INVISIBLE`) escaped, so that the line shows what libyaml read.
+
+    >>> printable_source("\ufeffx: 1")
+    '\\\\ufeffx: 1'
+    """
+    return _SOURCE_UNSAFE.sub(_escape_source, text) if _SOURCE_UNSAFE.search(text) else text
+
+
 def printable_lines(text: str) -> str:
     """Like :func:`printable`, but keeps the line breaks of ``text`` (a diff, a listing)."""
     return "\n".join(printable(line) for line in text.split("\n"))

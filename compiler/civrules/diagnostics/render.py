@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 from civrules import __version__
 from civrules.diagnostics import Diagnostic, Severity, Span
-from civrules.diagnostics.escape import dumps_json, printable, safe_line_start
+from civrules.diagnostics.escape import dumps_json, printable, printable_source, safe_line_start
 
 FORMATS = ("text", "json", "github", "sarif")
 
@@ -115,10 +115,12 @@ def _quote(span: Span, sources: SourceLines) -> tuple[str, str, int, int] | None
         start = start - first + (1 if first else 0)
     # The quoted line is the file's own text (of a file refused for a control character, too):
     # escaped like any field, the caret moved to where the escaped token now is. A tab is shown as
-    # `\t`, not as the blank it looks like: YAML refuses a tab where it allows a space.
-    shown = printable(text)
+    # `\t`, not as the blank it looks like: YAML refuses a tab where it allows a space; and an
+    # invisible format character as its escape (`\ufeff`), not as nothing.
+    shown = printable_source(text)
     if shown != text:
-        start, width = len(printable(text[:start])), max(1, len(printable(text[start : start + width])))
+        before, token = text[:start], text[start : start + width]
+        start, width = len(printable_source(before)), max(1, len(printable_source(token)))
     return str(span.line), shown, start, width
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import re
 import sys
+import unicodedata
 from array import array
 from dataclasses import dataclass
 from pathlib import Path
@@ -343,9 +344,33 @@ def _syntax_diag(error: yaml.MarkedYAMLError, display: str, limits: Limits, text
         codes.YAML_SYNTAX.severity,
         message,
         Span(display, line, column, line, column + 1),
-        hint=_syntax_hint(message, _character_at(text, mark)),
+        hint=_invisible_character_hint(text, error) or _syntax_hint(message, _character_at(text, mark)),
         related=related,
     )
+
+
+def _invisible_character_hint(text: str, error: yaml.MarkedYAMLError) -> str | None:
+    """The hint of a syntax error at an invisible format character (Unicode's Cf: a byte order
+    mark a `cat` left at a later line's start, a zero width space, a word joiner), or None.
+
+    Looked for at libyaml's marks and just before them (libyaml steps over a byte order mark at a
+    line's start and reports the column after it), before the hint of libyaml's wording: that
+    one describes a line that looks right (round 19: "indent it like the keys beside it").
+    """
+    lines = text.split("\n")
+    for mark in (error.problem_mark, error.context_mark):
+        if mark is None or mark.line >= len(lines):
+            continue
+        line = lines[mark.line]
+        for column in (mark.column, mark.column - 1):
+            if 0 <= column < len(line) and unicodedata.category(line[column]) == "Cf":
+                char = line[column]
+                name = unicodedata.name(char, "format character")
+                return (
+                    f"line {mark.line + 1}, column {column + 1} holds the invisible U+{ord(char):04X} {name}, "
+                    "which YAML reads as text, not as space: remove it"
+                )
+    return None
 
 
 def _character_at(text: str, mark: Any) -> str:
