@@ -784,3 +784,50 @@ def test_a_model_of_one_entry_is_reused_where_that_entry_is_the_same() -> None:
     assert (memo.entities_made, memo.entities_reused) == (4, 1)
     each(build, [(Origin(document, ("x", 0)), a)])
     assert made[-1] == "a" and len(made) == 5  # no memo installed: made again
+
+
+#: Editor buffers under `rules/` that `validate` never reads: the project's own README, a note, a
+#: file whose suffix is not lower-case (R015 says it is not read), a folder named like a rule file.
+NOT_RULE_FILES = {
+    "README.md": "# Rule data\n\n...\nnot yaml: [\n",
+    "notes/todo.txt": "remember: check 16.4\n",
+    "cards/extra.YAML": "kind: civilization_cards\ncards:\n  - id: foo\n    cots: 3\n",
+    "cards/extra.Yml": "kind: civilization_cards\ncards:\n  - id: foo\n    cots: 3\n",
+}
+
+
+def test_a_buffer_validate_would_not_read_gets_no_rule_file_diagnostics(tmp_path: Path) -> None:
+    root = copy_subset(tmp_path / "rules")
+    (root / "README.md").write_text(NOT_RULE_FILES["README.md"], encoding="utf-8")
+    (root / "cards/extra.YAML").write_text(NOT_RULE_FILES["cards/extra.YAML"], encoding="utf-8")
+    on_disk = full_run(root)
+    # What `validate` says of these files: R015 for the `.YAML` on disk, and nothing else.
+    assert [(d.code, d.span.file if d.span else None) for d in on_disk if "extra" in str(d.span)] == [
+        ("R015", (root / "cards/extra.YAML").as_posix())
+    ]
+    assert full_run(root, NOT_RULE_FILES) == on_disk
+    workspace = Workspace(root, overrides=dict(NOT_RULE_FILES))
+    assert not set(NOT_RULE_FILES) & set(workspace.rule_files())
+    assert not any(workspace.has_rule_file(relative) for relative in NOT_RULE_FILES)
+    session = Session(root)
+    for relative, text in NOT_RULE_FILES.items():
+        session.set_text(relative, text)
+    assert session.update().diagnostics == on_disk
+
+
+def test_a_buffer_behind_a_link_is_no_rule_file_and_a_new_one_is(tmp_path: Path) -> None:
+    root = copy_subset(tmp_path / "rules")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (root / "linked").symlink_to(outside, target_is_directory=True)
+    text = "kind: civilization_cards\ncards:\n  - id: foo\n    cots: 3\n"
+    overrides = {"linked/cards.yaml": text, "new/folder/cards.yaml": text}
+    workspace = Workspace(root, overrides=overrides)
+    assert not workspace.has_rule_file("linked/cards.yaml")
+    assert "linked/cards.yaml" not in workspace.rule_files()
+    # An unsaved buffer in a folder not made yet is a rule file, as the file would be once saved.
+    assert workspace.has_rule_file("new/folder/cards.yaml")
+    assert "new/folder/cards.yaml" in workspace.rule_files()
+    # A manifest naming a path through the link is refused, buffer or not, as `validate` refuses it.
+    assert workspace.check_path("linked/cards.yaml") == Workspace(root).check_path("linked/cards.yaml")
+    assert workspace.check_path("linked/cards.yaml") is not None

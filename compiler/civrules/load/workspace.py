@@ -757,12 +757,30 @@ class Workspace:
         Found without following links: a link named `*.yaml` is listed (reading it reports it);
         any other link, and folders nested too deep, are reported in ``discovery_diagnostics``.
         """
-        return sorted(self._discovered() | set(self.overrides))
+        return sorted(self._discovered() | {relative for relative in self.overrides if self._findable(relative)})
 
     def has_rule_file(self, relative: str) -> bool:
         """Whether ``relative`` is one of :meth:`rule_files`, asked without listing them: each
         manifest asks for its base's (10,000 manifests listing and sorting every file each: 60 s)."""
-        return relative in self.overrides or relative in self._discovered()
+        return relative in self._discovered() or (relative in self.overrides and self._findable(relative))
+
+    def _findable(self, relative: str) -> bool:
+        """Whether an editor's buffer at ``relative`` is a file :meth:`_discovered` would list once
+        saved: a `.yaml` or `.yml` name, no deeper than the walk goes, reached through no link.
+
+        A buffer is a rule file only where the file on disk would be: `validate` reads no
+        `README.md`, note or `.YAML` file under `rules/`, so the editor checks none either.
+        """
+        if not relative.endswith((".yaml", ".yml")) or relative.count("/") > files.MAX_DEPTH:
+            return False
+        parts = relative.split("/")
+        for end in range(1, len(parts) + 1):
+            kind = files.kind_of(self.root, "/".join(parts[:end]))
+            if kind == "missing":
+                return True  # a buffer not saved yet, in a folder that may be new too
+            if end < len(parts) and kind != "dir":
+                return False  # a link (or a file) where a folder is: the walk does not enter it
+        return kind != "dir"  # a link or special file named `*.yaml` is listed, as the walk lists it
 
     def _discovered(self) -> set[str]:
         """The YAML files found under the rules directory (once): see :meth:`rule_files`."""
@@ -842,8 +860,6 @@ class Workspace:
             # One file, one spelling: `uniqueItems` and the files a variant's base reads compare
             # what is written, and `maps/./x.yaml` opens `maps/x.yaml` (round 19: read twice).
             return f"`{relative}` is `{plain}` spelt otherwise: a file is named one way"
-        if relative in self.overrides and not shipped:
-            return None
         root = self.shipped_root if shipped and self.shipped_root is not None else self.root
         parts = [p for p in relative.replace("\\", "/").split("/") if p not in ("", ".")]
         for end in range(1, len(parts) + 1):
