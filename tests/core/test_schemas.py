@@ -429,3 +429,92 @@ def test_an_id_longer_than_the_bound_is_one_error_at_it_with_a_hint(length: int)
     assert [(d.code, d.span and d.span.line) for d in errors] == [("S001", 8)]
     assert errors[0].message.startswith(f"the text has {length} characters, at most {ID_LENGTH} allowed")
     assert errors[0].hint is not None and "shorten the id" in errors[0].hint
+
+
+#: The citation every fact carries (DESIGN.md: "Every fact cites its source").
+CITATION = [{"required": ["rule"]}, {"required": ["source"]}]
+
+#: Lists of entities with ids that do not cite one by one, each with why, which the test checks.
+CITED_OTHERWISE = {
+    # Every area fact comes from the map's transcriptions, which the map file cites (its root
+    # requires `rule` or `source`); an area may add its own.
+    ("map", "#/properties/areas"): "the map file",
+    # A create-game option cites the online site's help page and section it is described in.
+    ("ruleset", "#/properties/options"): "help_page and help_section",
+}
+
+
+def _cites(node: Any) -> bool:
+    """Whether a mapping of schema ``node`` must cite: `rule` or `source` required, or the anyOf of both."""
+    if not isinstance(node, dict):
+        return False
+    required = node.get("required", ())
+    return (
+        "rule" in required
+        or "source" in required
+        or node.get("anyOf") == CITATION
+        or node.get("oneOf") == CITATION
+        or any(_cites(part) for part in node.get("allOf", ()))
+    )
+
+
+def _uncited_entities(kind: str) -> dict[str, tuple[Any, list[Any]]]:
+    """Each list of entities (an `items` object with an `id`) whose schema requires no citation, by
+    pointer, with its item schema and the enclosing objects' schemas, outermost first."""
+    root = load_schema(kind)
+
+    def resolved(node: Any) -> Any:
+        while isinstance(node, dict) and str(node.get("$ref", "")).startswith("#/"):
+            target: Any = root
+            for part in node["$ref"][2:].split("/"):
+                target = target[part]
+            node = target
+        return node
+
+    found: dict[str, tuple[Any, list[Any]]] = {}
+
+    def walk(node: Any, pointer: str, enclosing: list[Any]) -> None:
+        if isinstance(node, dict):
+            item = resolved(node.get("items"))
+            if isinstance(item, dict) and "id" in item.get("properties", {}) and not _cites(item):
+                found[pointer] = (item, enclosing)
+            inner = [*enclosing, node] if "properties" in node else enclosing
+            for key, value in node.items():
+                walk(value, f"{pointer}/{key}", inner)
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                walk(value, f"{pointer}/{index}", enclosing)
+
+    walk(root, "#", [])
+    return found
+
+
+@pytest.mark.parametrize("kind", sorted(SCHEMA_FILES))
+def test_every_entity_cites_its_source(kind: str) -> None:
+    """Each entity a rule file lists by id cites where its facts come from, as its schema requires
+    (round 19: no entity of Sid Meier's Civilization had to, and an uncited wonder validated with
+    `--strict`). What is left is a part of an entity that cites (a copy of a card, a level of a
+    table: no `rule` of its own to give), a variant's change to an entity (`patch`, `remove`), or
+    a list cited as :data:`CITED_OTHERWISE` says."""
+    root = load_schema(kind)
+    otherwise = {pointer: why for (owner, pointer), why in CITED_OTHERWISE.items() if owner == kind}
+    uncited = _uncited_entities(kind)
+    cited_otherwise = [id(uncited[pointer][0]) for pointer in otherwise if pointer in uncited]
+    for pointer, (item, enclosing) in uncited.items():
+        if pointer in otherwise:
+            continue
+        properties = item.get("properties", {})
+        if "/overlay" in pointer or "overlay_" in pointer:
+            assert "rule" not in item.get("required", ()), pointer  # a change, to an entity that cites
+            continue
+        assert "rule" not in properties and "source" not in properties, f"{kind} {pointer}: cite `rule` or `source`"
+        assert any(_cites(outer) or id(outer) in cited_otherwise for outer in enclosing if outer is not root), (
+            f"{kind} {pointer}: no enclosing citation"
+        )
+    for pointer, why in otherwise.items():
+        assert pointer in uncited, f"{kind} {pointer} is cited one by one now: drop it"
+        if why == "the map file":
+            assert _cites(root)
+        else:
+            item, _ = uncited[pointer]
+            assert {"help_page", "help_section"} <= set(item["required"])

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "e4c11740b667c4bfe0c48059c185f5a2cb83f4645529e2f08e5b8bdd96676ec2"
+SCHEMA_SHA256 = "e02ee3429286a5f06c29f5cf523b55a331fe877b452892e6ff25e7ecfbf43f86"
 
 from decimal import Decimal
 import re
@@ -2686,6 +2686,27 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__ast__levels_x, data__ast__levels_item in enumerate(data__ast__levels):
                             if not isinstance(data__ast__levels_item, (dict)):
                                 raise _Invalid
+                            data__ast__levels_item_any_of_count34 = 0
+                            if not data__ast__levels_item_any_of_count34:
+                                try:
+                                    data__ast__levels_item_is_dict = isinstance(data__ast__levels_item, dict)
+                                    if data__ast__levels_item_is_dict:
+                                        data__ast__levels_item__missing_keys = set(['rule']) - data__ast__levels_item.keys()
+                                        if data__ast__levels_item__missing_keys:
+                                            raise _Invalid
+                                    data__ast__levels_item_any_of_count34 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__ast__levels_item_any_of_count34:
+                                try:
+                                    data__ast__levels_item_is_dict = isinstance(data__ast__levels_item, dict)
+                                    if data__ast__levels_item_is_dict:
+                                        data__ast__levels_item__missing_keys = set(['source']) - data__ast__levels_item.keys()
+                                        if data__ast__levels_item__missing_keys:
+                                            raise _Invalid
+                                    data__ast__levels_item_any_of_count34 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__ast__levels_item_any_of_count34:
+                                raise _Invalid
                             data__ast__levels_item_is_dict = isinstance(data__ast__levels_item, dict)
                             if data__ast__levels_item_is_dict:
                                 data__ast__levels_item__missing_keys = set(['id', 'name']) - data__ast__levels_item.keys()
@@ -2720,19 +2741,19 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "tracks" in data__ast_keys:
                     data__ast_keys.remove("tracks")
                     data__ast__tracks = data__ast["tracks"]
-                    data__ast__tracks_any_of_count34 = 0
-                    if not data__ast__tracks_any_of_count34:
+                    data__ast__tracks_any_of_count35 = 0
+                    if not data__ast__tracks_any_of_count35:
                         try:
                             if not isinstance(data__ast__tracks, (list, tuple)):
                                 raise _Invalid
-                            data__ast__tracks_any_of_count34 += 1
+                            data__ast__tracks_any_of_count35 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__tracks_any_of_count34:
+                    if not data__ast__tracks_any_of_count35:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks, custom_formats, (name_prefix or "data") + ".ast.tracks")
-                            data__ast__tracks_any_of_count34 += 1
+                            data__ast__tracks_any_of_count35 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__tracks_any_of_count34:
+                    if not data__ast__tracks_any_of_count35:
                         raise _Invalid
                     data__ast__tracks_is_list = isinstance(data__ast__tracks, (list, tuple))
                     if data__ast__tracks_is_list:
@@ -2742,26 +2763,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__ast__tracks_x, data__ast__tracks_item in enumerate(data__ast__tracks):
                             if not isinstance(data__ast__tracks_item, (dict)):
                                 raise _Invalid
-                            data__ast__tracks_item_any_of_count35 = 0
-                            if not data__ast__tracks_item_any_of_count35:
+                            data__ast__tracks_item_any_of_count36 = 0
+                            if not data__ast__tracks_item_any_of_count36:
                                 try:
                                     data__ast__tracks_item_is_dict = isinstance(data__ast__tracks_item, dict)
                                     if data__ast__tracks_item_is_dict:
                                         data__ast__tracks_item__missing_keys = set(['rule']) - data__ast__tracks_item.keys()
                                         if data__ast__tracks_item__missing_keys:
                                             raise _Invalid
-                                    data__ast__tracks_item_any_of_count35 += 1
+                                    data__ast__tracks_item_any_of_count36 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__ast__tracks_item_any_of_count35:
+                            if not data__ast__tracks_item_any_of_count36:
                                 try:
                                     data__ast__tracks_item_is_dict = isinstance(data__ast__tracks_item, dict)
                                     if data__ast__tracks_item_is_dict:
                                         data__ast__tracks_item__missing_keys = set(['source']) - data__ast__tracks_item.keys()
                                         if data__ast__tracks_item__missing_keys:
                                             raise _Invalid
-                                    data__ast__tracks_item_any_of_count35 += 1
+                                    data__ast__tracks_item_any_of_count36 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__ast__tracks_item_any_of_count35:
+                            if not data__ast__tracks_item_any_of_count36:
                                 raise _Invalid
                             data__ast__tracks_item_is_dict = isinstance(data__ast__tracks_item, dict)
                             if data__ast__tracks_item_is_dict:
@@ -2806,8 +2827,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "epoch_starts" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("epoch_starts")
                                     data__ast__tracks_item__epochstarts = data__ast__tracks_item["epoch_starts"]
-                                    data__ast__tracks_item__epochstarts_one_of_count36 = 0
-                                    if data__ast__tracks_item__epochstarts_one_of_count36 < 2:
+                                    data__ast__tracks_item__epochstarts_one_of_count37 = 0
+                                    if data__ast__tracks_item__epochstarts_one_of_count37 < 2:
                                         try:
                                             if not isinstance(data__ast__tracks_item__epochstarts, (list, tuple)):
                                                 raise _Invalid
@@ -2841,20 +2862,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                     raise _Invalid
                                                         if data__ast__tracks_item__epochstarts_item_keys:
                                                             raise _Invalid
-                                            data__ast__tracks_item__epochstarts_one_of_count36 += 1
+                                            data__ast__tracks_item__epochstarts_one_of_count37 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__ast__tracks_item__epochstarts_one_of_count36 < 2:
+                                    if data__ast__tracks_item__epochstarts_one_of_count37 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks_item__epochstarts, custom_formats, (name_prefix or "data") + ".ast.tracks[{data__ast__tracks_x}].epoch_starts")
-                                            data__ast__tracks_item__epochstarts_one_of_count36 += 1
+                                            data__ast__tracks_item__epochstarts_one_of_count37 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__ast__tracks_item__epochstarts_one_of_count36 != 1:
+                                    if data__ast__tracks_item__epochstarts_one_of_count37 != 1:
                                         raise _Invalid
                                 if "late_iron_age_spaces" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("late_iron_age_spaces")
                                     data__ast__tracks_item__lateironagespaces = data__ast__tracks_item["late_iron_age_spaces"]
-                                    data__ast__tracks_item__lateironagespaces_one_of_count37 = 0
-                                    if data__ast__tracks_item__lateironagespaces_one_of_count37 < 2:
+                                    data__ast__tracks_item__lateironagespaces_one_of_count38 = 0
+                                    if data__ast__tracks_item__lateironagespaces_one_of_count38 < 2:
                                         try:
                                             if not isinstance(data__ast__tracks_item__lateironagespaces, (list, tuple)):
                                                 raise _Invalid
@@ -2892,14 +2913,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                     raise _Invalid
                                                         if data__ast__tracks_item__lateironagespaces_item_keys:
                                                             raise _Invalid
-                                            data__ast__tracks_item__lateironagespaces_one_of_count37 += 1
+                                            data__ast__tracks_item__lateironagespaces_one_of_count38 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__ast__tracks_item__lateironagespaces_one_of_count37 < 2:
+                                    if data__ast__tracks_item__lateironagespaces_one_of_count38 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks_item__lateironagespaces, custom_formats, (name_prefix or "data") + ".ast.tracks[{data__ast__tracks_x}].late_iron_age_spaces")
-                                            data__ast__tracks_item__lateironagespaces_one_of_count37 += 1
+                                            data__ast__tracks_item__lateironagespaces_one_of_count38 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__ast__tracks_item__lateironagespaces_one_of_count37 != 1:
+                                    if data__ast__tracks_item__lateironagespaces_one_of_count38 != 1:
                                         raise _Invalid
                                 if "checked_against_second_source" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("checked_against_second_source")
@@ -2940,26 +2961,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__playercounts = data["player_counts"]
             if not isinstance(data__playercounts, (dict)):
                 raise _Invalid
-            data__playercounts_any_of_count38 = 0
-            if not data__playercounts_any_of_count38:
+            data__playercounts_any_of_count39 = 0
+            if not data__playercounts_any_of_count39:
                 try:
                     data__playercounts_is_dict = isinstance(data__playercounts, dict)
                     if data__playercounts_is_dict:
                         data__playercounts__missing_keys = set(['rule']) - data__playercounts.keys()
                         if data__playercounts__missing_keys:
                             raise _Invalid
-                    data__playercounts_any_of_count38 += 1
+                    data__playercounts_any_of_count39 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__playercounts_any_of_count38:
+            if not data__playercounts_any_of_count39:
                 try:
                     data__playercounts_is_dict = isinstance(data__playercounts, dict)
                     if data__playercounts_is_dict:
                         data__playercounts__missing_keys = set(['source']) - data__playercounts.keys()
                         if data__playercounts__missing_keys:
                             raise _Invalid
-                    data__playercounts_any_of_count38 += 1
+                    data__playercounts_any_of_count39 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__playercounts_any_of_count38:
+            if not data__playercounts_any_of_count39:
                 raise _Invalid
             data__playercounts_is_dict = isinstance(data__playercounts, dict)
             if data__playercounts_is_dict:
@@ -3000,26 +3021,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__playercounts__counts_x, data__playercounts__counts_item in enumerate(data__playercounts__counts):
                             if not isinstance(data__playercounts__counts_item, (dict)):
                                 raise _Invalid
-                            data__playercounts__counts_item_any_of_count39 = 0
-                            if not data__playercounts__counts_item_any_of_count39:
+                            data__playercounts__counts_item_any_of_count40 = 0
+                            if not data__playercounts__counts_item_any_of_count40:
                                 try:
                                     data__playercounts__counts_item_is_dict = isinstance(data__playercounts__counts_item, dict)
                                     if data__playercounts__counts_item_is_dict:
                                         data__playercounts__counts_item__missing_keys = set(['rule']) - data__playercounts__counts_item.keys()
                                         if data__playercounts__counts_item__missing_keys:
                                             raise _Invalid
-                                    data__playercounts__counts_item_any_of_count39 += 1
+                                    data__playercounts__counts_item_any_of_count40 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__playercounts__counts_item_any_of_count39:
+                            if not data__playercounts__counts_item_any_of_count40:
                                 try:
                                     data__playercounts__counts_item_is_dict = isinstance(data__playercounts__counts_item, dict)
                                     if data__playercounts__counts_item_is_dict:
                                         data__playercounts__counts_item__missing_keys = set(['source']) - data__playercounts__counts_item.keys()
                                         if data__playercounts__counts_item__missing_keys:
                                             raise _Invalid
-                                    data__playercounts__counts_item_any_of_count39 += 1
+                                    data__playercounts__counts_item_any_of_count40 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__playercounts__counts_item_any_of_count39:
+                            if not data__playercounts__counts_item_any_of_count40:
                                 raise _Invalid
                             data__playercounts__counts_item_is_dict = isinstance(data__playercounts__counts_item, dict)
                             if data__playercounts__counts_item_is_dict:
@@ -3055,8 +3076,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "tokens_per_player" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("tokens_per_player")
                                     data__playercounts__counts_item__tokensperplayer = data__playercounts__counts_item["tokens_per_player"]
-                                    data__playercounts__counts_item__tokensperplayer_one_of_count40 = 0
-                                    if data__playercounts__counts_item__tokensperplayer_one_of_count40 < 2:
+                                    data__playercounts__counts_item__tokensperplayer_one_of_count41 = 0
+                                    if data__playercounts__counts_item__tokensperplayer_one_of_count41 < 2:
                                         try:
                                             if not isinstance(data__playercounts__counts_item__tokensperplayer, (int)) and not (isinstance(data__playercounts__counts_item__tokensperplayer, float) and data__playercounts__counts_item__tokensperplayer.is_integer()) or isinstance(data__playercounts__counts_item__tokensperplayer, bool):
                                                 raise _Invalid
@@ -3065,20 +3086,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise _Invalid
                                                 if data__playercounts__counts_item__tokensperplayer > 55:
                                                     raise _Invalid
-                                            data__playercounts__counts_item__tokensperplayer_one_of_count40 += 1
+                                            data__playercounts__counts_item__tokensperplayer_one_of_count41 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__playercounts__counts_item__tokensperplayer_one_of_count40 < 2:
+                                    if data__playercounts__counts_item__tokensperplayer_one_of_count41 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__tokensperplayer, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].tokens_per_player")
-                                            data__playercounts__counts_item__tokensperplayer_one_of_count40 += 1
+                                            data__playercounts__counts_item__tokensperplayer_one_of_count41 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__playercounts__counts_item__tokensperplayer_one_of_count40 != 1:
+                                    if data__playercounts__counts_item__tokensperplayer_one_of_count41 != 1:
                                         raise _Invalid
                                 if "configurations" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("configurations")
                                     data__playercounts__counts_item__configurations = data__playercounts__counts_item["configurations"]
-                                    data__playercounts__counts_item__configurations_one_of_count41 = 0
-                                    if data__playercounts__counts_item__configurations_one_of_count41 < 2:
+                                    data__playercounts__counts_item__configurations_one_of_count42 = 0
+                                    if data__playercounts__counts_item__configurations_one_of_count42 < 2:
                                         try:
                                             if not isinstance(data__playercounts__counts_item__configurations, (list, tuple)):
                                                 raise _Invalid
@@ -3090,26 +3111,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                 for data__playercounts__counts_item__configurations_x, data__playercounts__counts_item__configurations_item in enumerate(data__playercounts__counts_item__configurations):
                                                     if not isinstance(data__playercounts__counts_item__configurations_item, (dict)):
                                                         raise _Invalid
-                                                    data__playercounts__counts_item__configurations_item_any_of_count42 = 0
-                                                    if not data__playercounts__counts_item__configurations_item_any_of_count42:
+                                                    data__playercounts__counts_item__configurations_item_any_of_count43 = 0
+                                                    if not data__playercounts__counts_item__configurations_item_any_of_count43:
                                                         try:
                                                             data__playercounts__counts_item__configurations_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item, dict)
                                                             if data__playercounts__counts_item__configurations_item_is_dict:
                                                                 data__playercounts__counts_item__configurations_item__missing_keys = set(['rule']) - data__playercounts__counts_item__configurations_item.keys()
                                                                 if data__playercounts__counts_item__configurations_item__missing_keys:
                                                                     raise _Invalid
-                                                            data__playercounts__counts_item__configurations_item_any_of_count42 += 1
+                                                            data__playercounts__counts_item__configurations_item_any_of_count43 += 1
                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                    if not data__playercounts__counts_item__configurations_item_any_of_count42:
+                                                    if not data__playercounts__counts_item__configurations_item_any_of_count43:
                                                         try:
                                                             data__playercounts__counts_item__configurations_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item, dict)
                                                             if data__playercounts__counts_item__configurations_item_is_dict:
                                                                 data__playercounts__counts_item__configurations_item__missing_keys = set(['source']) - data__playercounts__counts_item__configurations_item.keys()
                                                                 if data__playercounts__counts_item__configurations_item__missing_keys:
                                                                     raise _Invalid
-                                                            data__playercounts__counts_item__configurations_item_any_of_count42 += 1
+                                                            data__playercounts__counts_item__configurations_item_any_of_count43 += 1
                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                    if not data__playercounts__counts_item__configurations_item_any_of_count42:
+                                                    if not data__playercounts__counts_item__configurations_item_any_of_count43:
                                                         raise _Invalid
                                                     data__playercounts__counts_item__configurations_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item, dict)
                                                     if data__playercounts__counts_item__configurations_item_is_dict:
@@ -3163,21 +3184,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                 if "panels" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("panels")
                                                                     data__playercounts__counts_item__configurations_item__map__panels = data__playercounts__counts_item__configurations_item__map["panels"]
-                                                                    data__playercounts__counts_item__configurations_item__map__panels_one_of_count43 = 0
-                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count43 < 2:
+                                                                    data__playercounts__counts_item__configurations_item__map__panels_one_of_count44 = 0
+                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count44 < 2:
                                                                         try:
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__map__panels, (str)):
                                                                                 raise _Invalid
                                                                             if not (isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'all_four' or isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'three_eastern' or isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'three_central' or isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'western_part'):
                                                                                 raise _Invalid
-                                                                            data__playercounts__counts_item__configurations_item__map__panels_one_of_count43 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__panels_one_of_count44 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count43 < 2:
+                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count44 < 2:
                                                                         try:
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__panels, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.panels")
-                                                                            data__playercounts__counts_item__configurations_item__map__panels_one_of_count43 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__panels_one_of_count44 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count43 != 1:
+                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count44 != 1:
                                                                         raise _Invalid
                                                                 if "western_extension" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("western_extension")
@@ -3189,21 +3210,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                 if "boundary" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("boundary")
                                                                     data__playercounts__counts_item__configurations_item__map__boundary = data__playercounts__counts_item__configurations_item__map["boundary"]
-                                                                    data__playercounts__counts_item__configurations_item__map__boundary_one_of_count44 = 0
-                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count44 < 2:
+                                                                    data__playercounts__counts_item__configurations_item__map__boundary_one_of_count45 = 0
+                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count45 < 2:
                                                                         try:
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__map__boundary, (str)):
                                                                                 raise _Invalid
                                                                             if not (isinstance(data__playercounts__counts_item__configurations_item__map__boundary, str) and data__playercounts__counts_item__configurations_item__map__boundary == 'none' or isinstance(data__playercounts__counts_item__configurations_item__map__boundary, str) and data__playercounts__counts_item__configurations_item__map__boundary == 'dashed_line_western_limit' or isinstance(data__playercounts__counts_item__configurations_item__map__boundary, str) and data__playercounts__counts_item__configurations_item__map__boundary == 'dashed_line_eastern_limit'):
                                                                                 raise _Invalid
-                                                                            data__playercounts__counts_item__configurations_item__map__boundary_one_of_count44 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__boundary_one_of_count45 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count44 < 2:
+                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count45 < 2:
                                                                         try:
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__boundary, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.boundary")
-                                                                            data__playercounts__counts_item__configurations_item__map__boundary_one_of_count44 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__boundary_one_of_count45 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count44 != 1:
+                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count45 != 1:
                                                                         raise _Invalid
                                                                 if "open_sea_on_boundary_usable" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("open_sea_on_boundary_usable")
@@ -3213,8 +3234,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                 if "areas_in_play" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("areas_in_play")
                                                                     data__playercounts__counts_item__configurations_item__map__areasinplay = data__playercounts__counts_item__configurations_item__map["areas_in_play"]
-                                                                    data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count45 = 0
-                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count45 < 2:
+                                                                    data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count46 = 0
+                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count46 < 2:
                                                                         try:
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__map__areasinplay, (list, tuple)):
                                                                                 raise _Invalid
@@ -3228,14 +3249,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                                     raise _Invalid
                                                                                 for data__playercounts__counts_item__configurations_item__map__areasinplay_x, data__playercounts__counts_item__configurations_item__map__areasinplay_item in enumerate(data__playercounts__counts_item__configurations_item__map__areasinplay):
                                                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__map__areasinplay_item, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.areas_in_play[{data__playercounts__counts_item__configurations_item__map__areasinplay_x}]")
-                                                                            data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count45 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count46 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count45 < 2:
+                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count46 < 2:
                                                                         try:
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__areasinplay, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.areas_in_play")
-                                                                            data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count45 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count46 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count45 != 1:
+                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count46 != 1:
                                                                         raise _Invalid
                                                                 if "rule" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("rule")
@@ -3254,8 +3275,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                         if "nations" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("nations")
                                                             data__playercounts__counts_item__configurations_item__nations = data__playercounts__counts_item__configurations_item["nations"]
-                                                            data__playercounts__counts_item__configurations_item__nations_one_of_count46 = 0
-                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count46 < 2:
+                                                            data__playercounts__counts_item__configurations_item__nations_one_of_count47 = 0
+                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count47 < 2:
                                                                 try:
                                                                     if not isinstance(data__playercounts__counts_item__configurations_item__nations, (list, tuple)):
                                                                         raise _Invalid
@@ -3269,14 +3290,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                             raise _Invalid
                                                                         for data__playercounts__counts_item__configurations_item__nations_x, data__playercounts__counts_item__configurations_item__nations_item in enumerate(data__playercounts__counts_item__configurations_item__nations):
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__nations_item, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].nations[{data__playercounts__counts_item__configurations_item__nations_x}]")
-                                                                    data__playercounts__counts_item__configurations_item__nations_one_of_count46 += 1
+                                                                    data__playercounts__counts_item__configurations_item__nations_one_of_count47 += 1
                                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count46 < 2:
+                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count47 < 2:
                                                                 try:
                                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__nations, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].nations")
-                                                                    data__playercounts__counts_item__configurations_item__nations_one_of_count46 += 1
+                                                                    data__playercounts__counts_item__configurations_item__nations_one_of_count47 += 1
                                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count46 != 1:
+                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count47 != 1:
                                                                 raise _Invalid
                                                         if "island_city_sites_ignored" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("island_city_sites_ignored")
@@ -3303,6 +3324,27 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                     raise _Invalid
                                                                 for data__playercounts__counts_item__configurations_item__tradedecks_x, data__playercounts__counts_item__configurations_item__tradedecks_item in enumerate(data__playercounts__counts_item__configurations_item__tradedecks):
                                                                     if not isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item, (dict)):
+                                                                        raise _Invalid
+                                                                    data__playercounts__counts_item__configurations_item__tradedecks_item_any_of_count48 = 0
+                                                                    if not data__playercounts__counts_item__configurations_item__tradedecks_item_any_of_count48:
+                                                                        try:
+                                                                            data__playercounts__counts_item__configurations_item__tradedecks_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item, dict)
+                                                                            if data__playercounts__counts_item__configurations_item__tradedecks_item_is_dict:
+                                                                                data__playercounts__counts_item__configurations_item__tradedecks_item__missing_keys = set(['rule']) - data__playercounts__counts_item__configurations_item__tradedecks_item.keys()
+                                                                                if data__playercounts__counts_item__configurations_item__tradedecks_item__missing_keys:
+                                                                                    raise _Invalid
+                                                                            data__playercounts__counts_item__configurations_item__tradedecks_item_any_of_count48 += 1
+                                                                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                                                    if not data__playercounts__counts_item__configurations_item__tradedecks_item_any_of_count48:
+                                                                        try:
+                                                                            data__playercounts__counts_item__configurations_item__tradedecks_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item, dict)
+                                                                            if data__playercounts__counts_item__configurations_item__tradedecks_item_is_dict:
+                                                                                data__playercounts__counts_item__configurations_item__tradedecks_item__missing_keys = set(['source']) - data__playercounts__counts_item__configurations_item__tradedecks_item.keys()
+                                                                                if data__playercounts__counts_item__configurations_item__tradedecks_item__missing_keys:
+                                                                                    raise _Invalid
+                                                                            data__playercounts__counts_item__configurations_item__tradedecks_item_any_of_count48 += 1
+                                                                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                                                    if not data__playercounts__counts_item__configurations_item__tradedecks_item_any_of_count48:
                                                                         raise _Invalid
                                                                     data__playercounts__counts_item__configurations_item__tradedecks_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item, dict)
                                                                     if data__playercounts__counts_item__configurations_item__tradedecks_item_is_dict:
@@ -3384,14 +3426,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__playercounts__counts_item__configurations_item__note, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].note")
                                                         if data__playercounts__counts_item__configurations_item_keys:
                                                             raise _Invalid
-                                            data__playercounts__counts_item__configurations_one_of_count41 += 1
+                                            data__playercounts__counts_item__configurations_one_of_count42 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__playercounts__counts_item__configurations_one_of_count41 < 2:
+                                    if data__playercounts__counts_item__configurations_one_of_count42 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations")
-                                            data__playercounts__counts_item__configurations_one_of_count41 += 1
+                                            data__playercounts__counts_item__configurations_one_of_count42 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__playercounts__counts_item__configurations_one_of_count41 != 1:
+                                    if data__playercounts__counts_item__configurations_one_of_count42 != 1:
                                         raise _Invalid
                                 if "special_rules" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("special_rules")
@@ -3426,26 +3468,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__sequenceofplay = data["sequence_of_play"]
             if not isinstance(data__sequenceofplay, (dict)):
                 raise _Invalid
-            data__sequenceofplay_any_of_count47 = 0
-            if not data__sequenceofplay_any_of_count47:
+            data__sequenceofplay_any_of_count49 = 0
+            if not data__sequenceofplay_any_of_count49:
                 try:
                     data__sequenceofplay_is_dict = isinstance(data__sequenceofplay, dict)
                     if data__sequenceofplay_is_dict:
                         data__sequenceofplay__missing_keys = set(['rule']) - data__sequenceofplay.keys()
                         if data__sequenceofplay__missing_keys:
                             raise _Invalid
-                    data__sequenceofplay_any_of_count47 += 1
+                    data__sequenceofplay_any_of_count49 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__sequenceofplay_any_of_count47:
+            if not data__sequenceofplay_any_of_count49:
                 try:
                     data__sequenceofplay_is_dict = isinstance(data__sequenceofplay, dict)
                     if data__sequenceofplay_is_dict:
                         data__sequenceofplay__missing_keys = set(['source']) - data__sequenceofplay.keys()
                         if data__sequenceofplay__missing_keys:
                             raise _Invalid
-                    data__sequenceofplay_any_of_count47 += 1
+                    data__sequenceofplay_any_of_count49 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__sequenceofplay_any_of_count47:
+            if not data__sequenceofplay_any_of_count49:
                 raise _Invalid
             data__sequenceofplay_is_dict = isinstance(data__sequenceofplay, dict)
             if data__sequenceofplay_is_dict:
@@ -3502,26 +3544,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__sequenceofplay__phases_item__missing_keys = set(['min_trade_cards']) - data__sequenceofplay__phases_item.keys()
                                     if data__sequenceofplay__phases_item__missing_keys:
                                         raise _Invalid
-                            data__sequenceofplay__phases_item_any_of_count48 = 0
-                            if not data__sequenceofplay__phases_item_any_of_count48:
+                            data__sequenceofplay__phases_item_any_of_count50 = 0
+                            if not data__sequenceofplay__phases_item_any_of_count50:
                                 try:
                                     data__sequenceofplay__phases_item_is_dict = isinstance(data__sequenceofplay__phases_item, dict)
                                     if data__sequenceofplay__phases_item_is_dict:
                                         data__sequenceofplay__phases_item__missing_keys = set(['rule']) - data__sequenceofplay__phases_item.keys()
                                         if data__sequenceofplay__phases_item__missing_keys:
                                             raise _Invalid
-                                    data__sequenceofplay__phases_item_any_of_count48 += 1
+                                    data__sequenceofplay__phases_item_any_of_count50 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__sequenceofplay__phases_item_any_of_count48:
+                            if not data__sequenceofplay__phases_item_any_of_count50:
                                 try:
                                     data__sequenceofplay__phases_item_is_dict = isinstance(data__sequenceofplay__phases_item, dict)
                                     if data__sequenceofplay__phases_item_is_dict:
                                         data__sequenceofplay__phases_item__missing_keys = set(['source']) - data__sequenceofplay__phases_item.keys()
                                         if data__sequenceofplay__phases_item__missing_keys:
                                             raise _Invalid
-                                    data__sequenceofplay__phases_item_any_of_count48 += 1
+                                    data__sequenceofplay__phases_item_any_of_count50 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__sequenceofplay__phases_item_any_of_count48:
+                            if not data__sequenceofplay__phases_item_any_of_count50:
                                 raise _Invalid
                             data__sequenceofplay__phases_item_is_dict = isinstance(data__sequenceofplay__phases_item, dict)
                             if data__sequenceofplay__phases_item_is_dict:
@@ -3640,21 +3682,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "order" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("order")
                                     data__sequenceofplay__phases_item__order = data__sequenceofplay__phases_item["order"]
-                                    data__sequenceofplay__phases_item__order_one_of_count49 = 0
-                                    if data__sequenceofplay__phases_item__order_one_of_count49 < 2:
+                                    data__sequenceofplay__phases_item__order_one_of_count51 = 0
+                                    if data__sequenceofplay__phases_item__order_one_of_count51 < 2:
                                         try:
                                             if not isinstance(data__sequenceofplay__phases_item__order, (str)):
                                                 raise _Invalid
                                             if not (isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ast_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'census_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'simultaneous' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ascending_calamity_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ascending_city_count'):
                                                 raise _Invalid
-                                            data__sequenceofplay__phases_item__order_one_of_count49 += 1
+                                            data__sequenceofplay__phases_item__order_one_of_count51 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__sequenceofplay__phases_item__order_one_of_count49 < 2:
+                                    if data__sequenceofplay__phases_item__order_one_of_count51 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__sequenceofplay__phases_item__order, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].order")
-                                            data__sequenceofplay__phases_item__order_one_of_count49 += 1
+                                            data__sequenceofplay__phases_item__order_one_of_count51 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__sequenceofplay__phases_item__order_one_of_count49 != 1:
+                                    if data__sequenceofplay__phases_item__order_one_of_count51 != 1:
                                         raise _Invalid
                                 if "order_text" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("order_text")
@@ -3670,26 +3712,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__sequenceofplay__phases_item__militarylast = data__sequenceofplay__phases_item["military_last"]
                                     if not isinstance(data__sequenceofplay__phases_item__militarylast, (dict)):
                                         raise _Invalid
-                                    data__sequenceofplay__phases_item__militarylast_any_of_count50 = 0
-                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count50:
+                                    data__sequenceofplay__phases_item__militarylast_any_of_count52 = 0
+                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count52:
                                         try:
                                             data__sequenceofplay__phases_item__militarylast_is_dict = isinstance(data__sequenceofplay__phases_item__militarylast, dict)
                                             if data__sequenceofplay__phases_item__militarylast_is_dict:
                                                 data__sequenceofplay__phases_item__militarylast__missing_keys = set(['rule']) - data__sequenceofplay__phases_item__militarylast.keys()
                                                 if data__sequenceofplay__phases_item__militarylast__missing_keys:
                                                     raise _Invalid
-                                            data__sequenceofplay__phases_item__militarylast_any_of_count50 += 1
+                                            data__sequenceofplay__phases_item__militarylast_any_of_count52 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count50:
+                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count52:
                                         try:
                                             data__sequenceofplay__phases_item__militarylast_is_dict = isinstance(data__sequenceofplay__phases_item__militarylast, dict)
                                             if data__sequenceofplay__phases_item__militarylast_is_dict:
                                                 data__sequenceofplay__phases_item__militarylast__missing_keys = set(['source']) - data__sequenceofplay__phases_item__militarylast.keys()
                                                 if data__sequenceofplay__phases_item__militarylast__missing_keys:
                                                     raise _Invalid
-                                            data__sequenceofplay__phases_item__militarylast_any_of_count50 += 1
+                                            data__sequenceofplay__phases_item__militarylast_any_of_count52 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count50:
+                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count52:
                                         raise _Invalid
                                     data__sequenceofplay__phases_item__militarylast_is_dict = isinstance(data__sequenceofplay__phases_item__militarylast, dict)
                                     if data__sequenceofplay__phases_item__militarylast_is_dict:
@@ -3723,6 +3765,27 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             raise _Invalid
                                         for data__sequenceofplay__phases_item__subactivities_x, data__sequenceofplay__phases_item__subactivities_item in enumerate(data__sequenceofplay__phases_item__subactivities):
                                             if not isinstance(data__sequenceofplay__phases_item__subactivities_item, (dict)):
+                                                raise _Invalid
+                                            data__sequenceofplay__phases_item__subactivities_item_any_of_count53 = 0
+                                            if not data__sequenceofplay__phases_item__subactivities_item_any_of_count53:
+                                                try:
+                                                    data__sequenceofplay__phases_item__subactivities_item_is_dict = isinstance(data__sequenceofplay__phases_item__subactivities_item, dict)
+                                                    if data__sequenceofplay__phases_item__subactivities_item_is_dict:
+                                                        data__sequenceofplay__phases_item__subactivities_item__missing_keys = set(['rule']) - data__sequenceofplay__phases_item__subactivities_item.keys()
+                                                        if data__sequenceofplay__phases_item__subactivities_item__missing_keys:
+                                                            raise _Invalid
+                                                    data__sequenceofplay__phases_item__subactivities_item_any_of_count53 += 1
+                                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                            if not data__sequenceofplay__phases_item__subactivities_item_any_of_count53:
+                                                try:
+                                                    data__sequenceofplay__phases_item__subactivities_item_is_dict = isinstance(data__sequenceofplay__phases_item__subactivities_item, dict)
+                                                    if data__sequenceofplay__phases_item__subactivities_item_is_dict:
+                                                        data__sequenceofplay__phases_item__subactivities_item__missing_keys = set(['source']) - data__sequenceofplay__phases_item__subactivities_item.keys()
+                                                        if data__sequenceofplay__phases_item__subactivities_item__missing_keys:
+                                                            raise _Invalid
+                                                    data__sequenceofplay__phases_item__subactivities_item_any_of_count53 += 1
+                                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                            if not data__sequenceofplay__phases_item__subactivities_item_any_of_count53:
                                                 raise _Invalid
                                             data__sequenceofplay__phases_item__subactivities_item_is_dict = isinstance(data__sequenceofplay__phases_item__subactivities_item, dict)
                                             if data__sequenceofplay__phases_item__subactivities_item_is_dict:
@@ -3792,26 +3855,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__victory = data["victory"]
             if not isinstance(data__victory, (dict)):
                 raise _Invalid
-            data__victory_any_of_count51 = 0
-            if not data__victory_any_of_count51:
+            data__victory_any_of_count54 = 0
+            if not data__victory_any_of_count54:
                 try:
                     data__victory_is_dict = isinstance(data__victory, dict)
                     if data__victory_is_dict:
                         data__victory__missing_keys = set(['rule']) - data__victory.keys()
                         if data__victory__missing_keys:
                             raise _Invalid
-                    data__victory_any_of_count51 += 1
+                    data__victory_any_of_count54 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__victory_any_of_count51:
+            if not data__victory_any_of_count54:
                 try:
                     data__victory_is_dict = isinstance(data__victory, dict)
                     if data__victory_is_dict:
                         data__victory__missing_keys = set(['source']) - data__victory.keys()
                         if data__victory__missing_keys:
                             raise _Invalid
-                    data__victory_any_of_count51 += 1
+                    data__victory_any_of_count54 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__victory_any_of_count51:
+            if not data__victory_any_of_count54:
                 raise _Invalid
             data__victory_is_dict = isinstance(data__victory, dict)
             if data__victory_is_dict:
@@ -3877,26 +3940,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__victory__scoring_item__missing_keys = set(['points']) - data__victory__scoring_item.keys()
                                     if data__victory__scoring_item__missing_keys:
                                         raise _Invalid
-                            data__victory__scoring_item_any_of_count52 = 0
-                            if not data__victory__scoring_item_any_of_count52:
+                            data__victory__scoring_item_any_of_count55 = 0
+                            if not data__victory__scoring_item_any_of_count55:
                                 try:
                                     data__victory__scoring_item_is_dict = isinstance(data__victory__scoring_item, dict)
                                     if data__victory__scoring_item_is_dict:
                                         data__victory__scoring_item__missing_keys = set(['rule']) - data__victory__scoring_item.keys()
                                         if data__victory__scoring_item__missing_keys:
                                             raise _Invalid
-                                    data__victory__scoring_item_any_of_count52 += 1
+                                    data__victory__scoring_item_any_of_count55 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__victory__scoring_item_any_of_count52:
+                            if not data__victory__scoring_item_any_of_count55:
                                 try:
                                     data__victory__scoring_item_is_dict = isinstance(data__victory__scoring_item, dict)
                                     if data__victory__scoring_item_is_dict:
                                         data__victory__scoring_item__missing_keys = set(['source']) - data__victory__scoring_item.keys()
                                         if data__victory__scoring_item__missing_keys:
                                             raise _Invalid
-                                    data__victory__scoring_item_any_of_count52 += 1
+                                    data__victory__scoring_item_any_of_count55 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__victory__scoring_item_any_of_count52:
+                            if not data__victory__scoring_item_any_of_count55:
                                 raise _Invalid
                             data__victory__scoring_item_is_dict = isinstance(data__victory__scoring_item, dict)
                             if data__victory__scoring_item_is_dict:
@@ -3937,41 +4000,41 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "points" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("points")
                                     data__victory__scoring_item__points = data__victory__scoring_item["points"]
-                                    data__victory__scoring_item__points_one_of_count53 = 0
-                                    if data__victory__scoring_item__points_one_of_count53 < 2:
+                                    data__victory__scoring_item__points_one_of_count56 = 0
+                                    if data__victory__scoring_item__points_one_of_count56 < 2:
                                         try:
                                             if not isinstance(data__victory__scoring_item__points, (int)) and not (isinstance(data__victory__scoring_item__points, float) and data__victory__scoring_item__points.is_integer()) or isinstance(data__victory__scoring_item__points, bool):
                                                 raise _Invalid
                                             if isinstance(data__victory__scoring_item__points, (int, float, Decimal)) and not isinstance(data__victory__scoring_item__points, bool):
                                                 if data__victory__scoring_item__points < 0:
                                                     raise _Invalid
-                                            data__victory__scoring_item__points_one_of_count53 += 1
+                                            data__victory__scoring_item__points_one_of_count56 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__points_one_of_count53 < 2:
+                                    if data__victory__scoring_item__points_one_of_count56 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__victory__scoring_item__points, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].points")
-                                            data__victory__scoring_item__points_one_of_count53 += 1
+                                            data__victory__scoring_item__points_one_of_count56 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__points_one_of_count53 != 1:
+                                    if data__victory__scoring_item__points_one_of_count56 != 1:
                                         raise _Invalid
                                 if "space_counting" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("space_counting")
                                     data__victory__scoring_item__spacecounting = data__victory__scoring_item["space_counting"]
-                                    data__victory__scoring_item__spacecounting_one_of_count54 = 0
-                                    if data__victory__scoring_item__spacecounting_one_of_count54 < 2:
+                                    data__victory__scoring_item__spacecounting_one_of_count57 = 0
+                                    if data__victory__scoring_item__spacecounting_one_of_count57 < 2:
                                         try:
                                             if not isinstance(data__victory__scoring_item__spacecounting, (str)):
                                                 raise _Invalid
                                             if not (isinstance(data__victory__scoring_item__spacecounting, str) and data__victory__scoring_item__spacecounting == 'space_number' or isinstance(data__victory__scoring_item__spacecounting, str) and data__victory__scoring_item__spacecounting == 'spaces_advanced'):
                                                 raise _Invalid
-                                            data__victory__scoring_item__spacecounting_one_of_count54 += 1
+                                            data__victory__scoring_item__spacecounting_one_of_count57 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__spacecounting_one_of_count54 < 2:
+                                    if data__victory__scoring_item__spacecounting_one_of_count57 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__victory__scoring_item__spacecounting, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].space_counting")
-                                            data__victory__scoring_item__spacecounting_one_of_count54 += 1
+                                            data__victory__scoring_item__spacecounting_one_of_count57 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__spacecounting_one_of_count54 != 1:
+                                    if data__victory__scoring_item__spacecounting_one_of_count57 != 1:
                                         raise _Invalid
                                 if "card_value_min" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("card_value_min")
@@ -4031,26 +4094,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__handlimit = data["hand_limit"]
             if not isinstance(data__handlimit, (dict)):
                 raise _Invalid
-            data__handlimit_any_of_count55 = 0
-            if not data__handlimit_any_of_count55:
+            data__handlimit_any_of_count58 = 0
+            if not data__handlimit_any_of_count58:
                 try:
                     data__handlimit_is_dict = isinstance(data__handlimit, dict)
                     if data__handlimit_is_dict:
                         data__handlimit__missing_keys = set(['rule']) - data__handlimit.keys()
                         if data__handlimit__missing_keys:
                             raise _Invalid
-                    data__handlimit_any_of_count55 += 1
+                    data__handlimit_any_of_count58 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__handlimit_any_of_count55:
+            if not data__handlimit_any_of_count58:
                 try:
                     data__handlimit_is_dict = isinstance(data__handlimit, dict)
                     if data__handlimit_is_dict:
                         data__handlimit__missing_keys = set(['source']) - data__handlimit.keys()
                         if data__handlimit__missing_keys:
                             raise _Invalid
-                    data__handlimit_any_of_count55 += 1
+                    data__handlimit_any_of_count58 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__handlimit_any_of_count55:
+            if not data__handlimit_any_of_count58:
                 raise _Invalid
             data__handlimit_is_dict = isinstance(data__handlimit, dict)
             if data__handlimit_is_dict:
@@ -4097,26 +4160,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__handlimit__cardchanges_x, data__handlimit__cardchanges_item in enumerate(data__handlimit__cardchanges):
                             if not isinstance(data__handlimit__cardchanges_item, (dict)):
                                 raise _Invalid
-                            data__handlimit__cardchanges_item_any_of_count56 = 0
-                            if not data__handlimit__cardchanges_item_any_of_count56:
+                            data__handlimit__cardchanges_item_any_of_count59 = 0
+                            if not data__handlimit__cardchanges_item_any_of_count59:
                                 try:
                                     data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
                                     if data__handlimit__cardchanges_item_is_dict:
                                         data__handlimit__cardchanges_item__missing_keys = set(['rule']) - data__handlimit__cardchanges_item.keys()
                                         if data__handlimit__cardchanges_item__missing_keys:
                                             raise _Invalid
-                                    data__handlimit__cardchanges_item_any_of_count56 += 1
+                                    data__handlimit__cardchanges_item_any_of_count59 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__handlimit__cardchanges_item_any_of_count56:
+                            if not data__handlimit__cardchanges_item_any_of_count59:
                                 try:
                                     data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
                                     if data__handlimit__cardchanges_item_is_dict:
                                         data__handlimit__cardchanges_item__missing_keys = set(['source']) - data__handlimit__cardchanges_item.keys()
                                         if data__handlimit__cardchanges_item__missing_keys:
                                             raise _Invalid
-                                    data__handlimit__cardchanges_item_any_of_count56 += 1
+                                    data__handlimit__cardchanges_item_any_of_count59 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__handlimit__cardchanges_item_any_of_count56:
+                            if not data__handlimit__cardchanges_item_any_of_count59:
                                 raise _Invalid
                             data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
                             if data__handlimit__cardchanges_item_is_dict:
@@ -4172,26 +4235,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__taxation = data["taxation"]
             if not isinstance(data__taxation, (dict)):
                 raise _Invalid
-            data__taxation_any_of_count57 = 0
-            if not data__taxation_any_of_count57:
+            data__taxation_any_of_count60 = 0
+            if not data__taxation_any_of_count60:
                 try:
                     data__taxation_is_dict = isinstance(data__taxation, dict)
                     if data__taxation_is_dict:
                         data__taxation__missing_keys = set(['rule']) - data__taxation.keys()
                         if data__taxation__missing_keys:
                             raise _Invalid
-                    data__taxation_any_of_count57 += 1
+                    data__taxation_any_of_count60 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__taxation_any_of_count57:
+            if not data__taxation_any_of_count60:
                 try:
                     data__taxation_is_dict = isinstance(data__taxation, dict)
                     if data__taxation_is_dict:
                         data__taxation__missing_keys = set(['source']) - data__taxation.keys()
                         if data__taxation__missing_keys:
                             raise _Invalid
-                    data__taxation_any_of_count57 += 1
+                    data__taxation_any_of_count60 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__taxation_any_of_count57:
+            if not data__taxation_any_of_count60:
                 raise _Invalid
             data__taxation_is_dict = isinstance(data__taxation, dict)
             if data__taxation_is_dict:
@@ -4228,26 +4291,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__taxation__ratechanges_x, data__taxation__ratechanges_item in enumerate(data__taxation__ratechanges):
                             if not isinstance(data__taxation__ratechanges_item, (dict)):
                                 raise _Invalid
-                            data__taxation__ratechanges_item_any_of_count58 = 0
-                            if not data__taxation__ratechanges_item_any_of_count58:
+                            data__taxation__ratechanges_item_any_of_count61 = 0
+                            if not data__taxation__ratechanges_item_any_of_count61:
                                 try:
                                     data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
                                     if data__taxation__ratechanges_item_is_dict:
                                         data__taxation__ratechanges_item__missing_keys = set(['rule']) - data__taxation__ratechanges_item.keys()
                                         if data__taxation__ratechanges_item__missing_keys:
                                             raise _Invalid
-                                    data__taxation__ratechanges_item_any_of_count58 += 1
+                                    data__taxation__ratechanges_item_any_of_count61 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__ratechanges_item_any_of_count58:
+                            if not data__taxation__ratechanges_item_any_of_count61:
                                 try:
                                     data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
                                     if data__taxation__ratechanges_item_is_dict:
                                         data__taxation__ratechanges_item__missing_keys = set(['source']) - data__taxation__ratechanges_item.keys()
                                         if data__taxation__ratechanges_item__missing_keys:
                                             raise _Invalid
-                                    data__taxation__ratechanges_item_any_of_count58 += 1
+                                    data__taxation__ratechanges_item_any_of_count61 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__ratechanges_item_any_of_count58:
+                            if not data__taxation__ratechanges_item_any_of_count61:
                                 raise _Invalid
                             data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
                             if data__taxation__ratechanges_item_is_dict:
@@ -4294,26 +4357,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__ratechangescombination = data__taxation["rate_changes_combination"]
                     if not isinstance(data__taxation__ratechangescombination, (dict)):
                         raise _Invalid
-                    data__taxation__ratechangescombination_any_of_count59 = 0
-                    if not data__taxation__ratechangescombination_any_of_count59:
+                    data__taxation__ratechangescombination_any_of_count62 = 0
+                    if not data__taxation__ratechangescombination_any_of_count62:
                         try:
                             data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
                             if data__taxation__ratechangescombination_is_dict:
                                 data__taxation__ratechangescombination__missing_keys = set(['rule']) - data__taxation__ratechangescombination.keys()
                                 if data__taxation__ratechangescombination__missing_keys:
                                     raise _Invalid
-                            data__taxation__ratechangescombination_any_of_count59 += 1
+                            data__taxation__ratechangescombination_any_of_count62 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratechangescombination_any_of_count59:
+                    if not data__taxation__ratechangescombination_any_of_count62:
                         try:
                             data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
                             if data__taxation__ratechangescombination_is_dict:
                                 data__taxation__ratechangescombination__missing_keys = set(['source']) - data__taxation__ratechangescombination.keys()
                                 if data__taxation__ratechangescombination__missing_keys:
                                     raise _Invalid
-                            data__taxation__ratechangescombination_any_of_count59 += 1
+                            data__taxation__ratechangescombination_any_of_count62 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratechangescombination_any_of_count59:
+                    if not data__taxation__ratechangescombination_any_of_count62:
                         raise _Invalid
                     data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
                     if data__taxation__ratechangescombination_is_dict:
@@ -4365,26 +4428,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__ratecard = data__taxation["rate_card"]
                     if not isinstance(data__taxation__ratecard, (dict)):
                         raise _Invalid
-                    data__taxation__ratecard_any_of_count60 = 0
-                    if not data__taxation__ratecard_any_of_count60:
+                    data__taxation__ratecard_any_of_count63 = 0
+                    if not data__taxation__ratecard_any_of_count63:
                         try:
                             data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
                             if data__taxation__ratecard_is_dict:
                                 data__taxation__ratecard__missing_keys = set(['rule']) - data__taxation__ratecard.keys()
                                 if data__taxation__ratecard__missing_keys:
                                     raise _Invalid
-                            data__taxation__ratecard_any_of_count60 += 1
+                            data__taxation__ratecard_any_of_count63 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratecard_any_of_count60:
+                    if not data__taxation__ratecard_any_of_count63:
                         try:
                             data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
                             if data__taxation__ratecard_is_dict:
                                 data__taxation__ratecard__missing_keys = set(['source']) - data__taxation__ratecard.keys()
                                 if data__taxation__ratecard__missing_keys:
                                     raise _Invalid
-                            data__taxation__ratecard_any_of_count60 += 1
+                            data__taxation__ratecard_any_of_count63 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratecard_any_of_count60:
+                    if not data__taxation__ratecard_any_of_count63:
                         raise _Invalid
                     data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
                     if data__taxation__ratecard_is_dict:
@@ -4435,26 +4498,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__revolt = data__taxation["revolt"]
                     if not isinstance(data__taxation__revolt, (dict)):
                         raise _Invalid
-                    data__taxation__revolt_any_of_count61 = 0
-                    if not data__taxation__revolt_any_of_count61:
+                    data__taxation__revolt_any_of_count64 = 0
+                    if not data__taxation__revolt_any_of_count64:
                         try:
                             data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
                             if data__taxation__revolt_is_dict:
                                 data__taxation__revolt__missing_keys = set(['rule']) - data__taxation__revolt.keys()
                                 if data__taxation__revolt__missing_keys:
                                     raise _Invalid
-                            data__taxation__revolt_any_of_count61 += 1
+                            data__taxation__revolt_any_of_count64 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__revolt_any_of_count61:
+                    if not data__taxation__revolt_any_of_count64:
                         try:
                             data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
                             if data__taxation__revolt_is_dict:
                                 data__taxation__revolt__missing_keys = set(['source']) - data__taxation__revolt.keys()
                                 if data__taxation__revolt__missing_keys:
                                     raise _Invalid
-                            data__taxation__revolt_any_of_count61 += 1
+                            data__taxation__revolt_any_of_count64 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__revolt_any_of_count61:
+                    if not data__taxation__revolt_any_of_count64:
                         raise _Invalid
                     data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
                     if data__taxation__revolt_is_dict:
@@ -4482,21 +4545,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "beneficiary" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("beneficiary")
                             data__taxation__revolt__beneficiary = data__taxation__revolt["beneficiary"]
-                            data__taxation__revolt__beneficiary_any_of_count62 = 0
-                            if not data__taxation__revolt__beneficiary_any_of_count62:
+                            data__taxation__revolt__beneficiary_any_of_count65 = 0
+                            if not data__taxation__revolt__beneficiary_any_of_count65:
                                 try:
                                     if not isinstance(data__taxation__revolt__beneficiary, (str)):
                                         raise _Invalid
                                     if not (isinstance(data__taxation__revolt__beneficiary, str) and data__taxation__revolt__beneficiary == 'most_unit_points_in_stock' or isinstance(data__taxation__revolt__beneficiary, str) and data__taxation__revolt__beneficiary == 'most_cities_then_tokens_in_stock'):
                                         raise _Invalid
-                                    data__taxation__revolt__beneficiary_any_of_count62 += 1
+                                    data__taxation__revolt__beneficiary_any_of_count65 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__revolt__beneficiary_any_of_count62:
+                            if not data__taxation__revolt__beneficiary_any_of_count65:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__taxation__revolt__beneficiary, custom_formats, (name_prefix or "data") + ".taxation.revolt.beneficiary")
-                                    data__taxation__revolt__beneficiary_any_of_count62 += 1
+                                    data__taxation__revolt__beneficiary_any_of_count65 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__revolt__beneficiary_any_of_count62:
+                            if not data__taxation__revolt__beneficiary_any_of_count65:
                                 raise _Invalid
                         if "immune_card" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("immune_card")
@@ -4547,8 +4610,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "site_label" in data__options_item_keys:
                             data__options_item_keys.remove("site_label")
                             data__options_item__sitelabel = data__options_item["site_label"]
-                            data__options_item__sitelabel_one_of_count63 = 0
-                            if data__options_item__sitelabel_one_of_count63 < 2:
+                            data__options_item__sitelabel_one_of_count66 = 0
+                            if data__options_item__sitelabel_one_of_count66 < 2:
                                 try:
                                     if not isinstance(data__options_item__sitelabel, (str)):
                                         raise _Invalid
@@ -4556,14 +4619,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__sitelabel_len = len(data__options_item__sitelabel)
                                         if data__options_item__sitelabel_len < 1:
                                             raise _Invalid
-                                    data__options_item__sitelabel_one_of_count63 += 1
+                                    data__options_item__sitelabel_one_of_count66 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__sitelabel_one_of_count63 < 2:
+                            if data__options_item__sitelabel_one_of_count66 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__sitelabel, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].site_label")
-                                    data__options_item__sitelabel_one_of_count63 += 1
+                                    data__options_item__sitelabel_one_of_count66 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__sitelabel_one_of_count63 != 1:
+                            if data__options_item__sitelabel_one_of_count66 != 1:
                                 raise _Invalid
                         if "help_page" in data__options_item_keys:
                             data__options_item_keys.remove("help_page")
@@ -4586,27 +4649,27 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "type" in data__options_item_keys:
                             data__options_item_keys.remove("type")
                             data__options_item__type = data__options_item["type"]
-                            data__options_item__type_one_of_count64 = 0
-                            if data__options_item__type_one_of_count64 < 2:
+                            data__options_item__type_one_of_count67 = 0
+                            if data__options_item__type_one_of_count67 < 2:
                                 try:
                                     if not isinstance(data__options_item__type, (str)):
                                         raise _Invalid
                                     if not (isinstance(data__options_item__type, str) and data__options_item__type == 'boolean' or isinstance(data__options_item__type, str) and data__options_item__type == 'integer' or isinstance(data__options_item__type, str) and data__options_item__type == 'enum'):
                                         raise _Invalid
-                                    data__options_item__type_one_of_count64 += 1
+                                    data__options_item__type_one_of_count67 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__type_one_of_count64 < 2:
+                            if data__options_item__type_one_of_count67 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__type, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].type")
-                                    data__options_item__type_one_of_count64 += 1
+                                    data__options_item__type_one_of_count67 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__type_one_of_count64 != 1:
+                            if data__options_item__type_one_of_count67 != 1:
                                 raise _Invalid
                         if "values" in data__options_item_keys:
                             data__options_item_keys.remove("values")
                             data__options_item__values = data__options_item["values"]
-                            data__options_item__values_one_of_count65 = 0
-                            if data__options_item__values_one_of_count65 < 2:
+                            data__options_item__values_one_of_count68 = 0
+                            if data__options_item__values_one_of_count68 < 2:
                                 try:
                                     if not isinstance(data__options_item__values, (list, tuple)):
                                         raise _Invalid
@@ -4650,14 +4713,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             raise _Invalid
                                                 if data__options_item__values_item_keys:
                                                     raise _Invalid
-                                    data__options_item__values_one_of_count65 += 1
+                                    data__options_item__values_one_of_count68 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__values_one_of_count65 < 2:
+                            if data__options_item__values_one_of_count68 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__values, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].values")
-                                    data__options_item__values_one_of_count65 += 1
+                                    data__options_item__values_one_of_count68 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__values_one_of_count65 != 1:
+                            if data__options_item__values_one_of_count68 != 1:
                                 raise _Invalid
                         if "minimum" in data__options_item_keys:
                             data__options_item_keys.remove("minimum")
@@ -4678,20 +4741,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "default" in data__options_item_keys:
                             data__options_item_keys.remove("default")
                             data__options_item__default = data__options_item["default"]
-                            data__options_item__default_one_of_count66 = 0
-                            if data__options_item__default_one_of_count66 < 2:
+                            data__options_item__default_one_of_count69 = 0
+                            if data__options_item__default_one_of_count69 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (bool)):
                                         raise _Invalid
-                                    data__options_item__default_one_of_count66 += 1
+                                    data__options_item__default_one_of_count69 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count66 < 2:
+                            if data__options_item__default_one_of_count69 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (int)) and not (isinstance(data__options_item__default, float) and data__options_item__default.is_integer()) or isinstance(data__options_item__default, bool):
                                         raise _Invalid
-                                    data__options_item__default_one_of_count66 += 1
+                                    data__options_item__default_one_of_count69 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count66 < 2:
+                            if data__options_item__default_one_of_count69 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (str)):
                                         raise _Invalid
@@ -4699,32 +4762,32 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__default_len = len(data__options_item__default)
                                         if data__options_item__default_len < 1:
                                             raise _Invalid
-                                    data__options_item__default_one_of_count66 += 1
+                                    data__options_item__default_one_of_count69 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count66 < 2:
+                            if data__options_item__default_one_of_count69 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__default, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].default")
-                                    data__options_item__default_one_of_count66 += 1
+                                    data__options_item__default_one_of_count69 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count66 != 1:
+                            if data__options_item__default_one_of_count69 != 1:
                                 raise _Invalid
                         if "rulebook_value" in data__options_item_keys:
                             data__options_item_keys.remove("rulebook_value")
                             data__options_item__rulebookvalue = data__options_item["rulebook_value"]
-                            data__options_item__rulebookvalue_one_of_count67 = 0
-                            if data__options_item__rulebookvalue_one_of_count67 < 2:
+                            data__options_item__rulebookvalue_one_of_count70 = 0
+                            if data__options_item__rulebookvalue_one_of_count70 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (bool)):
                                         raise _Invalid
-                                    data__options_item__rulebookvalue_one_of_count67 += 1
+                                    data__options_item__rulebookvalue_one_of_count70 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count67 < 2:
+                            if data__options_item__rulebookvalue_one_of_count70 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (int)) and not (isinstance(data__options_item__rulebookvalue, float) and data__options_item__rulebookvalue.is_integer()) or isinstance(data__options_item__rulebookvalue, bool):
                                         raise _Invalid
-                                    data__options_item__rulebookvalue_one_of_count67 += 1
+                                    data__options_item__rulebookvalue_one_of_count70 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count67 < 2:
+                            if data__options_item__rulebookvalue_one_of_count70 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (str)):
                                         raise _Invalid
@@ -4732,9 +4795,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__rulebookvalue_len = len(data__options_item__rulebookvalue)
                                         if data__options_item__rulebookvalue_len < 1:
                                             raise _Invalid
-                                    data__options_item__rulebookvalue_one_of_count67 += 1
+                                    data__options_item__rulebookvalue_one_of_count70 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count67 != 1:
+                            if data__options_item__rulebookvalue_one_of_count70 != 1:
                                 raise _Invalid
                         if "rule" in data__options_item_keys:
                             data__options_item_keys.remove("rule")
@@ -4789,26 +4852,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 for data__nonplayerforces_x, data__nonplayerforces_item in enumerate(data__nonplayerforces):
                     if not isinstance(data__nonplayerforces_item, (dict)):
                         raise _Invalid
-                    data__nonplayerforces_item_any_of_count68 = 0
-                    if not data__nonplayerforces_item_any_of_count68:
+                    data__nonplayerforces_item_any_of_count71 = 0
+                    if not data__nonplayerforces_item_any_of_count71:
                         try:
                             data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                             if data__nonplayerforces_item_is_dict:
                                 data__nonplayerforces_item__missing_keys = set(['rule']) - data__nonplayerforces_item.keys()
                                 if data__nonplayerforces_item__missing_keys:
                                     raise _Invalid
-                            data__nonplayerforces_item_any_of_count68 += 1
+                            data__nonplayerforces_item_any_of_count71 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nonplayerforces_item_any_of_count68:
+                    if not data__nonplayerforces_item_any_of_count71:
                         try:
                             data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                             if data__nonplayerforces_item_is_dict:
                                 data__nonplayerforces_item__missing_keys = set(['source']) - data__nonplayerforces_item.keys()
                                 if data__nonplayerforces_item__missing_keys:
                                     raise _Invalid
-                            data__nonplayerforces_item_any_of_count68 += 1
+                            data__nonplayerforces_item_any_of_count71 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nonplayerforces_item_any_of_count68:
+                    if not data__nonplayerforces_item_any_of_count71:
                         raise _Invalid
                     data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                     if data__nonplayerforces_item_is_dict:
@@ -4871,18 +4934,18 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         if "card" in data__nonplayerforces_item__advancements_item_keys:
                                             data__nonplayerforces_item__advancements_item_keys.remove("card")
                                             data__nonplayerforces_item__advancements_item__card = data__nonplayerforces_item__advancements_item["card"]
-                                            data__nonplayerforces_item__advancements_item__card_any_of_count69 = 0
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count69:
+                                            data__nonplayerforces_item__advancements_item__card_any_of_count72 = 0
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count72:
                                                 try:
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__nonplayerforces_item__advancements_item__card, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].advancements[{data__nonplayerforces_item__advancements_x}].card")
-                                                    data__nonplayerforces_item__advancements_item__card_any_of_count69 += 1
+                                                    data__nonplayerforces_item__advancements_item__card_any_of_count72 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count69:
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count72:
                                                 try:
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__advancements_item__card, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].advancements[{data__nonplayerforces_item__advancements_x}].card")
-                                                    data__nonplayerforces_item__advancements_item__card_any_of_count69 += 1
+                                                    data__nonplayerforces_item__advancements_item__card_any_of_count72 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count69:
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count72:
                                                 raise _Invalid
                                         if "name" in data__nonplayerforces_item__advancements_item_keys:
                                             data__nonplayerforces_item__advancements_item_keys.remove("name")
@@ -4910,26 +4973,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__nonplayerforces_item__calamitycard = data__nonplayerforces_item["calamity_card"]
                             if not isinstance(data__nonplayerforces_item__calamitycard, (dict)):
                                 raise _Invalid
-                            data__nonplayerforces_item__calamitycard_any_of_count70 = 0
-                            if not data__nonplayerforces_item__calamitycard_any_of_count70:
+                            data__nonplayerforces_item__calamitycard_any_of_count73 = 0
+                            if not data__nonplayerforces_item__calamitycard_any_of_count73:
                                 try:
                                     data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                                     if data__nonplayerforces_item__calamitycard_is_dict:
                                         data__nonplayerforces_item__calamitycard__missing_keys = set(['rule']) - data__nonplayerforces_item__calamitycard.keys()
                                         if data__nonplayerforces_item__calamitycard__missing_keys:
                                             raise _Invalid
-                                    data__nonplayerforces_item__calamitycard_any_of_count70 += 1
+                                    data__nonplayerforces_item__calamitycard_any_of_count73 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nonplayerforces_item__calamitycard_any_of_count70:
+                            if not data__nonplayerforces_item__calamitycard_any_of_count73:
                                 try:
                                     data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                                     if data__nonplayerforces_item__calamitycard_is_dict:
                                         data__nonplayerforces_item__calamitycard__missing_keys = set(['source']) - data__nonplayerforces_item__calamitycard.keys()
                                         if data__nonplayerforces_item__calamitycard__missing_keys:
                                             raise _Invalid
-                                    data__nonplayerforces_item__calamitycard_any_of_count70 += 1
+                                    data__nonplayerforces_item__calamitycard_any_of_count73 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nonplayerforces_item__calamitycard_any_of_count70:
+                            if not data__nonplayerforces_item__calamitycard_any_of_count73:
                                 raise _Invalid
                             data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                             if data__nonplayerforces_item__calamitycard_is_dict:
@@ -4951,25 +5014,25 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "tradable" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("tradable")
                                     data__nonplayerforces_item__calamitycard__tradable = data__nonplayerforces_item__calamitycard["tradable"]
-                                    data__nonplayerforces_item__calamitycard__tradable_any_of_count71 = 0
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count71:
+                                    data__nonplayerforces_item__calamitycard__tradable_any_of_count74 = 0
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count74:
                                         try:
                                             if not isinstance(data__nonplayerforces_item__calamitycard__tradable, (bool)):
                                                 raise _Invalid
-                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count71 += 1
+                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count74 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count71:
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count74:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__calamitycard__tradable, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].calamity_card.tradable")
-                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count71 += 1
+                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count74 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count71:
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count74:
                                         raise _Invalid
                                 if "stack" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("stack")
                                     data__nonplayerforces_item__calamitycard__stack = data__nonplayerforces_item__calamitycard["stack"]
-                                    data__nonplayerforces_item__calamitycard__stack_any_of_count72 = 0
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count72:
+                                    data__nonplayerforces_item__calamitycard__stack_any_of_count75 = 0
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count75:
                                         try:
                                             if not isinstance(data__nonplayerforces_item__calamitycard__stack, (int)) and not (isinstance(data__nonplayerforces_item__calamitycard__stack, float) and data__nonplayerforces_item__calamitycard__stack.is_integer()) or isinstance(data__nonplayerforces_item__calamitycard__stack, bool):
                                                 raise _Invalid
@@ -4978,14 +5041,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise _Invalid
                                                 if data__nonplayerforces_item__calamitycard__stack > 9:
                                                     raise _Invalid
-                                            data__nonplayerforces_item__calamitycard__stack_any_of_count72 += 1
+                                            data__nonplayerforces_item__calamitycard__stack_any_of_count75 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count72:
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count75:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__calamitycard__stack, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].calamity_card.stack")
-                                            data__nonplayerforces_item__calamitycard__stack_any_of_count72 += 1
+                                            data__nonplayerforces_item__calamitycard__stack_any_of_count75 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count72:
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count75:
                                         raise _Invalid
                                 if "source" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("source")
@@ -5050,8 +5113,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
-        data_one_of_count73 = 0
-        if data_one_of_count73 < 2:
+        data_one_of_count76 = 0
+        if data_one_of_count76 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -5064,9 +5127,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__files__missing_keys = set(['map']) - data__files.keys()
                             if data__files__missing_keys:
                                 raise _Invalid
-                data_one_of_count73 += 1
+                data_one_of_count76 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count73 < 2:
+        if data_one_of_count76 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -5082,21 +5145,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['map']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise _Invalid
-                data_one_of_count73 += 1
+                data_one_of_count76 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count73 != 1:
+        if data_one_of_count76 != 1:
             raise _Invalid
-        data_one_of_count74 = 0
-        if data_one_of_count74 < 2:
+        data_one_of_count77 = 0
+        if data_one_of_count77 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['player_counts']) - data.keys()
                     if data__missing_keys:
                         raise _Invalid
-                data_one_of_count74 += 1
+                data_one_of_count77 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count74 < 2:
+        if data_one_of_count77 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -5112,21 +5175,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['player_counts']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise _Invalid
-                data_one_of_count74 += 1
+                data_one_of_count77 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count74 != 1:
+        if data_one_of_count77 != 1:
             raise _Invalid
-        data_one_of_count75 = 0
-        if data_one_of_count75 < 2:
+        data_one_of_count78 = 0
+        if data_one_of_count78 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['sequence_of_play']) - data.keys()
                     if data__missing_keys:
                         raise _Invalid
-                data_one_of_count75 += 1
+                data_one_of_count78 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count75 < 2:
+        if data_one_of_count78 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -5142,21 +5205,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['sequence_of_play']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise _Invalid
-                data_one_of_count75 += 1
+                data_one_of_count78 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count75 != 1:
+        if data_one_of_count78 != 1:
             raise _Invalid
-        data_one_of_count76 = 0
-        if data_one_of_count76 < 2:
+        data_one_of_count79 = 0
+        if data_one_of_count79 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['victory']) - data.keys()
                     if data__missing_keys:
                         raise _Invalid
-                data_one_of_count76 += 1
+                data_one_of_count79 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count76 < 2:
+        if data_one_of_count79 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -5172,9 +5235,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['victory']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise _Invalid
-                data_one_of_count76 += 1
+                data_one_of_count79 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count76 != 1:
+        if data_one_of_count79 != 1:
             raise _Invalid
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -5214,26 +5277,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_help_se
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise _Invalid
-    data_any_of_count77 = 0
-    if not data_any_of_count77:
+    data_any_of_count80 = 0
+    if not data_any_of_count80:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise _Invalid
-            data_any_of_count77 += 1
+            data_any_of_count80 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count77:
+    if not data_any_of_count80:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise _Invalid
-            data_any_of_count77 += 1
+            data_any_of_count80 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count77:
+    if not data_any_of_count80:
         raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -5386,13 +5449,13 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count78 = 0
-    if data_one_of_count78 < 2:
+    data_one_of_count81 = 0
+    if data_one_of_count81 < 2:
         try:
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count78 += 1
+            data_one_of_count81 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count78 < 2:
+    if data_one_of_count81 < 2:
         try:
             if not isinstance(data, (list, tuple)):
                 raise _Invalid
@@ -5406,9 +5469,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(da
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count78 += 1
+            data_one_of_count81 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count78 != 1:
+    if data_one_of_count81 != 1:
         raise _Invalid
     return data
 
@@ -5441,22 +5504,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_p
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data, custom_formats={}, name_prefix=None):
-    data_any_of_count79 = 0
-    if not data_any_of_count79:
+    data_any_of_count82 = 0
+    if not data_any_of_count82:
         try:
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations(data, custom_formats, (name_prefix or "data") + "")
-            data_any_of_count79 += 1
+            data_any_of_count82 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count79:
+    if not data_any_of_count82:
         try:
             try:
                 validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations_shape(data, custom_formats, (name_prefix or "data") + "")
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
             else:
                 raise _Invalid
-            data_any_of_count79 += 1
+            data_any_of_count82 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count79:
+    if not data_any_of_count82:
         raise _Invalid
     return data
 
@@ -5566,26 +5629,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_op
                 for data__insert_x, data__insert_item in enumerate(data__insert):
                     if not isinstance(data__insert_item, (dict)):
                         raise _Invalid
-                    data__insert_item_one_of_count80 = 0
-                    if data__insert_item_one_of_count80 < 2:
+                    data__insert_item_one_of_count83 = 0
+                    if data__insert_item_one_of_count83 < 2:
                         try:
                             data__insert_item_is_dict = isinstance(data__insert_item, dict)
                             if data__insert_item_is_dict:
                                 data__insert_item__missing_keys = set(['before']) - data__insert_item.keys()
                                 if data__insert_item__missing_keys:
                                     raise _Invalid
-                            data__insert_item_one_of_count80 += 1
+                            data__insert_item_one_of_count83 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__insert_item_one_of_count80 < 2:
+                    if data__insert_item_one_of_count83 < 2:
                         try:
                             data__insert_item_is_dict = isinstance(data__insert_item, dict)
                             if data__insert_item_is_dict:
                                 data__insert_item__missing_keys = set(['after']) - data__insert_item.keys()
                                 if data__insert_item__missing_keys:
                                     raise _Invalid
-                            data__insert_item_one_of_count80 += 1
+                            data__insert_item_one_of_count83 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__insert_item_one_of_count80 != 1:
+                    if data__insert_item_one_of_count83 != 1:
                         raise _Invalid
                     data__insert_item_is_dict = isinstance(data__insert_item, dict)
                     if data__insert_item_is_dict:

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "a1def2d065abad2211237f1b77873c9d5e05a53e758f18209c8e68de7b72cccb"
+SCHEMA_SHA256 = "cd5aaadd3ce489fe932dc5ba283d25d737434737a2aa76c85722dcd9a85d8aed"
 
 from decimal import Decimal
 import re
@@ -50,6 +50,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                 data__terrains_len = len(data__terrains)
                 for data__terrains_x, data__terrains_item in enumerate(data__terrains):
                     if not isinstance(data__terrains_item, (dict)):
+                        raise _Invalid
+                    data__terrains_item_any_of_count1 = 0
+                    if not data__terrains_item_any_of_count1:
+                        try:
+                            data__terrains_item_is_dict = isinstance(data__terrains_item, dict)
+                            if data__terrains_item_is_dict:
+                                data__terrains_item__missing_keys = set(['rule']) - data__terrains_item.keys()
+                                if data__terrains_item__missing_keys:
+                                    raise _Invalid
+                            data__terrains_item_any_of_count1 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__terrains_item_any_of_count1:
+                        try:
+                            data__terrains_item_is_dict = isinstance(data__terrains_item, dict)
+                            if data__terrains_item_is_dict:
+                                data__terrains_item__missing_keys = set(['source']) - data__terrains_item.keys()
+                                if data__terrains_item__missing_keys:
+                                    raise _Invalid
+                            data__terrains_item_any_of_count1 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__terrains_item_any_of_count1:
                         raise _Invalid
                     data__terrains_item_is_dict = isinstance(data__terrains_item, dict)
                     if data__terrains_item_is_dict:
@@ -106,6 +127,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                 for data__buildings_x, data__buildings_item in enumerate(data__buildings):
                     if not isinstance(data__buildings_item, (dict)):
                         raise _Invalid
+                    data__buildings_item_any_of_count2 = 0
+                    if not data__buildings_item_any_of_count2:
+                        try:
+                            data__buildings_item_is_dict = isinstance(data__buildings_item, dict)
+                            if data__buildings_item_is_dict:
+                                data__buildings_item__missing_keys = set(['rule']) - data__buildings_item.keys()
+                                if data__buildings_item__missing_keys:
+                                    raise _Invalid
+                            data__buildings_item_any_of_count2 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__buildings_item_any_of_count2:
+                        try:
+                            data__buildings_item_is_dict = isinstance(data__buildings_item, dict)
+                            if data__buildings_item_is_dict:
+                                data__buildings_item__missing_keys = set(['source']) - data__buildings_item.keys()
+                                if data__buildings_item__missing_keys:
+                                    raise _Invalid
+                            data__buildings_item_any_of_count2 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__buildings_item_any_of_count2:
+                        raise _Invalid
                     data__buildings_item_is_dict = isinstance(data__buildings_item, dict)
                     if data__buildings_item_is_dict:
                         data__buildings_item__missing_keys = set(['id', 'name', 'terrains', 'limited', 'cost']) - data__buildings_item.keys()
@@ -130,8 +172,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                         if "terrains" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("terrains")
                             data__buildings_item__terrains = data__buildings_item["terrains"]
-                            data__buildings_item__terrains_one_of_count1 = 0
-                            if data__buildings_item__terrains_one_of_count1 < 2:
+                            data__buildings_item__terrains_one_of_count3 = 0
+                            if data__buildings_item__terrains_one_of_count3 < 2:
                                 try:
                                     if not isinstance(data__buildings_item__terrains, (list, tuple)):
                                         raise _Invalid
@@ -143,14 +185,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                                             raise _Invalid
                                         for data__buildings_item__terrains_x, data__buildings_item__terrains_item in enumerate(data__buildings_item__terrains):
                                             validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_id(data__buildings_item__terrains_item, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].terrains[{data__buildings_item__terrains_x}]")
-                                    data__buildings_item__terrains_one_of_count1 += 1
+                                    data__buildings_item__terrains_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__buildings_item__terrains_one_of_count1 < 2:
+                            if data__buildings_item__terrains_one_of_count3 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_unknown(data__buildings_item__terrains, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].terrains")
-                                    data__buildings_item__terrains_one_of_count1 += 1
+                                    data__buildings_item__terrains_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__buildings_item__terrains_one_of_count1 != 1:
+                            if data__buildings_item__terrains_one_of_count3 != 1:
                                 raise _Invalid
                         if "city_centre" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("city_centre")
@@ -160,19 +202,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                         if "limited" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("limited")
                             data__buildings_item__limited = data__buildings_item["limited"]
-                            data__buildings_item__limited_one_of_count2 = 0
-                            if data__buildings_item__limited_one_of_count2 < 2:
+                            data__buildings_item__limited_one_of_count4 = 0
+                            if data__buildings_item__limited_one_of_count4 < 2:
                                 try:
                                     if not isinstance(data__buildings_item__limited, (bool)):
                                         raise _Invalid
-                                    data__buildings_item__limited_one_of_count2 += 1
+                                    data__buildings_item__limited_one_of_count4 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__buildings_item__limited_one_of_count2 < 2:
+                            if data__buildings_item__limited_one_of_count4 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_unknown(data__buildings_item__limited, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].limited")
-                                    data__buildings_item__limited_one_of_count2 += 1
+                                    data__buildings_item__limited_one_of_count4 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__buildings_item__limited_one_of_count2 != 1:
+                            if data__buildings_item__limited_one_of_count4 != 1:
                                 raise _Invalid
                         if "upgrade_of" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("upgrade_of")
@@ -181,22 +223,22 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                         if "cost" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("cost")
                             data__buildings_item__cost = data__buildings_item["cost"]
-                            data__buildings_item__cost_one_of_count3 = 0
-                            if data__buildings_item__cost_one_of_count3 < 2:
+                            data__buildings_item__cost_one_of_count5 = 0
+                            if data__buildings_item__cost_one_of_count5 < 2:
                                 try:
                                     if not isinstance(data__buildings_item__cost, (int)) and not (isinstance(data__buildings_item__cost, float) and data__buildings_item__cost.is_integer()) or isinstance(data__buildings_item__cost, bool):
                                         raise _Invalid
                                     if isinstance(data__buildings_item__cost, (int, float, Decimal)) and not isinstance(data__buildings_item__cost, bool):
                                         if data__buildings_item__cost < 1:
                                             raise _Invalid
-                                    data__buildings_item__cost_one_of_count3 += 1
+                                    data__buildings_item__cost_one_of_count5 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__buildings_item__cost_one_of_count3 < 2:
+                            if data__buildings_item__cost_one_of_count5 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_unknown(data__buildings_item__cost, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].cost")
-                                    data__buildings_item__cost_one_of_count3 += 1
+                                    data__buildings_item__cost_one_of_count5 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__buildings_item__cost_one_of_count3 != 1:
+                            if data__buildings_item__cost_one_of_count5 != 1:
                                 raise _Invalid
                         if "combat_bonus" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("combat_bonus")
@@ -346,13 +388,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count4 = 0
-    if data_one_of_count4 < 2:
+    data_one_of_count6 = 0
+    if data_one_of_count6 < 2:
         try:
             validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count4 += 1
+            data_one_of_count6 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count4 < 2:
+    if data_one_of_count6 < 2:
         try:
             if not isinstance(data, (list, tuple)):
                 raise _Invalid
@@ -366,9 +408,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count4 += 1
+            data_one_of_count6 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count4 != 1:
+    if data_one_of_count6 != 1:
         raise _Invalid
     return data
 

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "e02a1e25b16805b40f4cd2a8c2edb977afd8826da5c3a7a99652d35695f91d81"
+SCHEMA_SHA256 = "74ed8e522356f0016c8a41a63a28d62c09d1ca2e4d314bfef147559f33a74653"
 
 from decimal import Decimal
 import re
@@ -50,6 +50,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                 data__spacekinds_len = len(data__spacekinds)
                 for data__spacekinds_x, data__spacekinds_item in enumerate(data__spacekinds):
                     if not isinstance(data__spacekinds_item, (dict)):
+                        raise _Invalid
+                    data__spacekinds_item_any_of_count1 = 0
+                    if not data__spacekinds_item_any_of_count1:
+                        try:
+                            data__spacekinds_item_is_dict = isinstance(data__spacekinds_item, dict)
+                            if data__spacekinds_item_is_dict:
+                                data__spacekinds_item__missing_keys = set(['rule']) - data__spacekinds_item.keys()
+                                if data__spacekinds_item__missing_keys:
+                                    raise _Invalid
+                            data__spacekinds_item_any_of_count1 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__spacekinds_item_any_of_count1:
+                        try:
+                            data__spacekinds_item_is_dict = isinstance(data__spacekinds_item, dict)
+                            if data__spacekinds_item_is_dict:
+                                data__spacekinds_item__missing_keys = set(['source']) - data__spacekinds_item.keys()
+                                if data__spacekinds_item__missing_keys:
+                                    raise _Invalid
+                            data__spacekinds_item_any_of_count1 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__spacekinds_item_any_of_count1:
                         raise _Invalid
                     data__spacekinds_item_is_dict = isinstance(data__spacekinds_item, dict)
                     if data__spacekinds_item_is_dict:
@@ -101,6 +122,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                 for data__spaces_x, data__spaces_item in enumerate(data__spaces):
                     if not isinstance(data__spaces_item, (dict)):
                         raise _Invalid
+                    data__spaces_item_any_of_count2 = 0
+                    if not data__spaces_item_any_of_count2:
+                        try:
+                            data__spaces_item_is_dict = isinstance(data__spaces_item, dict)
+                            if data__spaces_item_is_dict:
+                                data__spaces_item__missing_keys = set(['rule']) - data__spaces_item.keys()
+                                if data__spaces_item__missing_keys:
+                                    raise _Invalid
+                            data__spaces_item_any_of_count2 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__spaces_item_any_of_count2:
+                        try:
+                            data__spaces_item_is_dict = isinstance(data__spaces_item, dict)
+                            if data__spaces_item_is_dict:
+                                data__spaces_item__missing_keys = set(['source']) - data__spaces_item.keys()
+                                if data__spaces_item__missing_keys:
+                                    raise _Invalid
+                            data__spaces_item_any_of_count2 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__spaces_item_any_of_count2:
+                        raise _Invalid
                     data__spaces_item_is_dict = isinstance(data__spaces_item, dict)
                     if data__spaces_item_is_dict:
                         data__spaces_item__missing_keys = set(['id', 'position', 'kind', 'cost']) - data__spaces_item.keys()
@@ -137,8 +179,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                         if "cost" in data__spaces_item_keys:
                             data__spaces_item_keys.remove("cost")
                             data__spaces_item__cost = data__spaces_item["cost"]
-                            data__spaces_item__cost_one_of_count1 = 0
-                            if data__spaces_item__cost_one_of_count1 < 2:
+                            data__spaces_item__cost_one_of_count3 = 0
+                            if data__spaces_item__cost_one_of_count3 < 2:
                                 try:
                                     if not isinstance(data__spaces_item__cost, (dict)):
                                         raise _Invalid
@@ -166,30 +208,30 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                                                     raise _Invalid
                                         if data__spaces_item__cost_keys:
                                             raise _Invalid
-                                    data__spaces_item__cost_one_of_count1 += 1
+                                    data__spaces_item__cost_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__spaces_item__cost_one_of_count1 < 2:
+                            if data__spaces_item__cost_one_of_count3 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_unknown(data__spaces_item__cost, custom_formats, (name_prefix or "data") + ".spaces[{data__spaces_x}].cost")
-                                    data__spaces_item__cost_one_of_count1 += 1
+                                    data__spaces_item__cost_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__spaces_item__cost_one_of_count1 != 1:
+                            if data__spaces_item__cost_one_of_count3 != 1:
                                 raise _Invalid
                         if "deck" in data__spaces_item_keys:
                             data__spaces_item_keys.remove("deck")
                             data__spaces_item__deck = data__spaces_item["deck"]
-                            data__spaces_item__deck_one_of_count2 = 0
-                            if data__spaces_item__deck_one_of_count2 < 2:
+                            data__spaces_item__deck_one_of_count4 = 0
+                            if data__spaces_item__deck_one_of_count4 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_id(data__spaces_item__deck, custom_formats, (name_prefix or "data") + ".spaces[{data__spaces_x}].deck")
-                                    data__spaces_item__deck_one_of_count2 += 1
+                                    data__spaces_item__deck_one_of_count4 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__spaces_item__deck_one_of_count2 < 2:
+                            if data__spaces_item__deck_one_of_count4 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_unknown(data__spaces_item__deck, custom_formats, (name_prefix or "data") + ".spaces[{data__spaces_x}].deck")
-                                    data__spaces_item__deck_one_of_count2 += 1
+                                    data__spaces_item__deck_one_of_count4 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__spaces_item__deck_one_of_count2 != 1:
+                            if data__spaces_item__deck_one_of_count4 != 1:
                                 raise _Invalid
                         if "rule" in data__spaces_item_keys:
                             data__spaces_item_keys.remove("rule")
@@ -220,6 +262,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                 for data__decks_x, data__decks_item in enumerate(data__decks):
                     if not isinstance(data__decks_item, (dict)):
                         raise _Invalid
+                    data__decks_item_any_of_count5 = 0
+                    if not data__decks_item_any_of_count5:
+                        try:
+                            data__decks_item_is_dict = isinstance(data__decks_item, dict)
+                            if data__decks_item_is_dict:
+                                data__decks_item__missing_keys = set(['rule']) - data__decks_item.keys()
+                                if data__decks_item__missing_keys:
+                                    raise _Invalid
+                            data__decks_item_any_of_count5 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__decks_item_any_of_count5:
+                        try:
+                            data__decks_item_is_dict = isinstance(data__decks_item, dict)
+                            if data__decks_item_is_dict:
+                                data__decks_item__missing_keys = set(['source']) - data__decks_item.keys()
+                                if data__decks_item__missing_keys:
+                                    raise _Invalid
+                            data__decks_item_any_of_count5 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__decks_item_any_of_count5:
+                        raise _Invalid
                     data__decks_item_is_dict = isinstance(data__decks_item, dict)
                     if data__decks_item_is_dict:
                         data__decks_item__missing_keys = set(['id', 'name', 'cards']) - data__decks_item.keys()
@@ -244,22 +307,22 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                         if "cards" in data__decks_item_keys:
                             data__decks_item_keys.remove("cards")
                             data__decks_item__cards = data__decks_item["cards"]
-                            data__decks_item__cards_one_of_count3 = 0
-                            if data__decks_item__cards_one_of_count3 < 2:
+                            data__decks_item__cards_one_of_count6 = 0
+                            if data__decks_item__cards_one_of_count6 < 2:
                                 try:
                                     if not isinstance(data__decks_item__cards, (int)) and not (isinstance(data__decks_item__cards, float) and data__decks_item__cards.is_integer()) or isinstance(data__decks_item__cards, bool):
                                         raise _Invalid
                                     if isinstance(data__decks_item__cards, (int, float, Decimal)) and not isinstance(data__decks_item__cards, bool):
                                         if data__decks_item__cards < 1:
                                             raise _Invalid
-                                    data__decks_item__cards_one_of_count3 += 1
+                                    data__decks_item__cards_one_of_count6 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__decks_item__cards_one_of_count3 < 2:
+                            if data__decks_item__cards_one_of_count6 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_unknown(data__decks_item__cards, custom_formats, (name_prefix or "data") + ".decks[{data__decks_x}].cards")
-                                    data__decks_item__cards_one_of_count3 += 1
+                                    data__decks_item__cards_one_of_count6 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__decks_item__cards_one_of_count3 != 1:
+                            if data__decks_item__cards_one_of_count6 != 1:
                                 raise _Invalid
                         if "rule" in data__decks_item_keys:
                             data__decks_item_keys.remove("rule")
@@ -290,6 +353,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                 for data__greatpeople_x, data__greatpeople_item in enumerate(data__greatpeople):
                     if not isinstance(data__greatpeople_item, (dict)):
                         raise _Invalid
+                    data__greatpeople_item_any_of_count7 = 0
+                    if not data__greatpeople_item_any_of_count7:
+                        try:
+                            data__greatpeople_item_is_dict = isinstance(data__greatpeople_item, dict)
+                            if data__greatpeople_item_is_dict:
+                                data__greatpeople_item__missing_keys = set(['rule']) - data__greatpeople_item.keys()
+                                if data__greatpeople_item__missing_keys:
+                                    raise _Invalid
+                            data__greatpeople_item_any_of_count7 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__greatpeople_item_any_of_count7:
+                        try:
+                            data__greatpeople_item_is_dict = isinstance(data__greatpeople_item, dict)
+                            if data__greatpeople_item_is_dict:
+                                data__greatpeople_item__missing_keys = set(['source']) - data__greatpeople_item.keys()
+                                if data__greatpeople_item__missing_keys:
+                                    raise _Invalid
+                            data__greatpeople_item_any_of_count7 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__greatpeople_item_any_of_count7:
+                        raise _Invalid
                     data__greatpeople_item_is_dict = isinstance(data__greatpeople_item, dict)
                     if data__greatpeople_item_is_dict:
                         data__greatpeople_item__missing_keys = set(['id', 'name']) - data__greatpeople_item.keys()
@@ -314,8 +398,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                         if "category" in data__greatpeople_item_keys:
                             data__greatpeople_item_keys.remove("category")
                             data__greatpeople_item__category = data__greatpeople_item["category"]
-                            data__greatpeople_item__category_one_of_count4 = 0
-                            if data__greatpeople_item__category_one_of_count4 < 2:
+                            data__greatpeople_item__category_one_of_count8 = 0
+                            if data__greatpeople_item__category_one_of_count8 < 2:
                                 try:
                                     if not isinstance(data__greatpeople_item__category, (str)):
                                         raise _Invalid
@@ -323,14 +407,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                                         data__greatpeople_item__category_len = len(data__greatpeople_item__category)
                                         if data__greatpeople_item__category_len < 1:
                                             raise _Invalid
-                                    data__greatpeople_item__category_one_of_count4 += 1
+                                    data__greatpeople_item__category_one_of_count8 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__greatpeople_item__category_one_of_count4 < 2:
+                            if data__greatpeople_item__category_one_of_count8 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_unknown(data__greatpeople_item__category, custom_formats, (name_prefix or "data") + ".great_people[{data__greatpeople_x}].category")
-                                    data__greatpeople_item__category_one_of_count4 += 1
+                                    data__greatpeople_item__category_one_of_count8 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__greatpeople_item__category_one_of_count4 != 1:
+                            if data__greatpeople_item__category_one_of_count8 != 1:
                                 raise _Invalid
                         if "combat_bonus" in data__greatpeople_item_keys:
                             data__greatpeople_item_keys.remove("combat_bonus")
@@ -480,13 +564,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count5 = 0
-    if data_one_of_count5 < 2:
+    data_one_of_count9 = 0
+    if data_one_of_count9 < 2:
         try:
             validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count5 += 1
+            data_one_of_count9 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count5 < 2:
+    if data_one_of_count9 < 2:
         try:
             if not isinstance(data, (list, tuple)):
                 raise _Invalid
@@ -500,9 +584,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count5 += 1
+            data_one_of_count9 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count5 != 1:
+    if data_one_of_count9 != 1:
         raise _Invalid
     return data
 

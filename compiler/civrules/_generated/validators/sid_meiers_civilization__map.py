@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "6a95937171107ad280b6ee4be201fa9fa50f78d5e9b6f4dbcbd9961fc0129bb6"
+SCHEMA_SHA256 = "ff8f82cadade44fd930eac951f72245b28e1f912929b6617642437c44157352a"
 
 from decimal import Decimal
 import re
@@ -51,6 +51,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
                 for data__tiles_x, data__tiles_item in enumerate(data__tiles):
                     if not isinstance(data__tiles_item, (dict)):
                         raise _Invalid
+                    data__tiles_item_any_of_count1 = 0
+                    if not data__tiles_item_any_of_count1:
+                        try:
+                            data__tiles_item_is_dict = isinstance(data__tiles_item, dict)
+                            if data__tiles_item_is_dict:
+                                data__tiles_item__missing_keys = set(['rule']) - data__tiles_item.keys()
+                                if data__tiles_item__missing_keys:
+                                    raise _Invalid
+                            data__tiles_item_any_of_count1 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__tiles_item_any_of_count1:
+                        try:
+                            data__tiles_item_is_dict = isinstance(data__tiles_item, dict)
+                            if data__tiles_item_is_dict:
+                                data__tiles_item__missing_keys = set(['source']) - data__tiles_item.keys()
+                                if data__tiles_item__missing_keys:
+                                    raise _Invalid
+                            data__tiles_item_any_of_count1 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__tiles_item_any_of_count1:
+                        raise _Invalid
                     data__tiles_item_is_dict = isinstance(data__tiles_item, dict)
                     if data__tiles_item_is_dict:
                         data__tiles_item__missing_keys = set(['id', 'name', 'squares']) - data__tiles_item.keys()
@@ -75,18 +96,18 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
                         if "civilization" in data__tiles_item_keys:
                             data__tiles_item_keys.remove("civilization")
                             data__tiles_item__civilization = data__tiles_item["civilization"]
-                            data__tiles_item__civilization_one_of_count1 = 0
-                            if data__tiles_item__civilization_one_of_count1 < 2:
+                            data__tiles_item__civilization_one_of_count2 = 0
+                            if data__tiles_item__civilization_one_of_count2 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_id(data__tiles_item__civilization, custom_formats, (name_prefix or "data") + ".tiles[{data__tiles_x}].civilization")
-                                    data__tiles_item__civilization_one_of_count1 += 1
+                                    data__tiles_item__civilization_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__tiles_item__civilization_one_of_count1 < 2:
+                            if data__tiles_item__civilization_one_of_count2 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_unknown(data__tiles_item__civilization, custom_formats, (name_prefix or "data") + ".tiles[{data__tiles_x}].civilization")
-                                    data__tiles_item__civilization_one_of_count1 += 1
+                                    data__tiles_item__civilization_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__tiles_item__civilization_one_of_count1 != 1:
+                            if data__tiles_item__civilization_one_of_count2 != 1:
                                 raise _Invalid
                         if "squares" in data__tiles_item_keys:
                             data__tiles_item_keys.remove("squares")
@@ -222,13 +243,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count2 = 0
-    if data_one_of_count2 < 2:
+    data_one_of_count3 = 0
+    if data_one_of_count3 < 2:
         try:
             validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count2 += 1
+            data_one_of_count3 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count2 < 2:
+    if data_one_of_count3 < 2:
         try:
             if not isinstance(data, (list, tuple)):
                 raise _Invalid
@@ -242,9 +263,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count2 += 1
+            data_one_of_count3 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count2 != 1:
+    if data_one_of_count3 != 1:
         raise _Invalid
     return data
 

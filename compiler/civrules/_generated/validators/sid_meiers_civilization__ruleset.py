@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "2e588b351ef81c6487749fbe450e0a5be0f9a0103d3ad0916eeea42b71be66ea"
+SCHEMA_SHA256 = "ab8d3ac60140275f176bb39ed5aafd5a3d1ee3ca11ce322ae03fb616a0cefc9c"
 
 from decimal import Decimal
 import re
@@ -611,6 +611,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         data__cities__placement_len = len(data__cities__placement)
                         for data__cities__placement_x, data__cities__placement_item in enumerate(data__cities__placement):
                             if not isinstance(data__cities__placement_item, (dict)):
+                                raise _Invalid
+                            data__cities__placement_item_any_of_count1 = 0
+                            if not data__cities__placement_item_any_of_count1:
+                                try:
+                                    data__cities__placement_item_is_dict = isinstance(data__cities__placement_item, dict)
+                                    if data__cities__placement_item_is_dict:
+                                        data__cities__placement_item__missing_keys = set(['rule']) - data__cities__placement_item.keys()
+                                        if data__cities__placement_item__missing_keys:
+                                            raise _Invalid
+                                    data__cities__placement_item_any_of_count1 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__cities__placement_item_any_of_count1:
+                                try:
+                                    data__cities__placement_item_is_dict = isinstance(data__cities__placement_item, dict)
+                                    if data__cities__placement_item_is_dict:
+                                        data__cities__placement_item__missing_keys = set(['source']) - data__cities__placement_item.keys()
+                                        if data__cities__placement_item__missing_keys:
+                                            raise _Invalid
+                                    data__cities__placement_item_any_of_count1 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if not data__cities__placement_item_any_of_count1:
                                 raise _Invalid
                             data__cities__placement_item_is_dict = isinstance(data__cities__placement_item, dict)
                             if data__cities__placement_item_is_dict:
@@ -1498,6 +1519,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 for data__phases_x, data__phases_item in enumerate(data__phases):
                     if not isinstance(data__phases_item, (dict)):
                         raise _Invalid
+                    data__phases_item_any_of_count2 = 0
+                    if not data__phases_item_any_of_count2:
+                        try:
+                            data__phases_item_is_dict = isinstance(data__phases_item, dict)
+                            if data__phases_item_is_dict:
+                                data__phases_item__missing_keys = set(['rule']) - data__phases_item.keys()
+                                if data__phases_item__missing_keys:
+                                    raise _Invalid
+                            data__phases_item_any_of_count2 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__phases_item_any_of_count2:
+                        try:
+                            data__phases_item_is_dict = isinstance(data__phases_item, dict)
+                            if data__phases_item_is_dict:
+                                data__phases_item__missing_keys = set(['source']) - data__phases_item.keys()
+                                if data__phases_item__missing_keys:
+                                    raise _Invalid
+                            data__phases_item_any_of_count2 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__phases_item_any_of_count2:
+                        raise _Invalid
                     data__phases_item_is_dict = isinstance(data__phases_item, dict)
                     if data__phases_item_is_dict:
                         data__phases_item__missing_keys = set(['id', 'name', 'order', 'allows']) - data__phases_item.keys()
@@ -1571,6 +1613,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 data__governments_len = len(data__governments)
                 for data__governments_x, data__governments_item in enumerate(data__governments):
                     if not isinstance(data__governments_item, (dict)):
+                        raise _Invalid
+                    data__governments_item_any_of_count3 = 0
+                    if not data__governments_item_any_of_count3:
+                        try:
+                            data__governments_item_is_dict = isinstance(data__governments_item, dict)
+                            if data__governments_item_is_dict:
+                                data__governments_item__missing_keys = set(['rule']) - data__governments_item.keys()
+                                if data__governments_item__missing_keys:
+                                    raise _Invalid
+                            data__governments_item_any_of_count3 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__governments_item_any_of_count3:
+                        try:
+                            data__governments_item_is_dict = isinstance(data__governments_item, dict)
+                            if data__governments_item_is_dict:
+                                data__governments_item__missing_keys = set(['source']) - data__governments_item.keys()
+                                if data__governments_item__missing_keys:
+                                    raise _Invalid
+                            data__governments_item_any_of_count3 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__governments_item_any_of_count3:
                         raise _Invalid
                     data__governments_item_is_dict = isinstance(data__governments_item, dict)
                     if data__governments_item_is_dict:
@@ -1653,6 +1716,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 for data__victories_x, data__victories_item in enumerate(data__victories):
                     if not isinstance(data__victories_item, (dict)):
                         raise _Invalid
+                    data__victories_item_any_of_count4 = 0
+                    if not data__victories_item_any_of_count4:
+                        try:
+                            data__victories_item_is_dict = isinstance(data__victories_item, dict)
+                            if data__victories_item_is_dict:
+                                data__victories_item__missing_keys = set(['rule']) - data__victories_item.keys()
+                                if data__victories_item__missing_keys:
+                                    raise _Invalid
+                            data__victories_item_any_of_count4 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__victories_item_any_of_count4:
+                        try:
+                            data__victories_item_is_dict = isinstance(data__victories_item, dict)
+                            if data__victories_item_is_dict:
+                                data__victories_item__missing_keys = set(['source']) - data__victories_item.keys()
+                                if data__victories_item__missing_keys:
+                                    raise _Invalid
+                            data__victories_item_any_of_count4 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__victories_item_any_of_count4:
+                        raise _Invalid
                     data__victories_item_is_dict = isinstance(data__victories_item, dict)
                     if data__victories_item_is_dict:
                         data__victories_item__missing_keys = set(['id', 'name', 'kind', 'ends']) - data__victories_item.keys()
@@ -1729,6 +1813,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 for data__resources_x, data__resources_item in enumerate(data__resources):
                     if not isinstance(data__resources_item, (dict)):
                         raise _Invalid
+                    data__resources_item_any_of_count5 = 0
+                    if not data__resources_item_any_of_count5:
+                        try:
+                            data__resources_item_is_dict = isinstance(data__resources_item, dict)
+                            if data__resources_item_is_dict:
+                                data__resources_item__missing_keys = set(['rule']) - data__resources_item.keys()
+                                if data__resources_item__missing_keys:
+                                    raise _Invalid
+                            data__resources_item_any_of_count5 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__resources_item_any_of_count5:
+                        try:
+                            data__resources_item_is_dict = isinstance(data__resources_item, dict)
+                            if data__resources_item_is_dict:
+                                data__resources_item__missing_keys = set(['source']) - data__resources_item.keys()
+                                if data__resources_item__missing_keys:
+                                    raise _Invalid
+                            data__resources_item_any_of_count5 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__resources_item_any_of_count5:
+                        raise _Invalid
                     data__resources_item_is_dict = isinstance(data__resources_item, dict)
                     if data__resources_item_is_dict:
                         data__resources_item__missing_keys = set(['id', 'name']) - data__resources_item.keys()
@@ -1778,6 +1883,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 data__combatbonuses_len = len(data__combatbonuses)
                 for data__combatbonuses_x, data__combatbonuses_item in enumerate(data__combatbonuses):
                     if not isinstance(data__combatbonuses_item, (dict)):
+                        raise _Invalid
+                    data__combatbonuses_item_any_of_count6 = 0
+                    if not data__combatbonuses_item_any_of_count6:
+                        try:
+                            data__combatbonuses_item_is_dict = isinstance(data__combatbonuses_item, dict)
+                            if data__combatbonuses_item_is_dict:
+                                data__combatbonuses_item__missing_keys = set(['rule']) - data__combatbonuses_item.keys()
+                                if data__combatbonuses_item__missing_keys:
+                                    raise _Invalid
+                            data__combatbonuses_item_any_of_count6 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__combatbonuses_item_any_of_count6:
+                        try:
+                            data__combatbonuses_item_is_dict = isinstance(data__combatbonuses_item, dict)
+                            if data__combatbonuses_item_is_dict:
+                                data__combatbonuses_item__missing_keys = set(['source']) - data__combatbonuses_item.keys()
+                                if data__combatbonuses_item__missing_keys:
+                                    raise _Invalid
+                            data__combatbonuses_item_any_of_count6 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__combatbonuses_item_any_of_count6:
                         raise _Invalid
                     data__combatbonuses_item_is_dict = isinstance(data__combatbonuses_item, dict)
                     if data__combatbonuses_item_is_dict:
@@ -1855,6 +1981,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 for data__cityactions_x, data__cityactions_item in enumerate(data__cityactions):
                     if not isinstance(data__cityactions_item, (dict)):
                         raise _Invalid
+                    data__cityactions_item_any_of_count7 = 0
+                    if not data__cityactions_item_any_of_count7:
+                        try:
+                            data__cityactions_item_is_dict = isinstance(data__cityactions_item, dict)
+                            if data__cityactions_item_is_dict:
+                                data__cityactions_item__missing_keys = set(['rule']) - data__cityactions_item.keys()
+                                if data__cityactions_item__missing_keys:
+                                    raise _Invalid
+                            data__cityactions_item_any_of_count7 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__cityactions_item_any_of_count7:
+                        try:
+                            data__cityactions_item_is_dict = isinstance(data__cityactions_item, dict)
+                            if data__cityactions_item_is_dict:
+                                data__cityactions_item__missing_keys = set(['source']) - data__cityactions_item.keys()
+                                if data__cityactions_item__missing_keys:
+                                    raise _Invalid
+                            data__cityactions_item_any_of_count7 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__cityactions_item_any_of_count7:
+                        raise _Invalid
                     data__cityactions_item_is_dict = isinstance(data__cityactions_item, dict)
                     if data__cityactions_item_is_dict:
                         data__cityactions_item__missing_keys = set(['id', 'name']) - data__cityactions_item.keys()
@@ -1929,6 +2076,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 for data__civilizations_x, data__civilizations_item in enumerate(data__civilizations):
                     if not isinstance(data__civilizations_item, (dict)):
                         raise _Invalid
+                    data__civilizations_item_any_of_count8 = 0
+                    if not data__civilizations_item_any_of_count8:
+                        try:
+                            data__civilizations_item_is_dict = isinstance(data__civilizations_item, dict)
+                            if data__civilizations_item_is_dict:
+                                data__civilizations_item__missing_keys = set(['rule']) - data__civilizations_item.keys()
+                                if data__civilizations_item__missing_keys:
+                                    raise _Invalid
+                            data__civilizations_item_any_of_count8 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__civilizations_item_any_of_count8:
+                        try:
+                            data__civilizations_item_is_dict = isinstance(data__civilizations_item, dict)
+                            if data__civilizations_item_is_dict:
+                                data__civilizations_item__missing_keys = set(['source']) - data__civilizations_item.keys()
+                                if data__civilizations_item__missing_keys:
+                                    raise _Invalid
+                            data__civilizations_item_any_of_count8 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__civilizations_item_any_of_count8:
+                        raise _Invalid
                     data__civilizations_item_is_dict = isinstance(data__civilizations_item, dict)
                     if data__civilizations_item_is_dict:
                         data__civilizations_item__missing_keys = set(['id', 'name']) - data__civilizations_item.keys()
@@ -1953,34 +2121,34 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "starting_technology" in data__civilizations_item_keys:
                             data__civilizations_item_keys.remove("starting_technology")
                             data__civilizations_item__startingtechnology = data__civilizations_item["starting_technology"]
-                            data__civilizations_item__startingtechnology_one_of_count1 = 0
-                            if data__civilizations_item__startingtechnology_one_of_count1 < 2:
+                            data__civilizations_item__startingtechnology_one_of_count9 = 0
+                            if data__civilizations_item__startingtechnology_one_of_count9 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__civilizations_item__startingtechnology, custom_formats, (name_prefix or "data") + ".civilizations[{data__civilizations_x}].starting_technology")
-                                    data__civilizations_item__startingtechnology_one_of_count1 += 1
+                                    data__civilizations_item__startingtechnology_one_of_count9 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__civilizations_item__startingtechnology_one_of_count1 < 2:
+                            if data__civilizations_item__startingtechnology_one_of_count9 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_unknown(data__civilizations_item__startingtechnology, custom_formats, (name_prefix or "data") + ".civilizations[{data__civilizations_x}].starting_technology")
-                                    data__civilizations_item__startingtechnology_one_of_count1 += 1
+                                    data__civilizations_item__startingtechnology_one_of_count9 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__civilizations_item__startingtechnology_one_of_count1 != 1:
+                            if data__civilizations_item__startingtechnology_one_of_count9 != 1:
                                 raise _Invalid
                         if "starting_government" in data__civilizations_item_keys:
                             data__civilizations_item_keys.remove("starting_government")
                             data__civilizations_item__startinggovernment = data__civilizations_item["starting_government"]
-                            data__civilizations_item__startinggovernment_one_of_count2 = 0
-                            if data__civilizations_item__startinggovernment_one_of_count2 < 2:
+                            data__civilizations_item__startinggovernment_one_of_count10 = 0
+                            if data__civilizations_item__startinggovernment_one_of_count10 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__civilizations_item__startinggovernment, custom_formats, (name_prefix or "data") + ".civilizations[{data__civilizations_x}].starting_government")
-                                    data__civilizations_item__startinggovernment_one_of_count2 += 1
+                                    data__civilizations_item__startinggovernment_one_of_count10 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__civilizations_item__startinggovernment_one_of_count2 < 2:
+                            if data__civilizations_item__startinggovernment_one_of_count10 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_unknown(data__civilizations_item__startinggovernment, custom_formats, (name_prefix or "data") + ".civilizations[{data__civilizations_x}].starting_government")
-                                    data__civilizations_item__startinggovernment_one_of_count2 += 1
+                                    data__civilizations_item__startinggovernment_one_of_count10 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__civilizations_item__startinggovernment_one_of_count2 != 1:
+                            if data__civilizations_item__startinggovernment_one_of_count10 != 1:
                                 raise _Invalid
                         if "rule" in data__civilizations_item_keys:
                             data__civilizations_item_keys.remove("rule")
@@ -2010,6 +2178,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 data__huts_len = len(data__huts)
                 for data__huts_x, data__huts_item in enumerate(data__huts):
                     if not isinstance(data__huts_item, (dict)):
+                        raise _Invalid
+                    data__huts_item_any_of_count11 = 0
+                    if not data__huts_item_any_of_count11:
+                        try:
+                            data__huts_item_is_dict = isinstance(data__huts_item, dict)
+                            if data__huts_item_is_dict:
+                                data__huts_item__missing_keys = set(['rule']) - data__huts_item.keys()
+                                if data__huts_item__missing_keys:
+                                    raise _Invalid
+                            data__huts_item_any_of_count11 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__huts_item_any_of_count11:
+                        try:
+                            data__huts_item_is_dict = isinstance(data__huts_item, dict)
+                            if data__huts_item_is_dict:
+                                data__huts_item__missing_keys = set(['source']) - data__huts_item.keys()
+                                if data__huts_item__missing_keys:
+                                    raise _Invalid
+                            data__huts_item_any_of_count11 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__huts_item_any_of_count11:
                         raise _Invalid
                     data__huts_item_is_dict = isinstance(data__huts_item, dict)
                     if data__huts_item_is_dict:
@@ -2068,6 +2257,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 data__villagesmarkers_len = len(data__villagesmarkers)
                 for data__villagesmarkers_x, data__villagesmarkers_item in enumerate(data__villagesmarkers):
                     if not isinstance(data__villagesmarkers_item, (dict)):
+                        raise _Invalid
+                    data__villagesmarkers_item_any_of_count12 = 0
+                    if not data__villagesmarkers_item_any_of_count12:
+                        try:
+                            data__villagesmarkers_item_is_dict = isinstance(data__villagesmarkers_item, dict)
+                            if data__villagesmarkers_item_is_dict:
+                                data__villagesmarkers_item__missing_keys = set(['rule']) - data__villagesmarkers_item.keys()
+                                if data__villagesmarkers_item__missing_keys:
+                                    raise _Invalid
+                            data__villagesmarkers_item_any_of_count12 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__villagesmarkers_item_any_of_count12:
+                        try:
+                            data__villagesmarkers_item_is_dict = isinstance(data__villagesmarkers_item, dict)
+                            if data__villagesmarkers_item_is_dict:
+                                data__villagesmarkers_item__missing_keys = set(['source']) - data__villagesmarkers_item.keys()
+                                if data__villagesmarkers_item__missing_keys:
+                                    raise _Invalid
+                            data__villagesmarkers_item_any_of_count12 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__villagesmarkers_item_any_of_count12:
                         raise _Invalid
                     data__villagesmarkers_item_is_dict = isinstance(data__villagesmarkers_item, dict)
                     if data__villagesmarkers_item_is_dict:
@@ -2236,13 +2446,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count3 = 0
-    if data_one_of_count3 < 2:
+    data_one_of_count13 = 0
+    if data_one_of_count13 < 2:
         try:
             validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count3 += 1
+            data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count3 < 2:
+    if data_one_of_count13 < 2:
         try:
             if not isinstance(data, (list, tuple)):
                 raise _Invalid
@@ -2256,9 +2466,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count3 += 1
+            data_one_of_count13 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count3 != 1:
+    if data_one_of_count13 != 1:
         raise _Invalid
     return data
 
@@ -2291,22 +2501,22 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_setting_patch(data, custom_formats={}, name_prefix=None):
-    data_any_of_count4 = 0
-    if not data_any_of_count4:
+    data_any_of_count14 = 0
+    if not data_any_of_count14:
         try:
             validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_list_operations(data, custom_formats, (name_prefix or "data") + "")
-            data_any_of_count4 += 1
+            data_any_of_count14 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count4:
+    if not data_any_of_count14:
         try:
             try:
                 validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_list_operations_shape(data, custom_formats, (name_prefix or "data") + "")
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
             else:
                 raise _Invalid
-            data_any_of_count4 += 1
+            data_any_of_count14 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count4:
+    if not data_any_of_count14:
         raise _Invalid
     return data
 
@@ -2416,26 +2626,26 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 for data__insert_x, data__insert_item in enumerate(data__insert):
                     if not isinstance(data__insert_item, (dict)):
                         raise _Invalid
-                    data__insert_item_one_of_count5 = 0
-                    if data__insert_item_one_of_count5 < 2:
+                    data__insert_item_one_of_count15 = 0
+                    if data__insert_item_one_of_count15 < 2:
                         try:
                             data__insert_item_is_dict = isinstance(data__insert_item, dict)
                             if data__insert_item_is_dict:
                                 data__insert_item__missing_keys = set(['before']) - data__insert_item.keys()
                                 if data__insert_item__missing_keys:
                                     raise _Invalid
-                            data__insert_item_one_of_count5 += 1
+                            data__insert_item_one_of_count15 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__insert_item_one_of_count5 < 2:
+                    if data__insert_item_one_of_count15 < 2:
                         try:
                             data__insert_item_is_dict = isinstance(data__insert_item, dict)
                             if data__insert_item_is_dict:
                                 data__insert_item__missing_keys = set(['after']) - data__insert_item.keys()
                                 if data__insert_item__missing_keys:
                                     raise _Invalid
-                            data__insert_item_one_of_count5 += 1
+                            data__insert_item_one_of_count15 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__insert_item_one_of_count5 != 1:
+                    if data__insert_item_one_of_count15 != 1:
                         raise _Invalid
                     data__insert_item_is_dict = isinstance(data__insert_item, dict)
                     if data__insert_item_is_dict:

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "2ece5079e48648fd97da5e642bdf7be69fffa924c9d201c9160cf01ad60284b9"
+SCHEMA_SHA256 = "6bb39ede5f293748b43340bbad99b8cce933bb2d30f323d115479020f522db2c"
 
 from decimal import Decimal
 import re
@@ -51,6 +51,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                 for data__technologies_x, data__technologies_item in enumerate(data__technologies):
                     if not isinstance(data__technologies_item, (dict)):
                         raise _Invalid
+                    data__technologies_item_any_of_count1 = 0
+                    if not data__technologies_item_any_of_count1:
+                        try:
+                            data__technologies_item_is_dict = isinstance(data__technologies_item, dict)
+                            if data__technologies_item_is_dict:
+                                data__technologies_item__missing_keys = set(['rule']) - data__technologies_item.keys()
+                                if data__technologies_item__missing_keys:
+                                    raise _Invalid
+                            data__technologies_item_any_of_count1 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__technologies_item_any_of_count1:
+                        try:
+                            data__technologies_item_is_dict = isinstance(data__technologies_item, dict)
+                            if data__technologies_item_is_dict:
+                                data__technologies_item__missing_keys = set(['source']) - data__technologies_item.keys()
+                                if data__technologies_item__missing_keys:
+                                    raise _Invalid
+                            data__technologies_item_any_of_count1 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__technologies_item_any_of_count1:
+                        raise _Invalid
                     data__technologies_item_is_dict = isinstance(data__technologies_item, dict)
                     if data__technologies_item_is_dict:
                         data__technologies_item__missing_keys = set(['id', 'name', 'level']) - data__technologies_item.keys()
@@ -82,8 +103,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                         if "level" in data__technologies_item_keys:
                             data__technologies_item_keys.remove("level")
                             data__technologies_item__level = data__technologies_item["level"]
-                            data__technologies_item__level_one_of_count1 = 0
-                            if data__technologies_item__level_one_of_count1 < 2:
+                            data__technologies_item__level_one_of_count2 = 0
+                            if data__technologies_item__level_one_of_count2 < 2:
                                 try:
                                     if not isinstance(data__technologies_item__level, (int)) and not (isinstance(data__technologies_item__level, float) and data__technologies_item__level.is_integer()) or isinstance(data__technologies_item__level, bool):
                                         raise _Invalid
@@ -92,20 +113,20 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                                             raise _Invalid
                                         if data__technologies_item__level > 5:
                                             raise _Invalid
-                                    data__technologies_item__level_one_of_count1 += 1
+                                    data__technologies_item__level_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__technologies_item__level_one_of_count1 < 2:
+                            if data__technologies_item__level_one_of_count2 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_unknown(data__technologies_item__level, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].level")
-                                    data__technologies_item__level_one_of_count1 += 1
+                                    data__technologies_item__level_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__technologies_item__level_one_of_count1 != 1:
+                            if data__technologies_item__level_one_of_count2 != 1:
                                 raise _Invalid
                         if "unlocks" in data__technologies_item_keys:
                             data__technologies_item_keys.remove("unlocks")
                             data__technologies_item__unlocks = data__technologies_item["unlocks"]
-                            data__technologies_item__unlocks_one_of_count2 = 0
-                            if data__technologies_item__unlocks_one_of_count2 < 2:
+                            data__technologies_item__unlocks_one_of_count3 = 0
+                            if data__technologies_item__unlocks_one_of_count3 < 2:
                                 try:
                                     if not isinstance(data__technologies_item__unlocks, (dict)):
                                         raise _Invalid
@@ -186,14 +207,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_id(data__technologies_item__unlocks__wonders_item, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].unlocks.wonders[{data__technologies_item__unlocks__wonders_x}]")
                                         if data__technologies_item__unlocks_keys:
                                             raise _Invalid
-                                    data__technologies_item__unlocks_one_of_count2 += 1
+                                    data__technologies_item__unlocks_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__technologies_item__unlocks_one_of_count2 < 2:
+                            if data__technologies_item__unlocks_one_of_count3 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_unknown(data__technologies_item__unlocks, custom_formats, (name_prefix or "data") + ".technologies[{data__technologies_x}].unlocks")
-                                    data__technologies_item__unlocks_one_of_count2 += 1
+                                    data__technologies_item__unlocks_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__technologies_item__unlocks_one_of_count2 != 1:
+                            if data__technologies_item__unlocks_one_of_count3 != 1:
                                 raise _Invalid
                         if "effects" in data__technologies_item_keys:
                             data__technologies_item_keys.remove("effects")
@@ -270,22 +291,22 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
         if "declared_count" in data_keys:
             data_keys.remove("declared_count")
             data__declaredcount = data["declared_count"]
-            data__declaredcount_one_of_count3 = 0
-            if data__declaredcount_one_of_count3 < 2:
+            data__declaredcount_one_of_count4 = 0
+            if data__declaredcount_one_of_count4 < 2:
                 try:
                     if not isinstance(data__declaredcount, (int)) and not (isinstance(data__declaredcount, float) and data__declaredcount.is_integer()) or isinstance(data__declaredcount, bool):
                         raise _Invalid
                     if isinstance(data__declaredcount, (int, float, Decimal)) and not isinstance(data__declaredcount, bool):
                         if data__declaredcount < 1:
                             raise _Invalid
-                    data__declaredcount_one_of_count3 += 1
+                    data__declaredcount_one_of_count4 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__declaredcount_one_of_count3 < 2:
+            if data__declaredcount_one_of_count4 < 2:
                 try:
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_unknown(data__declaredcount, custom_formats, (name_prefix or "data") + ".declared_count")
-                    data__declaredcount_one_of_count3 += 1
+                    data__declaredcount_one_of_count4 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__declaredcount_one_of_count3 != 1:
+            if data__declaredcount_one_of_count4 != 1:
                 raise _Invalid
         if "note" in data_keys:
             data_keys.remove("note")
@@ -387,13 +408,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count4 = 0
-    if data_one_of_count4 < 2:
+    data_one_of_count5 = 0
+    if data_one_of_count5 < 2:
         try:
             validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count4 += 1
+            data_one_of_count5 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count4 < 2:
+    if data_one_of_count5 < 2:
         try:
             if not isinstance(data, (list, tuple)):
                 raise _Invalid
@@ -407,9 +428,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologi
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_technologies_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count4 += 1
+            data_one_of_count5 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count4 != 1:
+    if data_one_of_count5 != 1:
         raise _Invalid
     return data
 

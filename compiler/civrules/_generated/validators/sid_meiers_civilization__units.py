@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "ef56aeff475964069bcb679c6906ac8a4ec84e3c8e79db211726f493907ee39a"
+SCHEMA_SHA256 = "d7ad6ace34e355cfbcef55a7290dd5d1de24b0fc0a2036454cddf48b3654a849"
 
 from decimal import Decimal
 import re
@@ -51,6 +51,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                 for data__unittypes_x, data__unittypes_item in enumerate(data__unittypes):
                     if not isinstance(data__unittypes_item, (dict)):
                         raise _Invalid
+                    data__unittypes_item_any_of_count1 = 0
+                    if not data__unittypes_item_any_of_count1:
+                        try:
+                            data__unittypes_item_is_dict = isinstance(data__unittypes_item, dict)
+                            if data__unittypes_item_is_dict:
+                                data__unittypes_item__missing_keys = set(['rule']) - data__unittypes_item.keys()
+                                if data__unittypes_item__missing_keys:
+                                    raise _Invalid
+                            data__unittypes_item_any_of_count1 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__unittypes_item_any_of_count1:
+                        try:
+                            data__unittypes_item_is_dict = isinstance(data__unittypes_item, dict)
+                            if data__unittypes_item_is_dict:
+                                data__unittypes_item__missing_keys = set(['source']) - data__unittypes_item.keys()
+                                if data__unittypes_item__missing_keys:
+                                    raise _Invalid
+                            data__unittypes_item_any_of_count1 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__unittypes_item_any_of_count1:
+                        raise _Invalid
                     data__unittypes_item_is_dict = isinstance(data__unittypes_item, dict)
                     if data__unittypes_item_is_dict:
                         data__unittypes_item__missing_keys = set(['id', 'name', 'ranks']) - data__unittypes_item.keys()
@@ -80,19 +101,19 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                         if "trumps" in data__unittypes_item_keys:
                             data__unittypes_item_keys.remove("trumps")
                             data__unittypes_item__trumps = data__unittypes_item["trumps"]
-                            data__unittypes_item__trumps_one_of_count1 = 0
-                            if data__unittypes_item__trumps_one_of_count1 < 2:
+                            data__unittypes_item__trumps_one_of_count2 = 0
+                            if data__unittypes_item__trumps_one_of_count2 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_id(data__unittypes_item__trumps, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].trumps")
-                                    data__unittypes_item__trumps_one_of_count1 += 1
+                                    data__unittypes_item__trumps_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__unittypes_item__trumps_one_of_count1 < 2:
+                            if data__unittypes_item__trumps_one_of_count2 < 2:
                                 try:
                                     if not isinstance(data__unittypes_item__trumps, (NoneType)):
                                         raise _Invalid
-                                    data__unittypes_item__trumps_one_of_count1 += 1
+                                    data__unittypes_item__trumps_one_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__unittypes_item__trumps_one_of_count1 != 1:
+                            if data__unittypes_item__trumps_one_of_count2 != 1:
                                 raise _Invalid
                         if "never_trumped" in data__unittypes_item_keys:
                             data__unittypes_item_keys.remove("never_trumped")
@@ -102,22 +123,22 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                         if "deck_size" in data__unittypes_item_keys:
                             data__unittypes_item_keys.remove("deck_size")
                             data__unittypes_item__decksize = data__unittypes_item["deck_size"]
-                            data__unittypes_item__decksize_one_of_count2 = 0
-                            if data__unittypes_item__decksize_one_of_count2 < 2:
+                            data__unittypes_item__decksize_one_of_count3 = 0
+                            if data__unittypes_item__decksize_one_of_count3 < 2:
                                 try:
                                     if not isinstance(data__unittypes_item__decksize, (int)) and not (isinstance(data__unittypes_item__decksize, float) and data__unittypes_item__decksize.is_integer()) or isinstance(data__unittypes_item__decksize, bool):
                                         raise _Invalid
                                     if isinstance(data__unittypes_item__decksize, (int, float, Decimal)) and not isinstance(data__unittypes_item__decksize, bool):
                                         if data__unittypes_item__decksize < 1:
                                             raise _Invalid
-                                    data__unittypes_item__decksize_one_of_count2 += 1
+                                    data__unittypes_item__decksize_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__unittypes_item__decksize_one_of_count2 < 2:
+                            if data__unittypes_item__decksize_one_of_count3 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_unknown(data__unittypes_item__decksize, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].deck_size")
-                                    data__unittypes_item__decksize_one_of_count2 += 1
+                                    data__unittypes_item__decksize_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__unittypes_item__decksize_one_of_count2 != 1:
+                            if data__unittypes_item__decksize_one_of_count3 != 1:
                                 raise _Invalid
                         if "ranks" in data__unittypes_item_keys:
                             data__unittypes_item_keys.remove("ranks")
@@ -151,8 +172,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                                         if "name" in data__unittypes_item__ranks_item_keys:
                                             data__unittypes_item__ranks_item_keys.remove("name")
                                             data__unittypes_item__ranks_item__name = data__unittypes_item__ranks_item["name"]
-                                            data__unittypes_item__ranks_item__name_one_of_count3 = 0
-                                            if data__unittypes_item__ranks_item__name_one_of_count3 < 2:
+                                            data__unittypes_item__ranks_item__name_one_of_count4 = 0
+                                            if data__unittypes_item__ranks_item__name_one_of_count4 < 2:
                                                 try:
                                                     if not isinstance(data__unittypes_item__ranks_item__name, (str)):
                                                         raise _Invalid
@@ -162,40 +183,40 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                                                             raise _Invalid
                                                         if data__unittypes_item__ranks_item__name_len > 120:
                                                             raise _Invalid
-                                                    data__unittypes_item__ranks_item__name_one_of_count3 += 1
+                                                    data__unittypes_item__ranks_item__name_one_of_count4 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if data__unittypes_item__ranks_item__name_one_of_count3 < 2:
+                                            if data__unittypes_item__ranks_item__name_one_of_count4 < 2:
                                                 try:
                                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_unknown(data__unittypes_item__ranks_item__name, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].ranks[{data__unittypes_item__ranks_x}].name")
-                                                    data__unittypes_item__ranks_item__name_one_of_count3 += 1
+                                                    data__unittypes_item__ranks_item__name_one_of_count4 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if data__unittypes_item__ranks_item__name_one_of_count3 != 1:
+                                            if data__unittypes_item__ranks_item__name_one_of_count4 != 1:
                                                 raise _Invalid
                                         if "cost" in data__unittypes_item__ranks_item_keys:
                                             data__unittypes_item__ranks_item_keys.remove("cost")
                                             data__unittypes_item__ranks_item__cost = data__unittypes_item__ranks_item["cost"]
-                                            data__unittypes_item__ranks_item__cost_one_of_count4 = 0
-                                            if data__unittypes_item__ranks_item__cost_one_of_count4 < 2:
+                                            data__unittypes_item__ranks_item__cost_one_of_count5 = 0
+                                            if data__unittypes_item__ranks_item__cost_one_of_count5 < 2:
                                                 try:
                                                     if not isinstance(data__unittypes_item__ranks_item__cost, (int)) and not (isinstance(data__unittypes_item__ranks_item__cost, float) and data__unittypes_item__ranks_item__cost.is_integer()) or isinstance(data__unittypes_item__ranks_item__cost, bool):
                                                         raise _Invalid
                                                     if isinstance(data__unittypes_item__ranks_item__cost, (int, float, Decimal)) and not isinstance(data__unittypes_item__ranks_item__cost, bool):
                                                         if data__unittypes_item__ranks_item__cost < 1:
                                                             raise _Invalid
-                                                    data__unittypes_item__ranks_item__cost_one_of_count4 += 1
+                                                    data__unittypes_item__ranks_item__cost_one_of_count5 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if data__unittypes_item__ranks_item__cost_one_of_count4 < 2:
+                                            if data__unittypes_item__ranks_item__cost_one_of_count5 < 2:
                                                 try:
                                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_unknown(data__unittypes_item__ranks_item__cost, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].ranks[{data__unittypes_item__ranks_x}].cost")
-                                                    data__unittypes_item__ranks_item__cost_one_of_count4 += 1
+                                                    data__unittypes_item__ranks_item__cost_one_of_count5 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if data__unittypes_item__ranks_item__cost_one_of_count4 != 1:
+                                            if data__unittypes_item__ranks_item__cost_one_of_count5 != 1:
                                                 raise _Invalid
                                         if "strength" in data__unittypes_item__ranks_item_keys:
                                             data__unittypes_item__ranks_item_keys.remove("strength")
                                             data__unittypes_item__ranks_item__strength = data__unittypes_item__ranks_item["strength"]
-                                            data__unittypes_item__ranks_item__strength_one_of_count5 = 0
-                                            if data__unittypes_item__ranks_item__strength_one_of_count5 < 2:
+                                            data__unittypes_item__ranks_item__strength_one_of_count6 = 0
+                                            if data__unittypes_item__ranks_item__strength_one_of_count6 < 2:
                                                 try:
                                                     if not isinstance(data__unittypes_item__ranks_item__strength, (dict)):
                                                         raise _Invalid
@@ -223,14 +244,14 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                                                                     raise _Invalid
                                                         if data__unittypes_item__ranks_item__strength_keys:
                                                             raise _Invalid
-                                                    data__unittypes_item__ranks_item__strength_one_of_count5 += 1
+                                                    data__unittypes_item__ranks_item__strength_one_of_count6 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if data__unittypes_item__ranks_item__strength_one_of_count5 < 2:
+                                            if data__unittypes_item__ranks_item__strength_one_of_count6 < 2:
                                                 try:
                                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_unknown(data__unittypes_item__ranks_item__strength, custom_formats, (name_prefix or "data") + ".unit_types[{data__unittypes_x}].ranks[{data__unittypes_item__ranks_x}].strength")
-                                                    data__unittypes_item__ranks_item__strength_one_of_count5 += 1
+                                                    data__unittypes_item__ranks_item__strength_one_of_count6 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if data__unittypes_item__ranks_item__strength_one_of_count5 != 1:
+                                            if data__unittypes_item__ranks_item__strength_one_of_count6 != 1:
                                                 raise _Invalid
                                         if "rule" in data__unittypes_item__ranks_item_keys:
                                             data__unittypes_item__ranks_item_keys.remove("rule")
@@ -368,13 +389,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count6 = 0
-    if data_one_of_count6 < 2:
+    data_one_of_count7 = 0
+    if data_one_of_count7 < 2:
         try:
             validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count6 += 1
+            data_one_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count6 < 2:
+    if data_one_of_count7 < 2:
         try:
             if not isinstance(data, (list, tuple)):
                 raise _Invalid
@@ -388,9 +409,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_sche
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_units_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count6 += 1
+            data_one_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count6 != 1:
+    if data_one_of_count7 != 1:
         raise _Invalid
     return data
 

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "76c6ff9eb906e543a204a157798f9dd367760b8771513fa10a9334621dc00806"
+SCHEMA_SHA256 = "8072b03fb10355b16cd91609b2b7e952b97fec011149898a072e4a1cbebc5a2f"
 
 from decimal import Decimal
 import re
@@ -50,6 +50,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                 data__eras_len = len(data__eras)
                 for data__eras_x, data__eras_item in enumerate(data__eras):
                     if not isinstance(data__eras_item, (dict)):
+                        raise _Invalid
+                    data__eras_item_any_of_count1 = 0
+                    if not data__eras_item_any_of_count1:
+                        try:
+                            data__eras_item_is_dict = isinstance(data__eras_item, dict)
+                            if data__eras_item_is_dict:
+                                data__eras_item__missing_keys = set(['rule']) - data__eras_item.keys()
+                                if data__eras_item__missing_keys:
+                                    raise _Invalid
+                            data__eras_item_any_of_count1 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__eras_item_any_of_count1:
+                        try:
+                            data__eras_item_is_dict = isinstance(data__eras_item, dict)
+                            if data__eras_item_is_dict:
+                                data__eras_item__missing_keys = set(['source']) - data__eras_item.keys()
+                                if data__eras_item__missing_keys:
+                                    raise _Invalid
+                            data__eras_item_any_of_count1 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__eras_item_any_of_count1:
                         raise _Invalid
                     data__eras_item_is_dict = isinstance(data__eras_item, dict)
                     if data__eras_item_is_dict:
@@ -101,6 +122,27 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                 for data__wonders_x, data__wonders_item in enumerate(data__wonders):
                     if not isinstance(data__wonders_item, (dict)):
                         raise _Invalid
+                    data__wonders_item_any_of_count2 = 0
+                    if not data__wonders_item_any_of_count2:
+                        try:
+                            data__wonders_item_is_dict = isinstance(data__wonders_item, dict)
+                            if data__wonders_item_is_dict:
+                                data__wonders_item__missing_keys = set(['rule']) - data__wonders_item.keys()
+                                if data__wonders_item__missing_keys:
+                                    raise _Invalid
+                            data__wonders_item_any_of_count2 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__wonders_item_any_of_count2:
+                        try:
+                            data__wonders_item_is_dict = isinstance(data__wonders_item, dict)
+                            if data__wonders_item_is_dict:
+                                data__wonders_item__missing_keys = set(['source']) - data__wonders_item.keys()
+                                if data__wonders_item__missing_keys:
+                                    raise _Invalid
+                            data__wonders_item_any_of_count2 += 1
+                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                    if not data__wonders_item_any_of_count2:
+                        raise _Invalid
                     data__wonders_item_is_dict = isinstance(data__wonders_item, dict)
                     if data__wonders_item_is_dict:
                         data__wonders_item__missing_keys = set(['id', 'name', 'cost']) - data__wonders_item.keys()
@@ -125,38 +167,38 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                         if "era" in data__wonders_item_keys:
                             data__wonders_item_keys.remove("era")
                             data__wonders_item__era = data__wonders_item["era"]
-                            data__wonders_item__era_one_of_count1 = 0
-                            if data__wonders_item__era_one_of_count1 < 2:
+                            data__wonders_item__era_one_of_count3 = 0
+                            if data__wonders_item__era_one_of_count3 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_id(data__wonders_item__era, custom_formats, (name_prefix or "data") + ".wonders[{data__wonders_x}].era")
-                                    data__wonders_item__era_one_of_count1 += 1
+                                    data__wonders_item__era_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__wonders_item__era_one_of_count1 < 2:
+                            if data__wonders_item__era_one_of_count3 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_unknown(data__wonders_item__era, custom_formats, (name_prefix or "data") + ".wonders[{data__wonders_x}].era")
-                                    data__wonders_item__era_one_of_count1 += 1
+                                    data__wonders_item__era_one_of_count3 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__wonders_item__era_one_of_count1 != 1:
+                            if data__wonders_item__era_one_of_count3 != 1:
                                 raise _Invalid
                         if "cost" in data__wonders_item_keys:
                             data__wonders_item_keys.remove("cost")
                             data__wonders_item__cost = data__wonders_item["cost"]
-                            data__wonders_item__cost_one_of_count2 = 0
-                            if data__wonders_item__cost_one_of_count2 < 2:
+                            data__wonders_item__cost_one_of_count4 = 0
+                            if data__wonders_item__cost_one_of_count4 < 2:
                                 try:
                                     if not isinstance(data__wonders_item__cost, (int)) and not (isinstance(data__wonders_item__cost, float) and data__wonders_item__cost.is_integer()) or isinstance(data__wonders_item__cost, bool):
                                         raise _Invalid
                                     if isinstance(data__wonders_item__cost, (int, float, Decimal)) and not isinstance(data__wonders_item__cost, bool):
                                         if data__wonders_item__cost < 1:
                                             raise _Invalid
-                                    data__wonders_item__cost_one_of_count2 += 1
+                                    data__wonders_item__cost_one_of_count4 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__wonders_item__cost_one_of_count2 < 2:
+                            if data__wonders_item__cost_one_of_count4 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_unknown(data__wonders_item__cost, custom_formats, (name_prefix or "data") + ".wonders[{data__wonders_x}].cost")
-                                    data__wonders_item__cost_one_of_count2 += 1
+                                    data__wonders_item__cost_one_of_count4 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__wonders_item__cost_one_of_count2 != 1:
+                            if data__wonders_item__cost_one_of_count4 != 1:
                                 raise _Invalid
                         if "discount" in data__wonders_item_keys:
                             data__wonders_item_keys.remove("discount")
@@ -331,13 +373,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count3 = 0
-    if data_one_of_count3 < 2:
+    data_one_of_count5 = 0
+    if data_one_of_count5 < 2:
         try:
             validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count3 += 1
+            data_one_of_count5 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count3 < 2:
+    if data_one_of_count5 < 2:
         try:
             if not isinstance(data, (list, tuple)):
                 raise _Invalid
@@ -351,9 +393,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_sc
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_wonders_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count3 += 1
+            data_one_of_count5 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count3 != 1:
+    if data_one_of_count5 != 1:
         raise _Invalid
     return data
 
