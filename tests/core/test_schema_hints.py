@@ -294,3 +294,88 @@ def test_every_key_a_base_ruleset_must_give_is_described_when_missing() -> None:
         assert found.hint is not None and found.hint.startswith(f"`{key}`: "), found
     (ast,) = [d for d in missing if d.message == "missing key `ast`"]
     assert ast.hint is not None and "Archaeological Succession Table" in ast.hint
+
+
+#: The citation every fact carries: `anyOf` of two branches that each only require a key.
+CITATION = [{"required": ["rule"]}, {"required": ["source"]}]
+
+
+def _resolved(node: Any, root: dict[str, Any]) -> Any:
+    while isinstance(node, dict) and isinstance(node.get("$ref"), str) and node["$ref"].startswith("#/"):
+        target: Any = root
+        for part in node["$ref"][2:].split("/"):
+            target = target[part]
+        node = target
+    return node
+
+
+def _cited(schema: Any, data: Any, root: dict[str, Any], path: tuple[str | int, ...] = ()) -> Iterator[Any]:
+    """(schema, path) of each mapping of ``data`` whose schema requires a citation, walking the
+    schema's `properties` and `items` along the data."""
+    node = _resolved(schema, root)
+    if not isinstance(node, dict):
+        return
+    if isinstance(data, dict):
+        if node.get("anyOf") == CITATION or node.get("oneOf") == CITATION:
+            yield node, path
+        for key, value in data.items():
+            if key in node.get("properties", {}):
+                yield from _cited(node["properties"][key], value, root, (*path, key))
+    elif isinstance(data, list) and "items" in node:
+        for index, value in enumerate(data):
+            yield from _cited(node["items"], value, root, (*path, index))
+
+
+def _shrunk(data: Any, path: tuple[str | int, ...]) -> Any:
+    """``data`` with only the way to ``path`` kept (each list down to the one element on the way,
+    or its first), and the mapping at ``path`` without its citation."""
+    if not path:
+        if isinstance(data, dict):
+            return {
+                k: _shrunk(v, ()) if isinstance(v, list) else v for k, v in data.items() if k not in ("rule", "source")
+            }
+        return data[:1]
+    head, rest = path[0], path[1:]
+    if isinstance(data, list):
+        return [_shrunk(data[int(head)], rest)]
+    return {**({"kind": data["kind"]} if "kind" in data else {}), str(head): _shrunk(data[head], rest)}
+
+
+def _citation_cases() -> Iterator[Any]:
+    """Each place a schema requires a citation, with the first shipped mapping of that place."""
+    from tests.rulefiles import pristine
+
+    seen: set[int] = set()
+    for relative, loaded in sorted(pristine().items()):
+        if loaded.document is None or loaded.kind is None:
+            continue
+        root = schema.load_schema(loaded.kind)
+        for node, path in _cited(root, loaded.document.data, root):
+            if id(node) not in seen:
+                seen.add(id(node))
+                yield pytest.param(loaded.kind, loaded.document.data, path, id=f"{relative}:{path}")
+
+
+def test_every_place_that_requires_a_citation_is_tried() -> None:
+    """The cases below are derived from the schemas: each family's cited entities are among them."""
+    kinds = {case.values[0] for case in _citation_cases()}
+    assert {"civilization_cards", "calamities", "commodities", "map", "ruleset"} <= kinds
+    assert {f"sid-meiers-civilization/{kind}" for kind in ("technologies", "wonders", "culture", "units")} <= kinds
+
+
+@pytest.mark.parametrize(("kind", "data", "path"), list(_citation_cases()))
+def test_an_entity_missing_its_citation_is_told_to_add_one(kind: str, data: Any, path: tuple[str | int, ...]) -> None:
+    """`anyOf: [{required: [rule]}, {required: [source]}]` adds a requirement to the mapping it sits
+    in; it is no other shape the mapping could take. Round 19: a card without `rule:` was "a
+    mapping of `id`, `name`, ... where `{rule: ...}` or `{source: ...}` belongs", its hint "write
+    `{rule: ...}` or `{source: ...}` here", which replaces the whole card."""
+    document, read = read_yaml_text(json.dumps(_shrunk(data, path)), "x.yaml")
+    assert document is not None and not read
+    at = tuple(0 if isinstance(part, int) else part for part in path)
+    where = f" in `{schema._render_path(at)}`" if at else ""
+    found = schema.validate_document(document, kind)
+    cited = [d for d in found if d.message == f"missing key `rule` (or `source`){where}"]
+    assert len(cited) == 1, found
+    assert cited[0].code == "S004" and cited[0].span == schema._head(document, at)
+    assert cited[0].hint is not None and cited[0].hint.startswith("add `rule:`") and "`source:`" in cited[0].hint
+    assert not [d for d in found if d.message.startswith("a mapping of")], found

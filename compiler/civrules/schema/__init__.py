@@ -921,10 +921,7 @@ def _translate(
         return  # what the merge key was meant to bring in: one diagnostic, at the `<<` (S002)
     if keyword == "required" and isinstance(instance, dict) and _citation_missing(error):
         yield _diag(
-            codes.MISSING_KEY,
-            f"missing a citation (`rule` or `source`){_where(path)}",
-            _head(document, path),
-            'cite the rulebook section (`rule: "NN.NN"`), or for a house rule `source: "house rule: ..."`',
+            codes.MISSING_KEY, f"missing key `rule` (or `source`){_where(path)}", _head(document, path), _cite(error)
         )
         return
     if keyword == "required" and isinstance(instance, dict):
@@ -976,6 +973,19 @@ def _citation_missing(error: ValidationError) -> bool:
     alternatives = parent.validator_value if parent is not None and parent.validator == "anyOf" else None
     return isinstance(alternatives, list) and sorted(map(str, alternatives)) == sorted(
         str({"required": [key]}) for key in ("rule", "source")
+    )
+
+
+def _cite(error: ValidationError) -> str:
+    """The hint of a missing citation: what `rule:` holds for this entity, as its schema describes it."""
+    holder = error.parent.schema if error.parent is not None and isinstance(error.parent.schema, dict) else {}
+    described = holder.get("properties", {}).get("rule", {})
+    text = described.get("description") if isinstance(described, dict) else None
+    said = text.rstrip(". ") if isinstance(text, str) else ""
+    what = f", {said[0].lower()}{said[1:]}" if said else " (the rulebook section or page that states it)"
+    return (
+        f"add `rule:`{what}; or, where the rulebook is silent, `source:` (a community transcription, "
+        'or `source: "house rule: ..."`)'
     )
 
 
@@ -1159,6 +1169,8 @@ def _no_shape_knows(error: ValidationError) -> tuple[str, str] | None:
         if candidate.validator == "type":
             shapes.append(words.a(_types(candidate.validator_value)))
             continue
+        if _adds_requirements(schema):
+            return None  # `anyOf: [{required: [rule]}, {required: [source]}]`: keys missing here, not a shape
         properties = schema.get("properties", {})
         if any(key in properties for key in written):
             return None
@@ -1176,6 +1188,13 @@ def _no_shape_knows(error: ValidationError) -> tuple[str, str] | None:
     else:
         hint = f"write {forms} here"
     return f"a mapping of {keys} where {forms} belongs", hint
+
+
+def _adds_requirements(branch: Mapping[str, Any]) -> bool:
+    """Whether a branch of `anyOf`/`oneOf` only requires keys of the mapping it sits in (the
+    citation's `{required: [rule]}` or `{required: [source]}`, a calamity's forms): it names keys
+    this mapping must hold, not another shape the mapping could take instead."""
+    return bool(branch) and set(branch) <= {"required", "description", "$comment"}
 
 
 def _best_branch(error: ValidationError) -> ValidationError | None:

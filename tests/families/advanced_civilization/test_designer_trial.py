@@ -484,8 +484,11 @@ def test_a_replaced_card_without_a_citation_is_told_to_cite_a_rule_or_a_source()
         "         prerequisites: [], credits: [], attributes: []}\n"
     )
     found = only(analysed(text), text, "{id: pottery", "S004")
-    assert found.message == "missing a citation (`rule` or `source`) in `overlay.civilization_cards.replace[0]`"
-    assert found.hint == 'cite the rulebook section (`rule: "NN.NN"`), or for a house rule `source: "house rule: ..."`'
+    assert found.message == "missing key `rule` (or `source`) in `overlay.civilization_cards.replace[0]`"
+    assert found.hint == (
+        'add `rule:`, the card\'s own section (e.g. "32.21"), which gives its name, group(s) and cost; or, where '
+        'the rulebook is silent, `source:` (a community transcription, or `source: "house rule: ..."`)'
+    )
 
 
 # --- a house rule cites its source wherever the rulebook's section could be cited ---------------------
