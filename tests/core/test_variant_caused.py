@@ -9,6 +9,7 @@ the designer can follow in the variant. A problem the base has too stays in the 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -388,3 +389,76 @@ def test_a_caused_diagnostic_goes_to_the_one_change_of_what_its_check_reads_amon
     assert _at(caused) == (f"rules/rulesets/{ruleset}.yaml", *_place(text, needle))
     assert "undo or amend this change" in caused["hint"]
     assert caused["related"][0]["label"] == "where the base shows it"
+
+
+#: A problem of the base's own inside an entity a shipped variant patches, in fields the patch
+#: does not write: Sid Meier's community variant patches the Colossus's era and source, the
+#: western variant Africa's start areas.
+BASE_OWN = {
+    "sid-meiers-civilization-community": (
+        "cards/sid-meiers-civilization-wonders.yaml",
+        "technology: metalworking}",
+        "technology: metalworkin}",
+        "metalworkin}",
+    ),
+    "advanced-civilization-western": (
+        "rulesets/advanced-civilization.yaml",
+        '    name: Africa\n    rule: ["5.1", "15.3", "17.4"]',
+        '    name: Africa\n    rule: ["5.1", "15.3", "17.49"]',
+        '"17.49"',
+    ),
+}
+
+
+def test_a_finding_the_base_makes_in_the_same_words_is_left_as_the_base_tells_it() -> None:
+    """What the variant's analysis finds in a base file, inside an entity the variant patches, is
+    told "from this variant" only where the base's own checks do not find it in the same words at
+    the same place (the cheap case of the test below, which runs `validate` on both families)."""
+    text = HEAD + "overlay:\n  calamities:\n    patch:\n      - {id: epidemic, modifier_combination: null}\n"
+    analysis = analysed(text)
+    assert analysis.resolved is not None and analysis.found_by is not None
+    found = analysis.found_by["K003"]  # in the base's calamities file, inside the patched epidemic
+    assert found and all(d.span is not None and "calamities/" in d.span.file for d in found)
+    asked: list[frozenset[str]] = []
+
+    def the_base(finds: list[Diagnostic]) -> Any:
+        def found_by_the_base(wanted: frozenset[str]) -> dict[str, list[Diagnostic]]:
+            asked.append(wanted)
+            return {"K003": finds}
+
+        return found_by_the_base
+
+    assert pipeline.from_the_variant(found, analysis.resolved, the_base(found)) == found
+    assert asked == [frozenset({"K003"})]
+    for base in ([], [dataclasses.replace(d, message=f"{d.message} (in other words)") for d in found]):
+        told = pipeline.from_the_variant(found, analysis.resolved, the_base(base))
+        assert all("this file is the base's: from this variant, patch `epidemic`" in (d.hint or "") for d in told)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", sorted(BASE_OWN))
+def test_a_problem_of_the_base_in_an_entity_the_variant_patches_is_told_once_as_the_base_tells_it(
+    tmp_path: Path, variant: str
+) -> None:
+    """Round 19: a typo in the base's `discount:` of the Colossus, which the community variant
+    patches elsewhere, was told twice at one place, the second time "from this variant, patch
+    `colossus`", a change that leaves the base broken. The base's own finding is the base's."""
+    relative, find, wrong, needle = BASE_OWN[variant]
+    rules = copy_rulesets(tmp_path / "rules", variant)
+    path = rules / relative
+    text = path.read_text(encoding="utf-8")
+    assert text.count(find) == 1
+    path.write_text(text.replace(find, wrong), encoding="utf-8")
+    line, _ = _place(text.replace(find, wrong), needle)
+    result = CliRunner().invoke(main, ["--rules", str(rules), "--no-shipped", "validate", "--format", "json"])
+    assert result.exit_code == 1, result.output
+    here = [d for d in _told(result.stdout) if d["file"].endswith(relative) and d["line"] == line]
+    assert len(here) == 1 and here[0]["severity"] == "error", here
+    assert "from this variant" not in (here[0]["hint"] or "")
+    base = variant.rsplit("-", 1)[0]
+    result = CliRunner().invoke(main, ["--rules", str(rules), "--no-shipped", "validate", base, "--format", "json"])
+    assert [d for d in _told(result.stdout) if d["file"].endswith(relative) and d["line"] == line] == here
+
+
+def _told(output: str) -> list[dict[str, Any]]:
+    return [d for d in json.loads(output) if d["severity"] != "info"]

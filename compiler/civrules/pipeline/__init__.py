@@ -129,7 +129,8 @@ def analyse(
     relocated = caused_by_the_variant(
         relocated, resolved, own, found_by, lambda wanted: base_findings(workspace, resolver, resolved, wanted)
     )
-    diagnostics = note_base_definitions(from_the_variant(relocated, resolved), resolved.base_notes)
+    told = from_the_variant(relocated, resolved, lambda wanted: base_findings(workspace, resolver, resolved, wanted))
+    diagnostics = note_base_definitions(told, resolved.base_notes)
     resolved.findings = dict(found_by)  # for its variants analysed after it (the same resolver)
     return Analysis(loaded, model, _own(diagnostics, workspace, loaded), resolved, found_by)
 
@@ -204,10 +205,20 @@ def compare(old: Resolved, new: Resolved, *, citations: bool = False) -> Ruleset
     return diff_rulesets(old, new, citations=citations)
 
 
-def from_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Diagnostic]:
+def from_the_variant(
+    diagnostics: list[Diagnostic],
+    resolved: Resolved,
+    base_findings: Callable[[frozenset[str]], Mapping[str, Sequence[Diagnostic]]] | None = None,
+) -> list[Diagnostic]:
     """Say, in the hint of a diagnostic a variant's analysis leaves in a base file, how to make the
     change from the variant: its base's files are not the designer's to edit ("correct the cost"
-    becomes "... from this variant: patch `music` in `overlay.civilization_cards`")."""
+    becomes "... from this variant: patch `music` in `overlay.civilization_cards`").
+
+    A finding the base's own checks make in the same words at the same place (``base_findings``:
+    what the checks of the codes asked for find in the base) is the base's problem, whatever the
+    variant changes beside it in that entity: it is left as the base reports it, so a run of both
+    reports it once (a typo in the base's `discount:` was told twice, once "from this variant,
+    patch `colossus`", which leaves the base broken)."""
     if len(resolved.chain) < 2:
         return diagnostics
     own = len(resolved.chain) - 1
@@ -226,17 +237,28 @@ def from_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[
         return diagnostics  # nothing to tell: the variant's changes need not be listed
     # only what the variant changed: a base's own problem is reported as the base reports it
     changed = _Enclosures((span, way) for span, _, way in _changed_by_the_variant(resolved))
-    told = []
-    for diagnostic in diagnostics:
+    ways: dict[int, str] = {}
+    for at, diagnostic in enumerate(diagnostics):
         span = diagnostic.span
         if span is not None and in_base(diagnostic):
             inside = changed.around(span)
             if inside:
-                _, way = min(inside, key=lambda found: found[0].end_line - found[0].line)
-                hint = f"{diagnostic.hint}; " if diagnostic.hint else ""
-                diagnostic = replace(diagnostic, hint=f"{hint}this file is the base's: from this variant, {way}")
-        told.append(diagnostic)
+                ways[at] = min(inside, key=lambda found: found[0].end_line - found[0].line)[1]
+    if ways and base_findings is not None:
+        found = base_findings(frozenset(diagnostics[at].code for at in ways))
+        the_bases = {_said(d) for findings in found.values() for d in findings}
+        ways = {at: way for at, way in ways.items() if _said(diagnostics[at]) not in the_bases}
+    told = list(diagnostics)
+    for at, way in ways.items():
+        diagnostic = diagnostics[at]
+        hint = f"{diagnostic.hint}; " if diagnostic.hint else ""
+        told[at] = replace(diagnostic, hint=f"{hint}this file is the base's: from this variant, {way}")
     return told
+
+
+def _said(diagnostic: Diagnostic) -> tuple[str, Severity, Span | None, str]:
+    """A finding as it is told: its code, severity, place and words (its hint aside)."""
+    return diagnostic.code, diagnostic.severity, diagnostic.span, diagnostic.message
 
 
 def at_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Diagnostic]:
