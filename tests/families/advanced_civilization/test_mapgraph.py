@@ -139,15 +139,18 @@ def low_recursion_limit() -> Iterator[None]:
 def chain_map(size: int) -> str:
     """A map file of ``size`` land areas in a row, one flood plain over all of them, one volcano."""
     ids = [f"a{n:05d}" for n in range(size)]
-    lines = ["kind: map", "id: mediterranean", "name: A chain", "panel: main", "areas:"]
+    lines = ["kind: map", "id: mediterranean", "name: A chain", "panel: main", 'rule: "4.1"', "areas:"]
     lines += [
         f"  - {{id: {i}, name: Area {i}, panel: main, land: true, water: false, coastal: false, "
         "population_limit: 1, flood_plain: chain}"
         for i in ids
     ]
     lines += ["borders:"] + [f"  - {{areas: [{a}, {b}], kind: land}}" for a, b in itertools.pairwise(ids)]
-    lines += ["flood_plains:", f"  - {{id: chain, name: Chain, areas: [{', '.join(ids)}]}}"]
-    lines += ["volcanoes:", f"  - {{id: middle, name: Middle, areas: [{ids[size // 2]}, {ids[size // 2 + 1]}]}}"]
+    lines += ["flood_plains:", f'  - {{id: chain, name: Chain, areas: [{", ".join(ids)}], rule: "4.42"}}']
+    lines += [
+        "volcanoes:",
+        f'  - {{id: middle, name: Middle, areas: [{ids[size // 2]}, {ids[size // 2 + 1]}], rule: "4.41"}}',
+    ]
     return "\n".join(lines) + "\n"
 
 

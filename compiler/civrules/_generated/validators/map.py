@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/map.schema.json; o
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "ae70f63144d1cf7c4bd4d5954fc49a875b6b5c9013513dcda6216564443c3b07"
+SCHEMA_SHA256 = "c34ce8e525fc77b365653f30f8963c0ab3fbff5f906e865a48a6b6f6e9fc24f3"
 
 from decimal import Decimal
 import re
@@ -28,27 +28,6 @@ NoneType = type(None)
 
 def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
-        raise _Invalid
-    data_any_of_count1 = 0
-    if not data_any_of_count1:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['rule']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count1 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count1:
-        try:
-            data_is_dict = isinstance(data, dict)
-            if data_is_dict:
-                data__missing_keys = set(['source']) - data.keys()
-                if data__missing_keys:
-                    raise _Invalid
-            data_any_of_count1 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count1:
         raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -79,13 +58,13 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
         if "panel" in data_keys:
             data_keys.remove("panel")
             data__panel = data["panel"]
-            data__panel_one_of_count2 = 0
-            if data__panel_one_of_count2 < 2:
+            data__panel_one_of_count1 = 0
+            if data__panel_one_of_count1 < 2:
                 try:
                     validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__panel, custom_formats, (name_prefix or "data") + ".panel")
-                    data__panel_one_of_count2 += 1
+                    data__panel_one_of_count1 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__panel_one_of_count2 < 2:
+            if data__panel_one_of_count1 < 2:
                 try:
                     if not isinstance(data__panel, (list, tuple)):
                         raise _Invalid
@@ -99,9 +78,9 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
                             raise _Invalid
                         for data__panel_x, data__panel_item in enumerate(data__panel):
                             validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__panel_item, custom_formats, (name_prefix or "data") + ".panel[{data__panel_x}]")
-                    data__panel_one_of_count2 += 1
+                    data__panel_one_of_count1 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__panel_one_of_count2 != 1:
+            if data__panel_one_of_count1 != 1:
                 raise _Invalid
         if "requires" in data_keys:
             data_keys.remove("requires")
@@ -121,13 +100,13 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
         if "source" in data_keys:
             data_keys.remove("source")
             data__source = data["source"]
-            data__source_one_of_count3 = 0
-            if data__source_one_of_count3 < 2:
+            data__source_one_of_count2 = 0
+            if data__source_one_of_count2 < 2:
                 try:
                     validate_https___civrules_invalid_schemas_map_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
-                    data__source_one_of_count3 += 1
+                    data__source_one_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__source_one_of_count3 < 2:
+            if data__source_one_of_count2 < 2:
                 try:
                     if not isinstance(data__source, (list, tuple)):
                         raise _Invalid
@@ -141,9 +120,9 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
                             raise _Invalid
                         for data__source_x, data__source_item in enumerate(data__source):
                             validate_https___civrules_invalid_schemas_map_schema_json___defs_source(data__source_item, custom_formats, (name_prefix or "data") + ".source[{data__source_x}]")
-                    data__source_one_of_count3 += 1
+                    data__source_one_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__source_one_of_count3 != 1:
+            if data__source_one_of_count2 != 1:
                 raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
@@ -156,8 +135,8 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
         if "two_coast_areas" in data_keys:
             data_keys.remove("two_coast_areas")
             data__twocoastareas = data["two_coast_areas"]
-            data__twocoastareas_one_of_count4 = 0
-            if data__twocoastareas_one_of_count4 < 2:
+            data__twocoastareas_one_of_count3 = 0
+            if data__twocoastareas_one_of_count3 < 2:
                 try:
                     if not isinstance(data__twocoastareas, (list, tuple)):
                         raise _Invalid
@@ -169,14 +148,14 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
                             raise _Invalid
                         for data__twocoastareas_x, data__twocoastareas_item in enumerate(data__twocoastareas):
                             validate_https___civrules_invalid_schemas_map_schema_json___defs_id(data__twocoastareas_item, custom_formats, (name_prefix or "data") + ".two_coast_areas[{data__twocoastareas_x}]")
-                    data__twocoastareas_one_of_count4 += 1
+                    data__twocoastareas_one_of_count3 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__twocoastareas_one_of_count4 < 2:
+            if data__twocoastareas_one_of_count3 < 2:
                 try:
                     validate_https___civrules_invalid_schemas_map_schema_json___defs_unknown(data__twocoastareas, custom_formats, (name_prefix or "data") + ".two_coast_areas")
-                    data__twocoastareas_one_of_count4 += 1
+                    data__twocoastareas_one_of_count3 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__twocoastareas_one_of_count4 != 1:
+            if data__twocoastareas_one_of_count3 != 1:
                 raise _Invalid
         if "areas" in data_keys:
             data_keys.remove("areas")
@@ -232,6 +211,66 @@ def validate_https___civrules_invalid_schemas_map_schema_json(data, custom_forma
                     validate_https___civrules_invalid_schemas_map_schema_json___defs_excluded_border(data__excludedborders_item, custom_formats, (name_prefix or "data") + ".excluded_borders[{data__excludedborders_x}]")
         if data_keys:
             raise _Invalid
+    try:
+        try:
+            data_any_of_count4 = 0
+            if not data_any_of_count4:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data__missing_keys = set(['rule']) - data.keys()
+                        if data__missing_keys:
+                            raise _Invalid
+                    data_any_of_count4 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count4:
+                try:
+                    data_is_dict = isinstance(data, dict)
+                    if data_is_dict:
+                        data__missing_keys = set(['source']) - data.keys()
+                        if data__missing_keys:
+                            raise _Invalid
+                    data_any_of_count4 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if not data_any_of_count4:
+                raise _Invalid
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+        else:
+            raise _Invalid
+    except (JsonSchemaValueException, JsonSchemaValuesException):
+        pass
+    else:
+        data_is_dict = isinstance(data, dict)
+        if data_is_dict:
+            data_keys = set(data.keys())
+            if "areas" in data_keys:
+                data_keys.remove("areas")
+                data__areas = data["areas"]
+                data__areas_is_list = isinstance(data__areas, (list, tuple))
+                if data__areas_is_list:
+                    data__areas_len = len(data__areas)
+                    for data__areas_x, data__areas_item in enumerate(data__areas):
+                        data__areas_item_any_of_count5 = 0
+                        if not data__areas_item_any_of_count5:
+                            try:
+                                data__areas_item_is_dict = isinstance(data__areas_item, dict)
+                                if data__areas_item_is_dict:
+                                    data__areas_item__missing_keys = set(['rule']) - data__areas_item.keys()
+                                    if data__areas_item__missing_keys:
+                                        raise _Invalid
+                                data__areas_item_any_of_count5 += 1
+                            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                        if not data__areas_item_any_of_count5:
+                            try:
+                                data__areas_item_is_dict = isinstance(data__areas_item, dict)
+                                if data__areas_item_is_dict:
+                                    data__areas_item__missing_keys = set(['source']) - data__areas_item.keys()
+                                    if data__areas_item__missing_keys:
+                                        raise _Invalid
+                                data__areas_item_any_of_count5 += 1
+                            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                        if not data__areas_item_any_of_count5:
+                            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_map_schema_json___defs_excluded_border(data, custom_formats={}, name_prefix=None):
@@ -288,26 +327,26 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_excluded_bo
 def validate_https___civrules_invalid_schemas_map_schema_json___defs_volcano(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise _Invalid
-    data_any_of_count5 = 0
-    if not data_any_of_count5:
+    data_any_of_count6 = 0
+    if not data_any_of_count6:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise _Invalid
-            data_any_of_count5 += 1
+            data_any_of_count6 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count5:
+    if not data_any_of_count6:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise _Invalid
-            data_any_of_count5 += 1
+            data_any_of_count6 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count5:
+    if not data_any_of_count6:
         raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -443,26 +482,26 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_disagreemen
 def validate_https___civrules_invalid_schemas_map_schema_json___defs_flood_plain(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise _Invalid
-    data_any_of_count6 = 0
-    if not data_any_of_count6:
+    data_any_of_count7 = 0
+    if not data_any_of_count7:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise _Invalid
-            data_any_of_count6 += 1
+            data_any_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count6:
+    if not data_any_of_count7:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise _Invalid
-            data_any_of_count6 += 1
+            data_any_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count6:
+    if not data_any_of_count7:
         raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -553,19 +592,19 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_border(data
         if "kind" in data_keys:
             data_keys.remove("kind")
             data__kind = data["kind"]
-            data__kind_one_of_count7 = 0
-            if data__kind_one_of_count7 < 2:
+            data__kind_one_of_count8 = 0
+            if data__kind_one_of_count8 < 2:
                 try:
                     if not (isinstance(data__kind, str) and data__kind == 'land' or isinstance(data__kind, str) and data__kind == 'sea' or isinstance(data__kind, str) and data__kind == 'both'):
                         raise _Invalid
-                    data__kind_one_of_count7 += 1
+                    data__kind_one_of_count8 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__kind_one_of_count7 < 2:
+            if data__kind_one_of_count8 < 2:
                 try:
                     validate_https___civrules_invalid_schemas_map_schema_json___defs_unknown(data__kind, custom_formats, (name_prefix or "data") + ".kind")
-                    data__kind_one_of_count7 += 1
+                    data__kind_one_of_count8 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__kind_one_of_count7 != 1:
+            if data__kind_one_of_count8 != 1:
                 raise _Invalid
         if "basis" in data_keys:
             data_keys.remove("basis")
@@ -595,8 +634,8 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_border(data
 def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise _Invalid
-    data_any_of_count8 = 0
-    if not data_any_of_count8:
+    data_any_of_count9 = 0
+    if not data_any_of_count9:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
@@ -606,9 +645,9 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
                     data__land = data["land"]
                     if not (isinstance(data__land, bool) and data__land is True):
                         raise _Invalid
-            data_any_of_count8 += 1
+            data_any_of_count9 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count8:
+    if not data_any_of_count9:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
@@ -618,9 +657,9 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
                     data__water = data["water"]
                     if not (isinstance(data__water, bool) and data__water is True):
                         raise _Invalid
-            data_any_of_count8 += 1
+            data_any_of_count9 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count8:
+    if not data_any_of_count9:
         raise _Invalid
     try:
         data_is_dict = isinstance(data, dict)
@@ -663,62 +702,62 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
         pass
     else:
         try:
-            data_any_of_count9 = 0
-            if not data_any_of_count9:
+            data_any_of_count10 = 0
+            if not data_any_of_count10:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
                         data__missing_keys = set(['population_limit']) - data.keys()
                         if data__missing_keys:
                             raise _Invalid
-                    data_any_of_count9 += 1
+                    data_any_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count9:
+            if not data_any_of_count10:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
                         data__missing_keys = set(['city_site']) - data.keys()
                         if data__missing_keys:
                             raise _Invalid
-                    data_any_of_count9 += 1
+                    data_any_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count9:
+            if not data_any_of_count10:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
                         data__missing_keys = set(['flood_plain']) - data.keys()
                         if data__missing_keys:
                             raise _Invalid
-                    data_any_of_count9 += 1
+                    data_any_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count9:
+            if not data_any_of_count10:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
                         data__missing_keys = set(['coastal']) - data.keys()
                         if data__missing_keys:
                             raise _Invalid
-                    data_any_of_count9 += 1
+                    data_any_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count9:
+            if not data_any_of_count10:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
                         data__missing_keys = set(['start_nation']) - data.keys()
                         if data__missing_keys:
                             raise _Invalid
-                    data_any_of_count9 += 1
+                    data_any_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count9:
+            if not data_any_of_count10:
                 try:
                     data_is_dict = isinstance(data, dict)
                     if data_is_dict:
                         data__missing_keys = set(['coasts']) - data.keys()
                         if data__missing_keys:
                             raise _Invalid
-                    data_any_of_count9 += 1
+                    data_any_of_count10 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data_any_of_count9:
+            if not data_any_of_count10:
                 raise _Invalid
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
         else:
@@ -837,22 +876,22 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_area(data, 
         if "population_limit" in data_keys:
             data_keys.remove("population_limit")
             data__populationlimit = data["population_limit"]
-            data__populationlimit_one_of_count10 = 0
-            if data__populationlimit_one_of_count10 < 2:
+            data__populationlimit_one_of_count11 = 0
+            if data__populationlimit_one_of_count11 < 2:
                 try:
                     if not isinstance(data__populationlimit, (int)) and not (isinstance(data__populationlimit, float) and data__populationlimit.is_integer()) or isinstance(data__populationlimit, bool):
                         raise _Invalid
                     if isinstance(data__populationlimit, (int, float, Decimal)) and not isinstance(data__populationlimit, bool):
                         if data__populationlimit < 1:
                             raise _Invalid
-                    data__populationlimit_one_of_count10 += 1
+                    data__populationlimit_one_of_count11 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__populationlimit_one_of_count10 < 2:
+            if data__populationlimit_one_of_count11 < 2:
                 try:
                     validate_https___civrules_invalid_schemas_map_schema_json___defs_unknown(data__populationlimit, custom_formats, (name_prefix or "data") + ".population_limit")
-                    data__populationlimit_one_of_count10 += 1
+                    data__populationlimit_one_of_count11 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__populationlimit_one_of_count10 != 1:
+            if data__populationlimit_one_of_count11 != 1:
                 raise _Invalid
         if "city_site" in data_keys:
             data_keys.remove("city_site")
@@ -971,13 +1010,13 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_note(data, 
     return data
 
 def validate_https___civrules_invalid_schemas_map_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count11 = 0
-    if data_one_of_count11 < 2:
+    data_one_of_count12 = 0
+    if data_one_of_count12 < 2:
         try:
             validate_https___civrules_invalid_schemas_map_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count11 += 1
+            data_one_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count11 < 2:
+    if data_one_of_count12 < 2:
         try:
             if not isinstance(data, (list, tuple)):
                 raise _Invalid
@@ -991,9 +1030,9 @@ def validate_https___civrules_invalid_schemas_map_schema_json___defs_rule(data, 
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_map_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count11 += 1
+            data_one_of_count12 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count11 != 1:
+    if data_one_of_count12 != 1:
         raise _Invalid
     return data
 
