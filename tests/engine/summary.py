@@ -38,7 +38,8 @@ def summary(rules: RulesetPackage) -> dict[str, object]:
     attempt("set_of_one", lambda: rules.set_value(goods[0], 1))
 
     def decks() -> object:
-        players = 6
+        # six players, or the fewest the ruleset is for where six is not among them (Central America: 9)
+        players = 6 if not rules.PLAYER_COUNTS or 6 in rules.PLAYER_COUNTS else min(rules.PLAYER_COUNTS)
         regions = {band.region for band in rules.DECK_COMPOSITIONS if band.players_min <= players <= band.players_max}
         region = MapRegion.WEST if MapRegion.WEST in regions else None
         return len(rules.decks_for(players, region))

@@ -344,6 +344,44 @@ NOT_DEFINED: dict[str, tuple[str, Call]] = {
         lambda: ep.set_value("clay", 2, players=5),
     ),
     "mega.decks_for split map": (r"^with 5 players the map is split: give region=", lambda: mega.decks_for(5)),
+    # Round 19: arguments held to the game the other arguments fix, not only to their vocabulary.
+    "ep.set_value block not in play": (
+        r"^redeemed_in='single': with 13 players the trade blocks in play are east, west$",
+        lambda: ep.set_value("oil", 3, players=13, redeemed_in="single"),
+    ),
+    "ep.set_value shared block not in play": (
+        r"^redeemed_in='shared': with 13 players",
+        lambda: ep.set_value("oil", 3, players=13, redeemed_in="shared"),
+    ),
+    "ep.set_value drawn_in not in play": (
+        r"^drawn_in='single': with 13 players",
+        lambda: ep.set_value("wax", 3, players=13, redeemed_in="west", drawn_in="single"),
+    ),
+    "ep.set_value shared good without drawn_in": (
+        r"^wax is a shared good: give drawn_in=",
+        lambda: ep.set_value("wax", 3, players=13, redeemed_in="west"),
+    ),
+    "ep.set_value native good drawn elsewhere": (
+        r"^drawn_in='east': oil is a good of the west block",
+        lambda: ep.set_value("oil", 3, players=13, redeemed_in="east", drawn_in="east"),
+    ),
+    "ep.set_value players above the ruleset": (
+        r"^players=19 .*: 5 to 18$",
+        lambda: ep.set_value("oil", 3, players=19, redeemed_in="east"),
+    ),
+    "ep.set_value players below the ruleset": (
+        r"^players=4 .*: 5 to 18$",
+        lambda: ep.set_value("oil", 3, players=4, redeemed_in="single"),
+    ),
+    "ep.decks_for players above the ruleset": (r"^players=19 .*: 5 to 18$", lambda: ep.decks_for(19)),
+    "ep.decks_for region of a whole map": (
+        r"^region='west': with 13 players the whole map is played",
+        lambda: ep.decks_for(13, "west"),
+    ),
+    "imperial.production another faction's location": (
+        r"^'bar001' is a card of the barbarians deck: the 'romans' empire builds only common cards",
+        lambda: imperial.production("romans", locations=["bar001"]),
+    ),
     "ac.calamity_amount role": (
         r"^famine.famine_secondary is an effect on the secondary victim, not the primary$",
         lambda: ac.calamity_amount("famine", "famine_secondary", [], "primary"),
@@ -360,6 +398,19 @@ def test_an_argument_a_rule_is_not_defined_for_is_out_of_domain(case: str) -> No
     pattern, call = NOT_DEFINED[case]
     with pytest.raises(OutOfDomainError, match=pattern):
         call()
+
+
+def test_the_arguments_the_game_allows_are_still_answered() -> None:
+    """The counterparts of the cases above: each block in play, a shared good with the block it
+    was drawn in, a band where shared goods gain nothing, a faction's own production location."""
+    assert ep.set_value("oil", 3, players=13, redeemed_in="east") == 48  # 26.3.3
+    assert ep.set_value("oil", 3, players=13, redeemed_in="west", drawn_in="west") == 36
+    assert ep.set_value("wax", 3, players=13, redeemed_in="west", drawn_in="east") == 24
+    assert ep.set_value("wax", 3, players=13, redeemed_in="west", drawn_in="west") == 18
+    assert ep.set_value("wax", 3, players=17, redeemed_in="west") == 18  # 16-18: shared goods gain nothing
+    assert ep.set_value("oil", 3, players=5, redeemed_in="single") == 36  # no bonus band
+    assert len(ep.decks_for(13)) == 2 and len(ep.decks_for(13, "whole")) == 2
+    assert len(mega.decks_for(5, "west")) == 1
 
 
 #: Ids that are unhashable in a collection of held cards: refused as no card, not "unhashable type"

@@ -140,11 +140,28 @@ def set_value(
     players: int | None,
     redeemed_in: str | None,
     drawn_in: str | None,
+    counts: "Iterable[int]" = (),
+    bands: "tuple[DeckBand, ...]" = (),
 ) -> int:
+    """``counts``: the player counts the ruleset is for (none known: any); ``bands``: its trade
+    decks by player count, which say the blocks in play (26.3.3 counts a block only where it is)."""
     commodity = commodities[known_id(commodities, good, "commodity")]
     flag(mining, "mining")
     redeemed = None if redeemed_in is None else vocabulary(Block, redeemed_in, "trade block")
     drawn = None if drawn_in is None else vocabulary(Block, drawn_in, "trade block")
+    if players is not None:
+        _player_count(players, counts)
+        in_play = _blocks_in_play(bands, players)
+        for given, parameter in ((redeemed, "redeemed_in"), (drawn, "drawn_in")):
+            if given is not None and in_play and given not in in_play:
+                blocks = ", ".join(sorted(str(block) for block in in_play))
+                raise OutOfDomainError(
+                    f"{parameter}={str(given)!r}: with {players} players the trade blocks in play are {blocks}"
+                )
+    if drawn is not None and commodity.block not in (None, Block.SHARED) and drawn != commodity.block:
+        raise OutOfDomainError(
+            f"drawn_in={str(drawn)!r}: {good} is a good of the {commodity.block} block, drawn only there"
+        )
     if formula is None:
         raise UnknownFactError("how a set of commodity cards is valued is not in the sources")
     if formula != COUNT_SQUARED_TIMES_VALUE:
@@ -152,8 +169,6 @@ def set_value(
     if commodity.value is None or commodity.count is None:
         raise UnknownFactError(f"the value or count of {good} is not in the sources")
     within(n, "n", 0, commodity.count, f"the cards in a set of {good}")
-    if players is not None:
-        within(players, "players", 1)
     cards = min(n + mining_extra_cards, commodity.count) if n and mining and commodity.mining else n
     value = cards * cards * commodity.value
     if (redeemed is None) != (players is None) and bonuses:
@@ -164,20 +179,49 @@ def set_value(
     if band is None:
         return value
     if commodity.block == Block.SHARED:
+        if band.shared_goods and drawn is None:
+            raise OutOfDomainError(
+                f"{good} is a shared good: give drawn_in= (the block its cards were drawn in), which decides "
+                f"its bonus with {players} players"
+            )
         outside = band.shared_goods and drawn is not None and drawn != redeemed
     else:
         outside = commodity.block != redeemed
     return value + n * commodity.value if outside else value
 
 
-def decks_for(bands: "tuple[DeckBand, ...]", players: int, region: str | None) -> "tuple[Deck, ...]":
-    within(players, "players", 1)
+def _player_count(players: int, counts: "Iterable[int]") -> None:
+    """OutOfDomainError where ``players`` is not a count the ruleset is for (``counts``; none
+    known: 1 or more)."""
+    known = sorted(counts)
+    if known:
+        within(players, "players", known[0], known[-1], "the players of this ruleset")
+    else:
+        within(players, "players", 1)
+
+
+def _blocks_in_play(bands: "tuple[DeckBand, ...]", players: int) -> "frozenset[Block]":
+    """The trade blocks of the decks of a game of ``players`` (any map region); none where the
+    ruleset declares no decks for that count."""
+    return frozenset(
+        deck.block for band in bands if band.players_min <= players <= band.players_max for deck in band.decks
+    )
+
+
+def decks_for(
+    bands: "tuple[DeckBand, ...]", players: int, region: str | None, counts: "Iterable[int]" = ()
+) -> "tuple[Deck, ...]":
     wanted = None if region is None else vocabulary(MapRegion, region, "map region")
+    _player_count(players, counts)
     matching = [b for b in bands if b.players_min <= players <= b.players_max]
     if not matching:
         return ()
     whole = [b for b in matching if b.region in (None, MapRegion.WHOLE)]
     if whole:
+        if wanted not in (None, MapRegion.WHOLE):
+            raise OutOfDomainError(
+                f"region={region!r}: with {players} players the whole map is played; leave out region="
+            )
         return whole[0].decks
     if wanted is None:
         regions = ", ".join(sorted(str(b.region) for b in matching))

@@ -129,10 +129,13 @@ def main(package: str, seed: int, draws: int) -> dict[str, Any]:
             for players in counts:
                 for redeemed in blocks:
                     for drawn in drawn_in:
-                        value = answer(
-                            lambda *a: helpers.set_value(a[0], a[1], players=a[2], redeemed_in=a[3], drawn_in=a[4]),
-                            good, n, players, redeemed, drawn,
-                        )  # fmt: skip
+                        try:
+                            value = answer(
+                                lambda *a: helpers.set_value(a[0], a[1], players=a[2], redeemed_in=a[3], drawn_in=a[4]),
+                                good, n, players, redeemed, drawn,
+                            )  # fmt: skip
+                        except OutOfDomainError:
+                            continue  # a block not in play, a count not of the ruleset, no drawn_in for a shared good
                         trade = {"players": players, "redeemed": redeemed, "drawn": drawn}
                         sets.append({"good": good, "n": n, "mining": False, "trade": trade, "value": value})
     epochs = [

@@ -394,11 +394,19 @@ def test_trade_blocks_and_decks_of_the_18_player_games(generated: Path) -> None:
         # 26.3.3: three Oil (4 each, a western good) redeemed by an eastern player: 3 x 3 x 4 + 3 x 4.
         "east, west = (set_value(G.OIL, 3, players=12, redeemed_in=b) for b in ('east', 'west'))\n"
         "print(east, west)\n"
-        "print(set_value(G.OIL, 3, players=10, redeemed_in='east'))\n"
+        "print(set_value(G.OIL, 3, players=10, redeemed_in='single'))\n"
+        # 10.3.1: at 10 players one deck, so no eastern block to redeem in.
+        "try:\n    set_value(G.OIL, 3, players=10, redeemed_in='east')\n"
+        "except ValueError as e:\n    print(e)\n"
         # 10.3.3: from 12 players the western and eastern blocks are separate decks of 114 cards.
         "print(sorted((d.block.value, sum(c or 0 for _, c in d.commodities)) for d in decks_for(12)))\n",
     )
-    assert out.splitlines() == ["48 36", "36", "[('east', 114), ('west', 114)]"]
+    assert out.splitlines() == [
+        "48 36",
+        "36",
+        "redeemed_in='east': with 10 players the trade blocks in play are single",
+        "[('east', 114), ('west', 114)]",
+    ]
 
 
 def test_generated_decks_and_block_bonuses_equal_the_compilers(generated: Path) -> None:
@@ -415,13 +423,20 @@ def test_generated_decks_and_block_bonuses_equal_the_compilers(generated: Path) 
         bonuses = block_bonuses(model)
         # Mega Civilization: how a set is valued is not in the sources, so set_value answers nothing.
         formula_known = set_value_rule(model).formula is not None
+        compositions = deck_compositions(model)
+        in_play = {
+            p: {str(d.block) for b in compositions if b.players_min <= p <= b.players_max for d in b.decks}
+            for p in (9, 12, 16)
+        }
+
         values = [
             [
                 c.id,
                 n,
                 players,
                 block,
-                block_bonus(c, n, bonuses, players=players, redeemed_in=block, drawn_in="west")
+                drawn,
+                block_bonus(c, n, bonuses, players=players, redeemed_in=block, drawn_in=drawn)
                 if formula_known
                 else "unknown",
             ]
@@ -429,7 +444,10 @@ def test_generated_decks_and_block_bonuses_equal_the_compilers(generated: Path) 
             if isinstance(c.count, int) and isinstance(c.value, int)
             for n in (1, 2)
             for players in (9, 12, 16)
-            for block in ("west", "east")
+            # a block in play at that count (another is refused: test_package_arguments.py), and for
+            # a shared good the block it was drawn in
+            for block in sorted(in_play[players] & {"single", "west", "east"})
+            for drawn in (["west"] if c.block == "shared" and "west" in in_play[players] else [None])
         ]
         package = import_name(ruleset)
         script = (
@@ -437,10 +455,10 @@ def test_generated_decks_and_block_bonuses_equal_the_compilers(generated: Path) 
             "bands = [[b.players_min, b.players_max, b.region, [[d.block, [[c.value, k] for c, k in d.commodities]]"
             " for d in b.decks]] for b in DECK_COMPOSITIONS]\n"
             "import sys\nfrom civrules_runtime import UnknownFactError\nvalues = json.loads(sys.argv[1])\n"
-            "def bonus(g, n, p, b):\n"
-            "    try: return set_value(g, n, players=p, redeemed_in=b, drawn_in='west') - set_value(g, n)\n"
+            "def bonus(g, n, p, b, d):\n"
+            "    try: return set_value(g, n, players=p, redeemed_in=b, drawn_in=d) - set_value(g, n)\n"
             "    except UnknownFactError: return 'unknown'\n"
-            "out = [[g, n, p, b, bonus(g, n, p, b)] for g, n, p, b, _ in values]\n"
+            "out = [[g, n, p, b, d, bonus(g, n, p, b, d)] for g, n, p, b, d, _ in values]\n"
             "print(json.dumps([bands, out]))\n"
         )
         env = {**os.environ, "PYTHONPATH": str(generated / "python")}

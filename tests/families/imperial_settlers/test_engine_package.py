@@ -33,6 +33,7 @@ from civrules_rulesets import (  # noqa: E402 - the committed packages, kept cur
     imperial_settlers_peaceful,
 )
 from civrules_rulesets.imperial_settlers import helpers as imperial_settlers_helpers  # noqa: E402
+from civrules_runtime import OutOfDomainError  # noqa: E402
 from civrules_runtime_imperial_settlers import (  # noqa: E402
     RazeTarget,
     RulesetPackage,
@@ -191,10 +192,17 @@ def test_the_package_answers_as_the_compiler(ruleset: str) -> None:
     for common, factions in itertools.product(range(4), range(4)):
         assert package.board_score(common, factions, 7) == rules.board_score(ruled, common, factions, 7)
     for faction in ruled.factions:
-        producing = [c.id for c in ruled.cards if c.kind == "production" and isinstance(c.production, tuple)][:3]
+        producing = [
+            c.id
+            for c in ruled.cards
+            if c.kind == "production" and isinstance(c.production, tuple) and c.deck in ("common", faction.deck)
+        ][:3]
         assert Counter(package.production(faction.id, ["worker"], producing)) == rules.production(
             ruled, faction.id, ["worker"], producing
         )
+        others = [c.id for c in ruled.cards if c.kind == "production" and c.deck not in ("common", faction.deck)]
+        with pytest.raises(OutOfDomainError, match=r"builds only common cards and its own deck's"):
+            package.production(faction.id, [], others[:1])  # another faction's location is not in this empire
 
 
 @pytest.mark.parametrize("ruleset", sorted(PACKAGES))

@@ -83,7 +83,9 @@ def set_value(
     With ``mining`` a set of a Mining good counts MINING_EXTRA_CARDS cards larger, never beyond the
     good's count. In a game with trade blocks give ``players`` and the block the set is redeemed in
     (``redeemed_in``, a Block; for a shared good also ``drawn_in``): a set redeemed outside its
-    native block gains its face value per card where BLOCK_BONUSES say so.
+    native block gains its face value per card where BLOCK_BONUSES say so. OutOfDomainError where
+    ``players`` is not a count of this ruleset (PLAYER_COUNTS), a block is not in play with that many
+    players (DECK_COMPOSITIONS), or a shared good's ``drawn_in``, which decides its bonus, is missing.
     >>> set_value("clay", 3, players=12, redeemed_in="east")
     12
     """
@@ -98,13 +100,16 @@ def set_value(
         players,
         redeemed_in,
         drawn_in,
+        data.PLAYER_COUNTS,
+        data.DECK_COMPOSITIONS,
     )
 
 
 def decks_for(players: int, region: MapRegionName | None = None) -> tuple[Deck, ...]:
     """The trade decks of a game of ``players``; where the map is split, give its ``region`` (a
-    MapRegion). () when the ruleset declares no decks for that count."""
-    return logic.decks_for(data.DECK_COMPOSITIONS, players, region)
+    MapRegion; not where the whole map is played). () when the ruleset declares no decks for that
+    count; OutOfDomainError where ``players`` is not a count of this ruleset (PLAYER_COUNTS)."""
+    return logic.decks_for(data.DECK_COMPOSITIONS, players, region, data.PLAYER_COUNTS)
 
 
 def calamity_resolution_order(calamities: Iterable[CalamityIdName]) -> tuple[str, ...]:

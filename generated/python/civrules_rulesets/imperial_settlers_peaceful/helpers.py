@@ -93,7 +93,9 @@ def production(
     faction: FactionIdName, deals: Iterable[GoodIdName] = (), locations: Iterable[CardIdName] = ()
 ) -> Mapping[str, int]:
     """The goods a player collects in a production phase (p6): the faction board's, one good per
-    deal (the deals' goods), and each production location's (cards by id)."""
+    deal (the deals' goods), and each production location's (cards by id: common cards and the
+    faction's own deck; OutOfDomainError for another faction's card or a card that is no production
+    location)."""
     return logic.production(data.FACTIONS, data.CARDS, data.GOODS, faction, deals, locations)
 
 

@@ -85,7 +85,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "1.8.0"
+__version__ = "1.8.1"
 
 __all__ = [
     "Action",

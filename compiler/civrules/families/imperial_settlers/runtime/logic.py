@@ -192,6 +192,11 @@ def production(
     for location, card in built:
         if card.kind != "production":
             raise OutOfDomainError(f"{location!r} is not a production location: it produces nothing")
+        if card.deck is not None and record.deck is not None and str(card.deck) not in ("common", str(record.deck)):
+            raise OutOfDomainError(
+                f"{location!r} is a card of the {card.deck} deck: the {faction!r} empire builds only common "
+                f"cards and its own deck's ({record.deck})"
+            )
     if record.production is None:
         raise UnknownFactError(f"what the {faction!r} board produces is not in the sources")
     total = counted(record.production)

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "ce9b262d3493cd9a506edf7d8f19a8c43edf1846a6e039a0448f4455b9d7f1aa"
+SOURCE_SHA256 = "5040f88646e6f021a9595619a037f224fa069fb639a4df76011976a495aa9605"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'helpers.py.j2'
@@ -78,7 +78,7 @@ def root(context, missing=missing):
         yield ')\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'workers'), 1))
         yield '\n'
-    yield '    """\n    return logic.worker_exchange(data.ACTIONS, workers)\n\n\ndef production(\n    faction: FactionIdName, deals: Iterable[GoodIdName] = (), locations: Iterable[CardIdName] = ()\n) -> Mapping[str, int]:\n    """The goods a player collects in a production phase (p6): the faction board\'s, one good per\n    deal (the deals\' goods), and each production location\'s (cards by id)."""\n    return logic.production(data.FACTIONS, data.CARDS, data.GOODS, faction, deals, locations)\n\n\ndef board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:\n    """The final score (p7): ``vp`` scored during the game plus the VP of each location.\n'
+    yield '    """\n    return logic.worker_exchange(data.ACTIONS, workers)\n\n\ndef production(\n    faction: FactionIdName, deals: Iterable[GoodIdName] = (), locations: Iterable[CardIdName] = ()\n) -> Mapping[str, int]:\n    """The goods a player collects in a production phase (p6): the faction board\'s, one good per\n    deal (the deals\' goods), and each production location\'s (cards by id: common cards and the\n    faction\'s own deck; OutOfDomainError for another faction\'s card or a card that is no production\n    location)."""\n    return logic.production(data.FACTIONS, data.CARDS, data.GOODS, faction, deals, locations)\n\n\ndef board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:\n    """The final score (p7): ``vp`` scored during the game plus the VP of each location.\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'score'):
         pass
         yield '\n    >>> board_score('
@@ -105,4 +105,4 @@ def root(context, missing=missing):
     yield '.assumptions import assuming as view\n\n    return view(package, assumptions)\n'
 
 blocks = {}
-debug_info = '1=17&11=19&12=21&20=23&21=25&22=27&43=29&45=32&46=34&65=37&67=40&68=44&70=46&71=49&72=53&82=56&84=59&85=61&93=64&95=67&96=69&112=72&114=75&115=81&123=84&125=87&126=89&137=92&138=94'
+debug_info = '1=17&11=19&12=21&20=23&21=25&22=27&43=29&45=32&46=34&65=37&67=40&68=44&70=46&71=49&72=53&82=56&84=59&85=61&93=64&95=67&96=69&114=72&116=75&117=81&125=84&127=87&128=89&139=92&140=94'
