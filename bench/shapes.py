@@ -250,7 +250,15 @@ def smc_unit_ranks(rules: Path, n: int) -> list[str]:
     cards = rules / "cards"
     units = []
     for i in range(n):
-        units.extend([f"  - id: u{i}", f'    name: "U{i}"', "    deck_size: 10", "    ranks:"])
+        units.extend(
+            [
+                f"  - id: u{i}",
+                f'    name: "U{i}"',
+                "    deck_size: 10",
+                '    rule: "p5/unidades-de-producao"',
+                "    ranks:",
+            ]
+        )
         units.extend(
             f'      - {{rank: {r}, name: "R{r}", cost: {3 + 2 * r}, strength: {{min: {r}, max: {r + 2}}}}}'
             for r in (1, 2, 3, 4)
@@ -259,7 +267,7 @@ def smc_unit_ranks(rules: Path, n: int) -> list[str]:
     _append(
         cards / "sid-meiers-civilization-community-technologies.yaml",
         [
-            f'  - {{id: t{i}, name: "T{i}", level: {1 + i % 4}, '
+            f'  - {{id: t{i}, name: "T{i}", level: {1 + i % 4}, rule: "p11/a-piramide-de-tecnologia", '
             f"unlocks: {{units: [{', '.join(f'{{type: u{i}, rank: {r}}}' for r in (2, 3, 4))}]}}}}"
             for i in range(n)
         ],
