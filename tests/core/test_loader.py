@@ -10,7 +10,7 @@ import pytest
 
 from civrules.diagnostics import Span
 from civrules.load import Document, Limits, read_yaml_bytes, read_yaml_file, read_yaml_text
-from civrules.load.reader import _SYNTAX_HINTS
+from civrules.load.reader import _SYNTAX_HINTS, _syntax_hint
 
 
 def codes_of(text: str, limits: Limits | None = None) -> list[tuple[str, int, int]]:
@@ -533,12 +533,12 @@ SYNTAX_HINT_OF = {
     "tab after a list dash": "replace the tab with spaces",
     "tab in a block scalar": "replace the tab with spaces",
     "colon in a value": "must be quoted",
-    "key indented too deep": "indent it like the keys beside it",
+    "key indented too deep": "indent `id:` like `name:` on line 2 (column 1)",
     "unclosed flow list": "close the bracket",
     "unclosed flow mapping": "close the bracket",
-    "list item dedented": "indent it like the keys beside it",
-    "list item in a mapping": "begin a list item with `- ` under a key",
-    "text after a quoted value": "nothing after a quoted value",
+    "list item dedented": "indent this `- ` like the item on line 2 (column 3)",
+    "list item in a mapping": "a list item goes under a key",
+    "text after a quoted value": "put `y` inside the quotes, or after a `#`",
     "backtick": "a backtick cannot begin unquoted text",
     "at sign": "`@` cannot begin unquoted text",
     "unknown escape": "a backslash begins an escape",
@@ -549,7 +549,7 @@ SYNTAX_HINT_OF = {
     "block scalar header": "after `|` or `>`",
     "unclosed tag": "remove the tag",
     "list on its key's line": "cannot begin on its key's line",
-    "key after a list": "this line is inside a list",
+    "key after a list": "begin a new item with `- ` at column 3",
     "missing flow value": "a value is missing here",
 }
 
@@ -564,9 +564,181 @@ def test_each_syntax_error_gets_the_hint_of_its_cause(name: str) -> None:
 
 
 def test_every_syntax_hint_is_given_for_some_error() -> None:
-    """No entry of the hint table is shadowed by one before it, or by the character rules."""
-    given = {d.hint for text in READER_ERRORS.values() for d in read_yaml_text(text, "f.yaml")[1]}
+    """No entry of the hint table is shadowed by one before it, or by the character rules. (The lines
+    around an error choose a more particular hint where they can: the table's is given where they
+    cannot, as without them.)"""
+    found = [d for text in READER_ERRORS.values() for d in read_yaml_text(text, "f.yaml")[1]]
+    given = {d.hint for d in found} | {_syntax_hint(d.message) for d in found if d.code == "L001"}
     assert [part for part, hint in _SYNTAX_HINTS if hint not in given] == []
+
+
+#: For each of libyaml's problems that a hint of the table answers: the most common mistake that
+#: makes it, the hint it gets (in full), and the file written as the hint says, one per way it offers.
+#: The hints that name a column are also followed mechanically (``_reindent``).
+SYNTAX_HINT_FOLLOWED = {
+    "key short inside a list item": (
+        "overlay:\n  civilization_cards:\n    patch:\n      - id: pottery\n        cost: 45\n"
+        '       source: "house rule"\n',
+        "indent `source:` like `cost:` on line 5 (column 9), to make it a key of the item above; or begin a "
+        "new item with `- ` at column 7 (`- source: ...`)",
+        [
+            "overlay:\n  civilization_cards:\n    patch:\n      - id: pottery\n        cost: 45\n"
+            '        source: "house rule"\n',
+            "overlay:\n  civilization_cards:\n    patch:\n      - id: pottery\n        cost: 45\n"
+            '      - source: "house rule"\n',
+        ],
+    ),
+    "key at the dash of a list of scalars": (
+        "groups:\n  - crafts\n  civics: 1\n",
+        "begin a new item with `- ` at column 3 (`- civics: ...`)",
+        ["groups:\n  - crafts\n  - civics: 1\n"],
+    ),
+    "key short in a mapping": (
+        "overlay:\n  settings:\n    cities: 9\n   stock: 55\n",
+        "indent `stock:` like `cities:` on line 3 (column 5), or like `settings:` on line 2 (column 3): the keys "
+        "of a mapping begin in one column",
+        [
+            "overlay:\n  settings:\n    cities: 9\n    stock: 55\n",
+            "overlay:\n  settings:\n    cities: 9\n  stock: 55\n",
+        ],
+    ),
+    "list item short": (
+        "prerequisites:\n  - pottery\n - cloth_making\n",
+        "indent this `- ` like the item on line 2 (column 3): the items of a list begin in one column",
+        ["prerequisites:\n  - pottery\n  - cloth_making\n"],
+    ),
+    "list item short of its key": (
+        "overlay:\n  calamities:\n    remove:\n  - {id: famine}\n",
+        "a list item goes under its key, indented more: indent this `- ` under `remove:` on line 3 (column 7)",
+        ["overlay:\n  calamities:\n    remove:\n      - {id: famine}\n"],
+    ),
+    "list item with no key": (
+        "kind: ruleset\n- a\n",
+        "a list item goes under a key: write the key on a line of its own above this one (`name:`), then indent "
+        "this `- ` under it",
+        ["kind: ruleset\nname:\n  - a\n"],
+    ),
+    "text after a quoted value": (
+        'name: "Pottery" (house rule)\n',
+        "end the line after its value: put `(house rule)` inside the quotes, or after a `#` as a comment",
+        ['name: "Pottery (house rule)"\n', 'name: "Pottery" # (house rule)\n'],
+    ),
+    "key under a key with a value": (
+        "kind: ruleset\nname: House\n  id: house\n",
+        "indent `id:` like `name:` on line 2 (column 1): `name` has a value of its own, so no key can be indented "
+        "under it",
+        ["kind: ruleset\nname: House\nid: house\n"],
+    ),
+    "colon in a value": (
+        "kind: ruleset\nname: Civilization: House rules\n",
+        'a value containing `: ` must be quoted: write `name: "Civilization: House rules"`',
+        ['kind: ruleset\nname: "Civilization: House rules"\n'],
+    ),
+    "key without a colon": (
+        "kind: ruleset\nname\nid: x\n",
+        "write `:` after the key on line 2 (`name: value`), or quote a value that runs over lines",
+        ["kind: ruleset\nname: value\nid: x\n"],
+    ),
+    "unclosed flow list": (
+        "prerequisites: [pottery, cloth_making\nid: x\n",
+        "close the bracket, or separate the items with commas",
+        ["prerequisites: [pottery, cloth_making]\nid: x\n"],
+    ),
+    "unclosed flow mapping": (
+        "- {id: pottery, cost: 45\n- {id: x}\n",
+        "close the bracket, or separate the items with commas",
+        ["- {id: pottery, cost: 45}\n- {id: x}\n"],
+    ),
+    "unknown escape": (
+        'source: "C:\\rules\\qa"\n',
+        "in double quotes a backslash begins an escape (`\\n`, `\\t`): write `\\\\` for a backslash, or use single "
+        "quotes",
+        ['source: "C:\\\\rules\\\\qa"\n', "source: 'C:\\rules\\qa'\n"],
+    ),
+    "anchor without a name": (
+        "name: & co\n",
+        "an anchor (`&`) or an alias (`*`) needs a name after it; quote the value if the sign is text",
+        ['name: "& co"\n'],
+    ),
+    "block scalar header": (
+        "text: |Pottery\n  more\n",
+        "after `|` or `>` only `+`, `-`, an indentation digit or a comment may follow: put the text on the lines "
+        "below, indented",
+        ["text: |\n  Pottery\n  more\n"],
+    ),
+    "text after the document end": (
+        "kind: ruleset\n...\nid: x\n",
+        "remove what follows the `...` line (the end of the document), or that line",
+        ["kind: ruleset\n...\n", "kind: ruleset\nid: x\n"],
+    ),
+    "repeated directive": (
+        "%YAML 1.1\n%YAML 1.1\n---\na: 1\n",
+        "remove the `%` line: rule files need no directives",
+        ["%YAML 1.1\n---\na: 1\n", "---\na: 1\n"],
+    ),
+    "unclosed tag": (
+        "a: !<foo\n",
+        "remove the tag; only plain strings, numbers, booleans, null, lists and mappings are read",
+        ["a:\n"],
+    ),
+    "list on its key's line": (
+        "prerequisites: - pottery\n",
+        "a `- ` list item cannot begin on its key's line: put the list on lines of its own under the key",
+        ["prerequisites:\n  - pottery\n"],
+    ),
+    "missing flow value": (
+        "groups: [crafts, , civics]\n",
+        "a value is missing here: write it, or remove the comma or the `- `",
+        ["groups: [crafts, civics]\n"],
+    ),
+    "tab indentation": (
+        "overlay:\n\tcalamities:\n\t\tremove: []\n",
+        "replace the tab with spaces: YAML does not allow tabs for indentation",
+        ["overlay:\n  calamities:\n    remove: []\n"],
+    ),
+    "tab in a block scalar": (
+        "text: |\n  Pottery\n\tmore\n",
+        "replace the tab with spaces: YAML does not allow tabs for indentation",
+        ["text: |\n  Pottery\n  more\n"],
+    ),
+}
+
+
+def _reindent(text: str, line: int, column: int) -> str:
+    """``text`` with its ``line`` (1-based) moved to begin at ``column`` (1-based)."""
+    lines = text.split("\n")
+    lines[line - 1] = " " * (column - 1) + lines[line - 1].lstrip(" ")
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("name", SYNTAX_HINT_FOLLOWED)
+def test_a_syntax_hint_followed_literally_makes_the_file_read(name: str) -> None:
+    """Each hint of a syntax error, followed as written, mends the most common mistake that makes it:
+    a key indented one column short inside a list item is indented like the item's keys (column and
+    key named), not "like the list's key", which left it in the wrong mapping (round 19)."""
+    broken, hint, followed = SYNTAX_HINT_FOLLOWED[name]
+    _, found = read_yaml_text(broken, "f.yaml")
+    assert [(d.code, d.hint) for d in found] == [("L001", hint)]
+    span = found[0].span
+    assert span is not None
+    mended = [*followed, *(_reindent(broken, span.line, int(c)) for c in re.findall(r"\(column (\d+)\)", hint))]
+    for text in mended:
+        document, diagnostics = read_yaml_text(text, "f.yaml")
+        assert diagnostics == [] and document is not None, (text, diagnostics)
+
+
+def test_every_problem_of_the_hint_table_has_a_mistake_followed() -> None:
+    """No entry of ``_SYNTAX_HINTS`` goes without a mistake whose hint is followed above (the tab's is
+    chosen by the character, and a token that cannot start one by its character too)."""
+    given = {hint for _, hint, _ in SYNTAX_HINT_FOLLOWED.values()}
+    problems = {
+        part
+        for text, _, _ in SYNTAX_HINT_FOLLOWED.values()
+        for part, _ in _SYNTAX_HINTS
+        if any(part in d.message for d in read_yaml_text(text, "f.yaml")[1])
+    }
+    assert [part for part, _ in _SYNTAX_HINTS if part not in problems] == []
+    assert given
 
 
 def test_reading_refusals_have_hints(tmp_path: Path) -> None:

@@ -344,7 +344,8 @@ def _syntax_diag(error: yaml.MarkedYAMLError, display: str, limits: Limits, text
         codes.YAML_SYNTAX.severity,
         message,
         Span(display, line, column, line, column + 1),
-        hint=_invisible_character_hint(text, error) or _syntax_hint(message, _character_at(text, mark)),
+        hint=_invisible_character_hint(text, error)
+        or _syntax_hint(message, _character_at(text, mark), _Context.of(text, error)),
         related=related,
     )
 
@@ -432,7 +433,8 @@ _SYNTAX_HINTS = (
     ),
     (
         "did not find expected '-' indicator",
-        "this line is inside a list: begin it with `- `, or indent it like the list's key",
+        "this line is inside a list: begin it with `- ` like the items above it, or indent it like the keys "
+        "of the item above it",
     ),
     ("could not find expected ':'", "write `:` after the key (`name: value`), or quote a value that runs over lines"),
     (
@@ -460,18 +462,204 @@ _SYNTAX_HINTS = (
 )
 
 
-def _syntax_hint(problem: str, character: str = "") -> str:
-    """The hint of libyaml's ``problem`` (with its context), found at ``character``.
+def _syntax_hint(problem: str, character: str = "", context: _Context | None = None) -> str:
+    """The hint of libyaml's ``problem`` (with its context), found at ``character``, on the lines
+    of ``context`` (the file's text around the error) when known.
 
     The character decides first: libyaml words a tab that begins a line's indentation as a character
     that "cannot start any token", as it words a backtick or an `@`, and only a tab's fix is spaces.
+    Then the lines decide where they can: libyaml words a key indented one column short inside a
+    list item, and one indented short in a mapping, by what it expected, not by what the line is, so
+    the hint names the line above that the line should be indented like, and its column.
     """
     if character == "\t":
         return _TAB_HINT
     if "cannot start any token" in problem:
         shown = "a backtick" if character == "`" else f"`{character}`" if character.strip() else "this character"
         return f'quote the value ("..."): {shown} cannot begin unquoted text in YAML'
-    return next((hint for part, hint in _SYNTAX_HINTS if part in problem), _SYNTAX_HINT)
+    particular = context.hint(problem) if context is not None else None
+    return particular or next((hint for part, hint in _SYNTAX_HINTS if part in problem), _SYNTAX_HINT)
+
+
+#: How far above the error the lines are read for its context: enough for any block a designer
+#: indents by hand, and bounded, so a hostile file's error costs no walk of the whole file.
+_CONTEXT_LINES = 200
+
+#: A plain key at the start of a line's content: ``name:`` followed by a space or the line's end.
+_PLAIN_KEY = re.compile(r"([^\s#'\"\[\]{}&*!|>%@`,:-][^:#]*?|-[^\s:#][^:#]*?):(?:[ \t]|$)")
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """What a line begins with: the columns of its list dashes (``- - x`` has two), the column of
+    its content after them, its plain key if the content begins with one, and whether anything
+    follows that key on the line."""
+
+    dashes: tuple[int, ...]
+    column: int
+    key: str | None
+    valued: bool
+
+    @classmethod
+    def of(cls, line: str) -> _Shape | None:
+        """The shape of ``line``, or None for a blank or comment line."""
+        stripped = line.lstrip(" ")
+        if not stripped.strip() or stripped.startswith("#"):
+            return None
+        column, dashes, end = len(line) - len(stripped), [], len(line.rstrip())
+        while line[column : column + 2] == "- " or (column + 1 == end and line[column] == "-"):
+            dashes.append(column)
+            column += 1
+            while line[column : column + 1] == " ":
+                column += 1
+        found = _PLAIN_KEY.match(line, column)
+        key = found.group(1).rstrip() if found else None
+        valued = bool(found) and bool(line[found.end() :].split("#", 1)[0].strip()) if found else False
+        return cls(tuple(dashes), column, key, valued)
+
+    @property
+    def start(self) -> int:
+        """The column the line's first token starts at: its first dash, or its content."""
+        return self.dashes[0] if self.dashes else self.column
+
+    def keys(self) -> tuple[tuple[int, str], ...]:
+        """The keys this line shows to lines below: its key, at its content's column."""
+        return ((self.column, self.key),) if self.key is not None else ()
+
+
+@dataclass(frozen=True)
+class _Context:
+    """The lines of a syntax error: the line libyaml stopped at (``line``, ``column``, 0-based) and
+    a bounded number of lines above it, for the hints that depend on the line's indentation."""
+
+    lines: tuple[str, ...]  # from ``first`` to the error's line
+    first: int
+    line: int
+    column: int
+    context_line: int | None
+
+    @classmethod
+    def of(cls, text: str, error: yaml.MarkedYAMLError) -> _Context | None:
+        mark = error.problem_mark
+        if not text or mark is None:
+            return None
+        first = max(0, mark.line - _CONTEXT_LINES)
+        lines = [line.rstrip("\r") for line in text.split("\n", mark.line + 1)[first : mark.line + 1]]
+        if len(lines) != mark.line + 1 - first:
+            return None
+        context = error.context_mark
+        return cls(tuple(lines), first, mark.line, mark.column, None if context is None else context.line)
+
+    def hint(self, problem: str) -> str | None:
+        """The hint the lines give for ``problem``, or None to fall back on the table's."""
+        here = _Shape.of(self.lines[-1])
+        if here is None:
+            return None
+        if "mapping values are not allowed" in problem:
+            return self._colon_hint(here)
+        if "did not find expected '-' indicator" in problem or "did not find expected key" in problem:
+            if self.column > here.start:
+                rest = self.lines[-1][self.column :].split(" #", 1)[0].strip()
+                if rest and "did not find expected key" in problem:
+                    # ``name: "x" y``: text after a quoted value.
+                    return f"end the line after its value: put `{rest}` inside the quotes, or after a `#` as a comment"
+                return None
+            return self._indent_hint(here, in_list="'-' indicator" in problem)
+        if "could not find expected ':'" in problem and self.context_line is not None:
+            started = self._at(self.context_line) or ""
+            shape = _Shape.of(started)
+            if shape is not None and shape.key is None:
+                word = started[shape.column :].split("#", 1)[0].strip()
+                if word and ":" not in word:
+                    return (
+                        f"write `:` after the key on line {self.context_line + 1} (`{word}: value`), or "
+                        "quote a value that runs over lines"
+                    )
+        return None
+
+    def _at(self, line: int) -> str | None:
+        index = line - self.first
+        return self.lines[index] if 0 <= index < len(self.lines) else None
+
+    def _above(self) -> list[tuple[int, _Shape]]:
+        """The lines above the error's, nearest first, with their shapes (blank lines left out)."""
+        shaped = []
+        for index in range(len(self.lines) - 2, -1, -1):
+            shape = _Shape.of(self.lines[index])
+            if shape is not None:
+                shaped.append((self.first + index, shape))
+        return shaped
+
+    def _colon_hint(self, here: _Shape) -> str | None:
+        line = self.lines[-1]
+        if here.key is not None and self.column == here.column + len(here.key) and not here.dashes:
+            # ``name: x`` then ``  id: y``: a key indented under a key that already has a value.
+            for number, shape in self._above():
+                if shape.key is not None and shape.column < here.column:
+                    return (
+                        f"indent `{here.key}:` like `{shape.key}:` on line {number + 1} (column {shape.column + 1}): "
+                        f"`{shape.key}` has a value of its own, so no key can be indented under it"
+                    )
+            return None
+        if here.key is not None and self.column > here.column + len(here.key):
+            value = line[here.column + len(here.key) + 1 :].split(" #", 1)[0].strip()
+            if value and value[0] not in "\"'[{|>&*!":
+                quoted = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+                return f"a value containing `: ` must be quoted: write `{here.key}: {quoted}`"
+        return None
+
+    def _indent_hint(self, here: _Shape, in_list: bool) -> str | None:
+        above = self._above()
+        column = here.start
+        if here.dashes:
+            # A list item indented unlike the items above it.
+            items = [(number, shape) for number, shape in above if shape.dashes]
+            deeper = next(((n, s) for n, s in items if s.dashes[-1] > column), None)
+            if deeper is not None:
+                number, shape = deeper
+                dash = next(d for d in shape.dashes if d >= column)
+                return (
+                    f"indent this `- ` like the item on line {number + 1} (column {dash + 1}): the items of "
+                    "a list begin in one column"
+                )
+            parent = next(((n, s) for n, s in above if s.key is not None and not s.valued), None)
+            if parent is not None:
+                number, shape = parent
+                return (
+                    f"a list item goes under its key, indented more: indent this `- ` under `{shape.key}:` "
+                    f"on line {number + 1} (column {shape.column + 3})"
+                )
+            return (
+                "a list item goes under a key: write the key on a line of its own above this one "
+                "(`name:`), then indent this `- ` under it"
+            )
+        if here.key is None:
+            return None
+        name = f"`{here.key}:`"
+        keys = [(number, shape) for number, shape in above if shape.key is not None]
+        deeper = next(((n, s) for n, s in keys if s.column > column), None)
+        shallower = next(((n, s) for n, s in keys if s.column < column), None)
+        if in_list:
+            # Inside a list, short of its item's keys: a key of the item above, or a new item.
+            list_dash = next((s.dashes[-1] for _, s in above if s.dashes and s.dashes[-1] <= column), None)
+            options = []
+            if deeper is not None:
+                number, shape = deeper
+                options.append(
+                    f"indent {name} like `{shape.key}:` on line {number + 1} (column {shape.column + 1}), "
+                    "to make it a key of the item above"
+                )
+            if list_dash is not None:
+                options.append(f"begin a new item with `- ` at column {list_dash + 1} (`- {here.key}: ...`)")
+            return "; or ".join(options) or None
+        options = []
+        for found in (deeper, shallower):
+            if found is not None:
+                number, shape = found
+                options.append(f"like `{shape.key}:` on line {number + 1} (column {shape.column + 1})")
+        if not options:
+            return None
+        return f"indent {name} " + ", or ".join(options) + ": the keys of a mapping begin in one column"
 
 
 class _Frame:
