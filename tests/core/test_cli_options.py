@@ -152,6 +152,17 @@ def test_explain_unknown_code_suggests_and_points_at_the_list() -> None:
     assert code == 2 and "--list" in err and "error[R008]" in err
 
 
+def test_explain_says_the_family_of_each_code_it_suggests() -> None:
+    """`explain` has no ruleset: `A011` is as near Advanced Civilization's `A010` as Sid Meier's
+    `T011`; it suggested only `T011`, without saying whose it was (round 19)."""
+    code, _, err = invoke("explain", "A011")
+    assert code == 2
+    assert "did you mean `A010` (a check of the Advanced Civilization family) or " in err
+    assert "`T011` (a check of the Sid Meier's Civilization: The Board Game family)" in err
+    code, _, err = invoke("explain", "R0200")
+    assert code == 2 and "did you mean `R020` (a core code, reported for every family)?" in err
+
+
 def test_no_command_summary_is_cut_in_the_help() -> None:
     _, out, _ = invoke("--help")
     listing = out.split("Commands:", 1)[1]

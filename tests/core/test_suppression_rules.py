@@ -123,6 +123,45 @@ def test_a_suppress_entry_naming_no_code_is_told_the_code_it_meant() -> None:
     assert found.code == "R020" and found.hint == "did you mean `A010`?"
 
 
+def test_a_misspelt_code_is_first_thought_one_of_the_rulesets_family_or_the_cores() -> None:
+    """`A011` is as near Sid Meier's `T011` as this family's `A010`: it was told `T011`, which can
+    never be reported for an Advanced Civilization variant (V008 when followed). The comment, the
+    entry and the family's own code: one rule (round 19)."""
+    entry = header("quiet", "no-cloth") + 'suppress:\n  - {code: A011, target: banking, reason: "x"}\n'
+    (found,) = problems(analysed("quiet", {"rulesets/no-cloth.yaml": BASE, "rulesets/quiet.yaml": entry}))
+    assert (found.code, found.hint) == ("R020", "did you mean `A010`?")
+    comment = header("quiet", "no-cloth") + "# civrules: ignore-file[A011] x\n"
+    (told,) = problems(analysed("quiet", {"rulesets/no-cloth.yaml": BASE, "rulesets/quiet.yaml": comment}))
+    assert (told.code, told.hint) == ("R020", "did you mean `A010`?")
+
+
+def test_a_code_of_the_wrong_shape_is_first_thought_one_of_the_manifests_family() -> None:
+    """The schema's hint for a code that is no letter and three digits (`a011`) judges it as a
+    comment's code is judged, by the manifest's family first (it was told Sid Meier's `T011`)."""
+    text = header("quiet", "no-cloth") + 'suppress:\n  - {code: a011, reason: "x"}\n'
+    found = [d for d in analysed("quiet", {"rulesets/no-cloth.yaml": BASE, "rulesets/quiet.yaml": text}).diagnostics]
+    (schema,) = [d for d in found if d.code == "S001"]
+    assert schema.hint is not None and schema.hint.startswith("did you mean `A010`? (a code is a letter")
+
+
+def test_a_code_nearer_another_familys_says_whose_it_is() -> None:
+    """`T0111` is nearer Sid Meier's `T011` than any code of the core or of Advanced Civilization:
+    the hint suggests the family's own, and names the nearer one with its family, which never
+    reports on this ruleset; with nothing of its own near, only the other family's, so named."""
+    from civrules.checks.catalogue import CodeHints
+
+    sid_meiers = "`T011` is a check of the Sid Meier's Civilization: The Board Game family"
+    hint = CodeHints("advanced-civilization").hint("T0111")
+    assert hint == (
+        f"did you mean `K011`? (nearer, {sid_meiers}: it is never reported for a ruleset of the Advanced "
+        "Civilization family)"
+    )
+    assert CodeHints("sid-meiers-civilization").hint("T0111") == "did you mean `T011`?"
+    assert CodeHints("imperial-settlers", cutoff=0.8).hint("T0111") == (
+        f"the nearest code, {sid_meiers}: it is never reported for a ruleset of the Imperial Settlers family"
+    )
+
+
 RAISED_BRONZE_AGE = (
     "overlay:\n  epochs:\n    patch:\n"
     "      - id: early_bronze_age\n        requirements: {min_cities: 4, source: house rule}\n"

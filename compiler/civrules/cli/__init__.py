@@ -1121,12 +1121,13 @@ def explain(code: str | None, list_all: bool, family_id: str | None) -> None:
         raise click.UsageError("name a code (`civrules explain L002`), or list them all with `--list`")
     entry = known.get(code.upper())
     if entry is None:
-        from civrules.diagnostics.suggest import mean, meant_code
+        from civrules.checks.catalogue import CodeHints
 
-        close = meant_code(code, known)
+        # No ruleset here: each suggestion says whose it is (`A011`: Advanced Civilization's
+        # `A010`, or Sid Meier's `T011`).
         raise _Refused(
             f"no diagnostic code `{printable(code)}`",
-            _then(mean(code, close) if close else None, "`civrules explain --list` prints every code"),
+            _then(CodeHints().hint(code), "`civrules explain --list` prints every code"),
             param_hint="CODE",
         )
     click.echo(entry.explain(), nl=False)

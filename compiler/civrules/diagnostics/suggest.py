@@ -81,7 +81,7 @@ def did_you_mean(word: str, words: Iterable[str]) -> str | None:
 
 
 #: Letters a typed code holds where it means digits (`K01O` for `K010`, `M3l0` for `M310`).
-_DIGIT_LOOKALIKES = str.maketrans("OIL", "011")
+DIGIT_LOOKALIKES = str.maketrans("OIL", "011")
 
 
 def meant_code(written: str, known: Iterable[str], vocabulary: Vocabulary | None = None) -> str | None:
@@ -99,7 +99,7 @@ def meant_code(written: str, known: Iterable[str], vocabulary: Vocabulary | None
     """
     words = known if isinstance(known, Mapping) else dict.fromkeys(known)
     upper = written.upper()
-    digits = upper[:1] + upper[1:].translate(_DIGIT_LOOKALIKES)
+    digits = upper[:1] + upper[1:].translate(DIGIT_LOOKALIKES)
     if digits in words:
         return digits
     return vocabulary.closest(digits) if vocabulary is not None else closest(digits, words)

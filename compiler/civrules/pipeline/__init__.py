@@ -124,7 +124,9 @@ def analyse(
     found_by: dict[str, list[Diagnostic]] = {}
     diagnostics.extend(run_checks(model, select, ignore, debug=debug, reuse=reuse, found_by=found_by))
     own = [loaded.manifest.file.path, *(one.path for files in loaded.files.values() for one in files)]
-    silenced = suppress_in_base(suppress(diagnostics, workspace, own, select, ignore), resolved, select, ignore)
+    silenced = suppress_in_base(
+        suppress(diagnostics, workspace, own, select, ignore, resolved.family.id), resolved, select, ignore
+    )
     relocated = at_the_variant(silenced, resolved)
     relocated = caused_by_the_variant(
         relocated, resolved, own, found_by, lambda wanted: base_findings(workspace, resolver, resolved, wanted)

@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from civrules.checks.catalogue import catalogue, known_code
+from civrules.checks.catalogue import CodeHints, known_code
 from civrules.diagnostics import Diagnostic, Span, codes
-from civrules.diagnostics.suggest import Vocabulary, closest, mean, meant_code
+from civrules.diagnostics.suggest import closest, mean
 from civrules.load.workspace import Workspace
 from civrules.resolve import Resolved
 from civrules.support.values import frozen_value
@@ -90,10 +90,11 @@ class Judge:
     of them. Judging a code lists the registered checks (a comment of 8,000 codes: 14 s).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, family: str | None = None) -> None:
+        self._family = family  # the ruleset's: its codes and the core's are suggested first
         self._known: dict[str, bool] = {}
         self._catalogue: dict[str, codes.Code] | None = None
-        self._vocabulary: Vocabulary | None = None
+        self._hints: CodeHints | None = None
 
     def refusal(self, suppression: Suppression, hides: bool) -> Diagnostic | None:
         """None where the code may silence; else why it may not: R010 for a code that cannot be
@@ -105,16 +106,15 @@ class Judge:
         if self._is_known(code):
             return None
         # Every family's checks are imported only here, to suggest the code meant.
-        if self._catalogue is None or self._vocabulary is None:
-            self._catalogue = catalogue()
-            self._vocabulary = Vocabulary(self._catalogue, cutoff=0.5)
-        meant = meant_code(code, self._catalogue, self._vocabulary)
+        if self._catalogue is None or self._hints is None:
+            self._hints = CodeHints(self._family)
+            self._catalogue = self._hints.known
         return Diagnostic(
             codes.UNKNOWN_SUPPRESSION.code,
             codes.UNKNOWN_SUPPRESSION.severity,
             f"{suppression.written} names `{code}`, which is no diagnostic code: it silences nothing",
             suppression.span,
-            f"did you mean `{meant}`?" if meant else "`civrules explain --list` lists the codes",
+            self._hints.hint(code) or "`civrules explain --list` lists the codes",
         )
 
     def _is_known(self, code: str) -> bool:
@@ -156,6 +156,7 @@ def suppress(
     files: Iterable[str] = (),
     select: Sequence[str] = (),
     ignore: Sequence[str] = (),
+    family: str | None = None,
 ) -> list[Diagnostic]:
     """Drop diagnostics silenced by a suppression comment in the file they point at.
 
@@ -164,7 +165,8 @@ def suppress(
     points at. The comments of the ``files`` given (the ruleset's own) are checked like a variant's
     `suppress:` entries (:class:`Judge`): a code civrules does not know (R020) and a code that
     silences nothing on its line or in its file (R021) are warnings at the comment; a code
-    ``select``/``ignore`` kept from running is not judged unused.
+    ``select``/``ignore`` kept from running is not judged unused. ``family`` (the ruleset's) is
+    the family whose codes a misspelt one is first thought to mean.
     """
     tables: dict[str, list[Suppression]] = {}
     #: A file's honoured suppressions (those with a reason) by (code, line), a whole file's by
@@ -206,7 +208,7 @@ def suppress(
             used.update((span.file, s.line, s.code) for s in silencing)
             continue
         kept.append(diagnostic)
-    judge = Judge()
+    judge = Judge(family)
     refusals = [judge.refusal(s, (s.span.file, 0 if s.whole_file else s.line, s.code) in reported) for s in refused]
     return (
         kept
@@ -307,7 +309,7 @@ def suppress_in_base(
                         hides[i] = True
         if not silenced:
             kept.append(diagnostic)
-    judge = Judge()
+    judge = Judge(resolved.family.id)
     judged = []
     for i, (entry, suppression) in enumerate(zip(entries, written, strict=True)):
         refusal = judge.refusal(suppression, hides[i]) if suppression is not None else None

@@ -24,13 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 from civrules.diagnostics import Diagnostic, Related, Span, codes, stopped, words
 from civrules.diagnostics.suggest import (
-    LONGEST,
     Vocabulary,
     ascii_slug,
     closest,
     did_you_mean,
     mean,
-    meant_code,
     non_ascii,
 )
 from civrules.emit.packaging import NOT_KEBAB_CASE, RULESET_ID_PATTERN, ruleset_id_problems
@@ -960,7 +958,19 @@ def _translate(
             _closest(str(instance), [str(v) for v in allowed_values]) if isinstance(instance, str) else None,
         )
         return
-    yield _diag(codes.SCHEMA_VIOLATION, _message(error, path), document.span(path), _hint(error, defs))
+    yield _diag(
+        codes.SCHEMA_VIOLATION, _message(error, path), document.span(path), _hint(error, defs, _family_id(document))
+    )
+
+
+def _family_id(document: Document) -> str | None:
+    """The family a manifest names (or the default one), whose codes its `suppress:` entries mean
+    first; None for any other file, or a family not installed."""
+    data = document.data
+    if not isinstance(data, dict) or data.get("kind") != "ruleset":
+        return None
+    named = data.get("family", default_family().id)
+    return named if isinstance(named, str) and named in families() else None
 
 
 #: YAML 1.1's merge key: read as a plain key (YAML 1.2 has none), never merged.
@@ -1283,16 +1293,17 @@ def _items(count: int) -> str:
     return f"{count} item{'' if count == 1 else 's'}"
 
 
-def _hint(error: ValidationError, defs: Mapping[str, Any]) -> str | None:
+def _hint(error: ValidationError, defs: Mapping[str, Any], family: str | None = None) -> str | None:
     """What to do about a schema error (S001): for the mistakes a designer makes most, the fix of
     that mistake (a quoted number, `yes` for true, a repeated item, a long name); else what to write
     in its place, from the schema of the field (:mod:`civrules.schema.accepted`) and never the
-    field's description, which says what it means and not what to write."""
-    specific = _specific_hint(error, defs)
+    field's description, which says what it means and not what to write. ``family``: the id of the
+    family of the manifest the error is in, whose codes a misspelt code means first."""
+    specific = _specific_hint(error, defs, family)
     return specific if specific is not None else _write_hint(error, defs)
 
 
-def _specific_hint(error: ValidationError, defs: Mapping[str, Any]) -> str | None:
+def _specific_hint(error: ValidationError, defs: Mapping[str, Any], family: str | None = None) -> str | None:
     expected: Any = error.validator_value
     if error.validator == "type":
         if (
@@ -1336,12 +1347,15 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any]) -> str | Non
     if error.validator == "type" and isinstance(error.instance, list) and "object" in expected:
         return "write a mapping (`{KEY: VALUE}`), not a list: drop the `- ` or the `[...]`"
     if error.validator == "pattern" and error.validator_value == "^[A-Z][0-9]{3}$":
-        # Every family's codes, as a `# civrules: ignore[...]` comment's are judged (R020): the
-        # registry alone holds only the codes of the checks imported so far, none of a family's.
+        # Every family's codes, as a `# civrules: ignore[...]` comment's are judged (R020), the
+        # manifest's family's first: the registry alone holds only the codes of the checks
+        # imported so far, none of a family's.
+        from civrules.checks.catalogue import CodeHints
+
         written = str(error.instance)
-        near = meant_code(written, codes.every_code()) if len(written) <= LONGEST else None
+        near = CodeHints(family).hint(written)
         shape = "a code is a letter and three digits, such as `A010`: `civrules explain --list` lists them"
-        return f"{mean(written, near)} ({shape})" if near else shape
+        return f"{near} ({shape})" if near else shape
     if error.validator == "pattern" and isinstance(error.instance, str) and error.validator_value == RULESET_ID_PATTERN:
         kebab = "a ruleset id is kebab-case: lower-case letters (a-z) and digits, words joined by single hyphens"
         problems = ruleset_id_problems(error.instance)
