@@ -77,16 +77,19 @@ class _Watch:
     """How a watched model reports a read: ``on_read`` gets the name :attr:`Check.reads` gives it."""
 
     on_read: Callable[[str], None]
-    #: The model's fields by the name a read of them is.
-    fields: Mapping[str, str]
+    #: The model's fields by the name a read of them is (or the names: a field made of several).
+    fields: Mapping[str, str | tuple[str, ...]]
 
 
 def _watched_getattribute(self: Any, name: str) -> Any:
     value = object.__getattribute__(self, name)
     watch: _Watch = object.__getattribute__(self, "_watch")
     read = watch.fields.get(name)
-    if read is not None:
+    if isinstance(read, str):
         watch.on_read(read)
+    elif read is not None:
+        for each in read:
+            watch.on_read(each)
     if name == "map_files":
         return tuple(_watched_value(map_file, MAP_FILE_PARTS, watch.on_read) for map_file in value)
     return value
@@ -155,15 +158,18 @@ def watched(model: Ruleset, on_read: Callable[[str], None]) -> Ruleset:
     them all, the rule index)."""
     family = families()[model.family]
     fields: dict[str, str] = {}
+    collections: dict[str, Collection[Any]] = {}
     for field in dataclasses.fields(model):
         value = getattr(model, field.name)
         if isinstance(value, Collection):
-            fields[field.name] = value.name
+            fields[field.name] = entities(value.name)
+            collections[field.name] = _watched_collection(value, on_read)
         elif field.name in MADE_OF:
             fields[field.name] = MADE_OF[field.name]
         else:
             assert field.name in UNWATCHED | WATCHED_MAPPINGS, f"say what the model's `{field.name}` is read as"
     values = {field.name: getattr(model, field.name) for field in dataclasses.fields(model) if field.init}
+    values.update(collections)
 
     def a_setting(key: str) -> str:
         return setting(key)
@@ -175,25 +181,107 @@ def watched(model: Ruleset, on_read: Callable[[str], None]) -> Ruleset:
     values["setting_origins"] = _WatchedMapping(model.setting_origins, a_setting, on_read)
     # A setting of a data file is looked for in every slot: listing the slots reads nothing.
     values["settings"] = _WatchedMapping(model.settings, lambda slot: None, on_read, listed=None, inner=slot)
-    values["removed"] = _WatchedMapping(model.removed, lambda name: name, on_read)
+    # An entity removed is a change of which entities there are: read by any declaration of them.
+    values["removed"] = _WatchedMapping(model.removed, entities, on_read)
     made = _watching(type(model))(**values)
     object.__setattr__(made, "_watch", _Watch(on_read, fields))
     assert isinstance(made, Ruleset)
     return made
 
 
+#: The model's fields of an entity made of fields written under other names (the fields that make
+#: it, as :attr:`civrules.checks.Check.reads` names them), by the collection and field; any
+#: other field written nowhere (derived from the entity as a whole) is a read of the whole entity.
+DERIVED: dict[tuple[str, str], tuple[str, ...]] = {
+    # Imperial Settlers: a card's copies are its printed ids where it writes no `copies:`.
+    ("cards", "copies"): ("cards.copies", "cards.printed_ids"),
+}
+
+
+def entities(collection: str) -> str:
+    """The read of a collection's entities as such: listing them, looking one up, their ids. Every
+    declaration of the collection covers it, whole or by fields (an entity added or removed is a
+    change of each of its fields); a check that reads nothing else declares `collection.id`."""
+    return f"{collection}.id"
+
+
+@functools.cache
+def _schema_keys() -> frozenset[str]:
+    """Every key a schema describes: an entity's field of one of these names is written in the data
+    as that key (a field of another name is made of the entity as a whole, or :data:`DERIVED`)."""
+    import json
+    from pathlib import Path
+
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            properties = value.get("properties")
+            if isinstance(properties, dict):
+                found.update(properties)
+            for inner in value.values():
+                walk(inner)
+        elif isinstance(value, list):
+            for inner in value:
+                walk(inner)
+
+    for file in sorted((Path(__file__).parents[2] / "schemas").rglob("*.json")):
+        walk(json.loads(file.read_text(encoding="utf-8")))
+    return frozenset(found)
+
+
+def _watched_collection(collection: Collection[Any], on_read: Callable[[str], None]) -> Collection[Any]:
+    """``collection`` whose entities report the reads of their fields: `collection.field` for a
+    field written in the data (its raw mapping key by key), the collection whole for one derived
+    from the entity as a whole (its raw mapping listed), nothing for its origin (where it is
+    written, not what)."""
+    name = collection.name
+    written = _schema_keys()
+
+    def read_of(field: str) -> str | tuple[str, ...] | None:
+        if field in ("origin", "raw"):  # the raw mapping reports its keys' reads itself
+            return None
+        if field == "id":
+            return entities(name)
+        made_of = DERIVED.get((name, field))
+        if made_of is not None:
+            return made_of
+        return f"{name}.{field}" if field in written or field == "name" else name
+
+    made: list[Any] = []
+    for item in collection:
+        reads = {f.name: read_of(f.name) for f in dataclasses.fields(item)}
+        raw = _WatchedMapping(item.raw, lambda key: f"{name}.{key}", on_read, listed=name)
+        values = {f.name: raw if f.name == "raw" else getattr(item, f.name) for f in dataclasses.fields(item) if f.init}
+        watched_item = _watching(type(item))(**values)
+        object.__setattr__(watched_item, "_watch", _Watch(on_read, {f: r for f, r in reads.items() if r is not None}))
+        made.append(watched_item)
+    # Indexed by the ids as they are (looking each up would be a read), the first of an id winning.
+    by_id: dict[str, Any] = {}
+    for item, watched_item in zip(collection, made, strict=True):
+        by_id.setdefault(item.id, watched_item)
+    return Collection(name, tuple(made), by_id, collection.unique_ids)
+
+
 def _names(reads: Iterable[str]) -> frozenset[str]:
-    """What a declaration covers: its collections (a field of one is read with the collection), its
-    settings, the rule index."""
+    """What a declaration covers at a collection's granularity: its collections (whole or a field of
+    them), its settings, the rule index."""
     return frozenset(name if name.startswith(f"{SETTINGS}.") else name.partition(".")[0] for name in reads)
 
 
 def covers(reads: frozenset[str], read: str) -> bool:
     """Whether a check declaring ``reads`` may make the read ``read`` (``ALL_COLLECTIONS``: a core
-    check's every collection, which it cannot name; not the rule index, nor a setting)."""
+    check's every collection, which it cannot name; not the rule index, nor a setting): a field of
+    an entity is covered by its collection whole or by that field, the entities as such by any
+    declaration of their collection, the collection whole only by itself."""
     if ALL_COLLECTIONS in reads and read != RULE_INDEX and not read.startswith(f"{SETTINGS}."):
         return True
-    return read in _names(reads) or (read.startswith(f"{SETTINGS}.") and SETTINGS in reads)
+    if read.startswith(f"{SETTINGS}."):
+        return read in reads or SETTINGS in reads
+    collection = read.partition(".")[0]
+    if read == entities(collection):
+        return collection in _names(reads)
+    return read in reads or collection in reads
 
 
 def restricted(model: Ruleset, entry: Check) -> Ruleset:
@@ -217,13 +305,34 @@ def reads_of(entry: Check, models: Iterable[Ruleset]) -> set[str]:
 
 
 def never_read(entry: Check, found: set[str]) -> list[str]:
-    """What ``entry`` declares and was not seen to read (``SETTINGS`` is read by listing them)."""
+    """What ``entry`` declares and was not seen to read (``SETTINGS`` is read by listing them), and
+    each collection it declares whole but was seen to read only some fields of, with those fields
+    (the declaration to write instead): a whole collection sends a variant's diagnostic to its
+    `overlay` block whenever the variant also changes a field the check never reads (round 19:
+    F008 read the cards' printed ids and decks, and declared `cards`)."""
     assert entry.reads is not None
     if ALL_COLLECTIONS in entry.reads and not any(
         read != RULE_INDEX and not read.startswith(f"{SETTINGS}.") for read in found
     ):
         return [ALL_COLLECTIONS]
-    return sorted(name for name in _names(entry.reads) - {ALL_COLLECTIONS} if name not in found)
+    unread = []
+    for name in sorted(entry.reads - {ALL_COLLECTIONS}):
+        if name in (SETTINGS, RULE_INDEX) or name.startswith(f"{SETTINGS}."):
+            if name not in found:
+                unread.append(name)
+            continue
+        collection = name.partition(".")[0]
+        if name in found or (name != collection and collection in found):
+            continue
+        if name != collection:
+            unread.append(name)
+            continue
+        fields = sorted(read for read in found if read.startswith(f"{collection}.") and read != entities(collection))
+        if fields or entities(collection) in found:
+            unread.append(f"{name} whole (it reads {', '.join(fields or [entities(collection)])})")
+        else:
+            unread.append(name)
+    return unread
 
 
 @functools.cache
@@ -325,10 +434,33 @@ def test_the_record_catches_a_check_that_says_it_reads_more_than_it_does() -> No
     """What round 18's designer trial found: P006 reads the nations and said it read every
     collection and setting of the cards' files and the manifest."""
     entry = _one("P006")
-    boaster = dataclasses.replace(entry, reads=frozenset({"nations", "civilization_cards", SETTINGS}))
+    boaster = dataclasses.replace(entry, reads=frozenset({"nations.ast_position", "civilization_cards", SETTINGS}))
     found = reads_of(boaster, _models("advanced-civilization"))
-    assert found == {"nations"}
+    assert found == {"nations.ast_position", "nations.id"}
     assert never_read(boaster, found) == ["civilization_cards", SETTINGS]
+
+
+def test_the_record_catches_a_check_that_says_it_reads_a_whole_collection_it_reads_fields_of() -> None:
+    """What round 19's designer trial found: F008 read the cards' printed ids and copies and said
+    it read every field of the cards, and the guard, which watched reads by collection, let it
+    (a field of a collection was read as the collection): a variant's unrelated cost patch sent
+    F008's diagnostic to the `cards:` block. Reads are watched field by field now."""
+    entry = _one("F008")
+    boaster = dataclasses.replace(entry, reads=frozenset({"cards", "decks.prefix"}))
+    found = reads_of(boaster, _models("imperial-settlers"))
+    assert {"cards.printed_ids", "cards.copies"} <= found and "cards.cost" not in found
+    (whole,) = never_read(boaster, found)
+    assert whole.startswith("cards whole (it reads ") and "cards.printed_ids" in whole
+
+
+def test_the_restriction_catches_a_field_read_undeclared() -> None:
+    """A check that names the fields it reads may read no other field of their collection: F007
+    reads the cards' decks beside their printed ids."""
+    entry = _one("F007")
+    liar = dataclasses.replace(entry, reads=frozenset({"cards.printed_ids", "decks.prefix"}))
+    (model,) = [m for m in _models("imperial-settlers") if m.id == "imperial-settlers"]
+    with pytest.raises(UndeclaredReadError, match=r"cards\.deck"):
+        list(liar.run(restricted(model, liar)))
 
 
 def test_a_check_of_every_collection_is_run_again_after_an_edit_of_any_but_the_rule_index() -> None:

@@ -419,7 +419,7 @@ def test_an_edit_of_the_cards_runs_the_map_checks_only_once_and_reuses_their_fin
     monkeypatch.setattr(catalogue_module, "all_checks", lambda family=None: [counted(e) for e in entries])
     session = Session(tree)
     session.update()
-    map_checks = {e.code.code for e in entries if e.reads is not None and "areas" in e.reads}
+    map_checks = {e.code.code for e in entries if e.reads is not None and "areas" in e.read_collections}
     assert map_checks and map_checks <= set(runs)
     cards = "cards/advanced-civilization.yaml"
     text = (tree / cards).read_text(encoding="utf-8")

@@ -181,8 +181,8 @@ def test_a_problem_of_the_base_in_other_words_in_the_variant_stays_in_the_base(t
 
 PATCHES = HEAD + (
     "overlay:\n  areas:\n    patch:\n"
-    '      - {id: cyprus, source: "house rule"}\n'
-    '      - {id: rhodes, source: "house rule"}\n'
+    '      - {id: cyprus, panel: main, source: "house rule"}\n'
+    '      - {id: rhodes, panel: main, source: "house rule"}\n'
     "  civilization_cards:\n    patch:\n"
     '      - {id: pottery, cost: 50, source: "house rule"}\n'
 )
@@ -213,8 +213,8 @@ def _moved(diagnostic: Diagnostic, resolved: Resolved, own: list[str], base_has:
 @pytest.mark.parametrize(
     ("code", "needle", "told"),
     [
-        # M005 reads the map: the variant changes two areas, so the block they are written in
-        ("M005", "areas:", "the change in `overlay.areas` that makes it"),
+        # M011 reads the areas' panels: the variant changes two, so the block they are written in
+        ("M011", "areas:", "the change in `overlay.areas` that makes it"),
         # C006 reads the cards: the variant's one change of them
         ("C006", "{id: pottery", "undo or amend this change"),
         # X001 may read anything: the variant changes more than one thing
@@ -272,12 +272,12 @@ def test_the_variants_changes_are_indexed_once_for_all_the_diagnostics_it_causes
 
     monkeypatch.setattr(pipeline, "_changed_by_the_variant", counted)
     diagnostics = [
-        Diagnostic("M005", Severity.ERROR, f"`{entry.raw['id']}` is wrong", entry.origin.span("name"))
+        Diagnostic("M011", Severity.ERROR, f"`{entry.raw['id']}` is wrong", entry.origin.span("name"))
         for entry in resolved.collections["areas"]
     ]
     assert len(diagnostics) > 100
     moved = pipeline.caused_by_the_variant(
-        diagnostics, resolved, own, {"M005": diagnostics}, lambda wanted: {"M005": []}
+        diagnostics, resolved, own, {"M011": diagnostics}, lambda wanted: {"M011": []}
     )
     assert len(walked) == 1
     lines = {d.message.split("`")[1]: d.span.line for d in moved if d.span is not None}
@@ -365,6 +365,21 @@ overlay:
     deck_building: {all_copies: true, source: "house rule"}
 """
 
+# F008 reads the cards' printed ids and copies, not their costs (round 19's designer trial: it said
+# it read the whole `cards` collection, so the unrelated cost patch sent it to the `cards:` line).
+A_GAP_AND_A_COST = """\
+kind: ruleset
+id: house-is
+name: House IS
+family: imperial-settlers
+extends: imperial-settlers
+overlay:
+  cards:
+    patch:
+      - {id: bar004, copies: 2, printed_ids: [BAR004, BAR005], source: "house rule"}
+      - {id: bar001, cost: [wood, wood], source: "house rule"}
+"""
+
 
 @pytest.mark.parametrize(
     ("ruleset", "text", "code", "needle"),
@@ -378,6 +393,7 @@ overlay:
         ("mega-17", SEVENTEEN_NATIONS, "P006", "{id: kushan"),
         ("house-sid", NO_CATHEDRAL, "T007", "{id: theology"),
         ("house-is", A_DEARER_COMMON_DECK, "F005", "{id: com001"),
+        ("house-is", A_GAP_AND_A_COST, "F008", "{id: bar004"),
     ],
 )
 def test_a_caused_diagnostic_goes_to_the_one_change_of_what_its_check_reads_among_others(

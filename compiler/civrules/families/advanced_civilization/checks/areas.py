@@ -16,7 +16,7 @@ from civrules.families.advanced_civilization.mapgraph import derived_coastal, ma
 from civrules.families.advanced_civilization.model import Ruleset
 
 
-@check("M010", "coastal-mismatch", Severity.ERROR, reads=("areas", "borders"))
+@check("M010", "coastal-mismatch", Severity.ERROR, reads=("areas.coastal", "areas.land", "areas.water", "borders"))
 def check_coastal(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an area's declared `coastal` flag disagrees with its borders. A coastal area contains land
@@ -64,7 +64,7 @@ def _listing(ids: list[str], one: str, verb: str, many: str, verbs: str) -> str:
     return f"{one} {names} {verb}" if len(ids) == 1 else f"{many} {names} {verbs}"
 
 
-@check("M011", "area-panel-undeclared", Severity.ERROR, reads=("areas",))
+@check("M011", "area-panel-undeclared", Severity.ERROR, reads=("areas.panel",))
 def check_area_panels(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an area is on a panel that its map file does not declare in its `panel`.
@@ -97,7 +97,7 @@ def check_area_panels(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("M012", "coast-touches", Severity.ERROR, reads=("areas", "borders"))
+@check("M012", "coast-touches", Severity.ERROR, reads=("areas.coasts", "borders"))
 def check_coast_touches(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a coast of a two-coast area (23.57) names an area that is not across a sea or both border
@@ -147,7 +147,7 @@ def check_coast_touches(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     seen[other] = c
 
 
-@check("M013", "two-coasts-incomplete", Severity.WARNING, reads=("areas", "borders", setting("two_coast_areas")))
+@check("M013", "two-coasts-incomplete", Severity.WARNING, reads=("areas.coasts", "borders", setting("two_coast_areas")))
 def check_two_coasts_complete(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the two-coast information is incomplete: an area with `coasts` leaves a sea neighbour on no

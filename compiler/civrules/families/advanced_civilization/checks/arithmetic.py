@@ -22,7 +22,15 @@ def _points(effect: CalamityEffect) -> int | None:
     return amount if isinstance(amount, int) and not isinstance(amount, bool) else None
 
 
-@check("K016", "modifier-larger-than-effect", Severity.WARNING, reads=("calamities",))
+@check(
+    "K016",
+    "modifier-larger-than-effect",
+    Severity.WARNING,
+    reads=(
+        "calamities.effects",
+        "calamities.modifiers",
+    ),
+)
 def check_modifier_within_effect(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a card's modifier reduces an effect by more than the effect's whole amount (−20 on a
@@ -66,7 +74,7 @@ def check_modifier_within_effect(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("K017", "secondary-total-beyond-caps", Severity.WARNING, reads=("calamities",))
+@check("K017", "secondary-total-beyond-caps", Severity.WARNING, reads=("calamities.effects",))
 def check_secondary_total_within_caps(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an effect shares a total among a number of victims with a cap per victim

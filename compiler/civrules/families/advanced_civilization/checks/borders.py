@@ -68,7 +68,7 @@ def _lacks(area: Area, kind: str) -> str | None:
     return None
 
 
-@check("M002", "border-kind-mismatch", Severity.ERROR, reads=("areas", "borders"))
+@check("M002", "border-kind-mismatch", Severity.ERROR, reads=("areas.land", "areas.water", "borders"))
 def check_border_kinds(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a border's kind does not fit its two areas: a land border where one side has no land
@@ -139,7 +139,7 @@ def check_border_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("M004", "excluded-border-declared", Severity.ERROR, reads=("areas", "borders", setting("excluded_borders")))
+@check("M004", "excluded-border-declared", Severity.ERROR, reads=("areas.id", "borders", setting("excluded_borders")))
 def check_excluded_borders(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a pair of areas is both a border and listed under `excluded_borders` (links a source gives
@@ -172,7 +172,7 @@ def check_excluded_borders(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("M005", "isolated-area", Severity.ERROR, reads=("areas", "borders"))
+@check("M005", "isolated-area", Severity.ERROR, reads=("areas.id", "borders"))
 def check_isolated_areas(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an area has no border at all.
@@ -197,7 +197,7 @@ def check_isolated_areas(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("M006", "map-disconnected", Severity.ERROR, reads=("areas", "borders"))
+@check("M006", "map-disconnected", Severity.ERROR, reads=("areas.id", "borders"))
 def check_map_connected(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the areas fall apart into groups with no border between them (areas with no border at all

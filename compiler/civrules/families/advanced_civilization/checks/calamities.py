@@ -91,7 +91,7 @@ def _stacks_key(ruleset: Ruleset) -> Related | None:
 # --- Stacks ------------------------------------------------------------------------------------
 
 
-@check("K001", "calamity-outside-calamity-stacks", Severity.ERROR, reads=("calamities", setting("trade_stacks")))
+@check("K001", "calamity-outside-calamity-stacks", Severity.ERROR, reads=("calamities.stack", setting("trade_stacks")))
 def check_calamity_stacks(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a calamity is in a trade stack the commodities file does not declare, or in one declared
@@ -150,7 +150,12 @@ def check_calamity_stacks(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("K002", "stack-calamity-composition", Severity.ERROR, reads=("calamities", setting("trade_stacks")))
+@check(
+    "K002",
+    "stack-calamity-composition",
+    Severity.ERROR,
+    reads=("calamities.severity", "calamities.stack", "calamities.tradable", setting("trade_stacks")),
+)
 def check_stack_composition(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a trade stack does not hold the calamities its declaration says: Advanced Civilization
@@ -354,7 +359,16 @@ def check_combination_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("K005", "unknown-effect-id", Severity.ERROR, reads=("calamities",))
+@check(
+    "K005",
+    "unknown-effect-id",
+    Severity.ERROR,
+    reads=(
+        "calamities.effects",
+        "calamities.immune",
+        "calamities.modifiers",
+    ),
+)
 def check_effect_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a modifier's `modifies`, or an immunity's `effects`, names an effect id the calamity does
@@ -390,7 +404,16 @@ def check_effect_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("K006", "effect-side-mismatch", Severity.ERROR, reads=("calamities",))
+@check(
+    "K006",
+    "effect-side-mismatch",
+    Severity.ERROR,
+    reads=(
+        "calamities.effects",
+        "calamities.immune",
+        "calamities.modifiers",
+    ),
+)
 def check_effect_sides(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a modifier names an effect on the other side from the one it `applies_to` (a modifier
@@ -459,7 +482,16 @@ class _Covered:
         return frozenset(e for side in sides for e in self.by_side.get(side, ()))
 
 
-@check("K007", "immunity-without-modifier", Severity.ERROR, reads=("calamities",))
+@check(
+    "K007",
+    "immunity-without-modifier",
+    Severity.ERROR,
+    reads=(
+        "calamities.effects",
+        "calamities.immune",
+        "calamities.modifiers",
+    ),
+)
 def check_immunity_has_modifier(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an `immune` entry for the holders of a card has no `immunity` modifier of that card on
@@ -521,7 +553,15 @@ def _list(effects: frozenset[str]) -> str:
     return ", ".join(f"`{e}`" for e in sorted(effects)) or "no effect"
 
 
-@check("K008", "immunity-modifier-without-entry", Severity.ERROR, reads=("calamities",))
+@check(
+    "K008",
+    "immunity-modifier-without-entry",
+    Severity.ERROR,
+    reads=(
+        "calamities.immune",
+        "calamities.modifiers",
+    ),
+)
 def check_modifier_has_immunity(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a modifier with `effect: immunity` names a card for which the calamity has no `immune`
@@ -564,7 +604,7 @@ COMPATIBLE = {
 }
 
 
-@check("K009", "card-link-without-modifier", Severity.ERROR, reads=("calamities", "civilization_cards"))
+@check("K009", "card-link-without-modifier", Severity.ERROR, reads=("calamities.modifiers", "civilization_cards"))
 def check_links_have_modifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a civilization card's attribute says it changes a calamity (`calamities:` in the card's
@@ -595,7 +635,12 @@ def check_links_have_modifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("K010", "modifier-without-card-link", Severity.ERROR, reads=("calamities", "civilization_cards", RULE_INDEX))
+@check(
+    "K010",
+    "modifier-without-card-link",
+    Severity.ERROR,
+    reads=("calamities.modifiers", "civilization_cards", RULE_INDEX),
+)
 def check_modifiers_have_links(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a calamity has a modifier for a civilization card, but no attribute of that card links
@@ -655,7 +700,7 @@ def _link_word(effect: str) -> str:
     return "reduces" if effect == "immunity" else effect
 
 
-@check("K011", "card-link-direction-mismatch", Severity.WARNING, reads=("calamities", "civilization_cards"))
+@check("K011", "card-link-direction-mismatch", Severity.WARNING, reads=("calamities.modifiers", "civilization_cards"))
 def check_link_directions(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a card's attribute says it reduces (aggravates, nullifies, alters) a calamity, but none
@@ -696,7 +741,15 @@ def check_link_directions(ruleset: Ruleset) -> Iterator[Diagnostic]:
 # --- Amounts and roles -------------------------------------------------------------------------
 
 
-@check("K012", "set-to-disagrees-with-amount", Severity.WARNING, reads=("calamities",))
+@check(
+    "K012",
+    "set-to-disagrees-with-amount",
+    Severity.WARNING,
+    reads=(
+        "calamities.effects",
+        "calamities.modifiers",
+    ),
+)
 def check_set_to(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a modifier gives both a change (`amount`) and the resulting amount (`set_to`), and the
@@ -752,7 +805,16 @@ def _trading_player_uses(calamity: Calamity) -> Iterator[tuple[tuple[str | int, 
             yield ("immune", entry.index, "who"), "makes the trading player immune"
 
 
-@check("K013", "trading-player-on-non-tradable", Severity.WARNING, reads=("calamities",))
+@check(
+    "K013",
+    "trading-player-on-non-tradable",
+    Severity.WARNING,
+    reads=(
+        "calamities.effects",
+        "calamities.immune",
+        "calamities.tradable",
+    ),
+)
 def check_trading_player(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a non-tradable calamity has an effect or immunity that involves the player who traded
@@ -782,7 +844,7 @@ def check_trading_player(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("K014", "duplicate-effect-id", Severity.ERROR, reads=("calamities",))
+@check("K014", "duplicate-effect-id", Severity.ERROR, reads=("calamities.effects",))
 def check_duplicate_effect_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: two effects of one calamity (its `primary` and `secondary` lists together) share an id.
@@ -815,7 +877,15 @@ def check_duplicate_effect_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("K015", "duplicate-modifier", Severity.WARNING, reads=("calamities",))
+@check(
+    "K015",
+    "duplicate-modifier",
+    Severity.WARNING,
+    reads=(
+        "calamities.effects",
+        "calamities.modifiers",
+    ),
+)
 def check_duplicate_modifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: two modifiers of the same card on one calamity change the same effect for the same role

@@ -395,7 +395,7 @@ def coverable(
 # --- Prerequisites -----------------------------------------------------------------------------
 
 
-@check("C001", "prerequisite-cycle", Severity.ERROR, reads=("civilization_cards",))
+@check("C001", "prerequisite-cycle", Severity.ERROR, reads=("civilization_cards.prerequisites",))
 def check_prerequisite_cycles(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: cards require each other in a circle (a card that requires itself, or `a` requires `b`
@@ -459,7 +459,7 @@ def check_prerequisite_cycles(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("C002", "redundant-prerequisite", Severity.WARNING, reads=("civilization_cards",))
+@check("C002", "redundant-prerequisite", Severity.WARNING, reads=("civilization_cards.prerequisites",))
 def check_redundant_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a prerequisite that says nothing: it is listed twice, or another prerequisite of the same
@@ -527,7 +527,7 @@ def check_redundant_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
 # --- Credits -----------------------------------------------------------------------------------
 
 
-@check("C003", "self-credit", Severity.ERROR, reads=("civilization_cards",))
+@check("C003", "self-credit", Severity.ERROR, reads=("civilization_cards.credits",))
 def check_self_credits(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a card gives a specific credit to itself.
@@ -553,7 +553,12 @@ def check_self_credits(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 )
 
 
-@check("C004", "credit-target-twice", Severity.WARNING, reads=("civilization_cards", setting("credit_policy")))
+@check(
+    "C004",
+    "credit-target-twice",
+    Severity.WARNING,
+    reads=("civilization_cards.credits", "civilization_cards.groups", setting("credit_policy")),
+)
 def check_credit_targets_twice(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: several credit lines of one card reach the same target card: a specific credit to a card
@@ -709,7 +714,15 @@ def counting_lines(giver: Card, targets: Iterable[str], matrix: CreditMatrix) ->
     return found
 
 
-@check("C005", "credit-to-prerequisite", Severity.WARNING, reads=("civilization_cards",))
+@check(
+    "C005",
+    "credit-to-prerequisite",
+    Severity.WARNING,
+    reads=(
+        "civilization_cards.credits",
+        "civilization_cards.prerequisites",
+    ),
+)
 def check_credits_to_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a card gives a specific credit to one of its own prerequisites (directly or through
@@ -753,7 +766,18 @@ def check_credits_to_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("C006", "free-for-every-holder", Severity.WARNING, reads=("civilization_cards", setting("credit_policy")))
+@check(
+    "C006",
+    "free-for-every-holder",
+    Severity.WARNING,
+    reads=(
+        "civilization_cards.cost",
+        "civilization_cards.credits",
+        "civilization_cards.groups",
+        "civilization_cards.prerequisites",
+        setting("credit_policy"),
+    ),
+)
 def check_free_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the credits a card receives from its own prerequisites (which every buyer must hold,
@@ -868,7 +892,18 @@ class _CreditsToward:
         return givers, total
 
 
-@check("C007", "credit-covers-cost", Severity.WARNING, reads=("civilization_cards", setting("credit_policy")))
+@check(
+    "C007",
+    "credit-covers-cost",
+    Severity.WARNING,
+    reads=(
+        "civilization_cards.cost",
+        "civilization_cards.credits",
+        "civilization_cards.groups",
+        "civilization_cards.prerequisites",
+        setting("credit_policy"),
+    ),
+)
 def check_credits_covering_cost(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the credit one card gives toward another reaches the target's whole cost, so any holder

@@ -36,7 +36,7 @@ def _stack_cards(ruleset: Ruleset) -> dict[int, list[Commodity]]:
     return by_stack
 
 
-@check("D001", "total-cards-mismatch", Severity.ERROR, reads=("commodities", setting("total_cards")))
+@check("D001", "total-cards-mismatch", Severity.ERROR, reads=("commodities.count", setting("total_cards")))
 def check_total_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the total number of commodity cards the file declares (`total_cards`) is not the sum of
@@ -77,7 +77,12 @@ def check_total_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("D002", "stack-is-not-face-value", Severity.ERROR, reads=("commodities", setting("trade_stacks")))
+@check(
+    "D002",
+    "stack-is-not-face-value",
+    Severity.ERROR,
+    reads=("commodities.stack", "commodities.value", setting("trade_stacks")),
+)
 def check_stack_is_value(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the file declares that the stacks are numbered by face value
@@ -111,7 +116,7 @@ def check_stack_is_value(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("D003", "commodity-in-undeclared-stack", Severity.ERROR, reads=("commodities", setting("trade_stacks")))
+@check("D003", "commodity-in-undeclared-stack", Severity.ERROR, reads=("commodities.stack", setting("trade_stacks")))
 def check_commodity_stacks(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: goods are in a trade stack that `trade_stacks.stacks` does not declare.
@@ -142,7 +147,7 @@ def check_commodity_stacks(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("D004", "stack-numbering", Severity.ERROR, reads=("commodities", setting("trade_stacks")))
+@check("D004", "stack-numbering", Severity.ERROR, reads=("commodities.stack", setting("trade_stacks")))
 def check_stack_numbering(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the trade stack declarations do not fit together: a stack number declared twice,
@@ -209,7 +214,7 @@ def check_stack_numbering(ruleset: Ruleset) -> Iterator[Diagnostic]:
     "D005",
     "stack-too-small-for-players",
     Severity.ERROR,
-    reads=("commodities", setting("trade_stacks"), setting("players")),
+    reads=("commodities.count", "commodities.stack", setting("trade_stacks"), setting("players")),
 )
 def check_stack_sizes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
@@ -262,7 +267,12 @@ def _players_span(ruleset: Ruleset) -> Span:
     return found.span("max") if found is not None else ruleset.manifest.span("players", "max")
 
 
-@check("D006", "set-value-example-mismatch", Severity.ERROR, reads=("commodities", setting("set_value")))
+@check(
+    "D006",
+    "set-value-example-mismatch",
+    Severity.ERROR,
+    reads=("commodities.count", "commodities.value", setting("set_value")),
+)
 def check_set_value_examples(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a worked example of `set_value` does not follow the declared formula (`n x n x v`, for n
@@ -318,7 +328,7 @@ def check_set_value_examples(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("D007", "mining-goods-inconsistent", Severity.ERROR, reads=("commodities", setting("mining")))
+@check("D007", "mining-goods-inconsistent", Severity.ERROR, reads=("commodities.mining", setting("mining")))
 def check_mining_goods(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: Mining's set bonus (`mining.set_bonus`) is declared but no good is marked `mining: true`,

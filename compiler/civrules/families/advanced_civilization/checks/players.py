@@ -9,7 +9,15 @@ from civrules.diagnostics import Diagnostic, Related, Severity
 from civrules.families.advanced_civilization.model import Nation, Ruleset
 
 
-@check("P001", "too-few-nations", Severity.ERROR, reads=("player_counts",))
+@check(
+    "P001",
+    "too-few-nations",
+    Severity.ERROR,
+    reads=(
+        "player_counts.configurations",
+        "player_counts.players",
+    ),
+)
 def check_nations_per_count(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a set-up for N players offers fewer than N nations.
@@ -44,7 +52,7 @@ def check_nations_per_count(ruleset: Ruleset) -> Iterator[Diagnostic]:
     "P002",
     "player-count-uncovered",
     Severity.ERROR,
-    reads=("player_counts", setting("player_counts"), setting("players")),
+    reads=("player_counts.players", setting("player_counts"), setting("players")),
 )
 def check_counts_cover_players(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
@@ -81,7 +89,7 @@ def check_counts_cover_players(ruleset: Ruleset) -> Iterator[Diagnostic]:
     )
 
 
-@check("P003", "player-count-out-of-range", Severity.ERROR, reads=("player_counts", setting("players")))
+@check("P003", "player-count-out-of-range", Severity.ERROR, reads=("player_counts.players", setting("players")))
 def check_counts_in_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: `player_counts.counts` has an entry for a number of players outside `players.min` to
@@ -144,7 +152,7 @@ def _positions(ruleset: Ruleset) -> Iterator[tuple[Nation, int]]:
             yield nation, nation.ast_position
 
 
-@check("P005", "duplicate-ast-position", Severity.ERROR, reads=("nations",))
+@check("P005", "duplicate-ast-position", Severity.ERROR, reads=("nations.ast_position",))
 def check_unique_ast_positions(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: two nations have the same A.S.T. position.
@@ -174,7 +182,7 @@ def check_unique_ast_positions(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("P006", "ast-position-out-of-range", Severity.ERROR, reads=("nations",))
+@check("P006", "ast-position-out-of-range", Severity.ERROR, reads=("nations.ast_position",))
 def check_ast_position_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a nation's A.S.T. position is larger than the number of nations.

@@ -33,7 +33,7 @@ def member_spans(ruleset: Ruleset) -> dict[str, list[tuple[str, Span]]]:
     return members
 
 
-@check("M020", "flood-plain-disconnected", Severity.ERROR, reads=("areas", "borders", "flood_plains"))
+@check("M020", "flood-plain-disconnected", Severity.ERROR, reads=("areas.land", "borders", "flood_plains"))
 def check_flood_plains_connected(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the land areas of a flood plain do not hang together by land (land or both borders): part
@@ -82,7 +82,7 @@ def check_flood_plains_connected(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("M021", "flood-plain-membership", Severity.ERROR, reads=("areas", "flood_plains"))
+@check("M021", "flood-plain-membership", Severity.ERROR, reads=("areas.flood_plain", "areas.land", "flood_plains"))
 def check_flood_plain_members(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an area's `flood_plain` and the flood plain's `areas` disagree: the area names a flood
@@ -219,7 +219,7 @@ def check_flood_plain_continuations(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("M023", "volcano-not-adjacent", Severity.ERROR, reads=("areas", "borders", "volcanoes"))
+@check("M023", "volcano-not-adjacent", Severity.ERROR, reads=("areas.id", "borders", "volcanoes.areas"))
 def check_volcanoes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a volcano touches two areas that share no border. A volcano occupies one area or straddles

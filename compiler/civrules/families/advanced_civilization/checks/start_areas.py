@@ -26,7 +26,7 @@ def _listings(ruleset: Ruleset) -> Iterator[tuple[Nation, str, Span]]:
                 yield nation, area_id, nation.origin.span("start_areas", "areas", i)
 
 
-@check("M030", "start-area-not-land", Severity.ERROR, reads=("nations", "areas"))
+@check("M030", "start-area-not-land", Severity.ERROR, reads=("nations.name", "nations.start_areas", "areas.land"))
 def check_start_areas_are_land(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a nation's start area is a water-only area.
@@ -51,7 +51,9 @@ def check_start_areas_are_land(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("M031", "start-area-mismatch", Severity.ERROR, reads=("nations", "areas"))
+@check(
+    "M031", "start-area-mismatch", Severity.ERROR, reads=("nations.name", "nations.start_areas", "areas.start_nation")
+)
 def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a map area's `start_nation` and the nations' start area lists disagree: the area names a
@@ -158,7 +160,12 @@ def _availability(ruleset: Ruleset) -> Iterator[tuple[Nation, list[str], list[st
                 yield nation, existing, outside, count.origin.span("configurations", c, "nations", i), related
 
 
-@check("M032", "nation-cannot-start", Severity.ERROR, reads=("nations", "player_counts", "areas"))
+@check(
+    "M032",
+    "nation-cannot-start",
+    Severity.ERROR,
+    reads=("nations.name", "nations.start_areas", "player_counts.configurations", "areas.id"),
+)
 def check_nations_can_start(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a player-count configuration offers a nation none of whose start areas is on the part of
@@ -188,7 +195,12 @@ def check_nations_can_start(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("M033", "start-area-out-of-play", Severity.WARNING, reads=("nations", "player_counts", "areas"))
+@check(
+    "M033",
+    "start-area-out-of-play",
+    Severity.WARNING,
+    reads=("nations.name", "nations.start_areas", "player_counts.configurations", "areas.id"),
+)
 def check_start_areas_in_play(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a player-count configuration offers a nation some of whose start areas (not all) are off

@@ -26,7 +26,7 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-@check("A001", "epoch-order", Severity.ERROR, reads=("epochs",))
+@check("A001", "epoch-order", Severity.ERROR, reads=("epochs.order",))
 def check_epoch_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: an epoch's `order` is not its place in the list of epochs: the epochs are not numbered
@@ -60,7 +60,7 @@ def check_epoch_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("A002", "track-epoch-sequence", Severity.ERROR, reads=("ast_tracks", "epochs"))
+@check("A002", "track-epoch-sequence", Severity.ERROR, reads=("ast_tracks.epoch_starts", "epochs.order"))
 def check_track_epoch_sequence(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a nation's A.S.T. track does not list the ruleset's epochs each once, in epoch order: an
@@ -118,7 +118,9 @@ def check_track_epoch_sequence(ruleset: Ruleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("A003", "track-epoch-spaces", Severity.ERROR, reads=("ast_tracks", setting("ast")))
+@check(
+    "A003", "track-epoch-spaces", Severity.ERROR, reads=("ast_tracks.epoch_starts", "ast_tracks.spaces", setting("ast"))
+)
 def check_track_epoch_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the epoch starts of a track do not divide it into epochs: the first epoch does not begin
@@ -171,7 +173,12 @@ def check_track_epoch_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 previous = (epoch, space)
 
 
-@check("A004", "track-layout-mismatch", Severity.ERROR, reads=("ast_tracks", setting("ast")))
+@check(
+    "A004",
+    "track-layout-mismatch",
+    Severity.ERROR,
+    reads=("ast_tracks.points_per_space", "ast_tracks.spaces", setting("ast")),
+)
 def check_track_layout(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: the A.S.T.'s declared layout disagrees with itself or with a track: a track has another
@@ -341,7 +348,10 @@ def check_value_thresholds_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 
 @check(
-    "A007", "value-threshold-unreachable", Severity.ERROR, reads=("ast_tracks", "civilization_cards", setting("ast"))
+    "A007",
+    "value-threshold-unreachable",
+    Severity.ERROR,
+    reads=("ast_tracks", "civilization_cards.cost", setting("ast")),
 )
 def check_value_thresholds_reachable(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
@@ -388,7 +398,14 @@ def check_value_thresholds_reachable(ruleset: Ruleset) -> Iterator[Diagnostic]:
     "A008",
     "epoch-requirement-unsatisfiable",
     Severity.ERROR,
-    reads=("groups", "civilization_cards", "epochs", setting("components")),
+    reads=(
+        "groups.id",
+        "civilization_cards.cost",
+        "civilization_cards.groups",
+        "civilization_cards.victory_points",
+        "epochs",
+        setting("components"),
+    ),
 )
 def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
@@ -562,7 +579,7 @@ def _level(epoch: Epoch, path: tuple[str | int, ...]) -> str | None:
     return next((entry.level for entry in epoch.by_level if entry.index == index), None)
 
 
-@check("A009", "nation-without-track", Severity.ERROR, reads=("nations", "ast_tracks", setting("ast")))
+@check("A009", "nation-without-track", Severity.ERROR, reads=("nations.id", "ast_tracks.level", setting("ast")))
 def check_nation_tracks(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a nation has no track on the A.S.T. (at every level, when the A.S.T. has levels).

@@ -20,7 +20,7 @@ def _added(ruleset: ImperialSettlersRuleset, card: Card) -> bool:
     return ruleset.layer(card.origin) > 0
 
 
-@check("F007", "printed-id-prefix", Severity.ERROR, reads=("cards", "decks"))
+@check("F007", "printed-id-prefix", Severity.ERROR, reads=("cards.deck", "cards.printed_ids", "decks.prefix"))
 def check_prefix(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a card's printed id does not begin with its deck's code (BAR, COM, EGY, JAP, ROM, p4), or
@@ -61,7 +61,7 @@ def check_prefix(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                 break
 
 
-@check("F008", "printed-id-sequence", Severity.ERROR, reads=("cards", "decks"))
+@check("F008", "printed-id-sequence", Severity.ERROR, reads=("cards.copies", "cards.printed_ids", "decks.prefix"))
 def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: the printed ids of a deck are repeated, leave a gap (a deck's cards are numbered 001 to
@@ -174,7 +174,24 @@ _FIELDS = ("cost", "spoils", "deal", "production", "build_bonus")
 _COPY_FIELDS = ("cost", "spoils", "deal")
 
 
-@check("F009", "unknown-good", Severity.ERROR, reads=("cards", "decks", "factions", "goods"))
+@check(
+    "F009",
+    "unknown-good",
+    Severity.ERROR,
+    reads=(
+        "cards.build_bonus",
+        "cards.cost",
+        "cards.deal",
+        "cards.deck",
+        "cards.differing_copies",
+        "cards.production",
+        "cards.spoils",
+        "decks.faction",
+        "factions.production",
+        "factions.storage",
+        "goods.id",
+    ),
+)
 def check_goods(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a card's cost, spoils, deal, production or build bonus (or a differing copy's cost,
@@ -237,7 +254,12 @@ def check_goods(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                     )
 
 
-@check("F010", "spoils-or-deal-on-the-wrong-card", Severity.ERROR, reads=("cards", setting("card_uses")))
+@check(
+    "F010",
+    "spoils-or-deal-on-the-wrong-card",
+    Severity.ERROR,
+    reads=("cards.can_be_razed", "cards.deal", "cards.deck", "cards.spoils", setting("card_uses")),
+)
 def check_spoils_and_deals(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a card has spoils though its deck's cards have none, or lacks them though they have
@@ -291,7 +313,7 @@ def check_spoils_and_deals(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnos
     "F011",
     "unknown-kind-or-colour",
     Severity.ERROR,
-    reads=("cards", "colours", "location_kinds", setting("colourless_cards")),
+    reads=("cards.colours", "cards.kind", "colours.id", "location_kinds.id", setting("colourless_cards")),
 )
 def check_kinds_and_colours(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """

@@ -11,12 +11,12 @@ from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.imperial_settlers.decks import DeckRule, deck_rule
 from civrules.families.imperial_settlers.model import Deck, FactionDeck, ImperialSettlersRuleset
 
-#: What the size and pattern checks (F001, F002) read: the deck-building rule, the decks, the deck of
+#: What the size and pattern checks (F001, F002) read: the deck-building rule, the faction of each deck, the deck of
 #: each faction and its custom deck, and of the cards the deck each is printed for (its printed ids'
 #: code, or its `deck:`) and its copies. A variant's patch of a card's colours or goods does not
 #: change a deck. The other deck checks read less, and say so.
 DECKS = (
-    "decks",
+    "decks.faction",
     "factions.deck",
     "faction_decks",
     "cards.copies",
@@ -191,7 +191,7 @@ def _pattern_hint(rule: DeckRule) -> str:
     return f"a faction deck holds {parts}"
 
 
-@check("F003", "deck-card-copies-incomplete", Severity.ERROR, reads=("faction_decks", "cards.copies"))
+@check("F003", "deck-card-copies-incomplete", Severity.ERROR, reads=("faction_decks", "cards.copies", "cards.printed_ids"))
 def check_all_copies(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a custom faction deck holds a card in another number of copies than the card has: one
@@ -265,7 +265,7 @@ def check_own_faction(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     "F005",
     "common-deck-size",
     Severity.ERROR,
-    reads=("decks", "faction_decks", "cards.copies", "cards.printed_ids", "cards.deck"),
+    reads=("decks.faction", "decks.size", "faction_decks.id", "cards.copies", "cards.printed_ids", "cards.deck"),
 )
 def check_common_deck(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
@@ -293,7 +293,7 @@ def check_common_deck(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("F006", "decks-do-not-add-up-to-components", Severity.ERROR, reads=("components", "decks"))
+@check("F006", "decks-do-not-add-up-to-components", Severity.ERROR, reads=("components.count", "decks.size"))
 def check_component_count(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: the printed decks' sizes and the attack cards do not add up to the cards the box holds

@@ -11,7 +11,7 @@ from civrules.diagnostics.suggest import closest, mean
 from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
 
 
-@check("F012", "scoring-constants", Severity.ERROR, reads=("phases", setting("scoring")))
+@check("F012", "scoring-constants", Severity.ERROR, reads=("phases.order", setting("scoring")))
 def check_scoring(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: the scoring constants disagree: a faction location is worth less than a common one (2
@@ -95,7 +95,7 @@ def check_achievements(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]
 SOLO_ATTACK = "attack"
 
 
-@check("F016", "unknown-solo-phase", Severity.ERROR, reads=("phases", setting("solo")))
+@check("F016", "unknown-solo-phase", Severity.ERROR, reads=("phases.id", setting("solo")))
 def check_solo_phases(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a phase of the solo round (`solo.phases`) is neither a phase of the round (`phases`) nor

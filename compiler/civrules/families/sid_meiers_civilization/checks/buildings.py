@@ -41,7 +41,7 @@ def _upgrade_cycles(ruleset: CivilizationRuleset) -> list[list[str]]:
     return sorted(cycles, key=lambda path: order[path[0]])
 
 
-@check("T017", "building-upgrade-cycle", Severity.ERROR, reads=("buildings",))
+@check("T017", "building-upgrade-cycle", Severity.ERROR, reads=("buildings.upgrade_of",))
 def check_upgrade_cycles(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: buildings upgrade each other in a circle (`upgrade_of`): a building that upgrades itself,
@@ -78,7 +78,15 @@ def check_upgrade_cycles(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
         )
 
 
-@check("T008", "upgrade-not-dearer-than-base", Severity.ERROR, reads=("buildings",))
+@check(
+    "T008",
+    "upgrade-not-dearer-than-base",
+    Severity.ERROR,
+    reads=(
+        "buildings.cost",
+        "buildings.upgrade_of",
+    ),
+)
 def check_upgrade_costs(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: an upgraded building costs no more than the basic building it upgrades (Granary 5,
@@ -120,7 +128,12 @@ def check_upgrade_costs(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("T009", "limited-building-on-water", Severity.ERROR, reads=("buildings", "terrains"))
+@check(
+    "T009",
+    "limited-building-on-water",
+    Severity.ERROR,
+    reads=("buildings.limited", "buildings.terrains", "terrains.water"),
+)
 def check_limited_terrain(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: a limited (starred) building, or a building's terrain list, allows water where the rule

@@ -10,7 +10,15 @@ from civrules.diagnostics import Diagnostic, Severity
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 
 
-@check("T013", "culture-cost-falls", Severity.ERROR, reads=("spaces",))
+@check(
+    "T013",
+    "culture-cost-falls",
+    Severity.ERROR,
+    reads=(
+        "spaces.cost",
+        "spaces.position",
+    ),
+)
 def check_culture_costs(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: a space of the culture track costs less culture or trade than the space before it.
@@ -33,7 +41,15 @@ def check_culture_costs(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                 )
 
 
-@check("T014", "culture-track-does-not-end-in-victory", Severity.ERROR, reads=("spaces",))
+@check(
+    "T014",
+    "culture-track-does-not-end-in-victory",
+    Severity.ERROR,
+    reads=(
+        "spaces.kind",
+        "spaces.position",
+    ),
+)
 def check_track_end(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: the culture track's last space is not the culture victory, or a victory space is not last.

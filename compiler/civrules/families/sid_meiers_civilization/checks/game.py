@@ -11,7 +11,7 @@ from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 VICTORIES = ("culture", "technology", "economy", "military")
 
 
-@check("T015", "victory-missing", Severity.ERROR, reads=("victories", setting("coins")))
+@check("T015", "victory-missing", Severity.ERROR, reads=("victories.coins", "victories.kind", setting("coins")))
 def check_victories(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: one of the four victories (culture, technology, economy, military, p2) is missing, or the
@@ -49,7 +49,7 @@ def check_victories(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
             )
 
 
-@check("T016", "tile-not-four-by-four", Severity.ERROR, reads=("tiles",))
+@check("T016", "tile-not-four-by-four", Severity.ERROR, reads=("tiles.squares",))
 def check_tiles(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: a map tile is not 4 rows of 4 squares.

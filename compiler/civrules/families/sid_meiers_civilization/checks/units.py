@@ -10,7 +10,7 @@ from civrules.diagnostics import Diagnostic, Severity, words
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 
 
-@check("T010", "unit-rank-inconsistent", Severity.ERROR, reads=("unit_types",))
+@check("T010", "unit-rank-inconsistent", Severity.ERROR, reads=("unit_types.ranks",))
 def check_ranks(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: a unit rank costs no more than the rank below, or its strengths are not the rank below's
@@ -50,7 +50,16 @@ def check_ranks(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                     )
 
 
-@check("T011", "trumps-form-no-cycle", Severity.WARNING, reads=("unit_types",))
+@check(
+    "T011",
+    "trumps-form-no-cycle",
+    Severity.WARNING,
+    reads=(
+        "unit_types.available_at_start",
+        "unit_types.never_trumped",
+        "unit_types.trumps",
+    ),
+)
 def check_trumps(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: the basic unit types' trumps do not form one rock-paper-scissors cycle (p16), or a type

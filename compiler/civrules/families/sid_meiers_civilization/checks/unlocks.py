@@ -12,7 +12,7 @@ from civrules.families.sid_meiers_civilization.model import CivilizationRuleset,
 from civrules.model import Unknown
 
 
-@check("T006", "unlock-of-missing-unit-rank", Severity.ERROR, reads=("technologies", "unit_types"))
+@check("T006", "unlock-of-missing-unit-rank", Severity.ERROR, reads=("technologies.unlocks", "unit_types.ranks"))
 def check_unit_unlocks(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: a technology unlocks a rank of a unit type that the type does not have.
@@ -37,7 +37,12 @@ def check_unit_unlocks(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                 )
 
 
-@check("T007", "nothing-unlocks-it", Severity.WARNING, reads=("technologies", "buildings", "governments"))
+@check(
+    "T007",
+    "nothing-unlocks-it",
+    Severity.WARNING,
+    reads=("technologies.unlocks", "buildings.id", "governments.starting", "governments.transitional"),
+)
 def check_everything_unlocked(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: a building or a government that is not available from the start is unlocked by no

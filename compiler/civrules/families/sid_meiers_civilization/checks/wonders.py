@@ -9,7 +9,15 @@ from civrules.diagnostics import Diagnostic, Severity
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 
 
-@check("T012", "wonder-discount-not-below-cost", Severity.ERROR, reads=("wonders",))
+@check(
+    "T012",
+    "wonder-discount-not-below-cost",
+    Severity.ERROR,
+    reads=(
+        "wonders.cost",
+        "wonders.discount",
+    ),
+)
 def check_discounts(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     """
     What: a wonder's discounted cost is not below its cost (the Colossus: 15, 10 with Metalworking, p7).
