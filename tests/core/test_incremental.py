@@ -26,6 +26,7 @@ from civrules.load.splice import splice_document
 from civrules.load.workspace import LoadedFile, Workspace
 from civrules.pipeline import analyse
 from civrules.pipeline.incremental import Session, _moved, full_run, unused_files
+from civrules.support.commands import invoked
 from tests.conftest import RULES
 
 #: Advanced Civilization and its western variant: a small tree that exercises `extends`.
@@ -495,14 +496,17 @@ def test_a_full_run_is_what_validate_prints(tree: Path) -> None:
     printed = runner.invoke(main, ["--rules", str(tree), "validate", "--format", "json"])
     assert printed.exit_code in (0, 1), printed.output
     records = json.loads(printed.stdout)
-    found = cap_per_file(Session(tree).update().diagnostics, Limits().max_diagnostics)
+    # The hints' commands repeat the invocation's `--rules` (civrules.support.commands).
+    with invoked(["--rules", str(tree), "validate", "--format", "json"]):
+        found = cap_per_file(Session(tree).update().diagnostics, Limits().max_diagnostics)
     assert records == [diagnostic_record(d) for d in found]
 
 
 def test_a_session_of_named_rulesets_is_what_validate_of_them_prints(tree: Path) -> None:
     printed = CliRunner().invoke(main, ["--rules", str(tree), "validate", VARIANT, "--format", "json"])
     assert printed.exit_code in (0, 1), printed.output
-    result = Session(tree).update([VARIANT])
+    with invoked(["--rules", str(tree), "validate", VARIANT, "--format", "json"]):
+        result = Session(tree).update([VARIANT])
     found = cap_per_file(result.diagnostics, Limits().max_diagnostics)
     assert json.loads(printed.stdout) == [diagnostic_record(d) for d in found]
     assert result.rechecked == [VARIANT]

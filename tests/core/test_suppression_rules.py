@@ -139,8 +139,8 @@ def test_a_code_of_the_wrong_shape_is_first_thought_one_of_the_manifests_family(
     """The schema's hint for a code that is no letter and three digits (`a011`) judges it as a
     comment's code is judged, by the manifest's family first (it was told Sid Meier's `T011`)."""
     text = header("quiet", "no-cloth") + 'suppress:\n  - {code: a011, reason: "x"}\n'
-    found = [d for d in analysed("quiet", {"rulesets/no-cloth.yaml": BASE, "rulesets/quiet.yaml": text}).diagnostics]
-    (schema,) = [d for d in found if d.code == "S001"]
+    analysis = analysed("quiet", {"rulesets/no-cloth.yaml": BASE, "rulesets/quiet.yaml": text})
+    (schema,) = [d for d in analysis.diagnostics if d.code == "S001"]
     assert schema.hint is not None and schema.hint.startswith("did you mean `A010`? (a code is a letter")
 
 

@@ -18,7 +18,7 @@ from civrules.load import Limits
 from civrules.load.document import Document, NodePath
 from civrules.model import Ruleset
 from civrules.support import memo
-from civrules.support.install import word
+from civrules.support.commands import command
 
 #: How many diagnostics per file the output lists unless told otherwise (`--max-diagnostics`).
 DEFAULT_PER_FILE = Limits().max_diagnostics
@@ -159,10 +159,10 @@ def check_unknown_summary(ruleset: Ruleset) -> Iterator[Diagnostic]:
     files = ", ".join(f"{n} in {name}" for name, n in by_file.items())
     # Output lists at most --max-diagnostics per file (100 by default): name the bound that lists all.
     most = max(by_file.values())
-    bound = f"--max-diagnostics {most} " if most > DEFAULT_PER_FILE else ""
+    bound = ("--max-diagnostics", str(most)) if most > DEFAULT_PER_FILE else ()
     yield diagnostic(
         "Q007",
         f"ruleset `{ruleset.id}` has {total} unknown fact{'s' if total != 1 else ''}: {files}",
         ruleset.manifest.span("id"),
-        f"`civrules {bound}validate {word(ruleset.id)} --select Q006` lists each one with its reason",
+        f"`{command(*bound, 'validate', ruleset.id, '--select', 'Q006')}` lists each one with its reason",
     )

@@ -214,8 +214,12 @@ class _Group(click.Group):
             ) from error
 
     def invoke(self, ctx: click.Context) -> Any:
+        from civrules.support.commands import invoked
+
         try:
-            return self._invoke(ctx)
+            # The commands printed for the user to paste repeat this invocation's options.
+            with invoked(ctx.meta.get("civrules.args", [])):
+                return self._invoke(ctx)
         except KeyboardInterrupt as error:
             # Came as the command ended, between its last step and `interrupts.finishing` (click
             # would make it "Aborted!" and exit 1): what the command printed stands, and the stop
@@ -1184,9 +1188,9 @@ def new_variant(obj: Context, name: str, base: str) -> None:
             OutputError(f"cannot create `{workspace.display(path)}`: {said}"),
             f"civrules needs to write a new file into `{workspace.display(path.parent)}`",
         )
-    from civrules.support.install import word
+    from civrules.support.commands import command
 
-    _note(f"created {printable(workspace.display(path))}; next: edit it, then `civrules validate {word(name)}`")
+    _note(f"created {printable(workspace.display(path))}; next: edit it, then `{command('validate', name)}`")
 
 
 @main.command()
@@ -1344,7 +1348,7 @@ def _build(
     if stale is not None:
         if stale.files:
             differ = f"{stale.files:,} file differs" if stale.files == 1 else f"{stale.files:,} files differ"
-            click.echo(f"civrules: {printable(str(out))} is stale ({differ}); run `civrules build`", err=True)
+            click.echo(f"civrules: {printable(str(out))} is stale ({differ}); run `{_build_command()}`", err=True)
         elif not result.failed:
             _note(f"civrules: {printable(str(out))} is up to date")
         if result.failed:
@@ -1664,11 +1668,18 @@ def schemas(obj: Context, out: Path, check_only: bool) -> None:
     _note(f"civrules: wrote {len(tree)} files into {printable(str(out))}")
 
 
+def _build_command() -> str:
+    """The build that writes what `build --check` found stale: this invocation without `--check`."""
+    from civrules.support.commands import command, rerun
+
+    return rerun(dropping={"--check": False}) or command("build")
+
+
 def _stale_output(out: Path, relative: str, what: str) -> Diagnostic:
     """R009: one file of a generated tree that is not what `civrules build` would write there."""
     shown = str(out / relative) if relative else str(out)
     stale = codes.OUTPUT_STALE
-    hint = "write it again: `civrules build`, and commit the result"
+    hint = f"write it again: `{_build_command()}`, and commit the result"
     return Diagnostic(stale.code, stale.severity, f"`{shown}` {what}", Span.at(shown), hint)
 
 
@@ -1687,9 +1698,10 @@ def _stale_schema(out: Path, one: StaleFile, ours: bool) -> Diagnostic:
         what = f"differs from the one civrules {__version__} writes"
     shown = str(out / relative) if relative else str(out)
     stale = codes.OUTPUT_STALE
-    from civrules.support.install import path_word
+    from civrules.support.commands import command, rerun
 
-    again = f"write the schemas again: `civrules schemas --out {path_word(out)}`"
+    # The invocation again without `--check` (a bare command where there is none).
+    again = f"write the schemas again: `{rerun(dropping={'--check': False}) or command('schemas', '--out', str(out))}`"
     if not relative:  # the folder is a link, which civrules neither follows nor replaces
         hint = f"remove the link `{shown}`, then {again}"
     else:

@@ -172,6 +172,16 @@ def count_line(diagnostics: Iterable[Diagnostic], *, verbose: bool = False) -> s
     return line
 
 
+def _with_bound(bound: int | None) -> str:
+    """The running command again with ``--max-diagnostics`` set to ``bound`` (N where unknown), to
+    paste where it was run; without a command line, `civrules --max-diagnostics N` and the options
+    that choose what was read."""
+    from civrules.support.commands import command, rerun
+
+    given = ["--max-diagnostics", "N" if bound is None else str(bound)]
+    return rerun(given, dropping={"--max-diagnostics": True}) or command(*given)
+
+
 def truncation(file: str, hidden: int, limit: int) -> Diagnostic:
     """The summary of the ``hidden`` diagnostics of ``file`` beyond the first ``limit``."""
     return Diagnostic(
@@ -180,7 +190,7 @@ def truncation(file: str, hidden: int, limit: int) -> Diagnostic:
         f"{hidden:,} more diagnostic{'s' if hidden != 1 else ''} in this file {'are' if hidden != 1 else 'is'} "
         f"not listed (at most {limit:,} per file)",
         Span.at(file) if file else None,
-        f"fix the listed ones first, or list them all with `civrules --max-diagnostics {limit + hidden}`",
+        f"fix the listed ones first, or list them all with `{_with_bound(limit + hidden)}`",
     )
 
 
@@ -191,7 +201,7 @@ def stopped(file: str, limit: int) -> Diagnostic:
         Severity.INFO,
         f"civrules stopped checking this file after {limit:,} diagnostics; it has more",
         Span.at(file),
-        "fix the listed ones first, or list more with `civrules --max-diagnostics N`",
+        f"fix the listed ones first, or list more with `{_with_bound(None)}`",
     )
 
 

@@ -1,0 +1,129 @@
+"""Commands printed for the user to paste run what the user ran, on the rules the user's command read.
+
+Round 19's designer trial: run with `--rules DIR --no-shipped`, Q007's hint printed `civrules
+--max-diagnostics 165 validate my-ep18 --select Q006`, which pasted in the same shell read the default
+`./rules` (R004, or another copy of the rules); new-variant's "next:" and R011's `civrules
+--max-diagnostics N` left the options out too. Each command here is pasted as a shell would split
+it, from another working directory than the rules' parent, and must run.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from civrules.cli import main
+from civrules.support import commands
+from tests.conftest import REPO, copy_rulesets
+
+RULES = REPO / "rules"
+
+
+def _pasted(command: str, cwd: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
+    """Run ``command`` (a `civrules ...` line) as a shell would split it, in ``cwd``."""
+    words = shlex.split(command)
+    assert words[0] == "civrules"
+    monkeypatch.chdir(cwd)
+    result = CliRunner().invoke(main, words[1:])
+    return result.exit_code, result.stdout
+
+
+def _hint_command(hint: str | None) -> str:
+    assert hint is not None
+    return hint.split("`")[1]
+
+
+def test_the_commands_module_says_what_it_does() -> None:
+    import doctest
+
+    assert doctest.testmod(commands).failed == 0
+
+
+def test_q007s_command_repeats_the_options_that_chose_the_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result = CliRunner().invoke(
+        main, ["--rules", str(RULES), "--no-shipped", "validate", "imperial-settlers", "-v", "--format", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    (summary,) = [d for d in json.loads(result.stdout) if d["code"] == "Q007"]
+    command = _hint_command(summary["hint"])
+    assert command.startswith(f"civrules --rules {shlex.quote(str(RULES))} --no-shipped ")
+    assert command.endswith(" validate imperial-settlers --select Q006")
+    exit_code, out = _pasted(command + " --format json", tmp_path, monkeypatch)
+    assert exit_code == 0, out
+    total = int(summary["message"].split(" has ", 1)[1].split(" ", 1)[0])
+    assert len([d for d in json.loads(out) if d["code"] == "Q006"]) == total
+
+
+def test_new_variants_next_command_names_the_rules_folder_quoted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = copy_rulesets(tmp_path / "my rules", "advanced-civilization")
+    result = CliRunner().invoke(
+        main, ["--rules", str(rules), "new-variant", "mine", "--extends", "advanced-civilization"]
+    )
+    assert result.exit_code == 0, result.output
+    (line,) = [line for line in result.stderr.splitlines() if "next:" in line]
+    command = line.split("`")[1]
+    assert command == f"civrules --rules {shlex.quote(str(rules))} validate mine"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    exit_code, out = _pasted(command, elsewhere, monkeypatch)
+    assert exit_code == 0, out
+
+
+def test_r011s_command_is_the_invocation_again_with_the_bound_that_lists_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    given = ["--rules", str(RULES), "validate", "imperial-settlers", "--select", "Q006", "-v"]
+    result = CliRunner().invoke(main, [*given, "--max-diagnostics=2", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    cut = [d for d in json.loads(result.stdout) if d["code"] == "R011"]
+    assert cut
+    command = _hint_command(cut[0]["hint"])
+    bound = command.split()[2]
+    assert command == shlex.join(["civrules", "--max-diagnostics", bound, *given, "--format", "json"])
+    exit_code, out = _pasted(command, tmp_path, monkeypatch)
+    assert exit_code == 0 and not [d for d in json.loads(out) if d["code"] == "R011"]
+
+
+def test_a_stale_builds_command_is_the_build_without_check() -> None:
+    from civrules.cli import _build_command
+
+    with commands.invoked(["--rules", "my rules", "build", "--check", "house", "--out", "out"]):
+        assert _build_command() == "civrules --rules 'my rules' build house --out out"
+    assert _build_command() == "civrules build"
+
+
+def test_without_an_invocation_a_command_has_no_options() -> None:
+    assert commands.command("validate", "x") == "civrules validate x"
+    assert commands.rerun() is None
+
+
+def test_every_civrules_command_with_arguments_is_built_in_one_place() -> None:
+    """No f-string writes `civrules ... {argument}` itself: a command with arguments is built by
+    :mod:`civrules.support.commands`, which adds the invocation's options (the repository that
+    `civrules init` writes names its own commands: no invocation of this one reads it)."""
+    import re
+
+    source = REPO / "compiler" / "civrules"
+    built = []
+    for path in sorted(source.rglob("*.py")):
+        if path.name == "repository.py":
+            continue
+        text = path.read_text(encoding="utf-8")
+        built += [f"{path.relative_to(source)}: {m.group(0)}" for m in re.finditer(r"`civrules [^`\n]*\{", text)]
+    assert built == []
+
+
+@pytest.fixture(autouse=True)
+def _no_leftover_invocation() -> Iterator[None]:
+    """No test leaves an invocation recorded (a CliRunner's run pops its own)."""
+    yield
+    assert commands.rerun() is None
