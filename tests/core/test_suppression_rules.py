@@ -148,7 +148,7 @@ def test_a_code_nearer_another_familys_says_whose_it_is() -> None:
     """`T0111` is nearer Sid Meier's `T011` than any code of the core or of Advanced Civilization:
     the hint suggests the family's own, and names the nearer one with its family, which never
     reports on this ruleset; with nothing of its own near, only the other family's, so named."""
-    from civrules.checks.catalogue import CodeHints
+    from civrules.families.code_hints import CodeHints
 
     sid_meiers = "`T011` is a check of the Sid Meier's Civilization: The Board Game family"
     hint = CodeHints("advanced-civilization").hint("T0111")

@@ -1125,7 +1125,7 @@ def explain(code: str | None, list_all: bool, family_id: str | None) -> None:
         raise click.UsageError("name a code (`civrules explain L002`), or list them all with `--list`")
     entry = known.get(code.upper())
     if entry is None:
-        from civrules.checks.catalogue import CodeHints
+        from civrules.families.code_hints import CodeHints
 
         # No ruleset here: each suggestion says whose it is (`A011`: Advanced Civilization's
         # `A010`, or Sid Meier's `T011`).

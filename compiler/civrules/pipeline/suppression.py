@@ -19,9 +19,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from civrules.checks.catalogue import CodeHints, known_code
+from civrules.checks.catalogue import known_code
 from civrules.diagnostics import Diagnostic, Span, codes
 from civrules.diagnostics.suggest import closest, mean
+from civrules.families.code_hints import CodeHints
 from civrules.load.workspace import Workspace
 from civrules.resolve import Resolved
 from civrules.support.values import frozen_value
@@ -93,7 +94,7 @@ class Judge:
     def __init__(self, family: str | None = None) -> None:
         self._family = family  # the ruleset's: its codes and the core's are suggested first
         self._known: dict[str, bool] = {}
-        self._catalogue: dict[str, codes.Code] | None = None
+        self._catalogue: Mapping[str, codes.Code] | None = None
         self._hints: CodeHints | None = None
 
     def refusal(self, suppression: Suppression, hides: bool) -> Diagnostic | None:

@@ -1350,7 +1350,7 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any], family: str 
         # Every family's codes, as a `# civrules: ignore[...]` comment's are judged (R020), the
         # manifest's family's first: the registry alone holds only the codes of the checks
         # imported so far, none of a family's.
-        from civrules.checks.catalogue import CodeHints
+        from civrules.families.code_hints import CodeHints
 
         written = str(error.instance)
         near = CodeHints(family).hint(written)

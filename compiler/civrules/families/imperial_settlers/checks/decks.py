@@ -191,7 +191,9 @@ def _pattern_hint(rule: DeckRule) -> str:
     return f"a faction deck holds {parts}"
 
 
-@check("F003", "deck-card-copies-incomplete", Severity.ERROR, reads=("faction_decks", "cards.copies", "cards.printed_ids"))
+@check(
+    "F003", "deck-card-copies-incomplete", Severity.ERROR, reads=("faction_decks", "cards.copies", "cards.printed_ids")
+)
 def check_all_copies(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a custom faction deck holds a card in another number of copies than the card has: one
