@@ -3,6 +3,7 @@ much it prints."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import pytest
@@ -48,7 +49,9 @@ def test_a_missing_tree_is_one_line_per_file_not_a_diff_of_each(tmp_path: Path) 
     said = [line for line in lines if "error[R009]" not in line]
     assert said and all(line.startswith("missing: generated/") and line.endswith(" lines)") for line in said)
     assert "missing: generated/.civrules-output (2 lines)" in said
-    assert f"is stale ({len(said)} files differ); run `civrules build`" in stderr
+    # The command to paste is this one without --check: its --rules and --out (round 19).
+    again = shlex.join(["civrules", "--rules", str(rules), "build", "--out", str(tmp_path / "generated")])
+    assert f"is stale ({len(said)} files differ); run `{again}`" in stderr
     # Each stale file is also an error of its own, located at the file (issue r17, defect 10).
     errors = [line for line in lines if "error[R009]" in line]
     assert len(errors) == len(said)
@@ -71,8 +74,9 @@ def test_one_stale_file_is_an_r009_at_it_with_a_hint(tmp_path: Path) -> None:
     assert code == 1, stdout + stderr
     (error,) = [line for line in stdout.splitlines() if "error[R009]" in line]
     assert error == f"{edited}:1:1: error[R009]: `{edited}` differs from what this build writes"
-    assert "  hint: write it again: `civrules build`, and commit the result" in stdout
-    assert f"civrules: {out} is stale (1 file differs); run `civrules build`" in stderr.splitlines()
+    again = shlex.join(["civrules", "--rules", str(rules), "build", "--out", str(out)])
+    assert f"  hint: write it again: `{again}`, and commit the result" in stdout
+    assert f"civrules: {out} is stale (1 file differs); run `{again}`" in stderr.splitlines()
 
 
 def _tree(root: Path, tree: dict[str, bytes]) -> None:
