@@ -10,6 +10,7 @@ from the collections' schemas.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -300,6 +301,24 @@ def _branches(schema: dict[str, Any], node: dict[str, Any], seen: tuple[str, ...
     return shapes
 
 
+#: The fields of a patch of one entity (`overlay.cards.patch[].cost`): each a merge patch of the
+#: entity's field of that name, which the data file's reference documents.
+_ENTITY_PATCH = re.compile(r"^overlay\.[a-z_]+\.patch\[\]\.$")
+
+
+def _detail(schema: dict[str, Any], child: Any, seen: tuple[str, ...]) -> int:
+    """How much a field's schema says of its value's shape (of its items, for a list): its keys,
+    and its alternatives."""
+    resolved, _, inner = _deref(schema, child, seen)
+    if not isinstance(resolved, dict):
+        return 0
+    items = resolved.get("items")
+    shape = _deref(schema, items, inner)[0] if isinstance(items, dict) else resolved
+    if not isinstance(shape, dict):
+        return 0
+    return len(shape.get("properties") or {}) + sum(len(shape.get(k, ())) for k in ("anyOf", "oneOf", "allOf"))
+
+
 def _fields(schema: dict[str, Any], node: Any, prefix: str, seen: tuple[str, ...], depth: int) -> Iterator[str]:
     if depth > MAX_DEPTH or not isinstance(node, dict):
         return
@@ -311,6 +330,12 @@ def _fields(schema: dict[str, Any], node: Any, prefix: str, seen: tuple[str, ...
         for key, child in (shape.get("properties") or {}).items():
             if key not in merged:
                 merged[key] = (child, key in needed)
+            elif _detail(schema, child, seen) > _detail(schema, merged[key][0], seen):
+                # allOf of a generic part and a collection's own (an overlay block and the entries
+                # its collection's key names): the generic part's type and words, the other's shape.
+                generic, _, _ = _deref(schema, merged[key][0], seen)
+                combined = {**generic, **child} if isinstance(generic, dict) and isinstance(child, dict) else child
+                merged[key] = (combined, key in needed or merged[key][1])
     for key, (child, required) in merged.items():
         if child is False:
             continue
@@ -318,6 +343,8 @@ def _fields(schema: dict[str, Any], node: Any, prefix: str, seen: tuple[str, ...
         resolved, name, inner = _deref(schema, child, seen)
         if not isinstance(resolved, dict):
             continue
+        if name == "setting_patch" and _ENTITY_PATCH.match(prefix):
+            continue  # a patch's fields are the entity's own, documented with its file: only its key here
         description = child.get("description") if isinstance(child, dict) else None
         description = description or resolved.get("description", "")
         yield f"### `{path}`"

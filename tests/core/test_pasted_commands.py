@@ -93,6 +93,21 @@ def test_r011s_command_is_the_invocation_again_with_the_bound_that_lists_all(
     assert exit_code == 0 and not [d for d in json.loads(out) if d["code"] == "R011"]
 
 
+def test_r011s_one_line_for_a_file_that_stopped_and_was_cut_is_the_invocation_again(tmp_path: Path) -> None:
+    """A file whose checking stopped at the bound and of which more diagnostics were not listed has
+    one R011, whose command was a bare `civrules --max-diagnostics N` (two branches met there)."""
+    repository = tmp_path / "repo"
+    assert CliRunner().invoke(main, ["init", str(repository)]).exit_code == 0
+    rules = repository / "rules"
+    keys = "".join(f"k{i}: {i}\n" for i in range(200))  # 200 unknown keys: the schema stage stops at 100
+    (rules / "extra.yaml").write_text("kind: map\n" + keys, encoding="utf-8")
+    given = ["--rules", str(rules), "validate", "--format", "json"]
+    result = CliRunner().invoke(main, given)
+    (summary,) = [d for d in json.loads(result.stdout) if d["code"] == "R011"]
+    assert "stopped checking" in summary["message"] and "not listed" in summary["message"]
+    assert _hint_command(summary["hint"]) == shlex.join(["civrules", "--max-diagnostics", "N", *given])
+
+
 def test_a_stale_builds_command_is_the_build_without_check() -> None:
     from civrules.cli import _build_command
 

@@ -61,3 +61,16 @@ def test_the_overlay_entries_of_each_collection_are_typed_from_its_own_schema() 
     for name, block in overlay_blocks().items():
         assert overlay[name] == block, f"`overlay.{name}` is stale: run `python -m tools.reference`"
     assert not {"overlay_entity", "overlay_patch", "overlay_removal"} & set(schema["$defs"])
+
+
+def test_the_reference_names_each_overlay_entrys_key_and_a_removals_reason() -> None:
+    """Each collection's add, replace, patch and remove entries are documented with the key that
+    names them, and a removal with its `why`: the reference merged a block's generic part over the
+    collection's own and showed `remove: [{...: "..."}]` for every Advanced Civilization collection."""
+    text = render_reference()
+    for name, spec in COLLECTIONS.items():
+        key = spec.key
+        for operation in ("add", "replace", "patch", "remove"):
+            assert f"### `overlay.{name}.{operation}[].{key}`" in text, (name, operation, key)
+        assert f"### `overlay.{name}.remove[].why`" in text, name
+    assert "`remove: [{...: " not in text and "`add: [{...: " not in text and "`patch: [{...: " not in text

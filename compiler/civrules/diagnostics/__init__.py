@@ -215,7 +215,7 @@ def stopped_and_truncated(file: str, hidden: int, limit: int) -> Diagnostic:
         f"not listed (at most {limit:,} per file), and civrules stopped checking it after {limit:,} "
         "diagnostics: it has more",
         Span.at(file),
-        "fix the listed ones first, or list more with `civrules --max-diagnostics N`",
+        f"fix the listed ones first, or list more with `{_with_bound(None)}`",
     )
 
 
