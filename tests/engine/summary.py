@@ -25,7 +25,9 @@ def summary(rules: RulesetPackage) -> dict[str, object]:
     cards = sorted(rules.CARDS)
     attempt("cheapest_card", lambda: min(rules.purchase_cost([], card) for card in cards))
     attempt("ship_effects", lambda: len(rules.effects_held(cards, EffectKind.MOVEMENT)))
-    attempt("hand_limit", lambda: rules.hand_limit([]))
+    # the fewest players the ruleset is for: a hand limit may depend on the count (Mega Civilization §12)
+    fewest = min(rules.PLAYER_COUNTS) if rules.PLAYER_COUNTS else None
+    attempt("hand_limit", lambda: rules.hand_limit([], players=fewest))
     attempt("tax_rates", lambda: rules.tax_rates(cards))
 
     def famine() -> object:

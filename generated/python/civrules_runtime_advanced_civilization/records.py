@@ -1858,18 +1858,40 @@ class StackSetupStep(Record):
 # --- Settings ----------------------------------------------------------------------------------
 
 
+class HandLimitBand(Record):
+    """The commodity cards a player may keep in a game of ``players_min`` to ``players_max``
+    players (both included); ``rules``: the band's own citation, () where the setting's covers it."""
+
+    __slots__ = ("players_min", "players_max", "commodity_cards", "rules")
+    __match_args__ = ("players_min", "players_max", "commodity_cards", "rules")
+
+    players_min: int
+    players_max: int
+    commodity_cards: int
+    rules: tuple[str, ...]
+
+    def __init__(self, players_min: int, players_max: int, commodity_cards: int, rules: tuple[str, ...] = ()) -> None:
+        _set(self, "players_min", players_min)
+        _set(self, "players_max", players_max)
+        _set(self, "commodity_cards", commodity_cards)
+        _set(self, "rules", rules)
+
+
 class HandLimit(Record):
     """The commodity cards a player may keep, and the cards that change it (cumulative or not).
     ``rules``: the sections the setting cites, then its ``source`` (a variant that changes the
-    setting as a house rule cites it there: ``("31.71", "31.72", "house rule: nine cards")``)."""
+    setting as a house rule cites it there: ``("31.71", "31.72", "house rule: nine cards")``).
+    ``by_players``: where the limit depends on the player count, one band per range of counts
+    (``commodity_cards`` is then None); () where it does not."""
 
-    __slots__ = ("commodity_cards", "card_changes", "cumulative", "rules")
-    __match_args__ = ("commodity_cards", "card_changes", "cumulative", "rules")
+    __slots__ = ("commodity_cards", "card_changes", "cumulative", "rules", "by_players")
+    __match_args__ = ("commodity_cards", "card_changes", "cumulative", "rules", "by_players")
 
     commodity_cards: int | None
     card_changes: tuple[tuple[str, int], ...]
     cumulative: bool
     rules: tuple[str, ...]
+    by_players: tuple[HandLimitBand, ...]
 
     def __init__(
         self,
@@ -1877,11 +1899,13 @@ class HandLimit(Record):
         card_changes: tuple[tuple[str, int], ...],
         cumulative: bool,
         rules: tuple[str, ...],
+        by_players: tuple[HandLimitBand, ...] = (),
     ) -> None:
         _set(self, "commodity_cards", commodity_cards)
         _set(self, "card_changes", card_changes)
         _set(self, "cumulative", cumulative)
         _set(self, "rules", rules)
+        _set(self, "by_players", by_players)
 
 
 class RateChange(Record):

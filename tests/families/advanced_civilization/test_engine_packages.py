@@ -44,6 +44,7 @@ from civrules_runtime import (  # noqa: E402
     EffectKind,
     MapRegion,
     Movement,
+    OutOfDomainError,
     Role,
     RulesetPackage,
     UnknownFactError,
@@ -126,6 +127,31 @@ def test_card_abilities_are_typed_effects_beside_their_text() -> None:
     assert ac.tax_rates([]) == (2,) and ac.tax_rates(["coinage"]) == (1, 2, 3)  # 19.2, 32.421
     assert ep.hand_limit(["trade_routes", "diaspora"]) == 8  # 27.2.3: cumulative
     assert ep.tax_rates(["monarchy", "coinage"]) == (1, 2, 3, 4)  # 13.2.3
+
+
+def test_a_hand_limit_that_depends_on_the_player_count_needs_the_count() -> None:
+    """Mega Civilization §12: 8 commodity cards at 5-11 players, 9 at 12-18 (hand_limit.by_players)."""
+    assert (mc.hand_limit([], players=5), mc.hand_limit([], players=11)) == (8, 8)
+    assert (mc.hand_limit([], players=12), mc.hand_limit([], players=18)) == (9, 9)
+    assert mc.HAND_LIMIT is not None and [
+        (b.players_min, b.players_max, b.commodity_cards) for b in mc.HAND_LIMIT.by_players
+    ] == [
+        (5, 11, 8),
+        (12, 18, 9),
+    ]
+    with pytest.raises(OutOfDomainError, match=r"give players= \(5-11 players: 8, 12-18 players: 9\)"):
+        mc.hand_limit([])
+    with pytest.raises(OutOfDomainError, match="players=4 is outside"):
+        mc.hand_limit([], players=4)
+    # One number for every count: the count is optional, and still checked.
+    assert ac.hand_limit([], players=3) == ac.hand_limit([]) == 8
+    with pytest.raises(OutOfDomainError, match="players=9 is outside"):
+        ac.hand_limit([], players=9)
+    # A limit the data gives per count is not an unknown an engine may assume.
+    from civrules_runtime_advanced_civilization import Assumptions
+
+    with pytest.raises(OutOfDomainError, match="the hand limit is in the rule data"):
+        mc.assuming(Assumptions(hand_limit=8))
 
 
 # --- Unknown facts are refused ----------------------------------------------------------------

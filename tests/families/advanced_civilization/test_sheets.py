@@ -606,16 +606,33 @@ def test_quick_reference_gives_the_turn_on_one_page() -> None:
 
 def test_quick_reference_shows_unknown_facts_with_their_reason() -> None:
     page = html.unescape(_sheets_of(MEGA, "a4", ("quick-reference.html",))["quick-reference.html"].decode())
-    # the phases come from the rulebook transcription (issue 31); phase 10's A.S.T.-position order has
-    # no value in the vocabulary, so it is a dash with its reason
-    assert "A.S.T. Alteration" in page and "—¹" in page
-    assert "which no order of play in the data's words can express" in page
-    # Two facts missing for one reason are one note, not two saying the same.
-    assert "unknown hand limit and taxation: not in any rule file of this ruleset" in page
-    assert page.count("not in any rule file of this ruleset") == 1
+    text = _cell_text(_parse(page).find(".//main"))
+    # the phases come from the rulebook transcription (issue 31); phases 10 and 12 go by A.S.T. position
+    # (§10, §12), which is not A.S.T. order (the ranking)
+    assert "A.S.T. Alteration" in page and "which no order of play in the data's words can express" not in page
+    assert text.count("order: A.S.T. position order") == 2 and "order: A.S.T. order" in text
+    # The hand limit depends on the player count (§12): each band, and no "unknown".
+    assert "8 commodity cards with 5–11 players; 9 with 12–18" in text
+    assert "unknown hand limit" not in page
     # The order of the calamities is worked out by civrules from other games' rules: the sheet says so.
     assert "Derived order.</span> Worked out by civrules, not listed in the rule files" in page
     assert "the rule of Advanced Civilization 29.6 and of the Expansion Project 24.7.1–24.7.2" in page
+
+
+def test_facts_missing_for_one_reason_are_one_note_on_the_quick_reference() -> None:
+    """Two facts missing for one reason are one note, not two saying the same: a ruleset that gives
+    neither a hand limit nor taxation (no shipped one does any more)."""
+    manifest = (RULES / "rulesets" / "advanced-civilization.yaml").read_text()
+    start, end = manifest.index("\nhand_limit:\n"), manifest.index("\noptions:\n")
+    assert "\ntaxation:\n" in manifest[start:end]
+    workspace = CachedWorkspace({"rulesets/advanced-civilization.yaml": manifest[:start] + manifest[end:]})
+    model, _ = _model(workspace, BASE)
+    assert model.hand_limit is None and model.taxation is None
+    page = html.unescape(
+        render_sheets(model, "0" * 64, only=("quick-reference.html",))["quick-reference.html"].decode()
+    )
+    assert "unknown hand limit and taxation: not in any rule file of this ruleset" in page
+    assert page.count("not in any rule file of this ruleset") == 1
 
 
 def test_variant_sheets_mark_what_the_variant_changes(base: Built) -> None:

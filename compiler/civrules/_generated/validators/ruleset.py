@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "e02ee3429286a5f06c29f5cf523b55a331fe877b452892e6ff25e7ecfbf43f86"
+SCHEMA_SHA256 = "cb462728132d74b61ee3f3e19514f89af33c453c5c4da85ec034bb628b6ea090"
 
 from decimal import Decimal
 import re
@@ -3687,7 +3687,7 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         try:
                                             if not isinstance(data__sequenceofplay__phases_item__order, (str)):
                                                 raise _Invalid
-                                            if not (isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ast_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'census_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'simultaneous' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ascending_calamity_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ascending_city_count'):
+                                            if not (isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ast_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ast_position_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'census_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'simultaneous' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ascending_calamity_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ascending_city_count'):
                                                 raise _Invalid
                                             data__sequenceofplay__phases_item__order_one_of_count51 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
@@ -4115,9 +4115,30 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
             if not data__handlimit_any_of_count58:
                 raise _Invalid
+            data__handlimit_one_of_count59 = 0
+            if data__handlimit_one_of_count59 < 2:
+                try:
+                    data__handlimit_is_dict = isinstance(data__handlimit, dict)
+                    if data__handlimit_is_dict:
+                        data__handlimit__missing_keys = set(['commodity_cards']) - data__handlimit.keys()
+                        if data__handlimit__missing_keys:
+                            raise _Invalid
+                    data__handlimit_one_of_count59 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if data__handlimit_one_of_count59 < 2:
+                try:
+                    data__handlimit_is_dict = isinstance(data__handlimit, dict)
+                    if data__handlimit_is_dict:
+                        data__handlimit__missing_keys = set(['by_players']) - data__handlimit.keys()
+                        if data__handlimit__missing_keys:
+                            raise _Invalid
+                    data__handlimit_one_of_count59 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if data__handlimit_one_of_count59 != 1:
+                raise _Invalid
             data__handlimit_is_dict = isinstance(data__handlimit, dict)
             if data__handlimit_is_dict:
-                data__handlimit__missing_keys = set(['commodity_cards', 'text']) - data__handlimit.keys()
+                data__handlimit__missing_keys = set(['text']) - data__handlimit.keys()
                 if data__handlimit__missing_keys:
                     raise _Invalid
                 data__handlimit_keys = set(data__handlimit.keys())
@@ -4137,6 +4158,80 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     if isinstance(data__handlimit__commoditycards, (int, float, Decimal)) and not isinstance(data__handlimit__commoditycards, bool):
                         if data__handlimit__commoditycards < 0:
                             raise _Invalid
+                if "by_players" in data__handlimit_keys:
+                    data__handlimit_keys.remove("by_players")
+                    data__handlimit__byplayers = data__handlimit["by_players"]
+                    if not isinstance(data__handlimit__byplayers, (list, tuple)):
+                        raise _Invalid
+                    data__handlimit__byplayers_is_list = isinstance(data__handlimit__byplayers, (list, tuple))
+                    if data__handlimit__byplayers_is_list:
+                        data__handlimit__byplayers_len = len(data__handlimit__byplayers)
+                        if data__handlimit__byplayers_len < 1:
+                            raise _Invalid
+                        for data__handlimit__byplayers_x, data__handlimit__byplayers_item in enumerate(data__handlimit__byplayers):
+                            if not isinstance(data__handlimit__byplayers_item, (dict)):
+                                raise _Invalid
+                            data__handlimit__byplayers_item_is_dict = isinstance(data__handlimit__byplayers_item, dict)
+                            if data__handlimit__byplayers_item_is_dict:
+                                data__handlimit__byplayers_item__missing_keys = set(['players', 'commodity_cards']) - data__handlimit__byplayers_item.keys()
+                                if data__handlimit__byplayers_item__missing_keys:
+                                    raise _Invalid
+                                data__handlimit__byplayers_item_keys = set(data__handlimit__byplayers_item.keys())
+                                if "players" in data__handlimit__byplayers_item_keys:
+                                    data__handlimit__byplayers_item_keys.remove("players")
+                                    data__handlimit__byplayers_item__players = data__handlimit__byplayers_item["players"]
+                                    if not isinstance(data__handlimit__byplayers_item__players, (dict)):
+                                        raise _Invalid
+                                    data__handlimit__byplayers_item__players_is_dict = isinstance(data__handlimit__byplayers_item__players, dict)
+                                    if data__handlimit__byplayers_item__players_is_dict:
+                                        data__handlimit__byplayers_item__players__missing_keys = set(['min', 'max']) - data__handlimit__byplayers_item__players.keys()
+                                        if data__handlimit__byplayers_item__players__missing_keys:
+                                            raise _Invalid
+                                        data__handlimit__byplayers_item__players_keys = set(data__handlimit__byplayers_item__players.keys())
+                                        if "min" in data__handlimit__byplayers_item__players_keys:
+                                            data__handlimit__byplayers_item__players_keys.remove("min")
+                                            data__handlimit__byplayers_item__players__min = data__handlimit__byplayers_item__players["min"]
+                                            if not isinstance(data__handlimit__byplayers_item__players__min, (int)) and not (isinstance(data__handlimit__byplayers_item__players__min, float) and data__handlimit__byplayers_item__players__min.is_integer()) or isinstance(data__handlimit__byplayers_item__players__min, bool):
+                                                raise _Invalid
+                                            if isinstance(data__handlimit__byplayers_item__players__min, (int, float, Decimal)) and not isinstance(data__handlimit__byplayers_item__players__min, bool):
+                                                if data__handlimit__byplayers_item__players__min < 1:
+                                                    raise _Invalid
+                                                if data__handlimit__byplayers_item__players__min > 64:
+                                                    raise _Invalid
+                                        if "max" in data__handlimit__byplayers_item__players_keys:
+                                            data__handlimit__byplayers_item__players_keys.remove("max")
+                                            data__handlimit__byplayers_item__players__max = data__handlimit__byplayers_item__players["max"]
+                                            if not isinstance(data__handlimit__byplayers_item__players__max, (int)) and not (isinstance(data__handlimit__byplayers_item__players__max, float) and data__handlimit__byplayers_item__players__max.is_integer()) or isinstance(data__handlimit__byplayers_item__players__max, bool):
+                                                raise _Invalid
+                                            if isinstance(data__handlimit__byplayers_item__players__max, (int, float, Decimal)) and not isinstance(data__handlimit__byplayers_item__players__max, bool):
+                                                if data__handlimit__byplayers_item__players__max < 1:
+                                                    raise _Invalid
+                                                if data__handlimit__byplayers_item__players__max > 64:
+                                                    raise _Invalid
+                                        if data__handlimit__byplayers_item__players_keys:
+                                            raise _Invalid
+                                if "commodity_cards" in data__handlimit__byplayers_item_keys:
+                                    data__handlimit__byplayers_item_keys.remove("commodity_cards")
+                                    data__handlimit__byplayers_item__commoditycards = data__handlimit__byplayers_item["commodity_cards"]
+                                    if not isinstance(data__handlimit__byplayers_item__commoditycards, (int)) and not (isinstance(data__handlimit__byplayers_item__commoditycards, float) and data__handlimit__byplayers_item__commoditycards.is_integer()) or isinstance(data__handlimit__byplayers_item__commoditycards, bool):
+                                        raise _Invalid
+                                    if isinstance(data__handlimit__byplayers_item__commoditycards, (int, float, Decimal)) and not isinstance(data__handlimit__byplayers_item__commoditycards, bool):
+                                        if data__handlimit__byplayers_item__commoditycards < 0:
+                                            raise _Invalid
+                                if "rule" in data__handlimit__byplayers_item_keys:
+                                    data__handlimit__byplayers_item_keys.remove("rule")
+                                    data__handlimit__byplayers_item__rule = data__handlimit__byplayers_item["rule"]
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__handlimit__byplayers_item__rule, custom_formats, (name_prefix or "data") + ".hand_limit.by_players[{data__handlimit__byplayers_x}].rule")
+                                if "source" in data__handlimit__byplayers_item_keys:
+                                    data__handlimit__byplayers_item_keys.remove("source")
+                                    data__handlimit__byplayers_item__source = data__handlimit__byplayers_item["source"]
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__handlimit__byplayers_item__source, custom_formats, (name_prefix or "data") + ".hand_limit.by_players[{data__handlimit__byplayers_x}].source")
+                                if "note" in data__handlimit__byplayers_item_keys:
+                                    data__handlimit__byplayers_item_keys.remove("note")
+                                    data__handlimit__byplayers_item__note = data__handlimit__byplayers_item["note"]
+                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__handlimit__byplayers_item__note, custom_formats, (name_prefix or "data") + ".hand_limit.by_players[{data__handlimit__byplayers_x}].note")
+                                if data__handlimit__byplayers_item_keys:
+                                    raise _Invalid
                 if "count_public" in data__handlimit_keys:
                     data__handlimit_keys.remove("count_public")
                     data__handlimit__countpublic = data__handlimit["count_public"]
@@ -4160,26 +4255,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__handlimit__cardchanges_x, data__handlimit__cardchanges_item in enumerate(data__handlimit__cardchanges):
                             if not isinstance(data__handlimit__cardchanges_item, (dict)):
                                 raise _Invalid
-                            data__handlimit__cardchanges_item_any_of_count59 = 0
-                            if not data__handlimit__cardchanges_item_any_of_count59:
+                            data__handlimit__cardchanges_item_any_of_count60 = 0
+                            if not data__handlimit__cardchanges_item_any_of_count60:
                                 try:
                                     data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
                                     if data__handlimit__cardchanges_item_is_dict:
                                         data__handlimit__cardchanges_item__missing_keys = set(['rule']) - data__handlimit__cardchanges_item.keys()
                                         if data__handlimit__cardchanges_item__missing_keys:
                                             raise _Invalid
-                                    data__handlimit__cardchanges_item_any_of_count59 += 1
+                                    data__handlimit__cardchanges_item_any_of_count60 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__handlimit__cardchanges_item_any_of_count59:
+                            if not data__handlimit__cardchanges_item_any_of_count60:
                                 try:
                                     data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
                                     if data__handlimit__cardchanges_item_is_dict:
                                         data__handlimit__cardchanges_item__missing_keys = set(['source']) - data__handlimit__cardchanges_item.keys()
                                         if data__handlimit__cardchanges_item__missing_keys:
                                             raise _Invalid
-                                    data__handlimit__cardchanges_item_any_of_count59 += 1
+                                    data__handlimit__cardchanges_item_any_of_count60 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__handlimit__cardchanges_item_any_of_count59:
+                            if not data__handlimit__cardchanges_item_any_of_count60:
                                 raise _Invalid
                             data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
                             if data__handlimit__cardchanges_item_is_dict:
@@ -4235,26 +4330,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__taxation = data["taxation"]
             if not isinstance(data__taxation, (dict)):
                 raise _Invalid
-            data__taxation_any_of_count60 = 0
-            if not data__taxation_any_of_count60:
+            data__taxation_any_of_count61 = 0
+            if not data__taxation_any_of_count61:
                 try:
                     data__taxation_is_dict = isinstance(data__taxation, dict)
                     if data__taxation_is_dict:
                         data__taxation__missing_keys = set(['rule']) - data__taxation.keys()
                         if data__taxation__missing_keys:
                             raise _Invalid
-                    data__taxation_any_of_count60 += 1
+                    data__taxation_any_of_count61 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__taxation_any_of_count60:
+            if not data__taxation_any_of_count61:
                 try:
                     data__taxation_is_dict = isinstance(data__taxation, dict)
                     if data__taxation_is_dict:
                         data__taxation__missing_keys = set(['source']) - data__taxation.keys()
                         if data__taxation__missing_keys:
                             raise _Invalid
-                    data__taxation_any_of_count60 += 1
+                    data__taxation_any_of_count61 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__taxation_any_of_count60:
+            if not data__taxation_any_of_count61:
                 raise _Invalid
             data__taxation_is_dict = isinstance(data__taxation, dict)
             if data__taxation_is_dict:
@@ -4291,26 +4386,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__taxation__ratechanges_x, data__taxation__ratechanges_item in enumerate(data__taxation__ratechanges):
                             if not isinstance(data__taxation__ratechanges_item, (dict)):
                                 raise _Invalid
-                            data__taxation__ratechanges_item_any_of_count61 = 0
-                            if not data__taxation__ratechanges_item_any_of_count61:
+                            data__taxation__ratechanges_item_any_of_count62 = 0
+                            if not data__taxation__ratechanges_item_any_of_count62:
                                 try:
                                     data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
                                     if data__taxation__ratechanges_item_is_dict:
                                         data__taxation__ratechanges_item__missing_keys = set(['rule']) - data__taxation__ratechanges_item.keys()
                                         if data__taxation__ratechanges_item__missing_keys:
                                             raise _Invalid
-                                    data__taxation__ratechanges_item_any_of_count61 += 1
+                                    data__taxation__ratechanges_item_any_of_count62 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__ratechanges_item_any_of_count61:
+                            if not data__taxation__ratechanges_item_any_of_count62:
                                 try:
                                     data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
                                     if data__taxation__ratechanges_item_is_dict:
                                         data__taxation__ratechanges_item__missing_keys = set(['source']) - data__taxation__ratechanges_item.keys()
                                         if data__taxation__ratechanges_item__missing_keys:
                                             raise _Invalid
-                                    data__taxation__ratechanges_item_any_of_count61 += 1
+                                    data__taxation__ratechanges_item_any_of_count62 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__ratechanges_item_any_of_count61:
+                            if not data__taxation__ratechanges_item_any_of_count62:
                                 raise _Invalid
                             data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
                             if data__taxation__ratechanges_item_is_dict:
@@ -4357,26 +4452,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__ratechangescombination = data__taxation["rate_changes_combination"]
                     if not isinstance(data__taxation__ratechangescombination, (dict)):
                         raise _Invalid
-                    data__taxation__ratechangescombination_any_of_count62 = 0
-                    if not data__taxation__ratechangescombination_any_of_count62:
+                    data__taxation__ratechangescombination_any_of_count63 = 0
+                    if not data__taxation__ratechangescombination_any_of_count63:
                         try:
                             data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
                             if data__taxation__ratechangescombination_is_dict:
                                 data__taxation__ratechangescombination__missing_keys = set(['rule']) - data__taxation__ratechangescombination.keys()
                                 if data__taxation__ratechangescombination__missing_keys:
                                     raise _Invalid
-                            data__taxation__ratechangescombination_any_of_count62 += 1
+                            data__taxation__ratechangescombination_any_of_count63 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratechangescombination_any_of_count62:
+                    if not data__taxation__ratechangescombination_any_of_count63:
                         try:
                             data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
                             if data__taxation__ratechangescombination_is_dict:
                                 data__taxation__ratechangescombination__missing_keys = set(['source']) - data__taxation__ratechangescombination.keys()
                                 if data__taxation__ratechangescombination__missing_keys:
                                     raise _Invalid
-                            data__taxation__ratechangescombination_any_of_count62 += 1
+                            data__taxation__ratechangescombination_any_of_count63 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratechangescombination_any_of_count62:
+                    if not data__taxation__ratechangescombination_any_of_count63:
                         raise _Invalid
                     data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
                     if data__taxation__ratechangescombination_is_dict:
@@ -4428,26 +4523,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__ratecard = data__taxation["rate_card"]
                     if not isinstance(data__taxation__ratecard, (dict)):
                         raise _Invalid
-                    data__taxation__ratecard_any_of_count63 = 0
-                    if not data__taxation__ratecard_any_of_count63:
+                    data__taxation__ratecard_any_of_count64 = 0
+                    if not data__taxation__ratecard_any_of_count64:
                         try:
                             data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
                             if data__taxation__ratecard_is_dict:
                                 data__taxation__ratecard__missing_keys = set(['rule']) - data__taxation__ratecard.keys()
                                 if data__taxation__ratecard__missing_keys:
                                     raise _Invalid
-                            data__taxation__ratecard_any_of_count63 += 1
+                            data__taxation__ratecard_any_of_count64 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratecard_any_of_count63:
+                    if not data__taxation__ratecard_any_of_count64:
                         try:
                             data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
                             if data__taxation__ratecard_is_dict:
                                 data__taxation__ratecard__missing_keys = set(['source']) - data__taxation__ratecard.keys()
                                 if data__taxation__ratecard__missing_keys:
                                     raise _Invalid
-                            data__taxation__ratecard_any_of_count63 += 1
+                            data__taxation__ratecard_any_of_count64 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratecard_any_of_count63:
+                    if not data__taxation__ratecard_any_of_count64:
                         raise _Invalid
                     data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
                     if data__taxation__ratecard_is_dict:
@@ -4498,26 +4593,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__revolt = data__taxation["revolt"]
                     if not isinstance(data__taxation__revolt, (dict)):
                         raise _Invalid
-                    data__taxation__revolt_any_of_count64 = 0
-                    if not data__taxation__revolt_any_of_count64:
+                    data__taxation__revolt_any_of_count65 = 0
+                    if not data__taxation__revolt_any_of_count65:
                         try:
                             data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
                             if data__taxation__revolt_is_dict:
                                 data__taxation__revolt__missing_keys = set(['rule']) - data__taxation__revolt.keys()
                                 if data__taxation__revolt__missing_keys:
                                     raise _Invalid
-                            data__taxation__revolt_any_of_count64 += 1
+                            data__taxation__revolt_any_of_count65 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__revolt_any_of_count64:
+                    if not data__taxation__revolt_any_of_count65:
                         try:
                             data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
                             if data__taxation__revolt_is_dict:
                                 data__taxation__revolt__missing_keys = set(['source']) - data__taxation__revolt.keys()
                                 if data__taxation__revolt__missing_keys:
                                     raise _Invalid
-                            data__taxation__revolt_any_of_count64 += 1
+                            data__taxation__revolt_any_of_count65 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__revolt_any_of_count64:
+                    if not data__taxation__revolt_any_of_count65:
                         raise _Invalid
                     data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
                     if data__taxation__revolt_is_dict:
@@ -4545,21 +4640,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "beneficiary" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("beneficiary")
                             data__taxation__revolt__beneficiary = data__taxation__revolt["beneficiary"]
-                            data__taxation__revolt__beneficiary_any_of_count65 = 0
-                            if not data__taxation__revolt__beneficiary_any_of_count65:
+                            data__taxation__revolt__beneficiary_any_of_count66 = 0
+                            if not data__taxation__revolt__beneficiary_any_of_count66:
                                 try:
                                     if not isinstance(data__taxation__revolt__beneficiary, (str)):
                                         raise _Invalid
                                     if not (isinstance(data__taxation__revolt__beneficiary, str) and data__taxation__revolt__beneficiary == 'most_unit_points_in_stock' or isinstance(data__taxation__revolt__beneficiary, str) and data__taxation__revolt__beneficiary == 'most_cities_then_tokens_in_stock'):
                                         raise _Invalid
-                                    data__taxation__revolt__beneficiary_any_of_count65 += 1
+                                    data__taxation__revolt__beneficiary_any_of_count66 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__revolt__beneficiary_any_of_count65:
+                            if not data__taxation__revolt__beneficiary_any_of_count66:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__taxation__revolt__beneficiary, custom_formats, (name_prefix or "data") + ".taxation.revolt.beneficiary")
-                                    data__taxation__revolt__beneficiary_any_of_count65 += 1
+                                    data__taxation__revolt__beneficiary_any_of_count66 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__revolt__beneficiary_any_of_count65:
+                            if not data__taxation__revolt__beneficiary_any_of_count66:
                                 raise _Invalid
                         if "immune_card" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("immune_card")
@@ -4610,8 +4705,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "site_label" in data__options_item_keys:
                             data__options_item_keys.remove("site_label")
                             data__options_item__sitelabel = data__options_item["site_label"]
-                            data__options_item__sitelabel_one_of_count66 = 0
-                            if data__options_item__sitelabel_one_of_count66 < 2:
+                            data__options_item__sitelabel_one_of_count67 = 0
+                            if data__options_item__sitelabel_one_of_count67 < 2:
                                 try:
                                     if not isinstance(data__options_item__sitelabel, (str)):
                                         raise _Invalid
@@ -4619,14 +4714,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__sitelabel_len = len(data__options_item__sitelabel)
                                         if data__options_item__sitelabel_len < 1:
                                             raise _Invalid
-                                    data__options_item__sitelabel_one_of_count66 += 1
+                                    data__options_item__sitelabel_one_of_count67 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__sitelabel_one_of_count66 < 2:
+                            if data__options_item__sitelabel_one_of_count67 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__sitelabel, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].site_label")
-                                    data__options_item__sitelabel_one_of_count66 += 1
+                                    data__options_item__sitelabel_one_of_count67 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__sitelabel_one_of_count66 != 1:
+                            if data__options_item__sitelabel_one_of_count67 != 1:
                                 raise _Invalid
                         if "help_page" in data__options_item_keys:
                             data__options_item_keys.remove("help_page")
@@ -4649,27 +4744,27 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "type" in data__options_item_keys:
                             data__options_item_keys.remove("type")
                             data__options_item__type = data__options_item["type"]
-                            data__options_item__type_one_of_count67 = 0
-                            if data__options_item__type_one_of_count67 < 2:
+                            data__options_item__type_one_of_count68 = 0
+                            if data__options_item__type_one_of_count68 < 2:
                                 try:
                                     if not isinstance(data__options_item__type, (str)):
                                         raise _Invalid
                                     if not (isinstance(data__options_item__type, str) and data__options_item__type == 'boolean' or isinstance(data__options_item__type, str) and data__options_item__type == 'integer' or isinstance(data__options_item__type, str) and data__options_item__type == 'enum'):
                                         raise _Invalid
-                                    data__options_item__type_one_of_count67 += 1
+                                    data__options_item__type_one_of_count68 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__type_one_of_count67 < 2:
+                            if data__options_item__type_one_of_count68 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__type, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].type")
-                                    data__options_item__type_one_of_count67 += 1
+                                    data__options_item__type_one_of_count68 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__type_one_of_count67 != 1:
+                            if data__options_item__type_one_of_count68 != 1:
                                 raise _Invalid
                         if "values" in data__options_item_keys:
                             data__options_item_keys.remove("values")
                             data__options_item__values = data__options_item["values"]
-                            data__options_item__values_one_of_count68 = 0
-                            if data__options_item__values_one_of_count68 < 2:
+                            data__options_item__values_one_of_count69 = 0
+                            if data__options_item__values_one_of_count69 < 2:
                                 try:
                                     if not isinstance(data__options_item__values, (list, tuple)):
                                         raise _Invalid
@@ -4713,14 +4808,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             raise _Invalid
                                                 if data__options_item__values_item_keys:
                                                     raise _Invalid
-                                    data__options_item__values_one_of_count68 += 1
+                                    data__options_item__values_one_of_count69 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__values_one_of_count68 < 2:
+                            if data__options_item__values_one_of_count69 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__values, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].values")
-                                    data__options_item__values_one_of_count68 += 1
+                                    data__options_item__values_one_of_count69 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__values_one_of_count68 != 1:
+                            if data__options_item__values_one_of_count69 != 1:
                                 raise _Invalid
                         if "minimum" in data__options_item_keys:
                             data__options_item_keys.remove("minimum")
@@ -4741,20 +4836,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "default" in data__options_item_keys:
                             data__options_item_keys.remove("default")
                             data__options_item__default = data__options_item["default"]
-                            data__options_item__default_one_of_count69 = 0
-                            if data__options_item__default_one_of_count69 < 2:
+                            data__options_item__default_one_of_count70 = 0
+                            if data__options_item__default_one_of_count70 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (bool)):
                                         raise _Invalid
-                                    data__options_item__default_one_of_count69 += 1
+                                    data__options_item__default_one_of_count70 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count69 < 2:
+                            if data__options_item__default_one_of_count70 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (int)) and not (isinstance(data__options_item__default, float) and data__options_item__default.is_integer()) or isinstance(data__options_item__default, bool):
                                         raise _Invalid
-                                    data__options_item__default_one_of_count69 += 1
+                                    data__options_item__default_one_of_count70 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count69 < 2:
+                            if data__options_item__default_one_of_count70 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (str)):
                                         raise _Invalid
@@ -4762,32 +4857,32 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__default_len = len(data__options_item__default)
                                         if data__options_item__default_len < 1:
                                             raise _Invalid
-                                    data__options_item__default_one_of_count69 += 1
+                                    data__options_item__default_one_of_count70 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count69 < 2:
+                            if data__options_item__default_one_of_count70 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__default, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].default")
-                                    data__options_item__default_one_of_count69 += 1
+                                    data__options_item__default_one_of_count70 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count69 != 1:
+                            if data__options_item__default_one_of_count70 != 1:
                                 raise _Invalid
                         if "rulebook_value" in data__options_item_keys:
                             data__options_item_keys.remove("rulebook_value")
                             data__options_item__rulebookvalue = data__options_item["rulebook_value"]
-                            data__options_item__rulebookvalue_one_of_count70 = 0
-                            if data__options_item__rulebookvalue_one_of_count70 < 2:
+                            data__options_item__rulebookvalue_one_of_count71 = 0
+                            if data__options_item__rulebookvalue_one_of_count71 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (bool)):
                                         raise _Invalid
-                                    data__options_item__rulebookvalue_one_of_count70 += 1
+                                    data__options_item__rulebookvalue_one_of_count71 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count70 < 2:
+                            if data__options_item__rulebookvalue_one_of_count71 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (int)) and not (isinstance(data__options_item__rulebookvalue, float) and data__options_item__rulebookvalue.is_integer()) or isinstance(data__options_item__rulebookvalue, bool):
                                         raise _Invalid
-                                    data__options_item__rulebookvalue_one_of_count70 += 1
+                                    data__options_item__rulebookvalue_one_of_count71 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count70 < 2:
+                            if data__options_item__rulebookvalue_one_of_count71 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (str)):
                                         raise _Invalid
@@ -4795,9 +4890,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__rulebookvalue_len = len(data__options_item__rulebookvalue)
                                         if data__options_item__rulebookvalue_len < 1:
                                             raise _Invalid
-                                    data__options_item__rulebookvalue_one_of_count70 += 1
+                                    data__options_item__rulebookvalue_one_of_count71 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count70 != 1:
+                            if data__options_item__rulebookvalue_one_of_count71 != 1:
                                 raise _Invalid
                         if "rule" in data__options_item_keys:
                             data__options_item_keys.remove("rule")
@@ -4852,26 +4947,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 for data__nonplayerforces_x, data__nonplayerforces_item in enumerate(data__nonplayerforces):
                     if not isinstance(data__nonplayerforces_item, (dict)):
                         raise _Invalid
-                    data__nonplayerforces_item_any_of_count71 = 0
-                    if not data__nonplayerforces_item_any_of_count71:
+                    data__nonplayerforces_item_any_of_count72 = 0
+                    if not data__nonplayerforces_item_any_of_count72:
                         try:
                             data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                             if data__nonplayerforces_item_is_dict:
                                 data__nonplayerforces_item__missing_keys = set(['rule']) - data__nonplayerforces_item.keys()
                                 if data__nonplayerforces_item__missing_keys:
                                     raise _Invalid
-                            data__nonplayerforces_item_any_of_count71 += 1
+                            data__nonplayerforces_item_any_of_count72 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nonplayerforces_item_any_of_count71:
+                    if not data__nonplayerforces_item_any_of_count72:
                         try:
                             data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                             if data__nonplayerforces_item_is_dict:
                                 data__nonplayerforces_item__missing_keys = set(['source']) - data__nonplayerforces_item.keys()
                                 if data__nonplayerforces_item__missing_keys:
                                     raise _Invalid
-                            data__nonplayerforces_item_any_of_count71 += 1
+                            data__nonplayerforces_item_any_of_count72 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nonplayerforces_item_any_of_count71:
+                    if not data__nonplayerforces_item_any_of_count72:
                         raise _Invalid
                     data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                     if data__nonplayerforces_item_is_dict:
@@ -4934,18 +5029,18 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         if "card" in data__nonplayerforces_item__advancements_item_keys:
                                             data__nonplayerforces_item__advancements_item_keys.remove("card")
                                             data__nonplayerforces_item__advancements_item__card = data__nonplayerforces_item__advancements_item["card"]
-                                            data__nonplayerforces_item__advancements_item__card_any_of_count72 = 0
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count72:
+                                            data__nonplayerforces_item__advancements_item__card_any_of_count73 = 0
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count73:
                                                 try:
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__nonplayerforces_item__advancements_item__card, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].advancements[{data__nonplayerforces_item__advancements_x}].card")
-                                                    data__nonplayerforces_item__advancements_item__card_any_of_count72 += 1
+                                                    data__nonplayerforces_item__advancements_item__card_any_of_count73 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count72:
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count73:
                                                 try:
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__advancements_item__card, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].advancements[{data__nonplayerforces_item__advancements_x}].card")
-                                                    data__nonplayerforces_item__advancements_item__card_any_of_count72 += 1
+                                                    data__nonplayerforces_item__advancements_item__card_any_of_count73 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count72:
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count73:
                                                 raise _Invalid
                                         if "name" in data__nonplayerforces_item__advancements_item_keys:
                                             data__nonplayerforces_item__advancements_item_keys.remove("name")
@@ -4973,26 +5068,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__nonplayerforces_item__calamitycard = data__nonplayerforces_item["calamity_card"]
                             if not isinstance(data__nonplayerforces_item__calamitycard, (dict)):
                                 raise _Invalid
-                            data__nonplayerforces_item__calamitycard_any_of_count73 = 0
-                            if not data__nonplayerforces_item__calamitycard_any_of_count73:
+                            data__nonplayerforces_item__calamitycard_any_of_count74 = 0
+                            if not data__nonplayerforces_item__calamitycard_any_of_count74:
                                 try:
                                     data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                                     if data__nonplayerforces_item__calamitycard_is_dict:
                                         data__nonplayerforces_item__calamitycard__missing_keys = set(['rule']) - data__nonplayerforces_item__calamitycard.keys()
                                         if data__nonplayerforces_item__calamitycard__missing_keys:
                                             raise _Invalid
-                                    data__nonplayerforces_item__calamitycard_any_of_count73 += 1
+                                    data__nonplayerforces_item__calamitycard_any_of_count74 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nonplayerforces_item__calamitycard_any_of_count73:
+                            if not data__nonplayerforces_item__calamitycard_any_of_count74:
                                 try:
                                     data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                                     if data__nonplayerforces_item__calamitycard_is_dict:
                                         data__nonplayerforces_item__calamitycard__missing_keys = set(['source']) - data__nonplayerforces_item__calamitycard.keys()
                                         if data__nonplayerforces_item__calamitycard__missing_keys:
                                             raise _Invalid
-                                    data__nonplayerforces_item__calamitycard_any_of_count73 += 1
+                                    data__nonplayerforces_item__calamitycard_any_of_count74 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nonplayerforces_item__calamitycard_any_of_count73:
+                            if not data__nonplayerforces_item__calamitycard_any_of_count74:
                                 raise _Invalid
                             data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                             if data__nonplayerforces_item__calamitycard_is_dict:
@@ -5014,25 +5109,25 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "tradable" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("tradable")
                                     data__nonplayerforces_item__calamitycard__tradable = data__nonplayerforces_item__calamitycard["tradable"]
-                                    data__nonplayerforces_item__calamitycard__tradable_any_of_count74 = 0
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count74:
+                                    data__nonplayerforces_item__calamitycard__tradable_any_of_count75 = 0
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count75:
                                         try:
                                             if not isinstance(data__nonplayerforces_item__calamitycard__tradable, (bool)):
                                                 raise _Invalid
-                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count74 += 1
+                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count75 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count74:
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count75:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__calamitycard__tradable, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].calamity_card.tradable")
-                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count74 += 1
+                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count75 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count74:
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count75:
                                         raise _Invalid
                                 if "stack" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("stack")
                                     data__nonplayerforces_item__calamitycard__stack = data__nonplayerforces_item__calamitycard["stack"]
-                                    data__nonplayerforces_item__calamitycard__stack_any_of_count75 = 0
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count75:
+                                    data__nonplayerforces_item__calamitycard__stack_any_of_count76 = 0
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count76:
                                         try:
                                             if not isinstance(data__nonplayerforces_item__calamitycard__stack, (int)) and not (isinstance(data__nonplayerforces_item__calamitycard__stack, float) and data__nonplayerforces_item__calamitycard__stack.is_integer()) or isinstance(data__nonplayerforces_item__calamitycard__stack, bool):
                                                 raise _Invalid
@@ -5041,14 +5136,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise _Invalid
                                                 if data__nonplayerforces_item__calamitycard__stack > 9:
                                                     raise _Invalid
-                                            data__nonplayerforces_item__calamitycard__stack_any_of_count75 += 1
+                                            data__nonplayerforces_item__calamitycard__stack_any_of_count76 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count75:
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count76:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__calamitycard__stack, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].calamity_card.stack")
-                                            data__nonplayerforces_item__calamitycard__stack_any_of_count75 += 1
+                                            data__nonplayerforces_item__calamitycard__stack_any_of_count76 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count75:
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count76:
                                         raise _Invalid
                                 if "source" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("source")
@@ -5113,8 +5208,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
-        data_one_of_count76 = 0
-        if data_one_of_count76 < 2:
+        data_one_of_count77 = 0
+        if data_one_of_count77 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -5127,9 +5222,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__files__missing_keys = set(['map']) - data__files.keys()
                             if data__files__missing_keys:
                                 raise _Invalid
-                data_one_of_count76 += 1
+                data_one_of_count77 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count76 < 2:
+        if data_one_of_count77 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -5145,21 +5240,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['map']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise _Invalid
-                data_one_of_count76 += 1
+                data_one_of_count77 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count76 != 1:
+        if data_one_of_count77 != 1:
             raise _Invalid
-        data_one_of_count77 = 0
-        if data_one_of_count77 < 2:
+        data_one_of_count78 = 0
+        if data_one_of_count78 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['player_counts']) - data.keys()
                     if data__missing_keys:
                         raise _Invalid
-                data_one_of_count77 += 1
+                data_one_of_count78 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count77 < 2:
+        if data_one_of_count78 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -5175,21 +5270,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['player_counts']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise _Invalid
-                data_one_of_count77 += 1
+                data_one_of_count78 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count77 != 1:
+        if data_one_of_count78 != 1:
             raise _Invalid
-        data_one_of_count78 = 0
-        if data_one_of_count78 < 2:
+        data_one_of_count79 = 0
+        if data_one_of_count79 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['sequence_of_play']) - data.keys()
                     if data__missing_keys:
                         raise _Invalid
-                data_one_of_count78 += 1
+                data_one_of_count79 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count78 < 2:
+        if data_one_of_count79 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -5205,21 +5300,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['sequence_of_play']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise _Invalid
-                data_one_of_count78 += 1
+                data_one_of_count79 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count78 != 1:
+        if data_one_of_count79 != 1:
             raise _Invalid
-        data_one_of_count79 = 0
-        if data_one_of_count79 < 2:
+        data_one_of_count80 = 0
+        if data_one_of_count80 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['victory']) - data.keys()
                     if data__missing_keys:
                         raise _Invalid
-                data_one_of_count79 += 1
+                data_one_of_count80 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count79 < 2:
+        if data_one_of_count80 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -5235,9 +5330,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['victory']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise _Invalid
-                data_one_of_count79 += 1
+                data_one_of_count80 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count79 != 1:
+        if data_one_of_count80 != 1:
             raise _Invalid
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -5277,26 +5372,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_help_se
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise _Invalid
-    data_any_of_count80 = 0
-    if not data_any_of_count80:
+    data_any_of_count81 = 0
+    if not data_any_of_count81:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise _Invalid
-            data_any_of_count80 += 1
+            data_any_of_count81 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count80:
+    if not data_any_of_count81:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise _Invalid
-            data_any_of_count80 += 1
+            data_any_of_count81 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count80:
+    if not data_any_of_count81:
         raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -5449,13 +5544,13 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count81 = 0
-    if data_one_of_count81 < 2:
+    data_one_of_count82 = 0
+    if data_one_of_count82 < 2:
         try:
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count81 += 1
+            data_one_of_count82 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count81 < 2:
+    if data_one_of_count82 < 2:
         try:
             if not isinstance(data, (list, tuple)):
                 raise _Invalid
@@ -5469,9 +5564,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(da
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count81 += 1
+            data_one_of_count82 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count81 != 1:
+    if data_one_of_count82 != 1:
         raise _Invalid
     return data
 
@@ -5504,22 +5599,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_p
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data, custom_formats={}, name_prefix=None):
-    data_any_of_count82 = 0
-    if not data_any_of_count82:
+    data_any_of_count83 = 0
+    if not data_any_of_count83:
         try:
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations(data, custom_formats, (name_prefix or "data") + "")
-            data_any_of_count82 += 1
+            data_any_of_count83 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count82:
+    if not data_any_of_count83:
         try:
             try:
                 validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations_shape(data, custom_formats, (name_prefix or "data") + "")
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
             else:
                 raise _Invalid
-            data_any_of_count82 += 1
+            data_any_of_count83 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count82:
+    if not data_any_of_count83:
         raise _Invalid
     return data
 
@@ -5629,26 +5724,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_op
                 for data__insert_x, data__insert_item in enumerate(data__insert):
                     if not isinstance(data__insert_item, (dict)):
                         raise _Invalid
-                    data__insert_item_one_of_count83 = 0
-                    if data__insert_item_one_of_count83 < 2:
+                    data__insert_item_one_of_count84 = 0
+                    if data__insert_item_one_of_count84 < 2:
                         try:
                             data__insert_item_is_dict = isinstance(data__insert_item, dict)
                             if data__insert_item_is_dict:
                                 data__insert_item__missing_keys = set(['before']) - data__insert_item.keys()
                                 if data__insert_item__missing_keys:
                                     raise _Invalid
-                            data__insert_item_one_of_count83 += 1
+                            data__insert_item_one_of_count84 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__insert_item_one_of_count83 < 2:
+                    if data__insert_item_one_of_count84 < 2:
                         try:
                             data__insert_item_is_dict = isinstance(data__insert_item, dict)
                             if data__insert_item_is_dict:
                                 data__insert_item__missing_keys = set(['after']) - data__insert_item.keys()
                                 if data__insert_item__missing_keys:
                                     raise _Invalid
-                            data__insert_item_one_of_count83 += 1
+                            data__insert_item_one_of_count84 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__insert_item_one_of_count83 != 1:
+                    if data__insert_item_one_of_count84 != 1:
                         raise _Invalid
                     data__insert_item_is_dict = isinstance(data__insert_item, dict)
                     if data__insert_item_is_dict:

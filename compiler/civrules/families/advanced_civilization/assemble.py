@@ -43,6 +43,7 @@ from civrules.families.advanced_civilization.model import (
     GeneralRule,
     Group,
     HandLimit,
+    HandLimitBand,
     Immunity,
     LevelRequirements,
     MapFile,
@@ -777,6 +778,18 @@ def build_hand_limit(value: Any, origin: Origin) -> HandLimit | None:
         retained if isinstance(retained, bool) else None,
         rules_of(value),
         source_of(value),
+        tuple(
+            HandLimitBand(
+                _int(players.get("min")),
+                _int(players.get("max")),
+                _int(band.get("commodity_cards")),
+                rules_of(band),
+                source_of(band),
+            )
+            for band in value.get("by_players") or ()
+            if isinstance(band, dict)
+            for players in (_mapping(band.get("players")),)
+        ),
     )
 
 

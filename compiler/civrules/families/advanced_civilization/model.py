@@ -714,8 +714,21 @@ class CardChange:
 
 
 @frozen_value
+class HandLimitBand:
+    """`hand_limit.by_players[]`: the commodity cards kept in a game of ``players_min`` to
+    ``players_max`` players; ``rules`` its own citation (the section's where it has none)."""
+
+    players_min: int | None
+    players_max: int | None
+    commodity_cards: int | None
+    rules: tuple[str, ...]
+    source: str | None = None
+
+
+@frozen_value
 class HandLimit:
-    """`hand_limit`: the commodity cards a player may keep, and the cards that change it."""
+    """`hand_limit`: the commodity cards a player may keep (one number, or ``by_players`` where the
+    limit depends on the player count), and the cards that change it."""
 
     origin: Origin
     commodity_cards: int | Unknown | None
@@ -727,6 +740,8 @@ class HandLimit:
     rules: tuple[str, ...]
     #: `source:` (a house rule's, where a variant changes the setting and cites it); None where none.
     source: str | None = None
+    #: `by_players`: the limit per band of player counts, in the order written; () where one number.
+    by_players: tuple[HandLimitBand, ...] = ()
 
 
 @frozen_value

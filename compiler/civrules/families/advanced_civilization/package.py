@@ -565,12 +565,24 @@ def _hand_limit(ruleset: Ruleset, w: _Writer) -> Node:
         for c in found.card_changes
         if c.card is not None and c.change is not None
     ]
+    bands = [
+        call(
+            w.rt("HandLimitBand"),
+            value(band.players_min),
+            value(band.players_max),
+            value(band.commodity_cards),
+            value(_cited(band.rules, band.source)),
+        )
+        for band in found.by_players
+        if band.players_min is not None and band.players_max is not None and band.commodity_cards is not None
+    ]
     return call(
         w.rt("HandLimit"),
         commodity_cards=value(_int(found.commodity_cards)),
         card_changes=tup(changes),
         cumulative=value(found.cumulative),
         rules=value(_cited(found.rules, found.source)),
+        **({"by_players": tup(bands)} if bands else {}),
     )
 
 

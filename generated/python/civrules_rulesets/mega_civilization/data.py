@@ -30,6 +30,7 @@ from civrules_runtime_advanced_civilization.records import (
     Epoch,
     Group,
     HandLimit,
+    HandLimitBand,
     HandLimitChange,
     Immunity,
     Movement,
@@ -104,7 +105,7 @@ RULESET_ID: Final = "mega-civilization"
 RULESET_NAME: Final = "Mega Civilization"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "5ea416d411f05d1bebc9490e25712ca7198b996ca96cd85fa89a81410f7f352f"
+RULESET_FINGERPRINT: Final = "3bde27da80e05f80fb10960cce3fb9262776cdc0a80ca62c5f4e3e5d441b5184"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -585,16 +586,6 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
         "rulesets/mega-civilization.yaml",
         "player_counts.counts[18].configurations[both_blocks].map.boundary",
         "Where the part of the map in play ends is in the map-board set-ups, pictures no source transcribes.",
-    ),
-    UnknownFact(
-        "rulesets/mega-civilization.yaml",
-        "sequence_of_play.phases[special_abilities].order",
-        "Known but not expressible: §10 of menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json says A.S.T.-position order (the marker furthest on first, ties by ranking), which no order of play in the data's words can express.",
-    ),
-    UnknownFact(
-        "rulesets/mega-civilization.yaml",
-        "sequence_of_play.phases[acquisition_of_civilization_cards].order",
-        "Known but not expressible: §12 of menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json says A.S.T.-position order (furthest on first, ties by ranking; simultaneous if desired), which no order of play in the data's words can express.",
     ),
 )
 
@@ -6289,7 +6280,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             "Special Abilities",
             10,
             "if_desired",
-            None,
+            "ast_position_order",
             None,
             (),
             None,
@@ -6327,7 +6318,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             "Civilization Advances Acquisition",
             12,
             "always",
-            None,
+            "ast_position_order",
             None,
             (),
             None,
@@ -6415,7 +6406,6 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                SpecialRule("hand_limit", "Each player keeps at most 8 commodity cards after buying advances."),
                 SpecialRule(
                     "start_credits",
                     "At the start of a full game each player takes one credit token of 10 in each of the five colours; not in the short game.",
@@ -6473,7 +6463,6 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                SpecialRule("hand_limit", "Each player keeps at most 8 commodity cards after buying advances."),
                 SpecialRule(
                     "start_credits",
                     "At the start of a full game each player takes one credit token of 5 in each of the five colours; not in the short game.",
@@ -6548,7 +6537,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                     (),
                 ),
             ),
-            (SpecialRule("hand_limit", "Each player keeps at most 8 commodity cards after buying advances."),),
+            (),
         ),
         8: PlayerCount(
             8,
@@ -6622,7 +6611,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                     (),
                 ),
             ),
-            (SpecialRule("hand_limit", "Each player keeps at most 8 commodity cards after buying advances."),),
+            (),
         ),
         9: PlayerCount(
             9,
@@ -6700,7 +6689,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                     (),
                 ),
             ),
-            (SpecialRule("hand_limit", "Each player keeps at most 8 commodity cards after buying advances."),),
+            (),
         ),
         10: PlayerCount(
             10,
@@ -6746,7 +6735,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                     (),
                 ),
             ),
-            (SpecialRule("hand_limit", "Each player keeps at most 8 commodity cards after buying advances."),),
+            (),
         ),
         11: PlayerCount(
             11,
@@ -6794,7 +6783,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                     (),
                 ),
             ),
-            (SpecialRule("hand_limit", "Each player keeps at most 8 commodity cards after buying advances."),),
+            (),
         ),
         12: PlayerCount(
             12,
@@ -6845,7 +6834,6 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                 ),
             ),
             (
-                SpecialRule("hand_limit", "Each player keeps at most 9 commodity cards after buying advances."),
                 SpecialRule(
                     "start_credits",
                     "At the start of a full game each player takes one credit token of 5 in each of the five colours; not in the short game.",
@@ -6902,7 +6890,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                     (),
                 ),
             ),
-            (SpecialRule("hand_limit", "Each player keeps at most 9 commodity cards after buying advances."),),
+            (),
         ),
         14: PlayerCount(
             14,
@@ -6956,7 +6944,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                     (),
                 ),
             ),
-            (SpecialRule("hand_limit", "Each player keeps at most 9 commodity cards after buying advances."),),
+            (),
         ),
         15: PlayerCount(
             15,
@@ -7012,7 +7000,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                     (),
                 ),
             ),
-            (SpecialRule("hand_limit", "Each player keeps at most 9 commodity cards after buying advances."),),
+            (),
         ),
         16: PlayerCount(
             16,
@@ -7070,7 +7058,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                     (),
                 ),
             ),
-            (SpecialRule("hand_limit", "Each player keeps at most 9 commodity cards after buying advances."),),
+            (),
         ),
         17: PlayerCount(
             17,
@@ -7130,7 +7118,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                     (),
                 ),
             ),
-            (SpecialRule("hand_limit", "Each player keeps at most 9 commodity cards after buying advances."),),
+            (),
         ),
         18: PlayerCount(
             18,
@@ -7192,7 +7180,7 @@ PLAYER_COUNTS: Final[Mapping[int, PlayerCount]] = FrozenMap(
                     (),
                 ),
             ),
-            (SpecialRule("hand_limit", "Each player keeps at most 9 commodity cards after buying advances."),),
+            (),
         ),
     },
 )
@@ -7211,7 +7199,15 @@ FLOOD_PLAINS: Final[Mapping[str, Region]] = FrozenMap({})
 VOLCANOES: Final[Mapping[str, Region]] = FrozenMap({})
 
 #: The commodity cards a player may keep, and the cards that change it.
-HAND_LIMIT: Final[HandLimit | None] = None
+HAND_LIMIT: Final[HandLimit | None] = HandLimit(
+    commodity_cards=None,
+    card_changes=(),
+    cumulative=False,
+    rules=(
+        "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Hand limit)",
+    ),
+    by_players=(HandLimitBand(5, 11, 8, ()), HandLimitBand(12, 18, 9, ())),
+)
 
 #: Taxation: tokens per city, the cards that change the rate, the cards that prevent revolts.
 TAXATION: Final[Taxation | None] = Taxation(
@@ -7328,7 +7324,15 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (Turn-by-turn procedure)",
             ),
         ),
-        note="The transcription numbers the phases 1-13 and describes each in a paragraph of the same number (§1-§13); it states no 'when' condition for most phases, so `condition` paraphrases what each paragraph requires. Phases 10 and 12 are ordered by A.S.T. position (the marker furthest on first, ties by ranking), which the vocabulary of `order` has no value for.",
+        note="The transcription numbers the phases 1-13 and describes each in a paragraph of the same number (§1-§13); it states no 'when' condition for most phases, so `condition` paraphrases what each paragraph requires. Phases 10 and 12 are ordered by A.S.T. position (ast_position_order: the marker furthest on first, ties by ranking), which the transcription tells apart from A.S.T. order: its section on the two defines the latter as the ranking printed on the table, the former by where the markers stand.",
+    ),
+    hand_limit=settings.HandLimit(
+        source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Hand limit)",
+        by_players=(
+            settings.HandLimitByPlayer(players=settings.HandLimitByPlayerPlayers(min=5, max=11), commodity_cards=8),
+            settings.HandLimitByPlayer(players=settings.HandLimitByPlayerPlayers(min=12, max=18), commodity_cards=9),
+        ),
+        text="At the end of the acquisition of advances every player, whether he bought any or not, discards down to the hand limit of commodity cards, which depends on the number of players.",
     ),
     taxation=settings.Taxation(
         source="menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §1a (Tax Collection)",
@@ -7355,7 +7359,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         ),
         note="§1a: the tax rate is 2 tokens per city on the board, moved from stock to treasury; a player may not refuse to collect it, and advances may change the rate (the rate_changes, from the card texts of two transcriptions; the short game's start names Coinage and Monarchy too). The rate does not depend on the number of players.",
     ),
-    note="The rulebook is known from one public transcription, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (2018, the app text of the rules; its pictures, the map-board set-ups, the victory points table and the card chapters are not transcribed): the sequence of play, the set value rule, the stack preparation, that advances have no prerequisites, that the minor calamities are tradable, that advances' effects add up and how credit tokens work come from it (cited as §N for the phase paragraphs, by chapter and heading otherwise). Not in the sources, so not in this ruleset: the map and the rules per player count (not_in_sources), the typed victory section (known in part, see not_in_sources.victory), game options. Taxation is in its section (§1a, §1b). The hand limit (§12: 8 commodity cards for 5-11 players, 9 for 12-18) depends on the player count, which the hand_limit section's one number cannot say; each count's limit is in its special_rules (player_counts). Advance abilities and calamity effects are paraphrased from the card texts of two transcriptions (bubba0077/MegaCiv, czvandijk/MegaCivAid), each citing its file and commit. Each advance's victory points are written on the cards, by the cost bands of community/README.md (1 point below a cost of 100, 3 from 100 to 199, 6 from 200 up). Civilizations, epochs and A.S.T. tracks come from a single source (bubba0077/MegaCiv), advances from eight transcriptions (per-field majority), calamities from three.",
+    note="The rulebook is known from one public transcription, menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (2018, the app text of the rules; its pictures, the map-board set-ups, the victory points table and the card chapters are not transcribed): the sequence of play, the set value rule, the stack preparation, that advances have no prerequisites, that the minor calamities are tradable, that advances' effects add up and how credit tokens work come from it (cited as §N for the phase paragraphs, by chapter and heading otherwise). Not in the sources, so not in this ruleset: the map and the rules per player count (not_in_sources), the typed victory section (known in part, see not_in_sources.victory), game options. Taxation is in its section (§1a, §1b), and so is the hand limit (§12: 8 commodity cards for 5-11 players, 9 for 12-18; hand_limit.by_players). Advance abilities and calamity effects are paraphrased from the card texts of two transcriptions (bubba0077/MegaCiv, czvandijk/MegaCivAid), each citing its file and commit. Each advance's victory points are written on the cards, by the cost bands of community/README.md (1 point below a cost of 100, 3 from 100 to 199, 6 from 200 up). Civilizations, epochs and A.S.T. tracks come from a single source (bubba0077/MegaCiv), advances from eight transcriptions (per-field majority), calamities from three.",
     commodities=settings.Commodities(
         total_cards=settings.TotalCards(
             count=296,

@@ -170,9 +170,11 @@ def effects_held(held: Iterable[CardIdName], kind: EffectKindName | None = None)
     return logic.effects_held(data.CARDS, held, kind)
 
 
-def hand_limit(held: Iterable[CardIdName]) -> int:
-    """The commodity cards a holder of ``held`` may keep (HAND_LIMIT and the cards that change it)."""
-    return logic.hand_limit(data.HAND_LIMIT, data.CARDS, held)
+def hand_limit(held: Iterable[CardIdName], players: int | None = None) -> int:
+    """The commodity cards a holder of ``held`` may keep (HAND_LIMIT and the cards that change it).
+    Where the limit depends on the player count (HAND_LIMIT.by_players), give ``players``
+    (OutOfDomainError otherwise); a count not of this ruleset (PLAYER_COUNTS) is OutOfDomainError."""
+    return logic.hand_limit(data.HAND_LIMIT, data.CARDS, held, players, data.PLAYER_COUNTS)
 
 
 def tax_rates(held: Iterable[CardIdName]) -> tuple[int, ...]:

@@ -166,7 +166,7 @@ class AssumedPackage(AssumedView):
                 raise UnknownFactError(f"this ruleset has no {phase} phase for the assumed {name}")
         limit, tax = package.HAND_LIMIT, package.TAXATION
         if assumed.hand_limit is not None:
-            if limit is not None and limit.commodity_cards is not None:
+            if limit is not None and (limit.commodity_cards is not None or limit.by_players):
                 raise given("the hand limit")
             limit = HandLimit(
                 assumed.hand_limit, () if limit is None else limit.card_changes,
@@ -243,8 +243,8 @@ class AssumedPackage(AssumedView):
     def effects_held(self, held: Iterable[str], kind: EffectKindName | None = None) -> tuple[Effect, ...]:
         return logic.effects_held(self.CARDS, held, kind)
 
-    def hand_limit(self, held: Iterable[str]) -> int:
-        return logic.hand_limit(self.HAND_LIMIT, self.CARDS, held)
+    def hand_limit(self, held: Iterable[str], players: int | None = None) -> int:
+        return logic.hand_limit(self.HAND_LIMIT, self.CARDS, held, players, self._package.PLAYER_COUNTS)
 
     def tax_rates(self, held: Iterable[str]) -> tuple[int, ...]:
         return logic.tax_rates(self.TAXATION, self.CARDS, held)

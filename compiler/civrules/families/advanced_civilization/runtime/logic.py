@@ -411,15 +411,37 @@ def effects_held(cards: "Mapping[str, Card]", held: "Iterable[str]", kind: str |
     return tuple(out)
 
 
-def hand_limit(limit: HandLimit | None, cards: "Mapping[str, Card]", held: "Iterable[str]") -> int:
+def hand_limit(
+    limit: HandLimit | None,
+    cards: "Mapping[str, Card]",
+    held: "Iterable[str]",
+    players: int | None = None,
+    counts: "Iterable[int]" = (),
+) -> int:
+    """The commodity cards a holder of ``held`` may keep; where the limit depends on the player
+    count (``limit.by_players``), ``players`` is required (OutOfDomainError naming the bands
+    otherwise); a count the ruleset is not for (``counts``) is OutOfDomainError."""
     collection(held, "held")
     owned = {known_id(cards, card, "civilization card") for card in held}
-    if limit is None or limit.commodity_cards is None:
+    if players is not None:
+        _player_count(players, counts)
+    if limit is None:
+        raise UnknownFactError("the hand limit is not in the sources")
+    base = limit.commodity_cards
+    if limit.by_players:
+        if players is None:
+            bands = ", ".join(f"{b.players_min}-{b.players_max} players: {b.commodity_cards}" for b in limit.by_players)
+            raise OutOfDomainError(f"the hand limit depends on the number of players: give players= ({bands})")
+        found = [b.commodity_cards for b in limit.by_players if b.players_min <= players <= b.players_max]
+        if not found:
+            raise UnknownFactError(f"the hand limit of a game of {players} players is not in the sources")
+        base = found[0]
+    if base is None:
         raise UnknownFactError("the hand limit is not in the sources")
     changes = [change for card, change in limit.card_changes if card in owned]
     if len(changes) > 1 and not limit.cumulative:
         raise UnknownFactError("how the hand-limit changes of several cards combine is not in the sources")
-    return max(0, limit.commodity_cards + sum(changes))
+    return max(0, base + sum(changes))
 
 
 def tax_rates(taxation: Taxation | None, cards: "Mapping[str, Card]", held: "Iterable[str]") -> "tuple[int, ...]":

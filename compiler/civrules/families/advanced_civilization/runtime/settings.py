@@ -39,6 +39,8 @@ __all__ = [
     "DisagreementAlternative",
     "ExcludedBorder",
     "HandLimit",
+    "HandLimitByPlayer",
+    "HandLimitByPlayerPlayers",
     "HandLimitCardChange",
     "Map",
     "Mining",
@@ -1889,6 +1891,61 @@ class Victory(SettingsRecord):
         _set(self, "_unknown", unknown_fields)
 
 
+class HandLimitByPlayerPlayers(SettingsRecord):
+    """The player counts this limit is for, both ends included."""
+
+    __slots__ = ("min", "max")
+    __match_args__ = ("min", "max")
+
+    #: Fewest players. At most 64: the largest ruleset here (Mega Civilization, the Expansion Project) seats 18; the
+    #: bound leaves room for house rules and keeps the work done per player count small.
+    min: int
+    #: Most players. At most 64: the largest ruleset here (Mega Civilization, the Expansion Project) seats 18; the
+    #: bound leaves room for house rules and keeps the work done per player count small.
+    max: int
+
+    def __init__(self, *, min: int, max: int, unknown_fields: tuple[str, ...] = ()) -> None:
+        _set(self, "min", min)
+        _set(self, "max", max)
+        _set(self, "_unknown", unknown_fields)
+
+
+class HandLimitByPlayer(SettingsRecord):
+    """The limit for one band of player counts."""
+
+    __slots__ = ("players", "commodity_cards", "rule", "source", "note")
+    __match_args__ = ("players", "commodity_cards", "rule", "source", "note")
+
+    #: The player counts this limit is for, both ends included.
+    players: HandLimitByPlayerPlayers
+    #: Commodity cards a player may retain after buying civilization cards, with this many players.
+    commodity_cards: int
+    #: The rulebook section(s) this fact comes from, where the section's own do not cover it.
+    rule: str | tuple[str, ...] | None
+    #: Who states this band's limit where the section's own citation does not: a community file, or a house rule (a
+    #: variant's own change).
+    source: str | None
+    #: Free text a designer should know.
+    note: str | None
+
+    def __init__(
+        self,
+        *,
+        players: HandLimitByPlayerPlayers,
+        commodity_cards: int,
+        rule: str | tuple[str, ...] | None = None,
+        source: str | None = None,
+        note: str | None = None,
+        unknown_fields: tuple[str, ...] = (),
+    ) -> None:
+        _set(self, "players", players)
+        _set(self, "commodity_cards", commodity_cards)
+        _set(self, "rule", rule)
+        _set(self, "source", source)
+        _set(self, "note", note)
+        _set(self, "_unknown", unknown_fields)
+
+
 class HandLimitCardChange(SettingsRecord):
     """One card's change of the limit."""
 
@@ -1932,6 +1989,7 @@ class HandLimit(SettingsRecord):
         "source",
         "rule",
         "commodity_cards",
+        "by_players",
         "count_public",
         "tradable_calamities_retained",
         "card_changes",
@@ -1943,6 +2001,7 @@ class HandLimit(SettingsRecord):
         "source",
         "rule",
         "commodity_cards",
+        "by_players",
         "count_public",
         "tradable_calamities_retained",
         "card_changes",
@@ -1956,8 +2015,12 @@ class HandLimit(SettingsRecord):
     source: str | None
     #: The rulebook section(s) this fact comes from.
     rule: str | tuple[str, ...] | None
-    #: Commodity cards a player may retain after buying civilization cards.
-    commodity_cards: int
+    #: Commodity cards a player may retain after buying civilization cards, whatever the number of players. Where the
+    #: limit depends on the player count, give by_players instead.
+    commodity_cards: int | None
+    #: The limit per band of player counts, where it depends on how many play (Mega Civilization §12: 8 cards at 5-11
+    #: players, 9 at 12-18); instead of commodity_cards. The bands do not overlap and lie within the ruleset's players.
+    by_players: tuple[HandLimitByPlayer, ...] | None
     #: true if players may not conceal how many commodity cards they retain.
     count_public: bool | None
     #: true if tradable calamity cards may be kept into the next turn.
@@ -1977,7 +2040,8 @@ class HandLimit(SettingsRecord):
         *,
         source: str | None = None,
         rule: str | tuple[str, ...] | None = None,
-        commodity_cards: int,
+        commodity_cards: int | None = None,
+        by_players: tuple[HandLimitByPlayer, ...] | None = None,
         count_public: bool | None = None,
         tradable_calamities_retained: bool | None = None,
         card_changes: tuple[HandLimitCardChange, ...] | None = None,
@@ -1989,6 +2053,7 @@ class HandLimit(SettingsRecord):
         _set(self, "source", source)
         _set(self, "rule", rule)
         _set(self, "commodity_cards", commodity_cards)
+        _set(self, "by_players", by_players)
         _set(self, "count_public", count_public)
         _set(self, "tradable_calamities_retained", tradable_calamities_retained)
         _set(self, "card_changes", card_changes)

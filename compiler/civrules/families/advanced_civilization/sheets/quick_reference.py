@@ -42,11 +42,24 @@ def _hand_limit(ruleset: Ruleset, notes: Notes) -> dict[str, Any]:
         facts.append("how many you keep is public")
     if found.tradable_calamities_retained is False:
         facts.append("tradable calamities may not be kept")
+    rules = rules_text(found.rules)
+    if found.by_players:
+        # One limit per band of player counts (Mega Civilization §12): "8 commodity cards with 5–11
+        # players; 9 with 12–18", each band's own citation beside it where it has one.
+        bands = []
+        for i, band in enumerate(found.by_players):
+            kept = notes.fact(band.commodity_cards, "hand limit") if band.commodity_cards is not None else "—"
+            cited = rules_text(band.rules)
+            bands.append(
+                f"{kept}{' commodity cards' if i == 0 else ''} with {band.players_min}–{band.players_max}"
+                f"{' players' if i == 0 else ''}{f' ({cited})' if cited else ''}"
+            )
+        return {"value": "; ".join(bands), "facts": facts, "rule": rules}
     count = found.commodity_cards
     value = (
         notes.fact(count, "hand limit") if count is not None else "—" + notes.mark("hand limit", "the rules state none")
     )
-    return {"value": f"{value} commodity cards", "facts": facts, "rule": rules_text(found.rules)}
+    return {"value": f"{value} commodity cards", "facts": facts, "rule": rules}
 
 
 def _taxation(ruleset: Ruleset, notes: Notes) -> dict[str, Any]:
