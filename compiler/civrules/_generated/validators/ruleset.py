@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "cb462728132d74b61ee3f3e19514f89af33c453c5c4da85ec034bb628b6ea090"
+SCHEMA_SHA256 = "32aa99cc13018eec493190035cbe22ecadc4497c64d2207df8459731929c6f8c"
 
 from decimal import Decimal
 import re
