@@ -78,7 +78,15 @@ def long_integer(rules: Path, to: str, find: str, value: str, digits: int = 10_0
 def chain_map(rules: Path, to: str, areas: int = 10_000) -> None:
     """A map file of ``areas`` water areas in one chain (``s00000`` - ``s00001`` - ...), hung on the
     Aegean Sea of the main board: the longest path any graph check can walk."""
-    lines = ["kind: map", "id: chain", "name: A chain of areas", "panel: main", "requires: [mediterranean]", "areas:"]
+    lines = [
+        "kind: map",
+        "id: chain",
+        "name: A chain of areas",
+        "panel: main",
+        'rule: ["4.1"]',
+        "requires: [mediterranean]",
+        "areas:",
+    ]
     lines.extend(f"  - {{id: s{i:05d}, name: S{i}, panel: main, land: false, water: true}}" for i in range(areas))
     lines.append("borders:")
     lines.append("  - {areas: [aegean_sea, s00000], kind: sea}")
@@ -110,7 +118,7 @@ def mixed_unique_list(rules: Path, to: str, items: int = 100_000) -> None:
 
 def unknown_keys_spread(rules: Path, to: str, areas: int = 20_000, keys: int = 5) -> None:
     """``areas`` areas of ``keys`` unknown keys each: one schema error per area, not one for a file."""
-    lines = ["kind: map", "id: hostile", "name: Hostile", "panel: main", "areas:"]
+    lines = ["kind: map", "id: hostile", "name: Hostile", "panel: main", 'rule: ["4.1"]', "areas:"]
     for i in range(areas):
         extra = ", ".join(f"z{i}_{k}: 1" for k in range(keys))
         lines.append(f"  - {{id: h{i}, name: H{i}, panel: main, land: false, water: true, {extra}}}")
@@ -120,7 +128,15 @@ def unknown_keys_spread(rules: Path, to: str, areas: int = 20_000, keys: int = 5
 def missing_areas(rules: Path, to: str, borders: int = 10_000) -> None:
     """A map file of ``borders`` sea borders from the Aegean Sea to areas nobody defines, each a
     different misspelling to look up ("did you mean")."""
-    lines = ["kind: map", "id: hostile", "name: Hostile", "panel: main", "requires: [mediterranean]", "areas:"]
+    lines = [
+        "kind: map",
+        "id: hostile",
+        "name: Hostile",
+        "panel: main",
+        'rule: ["4.1"]',
+        "requires: [mediterranean]",
+        "areas:",
+    ]
     lines.append("  - {id: hostile_sea, name: Hostile Sea, panel: main, land: false, water: true}")
     lines.append("borders:")
     lines.append("  - {areas: [aegean_sea, hostile_sea], kind: sea}")
