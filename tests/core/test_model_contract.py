@@ -52,6 +52,10 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         "V006's hint names an entity by the key the resolver matches an overlay entry with "
         "(resolve.entity_key of the entity as written: `kushan@basic`, `crete|cyprus`)"
     ),
+    ("checks/references.py", "_patch_entry", "raw"): (
+        "V006's hint writes the overlay patch that drops each reference: list operations on the entity "
+        "as written (its lists, the fields that select an element), checked against its schema"
+    ),
     ("checks/references.py", "references", "setting"): (
         "the same walk over each setting as written, at the schema's paths"
     ),

@@ -43,6 +43,15 @@ def quoted(hint: str | None, starting: str) -> list[str]:
     return [text for text in (hint or "").split("`")[1::2] if text.startswith(starting)]
 
 
+def follow_patches(text: str, hint: str | None) -> str:
+    """``text`` (a variant's manifest, its `overlay:` last) with each patch the hint writes (``in
+    `overlay.NAME`: `patch: [...]` ``) added under its collection, as a designer pastes it."""
+    for name, patch in re.findall(r"`overlay\.(\w+)`: `(patch: \[[^`]*\])`", hint or ""):
+        block = f"  {name}:\n"
+        text = text.replace(block, f"{block}    {patch}\n") if block in text else f"{text}{block}    {patch}\n"
+    return text
+
+
 # --- V006: a reference to an entity removed ----------------------------------------------------------
 
 
@@ -72,12 +81,66 @@ def test_a_reference_that_is_a_tracks_key_is_removed_with_the_tracks_as_the_hint
         "remove: [{nation: kushan, level: basic, why: ...}, {nation: kushan, level: expert, why: ...}]"
     ), found.hint
     assert "`overlay.ast_tracks`" in (found.hint or "")
-    followed = text + f"  ast_tracks:\n    {removal}\n"
-    after = problems(analysed("m17", followed), "V005", "V006")
-    # What is left is the player counts that seat Kushan (bubba0077/MegaCiv's StartingCivs), which
-    # the same hint says to patch: no A.S.T. track names it any more.
-    assert [d.code for d in after] == ["V006"] and "A.S.T. track" not in after[0].message, after
-    assert "player count `6`" in after[0].message
+    # The player counts that seat Kushan (bubba0077/MegaCiv's StartingCivs) are patched as the same
+    # hint writes it: each count's configuration named by its id, Kushan removed from its nations.
+    (patch,) = quoted(found.hint, "patch: [")
+    assert patch.startswith(
+        "patch: [{players: 6, configurations: {patch: [{where: {id: east}, with: {nations: {remove: [kushan]}}}]}}, "
+    ), found.hint
+    assert "`overlay.player_counts`" in (found.hint or "") and "more)" not in (found.hint or "")
+    followed = text + f"  ast_tracks:\n    {removal}\n  player_counts:\n    {patch}\n"
+    after = analysed("m17", followed)
+    assert problems(after, "V005", "V006", "V007", "S001", "S002") == []
+    assert after.resolved is not None
+    seated = [e.raw for e in after.resolved.collections["player_counts"] if e.raw["players"] == 6]
+    assert [c["nations"] for c in seated[0]["configurations"] if c["id"] == "east"] == [
+        ["parthia", "persia", "babylon", "saba", "indus"]
+    ]
+
+
+def test_a_reference_that_is_the_only_element_of_a_list_is_deleted_with_null_as_the_hint_writes_it() -> None:
+    """Pottery's attribute names Famine in a list of one calamity: the hint said "one inside an
+    element with `{patch: [{where: SELECTOR, with: {...}}]}`"; followed with `{remove: [...]}`, the
+    list left empty is S001 (designer audit, round 19, defect 5)."""
+    text = header("no-famine", "advanced-civilization") + (
+        "overlay:\n  calamities:\n    remove:\n      - {id: famine, why: house rule}\n"
+    )
+    (found,) = problems(analysed("no-famine", text), "V006")
+    (patch,) = quoted(found.hint, "patch: [")
+    assert patch == (
+        'patch: [{id: pottery, attributes: {patch: [{where: {rule: "32.211"}, with: {calamities: null}}]}}]'
+    ), found.hint
+    followed = text + f"  civilization_cards:\n    {patch}\n"
+    analysis = analysed("no-famine", followed)
+    assert problems(analysis) == []
+    assert analysis.resolved is not None
+    (pottery,) = [e.raw for e in analysis.resolved.collections["civilization_cards"] if e.raw["id"] == "pottery"]
+    assert all("calamities" not in attribute for attribute in pottery["attributes"])
+
+
+def test_references_in_several_lists_of_one_entity_are_dropped_by_one_patch_entry() -> None:
+    """A card that credits and requires the removed one: both references in one entry, an element
+    removed from each list (the others kept), named by the field that holds the reference; its
+    prerequisites, a list that may be empty but is required, are emptied, not deleted."""
+    looms = LOOMS.replace(
+        "credits: []",
+        'credits: [{card: cloth_making, points: 10, source: "house rule"},\n'
+        '         {card: pottery, points: 5, source: "house rule"}]',
+    )
+    base = NO_CLOTH.replace("id: no-cloth", "id: base").replace(
+        "    remove:\n      - {id: cloth_making, why: house rule}\n", "    add:\n" + looms
+    )
+    text = header("no-cloth", "base") + (
+        "overlay:\n  civilization_cards:\n    remove:\n      - {id: cloth_making, why: house rule}\n"
+    )
+    (found,) = problems(analysed("no-cloth", text, ("rulesets/base.yaml", base)), "V006")
+    (patch,) = quoted(found.hint, "patch: [")
+    assert patch == (
+        "patch: [{id: looms, credits: {remove: [{card: cloth_making}]}, "
+        "prerequisites: {remove: [{card: cloth_making}]}}]"
+    ), found.hint
+    followed = follow_patches(text, found.hint)
+    assert problems(analysed("no-cloth", followed, ("rulesets/base.yaml", base))) == []
 
 
 def test_a_reference_that_is_a_borders_key_is_removed_with_the_borders() -> None:
@@ -94,12 +157,91 @@ def test_a_reference_that_is_a_borders_key_is_removed_with_the_borders() -> None
     assert problems(analysed("no-cyrene", followed), "V005", "V006") == []
 
 
-def test_a_reference_from_the_base_is_still_patched_away_from_the_variant() -> None:
+def test_past_a_dozen_referrers_the_hint_writes_the_first_and_counts_the_rest() -> None:
+    cards = "".join(LOOMS.replace("looms", f"looms_{i}").replace("Looms", f"Looms {i}") for i in range(14))
+    base = NO_CLOTH.replace("id: no-cloth", "id: base").replace(
+        "    remove:\n      - {id: cloth_making, why: house rule}\n", "    add:\n" + cards
+    )
+    text = header("no-cloth", "base") + (
+        "overlay:\n  civilization_cards:\n    remove:\n      - {id: cloth_making, why: house rule}\n"
+    )
+    (found,) = problems(analysed("no-cloth", text, ("rulesets/base.yaml", base)), "V006")
+    (patch,) = quoted(found.hint, "patch: [")
+    assert patch.count("{id: looms_") == 12 and "(and each other the notes point at: 2 more)" in (found.hint or "")
+    assert len(found.related) == 14
+    (left,) = problems(analysed("no-cloth", follow_patches(text, found.hint), ("rulesets/base.yaml", base)))
+    assert left.code == "V006" and left.message.endswith(
+        "2 references to it remain: civilization card `looms_12`, civilization card `looms_13`"
+    ), left.message
+
+
+def test_an_entity_with_dozens_of_references_is_told_the_forms_not_an_entry_of_dozens() -> None:
+    credits = ", ".join(f'{{card: cloth_making, points: {i}, source: "house rule"}}' for i in range(1, 41))
+    base = NO_CLOTH.replace("id: no-cloth", "id: base").replace(
+        "    remove:\n      - {id: cloth_making, why: house rule}\n",
+        "    add:\n" + LOOMS.replace("credits: []", f"credits: [{credits}]"),
+    )
+    text = header("no-cloth", "base") + (
+        "overlay:\n  civilization_cards:\n    remove:\n      - {id: cloth_making, why: house rule}\n"
+    )
+    (found,) = problems(analysed("no-cloth", text, ("rulesets/base.yaml", base)), "V006")
+    assert quoted(found.hint, "patch: [") == [] and "patch `looms` in `overlay.civilization_cards`" in (
+        found.hint or ""
+    ), found.hint
+
+
+def test_a_reference_from_the_base_is_patched_away_from_the_variant_as_the_hint_writes_it() -> None:
     text = header("no-medicine", "advanced-civilization") + (
         "overlay:\n  civilization_cards:\n    remove:\n      - {id: medicine, why: house rule}\n"
     )
     (found,) = problems(analysed("no-medicine", text), "V006")
-    assert (found.hint or "").startswith("in this variant, patch `")
+    assert (found.hint or "").startswith("in this variant, patch the calamity that names it"), found.hint
+    followed = follow_patches(text, found.hint)
+    assert "  calamities:\n    patch: [{id: epidemic, modifiers: {remove: [" in followed
+    assert problems(analysed("no-medicine", followed)) == []
+
+
+# --- S001: a patch that empties a list: `null` deletes the field --------------------------------------
+
+
+def test_a_patch_that_empties_an_optional_list_is_told_to_delete_it_with_null() -> None:
+    """The auditor followed the old V006 hint with `{remove: [...]}`: "the list has 0 items, at least
+    1 needed", hint "write a list of at least 1 item" (designer audit, round 19, defect 5)."""
+    text = header("no-famine", "advanced-civilization") + (
+        "overlay:\n  calamities:\n    remove:\n      - {id: famine, why: house rule}\n"
+        "  civilization_cards:\n    patch:\n      - id: pottery\n        attributes:\n          patch:\n"
+        '            - where: {rule: "32.211"}\n              with: {calamities: {remove: [{calamity: famine}]}}\n'
+    )
+    (found,) = problems(analysed("no-famine", text))
+    assert found.code == "S001" and found.hint is not None
+    (written,) = quoted(found.hint, "calamities: ")
+    assert written == "calamities: null", found.hint
+    followed = text.replace("{calamities: {remove: [{calamity: famine}]}}", "{" + written + "}")
+    assert problems(analysed("no-famine", followed)) == []
+
+
+def test_an_add_that_writes_an_optional_list_empty_is_told_to_leave_it_out() -> None:
+    """In an `add` (written whole, where `null` deletes nothing) the field is left out instead."""
+    text = header("looms", "advanced-civilization") + (
+        "overlay:\n  civilization_cards:\n    add:\n"
+        + LOOMS.replace("cloth_making", "pottery").replace(
+            "attributes: []", 'attributes: [{text: "Looms.", source: "house rule", calamities: []}]'
+        )
+    )
+    (found,) = problems(analysed("looms", text))
+    assert found.code == "S001" and (found.hint or "").startswith("leave out `calamities`"), found.hint
+    followed = text.replace(", calamities: []", "")
+    assert problems(analysed("looms", followed)) == []
+
+
+def test_a_patch_that_empties_a_required_list_is_not_told_to_delete_it() -> None:
+    """A calamity's `primary` effects are required: `null` would delete them (S003), so the hint
+    stays the list's."""
+    text = header("x", "advanced-civilization") + (
+        'overlay:\n  calamities:\n    patch:\n      - {id: famine, primary: [], source: "house rule"}\n'
+    )
+    (found,) = problems(analysed("x", text))
+    assert found.code == "S001" and found.hint == "write a list of at least 1 item"
 
 
 # --- V005: an operation that names no entity of the base --------------------------------------------

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -9,8 +12,10 @@ from civrules.checks import check, diagnostic, entity_word
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.diagnostics.suggest import Vocabulary, mean
 from civrules.families import CollectionSpec, family_named
+from civrules.load.reader import string_scalar
 from civrules.model import Collection, Entity, Origin, Ruleset
-from civrules.resolve import entity_key
+from civrules.resolve import entity_key, merge_patch
+from civrules.schema import entity_errors
 from civrules.schema.references import find_references, node_at, references_in, schema_of
 
 #: A reference: where it is (origin and sub-path), the id named, the collection it must be in, and what.
@@ -103,6 +108,7 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 kind, entity = owners[key]
                 referrer = entities.setdefault((kind, entity.key), _Referrer(kind, entity, False))
                 referrer.at_key = referrer.at_key or _is_key(ruleset, kind, sub)
+                referrer.subs.append(sub)
         listed = list(entities.values())
         named = ", ".join(f"{entity_word(r.kind, ruleset.family)} `{r.key(ruleset)}`" for r in listed[:5])
         named += f" and {len(listed) - 5} more" if len(listed) > 5 else ""
@@ -122,12 +128,13 @@ class _Referrer:
     """An entity that still refers to a removed one: its collection, and whether the reference is
     its key (then no patch can drop it: the entity must go too)."""
 
-    __slots__ = ("at_key", "entity", "kind")
+    __slots__ = ("at_key", "entity", "kind", "subs")
 
     def __init__(self, kind: str, entity: Entity, at_key: bool) -> None:
         self.kind = kind
         self.entity = entity
         self.at_key = at_key
+        self.subs: list[tuple[str | int, ...]] = []  # where in the entity it refers to the removed one
 
     def spec(self, ruleset: Ruleset) -> CollectionSpec | None:
         family = family_named(ruleset.family)
@@ -160,8 +167,9 @@ def _owners(ruleset: Ruleset) -> dict[int, tuple[str, Entity]]:
     }
 
 
-#: How many entities a hint writes out whole (a removal's entries); the notes point at every one.
-_WRITTEN = 6
+#: How many entities a hint writes out whole (a removal's or a patch's entries); the notes point at
+#: every one. Mega Civilization seats a nation at up to 9 player counts (Kushan: 6-9, 11, 15-18).
+_WRITTEN = 12
 
 
 def _dangling_hint(ruleset: Ruleset, target: str, referrers: list[_Referrer]) -> str:
@@ -179,15 +187,243 @@ def _dangling_hint(ruleset: Ruleset, target: str, referrers: list[_Referrer]) ->
         ways.append(_own_way(ruleset, target, own))
     for kind in dict.fromkeys(r.kind for r in keyed):
         ways.append(_removal_way(ruleset, target, kind, [r for r in keyed if r.kind == kind]))
-    if patched:
-        first = patched[0]
-        more = " (and likewise each referrer the notes point at)" if len(patched) > 1 else ""
+    # Each referrer whose references are list elements gets its patch written out; any other
+    # (a reference in a field of its own, which no list operation drops) is told the forms.
+    # Written for the first few of each collection only: past them, the notes point at the rest.
+    unwritten: list[_Referrer] = []
+    for kind in dict.fromkeys(r.kind for r in patched):
+        entries: list[str] = []
+        beyond = 0
+        for referrer in (r for r in patched if r.kind == kind):
+            entry = _patch_entry(ruleset, referrer) if len(entries) < _WRITTEN else None
+            if entry is not None:
+                entries.append(entry)
+            elif len(entries) < _WRITTEN:
+                unwritten.append(referrer)
+            else:
+                beyond += 1
+        if not entries:
+            continue
+        rest = f" (and each other the notes point at: {beyond} more)" if beyond else ""
+        ways.append(
+            f"in this variant, patch {'each' if len(entries) > 1 else 'the'} {entity_word(kind, ruleset.family)} "
+            f"that names it to drop the reference, in `overlay.{kind}`: `patch: [{', '.join(entries)}]`{rest}"
+        )
+    if unwritten:
+        first = unwritten[0]
+        more = " (and likewise each referrer the notes point at)" if len(unwritten) > 1 else ""
         ways.append(
             f"in this variant, patch `{first.key(ruleset)}` in `overlay.{first.kind}` to drop the reference{more}: a "
             f"list element goes with `{{remove: [SELECTOR]}}`, one inside an element with `{{patch: [{{where: "
             f"SELECTOR, with: {{...}}}}]}}`"
         )
     return "; ".join(ways) + f"; or keep `{target}`"
+
+
+def _patch_entry(ruleset: Ruleset, referrer: _Referrer) -> str | None:
+    """The `overlay.<collection>` patch entry that drops each of ``referrer``'s references, in YAML's
+    flow style (`{id: pottery, attributes: {patch: [{where: {rule: "32.211"}, with: {calamities:
+    null}}]}}`); None where a reference is not in a list, so that no list operation drops it, or
+    where the entity so patched would break its schema (a required list left empty)."""
+    family = family_named(ruleset.family)
+    spec = referrer.spec(ruleset)
+    raw = referrer.entity.raw
+    if family is None or spec is None or not isinstance(raw, dict) or len(referrer.subs) > _REFERENCES_WRITTEN:
+        return None
+    changes = _mapping_patch(raw, referrer.subs, ())
+    if changes is None:
+        return None
+    kind = family.slot_kind(spec.slot)
+    before = entity_errors(kind, spec.path, raw)
+    # A list left with no element keeps the field (`remove` all of it) where the schema allows an
+    # empty list; where it does not, the patch deletes the field (`null`), as merge-patch does.
+    emptied = list(_emptied(changes))
+    after = entity_errors(kind, spec.path, merge_patch(raw, _written(changes)))
+    for empty in emptied:
+        empty.deleted = any(path == empty.path for path, _ in after - before)
+    if any(empty.deleted for empty in emptied):
+        after = entity_errors(kind, spec.path, merge_patch(raw, _written(changes)))
+    if not after <= before:
+        return None
+    fields = ", ".join(f"{key}: {flow(value)}" for key, value in _written(changes).items())
+    return f"{{{spec.naming(referrer.key(ruleset))}, {fields}}}"
+
+
+#: How many references of one entity its patch entry drops, written out; past them, the hint
+#: names the forms (a list of hundreds of credits to one card is no entry to paste).
+_REFERENCES_WRITTEN = 32
+
+
+class _Emptied:
+    """The list operations that remove every element of a list at ``path`` (inside the entity):
+    written as they are, or (``deleted``) as merge-patch's `null`, which deletes the field."""
+
+    __slots__ = ("deleted", "operations", "path")
+
+    def __init__(self, operations: dict[str, Any], path: tuple[str | int, ...]) -> None:
+        self.operations = operations
+        self.path = path
+        self.deleted = False
+
+
+def _emptied(value: Any) -> Iterator[_Emptied]:
+    if isinstance(value, _Emptied):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _emptied(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _emptied(item)
+
+
+def _written(value: Any) -> Any:
+    """``value`` as the patch writes it: each emptied list its operations, or `null`."""
+    if isinstance(value, _Emptied):
+        return None if value.deleted else value.operations
+    if isinstance(value, dict):
+        return {key: _written(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_written(item) for item in value]
+    return value
+
+
+def _mapping_patch(
+    mapping: dict[str, Any], subs: list[tuple[str | int, ...]], at: tuple[str | int, ...]
+) -> dict[str, Any] | None:
+    """The merge-patch of ``mapping`` (at ``at`` in the entity) that drops the references at ``subs``
+    (paths inside it), each list element that holds one removed, or patched where the reference is
+    deeper in a list of its own; None where a reference is a field of ``mapping`` itself, or not in
+    a list."""
+    by_field: dict[str, list[tuple[str | int, ...]]] = {}
+    for sub in subs:
+        if len(sub) < 2 or not isinstance(sub[0], str):
+            return None
+        by_field.setdefault(sub[0], []).append(sub[1:])
+    changes: dict[str, Any] = {}
+    for field, rests in by_field.items():
+        value = mapping.get(field)
+        change = (
+            _list_patch(value, rests, (*at, field))
+            if isinstance(value, list)
+            else _mapping_patch(value, rests, (*at, field))
+            if isinstance(value, dict)
+            else None
+        )
+        if change is None:
+            return None
+        changes[field] = change
+    return changes
+
+
+def _list_patch(items: list[Any], subs: list[tuple[str | int, ...]], at: tuple[str | int, ...]) -> Any:
+    """The list operations that drop the references at ``subs`` (paths starting at an index of
+    ``items``, the list at ``at``): `{remove: [...]}` for an element that is (or directly holds)
+    one, `{patch: [{where: ..., with: ...}]}` for one holding it deeper; an :class:`_Emptied`
+    where every element goes."""
+    by_index: dict[int, list[tuple[str | int, ...]]] = {}
+    for sub in subs:
+        if not isinstance(sub[0], int) or not 0 <= sub[0] < len(items):
+            return None
+        by_index.setdefault(sub[0], []).append(sub[1:])
+    removed: list[Any] = []
+    patched: list[dict[str, Any]] = []
+    counts = _Counts()
+    for index, rests in sorted(by_index.items()):
+        element = items[index]
+        deeper = _mapping_patch(element, rests, (*at, index)) if isinstance(element, dict) else None
+        selector = _selector(items, index, () if deeper is not None else rests[0], counts)
+        if selector is None:
+            return None
+        if deeper is not None:
+            patched.append({"where": selector, "with": deeper})
+        else:
+            removed.append(selector)
+    if len(removed) == len(items):
+        return _Emptied({"remove": removed}, at)
+    operations: dict[str, Any] = {}
+    if removed:
+        operations["remove"] = removed
+    if patched:
+        operations["patch"] = patched
+    return operations
+
+
+def _selector(items: list[Any], index: int, sub: tuple[str | int, ...], counts: _Counts) -> Any:
+    """What names ``items[index]`` alone in a list operation: the value itself, or the fewest of its
+    fields (the one holding the reference, at ``sub``, first; then `id`; then the shortest) that no
+    other element has the same; None where nothing does."""
+    element = items[index]
+    if not isinstance(element, dict):
+        return element if counts.matching(items, (), element) == 1 else None
+    scalars = {k: v for k, v in element.items() if isinstance(v, (str, int, float, bool))}
+    first = sub[0] if sub and sub[0] in scalars else None
+    order = sorted(scalars, key=lambda k: (k != first, k != "id", len(flow(scalars[k])), k))
+    for keys in [(k,) for k in order] + [tuple(sorted(scalars))]:
+        if keys and counts.matching(items, keys, tuple(scalars[k] for k in keys)) == 1:
+            return {k: scalars[k] for k in keys}
+    return None
+
+
+class _Counts:
+    """How many elements of one list have each value of a set of fields (``()``: each value of a
+    list of scalars), counted once per set: a list of thousands of elements is read once per
+    set, not once per element named."""
+
+    __slots__ = ("_by_keys",)
+
+    def __init__(self) -> None:
+        self._by_keys: dict[tuple[str, ...], Counter[Any]] = {}
+
+    def matching(self, items: list[Any], keys: tuple[str, ...], values: Any) -> int:
+        counted = self._by_keys.get(keys)
+        if counted is None:
+            counted = self._by_keys[keys] = Counter(
+                _hashable(item)
+                if not keys
+                else tuple(_hashable(item[k]) for k in keys)
+                if isinstance(item, dict) and all(k in item for k in keys)
+                else None
+                for item in items
+            )
+        return counted[_hashable(values) if not keys else tuple(_hashable(v) for v in values)]
+
+
+def _hashable(value: Any) -> Any:
+    """``value`` as a key equal where the resolver's selector finds it equal (Python's `==`)."""
+    if isinstance(value, dict):
+        return ("{}", frozenset((k, _hashable(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return ("[]", tuple(_hashable(v) for v in value))
+    return value
+
+
+def flow(value: Any) -> str:
+    """``value`` in YAML's flow style, each text quoted where the reader would take it for another
+    type or another structure (`"32.211"`, `"a: b"`).
+
+    >>> flow({"where": {"rule": "32.211"}, "with": {"calamities": None}})
+    '{where: {rule: "32.211"}, with: {calamities: null}}'
+    >>> flow({"remove": ["kushan", "7", "a, b"]})
+    '{remove: [kushan, "7", "a, b"]}'
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{flow(key)}: {flow(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(flow(item) for item in value) + "]"
+    text = str(value)
+    plain = string_scalar(text, plain=True) == text and _PLAIN.fullmatch(text) is not None
+    return text if plain else json.dumps(text, ensure_ascii=False)
+
+
+#: A text written plain in flow style: no indicator YAML reads there, no space at either end.
+_PLAIN = re.compile(r"[^\s,\[\]{}#&*!|>'\"%@`:?-][^,\[\]{}#:]*(?<!\s)")
 
 
 def _own_way(ruleset: Ruleset, target: str, own: list[_Referrer]) -> str:

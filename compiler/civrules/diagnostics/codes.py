@@ -530,10 +530,13 @@ REMOVED_BUT_REFERENCED = define(
     What: an overlay removes an entity that something left in the ruleset still refers to.
     Why: the reference would dangle: a credit toward a card that is gone, a border to a removed area.
     Fix: remove or patch each referrer in the variant too (the diagnostic is at the `remove` line,
-    with a note at each referrer: e.g. `attributes: {remove: [{rule: "30.23.4"}]}`), or keep the
-    entity. A referrer the variant itself adds is changed in its `add` entry; one whose key holds
-    the entity (a nation's A.S.T. tracks, an area's borders) is removed too, as the hint writes
-    it: `remove: [{nation: kushan, level: basic, why: ...}]`.
+    with a note at each referrer), or keep the entity. The hint writes the patch of each referrer:
+    the list element that holds the reference removed, and a list left with no element deleted
+    with `null` where it may not be empty: `patch: [{id: pottery, attributes: {patch: [{where:
+    {rule: "32.211"}, with: {calamities: null}}]}}]`. A referrer the variant itself adds is
+    changed in its `add` entry; one whose key holds the entity (a nation's A.S.T. tracks, an
+    area's borders) is removed too, as the hint writes it: `remove: [{nation: kushan, level:
+    basic, why: ...}]`.
     """,
 )
 LIST_SELECTOR = define(

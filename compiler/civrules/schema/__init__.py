@@ -706,6 +706,14 @@ def _item_validator(kind: str, list_path: tuple[str, ...]) -> Any:
     return _validator_class()({**item, "$defs": schema.get("$defs", {})})
 
 
+def entity_errors(kind: str, list_path: tuple[str, ...], data: Any) -> set[tuple[NodePath, str]]:
+    """Where one element of the list at ``list_path`` in files of ``kind`` breaks its schema, and
+    the keyword it breaks (within one of several shapes, the shape that explains it): what a hint
+    that writes a change checks the change against before it offers it."""
+    validator = _item_validator(kind, list_path)
+    return {(tuple(e.absolute_path), str(e.validator)) for top in validator.iter_errors(data) for e in _expand(top)}
+
+
 @functools.cache
 def _fast_item_validator(kind: str, list_path: tuple[str, ...]) -> Callable[[Any], Any] | None:
     """The compiled validator of one element of the list at ``list_path`` in files of ``kind``: the
@@ -870,12 +878,79 @@ def _validate_part(
             if deleted:
                 continue
         # The error's path (and the deeper ones of its branches) counted from where `sub` was written.
-        found.extend(_translate(document, error, written, len(sub), defs))
+        translated = _translate(document, error, written, len(sub), defs)
+        emptied = _emptied_hint(validator, data, error, sub, document, written)
+        found.extend(replace(d, hint=emptied) for d in translated) if emptied else found.extend(translated)
     unique = list(dict.fromkeys(found))
     if base is None:
         return unique
     note = Related(base, "the base definition")
     return [replace(d, related=(*d.related, note)) if d.span and d.span.file != base.file else d for d in unique]
+
+
+def _emptied_hint(
+    validator: Any, data: Any, error: ValidationError, sub: NodePath, document: Document, written: NodePath
+) -> str | None:
+    """The hint for an optional field a variant's overlay leaves empty (`calamities: []`, or a list
+    operation that removes its only element) where the schema wants at least one item: a patch
+    deletes the field with `null` (merge-patch), an `add` or a `replace` leaves it out. None for
+    any other error, a field that is required, or one not written in an overlay."""
+    empty = (error.validator == "minItems" and error.instance == []) or (
+        error.validator == "minProperties" and error.instance == {}
+    )
+    if not empty or not sub or not isinstance(sub[-1], str) or not _optional(validator, data, sub):
+        return None
+    field, what = sub[-1], "list" if isinstance(error.instance, list) else "mapping"
+    merged = _merged_at(document, written)
+    if merged is None:
+        return None
+    if merged:
+        return f"a patch deletes a field with `null`: write `{field}: null` (an empty {what} is not allowed here)"
+    return f"leave out `{field}` (an empty {what} is not allowed here), or write a {what} of at least 1 item"
+
+
+def _optional(validator: Any, data: Any, sub: NodePath) -> bool:
+    """Whether the field at ``sub`` of ``data`` may be left out: without it, the mappings that hold
+    it have no error they did not have already."""
+    import copy
+
+    pruned = copy.deepcopy(data)
+    holder = pruned
+    for part in sub[:-1]:
+        holder = holder[part]
+    if not isinstance(holder, dict):
+        return False
+    del holder[sub[-1]]
+
+    def around(candidate: Any) -> set[tuple[NodePath, str]]:
+        errors = validator.iter_errors(candidate)
+        return {
+            (path, str(e.validator))
+            for e in errors
+            if (path := tuple(e.absolute_path)) == sub[: len(path)] and len(path) < len(sub)
+        }
+
+    return around(pruned) <= around(data)
+
+
+def _merged_at(document: Document, written: NodePath) -> bool | None:
+    """Whether the value at ``written`` of a manifest's `overlay` is merged into the base's (a
+    patch, where `null` deletes a field), or written whole (an `add`, a `replace`, a list
+    operation's `replace` or `insert`); None outside an overlay."""
+    data = document.data
+    if not isinstance(data, dict) or data.get("kind") != "ruleset" or len(written) < 3 or written[0] != "overlay":
+        return None
+    # A setting named under `overlay.settings` is patched; a collection's entities by its `patch`.
+    merged = written[2] not in ("add", "replace", "remove") if written[1] == "settings" else written[2] == "patch"
+    for at in range(3, len(written) - 1):
+        operation, index, part = (*written[at : at + 3], None)[:3]
+        if not isinstance(index, int):
+            continue
+        if (operation, part) == ("patch", "with"):
+            merged = True
+        elif (operation, part) in (("replace", "with"), ("insert", "items")) or operation == "append":
+            merged = False
+    return merged
 
 
 #: Entities found valid, by kind, list and content: a long-lived session (`civrules lsp`) that

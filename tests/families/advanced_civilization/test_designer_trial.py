@@ -102,21 +102,21 @@ def test_a_removed_calamity_still_used_names_the_card_that_uses_it_and_how_to_pa
     assert found.message == (
         "calamity `flood` is removed, but 1 reference to it remains: civilization card `engineering`"
     )
-    assert found.hint is not None and "`overlay.civilization_cards`" in found.hint and "`engineering`" in found.hint
+    assert found.hint is not None and "in `overlay.civilization_cards`: `patch: [{id: engineering, " in found.hint
     (note,) = found.related
     assert note.span.file.endswith("cards/advanced-civilization.yaml")
 
 
 def test_following_the_hint_of_a_removed_calamity_validates() -> None:
-    # The hint says: patch the referrer in the variant; a list element goes with `{remove: [...]}`.
-    text = HEAD + (
-        'overlay:\n  calamities:\n    remove:\n      - {id: flood, why: "house rule: no Flood"}\n'
-        "  civilization_cards:\n    patch:\n      - id: engineering\n"
-        "        attributes:\n          patch:\n"
-        '            - where: {rule: "32.312"}\n'
-        "              with: {calamities: {remove: [{calamity: flood}]}}\n"
+    # The hint writes the patch of the referrer in the variant: a list element goes with `{remove: [...]}`.
+    text = HEAD + 'overlay:\n  calamities:\n    remove:\n      - {id: flood, why: "house rule: no Flood"}\n'
+    found = only(analysed(text), text, "id: flood", "V006")
+    (patch,) = [quoted for quoted in (found.hint or "").split("`")[1::2] if quoted.startswith("patch: [")]
+    assert patch == (
+        'patch: [{id: engineering, attributes: {patch: [{where: {rule: "32.312"}, '
+        "with: {calamities: {remove: [{calamity: flood}]}}}]}}]"
     )
-    assert problems(analysed(text)) == []
+    assert problems(analysed(text + f"  civilization_cards:\n    {patch}\n")) == []
 
 
 # --- schema errors in a patch: hints that fix the value when followed literally ----------------------
