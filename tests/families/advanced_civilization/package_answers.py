@@ -8,7 +8,8 @@ each single card held, RANDOM_HOLDINGS seeded random holdings}; every calamity e
 on secondary victims; every nation × every calamity effect (its immunities); every good × set size
 × Mining, and × players × trade blocks where the ruleset has their bonus; every epoch × cities ×
 holdings, and × every nation × every A.S.T. level) and the package's answer to each, "unknown"
-where it raises UnknownFactError. A child process, so that a house variant's package, built into
+where it raises UnknownFactError, "refused" where it refuses the trade blocks given
+(OutOfDomainError). A child process, so that a house variant's package, built into
 a temporary folder, is imported from there.
 """
 
@@ -119,23 +120,34 @@ def main(package: str, seed: int, draws: int) -> dict[str, Any]:
                         "value": answer(lambda g, k, m: helpers.set_value(g, k, mining=m), good, n, mining),
                     }
                 )
-    # The trade-block bonus (BLOCK_BONUSES): every good × set size × each band's edges and a count
-    # outside every band × the block redeemed in × (for a shared good) the block drawn in.
-    counts = sorted({p for b in data.BLOCK_BONUSES for p in (b.players_min, b.players_max, b.players_min - 1)})
+    # The trade-block bonus (BLOCK_BONUSES): every good × set size × each band's edges, a count
+    # outside every band and the counts just outside the ruleset's (or none given) × the block
+    # redeemed in (or none) × (for a shared good) the block drawn in. "refused" where the package
+    # raises OutOfDomainError (a block not in play, a count not of the ruleset, the players without
+    # the block or the other way round, no drawn_in for a shared good): the page refuses them too.
+    counts: list[int | None] = [
+        None,
+        *sorted(
+            {p for b in data.BLOCK_BONUSES for p in (b.players_min, b.players_max, b.players_min - 1)}
+            | ({min(data.PLAYER_COUNTS) - 1, max(data.PLAYER_COUNTS) + 1} if data.PLAYER_COUNTS else set())
+        ),
+    ]
     blocks = sorted({str(c.block) for c in data.COMMODITIES.values() if c.block is not None} & {"west", "east"})
     for good, commodity in data.COMMODITIES.items() if data.BLOCK_BONUSES else ():
         drawn_in = [None, *blocks] if str(commodity.block) == "shared" else [None]
         for n in range(1, (commodity.count or 0) + 1):
             for players in counts:
-                for redeemed in blocks:
+                for redeemed in [None, *blocks]:
                     for drawn in drawn_in:
+                        if players is None and redeemed is None:
+                            continue  # no trade block given: the plain set, asked above
                         try:
                             value = answer(
                                 lambda *a: helpers.set_value(a[0], a[1], players=a[2], redeemed_in=a[3], drawn_in=a[4]),
                                 good, n, players, redeemed, drawn,
                             )  # fmt: skip
                         except OutOfDomainError:
-                            continue  # a block not in play, a count not of the ruleset, no drawn_in for a shared good
+                            value = "refused"
                         trade = {"players": players, "redeemed": redeemed, "drawn": drawn}
                         sets.append({"good": good, "n": n, "mining": False, "trade": trade, "value": value})
     epochs = [

@@ -4,7 +4,8 @@ The pages are driven in the real headless Chromium (tests/browser.py, one browse
 opened from file:// with the network emulated offline, and their answers are held equal to the
 engine packages' helpers for the same inputs: every target card × {nothing held, each single card
 held, seeded random holdings} for prices and credits; every calamity effect × its role × {no cards,
-each modifying card, all of them}; every good × set size × Mining; every epoch × cities × holdings.
+each modifying card, all of them}; every good × set size × Mining, and × the trade blocks given
+(the package's refusals of them the page's too); every epoch × cities × holdings.
 The package's answers come from a child interpreter (package_answers.py), so that a house variant's
 package, built into a temporary folder, answers too. `make test` holds the largest ruleset's page
 equal to its package (3 random holdings) and its credits cell by cell; `make test-slow` every
@@ -73,7 +74,10 @@ _ASK = """(function (q) {
                immune: r.immune, unknown: r.unknown, kind: r.kind };
     }),
     traders: q.traders.map(function (x) { return a(E.call("trader_immune", [x.calamity, x.effect])); }),
-    sets: q.sets.map(function (x) { return a(E.call("set_value_in", [x.good, x.n, x.mining, x.trade || null])); }),
+    sets: q.sets.map(function (x) {
+      if (x.trade && E.call("trade_refusal", [x.good, x.n, x.trade]) !== null) { return "refused"; }
+      return a(E.call("set_value_in", [x.good, x.n, x.mining, x.trade || null]));
+    }),
     epochs: q.epochs.map(function (x) {
       return a(E.call("can_enter_epoch", [x.epoch, x.cities, x.held, x.nation, x.level]));
     })
@@ -145,6 +149,63 @@ def _equal_for(browser: Browser, rulesets: tuple[str, ...], draws: int) -> None:
 
 def test_the_largest_ruleset_answers_as_its_engine_package(largest_page: Page) -> None:
     hold_equal(largest_page, package_answers(GENERATED / "python", LARGEST, 3))
+
+
+def test_the_trade_block_bonus_and_its_refusals_are_the_packages(browser: Browser) -> None:
+    """Every good × set size × player count × block redeemed in × block drawn in of the Expansion
+    Project (the ruleset with trade blocks): the page's value is the package's, and where the
+    package refuses the blocks (a block not in play, a count not of the ruleset, the players
+    without the block, a shared good without the block it was drawn in) the page refuses too: it
+    counted a bonus, or none, in each (player audit, round 19, defect 7)."""
+    expected = package_answers(GENERATED / "python", "expansion-project", 0)
+    counts = {
+        good: max(q["n"] for q in expected["sets"] if q["good"] == good)
+        for good in {q["good"] for q in expected["sets"]}
+    }
+    # A set of one card and the whole good (`make test-slow` asks every size).
+    traded = [q for q in expected["sets"] if "trade" in q and q["n"] in (1, counts[q["good"]])]
+    refused = {json.dumps(q["trade"], sort_keys=True) for q in traded if q["value"] == "refused"}
+    assert len(refused) > 10 and any(q["value"] != "refused" for q in traded)
+    with open_offline(browser, HELPERS / "expansion-project.html") as page:
+        hold_equal(page, {key: [] for key in expected} | {"sets": traded})
+
+
+@pytest.mark.parametrize(
+    ("state", "said"),
+    [
+        ("#c.oil=3&players=11&redeemed=west", "With 11 players the trade blocks in play are single: the block you "
+         "redeem in, west, is not one of them."),
+        ("#c.oil=3&players=19&redeemed=west", "With 19 players: this ruleset is for 5–18 players."),
+        ("#c.oil=3&players=12", "Give both the players in the game and the block you redeem in, or neither"),
+    ],
+)  # fmt: skip
+def test_the_planner_refuses_trade_blocks_the_package_refuses_and_says_why(
+    browser: Browser, state: str, said: str
+) -> None:
+    path = HELPERS / "expansion-project.html"
+    with open_offline(browser, path, state) as page:
+        assert said in page.evaluate("document.getElementById('budget').textContent")
+        assert page.evaluate("document.getElementById('trade-refused').getAttribute('role')") == "alert"
+        assert page.evaluate("document.getElementById('best').textContent").startswith("No purchase planned")
+        assert page.evaluate("document.querySelector('#prices td.affordable').textContent") == "—"
+
+
+def test_a_shared_good_without_the_block_it_was_drawn_in_is_refused_where_its_bonus_depends_on_it(
+    browser: Browser,
+) -> None:
+    """At 12-15 players a shared good's bonus depends on the block its cards were drawn in (26.3.4):
+    the page counted none when it was not given."""
+    path = HELPERS / "expansion-project.html"
+    with open_offline(browser, path) as page:
+        shared, name = page.evaluate(
+            "(function () { var T = civrules.data('civrules-tables'); var g = T.commodity_order.filter("
+            "function (g) { return T.commodities[g].block === 'shared'; })[0]; return [g, T.commodities[g].name]; })()"
+        )
+    with open_offline(browser, path, f"#c.{shared}=2&players=13&redeemed=west") as page:
+        text = page.evaluate("document.getElementById('budget').textContent")
+        assert text.startswith(f"Not counted: {name} is a shared good: give the block its cards were drawn in"), text
+    with open_offline(browser, path, f"#c.{shared}=2&players=13&redeemed=west&drawn=east") as page:
+        assert page.evaluate("document.getElementById('budget').textContent").startswith("Commodity cards worth ")
 
 
 @pytest.mark.slow

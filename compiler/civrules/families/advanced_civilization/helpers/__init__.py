@@ -13,7 +13,7 @@ from typing import Any
 
 from civrules.emit.helpers import HelperPage, attr, plain, static, text
 from civrules.families.advanced_civilization.calamities import modified_effects
-from civrules.families.advanced_civilization.commodities import block_bonuses, set_value_rule
+from civrules.families.advanced_civilization.commodities import block_bonuses, deck_compositions, set_value_rule
 from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.helpers.rules import COUNT_SQUARED_TIMES_VALUE, RULES
 from civrules.families.advanced_civilization.model import AstTrack, Calamity, Epoch, Ruleset, of_family
@@ -92,6 +92,14 @@ def commodity_tables(ruleset: Ruleset) -> dict[str, Any]:
             for b, band in zip(block_bonuses(ruleset), ruleset.block_bonuses, strict=True)
         ],
         "blocks": sorted({c.block for c in ruleset.commodities if c.block in ("west", "east")}),
+        # What the package's set_value holds the trade blocks given to: the ruleset's player counts
+        # (PLAYER_COUNTS: the fewest and the most; none known: any) and the blocks of the decks of
+        # each band of player counts (DECK_COMPOSITIONS).
+        "player_counts": [min(counts), max(counts)] if (counts := [c.players for c in ruleset.player_counts]) else [],
+        "deck_blocks": [
+            {"min": band.players_min, "max": band.players_max, "blocks": sorted({deck.block for deck in band.decks})}
+            for band in deck_compositions(ruleset)
+        ],
     }
 
 

@@ -32,19 +32,45 @@
   function count(id) { var n = parseInt(document.getElementById(id).value, 10); return n > 0 ? n : 0; }
 
   /* The trade blocks given (the package's set_value players=, redeemed_in=, drawn_in=): null where
-   * the ruleset has no trade-block bonus or a field is left empty (then no bonus is counted). */
+   * the ruleset has no trade-block bonus or a field is left empty (both left empty: no bonus is
+   * counted; the rest, as the package, refusal() judges). */
   function trade() {
     var p = document.getElementById("players"), r = document.getElementById("redeemed-choice"), d = document.getElementById("drawn-choice");
     var n = p ? parseInt(p.value, 10) : NaN;
     return { players: n > 0 ? n : null, redeemed: r && r.value ? r.value : null, drawn: d && d.value ? d.value : null };
   }
 
-  function planner(h, goods, treasury) {
-    var tr = trade();
-    var budgetHand = E.call("hand_value", [goods, h, tr]);
-    var budget = U(budgetHand) ? budgetHand : budgetHand + treasury;
+  /* Why the package's set_value would refuse the trade blocks given for this hand (the rule
+   * trade_refusal, checked for the form alone, then for each good held): the words of the first
+   * refusal, or null. */
+  function refusal(goods, tr) {
+    var found = null;
+    [null].concat(T.commodity_order.filter(function (g) { return goods[g] > 0; })).some(function (g) {
+      found = E.call("trade_refusal", [g, g === null ? 0 : goods[g], tr]);
+      return found !== null;
+    });
+    if (!found) { return null; }
+    if (found.kind === "players") { return "With " + found.players + " players: this ruleset is for " + found.min + "–" + found.max + " players."; }
+    if (found.kind === "block") {
+      return "With " + found.players + " players the trade blocks in play are " + found.blocks.join(", ") + ": the block you " + (found.field === "redeemed" ? "redeem in" : "drew your shared goods in") + ", " + found.given + ", is not one of them.";
+    }
+    if (found.kind === "both") { return "Give both the players in the game and the block you redeem in, or neither: the bonus depends on both."; }
+    var band = T.block_bonuses.filter(function (b) { return b.min <= found.players && found.players <= b.max; })[0];
+    return T.commodities[found.good].name + " is a shared good: give the block its cards were drawn in, which decides its bonus with " + found.players + " players" + cite(band ? band.rules : []) + ".";
+  }
+
+  /* The budget of the hand: its words in the box, and the figure (null where the trade blocks given
+   * are refused: the reason takes the place of the budget). */
+  function budgetOf(h, goods, treasury, tr) {
     var box = document.getElementById("budget");
     box.textContent = "";
+    var refused = refusal(goods, tr);
+    if (refused) {
+      box.appendChild(el("p", { "class": "refused", id: "trade-refused", role: "alert" }, ["Not counted: " + refused]));
+      return null;
+    }
+    var budgetHand = E.call("hand_value", [goods, h, tr]);
+    var budget = U(budgetHand) ? budgetHand : budgetHand + treasury;
     box.appendChild(document.createTextNode("Commodity cards worth "));
     box.appendChild(fig(budgetHand));
     box.appendChild(document.createTextNode(T.mining_card && h.indexOf(T.mining_card) >= 0 ? " (" + cardName(T.mining_card) + " applied to the set it raises most)" : ""));
@@ -56,6 +82,12 @@
     box.appendChild(document.createTextNode(" + " + treasury + " treasury tokens = "));
     box.appendChild(fig(budget));
     box.appendChild(document.createTextNode(" to spend."));
+    return budget;
+  }
+
+  function planner(h, goods, treasury) {
+    var tr = trade();
+    var budget = budgetOf(h, goods, treasury, tr);
     var body = document.querySelector("#prices tbody");
     body.textContent = "";
     T.card_order.forEach(function (id) {
@@ -71,11 +103,12 @@
       row.appendChild(td(has ? "held" : E.call("credit", [h, id]), "n credit"));
       row.appendChild(td(has ? "held" : E.call("price", [h, id]), "n price"));
       row.appendChild(td(pre));
-      row.appendChild(td(has ? "held" : E.call("affordable", [h, id, budget]), "affordable"));
+      row.appendChild(td(has ? "held" : budget === null ? null : E.call("affordable", [h, id, budget]), "affordable"));
       body.appendChild(row);
     });
     var best = document.getElementById("best");
     best.textContent = "";
+    if (budget === null) { best.textContent = "No purchase planned until the trade blocks above are corrected."; return; }
     var pick = E.call("best_purchase", [h, budget]);
     if (U(pick)) { best.appendChild(fig(pick)); return; }
     if (!pick.length) { best.textContent = "Nothing can be bought with this hand."; return; }

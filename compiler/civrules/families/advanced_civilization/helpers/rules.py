@@ -1,6 +1,7 @@
 """The family's rules as expression trees, each the page's twin of one of the package's helpers.
 
-``credit``/``price`` are ``credit_toward``/``purchase_cost``, ``set_value`` is ``set_value``,
+``credit``/``price`` are ``credit_toward``/``purchase_cost``, ``set_value`` is ``set_value`` (and
+``trade_refusal`` its refusal of the trade blocks given, OutOfDomainError),
 ``calamity_amount`` and ``calamity_value`` are ``calamity_amount`` (with its ``nation``) and its
 ``.value``, ``can_enter_epoch`` is ``can_enter_epoch`` (with ``nation`` and ``level``),
 ``trader_immune`` is ``secondary_losses(..., traded_by=)`` refusing the trader a share. ``hand_value``, ``affordable``,
@@ -305,6 +306,129 @@ BLOCK_BONUS = Rule(
                 ),
                 mul(var("n"), _g("c", "value")),
                 0,
+            ),
+        ),
+    ),
+)
+
+
+def _given(key: str) -> Expr:
+    return op("not", op("is_null", _t(key)))
+
+
+#: The trade blocks of the decks of a game of ``trade.players`` (DECK_COMPOSITIONS): none where the
+#: ruleset declares no decks for that count.
+_IN_PLAY = op(
+    "unique",
+    op(
+        "concat",
+        op(
+            "map",
+            op(
+                "filter",
+                table("deck_blocks"),
+                _f("d", op("and", op("le", _g("d", "min"), _t("players")), op("le", _t("players"), _g("d", "max")))),
+            ),
+            _f("d", _g("d", "blocks")),
+        ),
+    ),
+)
+
+
+def _not_in_play(key: str) -> Expr:
+    return op("and", _given(key), op("gt", op("len", var("in_play")), 0), op("not", op("in", _t(key), var("in_play"))))
+
+
+def _block_refused(key: str) -> Expr:
+    return obj(kind="block", field=key, given=_t(key), players=_t("players"), blocks=var("in_play"))
+
+
+#: Why the package's ``set_value(good, n, players=, redeemed_in=, drawn_in=)`` refuses the trade
+#: blocks given (OutOfDomainError), in its order; null where it answers. ``good`` null: the checks
+#: of the players and the block redeemed in alone. A player count not of the ruleset
+#: (PLAYER_COUNTS): ``{kind: players, players, min, max}``; a block not in play with that many
+#: players: ``{kind: block, field: redeemed|drawn, given, players, blocks}`` (the block drawn in
+#: is the page's for shared goods only); the players without the block redeemed in, or the other
+#: way round, where the ruleset has bonuses: ``{kind: both}``; a shared good without the block it
+#: was drawn in, in a band whose bonus depends on it (26.3.4): ``{kind: drawn, good, players}``.
+TRADE_REFUSAL = Rule(
+    ("good", "n", "trade"),
+    let(
+        [
+            ("c", if_(op("is_null", var("good")), None, get(table("commodities"), var("good")))),
+            ("shared", op("and", op("not", op("is_null", var("c"))), op("eq", _g("c", "block"), "shared"))),
+            ("counts", table("player_counts")),
+            ("in_play", if_(_given("players"), _IN_PLAY, op("list"))),
+            (
+                "band",
+                if_(
+                    _given("players"),
+                    op(
+                        "first",
+                        op(
+                            "filter",
+                            table("block_bonuses"),
+                            _f(
+                                "b",
+                                op(
+                                    "and",
+                                    op("le", _g("b", "min"), _t("players")),
+                                    op("le", _t("players"), _g("b", "max")),
+                                ),
+                            ),
+                        ),
+                    ),
+                    None,
+                ),
+            ),
+            ("plain", if_(op("is_null", var("good")), None, call("set_value", var("good"), var("n"), False))),
+        ],
+        if_(
+            op(
+                "and",
+                _given("players"),
+                op("gt", op("len", var("counts")), 0),
+                op(
+                    "or",
+                    op("lt", _t("players"), get(var("counts"), 0)),
+                    op("gt", _t("players"), get(var("counts"), 1)),
+                ),
+            ),
+            obj(kind="players", players=_t("players"), min=get(var("counts"), 0), max=get(var("counts"), 1)),
+            if_(
+                _not_in_play("redeemed"),
+                _block_refused("redeemed"),
+                if_(
+                    op("and", var("shared"), _not_in_play("drawn")),
+                    _block_refused("drawn"),
+                    # The package values the set (or finds it unknown) before the checks below.
+                    if_(
+                        op("or", op("is_null", var("good")), op("is_unknown", var("plain"))),
+                        None,
+                        if_(
+                            op(
+                                "and",
+                                op("gt", op("len", table("block_bonuses")), 0),
+                                op("ne", op("is_null", _t("players")), op("is_null", _t("redeemed"))),
+                            ),
+                            obj(kind="both"),
+                            if_(
+                                op(
+                                    "and",
+                                    var("shared"),
+                                    _given("players"),
+                                    _given("redeemed"),
+                                    op("gt", var("n"), 0),
+                                    op("not", op("is_null", var("band"))),
+                                    _g("band", "shared_goods"),
+                                    op("is_null", _t("drawn")),
+                                ),
+                                obj(kind="drawn", good=var("good"), players=_t("players")),
+                                None,
+                            ),
+                        ),
+                    ),
+                ),
             ),
         ),
     ),
@@ -1001,6 +1125,7 @@ RULES = {
     "prerequisites_met": PREREQUISITES_MET,
     "set_value": SET_VALUE,
     "block_bonus": BLOCK_BONUS,
+    "trade_refusal": TRADE_REFUSAL,
     "set_value_in": SET_VALUE_IN,
     "hand_value": HAND_VALUE,
     "affordable": AFFORDABLE,
