@@ -484,21 +484,34 @@ class Group(Record):
 
 
 class Credit(Record):
-    """A credit as written on the giving card: toward every other card of a group, or one card."""
+    """A credit as written on the giving card: toward every other card of a group, or one card.
 
-    __slots__ = ("points", "group", "card", "extra")
-    __match_args__ = ("points", "group", "card", "extra")
+    ``target_name`` is the name the giving rule prints for that card, where the data records one
+    (the card's own name unknown: Expansion Project 30.16.1 "10 extra credits to Rhetoric").
+    """
+
+    __slots__ = ("points", "group", "card", "extra", "target_name")
+    __match_args__ = ("points", "group", "card", "extra", "target_name")
 
     points: int | None
     group: GroupId | None
     card: str | None
     extra: bool
+    target_name: str | None
 
-    def __init__(self, points: int | None, group: GroupId | None, card: str | None, extra: bool = False) -> None:
+    def __init__(
+        self,
+        points: int | None,
+        group: GroupId | None,
+        card: str | None,
+        extra: bool = False,
+        target_name: str | None = None,
+    ) -> None:
         _set(self, "points", points)
         _set(self, "group", group)
         _set(self, "card", card)
         _set(self, "extra", extra)
+        _set(self, "target_name", target_name)
 
 
 class Card(Record):

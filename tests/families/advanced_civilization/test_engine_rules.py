@@ -200,6 +200,7 @@ NOT_CARRIED: dict[str, str] = {
     "calamities.immune.rule": "a part's citation",
     "civilization_cards.credits.rule": "a part's citation",
     "civilization_cards.credits.source": "a part's citation",
+    "civilization_cards.credits.target_name.rule": "a part's citation",
     "civilization_cards.prerequisites.rule": "a part's citation",
     "civilization_cards.attributes.calamities.rule": "a part's citation",
     "civilization_cards.attributes.calamities.source": "a part's citation",

@@ -624,3 +624,35 @@ def test_every_volcano_erupts_on_the_central_america_map(ep: Loaded, ca: Loaded)
     # the rest of the calamity, and the other 23, are the Expansion Project's
     assert [c["id"] for c in ca.exported["calamities"]] == [c["id"] for c in ep.exported["calamities"]]
     assert variant["modifiers"] == base["modifiers"]
+
+
+# --- The names a credit's rule prints for an unnamed target ---------------------------------------------
+
+#: The extra credits whose rule names a target that no passage names with its section (30.x.1): the
+#: giver, the rule, the card the credit is wired to (by alphabetical position only), the name the
+#: rule prints and the points.
+NAMED_TARGETS = (
+    ("drama_and_poetry", "30.16.1", "advancement_30_44", "Rhetoric", 10),
+    ("advancement_30_25", "30.25.1", "advancement_30_27", "Mathematics", 20),
+    ("mysticism", "30.36.1", "advancement_30_34", "Monument", 10),
+    ("mythology", "30.37.1", "advancement_30_25", "Literacy", 10),
+)
+
+
+def test_a_credit_keeps_the_name_its_rule_prints_for_an_unnamed_target(ep: Loaded) -> None:
+    from civrules_rulesets.expansion_project.data import CARDS  # the committed package, kept current
+
+    by_id = {card["id"]: card for card in ep.exported["civilization_cards"]}
+    sheets = render_sheets(ep.model, "0" * 64)
+    chart, cards = sheets["credit-table.html"].decode(), sheets["cards.html"].decode()
+    for giver, rule, target, name, points in NAMED_TARGETS:
+        (written,) = [c for c in by_id[giver]["credits"] if c.get("card") == target]
+        assert written["target_name"] == {"text": name, "rule": rule} and written["rule"] == rule
+        assert isinstance(ep.model.cards.by_id[target].name, Unknown)  # the card itself stays unnamed
+        (line,) = [line for line in CARDS[giver].credits or () if line.card == target]
+        assert (line.target_name, line.points, line.extra) == (name, points, True)
+        section = target.removeprefix("advancement_").replace("_", ".")
+        assert f'<td class="cards">{name} (unnamed {section}) {points} extra</td>' in chart
+        assert f"<li>{points} to {name} (unnamed {section}) (extra)</li>" in cards
+    # no credit line names a target only by its section where its rule prints a name
+    assert '<td class="cards">unnamed (' not in chart and "to unnamed (" not in cards

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/civilization-cards
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "c926d70ac0f4ae3bc54694578467e9bdb7bbe7c3131655c1ca58a127d27e21e1"
+SCHEMA_SHA256 = "9537ffc2ccd7241219ef1d3444a0c3031f4b89ed9aeaad9f3a06ae6c3f443689"
 
 from decimal import Decimal
 import re
@@ -1869,6 +1869,34 @@ def validate_https___civrules_invalid_schemas_civilization_cards_schema_json___d
             data_keys.remove("card")
             data__card = data["card"]
             validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_id(data__card, custom_formats, (name_prefix or "data") + ".card")
+        if "target_name" in data_keys:
+            data_keys.remove("target_name")
+            data__targetname = data["target_name"]
+            if not isinstance(data__targetname, (dict)):
+                raise _Invalid
+            data__targetname_is_dict = isinstance(data__targetname, dict)
+            if data__targetname_is_dict:
+                data__targetname__missing_keys = set(['text', 'rule']) - data__targetname.keys()
+                if data__targetname__missing_keys:
+                    raise _Invalid
+                data__targetname_keys = set(data__targetname.keys())
+                if "text" in data__targetname_keys:
+                    data__targetname_keys.remove("text")
+                    data__targetname__text = data__targetname["text"]
+                    if not isinstance(data__targetname__text, (str)):
+                        raise _Invalid
+                    if isinstance(data__targetname__text, str):
+                        data__targetname__text_len = len(data__targetname__text)
+                        if data__targetname__text_len < 1:
+                            raise _Invalid
+                        if data__targetname__text_len > 120:
+                            raise _Invalid
+                if "rule" in data__targetname_keys:
+                    data__targetname_keys.remove("rule")
+                    data__targetname__rule = data__targetname["rule"]
+                    validate_https___civrules_invalid_schemas_civilization_cards_schema_json___defs_rule(data__targetname__rule, custom_formats, (name_prefix or "data") + ".target_name.rule")
+                if data__targetname_keys:
+                    raise _Invalid
         if "points" in data_keys:
             data_keys.remove("points")
             data__points = data["points"]

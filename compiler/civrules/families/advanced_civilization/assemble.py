@@ -157,7 +157,14 @@ def _card(origin: Origin, raw: dict[str, Any]) -> Card:
         credits = credits_raw
     else:
         credits = tuple(
-            CreditLine(known(c["points"]), i, c.get("group"), c.get("card"), bool(c.get("extra", False)))
+            CreditLine(
+                known(c["points"]),
+                i,
+                c.get("group"),
+                c.get("card"),
+                bool(c.get("extra", False)),
+                c["target_name"]["text"] if "target_name" in c else None,
+            )
             for i, c in enumerate(credits_raw)
         )
     links: list[CalamityLink] = []

@@ -32,6 +32,9 @@ class CreditLine:
     group: str | None = None
     card: str | None = None
     extra: bool = False
+    #: The name the giving rule prints for its target card (`target_name.text`), where written: the
+    #: name a player reads when the card's own name is unknown (Expansion Project 30.16.1).
+    target_name: str | None = None
 
 
 @frozen_value

@@ -402,6 +402,7 @@ def _card(card: Card, w: _Writer) -> Node:
                     w.member("GroupId", line.group),
                     ref("CardId", line.card),
                     *([Code("True")] if line.extra else []),
+                    **({"target_name": string(line.target_name)} if line.target_name is not None else {}),
                 )
                 for line in card.credits
             ]

@@ -104,7 +104,7 @@ RULESET_ID: Final = "central-america"
 RULESET_NAME: Final = "Central America (Expansion Project map variant)"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "60cab6a3f6e0b66bc35086726f662f8627d0ba7e5b14d0eed9b932cda350818d"
+RULESET_FINGERPRINT: Final = "632288c7657ebe8e5baecbc6dcc1b1f6238cf4f058f37f84632e2c81d3798671"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -1529,7 +1529,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             credits=(
                 Credit(10, GroupId.ARTS, None),
                 Credit(5, GroupId.RELIGION, None),
-                Credit(10, None, CardId.ADVANCEMENT_30_44, True),
+                Credit(10, None, CardId.ADVANCEMENT_30_44, True, target_name="Rhetoric"),
             ),
             victory_points=None,
             attributes=(
@@ -1832,7 +1832,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                 Credit(10, GroupId.ARTS, None),
                 Credit(10, GroupId.CIVICS, None),
                 Credit(5, GroupId.RELIGION, None),
-                Credit(20, None, CardId.ADVANCEMENT_30_27, True),
+                Credit(20, None, CardId.ADVANCEMENT_30_27, True, target_name="Mathematics"),
             ),
             victory_points=None,
             attributes=(),
@@ -2152,7 +2152,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             credits=(
                 Credit(5, GroupId.ARTS, None),
                 Credit(5, GroupId.RELIGION, None),
-                Credit(10, None, CardId.ADVANCEMENT_30_34, True),
+                Credit(10, None, CardId.ADVANCEMENT_30_34, True, target_name="Monument"),
             ),
             victory_points=None,
             attributes=(
@@ -2174,7 +2174,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             credits=(
                 Credit(10, GroupId.RELIGION, None),
                 Credit(5, GroupId.ARTS, None),
-                Credit(10, None, CardId.ADVANCEMENT_30_25, True),
+                Credit(10, None, CardId.ADVANCEMENT_30_25, True, target_name="Literacy"),
             ),
             victory_points=None,
             attributes=(

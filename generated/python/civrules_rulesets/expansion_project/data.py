@@ -106,7 +106,7 @@ RULESET_ID: Final = "expansion-project"
 RULESET_NAME: Final = "Civilization: The Expansion Project"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "33d42f352e7af73d552bad22ffeb5fb3f2b7861664e5b354f92b64dee5b6cd53"
+RULESET_FINGERPRINT: Final = "88f40173f6199a858726eae2c8abd3300f607c310f64b62207d38fb4d007d0ed"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -1600,7 +1600,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             credits=(
                 Credit(10, GroupId.ARTS, None),
                 Credit(5, GroupId.RELIGION, None),
-                Credit(10, None, CardId.ADVANCEMENT_30_44, True),
+                Credit(10, None, CardId.ADVANCEMENT_30_44, True, target_name="Rhetoric"),
             ),
             victory_points=None,
             attributes=(
@@ -1903,7 +1903,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                 Credit(10, GroupId.ARTS, None),
                 Credit(10, GroupId.CIVICS, None),
                 Credit(5, GroupId.RELIGION, None),
-                Credit(20, None, CardId.ADVANCEMENT_30_27, True),
+                Credit(20, None, CardId.ADVANCEMENT_30_27, True, target_name="Mathematics"),
             ),
             victory_points=None,
             attributes=(),
@@ -2223,7 +2223,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             credits=(
                 Credit(5, GroupId.ARTS, None),
                 Credit(5, GroupId.RELIGION, None),
-                Credit(10, None, CardId.ADVANCEMENT_30_34, True),
+                Credit(10, None, CardId.ADVANCEMENT_30_34, True, target_name="Monument"),
             ),
             victory_points=None,
             attributes=(
@@ -2245,7 +2245,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             credits=(
                 Credit(10, GroupId.RELIGION, None),
                 Credit(5, GroupId.ARTS, None),
-                Credit(10, None, CardId.ADVANCEMENT_30_25, True),
+                Credit(10, None, CardId.ADVANCEMENT_30_25, True, target_name="Literacy"),
             ),
             victory_points=None,
             attributes=(

@@ -7,9 +7,23 @@ from typing import Any
 
 from civrules.emit.sheets.common import Notes, humanize, known, name_of, rules_text
 from civrules.emit.sheets.registry import Source, sheet
-from civrules.families.advanced_civilization.model import Card, Ruleset
+from civrules.families.advanced_civilization.model import Card, CreditLine, Ruleset
 from civrules.families.advanced_civilization.sheets.marks import SymbolsMarkup, drawn_note, group_symbols, symbols
 from civrules.model import Unknown
+
+
+def credit_target(ruleset: Ruleset, line: CreditLine) -> str:
+    """The card a credit names, as a player reads it: the card's name; where the sources give the card
+    none but the giving rule prints one for its target (`target_name`), that name beside the card's
+    label (``Rhetoric (unnamed 30.44)``: Expansion Project 30.16.1 names Rhetoric, no passage names
+    the card of 30.44), never the label alone."""
+    assert line.card is not None
+    label = name_of(ruleset.cards, line.card)
+    target = ruleset.cards.get(line.card)
+    if line.target_name is None or target is None or isinstance(target.name, str):
+        return label
+    rules = ", ".join(str(rule) for rule in target.rules)
+    return f"{line.target_name} (unnamed {rules})" if rules else f"{line.target_name} (unnamed)"
 
 
 def _credit_lines(ruleset: Ruleset, card: Card) -> list[str]:
@@ -19,7 +33,7 @@ def _credit_lines(ruleset: Ruleset, card: Card) -> list[str]:
     merged: dict[tuple[str, bool, bool], list[str]] = {}
     for line in card.credits:
         if line.card is not None:
-            key, target = (known(line.points), True, line.extra), name_of(ruleset.cards, line.card)
+            key, target = (known(line.points), True, line.extra), credit_target(ruleset, line)
         else:
             group = name_of(ruleset.groups, line.group) if line.group is not None else "?"
             key, target = (known(line.points), False, line.extra), f"all other {group} cards"

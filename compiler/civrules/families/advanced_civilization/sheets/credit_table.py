@@ -21,6 +21,7 @@ from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization import FAMILY
 from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.model import Card, Ruleset
+from civrules.families.advanced_civilization.sheets.cards import credit_target
 from civrules.families.advanced_civilization.sheets.marks import (
     Symbol,
     SymbolsMarkup,
@@ -226,7 +227,7 @@ def credit_chart(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
                 points = notes.fact(line.points, "credit")
                 extra = " extra" if line.extra else ""
                 if line.card is not None:
-                    to_cards.append(f"{name_of(ruleset.cards, line.card)} {points}{extra}")
+                    to_cards.append(f"{credit_target(ruleset, line)} {points}{extra}")
                 elif line.group in marks:
                     by_group.setdefault(line.group, []).append(f"{points}{extra}")
                 elif line.group is not None:
