@@ -2019,8 +2019,8 @@ class HandLimit(SettingsRecord):
     #: limit depends on the player count, give by_players instead.
     commodity_cards: int | None
     #: The limit per band of player counts, where it depends on how many play (Mega Civilization §12: 8 cards at 5-11
-    #: players, 9 at 12-18); instead of commodity_cards. Write bands that do not overlap (no check holds them to it
-    #: yet: where two hold a count, the first written applies); a count no band holds has no known limit.
+    #: players, 9 at 12-18); instead of commodity_cards. Bands may not overlap and must lie within players.min to
+    #: players.max (P007); a count no band holds has no known limit.
     by_players: tuple[HandLimitByPlayer, ...] | None
     #: true if players may not conceal how many commodity cards they retain.
     count_public: bool | None

@@ -33,7 +33,7 @@ from civrules.families.advanced_civilization.credits import (
 from civrules.families.advanced_civilization.model import Ruleset, of_family
 from civrules.families.advanced_civilization.package import render_package
 from civrules.model import Unknown
-from civrules.pipeline import derived_facts
+from civrules.pipeline import analyse, derived_facts
 from tests.conftest import REPO
 from tests.rulefiles import shipped_analysis
 
@@ -656,3 +656,23 @@ def test_a_credit_keeps_the_name_its_rule_prints_for_an_unnamed_target(ep: Loade
         assert f"<li>{points} to {name} (unnamed {section}) (extra)</li>" in cards
     # no credit line names a target only by its section where its rule prints a name
     assert '<td class="cards">unnamed (' not in chart and "to unnamed (" not in cards
+
+
+def test_central_america_keeps_no_block_bonus_band_for_counts_it_never_seats(ca: Loaded) -> None:
+    """The Expansion Project's bonus bands (12-15, 16-18 players, 26.3.3-26.3.4) cannot apply to a
+    nine-player game; inherited, each was a band outside the ruleset's players (P007)."""
+    from civrules_rulesets.central_america.data import BLOCK_BONUSES
+    from tests.rulefiles import CachedWorkspace
+
+    assert "non_native_block_bonus" not in commodities_settings(ca) and ca.model.block_bonuses == ()
+    assert BLOCK_BONUSES == ()
+    name = "rulesets/central-america.yaml"
+    text = (REPO / "rules" / name).read_text(encoding="utf-8")
+    assert text.count("    non_native_block_bonus: null\n") == 1
+    workspace = CachedWorkspace({name: text.replace("    non_native_block_bonus: null\n", "")})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["central-america"]))
+    found = [d.message for d in analysis.diagnostics if d.code == "P007"]
+    assert found == [
+        "the block-bonus band for 12-15 players reaches beyond the 9-9 players the ruleset is for",
+        "the block-bonus band for 16-18 players reaches beyond the 9-9 players the ruleset is for",
+    ]

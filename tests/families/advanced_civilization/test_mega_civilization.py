@@ -720,3 +720,96 @@ def test_facts_the_sources_give_are_not_counted_unknown(analysis: Any) -> None:
     assert reasons, "the ruleset still has unknown facts"
     assert not [m for m in reasons if "late_iron_age_spaces" in m or "spaces_per_track" in m or "finish_space" in m]
     assert all("Known, not expressible" not in m and "Known per level" not in m for m in reasons)
+
+
+# --- hand_limit.by_players: one limit per count, within the counts the ruleset is for (P007) ----------
+
+_HAND_NAME = "rulesets/mega-civilization.yaml"
+_HAND_BANDS = (
+    "    - {players: {min: 5, max: 11}, commodity_cards: 8}\n    - {players: {min: 12, max: 18}, commodity_cards: 9}\n"
+)
+
+
+def _with_bands(first: str, second: str) -> str:
+    """Mega Civilization's manifest with its two hand-limit bands' players written as given."""
+    text = (RULES / _HAND_NAME).read_text(encoding="utf-8")
+    assert text.count(_HAND_BANDS) == 1
+    bands = f"    - {{players: {first}, commodity_cards: 8}}\n    - {{players: {second}, commodity_cards: 9}}\n"
+    return text.replace(_HAND_BANDS, bands)
+
+
+def _p007(text: str) -> list[Any]:
+    from tests.rulefiles import CachedWorkspace
+
+    workspace = CachedWorkspace({_HAND_NAME: text})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["mega-civilization"]))
+    return [d for d in analysis.diagnostics if d.code == "P007"]
+
+
+@pytest.mark.parametrize(
+    ("bands", "at", "message", "fixed"),
+    [
+        (  # the later-written band starts inside the first: it does not apply at 10-11
+            ("{min: 5, max: 11}", "{min: 10, max: 18}"),
+            1,
+            "the hand-limit bands for 5-11 players and 10-18 players both hold 10-11 players",
+            "{min: 12, max: 18}",
+        ),
+        (  # written the other way round, the later band (5-11) is the one to move
+            ("{min: 10, max: 18}", "{min: 5, max: 11}"),
+            1,
+            "the hand-limit bands for 10-18 players and 5-11 players both hold 10-11 players",
+            "{min: 5, max: 9}",
+        ),
+        (  # one count shared
+            ("{min: 5, max: 11}", "{min: 11, max: 18}"),
+            1,
+            "the hand-limit bands for 5-11 players and 11-18 players both hold 11 players",
+            "{min: 12, max: 18}",
+        ),
+        (  # a band inside another: nothing of it applies
+            ("{min: 5, max: 18}", "{min: 12, max: 18}"),
+            1,
+            "the hand-limit bands for 5-18 players and 12-18 players both hold 12-18 players",
+            None,
+        ),
+        (
+            ("{min: 5, max: 11}", "{min: 12, max: 20}"),
+            1,
+            "the hand-limit band for 12-20 players reaches beyond the 5-18 players the ruleset is for",
+            "{min: 12, max: 18}",
+        ),
+        (
+            ("{min: 3, max: 11}", "{min: 12, max: 18}"),
+            0,
+            "the hand-limit band for 3-11 players reaches beyond the 5-18 players the ruleset is for",
+            "{min: 5, max: 11}",
+        ),
+        (
+            ("{min: 5, max: 11}", "{min: 18, max: 12}"),
+            1,
+            "the hand-limit band for 18-12 players holds no player count: its `min` is above its `max`",
+            "{min: 12, max: 18}",
+        ),
+    ],
+)
+def test_a_misplaced_hand_limit_band_is_p007_at_the_band_and_its_hint_fixes_it(
+    bands: tuple[str, str], at: int, message: str, fixed: str | None
+) -> None:
+    text = _with_bands(*bands)
+    (found,) = _p007(text)
+    assert found.message == message and found.severity is Severity.ERROR
+    band_line = text.index(f"{{players: {bands[at]}, commodity_cards: {8 + at}}}")
+    assert found.span is not None and found.span.line == text.count("\n", 0, band_line) + 1
+    hint = found.hint or ""
+    if fixed is None:
+        assert hint.startswith("remove this band"), hint
+        return
+    assert f"`{fixed}`" in hint, hint
+    # the hint followed leaves no P007
+    followed = (fixed, bands[1]) if at == 0 else (bands[0], fixed)
+    assert _p007(_with_bands(*followed)) == []
+
+
+def test_the_shipped_hand_limit_bands_pass_p007() -> None:
+    assert [d for d in shipped_analysis("mega-civilization").diagnostics if d.code == "P007"] == []

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "32aa99cc13018eec493190035cbe22ecadc4497c64d2207df8459731929c6f8c"
+SCHEMA_SHA256 = "2afcba2e53011ce95958bee6de429d4b3dfd6c01202467325ba29c5f76803b6d"
 
 from decimal import Decimal
 import re

@@ -104,7 +104,7 @@ RULESET_ID: Final = "central-america"
 RULESET_NAME: Final = "Central America (Expansion Project map variant)"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "632288c7657ebe8e5baecbc6dcc1b1f6238cf4f058f37f84632e2c81d3798671"
+RULESET_FINGERPRINT: Final = "ee3f48b931f529e99568cd7ec378329bbfcbf9b2d48a8b46a52601783f75a1cf"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -5651,7 +5651,7 @@ DECK_COMPOSITIONS: Final[tuple[DeckBand, ...]] = (
 )
 
 #: When a set redeemed outside its native trade block gains its face value per card (26.3.3).
-BLOCK_BONUSES: Final[tuple[BlockBonus, ...]] = (BlockBonus(12, 15, True), BlockBonus(16, 18, False))
+BLOCK_BONUSES: Final[tuple[BlockBonus, ...]] = ()
 
 NATIONS: Final[Mapping[str, Nation]] = FrozenMap({})
 
@@ -6655,24 +6655,6 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 ),
                 rule="10.3.2",
                 source="Central America map variant, item 11 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
-            ),
-        ),
-        non_native_block_bonus=(
-            settings.BlockBonus(
-                players=settings.PlayersRange(min=12, max=15),
-                bonus="face_value_per_card",
-                shared_goods="bonus",
-                may_exceed_printed_maximum=True,
-                rule="26.3.3",
-                note="When a set is turned in within the trade block where its good is not native, the face values of its cards are added to its set value: three Oil (a western good, 4 each) turned in by an eastern player are worth 48 (the set value 36 plus 3 x 4 = 12), not 36. 26.3.3 makes no exception for shared goods, but its band (12-15 players) does not match the deck bands (10.3.3-10.3.4: shared goods are in the decks from 15 players): at 15 players the text literally gives shared goods the bonus, which 26.3.4 withholds from 16 players on.",
-            ),
-            settings.BlockBonus(
-                players=settings.PlayersRange(min=16, max=18),
-                bonus="face_value_per_card",
-                shared_goods="no_bonus",
-                may_exceed_printed_maximum=True,
-                rule=("26.3.3", "26.3.4"),
-                note="As with 12-15 players, except that shared goods (natively in both East and West) get no bonus for being redeemed in a block other than the one they were drawn in.",
             ),
         ),
     ),

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic, setting
-from civrules.diagnostics import Diagnostic, Related, Severity
+from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.families.advanced_civilization.model import Nation, Ruleset
+from civrules.model import Origin
+from civrules.support.values import frozen_value
 
 
 @check(
@@ -206,3 +208,132 @@ def check_ast_position_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
             nation.origin.span("ast_position", "position"),
             f"positions run from 1 to {count}",
         )
+
+
+@check(
+    "P007",
+    "player-band-misplaced",
+    Severity.ERROR,
+    reads=(setting("hand_limit"), setting("deck_compositions"), setting("non_native_block_bonus"), setting("players")),
+)
+def check_player_bands(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a band of player counts (`hand_limit.by_players`, `deck_compositions`,
+    `non_native_block_bonus`) holds a count that an earlier band of the same list holds too (for
+    deck compositions, one of the same `map_region`), reaches beyond the counts the ruleset is for
+    (`players.min` to `players.max`), or holds no count at all (its `min` above its `max`).
+
+    Why: each count has one hand limit (Mega Civilization §12: 8 commodity cards at 5-11 players, 9
+    at 12-18), one set of trade decks and one block bonus. With two bands for a count the generated
+    package and the sheets answer the first written and hide the other; a count outside `players` is
+    never played, so the band is mistyped or `players` is wrong. A count no band holds is not an
+    error: that fact is not in the sources.
+
+    Fix: make the bands meet without sharing a count, within `players`.
+
+        players: {min: 5, max: 18}
+        hand_limit:
+          by_players:
+            - {players: {min: 5, max: 11}, commodity_cards: 8}
+            - {players: {min: 10, max: 18}, commodity_cards: 9}   # FAIL: 10 and 11 twice
+    """
+    lists: list[tuple[str, Origin | None, list[_Band]]] = []
+    hand = ruleset.hand_limit
+    if hand is not None and hand.by_players:
+        bands = [_Band(i, b.players_min, b.players_max, None) for i, b in enumerate(hand.by_players)]
+        lists.append(("hand-limit band", hand.origin, bands))
+    compositions = [_Band(i, c.players_min, c.players_max, c.region) for i, c in enumerate(ruleset.deck_compositions)]
+    lists.append(("deck composition", ruleset.setting_origins.get("deck_compositions"), compositions))
+    bonuses = [_Band(i, b.players_min, b.players_max, None) for i, b in enumerate(ruleset.block_bonuses)]
+    lists.append(("block-bonus band", ruleset.setting_origins.get("non_native_block_bonus"), bonuses))
+    low, high = ruleset.players
+    players = ruleset.setting_origins.get("players")
+    supported = [Related(players.span(), "supported players declared here")] if players else []
+    for noun, origin, bands in lists:
+        if origin is None or not bands:
+            continue
+        path: tuple[str, ...] = ("by_players",) if noun == "hand-limit band" else ()
+        yield from _misplaced(noun, origin, path, bands, (low, high), supported)
+
+
+@frozen_value
+class _Band:
+    """One band of player counts as written: its place in its list, its ends, its map region."""
+
+    index: int
+    first: int | None
+    last: int | None
+    region: str | None
+
+
+def _misplaced(
+    noun: str,
+    origin: Origin,
+    path: tuple[str, ...],
+    bands: list[_Band],
+    supported_range: tuple[int, int],
+    supported: list[Related],
+) -> Iterator[Diagnostic]:
+    low, high = supported_range
+
+    def where(band: _Band) -> Span:
+        return origin.span(*path, band.index, "players")
+
+    def named(band: _Band) -> str:
+        region = f" ({band.region})" if band.region is not None else ""
+        return f"{band.first}-{band.last} players{region}"
+
+    placed: list[tuple[str, int, int, _Band]] = []
+    for band in bands:
+        first, last = band.first, band.last
+        if first is None or last is None:
+            continue
+        if first > last:
+            yield diagnostic(
+                "P007",
+                f"the {noun} for {named(band)} holds no player count: its `min` is above its `max`",
+                where(band),
+                f"write `{{min: {last}, max: {first}}}`",
+            )
+            continue
+        if first < low or last > high:
+            inside = (max(first, low), min(last, high))
+            widen = f"widen `players` to {min(first, low)}-{max(last, high)}"
+            narrow = f"narrow the band to `{{min: {inside[0]}, max: {inside[1]}}}`, or {widen}"
+            yield diagnostic(
+                "P007",
+                f"the {noun} for {named(band)} reaches beyond the {low}-{high} players the ruleset is for",
+                where(band),
+                narrow if inside[0] <= inside[1] else f"remove the band, or {widen}",
+                supported,
+            )
+            continue
+        placed.append((band.region or "", first, band.index, band))
+    # Bands by region, then fewest players, each compared with the one of its region reaching
+    # furthest so far: n log n; the band written later is the one reported (the first applies).
+    reach: _Band | None = None
+    for region, first, _index, band in sorted(placed, key=lambda p: p[:3]):
+        if reach is not None and (reach.region or "") == region and reach.last is not None and first <= reach.last:
+            kept, later = sorted((reach, band), key=lambda b: b.index)
+            assert kept.first is not None and kept.last is not None and later.first is not None
+            assert later.last is not None
+            shared_low, shared_high = max(kept.first, later.first), min(kept.last, later.last)
+            shared = f"{shared_low}-{shared_high}" if shared_low != shared_high else f"{shared_low}"
+            yield diagnostic(
+                "P007",
+                f"the {noun}s for {named(kept)} and {named(later)} both hold {shared} players",
+                where(later),
+                _band_hint(later.first, later.last, kept.first, kept.last),
+                [Related(where(kept), "the band written first, which applies")],
+            )
+        if reach is None or (reach.region or "") != region or (band.last or 0) > (reach.last or 0):
+            reach = band
+
+
+def _band_hint(first: int, last: int, kept_first: int, kept_last: int) -> str:
+    """How to make the band ``first``-``last`` share no count with ``kept_first``-``kept_last``."""
+    if kept_last < last:
+        return f"start this band at {kept_last + 1} players: `{{min: {kept_last + 1}, max: {last}}}`"
+    if first < kept_first:
+        return f"end this band at {kept_first - 1} players: `{{min: {first}, max: {kept_first - 1}}}`"
+    return "remove this band: the band written first holds all its counts"
