@@ -428,6 +428,7 @@ NOT_CARRIED = {
     "calamities.immune.rule",
     "civilization_cards.credits.rule",
     "civilization_cards.credits.source",
+    "civilization_cards.credits.target_name.rule",
     "civilization_cards.prerequisites.rule",
     "civilization_cards.attributes.calamities.rule",
     "civilization_cards.attributes.calamities.source",
