@@ -232,6 +232,14 @@ Questions a variant raises:
   citation (a `replace` cites the whole entity). `civrules export` gives each changed field's
   citation in the entity's `field_sources`, and `civrules diff` prints `cited: OLD → NEW` under
   each changed field. A citation inside a list operation's `with:` cites what it writes.
+- **How does a patch change a fact the base gives in the other form?** With `null` beside the new
+  form: a settings or entity patch merges key by key, so the base's form stays unless the patch
+  deletes it. Mega Civilization's hand limit is given per band of players (`by_players`); one limit
+  for every count is `hand_limit: {commodity_cards: 10, by_players: null, source: "house rule"}`,
+  and Advanced Civilization's single limit gives way to bands with `commodity_cards: null` beside
+  `by_players`. A deck's good goes from `share:` to `count:` the same way, and a calamity from
+  `primary`/`secondary`/`immune`/`modifiers` to `effects`. Without the `null`, S001 says at the
+  patch which keys exclude each other and which of them the base gives.
 - **Must a stack make-up be restated?** No. A variant that adds, removes or moves calamities need
   not restate the stacks' `calamity_cards`, nor `total_cards` after it recounts goods: the base's
   declaration no longer holds, so civrules derives the variant's from its data (in `export`, the

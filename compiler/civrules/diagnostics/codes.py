@@ -257,12 +257,15 @@ SCHEMA_VIOLATION = define(
     E,
     """
     What: a value does not have the shape the file's JSON Schema requires (a wrong type, a number
-    out of range, a string not matching its pattern, a list too short).
+    out of range, a string not matching its pattern, a list too short, keys that exclude each
+    other: a hand limit's `commodity_cards` and `by_players`).
     Why: the compiler only reads data whose shape it knows; editors using the same schema show the
     same error.
     Fix: write what the hint says the field takes, worked out from the schema (`write a whole
     number from 1 to 1000, or {unknown: why} where the sources do not give it`);
-    `schemas/<kind>.schema.json` documents every field.
+    `schemas/<kind>.schema.json` documents every field. A variant's patch that gives one form
+    where its base gives the other is reported at the patch, and deletes the base's with `null`
+    (`hand_limit: {commodity_cards: 10, by_players: null}` on Mega Civilization).
 
         cost: -50    # FAIL: write a whole number from 1 to 1000, or `{unknown: why}` ...
     """,

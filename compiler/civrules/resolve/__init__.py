@@ -353,7 +353,12 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
                 # A setting the variant restates merges into its base's, key by key: what it does
                 # not name (a hand limit's `card_changes`) is kept, not silently dropped.
                 data[key] = merge_patch(data[key], value)
-                resolved.setting_origins[key] = _changed(previous, value, here)
+                origin = resolved.setting_origins[key] = _changed(previous, value, here)
+                # The manifest's schema judged only what it wrote: the merge (a base's `by_players`
+                # beside its `commodity_cards`) is judged as the overlay's settings patches are.
+                again.extend(
+                    validate_setting(loaded.family.slot_kind("ruleset"), key, data[key], origin.place, previous.span())
+                )
             else:
                 data[key] = value
                 resolved.setting_origins[key] = replace(here, base=previous)

@@ -877,6 +877,16 @@ def _validate_part(
                     )
             if deleted:
                 continue
+        if isinstance(instance, dict) and error.validator in ("oneOf", "anyOf", "not"):
+            # A mapping two writers made (a base's `by_players`, a variant's `commodity_cards`) is
+            # wrong because of the change: reported where the change was written, saying what the
+            # base gives, never in the base, which the designer cannot edit.
+            given, change = _writers(locate, sub, _keys_concerned(error, instance), document, written)
+            if change is not None:
+                document, written = change
+                if error.validator == "oneOf" and not error.context:
+                    found.append(_several_forms(document, error, written, defs, given))
+                    continue
         # The error's path (and the deeper ones of its branches) counted from where `sub` was written.
         translated = _translate(document, error, written, len(sub), defs)
         emptied = _emptied_hint(validator, data, error, sub, document, written)
@@ -886,6 +896,99 @@ def _validate_part(
         return unique
     note = Related(base, "the base definition")
     return [replace(d, related=(*d.related, note)) if d.span and d.span.file != base.file else d for d in unique]
+
+
+def _keys_concerned(error: ValidationError, instance: Mapping[str, Any]) -> list[str]:
+    """The keys of ``instance`` the failed keyword of ``error`` names (a `oneOf`'s required keys),
+    or all of them where it names none."""
+    named: set[str] = set()
+    for branch in error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]:
+        if isinstance(branch, dict):
+            named.update(str(k) for k in branch.get("required", ()))
+            named.update(str(k) for k in branch.get("properties", {}))
+    return [key for key in instance if key in named] or list(instance)
+
+
+def _writers(
+    locate: Callable[[NodePath], tuple[Document, NodePath]],
+    sub: NodePath,
+    keys: list[str],
+    document: Document,
+    written: NodePath,
+) -> tuple[list[str], tuple[Document, NodePath] | None]:
+    """Of ``keys`` of the mapping at ``sub`` (written at ``written`` of ``document``): those still
+    where the mapping was written (the base's), and where the first of the others was written (the
+    variant's change, as the document and the mapping's path in it; None if no key was changed)."""
+    given: list[str] = []
+    change: tuple[Document, NodePath] | None = None
+    for key in keys:
+        owner, at = locate((*sub, key))
+        if owner is document and at[:-1] == written:
+            given.append(key)
+        elif change is None:
+            change = (owner, at[:-1])
+    return given, change
+
+
+def _several_forms(
+    document: Document, error: ValidationError, path: NodePath, defs: Mapping[str, Any], given: Iterable[str] = ()
+) -> Diagnostic:
+    """S001 for a mapping that matches more than one branch of a `oneOf`: for branches that each
+    require keys (`commodity_cards` or `by_players`), that those keys exclude each other, and which
+    to delete; ``given``, the keys a base gives (the mapping is a variant's patch of it), deleted
+    with `null` beside the patch's own."""
+    value: Any = error.validator_value
+    branches = [b for b in (value if isinstance(value, list) else ()) if isinstance(b, dict)]
+    matched = [b for b in branches if _validator_class()({**b, "$defs": defs}).is_valid(error.instance)]
+    groups = [[str(k) for k in b["required"]] for b in matched if _adds_requirements(b) and b.get("required")]
+    where = _where(path)
+    if len(groups) < 2 or len(groups) != len(matched):
+        hint = accepted.write_hint({"oneOf": branches}, defs)
+        return _diag(
+            codes.SCHEMA_VIOLATION,
+            f"{_show(error.instance)} matches more than one of the allowed forms{where}: it must match exactly one",
+            _head(document, path),
+            f"{hint}, only one of them" if hint else None,
+        )
+    shown = [_conjoined([f"`{k}`" for k in group]) for group in groups]
+    message = (
+        f"{' and '.join(shown)} exclude each other{where}"
+        if all(len(group) == 1 for group in groups)
+        else f"{shown[0]} exclude {_conjoined(shown[1:])}{where}"
+    )
+    kept = set(given)
+    based = [group for group in groups if set(group) <= kept]
+    if based and len(based) < len(groups):
+        deleted = [k for group in based for k in group]
+        own = [k for group in groups if group not in based for k in group]
+        nulls = ", ".join(f"`{k}: null`" for k in deleted)
+        beside = _conjoined([f"`{k}`" for k in own])
+        if path and path[0] != "overlay":
+            # A setting a variant restates outside `overlay:` merges into the base's, but the
+            # manifest's schema refuses its `null`: only an overlay's patch can delete.
+            hint = (
+                f"a setting written outside `overlay:` cannot delete the base's fields: move `{path[0]}` under "
+                f"`overlay:` `settings:`, and there add {nulls} beside {beside}"
+            )
+        else:
+            hint = f"add {nulls} beside {beside}: a patch deletes the base's field with `null`"
+        return _diag(
+            codes.SCHEMA_VIOLATION,
+            f"{message}: the base gives {_conjoined([f'`{k}`' for k in deleted])}",
+            _head(document, path),
+            hint,
+        )
+    return _diag(
+        codes.SCHEMA_VIOLATION,
+        message,
+        _head(document, path),
+        f"keep one of them: delete {' or '.join(shown)}",
+    )
+
+
+def _conjoined(items: list[str]) -> str:
+    """``items`` as prose: `a`, `a and b`, `a, b and c`."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" and {items[-1]}"
 
 
 def _emptied_hint(
@@ -982,6 +1085,9 @@ def _translate(
                 yield from _translate(document, inner, prefix, strip, defs, root)
             return
     path: NodePath = (*prefix, *tuple(error.absolute_path)[strip:])
+    if error.validator == "oneOf" and not error.context and isinstance(error.validator_value, list):
+        yield _several_forms(document, error, path, defs)  # no branch failed: more than one matched
+        return
     instance = error.instance
     schema = error.schema if isinstance(error.schema, dict) else {}
     keyword = error.validator
@@ -1353,6 +1459,8 @@ def _message(error: ValidationError, path: NodePath) -> str:
             return f"the text has {len(error.instance):,} characters, at most {rule} allowed{where}"
         case "minProperties":
             return f"the mapping has fewer than {rule} keys{where}"
+        case "oneOf" if not error.context:
+            return f"{value} matches more than one of the allowed forms{where}: it must match exactly one"
         case "oneOf" | "anyOf":
             return f"{value} matches none of the allowed forms{where}"
         case "not" if isinstance(rule, dict) and set(rule) == {"const"}:

@@ -82,12 +82,18 @@ def forms(schema: Any, defs: Mapping[str, Any], depth: int = 0) -> list[str]:
     reference = {"x-civrules-ref": schema["x-civrules-ref"]} if "x-civrules-ref" in schema else {}
     for keyword in ("oneOf", "anyOf"):
         branches = schema.get(keyword)
-        if isinstance(branches, list):
+        if isinstance(branches, list) and not _is_citation(branches):
             for branch in branches:
                 found.extend(forms({**reference, **branch} if isinstance(branch, Mapping) else branch, defs, depth + 1))
     if not found:
         found = _own_forms(schema, defs)
     return list(dict.fromkeys(found))
+
+
+def _is_citation(branches: list[Any]) -> bool:
+    """Whether ``branches`` are "cite `rule` or `source`": keys the value must hold beside its
+    own, not forms it takes (`{rule: ...}` is no form of a hand limit)."""
+    return sorted(map(str, branches)) == sorted(str({"required": [key]}) for key in ("rule", "source"))
 
 
 def _own_forms(schema: Mapping[str, Any], defs: Mapping[str, Any]) -> list[str]:
