@@ -230,8 +230,11 @@ Questions a variant raises:
 - **How does a patch's citation combine with the base's?** Field by field: the `rule:` or `source:`
   a `patch` entry writes cites the fields that entry writes; the fields it leaves keep the base's
   citation (a `replace` cites the whole entity). `civrules export` gives each changed field's
-  citation in the entity's `field_sources`, and `civrules diff` prints `cited: OLD → NEW` under
-  each changed field. A citation inside a list operation's `with:` cites what it writes.
+  citation in the entity's `field_sources` (a setting's in `setting_sources`), and `civrules diff`
+  prints `cited: OLD → NEW` under each changed field. A citation inside a list operation's `with:`
+  cites what it writes. A settings patch whose only facts are elements of a list that cite on
+  their own (a hand limit's bands) puts its citation on the elements it writes or changes; the
+  others, and the setting's text, keep the base's.
 - **How does a patch change a fact the base gives in the other form?** With `null` beside the new
   form: a settings or entity patch merges key by key, so the base's form stays unless the patch
   deletes it. Mega Civilization's hand limit is given per band of players (`by_players`); one limit

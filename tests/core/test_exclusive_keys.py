@@ -8,8 +8,13 @@ and its hint says to delete the base's key with `null`.
 
 from __future__ import annotations
 
+from typing import Any
+
 from civrules.diagnostics import Diagnostic
-from civrules.pipeline import Analysis, analyse
+from civrules.emit.export import export_ruleset
+from civrules.pipeline import Analysis, analyse, derived_facts
+from civrules.resolve import Resolver
+from civrules.resolve.diff import diff_rulesets
 from civrules.schema import accepted, load_schema
 from tests.rulefiles import CachedWorkspace
 
@@ -22,6 +27,11 @@ def analysed(ruleset_id: str, text: str) -> Analysis:
     workspace = CachedWorkspace({f"rulesets/{ruleset_id}.yaml": text})
     loaded = workspace.load_ruleset(workspace.manifests()[ruleset_id])
     return analyse(workspace, loaded)
+
+
+def export_of(analysis: Analysis) -> dict[str, Any]:
+    assert analysis.resolved is not None and analysis.model is not None
+    return export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
 
 
 def errors(analysis: Analysis) -> list[Diagnostic]:
@@ -167,3 +177,67 @@ def test_the_forms_of_a_cited_setting_leave_out_its_citation() -> None:
     ruleset = load_schema("ruleset")
     hint = accepted.write_hint(ruleset["properties"]["hand_limit"], ruleset.get("$defs", {}))
     assert hint == "write `{commodity_cards: ...}`, or `{by_players: ...}`"
+
+
+MEGA_SOURCE = "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json"
+
+
+def test_a_band_patch_cites_the_band_it_changes_and_leaves_the_others_the_bases_citation() -> None:
+    """`source: "house rule"` on a hand-limit patch that changes one band cites that band: the
+    untouched band and the limit's text keep the base's citation (§12), as entities' fields do."""
+    text = _header("mega-bands", "mega-civilization") + (
+        "overlay:\n  settings:\n    hand_limit:\n"
+        '      source: "house rule"\n'
+        "      by_players:\n"
+        "        patch:\n"
+        "          - {where: {commodity_cards: 8}, with: {commodity_cards: 7}}\n"
+    )
+    analysis = analysed("mega-bands", text)
+    assert errors(analysis) == []
+    assert analysis.resolved is not None
+    hand_limit = analysis.resolved.data["hand_limit"]
+    assert hand_limit["source"].startswith(MEGA_SOURCE), "the text and the untouched facts keep the base's citation"
+    changed, kept = hand_limit["by_players"]
+    assert changed["commodity_cards"] == 7 and changed["source"] == "house rule"
+    assert kept["commodity_cards"] == 9 and kept["source"].startswith(MEGA_SOURCE)
+    exported = export_of(analysis)
+    assert [band["source"] for band in exported["settings"]["hand_limit"]["by_players"]] == [
+        "house rule",
+        kept["source"],
+    ]
+    assert exported["setting_sources"] == {"hand_limit": {"by_players": "source: house rule"}}
+
+
+def test_bands_written_whole_cite_the_patch_and_the_single_limit_keeps_its_rule() -> None:
+    text = _header("ac-bands", "advanced-civilization") + (
+        "overlay:\n  settings:\n    hand_limit:\n"
+        '      source: "house rule"\n'
+        "      commodity_cards: null\n"
+        "      by_players:\n"
+        "        - {players: {min: 2, max: 4}, commodity_cards: 9}\n"
+        "        - {players: {min: 5, max: 8}, commodity_cards: 8}\n"
+    )
+    analysis = analysed("ac-bands", text)
+    assert errors(analysis) == []
+    assert analysis.resolved is not None
+    hand_limit = analysis.resolved.data["hand_limit"]
+    assert hand_limit["rule"] == ["31.71", "31.72"] and "source" not in hand_limit
+    assert [band["source"] for band in hand_limit["by_players"]] == ["house rule", "house rule"]
+
+
+def test_diff_cites_a_settings_change_as_it_cites_an_entitys() -> None:
+    text = _header("mega-bands", "mega-civilization") + (
+        "overlay:\n  settings:\n    hand_limit:\n"
+        '      source: "house rule"\n'
+        "      by_players: {patch: [{where: {commodity_cards: 8}, with: {commodity_cards: 7}}]}\n"
+    )
+    workspace = CachedWorkspace({"rulesets/mega-bands.yaml": text})
+    resolver = Resolver(workspace)
+    old, _ = resolver.resolve(workspace.load_ruleset(workspace.manifests()["mega-civilization"]))
+    new, _ = resolver.resolve(workspace.load_ruleset(workspace.manifests()["mega-bands"]))
+    assert old is not None and new is not None
+    (change,) = diff_rulesets(old, new).settings
+    assert change.path == "hand_limit.by_players[5-11].commodity_cards"
+    assert change.sources is not None
+    assert change.sources[0] is not None and MEGA_SOURCE in change.sources[0]
+    assert change.sources[1] == "source: house rule"

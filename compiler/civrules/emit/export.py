@@ -3,7 +3,8 @@
 The shape is a contract other tools rely on (DESIGN.md): ``ruleset`` (id, name, family, extends,
 players, chain), then one array per collection, each element with at least ``id`` and ``name`` and
 its fields as written, in data order (an entity a variant changed also has `field_sources`: the
-citation of each field the variant changed); the facts the ruleset's family derives (its hook ``export``,
+citation of each field the variant changed; ``setting_sources`` gives the same for each setting a
+variant changed); the facts the ruleset's family derives (its hook ``export``,
 which :func:`civrules.pipeline.derived_facts` calls for the caller); and ``settings``: the ruleset-level rules (manifest
 sections that are not collections, and data-file settings by file kind). Keys are sorted by the
 caller.
@@ -21,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from civrules.model import Ruleset
-from civrules.resolve import Resolved, entity_key, field_citations
+from civrules.resolve import Resolved, entity_key, field_citations, setting_field_citations
 
 _HEADER = ("id", "name", "extends", "players")
 _NOT_SETTINGS = {"kind", "family", "overlay", "files", *_HEADER}
@@ -78,6 +79,11 @@ def export_ruleset(resolved: Resolved, model: Ruleset, derived: Mapping[str, Any
             settings[key] = value
     settings.update({f"{slot}": values for slot, values in resolved.settings.items()})
     out["settings"] = settings
+    setting_cited = setting_field_citations(resolved)
+    if setting_cited:
+        # per setting and field, as an entity's `field_sources`: a band a house rule changed does
+        # not borrow the rulebook's section, nor the limit's untouched text the house rule's source
+        out["setting_sources"] = setting_cited
     return out
 
 
@@ -86,8 +92,8 @@ def fingerprint(exported: Mapping[str, Any]) -> str:
 
     The ruleset's family is left out: it is not a fact of the ruleset but where its facts are
     read (and the fingerprints printed on sheets before families existed stay what they were); so
-    are the entities' `field_sources`, which say which overlay wrote a field, already counted in
-    the facts themselves. An :class:`Export` is hashed once (it keeps the result).
+    are the entities' `field_sources` and the settings' `setting_sources`, which say which overlay
+    wrote a field, already counted in the facts themselves. An :class:`Export` is hashed once (it keeps the result).
     """
     if isinstance(exported, Export) and exported.stamp is not None:
         return exported.stamp
@@ -95,6 +101,7 @@ def fingerprint(exported: Mapping[str, Any]) -> str:
     facts = {
         name: [_without_field_sources(item) for item in items] if isinstance(items, list) else items
         for name, items in exported.items()
+        if name != "setting_sources"
     }
     canonical = json.dumps({**facts, "ruleset": header}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     stamp = hashlib.sha256(canonical.encode("utf-8")).hexdigest()

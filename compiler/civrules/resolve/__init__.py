@@ -36,7 +36,7 @@ from civrules.load.document import Document, NodePath
 from civrules.load.workspace import MAX_EXTENDS as MAX_EXTENDS  # the chain's bound, public here too (V002)
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace, family_mismatch
 from civrules.model import Origin
-from civrules.schema import validate_entity, validate_setting
+from civrules.schema import setting_items_cite, validate_entity, validate_setting
 from civrules.support.values import frozen_value
 
 OPERATIONS = ("remove", "replace", "patch", "add")
@@ -569,6 +569,9 @@ def _patch_setting(
     for problem in problems:
         yield _diag(codes.LIST_SELECTOR, problem.message, at.span(*problem.path), problem.hint)
     mergeable = isinstance(patch, dict) and not is_list_operations(patch) and isinstance(values.get(key), dict)
+    if mergeable and not whole:
+        kind = resolved.family.slot_kind(slot)
+        merged = _cite_elements(values[key], patch, merged, moved, lambda field: setting_items_cite(kind, key, field))
     if mergeable and previous is not None and not whole:
         origin = _changed(previous, patch, at)
         kept = [(sub, path) for sub, path in origin.moved if sub[:1] and sub[0] not in patch]
@@ -581,6 +584,49 @@ def _patch_setting(
         resolved.base_notes.append((at.span(), previous.span()))
     base_span = previous.span() if previous is not None else None
     yield from validate_setting(resolved.family.slot_kind(slot), key, merged, origin.place, base_span)
+
+
+def _cite_elements(
+    base: Mapping[str, Any],
+    patch: Mapping[str, Any],
+    merged: Any,
+    moved: Mapping[NodePath, NodePath],
+    cite: Callable[[str], bool],
+) -> Any:
+    """``merged`` (``patch`` merged into the setting ``base``) with the patch's citation on what it
+    wrote, not on what it left: each element of a list whose elements take a citation (``cite``:
+    a hand limit's bands) cites the patch where the patch wrote or changed it, the base where it
+    did not; and the setting keeps the base's citation when the patch changed nothing of it but
+    such elements. A house rule's `source:` on a change of one band no longer took the rulebook's
+    section from the other band and from the limit's text."""
+    own = {k: patch[k] for k in CITATION_FIELDS if patch.get(k) is not None}
+    was = {k: base[k] for k in CITATION_FIELDS if k in base}
+    if not own or not was or not isinstance(merged, dict):
+        return merged
+    lists = [
+        name
+        for name, value in patch.items()
+        if name not in CITATION_FIELDS and value is not None and isinstance(merged.get(name), list) and cite(name)
+    ]
+    if not lists:
+        return merged
+    touched = {(path[0], path[1]) for path in moved if len(path) >= 2 and isinstance(path[1], int)}
+    for name in lists:
+        written_whole = not is_list_operations(patch[name])
+        merged[name] = [
+            element
+            if not isinstance(element, dict) or any(k in element for k in CITATION_FIELDS)
+            else {**element, **(own if written_whole or (name, i) in touched else was)}
+            for i, element in enumerate(merged[name])
+        ]
+    others = [
+        name
+        for name, value in patch.items()
+        if name not in (*CITATION_FIELDS, "note") and value is not None and name not in lists
+    ]
+    if others:
+        return merged  # the patch states facts of the setting itself: its citation cites the setting
+    return {**{k: v for k, v in merged.items() if k not in CITATION_FIELDS}, **was}
 
 
 def overlay_base_notes(manifest: Document, base: Resolved) -> list[tuple[Span, Span]]:
@@ -1133,6 +1179,20 @@ def field_citations(entry: Entry) -> dict[str, str | None]:
         name: _cited(origin.document, origin.path, name, inside=True)
         for name, origin in entry.origin.changes
         if name not in CITATION_FIELDS and name != "note"
+    }
+
+
+def setting_field_citations(resolved: Resolved) -> dict[str, dict[str, str | None]]:
+    """For each setting a variant changed, the citation of each field it changed (its own, maybe
+    none), as :func:`field_citations` gives an entity's."""
+    return {
+        key: {
+            name: _cited(changed.document, changed.path, name, inside=True)
+            for name, changed in origin.changes
+            if name not in CITATION_FIELDS and name != "note"
+        }
+        for key, origin in sorted(resolved.setting_origins.items())
+        if any(name not in CITATION_FIELDS and name != "note" for name, _ in origin.changes)
     }
 
 

@@ -205,7 +205,9 @@ def diff_rulesets(old: Resolved, new: Resolved, *, citations: bool = False) -> R
     disagreements, so that two rulesets from different rulebooks compare by their facts.
     """
     clean: Callable[[Any], Any] = _unchanged if citations else strip_citations
-    settings = list(diff_values(clean(_settings(old)), clean(_settings(new)), ""))
+    settings = [
+        _setting_sourced(change, old, new) for change in diff_values(clean(_settings(old)), clean(_settings(new)), "")
+    ]
     collections = []
     for name, spec in _collections(old, new).items():
         # The last entry of a key, in the order its key first appears (as a dict of them keeps it).
@@ -235,6 +237,21 @@ def diff_rulesets(old: Resolved, new: Resolved, *, citations: bool = False) -> R
                 result.changed.append(EntityChange(key, _name(raw, key), changes))
         collections.append(result)
     return RulesetDiff(str(old.data["id"]), str(new.data["id"]), settings, collections)
+
+
+def _setting_sourced(change: FieldChange, old: Resolved, new: Resolved) -> FieldChange:
+    """``change`` of a setting with the citations of its value before and after, where they differ
+    and a variant's overlay changed the setting (as :func:`_sourced` for an entity's field): a band
+    a house rule changed is cited `source: house rule`, where the base cited its rulebook."""
+    parts = re.split(r"[.\[]", change.path)
+    slots = {*old.settings, *new.settings}
+    key = parts[1] if parts[0] in slots and len(parts) > 1 else parts[0]
+    patched = any(
+        origin is not None and origin.changes for origin in (old.setting_origins.get(key), new.setting_origins.get(key))
+    )
+    if not patched or key in CITATION_KEYS or change.cited is None or change.cited[0] == change.cited[1]:
+        return change
+    return replace(change, sources=change.cited)
 
 
 def _sourced(change: FieldChange, old: Entry, new: Entry) -> FieldChange:
@@ -551,6 +568,9 @@ def render_text(result: RulesetDiff) -> str:
         lines.append("settings:")
         for change in result.settings:
             lines.append(_change_line(change, "  "))
+            if change.sources is not None:
+                was, now = (source or "uncited" for source in change.sources)
+                lines.append(f"      cited: {was} → {now}")
     for collection in result.collections:
         if not collection:
             continue

@@ -834,6 +834,17 @@ def validate_setting(
 
 
 @functools.cache
+def setting_items_cite(kind: str, key: str, field: str) -> bool:
+    """Whether the elements of the list ``field`` of the setting ``key`` (of a file of ``kind``)
+    take a citation of their own (`rule:`, `source:`): a hand limit's bands do."""
+    schema = load_schema(kind)
+    setting = _deref(schema, schema.get("properties", {}).get(key, {}))
+    node = _deref(schema, setting.get("properties", {}).get(field, {})) if isinstance(setting, dict) else None
+    items = _deref(schema, node.get("items", {})) if isinstance(node, dict) else None
+    return isinstance(items, dict) and {"rule", "source"} <= set(items.get("properties", {}))
+
+
+@functools.cache
 def _property_validator(kind: str, key: str) -> Any:
     schema = load_schema(kind)
     node = _deref(schema, schema["properties"][key])
