@@ -255,3 +255,96 @@ def test_environment_flags_are_read_in_one_place() -> None:
         if read.search(line) and not any(name in line for name in paths)
     ]
     assert hand_read == []
+
+
+# --- a variant whose base is not found is judged by no family (round 19) ----------------------
+# A Sid Meier's or Imperial Settlers variant whose `extends:` named no ruleset found (a typo, or
+# the shipped rulesets turned off) was judged as Advanced Civilization's, the default family: its
+# overlay's `wonders` was an unknown key (S002), its `files:` slot too (and the file it named
+# unused, R005), and V001, the one mistake, was never printed.
+
+SMC_VARIANT = """\
+kind: ruleset
+id: smc-house
+name: "SMC house rules"
+extends: {base}
+overlay:
+  wonders:
+    patch:
+      - {{id: colossus, cost: 12, source: "house rule"}}
+"""
+
+IS_VARIANT = """\
+kind: ruleset
+id: is-house
+name: "IS house rules"
+extends: imperial-settlers
+overlay:
+  cards:
+    patch:
+      - {id: com007, name: "House Lumberjack", source: "house rule: renamed"}
+"""
+
+
+def test_a_misspelt_base_is_v001_alone_and_its_hint_fixes_it(repository: Path) -> None:
+    manifest = repository / "rules" / "rulesets" / "smc-house.yaml"
+    manifest.write_text(SMC_VARIANT.format(base="sid-meiers-civilisation"), encoding="utf-8")
+    code, found = records("validate", "smc-house")
+    assert code == 1
+    (missing,) = found
+    assert (missing["code"], missing["line"]) == ("V001", 4)
+    assert missing["hint"] == "did you mean `sid-meiers-civilization`?"
+    manifest.write_text(SMC_VARIANT.format(base="sid-meiers-civilization"), encoding="utf-8")  # the hint, followed
+    code, found = records("validate", "smc-house")
+    assert code == 0, found
+
+
+@pytest.mark.parametrize("off", ["option", "variable"])
+def test_a_base_not_read_is_v001_alone_for_every_family(
+    repository: Path, monkeypatch: pytest.MonkeyPatch, off: str
+) -> None:
+    rulesets = repository / "rules" / "rulesets"
+    (rulesets / "smc-house.yaml").write_text(SMC_VARIANT.format(base="sid-meiers-civilization"), encoding="utf-8")
+    (rulesets / "is-house.yaml").write_text(IS_VARIANT, encoding="utf-8")
+    (rulesets / "smc-files.yaml").write_text(
+        "kind: ruleset\nid: smc-files\nname: F\nextends: sid-meiers-civilization\n"
+        "files:\n  wonders: [cards/my-wonders.yaml]\n",
+        encoding="utf-8",
+    )
+    (repository / "rules" / "cards").mkdir()
+    (repository / "rules" / "cards" / "my-wonders.yaml").write_text("kind: wonders\nwonders: []\n", encoding="utf-8")
+    (rulesets / "house.yaml").unlink()
+    options = ["--no-shipped"] if off == "option" else []
+    if off == "variable":
+        monkeypatch.setenv("CIVRULES_NO_SHIPPED", "1")
+    code, out, _ = civrules(*options, "validate", "--format", "json")
+    assert code == 1
+    found = json.loads(out)
+    # No schema verdict of a family guessed, no file of its unused: the base not found, once each.
+    assert [(d["code"], d["file"]) for d in found] == [
+        ("V001", f"rules/rulesets/{name}.yaml") for name in ("is-house", "smc-files", "smc-house")
+    ]
+    assert all("shipped with civrules" in d["hint"] for d in found)
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED")  # the hint, followed: the option dropped, the variable unset
+    code, out, _ = civrules("validate", "is-house", "smc-house", "--format", "json")
+    assert code == 0, out
+
+
+def test_a_variant_whose_base_is_not_found_keeps_its_identity_keys_judged(repository: Path) -> None:
+    manifest = repository / "rules" / "rulesets" / "smc-house.yaml"
+    written = SMC_VARIANT.format(base="sid-meiers-civilisation").replace('name: "SMC house rules"', "name: [5]")
+    manifest.write_text(written, encoding="utf-8")
+    code, found = records("validate", "smc-house")
+    assert code == 1
+    assert sorted((d["code"], d["line"]) for d in found) == [("S001", 3), ("V001", 4)]
+
+
+def test_another_familys_collection_hint_says_where_the_family_comes_from(repository: Path) -> None:
+    manifest = repository / "rules" / "rulesets" / "house.yaml"
+    manifest.write_text(
+        VARIANT.replace("overlay:\n", "overlay:\n  wonders:\n    remove: [{id: colossus, why: x}]\n"), encoding="utf-8"
+    )
+    code, found = records("validate", "house")
+    assert code == 1
+    (unknown,) = [d for d in found if d["code"] == "S002"]
+    assert "not of the family this ruleset is read as (the one its `family:` names, else its base's" in unknown["hint"]

@@ -18,6 +18,7 @@ applies to every read, the quoting of a line included.
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -196,6 +197,13 @@ class LoadedRuleset:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     #: Where the manifest's `files:` names each of its files (by the file's display name).
     entries: dict[str, NodePath] = field(default_factory=dict)
+    #: The manifest's own diagnostics where they are not its file's: a variant whose base is not
+    #: found has no family to be judged by (:func:`base_not_found`), so only what every family's
+    #: schema says alike is kept (its identity keys); the rest waits for its base.
+    judged: list[Diagnostic] | None = None
+    #: The files its `files:` names but that were not read, their family unknown (by display name):
+    #: named, so not unused (R005).
+    deferred: list[str] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -206,7 +214,8 @@ class LoadedRuleset:
         return self.manifest.family
 
     def all_diagnostics(self) -> list[Diagnostic]:
-        found = list(self.manifest.file.diagnostics) + list(self.diagnostics)
+        own = self.manifest.file.diagnostics if self.judged is None else self.judged
+        found = list(own) + list(self.diagnostics)
         for loaded in self.files.values():
             for one in loaded:
                 found.extend(one.diagnostics)
@@ -657,7 +666,11 @@ class Workspace:
             # Declared by its header, then changed on disk before it was read in full: what it is
             # now is in its file's diagnostics (a syntax error, say), which the ruleset reports.
             return result
-        mismatch = family_mismatch(manifest, self.known_manifests())
+        known = self.known_manifests()
+        if base_not_found(manifest, known):
+            self._defer(manifest, result)
+            return result
+        mismatch = family_mismatch(manifest, known)
         if mismatch is not None:
             result.diagnostics.append(mismatch)
         files = manifest.data.get("files")
@@ -731,6 +744,28 @@ class Workspace:
                     result.entries.setdefault(loaded.path, at)
             result.files[slot] = loaded_files
         return result
+
+    def _defer(self, manifest: Manifest, result: LoadedRuleset) -> None:
+        """Judge a variant whose base is not found (:func:`base_not_found`) by no family: its
+        family was only guessed (the default), and that family's verdict on its overlay or its
+        files (`wonders` is no key of Advanced Civilization's) hid the one mistake, V001, which
+        resolution reports. Its identity keys are judged (every family's schema says the same of
+        them); its data files are named but not read."""
+        from civrules.schema import validate_document
+
+        loaded = manifest.file
+        document = loaded.document
+        assert document is not None and loaded.kind is not None
+        identity = copy.copy(document)
+        identity.data = {key: document.data[key] for key in (*sorted(IDENTITY), "name") if key in document.data}
+        kept = set(validate_document(identity, loaded.kind, self.limits.max_diagnostics))
+        schema = set(loaded.diagnostics[loaded.read :]) - kept
+        result.judged = [d for d in loaded.diagnostics if d not in schema or not d.code.startswith("S")]
+        files = manifest.data.get("files")
+        for paths in files.values() if isinstance(files, dict) else ():
+            for relative in paths if isinstance(paths, list) else ():
+                if isinstance(relative, str) and self.check_path(relative, shipped=manifest.shipped) is None:
+                    result.deferred.append(self.display(self.root / relative))
 
     def source_lines(self, display: str, mentioning: str = "") -> list[str]:
         """The text of a file already read, by its display name (for suppressions and quoting);
@@ -940,6 +975,23 @@ def _inherited_family(manifests: dict[str, Manifest], manifest: Manifest) -> Fam
         current = manifests[parent]
         if "family" in current.head:
             return current.family
+
+
+def base_not_found(manifest: Manifest, manifests: Mapping[str, Manifest]) -> bool:
+    """Whether ``manifest`` names no family and its `extends` chain (through bases that name none)
+    reaches an id no ruleset of ``manifests`` has (a typo, or a shipped base not read): its family
+    is then not known, only guessed (the default), and V001 is its one diagnostic to give."""
+    seen = {manifest.id}
+    current = manifest
+    while "family" not in current.head:
+        parent = current.head.get("extends")
+        if not isinstance(parent, str) or parent in seen:
+            return False  # a base ruleset (the default family is its own), or a loop (V002)
+        if parent not in manifests:
+            return True
+        seen.add(parent)
+        current = manifests[parent]
+    return False
 
 
 def family_mismatch(manifest: Manifest, manifests: Mapping[str, Manifest]) -> Diagnostic | None:

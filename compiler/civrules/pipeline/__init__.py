@@ -107,6 +107,11 @@ def analyse(
     ``reuse`` may give a check's findings without running it (see :func:`run_checks`).
     """
     diagnostics = loaded.all_diagnostics()
+    if loaded.judged is not None:
+        # Its base is not found, so neither is its family: V001 is what it has to say, beside any
+        # mistake in the keys that name it (its other keys wait for a family to be judged by).
+        _, problems = (resolver or Resolver(workspace)).resolve(loaded)
+        return Analysis(loaded, None, _own(merge_duplicates([*diagnostics, *problems]), workspace, loaded))
     if has_errors(diagnostics) and not _entry_errors_only(diagnostics, loaded):
         return Analysis(loaded, None, _noted_at_base(diagnostics, workspace, loaded, resolver))
     malformed = has_errors(diagnostics)

@@ -550,6 +550,7 @@ def unused_files(workspace: Workspace, loaded: Sequence[LoadedRuleset]) -> list[
     """
     used = {one.path for ruleset in loaded for files in ruleset.files.values() for one in files}
     used |= {ruleset.manifest.file.path for ruleset in loaded}
+    used |= {display for ruleset in loaded for display in ruleset.deferred}
     found: list[Diagnostic] = []
     for relative in workspace.rule_files():
         one = workspace.load(relative)

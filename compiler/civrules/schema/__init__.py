@@ -1215,8 +1215,9 @@ def _unknown_key(document: Document, path: NodePath, key: str, schema: dict[str,
             codes.UNKNOWN_KEY,
             f"unknown key `{key}`{where}",
             document.key_span((*path, key)),
-            f"`{key}` is a collection of {' or '.join(f'`{game}`' for game in games)}, not of this ruleset's "
-            f"family: overlay keys here: {', '.join(allowed)}",
+            f"`{key}` is a collection of {' or '.join(f'`{game}`' for game in games)}, not of the family this "
+            f"ruleset is read as (the one its `family:` names, else its base's, else `{default_family().id}`): "
+            f"overlay keys here: {', '.join(allowed)}",
         )
         return
     hint = (
