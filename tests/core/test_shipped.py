@@ -348,3 +348,55 @@ def test_another_familys_collection_hint_says_where_the_family_comes_from(reposi
     assert code == 1
     (unknown,) = [d for d in found if d["code"] == "S002"]
     assert "not of the family this ruleset is read as (the one its `family:` names, else its base's" in unknown["hint"]
+
+
+# --- a variant naming its shipped base's file (round 19) ---------------------------------------
+# V010 compared the files' names in diagnostics, and a shipped base's are where civrules is
+# installed: `files: {map: [maps/mediterranean.yaml]}` in a variant of a shipped ruleset was L012
+# ("no such file; the path is relative to `rules`"), and the copy that hint invited was read as a
+# second file of the same areas, every one of them "used twice" (I001) at the data file.
+
+ENTRY = "files:\n  map: [maps/mediterranean.yaml]\n"
+
+
+def test_a_variant_naming_its_shipped_bases_file_is_v010_and_its_hint_fixes_it(repository: Path) -> None:
+    manifest = repository / "rules" / "rulesets" / "house.yaml"
+    manifest.write_text(VARIANT + ENTRY, encoding="utf-8")
+    code, found = records("validate", "house")
+    assert code == 1
+    (again,) = [d for d in found if d["severity"] == "error"]
+    assert (again["code"], again["file"], again["line"]) == ("V010", "rules/rulesets/house.yaml", 12)
+    assert again["message"] == (
+        "`maps/mediterranean.yaml` is a file of the base ruleset `advanced-civilization`, which this variant "
+        "already reads"
+    )
+    (named,) = again["related"]
+    assert named["file"] == str(RULES / "rulesets" / "advanced-civilization.yaml")
+    assert again["hint"].startswith("delete this entry")
+    manifest.write_text(VARIANT, encoding="utf-8")  # the hint, followed
+    code, found = records("validate", "house")
+    assert code == 0, found
+
+
+def test_a_copy_of_the_shipped_bases_file_is_not_read_as_a_second_one(repository: Path) -> None:
+    (repository / "rules" / "rulesets" / "house.yaml").write_text(VARIANT + ENTRY, encoding="utf-8")
+    (repository / "rules" / "maps").mkdir()
+    copied = (RULES / "maps" / "mediterranean.yaml").read_text(encoding="utf-8")
+    (repository / "rules" / "maps" / "mediterranean.yaml").write_text(copied, encoding="utf-8")
+    code, found = records("validate", "house")
+    assert code == 1
+    assert [d["code"] for d in found if d["severity"] == "error"] == ["V010"]
+
+
+def test_a_misspelt_file_of_the_shipped_base_invites_no_copy(repository: Path) -> None:
+    manifest = repository / "rules" / "rulesets" / "house.yaml"
+    manifest.write_text(VARIANT + ENTRY.replace("mediterranean", "mediteranean"), encoding="utf-8")
+    code, found = records("validate", "house")
+    assert code == 1
+    (missing,) = [d for d in found if d["severity"] == "error"]
+    assert missing["code"] == "L012"
+    assert missing["hint"] == (
+        "did you mean `maps/mediterranean.yaml`? It is a file of the base ruleset `advanced-civilization`, which "
+        "this variant already reads: delete this entry; change what differs in `overlay:`"
+    )
+    assert "relative to" not in missing["hint"]

@@ -686,6 +686,7 @@ class Workspace:
             slots.append(("rule_index", "rule_index", [(("rulebook", "rule_index"), rulebook["rule_index"])]))
         # A path the schema already refused (absolute, `..`) is reported once, by the schema.
         refused = {d.span for d in manifest.file.diagnostics if d.span is not None}
+        theirs = _files_of_bases(manifest, known)
         for slot, expected, entries in slots:
             loaded_files: list[LoadedFile] = []
             for at, relative in entries:
@@ -707,7 +708,17 @@ class Workspace:
                         )
                     )
                     continue
-                loaded = self.load_as(SHIPPED + relative if manifest.shipped else relative, family)
+                key = SHIPPED + relative if manifest.shipped else relative
+                base = theirs.get(plain_path(relative))
+                if base is not None and base[0] != key and at[0] == "files":
+                    # The base's file, named as its base names it, but in a folder of its own (a
+                    # shipped base): not this folder's file of that name, which would define each
+                    # of its entries twice, nor a missing file whose hint invites a copy of it.
+                    # (Where the base is in this folder it is the same file, which resolution
+                    # does not read twice: V010 there.)
+                    result.diagnostics.append(_file_of_the_base(relative, document.span(at), base[1], base[2]))
+                    continue
+                loaded = self.load_as(key, family)
                 if loaded.document is None and not loaded.diagnostics:
                     continue
                 unreadable = [d for d in loaded.diagnostics if d.code == codes.UNREADABLE.code]
@@ -718,8 +729,15 @@ class Workspace:
                     if reason == "no such file":
                         from civrules.diagnostics.suggest import closest
 
-                        close = closest(relative, self.rule_files())
-                    if close:
+                        close = closest(relative, [*self.rule_files(), *theirs])
+                    if close in theirs:
+                        # Never "paths are relative to ..." for a base's file: a copy of it there
+                        # would define each of its entries twice.
+                        where = (
+                            f"did you mean `{close}`? It is a file of the base ruleset `{theirs[close][1]}`, which "
+                            "this variant already reads: delete this entry; change what differs in `overlay:`"
+                        )
+                    elif close:
                         where = f"did you mean `{close}`? (paths are relative to `{self.display(self.root)}`)"
                     elif reason != "no such file" and unreadable[0].hint:
                         where = unreadable[0].hint  # the file is there: what keeps it from being read
@@ -975,6 +993,39 @@ def _inherited_family(manifests: dict[str, Manifest], manifest: Manifest) -> Fam
         current = manifests[parent]
         if "family" in current.head:
             return current.family
+
+
+def _files_of_bases(manifest: Manifest, manifests: Mapping[str, Manifest]) -> dict[str, tuple[str, str, Span]]:
+    """The files the bases of ``manifest`` name under `files:`, by the path each writes (relative
+    to its own rules folder, in plain spelling): the key it is read by, the base's id, and where
+    the base names it. The nearest base's naming comes first."""
+    found: dict[str, tuple[str, str, Span]] = {}
+    seen = {manifest.id}
+    current = manifest
+    while True:
+        parent = current.head.get("extends")
+        if not isinstance(parent, str) or parent in seen or parent not in manifests:
+            return found
+        seen.add(parent)
+        current = manifests[parent]
+        document = current.file.document
+        named = document.data.get("files") if document is not None and isinstance(document.data, dict) else None
+        for slot, paths in named.items() if isinstance(named, dict) else ():
+            for index, relative in enumerate(paths) if isinstance(paths, list) else ():
+                if isinstance(relative, str) and document is not None:
+                    key = SHIPPED + plain_path(relative) if current.shipped else plain_path(relative)
+                    found.setdefault(plain_path(relative), (key, current.id, document.span(("files", slot, index))))
+
+
+def _file_of_the_base(relative: str, at: Span, base: str, named: Span) -> Diagnostic:
+    """V010 for a `files:` entry that names, as its base writes it, a file of the base ruleset ``base``."""
+    return _diag(
+        codes.FILE_OF_THE_BASE,
+        f"`{relative}` is a file of the base ruleset `{base}`, which this variant already reads",
+        at,
+        "delete this entry: a variant has every file of its base; change what differs in `overlay:`",
+        (Related(named, f"`{base}` names it here"),),
+    )
 
 
 def base_not_found(manifest: Manifest, manifests: Mapping[str, Manifest]) -> bool:
