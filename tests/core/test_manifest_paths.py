@@ -77,3 +77,37 @@ def test_the_refusal_says_how_to_write_the_path() -> None:
         == "`maps/./mediterranean.yaml` is `maps/mediterranean.yaml` spelt otherwise: a file is named one way"
     )
     assert found.hint == "write `maps/mediterranean.yaml`"
+
+
+# The schema's path pattern refuses `./maps/x.yaml`, `maps\x.yaml` and a space around the path
+# before the resolver sees them: S001 "does not match the pattern `^(?!/)(?!.*\.\.)...`", hinted
+# "write a path relative to the rules folder, without `..`", which it already was (round 19).
+
+
+@pytest.mark.parametrize(
+    "spelling", ['"./maps/mediterranean.yaml"', '"maps\\\\mediterranean.yaml"', '"maps/mediterranean.yaml "']
+)
+def test_a_spelling_the_schema_refuses_is_told_as_r003_tells_it_and_its_hint_fixes_it(spelling: str) -> None:
+    text = shipped_text(BASE)
+    edited = text.replace(MAP, f"    - {spelling}\n", 1)
+    (found,) = errors({BASE: edited}, "advanced-civilization")
+    assert found.span is not None and found.span.line == line_of(edited, spelling)
+    assert found.message.endswith(" is `maps/mediterranean.yaml` spelt otherwise: a file is named one way")
+    assert found.hint == "write `maps/mediterranean.yaml`"
+    assert errors({BASE: edited.replace(spelling, "maps/mediterranean.yaml")}, "advanced-civilization") == []
+
+
+@pytest.mark.parametrize("path", ["/etc/passwd", "../outside.yaml", "maps/my map.yaml"])
+def test_a_path_no_spelling_makes_plain_is_not_given_one(path: str) -> None:
+    edited = shipped_text(BASE).replace(MAP, f'    - "{path}"\n', 1)
+    (found,) = errors({BASE: edited}, "advanced-civilization")
+    assert found.code == "S001"
+    assert "pattern" not in found.message and "spelt otherwise" not in found.message
+    assert found.hint == "write a path relative to the rules folder, without `..`"
+
+
+def test_a_suppression_of_a_base_file_spelt_otherwise_is_told_the_same() -> None:
+    entry = '  - {code: Q007, file: "./cards/advanced-civilization.yaml", reason: x}\n'
+    variant = shipped_text(WESTERN) + "suppress:\n" + entry
+    (found,) = errors({WESTERN: variant}, "advanced-civilization-western")
+    assert found.hint == "write `cards/advanced-civilization.yaml`"

@@ -1453,6 +1453,11 @@ def _message(error: ValidationError, path: NodePath) -> str:
             return f"{value} is more than the maximum {rule}{where}"
         case "exclusiveMinimum":
             return f"{value} must be more than {rule}{where}"
+        case "pattern" if rule == RULES_PATH_PATTERN and isinstance(error.instance, str):
+            plain = plain_rules_path(error.instance)
+            if plain is not None:  # R003's words, where the resolver would have said them
+                return f"{value}{where} is `{plain}` spelt otherwise: a file is named one way"
+            return f"{value} is not a path relative to the rules folder{where}"
         case "pattern":
             return f"{value} does not match the pattern `{rule}`{where}"
         case "minItems" if isinstance(error.instance, list):
@@ -1572,6 +1577,9 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any], family: str 
             return f"shorten the id to {expected} characters or fewer: every mention of the entry repeats it"
         return f"shorten the text to {expected} characters or fewer"
     if error.validator == "pattern" and isinstance(error.instance, str):
+        plain = plain_rules_path(error.instance) if error.validator_value == RULES_PATH_PATTERN else None
+        if plain is not None:
+            return f"write `{plain}`"
         return _pattern_hint(error.instance, str(error.validator_value), _write_hint(error, defs))
     if error.validator == "not" and isinstance(error.instance, dict) and isinstance(expected, dict):
         refused = [key for key in _required_in(expected) if key in error.instance]
@@ -1620,6 +1628,30 @@ _ID_STYLES = {
     "^[a-z][a-z0-9-]*$": ("kebab-case", "a-z, 0-9, `-`", "-"),
     "^[a-z][a-z0-9]*(-[a-z0-9]+)*$": ("kebab-case", "a-z, 0-9, `-`", "-"),
 }
+
+
+#: The pattern of a rule file's path in a manifest (`$defs/rules_path` of every family's schema).
+RULES_PATH_PATTERN = "^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$"
+
+
+def plain_rules_path(value: str) -> str | None:
+    r"""The plain spelling of a path the rules-path pattern refuses only for its spelling (`./cards/x.yaml`,
+    `cards\x.yaml`, a space around it), which the pattern accepts; None for any other (an
+    absolute path, a `..`, a character no file name of rule data holds): it names no file under
+    the rules folder in another spelling.
+
+    >>> plain_rules_path("./cards/x.yaml"), plain_rules_path("cards\\x.yaml"), plain_rules_path(" cards/x.yaml ")
+    ('cards/x.yaml', 'cards/x.yaml', 'cards/x.yaml')
+    >>> plain_rules_path("/etc/passwd"), plain_rules_path("../x.yaml"), plain_rules_path("cards/x y.yaml")
+    (None, None, None)
+    """
+    from civrules.load.workspace import plain_path
+
+    written = value.strip().replace("\\", "/")
+    if written.startswith("/") or ".." in written:
+        return None
+    plain = plain_path(written)
+    return plain if plain != value and patterns.matches(RULES_PATH_PATTERN, plain) else None
 
 
 def _pattern_hint(value: str, pattern: str, written: str | None) -> str:
