@@ -34,6 +34,7 @@ from civrules.load.header import IDENTITY, headers_of, read_header
 from civrules.load.lines import decode, split_lines
 from civrules.load.reader import unreadable_file, unreadable_folder
 from civrules.support import environment, files
+from civrules.support.files import plain_path
 
 #: The prefix of the keys of the shipped files (``<civrules>/cards/...``): no manifest path starts so.
 SHIPPED = "<civrules>/"
@@ -926,16 +927,6 @@ class Workspace:
             if kind != "dir":
                 return None
         return None
-
-
-def plain_path(relative: str) -> str:
-    """``relative`` as civrules names a file: no empty or `.` component (`maps//x.yaml`,
-    `maps/./x.yaml`, a trailing `/`), separated by `/`.
-
-    >>> plain_path("maps/./mediterranean.yaml"), plain_path("maps//x.yaml/")
-    ('maps/mediterranean.yaml', 'maps/x.yaml')
-    """
-    return "/".join(p for p in relative.replace("\\", "/").split("/") if p not in ("", "."))
 
 
 def miscased_suffix(relative: str) -> str | None:

@@ -35,7 +35,7 @@ from civrules.emit.packaging import NOT_KEBAB_CASE, RULESET_ID_PATTERN, ruleset_
 from civrules.families import Family, default_family, families, family_named
 from civrules.load.document import Document, NodePath
 from civrules.schema import accepted, patterns
-from civrules.support import memo
+from civrules.support import files, memo
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -1645,12 +1645,10 @@ def plain_rules_path(value: str) -> str | None:
     >>> plain_rules_path("/etc/passwd"), plain_rules_path("../x.yaml"), plain_rules_path("cards/x y.yaml")
     (None, None, None)
     """
-    from civrules.load.workspace import plain_path
-
     written = value.strip().replace("\\", "/")
     if written.startswith("/") or ".." in written:
         return None
-    plain = plain_path(written)
+    plain = files.plain_path(written)
     return plain if plain != value and patterns.matches(RULES_PATH_PATTERN, plain) else None
 
 

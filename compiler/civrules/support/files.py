@@ -367,3 +367,13 @@ def create_under(root: Path, relative: str, content: bytes) -> None:
             raise
     finally:
         os.close(parent)
+
+
+def plain_path(relative: str) -> str:
+    """``relative`` as civrules names a file: no empty or `.` component (`maps//x.yaml`,
+    `maps/./x.yaml`, a trailing `/`), separated by `/`.
+
+    >>> plain_path("maps/./mediterranean.yaml"), plain_path("maps//x.yaml/")
+    ('maps/mediterranean.yaml', 'maps/x.yaml')
+    """
+    return "/".join(p for p in relative.replace("\\", "/").split("/") if p not in ("", "."))
