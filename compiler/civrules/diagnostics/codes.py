@@ -452,6 +452,8 @@ FILE_OF_THE_BASE = define(
     E,
     """
     What: a variant's `files:` names a file its base ruleset already reads (in any spelling).
+    A shipped base's file named as the base names it is one too, though the path would name a
+    file of the variant's own folder: a copy of the base's file there would be read as a second one.
     Why: a variant has every file of its base; reading one again would define each of its entries
     twice (hundreds of "id is used twice" at the data file, none where the mistake is). The file
     is read once, as the base's.
@@ -467,9 +469,13 @@ UNKNOWN_BASE = define(
     "unknown-base",
     E,
     """
-    What: `extends:` names a ruleset that does not exist.
-    Why: a variant is its base plus changes; without the base there is nothing to change.
-    Fix: correct the id (`civrules list` shows them); the hint names the closest.
+    What: `extends:` names a ruleset that does not exist (or a shipped one, while `--no-shipped`
+    or CIVRULES_NO_SHIPPED keeps the shipped rulesets from being read).
+    Why: a variant is its base plus changes; without the base there is nothing to change, and no
+    game to judge the changes by: a variant is of its base's family, so its overlay and its files
+    are judged once its base is found (only the keys that name it are judged before).
+    Fix: correct the id (`civrules list` shows them); the hint names the closest, or says how the
+    shipped rulesets were turned off.
     """,
 )
 EXTENDS_CYCLE = define(
