@@ -109,9 +109,13 @@ def analyse(
     diagnostics = loaded.all_diagnostics()
     if loaded.judged is not None:
         # Its base is not found, so neither is its family: V001 is what it has to say, beside any
-        # mistake in the keys that name it (its other keys wait for a family to be judged by).
-        _, problems = (resolver or Resolver(workspace)).resolve(loaded)
-        return Analysis(loaded, None, _own(merge_duplicates([*diagnostics, *problems]), workspace, loaded))
+        # mistake in the keys that name it (its other keys wait for a family to be judged by);
+        # not where `extends:` is itself refused (`../etc/passwd` is no ruleset id): one is enough.
+        document = loaded.manifest.file.document
+        extends = document.span(("extends",)) if document is not None else None
+        if not any(d.severity is Severity.ERROR and d.span == extends for d in diagnostics):
+            diagnostics.extend((resolver or Resolver(workspace)).resolve(loaded)[1])
+        return Analysis(loaded, None, _own(merge_duplicates(diagnostics), workspace, loaded))
     if has_errors(diagnostics) and not _entry_errors_only(diagnostics, loaded):
         return Analysis(loaded, None, _noted_at_base(diagnostics, workspace, loaded, resolver))
     malformed = has_errors(diagnostics)
