@@ -995,8 +995,8 @@ def _files_of_bases(manifest: Manifest, manifests: Mapping[str, Manifest]) -> di
     current = manifest
     while True:
         parent = current.head.get("extends")
-        if not isinstance(parent, str) or parent in seen or parent not in manifests:
-            return found
+        if not isinstance(parent, str) or parent in seen or parent not in manifests or len(seen) > MAX_EXTENDS:
+            return found  # past the longest chain resolved, V002 is the chain's diagnostic
         seen.add(parent)
         current = manifests[parent]
         document = current.file.document
@@ -1027,8 +1027,8 @@ def base_not_found(manifest: Manifest, manifests: Mapping[str, Manifest]) -> boo
     current = manifest
     while "family" not in current.head:
         parent = current.head.get("extends")
-        if not isinstance(parent, str) or parent in seen:
-            return False  # a base ruleset (the default family is its own), or a loop (V002)
+        if not isinstance(parent, str) or parent in seen or len(seen) > MAX_EXTENDS:
+            return False  # a base ruleset (the default family is its own), a loop or a chain too long (V002)
         if parent not in manifests:
             return True
         seen.add(parent)
