@@ -311,6 +311,39 @@ def test_the_commodities_sheet_marks_a_changed_good_and_a_changed_calamity() -> 
     assert marked(page, "Famine") == "Δ"
 
 
+NO_VALUES = HEAD + (
+    "overlay:\n  ast_tracks:\n    patch:\n"
+    '      - {nation: africa, late_iron_age_spaces: [], source: "house rule: no values"}\n'
+)
+
+
+def test_a_track_without_space_values_needs_no_card_value_on_the_sheet_helper_or_page() -> None:
+    """`late_iron_age_spaces: []` is a fact (no space carries a card value of its own): the helper
+    answers from the epoch's other requirements, the A.S.T. sheet prints no value and the page's
+    table says no value, where all three read it as unknown before."""
+    from civrules.families.advanced_civilization.helpers import epoch_tables
+    from civrules.families.advanced_civilization.model import of_family
+    from civrules.families.advanced_civilization.succession import can_enter_epoch, can_enter_space, gate_value
+
+    analysis = analysed(NO_VALUES)
+    assert analysis.model is not None and problems(analysis) == []
+    model = of_family(analysis.model)
+    track = next(t for t in model.ast_tracks if t.id == "africa")
+    every = [c.id for c in model.cards]
+    assert (gate_value(model, track, 14), gate_value(model, track, 15)) == (None, None)
+    assert can_enter_space(model, "africa", 14, 9, every) is True
+    assert can_enter_epoch(model, "late_iron_age", 9, every, nation="africa") is True
+    assert not isinstance(gate_value(model, track, 16), int | type(None))  # the finish: unknown in the base
+    values = epoch_tables(model)["ast_tracks"]["africa"]["standard"]["space_values"]
+    assert values["14"] is None and values["15"] is None and "16" not in values
+    page = render_sheets(model, "0" * 64, only=["ast.html"])["ast.html"].decode()
+    row = page[page.index(">Africa") :]
+    row = row[: row.index("</tr>")]
+    assert row.count(">unknown<") == 1, row  # the finish only
+    egypt = page[page.index(">Egypt") :]
+    assert ">1300<" in egypt[: egypt.index("</tr>")]  # a track the variant leaves alone keeps its values
+
+
 # --- the command line, as a designer types it -------------------------------------------------------
 
 

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
@@ -50,6 +50,7 @@ from civrules_runtime import (  # noqa: E402
     UnknownFactError,
     UnknownIdError,
 )
+from civrules_runtime_advanced_civilization import AstTrack  # noqa: E402
 from tests.engine.summary import summary  # noqa: E402
 
 if TYPE_CHECKING:
@@ -152,6 +153,42 @@ def test_a_hand_limit_that_depends_on_the_player_count_needs_the_count() -> None
 
     with pytest.raises(OutOfDomainError, match="the hand limit is in the rule data"):
         mc.assuming(Assumptions(hand_limit=8))
+
+
+def _ac_tracks_with(nation: str, **changes: Any) -> dict[str, dict[str, AstTrack]]:
+    """The base package's tracks, ``nation``'s standard track changed field by field."""
+    tracks = {n: dict(by_level) for n, by_level in ac.AST_TRACKS.items()}
+    old = ac.AST_TRACKS[nation]["standard"]
+    fields = {f: getattr(old, f) for f in ("nation", "level", "spaces", "epoch_starts", "space_values")}
+    tracks[nation]["standard"] = AstTrack(**{**fields, **changes})
+    return tracks
+
+
+def _enter(tracks: Mapping[str, Mapping[str, AstTrack]], space: int, held: list[str], cities: int = 9) -> bool:
+    from civrules_rulesets.advanced_civilization import data
+    from civrules_runtime_advanced_civilization import logic
+
+    return logic.can_enter_space(
+        data.EPOCHS, data.CARDS, tracks, data.NATIONS, len(data.GROUPS), data.AST_LEVELS,
+        "africa", space, cities, held, None, data.SETTINGS,
+    )  # fmt: skip
+
+
+def test_a_track_without_space_values_is_no_card_value_gate() -> None:
+    """`late_iron_age_spaces: []` says no space carries a card value of its own (a fact): the Late
+    Iron Age's spaces are entered on its other requirements, not refused as unknown; the finish
+    still needs ast.finish_space_min_card_value, which the base ruleset does not know."""
+    everything = list(ac.CARDS)
+    none = _ac_tracks_with("africa", space_values=())
+    assert _enter(none, 14, everything) is True and _enter(none, 15, everything) is True
+    assert _enter(none, 14, [], cities=4) is False  # the epoch's other requirements (33.25: 5 cities) decide
+    with pytest.raises(UnknownFactError, match=r"finish \(space 16\) of africa"):
+        _enter(none, 16, everything)
+    # A track that lists values but not one of its own spaces is a gap, as it was.
+    with pytest.raises(UnknownFactError, match="no card value is given for space 15 of africa"):
+        _enter(_ac_tracks_with("africa", space_values=((14, 1300),)), 15, everything)
+    # A track of no length of its own takes the A.S.T.'s (ast.spaces_per_track), as finish_space does.
+    assert _enter(_ac_tracks_with("africa", spaces=None), 15, everything) is True
 
 
 # --- Unknown facts are refused ----------------------------------------------------------------

@@ -372,10 +372,23 @@ def can_enter_space(
     return _reaches(ruleset, track, space, hand)
 
 
-def _reaches(ruleset: Ruleset, track: AstTrack, space: int, held: Sequence[str]) -> bool | Unknown:
+def gate_value(ruleset: Ruleset, track: AstTrack, space: int) -> int | Unknown | None:
+    """The card value a space of a value-gated epoch needs to be entered (33.25); None where it
+    needs none: a track whose `late_iron_age_spaces` are [] has no space with a card value of its
+    own (a fact, not a gap), and a finish carries only `ast.finish_space_min_card_value` (none where
+    that is left out). Unknown where a track lists values but not this space's."""
     needed = space_value(ruleset, track, space)
+    if needed is not None or isinstance(track.late_iron_age, Unknown) or not track.late_iron_age:
+        return needed
+    if space == layout(ruleset).last_space(track):
+        return None
+    return Unknown(f"no card value is given for space {space} of the A.S.T. track of `{track.id}`")
+
+
+def _reaches(ruleset: Ruleset, track: AstTrack, space: int, held: Sequence[str]) -> bool | Unknown:
+    needed = gate_value(ruleset, track, space)
     if needed is None:
-        return Unknown(f"no card value is given for space {space} of the A.S.T. track of `{track.id}`")
+        return True
     if isinstance(needed, Unknown):
         return needed
     value = card_value(_cards(ruleset, held))

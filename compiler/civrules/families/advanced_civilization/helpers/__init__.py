@@ -20,6 +20,9 @@ from civrules.families.advanced_civilization.model import AstTrack, Calamity, Ep
 from civrules.families.advanced_civilization.succession import (
     STANDARD_LEVEL,
     ast_levels,
+    epoch_spans,
+    gate_value,
+    is_value_gated,
     requirement_numbers,
     tracks_by_level,
 )
@@ -199,7 +202,7 @@ def _requirements(epoch: Epoch, level: str | None) -> Any:
     return {**numbers, "min_cards_of_value": values, "rules": _cited(epoch.rules, epoch.source)}
 
 
-def _track(track: AstTrack) -> dict[str, Any]:
+def _track(ruleset: Ruleset, track: AstTrack) -> dict[str, Any]:
     starts: Any = (
         {"unknown": f"the A.S.T. track of {track.id} is not in the sources"}
         if not isinstance(track.epoch_starts, tuple)
@@ -213,6 +216,15 @@ def _track(track: AstTrack) -> dict[str, Any]:
             for space, value in track.late_iron_age
         }
     )
+    if isinstance(track.late_iron_age, tuple):
+        # A space of a value-gated epoch that needs no card value (a track whose
+        # late_iron_age_spaces are [], a finish that carries none): null, as the package's None.
+        gated = {e.id for e in ruleset.epochs if is_value_gated(e)}
+        spans = epoch_spans(ruleset, track)
+        for span in spans if isinstance(spans, tuple) else ():
+            for space in range(span.first, span.last + 1) if span.epoch in gated else ():
+                if gate_value(ruleset, track, space) is None:
+                    values[str(space)] = None
     return {"epoch_starts": starts, "space_values": values}
 
 
@@ -237,7 +249,7 @@ def epoch_tables(ruleset: Ruleset) -> dict[str, Any]:
         "nations": {n.id: n.display_name for n in ruleset.nations},
         "nation_order": [n.id for n in ruleset.nations],
         "ast_tracks": {
-            nation: {level: _track(track) for level, track in by_level.items()}
+            nation: {level: _track(ruleset, track) for level, track in by_level.items()}
             for nation, by_level in tracks_by_level(ruleset).items()
         },
     }

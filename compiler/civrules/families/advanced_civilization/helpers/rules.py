@@ -959,6 +959,25 @@ _CARD_VALUE = let(
     obj(what="card_value", need=var("value"), have=var("have"), ok=op("ge", var("have"), var("value"))),
 )
 
+#: Whether the first space of ``epoch`` on ``nation``'s track at ``level`` needs no card value (the
+#: table holds null for it: a track whose late_iron_age_spaces are [], a finish that carries none):
+#: the package's ``_space_value`` None, where the other requirements decide.
+_NO_CARD_VALUE = let(
+    [
+        ("track", get(get(table("ast_tracks"), var("nation")), var("level"))),
+        ("starts", _g("track", "epoch_starts")),
+        ("values", _g("track", "space_values")),
+    ],
+    op(
+        "and",
+        op("not", op("is_null", var("track"))),
+        op("not", op("is_unknown", var("starts"))),
+        op("not", op("is_unknown", var("values"))),
+        op("in", op("str", get(var("starts"), var("epoch"))), op("keys", var("values"))),
+        op("is_null", get(var("values"), get(var("starts"), var("epoch")))),
+    ),
+)
+
 #: Each requirement of an epoch at A.S.T. ``level`` as {what, need, have, ok} (ok unknown where a
 #: fact is); with a ``nation``, the card value of the epoch's first space where its spaces carry one.
 EPOCH_CRITERIA = Rule(
@@ -1088,7 +1107,9 @@ EPOCH_CRITERIA = Rule(
                         ),
                     ),
                     if_(
-                        op("or", op("is_null", var("nation")), op("not", _need("card_value_per_space"))),
+                        op(
+                            "or", op("is_null", var("nation")), op("not", _need("card_value_per_space")), _NO_CARD_VALUE
+                        ),
                         op("list"),
                         op("list", _CARD_VALUE),
                     ),

@@ -255,7 +255,7 @@ class AssumedPackage(AssumedView):
         p = self._package
         return logic.can_enter_epoch(
             p.EPOCHS, self.CARDS, self.AST_TRACKS, p.NATIONS, len(p.GROUPS), p.AST_LEVELS, epoch, cities, held,
-            nation, level,
+            nation, level, p.SETTINGS,
         )  # fmt: skip
 
     def can_enter_space(
@@ -264,7 +264,7 @@ class AssumedPackage(AssumedView):
         p = self._package
         return logic.can_enter_space(
             p.EPOCHS, self.CARDS, self.AST_TRACKS, p.NATIONS, len(p.GROUPS), p.AST_LEVELS, nation, space, cities,
-            held, level,
+            held, level, p.SETTINGS,
         )  # fmt: skip
 
     def trade_problems(self, given: Iterable[str], stated_count: int, named: Iterable[str]) -> tuple[str, ...]:

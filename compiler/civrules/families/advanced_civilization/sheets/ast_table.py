@@ -24,6 +24,7 @@ from civrules.families.advanced_civilization.succession import (
     EpochSpan,
     epoch_order,
     epoch_spans,
+    gate_value,
     is_value_gated,
     layout,
     space_value,
@@ -160,8 +161,9 @@ def ast_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[s
             if last is not None and (
                 is_value_gated(epoch) or (space == last and space_value(ruleset, track, space) is not None)
             ):
-                needed = space_value(ruleset, track, space)
-                value = "unknown" if needed is None or isinstance(needed, Unknown) else str(needed)
+                # No value where the space needs none (a track whose late_iron_age_spaces are []).
+                needed = gate_value(ruleset, track, space)
+                value = "unknown" if isinstance(needed, Unknown) else "" if needed is None else str(needed)
             row["cells"].append(
                 {
                     "space": space,
