@@ -336,6 +336,26 @@ def test_a_player_keyed_none_is_not_the_player_who_traded_the_calamity() -> None
         ac.secondary_losses("famine", "famine_secondary", {"ann": 2}, traded_by="ann")
 
 
+def _ep_set_value_with_wax_decks(wax: int, good: str, n: int, **trade: object) -> int:
+    """The Expansion Project's set_value where each deck of 15-18 players holds ``wax`` cards of wax
+    (a variant's deck composition: the shipped decks hold every card of every good they hold)."""
+    from civrules_rulesets.expansion_project import data
+    from civrules_runtime_advanced_civilization import Deck, DeckBand
+
+    def fewer(deck: Deck) -> Deck:
+        goods = tuple((g, wax if g == "wax" else c) for g, c in deck.commodities)
+        return Deck(deck.block, goods, deck.calamity_sets, deck.calamity_severities)
+
+    bands = tuple(
+        DeckBand(b.players_min, b.players_max, b.region, tuple(fewer(d) for d in b.decks)) if b.players_min == 15 else b
+        for b in data.DECK_COMPOSITIONS
+    )
+    return ac_logic.set_value(
+        data.COMMODITIES, data.BLOCK_BONUSES, data.SET_VALUE_FORMULA, data.MINING_EXTRA_CARDS, good, n, False,
+        trade.get("players"), trade.get("redeemed_in"), trade.get("drawn_in"), data.PLAYER_COUNTS, bands,  # type: ignore[arg-type]
+    )  # fmt: skip
+
+
 #: A rule's argument it is not defined for: the documented OutOfDomainError (a ValueError, as the
 #: plain ValueError these raised was), never a ValueError of no kind of this runtime.
 NOT_DEFINED: dict[str, tuple[str, Call]] = {
@@ -354,12 +374,12 @@ NOT_DEFINED: dict[str, tuple[str, Call]] = {
         lambda: ep.set_value("oil", 3, players=13, redeemed_in="shared"),
     ),
     "ep.set_value drawn_in not in play": (
-        r"^drawn_in='single': with 13 players",
-        lambda: ep.set_value("wax", 3, players=13, redeemed_in="west", drawn_in="single"),
+        r"^drawn_in='single': with 15 players",
+        lambda: ep.set_value("wax", 3, players=15, redeemed_in="west", drawn_in="single"),
     ),
     "ep.set_value shared good without drawn_in": (
         r"^wax is a shared good: give drawn_in=",
-        lambda: ep.set_value("wax", 3, players=13, redeemed_in="west"),
+        lambda: ep.set_value("wax", 3, players=15, redeemed_in="west"),
     ),
     "ep.set_value native good drawn elsewhere": (
         r"^drawn_in='east': oil is a good of the west block",
@@ -390,6 +410,59 @@ NOT_DEFINED: dict[str, tuple[str, Call]] = {
         r"^'bar004' is not a production location",
         lambda: imperial.production("romans", locations=["bar004"]),
     ),
+    # Round 19 (second trial): arguments held to the components of the game, not only to its vocabulary.
+    "ep.set_value good in no deck of the count": (
+        r"^bone is in no trade deck with 12 players$",
+        lambda: ep.set_value("bone", 3, players=12, redeemed_in="west", drawn_in="east"),
+    ),
+    "ep.set_value good in no deck, without drawn_in": (
+        r"^bone is in no trade deck with 12 players$",
+        lambda: ep.set_value("bone", 3, players=12, redeemed_in="east"),
+    ),
+    "mega.set_value good in no deck of the count": (
+        r"^bone is in no trade deck with 12 players$",
+        lambda: mega.set_value("bone", 3, players=12, redeemed_in="west", drawn_in="east"),
+    ),
+    "mega.set_value good in no deck of either region": (
+        r"^wax is in no trade deck with 5 players$",
+        lambda: mega.set_value("wax", 1, players=5),
+    ),
+    "ep.set_value more cards than the decks hold": (
+        r"^n=5 is outside the domain of the rule \(the cards of wax in the trade decks with 15 players\): 0 to 4$",
+        lambda: _ep_set_value_with_wax_decks(2, "wax", 5, players=15, redeemed_in="west", drawn_in="east"),
+    ),
+    "ep view set_value good in no deck of the count": (
+        r"^bone is in no trade deck with 12 players$",
+        lambda: ep.assuming(ac_runtime.Assumptions(card_costs={"law": 170}, why="t")).set_value(
+            "bone", 3, players=12, redeemed_in="east"
+        ),
+    ),
+    "ep view set_value players above the ruleset": (
+        r"^players=19 .*: 5 to 18$",
+        lambda: ep.assuming(ac_runtime.Assumptions(card_costs={"law": 170}, why="t")).set_value(
+            "oil", 3, players=19, redeemed_in="east"
+        ),
+    ),
+    "imperial.production a location listed beyond its copies": (
+        r"^'com007' is listed twice in locations: the game has 1 copy of it \(Card.copies\)$",
+        lambda: imperial.production("barbarians", locations=["com007", "com007"]),
+    ),
+    "imperial.production a faction location beyond its copies": (
+        r"^'bar001' is listed 4 times in locations: the game has 3 copies of it",
+        lambda: imperial.production("barbarians", locations=["bar001"] * 40),
+    ),
+    "imperial.board_score more common locations than the common deck": (
+        r"^common_locations=85 is outside the domain of the rule \(locations in the empire\): 0 to 84$",
+        lambda: imperial.board_score(85, 0),
+    ),
+    "imperial.board_score more faction locations than a faction deck": (
+        r"^faction_locations=31 is outside the domain of the rule \(locations in the empire\): 0 to 30$",
+        lambda: imperial.board_score(0, 31),
+    ),
+    "mega.decks_for a region not played with that count": (
+        r"^no trade decks for region 'east' with 10 players \(only west\)$",
+        lambda: mega.decks_for(10, "east"),
+    ),
 }
 
 
@@ -405,12 +478,34 @@ def test_the_arguments_the_game_allows_are_still_answered() -> None:
     was drawn in, a band where shared goods gain nothing, a faction's own production location."""
     assert ep.set_value("oil", 3, players=13, redeemed_in="east") == 48  # 26.3.3
     assert ep.set_value("oil", 3, players=13, redeemed_in="west", drawn_in="west") == 36
-    assert ep.set_value("wax", 3, players=13, redeemed_in="west", drawn_in="east") == 24
-    assert ep.set_value("wax", 3, players=13, redeemed_in="west", drawn_in="west") == 18
+    assert ep.set_value("wax", 3, players=15, redeemed_in="west", drawn_in="east") == 24  # 12-15
+    assert ep.set_value("wax", 3, players=15, redeemed_in="west", drawn_in="west") == 18
     assert ep.set_value("wax", 3, players=17, redeemed_in="west") == 18  # 16-18: shared goods gain nothing
     assert ep.set_value("oil", 3, players=5, redeemed_in="single") == 36  # no bonus band
     assert len(ep.decks_for(13)) == 2 and len(ep.decks_for(13, "whole")) == 2
     assert len(mega.decks_for(5, "west")) == 1
+
+
+def test_the_components_in_play_are_answered_up_to_their_number() -> None:
+    """The counterparts of the round-19 component cases: a good in a deck of that count, a set of
+    every card of it those decks hold, a location up to its copies, an empire of every card."""
+    assert ep.set_value("wax", 8, players=15, redeemed_in="west", drawn_in="east") == 8 * 8 * 2 + 8 * 2
+    assert _ep_set_value_with_wax_decks(2, "wax", 4, players=15, redeemed_in="west", drawn_in="east") == 40
+    assert ep.set_value("oil", 3, players=12, redeemed_in="east") == 48
+    assert mega.set_value("bone", 3, players=15, redeemed_in="west", drawn_in="east") > 0
+    assert mega.set_value("wax", 1, players=9) == mega.set_value("wax", 1)  # West's deck holds it with 9
+    plain = dict(imperial.production("barbarians"))
+    three = dict(imperial.production("barbarians", locations=["bar001"] * 3))
+    assert three == {**plain, "wood": plain.get("wood", 0) + 3 * 2}  # bar001 (3 copies) makes 2 wood
+    assert imperial.board_score(84, 30) == imperial.board_score(84, 0) + imperial.board_score(0, 30)
+
+
+def test_a_count_that_plays_one_region_needs_no_region() -> None:
+    """Mega Civilization plays one configuration with 10 players (West) and with 11 (East): the map
+    is not split between games there, and its one region's decks are the answer."""
+    assert mega.decks_for(10) == mega.decks_for(10, "west")
+    assert mega.decks_for(11) == mega.decks_for(11, "east")
+    assert mega.decks_for(12) == mega.decks_for(12, "whole")
 
 
 #: Ids that are unhashable in a collection of held cards: refused as no card, not "unhashable type"

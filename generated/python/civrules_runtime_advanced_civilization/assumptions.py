@@ -221,7 +221,7 @@ class AssumedPackage(AssumedView):
         p = self._package
         return logic.set_value(
             self.COMMODITIES, p.BLOCK_BONUSES, p.SET_VALUE_FORMULA, p.MINING_EXTRA_CARDS, good, n, mining, players,
-            redeemed_in, drawn_in,
+            redeemed_in, drawn_in, p.PLAYER_COUNTS, p.DECK_COMPOSITIONS,
         )  # fmt: skip
 
     def calamity_amount(
@@ -255,7 +255,7 @@ class AssumedPackage(AssumedView):
         p = self._package
         return logic.can_enter_epoch(
             p.EPOCHS, self.CARDS, self.AST_TRACKS, p.NATIONS, len(p.GROUPS), p.AST_LEVELS, epoch, cities, held,
-            nation, level,
+            nation, level, p.SETTINGS,
         )  # fmt: skip
 
     def can_enter_space(
@@ -264,7 +264,7 @@ class AssumedPackage(AssumedView):
         p = self._package
         return logic.can_enter_space(
             p.EPOCHS, self.CARDS, self.AST_TRACKS, p.NATIONS, len(p.GROUPS), p.AST_LEVELS, nation, space, cities,
-            held, level,
+            held, level, p.SETTINGS,
         )  # fmt: skip
 
     def trade_problems(self, given: Iterable[str], stated_count: int, named: Iterable[str]) -> tuple[str, ...]:

@@ -158,6 +158,11 @@ def set_value(
                 raise OutOfDomainError(
                     f"{parameter}={str(given)!r}: with {players} players the trade blocks in play are {blocks}"
                 )
+        in_decks = _cards_in_play(bands, players, good)
+        if in_decks == 0:
+            raise OutOfDomainError(f"{good} is in no trade deck with {players} players")
+        if in_decks is not None:
+            within(n, "n", 0, in_decks, f"the cards of {good} in the trade decks with {players} players")
     if drawn is not None and commodity.block not in (None, Block.SHARED) and drawn != commodity.block:
         raise OutOfDomainError(
             f"drawn_in={str(drawn)!r}: {good} is a good of the {commodity.block} block, drawn only there"
@@ -208,6 +213,26 @@ def _blocks_in_play(bands: "tuple[DeckBand, ...]", players: int) -> "frozenset[B
     )
 
 
+def _cards_in_play(bands: "tuple[DeckBand, ...]", players: int, good: str) -> int | None:
+    """How many cards of ``good`` the trade decks of a game of ``players`` hold (DECK_COMPOSITIONS):
+    0 where no deck holds it; the most of one region's decks where the map's regions are played
+    apart; None where the ruleset declares no decks for that count or a deck's count of it is not
+    in the sources (the good's own count then bounds a set)."""
+    most: int | None = None
+    for band in bands:
+        if not band.players_min <= players <= band.players_max:
+            continue
+        held = 0
+        for deck in band.decks:
+            for name, count in deck.commodities:
+                if name == good:
+                    if count is None:
+                        return None
+                    held += count
+        most = held if most is None else max(most, held)
+    return most
+
+
 def decks_for(
     bands: "tuple[DeckBand, ...]", players: int, region: str | None, counts: "Iterable[int]" = ()
 ) -> "tuple[Deck, ...]":
@@ -224,6 +249,9 @@ def decks_for(
             )
         return whole[0].decks
     if wanted is None:
+        if len({b.region for b in matching}) == 1:
+            # One region is played with that many players (Mega Civilization's 10 and 11): no choice to make.
+            return matching[0].decks
         regions = ", ".join(sorted(str(b.region) for b in matching))
         raise OutOfDomainError(f"with {players} players the map is split: give region= (one of {regions})")
     for band in matching:
@@ -532,7 +560,12 @@ def _track(tracks: "Mapping[str, Mapping[str, AstTrack]]", nation: str, level: s
     return track
 
 
-def _space_value(track: AstTrack, space: int) -> int:
+def _space_value(track: AstTrack, space: int, finish: "tuple[int, int | None, bool] | None" = None) -> int | None:
+    """The card value a space of a value-gated epoch needs; None where it needs none: a track whose
+    ``space_values`` are () has no space with a card value of its own (a fact, not a gap), and the
+    finish needs only ``finish``'s value. ``finish`` None: the finish is not known to the caller (a
+    package built before it was passed, or a track of unknown length), so an unlisted space is a
+    value the sources do not give, as it was read then."""
     if track.space_values is None:
         raise UnknownFactError(f"the A.S.T. values of {track.nation} are not in the sources")
     for listed, value in track.space_values:
@@ -540,13 +573,39 @@ def _space_value(track: AstTrack, space: int) -> int:
             if value is None:
                 raise UnknownFactError(f"the value of space {space} of {track.nation} is not in the sources")
             return value
+    if finish is not None and space == finish[0]:
+        if finish[2]:
+            raise UnknownFactError(
+                f"the card value of the finish (space {space}) of {track.nation} is not in the sources"
+            )
+        return finish[1]
+    if finish is not None and not track.space_values:
+        return None
     raise UnknownFactError(f"no card value is given for space {space} of {track.nation}")
+
+
+def _finish(
+    settings: "Settings | Mapping[str, object] | None", track: AstTrack
+) -> "tuple[int, int | None, bool] | None":
+    """The finish of ``track`` (see _space_value) from the ruleset's typed SETTINGS:
+    ast.spaces_per_track where the track gives no length, ast.start_space and
+    ast.finish_space_min_card_value. None where ``settings`` are not typed or the length is unknown."""
+    if not isinstance(settings, Settings) or settings.ast is None:
+        return None
+    per_track, start = _ast(settings)
+    spaces = track.spaces if track.spaces is not None else per_track
+    if spaces is None:
+        return None
+    ast = settings.ast
+    unknown = "finish_space_min_card_value" in ast.unknown_fields
+    return (start + spaces - 1, ast.finish_space_min_card_value, unknown)
 
 
 def can_enter_epoch(
     epochs: "Mapping[str, Epoch]", cards: "Mapping[str, Card]", tracks: "Mapping[str, Mapping[str, AstTrack]]",
     nations: "Mapping[str, object]", group_count: int, levels: "tuple[str, ...]",
     epoch: str, cities: int, held: "Iterable[str]", nation: str | None, level: str | None,
+    settings: "Settings | Mapping[str, object] | None" = None,
 ) -> bool:  # fmt: skip
     collection(held, "held")
     known_id(epochs, epoch, "epoch")
@@ -565,24 +624,31 @@ def can_enter_epoch(
     first = next((space for listed, space in track.epoch_starts if listed == epoch), None)
     if first is None:
         raise UnknownFactError(f"where {epoch} starts on the A.S.T. track of {nation} is not in the sources")
-    return sum(_cost(cards, card) for card in owned) >= _space_value(track, first)
+    needed = _space_value(track, first, _finish(settings, track))
+    return needed is None or sum(_cost(cards, card) for card in owned) >= needed
 
 
 def can_enter_space(
     epochs: "Mapping[str, Epoch]", cards: "Mapping[str, Card]", tracks: "Mapping[str, Mapping[str, AstTrack]]",
     nations: "Mapping[str, object]", group_count: int, levels: "tuple[str, ...]",
     nation: str, space: int, cities: int, held: "Iterable[str]", level: str | None,
+    settings: "Settings | Mapping[str, object] | None" = None,
 ) -> bool:  # fmt: skip
+    """``settings``: the ruleset's SETTINGS, which give the finish's card value and the length of a
+    track that gives none (ast.spaces_per_track); None (a package built before they were passed):
+    neither is read."""
     collection(held, "held")
     known_id(nations, nation, "nation")
     within(cities, "cities", 0, None, "the cities a player has in play, 33.2")
     at = levels[0] if level is None else _level(levels, level)
     owned = list(dict.fromkeys([known_id(cards, card, "civilization card") for card in held]))
     track = _track(tracks, nation, at)
-    if track.epoch_starts is None or track.spaces is None:
+    finish = _finish(settings, track)
+    spaces = track.spaces if track.spaces is not None else None if finish is None else _ast(settings or {})[0]
+    if track.epoch_starts is None or spaces is None:
         raise UnknownFactError(f"the A.S.T. track of {nation} is not in the sources")
     starts = sorted(track.epoch_starts, key=lambda item: item[1])
-    within(space, "space", starts[0][1], starts[0][1] + track.spaces - 1, f"the spaces of the A.S.T. track of {nation}")
+    within(space, "space", starts[0][1], starts[0][1] + spaces - 1, f"the spaces of the A.S.T. track of {nation}")
     epoch = starts[0][0]
     for listed, first in starts:
         if first <= space:
@@ -591,7 +657,8 @@ def can_enter_space(
         return False
     if not epochs[epoch].requirements[at].card_value_per_space:
         return True
-    return sum(_cost(cards, card) for card in owned) >= _space_value(track, space)
+    needed = _space_value(track, space, finish)
+    return needed is None or sum(_cost(cards, card) for card in owned) >= needed
 
 
 def _level(levels: "tuple[str, ...]", level: str) -> str:

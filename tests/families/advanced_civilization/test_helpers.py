@@ -201,11 +201,16 @@ def test_a_shared_good_without_the_block_it_was_drawn_in_is_refused_where_its_bo
             "(function () { var T = civrules.data('civrules-tables'); var g = T.commodity_order.filter("
             "function (g) { return T.commodities[g].block === 'shared'; })[0]; return [g, T.commodities[g].name]; })()"
         )
-    with open_offline(browser, path, f"#c.{shared}=2&players=13&redeemed=west") as page:
+    # 15 players: shared goods are in the decks (12-14 play without them, 10.3) and gain the bonus (12-15).
+    with open_offline(browser, path, f"#c.{shared}=2&players=15&redeemed=west") as page:
         text = page.evaluate("document.getElementById('budget').textContent")
         assert text.startswith(f"Not counted: {name} is a shared good: give the block its cards were drawn in"), text
-    with open_offline(browser, path, f"#c.{shared}=2&players=13&redeemed=west&drawn=east") as page:
+    with open_offline(browser, path, f"#c.{shared}=2&players=15&redeemed=west&drawn=east") as page:
         assert page.evaluate("document.getElementById('budget').textContent").startswith("Commodity cards worth ")
+    # 13 players: no deck holds it, as the package's set_value refuses it.
+    with open_offline(browser, path, f"#c.{shared}=2&players=13&redeemed=west&drawn=east") as page:
+        text = page.evaluate("document.getElementById('budget').textContent")
+        assert text == f"Not counted: With 13 players no trade deck holds {name}: a set of it cannot be held.", text
 
 
 @pytest.mark.slow

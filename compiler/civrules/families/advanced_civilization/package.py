@@ -1712,8 +1712,20 @@ def _bonus_example(ruleset: Ruleset) -> tuple[str, int, int, str, int] | None:
     if not bonuses:
         return None
     band = bonuses[0]
+    # A set the decks of that count can hold (set_value refuses the others).
+    bands = [b for b in deck_compositions(ruleset) if b.players_min <= band.players_min <= b.players_max]
+    held: dict[str, int] = {}
+    for b in bands:
+        in_band: dict[str, int] = {}
+        for deck in b.decks:
+            for good, cards in deck.commodities:
+                in_band[good] = in_band.get(good, 0) + (cards if cards is not None else 3)
+        for good, cards in in_band.items():
+            held[good] = max(held.get(good, 0), cards)
     for commodity in ruleset.commodities:
         block = commodity.block
+        if bands and held.get(commodity.id, 0) < 3:
+            continue
         if block in ("west", "east") and isinstance(commodity.count, int) and commodity.count >= 3:
             other = "east" if block == "west" else "west"
             value = set_value(commodity, 3, rule=set_value_rule(ruleset)) + block_bonus(

@@ -91,7 +91,9 @@ def set_value(
     (``redeemed_in``, a Block; for a shared good also ``drawn_in``): a set redeemed outside its
     native block gains its face value per card where BLOCK_BONUSES say so. OutOfDomainError where
     ``players`` is not a count of this ruleset (PLAYER_COUNTS), a block is not in play with that many
-    players (DECK_COMPOSITIONS), or a shared good's ``drawn_in``, which decides its bonus, is missing.
+    players (DECK_COMPOSITIONS), ``good`` is in no trade deck of that count or ``n`` is more than
+    the cards of it those decks hold, or a shared good's ``drawn_in``, which decides its bonus, is
+    missing.
 
     >>> set_value("iron", 3)
     18
@@ -116,8 +118,9 @@ def set_value(
 
 def decks_for(players: int, region: MapRegionName | None = None) -> tuple[Deck, ...]:
     """The trade decks of a game of ``players``; where the map is split, give its ``region`` (a
-    MapRegion; not where the whole map is played). () when the ruleset declares no decks for that
-    count; OutOfDomainError where ``players`` is not a count of this ruleset (PLAYER_COUNTS)."""
+    MapRegion; not where the whole map is played, and not needed where only one region is played
+    with that many players). () when the ruleset declares no decks for that count; OutOfDomainError
+    where ``players`` is not a count of this ruleset (PLAYER_COUNTS)."""
     return logic.decks_for(data.DECK_COMPOSITIONS, players, region, data.PLAYER_COUNTS)
 
 
@@ -216,13 +219,19 @@ def can_enter_epoch(
         held,
         nation,
         level,
+        data.SETTINGS,
     )
 
 
 def can_enter_space(
     nation: NationIdName, space: int, cities: int, held: Iterable[CardIdName], level: AstLevelName | None = None
 ) -> bool:
-    """May ``nation``'s marker move onto ``space`` of its A.S.T. track?"""
+    """May ``nation``'s marker move onto ``space`` of its A.S.T. track?
+
+    In an epoch whose spaces carry card values (33.25) the civilization cards' face value must
+    reach the space's value; a track whose ``space_values`` are () has no such value of its own
+    (its finish may still carry ast.finish_space_min_card_value), so the epoch's other
+    requirements decide."""
     return logic.can_enter_space(
         data.EPOCHS,
         data.CARDS,
@@ -235,6 +244,7 @@ def can_enter_space(
         cities,
         held,
         level,
+        data.SETTINGS,
     )
 
 

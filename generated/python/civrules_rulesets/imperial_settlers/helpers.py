@@ -94,18 +94,20 @@ def production(
 ) -> Mapping[str, int]:
     """The goods a player collects in a production phase (p6): the faction board's, one good per
     deal (the deals' goods), and each production location's (cards by id: common cards and the
-    faction's own deck; OutOfDomainError for another faction's card or a card that is no production
-    location)."""
+    faction's own deck; OutOfDomainError for another faction's card, a card listed more times than
+    it has copies, or a card that is no production location)."""
     return logic.production(data.FACTIONS, data.CARDS, data.GOODS, faction, deals, locations)
 
 
 def board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:
     """The final score (p7): ``vp`` scored during the game plus the VP of each location.
+    OutOfDomainError for more common locations than the common deck has cards, or more faction
+    locations than a faction deck has.
 
     >>> board_score(3, 2, vp=10)
     17
     """
-    return logic.board_score(data.SCORING, common_locations, faction_locations, vp)
+    return logic.board_score(data.SCORING, common_locations, faction_locations, vp, data.CARDS)
 
 
 def solo_achievement(score: int) -> SoloLevel:

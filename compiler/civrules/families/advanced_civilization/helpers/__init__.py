@@ -13,7 +13,12 @@ from typing import Any
 
 from civrules.emit.helpers import HelperPage, attr, plain, static, text
 from civrules.families.advanced_civilization.calamities import modified_effects
-from civrules.families.advanced_civilization.commodities import block_bonuses, deck_compositions, set_value_rule
+from civrules.families.advanced_civilization.commodities import (
+    DeckBand,
+    block_bonuses,
+    deck_compositions,
+    set_value_rule,
+)
 from civrules.families.advanced_civilization.credits import credit_matrix
 from civrules.families.advanced_civilization.helpers.rules import COUNT_SQUARED_TIMES_VALUE, RULES
 from civrules.families.advanced_civilization.model import AstTrack, Calamity, Epoch, Ruleset, of_family
@@ -99,10 +104,30 @@ def commodity_tables(ruleset: Ruleset) -> dict[str, Any]:
         # (PLAYER_COUNTS: the fewest and the most; none known: any) and the blocks of the decks of
         # each band of player counts (DECK_COMPOSITIONS).
         "player_counts": [min(counts), max(counts)] if (counts := [c.players for c in ruleset.player_counts]) else [],
-        "deck_blocks": [
-            {"min": band.players_min, "max": band.players_max, "blocks": sorted({deck.block for deck in band.decks})}
-            for band in deck_compositions(ruleset)
-        ],
+        # and the cards of each good they hold (the package's set_value bounds a set by them, and
+        # refuses a good no deck of that count holds): `unbounded`, the goods a deck holds cards of
+        # the sources do not count.
+        "deck_blocks": [_deck_band(band) for band in deck_compositions(ruleset)],
+    }
+
+
+def _deck_band(band: DeckBand) -> dict[str, Any]:
+    """A band of DECK_COMPOSITIONS as the page reads it: its player counts, the blocks of its
+    decks, and how many cards of each good its decks hold together."""
+    goods: dict[str, int] = {}
+    unbounded: set[str] = set()
+    for deck in band.decks:
+        for good, cards in deck.commodities:
+            if cards is None:
+                unbounded.add(good)
+            else:
+                goods[good] = goods.get(good, 0) + cards
+    return {
+        "min": band.players_min,
+        "max": band.players_max,
+        "blocks": sorted({deck.block for deck in band.decks}),
+        "goods": {good: cards for good, cards in sorted(goods.items()) if good not in unbounded},
+        "unbounded": sorted(unbounded),
     }
 
 

@@ -54,6 +54,8 @@
     if (found.kind === "block") {
       return "With " + found.players + " players the trade blocks in play are " + found.blocks.join(", ") + ": the block you " + (found.field === "redeemed" ? "redeem in" : "drew your shared goods in") + ", " + found.given + ", is not one of them.";
     }
+    if (found.kind === "good") { return "With " + found.players + " players no trade deck holds " + T.commodities[found.good].name + ": a set of it cannot be held."; }
+    if (found.kind === "cards") { return "With " + found.players + " players the trade decks hold " + found.max + " cards of " + T.commodities[found.good].name + ", not " + found.n + "."; }
     if (found.kind === "both") { return "Give both the players in the game and the block you redeem in, or neither: the bonus depends on both."; }
     var band = T.block_bonuses.filter(function (b) { return b.min <= found.players && found.players <= b.max; })[0];
     return T.commodities[found.good].name + " is a shared good: give the block its cards were drawn in, which decides its bonus with " + found.players + " players" + cite(band ? band.rules : []) + ".";

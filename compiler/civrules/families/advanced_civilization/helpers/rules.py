@@ -343,6 +343,25 @@ def _block_refused(key: str) -> Expr:
     return obj(kind="block", field=key, given=_t(key), players=_t("players"), blocks=var("in_play"))
 
 
+_BANDS = op(
+    "filter",
+    table("deck_blocks"),
+    _f("d", op("and", op("le", _g("d", "min"), _t("players")), op("le", _t("players"), _g("d", "max")))),
+)
+
+#: The cards of ``good`` the trade decks of a game of ``trade.players`` hold (the package's
+#: ``_cards_in_play``): 0 where no deck holds it, the most of one region's decks, null where no
+#: decks are declared for that count or a deck holds cards of it the sources do not count.
+_CARDS_IN_PLAY = let(
+    [("bands", _BANDS)],
+    if_(
+        op("any", var("bands"), _f("d", op("in", var("good"), _g("d", "unbounded")))),
+        None,
+        op("max_of", op("map", var("bands"), _f("d", op("coalesce", get(_g("d", "goods"), var("good")), 0))), None),
+    ),
+)
+
+
 #: Why the package's ``set_value(good, n, players=, redeemed_in=, drawn_in=)`` refuses the trade
 #: blocks given (OutOfDomainError), in its order; null where it answers. ``good`` null: the checks
 #: of the players and the block redeemed in alone. A player count not of the ruleset
@@ -350,7 +369,9 @@ def _block_refused(key: str) -> Expr:
 #: players: ``{kind: block, field: redeemed|drawn, given, players, blocks}`` (the block drawn in
 #: is the page's for shared goods only); the players without the block redeemed in, or the other
 #: way round, where the ruleset has bonuses: ``{kind: both}``; a shared good without the block it
-#: was drawn in, in a band whose bonus depends on it (26.3.4): ``{kind: drawn, good, players}``.
+#: was drawn in, in a band whose bonus depends on it (26.3.4): ``{kind: drawn, good, players}``; a
+#: good no trade deck of that count holds: ``{kind: good, good, players}``; a set of more cards than
+#: those decks hold: ``{kind: cards, good, n, players, max}``.
 TRADE_REFUSAL = Rule(
     ("good", "n", "trade"),
     let(
@@ -382,6 +403,7 @@ TRADE_REFUSAL = Rule(
                 ),
             ),
             ("plain", if_(op("is_null", var("good")), None, call("set_value", var("good"), var("n"), False))),
+            ("held", if_(op("or", op("is_null", var("good")), op("not", _given("players"))), None, _CARDS_IN_PLAY)),
         ],
         if_(
             op(
@@ -401,30 +423,38 @@ TRADE_REFUSAL = Rule(
                 if_(
                     op("and", var("shared"), _not_in_play("drawn")),
                     _block_refused("drawn"),
-                    # The package values the set (or finds it unknown) before the checks below.
                     if_(
-                        op("or", op("is_null", var("good")), op("is_unknown", var("plain"))),
-                        None,
+                        op("eq", var("held"), 0),
+                        obj(kind="good", good=var("good"), players=_t("players")),
                         if_(
-                            op(
-                                "and",
-                                op("gt", op("len", table("block_bonuses")), 0),
-                                op("ne", op("is_null", _t("players")), op("is_null", _t("redeemed"))),
-                            ),
-                            obj(kind="both"),
+                            op("and", op("not", op("is_null", var("held"))), op("gt", var("n"), var("held"))),
+                            obj(kind="cards", good=var("good"), n=var("n"), players=_t("players"), max=var("held")),
+                            # The package values the set (or finds it unknown) before the checks below.
                             if_(
-                                op(
-                                    "and",
-                                    var("shared"),
-                                    _given("players"),
-                                    _given("redeemed"),
-                                    op("gt", var("n"), 0),
-                                    op("not", op("is_null", var("band"))),
-                                    _g("band", "shared_goods"),
-                                    op("is_null", _t("drawn")),
-                                ),
-                                obj(kind="drawn", good=var("good"), players=_t("players")),
+                                op("or", op("is_null", var("good")), op("is_unknown", var("plain"))),
                                 None,
+                                if_(
+                                    op(
+                                        "and",
+                                        op("gt", op("len", table("block_bonuses")), 0),
+                                        op("ne", op("is_null", _t("players")), op("is_null", _t("redeemed"))),
+                                    ),
+                                    obj(kind="both"),
+                                    if_(
+                                        op(
+                                            "and",
+                                            var("shared"),
+                                            _given("players"),
+                                            _given("redeemed"),
+                                            op("gt", var("n"), 0),
+                                            op("not", op("is_null", var("band"))),
+                                            _g("band", "shared_goods"),
+                                            op("is_null", _t("drawn")),
+                                        ),
+                                        obj(kind="drawn", good=var("good"), players=_t("players")),
+                                        None,
+                                    ),
+                                ),
                             ),
                         ),
                     ),

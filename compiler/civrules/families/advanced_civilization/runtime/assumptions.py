@@ -221,7 +221,7 @@ class AssumedPackage(AssumedView):
         p = self._package
         return logic.set_value(
             self.COMMODITIES, p.BLOCK_BONUSES, p.SET_VALUE_FORMULA, p.MINING_EXTRA_CARDS, good, n, mining, players,
-            redeemed_in, drawn_in,
+            redeemed_in, drawn_in, p.PLAYER_COUNTS, p.DECK_COMPOSITIONS,
         )  # fmt: skip
 
     def calamity_amount(

@@ -158,6 +158,11 @@ def set_value(
                 raise OutOfDomainError(
                     f"{parameter}={str(given)!r}: with {players} players the trade blocks in play are {blocks}"
                 )
+        in_decks = _cards_in_play(bands, players, good)
+        if in_decks == 0:
+            raise OutOfDomainError(f"{good} is in no trade deck with {players} players")
+        if in_decks is not None:
+            within(n, "n", 0, in_decks, f"the cards of {good} in the trade decks with {players} players")
     if drawn is not None and commodity.block not in (None, Block.SHARED) and drawn != commodity.block:
         raise OutOfDomainError(
             f"drawn_in={str(drawn)!r}: {good} is a good of the {commodity.block} block, drawn only there"
@@ -208,6 +213,26 @@ def _blocks_in_play(bands: "tuple[DeckBand, ...]", players: int) -> "frozenset[B
     )
 
 
+def _cards_in_play(bands: "tuple[DeckBand, ...]", players: int, good: str) -> int | None:
+    """How many cards of ``good`` the trade decks of a game of ``players`` hold (DECK_COMPOSITIONS):
+    0 where no deck holds it; the most of one region's decks where the map's regions are played
+    apart; None where the ruleset declares no decks for that count or a deck's count of it is not
+    in the sources (the good's own count then bounds a set)."""
+    most: int | None = None
+    for band in bands:
+        if not band.players_min <= players <= band.players_max:
+            continue
+        held = 0
+        for deck in band.decks:
+            for name, count in deck.commodities:
+                if name == good:
+                    if count is None:
+                        return None
+                    held += count
+        most = held if most is None else max(most, held)
+    return most
+
+
 def decks_for(
     bands: "tuple[DeckBand, ...]", players: int, region: str | None, counts: "Iterable[int]" = ()
 ) -> "tuple[Deck, ...]":
@@ -224,6 +249,9 @@ def decks_for(
             )
         return whole[0].decks
     if wanted is None:
+        if len({b.region for b in matching}) == 1:
+            # One region is played with that many players (Mega Civilization's 10 and 11): no choice to make.
+            return matching[0].decks
         regions = ", ".join(sorted(str(b.region) for b in matching))
         raise OutOfDomainError(f"with {players} players the map is split: give region= (one of {regions})")
     for band in matching:

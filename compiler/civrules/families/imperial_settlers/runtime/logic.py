@@ -147,13 +147,26 @@ def worker_exchange(actions: Mapping[str, Action], workers: int) -> int:
     return workers // price
 
 
-def board_score(scoring: Scoring | None, common_locations: int, faction_locations: int, vp: int = 0) -> int:
+def board_score(
+    scoring: Scoring | None,
+    common_locations: int,
+    faction_locations: int,
+    vp: int = 0,
+    cards: Mapping[str, Card] | None = None,
+) -> int:
     """A player's final score: the VP scored during the game plus the VP of each location in the
-    empire (p7)."""
+    empire (p7). With ``cards``, an empire holds no more common locations than the common deck has
+    cards, nor more faction locations than the largest faction deck."""
     if scoring is None or scoring.common_location_vp is None or scoring.faction_location_vp is None:
         raise UnknownFactError("the end-of-game VP of locations are not in the sources")
-    within(common_locations, "common_locations", 0, None, "locations in the empire")
-    within(faction_locations, "faction_locations", 0, None, "locations in the empire")
+    in_decks: dict[str, int] = {}
+    for card in (cards or {}).values():
+        if card.deck is not None:
+            in_decks[str(card.deck)] = in_decks.get(str(card.deck), 0) + card.copies
+    common = in_decks.pop("common", None)
+    own = max(in_decks.values(), default=None)
+    within(common_locations, "common_locations", 0, common, "locations in the empire")
+    within(faction_locations, "faction_locations", 0, own, "locations in the empire")
     within(vp, "vp", 0, None, "the VP scored during the game")
     return vp + common_locations * scoring.common_location_vp + faction_locations * scoring.faction_location_vp
 
@@ -173,6 +186,14 @@ def solo_achievement(levels: tuple[SoloLevel, ...] | None, score: int) -> SoloLe
     return reached
 
 
+def _times(n: int) -> str:
+    return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
+
+
+def _copies(n: int) -> str:
+    return f"{n} copy" if n == 1 else f"{n} copies"
+
+
 def production(
     factions: Mapping[str, Faction],
     cards: Mapping[str, Card],
@@ -189,7 +210,14 @@ def production(
     record = factions[known(factions, faction, "faction")]
     dealt = counted(deals, goods)
     built = [(location, cards[known(cards, location, "card")]) for location in locations]
+    listed: dict[str, int] = {}
     for location, card in built:
+        listed[location] = listed.get(location, 0) + 1
+        if listed[location] > card.copies:
+            raise OutOfDomainError(
+                f"{location!r} is listed {_times(listed[location])} in locations: the game has "
+                f"{_copies(card.copies)} of it (Card.copies)"
+            )
         if card.kind != "production":
             raise OutOfDomainError(f"{location!r} is not a production location: it produces nothing")
         if card.deck is not None and record.deck is not None and str(card.deck) not in ("common", str(record.deck)):

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "5040f88646e6f021a9595619a037f224fa069fb639a4df76011976a495aa9605"
+SOURCE_SHA256 = "d06e22ab78061f82ce2d669804453d27c995985f0ba313daa5452510cfd900e5"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'helpers.py.j2'
@@ -78,7 +78,7 @@ def root(context, missing=missing):
         yield ')\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'workers'), 1))
         yield '\n'
-    yield '    """\n    return logic.worker_exchange(data.ACTIONS, workers)\n\n\ndef production(\n    faction: FactionIdName, deals: Iterable[GoodIdName] = (), locations: Iterable[CardIdName] = ()\n) -> Mapping[str, int]:\n    """The goods a player collects in a production phase (p6): the faction board\'s, one good per\n    deal (the deals\' goods), and each production location\'s (cards by id: common cards and the\n    faction\'s own deck; OutOfDomainError for another faction\'s card or a card that is no production\n    location)."""\n    return logic.production(data.FACTIONS, data.CARDS, data.GOODS, faction, deals, locations)\n\n\ndef board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:\n    """The final score (p7): ``vp`` scored during the game plus the VP of each location.\n'
+    yield '    """\n    return logic.worker_exchange(data.ACTIONS, workers)\n\n\ndef production(\n    faction: FactionIdName, deals: Iterable[GoodIdName] = (), locations: Iterable[CardIdName] = ()\n) -> Mapping[str, int]:\n    """The goods a player collects in a production phase (p6): the faction board\'s, one good per\n    deal (the deals\' goods), and each production location\'s (cards by id: common cards and the\n    faction\'s own deck; OutOfDomainError for another faction\'s card, a card listed more times than\n    it has copies, or a card that is no production location)."""\n    return logic.production(data.FACTIONS, data.CARDS, data.GOODS, faction, deals, locations)\n\n\ndef board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:\n    """The final score (p7): ``vp`` scored during the game plus the VP of each location.\n    OutOfDomainError for more common locations than the common deck has cards, or more faction\n    locations than a faction deck has.\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'score'):
         pass
         yield '\n    >>> board_score('
@@ -90,7 +90,7 @@ def root(context, missing=missing):
         yield ')\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'score'), 3))
         yield '\n'
-    yield '    """\n    return logic.board_score(data.SCORING, common_locations, faction_locations, vp)\n\n\ndef solo_achievement(score: int) -> SoloLevel:\n    """The level of the solo game\'s achievement table (p14) a score reaches.\n'
+    yield '    """\n    return logic.board_score(data.SCORING, common_locations, faction_locations, vp, data.CARDS)\n\n\ndef solo_achievement(score: int) -> SoloLevel:\n    """The level of the solo game\'s achievement table (p14) a score reaches.\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'solo'):
         pass
         yield '\n    >>> solo_achievement('
@@ -105,4 +105,4 @@ def root(context, missing=missing):
     yield '.assumptions import assuming as view\n\n    return view(package, assumptions)\n'
 
 blocks = {}
-debug_info = '1=17&11=19&12=21&20=23&21=25&22=27&43=29&45=32&46=34&65=37&67=40&68=44&70=46&71=49&72=53&82=56&84=59&85=61&93=64&95=67&96=69&114=72&116=75&117=81&125=84&127=87&128=89&139=92&140=94'
+debug_info = '1=17&11=19&12=21&20=23&21=25&22=27&43=29&45=32&46=34&65=37&67=40&68=44&70=46&71=49&72=53&82=56&84=59&85=61&93=64&95=67&96=69&116=72&118=75&119=81&127=84&129=87&130=89&141=92&142=94'
