@@ -339,6 +339,22 @@ def test_a_variant_whose_base_is_not_found_keeps_its_identity_keys_judged(reposi
     assert sorted((d["code"], d["line"]) for d in found) == [("S001", 3), ("V001", 4)]
 
 
+def test_a_variant_of_no_kind_whose_base_is_not_found_is_said_so_without_an_internal_error(repository: Path) -> None:
+    """`kind:` and `extends:` swapped (the slow fuzzer's mutation): a manifest of no known kind whose
+    base is not found was deferred as if its kind were known, and ended in R900."""
+    manifest = repository / "rules" / "rulesets" / "smc-house.yaml"
+    written = SMC_VARIANT.format(base="sid-meiers-civilization")
+    swapped = written.replace("kind: ruleset", "kind: sid-meiers-civilization").replace(
+        "extends: sid-meiers-civilization", "extends: ruleset"
+    )
+    assert swapped.count("kind: sid-meiers-civilization") == 1 and "extends: ruleset" in swapped
+    manifest.write_text(swapped, encoding="utf-8")
+    code, found = records("validate")
+    assert code == 1
+    assert "R900" not in {d["code"] for d in found}
+    assert {d["code"] for d in found if d["file"].endswith("smc-house.yaml")} == {"S005", "V001"}
+
+
 def test_another_familys_collection_hint_says_where_the_family_comes_from(repository: Path) -> None:
     manifest = repository / "rules" / "rulesets" / "house.yaml"
     manifest.write_text(

@@ -774,12 +774,16 @@ class Workspace:
 
         loaded = manifest.file
         document = loaded.document
-        assert document is not None and loaded.kind is not None
-        identity = copy.copy(document)
-        identity.data = {key: document.data[key] for key in (*sorted(IDENTITY), "name") if key in document.data}
-        kept = set(validate_document(identity, loaded.kind, self.limits.max_diagnostics))
-        schema = set(loaded.diagnostics[loaded.read :]) - kept
-        result.judged = [d for d in loaded.diagnostics if d not in schema or not d.code.startswith("S")]
+        if document is None or loaded.kind is None:
+            # No kind to judge it by (`kind:` names no kind: its S005 says so): what reading it
+            # found is all there is to say of it.
+            result.judged = list(loaded.diagnostics)
+        else:
+            identity = copy.copy(document)
+            identity.data = {key: document.data[key] for key in (*sorted(IDENTITY), "name") if key in document.data}
+            kept = set(validate_document(identity, loaded.kind, self.limits.max_diagnostics))
+            schema = set(loaded.diagnostics[loaded.read :]) - kept
+            result.judged = [d for d in loaded.diagnostics if d not in schema or not d.code.startswith("S")]
         files = manifest.data.get("files")
         for paths in files.values() if isinstance(files, dict) else ():
             for relative in paths if isinstance(paths, list) else ():
