@@ -92,6 +92,15 @@ def test_the_price_of_a_raze() -> None:
     assert IS.CARDS["com003"].spoils == ("wood", "wood")  # p9: razing the Armazém de Madeira gives 2 wood
 
 
+def test_razing_the_armeiro_gives_what_the_rulebook_s_example_gives() -> None:
+    """p9, "Exemplo de Pilhagem no Local de um oponente": Luis razes Igor's Armeiro with 2 raze
+    tokens and takes 2 stone and 1 VP. The razing steps give the spoils area's goods and nothing
+    else, so those are the Armeiro's spoils (the transcription's one stone and a VP is recorded as
+    the alternative: the rulebook is primary)."""
+    assert IS.raze_price("raze_opponent_location") == 2
+    assert sorted(IS.CARDS["com018"].spoils) == ["stone", "stone", "vp"]
+
+
 def test_eight_workers_give_four_goods() -> None:
     """p10: 'Luis descarta 8 trabalhadores e pega 1 Madeira, compra 2 cartas Comuns e 1 carta de Facção'."""
     assert IS.worker_exchange(8) == 4

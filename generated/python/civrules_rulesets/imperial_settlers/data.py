@@ -48,7 +48,7 @@ RULESET_ID: Final = "imperial-settlers"
 RULESET_NAME: Final = "Imperial Settlers"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "b756e82b8d4d0f0b579940b52194158035630ba17b90e13228cb34f6e8b3f519"
+RULESET_FINGERPRINT: Final = "8fdab2d4f38a4b44c93bae5cc13ac549d5d37a78e87e33fa1afec8f31625ef43"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -2462,7 +2462,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             printed_ids=("COM018", "COM019", "COM020"),
             copies=3,
             cost=("wood", "stone"),
-            spoils=("vp", "stone"),
+            spoils=("stone", "stone", "vp"),
             production=("raze",),
             source_name=SourceName("Zbrojíř", "cs"),
             rules=(

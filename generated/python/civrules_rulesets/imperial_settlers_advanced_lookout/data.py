@@ -48,7 +48,7 @@ RULESET_ID: Final = "imperial-settlers-advanced-lookout"
 RULESET_NAME: Final = "Imperial Settlers, advanced lookout phase"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "425ea5e3972a6b733b9a199430c28d945f2ca23f5f90ff93567c2713b337f31b"
+RULESET_FINGERPRINT: Final = "44c28703639e9b90767a0ed638e1bf5cf6899f4e48a8c20b0c6842cd2c3f2f32"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -2462,7 +2462,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             printed_ids=("COM018", "COM019", "COM020"),
             copies=3,
             cost=("wood", "stone"),
-            spoils=("vp", "stone"),
+            spoils=("stone", "stone", "vp"),
             production=("raze",),
             source_name=SourceName("Zbrojíř", "cs"),
             rules=(

@@ -48,7 +48,7 @@ RULESET_ID: Final = "imperial-settlers-alternative-lookout"
 RULESET_NAME: Final = "Imperial Settlers, alternative lookout phase"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "cad1a3c39595969b030e8944e97f9f04c95e96a19dff0d001eddda5fdaba012c"
+RULESET_FINGERPRINT: Final = "f08aa775aed9b8d9b77c30e36d52a1a63fec90090cf9ae4bb2a619d75ffce756"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -2462,7 +2462,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             printed_ids=("COM018", "COM019", "COM020"),
             copies=3,
             cost=("wood", "stone"),
-            spoils=("vp", "stone"),
+            spoils=("stone", "stone", "vp"),
             production=("raze",),
             source_name=SourceName("Zbrojíř", "cs"),
             rules=(

@@ -48,7 +48,7 @@ RULESET_ID: Final = "imperial-settlers-peaceful"
 RULESET_NAME: Final = "Imperial Settlers, peaceful variant"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "19a8ceaf370647a316be6b0c64b5be553db806850827dc59eccef1862d139eb8"
+RULESET_FINGERPRINT: Final = "0978a7c679d817812605f6fb7dd5d44d44656b6ba5c95df82d54ba4f5c2e62b7"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -2462,7 +2462,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             printed_ids=("COM018", "COM019", "COM020"),
             copies=3,
             cost=("wood", "stone"),
-            spoils=("vp", "stone"),
+            spoils=("stone", "stone", "vp"),
             production=("raze",),
             source_name=SourceName("Zbrojíř", "cs"),
             rules=(
