@@ -544,6 +544,11 @@ def _flow(value: Any) -> str:
     return json.dumps(value)
 
 
+def _first_up(text: str) -> str:
+    """``text`` with its first letter a capital, the rest as written (``An A.S.T. track``)."""
+    return text[:1].upper() + text[1:]
+
+
 def overlay_defs() -> dict[str, dict[str, Any]]:
     """The `$defs` of the ruleset schema that type each collection's overlay entries.
 
@@ -578,12 +583,12 @@ def overlay_defs() -> dict[str, dict[str, Any]]:
         keys = {key: _key_schema(schema, shapes, key) for key in naming}
         word = spec.word or name
         defs[f"overlay_entity_{name}"] = {
-            "description": f"A {word} written whole, named by its `{spec.key}`; checked by its data file's schema.",
+            "description": f"{_first_up(words.a(word))} written whole, named by its `{spec.key}`; checked by its data file's schema.",
             "properties": keys,
             "required": [spec.key],
         }
         defs[f"overlay_removal_{name}"] = {
-            "description": f"A {word} to remove: its `{spec.key}` and why.",
+            "description": f"{_first_up(words.a(word))} to remove: its `{spec.key}` and why.",
             "properties": {**keys, "why": _WHY},
             "required": [spec.key, "why"],
             "additionalProperties": False,

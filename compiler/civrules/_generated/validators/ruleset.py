@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "2afcba2e53011ce95958bee6de429d4b3dfd6c01202467325ba29c5f76803b6d"
+SCHEMA_SHA256 = "8dc8939527128aa897f26d7978923fa7339a0fa3a81aaed375813432de01cca5"
 
 from decimal import Decimal
 import re
