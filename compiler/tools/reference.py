@@ -582,8 +582,9 @@ def overlay_defs() -> dict[str, dict[str, Any]]:
         naming = [spec.key, *([spec.qualifier] if spec.qualifier else [])]
         keys = {key: _key_schema(schema, shapes, key) for key in naming}
         word = spec.word or name
+        whole = f"{_first_up(words.a(word))} written whole, named by its `{spec.key}`"
         defs[f"overlay_entity_{name}"] = {
-            "description": f"{_first_up(words.a(word))} written whole, named by its `{spec.key}`; checked by its data file's schema.",
+            "description": f"{whole}; checked by its data file's schema.",
             "properties": keys,
             "required": [spec.key],
         }

@@ -228,6 +228,24 @@ def test_core_tags_are_allowed() -> None:
     assert codes_of("a: !!str x\nb: !!map {c: !!seq [1]}\n") == []
 
 
+@pytest.mark.parametrize(
+    ("tag", "wrong", "said", "right"),
+    [
+        ("int", "abc", "an integer", "3"),
+        ("float", "x", "a number", "2.5"),
+        ("bool", "maybe", "`true` or `false`", "true"),
+        ("null", "3", "`null` (or nothing)", "null"),
+    ],
+)
+def test_a_value_its_tag_refuses_is_hinted_with_what_the_tag_takes(tag: str, wrong: str, said: str, right: str) -> None:
+    """The hint says what to write in words a designer reads ("write an integer after `!!int`", not
+    "write a int"), and what it says, written, reads clean."""
+    _, diagnostics = read_yaml_text(f"a: !!{tag} {wrong}\n", "x.yaml")
+    assert [d.code for d in diagnostics] == ["S001"]
+    assert diagnostics[0].hint is not None and diagnostics[0].hint.startswith(f"write {said} after `!!{tag}`")
+    assert codes_of(f"a: !!{tag} {right}\n") == []
+
+
 def billion_laughs(levels: int = 9) -> str:
     lines = ['l0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
     for level in range(1, levels + 1):

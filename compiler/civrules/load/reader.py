@@ -72,6 +72,13 @@ _EXPLICIT_TYPES: dict[str, type | tuple[type, ...]] = {
     "bool": bool,
     "null": type(None),
 }
+#: What each scalar tag of :data:`_ALLOWED_TAGS` takes, as a hint says it.
+_TAGGED_VALUES: dict[str, str] = {
+    "int": "an integer",
+    "float": "a number",
+    "bool": "`true` or `false`",
+    "null": "`null` (or nothing)",
+}
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _INT10 = re.compile(r"^[-+]?[0-9]+$")
@@ -1017,7 +1024,8 @@ class _Builder:
         value = self.resolve_plain(text, span)
         wanted = _EXPLICIT_TYPES.get(kind)
         if wanted is None or isinstance(value, bool) is not (kind == "bool") or not isinstance(value, wanted):
-            hint = f"write a {kind} after `!!{kind}`, or drop the tag (quote the value if it is text)"
+            # Only the tags of _ALLOWED_TAGS reach here (any other is L004 before it is resolved).
+            hint = f"write {_TAGGED_VALUES[kind]} after `!!{kind}`, or drop the tag (quote the value if it is text)"
             self.error(codes.SCHEMA_VIOLATION, f"`{text}` is not a valid !!{kind}", span, hint)
             return None
         if kind == "float":
