@@ -4,11 +4,12 @@ Civilization data and the rulebook's numbers."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import pytest
 
-from civrules.families.advanced_civilization.calamities import AllBut, calamity_amount, resolution_order
+from civrules.families.advanced_civilization.calamities import AllBut, Role, calamity_amount, resolution_order, together
 from civrules.families.advanced_civilization.model import Calamity, Ruleset, of_family
 from civrules.load.document import Document
 from civrules.model import Origin, Unknown
@@ -18,6 +19,13 @@ from tests.rulefiles import shipped_analysis
 @pytest.fixture(scope="module")
 def advciv() -> Ruleset:
     analysis = shipped_analysis("advanced-civilization")
+    assert analysis.model is not None
+    return of_family(analysis.model)
+
+
+@pytest.fixture(scope="module")
+def expansion() -> Ruleset:
+    analysis = shipped_analysis("expansion-project")
     assert analysis.model is not None
     return of_family(analysis.model)
 
@@ -143,7 +151,63 @@ def test_military_adds_a_loss_per_faction_without_changing_the_selection(advciv:
     war = calamity(advciv, "civil_war")
     amount = calamity_amount(war, "first_faction_by_primary", {"military"}, "primary")
     assert amount.value == 15
-    assert [m.card for m in amount.additions] == ["military"]
+    assert amount.additions == ()
+    beneficiary = calamity_amount(war, "first_faction_by_beneficiary", {"military"}, "primary")
+    assert beneficiary.value == 20 and beneficiary.additions == ()
+
+
+def additions_over(war: Calamity, held: set[str], role: Role = "primary") -> list[tuple[object, ...]]:
+    """Every separate loss a holder of ``held`` takes, walking the calamity's effects one by one as
+    an engine applying each effect would."""
+    return [
+        (effect.id, m.card, m.amount, m.per_kind)
+        for effect in war.effects_of(role)
+        for m in calamity_amount(war, str(effect.id), held, role).additions
+    ]
+
+
+def test_a_civil_war_with_military_costs_each_faction_five_unit_points_once(advciv: Ruleset) -> None:
+    """30.414 and 32.832: one removal of five unit points from each faction, once both factions are
+    chosen; an engine applying each effect of Civil War in turn takes it once, not once per effect."""
+    war = calamity(advciv, "civil_war")
+    assert additions_over(war, {"military"}) == [("faction_annexed", "military", 5, "faction")]
+    assert additions_over(war, {"military", "philosophy", "music"}) == [("faction_annexed", "military", 5, "faction")]
+    assert additions_over(war, set()) == []
+
+
+def test_a_loss_on_effects_that_exclude_each_other_is_taken_once(expansion: Ruleset) -> None:
+    """Urbanism's four unit points (Expansion Project 29.2.1.3) go with the eruption and the
+    earthquake of each side: one or the other takes place (29.2.1.1-29.2.1.2), never both, so the
+    loss is taken once. Were the two under the same condition, it would be taken twice."""
+    volcano = calamity(expansion, "volcano_earthquake")
+    urbanism = next(m for m in volcano.modifiers if m.card == "urbanism")
+    assert together(volcano, urbanism) == {}
+    same = tuple(
+        dataclasses.replace(e, condition="primary_has_city_touched_by_volcano") if e.id == "earthquake" else e
+        for e in volcano.effects
+    )
+    clashing = together(dataclasses.replace(volcano, effects=same), urbanism)
+    assert {side: [e.id for e in effects] for side, effects in clashing.items()} == {
+        "primary": ["eruption", "earthquake"]
+    }
+    # without `modifies`, on three effects of the primary victim, one under a condition and two under
+    # its complement: the two take place together; the secondary victims' two exclude each other
+    earthquake = next(e for e in volcano.effects if e.id == "earthquake")
+    aftershock = dataclasses.replace(earthquake, id="aftershock", index=2)
+    three = dataclasses.replace(volcano, effects=(*volcano.effects, aftershock))
+    clashing = together(three, dataclasses.replace(urbanism, modifies=()))
+    assert {side: [e.id for e in effects] for side, effects in clashing.items()} == {
+        "primary": ["earthquake", "aftershock"]
+    }
+
+
+def test_the_expansion_projects_three_war_cards_cost_each_faction_five_each_once(expansion: Ruleset) -> None:
+    """Expansion Project 29.4.1.6: five unit points from each faction for each of Military, Naval
+    Warfare and Advanced Military held, removed once the factions are selected."""
+    war = calamity(expansion, "civil_war")
+    cards = ["military", "naval_warfare", "advanced_military"]
+    assert additions_over(war, set(cards)) == [("faction_annexed", card, 5, "faction") for card in cards]
+    assert additions_over(war, {"naval_warfare"}) == [("faction_annexed", "naval_warfare", 5, "faction")]
 
 
 # --- Epidemic (30.61) --------------------------------------------------------------------------
@@ -283,6 +347,5 @@ def test_a_secondary_victim_loses_at_most_the_per_victim_limit(advciv: Ruleset) 
 
 def test_military_adds_its_loss_to_civil_war(advciv: Ruleset) -> None:
     """30.414: with Military, five unit points of each faction are removed after the selection."""
-    amount = calamity_amount(calamity(advciv, "civil_war"), "first_faction_by_primary", {"military"}, "primary")
-    assert amount.value == 15
+    amount = calamity_amount(calamity(advciv, "civil_war"), "faction_annexed", {"military"}, "primary")
     assert [(m.card, m.amount) for m in amount.additions] == [("military", 5)]

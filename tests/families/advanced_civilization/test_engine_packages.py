@@ -77,13 +77,31 @@ PACKAGES: dict[str, RulesetPackage] = {
 
 def test_military_destroys_five_unit_points_of_each_faction_in_civil_war() -> None:
     """30.414: 'If the primary victim holds Military, five unit points are removed from each
-    faction after the factions are selected' — a separate loss, not a change of the selection."""
+    faction after the factions are selected' — a separate loss, not a change of the selection,
+    taken once: an engine applying each effect of Civil War in turn removes 5, not 15."""
     amount = ac.calamity_amount("civil_war", "first_faction_by_primary", [ac.CardId.MILITARY], Role.PRIMARY)
     assert amount.value == 15
-    assert [(a.card, a.amount, a.per, a.kind) for a in amount.additions] == [
-        ("military", 5, "faction", "lose_unit_points")
+    assert amount.additions == ()
+    held = [ac.CardId.MILITARY]
+    taken = [
+        (effect.id, a.card, a.amount, a.per, a.kind)
+        for effect in ac.CALAMITY_EFFECTS["civil_war"] or ()
+        for a in ac.calamity_amount("civil_war", cast("AcEffect", effect.id), held, Role.PRIMARY).additions
     ]
-    assert ac.calamity_amount("civil_war", "first_faction_by_primary", [], Role.PRIMARY).additions == ()
+    assert taken == [("faction_annexed", "military", 5, "faction", "lose_unit_points")]
+    assert ac.calamity_amount("civil_war", "faction_annexed", [], Role.PRIMARY).additions == ()
+
+
+def test_the_expansion_projects_war_cards_each_cost_each_faction_five_unit_points_once() -> None:
+    """Expansion Project 29.4.1.6: five unit points from each faction for each of Military, Naval
+    Warfare and Advanced Military held: three cards, fifteen per faction, each counted once."""
+    held = [ep.CardId.MILITARY, ep.CardId.NAVAL_WARFARE, ep.CardId.ADVANCED_MILITARY]
+    taken = [
+        (effect.id, a.card, a.amount)
+        for effect in ep.CALAMITY_EFFECTS["civil_war"] or ()
+        for a in ep.calamity_amount("civil_war", cast("EpEffect", effect.id), held, Role.PRIMARY).additions
+    ]
+    assert taken == [("faction_annexed", card, 5) for card in ("military", "naval_warfare", "advanced_military")]
 
 
 def test_a_secondary_victim_of_famine_loses_at_most_eight_unit_points() -> None:

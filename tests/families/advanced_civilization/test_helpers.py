@@ -645,3 +645,24 @@ def test_a_draft_rulesets_figures_that_depend_on_unknown_facts_say_so(browser: B
             "Array.from(document.querySelectorAll('#prices .unknown')).map(function (e) { return e.title; })"
         )
         assert marked and all(reason for reason in marked), "no price is marked unknown, or one without its reason"
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "cards"),
+    [
+        ("advanced-civilization", ["military"]),
+        ("expansion-project", ["military", "naval_warfare", "advanced_military"]),
+    ],
+)
+def test_the_page_lists_a_civil_war_loss_under_one_effect(ruleset: str, cards: list[str]) -> None:
+    """The page works out and lists a card's separate loss under each effect the card names: Military's
+    in Civil War (30.414; Expansion Project 29.4.1.6, with Naval Warfare and Advanced Military) under
+    the annexation alone, so a player reading the effects one by one takes it once, not three times."""
+    from civrules.families.advanced_civilization.helpers import tables
+    from civrules.families.advanced_civilization.model import of_family
+
+    model = shipped_analysis(ruleset).model
+    assert model is not None
+    war = tables(of_family(model))["calamities"]["civil_war"]
+    losses = {m["card"]: m["effects"] for m in war["modifiers"] if m["adds"]}
+    assert losses == {card: ["faction_annexed"] for card in cards}

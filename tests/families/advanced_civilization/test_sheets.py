@@ -287,6 +287,16 @@ def test_calamities_are_in_resolution_order_with_card_modifiers(base: Built) -> 
     assert "Pottery:</span> −4 unit points per Grain card, optional (primary; secondary)" in text
 
 
+def test_military_in_civil_war_is_one_separate_loss_apart_from_the_faction_selections(base: Built) -> None:
+    """30.414: Military's removal of five unit points per faction is said once, as a loss of its own
+    with the annexation, not against the primary victim's and the beneficiary's selections."""
+    text = html.unescape(base.files["calamities.html"].decode())
+    lines = [line for line in re.findall(r"<li>(.*?)</li>", text) if "Military:</span>" in line]
+    war = [line for line in lines if "per faction" in line]
+    said = "+5 unit points per faction, a separate loss, once (primary, with faction annexed)"
+    assert war == [f'<span class="card">Military:</span> {said}']
+
+
 def test_ast_shows_unknown_never_blank(base: Built) -> None:
     tree = _parse(base.files["ast.html"].decode())
     rows = {_cell_text(row.find("th")).rstrip("*"): row for row in tree.findall(".//table[@class='ast']/tbody/tr")}

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/calamities.schema.
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "8f5d35fefd5943f46115993f7609a79a40702185b820a8340b603d3df466d76b"
+SCHEMA_SHA256 = "2d49550d802d8fec18587a848a4a1f13b82f8ce2905804fbb2ae80a51aeac33c"
 
 from decimal import Decimal
 import re

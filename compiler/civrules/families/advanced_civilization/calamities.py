@@ -8,6 +8,7 @@ calamity's `modifier_combination` says (cumulative, or only the highest card, 30
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import field
 from typing import Literal
@@ -97,7 +98,8 @@ class EffectAmount:
     #: The modifiers that count, and those of held cards that another card superseded.
     applied: tuple[Modifier, ...] = ()
     superseded: tuple[Modifier, ...] = ()
-    #: Modifiers that add a separate loss rather than change this one (Military in Civil War, 30.414).
+    #: Modifiers that add a separate loss rather than change this one (Military in Civil War, 30.414),
+    #: given with the one effect the loss is taken with (check K018), so taken once per resolution.
     additions: tuple[Modifier, ...] = ()
     unknown: Unknown | None = field(default=None)
     #: For a secondary victim: the most one victim can be allotted (`max_per_victim`, else the total).
@@ -211,6 +213,50 @@ def modified_effects(calamity: Calamity, modifier: Modifier) -> tuple[str, ...]:
         return modifier.modifies
     sides = ("primary", "secondary") if modifier.applies_to == "both" else (modifier.applies_to,)
     return tuple(e.id for side in sides for e in calamity.effects_of(side) if e.id is not None)
+
+
+#: The conditions of an effect (the schema's closed set) that exclude each other, each to its
+#: complement: an effect under one and an effect under the other never take place in the same
+#: resolution (the card was traded or it was not, 30.911-30.912; the primary victim has a city by a
+#: volcano or he has none, 30.211-30.212; he has vulnerable units on a flood plain or he has none,
+#: 30.511 and 30.514).
+COMPLEMENTS: Mapping[str, str] = {
+    first: second
+    for pair in (
+        ("card_traded", "card_not_traded"),
+        ("primary_has_city_touched_by_volcano", "primary_has_no_city_touched_by_volcano"),
+        ("primary_has_vulnerable_units_on_flood_plain", "primary_has_no_vulnerable_units_on_flood_plain"),
+    )
+    for first, second in (pair, pair[::-1])
+}
+
+
+def _complement(condition: str | None) -> str:
+    """The condition that excludes ``condition`` (nothing, "", where none does)."""
+    return COMPLEMENTS.get(condition, "") if condition is not None else ""
+
+
+def together(calamity: Calamity, modifier: Modifier) -> dict[Role, tuple[CalamityEffect, ...]]:
+    """The effects of each side that a modifier's separate loss (`adds`) goes with, where two or
+    more of them may take place in one resolution (sides without such effects left out): an engine
+    applying each effect would take the loss once for each. For a modifier without `adds`, nothing.
+
+    Counted, not compared pair by pair: an effect happens together with another of the loss's
+    effects unless every other one is under the complement of its condition."""
+    if not modifier.adds:
+        return {}
+    found: dict[Role, tuple[CalamityEffect, ...]] = {}
+    named = set(modified_effects(calamity, modifier))
+    sides: tuple[Role, ...] = ("primary", "secondary")
+    for side in sides:
+        if modifier.applies_to not in (side, "both"):
+            continue
+        effects = [e for e in calamity.effects_of(side) if e.id is not None and e.id in named]
+        conditions = Counter(e.condition for e in effects if e.condition is not None)
+        clashing = tuple(e for e in effects if len(effects) - 1 > conditions[_complement(e.condition)])
+        if clashing:
+            found[side] = clashing
+    return found
 
 
 def _unknown_mode(calamity: Calamity) -> Unknown | None:

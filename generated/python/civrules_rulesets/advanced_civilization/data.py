@@ -94,7 +94,7 @@ RULESET_ID: Final = "advanced-civilization"
 RULESET_NAME: Final = "Advanced Civilization"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "096658671da81382beb6348b2c79a75fff588cce1f69ea9e3fb2d1ad69ba9320"
+RULESET_FINGERPRINT: Final = "fbe13d33a0bb6f83b38de7aa6ab73f599f3f69901e97764884936330c66ee961"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -1841,7 +1841,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 card=CardId.MILITARY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
-                effects=("first_faction_by_primary", "first_faction_by_beneficiary", "faction_annexed"),
+                effects=("faction_annexed",),
                 amount=5,
                 amount_unknown=False,
                 stated=None,
@@ -1852,8 +1852,8 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per="faction",
                 adds_kind=CalamityKind.LOSE_UNIT_POINTS,
-                text="A primary victim holding Military makes each faction lose five unit points once both factions are chosen; each player must take these, where he can, from areas next to the other faction.",
-                rules=("30.414", "32.832"),
+                text="A primary victim holding Military makes each faction lose five unit points, once, when both factions are chosen; each player must take these, where he can, from areas next to the other faction.",
+                rules=("30.413", "30.414", "32.832"),
                 adds_unit=CalamityUnit.UNIT_POINTS,
             ),
         ),

@@ -148,7 +148,9 @@ def calamity_amount(
     ``role`` is the Role (primary or secondary) the effect is on. ``commodities`` gives the holder's
     commodity cards by good, for modifiers counted per card; ``nation`` his nation, for nations
     immune to a calamity. The modifiers of held cards combine as the calamity says (cumulative, or
-    only the highest card); separate losses a card adds (Military in Civil War) are ``additions``.
+    only the highest card); separate losses a card adds (Military in Civil War) are ``additions``,
+    each given with the one effect it is taken with (Military's with the annexation), so an engine
+    applying every effect of a calamity in turn takes each loss once.
 
     >>> calamity_amount("volcano_earthquake", "earthquake_secondary", [], "secondary").value
     1

@@ -94,7 +94,7 @@ RULESET_ID: Final = "advanced-civilization-western"
 RULESET_NAME: Final = "Advanced Civilization with the Western Extension"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "d11b607a454af90b6a4ce013459d3e26a4ce40bc7f3010d32dc3a0b814c62894"
+RULESET_FINGERPRINT: Final = "53adbd4e65391803c8e25cf7d93072d25b018b9ac9ccbad6e529e43de54c5426"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -1846,7 +1846,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 card=CardId.MILITARY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
-                effects=("first_faction_by_primary", "first_faction_by_beneficiary", "faction_annexed"),
+                effects=("faction_annexed",),
                 amount=5,
                 amount_unknown=False,
                 stated=None,
@@ -1857,8 +1857,8 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 per_any_commodity=False,
                 per="faction",
                 adds_kind=CalamityKind.LOSE_UNIT_POINTS,
-                text="A primary victim holding Military makes each faction lose five unit points once both factions are chosen; each player must take these, where he can, from areas next to the other faction.",
-                rules=("30.414", "32.832"),
+                text="A primary victim holding Military makes each faction lose five unit points, once, when both factions are chosen; each player must take these, where he can, from areas next to the other faction.",
+                rules=("30.413", "30.414", "32.832"),
                 adds_unit=CalamityUnit.UNIT_POINTS,
             ),
         ),

@@ -104,7 +104,7 @@ RULESET_ID: Final = "central-america"
 RULESET_NAME: Final = "Central America (Expansion Project map variant)"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "ee3f48b931f529e99568cd7ec378329bbfcbf9b2d48a8b46a52601783f75a1cf"
+RULESET_FINGERPRINT: Final = "d095c63202fcba889227cf6f1cc5115189ee9c81148dec9270e6e2c1f0e6fb49"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -4400,7 +4400,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 card=CardId.MILITARY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
-                effects=("first_faction_by_primary", "first_faction_by_beneficiary", "faction_annexed"),
+                effects=("faction_annexed",),
                 amount=5,
                 amount_unknown=False,
                 stated=None,
@@ -4419,7 +4419,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 card=CardId.NAVAL_WARFARE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
-                effects=("first_faction_by_primary", "first_faction_by_beneficiary", "faction_annexed"),
+                effects=("faction_annexed",),
                 amount=5,
                 amount_unknown=False,
                 stated=None,
@@ -4438,7 +4438,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 card=CardId.ADVANCED_MILITARY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
-                effects=("first_faction_by_primary", "first_faction_by_beneficiary", "faction_annexed"),
+                effects=("faction_annexed",),
                 amount=5,
                 amount_unknown=False,
                 stated=None,

@@ -106,7 +106,7 @@ RULESET_ID: Final = "expansion-project"
 RULESET_NAME: Final = "Civilization: The Expansion Project"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "88f40173f6199a858726eae2c8abd3300f607c310f64b62207d38fb4d007d0ed"
+RULESET_FINGERPRINT: Final = "60004d39a282c5e336849578e7b120d7eb8ba41096c3615c8146de23d734f555"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -4671,7 +4671,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 card=CardId.MILITARY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
-                effects=("first_faction_by_primary", "first_faction_by_beneficiary", "faction_annexed"),
+                effects=("faction_annexed",),
                 amount=5,
                 amount_unknown=False,
                 stated=None,
@@ -4690,7 +4690,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 card=CardId.NAVAL_WARFARE,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
-                effects=("first_faction_by_primary", "first_faction_by_beneficiary", "faction_annexed"),
+                effects=("faction_annexed",),
                 amount=5,
                 amount_unknown=False,
                 stated=None,
@@ -4709,7 +4709,7 @@ CALAMITY_MODIFIERS: Final[Mapping[str, tuple[CalamityModifier, ...] | None]] = F
                 card=CardId.ADVANCED_MILITARY,
                 applies_to=AppliesTo.PRIMARY,
                 effect=ModifierEffect.AGGRAVATES,
-                effects=("first_faction_by_primary", "first_faction_by_beneficiary", "faction_annexed"),
+                effects=("faction_annexed",),
                 amount=5,
                 amount_unknown=False,
                 stated=None,

@@ -25,7 +25,7 @@ from typing import Any
 from civrules.checks import RULE_INDEX, check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.diagnostics.suggest import closest
-from civrules.families.advanced_civilization.calamities import modified_effects
+from civrules.families.advanced_civilization.calamities import modified_effects, together
 from civrules.families.advanced_civilization.commodities import declared_stacks
 from civrules.families.advanced_civilization.model import CALAMITY_KINDS, Calamity, Card, Modifier, Ruleset, TradeStack
 from civrules.model import Unknown
@@ -922,3 +922,65 @@ def check_duplicate_modifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 "merge them into one modifier, or make them name different effects or roles",
                 [Related(calamity.origin.span("modifiers", clash.index, "card"), "the other modifier")],
             )
+
+
+#: How many of the effects a K018 diagnostic points at (a message stays short whatever the data holds).
+SHOWN_EFFECTS = 10
+
+
+@check(
+    "K018",
+    "addition-on-several-effects",
+    Severity.ERROR,
+    reads=(
+        "calamities.effects",
+        "calamities.modifiers",
+    ),
+)
+def check_addition_on_one_effect(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a modifier adds a separate loss (`adds`) and goes with two or more effects of one side
+    that take place together in one resolution: it names them in `modifies`, or it names none, so
+    that it goes with every effect of the side(s) it `applies_to`. Effects under conditions that
+    exclude each other (an eruption or an earthquake; the card traded or not) never take place
+    together, so a loss that goes with each of them is still taken once.
+
+    Why: an added loss is taken once, where the rule says: Military's five unit points from each
+    faction in Civil War are removed once the factions are selected (30.414), not once per faction
+    selection. Put on three effects, the package reports it with each (an engine applying each
+    effect removes 15 unit points per faction, not 5) and the sheets list it against effects it
+    does not change.
+
+    Fix: name in `modifies` the one effect the rule takes the loss with, and say when in the
+    modifier's `text` or `note`.
+
+        - card: military                     # FAIL: Civil War has three effects on the primary victim
+          applies_to: primary
+          effect: aggravates
+          amount: 5
+          per: {kind: faction}
+          adds: {kind: lose_unit_points, unit: unit_points}
+
+        - card: military
+          applies_to: primary
+          effect: aggravates
+          modifies: [faction_annexed]        # PASS: taken once, with the annexation
+          amount: 5
+          per: {kind: faction}
+          adds: {kind: lose_unit_points, unit: unit_points}
+    """
+    for calamity in calamities_of(ruleset):
+        for modifier in calamity.modifiers:
+            for side, effects in together(calamity, modifier).items():
+                ids = [str(e.id) for e in effects]
+                named = "it names" if modifier.modifies else "without `modifies`, it goes with"
+                yield diagnostic(
+                    "K018",
+                    f"`{calamity.id}`: the loss `{modifier.card}` adds goes with "
+                    f"{words.count(len(ids), 'effect')} of the {side} victim that take place together "
+                    f"({named} {words.listed(ids)}): applied effect by effect, it is taken {len(ids)} times",
+                    calamity.origin.key_span("modifiers", modifier.index, "modifies" if modifier.modifies else "adds"),
+                    "name in `modifies` the one effect the rule takes the loss with (and say when in its `text`), "
+                    f"e.g. `modifies: [{ids[-1]}]`",
+                    [Related(calamity.origin.span(side, e.index, "id"), f"`{e.id}`") for e in effects[:SHOWN_EFFECTS]],
+                )

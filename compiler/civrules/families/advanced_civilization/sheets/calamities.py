@@ -55,8 +55,11 @@ def modifier_parts(
 
     E.g. Medicine on Epidemic: ``−8 unit points (primary, 16 → 8)``. ``amounts``: what a holder of
     one card loses, by effect, card and side, kept for the calamity's other modifiers (a card of
-    many modifiers asked the same amount once for each, each asking walking all of them).
+    many modifiers asked the same amount once for each, each asking walking all of them). A
+    separate loss a card adds (`adds`) is said once, apart from the amounts it does not change.
     """
+    if modifier.adds:
+        return _addition_parts(calamity, modifier)
     parts: list[tuple[str, str]] = []
     for effect_id in modified_effects(calamity, modifier):
         effect = effect_of(calamity, effect_id)
@@ -69,13 +72,6 @@ def modifier_parts(
         amount = modifier.amount
         if modifier.effect == "immunity":
             words = "immune"
-        elif modifier.adds and isinstance(amount, int):
-            words = (
-                f"{signed(amount)} {unit_words(modifier.adds_unit if modifier.adds_unit is not None else unit, amount)}"
-            )
-            if modifier.per:
-                words += f" per {humanize(modifier.per_kind or '')}"
-            words += ", an added loss"
         elif isinstance(stated, int):
             if isinstance(base, int):
                 words = (
@@ -121,6 +117,38 @@ def modifier_parts(
                 where.append(f"{result.base} → {result.value}")
         parts.append((words, ", ".join(where)))
     return merge_parts(parts)
+
+
+def _addition_parts(calamity: Calamity, modifier: Modifier) -> list[str]:
+    """A separate loss a card adds, said once with the effect it goes with on each side: Military on
+    Civil War, ``+5 unit points per faction, a separate loss, once (primary, with faction annexed)``.
+    Effects under conditions that exclude each other are joined by "or" (Urbanism: eruption or
+    earthquake); check K018 holds a loss to effects that never take place together."""
+    amount = modifier.amount
+    if isinstance(amount, int):
+        words = f"{signed(amount)} {unit_words(modifier.adds_unit, amount)}".rstrip()
+        if modifier.per:
+            words += f" per {humanize(modifier.per_kind or '')}"
+        words += ", a separate loss, once"
+    else:
+        units = unit_words(modifier.adds_unit, 2)
+        words = f"a separate loss{' of ' + units if units else ''}, once"
+        if isinstance(amount, Unknown):
+            words += ", amount unknown"
+    words = " ".join(words.split())
+    if modifier.optional:
+        words += ", optional"
+    named = modified_effects(calamity, modifier)
+    places = []
+    for side in ("primary", "secondary"):
+        if modifier.applies_to not in (side, "both"):
+            continue
+        labels = [_effect_label(calamity, e) for e in named if effect_side(calamity, e) == side]
+        if not labels:
+            continue
+        shown = " or ".join(label for label in labels if label)
+        places.append(f"{side}, with {shown}" if shown else side)
+    return [f"{words} ({'; '.join(places)})"] if places else []
 
 
 def merge_parts(parts: Iterable[tuple[str, str]]) -> list[str]:
