@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "94a3f85d4d6811b8b236381f06c79621403e3baf5071e5c39ca23de4a35c41aa"
+SCHEMA_SHA256 = "10b8af5969f9470768b3f24342b33db7142a0f0c1577d355c890bced50106a19"
 
 from decimal import Decimal
 import re
@@ -322,6 +322,11 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__production_one_of_count6 < 2:
                                 try:
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_counted(data__cards_item__production, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].production")
+                                    data__cards_item__production_one_of_count6 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if data__cards_item__production_one_of_count6 < 2:
+                                try:
                                     validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_unknown(data__cards_item__production, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].production")
                                     data__cards_item__production_one_of_count6 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
@@ -361,6 +366,11 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                         data__cards_item__buildbonus_len = len(data__cards_item__buildbonus)
                                         for data__cards_item__buildbonus_x, data__cards_item__buildbonus_item in enumerate(data__cards_item__buildbonus):
                                             validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__cards_item__buildbonus_item, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].build_bonus[{data__cards_item__buildbonus_x}]")
+                                    data__cards_item__buildbonus_one_of_count8 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if data__cards_item__buildbonus_one_of_count8 < 2:
+                                try:
+                                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_counted(data__cards_item__buildbonus, custom_formats, (name_prefix or "data") + ".cards[{data__cards_x}].build_bonus")
                                     data__cards_item__buildbonus_one_of_count8 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__buildbonus_one_of_count8 < 2:
@@ -551,6 +561,106 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                             raise _Invalid
                 if data_item_keys:
                     raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_counted(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (dict)):
+        raise _Invalid
+    data_any_of_count10 = 0
+    if not data_any_of_count10:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['rule']) - data.keys()
+                if data__missing_keys:
+                    raise _Invalid
+            data_any_of_count10 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count10:
+        try:
+            data_is_dict = isinstance(data, dict)
+            if data_is_dict:
+                data__missing_keys = set(['source']) - data.keys()
+                if data__missing_keys:
+                    raise _Invalid
+            data_any_of_count10 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if not data_any_of_count10:
+        raise _Invalid
+    data_is_dict = isinstance(data, dict)
+    if data_is_dict:
+        data__missing_keys = set(['each', 'per', 'at_most']) - data.keys()
+        if data__missing_keys:
+            raise _Invalid
+        data_keys = set(data.keys())
+        if "each" in data_keys:
+            data_keys.remove("each")
+            data__each = data["each"]
+            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__each, custom_formats, (name_prefix or "data") + ".each")
+        if "per" in data_keys:
+            data_keys.remove("per")
+            data__per = data["per"]
+            data__per_one_of_count11 = 0
+            if data__per_one_of_count11 < 2:
+                try:
+                    if not (isinstance(data__per, str) and data__per == 'samurai'):
+                        raise _Invalid
+                    data__per_one_of_count11 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if data__per_one_of_count11 < 2:
+                try:
+                    if not isinstance(data__per, (dict)):
+                        raise _Invalid
+                    data__per_is_dict = isinstance(data__per, dict)
+                    if data__per_is_dict:
+                        data__per__missing_keys = set(['colour']) - data__per.keys()
+                        if data__per__missing_keys:
+                            raise _Invalid
+                        data__per_keys = set(data__per.keys())
+                        if "colour" in data__per_keys:
+                            data__per_keys.remove("colour")
+                            data__per__colour = data__per["colour"]
+                            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__per__colour, custom_formats, (name_prefix or "data") + ".per.colour")
+                        if data__per_keys:
+                            raise _Invalid
+                    data__per_one_of_count11 += 1
+                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+            if data__per_one_of_count11 != 1:
+                raise _Invalid
+        if "at_most" in data_keys:
+            data_keys.remove("at_most")
+            data__atmost = data["at_most"]
+            if not isinstance(data__atmost, (int)) and not (isinstance(data__atmost, float) and data__atmost.is_integer()) or isinstance(data__atmost, bool):
+                raise _Invalid
+            if isinstance(data__atmost, (int, float, Decimal)) and not isinstance(data__atmost, bool):
+                if data__atmost < 1:
+                    raise _Invalid
+        if "plus" in data_keys:
+            data_keys.remove("plus")
+            data__plus = data["plus"]
+            if not isinstance(data__plus, (list, tuple)):
+                raise _Invalid
+            data__plus_is_list = isinstance(data__plus, (list, tuple))
+            if data__plus_is_list:
+                data__plus_len = len(data__plus)
+                if data__plus_len < 1:
+                    raise _Invalid
+                for data__plus_x, data__plus_item in enumerate(data__plus):
+                    validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_id(data__plus_item, custom_formats, (name_prefix or "data") + ".plus[{data__plus_x}]")
+        if "rule" in data_keys:
+            data_keys.remove("rule")
+            data__rule = data["rule"]
+            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_rule(data__rule, custom_formats, (name_prefix or "data") + ".rule")
+        if "source" in data_keys:
+            data_keys.remove("source")
+            data__source = data["source"]
+            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_source(data__source, custom_formats, (name_prefix or "data") + ".source")
+        if "note" in data_keys:
+            data_keys.remove("note")
+            data__note = data["note"]
+            validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_note(data__note, custom_formats, (name_prefix or "data") + ".note")
+        if data_keys:
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_printed_id(data, custom_formats={}, name_prefix=None):

@@ -11,7 +11,17 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from civrules.families.imperial_settlers.decks import DeckRule, deck_rule
-from civrules.model import Collection, Entity, Origin, Ruleset, Unknown, known, rule_index_of, rules_of
+from civrules.model import (
+    Collection,
+    Entity,
+    Origin,
+    Ruleset,
+    Unknown,
+    known,
+    rule_index_of,
+    rules_of,
+    source_of,
+)
 from civrules.support.values import frozen_value
 
 if TYPE_CHECKING:  # the register imports this room; resolution imports the register
@@ -21,6 +31,26 @@ FAMILY_ID = "imperial-settlers"
 
 #: A list of goods, one per unit, or a fact no source gives.
 Goods = tuple[str, ...] | Unknown
+
+
+@frozen_value
+class Counted:
+    """Goods that depend on the player's empire (p11/esclarecimentos-gerais, p15): ``each`` once per
+    location of ``colour`` (the card itself counted where its colour matches) or, with ``per``
+    ``samurai``, per Samurai of the player; at most ``at_most`` counted; and ``plus`` whatever the count."""
+
+    each: str
+    #: ``colour`` (the locations of ``colour``) or ``samurai``.
+    per: str
+    colour: str | None
+    at_most: int
+    plus: tuple[str, ...]
+    rules: tuple[str, ...]
+    source: str | None
+
+
+#: What a card gives (a production, a build bonus): goods, goods counted, or a fact no source gives.
+Gives = Goods | Counted
 
 
 @frozen_value
@@ -45,9 +75,9 @@ class Card(Entity):
     cost: Goods
     spoils: Goods | None
     deal: str | Unknown | None
-    production: Goods | None
+    production: Gives | None
     effect: str | Unknown | None
-    build_bonus: Goods | None
+    build_bonus: Gives | None
     differing_copies: tuple[CopyFacts, ...]
     #: The deck the card belongs to (its printed ids' code, or its `deck:`), None where neither says.
     deck: str | None
@@ -539,6 +569,24 @@ def _goods(value: Any) -> Goods | None:
     return tuple(str(v) for v in value) if isinstance(value, list) else None
 
 
+def _gives(value: Any) -> Gives | None:
+    """Goods, or goods counted per location of a colour or per Samurai (a mapping with ``each``)."""
+    if isinstance(value, Mapping) and "each" in value and "unknown" not in value:
+        per = value.get("per")
+        colour = per.get("colour") if isinstance(per, Mapping) else None
+        at_most = value.get("at_most")
+        return Counted(
+            each=str(value["each"]),
+            per="colour" if isinstance(per, Mapping) else str(per),
+            colour=str(colour) if colour is not None else None,
+            at_most=at_most if isinstance(at_most, int) and not isinstance(at_most, bool) else 0,
+            plus=tuple(str(g) for g in value.get("plus") or ()),
+            rules=rules_of(value),
+            source=source_of(value),
+        )
+    return _goods(value)
+
+
 def _text(value: Any) -> str | Unknown | None:
     value = known(value)
     return value if isinstance(value, (str, Unknown)) else None
@@ -572,9 +620,9 @@ def _card(entry: Entry, prefixes: Mapping[str, str]) -> Card:
         cost=cost if cost is not None else (),
         spoils=_goods(raw.get("spoils")),
         deal=_text(raw.get("deal")),
-        production=_goods(raw.get("production")),
+        production=_gives(raw.get("production")),
         effect=_text(raw.get("effect")),
-        build_bonus=_goods(raw.get("build_bonus")),
+        build_bonus=_gives(raw.get("build_bonus")),
         differing_copies=tuple(differing),
         deck=deck,
         can_be_razed=raw.get("can_be_razed", True) is not False,

@@ -9,7 +9,7 @@ from typing import Any
 
 from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, words
-from civrules.families.imperial_settlers.model import Card, ImperialSettlersRuleset
+from civrules.families.imperial_settlers.model import Card, Counted, ImperialSettlersRuleset
 from civrules.model import Unknown
 
 PRINTED_ID = re.compile(r"^([A-Z]{3})([0-9]{3})$")
@@ -194,8 +194,9 @@ _COPY_FIELDS = ("cost", "spoils", "deal")
 )
 def check_goods(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
-    What: a card's cost, spoils, deal, production or build bonus (or a differing copy's cost,
-    spoils or deal), or a faction board's production or storage, names no good of the ruleset
+    What: a card's cost, spoils, deal, production or build bonus (the good given per location
+    counted and the goods given beside, where it counts), or a differing copy's cost, spoils or
+    deal, or a faction board's production or storage, names no good of the ruleset
     (card, vp, worker, raze, defence, gold, food, wood, stone, p3). A cost may also ask for a
     `location` (a built location or a foundation discarded), on faction cards only (p8).
 
@@ -207,15 +208,21 @@ def check_goods(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
         cost: [wood, stones]   # FAIL: `stones` is no good
         differing_copies:
           - {id: ROM005, deal: wod}   # FAIL: `wod` is no good
+        production: {each: wokrer, per: {colour: pink}, at_most: 3, rule: p11}   # FAIL: `wokrer` is no good
     """
     goods = set(ruleset.goods.ids())
     listed = f"goods: {', '.join(sorted(goods))}"
     for card in ruleset.cards:
         deck = ruleset.decks.get(card.deck) if card.deck is not None else None
         faction_card = deck is not None and deck.faction is not None
-        places: list[tuple[str, Any, tuple[str | int, ...]]] = [
-            (f"{field} of card `{card.id}`", getattr(card, field), (field,)) for field in _FIELDS
-        ]
+        places: list[tuple[str, Any, tuple[str | int, ...]]] = []
+        for field in _FIELDS:
+            value = getattr(card, field)
+            if isinstance(value, Counted):  # the good per thing counted, and the goods given beside
+                places.append((f"{field} of card `{card.id}`", value.each, (field, "each")))
+                places.append((f"{field} of card `{card.id}`", value.plus, (field, "plus")))
+            else:
+                places.append((f"{field} of card `{card.id}`", value, (field,)))
         places += [
             (
                 f"{field} of copy {copy.printed_id} of card `{card.id}`",
@@ -313,13 +320,22 @@ def check_spoils_and_deals(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnos
     "F011",
     "unknown-kind-or-colour",
     Severity.ERROR,
-    reads=("cards.colours", "cards.kind", "colours.id", "location_kinds.id", setting("colourless_cards")),
+    reads=(
+        "cards.build_bonus",
+        "cards.colours",
+        "cards.kind",
+        "cards.production",
+        "colours.id",
+        "location_kinds.id",
+        setting("colourless_cards"),
+    ),
 )
 def check_kinds_and_colours(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: a card's kind is not one of the ruleset's kinds of location (production, ability,
-    action, p4/p8), a colour is not one of its eight colours (p4), or a card has no colour though
-    the ruleset does not list it in `colourless_cards` (only the Ruínas, p12).
+    action, p4/p8), a colour (of the card, or the colour whose locations a production or build
+    bonus counts) is not one of its eight colours (p4), or a card has no colour though the
+    ruleset does not list it in `colourless_cards` (only the Ruínas, p12).
 
     Why: the kind decides the card's row and the solo attack priority; colours count for the
     abilities that give goods per colour.
@@ -328,6 +344,7 @@ def check_kinds_and_colours(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
 
         kind: production
         colours: [purple]   # FAIL: the violet colour is `violet`
+        production: {each: wood, per: {colour: gray}, at_most: 3, rule: p11}   # FAIL: grey is `grey`
     """
     kinds = set(ruleset.location_kinds.ids())
     colours = set(ruleset.colours.ids())
@@ -346,6 +363,16 @@ def check_kinds_and_colours(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
                     "F011",
                     f"card `{card.id}`: `{colour}` is no colour of the ruleset",
                     card.origin.span("colours", index),
+                    f"colours: {', '.join(sorted(colours))}",
+                )
+        for field in ("production", "build_bonus"):
+            counted = getattr(card, field)
+            if isinstance(counted, Counted) and counted.colour is not None and counted.colour not in colours:
+                yield diagnostic(
+                    "F011",
+                    f"card `{card.id}`: its {field.replace('_', ' ')} counts the locations of "
+                    f"`{counted.colour}`, no colour of the ruleset",
+                    card.origin.span(field, "per", "colour"),
                     f"colours: {', '.join(sorted(colours))}",
                 )
         if not card.colours and card.id not in colourless:
