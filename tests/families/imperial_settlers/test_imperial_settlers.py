@@ -260,3 +260,71 @@ def test_a_card_drawn_from_one_deck_keeps_its_deck(exported: dict[str, Any]) -> 
     legion, dojo = _card_with(exported, "ROM017"), _card_with(exported, "JAP024")
     assert (legion["production"], legion["build_bonus"]) == (["common_card"], ["common_card"])
     assert dojo["build_bonus"] == ["faction_card"]
+
+
+#: Where the transcription's cards carry a condition of its Conditions enum: the field it conditions
+#: (cardEffect, a production; cardEffectForPosition, a build bonus), the good given per counted
+#: thing, what is counted (the player's locations of a colour, or Samurai), the enum's limit, and
+#: the goods given beside (its source CARD: one card).
+COUNTED: dict[str, tuple[str, str, Any, int, list[str] | None]] = {
+    "jap006": ("production", "worker", {"colour": "pink"}, 3, None),  # HAS_PINK_3_MAX
+    "jap009": ("production", "vp", "samurai", 3, None),  # HAS_SAMURAI_3_MAX
+    "egy002": ("production", "stone", {"colour": "grey"}, 3, None),  # HAS_GRAY_3_MAX
+    "com011": ("production", "stone", {"colour": "grey"}, 3, None),
+    "com017": ("production", "worker", {"colour": "pink"}, 3, None),
+    "com025": ("production", "food", {"colour": "red"}, 3, None),  # HAS_RED_3_MAX
+    "com027": ("production", "gold", {"colour": "gold"}, 3, None),  # HAS_GOLD_3_MAX
+    "com029": ("production", "wood", {"colour": "brown"}, 3, None),  # HAS_BROWN_3_MAX
+    "bar022": ("build_bonus", "vp", {"colour": "black"}, 6, None),  # HAS_BLACK_COLOR_6_MAX
+    "com001": ("build_bonus", "vp", {"colour": "grey"}, 6, ["card"]),  # HAS_GRAY_6_MAX_AND_GET_CARD
+    "com003": ("build_bonus", "vp", {"colour": "brown"}, 6, ["card"]),
+    "com075": ("build_bonus", "vp", {"colour": "red"}, 6, ["card"]),
+    "com079": ("build_bonus", "vp", {"colour": "pink"}, 6, ["card"]),
+    "com081": ("build_bonus", "vp", {"colour": "gold"}, 6, ["card"]),  # HAS_GOLD_COLOR_6_MAX_AND_GET_CARD
+}
+CONDITIONS = (
+    "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:"
+    "common/src/main/java/cz/games/lp/common/enums/Conditions.java"
+)
+
+
+@pytest.mark.parametrize("card_id", sorted(COUNTED))
+def test_a_bonus_per_location_of_a_colour_or_per_samurai_is_a_fact(exported: dict[str, Any], card_id: str) -> None:
+    """p11/esclarecimentos-gerais and p15/lembre-se: a production or build bonus of "1 good per
+    location of a colour" counts the player's locations of that colour, the card itself included
+    where its colour matches; p14: the Castelo do Daimiô (jap009) scores with Samurai. The colour,
+    the limit and the card given beside are the transcription's (Conditions.java)."""
+    field, each, per, at_most, plus = COUNTED[card_id]
+    card = _by_id(exported, "cards")[card_id]
+    value = card[field]
+    assert {k: value.get(k) for k in ("each", "per", "at_most", "plus")} == {
+        "each": each,
+        "per": per,
+        "at_most": at_most,
+        "plus": plus,
+    }
+    assert value["source"] == CONDITIONS
+    cited = value["rule"] if isinstance(value["rule"], list) else [value["rule"]]
+    if per == "samurai":
+        assert "p14" in cited and "p11/posicionando-samurais" in cited
+    else:
+        assert {"p11/esclarecimentos-gerais", "p15/lembre-se"} <= set(cited)
+        assert per["colour"] in card["colours"]  # the card counts itself (p11): every one is of its colour
+
+
+def test_an_unknown_production_says_what_the_transcription_encodes(exported: dict[str, Any]) -> None:
+    """The productions left unknown name what the transcription writes for them (an alternative in
+    orEffect, a condition its code never reads, an effect tied to no good), never a condition where
+    it has none, nor "not stated" for what a source states."""
+    reasons = {
+        c["id"]: c[field]["unknown"]
+        for c in exported["cards"]
+        for field in ("production", "build_bonus")
+        if isinstance(c.get(field), dict) and "unknown" in c[field]
+    }
+    assert not [card for card, why in reasons.items() if "what that condition means" in why]
+    assert set(reasons) == {"egy004", "com016", "jap011", "rom011"}
+    assert "orEffect" in reasons["egy004"] and "condition" not in reasons["egy004"]
+    assert "PRODUCE_ANOTHER_PRODUCTION" in reasons["com016"] and "no condition" in reasons["com016"]
+    for card in ("jap011", "rom011"):
+        assert "CHOICE_FROM_2_FACTION_CARDS" in reasons[card] and "orEffect" in reasons[card]
