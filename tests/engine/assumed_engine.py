@@ -44,7 +44,7 @@ def views() -> tuple[
         smc_runtime.Assumptions(technology_levels={"pottery": 1})
     )
     imperial: is_runtime.RulesetPackage = imperial_settlers.assuming(
-        is_runtime.Assumptions(card_productions={"jap006": ["wood"]})
+        is_runtime.Assumptions(card_productions={"jap011": ["wood"]})
     )
     return ep, mega, smc, imperial
 
@@ -61,4 +61,4 @@ def run() -> tuple[int, int, bool, dict[str, int]]:
     )
     is_class: is_runtime.RulesetPackage = is_runtime.AssumedPackage(imperial_settlers, is_runtime.Assumptions())
     assert smc_class.RULESET_ID == "sid-meiers-civilization" and is_class.RULESET_ID == "imperial-settlers"
-    return law_price(ep), named_per_trade(mega), pottery_first(smc), japanese_income(imperial, ["jap006"])
+    return law_price(ep), named_per_trade(mega), pottery_first(smc), japanese_income(imperial, ["jap011"])

@@ -192,7 +192,7 @@ UNKNOWN_IDS: dict[str, tuple[str, Callable[[], object]]] = {
     ),
     "imperial a good that is a list": (
         r"^no good \['wood'\] in this ruleset: an id is a str, ",
-        lambda: imperial.assuming(imperial_runtime.Assumptions(card_productions={"jap006": [["wood"]]})),  # type: ignore[arg-type]
+        lambda: imperial.assuming(imperial_runtime.Assumptions(card_productions={"jap011": [["wood"]]})),  # type: ignore[arg-type]
     ),
 }
 
@@ -277,7 +277,7 @@ def test_an_assumptions_record_replaces_and_pickles_with_its_checks() -> None:
 VIEWS: dict[str, Callable[[], Any]] = {
     "expansion_project": lambda: ep.assuming(ac_runtime.Assumptions(card_costs={"law": 170}, why="t")),
     "sid_meiers_civilization": lambda: smc.assuming(smc_runtime.Assumptions(wonder_costs={"stonehenge": 10})),
-    "imperial_settlers": lambda: imperial.assuming(imperial_runtime.Assumptions(card_productions={"jap006": ["wood"]})),
+    "imperial_settlers": lambda: imperial.assuming(imperial_runtime.Assumptions(card_productions={"jap011": ["wood"]})),
 }
 
 

@@ -68,6 +68,10 @@ OUT_OF_DOMAIN: dict[str, tuple[str, Call]] = {
     ),
     "imperial.board_score vp": (r"^vp='3' is not a whole number", lambda: imperial.board_score(1, 1, "3")),  # type: ignore[arg-type]
     "imperial.can_pay goods": (r"^wood='2' is not a whole number", lambda: imperial.can_pay("com003", {"wood": "2"})),
+    "imperial.production samurai": (
+        r"^samurai='1' is not a whole number",
+        lambda: imperial.production("japanese", locations=["jap009"], samurai="1"),  # type: ignore[arg-type]
+    ),
 }
 
 
@@ -406,9 +410,10 @@ NOT_DEFINED: dict[str, tuple[str, Call]] = {
         r"^famine.famine_secondary is an effect on the secondary victim, not the primary$",
         lambda: ac.calamity_amount("famine", "famine_secondary", [], "primary"),
     ),
-    "imperial.production location": (
-        r"^'bar004' is not a production location",
-        lambda: imperial.production("romans", locations=["bar004"]),
+    "imperial.production Samurai beyond the faction locations": (
+        r"^samurai=2 is outside the domain of the rule \(Samurai, at most 1 on each faction location of the "
+        r"empire \(p11\)\): 0 to 1$",
+        lambda: imperial.production("japanese", locations=["jap009", "com025"], samurai=2),
     ),
     # Round 19 (second trial): arguments held to the components of the game, not only to its vocabulary.
     "ep.set_value good in no deck of the count": (

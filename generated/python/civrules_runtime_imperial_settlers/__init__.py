@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         Colour,
         Component,
         CopyFacts,
+        CountedGoods,
         Deck,
         DeckRule,
         Faction,
@@ -69,6 +70,7 @@ _RECORDS = frozenset(
         "Colour",
         "Component",
         "CopyFacts",
+        "CountedGoods",
         "Deck",
         "DeckRule",
         "Faction",
@@ -85,7 +87,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "1.8.1"
+__version__ = "2.0.0"
 
 __all__ = [
     "Action",
@@ -96,6 +98,7 @@ __all__ = [
     "Colour",
     "Component",
     "CopyFacts",
+    "CountedGoods",
     "Deck",
     "DeckRule",
     "DraftRulesetError",

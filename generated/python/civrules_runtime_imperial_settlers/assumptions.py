@@ -115,9 +115,11 @@ class AssumedPackage(AssumedView):
         return self._package.worker_exchange(workers)
 
     def production(
-        self, faction: AnyId, deals: Iterable[AnyId] = (), locations: Iterable[AnyId] = ()
+        self, faction: AnyId, deals: Iterable[AnyId] = (), locations: Iterable[AnyId] = (), samurai: int = 0
     ) -> Mapping[str, int]:
-        return logic.production(self._package.FACTIONS, self.CARDS, self._package.GOODS, faction, deals, locations)
+        return logic.production(
+            self._package.FACTIONS, self.CARDS, self._package.GOODS, faction, deals, locations, samurai
+        )
 
     def board_score(self, common_locations: int, faction_locations: int, vp: int = 0) -> int:
         return self._package.board_score(common_locations, faction_locations, vp)

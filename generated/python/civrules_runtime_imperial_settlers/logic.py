@@ -201,10 +201,18 @@ def production(
     faction: str,
     deals: Iterable[str] = (),
     locations: Iterable[str] = (),
+    samurai: int = 0,
 ) -> Mapping[str, int]:
     """The goods a player collects in a production phase (p6): the faction board's, one good per
-    deal, and each production location's; a read-only FrozenMap by good id. The faction, the deals
-    and the locations are checked before what any of them produces is looked up."""
+    deal, and what each production location of the empire gives; a read-only FrozenMap by good id.
+
+    ``locations`` are the locations of the player's empire, of every kind: the production
+    locations among them produce, and every one counts for a production that gives goods per
+    location of a colour (the producing card itself included, p11 and p15). ``samurai`` are the
+    player's Samurai, for a production per Samurai (p14); a Samurai guards a faction location, at
+    most one each (p11), so there are no more than the empire's faction locations. The faction,
+    the deals, the locations and the Samurai are checked before what any of them produces is
+    looked up."""
     collection(deals, "deals")
     collection(locations, "locations")
     record = factions[known(factions, faction, "faction")]
@@ -218,21 +226,30 @@ def production(
                 f"{location!r} is listed {_times(listed[location])} in locations: the game has "
                 f"{_copies(card.copies)} of it (Card.copies)"
             )
-        if card.kind != "production":
-            raise OutOfDomainError(f"{location!r} is not a production location: it produces nothing")
         if card.deck is not None and record.deck is not None and str(card.deck) not in ("common", str(record.deck)):
             raise OutOfDomainError(
                 f"{location!r} is a card of the {card.deck} deck: the {faction!r} empire builds only common "
                 f"cards and its own deck's ({record.deck})"
             )
+    own = sum(1 for _, card in built if card.deck is not None and str(card.deck) == str(record.deck))
+    within(samurai, "samurai", 0, own, "Samurai, at most 1 on each faction location of the empire (p11)")
     if record.production is None:
         raise UnknownFactError(f"what the {faction!r} board produces is not in the sources")
     total = counted(record.production)
     for good, amount in dealt.items():
         total[good] = total.get(good, 0) + amount
+    of_colour: dict[str, int] = {}
+    for _, card in built:
+        for colour in set(card.colours):
+            of_colour[colour] = of_colour.get(colour, 0) + 1
     for location, card in built:
-        if card.production is None:
+        if card.kind != "production":
+            continue  # it counts for its colour, and produces nothing itself
+        given = card.production
+        if given is None:
             raise UnknownFactError(f"what {location!r} produces is not in the sources")
-        for good in card.production:
+        if not isinstance(given, tuple):  # goods per location of a colour, or per Samurai
+            given = given.given(samurai if given.per == "samurai" else of_colour.get(str(given.colour), 0))
+        for good in given:
             total[good] = total.get(good, 0) + 1
     return FrozenMap(dict(sorted(total.items())))

@@ -10,7 +10,7 @@ give; a list of goods holds one id per unit (``("wood", "wood", "stone")``).
 from __future__ import annotations
 
 from civrules_runtime.assumed import pairs, text
-from civrules_runtime.errors import collection
+from civrules_runtime.errors import collection, within
 from civrules_runtime.mappings import FrozenMap
 from civrules_runtime.records import Record
 from civrules_runtime.records import UnknownFact as UnknownFact
@@ -63,10 +63,51 @@ class CopyFacts(Record):
         _set(self, "deal", deal)
 
 
+class CountedGoods(Record):
+    """Goods that depend on the player's empire (p11, p15: "1 good per location of a colour"):
+    ``each`` once per location of ``colour`` in the empire, the card itself counted where its colour
+    matches (``per`` ``"colour"``), or once per Samurai of the player (``per`` ``"samurai"``,
+    ``colour`` None); ``at_most`` counted at most; and the goods of ``plus`` whatever the count.
+    ``given(count)`` is what a count gives. ``rules`` cite the rule and the source of the fact."""
+
+    __slots__ = ("each", "per", "colour", "at_most", "plus", "rules")
+    __match_args__ = ("each", "per", "colour", "at_most", "plus")
+
+    each: str
+    per: str
+    colour: str | None
+    at_most: int
+    plus: tuple[str, ...]
+    rules: tuple[str, ...]
+
+    def __init__(
+        self,
+        each: str,
+        per: str,
+        colour: str | None,
+        at_most: int,
+        plus: tuple[str, ...] = (),
+        rules: tuple[str, ...] = (),
+    ) -> None:
+        _set(self, "each", each)
+        _set(self, "per", per)
+        _set(self, "colour", colour)
+        _set(self, "at_most", at_most)
+        _set(self, "plus", plus)
+        _set(self, "rules", rules)
+
+    def given(self, count: int) -> tuple[str, ...]:
+        """The goods ``count`` things counted give (locations of the colour, the card itself
+        included; or Samurai): ``each`` once per thing, up to ``at_most``, then ``plus``."""
+        within(count, "count", 0, None, f"{'Samurai' if self.per == 'samurai' else 'locations of the colour'} counted")
+        return (self.each,) * min(count, self.at_most) + self.plus
+
+
 class Card(Record):
     """A card of a deck with its copies: its kind of location, colours, printed ids, building cost
     (``location``: a built location or a foundation discarded), spoils (what razing it gives), deal
-    (the good a deal with it gives), production, build bonus; None where the sources do not say.
+    (the good a deal with it gives), production, build bonus (goods, one id per unit, or
+    :class:`CountedGoods` where they depend on the player's empire); None where the sources do not say.
     ``name`` is None where no source in the edition's language names the card. ``effect`` is an
     ability or action location's effect in the project's words (None: not in the sources, or a
     production location, which has none)."""
@@ -103,8 +144,8 @@ class Card(Record):
     cost: tuple[str, ...] | None
     spoils: tuple[str, ...] | None
     deal: str | None
-    production: tuple[str, ...] | None
-    build_bonus: tuple[str, ...] | None
+    production: tuple[str, ...] | CountedGoods | None
+    build_bonus: tuple[str, ...] | CountedGoods | None
     differing_copies: tuple[CopyFacts, ...]
     can_be_razed: bool
     activations_per_round: int
@@ -124,8 +165,8 @@ class Card(Record):
         cost: tuple[str, ...] | None,
         spoils: tuple[str, ...] | None = None,
         deal: str | None = None,
-        production: tuple[str, ...] | None = None,
-        build_bonus: tuple[str, ...] | None = None,
+        production: tuple[str, ...] | CountedGoods | None = None,
+        build_bonus: tuple[str, ...] | CountedGoods | None = None,
         differing_copies: tuple[CopyFacts, ...] = (),
         can_be_razed: bool = True,
         activations_per_round: int = 1,

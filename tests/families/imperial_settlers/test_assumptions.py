@@ -1,5 +1,5 @@
 """An engine supplies the facts the Imperial Settlers rule data lacks: what some production
-locations produce (the sources give the Japanese deck's House of Geishas, jap006, no production) and
+locations produce (the sources leave the Japanese deck's jap011 without a production) and
 what some locations give when built. The values assumed here are a table's, for the example: not
 the game's facts."""
 
@@ -41,22 +41,26 @@ PACKAGES: dict[str, RulesetPackage] = {
 
 def test_a_table_plays_with_its_own_production_for_a_location_the_sources_leave_blank() -> None:
     """The worked example: the Japanese board produces four workers, a raze, a defence and a wood
-    (p6, the faction board); jap006 is a production location whose production is unknown. The
+    (p6, the faction board); jap011 is a production location whose production is unknown. The
     table assumes it produces one wood: the view's production phase counts it."""
-    with pytest.raises(UnknownFactError, match="what 'jap006' produces"):
-        IS.production("japanese", locations=["jap006"])
-    assumed = Assumptions(card_productions={"jap006": ["wood"]}, card_build_bonuses={"jap006": ["vp"]}, why="ours")
+    with pytest.raises(UnknownFactError, match="what 'jap011' produces"):
+        IS.production("japanese", locations=["jap011"])
+    assumed = Assumptions(card_productions={"jap011": ["wood"]}, card_build_bonuses={"jap011": ["vp"]}, why="ours")
     view = IS.assuming(assumed)
     assert view.production("japanese") == IS.production("japanese") == {"defence": 1, "raze": 1, "wood": 1, "worker": 4}
-    assert view.production("japanese", locations=["jap006"]) == {"defence": 1, "raze": 1, "wood": 2, "worker": 4}
-    assert view.CARDS["jap006"].production == ("wood",) and IS.CARDS["jap006"].production is None
-    assert view.card_of("JAP007") == view.CARDS["jap006"] and view.card_of("JAP007").build_bonus == ("vp",)
-    assert view.can_pay("jap006", ["wood", "location"]) and not view.can_pay("jap006", ["wood"])
+    assert view.production("japanese", locations=["jap011"]) == {"defence": 1, "raze": 1, "wood": 2, "worker": 4}
+    assert view.CARDS["jap011"].production == ("wood",) and IS.CARDS["jap011"].production is None
+    assert view.card_of("JAP011") == view.CARDS["jap011"] and view.card_of("JAP011").build_bonus == ("vp",)
+    assert view.can_pay("jap011", ["stone", "location"]) and not view.can_pay("jap011", ["stone"])
     assert isinstance(view, AssumedPackage) and assumed == view.ASSUMPTIONS
     with pytest.raises(UnknownFactError):
-        IS.production("japanese", locations=["jap006"])  # the package itself is unchanged
+        IS.production("japanese", locations=["jap011"])  # the package itself is unchanged
     with pytest.raises(UnknownFactError):
-        view.production("japanese", locations=["jap009"])  # only what was assumed
+        view.production("romans", locations=["rom011"])  # only what was assumed
+    # A production the sources give per location of a colour is computed in the view as in the package.
+    assert view.production("japanese", locations=["jap006", "jap020"]) == IS.production(
+        "japanese", locations=["jap006", "jap020"]
+    )
 
 
 def test_an_assumption_never_overrides_a_fact_the_ruleset_gives() -> None:
@@ -65,10 +69,12 @@ def test_an_assumption_never_overrides_a_fact_the_ruleset_gives() -> None:
         IS.assuming(Assumptions(card_costs={"jap006": ["stone"]}))
     with pytest.raises(OutOfDomainError, match="production of bar001"):
         IS.assuming(Assumptions(card_productions={"bar001": ["wood"]}))
+    with pytest.raises(OutOfDomainError, match="production of jap006"):  # 1 worker per pink location (p11)
+        IS.assuming(Assumptions(card_productions={"jap006": ["wood"]}))
     with pytest.raises(OutOfDomainError, match="not a production location"):
         IS.assuming(Assumptions(card_productions={"bar004": ["wood"]}))
     with pytest.raises(UnknownIdError, match="'wod'"):
-        IS.assuming(Assumptions(card_productions={"jap006": ["wod"]}))
+        IS.assuming(Assumptions(card_productions={"jap011": ["wod"]}))
     with pytest.raises(UnknownIdError, match="jap666"):
         IS.assuming(Assumptions(card_productions={"jap666": ["wood"]}))
     with pytest.raises(NotACollectionError, match="write \\['wood'\\]"):
@@ -76,7 +82,7 @@ def test_an_assumption_never_overrides_a_fact_the_ruleset_gives() -> None:
 
 
 def test_require_complete_still_refuses_a_draft(monkeypatch: pytest.MonkeyPatch) -> None:
-    view = IS.assuming(Assumptions(card_productions={"jap006": ["wood"]}))
+    view = IS.assuming(Assumptions(card_productions={"jap011": ["wood"]}))
     view.require_complete()  # the ruleset is not a draft
     monkeypatch.setattr(sys.modules[f"{IS.__name__}.data"], "DRAFT", True)
     with pytest.raises(DraftRulesetError):

@@ -18,6 +18,7 @@ import pytest
 
 from civrules.families.imperial_settlers import rules
 from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
+from civrules.model import Unknown
 from tests.conftest import REPO, distribution_folder
 from tests.rulefiles import shipped_analysis
 
@@ -41,7 +42,7 @@ from civrules_runtime_imperial_settlers import (  # noqa: E402
     UnknownIdError,
     logic,
 )
-from civrules_runtime_imperial_settlers.records import Scoring  # noqa: E402
+from civrules_runtime_imperial_settlers.records import CountedGoods, Scoring  # noqa: E402
 
 IS = imperial_settlers
 #: Typed as the protocol: mypy --strict (the project's) checks that every package satisfies it.
@@ -117,6 +118,59 @@ def test_the_production_example() -> None:
     assert found == Counter(worker=5, wood=1, raze=2, defence=1, gold=1, food=1)
     assert dict(IS.production("japanese")) == {"defence": 1, "raze": 1, "wood": 1, "worker": 4}
     assert IS.FACTIONS["japanese"].storage == ("food",)  # p7: the Japanese may keep any food
+
+
+def test_a_production_per_location_of_a_colour_counts_the_card_itself_up_to_its_limit() -> None:
+    """p11/esclarecimentos-gerais and p15: a location that gives goods per location of a colour
+    counts the player's locations of that colour, itself included where its colour matches; com025
+    gives 1 food per red location, at most 3 (the transcription's HAS_RED_3_MAX). The locations
+    of other kinds count for their colour and produce nothing themselves."""
+    board = Counter(IS.production("romans"))
+
+    def extra(*locations: str) -> Counter[str]:
+        return Counter(IS.production("romans", locations=locations)) - board  # type: ignore[arg-type]
+
+    assert extra("com025") == {"food": 1}  # itself, the only red location
+    assert extra("com025", "com023") == {"food": 3}  # 2 (itself and the field) and the field's 1
+    assert extra("com025", "com023", "com023", "com075", "com082") == {"food": 5}  # 5 red: 3, and 2 fields
+    assert extra("com003") == {}  # an ability location: nothing of its own
+    assert extra("com029", "com003") == {"wood": 2}  # com029 counts the brown ability location and itself
+    assert extra("com029", "com025") == {"wood": 1, "food": 1}  # each its own colour
+
+
+def test_the_castelo_do_daimio_scores_with_samurai() -> None:
+    """p14: Samurai score with the Castelo do Daimiô (jap009): 1 VP per Samurai, at most 3 (the
+    transcription's HAS_SAMURAI_3_MAX); p11: a Samurai guards a faction location, 1 at most on each,
+    so the empire's faction locations bound the Samurai."""
+    board = Counter(IS.production("japanese"))
+
+    def extra(locations: list[str], samurai: int) -> Counter[str]:
+        return Counter(IS.production("japanese", locations=locations, samurai=samurai)) - board  # type: ignore[arg-type]
+
+    assert extra(["jap009"], 0) == {}
+    assert extra(["jap009"], 1) == {"vp": 1}
+    assert extra(["jap009", "jap008", "jap013"], 3) == {"vp": 3}
+    assert extra(["jap009", "jap008", "jap013", "jap015"], 4) == {"vp": 3}  # at most 3
+    assert extra(["jap009", "jap009", "jap008"], 3) == {"vp": 6}  # each copy counts them
+    assert extra(["jap008", "jap013"], 2) == {}  # Samurai without the castle score nothing
+    with pytest.raises(OutOfDomainError, match=r"samurai=2 .*: 0 to 1"):
+        IS.production("japanese", locations=["jap009", "com025"], samurai=2)  # 1 faction location
+    with pytest.raises(OutOfDomainError, match=r"samurai=-1 "):
+        IS.production("japanese", samurai=-1)
+
+
+def test_a_build_bonus_per_location_of_a_colour_is_a_record_an_engine_counts_with() -> None:
+    """p11/p15: the build bonus of com001 is 1 VP per grey location, the card itself counted, at
+    most 6, and a card (the transcription's HAS_GRAY_6_MAX_AND_GET_CARD)."""
+    bonus = IS.CARDS["com001"].build_bonus
+    assert isinstance(bonus, CountedGoods)
+    assert (bonus.each, bonus.per, bonus.colour, bonus.at_most, bonus.plus) == ("vp", "colour", "grey", 6, ("card",))
+    assert bonus.given(1) == ("vp", "card")
+    assert bonus.given(8) == ("vp",) * 6 + ("card",)
+    samurai = IS.CARDS["jap009"].production
+    assert isinstance(samurai, CountedGoods) and (samurai.per, samurai.colour) == ("samurai", None)
+    with pytest.raises(OutOfDomainError, match=r"count=-1 "):
+        bonus.given(-1)
 
 
 def test_the_score_of_a_board() -> None:
@@ -209,6 +263,18 @@ def test_the_package_answers_as_the_compiler(ruleset: str) -> None:
         assert Counter(package.production(faction.id, ["worker"], producing)) == rules.production(
             ruled, faction.id, ["worker"], producing
         )
+        # A whole empire: every location the faction may build whose production is known, so that
+        # each production per location of a colour counts past its limit, and Samurai on two.
+        empire = [
+            c.id
+            for c in ruled.cards
+            if c.deck in ("common", faction.deck) and (c.kind != "production" or c.production is not None)
+            if not isinstance(c.production, Unknown)
+        ]
+        for samurai in (0, 2):
+            assert Counter(package.production(faction.id, [], empire, samurai)) == rules.production(
+                ruled, faction.id, [], empire, samurai
+            )
         others = [c.id for c in ruled.cards if c.kind == "production" and c.deck not in ("common", faction.deck)]
         with pytest.raises(OutOfDomainError, match=r"builds only common cards and its own deck's"):
             package.production(faction.id, [], others[:1])  # another faction's location is not in this empire
@@ -243,8 +309,6 @@ def test_a_misspelt_id_is_an_error_naming_the_closest() -> None:
         IS.raze_price("raze_everything")  # type: ignore[arg-type]
     with pytest.raises(UnknownIdError):
         IS.deck("comon")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="not a production location"):
-        IS.production("romans", locations=["com003"])
 
 
 def test_unknown_facts_raise_unknown_fact_error() -> None:

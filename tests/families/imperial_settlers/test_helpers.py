@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -87,6 +88,47 @@ def test_the_card_reference_finds_a_card_by_its_printed_id(browser: Browser) -> 
         page.evaluate("document.getElementById('search').dispatchEvent(new Event('input', {bubbles: true}))")
         every = json.loads(page.evaluate("JSON.stringify(civrules.data('civrules-tables').card_order)"))
         assert page.evaluate("document.querySelectorAll('#card-reference tbody tr').length") == len(every)
+
+
+def _as_page(given: object) -> object:
+    """A package's production or build bonus as the page's tables write it (None: unknown or none)."""
+    if given is None or isinstance(given, tuple):
+        return None if given is None else list(given)
+    return {
+        "each": given.each,  # type: ignore[attr-defined]
+        "per": given.per,  # type: ignore[attr-defined]
+        "colour": given.colour,  # type: ignore[attr-defined]
+        "at_most": given.at_most,  # type: ignore[attr-defined]
+        "plus": list(given.plus),  # type: ignore[attr-defined]
+    }
+
+
+def test_the_card_reference_gives_what_the_package_gives(browser: Browser) -> None:
+    """Each card's production and build bonus on the page are the package's (goods, or goods per
+    location of a colour or per Samurai, p11 and p14; unknown where the package has None), and the
+    reference prints a production per location of a colour with its limit."""
+    generated = str(REPO / "generated" / "python")
+    if generated not in sys.path:
+        sys.path.insert(0, generated)
+    from civrules_rulesets import imperial_settlers
+
+    with open_offline(browser, PAGE, "#q=com025") as page:
+        cards = json.loads(page.evaluate("JSON.stringify(civrules.data('civrules-tables').cards)"))
+        cells = page.evaluate(
+            "Array.from(document.querySelectorAll('#card-reference tbody tr[data-card=com025] td.gives'))"
+            ".map(e => e.textContent)"
+        )
+    assert set(cards) == set(imperial_settlers.CARDS)
+    counted = 0
+    for card_id, record in imperial_settlers.CARDS.items():
+        for field in ("production", "build_bonus"):
+            on_page, in_package = cards[card_id][field], getattr(record, field)
+            if isinstance(on_page, dict) and "unknown" in on_page:
+                on_page = None  # the page says why; the package's None is the same unknown
+            assert on_page == _as_page(in_package), (card_id, field)
+            counted += isinstance(on_page, dict)
+    assert counted == 14
+    assert cells == ["1 food per red location (this one included), at most 3", "—"]
 
 
 def test_a_screenshot_of_the_deck_builder_for_the_readme(browser: Browser, tmp_path: Path) -> None:

@@ -31,13 +31,13 @@ from civrules.emit.settings_types import settings_types, settings_value
 from civrules.emit.templating import template_environment
 from civrules.families.imperial_settlers import FAMILY
 from civrules.families.imperial_settlers.export import expanded_decks
-from civrules.families.imperial_settlers.model import Card, Goods, ImperialSettlersRuleset, Step
+from civrules.families.imperial_settlers.model import Card, Counted, Gives, Goods, ImperialSettlersRuleset, Step
 from civrules.model import Unknown
 
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
 FAMILY_RUNTIME = family_runtime_package(FAMILY.id)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
-FAMILY_RUNTIME_VERSION = "1.8.1"
+FAMILY_RUNTIME_VERSION = "2.0.0"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",
@@ -132,6 +132,21 @@ def _goods(goods: Goods | None) -> Node:
     return tup([string(g) for g in goods])
 
 
+def _gives(gives: Gives | None) -> Node:
+    """Goods, or a CountedGoods record where they depend on the player's empire."""
+    if not isinstance(gives, Counted):
+        return _goods(gives)
+    return call(
+        "CountedGoods",
+        string(gives.each),
+        string(gives.per),
+        string(gives.colour) if gives.colour is not None else Code("None"),
+        Code(repr(gives.at_most)),
+        **({"plus": _strings(gives.plus)} if gives.plus else {}),
+        rules=_strings(_cited(gives.rules, gives.source)),
+    )
+
+
 def _text(item: str | Unknown | None) -> Node:
     return string(" ".join(item.split())) if isinstance(item, str) else Code("None")
 
@@ -185,9 +200,9 @@ def _card(card: Card) -> Node:
     if card.deal is not None:
         kwargs["deal"] = _text(card.deal)
     if card.production is not None:
-        kwargs["production"] = _goods(card.production)
+        kwargs["production"] = _gives(card.production)
     if card.build_bonus is not None:
-        kwargs["build_bonus"] = _goods(card.build_bonus)
+        kwargs["build_bonus"] = _gives(card.build_bonus)
     if card.differing_copies:
         kwargs["differing_copies"] = tup(
             [
@@ -537,6 +552,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
         | ({"FactionRule"} if "FactionRule(" in body else set())
         | ({"PhaseStep"} if "PhaseStep(" in body else set())
         | ({"CopyFacts"} if "CopyFacts(" in body else set())
+        | ({"CountedGoods"} if "CountedGoods(" in body else set())
         | ({"SourceName"} if "SourceName(" in body else set())
     )
     head = [

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from civrules.families.imperial_settlers.model import ImperialSettlersRuleset, SoloLevel
+from civrules.families.imperial_settlers.model import Counted, ImperialSettlersRuleset, SoloLevel
 from civrules.model import Unknown
 
 
@@ -82,16 +82,35 @@ def solo_achievement(ruleset: ImperialSettlersRuleset, score: int) -> SoloLevel:
 
 
 def production(
-    ruleset: ImperialSettlersRuleset, faction_id: str, deals: Iterable[str] = (), locations: Iterable[str] = ()
+    ruleset: ImperialSettlersRuleset,
+    faction_id: str,
+    deals: Iterable[str] = (),
+    locations: Iterable[str] = (),
+    samurai: int = 0,
 ) -> Counter[str]:
-    """The goods of a production phase (p6): the board's, one per deal, each production location's."""
+    """The goods of a production phase (p6): the board's, one per deal, each production location's.
+    ``locations`` are the whole empire: a production per location of a colour counts every location
+    of that colour in it, itself included (p11, p15); a production per Samurai counts ``samurai`` (p14)."""
     faction = ruleset.factions.get(faction_id)
     if faction is None or isinstance(faction.production, Unknown):
         raise LookupError(f"what {faction_id} produces is unknown")
-    total = Counter(faction.production) + Counter(deals)
+    empire = []
     for location in locations:
         card = ruleset.cards.get(location)
-        if card is None or card.production is None or isinstance(card.production, Unknown):
-            raise LookupError(f"what {location} produces is unknown")
-        total += Counter(card.production)
-    return total
+        if card is None:
+            raise KeyError(location)
+        empire.append(card)
+    colours = Counter(colour for card in empire for colour in set(card.colours))
+    total = Counter(faction.production) + Counter(deals)
+    for card in empire:
+        if card.kind != "production":
+            continue
+        if card.production is None or isinstance(card.production, Unknown):
+            raise LookupError(f"what {card.id} produces is unknown")
+        if isinstance(card.production, Counted):
+            counted = samurai if card.production.per == "samurai" else colours[card.production.colour or ""]
+            total[card.production.each] += min(counted, card.production.at_most)
+            total += Counter(card.production.plus)
+        else:
+            total += Counter(card.production)
+    return +total

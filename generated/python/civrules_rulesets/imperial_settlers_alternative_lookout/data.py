@@ -11,6 +11,7 @@ from civrules_runtime_imperial_settlers.records import (
     Colour,
     Component,
     CopyFacts,
+    CountedGoods,
     Deck,
     DeckRule,
     Faction,
@@ -48,7 +49,7 @@ RULESET_ID: Final = "imperial-settlers-alternative-lookout"
 RULESET_NAME: Final = "Imperial Settlers, alternative lookout phase"
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "f08aa775aed9b8d9b77c30e36d52a1a63fec90090cf9ae4bb2a619d75ffce756"
+RULESET_FINGERPRINT: Final = "484ed0b9d2e6eec5154fd1942fca6f9ea91ae5f45671d0e2e7f8b728d845a145"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -114,11 +115,6 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
         "cards/imperial-settlers.yaml",
         "cards[bar022].effect",
         "the transcription does not encode ability and action effects",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
-        "cards[bar022].build_bonus",
-        "the transcription encodes it as SCORE_POINT under the condition HAS_BLACK_COLOR_6_MAX; what that condition means is not stated",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -202,18 +198,8 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
-        "cards[jap006].production",
-        "the transcription encodes it as OBTAIN_SETTLER under the condition HAS_PINK_3_MAX; what that condition means is not stated",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
         "cards[jap008].effect",
         "the transcription does not encode ability and action effects; the rulebook's text of it (p11/jap008) has lost the icon of what is spent (2) to remove an enemy location",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
-        "cards[jap009].production",
-        "the transcription encodes it as SCORE_POINT under the condition HAS_SAMURAI_3_MAX; what that condition means is not stated",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -223,7 +209,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[jap011].production",
-        "the transcription encodes it as OBTAIN_FACTION_CARD under the condition CHOICE_FROM_2_FACTION_CARDS or OBTAIN_FACTION_CARD; what that condition means is not stated",
+        "the transcription encodes it as OBTAIN_FACTION_CARD under the condition CHOICE_FROM_2_FACTION_CARDS (in its Conditions enum: no colour, a limit of 2, no good), with OBTAIN_FACTION_CARD again in orEffect; its code reads neither and no rulebook text describes the card, so how the choice from 2 faction cards is made is not stated",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -373,7 +359,7 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[rom011].production",
-        "the transcription encodes it as OBTAIN_FACTION_CARD under the condition CHOICE_FROM_2_FACTION_CARDS or OBTAIN_FACTION_CARD; what that condition means is not stated",
+        "the transcription encodes it as OBTAIN_FACTION_CARD under the condition CHOICE_FROM_2_FACTION_CARDS (in its Conditions enum: no colour, a limit of 2, no good), with OBTAIN_FACTION_CARD again in orEffect; its code reads neither and no rulebook text describes the card, so how the choice from 2 faction cards is made is not stated",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -452,18 +438,13 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
-        "cards[egy002].production",
-        "the transcription encodes it as OBTAIN_STONE under the condition HAS_GRAY_3_MAX; what that condition means is not stated",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
         "cards[egy004].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[egy004].production",
-        "the transcription encodes it as OBTAIN_SWORD or SCORE_TWO_POINTS; what that condition means is not stated",
+        "the transcription encodes it as OBTAIN_SWORD (1 raze token), listing SCORE_TWO_POINTS (2 VP) as an alternative in orEffect; its code never reads orEffect and no rulebook text describes the card, so when either is given (the player's choice or otherwise) is not stated",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -572,11 +553,6 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
-        "cards[com001].build_bonus",
-        "the transcription encodes it as SCORE_POINT under the condition HAS_GRAY_6_MAX_AND_GET_CARD; what that condition means is not stated",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
         "cards[com002].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
@@ -589,11 +565,6 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
         "cards/imperial-settlers.yaml",
         "cards[com003].effect",
         "the transcription does not encode ability and action effects",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
-        "cards[com003].build_bonus",
-        "the transcription encodes it as SCORE_POINT under the condition HAS_BROWN_6_MAX_AND_GET_CARD; what that condition means is not stated",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -637,11 +608,6 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
-        "cards[com011].production",
-        "the transcription encodes it as OBTAIN_STONE under the condition HAS_GRAY_3_MAX; what that condition means is not stated",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
         "cards[com012].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
@@ -658,17 +624,12 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com016].production",
-        "the transcription encodes it as PRODUCE_ANOTHER_PRODUCTION; what that condition means is not stated",
+        "the transcription encodes it as PRODUCE_ANOTHER_PRODUCTION, under no condition: an effect its CardEffects enum ties to no good and its code never carries out; which location's production it gives again, and how often, no source states",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
         "cards[com017].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
-        "cards[com017].production",
-        "the transcription encodes it as OBTAIN_SETTLER under the condition HAS_PINK_3_MAX; what that condition means is not stated",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -692,11 +653,6 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
-        "cards[com025].production",
-        "the transcription encodes it as OBTAIN_FOOD under the condition HAS_RED_3_MAX; what that condition means is not stated",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
         "cards[com026].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
@@ -707,11 +663,6 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
-        "cards[com027].production",
-        "the transcription encodes it as OBTAIN_COIN under the condition HAS_GOLD_3_MAX; what that condition means is not stated",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
         "cards[com028].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
@@ -719,11 +670,6 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
         "cards/imperial-settlers.yaml",
         "cards[com029].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
-        "cards[com029].production",
-        "the transcription encodes it as OBTAIN_WOOD under the condition HAS_BROWN_3_MAX; what that condition means is not stated",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -932,11 +878,6 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
-        "cards[com075].build_bonus",
-        "the transcription encodes it as SCORE_POINT under the condition HAS_RED_6_MAX_AND_GET_CARD; what that condition means is not stated",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
         "cards[com076].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
@@ -967,11 +908,6 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
-        "cards[com079].build_bonus",
-        "the transcription encodes it as SCORE_POINT under the condition HAS_PINK_6_MAX_AND_GET_CARD; what that condition means is not stated",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
         "cards[com080].name",
         "no source in the edition's language (Brazilian Portuguese) names this card; the transcription's name is Czech (source_name)",
     ),
@@ -989,11 +925,6 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
         "cards/imperial-settlers.yaml",
         "cards[com081].effect",
         "the transcription does not encode ability and action effects",
-    ),
-    UnknownFact(
-        "cards/imperial-settlers.yaml",
-        "cards[com081].build_bonus",
-        "the transcription encodes it as SCORE_POINT under the condition HAS_GOLD_COLOR_6_MAX_AND_GET_CARD; what that condition means is not stated",
     ),
     UnknownFact(
         "cards/imperial-settlers.yaml",
@@ -1207,7 +1138,17 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "location"),
             deal="wood",
-            build_bonus=None,
+            build_bonus=CountedGoods(
+                "vp",
+                "colour",
+                "black",
+                6,
+                rules=(
+                    "p11/esclarecimentos-gerais",
+                    "p15/lembre-se",
+                    "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
+                ),
+            ),
             source_name=SourceName("Hradiště", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
@@ -1384,7 +1325,17 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("wood", "location"),
             spoils=("vp",),
             deal="worker",
-            production=None,
+            production=CountedGoods(
+                "worker",
+                "colour",
+                "pink",
+                3,
+                rules=(
+                    "p11/esclarecimentos-gerais",
+                    "p15/lembre-se",
+                    "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
+                ),
+            ),
             source_name=SourceName("Dům gejš", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
@@ -1419,7 +1370,17 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             cost=("stone", "stone", "location"),
             spoils=("vp",),
             deal="stone",
-            production=None,
+            production=CountedGoods(
+                "vp",
+                "samurai",
+                None,
+                3,
+                rules=(
+                    "p14",
+                    "p11/posicionando-samurais",
+                    "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
+                ),
+            ),
             differing_copies=(CopyFacts("JAP010", deal="gold"),),
             source_name=SourceName("Daimyův hrad", "cs"),
             rules=(
@@ -1973,7 +1934,17 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("stone", "location"),
             deal="card",
-            production=None,
+            production=CountedGoods(
+                "stone",
+                "colour",
+                "grey",
+                3,
+                rules=(
+                    "p11/esclarecimentos-gerais",
+                    "p15/lembre-se",
+                    "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
+                ),
+            ),
             source_name=SourceName("Oltář Bastet", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
@@ -2252,7 +2223,18 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "stone", "stone"),
             spoils=("vp", "stone"),
-            build_bonus=None,
+            build_bonus=CountedGoods(
+                "vp",
+                "colour",
+                "grey",
+                6,
+                plus=("card",),
+                rules=(
+                    "p11/esclarecimentos-gerais",
+                    "p15/lembre-se",
+                    "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
+                ),
+            ),
             source_name=SourceName("Socha", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
@@ -2283,7 +2265,18 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "stone"),
             spoils=("wood", "wood"),
-            build_bonus=None,
+            build_bonus=CountedGoods(
+                "vp",
+                "colour",
+                "brown",
+                6,
+                plus=("card",),
+                rules=(
+                    "p11/esclarecimentos-gerais",
+                    "p15/lembre-se",
+                    "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
+                ),
+            ),
             source_name=SourceName("Sklad dřeva", "cs"),
             rules=(
                 "p8/custos-de-construcao",
@@ -2380,7 +2373,17 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "stone"),
             spoils=("stone", "stone"),
-            production=None,
+            production=CountedGoods(
+                "stone",
+                "colour",
+                "grey",
+                3,
+                rules=(
+                    "p11/esclarecimentos-gerais",
+                    "p15/lembre-se",
+                    "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
+                ),
+            ),
             source_name=SourceName("Sutiny", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
@@ -2447,7 +2450,17 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "stone"),
             spoils=("worker", "food"),
-            production=None,
+            production=CountedGoods(
+                "worker",
+                "colour",
+                "pink",
+                3,
+                rules=(
+                    "p11/esclarecimentos-gerais",
+                    "p15/lembre-se",
+                    "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
+                ),
+            ),
             source_name=SourceName("Maminčiny lázně", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
@@ -2513,7 +2526,17 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "stone"),
             spoils=("food", "food"),
-            production=None,
+            production=CountedGoods(
+                "food",
+                "colour",
+                "red",
+                3,
+                rules=(
+                    "p11/esclarecimentos-gerais",
+                    "p15/lembre-se",
+                    "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
+                ),
+            ),
             source_name=SourceName("Panská pole", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
@@ -2545,7 +2568,17 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "stone"),
             spoils=("gold", "stone"),
-            production=None,
+            production=CountedGoods(
+                "gold",
+                "colour",
+                "gold",
+                3,
+                rules=(
+                    "p11/esclarecimentos-gerais",
+                    "p15/lembre-se",
+                    "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
+                ),
+            ),
             source_name=SourceName("Cech obchodníků", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
@@ -2577,7 +2610,17 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "wood"),
             spoils=("wood", "wood"),
-            production=None,
+            production=CountedGoods(
+                "wood",
+                "colour",
+                "brown",
+                3,
+                rules=(
+                    "p11/esclarecimentos-gerais",
+                    "p15/lembre-se",
+                    "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
+                ),
+            ),
             source_name=SourceName("Dodavatel dřeva", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
@@ -2975,7 +3018,18 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "stone"),
             spoils=("vp", "food"),
-            build_bonus=None,
+            build_bonus=CountedGoods(
+                "vp",
+                "colour",
+                "red",
+                6,
+                plus=("card",),
+                rules=(
+                    "p11/esclarecimentos-gerais",
+                    "p15/lembre-se",
+                    "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
+                ),
+            ),
             source_name=SourceName("Pekař", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
@@ -3021,7 +3075,18 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "wood", "stone"),
             spoils=("worker", "card"),
-            build_bonus=None,
+            build_bonus=CountedGoods(
+                "vp",
+                "colour",
+                "pink",
+                6,
+                plus=("card",),
+                rules=(
+                    "p11/esclarecimentos-gerais",
+                    "p15/lembre-se",
+                    "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
+                ),
+            ),
             source_name=SourceName("Rynek", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
@@ -3052,7 +3117,18 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             copies=1,
             cost=("wood", "stone", "stone"),
             spoils=("gold", "stone"),
-            build_bonus=None,
+            build_bonus=CountedGoods(
+                "vp",
+                "colour",
+                "gold",
+                6,
+                plus=("card",),
+                rules=(
+                    "p11/esclarecimentos-gerais",
+                    "p15/lembre-se",
+                    "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:common/src/main/java/cz/games/lp/common/enums/Conditions.java",
+                ),
+            ),
             source_name=SourceName("Noclehárna", "cs"),
             rules=(
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",

@@ -90,13 +90,20 @@ def worker_exchange(workers: int) -> int:
 
 
 def production(
-    faction: FactionIdName, deals: Iterable[GoodIdName] = (), locations: Iterable[CardIdName] = ()
+    faction: FactionIdName,
+    deals: Iterable[GoodIdName] = (),
+    locations: Iterable[CardIdName] = (),
+    samurai: int = 0,
 ) -> Mapping[str, int]:
     """The goods a player collects in a production phase (p6): the faction board's, one good per
-    deal (the deals' goods), and each production location's (cards by id: common cards and the
-    faction's own deck; OutOfDomainError for another faction's card, a card listed more times than
-    it has copies, or a card that is no production location)."""
-    return logic.production(data.FACTIONS, data.CARDS, data.GOODS, faction, deals, locations)
+    deal (the deals' goods), and each production location's. ``locations`` are the locations of
+    the empire, of every kind (cards by id: common cards and the faction's own deck): the production
+    locations among them produce, and all count for a production per location of a colour, the
+    producing card itself included (p11, p15); ``samurai`` the player's Samurai, for a production
+    per Samurai (p14), at most one on each faction location of the empire (p11). OutOfDomainError
+    for another faction's card, a card listed more times than it has copies, or more Samurai than
+    faction locations."""
+    return logic.production(data.FACTIONS, data.CARDS, data.GOODS, faction, deals, locations, samurai)
 
 
 def board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:

@@ -14,7 +14,7 @@ from civrules.diagnostics import codes
 from civrules.emit.helpers import HelperPage, attr, plain, static, text
 from civrules.families.imperial_settlers.checks import decks as deck_checks
 from civrules.families.imperial_settlers.helpers.rules import RULES
-from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
+from civrules.families.imperial_settlers.model import Counted, ImperialSettlersRuleset
 from civrules.model import Ruleset as CoreRuleset
 
 #: The checks of the deck-building rule whose words the deck builder shows.
@@ -22,6 +22,16 @@ DECK_CODES = ("F001", "F002", "F003", "F004")
 
 
 def _goods(value: Any) -> Any:
+    """Goods as the page's JSON: a list, ``{"unknown": why}``, or, where they depend on the
+    player's empire, ``{"each", "per", "colour", "at_most", "plus"}`` as the package's CountedGoods."""
+    if isinstance(value, Counted):
+        return {
+            "each": value.each,
+            "per": value.per,
+            "colour": value.colour,
+            "at_most": value.at_most,
+            "plus": list(value.plus),
+        }
     return plain(value) if value is not None else None
 
 
@@ -44,6 +54,7 @@ def tables(ruleset: ImperialSettlersRuleset) -> dict[str, Any]:
                 "deck": c.deck,
                 "cost": _goods(c.cost),
                 "production": _goods(c.production),
+                "build_bonus": _goods(c.build_bonus),
                 "spoils": _goods(c.spoils),
                 "effect": plain(c.effect),
                 "rules": list(c.rules),
@@ -93,7 +104,8 @@ def _body(ruleset: ImperialSettlersRuleset) -> str:
         '<section class="tool" id="reference"><h2>Card reference</h2>'
         '<label class="search">Search names, ids and effects <input type="search" data-state="q" id="search"></label>'
         '<div class="table-wrap"><table id="card-reference"><thead><tr><th>Card</th><th>Ids</th><th>Kind</th>'
-        '<th>Colours</th><th class="n">Copies</th><th>Deck</th><th>Cost</th><th>Effect</th></tr></thead>'
+        '<th>Colours</th><th class="n">Copies</th><th>Deck</th><th>Cost</th><th>Production</th>'
+        "<th>Build bonus</th><th>Effect</th></tr></thead>"
         "<tbody></tbody></table></div></section>"
     )
 

@@ -13,6 +13,15 @@
     if (Array.isArray(v)) { return v.length ? v.join(", ") : "—"; }
     return String(v);
   }
+  // What a card gives (its production, its build bonus): goods, or goods per location of a colour
+  // in the empire (the card itself counted) or per Samurai, up to a limit, with goods beside.
+  function gives(v) {
+    if (v && !Array.isArray(v) && !U(v) && typeof v === "object") {
+      var per = v.per === "samurai" ? "Samurai" : v.colour + " location (this one included)";
+      return "1 " + v.each + " per " + per + ", at most " + v.at_most + (v.plus.length ? "; and " + v.plus.join(", ") : "");
+    }
+    return words(v);
+  }
   function cardName(id) { return T.cards[id] ? T.cards[id].name : id; }
 
   function chosen() {
@@ -65,7 +74,8 @@
       var row = el("tr", { "data-card": id }, [
         el("td", {}, [c.name]), el("td", {}, [words(c.printed_ids)]), el("td", {}, [c.kind]),
         el("td", {}, [words(c.colours)]), el("td", { "class": "n" }, [String(c.copies)]), el("td", {}, [words(c.deck)]),
-        el("td", {}, [words(c.cost)]), el("td", {}, [words(c.effect)])
+        el("td", {}, [words(c.cost)]), el("td", { "class": "gives" }, [gives(c.production)]),
+        el("td", { "class": "gives" }, [gives(c.build_bonus)]), el("td", {}, [words(c.effect)])
       ]);
       body.appendChild(row);
     });

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "d06e22ab78061f82ce2d669804453d27c995985f0ba313daa5452510cfd900e5"
+SOURCE_SHA256 = "bdb9e01a7de48b99ab76edd4977008f343f156c87a3af11ed7ffab4612477f39"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'helpers.py.j2'
@@ -78,7 +78,7 @@ def root(context, missing=missing):
         yield ')\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'workers'), 1))
         yield '\n'
-    yield '    """\n    return logic.worker_exchange(data.ACTIONS, workers)\n\n\ndef production(\n    faction: FactionIdName, deals: Iterable[GoodIdName] = (), locations: Iterable[CardIdName] = ()\n) -> Mapping[str, int]:\n    """The goods a player collects in a production phase (p6): the faction board\'s, one good per\n    deal (the deals\' goods), and each production location\'s (cards by id: common cards and the\n    faction\'s own deck; OutOfDomainError for another faction\'s card, a card listed more times than\n    it has copies, or a card that is no production location)."""\n    return logic.production(data.FACTIONS, data.CARDS, data.GOODS, faction, deals, locations)\n\n\ndef board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:\n    """The final score (p7): ``vp`` scored during the game plus the VP of each location.\n    OutOfDomainError for more common locations than the common deck has cards, or more faction\n    locations than a faction deck has.\n'
+    yield '    """\n    return logic.worker_exchange(data.ACTIONS, workers)\n\n\ndef production(\n    faction: FactionIdName,\n    deals: Iterable[GoodIdName] = (),\n    locations: Iterable[CardIdName] = (),\n    samurai: int = 0,\n) -> Mapping[str, int]:\n    """The goods a player collects in a production phase (p6): the faction board\'s, one good per\n    deal (the deals\' goods), and each production location\'s. ``locations`` are the locations of\n    the empire, of every kind (cards by id: common cards and the faction\'s own deck): the production\n    locations among them produce, and all count for a production per location of a colour, the\n    producing card itself included (p11, p15); ``samurai`` the player\'s Samurai, for a production\n    per Samurai (p14), at most one on each faction location of the empire (p11). OutOfDomainError\n    for another faction\'s card, a card listed more times than it has copies, or more Samurai than\n    faction locations."""\n    return logic.production(data.FACTIONS, data.CARDS, data.GOODS, faction, deals, locations, samurai)\n\n\ndef board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:\n    """The final score (p7): ``vp`` scored during the game plus the VP of each location.\n    OutOfDomainError for more common locations than the common deck has cards, or more faction\n    locations than a faction deck has.\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'score'):
         pass
         yield '\n    >>> board_score('
@@ -105,4 +105,4 @@ def root(context, missing=missing):
     yield '.assumptions import assuming as view\n\n    return view(package, assumptions)\n'
 
 blocks = {}
-debug_info = '1=17&11=19&12=21&20=23&21=25&22=27&43=29&45=32&46=34&65=37&67=40&68=44&70=46&71=49&72=53&82=56&84=59&85=61&93=64&95=67&96=69&116=72&118=75&119=81&127=84&129=87&130=89&141=92&142=94'
+debug_info = '1=17&11=19&12=21&20=23&21=25&22=27&43=29&45=32&46=34&65=37&67=40&68=44&70=46&71=49&72=53&82=56&84=59&85=61&93=64&95=67&96=69&123=72&125=75&126=81&134=84&136=87&137=89&148=92&149=94'
