@@ -529,3 +529,107 @@ UNHASHABLE_HELD: dict[str, Call] = {
 def test_an_unhashable_card_held_is_an_unknown_id(case: str) -> None:
     with pytest.raises(UnknownIdError, match=r"^\[1\] is not a civilization card of this ruleset: an id is a str"):
         UNHASHABLE_HELD[case]()
+
+
+def _smc_view() -> object:
+    """Sid Meier's base game with the levels the report's placement needs (its levels are unknown)."""
+    return smc.assuming(smc_runtime.Assumptions(technology_levels={"pottery": 1, "code_of_laws": 1, "masonry": 2}))
+
+
+#: Round 20: a collection of game objects is no multiset. A player holds one card of each
+#: technology and each wonder the game has one of, one of each civilization card; a calamity is
+#: drawn no more often than the game has copies of it. Each listed once too often is refused, as
+#: Imperial Settlers' production(locations=) has refused a location beyond its copies since round
+#: 19 (one Porcelain Tower counted twice was a free research, one Sailing two cards of a row).
+LISTED_BEYOND_COPIES: dict[str, tuple[str, Call]] = {
+    "smc.research_cost": (
+        r"^'porcelain_tower' is listed twice in wonders: the game has 1 copy of it$",
+        lambda: smc.research_cost(1, ["porcelain_tower", "porcelain_tower"]),
+    ),
+    "smc.trade_after_research": (
+        r"^'porcelain_tower' is listed twice in wonders: ",
+        lambda: smc.trade_after_research(1, 20, 0, ["porcelain_tower", "porcelain_tower"]),
+    ),
+    "smc.pyramid_needs": (
+        r"^'sailing' is listed twice in pyramid: a player has one card of each technology$",
+        lambda: smc.pyramid_needs(["sailing", "sailing"]),
+    ),
+    "smc.may_place_technology": (
+        r"^'pottery' is listed twice in pyramid: a player has one card of each technology$",
+        lambda: smc.may_place_technology(["pottery", "pottery"], "masonry"),
+    ),
+    "smc.wonder_cost": (
+        r"^'metalworking' is listed twice in technologies: a player has one card of each technology$",
+        lambda: smc.wonder_cost("colossus", ["metalworking", "metalworking"]),
+    ),
+    "smc.victories_met": (
+        r"^'pottery' is listed twice in technologies: ",
+        lambda: smc.victories_met(technologies=["pottery", "pottery"]),
+    ),
+    "smc view may_place_technology": (
+        r"^'pottery' is listed twice in pyramid: ",
+        lambda: _smc_view().may_place_technology(["pottery", "pottery"], "masonry"),  # type: ignore[attr-defined]
+    ),
+    "smc view research_cost": (
+        r"^'porcelain_tower' is listed twice in wonders: ",
+        lambda: _smc_view().research_cost(1, ["porcelain_tower", "porcelain_tower"]),  # type: ignore[attr-defined]
+    ),
+    "ac.credit_toward": (
+        r"^'pottery' is listed twice in owned: a player holds one of each civilization card$",
+        lambda: ac.credit_toward(["pottery", "pottery"], "law"),
+    ),
+    "ac.purchase_cost": (
+        r"^'pottery' is listed twice in owned: ",
+        lambda: ac.purchase_cost(["pottery", "pottery"], "law"),
+    ),
+    "ac.calamity_amount": (
+        r"^'pottery' is listed twice in held: ",
+        lambda: ac.calamity_amount("famine", "famine_primary", ["pottery", "pottery"], "primary"),
+    ),
+    "ac.effects_held": (r"^'military' is listed twice in held: ", lambda: ac.effects_held(["military", "military"])),
+    "ac.hand_limit": (r"^'pottery' is listed twice in held: ", lambda: ac.hand_limit(["pottery", "pottery"])),
+    "ac.tax_rates": (r"^'coinage' is listed twice in held: ", lambda: ac.tax_rates(["coinage", "coinage"])),
+    "ac.can_enter_epoch": (
+        r"^'pottery' is listed twice in held: ",
+        lambda: ac.can_enter_epoch("early_bronze_age", 9, ["pottery", "pottery"]),
+    ),
+    "ac.can_enter_space": (
+        r"^'pottery' is listed twice in held: ",
+        lambda: ac.can_enter_space("egypt", 1, 9, ["pottery", "pottery"]),
+    ),
+    "ac.ship_range": (r"^'astronomy' is listed twice in held: ", lambda: ac.ship_range(["astronomy", "astronomy"])),
+    "ac.secondary_losses": (
+        r"^'pottery' is listed twice in held\['b'\]: ",
+        lambda: ac.secondary_losses("famine", "famine_secondary", {"b": 5}, held={"b": ["pottery", "pottery"]}),
+    ),
+    "ac view credit_toward": (
+        r"^'pottery' is listed twice in owned: ",
+        lambda: ac.assuming(ac_runtime.Assumptions()).credit_toward(["pottery", "pottery"], "law"),
+    ),
+    "ep.calamity_resolution_order": (
+        r"^'famine' is listed 3 times in calamities: the game has 2 copies of it \(Calamity.copies\)$",
+        lambda: ep.calamity_resolution_order(["famine"] * 3),
+    ),
+    "ep.calamities_suffered": (
+        r"^'famine' is listed 3 times in received: the game has 2 copies of it",
+        lambda: ep.calamities_suffered(["famine"] * 3, stoic=True),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LISTED_BEYOND_COPIES))
+def test_a_game_object_listed_more_times_than_the_game_has_it_is_out_of_domain(case: str) -> None:
+    pattern, call = LISTED_BEYOND_COPIES[case]
+    with pytest.raises(OutOfDomainError, match=pattern):
+        call()
+
+
+def test_each_game_object_listed_once_or_up_to_its_copies_is_still_answered() -> None:
+    """The counterparts: one Porcelain Tower, a pyramid of distinct technologies, two copies of an
+    Expansion Project calamity (it has two of each), a civilization card held once."""
+    assert smc.research_cost(1, ["porcelain_tower"]) == max(0, (smc.RESEARCH.costs[1] or 0) - 5)
+    assert _smc_view().may_place_technology(["pottery", "code_of_laws"], "masonry") is True  # type: ignore[attr-defined]
+    assert _smc_view().may_place_technology(["pottery"], "masonry") is False  # type: ignore[attr-defined]
+    assert ep.calamity_resolution_order(["famine", "famine"]) == ("famine", "famine")
+    assert ac.credit_toward(["pottery"], "law") == ac.credit_toward(("pottery",), "law")
+    assert ac.calamity_resolution_order(["famine", "famine"]) == ("famine", "famine")  # copies not given: no bound

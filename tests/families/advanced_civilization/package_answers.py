@@ -9,7 +9,8 @@ on secondary victims; every nation × every calamity effect (its immunities); ev
 × Mining, and × players × trade blocks where the ruleset has their bonus; every epoch × cities ×
 holdings, and × every nation × every A.S.T. level) and the package's answer to each, "unknown"
 where it raises UnknownFactError, "refused" where it refuses the trade blocks given
-(OutOfDomainError). A child process, so that a house variant's package, built into
+(OutOfDomainError), null where it refuses a holding that lists a card twice (OutOfDomainError: a
+player holds one of each; the page answers null). A child process, so that a house variant's package, built into
 a temporary folder, is imported from there.
 """
 
@@ -31,6 +32,16 @@ def answer(f: Any, *args: Any) -> Any:
         return "unknown"
 
 
+def held_answer(f: Any, *args: Any) -> Any:
+    """:func:`answer`, None where the holding lists a card twice (refused)."""
+    try:
+        return answer(f, *args)
+    except OutOfDomainError as refused:
+        if "is listed twice in" not in str(refused):
+            raise
+        return None
+
+
 def main(package: str, seed: int, draws: int) -> dict[str, Any]:
     helpers = importlib.import_module(f"civrules_rulesets.{package}.helpers")
     data = importlib.import_module(f"civrules_rulesets.{package}.data")
@@ -41,14 +52,15 @@ def main(package: str, seed: int, draws: int) -> dict[str, Any]:
         *([c] for c in cards),
         *(sorted(rng.sample(cards, rng.randint(2, min(12, len(cards))))) for _ in range(draws)),
     ]
+    twice = [cards[0], cards[1], cards[0]]  # a card listed twice: refused by the package and the page
     prices = [
         {
             "held": held,
             "target": target,
-            "price": answer(helpers.purchase_cost, held, target),
-            "credit": answer(helpers.credit_toward, held, target),
+            "price": held_answer(helpers.purchase_cost, held, target),
+            "credit": held_answer(helpers.credit_toward, held, target),
         }
-        for held in holdings
+        for held in [*holdings, twice]
         for target in cards
     ]
     calamities = []
@@ -59,7 +71,7 @@ def main(package: str, seed: int, draws: int) -> dict[str, Any]:
             modifying = sorted(
                 {m.card for m in modifiers if effect.id in m.effects and str(m.applies_to) in (role, "both")}
             )
-            for held in [[], *([c] for c in modifying), modifying]:
+            for held in [[], *([c] for c in modifying), modifying, modifying[:1] * 2]:
                 try:
                     amount = helpers.calamity_amount(calamity, effect.id, held, role)
                     got: Any = {
@@ -73,6 +85,9 @@ def main(package: str, seed: int, draws: int) -> dict[str, Any]:
                     }
                 except UnknownFactError:
                     got = "unknown"
+                except OutOfDomainError:
+                    assert len(set(held)) < len(held)
+                    got = None
                 calamities.append(
                     {"calamity": calamity, "effect": effect.id, "role": role, "held": held, "amount": got}
                 )
@@ -152,10 +167,10 @@ def main(package: str, seed: int, draws: int) -> dict[str, Any]:
                         sets.append({"good": good, "n": n, "mining": False, "trade": trade, "value": value})
     epochs = [
         {"epoch": epoch, "cities": cities, "held": held, "nation": None, "level": data.AST_LEVELS[0],
-         "ok": answer(helpers.can_enter_epoch, epoch, cities, held)}
+         "ok": held_answer(helpers.can_enter_epoch, epoch, cities, held)}
         for epoch in data.EPOCHS
         for cities in range(0, 10)
-        for held in holdings[:: max(1, len(holdings) // 12)]
+        for held in [*holdings[:: max(1, len(holdings) // 12)], twice]
     ]  # fmt: skip
     rich = [holdings[-1], cards[: len(cards) // 2], cards]
     epochs += [

@@ -179,7 +179,10 @@ def test_astronomy_credits_coinage_and_medicine_once_each(matrix: dict[str, dict
     # one turn, once to each.
     assert credit_toward(matrix, ["astronomy"], "coinage") == 20
     assert credit_toward(matrix, ["astronomy"], "medicine") == 20
-    assert credit_toward(matrix, ["astronomy", "astronomy"], "coinage") == 20
+    # One Astronomy held twice is no holding of the game (a player holds one of each card): refused,
+    # never its credit counted twice or once (round 20).
+    with pytest.raises(ValueError, match=r"^'astronomy' is listed twice in owned: a player holds one of each"):
+        credit_toward(matrix, ["astronomy", "astronomy"], "coinage")
 
 
 def test_engineering_receives_craft_and_science_credits(matrix: dict[str, dict[str, int]]) -> None:

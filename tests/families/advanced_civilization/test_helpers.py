@@ -3,7 +3,8 @@
 The pages are driven in the real headless Chromium (tests/browser.py, one browser for the module),
 opened from file:// with the network emulated offline, and their answers are held equal to the
 engine packages' helpers for the same inputs: every target card × {nothing held, each single card
-held, seeded random holdings} for prices and credits; every calamity effect × its role × {no cards,
+held, seeded random holdings, a holding listing a card twice: refused by both} for prices and
+credits; every calamity effect × its role × {no cards,
 each modifying card, all of them}; every good × set size × Mining, and × the trade blocks given
 (the package's refusals of them the page's too); every epoch × cities × holdings.
 The package's answers come from a child interpreter (package_answers.py), so that a house variant's
@@ -69,6 +70,7 @@ _ASK = """(function (q) {
     calamities: q.calamities.map(function (x) {
       var r = E.call("calamity_amount", [x.calamity, x.effect, x.held, x.role, {}, x.nation || null]);
       if (U(r)) { return "unknown"; }
+      if (r === null) { return null; }
       if (x.nation) { return { value: E.call("calamity_value", [r]), immune: r.immune }; }
       return { value: E.call("calamity_value", [r]), change: r.change, set_to: r.set_to, cap: r.cap,
                immune: r.immune, unknown: r.unknown, kind: r.kind };
@@ -122,6 +124,11 @@ def hold_equal(page: Page, expected: dict[str, Any]) -> None:
         for question, answer in zip(expected[key], got[key], strict=True):
             want = {"price": question["price"], "credit": question["credit"]} if field is None else question[field]
             assert answer == want, f"{key}: {question}: the page says {answer}, the package {want}"
+    # A holding that lists a card twice is refused by the package (a player holds one of each) and
+    # answered null by the page: never priced as if the card gave its credit twice, or once.
+    twice = [q for q in expected["prices"] + expected["epochs"] if len(set(q["held"])) < len(q["held"])]
+    assert all(q.get("price", q.get("ok")) is None for q in twice)
+    assert twice or not expected["prices"]  # asked wherever prices are
 
 
 @pytest.fixture(scope="module")

@@ -1,8 +1,10 @@
 """Sid Meier's Civilization's player helper (generated/helpers/<ruleset>.html) in Chromium, offline:
 the pyramid planner's answers held equal to the engine package's (`may_place_technology` for every
-technology × {an empty pyramid, each single technology, seeded random pyramids} with and without a
-starting technology, `pyramid_needs`, `research_cost` and `trade_after_research` for every level,
-trade and coins), the package answering in a child interpreter."""
+technology × {an empty pyramid, each single technology, a technology listed twice, seeded random
+pyramids} with and without a starting technology, `pyramid_needs`, `research_cost` and
+`trade_after_research` for every level, trade and coins, with no wonder, each wonder and a wonder
+listed twice), the package answering in a child interpreter: where it refuses a technology or a
+wonder listed twice (OutOfDomainError), the page answers null."""
 
 from __future__ import annotations
 
@@ -41,7 +43,8 @@ def needs(pyramid, start):
 techs = list(d.TECHNOLOGIES)
 rng = random.Random(int(sys.argv[2]))
 drawn = [sorted(rng.sample(techs, rng.randint(2, min(10, len(techs))))) for _ in range(int(sys.argv[3]))]
-pyramids = [[], *([t] for t in techs), *drawn]
+pyramids = [[], *([t] for t in techs), [techs[1], techs[1]], *drawn]
+wonders = [[], *([w] for w in d.WONDERS), *([w, w] for w in d.WONDERS)]
 starts = [None, techs[0]]
 out = {
   "place": [
@@ -52,10 +55,10 @@ out = {
     {"held": p, "start": s, "needs": ask(needs, p, s)}
     for p in pyramids for s in starts
   ],
-  "cost": [{"level": l, "cost": ask(h.research_cost, l)} for l in range(1, 6)],
+  "cost": [{"level": l, "wonders": w, "cost": ask(h.research_cost, l, w)} for l in range(1, 6) for w in wonders],
   "after": [
-    {"level": l, "trade": t, "coins": c, "left": ask(h.trade_after_research, l, t, c)}
-    for l in range(1, 6) for t in range(0, 31, 3) for c in range(0, 6)
+    {"level": l, "trade": t, "coins": c, "wonders": w, "left": ask(h.trade_after_research, l, t, c, w)}
+    for l in range(1, 6) for t in range(0, 31, 3) for c in range(0, 6) for w in wonders[:1] + wonders[-1:]
   ],
 }
 print(json.dumps(out))
@@ -68,8 +71,8 @@ _ASK = """(function (q) {
   return JSON.stringify({
     place: q.place.map(function (x) { return a(E.call("may_place", [x.held, x.tech, x.start])); }),
     needs: q.needs.map(function (x) { return a(E.call("pyramid_needs", [x.held, x.start])); }),
-    cost: q.cost.map(function (x) { return a(E.call("research_cost", [x.level, []])); }),
-    after: q.after.map(function (x) { return a(E.call("trade_after", [x.level, x.trade, x.coins, []])); })
+    cost: q.cost.map(function (x) { return a(E.call("research_cost", [x.level, x.wonders])); }),
+    after: q.after.map(function (x) { return a(E.call("trade_after", [x.level, x.trade, x.coins, x.wonders])); })
   });
 })(%s)"""
 
@@ -93,6 +96,9 @@ def _hold_equal(browser: Browser, draws: int) -> None:
         for key, field in (("place", "ok"), ("needs", "needs"), ("cost", "cost"), ("after", "left")):
             for question, answer in zip(expected[key], got[key], strict=True):
                 assert answer == question[field], f"{ruleset_id} {key}: {question}: the page says {answer}"
+        twice = [q for q in expected["place"] + expected["needs"] if len(set(q["held"])) < len(q["held"])]
+        twice += [q for q in expected["cost"] + expected["after"] if len(set(q["wonders"])) < len(q["wonders"])]
+        assert twice and all(q.get("ok", q.get("needs", q.get("cost", q.get("left")))) is None for q in twice)
 
 
 def test_the_pyramid_planner_answers_as_the_engine_package(browser: Browser) -> None:

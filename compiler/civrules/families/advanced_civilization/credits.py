@@ -320,12 +320,13 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
         return found
 
     def credit_toward(self, held: Iterable[str], target: str) -> int:
-        """The credit a holder of ``held`` receives toward ``target`` (each card once, the target's
-        own left out): the sum of the cells, but toward a card of two groups under
+        """The credit a holder of ``held`` receives toward ``target`` (the target's own left out; a
+        card listed twice is ValueError, as the packages' OutOfDomainError: a player holds one of
+        each): the sum of the cells, but toward a card of two groups under
         ``highest_group`` the highest of the group totals held plus the extra credits toward it.
         :class:`UnknownFactError` where the rule leaves the answer open (a plain credit by name
         beside group credits of other cards toward such a card), as the generated packages do."""
-        owned = [card for card in dict.fromkeys(held) if card != target]
+        owned = [card for card in _once(held) if card != target]
         groups = tuple(dict.fromkeys(self.groups_of.get(target, ())))
         if self.policy.two_group_cards is not TwoGroupCards.HIGHEST_GROUP or len(groups) < 2 or len(owned) < 2:
             return sum(self[card].get(target, 0) if card in self else 0 for card in owned)
@@ -393,18 +394,32 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
 
 
 def credit_toward(matrix: Mapping[str, Mapping[str, int]], owned: Iterable[str], target: str) -> int:
-    """Total credit a holder of ``owned`` cards receives toward ``target`` (31.54: once per owned card):
-    a :class:`CreditMatrix` by its policy (:meth:`CreditMatrix.credit_toward`), a mapping of cells
-    by their sum.
+    """Total credit a holder of ``owned`` cards receives toward ``target`` (31.54: once per owned card;
+    a card listed twice is ValueError: a player holds one of each): a :class:`CreditMatrix` by its
+    policy (:meth:`CreditMatrix.credit_toward`), a mapping of cells by their sum.
 
     Examples
     --------
-    >>> credit_toward({"astronomy": {"coinage": 20, "medicine": 20}}, ["astronomy", "astronomy"], "coinage")
+    >>> credit_toward({"astronomy": {"coinage": 20, "medicine": 20}}, ["astronomy"], "coinage")
     20
+    >>> credit_toward({"astronomy": {"coinage": 20}}, ["astronomy", "astronomy"], "coinage")
+    Traceback (most recent call last):
+    ValueError: 'astronomy' is listed twice in owned: a player holds one of each civilization card
     """
     if isinstance(matrix, CreditMatrix):
         return matrix.credit_toward(owned, target)
-    return sum(matrix.get(card, {}).get(target, 0) for card in set(owned) if card != target)
+    return sum(matrix.get(card, {}).get(target, 0) for card in _once(owned) if card != target)
+
+
+def _once(held: Iterable[str]) -> list[str]:
+    """``held`` as a list; ValueError naming a card listed twice (a holding is no multiset)."""
+    listed = list(held)
+    seen: set[str] = set()
+    for card in listed:
+        if card in seen:
+            raise ValueError(f"{card!r} is listed twice in owned: a player holds one of each civilization card")
+        seen.add(card)
+    return listed
 
 
 class UnknownFactError(LookupError):

@@ -95,6 +95,11 @@ def production(
     if faction is None or isinstance(faction.production, Unknown):
         raise LookupError(f"what {faction_id} produces is unknown")
     empire = []
+    locations = list(locations)
+    for location, times in Counter(locations).items():
+        card = ruleset.cards.get(location)
+        if card is not None and times > card.copies:
+            raise ValueError(f"{location!r} is listed {times} times in locations: the game has {card.copies} of it")
     for location in locations:
         card = ruleset.cards.get(location)
         if card is None:

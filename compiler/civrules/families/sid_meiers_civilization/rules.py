@@ -87,6 +87,22 @@ def _get(collection: Any, item: str, what: str) -> Any:
     return found
 
 
+def _once(ids: Iterable[str], parameter: str, why: str) -> list[str]:
+    """``ids`` as a list; ValueError when one is listed twice (a collection of game objects is no
+    multiset: the runtime's ``once_each``)."""
+    listed = list(ids)
+    seen: set[str] = set()
+    for item in listed:
+        if item in seen:
+            raise ValueError(f"{item!r} is listed twice in {parameter}: {why}")
+        seen.add(item)
+    return listed
+
+
+ONE_TECHNOLOGY = "a player has one card of each technology"
+ONE_WONDER = "the game has 1 copy of it"
+
+
 def research_cost(ruleset: CivilizationRuleset, level: int, wonders: Iterable[str] = ()) -> int:
     costs = research_costs(ruleset)
     top = max(costs, default=None)
@@ -95,7 +111,8 @@ def research_cost(ruleset: CivilizationRuleset, level: int, wonders: Iterable[st
     cost = costs.get(level)
     if cost is None:
         raise CannotJudgeError(f"the research cost of level {level} is not in the sources")
-    discount = sum(_get(ruleset.wonders, w, "wonder").research_discount or 0 for w in wonders)
+    held = _once(wonders, "wonders", ONE_WONDER)
+    discount = sum(_get(ruleset.wonders, w, "wonder").research_discount or 0 for w in held)
     return max(0, cost - discount)
 
 
@@ -115,7 +132,7 @@ def trade_after_research(
 
 def _rows(ruleset: CivilizationRuleset, held: Iterable[str], starting: str | None) -> dict[int, int]:
     rows: dict[int, int] = {}
-    for tech_id in held:
+    for tech_id in _once(held, "pyramid", ONE_TECHNOLOGY):
         tech: Technology = _get(ruleset.technologies, tech_id, "technology")
         if tech_id == starting:
             level = 1
@@ -130,7 +147,7 @@ def _rows(ruleset: CivilizationRuleset, held: Iterable[str], starting: str | Non
 def may_place_technology(
     ruleset: CivilizationRuleset, held: Iterable[str], technology: str, starting: str | None = None
 ) -> bool:
-    held = list(held)
+    held = _once(held, "pyramid", ONE_TECHNOLOGY)
     tech: Technology = _get(ruleset.technologies, technology, "technology")
     if technology in held:
         return False
@@ -212,6 +229,7 @@ def combat_bonus(
 
 def wonder_cost(ruleset: CivilizationRuleset, wonder: str, technologies: Iterable[str] = ()) -> int:
     found = _get(ruleset.wonders, wonder, "wonder")
+    technologies = _once(technologies, "technologies", ONE_TECHNOLOGY)
     if isinstance(found.cost, Unknown):
         raise CannotJudgeError(f"the cost of {wonder} is not in the sources")
     if found.discount is not None and found.discount.technology in set(technologies):
@@ -226,7 +244,7 @@ def victories_met(
     culture_space: int | None = None,
     captured_capital: bool = False,
 ) -> tuple[str, ...]:
-    held = set(technologies)
+    held = set(_once(technologies, "technologies", ONE_TECHNOLOGY))
     met = []
     for victory in ruleset.victories:
         if victory.kind == "technology" and victory.technology is not None:

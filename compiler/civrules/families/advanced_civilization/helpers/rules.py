@@ -1168,6 +1168,19 @@ CAN_ENTER_EPOCH = Rule(
     ),
 )
 
+
+def _refusing_twice(rule: Rule) -> Rule:
+    """``rule``, answering null where a civilization card is listed twice in its ``held``: a player
+    holds one of each, and the package refuses the holding (OutOfDomainError)."""
+    twice = op("ne", op("len", op("unique", var("held"))), op("len", var("held")))
+    return Rule(rule.params, if_(twice, None, rule.body))
+
+
+CREDIT = _refusing_twice(CREDIT)
+PRICE = _refusing_twice(PRICE)
+CALAMITY_AMOUNT = _refusing_twice(CALAMITY_AMOUNT)
+CAN_ENTER_EPOCH = _refusing_twice(CAN_ENTER_EPOCH)
+
 RULES = {
     "credit": CREDIT,
     "credit_cell": CREDIT_CELL,

@@ -1,5 +1,9 @@
 """The pyramid and research rules as expression trees, the page's twins of the package's
-``may_place_technology``, ``pyramid_needs``, ``research_cost`` and ``trade_after_research``."""
+``may_place_technology``, ``pyramid_needs``, ``research_cost`` and ``trade_after_research``.
+
+A technology or a wonder listed twice is no pyramid or holding of the game (a player has one card
+of each technology, the game one of each wonder): the package refuses it (OutOfDomainError) and
+these rules answer null, no answer, as they do where the trade is short."""
 
 from __future__ import annotations
 
@@ -15,11 +19,21 @@ def _level(tech: Expr) -> Expr:
     return if_(op("eq", tech, var("starting")), 1, get(get(table("technologies"), tech), "level"))
 
 
+def _twice(ids: Expr) -> Expr:
+    """Whether an id is listed twice in ``ids``."""
+    return op("ne", op("len", op("unique", ids)), op("len", ids))
+
+
+def _once(ids: Expr, answer: Expr) -> Expr:
+    """``answer``, or null where an id is listed twice in ``ids`` (the package's OutOfDomainError)."""
+    return if_(_twice(ids), None, answer)
+
+
 #: Each held technology's row (a starting technology in the base row); unknown where a level is.
 LEVELS = Rule(
     ("held", "starting"),
     let(
-        [("levels", op("map", op("unique", var("held")), _f("t", _level(var("t")))))],
+        [("levels", op("map", var("held"), _f("t", _level(var("t")))))],
         op("coalesce", op("first", op("filter", var("levels"), _f("l", op("is_unknown", var("l"))))), var("levels")),
     ),
 )
@@ -31,37 +45,40 @@ def _count(level: Expr) -> Expr:
 
 MAY_PLACE = Rule(
     ("held", "technology", "starting"),
-    let(
-        [
-            ("levels", call("levels", var("held"), var("starting"))),
-            ("level", get(get(table("technologies"), var("technology")), "level")),
-            ("rule", get(table("pyramid"), "one_more_below")),
-            ("top", get(table("pyramid"), "top_level")),
-        ],
-        if_(
-            op("in", var("technology"), var("held")),
-            False,
+    _once(
+        var("held"),
+        let(
+            [
+                ("levels", call("levels", var("held"), var("starting"))),
+                ("level", get(get(table("technologies"), var("technology")), "level")),
+                ("rule", get(table("pyramid"), "one_more_below")),
+                ("top", get(table("pyramid"), "top_level")),
+            ],
             if_(
-                op("is_unknown", var("level")),
-                var("level"),
+                op("in", var("technology"), var("held")),
+                False,
                 if_(
-                    op("is_unknown", var("levels")),
-                    var("levels"),
+                    op("is_unknown", var("level")),
+                    var("level"),
                     if_(
-                        op("eq", var("level"), 1),
-                        True,
+                        op("is_unknown", var("levels")),
+                        var("levels"),
                         if_(
-                            op("is_unknown", var("rule")),
-                            var("rule"),
+                            op("eq", var("level"), 1),
+                            True,
                             if_(
-                                op("and", op("not", op("is_null", var("top"))), op("gt", var("level"), var("top"))),
-                                False,
-                                let(
-                                    [("below", _count(sub(var("level"), 1))), ("row", _count(var("level")))],
-                                    if_(
-                                        var("rule"),
-                                        op("gt", var("below"), add(var("row"), 1)),
-                                        op("gt", var("below"), var("row")),
+                                op("is_unknown", var("rule")),
+                                var("rule"),
+                                if_(
+                                    op("and", op("not", op("is_null", var("top"))), op("gt", var("level"), var("top"))),
+                                    False,
+                                    let(
+                                        [("below", _count(sub(var("level"), 1))), ("row", _count(var("level")))],
+                                        if_(
+                                            var("rule"),
+                                            op("gt", var("below"), add(var("row"), 1)),
+                                            op("gt", var("below"), var("row")),
+                                        ),
                                     ),
                                 ),
                             ),
@@ -76,25 +93,28 @@ MAY_PLACE = Rule(
 #: What each level still needs for the technology victory: [{level, needs}] of the levels short.
 NEEDS = Rule(
     ("held", "starting"),
-    let(
-        [("levels", call("levels", var("held"), var("starting")))],
-        if_(
-            op("is_unknown", var("levels")),
-            var("levels"),
-            op(
-                "filter",
+    _once(
+        var("held"),
+        let(
+            [("levels", call("levels", var("held"), var("starting")))],
+            if_(
+                op("is_unknown", var("levels")),
+                var("levels"),
                 op(
-                    "map",
-                    get(table("pyramid"), "minimums"),
-                    _f(
-                        "m",
-                        obj(
-                            level=get(var("m"), "level"),
-                            needs=sub(get(var("m"), "count"), _count(get(var("m"), "level"))),
+                    "filter",
+                    op(
+                        "map",
+                        get(table("pyramid"), "minimums"),
+                        _f(
+                            "m",
+                            obj(
+                                level=get(var("m"), "level"),
+                                needs=sub(get(var("m"), "count"), _count(get(var("m"), "level"))),
+                            ),
                         ),
                     ),
+                    _f("n", op("gt", get(var("n"), "needs"), 0)),
                 ),
-                _f("n", op("gt", get(var("n"), "needs"), 0)),
             ),
         ),
     ),
@@ -102,22 +122,25 @@ NEEDS = Rule(
 
 RESEARCH_COST = Rule(
     ("level", "wonders"),
-    let(
-        [("cost", get(table("research_costs"), var("level")))],
-        if_(
-            op("is_null", var("cost")),
-            ["quote", {"unknown": "the research cost of this level is not in the sources"}],
-            op(
-                "max",
-                0,
-                sub(
-                    var("cost"),
-                    op(
-                        "sum",
+    _once(
+        var("wonders"),
+        let(
+            [("cost", get(table("research_costs"), var("level")))],
+            if_(
+                op("is_null", var("cost")),
+                ["quote", {"unknown": "the research cost of this level is not in the sources"}],
+                op(
+                    "max",
+                    0,
+                    sub(
+                        var("cost"),
                         op(
-                            "map",
-                            var("wonders"),
-                            _f("w", op("coalesce", get(get(table("wonders"), var("w")), "research_discount"), 0)),
+                            "sum",
+                            op(
+                                "map",
+                                var("wonders"),
+                                _f("w", op("coalesce", get(get(table("wonders"), var("w")), "research_discount"), 0)),
+                            ),
                         ),
                     ),
                 ),
@@ -129,15 +152,18 @@ RESEARCH_COST = Rule(
 #: The trade left after researching at ``level``; null where the trade is short of the cost.
 TRADE_AFTER = Rule(
     ("level", "trade", "coins", "wonders"),
-    let(
-        [("cost", call("research_cost", var("level"), var("wonders")))],
-        if_(
-            op("lt", var("trade"), var("cost")),
-            None,
+    _once(
+        var("wonders"),
+        let(
+            [("cost", call("research_cost", var("level"), var("wonders")))],
             if_(
-                op("not", table("spends_all_trade")),
-                sub(var("trade"), var("cost")),
-                op("min", var("trade"), op("mul", var("coins"), table("trade_kept_per_coin"))),
+                op("lt", var("trade"), var("cost")),
+                None,
+                if_(
+                    op("not", table("spends_all_trade")),
+                    sub(var("trade"), var("cost")),
+                    op("min", var("trade"), op("mul", var("coins"), table("trade_kept_per_coin"))),
+                ),
             ),
         ),
     ),
