@@ -3,7 +3,12 @@
 It compares ``civrules export`` with the package's tables: every leaf value of every entity of
 every collection must be in the package's records for that entity (the tables keyed by its id, or
 holding a record with its id; a family may say how else to find them), every leaf of every setting
-in SETTINGS, and every unknown fact's reason in UNKNOWN_FACTS. A field a family leaves out on
+in SETTINGS, every unknown fact's reason in UNKNOWN_FACTS, and the ruleset's identity: its id, name,
+base (BASE_RULESET), family (the runtime its records are of) and the players it seats (PLAYERS:
+min, max, best, citation). The export's ``ruleset.chain`` is not a fact a package holds: it is the
+ids of the rulesets this one is made from, each a package of its own, reached by following
+BASE_RULESET from package to package; the walk holds its last two ids to RULESET_ID and
+BASE_RULESET. A field a family leaves out on
 purpose is named, with why, in the family's ``not_carried``; any other field missing is a dropped
 fact, and the test that calls :func:`dropped_facts` fails naming it.
 """
@@ -96,6 +101,27 @@ def records_by_id(entity: Mapping[str, Any], found: Mapping[str, Any]) -> list[o
     return out
 
 
+def _identity(ruleset: str, content: Mapping[str, Any], found: Mapping[str, Any]) -> list[str]:
+    """The facts of the export's ``ruleset`` (but ``players``, walked as the other leaves) that the
+    package does not hold: its id and name, its base, its family, and the chain's last two ids."""
+    package = importlib.import_module(f"civrules_rulesets.{ruleset.replace('-', '_')}")
+    family_runtime = f"civrules_runtime_{str(content.get('family')).replace('-', '_')}"
+    held = {
+        "ruleset.id": found.get("RULESET_ID"),
+        "ruleset.name": found.get("RULESET_NAME"),
+        "ruleset.extends": getattr(package, "BASE_RULESET", "absent"),
+        "ruleset.family": family_runtime if type(found.get("SETTINGS")).__module__.startswith(family_runtime) else None,
+    }
+    written = {**{path: content.get(path.partition(".")[2]) for path in held}, "ruleset.family": family_runtime}
+    out = [
+        f"{path}: {written[path]!r} (the package has {held[path]!r})" for path in held if held[path] != written[path]
+    ]
+    chain = list(content.get("chain") or ())
+    if chain[-2:] != [item for item in (content.get("extends"), content.get("id")) if item is not None]:
+        out.append(f"ruleset.chain: {chain!r} does not end in the package's base and id")
+    return out
+
+
 def _normal(value: object) -> object:
     return " ".join(value.split()) if isinstance(value, str) else value
 
@@ -140,7 +166,11 @@ def dropped_facts(
 
     for key, content in data.items():
         if key == "ruleset":
-            assert content["id"] == found["RULESET_ID"] and content["name"] == found["RULESET_NAME"]
+            missing.extend(_identity(ruleset, content, found))
+            players = found.get("PLAYERS")
+            values = flat(players) if players is not None else set()
+            for path, leaf in leaves(content.get("players") or {}, "ruleset.players"):
+                check(path, leaf, values)
             continue
         if key == "settings":
             settings = flat(found["SETTINGS"])

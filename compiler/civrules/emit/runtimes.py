@@ -48,8 +48,10 @@ FILES = (
 #: ``some_ids``: each family runtime had its own copy); 2.6 the checks of an engine's assumptions
 #: (``assumed.pairs``, ``count``, ``optional``, ``text``) and of ids that are no str (``errors.an_id``);
 #: 2.7 the sets of ids in a fixed order (``mappings.OrderedFrozenSet``), and a key a FrozenMap lacks
-#: raises UnknownIdError (a KeyError) naming the closest key.
-VERSION = "2.7.0"
+#: raises UnknownIdError (a KeyError) naming the closest key; 2.8 the players a ruleset seats
+#: (``records.PlayerRange``, every package's ``PLAYERS``) and the refusal of a game object listed more
+#: times than the game has of it (``errors.at_most``, ``once_each``).
+VERSION = "2.8.0"
 
 
 def runtime_distribution(

@@ -4,6 +4,7 @@ tests/engine/facts.py), or NOT_CARRIED says why not."""
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 import pytest
@@ -56,3 +57,43 @@ def test_none_and_unknown_are_told_apart() -> None:
     assert (
         sid_meiers_civilization_community.ERAS and "ERAS" not in sid_meiers_civilization_community.UNKNOWN_COLLECTIONS
     )
+
+
+def test_the_players_the_ruleset_seats_are_a_typed_constant_of_the_package() -> None:
+    """`civrules export`'s ruleset.players (2-4, best with 4, p2; the community variant 2-5) is
+    every package's PLAYERS, the shared runtime's PlayerRange (round 20: it reached no package)."""
+    from civrules_rulesets import sid_meiers_civilization, sid_meiers_civilization_community
+    from civrules_runtime.records import PlayerRange
+
+    assert PlayerRange(2, 4, best=4, rule=("p2",)) == sid_meiers_civilization.PLAYERS
+    assert PlayerRange(2, 5, best=4, rule=("p2",)) == sid_meiers_civilization_community.PLAYERS
+    assert 5 in sid_meiers_civilization_community.PLAYERS and 5 not in sid_meiers_civilization.PLAYERS
+
+
+def test_the_walk_fails_when_the_package_drops_the_ruleset_identity(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The export's `ruleset` key is walked as the rest: a package without its player range, with
+    another best number (the community variant seats 2-5, best with 4), or naming another base,
+    fails the walk naming each fact."""
+    import types
+
+    from tests.engine import facts
+
+    ruleset = "sid-meiers-civilization-community"
+    real = facts.data_module(ruleset)
+    every = [
+        "ruleset.players.best: 4",
+        "ruleset.players.max: 5",
+        "ruleset.players.min: 2",
+        "ruleset.players.rule: 'p2'",
+    ]
+    for players, dropped in ((None, every), (real.PLAYERS.replace(best=3), ["ruleset.players.best: 4"])):
+        fake = types.ModuleType(real.__name__)
+        fake.__dict__.update({**vars(real), "PLAYERS": players})
+        monkeypatch.setattr(facts, "data_module", lambda ruleset, fake=fake: fake)
+        missing = dropped_facts(ruleset, NOT_CARRIED, derived={"technologies_by_level": "", "unlocked_by": ""})
+        assert sorted(missing) == dropped
+    monkeypatch.undo()
+    package = importlib.import_module("civrules_rulesets.sid_meiers_civilization_community")
+    monkeypatch.setattr(package, "BASE_RULESET", None)
+    missing = dropped_facts(ruleset, NOT_CARRIED, derived={"technologies_by_level": "", "unlocked_by": ""})
+    assert missing == ["ruleset.extends: 'sid-meiers-civilization' (the package has None)"]
