@@ -129,3 +129,39 @@ def test_new_variant_scaffolds_examples_valid_for_the_base(tmp_path: Path) -> No
     assert "~ price.food: 1 → 2" in out and "+ my_barbarians" in out
     model, _ = _analysed(rules, "my-settlers")
     assert model.custom_deck("barbarians") is not None and len(expanded_decks(model)["barbarians"]) == 30
+
+
+def _findings(overrides: dict[str, str], ruleset: str) -> list[tuple[str, str, int, str]]:
+    from civrules.diagnostics import Severity
+    from tests.rulefiles import CachedWorkspace
+
+    workspace = CachedWorkspace(overrides)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset]))
+    return [
+        (d.code, Path(d.span.file).name, d.span.line, d.hint or "")
+        for d in analysis.diagnostics
+        if d.severity is Severity.ERROR and d.span is not None
+    ]
+
+
+THREE_FOUR = """\
+kind: ruleset
+family: imperial-settlers
+id: is-three-four
+name: "Three and four"
+extends: imperial-settlers
+overlay:
+  settings:
+    players: {min: 3, max: 4, source: "house rule: three and four"}
+"""
+
+
+def test_a_player_range_that_leaves_out_the_first_and_solo_games_is_told_with_a_patch_that_validates() -> None:
+    """Round 20: a range of 3-4 kept the base's first game for 2 and its solo rules, and validated.
+    Both are F017 at the variant's players line; each hint writes the patch, which validates."""
+    found = _findings({"rulesets/is-three-four.yaml": THREE_FOUR}, "is-three-four")
+    assert [(code, file, line) for code, file, line, _ in found] == [("F017", "is-three-four.yaml", 8)] * 2
+    patches = [re.search(r"add `(\w+: null)` to this variant's `overlay.settings`", hint) for *_, hint in found]
+    assert all(patches), found
+    patched = THREE_FOUR + "".join(f"    {patch.group(1)}\n" for patch in patches if patch)
+    assert _findings({"rulesets/is-three-four.yaml": patched}, "is-three-four") == []

@@ -146,3 +146,39 @@ def test_the_reference_documents_every_kind_collection_and_setting_of_the_family
     for key in family.settings:
         assert f"| `{key}` |" in text, key
     assert "### `technologies[].unlocks`" in text
+
+
+FIVE_SIX = """\
+kind: ruleset
+family: sid-meiers-civilization
+id: smc-five-six
+name: "Five and six"
+extends: sid-meiers-civilization
+overlay:
+  settings:
+    players: {min: 5, max: 6, source: "house rule: five and six"}
+"""
+
+
+def test_a_player_range_that_leaves_out_the_best_number_is_told_with_a_patch_that_validates() -> None:
+    """Round 20: a range of 5-6 kept the base's best number, 4, and validated. It is T018 at the
+    variant's players line, and the hint's patch (`best: null` in the variant's players) validates."""
+    import re
+
+    from civrules.diagnostics import Severity
+    from tests.rulefiles import CachedWorkspace
+
+    def errors(text: str) -> list[tuple[str, str, int, str]]:
+        workspace = CachedWorkspace({"rulesets/smc-five-six.yaml": text})
+        analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["smc-five-six"]))
+        return [
+            (d.code, Path(d.span.file).name, d.span.line, d.hint or "")
+            for d in analysis.diagnostics
+            if d.severity is Severity.ERROR and d.span is not None
+        ]
+
+    found = errors(FIVE_SIX)
+    assert [(code, file, line) for code, file, line, _ in found] == [("T018", "smc-five-six.yaml", 8)]
+    patch = re.search(r"add `(best: null)` to this variant's `overlay.settings.players`", found[0][3])
+    assert patch is not None, found
+    assert errors(FIVE_SIX.replace("max: 6,", f"max: 6, {patch.group(1)},")) == []

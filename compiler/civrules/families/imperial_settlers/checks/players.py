@@ -1,0 +1,72 @@
+"""The players the ruleset seats, and the facts that depend on them: the first game, the solo game."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from civrules.checks import check, diagnostic, setting
+from civrules.diagnostics import Diagnostic, Related, Severity
+from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
+from civrules.model import Origin
+
+
+@check(
+    "F017",
+    "player-range-excludes-fact",
+    Severity.ERROR,
+    reads=(setting("players"), setting("first_game"), setting("solo")),
+)
+def check_player_range(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
+    """
+    What: a fact of the ruleset is for a number of players `players.min` to `players.max` leaves
+    out: the recommended first game (`first_game.players`, 2 in the rulebook, p5), or the solo
+    game (the `solo` setting, p13) where `players.min` is more than 1.
+
+    Why: the package and the sheets would still offer a game the ruleset does not seat (the solo
+    helpers answer for a 1-player game of a ruleset for three and four). A variant that changes the
+    range keeps the base's first game and solo rules unless it says otherwise.
+
+    Fix: widen `players`, or drop the fact: in a variant, `first_game: null` or `solo: null` under
+    `overlay.settings`.
+
+        overlay: {settings: {players: {min: 3, max: 4, source: "house rule"}}}
+                                          # FAIL: the base's first game (2) and solo game (1) kept
+        overlay: {settings: {players: {min: 3, max: 4, source: "house rule"}, first_game: null, solo: null}}
+                                                                                      # PASS
+    """
+    found = ruleset.setting("players")
+    if found is None or not isinstance(found[0], Mapping):
+        return
+    players, origin = found
+    low, high = players.get("min"), players.get("max")
+    if not isinstance(low, int) or not isinstance(high, int):
+        return
+    first = ruleset.setting("first_game")
+    if first is not None and isinstance(first[0], Mapping):
+        count = first[0].get("players")
+        if isinstance(count, int) and not low <= count <= high:
+            bound = "min" if count < low else "max"
+            yield diagnostic(
+                "F017",
+                f"the first game is for {count} players, outside the {low}-{high} players the ruleset seats",
+                first[1].span("players"),
+                _hint(origin, bound, "first_game", f"make `first_game.players` a number from {low} to {high}"),
+                [Related(origin.span(bound), f"players.{bound} is {players[bound]} here")],
+            )
+    solo = ruleset.setting("solo")
+    if solo is not None and low > 1:
+        yield diagnostic(
+            "F017",
+            f"the ruleset has solo rules, but seats {low}-{high} players: no game of 1",
+            solo[1].key_span(),
+            _hint(origin, "min", "solo", "make `players.min` 1, or delete the `solo` setting"),
+            [Related(origin.span("min"), f"players.min is {low} here")],
+        )
+
+
+def _hint(players: Origin, bound: str, fact: str, in_place: str) -> str:
+    """The fix: where a variant set the bound, the patch that drops ``fact`` from it (it validates:
+    `null` deletes a setting of the base); else the edit of the file that states both."""
+    if any(name == bound for name, _ in players.changes):
+        return f"add `{fact}: null` to this variant's `overlay.settings` (or widen its `players`)"
+    return in_place
