@@ -2,6 +2,7 @@
 
 The errors every package raises, the record base each family's records are built on
 (:class:`Record`; :class:`SettingsRecord`, that of the typed settings), :class:`UnknownFact`,
+:class:`PlayerRange` (the players a ruleset seats, every package's ``PLAYERS``),
 :class:`FrozenMap` (the read-only mapping the packages' tables are made of),
 :class:`OrderedFrozenSet` (their sets of ids, iterated in a fixed order), and
 :class:`RulesetPackageBase`, the protocol of the names every package has whatever its family.
@@ -102,7 +103,7 @@ if TYPE_CHECKING:
 
     from .mappings import FrozenMap, OrderedFrozenSet
     from .protocol import RulesetPackageBase
-    from .records import Record, SettingsRecord, UnknownFact
+    from .records import PlayerRange, Record, SettingsRecord, UnknownFact
 else:
 
     def __getattr__(name: str) -> object:
@@ -115,7 +116,7 @@ else:
             from . import mappings
 
             return getattr(mappings, name)
-        if name in ("Record", "SettingsRecord", "UnknownFact"):
+        if name in ("PlayerRange", "Record", "SettingsRecord", "UnknownFact"):
             from . import records
 
             return getattr(records, name)
@@ -211,7 +212,7 @@ _MOVED = frozenset(
     )
 )
 
-__version__ = "2.7.0"
+__version__ = "2.8.0"
 
 __all__ = [
     "AbilityAction",
@@ -274,6 +275,7 @@ __all__ = [
     "OutOfDomainError",
     "Phase",
     "PlayerCount",
+    "PlayerRange",
     "PopulationLimit",
     "PopulationWhere",
     "PurchaseEffect",

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from typing import TypeVar
 
     from .protocol import RulesetPackageBase
-    from .records import Record, UnknownFact
+    from .records import PlayerRange, Record, UnknownFact
 
     R = TypeVar("R", bound=Record)
     V = TypeVar("V")
@@ -183,6 +183,10 @@ class AssumedView:
     @property
     def __version__(self) -> str:
         return self._package.__version__
+
+    @property
+    def PLAYERS(self) -> PlayerRange | None:  # noqa: N802
+        return self._package.PLAYERS
 
     @property
     def DRAFT(self) -> bool:  # noqa: N802

@@ -6,7 +6,10 @@ import heapq
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Iterable, Mapping
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 
 class UnknownFactError(LookupError):
@@ -64,6 +67,41 @@ def flag(value: object, name: str) -> bool:
     if not isinstance(value, bool):
         raise OutOfDomainError(f"{name}={value!r} is not a flag: True or False")
     return value
+
+
+def at_most(ids: Iterable[T], parameter: str, copies: Callable[[T], int | None], why: Callable[[int], str]) -> list[T]:
+    """``ids`` as a list when none is listed more times than the game has of it (``copies(id)``;
+    None: the sources do not give a bound); OutOfDomainError naming the first listed once too often
+    otherwise, and ``why(most)`` the bound ("the game has 1 copy of it (Card.copies)"). A collection
+    of game objects is no multiset: one card held counted twice gave a discount, a row of the
+    pyramid, a credit the game cannot give. An unhashable value is left to the caller, which
+    refuses it as no id (check the ids first: UnknownIdError comes before this)."""
+    listed = list(ids)
+    seen: dict[object, int] = {}
+    for item in listed:
+        try:
+            times = seen[item] = seen.get(item, 0) + 1
+        except TypeError:
+            continue
+        most = copies(item)
+        if most is not None and times > most:
+            raise OutOfDomainError(f"{item!r} is listed {_times(times)} in {parameter}: {why(most)}")
+    return listed
+
+
+def once_each(ids: Iterable[T], parameter: str, why: str) -> list[T]:
+    """``ids`` as a list when none is listed twice (:func:`at_most` with a bound of one): ``why``
+    says why one is the most ("a player holds one card of each technology")."""
+    return at_most(ids, parameter, lambda _: 1, lambda _: why)
+
+
+def copies(n: int) -> str:
+    """``1 copy``, ``2 copies``: a bound of :func:`at_most` in words."""
+    return f"{n} copy" if n == 1 else f"{n} copies"
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
 
 
 def an_id(value: object, parameter: str) -> str:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from enum import StrEnum
     from typing import Any, TypeAlias
 
-    from .records import UnknownFact
+    from .records import PlayerRange, UnknownFact
 
     #: An id where a family's protocol takes one. Each package's helpers take only its own ids (its
     #: ``CardIdName`` ...: an id enum's member or the id as a literal), which differ from ruleset to
@@ -40,6 +40,8 @@ class RulesetPackageBase(Protocol):
     def BASE_RULESET(self) -> str | None: ...
     @property
     def __version__(self) -> str: ...
+    @property
+    def PLAYERS(self) -> PlayerRange | None: ...
     @property
     def DRAFT(self) -> bool: ...
     @property

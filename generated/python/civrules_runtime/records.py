@@ -198,6 +198,35 @@ class UnknownFact(Record):
         _set(self, "reason", reason)
 
 
+class PlayerRange(Record):
+    """How many players the ruleset seats (the manifest's ``players``, ``civrules export``'s
+    ``ruleset.players``): the fewest, the most, the best number where the source names one (None:
+    it names none), and what it cites: the rule pages or sections (empty: none), or a secondary
+    source (None: none)."""
+
+    __slots__ = ("min", "max", "best", "rule", "source")
+    __match_args__ = ("min", "max", "best", "rule", "source")
+
+    min: int
+    max: int
+    best: int | None
+    rule: tuple[str, ...]
+    source: str | None
+
+    def __init__(
+        self, min: int, max: int, best: int | None = None, rule: tuple[str, ...] = (), source: str | None = None
+    ) -> None:
+        _set(self, "min", min)
+        _set(self, "max", max)
+        _set(self, "best", best)
+        _set(self, "rule", rule)
+        _set(self, "source", source)
+
+    def __contains__(self, players: object) -> bool:
+        """Whether ``players`` is a number of players the ruleset seats (``3 in PLAYERS``)."""
+        return isinstance(players, int) and not isinstance(players, bool) and self.min <= players <= self.max
+
+
 TYPE_CHECKING = False
 if not TYPE_CHECKING:
 

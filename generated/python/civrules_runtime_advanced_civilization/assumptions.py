@@ -291,7 +291,8 @@ class AssumedPackage(AssumedView):
     def calamities_suffered(
         self, received: Iterable[str], *, rng: Random | None = None, stoic: bool = False
     ) -> tuple[str, ...]:
-        return logic.calamities_suffered(self.PHASES, self._package.CALAMITY_ORDER, received, rng, stoic)
+        p = self._package
+        return logic.calamities_suffered(self.PHASES, p.CALAMITY_ORDER, received, rng, stoic, p.CALAMITIES)
 
     def ship_range(self, held: Iterable[str]) -> int:
         return logic.ship_range(self.PHASES, self.CARDS, held)

@@ -26,6 +26,8 @@ the lines, kept by the matrix), so reading a row of n lines cell by cell is line
 
 from collections.abc import Iterator, Mapping
 
+from civrules_runtime.errors import once_each
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -224,8 +226,8 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
         return sum(points) if self.same_target == "sum" else max(points, default=0)
 
     def credit_toward(self, held: "Iterable[str]", target: str) -> int:
-        """The credit a holder of the ``held`` cards (ids of this ruleset, the target's own left out,
-        each counted once) receives toward ``target``.
+        """The credit a holder of the ``held`` cards (ids of this ruleset, the target's own left out;
+        a card listed twice is OutOfDomainError: a player holds one of each) receives toward ``target``.
 
         Credits of different cards add up; toward a card of two groups under ``highest_group``
         (Mega Civilization §12), the group credits held are totalled group by group and only the
@@ -244,7 +246,9 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
         >>> CreditMatrix("highest", True, groups, credits).credit_toward(["music", "deism"], "mysticism")
         20
         """
-        owned = [card for card in dict.fromkeys(held) if card != target]
+        owned = [
+            card for card in once_each(held, "held", "a player holds one of each civilization card") if card != target
+        ]
         groups = tuple(dict.fromkeys(self._groups.get(target, ())))
         if self.two_group_cards != "highest_group" or len(groups) < 2 or len(owned) < 2:
             return sum(self[card][target] for card in owned)

@@ -15,9 +15,12 @@ from civrules_runtime.errors import (
     OutOfDomainError,
     UnknownFactError,
     UnknownIdError,
+    at_most,
     closest_id,
     collection,
+    copies,
     flag,
+    once_each,
     some_ids,
     unknown_id,
     within,
@@ -104,14 +107,24 @@ def mapping(value: "Mapping[str, T] | None", parameter: str, what: str) -> "Mapp
     return value
 
 
+#: Why a civilization card is listed once at most in a player's holding (``once_each``).
+ONE_CARD = "a player holds one of each civilization card"
+
+
+def held_cards(cards: "Mapping[str, object]", held: "Iterable[str]", parameter: str) -> "list[str]":
+    """The civilization cards ``held`` (ids of ``cards``) as a list: UnknownIdError for an id that
+    is none, OutOfDomainError for a card listed twice (a holding is no multiset)."""
+    return once_each([known_id(cards, card, "civilization card") for card in held], parameter, ONE_CARD)
+
+
 def credit_toward(matrix: "Mapping[str, Mapping[str, int]]", owned: "Iterable[str]", target: str) -> int:
-    """The credit a holder of ``owned`` receives toward ``target``: each card held counted once, the
-    target's own left out. A package's matrix computes it by the ruleset's policy (a card of two
-    groups may take only its highest group's credits held: never the sum of the cells); any other
-    mapping of cells is summed."""
+    """The credit a holder of ``owned`` receives toward ``target`` (a card listed twice is
+    OutOfDomainError: a player holds one of each), the target's own left out. A package's matrix
+    computes it by the ruleset's policy (a card of two groups may take only its highest group's
+    credits held: never the sum of the cells); any other mapping of cells is summed."""
     collection(owned, "owned")
     known_id(matrix, target, "civilization card")
-    held = list(dict.fromkeys([known_id(matrix, card, "civilization card") for card in owned]))
+    held = held_cards(matrix, owned, "owned")
     if isinstance(matrix, CreditMatrix):
         return matrix.credit_toward(held, target)
     return sum(matrix[card].get(target, 0) for card in held if card != target)
@@ -266,12 +279,27 @@ def neighbours(adjacency: "Mapping[str, Mapping[str, frozenset[str]]]", area: st
     return by_kind[known_id(by_kind, area, "area")]
 
 
-def resolution_order(order: "tuple[str, ...]", calamities: "Iterable[str]") -> "tuple[str, ...]":
+def resolution_order(
+    order: "tuple[str, ...]",
+    calamities: "Iterable[str]",
+    table: "Mapping[str, Calamity] | None" = None,
+    parameter: str = "calamities",
+) -> "tuple[str, ...]":
     """Every given calamity card in resolution order (29.6): two copies of one calamity (the
-    Expansion Project has two of each) are both kept, side by side."""
-    collection(calamities, "calamities")
+    Expansion Project has two of each) are both kept, side by side. With ``table`` (the ruleset's
+    CALAMITIES), a calamity listed more times than the game has copies of it is OutOfDomainError
+    (a package built before passes none: no bound)."""
+    collection(calamities, parameter)
     rank = _rank(order)
-    return tuple(sorted([known_id(rank, c, "calamity") for c in calamities], key=rank.__getitem__))
+    given = [known_id(rank, c, "calamity") for c in calamities]
+    if table is not None:
+        at_most(
+            given,
+            parameter,
+            lambda calamity: table[calamity].copies if calamity in table else None,
+            lambda most: f"the game has {copies(most)} of it (Calamity.copies)",
+        )
+    return tuple(sorted(given, key=rank.__getitem__))
 
 
 #: Each calamity order's ranks, by the order they were read from (kept with it, so that an id
@@ -314,7 +342,7 @@ def calamity_amount(
         within(count, f"commodities[{good!r}]", 0, None, "the commodity cards held of a good")
     if nation is not None:
         known_id(nations, nation, "nation")
-    held_cards = {known_id(cards, card, "civilization card") for card in held}
+    holding = set(held_cards(cards, held, "held"))
     listed, found = _effect(effects, calamity, effect)
     if found is None:
         ids = ", ".join(repr(e.id) for e in listed) or "none"
@@ -341,13 +369,13 @@ def calamity_amount(
     relevant = [
         m
         for m in held_modifiers
-        if m.card in held_cards and m.applies_to in (side, AppliesTo.BOTH) and effect in m.effects
+        if m.card in holding and m.applies_to in (side, AppliesTo.BOTH) and effect in m.effects
     ]
     if combinations[calamity].mode_unknown and len({m.card for m in relevant}) > 1:
         unknown = True  # the rules do not say how these cards' modifiers combine
     additions = tuple(Addition(m.card, m.amount, m.per, m.adds_kind, m.adds_unit) for m in relevant if m.adds)
     change, set_to, cap, kind = 0, None, None, found.kind
-    for modifier in _counted(combinations[calamity], [m for m in relevant if not m.adds], held_cards):
+    for modifier in _counted(combinations[calamity], [m for m in relevant if not m.adds], holding):
         if modifier.effect == ModifierEffect.IMMUNITY:
             immune = True
         kind = modifier.becomes_kind or kind
@@ -431,7 +459,7 @@ def effects_held(cards: "Mapping[str, Card]", held: "Iterable[str]", kind: str |
     collection(held, "held")
     wanted = None if kind is None else vocabulary(EffectKind, kind, "effect kind")
     out: list[Effect] = []
-    for card in dict.fromkeys([known_id(cards, card, "civilization card") for card in held]):
+    for card in held_cards(cards, held, "held"):
         attributes = cards[card].attributes
         if attributes is None:
             raise UnknownFactError(f"the abilities of {card} are not in the sources")
@@ -450,7 +478,7 @@ def hand_limit(
     count (``limit.by_players``), ``players`` is required (OutOfDomainError naming the bands
     otherwise); a count the ruleset is not for (``counts``) is OutOfDomainError."""
     collection(held, "held")
-    owned = {known_id(cards, card, "civilization card") for card in held}
+    owned = set(held_cards(cards, held, "held"))
     if players is not None:
         _player_count(players, counts)
     if limit is None:
@@ -474,7 +502,7 @@ def hand_limit(
 
 def tax_rates(taxation: Taxation | None, cards: "Mapping[str, Card]", held: "Iterable[str]") -> "tuple[int, ...]":
     collection(held, "held")
-    owned = {known_id(cards, card, "civilization card") for card in held}
+    owned = set(held_cards(cards, held, "held"))
     if taxation is None or taxation.tokens_per_city is None:
         raise UnknownFactError("the tax rate is not in the sources")
     changes = [c for c in taxation.rate_changes if c.card in owned]
@@ -611,7 +639,7 @@ def can_enter_epoch(
     known_id(epochs, epoch, "epoch")
     within(cities, "cities", 0, None, "the cities a player has in play, 33.2")
     at = levels[0] if level is None else _level(levels, level)
-    owned = list(dict.fromkeys([known_id(cards, card, "civilization card") for card in held]))
+    owned = held_cards(cards, held, "held")
     if nation is not None:
         known_id(nations, nation, "nation")
     if not _requirements_met(epochs, cards, group_count, epoch, at, cities, owned):
@@ -641,7 +669,7 @@ def can_enter_space(
     known_id(nations, nation, "nation")
     within(cities, "cities", 0, None, "the cities a player has in play, 33.2")
     at = levels[0] if level is None else _level(levels, level)
-    owned = list(dict.fromkeys([known_id(cards, card, "civilization card") for card in held]))
+    owned = held_cards(cards, held, "held")
     track = _track(tracks, nation, at)
     finish = _finish(settings, track)
     spaces = track.spaces if track.spaces is not None else None if finish is None else _ast(settings or {})[0]
@@ -769,8 +797,7 @@ def secondary_losses(
     nations = mapping(nations, "nations", "players to their nations")
     for player, cards_held in held.items():
         collection(cards_held, f"held[{player!r}]")
-        for card in cards_held:
-            known_id(cards, card, "civilization card")
+        held_cards(cards, cards_held, f"held[{player!r}]")
     for nation in nations.values():
         known_id(nation_ids, nation, "nation")
     listed, found = _effect(effects, calamity, effect)
@@ -804,10 +831,10 @@ def secondary_losses(
 
 def calamities_suffered(
     phases: "Mapping[str, Phase]", order: "tuple[str, ...]", received: "Iterable[str]",
-    rng: "Random | None", stoic: bool,
+    rng: "Random | None", stoic: bool, table: "Mapping[str, Calamity] | None" = None,
 ) -> "tuple[str, ...]":  # fmt: skip
     flag(stoic, "stoic")
-    cards = resolution_order(order, received)
+    cards = resolution_order(order, received, table, "received")
     if stoic:
         return cards
     limit = _phase_int(

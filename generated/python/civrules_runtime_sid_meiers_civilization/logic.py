@@ -6,6 +6,9 @@ never a guess.
 
 Every helper checks its arguments (the ids first) before it looks up a fact: an id that is not of
 the kind its parameter takes is UnknownIdError whatever facts the other arguments lack.
+
+A collection of game objects is no multiset: a technology or a wonder listed twice (a player has
+one card of each technology, the game one of each wonder) is OutOfDomainError, never counted twice.
 """
 
 from civrules_runtime.errors import (
@@ -15,6 +18,7 @@ from civrules_runtime.errors import (
     UnknownIdError,
     collection,
     flag,
+    once_each,
     unknown_id,
     within,
 )
@@ -55,6 +59,21 @@ def vocabulary(enum: "type[E]", value: str, what: str) -> "E":
         raise UnknownIdError(
             f"{value!r} is not {'an' if what[:1] in 'aeiou' else 'a'} {what}: one of {allowed}"
         ) from None
+
+
+#: Why a technology or a wonder is listed once at most (``once_each``).
+ONE_TECHNOLOGY = "a player has one card of each technology"
+ONE_WONDER = "the game has 1 copy of it"
+
+
+def held_once(table: "Mapping[str, T]", ids: "Iterable[str]", parameter: str, what: str, why: str) -> "list[str]":
+    """``ids`` (a collection of ``what`` ids of ``table``) as a list: NotACollectionError when it is
+    none, UnknownIdError for an id ``table`` does not have, OutOfDomainError for one listed twice."""
+    collection(ids, parameter)
+    listed = list(ids)
+    for item in listed:
+        entry(table, item, what)
+    return once_each(listed, parameter, why)
 
 
 def entry(table: "Mapping[str, T]", value: str, what: str) -> "T":
@@ -103,8 +122,8 @@ def counts(
 
 def research_cost(research: Research, wonders: "Mapping[str, Wonder]", level: int, held: "Iterable[str]") -> int:
     """The trade a technology of ``level`` needs, less the research discount of the wonders held."""
-    collection(held, "wonders")
-    discount = sum(entry(wonders, w, "wonder").research_discount or 0 for w in held)
+    held = held_once(wonders, held, "wonders", "wonder", ONE_WONDER)
+    discount = sum(wonders[w].research_discount or 0 for w in held)
     within(level, "level", 1, max(research.costs, default=None), "the levels of the research table")
     cost = research.costs.get(level)
     if cost is None:
@@ -117,7 +136,7 @@ def trade_after_research(
 ) -> int:
     """The trade left on the dial after researching at ``level`` with ``trade`` and ``coins``: all of it
     is spent, except one a coin (never more than the player had). ValueError when ``trade`` is short."""
-    collection(held, "wonders")
+    held = held_once(wonders, held, "wonders", "wonder", ONE_WONDER)
     cost = research_cost(research, wonders, level, held)
     within(trade, "trade", 0, None, "the trade on the dial")
     within(coins, "coins", 0, None, "coins held")
@@ -128,12 +147,6 @@ def trade_after_research(
     if research.trade_kept_per_coin is None:
         raise UnknownFactError("the trade a coin keeps after research is not in the sources")
     return min(trade, coins * research.trade_kept_per_coin)
-
-
-def _technology(technologies: "Mapping[str, Technology]", tech_id: str) -> str:
-    """``tech_id`` when it is a technology of ``technologies``; UnknownIdError otherwise."""
-    entry(technologies, tech_id, "technology")
-    return tech_id
 
 
 def _rows(technologies: "Mapping[str, Technology]", pyramid: "Iterable[str]", starting: str | None) -> dict[int, int]:
@@ -158,8 +171,7 @@ def may_place_technology(
     starting: str | None,
 ) -> bool:
     """Whether ``technology`` has a legal space in a pyramid holding ``pyramid``."""
-    collection(pyramid, "pyramid")
-    held = [_technology(technologies, tech_id) for tech_id in pyramid]
+    held = held_once(technologies, pyramid, "pyramid", "technology", ONE_TECHNOLOGY)
     tech = entry(technologies, technology, "technology")
     if starting is not None:
         entry(technologies, starting, "technology")
@@ -183,8 +195,7 @@ def pyramid_needs(
 ) -> "Mapping[int, int]":
     """The technologies each level still needs for the technology victory (levels that need none
     left out): a read-only FrozenMap by level."""
-    collection(pyramid, "pyramid")
-    held = [_technology(technologies, tech_id) for tech_id in pyramid]
+    held = held_once(technologies, pyramid, "pyramid", "technology", ONE_TECHNOLOGY)
     if starting is not None:
         entry(technologies, starting, "technology")
     rows = _rows(technologies, held, starting)
@@ -275,9 +286,7 @@ def wonder_cost(
     """What ``wonder`` costs a holder of the technologies ``held`` (its discount where it applies)."""
     collection(held, "technologies")
     found = entry(wonders, wonder, "wonder")
-    held = list(held)
-    for tech in held:
-        entry(technologies, tech, "technology")
+    held = held_once(technologies, held, "technologies", "technology", ONE_TECHNOLOGY)
     if found.cost is None:
         raise UnknownFactError(f"the cost of {wonder} is not in the sources")
     if found.discount_technology is not None and found.discount_technology in set(held):
@@ -300,10 +309,7 @@ def victories_met(
     if culture_space is not None:
         within(culture_space, "culture_space", 0, None, "a space of the culture track")
     flag(captured_capital, "captured_capital")
-    held = set()
-    for tech in technologies:
-        entry(technology_table, tech, "technology")
-        held.add(tech)
+    held = set(held_once(technology_table, technologies, "technologies", "technology", ONE_TECHNOLOGY))
     met = []
     for victory in victories.values():
         if victory.kind is VictoryKind.TECHNOLOGY and victory.technology is not None:

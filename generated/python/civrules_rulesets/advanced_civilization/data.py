@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
+from civrules_runtime.records import PlayerRange
 from civrules_runtime_advanced_civilization import settings
 from civrules_runtime_advanced_civilization.credits import CreditMatrix
 from civrules_runtime_advanced_civilization.records import (
@@ -92,6 +93,11 @@ if TYPE_CHECKING:
 RULESET_ID: Final = "advanced-civilization"
 
 RULESET_NAME: Final = "Advanced Civilization"
+
+#: How many players the ruleset seats (civrules export's ruleset.players): the fewest, the most, the
+#: best number where the source names one, and what it cites; None where the ruleset does not say.
+#: `n in PLAYERS` tells whether it seats n players.
+PLAYERS: Final[PlayerRange | None] = PlayerRange(2, 8, best=None, rule=("1.1", "16.1"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
 RULESET_FINGERPRINT: Final = "fbe13d33a0bb6f83b38de7aa6ab73f599f3f69901e97764884936330c66ee961"

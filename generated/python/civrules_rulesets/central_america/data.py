@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
+from civrules_runtime.records import PlayerRange
 from civrules_runtime_advanced_civilization import settings
 from civrules_runtime_advanced_civilization.credits import CreditMatrix
 from civrules_runtime_advanced_civilization.records import (
@@ -102,6 +103,17 @@ if TYPE_CHECKING:
 RULESET_ID: Final = "central-america"
 
 RULESET_NAME: Final = "Central America (Expansion Project map variant)"
+
+#: How many players the ruleset seats (civrules export's ruleset.players): the fewest, the most, the
+#: best number where the source names one, and what it cites; None where the ruleset does not say.
+#: `n in PLAYERS` tells whether it seats n players.
+PLAYERS: Final[PlayerRange | None] = PlayerRange(
+    9,
+    9,
+    best=None,
+    rule=("9.1",),
+    source="Central America map variant, item introduction (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
 RULESET_FINGERPRINT: Final = "d095c63202fcba889227cf6f1cc5115189ee9c81148dec9270e6e2c1f0e6fb49"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
+from civrules_runtime.records import PlayerRange
 from civrules_runtime_advanced_civilization import settings
 from civrules_runtime_advanced_civilization.credits import CreditMatrix
 from civrules_runtime_advanced_civilization.records import (
@@ -104,6 +105,11 @@ if TYPE_CHECKING:
 RULESET_ID: Final = "expansion-project"
 
 RULESET_NAME: Final = "Civilization: The Expansion Project"
+
+#: How many players the ruleset seats (civrules export's ruleset.players): the fewest, the most, the
+#: best number where the source names one, and what it cites; None where the ruleset does not say.
+#: `n in PLAYERS` tells whether it seats n players.
+PLAYERS: Final[PlayerRange | None] = PlayerRange(5, 18, best=None, rule=("9.1",), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
 RULESET_FINGERPRINT: Final = "60004d39a282c5e336849578e7b120d7eb8ba41096c3615c8146de23d734f555"

@@ -116,8 +116,9 @@ def decks_for(players: int, region: MapRegionName | None = None) -> tuple[Deck, 
 
 
 def calamity_resolution_order(calamities: Iterable[CalamityIdName]) -> tuple[str, ...]:
-    """The given calamities in the order they are resolved (CALAMITY_ORDER)."""
-    return logic.resolution_order(data.CALAMITY_ORDER, calamities)
+    """The given calamities in the order they are resolved (CALAMITY_ORDER); a calamity given more
+    times than the game has copies of it (CALAMITIES[...].copies) is OutOfDomainError."""
+    return logic.resolution_order(data.CALAMITY_ORDER, calamities, data.CALAMITIES)
 
 
 def neighbours(area: AreaIdName, kind: AdjacencyName = "all") -> frozenset[str]:
@@ -298,7 +299,7 @@ def calamities_suffered(
     resolution order: of more than PHASES["resolution_of_calamities"].max_primary_calamities (two,
     29.5) that many drawn at random with ``rng``; the others are disregarded. ``stoic``: the Stoic
     option, every calamity takes effect (the guide after 35.2)."""
-    return logic.calamities_suffered(data.PHASES, data.CALAMITY_ORDER, received, rng, stoic)
+    return logic.calamities_suffered(data.PHASES, data.CALAMITY_ORDER, received, rng, stoic, data.CALAMITIES)
 
 
 def ship_range(held: Iterable[CardIdName]) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
+from civrules_runtime.records import PlayerRange
 from civrules_runtime_imperial_settlers import settings
 from civrules_runtime_imperial_settlers.records import (
     Action,
@@ -47,6 +48,11 @@ if TYPE_CHECKING:
 RULESET_ID: Final = "imperial-settlers"
 
 RULESET_NAME: Final = "Imperial Settlers"
+
+#: How many players the ruleset seats (civrules export's ruleset.players): the fewest, the most, the
+#: best number where the source names one, and what it cites; None where the ruleset does not say.
+#: `n in PLAYERS` tells whether it seats n players.
+PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
 RULESET_FINGERPRINT: Final = "aafb2ff7a8de49d79d9fd164aa1aa93346ac13664c47b80046a7d4bdfae99942"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
+from civrules_runtime.records import PlayerRange
 from civrules_runtime_advanced_civilization import settings
 from civrules_runtime_advanced_civilization.credits import CreditMatrix
 from civrules_runtime_advanced_civilization.records import (
@@ -103,6 +104,17 @@ if TYPE_CHECKING:
 RULESET_ID: Final = "mega-civilization"
 
 RULESET_NAME: Final = "Mega Civilization"
+
+#: How many players the ruleset seats (civrules export's ruleset.players): the fewest, the most, the
+#: best number where the source names one, and what it cites; None where the ruleset does not say.
+#: `n in PLAYERS` tells whether it seats n players.
+PLAYERS: Final[PlayerRange | None] = PlayerRange(
+    5,
+    18,
+    best=None,
+    rule=(),
+    source="community/README.md (Mega Civilization, 5-18 players); community/megaciv_trade_deck_by_playercount.csv (player counts 5-18)",
+)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
 RULESET_FINGERPRINT: Final = "3bde27da80e05f80fb10960cce3fb9262776cdc0a80ca62c5f4e3e5d441b5184"

@@ -60,6 +60,7 @@ if TYPE_CHECKING:
         ID_ALIASES,
         ID_ENUMS,
         PHASES,
+        PLAYERS,
         PYRAMID,
         RESEARCH,
         RESOURCES,
@@ -112,7 +113,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "2.0.3"
+__version__: Final = "2.1.0"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = None
@@ -135,6 +136,7 @@ _DATA = frozenset(
         "ID_ALIASES",
         "ID_ENUMS",
         "PHASES",
+        "PLAYERS",
         "PYRAMID",
         "RESEARCH",
         "RESOURCES",
@@ -192,6 +194,7 @@ __all__ = [
     "ID_ALIASES",
     "ID_ENUMS",
     "PHASES",
+    "PLAYERS",
     "PYRAMID",
     "RESEARCH",
     "RESOURCES",

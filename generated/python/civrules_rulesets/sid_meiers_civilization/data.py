@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
+from civrules_runtime.records import PlayerRange
 from civrules_runtime_sid_meiers_civilization import settings
 from civrules_runtime_sid_meiers_civilization.records import (
     BattleHand,
@@ -75,6 +76,11 @@ if TYPE_CHECKING:
 RULESET_ID: Final = "sid-meiers-civilization"
 
 RULESET_NAME: Final = "Sid Meier's Civilization: The Board Game"
+
+#: How many players the ruleset seats (civrules export's ruleset.players): the fewest, the most, the
+#: best number where the source names one, and what it cites; None where the ruleset does not say.
+#: `n in PLAYERS` tells whether it seats n players.
+PLAYERS: Final[PlayerRange | None] = PlayerRange(2, 4, best=4, rule=("p2",), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
 RULESET_FINGERPRINT: Final = "2f12ebab38be13be50d0b1c7255ea73241df3bf247e283e0962656edf30c0a31"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet
+from civrules_runtime.records import PlayerRange
 from civrules_runtime_sid_meiers_civilization import settings
 from civrules_runtime_sid_meiers_civilization.records import (
     BattleHand,
@@ -77,6 +78,11 @@ RULESET_ID: Final = "sid-meiers-civilization-community"
 RULESET_NAME: Final = (
     "Sid Meier's Civilization: The Board Game, community transcription (base game and expansions mixed)"
 )
+
+#: How many players the ruleset seats (civrules export's ruleset.players): the fewest, the most, the
+#: best number where the source names one, and what it cites; None where the ruleset does not say.
+#: `n in PLAYERS` tells whether it seats n players.
+PLAYERS: Final[PlayerRange | None] = PlayerRange(2, 5, best=4, rule=("p2",), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
 RULESET_FINGERPRINT: Final = "fd02012215726e672cdd3dea76e2bceca2be98a5e2130f31c46cbe20f5d5e729"
