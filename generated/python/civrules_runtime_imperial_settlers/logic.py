@@ -18,8 +18,10 @@ from civrules_runtime.errors import (
     OutOfDomainError,
     UnknownFactError,
     UnknownIdError,
+    at_most,
     closest_id,
     collection,
+    copies,
     some_ids,
     within,
 )
@@ -186,14 +188,6 @@ def solo_achievement(levels: tuple[SoloLevel, ...] | None, score: int) -> SoloLe
     return reached
 
 
-def _times(n: int) -> str:
-    return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
-
-
-def _copies(n: int) -> str:
-    return f"{n} copy" if n == 1 else f"{n} copies"
-
-
 def production(
     factions: Mapping[str, Faction],
     cards: Mapping[str, Card],
@@ -218,14 +212,13 @@ def production(
     record = factions[known(factions, faction, "faction")]
     dealt = counted(deals, goods)
     built = [(location, cards[known(cards, location, "card")]) for location in locations]
-    listed: dict[str, int] = {}
+    at_most(
+        [location for location, _ in built],
+        "locations",
+        lambda location: cards[location].copies,
+        lambda most: f"the game has {copies(most)} of it (Card.copies)",
+    )
     for location, card in built:
-        listed[location] = listed.get(location, 0) + 1
-        if listed[location] > card.copies:
-            raise OutOfDomainError(
-                f"{location!r} is listed {_times(listed[location])} in locations: the game has "
-                f"{_copies(card.copies)} of it (Card.copies)"
-            )
         if card.deck is not None and record.deck is not None and str(card.deck) not in ("common", str(record.deck)):
             raise OutOfDomainError(
                 f"{location!r} is a card of the {card.deck} deck: the {faction!r} empire builds only common "

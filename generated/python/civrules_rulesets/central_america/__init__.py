@@ -62,6 +62,7 @@ if TYPE_CHECKING:
         PHASE_ORDER,
         PHASES,
         PLAYER_COUNTS,
+        PLAYERS,
         RULESET_FINGERPRINT,
         RULESET_ID,
         RULESET_NAME,
@@ -117,7 +118,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "3.0.3"
+__version__: Final = "3.1.0"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = "expansion-project"
@@ -153,6 +154,7 @@ _DATA = frozenset(
         "PHASE_ORDER",
         "PHASES",
         "PLAYER_COUNTS",
+        "PLAYERS",
         "RULESET_FINGERPRINT",
         "RULESET_ID",
         "RULESET_NAME",
@@ -225,6 +227,7 @@ __all__ = [
     "NATIONS",
     "PHASES",
     "PHASE_ORDER",
+    "PLAYERS",
     "PLAYER_COUNTS",
     "RULESET_FINGERPRINT",
     "RULESET_ID",

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         LOCATION_KINDS,
         PHASE_ORDER,
         PHASES,
+        PLAYERS,
         PRINTED_IDS,
         ROUNDS,
         RULESET_FINGERPRINT,
@@ -89,7 +90,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "2.0.0"
+__version__: Final = "2.1.0"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = None
@@ -114,6 +115,7 @@ _DATA = frozenset(
         "LOCATION_KINDS",
         "PHASE_ORDER",
         "PHASES",
+        "PLAYERS",
         "PRINTED_IDS",
         "ROUNDS",
         "RULESET_FINGERPRINT",
@@ -164,6 +166,7 @@ __all__ = [
     "LOCATION_KINDS",
     "PHASES",
     "PHASE_ORDER",
+    "PLAYERS",
     "PRINTED_IDS",
     "ROUNDS",
     "RULESET_FINGERPRINT",
