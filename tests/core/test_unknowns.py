@@ -298,3 +298,112 @@ def test_an_unknown_a_disagreement_restates_is_not_counted_again() -> None:
     found = [d.message for d in shipped("sid-meiers-civilization") if d.code == "Q006"]
     assert "`buildings[barracks].terrains` is unknown" in found
     assert [message for message in found if "disagreements" in message] == []
+
+
+def _wonder_variants() -> dict[str, str]:
+    """Variants of Sid Meier's Civilization that remove, add again, replace and patch wonders:
+    `smc-ra` removes the Panama Canal and adds it again in one manifest; `smc-mid` (over the
+    community variant, which patches the canal) removes the canal, replaces Stonehenge and patches
+    the Colossus, each with an unknown; `smc-leaf` adds the canal again and replaces the other two."""
+    return {
+        "rulesets/smc-ra.yaml": """\
+kind: ruleset
+id: smc-ra
+name: RA
+extends: sid-meiers-civilization
+overlay:
+  wonders:
+    remove:
+      - {id: panama_canal, why: house rule}
+    add:
+      - {id: panama_canal, name: "Panama Canal", era: {unknown: "ra's"}, cost: 30, source: "house rule: ra"}
+""",
+        "rulesets/smc-mid.yaml": """\
+kind: ruleset
+id: smc-mid
+name: Mid
+extends: sid-meiers-civilization-community
+overlay:
+  wonders:
+    remove:
+      - {id: panama_canal, why: house rule}
+    replace:
+      - {id: stonehenge, name: "Stonehenge", era: {unknown: "mid's"}, cost: 3, source: "house rule: mid"}
+    patch:
+      - {id: colossus, cost: {unknown: "mid's patch"}, source: "house rule: mid"}
+""",
+        "rulesets/smc-leaf.yaml": """\
+kind: ruleset
+id: smc-leaf
+name: Leaf
+extends: smc-mid
+overlay:
+  wonders:
+    add:
+      - {id: panama_canal, name: "Panama Canal", era: modern, cost: 30, source: "house rule: leaf"}
+    replace:
+      - {id: stonehenge, name: "Stonehenge", era: ancient, cost: 4, source: "house rule: leaf"}
+      - {id: colossus, name: "Colossus", era: ancient, cost: 4, source: "house rule: leaf"}
+""",
+    }
+
+
+@functools.cache
+def _wonder_analysis(ruleset: str) -> Any:
+    workspace = CachedWorkspace(_wonder_variants())
+    return analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset]))
+
+
+def _unknown_wonders(ruleset: str) -> list[tuple[str, str, int]]:
+    """The ruleset's Q006 about wonders (message, file, line) and, as the package's UNKNOWN_FACTS
+    reads them (`unknown_facts`), its unknown wonder facts."""
+    from civrules.checks.unknowns import field_path, rules_relative, unknown_facts
+
+    analysis = _wonder_analysis(ruleset)
+    assert [d for d in analysis.diagnostics if d.severity is not Severity.INFO] == []
+    reported = [(d.message, *where(d)[:2]) for d in analysis.diagnostics if d.code == "Q006" and "wonders" in d.message]
+    facts = [
+        (f"{rules_relative(analysis.model, document)}: {field_path(document.data, path)}", "UNKNOWN_FACTS", 0)
+        for document, path, _ in unknown_facts(analysis.model)
+        if "wonders" in path
+    ]
+    return reported + facts
+
+
+def test_an_entity_removed_and_added_again_keeps_none_of_the_removed_ones_unknowns() -> None:
+    """The removed Panama Canal's unknown era and cost go with it; the canal added again in the same
+    variant counts its own unknown era, and no other."""
+    canal = [fact for fact in _unknown_wonders("smc-ra") if "panama_canal" in fact[0]]
+    assert canal == [
+        ("`overlay.wonders.add[panama_canal].era` is unknown", "rulesets/smc-ra.yaml", 10),
+        ("rulesets/smc-ra.yaml: overlay.wonders.add[panama_canal].era", "UNKNOWN_FACTS", 0),
+    ]
+    base = [d for d in shipped("sid-meiers-civilization") if d.code == "Q006"]
+    (summary,) = [d for d in _wonder_analysis("smc-ra").diagnostics if d.code == "Q007"]
+    assert f"has {len(base) - 2 + 1} unknown facts" in summary.message
+
+
+def test_a_chain_that_removes_then_adds_or_replaces_again_counts_only_what_holds() -> None:
+    """Across a chain: the canal removed by `smc-mid` and added by `smc-leaf`, Stonehenge replaced by
+    both, the Colossus patched by one and replaced by the other. The leaf's wonders are all known:
+    none of the unknowns its bases wrote for them counts, nor their citations."""
+    from civrules.checks.citations import citations
+
+    assert [fact[:2] for fact in _unknown_wonders("smc-mid")] == [
+        ("`overlay.wonders.replace[stonehenge].era` is unknown", "rulesets/smc-mid.yaml"),
+        ("`overlay.wonders.patch[colossus].cost` is unknown", "rulesets/smc-mid.yaml"),
+        ("rulesets/smc-mid.yaml: overlay.wonders.replace[stonehenge].era", "UNKNOWN_FACTS"),
+        ("rulesets/smc-mid.yaml: overlay.wonders.patch[colossus].cost", "UNKNOWN_FACTS"),
+    ]
+    leaf = _wonder_analysis("smc-leaf")
+    assert _unknown_wonders("smc-leaf") == []
+    (summary,) = [d for d in leaf.diagnostics if d.code == "Q007"]
+    assert "smc-mid.yaml" not in summary.message and "wonders.yaml" not in summary.message
+    # The base's wonders cite their rulebook pages; the leaf's three replace every one of them.
+    wonders = {"colossus", "stonehenge", "panama_canal"}
+    cited = [
+        path
+        for document, path, _ in citations(leaf.model)
+        if path[:1] == ("wonders",) and document.data["wonders"][path[1]]["id"] in wonders
+    ]
+    assert cited == []

@@ -18,7 +18,7 @@ from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.diagnostics.suggest import QUERIES, Vocabulary
 from civrules.families import family_named
 from civrules.load.document import Document, NodePath
-from civrules.model import Ruleset
+from civrules.model import Origin, Ruleset
 from civrules.schema.references import is_remembering, remembered
 from civrules.support import memo
 from civrules.support.values import frozen_value
@@ -161,16 +161,15 @@ def superseded(ruleset: Ruleset) -> set[tuple[int, NodePath]]:
         later |= {key for key in data if key not in ("kind", "files", "overlay")}
     for removals in ruleset.removed.values():
         for removal in removals.values():
-            gone = removal.base
-            while gone is not None:  # the removed entity where it was defined, and what patched it
-                found.add((id(gone.document), gone.path))
-                found.update((id(change.document), change.path) for _, change in gone.changes)
-                gone = gone.base
+            if removal.base is not None:
+                _supersede(removal.base, found)
     for collection in ruleset.collections():
         for entity in collection:
             origin = entity.origin
             if origin.base is not None:
-                found.add((id(origin.base.document), origin.base.path))
+                _supersede(origin.base, found)
+            for gone in origin.replaced:
+                _supersede(gone, found)
             for name, change in origin.changes:
                 item = _node(change.document.data, change.path)
                 if isinstance(item, dict) and name in item:
@@ -178,6 +177,19 @@ def superseded(ruleset: Ruleset) -> set[tuple[int, NodePath]]:
                     base = _node(origin.document.data, path)
                     found.update((id(origin.document), p) for p in _patched(base, path, item[name]))
     return found
+
+
+def _supersede(gone: Origin, found: set[tuple[int, NodePath]]) -> None:
+    """Mark an entity's definition that no longer holds (removed, or replaced) as superseded: where it
+    was written, what patched it, and the definitions it had itself taken the place of."""
+    stack = [gone]
+    while stack:
+        origin = stack.pop()
+        found.add((id(origin.document), origin.path))
+        found.update((id(change.document), change.path) for _, change in origin.changes)
+        stack.extend(origin.replaced)
+        if origin.base is not None:
+            stack.append(origin.base)
 
 
 def _node(data: Any, path: NodePath) -> Any:

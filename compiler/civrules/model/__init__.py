@@ -29,7 +29,9 @@ class Origin:
 
     A variant that patches fields of an entity records, per top-level field, the overlay entry that
     last changed it (``changes``); spans of those fields point there. ``base`` is the base
-    ruleset's definition of an entity a variant replaced.
+    ruleset's definition of an entity a variant replaced (or removed and added again), and
+    ``replaced`` every definition it stands in place of, each as it stood (with what patched it):
+    none of their facts holds any more.
     """
 
     document: Document = field(compare=False, repr=False)
@@ -39,6 +41,9 @@ class Origin:
     #: Elements a variant's list operations wrote (`append: [numidia]`): their path in the entity,
     #: and where the overlay entry that changed the field wrote them.
     moved: tuple[tuple[NodePath, NodePath], ...] = field(default=(), compare=False, repr=False)
+    #: The definitions this one took the place of, earliest first (a base's entity and a variant's
+    #: `replace` of it, before a later variant's `replace`, or a `remove` then an `add` of its key).
+    replaced: tuple[Origin, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def file(self) -> str:

@@ -121,6 +121,8 @@ def same_origin(a: Origin, b: Origin) -> bool:
         return False
     if any(name != other or not same_origin(x, y) for (name, x), (other, y) in zip(a.changes, b.changes, strict=True)):
         return False
+    if len(a.replaced) != len(b.replaced) or not all(map(same_origin, a.replaced, b.replaced)):
+        return False
     if a.base is None or b.base is None:
         return a.base is b.base
     return same_origin(a.base, b.base)

@@ -979,7 +979,12 @@ def _add(
             (Related(first.head(), f"given first here, by the variant's `{written}`" if own else "defined here"),),
         )
         return
-    resolved.removed.get(name, {}).pop(key, None)
+    removal = resolved.removed.get(name, {}).pop(key, None)
+    if removal is not None and removal.base is not None:
+        # Removed, then added again: the new entity stands in place of the removed one, as a
+        # `replace` would; the removed one's facts (its unknowns, its citations) went with it.
+        gone = removal.base
+        at = replace(at, base=gone.base or gone, replaced=(*gone.replaced, gone))
     entries.append(Entry(at, item))
     yield from validate_entity(resolved.family.slot_kind(spec.slot), spec.path, item, at.place)
 
@@ -1011,8 +1016,9 @@ def _replace(
         yield from [target] if target is not None else []
         return
     _, existing = target
-    base = entries[existing].origin.base or entries[existing].origin
-    _put(spec, entries, existing, Entry(replace(at, base=base), item))
+    old = entries[existing].origin
+    base = old.base or old
+    _put(spec, entries, existing, Entry(replace(at, base=base, replaced=(*old.replaced, old)), item))
     resolved.base_notes.append((at.span(), base.head()))
     yield from validate_entity(resolved.family.slot_kind(spec.slot), spec.path, item, at.place, base.head())
 
