@@ -610,3 +610,73 @@ def test_a_selector_hint_shows_a_few_values_sorted_then_an_ellipsis() -> None:
     items = [{"number": n, "text": f"t{n}"} for n in range(20, 0, -1)]
     assert _selector_hint(items, {"number": 99}) == "`number` takes, in this list: 1, 2, 3, 4, 5, 6, 7, 8, …"
     assert _selector_hint([3, 1, 2], 7) == "the list holds: 1, 2, 3"
+
+
+SETTINGS_A = """\
+kind: ruleset
+family: imperial-settlers
+id: isv-a
+name: "IS variant A"
+extends: imperial-settlers
+overlay:
+  settings:
+    starting_hand: {common: 3, source: "house rule: bigger start"}
+    rounds: {count: 6}
+"""
+
+SETTINGS_B = (
+    SETTINGS_A.replace("isv-a", "isv-b")
+    .replace("variant A", "variant B")
+    .replace(
+        '    starting_hand: {common: 3, source: "house rule: bigger start"}\n    rounds: {count: 6}\n',
+        '    starting_hand: {faction: 1, source: "house rule: smaller start"}\n',
+    )
+)
+
+
+def test_diff_cites_each_field_of_a_setting_as_export_s_setting_sources_does(tmp_path: Path) -> None:
+    """A settings patch cites the fields it writes, not the ones it leaves (the rulebook's), and a
+    patch that cites nothing leaves its field uncited: in the diff (text and JSON) as in `export`."""
+    rules = _rules_with(
+        tmp_path, "imperial-settlers", ("rulesets/isv-a.yaml", SETTINGS_A), ("rulesets/isv-b.yaml", SETTINGS_B)
+    )
+    runner = CliRunner()
+    exported = json.loads(runner.invoke(main, ["--rules", str(rules), "export", "isv-a"]).stdout)
+    assert exported["setting_sources"] == {
+        "rounds": {"count": None},
+        "starting_hand": {"common": "source: house rule: bigger start"},
+    }
+    result = runner.invoke(main, ["--rules", str(rules), "diff", "isv-a", "isv-b", "--citations", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    sources = {c["field"]: c.get("sources") for c in json.loads(result.stdout)["settings"]}
+    assert sources == {
+        "rounds.count": {"old": None, "new": "rule p6, p7/final-de-jogo"},
+        "starting_hand.common": {"old": "source: house rule: bigger start", "new": "rule p5"},
+        "starting_hand.faction": {"old": "rule p5", "new": "source: house rule: smaller start"},
+        "starting_hand.source": None,  # a citation changed is no fact to cite
+    }
+    for field_name, cited in exported["setting_sources"]["starting_hand"].items():
+        assert sources[f"starting_hand.{field_name}"]["old"] == cited
+    text = runner.invoke(main, ["--rules", str(rules), "diff", "imperial-settlers", "isv-a"]).stdout
+    assert text == (
+        "imperial-settlers → isv-a\nsettings:\n"
+        "  ~ rounds.count: 5 → 6\n      cited: rule p6, p7/final-de-jogo → uncited\n"
+        "  ~ starting_hand.common: 2 → 3\n      cited: rule p5 → source: house rule: bigger start\n"
+    )
+
+
+def test_the_variant_changes_sheet_cites_a_setting_field_as_the_diff_does() -> None:
+    from civrules.emit.sheets.variant_changes import changes_sheet
+    from civrules.resolve.diff import render_text
+
+    workspace = CachedWorkspace({"rulesets/isv-a.yaml": SETTINGS_A})
+    loaded = workspace.load_ruleset(workspace.manifests()["isv-a"])
+    analysis = analyse(workspace, loaded)
+    assert analysis.resolved is not None
+    changes = variant_changes(workspace, loaded, analysis.resolved)
+    assert changes is not None
+    lines = [line["text"] for line in changes_sheet(render_text(changes))["lines"]]
+    assert lines[lines.index("~ rounds.count: 5 → 6") + 1] == "cited: rule p6, p7/final-de-jogo → uncited"
+    assert (
+        lines[lines.index("~ starting_hand.common: 2 → 3") + 1] == "cited: rule p5 → source: house rule: bigger start"
+    )

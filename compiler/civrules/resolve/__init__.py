@@ -1190,13 +1190,26 @@ def field_citations(entry: Entry) -> dict[str, str | None]:
     }
 
 
+def setting_field_citation(resolved: Resolved, key: str, name: str) -> str | None:
+    """The citation of the field ``name`` of the setting ``key``, as :func:`field_citation` gives an
+    entity's: the settings patch's that last changed it (its own, maybe none), else the setting's
+    definition's (the field's own citation, else the setting's). None where its writer cites nothing."""
+    origin = resolved.setting_origins.get(key)
+    if origin is None:
+        return None
+    for changed, at in origin.changes:
+        if changed == name:
+            return _cited(at.document, at.path, name, inside=True)
+    return _cited(origin.document, origin.path, name)
+
+
 def setting_field_citations(resolved: Resolved) -> dict[str, dict[str, str | None]]:
     """For each setting a variant changed, the citation of each field it changed (its own, maybe
     none), as :func:`field_citations` gives an entity's."""
     return {
         key: {
-            name: _cited(changed.document, changed.path, name, inside=True)
-            for name, changed in origin.changes
+            name: setting_field_citation(resolved, key, name)
+            for name, _ in origin.changes
             if name not in CITATION_FIELDS and name != "note"
         }
         for key, origin in sorted(resolved.setting_origins.items())

@@ -20,7 +20,7 @@ from typing import Any
 
 from civrules.diagnostics.escape import printable
 from civrules.families import CollectionSpec
-from civrules.resolve import Entry, Resolved, citation_of, entity_key, field_citation
+from civrules.resolve import Entry, Resolved, citation_of, entity_key, field_citation, setting_field_citation
 
 #: Manifest keys that are not rules (or that hold collections, compared entity by entity).
 _NOT_SETTINGS = {"kind", "family", "id", "name", "description", "extends", "overlay", "files", "note"}
@@ -205,8 +205,14 @@ def diff_rulesets(old: Resolved, new: Resolved, *, citations: bool = False) -> R
     disagreements, so that two rulesets from different rulebooks compare by their facts.
     """
     clean: Callable[[Any], Any] = _unchanged if citations else strip_citations
+    old_settings, new_settings = clean(_settings(old)), clean(_settings(new))
+    # Setting by setting, as an entity is compared: a setting's own citation (`rule:` beside its
+    # fields, a patch's `source:` merged beside it) encloses none of its fields' values, each of
+    # which is cited as its writer cited it (:func:`_setting_sourced`).
     settings = [
-        _setting_sourced(change, old, new) for change in diff_values(clean(_settings(old)), clean(_settings(new)), "")
+        _setting_sourced(change, old, new)
+        for key in sorted(set(old_settings) | set(new_settings))
+        for change in diff_values(old_settings.get(key), new_settings.get(key), key)
     ]
     collections = []
     for name, spec in _collections(old, new).items():
@@ -240,18 +246,35 @@ def diff_rulesets(old: Resolved, new: Resolved, *, citations: bool = False) -> R
 
 
 def _setting_sourced(change: FieldChange, old: Resolved, new: Resolved) -> FieldChange:
-    """``change`` of a setting with the citations of its value before and after, where they differ
-    and a variant's overlay changed the setting (as :func:`_sourced` for an entity's field): a band
-    a house rule changed is cited `source: house rule`, where the base cited its rulebook."""
+    """``change`` of a setting's field with the citations of its value before and after, where they
+    differ and a variant's overlay wrote the field on one side, as :func:`_sourced` cites an
+    entity's field and `export`'s `setting_sources` a setting's: the settings patch's own citation
+    (none: uncited) for a field it wrote, the setting's definition's for one it left. A band a house
+    rule changed is cited `source: house rule`, where the base cited its rulebook."""
     parts = re.split(r"[.\[]", change.path)
     slots = {*old.settings, *new.settings}
-    key = parts[1] if parts[0] in slots and len(parts) > 1 else parts[0]
-    patched = any(
-        origin is not None and origin.changes for origin in (old.setting_origins.get(key), new.setting_origins.get(key))
-    )
-    if not patched or key in CITATION_KEYS or change.cited is None or change.cited[0] == change.cited[1]:
+    at = 1 if parts[0] in slots and len(parts) > 1 else 0
+    if len(parts) < at + 2:
+        return change  # a setting that is no mapping: a variant writes it whole, citing it itself
+    key, name = parts[at], parts[at + 1]
+    if key in CITATION_KEYS or name in CITATION_KEYS:
         return change
-    return replace(change, sources=change.cited)
+
+    def written(resolved: Resolved) -> bool:
+        origin = resolved.setting_origins.get(key)
+        return origin is not None and any(changed == name for changed, _ in origin.changes)
+
+    if not (written(old) or written(new)):
+        return change  # two rulesets' own definitions: each cites its own rulebook throughout
+    inner = change.cited or (None, None)
+
+    def side(resolved: Resolved, own: str | None, other: str | None) -> str | None:
+        if own is not None and not (written(resolved) and own == other):
+            return own
+        return setting_field_citation(resolved, key, name)
+
+    sources = (side(old, inner[0], inner[1]), side(new, inner[1], inner[0]))
+    return replace(change, sources=sources) if sources[0] != sources[1] else change
 
 
 def _sourced(change: FieldChange, old: Entry, new: Entry) -> FieldChange:
