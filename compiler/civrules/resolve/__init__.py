@@ -1159,16 +1159,59 @@ def field_citation(entry: Entry, name: str) -> str | None:
 def _cited(document: Document, path: NodePath, name: str, *, inside: bool = False) -> str | None:
     """The field's own citation (`start_areas: {areas: [...], rule: "16.12"}`), else (``inside``:
     an overlay's change) the citations of what its list operations wrote, else its entity's."""
-    own = citation_at(document, (*path, name))
-    if own is None and inside:
-        found = [
-            cited
-            for sub in document.paths_under((*path, name))
-            if len(sub) > len(path) + 1 and sub[-1] in CITATION_FIELDS and not _in_selector(sub[len(path) + 1 : -1])
-            if (cited := citation_at(document, sub[:-1])) is not None
-        ]
-        own = "; ".join(dict.fromkeys(found)) or None
-    return own or citation_at(document, path)
+    return (
+        "; ".join(dict.fromkeys(str(citation_of(node)) for node in cited_nodes(document, path, name, inside=inside)))
+        or None
+    )
+
+
+def cited_nodes(document: Document, path: NodePath, name: str, *, inside: bool = False) -> list[Mapping[str, Any]]:
+    """The mappings whose `rule:` and `source:` cite the field ``name`` of the entity (or overlay
+    entry) at ``path``, as :func:`field_citation` reads them: the field's own, else (``inside``) those
+    of what its list operations wrote, else the entity's; none where nothing cites it."""
+    own = _citing(document, (*path, name))
+    if own is not None:
+        return [own]
+    if inside:
+        found = list(_citing_inside(_node_at(document, (*path, name)), ()))
+        if found:
+            return found
+    entity = _citing(document, path)
+    return [entity] if entity is not None else []
+
+
+def _citing_inside(value: Any, at: NodePath) -> Iterator[Mapping[str, Any]]:
+    """The mappings strictly inside ``value`` (at ``at`` in it) that cite, in document order (as
+    their first citation key comes), none in a list operation's selector. Read from the data, not
+    from the document's table of positions, which a build lets go of before its sheets."""
+    if isinstance(value, dict):
+        cites = bool(at) and not _in_selector(at) and citation_of(value) is not None
+        for key, item in value.items():
+            if cites and key in CITATION_FIELDS:
+                cites = False  # told once, where its first citation key is
+                yield value
+            if isinstance(item, (dict, list)):
+                yield from _citing_inside(item, (*at, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            if isinstance(item, (dict, list)):
+                yield from _citing_inside(item, (*at, index))
+
+
+def _node_at(document: Document, path: NodePath) -> Any:
+    node: Any = document.data
+    for part in path:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return node
+
+
+def _citing(document: Document, path: NodePath) -> Mapping[str, Any] | None:
+    """The mapping at ``path`` of ``document`` where it cites (`rule:`, `source:`), else None."""
+    node = _node_at(document, path)
+    return node if isinstance(node, dict) and citation_of(node) is not None else None
 
 
 def _in_selector(path: NodePath) -> bool:

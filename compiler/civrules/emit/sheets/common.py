@@ -12,7 +12,8 @@ import jinja2
 from markupsafe import Markup
 
 from civrules.emit.templating import template_environment
-from civrules.model import Ruleset, Unknown
+from civrules.model import Entity, Ruleset, Unknown, rules_of, source_of
+from civrules.resolve import CITATION_FIELDS, cited_nodes
 from civrules.support.memo import run_memo
 
 # --- Paper and pages ---------------------------------------------------------------------------
@@ -136,6 +137,69 @@ def rules_text(rules: object) -> str:
     if isinstance(rules, (list, tuple)):
         return ", ".join(str(rule) for rule in rules)
     return ""
+
+
+_TRANSCRIPTION = re.compile(r"[\w.-]+/[\w.-]+@\S")
+
+
+def _short_source(source: str) -> str:
+    """A `source:` as a sheet prints it: transcriptions by their repositories (the data gives the
+    commit and the path), anything else (a house rule) as written."""
+    parts = [part.strip() for part in source.split(";")]
+    if all(_TRANSCRIPTION.match(part) for part in parts):
+        return ", ".join(dict.fromkeys(part.partition("@")[0] for part in parts))
+    return " ".join(source.split())
+
+
+def _short_citation(node: Mapping[str, Any]) -> str:
+    """A citing mapping's `rule:` and `source:` as a sheet prints them."""
+    source = source_of(node)
+    parts = (rules_text(list(rules_of(node))), _short_source(source) if source else "")
+    return "; ".join(part for part in parts if part)
+
+
+#: Fields that say where facts come from, not what they are: a patch writing them changes no fact shown.
+_NOT_FACTS = frozenset({*CITATION_FIELDS, "note", "disagreements"})
+
+
+def row_citation(
+    entity: Entity, fields: Iterable[str] | None = None, rule: object = None, *, transcriptions: bool = False
+) -> str:
+    """What a sheet's row of ``entity`` cites for the ``fields`` it shows (None: all of them).
+
+    The entity's definition cites it: its `rule:` (with ``transcriptions``, the repository of its
+    `source:` where it cites no rule), or ``rule`` where the sheet cites a rule of its own for the
+    row. A field a variant's patch wrote is cited by the patch, as `export`'s `field_sources` cites
+    it (`uncited` where the patch cites nothing): a house rule's cost is never shown under the
+    rulebook section the base cited for its old value.
+    """
+    origin = entity.origin
+    definition = _citing_node(origin.document.data, origin.path)
+    if rule is not None:
+        base = rules_text(rule)
+    else:
+        base = rules_text(list(rules_of(definition)))
+        source = source_of(definition)
+        if not base and source is not None and transcriptions:
+            base = _short_source(source)
+    shown = None if fields is None else set(fields)
+    cited = [base] if base else []
+    for name, changed in origin.changes:
+        if name in _NOT_FACTS or (shown is not None and name not in shown):
+            continue
+        nodes = cited_nodes(changed.document, changed.path, name, inside=True)
+        cited.extend([_short_citation(node) for node in nodes] or ["uncited"])
+    return "; ".join(dict.fromkeys(part for part in cited if part))
+
+
+def _citing_node(data: Any, path: tuple[str | int, ...]) -> Mapping[str, Any]:
+    node = data
+    for part in path:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return {}
+    return node if isinstance(node, Mapping) else {}
 
 
 _UNITS = {

@@ -17,7 +17,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from civrules.emit.sheets.common import Notes, known, rules_text
+from civrules.emit.sheets.common import Notes, known, row_citation, rules_text
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.model import AstTrack, Epoch, Ruleset
 from civrules.families.advanced_civilization.succession import (
@@ -199,7 +199,7 @@ def ast_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[s
                 "shade": shades[epoch.id],
                 "mark": _changed(source, "epochs", epoch.id),
                 "levels": _requirements(epoch, names),
-                "rule": rules_text(epoch.requirements.get("rule") or list(epoch.rules)),
+                "rule": row_citation(epoch, ("requirements",), epoch.requirements.get("rule")),
             }
         )
     ast_notes = [{"text": text, "rule": rules_text(rule)} for text, rule in (ruleset.ast.notes if ruleset.ast else ())]

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import humanize, name_of, rules_text, signed, unit_words
+from civrules.emit.sheets.common import humanize, name_of, row_citation, rules_text, signed, unit_words
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.calamities import (
     EffectAmount,
@@ -159,6 +159,12 @@ def merge_parts(parts: Iterable[tuple[str, str]]) -> list[str]:
     return [f"{words} ({'; '.join(where)})" for words, where in merged.items()]
 
 
+#: A calamity's parts the sheet cites each on its own (an effect by its rule): not its row's citation.
+_CITED_APART = frozenset(
+    {"primary", "secondary", "effects", "immune", "no_effect_when", "beneficiary", "modifier_combination"}
+)
+
+
 def calamity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[str, Any]:
     entries = []
     for number, calamity in enumerate(resolution_order(ruleset), start=1):
@@ -201,7 +207,7 @@ def calamity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> d
                 "tradable": tradable,
                 "is_tradable": calamity.tradable is True,
                 "severity": calamity.severity or "",
-                "rule": rules_text(list(calamity.rules)),
+                "rule": row_citation(calamity, set(calamity.raw) - _CITED_APART),
                 "primary": sides["primary"],
                 "secondary": sides["secondary"],
                 "immune": immune,

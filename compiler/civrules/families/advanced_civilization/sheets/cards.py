@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import Notes, humanize, known, name_of, rules_text
+from civrules.emit.sheets.common import Notes, humanize, known, name_of, row_citation, rules_text
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.model import Card, CreditLine, Ruleset
 from civrules.families.advanced_civilization.sheets.marks import SymbolsMarkup, drawn_note, group_symbols, symbols
@@ -73,7 +73,7 @@ def card_chart(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[
                 "prerequisites": prerequisites,
                 "credits": _credit_lines(ruleset, card),
                 "attributes": attributes,
-                "rule": rules_text(list(card.rules)),
+                "rule": row_citation(card),
                 "victory_points": notes.fact(card.victory_points, "victory points"),
             }
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import Notes, humanize, known, name_of, rules_text
+from civrules.emit.sheets.common import Notes, humanize, known, name_of, row_citation, rules_text
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.calamities import order_basis, resolution_order
 from civrules.families.advanced_civilization.model import Ruleset
@@ -109,7 +109,7 @@ def _phases(source: Source[Ruleset], notes: Notes) -> tuple[list[dict[str, Any]]
                 "name": phase.display_name,
                 "condition": condition,
                 "order": order,
-                "rule": rules_text(list(phase.rules)),
+                "rule": row_citation(phase),
                 "mark": source.changed("phases", phase.id),
             }
         )
@@ -122,15 +122,15 @@ def _trade_draw(ruleset: Ruleset, notes: Notes) -> dict[str, Any]:
         reason = _missing(ruleset, "sequence_of_play") if not len(ruleset.phases) else "no phase of the rules says it"
         return {"text": "—" + notes.mark("trade draw", reason), "rule": ""}
     if isinstance(phase.order, Unknown):
-        return {"text": notes.fact(phase.order, "trade draw"), "rule": rules_text(list(phase.rules))}
+        return {"text": notes.fact(phase.order, "trade draw"), "rule": row_citation(phase, ("order",))}
     text = phase.order_text or humanize(phase.order or "")
-    return {"text": text, "rule": rules_text(list(phase.rules))}
+    return {"text": text, "rule": row_citation(phase, ("order", "order_text"))}
 
 
 def _minimum_trade(ruleset: Ruleset) -> str:
     for phase in ruleset.phases:
         if phase.min_trade_cards is not None:
-            rules = rules_text(list(phase.rules))
+            rules = row_citation(phase, ("min_trade_cards",))
             return f"{phase.min_trade_cards} cards at least per trade" + (f" ({rules})" if rules else "")
     return ""
 

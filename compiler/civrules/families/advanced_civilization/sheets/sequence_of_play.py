@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import humanize, known, rules_text
+from civrules.emit.sheets.common import humanize, known, row_citation, rules_text
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.model import Ruleset
 from civrules.model import Unknown
@@ -32,7 +32,7 @@ def sequence_sheet(ruleset: Ruleset) -> dict[str, Any]:
             {
                 "number": known(phase.number, ""),
                 "name": phase.display_name,
-                "rule": rules_text(list(phase.rules)),
+                "rule": row_citation(phase),
                 "condition": phase.condition_text or humanize(phase.condition or "") or "—",
                 "order": order,
                 "reason": reason,

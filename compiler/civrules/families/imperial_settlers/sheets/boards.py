@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import Notes, rules_text
+from civrules.emit.sheets.common import Notes, row_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
 from civrules.families.imperial_settlers.sheets.words import goods_text
@@ -36,7 +36,7 @@ def build(source: Source[ImperialSettlersRuleset]) -> Mapping[str, Any]:
                 "custom": custom.display_name if custom is not None else None,
                 "cards": sum(copies for _, copies in cards),
                 "rules": [(rule.text, "") for rule in faction.special_rules],
-                "rule": rules_text(faction.rules),
+                "rule": row_citation(faction),
                 "mark": source.changed("factions", faction.id),
             }
         )

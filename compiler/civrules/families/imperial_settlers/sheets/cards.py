@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import Notes, rules_text
+from civrules.emit.sheets.common import Notes, row_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.imperial_settlers.model import Card, Deck, ImperialSettlersRuleset
 from civrules.families.imperial_settlers.sheets.words import card_label, goods_text, name_of, printed_ids, words
@@ -45,7 +45,7 @@ def card_row(source: Source[ImperialSettlersRuleset], card: Card, copies: int, n
         "differing": differing,
         "copies": copies,
         "mark": source.changed("cards", card.id),
-        "rule": rules_text(card.rules),
+        "rule": row_citation(card),
     }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import rules_text
+from civrules.emit.sheets.common import row_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.imperial_settlers.model import Action, ImperialSettlersRuleset
 from civrules.families.imperial_settlers.sheets.words import name_of
@@ -39,7 +39,7 @@ def build(source: Source[ImperialSettlersRuleset]) -> Mapping[str, Any]:
             "name": phase.display_name,
             "steps": [step.text for step in phase.phase_steps],
             "note": phase.note,
-            "rule": rules_text(phase.rules),
+            "rule": row_citation(phase),
             "mark": source.changed("phases", phase.id),
         }
         for phase in sorted(ruleset.phases, key=lambda p: p.order)
@@ -51,7 +51,7 @@ def build(source: Source[ImperialSettlersRuleset]) -> Mapping[str, Any]:
             "gives": ", ".join(name_of(ruleset, "goods", g) for g in action.gives_one_of),
             "allowed": action.allowed,
             "note": action.note,
-            "rule": rules_text(action.rules),
+            "rule": row_citation(action),
             "mark": source.changed("actions", action.id),
         }
         for action in ruleset.actions

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from civrules.emit.sheets.common import Notes, rules_text
+from civrules.emit.sheets.common import Notes, row_citation
 from civrules.emit.sheets.registry import Source
 from civrules.model import Entity, Unknown
 
@@ -44,11 +44,16 @@ class Sheet:
     def fact(self, value: object, topic: str, none: str = "—") -> str:
         return self.notes.fact(value, topic, none)
 
-    def row(self, entity: Entity, collection: str, cells: Iterable[object], rule: object = None) -> Row:
-        cited = rules_text(list(entity.rules) if rule is None else rule)
-        source = entity.source
-        if not cited and rule is None and source is not None:
-            cited = source.partition("@")[0]  # a transcription: its repository (the data gives commit and path)
+    def row(
+        self,
+        entity: Entity,
+        collection: str,
+        cells: Iterable[object],
+        rule: object = None,
+        fields: Iterable[str] | None = None,
+    ) -> Row:
+        """A row of ``entity`` showing ``cells``, cited for the ``fields`` they show (None: all)."""
+        cited = row_citation(entity, fields, rule, transcriptions=True)  # the community data cites no rule
         return Row([str(c) for c in cells], cited, self.source.changed(collection, entity.id))
 
     def context(self, **more: Any) -> dict[str, Any]:

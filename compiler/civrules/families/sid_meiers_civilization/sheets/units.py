@@ -48,6 +48,7 @@ def units_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
                         shown,
                     ),
                     rule=[] if rank.index else None,
+                    fields=() if rank.index else None,  # the unit's first row cites it, ranks and all
                 )
             )
     section.empty = "The sources of this ruleset list no unit type."
