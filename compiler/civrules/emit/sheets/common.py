@@ -163,9 +163,15 @@ _NOT_FACTS = frozenset({*CITATION_FIELDS, "note", "disagreements"})
 
 
 def row_citation(
-    entity: Entity, fields: Iterable[str] | None = None, rule: object = None, *, transcriptions: bool = False
+    entity: Entity,
+    fields: Iterable[str] | None = None,
+    rule: object = None,
+    *,
+    transcriptions: bool = False,
+    cited_apart: Iterable[str] = (),
 ) -> str:
-    """What a sheet's row of ``entity`` cites for the ``fields`` it shows (None: all of them).
+    """What a sheet's row of ``entity`` cites for the ``fields`` it shows (None: all of them but
+    those ``cited_apart``, whose parts the sheet cites each on its own).
 
     The entity's definition cites it: its `rule:` (with ``transcriptions``, the repository of its
     `source:` where it cites no rule), or ``rule`` where the sheet cites a rule of its own for the
@@ -183,9 +189,10 @@ def row_citation(
         if not base and source is not None and transcriptions:
             base = _short_source(source)
     shown = None if fields is None else set(fields)
+    apart = set(cited_apart)
     cited = [base] if base else []
     for name, changed in origin.changes:
-        if name in _NOT_FACTS or (shown is not None and name not in shown):
+        if name in _NOT_FACTS or name in apart or (shown is not None and name not in shown):
             continue
         nodes = cited_nodes(changed.document, changed.path, name, inside=True)
         cited.extend([_short_citation(node) for node in nodes] or ["uncited"])

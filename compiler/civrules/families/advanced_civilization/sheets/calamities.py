@@ -207,7 +207,7 @@ def calamity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> d
                 "tradable": tradable,
                 "is_tradable": calamity.tradable is True,
                 "severity": calamity.severity or "",
-                "rule": row_citation(calamity, set(calamity.raw) - _CITED_APART),
+                "rule": row_citation(calamity, cited_apart=_CITED_APART),
                 "primary": sides["primary"],
                 "secondary": sides["secondary"],
                 "immune": immune,
