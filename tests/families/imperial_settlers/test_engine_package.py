@@ -99,7 +99,7 @@ def test_razing_the_armeiro_gives_what_the_rulebook_s_example_gives() -> None:
     else, so those are the Armeiro's spoils (the transcription's one stone and a VP is recorded as
     the alternative: the rulebook is primary)."""
     assert IS.raze_price("raze_opponent_location") == 2
-    assert sorted(IS.CARDS["com018"].spoils) == ["stone", "stone", "vp"]
+    assert IS.CARDS["com018"].spoils == ("stone", "stone", "vp")
 
 
 def test_eight_workers_give_four_goods() -> None:
