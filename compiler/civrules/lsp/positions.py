@@ -35,7 +35,7 @@ from itertools import accumulate
 from lsprotocol import types
 
 from civrules.diagnostics import Span
-from civrules.load.lines import split_lines
+from civrules.load.lines import LINE_END, split_lines
 
 UTF8 = types.PositionEncodingKind.Utf8.value
 UTF16 = types.PositionEncodingKind.Utf16.value
@@ -80,6 +80,26 @@ def from_units(line: str, character: int, encoding: str) -> int:
     if encoding == UTF32 or line.isascii():
         return min(character, len(line))
     return min(bisect_right(_ends(line, encoding), character) - 1, len(line))
+
+
+def edited(text: str, rng: types.Range, new_text: str, encoding: str) -> str | None:
+    """``text`` with the LSP range ``rng`` (in ``encoding``'s code units) replaced by ``new_text``:
+    a ranged content change applied as LSP says (lines end only at CR LF, CR and LF; a character
+    past the end of a line is its end). None where the range is not in ``text``: a line past the
+    last one, or an end before the start (the client's text is not the one the server has).
+    """
+    lines = split_lines(text)
+    starts = [0, *(end.end() for end in LINE_END.finditer(text))]
+
+    def offset(position: types.Position) -> int | None:
+        if not 0 <= position.line < len(lines):
+            return None
+        return starts[position.line] + from_units(lines[position.line], position.character, encoding)
+
+    start, end = offset(rng.start), offset(rng.end)
+    if start is None or end is None or end < start:
+        return None
+    return text[:start] + new_text + text[end:]
 
 
 @functools.lru_cache(maxsize=16)

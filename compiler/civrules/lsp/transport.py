@@ -17,6 +17,12 @@ error. Here:
   (-32602); a request before ``initialize`` with ``ServerNotInitialized`` (-32002) and one after
   ``shutdown`` with ``InvalidRequest``; a notification before ``initialize`` is dropped (as LSP
   says), and a change to a document never opened is ignored (logged once);
+- a document's text is never what the client's message does not say it is: a ranged change (the
+  server advertises Full sync) is applied in the agreed position encoding, or refused where its
+  range is not in the buffer (logged; the last good buffer is kept, and later ranged changes are
+  refused until the whole text comes again); a change whose version is not after the buffer's is
+  an older text, refused (logged); a second ``didOpen`` of an open document is its whole text,
+  taken (logged);
 - no response and no log line carries a traceback: an error's message is one escaped line, and
   pygls' log records are written as their first line only.
 """
@@ -217,6 +223,13 @@ class CivrulesProtocol(LanguageServerProtocol):
     #: Whether a change to a document the client never opened was logged (once a session).
     _told_unopened = False
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: The open documents whose buffer a refused ranged change left behind the client's text.
+        self._out_of_step: set[str] = set()
+        #: What was logged once a document (a version that went backwards, a second open).
+        self._warned: set[tuple[str, str]] = set()
+
     def handle_message(self, message: Any) -> None:
         method = getattr(message, "method", None)
         is_request = method is not None and hasattr(message, "id")
@@ -232,6 +245,10 @@ class CivrulesProtocol(LanguageServerProtocol):
         if method == types.TEXT_DOCUMENT_DID_CHANGE and not self._opened(message.params.text_document.uri):
             self._ignore_unopened(message.params.text_document.uri)
             return
+        if method == types.TEXT_DOCUMENT_DID_CHANGE and not self._in_step(message.params):
+            return
+        if method == types.TEXT_DOCUMENT_DID_OPEN:
+            self._reopened(message.params.text_document)
         self.handling = method
         try:
             super().handle_message(message)
@@ -246,7 +263,7 @@ class CivrulesProtocol(LanguageServerProtocol):
         if self._told_unopened:
             return
         self._told_unopened = True
-        shown = plain(" ".join(uri.split())[:200])
+        shown = _shown(uri)
         self.notify(
             types.WINDOW_LOG_MESSAGE,
             types.LogMessageParams(
@@ -255,6 +272,71 @@ class CivrulesProtocol(LanguageServerProtocol):
                 "comes first); further such changes are ignored silently",
             ),
         )
+
+    def _in_step(self, params: types.DidChangeTextDocumentParams) -> bool:
+        """Whether the change ``params`` applies to the open buffer; if so, its content changes are
+        made one whole text (what pygls, under Full sync, applies as it is).
+
+        pygls applied a ranged change's text as the whole document: the server validated a
+        fragment as the file (S005 at 0:0) until the editor next sent the whole text.
+        """
+        from civrules.lsp.positions import edited, encoding_of
+
+        assert self._workspace is not None
+        uri = unquote(params.text_document.uri)
+        document = self._workspace.text_documents[uri]
+        version = params.text_document.version
+        if document.version is not None and version <= document.version:
+            self._warn_once(
+                ("version", uri),
+                f"civrules: ignored a change to `{_shown(uri)}` numbered {version}, not after the version "
+                f"{document.version} it has (versions only increase): it is an older text, and the buffer "
+                "stays as it was; further such changes to it are ignored silently",
+            )
+            return False
+        encoding = encoding_of(self._workspace.position_encoding)
+        text: str | None = document.source if uri not in self._out_of_step else None
+        for change in params.content_changes:
+            if isinstance(change, types.TextDocumentContentChangePartial):
+                text = edited(text, change.range, change.text, encoding) if text is not None else None
+            else:
+                text = change.text
+        if text is None:
+            if uri not in self._out_of_step:
+                self._out_of_step.add(uri)
+                self.notify(
+                    types.WINDOW_LOG_MESSAGE,
+                    types.LogMessageParams(
+                        type=types.MessageType.Warning,
+                        message=f"civrules: ignored a ranged change to `{_shown(uri)}` whose range is not in "
+                        "the buffer the server has (the server asks for whole texts: Full sync); the buffer "
+                        "stays as it was, and ranged changes to it are ignored until the editor sends its "
+                        "whole text (save, or reopen the file)",
+                    ),
+                )
+            return False
+        self._out_of_step.discard(uri)
+        params.content_changes = [types.TextDocumentContentChangeWholeDocument(text=text)]
+        return True
+
+    def _reopened(self, item: types.TextDocumentItem) -> None:
+        """A ``didOpen`` of a document already open: its text is the editor's whole buffer, taken
+        (pygls replaces the document, version and all); said once a document."""
+        uri = unquote(item.uri)
+        self._out_of_step.discard(uri)
+        if self._workspace is None or uri not in self._workspace.text_documents:
+            return
+        self._warn_once(
+            ("open", uri),
+            f"civrules: `{_shown(uri)}` was opened again without being closed (`textDocument/didClose` comes "
+            "between): its buffer is read from the second open",
+        )
+
+    def _warn_once(self, key: tuple[str, str], message: str) -> None:
+        if key in self._warned:
+            return
+        self._warned.add(key)
+        self.notify(types.WINDOW_LOG_MESSAGE, types.LogMessageParams(type=types.MessageType.Warning, message=message))
 
     def handle_body(self, body: bytes) -> None:
         """Parse one message's body and handle it, answering what cannot be handled."""
@@ -316,6 +398,11 @@ class CivrulesProtocol(LanguageServerProtocol):
 
 
 logger = logging.getLogger("civrules.lsp")
+
+
+def _shown(uri: str) -> str:
+    """A URI as a log line shows it: one escaped line, bounded."""
+    return plain(" ".join(uri.split())[:200])
 
 
 def _valid_id(value: Any) -> bool:
