@@ -606,14 +606,14 @@ def test_the_language_server_settles_the_collector_when_idle_only_in_its_own_pro
     monkeypatch.setattr(server_module, "settle", lambda: settled.append(None))
     server = server_module.create_server(tree)
     server.settle_after = after
-    server.start(None)
+    (folder,) = server.start(None)
     published: list[object] = []
-    monkeypatch.setattr(server, "publish", published.append)  # no editor connected to publish to
+    monkeypatch.setattr(folder, "publish", published.append)  # no editor connected to publish to
 
     async def run() -> None:
         server.schedule()
-        assert server._task is not None
-        await server._task
+        assert folder._task is not None
+        await folder._task
         await asyncio.sleep(0.05)
 
     asyncio.run(run())

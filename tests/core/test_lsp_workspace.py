@@ -142,3 +142,134 @@ def test_a_folder_of_rules_that_cannot_be_listed_is_said_to_the_editor_once(
         assert "permission" in shown["message"]
 
     asyncio.run(session())
+
+
+def _workspace(tmp_path: Path, name: str, typo: str | None) -> Path:
+    """A project folder holding rules/, its cards file with ``typo`` for `cost` on disk (an S002)."""
+    rules = copy_files(tmp_path / name / "rules", KEEP)
+    if typo is not None:
+        cards = rules / CARDS
+        cards.write_text(cards.read_text(encoding="utf-8").replace("    cost: 45\n", f"    {typo}: 45\n", 1), "utf-8")
+    return tmp_path / name
+
+
+def _folder(path: Path) -> dict[str, str]:
+    return {"uri": path.as_uri(), "name": path.name}
+
+
+def _unknown_keys(editor: Editor, uri: str) -> list[str] | None:
+    """The keys of the S002 diagnostics last published for ``uri`` (None: nothing published)."""
+    published = [
+        m["params"]["diagnostics"]
+        for m in editor.sent
+        if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
+    ]
+    if not published:
+        return None
+    return sorted(d["message"].split("`")[1] for d in published[-1] if d["code"] == "S002")
+
+
+def test_the_rules_folder_is_looked_for_in_the_workspace_folders_when_root_uri_is_null(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """LSP 3.17 deprecates `rootUri` for `workspaceFolders`: with `rootUri: null` the server looked
+    only in its own directory (R004 naming it) and published nothing."""
+    project = _workspace(tmp_path, "project", "cots")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+
+    async def session() -> None:
+        editor = Editor(Path("rules"))
+        editor.request(
+            "initialize",
+            {"processId": None, "rootUri": None, "workspaceFolders": [_folder(project)], "capabilities": {}},
+        )
+        editor.notify("initialized", {})
+        await editor.settle()
+        assert not [m for m in editor.sent if m.get("method") == "window/showMessage"]
+        assert _unknown_keys(editor, (project / "rules" / CARDS).as_uri()) == ["cots"]
+
+    asyncio.run(session())
+
+
+def test_every_workspace_folder_holding_rules_is_served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two workspace folders, each with its rules/: each is validated on its own, a buffer of
+    each is read by its own folder's session, and a request is answered from the folder of its
+    file. The second folder was never served, and nothing said so."""
+    first, second = _workspace(tmp_path, "first", "cots"), _workspace(tmp_path, "first/second", "cotz")
+    monkeypatch.chdir(tmp_path)
+    first_cards, second_cards = (first / "rules" / CARDS).as_uri(), (second / "rules" / CARDS).as_uri()
+
+    async def session() -> None:
+        editor = Editor(Path("rules"))
+        editor.request(
+            "initialize",
+            {
+                "processId": None,
+                "rootUri": first.as_uri(),
+                "workspaceFolders": [_folder(first), _folder(second)],
+                "capabilities": {},
+            },
+        )
+        editor.notify("initialized", {})
+        await editor.settle()
+        assert not [m for m in editor.sent if m.get("method") == "window/showMessage"]
+        assert _unknown_keys(editor, first_cards) == ["cots"]
+        assert _unknown_keys(editor, second_cards) == ["cotz"]
+        # A buffer of the second folder: checked by its session, the first folder's left as it was.
+        text = (second / "rules" / CARDS).read_text(encoding="utf-8").replace("    cotz: 45\n", "    cost: 45\n", 1)
+        editor.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": second_cards, "languageId": "yaml", "version": 1, "text": text}},
+        )
+        await editor.settle()
+        assert _unknown_keys(editor, second_cards) == []
+        assert _unknown_keys(editor, first_cards) == ["cots"]
+        # A hover in each folder's file describes the id as that folder has it.
+        at = text.index("id: pottery") + len("id: p")
+        place = {"line": text.count("\n", 0, at), "character": at - text.rfind("\n", 0, at) - 1}
+        for uri in (first_cards, second_cards):
+            hover = editor.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": place})
+            assert hover is not None and "pottery" in hover["contents"]["value"], uri
+
+    asyncio.run(session())
+
+
+def test_workspace_folders_added_and_removed_start_and_stop_their_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`workspace.workspaceFolders.changeNotifications` is advertised: a folder added where no
+    rules folder was found starts one, and a folder removed stops it (its diagnostics cleared)."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    project = _workspace(tmp_path, "project", "cots")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    cards = (project / "rules" / CARDS).as_uri()
+
+    async def session() -> None:
+        editor = Editor(Path("rules"))
+        found = editor.request(
+            "initialize", {"processId": None, "rootUri": None, "workspaceFolders": [_folder(empty)], "capabilities": {}}
+        )
+        assert found["capabilities"]["workspace"]["workspaceFolders"]["changeNotifications"] is True
+        editor.notify("initialized", {})
+        await editor.settle()
+        (shown,) = [m["params"] for m in editor.sent if m.get("method") == "window/showMessage"]
+        assert "R004" in shown["message"] and f"`{empty / 'rules'}`: no such folder" in shown["message"]
+        assert _unknown_keys(editor, cards) is None
+
+        editor.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [_folder(project)], "removed": []}})
+        await editor.settle()
+        assert _unknown_keys(editor, cards) == ["cots"]
+        assert len([m for m in editor.sent if m.get("method") == "window/showMessage"]) == 1
+
+        editor.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [], "removed": [_folder(project)]}})
+        await editor.settle()
+        assert _unknown_keys(editor, cards) == []  # cleared: the folder is no longer the editor's
+        hover = {"textDocument": {"uri": cards}, "position": {"line": 0, "character": 0}}
+        assert editor.request("textDocument/hover", hover) is None
+
+    asyncio.run(session())

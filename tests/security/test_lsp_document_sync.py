@@ -70,7 +70,11 @@ def _buffer(editor: Editor, uri: str) -> str:
     return source
 
 
-@pytest.mark.parametrize("encoding", ["utf-16", "utf-8", "utf-32"])
+@pytest.mark.parametrize(
+    "encoding",
+    # UTF-16 (the default) in `make test`; the other two encodings in `make test-slow`.
+    ["utf-16", pytest.param("utf-8", marks=pytest.mark.slow), pytest.param("utf-32", marks=pytest.mark.slow)],
+)
 def test_a_ranged_change_is_applied_to_the_buffer_in_the_agreed_encoding(rules: Path, encoding: str) -> None:
     """The report's case, on a line that starts with astral characters and ends in CR LF: the
     range is read in the encoding agreed at initialize, and the buffer is the whole file edited."""

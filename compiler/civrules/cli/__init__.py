@@ -1515,8 +1515,8 @@ def lsp(obj: Context) -> None:
     For editors: see docs/editors.md.
     """
     # The rules folder is not checked here: a relative --rules is looked for in the editor's
-    # workspace folder first, which only `initialize` names, and a problem goes to the editor
-    # through the protocol (stdout is its channel): see LanguageServer.start.
+    # workspace folders first, which only `initialize` names, and a problem goes to the editor
+    # through the protocol (stdout is its channel): see CivrulesServer.start.
     try:
         from civrules.lsp.server import serve
     except ImportError as error:  # pragma: no cover - pygls is a declared dependency

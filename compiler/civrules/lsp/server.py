@@ -1,18 +1,21 @@
 """`civrules lsp`: a Language Server Protocol server over stdio (pygls).
 
-It keeps one :class:`civrules.pipeline.incremental.Session` for the rules directory: every open buffer is
-read from the editor's text, the rest from disk, and after each change the session re-reads and
-re-checks only what the change can affect. Diagnostics are those of ``civrules validate`` (codes,
-ranges, hints as part of the message, related locations), published for every file they point at,
-so an edit of a base ruleset shows what it breaks in its variants. Hover explains diagnostics and
-codes and describes ids; go-to-definition, find-references and rename work for every id the
-schemas declare a reference to (``x-civrules-ref``); completion offers schema keys, enum values
-and, where a value refers to a collection, that collection's ids; a quick fix applies each
-"did you mean".
+It keeps one :class:`civrules.pipeline.incremental.Session` for each rules directory it serves (a
+:class:`Folder`: one for each workspace folder that holds one, the editor's `workspaceFolders`
+followed as they are added and removed), and routes each file to the folder whose rules directory
+holds it: every open buffer is read from the editor's text, the rest from disk, and after each
+change the session re-reads and re-checks only what the change can affect. Diagnostics are those of
+``civrules validate`` (codes, ranges, hints as part of the message, related locations), published
+for every file they point at, so an edit of a base ruleset shows what it breaks in its variants.
+Hover explains diagnostics and codes and describes ids; go-to-definition, find-references and rename
+work for every id the schemas declare a reference to (``x-civrules-ref``); completion offers schema
+keys, enum values and, where a value refers to a collection, that collection's ids; a quick fix
+applies each "did you mean".
 
 Every position that crosses the protocol goes through :mod:`civrules.lsp.positions`, which converts
 civrules' code-point columns to and from the encoding agreed with the client (UTF-16 by default).
-Documents are synchronised in full, so no edit range needs converting on the way in. Every text that
+Documents are synchronised in full, so no edit range needs converting on the way in (a client that
+sends ranged changes all the same has them applied by :mod:`civrules.lsp.transport`). Every text that
 reaches the editor goes through :mod:`civrules.diagnostics.markup` (Markdown for hovers, plain text
 for the rest), and every message through :mod:`civrules.lsp.transport`, which answers what the
 JSON-RPC specification says to answer and never a traceback.
@@ -37,6 +40,7 @@ run there and then. Which buffers each request reads:
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -85,33 +89,21 @@ _SEVERITY = {
 }
 
 
-class CivrulesServer(LanguageServer):
-    """The language server: a session, what it last found, and what was last published."""
+class Folder:
+    """One rules folder served: its session, what it last found, and what was last published.
 
-    #: Seconds without a change before a validation starts: a burst of keystrokes is one run.
-    debounce = 0.05
-    #: Seconds without a change after diagnostics are published before the garbage collector runs
-    #: (:func:`civrules.support.collector.settle`): its full collection is paid while idle. None (a
-    #: server in another program's process, as the tests'): the collector is left alone; :func:`serve`,
-    #: which owns its process, sets it.
-    settle_after: float | None = None
+    The server keeps one for each rules folder it serves (one per workspace folder that holds
+    one); each file is routed to the folder whose rules directory holds it
+    (:meth:`CivrulesServer.folder_of`), so the workspaces of a multi-root editor are checked each
+    on its own, as `civrules validate` would check them one after the other.
+    """
 
-    def __init__(self, rules: Path, limits: Limits | None = None) -> None:
-        # Full sync: the client sends the whole text of a buffer on every change. A rules file is
-        # re-read whole after each change anyway, and pygls would apply ranged edits to lines split
-        # where LSP does not split them (at a form feed or U+2028 a designer pasted).
-        super().__init__(
-            "civrules",
-            __version__,
-            text_document_sync_kind=types.TextDocumentSyncKind.Full,
-            protocol_cls=_HeardProtocol,
-        )
-        self.rules = rules
-        self.limits = limits
-        self.session: Session | None = None
+    def __init__(self, server: CivrulesServer, rules: Path, problem: Diagnostic | None = None) -> None:
+        self.server = server
+        self.session = Session(rules, server.limits)
         self.result: Result | None = None
-        #: Whether `start` told the editor that the rules folder is not there.
-        self._root_problem = False
+        #: Whether the editor was told that the rules folder is not there (``problem``, said by the server).
+        self._root_problem = problem is not None
         #: The diagnostics located at no file the editor has, told while they last (see accept()).
         self._told: set[Diagnostic] = set()
         self._index: Index | None = None
@@ -121,7 +113,7 @@ class CivrulesServer(LanguageServer):
         self._uris: dict[str, str] = {}
         self._dirty = False
         self._task: asyncio.Task[None] | None = None
-        self._settling: asyncio.TimerHandle | None = None
+        self._stopped = False
         #: Changes seen so far: a run started at one generation is superseded by a later one.
         self.generation = 0
         #: The generation of the buffers :attr:`result` was made from (-1: no result yet).
@@ -133,61 +125,69 @@ class CivrulesServer(LanguageServer):
         self.runs = 0
         self.superseded = 0
 
-    # --- the session -------------------------------------------------------------------------
-
-    def start(self, root_path: str | None) -> None:
-        """Open the session on the rules folder: a relative --rules is looked for in the editor's
-        workspace folder (``root_path``) first, then in the directory the server was started in.
-
-        Where neither holds it, the editor is told once through the protocol (a pop-up and a log
-        line; never on stdout, which is the protocol's channel) and the server goes on, answering
-        requests from an empty result, so creating the folder or opening the right one helps.
-        """
-        rules = self.rules
-        tried = [rules]
-        if not rules.is_absolute() and root_path:
-            tried = [Path(root_path) / rules, rules]
-        # Neither is a folder: the workspace folder's, where the editor's project is.
-        rules = next((path for path in tried if _is_folder(path)), tried[0])
-        self.session = Session(rules, self.limits)
-        problem = rules_folder_problem(tried)
-        self._root_problem = problem is not None
-        if problem is not None:
-            self.tell(problem)
+    @property
+    def rules(self) -> Path:
+        return self.session.root
 
     def relative(self, uri: str) -> str | None:
         path = to_fs_path(uri)
-        if path is None or self.session is None:
+        if path is None:
             return None
         return self.session.relative(Path(path))
 
     def uri(self, relative: str) -> str:
-        assert self.session is not None
         return from_fs_path(str((self.session.root / relative).absolute())) or ""
 
     def changed(self, uri: str) -> None:
         """Read ``uri`` from its open buffer (or from disk when it is closed) from now on."""
         relative = self.relative(uri)
-        if relative is None or self.session is None:
+        if relative is None:
             return
-        document = self.workspace.text_documents.get(unquote(uri))
+        document = self.server.workspace.text_documents.get(unquote(uri))
         self.session.set_text(relative, document.source if document is not None else None)
         self.schedule()
 
     def schedule(self) -> None:
         """Validate again once changes stop coming: changes that arrive meanwhile join the run,
         and a change during a run supersedes it."""
+        if self._stopped:
+            return
         self.generation += 1
+        self.server.changes += 1
         self._dirty = True
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._revalidate())
+
+    def busy(self) -> bool:
+        """Whether a run is due or under way."""
+        return self._dirty or (self._task is not None and not self._task.done())
+
+    def stop(self) -> None:
+        """Stop serving the folder (its workspace folder was removed): the pending run is dropped,
+        and what was published for its files is cleared."""
+        self._stopped = True
+        self._dirty = False
+        if self._running is not None:
+            close = getattr(self._running[1], "close", None)
+            if close is not None:
+                close()
+            self._running = None
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        for display in sorted(self._published):
+            uri = self._uris.get(display)
+            if uri is not None:
+                self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        self._published.clear()
 
     async def _revalidate(self) -> None:
         while self._dirty:
             seen = -1
             while seen != self.generation:  # until `debounce` seconds pass without a change
                 seen = self.generation
-                await asyncio.sleep(self.debounce)
+                await asyncio.sleep(self.server.debounce)
+            if self._stopped:
+                return
             self._dirty = False
             await self._run(seen)
 
@@ -207,12 +207,14 @@ class CivrulesServer(LanguageServer):
                     return
                 if step is None:
                     await asyncio.sleep(0)  # answer what arrived meanwhile (a hover, more changes)
+                    if self._stopped:
+                        return
                     continue
                 assert isinstance(step, Result)
                 self.accept(step, generation)
-                self._settle_later()
+                self.server._settle_later()
         except Exception as error:  # noqa: BLE001 - a bug must not take the editor's server down: reported
-            self.internal_error(error)
+            self.server.internal_error(error)
         finally:
             if self._running is not None and self._running[1] is steps:
                 self._running = None
@@ -222,9 +224,6 @@ class CivrulesServer(LanguageServer):
         one, else a new run (one for older buffers is stopped: it would publish nothing)."""
         if self._running is not None and self._running[0] == generation:
             return self._running[1]
-        if self.session is None:
-            self.start(None)
-        assert self.session is not None
         if self._running is not None:
             close = getattr(self._running[1], "close", None)
             if close is not None:
@@ -251,7 +250,7 @@ class CivrulesServer(LanguageServer):
             finally:
                 if self._running is not None and self._running[1] is steps:
                     self._running = None
-            self._settle_later()
+            self.server._settle_later()
         assert self.result is not None
         return self.result
 
@@ -264,10 +263,252 @@ class CivrulesServer(LanguageServer):
             return False
         if relatives is None:
             return True
-        assert self.session is not None
         read = self.result.workspace.overrides if self.result.workspace is not None else {}
         now = self.session.overlays
         return any(read.get(relative) != now.get(relative) for relative in relatives)
+
+    def accept(self, result: Result, generation: int) -> None:
+        """Take ``result``, made from the buffers of ``generation``, as what requests are answered
+        from, and publish what it changed."""
+        self.result = result  # the index is made again from it at the next request (see index())
+        self.validated = generation
+        if self._stopped:
+            return  # answered a request as its folder was removed: nothing to publish any more
+        self.publish(result)
+        for diagnostic in result.diagnostics:
+            if diagnostic.span is None:  # a check that crashed (R900): no file to show it in
+                self.server.window_log_message(
+                    types.LogMessageParams(
+                        type=types.MessageType.Error, message=plain(f"civrules: {diagnostic.message}")
+                    )
+                )
+        self._tell_unplaced(result)
+
+    def _tell_unplaced(self, result: Result) -> None:
+        """Tell the editor, once while it lasts, each diagnostic located at no rule file it can show
+        one in: a folder under rules/ that cannot be listed (L012), the rules folder itself.
+        Published nowhere, it would be lost, and the files it hides would look clean."""
+        shown = set(result.files.values())
+        root = result.workspace.display(self.session.root) if result.workspace is not None else None
+        unplaced = {
+            diagnostic
+            for diagnostic in result.diagnostics
+            if diagnostic.span is not None
+            and diagnostic.span.file not in shown
+            and diagnostic.severity is not Severity.INFO
+            # What the server's start already said about a rules folder that is not there.
+            and not (self._root_problem and diagnostic.span.file == root)
+        }
+        for diagnostic in sorted(unplaced - self._told, key=lambda d: (d.span.file if d.span else "", d.code)):
+            self.server.tell(diagnostic)
+        self._told = unplaced
+
+    def diagnostics_of(self, display: str, relatives: Iterable[str] | None) -> list[Diagnostic]:
+        """Every diagnostic that points at the file ``display`` names, in order (uncapped:
+        :meth:`publish` shows at most ``--max-diagnostics`` of them), of the result :meth:`current`
+        gives for ``relatives``."""
+        result = self.current(relatives)
+        if self._grouped is None or self._grouped[0] is not result:
+            self._grouped = (result, result.by_file())
+        return self._grouped[1].get(display, [])
+
+    def index(self, relatives: Iterable[str] | None) -> Index:
+        """The ids of the result :meth:`current` gives for ``relatives``: every caller says which
+        buffers its answer must be made from (see the module's documentation)."""
+        result = self.current(relatives)
+        if self._index is None or self._index.result is not result:
+            self._index = Index(result, self._index)
+        return self._index
+
+    def publish(self, result: Result) -> None:
+        files = {display: relative for relative, display in result.files.items()}
+        grouped = result.by_file(self.session.limits.max_diagnostics)
+        positions = self.positions()
+        for display in sorted(set(grouped) | set(self._published)):
+            found = tuple(grouped.get(display, ()))
+            if self._published.get(display, ()) == found:
+                continue
+            if display not in files:  # a file that went away: clear what was shown for it
+                uri = self._uris.get(display)
+                if uri is not None:
+                    self.server.text_document_publish_diagnostics(
+                        types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+                    )
+                self._published.pop(display, None)
+                continue
+            self._published[display] = found
+            uri = self._uris[display] = self.uri(files[display])
+            converted = [lsp_diagnostic(d, files, self.uri, positions) for d in found]
+            published = types.PublishDiagnosticsParams(uri=uri, diagnostics=converted)
+            self.server.text_document_publish_diagnostics(published)
+
+    def positions(self) -> Positions:
+        return self.server.positions()
+
+    def location(self, symbol: Symbol, positions: Positions) -> types.Location:
+        return positions.location(self.uri(symbol.relative), symbol.span)
+
+
+class CivrulesServer(LanguageServer):
+    """The language server: the rules folders it serves (:class:`Folder`), one for each workspace
+    folder that holds one, and what is said to the editor for all of them."""
+
+    #: Seconds without a change before a validation starts: a burst of keystrokes is one run.
+    debounce = 0.05
+    #: Seconds without a change after diagnostics are published before the garbage collector runs
+    #: (:func:`civrules.support.collector.settle`): its full collection is paid while idle. None (a
+    #: server in another program's process, as the tests'): the collector is left alone; :func:`serve`,
+    #: which owns its process, sets it.
+    settle_after: float | None = None
+
+    def __init__(self, rules: Path, limits: Limits | None = None) -> None:
+        # Full sync: the client sends the whole text of a buffer on every change. A rules file is
+        # re-read whole after each change anyway, and pygls would apply ranged edits to lines split
+        # where LSP does not split them (at a form feed or U+2028 a designer pasted). A client that
+        # sends ranged edits all the same has them applied by the protocol (transport.py).
+        super().__init__(
+            "civrules",
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Full,
+            protocol_cls=_HeardProtocol,
+        )
+        self.rules = rules
+        self.limits = limits
+        #: The rules folders served, in the order of the workspace folders that hold them.
+        self.folders: list[Folder] = []
+        self._started = False
+        #: Whether the editor was told that no rules folder was found (said once until one is).
+        self._told_missing = False
+        self._settling: asyncio.TimerHandle | None = None
+        #: Changes seen so far, in every folder (an idle collection waits for them to stop).
+        self.changes = 0
+
+    # --- the folders served ------------------------------------------------------------------
+
+    @property
+    def first(self) -> Folder | None:
+        """The folder served first (a single-folder editor's only one)."""
+        return self.folders[0] if self.folders else None
+
+    @property
+    def session(self) -> Session | None:
+        return self.first.session if self.first is not None else None
+
+    @property
+    def result(self) -> Result | None:
+        return self.first.result if self.first is not None else None
+
+    @property
+    def generation(self) -> int:
+        return self.first.generation if self.first is not None else 0
+
+    @property
+    def runs(self) -> int:
+        """Runs started, in every folder."""
+        return sum(folder.runs for folder in self.folders)
+
+    @property
+    def superseded(self) -> int:
+        """Runs stopped unpublished because a newer change superseded them, in every folder."""
+        return sum(folder.superseded for folder in self.folders)
+
+    def workspace_roots(self) -> list[str]:
+        """The editor's workspace folders as paths, in its order; without any, its `rootUri` (or
+        `rootPath`): LSP 3.17 deprecates these for `workspaceFolders`."""
+        roots: list[str] = []
+        for folder in self.workspace.folders.values():
+            path = to_fs_path(folder.uri)
+            if path is not None and path not in roots:
+                roots.append(path)
+        if not roots and self.workspace.root_path:
+            roots.append(self.workspace.root_path)
+        return roots
+
+    def start(self, roots: str | Iterable[str] | None = None) -> list[Folder]:
+        """Serve the rules folders of the workspace folders ``roots`` (paths; one path, or None:
+        none), replacing those served before.
+
+        A relative --rules is looked for in each workspace folder, and every one that holds it is
+        served; where none does, in the directory the server was started in. An absolute one is
+        served alone. Where no rules folder is found, the editor is told once through the protocol
+        (a pop-up and a log line; never on stdout, which is the protocol's channel) and the server
+        goes on, answering requests from an empty result, so creating the folder or opening the
+        right one helps.
+        """
+        if roots is None:
+            roots = []
+        elif isinstance(roots, str):
+            roots = [roots]
+        rules = self.rules
+        tried = [rules]
+        found: list[Path] = []
+        if not rules.is_absolute():
+            tried = [Path(root) / rules for root in roots]
+            found = [path for path in tried if _is_folder(path)]
+            tried.append(rules)
+        if not found:
+            # Neither is a folder: the first workspace folder's, where the editor's project is.
+            found = [next((path for path in tried if _is_folder(path)), tried[0])]
+        problem = rules_folder_problem(tried)
+        return self._serve(_distinct(found), problem)
+
+    def _serve(self, wanted: list[Path], problem: Diagnostic | None) -> list[Folder]:
+        """Serve ``wanted``: a folder served already goes on, the others are stopped or started
+        (the folders started: validated once scheduled)."""
+        self._started = True
+        started: list[Folder] = []
+        kept = {_key(folder.rules): folder for folder in self.folders}
+        folders: list[Folder] = []
+        for rules in wanted:
+            folder = kept.pop(_key(rules), None)
+            if folder is None or folder._root_problem != (problem is not None):
+                if folder is not None:
+                    folder.stop()
+                folder = Folder(self, rules, problem)
+                started.append(folder)
+            folders.append(folder)
+        for gone in kept.values():
+            gone.stop()
+        self.folders = folders
+        if problem is None:
+            self._told_missing = False
+        elif not self._told_missing:
+            self._told_missing = True
+            self.tell(problem)
+        return started
+
+    def folder_of(self, uri: str) -> Folder | None:
+        """The folder whose rules directory holds ``uri`` (the innermost, where one holds another),
+        or None when none does."""
+        if not self._started:
+            self.start(self.workspace_roots())
+        path = to_fs_path(uri)
+        if path is None:
+            return None
+        best: Folder | None = None
+        for folder in self.folders:
+            if folder.session.relative(Path(path)) is not None and (
+                best is None or len(folder.rules.absolute().parts) > len(best.rules.absolute().parts)
+            ):
+                best = folder
+        return best
+
+    def relative(self, uri: str) -> str | None:
+        folder = self.folder_of(uri)
+        return folder.relative(uri) if folder is not None else None
+
+    def changed(self, uri: str) -> None:
+        """Read ``uri`` from its open buffer (or from disk when it is closed) from now on."""
+        folder = self.folder_of(uri)
+        if folder is not None:
+            folder.changed(uri)
+
+    def schedule(self) -> None:
+        """Validate every folder again once changes stop coming (a file changed on disk)."""
+        if not self._started:
+            self.start(self.workspace_roots())
+        for folder in self.folders:
+            folder.schedule()
 
     def _settle_later(self) -> None:
         """Collect and freeze the garbage collector's objects once the server has been idle
@@ -277,7 +518,7 @@ class CivrulesServer(LanguageServer):
             return
         if self._settling is not None:
             self._settling.cancel()
-        self._settling = asyncio.get_running_loop().call_later(self.settle_after, self._settle, self.generation)
+        self._settling = asyncio.get_running_loop().call_later(self.settle_after, self._settle, self.changes)
 
     def heard(self) -> None:
         """A message arrived: a collection still to come waits for :attr:`settle_after` seconds
@@ -286,9 +527,9 @@ class CivrulesServer(LanguageServer):
         if self._settling is not None:
             self._settle_later()
 
-    def _settle(self, generation: int) -> None:
+    def _settle(self, changes: int) -> None:
         self._settling = None
-        if generation != self.generation or self._dirty or (self._task is not None and not self._task.done()):
+        if changes != self.changes or any(folder.busy() for folder in self.folders):
             return  # a change came: the run it starts settles after it
         settle()
 
@@ -315,41 +556,6 @@ class CivrulesServer(LanguageServer):
             return  # a request's error goes back in its response, already made plain (transport.py)
         self.internal_error(error, self.protocol.handling if isinstance(self.protocol, CivrulesProtocol) else None)
 
-    def accept(self, result: Result, generation: int) -> None:
-        """Take ``result``, made from the buffers of ``generation``, as what requests are answered
-        from, and publish what it changed."""
-        self.result = result  # the index is made again from it at the next request (see index())
-        self.validated = generation
-        self.publish(result)
-        for diagnostic in result.diagnostics:
-            if diagnostic.span is None:  # a check that crashed (R900): no file to show it in
-                self.window_log_message(
-                    types.LogMessageParams(
-                        type=types.MessageType.Error, message=plain(f"civrules: {diagnostic.message}")
-                    )
-                )
-        self._tell_unplaced(result)
-
-    def _tell_unplaced(self, result: Result) -> None:
-        """Tell the editor, once while it lasts, each diagnostic located at no rule file it can show
-        one in: a folder under rules/ that cannot be listed (L012), the rules folder itself.
-        Published nowhere, it would be lost, and the files it hides would look clean."""
-        assert self.session is not None
-        shown = set(result.files.values())
-        root = result.workspace.display(self.session.root) if result.workspace is not None else None
-        unplaced = {
-            diagnostic
-            for diagnostic in result.diagnostics
-            if diagnostic.span is not None
-            and diagnostic.span.file not in shown
-            and diagnostic.severity is not Severity.INFO
-            # What `start` already said about a rules folder that is not there.
-            and not (self._root_problem and diagnostic.span.file == root)
-        }
-        for diagnostic in sorted(unplaced - self._told, key=lambda d: (d.span.file if d.span else "", d.code)):
-            self.tell(diagnostic)
-        self._told = unplaced
-
     def tell(self, diagnostic: Diagnostic) -> None:
         """Show ``diagnostic`` as a pop-up (an error or a warning) and a log line: for what is in no
         file the editor has, and so cannot be published as a file's diagnostic."""
@@ -361,54 +567,19 @@ class CivrulesServer(LanguageServer):
         self.window_show_message(types.ShowMessageParams(type=kind, message=plain(text)))
         self.window_log_message(types.LogMessageParams(type=kind, message=plain(text)))
 
-    def diagnostics_of(self, display: str, relatives: Iterable[str] | None) -> list[Diagnostic]:
-        """Every diagnostic that points at the file ``display`` names, in order (uncapped:
-        :meth:`publish` shows at most ``--max-diagnostics`` of them), of the result :meth:`current`
-        gives for ``relatives``."""
-        result = self.current(relatives)
-        if self._grouped is None or self._grouped[0] is not result:
-            self._grouped = (result, result.by_file())
-        return self._grouped[1].get(display, [])
-
-    def index(self, relatives: Iterable[str] | None) -> Index:
-        """The ids of the result :meth:`current` gives for ``relatives``: every caller says which
-        buffers its answer must be made from (see the module's documentation)."""
-        result = self.current(relatives)
-        if self._index is None or self._index.result is not result:
-            self._index = Index(result, self._index)
-        return self._index
-
-    def publish(self, result: Result) -> None:
-        files = {display: relative for relative, display in result.files.items()}
-        assert self.session is not None
-        grouped = result.by_file(self.session.limits.max_diagnostics)
-        positions = self.positions()
-        for display in sorted(set(grouped) | set(self._published)):
-            found = tuple(grouped.get(display, ()))
-            if self._published.get(display, ()) == found:
-                continue
-            if display not in files:  # a file that went away: clear what was shown for it
-                uri = self._uris.get(display)
-                if uri is not None:
-                    self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
-                self._published.pop(display, None)
-                continue
-            self._published[display] = found
-            uri = self._uris[display] = self.uri(files[display])
-            converted = [lsp_diagnostic(d, files, self.uri, positions) for d in found]
-            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=converted))
-
     def text(self, uri: str) -> str | None:
-        """The text of ``uri`` as the editor has it: its open buffer, else the file under rules/."""
+        """The text of ``uri`` as the editor has it: its open buffer, else the file under the
+        rules folder that holds it."""
         document = self.workspace.text_documents.get(unquote(uri))
         if document is not None:
             source: str = document.source
             return source
-        relative = self.relative(uri)
-        if relative is None or self.session is None:
+        folder = self.folder_of(uri)
+        relative = folder.relative(uri) if folder is not None else None
+        if folder is None or relative is None:
             return None
         try:
-            raw = read_under(self.session.root, relative, self.session.limits.max_bytes)
+            raw = read_under(folder.session.root, relative, folder.session.limits.max_bytes)
         except (OSError, RefusedError):
             return None
         # As civrules reads it (its columns count from after a byte order mark), and as editors show it.
@@ -417,9 +588,6 @@ class CivrulesServer(LanguageServer):
     def positions(self) -> Positions:
         """Position conversions in the encoding agreed at initialize, on the texts as they are now."""
         return Positions(encoding_of(self.workspace.position_encoding), self.text)
-
-    def location(self, symbol: Symbol, positions: Positions) -> types.Location:
-        return positions.location(self.uri(symbol.relative), symbol.span)
 
 
 class _HeardProtocol(CivrulesProtocol):
@@ -467,6 +635,19 @@ def _is_folder(path: Path) -> bool:
         return False
 
 
+def _key(path: Path) -> Path:
+    """What tells two rules folders apart: the same folder however it is named."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError, ValueError):
+        return Path(os.path.normpath(path.absolute()))
+
+
+def _distinct(paths: Iterable[Path]) -> list[Path]:
+    """``paths`` in their order, each folder once (a workspace folder may be named twice)."""
+    return list({_key(path): path for path in reversed(list(paths))}.values())[::-1]
+
+
 def rules_folder_problem(tried: list[Path]) -> Diagnostic | None:
     """Why none of ``tried`` (the places a relative --rules is looked for, or the one absolute
     path) is a rules folder to open, as a diagnostic for the editor; None when one of them is.
@@ -511,8 +692,17 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
 
     @server.feature(types.INITIALIZED)
     def initialized(ls: CivrulesServer, params: types.InitializedParams) -> None:
-        ls.start(ls.workspace.root_path)
+        ls.start(ls.workspace_roots())
         ls.schedule()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    def workspace_folders(ls: CivrulesServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+        # pygls has brought its list of the workspace folders up to date: serve theirs.
+        for folder in ls.start(ls.workspace_roots()):
+            for document in list(ls.workspace.text_documents.values()):
+                if ls.folder_of(document.uri) is folder:
+                    folder.changed(document.uri)  # an open buffer of the folder is read from the editor
+            folder.schedule()
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: CivrulesServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -536,72 +726,80 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: CivrulesServer, params: types.HoverParams) -> types.Hover | None:
-        return _hover(ls, params.text_document.uri, params.position)
+        folder = ls.folder_of(params.text_document.uri)
+        return _hover(folder, params.text_document.uri, params.position) if folder is not None else None
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: CivrulesServer, params: types.DefinitionParams) -> list[types.Location] | None:
         uri = params.text_document.uri
         positions = ls.positions()
-        relative = ls.relative(uri)
-        if relative is None:
+        folder = ls.folder_of(uri)
+        relative = folder.relative(uri) if folder is not None else None
+        if folder is None or relative is None:
             return None
         read = {relative}
         while True:
-            symbol = _symbol(ls, uri, params.position, positions, read)
-            found = ls.index(read).definitions(symbol) if symbol is not None else []
+            symbol = _symbol(folder, uri, params.position, positions, read)
+            found = folder.index(read).definitions(symbol) if symbol is not None else []
             places = {s.relative for s in found}
-            if not ls.stale(places):
+            if not folder.stale(places):
                 break
             read |= places  # a definition's file was edited since: its place is looked up in the new text
-        return [ls.location(s, positions) for s in found] or None
+        return [folder.location(s, positions) for s in found] or None
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     def references(ls: CivrulesServer, params: types.ReferenceParams) -> list[types.Location] | None:
         positions = ls.positions()
-        symbol = _symbol(ls, params.text_document.uri, params.position, positions, None)
-        if symbol is None:
+        folder = ls.folder_of(params.text_document.uri)
+        symbol = _symbol(folder, params.text_document.uri, params.position, positions, None) if folder else None
+        if folder is None or symbol is None:
             return None
-        index = ls.index(None)
+        index = folder.index(None)
         found = index.references(symbol, include_definition=params.context.include_declaration)
-        return [ls.location(s, positions) for s in found] or None
+        return [folder.location(s, positions) for s in found] or None
 
     @server.feature(
         types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[":", " ", "[", ",", "-"])
     )
     def completion(ls: CivrulesServer, params: types.CompletionParams) -> types.CompletionList:
-        return _completion(ls, params.text_document.uri, params.position)
+        folder = ls.folder_of(params.text_document.uri)
+        if folder is None:
+            return types.CompletionList(is_incomplete=False, items=[])
+        return _completion(folder, params.text_document.uri, params.position)
 
     @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
     def prepare_rename(ls: CivrulesServer, params: types.PrepareRenameParams) -> types.PrepareRenamePlaceholder:
         positions = ls.positions()
+        folder = ls.folder_of(params.text_document.uri)
         # Every buffer: the rename that follows rewrites the id in every file that names it.
-        symbol = _symbol(ls, params.text_document.uri, params.position, positions, None)
-        if symbol is None:
+        symbol = _symbol(folder, params.text_document.uri, params.position, positions, None) if folder else None
+        if folder is None or symbol is None:
             raise _Refused("no id of a collection here: only an entity's id, or a reference to one, can be renamed")
         try:
-            ls.index(None).renamable(symbol)
+            folder.index(None).renamable(symbol)
         except RenameRefusedError as refused:
             raise _Refused(plain(str(refused))) from None
-        span = positions.range(params.text_document.uri, _inside_quotes(ls, symbol, positions))
+        span = positions.range(params.text_document.uri, _inside_quotes(folder, symbol, positions))
         return types.PrepareRenamePlaceholder(range=span, placeholder=symbol.id)
 
     @server.feature(types.TEXT_DOCUMENT_RENAME)
     def rename(ls: CivrulesServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
         positions = ls.positions()
+        folder = ls.folder_of(params.text_document.uri)
         for attempt in range(2):
             # Every buffer as it is now (the pending run is done first): a rename made from an older
             # result rewrote the id the old text had at the cursor, at the old places, in every file.
-            symbol = _symbol(ls, params.text_document.uri, params.position, positions, None)
-            if symbol is None:
+            symbol = _symbol(folder, params.text_document.uri, params.position, positions, None) if folder else None
+            if folder is None or symbol is None:
                 raise _Refused("no id of a collection here: only an entity's id, or a reference to one, can be renamed")
             try:
-                found = ls.index(None).rename(symbol, params.new_name)
+                found = folder.index(None).rename(symbol, params.new_name)
             except RenameRefusedError as refused:
                 raise _Refused(plain(str(refused))) from None
             # A file the editor has not open is edited as it is on disk: where another program
             # changed it since it was read (and the editor said nothing), it is read again first.
-            assert ls.session is not None and ls.result is not None
-            moved = sorted({s.relative for s in found if not ls.session.unchanged(ls.result, s.relative)})
+            assert folder is not None and folder.result is not None
+            moved = sorted({s.relative for s in found if not folder.session.unchanged(folder.result, s.relative)})
             if not moved:
                 break
             if attempt:
@@ -609,11 +807,12 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
                     f"`{printable(moved[0])}` keeps changing on disk as civrules reads it: "
                     "rename again once it is saved"
                 )
-            ls.schedule()  # a change the editor did not tell: the next current() reads the files again
+            folder.schedule()  # a change the editor did not tell: the next current() reads the files again
+        assert folder is not None  # the loop refused a rename without one
         changes: dict[str, list[types.TextEdit]] = {}
         for occurrence in found:
-            uri = ls.uri(occurrence.relative)
-            span = _inside_quotes(ls, occurrence, positions)
+            uri = folder.uri(occurrence.relative)
+            span = _inside_quotes(folder, occurrence, positions)
             changes.setdefault(uri, []).append(
                 types.TextEdit(range=positions.range(uri, span), new_text=params.new_name)
             )
@@ -623,7 +822,8 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
     def document_symbol(
         ls: CivrulesServer, params: types.DocumentSymbolParams
     ) -> list[types.DocumentSymbol] | list[types.SymbolInformation] | None:
-        return _outline(ls, params.text_document.uri)
+        folder = ls.folder_of(params.text_document.uri)
+        return _outline(folder, params.text_document.uri) if folder is not None else None
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix])
@@ -638,7 +838,7 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
 _SYMBOL_KINDS = {"ruleset": types.SymbolKind.Module, "collection": types.SymbolKind.Array}
 
 
-def _outline(ls: CivrulesServer, uri: str) -> list[types.DocumentSymbol] | list[types.SymbolInformation] | None:
+def _outline(ls: Folder, uri: str) -> list[types.DocumentSymbol] | list[types.SymbolInformation] | None:
     """The file's outline (:meth:`Index.outline`): nested where the client shows a hierarchy, else
     one flat list, each entity naming its collection as its container (LSP's older form)."""
     relative = ls.relative(uri)
@@ -659,7 +859,7 @@ def _outline(ls: CivrulesServer, uri: str) -> list[types.DocumentSymbol] | list[
             children=[nested(child) for child in entry.children] or None,
         )
 
-    capabilities = ls.client_capabilities.text_document
+    capabilities = ls.server.client_capabilities.text_document
     symbols = capabilities.document_symbol if capabilities is not None else None
     if symbols is not None and symbols.hierarchical_document_symbol_support:
         return [nested(entry) for entry in outline]
@@ -691,7 +891,7 @@ class _ContentModified(JsonRpcException):
     MESSAGE = "content modified"
 
 
-def _inside_quotes(ls: CivrulesServer, symbol: Symbol, positions: Positions) -> Span:
+def _inside_quotes(ls: Folder, symbol: Symbol, positions: Positions) -> Span:
     """The span of an id without the quotes it may be written in (a rename keeps them)."""
     span = symbol.span
     lines = positions.lines(ls.uri(symbol.relative))
@@ -703,7 +903,7 @@ def _inside_quotes(ls: CivrulesServer, symbol: Symbol, positions: Positions) -> 
 
 
 def _symbol(
-    ls: CivrulesServer, uri: str, position: types.Position, positions: Positions, relatives: Iterable[str] | None
+    ls: Folder, uri: str, position: types.Position, positions: Positions, relatives: Iterable[str] | None
 ) -> Symbol | None:
     """The id under ``position``, in the result made from the buffers of the document and of
     ``relatives`` as they are now (None: every buffer; see :meth:`CivrulesServer.current`)."""
@@ -714,7 +914,7 @@ def _symbol(
     return ls.index(read).at(relative, *positions.point(uri, position))
 
 
-def _hover(ls: CivrulesServer, uri: str, position: types.Position) -> types.Hover | None:
+def _hover(ls: Folder, uri: str, position: types.Position) -> types.Hover | None:
     relative = ls.relative(uri)
     if relative is None:
         return None
@@ -755,7 +955,7 @@ _KIND_LINE = re.compile(r"^kind:\s*([a-z_]+)\s*$", re.MULTILINE)
 _FAMILY_LINE = re.compile(r"^family:\s*([a-z0-9-]+)\s*$", re.MULTILINE)
 
 
-def _file_kind(ls: CivrulesServer, relative: str, text: str) -> str | None:
+def _file_kind(ls: Folder, relative: str, text: str) -> str | None:
     """The qualified kind of the file ``relative`` (a family's `kind: cards` is its `<family>/cards`):
     as the session judged it, else as civrules judges a file no ruleset has claimed yet (a
     manifest's `family:`, else the default family's kind, else the one family's that has it)."""
@@ -778,7 +978,7 @@ def _file_kind(ls: CivrulesServer, relative: str, text: str) -> str | None:
     return qualify(family, kind)
 
 
-def _completion(ls: CivrulesServer, uri: str, position: types.Position) -> types.CompletionList:
+def _completion(ls: Folder, uri: str, position: types.Position) -> types.CompletionList:
     from civrules.schema import SCHEMA_FILES, load_schema
 
     relative = ls.relative(uri)
@@ -888,7 +1088,7 @@ def _sent(code: object, rng: types.Range) -> _Sent:
     return (code, rng.start.line, rng.start.character, rng.end.line, rng.end.character)
 
 
-def _suggestions(ls: CivrulesServer, uri: str, positions: Positions) -> dict[_Sent, str | None]:
+def _suggestions(server: CivrulesServer, uri: str, positions: Positions) -> dict[_Sent, str | None]:
     """The suggestion of each of our diagnostics of ``uri`` by its code and LSP range: what a
     diagnostic a client sends back without its data is looked up in (where two share both, the
     first's, as they are sorted).
@@ -896,8 +1096,9 @@ def _suggestions(ls: CivrulesServer, uri: str, positions: Positions) -> dict[_Se
     Made once per request: each diagnostic sent searched the file's for its own, converting their
     spans until one matched; a quick fix over a whole file of 2,000 diagnostics took 20 s.
     """
-    relative = ls.relative(uri)
-    if relative is None:
+    ls = server.folder_of(uri)
+    relative = ls.relative(uri) if ls is not None else None
+    if ls is None or relative is None:
         return {}
     # The document's buffer as it is now: the client moved the diagnostics it sends back with their lines.
     display = ls.current((relative,)).files.get(relative)
