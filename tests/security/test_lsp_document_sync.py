@@ -191,7 +191,8 @@ def test_a_change_whose_version_goes_backwards_is_refused_and_said(rules: Path) 
 
 def test_a_document_opened_twice_is_read_from_the_second_open_and_said(rules: Path) -> None:
     """`didOpen` of a document already open (LSP: not without a `didClose` between): its text is
-    the editor's whole buffer, so it is taken, and the log says so once."""
+    the editor's whole buffer, so it is taken, and the log says so once. A change after the
+    `didClose` is ignored (said in the log): the file is read from disk."""
     uri = (rules / CARDS).absolute().as_uri()
     text = (rules / CARDS).read_text(encoding="utf-8")
     typo = text.replace("    cost: 45\n", "    cots: 45\n", 1)
@@ -206,9 +207,15 @@ def test_a_document_opened_twice_is_read_from_the_second_open_and_said(rules: Pa
         said = [entry for entry in _logged(editor) if "opened again" in entry["message"]]
         assert len(said) == 1 and said[0]["type"] == 2, said
         # Its version is the second open's: the changes after it are in step.
-        _change(editor, uri, 2, {"text": text})
+        _change(editor, uri, 2, {"text": typo.replace("cots", "cotz", 1)})
         await editor.settle()
-        assert _unknown_keys(editor, uri) == []
+        assert _unknown_keys(editor, uri) == ["cotz"]
+        # Closed, it is read from disk again; a change sent after the close has nothing to apply to.
+        editor.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        _change(editor, uri, 3, {"text": typo})
+        await editor.settle()
+        assert _unknown_keys(editor, uri) == [] and uri not in editor.server.workspace.text_documents
+        assert [entry for entry in _logged(editor) if "which was not opened" in entry["message"]]
 
     asyncio.run(session())
 
