@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -169,7 +170,7 @@ def test_quiet_silences_every_progress_line(tmp_path: Path) -> None:
     exit_code, out, err = invoke("--rules", RULES, "-q", "helpers", "imperial-settlers", "--out", tmp_path / "h2")
     assert exit_code == 0 and out == err == ""
     exit_code, _, err = invoke("--rules", RULES, "build", "imperial-settlers", "--out", tmp_path / "b1")
-    assert exit_code == 0 and "civrules_rulesets.imperial_settlers 1." in err  # the version line
+    assert exit_code == 0 and re.search(r"civrules_rulesets\.imperial_settlers \d+\.\d+\.\d+", err)  # the version line
     exit_code, out, err = invoke("--rules", RULES, "-q", "build", "imperial-settlers", "--out", tmp_path / "b2")
     assert exit_code == 0 and out == err == ""
 

@@ -34,31 +34,30 @@ def check_player_range(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]
         overlay: {settings: {players: {min: 3, max: 4, source: "house rule"}, first_game: null, solo: null}}
                                                                                       # PASS
     """
-    found = ruleset.setting("players")
-    if found is None or not isinstance(found[0], Mapping):
+    players, origin = ruleset.fact("players"), ruleset.fact_origin("players")
+    if not isinstance(players, Mapping) or origin is None:
         return
-    players, origin = found
     low, high = players.get("min"), players.get("max")
     if not isinstance(low, int) or not isinstance(high, int):
         return
-    first = ruleset.setting("first_game")
-    if first is not None and isinstance(first[0], Mapping):
-        count = first[0].get("players")
+    first, first_origin = ruleset.fact("first_game"), ruleset.fact_origin("first_game")
+    if isinstance(first, Mapping) and first_origin is not None:
+        count = first.get("players")
         if isinstance(count, int) and not low <= count <= high:
             bound = "min" if count < low else "max"
             yield diagnostic(
                 "F017",
                 f"the first game is for {count} players, outside the {low}-{high} players the ruleset seats",
-                first[1].span("players"),
+                first_origin.span("players"),
                 _hint(origin, bound, "first_game", f"make `first_game.players` a number from {low} to {high}"),
                 [Related(origin.span(bound), f"players.{bound} is {players[bound]} here")],
             )
-    solo = ruleset.setting("solo")
-    if solo is not None and low > 1:
+    solo_origin = ruleset.fact_origin("solo")
+    if solo_origin is not None and low > 1:
         yield diagnostic(
             "F017",
             f"the ruleset has solo rules, but seats {low}-{high} players: no game of 1",
-            solo[1].key_span(),
+            solo_origin.key_span(),
             _hint(origin, "min", "solo", "make `players.min` 1, or delete the `solo` setting"),
             [Related(origin.span("min"), f"players.min is {low} here")],
         )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 
 from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Related, Severity
@@ -26,12 +26,11 @@ def check_best_players(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                                                                    # FAIL: the base's best 4 kept
         overlay: {settings: {players: {min: 5, max: 6, best: null, source: "house rule"}}}   # PASS
     """
-    found = ruleset.setting("players")
-    if found is None or not isinstance(found[0], Mapping):
+    players, origin = ruleset.rule("players"), ruleset.rule_origin("players")
+    if origin is None:
         return
-    players, origin = found
     low, high, best = players.get("min"), players.get("max"), players.get("best")
-    if not all(isinstance(n, int) for n in (low, high, best)) or low <= best <= high:
+    if not (isinstance(low, int) and isinstance(high, int) and isinstance(best, int)) or low <= best <= high:
         return
     bound = "min" if best < low else "max"
     by_variant = any(name == bound for name, _ in origin.changes)
