@@ -23,7 +23,7 @@ from click.testing import CliRunner
 
 from civrules import __version__
 from civrules.cli import main
-from civrules.emit.output import MARKER
+from civrules.emit.output import MARKER, marker_text
 from civrules.emit.repository import YAMLLINT, schema_files
 from tests.conftest import REPO
 
@@ -352,6 +352,28 @@ def test_schemas_never_replace_a_folder_civrules_did_not_write(tmp_path: Path) -
     code, out_text, _ = civrules("schemas", "--out", str(out))
     assert code == 2 and "error[R007]" in out_text and "did not write" in out_text and "hint:" in out_text
     assert [p.name for p in out.iterdir()] == ["notes.txt"]
+
+
+def test_an_output_command_refuses_the_tree_another_command_wrote(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`civrules build --out schemas` (or `sheets X --out schemas`) deleted the schemas `init`
+    wrote, and `schemas --out gen` a build: each command now takes only a tree of its own kind."""
+    repository = made(tmp_path)
+    monkeypatch.chdir(repository)
+    before = sorted(p.name for p in (repository / "schemas").iterdir())
+    code, said, _ = civrules("build", "--out", "schemas")
+    assert code == 2, said
+    assert "error[R007]" in said and "holds the output of `civrules schemas`" in said and "hint:" in said
+    assert sorted(p.name for p in (repository / "schemas").iterdir()) == before
+    (repository / "gen").mkdir()
+    (repository / "gen" / MARKER).write_bytes(marker_text("build"))
+    (repository / "gen" / "kept.txt").write_text("built\n", encoding="utf-8")
+    code, said, _ = civrules("schemas", "--out", "gen")
+    assert code == 2 and "holds the output of `civrules build`" in said, said
+    assert (repository / "gen" / "kept.txt").read_text(encoding="utf-8") == "built\n"
+    assert civrules("schemas", "--out", "schemas")[0] == 0  # its own tree is written again
+    assert civrules("schemas", "--out", "schemas", "--check")[0] == 0
 
 
 def test_the_yamllint_configuration_is_the_one_init_writes() -> None:

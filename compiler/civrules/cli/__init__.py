@@ -1277,7 +1277,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
     obj.require_rules()
     arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
     try:  # before anything is read, a folder civrules may not replace (or read, for --check) is refused
-        check_replaceable(out, protected=obj.protected(), contents=not check_only)
+        check_replaceable(out, protected=obj.protected(), contents=not check_only, kind="build")
     except OutputError as error:
         _output_failure(error)
     if not check_only and stamp.is_up_to_date(obj.rules, out, arguments, obj.limits.max_bytes):
@@ -1294,7 +1294,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
     ids = [one.id for one in loaded]
     # A build writes each file into the staging tree as it is made (swapped in whole at the end);
     # --check compares what it renders in memory.
-    staged = None if check_only else StagedTree(out)
+    staged = None if check_only else StagedTree(out, "build")
     try:
         _build(obj, workspace, loaded, ids, rulesets, check_only, out, verbose, staged)
     except OutputError as error:
@@ -1440,7 +1440,7 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
     from civrules.emit.output import OutputError, write_tree
 
     try:
-        write_tree(target, files, protected=obj.protected())
+        write_tree(target, files, protected=obj.protected(), kind="sheets")
     except OutputError as error:
         _output_failure(error)
     _note(f"civrules: wrote {len(files)} files into {printable(str(target))}")
@@ -1477,7 +1477,7 @@ def helpers(obj: Context, ruleset: str, out: Path | None) -> None:
     target = out or Path("dist") / "helpers" / ruleset
     files = {f"{ruleset}.html": render_helper(analysis.model, stamp)}
     try:
-        write_tree(target, files, protected=obj.protected())
+        write_tree(target, files, protected=obj.protected(), kind="helpers")
     except OutputError as error:
         _output_failure(error)
     _note(f"civrules: wrote {printable(str(target / f'{ruleset}.html'))}")
@@ -1564,7 +1564,7 @@ def watch(obj: Context, rulesets: tuple[str, ...], rebuild: bool, out: Path, int
     obj.require_rules()
     if rebuild:
         try:  # the folder is judged as `build` judges it, before the first round
-            check_replaceable(out, protected=obj.protected())
+            check_replaceable(out, protected=obj.protected(), kind="build")
         except OutputError as error:
             _output_failure(error)
     workspace = obj.workspace()
@@ -1643,7 +1643,7 @@ def schemas(obj: Context, out: Path, check_only: bool) -> None:
     tree = schema_tree()
     if check_only:
         try:  # as `build --check`: where the folder is judged (never the working directory), not what it holds
-            check_replaceable(out, protected=obj.protected(), contents=False)
+            check_replaceable(out, protected=obj.protected(), contents=False, kind="schemas")
         except OutputError as error:
             _output_failure(error)
         # Compared as `build --check` compares a generated tree: a link, a FIFO or an empty folder
@@ -1662,7 +1662,7 @@ def schemas(obj: Context, out: Path, check_only: bool) -> None:
         _note(f"civrules: {printable(str(out))} holds the schemas of civrules {__version__}")
         return
     try:
-        write_tree(out, tree, protected=obj.protected())
+        write_tree(out, tree, protected=obj.protected(), kind="schemas")
     except OutputError as error:
         _output_failure(error)
     _note(f"civrules: wrote {len(tree)} files into {printable(str(out))}")
@@ -1931,7 +1931,7 @@ def _stage_repository(
             if parent.parts:
                 files.make_folders(staging, str(parent))
             files.create_under(staging, relative, content)
-        write_tree(staging / folder, schemas)
+        write_tree(staging / folder, schemas, kind="schemas")
         with interrupts.deferred():  # the renames are one step for Ctrl-C
             _move_into(staging, target, moved, rename_new)
     except BaseException:

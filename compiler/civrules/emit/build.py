@@ -22,9 +22,9 @@ from civrules.emit.helpers.render import render_helper
 from civrules.emit.output import (
     DEFAULT_MAX_BYTES,
     MARKER,
-    MARKER_TEXT,
     StaleReport,
     check_replaceable,
+    marker_text,
     scan_tree,
     stale_files,
     write_tree,
@@ -316,7 +316,7 @@ def build(
     if not everything or result.failed_ids:
         # Only the rulesets that built replace their part: a broken one keeps its previous output.
         # Refuse a folder civrules may not replace before reading anything in it.
-        check_replaceable(out, protected)
+        check_replaceable(out, protected, kind="build")
         prefixes = tuple(result.prefixes(built))
         scan = scan_tree(out)
         keep = {k: v for k, v in scan.files.items() if not k.startswith(prefixes)}
@@ -324,7 +324,7 @@ def build(
             failed = tuple(result.prefixes(result.failed_ids))
             keep = {k: v for k, v in keep.items() if k.startswith(failed)}
         dropped = scan.foreign
-    write_tree(out, result.tree, keep, protected=protected)
+    write_tree(out, result.tree, keep, protected=protected, kind="build")
     return dropped
 
 
@@ -334,7 +334,7 @@ def check(out: Path, result: BuildResult, ruleset_ids: Sequence[str], everything
     Links, FIFOs and devices in ``out`` are named, never read; a file is read no further than what
     would be written in its place. A ruleset that did not build is not compared.
     """
-    tree = {**result.tree, MARKER: MARKER_TEXT}
+    tree = {**result.tree, MARKER: marker_text("build")}
     failed_ids = set(result.failed_ids)
     built = [r for r in ruleset_ids if r not in failed_ids]
     scope = None if everything and not result.failed_ids else iter(result.prefixes(built))

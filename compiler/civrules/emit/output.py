@@ -4,10 +4,11 @@
 file (:data:`MARKER`); before anything is removed or swapped, :func:`check_replaceable` refuses a
 target that is a link, a file, a FIFO or a device, the working directory or one of its ancestors,
 the rules folder, a folder inside it or one of its ancestors, and any existing folder that is
-neither empty nor marked. Who owns a folder is never guessed from the shape of its paths: a
-folder of ``python/<name>/`` and ``sheets/<name>/`` files without the marker is the user's (a tree
-civrules wrote before it marked its trees is refused too, with a hint to move it aside or delete
-it; the repository's own ``generated/`` carries the marker).
+neither empty nor marked, or marked by another kind of tree (the marker names the command that
+writes the tree: ``build``, ``schemas``, ``sheets`` or ``helpers``). Who owns a folder is never
+guessed from the shape of its paths: a folder of ``python/<name>/`` and ``sheets/<name>/`` files
+without the marker is the user's (a tree civrules wrote before it marked its trees is refused too,
+with a hint to move it aside or delete it; the repository's own ``generated/`` carries the marker).
 
 **Links.** civrules follows no symbolic link inside the project: a folder on the way to an
 output tree that lies in the working directory, or in the folder holding the rules, is refused when
@@ -59,10 +60,26 @@ Tree = Mapping[str, bytes]
 
 #: The file civrules writes into every tree it creates; only a tree holding it is replaced.
 MARKER = ".civrules-output"
-MARKER_TEXT = (
+#: What every marker starts with (a marker of a civrules before round 20 is these lines alone).
+MARKER_HEAD = (
     b"This folder is written by civrules, and replaced whole by its next build.\n"
     b"Keep nothing else here. civrules replaces only folders that hold this file.\n"
 )
+
+#: The kinds of tree civrules writes, each by one command: a tree is replaced only by its own kind.
+KINDS = ("build", "schemas", "sheets", "helpers")
+
+
+def marker_text(kind: str) -> bytes:
+    """The marker of a tree of ``kind`` (one of :data:`KINDS`): the command that writes it, on a line
+    of its own, after :data:`MARKER_HEAD`."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind of output tree: {kind!r}")
+    return MARKER_HEAD + f"kind: {kind} (`civrules {kind}` writes it)\n".encode()
+
+
+#: The marker of a `civrules build` tree (``generated/``).
+MARKER_TEXT = marker_text("build")
 
 #: Output files over this size are reported, not read, when a tree is compared or carried over.
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
@@ -165,14 +182,18 @@ def read_tree(root: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> dict[str, bytes
     return scan_tree(root, max_bytes).files
 
 
-def check_replaceable(out: Path, protected: Iterable[Path] = (), *, contents: bool = True) -> None:
-    """Raise :class:`OutputError` unless civrules may replace ``out`` by a tree of its own.
+def check_replaceable(out: Path, protected: Iterable[Path] = (), *, contents: bool = True, kind: str = "build") -> None:
+    """Raise :class:`OutputError` unless civrules may replace ``out`` by a tree of its own of ``kind``.
 
     ``protected`` are folders that must survive whatever is asked (the rules folder): ``out`` may
     be neither one of them, nor inside one, nor above one. The working directory and its
     ancestors are always protected. A folder on the way to ``out`` inside the project (see
     :func:`refuse_links`) may not be a link. With ``contents=False`` only where ``out`` is is judged
     (for ``build --check``, which reads the tree but writes nothing).
+
+    A marked folder is replaced only by a tree of the kind its marker names (`civrules sheets X
+    --out schemas` would have deleted the schemas `init` wrote); a marker that names no kind,
+    written by a civrules before round 20, is taken by any kind, as it was, and then names one.
     """
     shown = str(out)
     guarded = tuple(protected)
@@ -191,14 +212,25 @@ def check_replaceable(out: Path, protected: Iterable[Path] = (), *, contents: bo
                 f"refusing to write into `{shown}`: it {relation} the rules folder `{folder}`; "
                 "choose an --out folder outside it"
             )
-    kind = files.kind_of(target.parent, target.name) if target.parent.is_dir() else "missing"
-    if kind == "missing" or not contents:
+    found = files.kind_of(target.parent, target.name) if target.parent.is_dir() else "missing"
+    if found == "missing" or not contents:
         return
-    if kind == "link":
+    if found == "link":
         raise OutputError(f"refusing to replace `{shown}`: it is a symbolic link; civrules does not follow links")
-    if kind != "dir":
+    if found != "dir":
         raise OutputError(f"refusing to replace `{shown}`: it is not a folder (a file, a FIFO or a device)")
-    if _is_marked(target) or _is_empty(target):
+    marked = marked_kind(target)
+    if marked is not None:
+        if marked in ("", kind):
+            return
+        raise OutputError(
+            f"refusing to replace `{shown}`: it holds the output of `civrules {printable_kind(marked)}` "
+            f"(its `{MARKER}` says so), not of `civrules {kind}`",
+            f"`civrules {kind}` replaces only a folder of its own, an empty one or a new one: name another "
+            f"--out folder for it; `{shown}` is written again by `civrules {printable_kind(marked)}` "
+            "(delete it yourself first if it is no longer wanted)",
+        )
+    if _is_empty(target):
         return
     # Never judged by the shape of its paths: `python/<x>/<y>` and `sheets/<x>/<y>` files were
     # taken for a tree civrules wrote before it marked them, and a user's folder was replaced.
@@ -253,11 +285,29 @@ def _absolute(path: Path, roots: Iterable[Path] = ()) -> Path:
     return refuse_links(path, roots)
 
 
-def _is_marked(root: Path) -> bool:
+def marked_kind(root: Path) -> str | None:
+    """The kind of tree the marker in ``root`` names (``"build"``, ``"schemas"``...), ``""`` for a
+    marker that names none (a civrules before round 20 wrote it), None when ``root`` holds no marker."""
     try:
-        return files.read_under(root, MARKER, 4096).startswith(MARKER_TEXT.split(b"\n", 1)[0])
+        text = files.read_under(root, MARKER, 4096)
     except (files.RefusedError, OSError):
-        return False
+        return None
+    if not text.startswith(MARKER_HEAD.split(b"\n", 1)[0]):
+        return None
+    for line in text.split(b"\n"):
+        if line.startswith(b"kind: "):
+            named = line.removeprefix(b"kind: ").split(b" ", 1)[0].decode("ascii", "replace")
+            return named or "?"
+    return ""
+
+
+def printable_kind(kind: str) -> str:
+    """A kind read from a marker, as it may be shown (a marker is anyone's to write)."""
+    return kind if kind.isascii() and kind.replace("-", "").isalnum() else "?"
+
+
+def _is_marked(root: Path) -> bool:
+    return marked_kind(root) is not None
 
 
 def _is_empty(root: Path) -> bool:
@@ -374,8 +424,10 @@ class StagedTree(MutableMapping[str, bytes]):
     :class:`OutputError`; :meth:`discard` removes the folder when the tree is not swapped in.
     """
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, kind: str = "build") -> None:
         self.root = root
+        self.marker = marker_text(kind)
+        self.kind = kind
         self.folder: Path | None = None
         self._names: dict[str, None] = {}
         self._delay = WRITE_DELAY
@@ -405,7 +457,7 @@ class StagedTree(MutableMapping[str, bytes]):
             _remove_abandoned(root)
             with interrupts.deferred():
                 self.folder = _new_staging(root)
-            _put(self.folder, MARKER, MARKER_TEXT, self._delay, self._syncer)
+            _put(self.folder, MARKER, self.marker, self._delay, self._syncer)
         return self.folder
 
     def synced(self) -> None:
@@ -439,18 +491,24 @@ class StagedTree(MutableMapping[str, bytes]):
 
 
 def write_tree(
-    root: Path, tree: Tree, keep: Mapping[str, bytes] | None = None, *, protected: Iterable[Path] = ()
+    root: Path,
+    tree: Tree,
+    keep: Mapping[str, bytes] | None = None,
+    *,
+    protected: Iterable[Path] = (),
+    kind: str = "build",
 ) -> None:
-    """Replace the directory ``root`` by ``tree`` (plus ``keep``: files carried over unchanged).
+    """Replace the directory ``root`` by ``tree`` (plus ``keep``: files carried over unchanged), a
+    tree of ``kind`` (:data:`KINDS`, named in its marker).
 
-    ``tree`` may be a :class:`StagedTree` of ``root``, already written: ``keep`` is added to it and
-    it is swapped in. Raises :class:`OutputError`, with nothing changed, when ``root`` may not be
-    replaced (see :func:`check_replaceable`) or the file system fails (read-only, full, a
-    file-size limit).
+    ``tree`` may be a :class:`StagedTree` of ``root``, already written (its own kind is the one
+    judged): ``keep`` is added to it and it is swapped in. Raises :class:`OutputError`, with
+    nothing changed, when ``root`` may not be replaced (see :func:`check_replaceable`) or the file
+    system fails (read-only, full, a file-size limit).
     """
     target = _absolute(root)
     if isinstance(tree, StagedTree):
-        check_replaceable(root, protected)
+        check_replaceable(root, protected, kind=tree.kind)
         try:
             for relative, data in (keep or {}).items():
                 if relative not in tree and relative != MARKER:
@@ -463,8 +521,8 @@ def write_tree(
         finally:
             tree.discard()
         return
-    content = {**(keep or {}), **tree, MARKER: MARKER_TEXT}
-    check_replaceable(root, protected)
+    content = {**(keep or {}), **tree, MARKER: marker_text(kind)}
+    check_replaceable(root, protected, kind=kind)
     try:
         _write(target, content)
     except OSError as error:
