@@ -349,7 +349,8 @@ def _hooks_shown_in_docs_ci() -> list[dict[str, object]]:
 def test_the_pre_commit_hooks_run_civrules_validate() -> None:
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     by_id = {hook["id"]: hook for hook in hooks}
-    assert by_id["civrules-validate"]["entry"] == "civrules validate"
+    assert by_id["civrules-validate"]["entry"] == "civrules validate --staged"
+    assert by_id["civrules-build-check"]["entry"] == "civrules build --check --staged"
     for hook in hooks:
         assert hook["language"] == "python"
         assert hook["pass_filenames"] is False  # a ruleset is validated whole, not file by file
@@ -372,6 +373,8 @@ def test_every_pre_commit_hook_runs_on_a_commit_that_only_deletes_or_adds_an_odd
             continue
         assert hook.get("always_run") is True, hook
         assert "files" not in hook and "types" not in hook, hook
+        # What the commit holds, not the working tree: an untracked base passed (R022 now).
+        assert "--staged" in str(hook["entry"]).split(), hook
 
 
 # --- Output into a closed pipe ---------------------------------------------------------------------

@@ -130,6 +130,23 @@ def test_init_refuses_what_cannot_be_made(tmp_path: Path, options: list[str], sa
     assert not (tmp_path / "new").exists()
 
 
+@pytest.mark.parametrize("where", ["after", "before"])
+def test_init_refuses_rules_which_it_would_not_honour(tmp_path: Path, where: str) -> None:
+    """`civrules init DIR --rules data/rules` wrote DIR/rules and exited 0: the option, listed in
+    `init --help`, was silently ignored."""
+    target = tmp_path / "house"
+    rules = ["--rules", str(tmp_path)]
+    args = [*rules, "init", str(target)] if where == "before" else ["init", str(target), *rules]
+    code, out, err = civrules(*args)
+    assert code == 2, out + err
+    assert (
+        "error[R008]" in out + err
+        and "--rules does not choose it" in out + err
+        and "hint: leave --rules out" in out + err
+    )
+    assert not target.exists()
+
+
 def test_init_never_writes_over_a_file(tmp_path: Path) -> None:
     target = tmp_path / "existing"
     (target / ".github" / "workflows").mkdir(parents=True)
@@ -364,13 +381,13 @@ def test_an_output_command_refuses_the_tree_another_command_wrote(
     before = sorted(p.name for p in (repository / "schemas").iterdir())
     code, said, _ = civrules("build", "--out", "schemas")
     assert code == 2, said
-    assert "error[R007]" in said and "holds the output of `civrules schemas`" in said and "hint:" in said
+    assert "error[R007]" in said and "holds the output of civrules' `schemas` command" in said and "hint:" in said
     assert sorted(p.name for p in (repository / "schemas").iterdir()) == before
     (repository / "gen").mkdir()
     (repository / "gen" / MARKER).write_bytes(marker_text("build"))
     (repository / "gen" / "kept.txt").write_text("built\n", encoding="utf-8")
     code, said, _ = civrules("schemas", "--out", "gen")
-    assert code == 2 and "holds the output of `civrules build`" in said, said
+    assert code == 2 and "holds the output of civrules' `build` command" in said, said
     assert (repository / "gen" / "kept.txt").read_text(encoding="utf-8") == "built\n"
     assert civrules("schemas", "--out", "schemas")[0] == 0  # its own tree is written again
     assert civrules("schemas", "--out", "schemas", "--check")[0] == 0

@@ -829,6 +829,11 @@ def test_rename_rewrites_the_definition_and_every_reference(rules: Path) -> None
         assert any(e["range"]["start"] == definition for e in changes[uri])
         assert len(changes[uri]) == text.count("democracy")  # the file names it only as an id
         assert len(changes[calamities_uri]) >= 2
+        # A YAML-reserved word is a valid id, written where it reads back as text: `id: true` was
+        # written plain, a boolean, and the file failed validation (S001).
+        edit = editor.request("textDocument/rename", {"textDocument": {"uri": uri}, "position": at, "newName": "true"})
+        for edits in edit["changes"].values():
+            assert {each["newText"] for each in edits} == {'"true"'}
 
         # Refused, saying why: not an id, an id taken, a group (its ids are fixed), a ruleset.
         for new, said in (("People's Rule", "not a valid civilization card id"), ("pottery", "already exists")):

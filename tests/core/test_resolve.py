@@ -65,6 +65,18 @@ def test_unknown_base_is_located_at_the_extends_line() -> None:
     assert found.hint == "did you mean `advanced-civilization`?"
 
 
+def test_an_unknown_base_never_suggests_the_ruleset_itself_or_one_of_its_variants() -> None:
+    """`extends: myvr` in myvar.yaml suggested `myvar`, and taking it (or the editor's quick fix)
+    gave V002, a cycle; a variant of it is a cycle too."""
+    files = [variant("myvar", "myvr"), variant("myvars", "myvar"), variant("myvar-two", "myvars")]
+    analysis, _ = analysed("myvar", *files)
+    (found,) = located(analysis, "V001")
+    assert found.suggestion is None and "myvar" not in str(found.hint), found.hint
+    analysis, _ = analysed("myvar", variant("myvar", "myvr"), variant("myvrs", "advanced-civilization"))
+    (found,) = located(analysis, "V001")
+    assert (found.suggestion, found.hint) == ("myvrs", "did you mean `myvrs`?")
+
+
 def test_extends_cycles_of_length_one_and_three_are_reported() -> None:
     analysis, _ = analysed("selfish", variant("selfish", "selfish"))
     assert [d.message for d in located(analysis, "V002")] == ["`extends` makes a cycle: selfish → selfish"]

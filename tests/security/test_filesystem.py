@@ -78,10 +78,10 @@ def test_a_tree_is_replaced_only_by_a_tree_of_its_own_kind(tmp_path: Path, kind:
     assert output.marked_kind(out) == kind
     write_tree(out, {"a.txt": b"two"}, kind=kind)  # its own kind: replaced whole
     for other in sorted(set(output.KINDS) - {kind}):
-        with pytest.raises(OutputError, match=f"holds the output of `civrules {kind}`") as refused:
+        with pytest.raises(OutputError, match=f"holds the output of civrules' `{kind}` command") as refused:
             write_tree(out, {"b.txt": b"x"}, kind=other)
         assert refused.value.hint is not None and "another --out folder" in refused.value.hint
-        with pytest.raises(OutputError, match=f"not of `civrules {other}`"):
+        with pytest.raises(OutputError, match=f"not of `{other}`"):
             write_tree(out, output.StagedTree(out, other))
     assert tree_of(out) == {MARKER: output.marker_text(kind), "a.txt": b"two"}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no staging tree left either
@@ -95,14 +95,14 @@ def test_a_marker_that_names_no_kind_is_taken_by_any_command_and_then_names_one(
     assert output.marked_kind(out) == ""
     write_tree(out, {"b.txt": b"new"}, kind="schemas")
     assert tree_of(out) == {MARKER: output.marker_text("schemas"), "b.txt": b"new"}
-    with pytest.raises(OutputError, match="holds the output of `civrules schemas`"):
+    with pytest.raises(OutputError, match="holds the output of civrules' `schemas` command"):
         write_tree(out, {"c.txt": b"x"}, kind="build")
 
 
 def test_a_marker_naming_an_unknown_kind_is_refused_and_shown_safely(tmp_path: Path) -> None:
     out = tmp_path / "out"
     make(out, {MARKER: output.MARKER_HEAD + b"kind: \x1b[31mevil\n", "a.txt": b"old"})
-    with pytest.raises(OutputError, match=r"holds the output of `civrules \?`"):
+    with pytest.raises(OutputError, match=r"holds the output of civrules' `\?` command"):
         write_tree(out, {"b.txt": b"new"}, kind="build")
     assert tree_of(out)["a.txt"] == b"old"
 

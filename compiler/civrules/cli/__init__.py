@@ -706,6 +706,49 @@ def _emit(
         _note(f"civrules: {count_line(ordered, verbose=verbose)}")
 
 
+_STAGED_HELP = (
+    "Fail (R022) on each file read that is not what git's index holds: untracked (or ignored), "
+    "changed but not staged, or deleted but still staged; the pre-commit hooks run with it, so that "
+    "what is checked is what is committed."
+)
+
+
+def _staged_problems(folder: Path, display: Callable[[Path], str], *, rules: bool) -> list[Diagnostic]:
+    """R022 for each file under ``folder`` (with ``rules``, each YAML file; else each file but
+    Python's bytecode caches) that the commit will not hold as civrules reads it; exit 2 when git
+    cannot say (no git, no repository)."""
+    from civrules.support import staged
+    from civrules.support.install import word
+
+    def wanted(relative: str) -> bool:
+        if rules:
+            return staged.is_rule_file(relative)
+        return "__pycache__" not in relative.split("/")
+
+    try:
+        found = staged.unstaged(folder, wanted)
+    except staged.StagedError as error:
+        code = codes.MISSING_DEPENDENCY if error.missing_git else codes.COMMAND_LINE
+        _usage_failure([_command_line(code, printable(str(error)), error.hint)])
+    problems = []
+    where = printable(display(folder))
+    for one in found:
+        shown = display(folder / one.relative)
+        quoted = printable(word(shown))
+        if one.state == "untracked":
+            message = f"`{printable(shown)}` is not in git's index (untracked, or ignored): the commit will not hold it"
+            hint = f"`git add {quoted}` to commit it, or move it out of `{where}`"
+        elif one.state == "changed":
+            message = f"`{printable(shown)}` has changes not staged for commit: the commit will not hold them"
+            hint = f"`git add {quoted}` to commit them, or undo them: `git restore {quoted}`"
+        else:
+            message = f"`{printable(shown)}` is deleted but still staged: the commit will hold it"
+            hint = f"`git rm {quoted}` to commit the deletion, or restore it: `git restore {quoted}`"
+        not_staged = codes.NOT_STAGED
+        problems.append(Diagnostic(not_staged.code, not_staged.severity, message, Span.at(shown), hint))
+    return problems
+
+
 def _usage_failure(diagnostics: Sequence[Diagnostic], fmt: str | None = None, *, err: bool | None = None) -> NoReturn:
     """Print ``diagnostics`` in ``fmt`` (by default the command's `--format`) on the stream of the
     command's diagnostics (``err``, by default as :func:`_emit` decides), and exit 2."""
@@ -1045,6 +1088,7 @@ def _prefixes_by_family() -> str:
     is_flag=True,
     help="github and sarif output: also report infos (left out by default: each would be an annotation or an alert).",
 )
+@click.option("--staged", is_flag=True, help=_STAGED_HELP)
 @click.pass_obj
 def validate(
     obj: Context,
@@ -1055,6 +1099,7 @@ def validate(
     ignore: tuple[str, ...],
     verbose: bool,
     infos: bool,
+    staged: bool,
 ) -> None:
     """Validate rulesets and report every problem found.
 
@@ -1065,9 +1110,11 @@ def validate(
     from civrules.resolve import Resolver
 
     workspace = obj.workspace()
+    # Before anything is read: the rules on disk must be the ones committed (or git must say so).
+    not_staged = _staged_problems(obj.rules, workspace.display, rules=True) if staged else []
     loaded = _select_rulesets(workspace, rulesets, fmt, require=False)
     shared = Shared(len(loaded))  # a variant reuses its base's models and walks of the entries it keeps
-    diagnostics: list[Diagnostic] = list(workspace.discovery_diagnostics)
+    diagnostics: list[Diagnostic] = [*not_staged, *workspace.discovery_diagnostics]
     resolver = Resolver(workspace)  # shared: a variant reuses its base's resolution, not its whole chain's
     bases = Resolver.bases(loaded)
     for index, ruleset in enumerate(loaded):
@@ -1264,8 +1311,9 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
     help="The output directory.",
 )
 @click.option("-v", "--verbose", is_flag=True, help="List every info, not only a one-line count.")
+@click.option("--staged", is_flag=True, help="With --check: " + _STAGED_HELP[:1].lower() + _STAGED_HELP[1:])
 @click.pass_obj
-def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, verbose: bool) -> None:
+def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, verbose: bool, staged: bool) -> None:
     """Generate the packages, sheets and helpers into generated/.
 
     Every clean ruleset is built; the new tree replaces the old one in one step, so a failed build
@@ -1274,12 +1322,24 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
     from civrules.emit import stamp
     from civrules.emit.output import OutputError, StagedTree, check_replaceable
 
+    if staged and not check_only:
+        raise _Refused(
+            "--staged goes with --check: a build writes the files, and git's index is for you to update",
+            "check what is committed with `civrules build --check --staged`, or leave --staged out",
+            param_hint="'--staged'",
+        )
     obj.require_rules()
     arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
     try:  # before anything is read, a folder civrules may not replace (or read, for --check) is refused
         check_replaceable(out, protected=obj.protected(), contents=not check_only, kind="build")
     except OutputError as error:
         _output_failure(error)
+    not_staged: list[Diagnostic] = []
+    if staged:  # the rules read and the tree compared must be the ones committed
+        display = Workspace(obj.rules, obj.limits).display
+        not_staged = _staged_problems(obj.rules, display, rules=True)
+        if os.path.isdir(out):
+            not_staged += _staged_problems(out, display, rules=False)
     if not check_only and stamp.is_up_to_date(obj.rules, out, arguments, obj.limits.max_bytes):
         _note(f"civrules: {printable(str(out))} is up to date (nothing changed since the last build)")
         return
@@ -1294,14 +1354,14 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
     ids = [one.id for one in loaded]
     # A build writes each file into the staging tree as it is made (swapped in whole at the end);
     # --check compares what it renders in memory.
-    staged = None if check_only else StagedTree(out, "build")
+    staged_tree = None if check_only else StagedTree(out, "build")
     try:
-        _build(obj, workspace, loaded, ids, rulesets, check_only, out, verbose, staged)
+        _build(obj, workspace, loaded, ids, rulesets, check_only, out, verbose, staged_tree, not_staged)
     except OutputError as error:
         _output_failure(error)
     finally:
-        if staged is not None:
-            staged.discard()
+        if staged_tree is not None:
+            staged_tree.discard()
 
 
 def _build(
@@ -1314,6 +1374,7 @@ def _build(
     out: Path,
     verbose: bool,
     staged: StagedTree | None,
+    not_staged: Sequence[Diagnostic] = (),
 ) -> None:
     from civrules.emit import build as builder
     from civrules.emit import stamp
@@ -1343,18 +1404,22 @@ def _build(
             click.echo(printable(line))
         # Each stale file is an error of its own, located at it: CI can select, ignore or annotate it.
         found += [_stale_output(out, relative, what) for relative, what in stale.found]
+        found += not_staged
     ordered = sorted(sort_diagnostics(found), key=lambda d: by_severity[d.severity])
     _emit(ordered, "text", verbose=verbose, keep_order=True, summaries=False)
     if stale is not None:
         if stale.files:
             differ = f"{stale.files:,} file differs" if stale.files == 1 else f"{stale.files:,} files differ"
             click.echo(f"civrules: {printable(str(out))} is stale ({differ}); run `{_build_command()}`", err=True)
-        elif not result.failed:
+        elif not result.failed and not not_staged:
             _note(f"civrules: {printable(str(out))} is up to date")
+        if not_staged:
+            files = f"{len(not_staged):,} file{'' if len(not_staged) == 1 else 's'}"
+            click.echo(f"civrules: {files} read or compared not as staged for commit (R022)", err=True)
         if result.failed:
             click.echo(f"civrules: not checked, the rules have errors: {failed}", err=True)
             sys.exit(_failure_code(result.diagnostics))
-        if stale.files:
+        if stale.files or not_staged:
             sys.exit(EXIT_RULE_ERRORS)
         return
     built = len(ids) - len(result.failed_ids)
@@ -1747,9 +1812,19 @@ def init(
     rules/ with one ruleset, the schemas its modelines point at, a pre-commit configuration, a
     GitHub Actions workflow, a .yamllint and a README saying what to do next. Nothing is written
     over an existing file: a folder that already holds any of them is refused. Every file is
-    written, or none (a full disk part-way leaves the folder as it was).
+    written, or none (a full disk part-way leaves the folder as it was). The rules folder is
+    always DIRECTORY/rules, where the hook and the workflow look: --rules is refused, and
+    CIVRULES_RULES is not read.
     """
     import re
+
+    if obj.rules_from == "--rules":  # accepted as every command's option, it chose nothing here
+        raise _Refused(
+            "`civrules init` makes its rules folder at DIRECTORY/rules; --rules does not choose it",
+            "leave --rules out: `civrules init DIR` writes DIR/rules (and the hook and workflow that read it); "
+            "--rules is for the commands that read rules kept elsewhere",
+            param_hint="'--rules'",
+        )
 
     from civrules.emit.packaging import ruleset_id_problems
     from civrules.emit.repository import SCHEMAS, family_named, main_ruleset, repository_files, schema_tree

@@ -694,6 +694,22 @@ OUTPUT_STALE = define(
     Fix: write the folder again (`civrules schemas --out DIR`), and commit the result.
     """,
 )
+NOT_STAGED = define(
+    "R022",
+    "not-staged",
+    E,
+    """
+    What: with `--staged` (the pre-commit hooks), a file civrules reads is not what the commit
+    holds: a YAML file under the rules folder (or, for `build --check --staged`, a file under the
+    output folder) that git does not track (untracked, ignored, or removed with `git rm
+    --cached`), that has changes not staged for commit, or that is deleted but still staged.
+    Why: civrules reads the files on disk; pre-commit sets aside only the unstaged changes of
+    tracked files, so an untracked base made a commit pass that fails in CI and in every fresh
+    clone.
+    Fix: `git add` the file (or its changes) to commit it, or move it out of the folder; for a
+    deleted one, `git rm` it or restore it (`git restore FILE`).
+    """,
+)
 INTERRUPTED = define(
     "R016",
     "interrupted",

@@ -75,7 +75,7 @@ def marker_text(kind: str) -> bytes:
     of its own, after :data:`MARKER_HEAD`."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind of output tree: {kind!r}")
-    return MARKER_HEAD + f"kind: {kind} (`civrules {kind}` writes it)\n".encode()
+    return MARKER_HEAD + f"kind: {kind} (the command that writes it)\n".encode()
 
 
 #: The marker of a `civrules build` tree (``generated/``).
@@ -224,11 +224,11 @@ def check_replaceable(out: Path, protected: Iterable[Path] = (), *, contents: bo
         if marked in ("", kind):
             return
         raise OutputError(
-            f"refusing to replace `{shown}`: it holds the output of `civrules {printable_kind(marked)}` "
-            f"(its `{MARKER}` says so), not of `civrules {kind}`",
-            f"`civrules {kind}` replaces only a folder of its own, an empty one or a new one: name another "
-            f"--out folder for it; `{shown}` is written again by `civrules {printable_kind(marked)}` "
-            "(delete it yourself first if it is no longer wanted)",
+            f"refusing to replace `{shown}`: it holds the output of civrules' `{printable_kind(marked)}` "
+            f"command (its `{MARKER}` says so), not of `{kind}`",
+            f"`{kind}` replaces only a folder of its own, an empty one or a new one: name another --out "
+            f"folder for it; `{shown}` is written again by `{printable_kind(marked)}` (delete it yourself "
+            "first if it is no longer wanted)",
         )
     if _is_empty(target):
         return

@@ -10,12 +10,14 @@ next. Everything is rendered here, in memory; the command line writes it.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 
 from civrules import __version__
 from civrules.families import Family, families
+from civrules.load.reader import scalar_text
 from civrules.load.workspace import SHIPPED, Manifest, Workspace
 from civrules.support.install import word
 
@@ -107,7 +109,7 @@ _SCAFFOLD = """\
 # `source: "house rule: ..."`; a change taken from a rulebook cites its section with `rule:`.
 kind: ruleset
 id: {id}
-name: "{name}"
+name: {name}
 extends: {base}
 
 {changes}"""
@@ -134,9 +136,9 @@ def variant_manifest(workspace: Workspace, base: Manifest, name: str) -> str:
     schema = exported_name(_qualified(family, "ruleset"))
     return _SCAFFOLD.format(
         schema=schema,
-        id=name,
-        name=title_of(name),
-        base=base.id,
+        id=scalar_text(name),  # `id: true` would be a boolean: every id is written to read back
+        name=json.dumps(title_of(name), ensure_ascii=False),
+        base=scalar_text(base.id),
         changes=changes,
         command=f"civrules diff {word(base.id)} {word(name)}",
     )
@@ -159,8 +161,10 @@ def new_base(workspace: Workspace, base: Manifest, name: str) -> dict[str, bytes
     it validates at once and a designer edits its facts throughout."""
     copied: dict[str, bytes] = {}
     manifest_text = workspace.read_bytes(workspace.key_of(base.file.path)).decode("utf-8")
-    manifest_text = re.sub(r"(?m)^id: .*$", f"id: {name}", manifest_text, count=1)
-    manifest_text = re.sub(r"(?m)^name: .*$", f'name: "{title_of(name)}"', manifest_text, count=1)
+    written_id = f"id: {scalar_text(name)}"  # `id: true` would be a boolean
+    written_name = f"name: {json.dumps(title_of(name), ensure_ascii=False)}"
+    manifest_text = re.sub(r"(?m)^id: .*$", lambda _match: written_id, manifest_text, count=1)
+    manifest_text = re.sub(r"(?m)^name: .*$", lambda _match: written_name, manifest_text, count=1)
     copied[f"rules/rulesets/{name}.yaml"] = manifest_text.encode("utf-8")
     for relative in data_files(base):
         copied[f"rules/{relative}"] = workspace.read_bytes(SHIPPED + relative if base.shipped else relative)
@@ -192,13 +196,13 @@ PRE_COMMIT = """\
 #       rev: v{version}
 #       hooks:
 #         - id: civrules-validate
-#           args: [--strict]
+#           args: [--strict]     # the hook runs `civrules validate --staged`
 repos:
   - repo: local
     hooks:
       - id: civrules-validate
         name: civrules validate
-        entry: civrules validate --strict
+        entry: civrules validate --strict --staged  # --staged: what the commit holds, not untracked files
         language: system
         pass_filenames: false
         always_run: true  # a commit that only deletes a file must be validated too
@@ -246,7 +250,7 @@ Rule data for [civrules](https://github.com/OWNER/civrules) {version}: {what}. M
 | --- | --- |
 | `rules/rulesets/{id}.yaml` | the ruleset manifest: {manifest} |
 {data_rows}| `schemas/` | the JSON Schemas the modelines point at (`civrules schemas --out schemas` renews them) |
-| `.pre-commit-config.yaml` | runs `civrules validate --strict` before each commit (`pre-commit install` once) |
+| `.pre-commit-config.yaml` | validates what each commit holds: `civrules validate --strict --staged` |
 | `.github/workflows/rules.yml` | validates every push and pull request, with annotations |
 | `.yamllint` | yamllint as civrules writes YAML |
 

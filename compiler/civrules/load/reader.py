@@ -225,6 +225,27 @@ def read_yaml_bytes(raw: bytes, display: str, limits: Limits = Limits()) -> tupl
     return read_yaml_text(text, display, limits)
 
 
+def scalar_text(value: str) -> str:
+    """``value`` written as a YAML scalar that reads back as that very string: plain where civrules'
+    reader reads it so, and YAML 1.1 too (yamllint's `truthy`, other tools: `yes`, `on`), else in
+    double quotes. An id or name civrules writes into YAML goes through it: `id: true` is a boolean.
+
+    >>> scalar_text("house-rules"), scalar_text("true"), scalar_text("yes"), scalar_text("12")
+    ('house-rules', '"true"', '"yes"', '"12"')
+    """
+    import json
+
+    line = f"v: {value}\n"
+    document, problems = read_yaml_text(line, "<scalar>")
+    plain = not problems and document is not None and document.data == {"v": value}
+    if plain:
+        try:
+            plain = yaml.safe_load(line) == {"v": value}
+        except yaml.YAMLError:
+            plain = False
+    return value if plain else json.dumps(value, ensure_ascii=False)
+
+
 def read_yaml_text(text: str, display: str, limits: Limits = Limits()) -> tuple[Document | None, list[Diagnostic]]:
     """Read YAML from text already decoded; see :func:`read_yaml_file`."""
     bad = _NON_PRINTABLE.search(text)

@@ -32,7 +32,7 @@ from civrules.families import Family, default_family, families, family_named, fa
 from civrules.load import Document, Limits, NodePath, read_yaml_bytes, read_yaml_text
 from civrules.load.header import IDENTITY, headers_of, read_header
 from civrules.load.lines import decode, split_lines
-from civrules.load.reader import unreadable_file, unreadable_folder
+from civrules.load.reader import scalar_text, unreadable_file, unreadable_folder
 from civrules.support import environment, files
 from civrules.support.files import plain_path
 
@@ -233,7 +233,7 @@ def _id_hint(ruleset_id: str, path: PurePosixPath) -> str:
     if _RULESET_ID.fullmatch(ruleset_id):
         fixes.append(f"name the file `{ruleset_id}{path.suffix}`")
     if _RULESET_ID.fullmatch(path.stem):
-        fixes.append(f"set `id: {path.stem}`")
+        fixes.append(f"set `id: {scalar_text(path.stem)}`")  # `id: true` would be a boolean
     if fixes:
         return ", or ".join(fixes)
     return "give the manifest a kebab-case id (e.g. `my-variant`), and name its file after it (`my-variant.yaml`)"

@@ -58,6 +58,7 @@ from civrules.diagnostics.escape import printable
 from civrules.diagnostics.markup import markdown_block, markdown_text, plain
 from civrules.load import Limits
 from civrules.load.lines import decode
+from civrules.load.reader import scalar_text
 from civrules.lsp.index import (
     Index,
     Outline,
@@ -813,9 +814,9 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
         for occurrence in found:
             uri = folder.uri(occurrence.relative)
             span = _inside_quotes(folder, occurrence, positions)
-            changes.setdefault(uri, []).append(
-                types.TextEdit(range=positions.range(uri, span), new_text=params.new_name)
-            )
+            # Inside its quotes the id is text; written plain, `true` or `null` would not be.
+            new_text = params.new_name if span != occurrence.span else scalar_text(params.new_name)
+            changes.setdefault(uri, []).append(types.TextEdit(range=positions.range(uri, span), new_text=new_text))
         return types.WorkspaceEdit(changes=changes) if changes else None
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
@@ -1062,6 +1063,8 @@ def _code_actions(ls: CivrulesServer, params: types.CodeActionParams) -> list[ty
             written = lines[line - 1][column - 1 : end_column - 1]
             if len(written) >= 2 and written[0] == written[-1] and written[0] in "\"'":
                 new_text = f"{written[0]}{fix}{written[0]}"
+            else:  # written plain, the fix must read back as text (`true` would be a boolean)
+                new_text = scalar_text(fix)
         actions.append(
             types.CodeAction(
                 title=plain(f"Replace with `{fix}`"),

@@ -116,6 +116,25 @@ class Resolved:
     findings: dict[str, list[Diagnostic]] | None = None
 
 
+def _bases_for(chain: Sequence[str], manifests: Mapping[str, Manifest]) -> list[str]:
+    """The rulesets the last of ``chain`` could extend without a cycle: every known one but those of
+    ``chain`` (it and the variants being resolved through it) and those whose ``extends`` leads to
+    one of them (its other variants)."""
+    excluded = set(chain)
+    allowed: list[str] = []
+    for ruleset_id in manifests:
+        step: str | None = ruleset_id
+        for _ in range(MAX_EXTENDS + 1):
+            if step is None or step in excluded:
+                break
+            manifest = manifests.get(step)
+            parent = manifest.head.get("extends") if manifest is not None else None
+            step = parent if isinstance(parent, str) else None
+        if step is None or step not in excluded:
+            allowed.append(ruleset_id)
+    return allowed
+
+
 class Resolver:
     """Resolves rulesets of one workspace, each once."""
 
@@ -206,7 +225,8 @@ class Resolver:
             ]
         parent = manifests.get(parent_id)
         if parent is None:
-            near = closest(parent_id, manifests)
+            # Neither the ruleset itself nor one of its variants: extending either is a cycle (V002).
+            near = closest(parent_id, _bases_for(chain, manifests))
             hint = mean(parent_id, near) if near else "run `civrules list` to see the ruleset ids"
             turned_off = _shipped_turned_off(parent_id)
             if turned_off is not None:

@@ -1516,6 +1516,16 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any], family: str 
             return f"write the whole number `{int(error.instance)}`: YAML reads `1e3` or `1000.0` as a fraction"
         if isinstance(error.instance, float) and "string" in expected:
             return "quote the value: unquoted, a rule number such as 32.21 is read as a number"
+        if isinstance(error.instance, bool) and "string" in expected:
+            written = str(error.instance).lower()
+            return f'write `"{written}"` in quotes if it is meant as text: unquoted, YAML reads {written} as a boolean'
+        if type(error.instance) is int and "string" in expected and "integer" not in expected:
+            return f'write `"{error.instance}"` in quotes if it is meant as text: unquoted, YAML reads it as a number'
+        if error.instance is None and "string" in expected:
+            return (
+                'write the text, in quotes if it is `"null"` or `"~"`: unquoted, YAML reads those (and a '
+                "value left empty) as null"
+            )
         if isinstance(error.instance, str) and ("integer" in expected or "number" in expected):
             written = error.instance.strip()
             if re.fullmatch(r"[+-]?[0-9]+" if "integer" in expected else r"[+-]?[0-9]+(\.[0-9]+)?", written):

@@ -1,0 +1,102 @@
+"""What a commit would hold: the files of a folder that differ from git's index (``--staged``).
+
+pre-commit runs a hook on the working tree, with the changes not staged for commit stashed away
+(`git stash --keep-index` of tracked files). Files git does not track stay: an untracked base,
+one removed with `git rm --cached`, or an ignored one, is read by `civrules validate` from disk
+although the commit will not hold it, so a broken commit passed. Tools that check files one by one
+(ruff, mypy's hook) are passed the staged names; civrules checks a ruleset whole, so with
+``--staged`` it checks instead that the folder it reads is the one being committed: each file
+under it that is untracked (or ignored), changed but not staged, or staged but deleted, is an error
+(R022), and the commit is stopped until the two agree.
+
+git is run as the system's ``git`` (on the PATH), with a fixed list of arguments and no shell:
+nothing from the working tree is executed (``core.fsmonitor`` is turned off for the call). The
+index is the one git names in ``GIT_INDEX_FILE`` when set (a commit of some paths only, `git
+commit -a`), as a hook sees it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+#: What each tag of `git ls-files -t` means here (others, modified, deleted).
+_STATES = {
+    "?": "untracked",
+    "C": "changed",
+    "R": "deleted",
+}
+
+#: Variables git sets for a hook whose value may be a path relative to the hook's directory.
+_PATH_VARIABLES = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR")
+
+
+class StagedError(Exception):
+    """git cannot say what is staged (no git, no repository): a sentence, and what to do."""
+
+    def __init__(self, message: str, hint: str, *, missing_git: bool = False) -> None:
+        super().__init__(message)
+        self.hint = hint
+        self.missing_git = missing_git
+
+
+@dataclass(frozen=True, slots=True)
+class Unstaged:
+    """A file under the folder whose working copy is not what the commit holds."""
+
+    #: The path relative to the folder (POSIX).
+    relative: str
+    #: "untracked" (or ignored: not in the index), "changed" (not staged), "deleted" (still staged).
+    state: str
+
+
+def unstaged(folder: Path, wanted: Callable[[str], bool] = lambda _relative: True) -> list[Unstaged]:
+    """Every file under ``folder`` (its path relative to it passing ``wanted``) that differs from
+    git's index, sorted by path; :class:`StagedError` when git cannot say."""
+    git = shutil.which("git")
+    if git is None:
+        raise StagedError(
+            "--staged compares the rules with git's index, and no `git` is on the PATH",
+            "install git, or leave --staged out",
+            missing_git=True,
+        )
+    environment = dict(os.environ)
+    for name in _PATH_VARIABLES:  # git runs in ``folder``, not in the hook's directory
+        value = environment.get(name)
+        if value and not os.path.isabs(value):
+            environment[name] = os.path.abspath(value)
+    command = [git, "-c", "core.fsmonitor=false", "-c", "core.quotepath=off"]
+    command += ["ls-files", "-z", "-t", "--others", "--modified", "--deleted", "--", "."]
+    try:
+        done = subprocess.run(command, cwd=folder, env=environment, capture_output=True, check=False)
+    except OSError as error:
+        raise StagedError(
+            f"--staged could not run git in `{folder}`: {error.strerror or error}",
+            "check that git runs, or leave --staged out",
+        ) from None
+    if done.returncode != 0:
+        said = " ".join(done.stderr.decode("utf-8", "replace").split())[:300] or f"status {done.returncode}"
+        raise StagedError(
+            f"--staged: git cannot list what is staged in `{folder}` ({said})",
+            "run it in a git repository that holds the rules folder (as pre-commit does), or leave --staged out",
+        )
+    found: dict[str, str] = {}
+    for entry in done.stdout.split(b"\0"):
+        if len(entry) < 3 or entry[1:2] != b" ":
+            continue
+        tag, relative = entry[:1].decode("ascii", "replace"), os.fsdecode(entry[2:])
+        state = _STATES.get(tag)
+        if state is None or not wanted(relative):
+            continue
+        if found.get(relative) != "deleted":  # a deleted file is listed as changed too
+            found[relative] = state
+    return [Unstaged(relative, found[relative]) for relative in sorted(found)]
+
+
+def is_rule_file(relative: str) -> bool:
+    """Whether civrules reads ``relative`` as a rule file (or reports its suffix, R015)."""
+    return relative.lower().endswith((".yaml", ".yml"))
