@@ -59,11 +59,11 @@ MAP_FILE_PARTS = {
     "excluded_borders": setting("excluded_borders"),
     "two_coast_areas": setting("two_coast_areas"),
 }
-#: The fields that hold no rule data a check could be said to read (the manifest's `status` is
-#: neither a collection nor a setting: a manifest's edit runs every check again); `data`,
+#: The fields that hold no rule data a check could be said to read (files' names; the manifest's
+#: `status` is neither a collection nor a setting: a manifest's edit runs every check again); `data`,
 #: `settings`, `setting_origins` and `removed` are watched key by key, `map_files` list by list.
 UNWATCHED = frozenset(
-    {"id", "name", "family", "manifest", "extends", "documents", "chain", "layers", "status", "draft"}
+    {"id", "name", "family", "manifest", "extends", "documents", "chain", "layers", "names", "status", "draft"}
 )
 WATCHED_MAPPINGS = frozenset({"data", "settings", "setting_origins", "removed", "map_files"})
 

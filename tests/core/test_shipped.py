@@ -105,7 +105,9 @@ def test_a_local_ruleset_with_a_shipped_id_names_both(repository: Path) -> None:
     (shadowed,) = [d for d in found if d["code"] == "R013"]
     assert shadowed["file"] == "rules/rulesets/mega-civilization.yaml"
     assert shadowed["line"] == copied.splitlines().index("id: mega-civilization") + 1
-    assert str(RULES / "rulesets" / "mega-civilization.yaml") in shadowed["message"]
+    # The message names the shipped file as every install does; the note locates it on this one.
+    assert "(`<civrules>/rulesets/mega-civilization.yaml`)" in shadowed["message"]
+    assert str(RULES) not in shadowed["message"]
     (related,) = shadowed["related"]
     assert related["file"] == str(RULES / "rulesets" / "mega-civilization.yaml")
     assert related["label"] == "the shipped ruleset"
@@ -416,3 +418,110 @@ def test_a_misspelt_file_of_the_shipped_base_invites_no_copy(repository: Path) -
         "this variant already reads: delete this entry; change what differs in `overlay:`"
     )
     assert "relative to" not in missing["hint"]
+
+
+# --- A shipped file is named alike on every machine (round 20) -------------------------------------
+# A variant's packages (UNKNOWN_FACTS), its sheets (footer, @page, "Made from") and Q007's message
+# named its shipped base's files by their install path (or from the working directory): `build
+# --check` and the `civrules-build-check` hook failed on every other machine, the package version
+# was bumped for nothing, and the user's home path was committed.
+
+SETTLERS_VARIANT = """\
+kind: ruleset
+id: house
+name: "House rules"
+extends: imperial-settlers
+"""
+
+
+def _settlers_repository(tmp_path: Path, text: str = SETTLERS_VARIANT) -> Path:
+    rules = tmp_path / "repo" / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    (rules / "rulesets" / "house.yaml").write_text(text, encoding="utf-8")
+    return rules
+
+
+def _installed_at(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+    """civrules' shipped rules found at ``folder``, as another install of the same civrules finds them."""
+    from civrules.load import workspace
+
+    monkeypatch.setattr(workspace, "shipped_rules", lambda: folder)
+
+
+def _another_install(tmp_path: Path) -> Path:
+    from tests.conftest import copy_rulesets
+
+    return copy_rulesets(tmp_path / "venv" / "site-packages" / "civrules" / "_rules", "imperial-settlers")
+
+
+def _q007(rules: Path) -> dict[str, Any]:
+    code, found = records("--rules", str(rules), "validate", "house", "-v")
+    assert code == 0, found
+    (summary,) = [d for d in found if d["code"] == "Q007"]
+    return summary
+
+
+def test_q007_names_the_shipped_files_alike_wherever_civrules_is_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
+    rules = _settlers_repository(tmp_path)
+    seen = []
+    for install, cwd in ((RULES, rules.parent), (_another_install(tmp_path), tmp_path)):
+        _installed_at(monkeypatch, install)
+        monkeypatch.chdir(cwd)
+        summary = _q007(rules)
+        seen.append((summary["message"], summary["hint"]))
+    assert seen[0] == seen[1]
+    message = seen[0][0]
+    assert "in <civrules>/rulesets/imperial-settlers.yaml" in message
+    assert "in <civrules>/cards/imperial-settlers.yaml" in message
+    assert str(RULES) not in message and str(tmp_path) not in message
+
+
+def _built(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def test_a_variant_of_a_shipped_ruleset_builds_alike_wherever_civrules_is_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One build at another install, run from outside the repository, names no folder of this
+    machine. (Builds at two installs from three working directories, each held current by `build
+    --check` at the other: the slow test below.)"""
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
+    rules = _settlers_repository(tmp_path)
+    out = rules.parent / "generated"
+    _installed_at(monkeypatch, _another_install(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    code, _, err = civrules("--rules", str(rules), "build", "-q", "--out", str(out))
+    assert code == 0, err
+    built = _built(out)
+    data = built["python/civrules_rulesets/house/data.py"].decode("utf-8")
+    assert '"<civrules>/cards/imperial-settlers.yaml"' in data
+    footer = "do not edit; from &lt;civrules&gt;/rulesets/imperial-settlers.yaml, rules/rulesets/house.yaml"
+    assert footer in built["sheets/house/round-and-actions.html"].decode("utf-8")
+    leaked = [name for name, text in built.items() if str(tmp_path).encode() in text or str(RULES).encode() in text]
+    assert leaked == []
+
+
+@pytest.mark.slow
+def test_a_variant_builds_byte_for_byte_alike_at_two_installs_from_two_working_directories(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
+    rules = _settlers_repository(tmp_path)
+    elsewhere = _another_install(tmp_path)
+    trees = {}
+    for install in (RULES, elsewhere):
+        for cwd, spelt in ((rules.parent, "rules"), (tmp_path, str(rules)), (rules, ".")):
+            _installed_at(monkeypatch, install)
+            monkeypatch.chdir(cwd)
+            out = tmp_path / f"out-{len(trees)}"
+            code, _, err = civrules("--rules", spelt, "build", "-q", "--out", str(out))
+            assert code == 0, err
+            trees[(install, cwd)] = _built(out)
+            code, _, err = civrules("--rules", spelt, "build", "--check", "-q", "--out", str(tmp_path / "out-0"))
+            assert code == 0, err
+    first = next(iter(trees.values()))
+    assert all(tree == first for tree in trees.values())

@@ -6,9 +6,7 @@ node of every document (with :func:`civrules.checks.citations.walked`) instead o
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from civrules.checks import check, diagnostic
@@ -85,17 +83,6 @@ def field_path(data: Any, path: NodePath) -> str:
     return out or "(document)"
 
 
-def rules_relative(ruleset: Ruleset, document: Document) -> str:
-    """A document's path relative to the rules directory (the manifest's folder's parent)."""
-    root = Path(ruleset.manifest.file).parent.parent
-    try:
-        relative = Path(os.path.relpath(document.file, root)).as_posix()
-    except ValueError:  # pragma: no cover - another drive on Windows
-        return document.file
-    # A file of a shipped base ruleset is named as it is installed, not by a climb out of rules/.
-    return document.file if relative.startswith("../") else relative
-
-
 @check("Q006", "unknown-fact", Severity.INFO)
 def check_unknown_facts(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
@@ -151,7 +138,7 @@ def check_unknown_summary(ruleset: Ruleset) -> Iterator[Diagnostic]:
         by_document[id(document)] = (document, n + 1)
     by_file: dict[str, int] = {}
     for document, n in by_document.values():
-        name = rules_relative(ruleset, document)
+        name = ruleset.file_name(document.file)
         by_file[name] = by_file.get(name, 0) + n
     total = sum(by_file.values())
     if not total:

@@ -32,12 +32,10 @@ from civrules.families import Family, default_family, families, family_named, fa
 from civrules.load import Document, Limits, NodePath, read_yaml_bytes, read_yaml_text
 from civrules.load.header import IDENTITY, headers_of, read_header
 from civrules.load.lines import decode, split_lines
+from civrules.load.names import SHIPPED, artifact_name
 from civrules.load.reader import scalar_text, unreadable_file, unreadable_folder
 from civrules.support import environment, files
 from civrules.support.files import plain_path
-
-#: The prefix of the keys of the shipped files (``<civrules>/cards/...``): no manifest path starts so.
-SHIPPED = "<civrules>/"
 
 #: A yes (`1`, `true`, `yes`, `on`; set by `--no-shipped`): the rules folder is read alone
 #: (:mod:`civrules.support.environment` reads it).
@@ -283,6 +281,18 @@ class Workspace:
             return path.as_posix()
         return path.as_posix() if relative.startswith("..") else Path(relative).as_posix()
 
+    def name_of(self, display: str) -> str:
+        """How a file (by its name in diagnostics) is named in what civrules writes for others to
+        read: the sources a sheet or a package names, the files a message counts.
+
+        A file of the rules folder by its path in it (``cards/x.yaml``); a shipped file by its path
+        among the shipped rules behind :data:`SHIPPED` (``<civrules>/rulesets/advanced-civilization.yaml``),
+        the same wherever civrules is installed and whatever the working directory (an install
+        path made a variant's packages and sheets differ on every machine: round 20); any other
+        name as it is. Diagnostics keep locating a file where it is (:meth:`display`), to be opened.
+        """
+        return artifact_name(display, self.root, self.shipped_root)
+
     def load(self, relative: str) -> LoadedFile:
         """Read and schema-validate ``rules/<relative>`` (cached)."""
         cached = self._files.get(relative)
@@ -475,7 +485,7 @@ class Workspace:
                 _diag(
                     codes.SHIPPED_SHADOWED,
                     f"ruleset id `{ruleset_id}` is also the id of a ruleset shipped with civrules "
-                    f"(`{other.file.path}`)",
+                    f"(`{self.name_of(other.file.path)}`)",
                     document.span(("id",)),
                     f"extend the shipped ruleset (`extends: {ruleset_id}`) instead of copying it, or give this "
                     "one an id of its own (`--no-shipped` reads a rules folder alone)",

@@ -7,8 +7,10 @@ can point at the exact key or value a designer must edit. Facts the sources do n
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import field, replace
+from pathlib import Path, PurePosixPath
 from typing import Any, ClassVar, Generic, TypeVar
 
 from civrules.diagnostics import Span
@@ -350,6 +352,28 @@ class Ruleset:
     setting_origins: Mapping[str, Origin] = field(default_factory=dict, compare=False, repr=False)
     #: The position in ``chain`` of the ruleset that brought each file (by display name).
     layers: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
+    #: Each file's name in what civrules writes (by display name): resolution's ``names``.
+    names: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    def file_name(self, file: str) -> str:
+        """How a file of this ruleset (by its name in diagnostics) is named in what civrules writes
+        for others to read: a package's unknown facts, a sheet's sources, a message counting files.
+
+        A file of the rules folder by its path in it (`cards/x.yaml`), a file shipped with civrules
+        behind `<civrules>/` (`<civrules>/rulesets/advanced-civilization.yaml`): the same wherever
+        civrules is installed and whatever the working directory
+        (:meth:`civrules.load.workspace.Workspace.name_of`). A model built without its names (a
+        family that does not pass them) names a file by its path from the manifest's rules folder.
+        """
+        named = self.names.get(file)
+        if named is not None:
+            return named
+        root = os.path.dirname(os.path.dirname(self.manifest.file))
+        try:
+            relative = PurePosixPath(Path(os.path.relpath(file, root or ".")).as_posix())
+        except ValueError:  # pragma: no cover - another drive on Windows
+            return file
+        return file if relative.parts[:1] == ("..",) else relative.as_posix()
 
     def setting(self, key: str) -> tuple[Any, Origin] | None:
         """A setting's resolved value (variants' changes applied) and its origin; None if absent."""

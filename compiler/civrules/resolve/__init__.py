@@ -103,6 +103,8 @@ class Resolved:
     setting_origins: dict[str, Origin] = field(default_factory=dict)
     #: The position in ``chain`` of the ruleset that brought each file (by display name).
     layers: dict[str, int] = field(default_factory=dict)
+    #: Each file's name in what civrules writes (by display name; :meth:`Workspace.name_of`).
+    names: dict[str, str] = field(default_factory=dict)
     #: Where the manifest that brought each file names it (by the file's display name).
     file_entries: dict[str, Span] = field(default_factory=dict)
     #: Each overlay entry that changes something of the base (its span in the variant) and the
@@ -187,6 +189,9 @@ class Resolver:
             if base is None:
                 return None, diagnostics
         resolved, again = _start(manifest, loaded, base)
+        for document in resolved.documents:
+            if document.file not in resolved.names:
+                resolved.names[document.file] = self.workspace.name_of(document.file)
         diagnostics.extend(again)
         diagnostics.extend(_apply_overlay(resolved, manifest))
         # The key indexes served this overlay; another finds the keys of its own lists. Kept, each
@@ -354,6 +359,7 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
             {name: dict(ids) for name, ids in base.removed.items()},
             setting_origins=dict(base.setting_origins),
             layers=dict(base.layers),
+            names=dict(base.names),
             file_entries=dict(base.file_entries),
         )
         resolved.base_notes = list(base.base_notes)

@@ -12,6 +12,7 @@ import jinja2
 from markupsafe import Markup
 
 from civrules.emit.templating import template_environment
+from civrules.load.names import SHIPPED
 from civrules.model import Entity, Ruleset, Unknown, rules_of, source_of
 from civrules.resolve import CITATION_FIELDS, cited_nodes
 from civrules.support.memo import run_memo
@@ -315,11 +316,12 @@ def _mm(value: object) -> str:
 def source_files(ruleset: Ruleset, kinds: Iterable[str]) -> list[str]:
     """The rule files a sheet is made from: the manifests of the ruleset's chain and its files of ``kinds``.
 
-    Paths are given from the rules directory's name (``rules/cards/…``), whatever the working
-    directory, so the sheets are the same wherever they are built.
+    A file of the rules folder is given from the folder's name (``rules/cards/…``), whatever the
+    working directory; a file shipped with civrules as :meth:`~civrules.model.Ruleset.file_name`
+    names it (``<civrules>/rulesets/…``), wherever civrules is installed: so the sheets are the
+    same wherever they are built.
     """
-    manifest = PurePosixPath(ruleset.manifest.file)
-    root = str(manifest.parent.parent)
+    prefix = PurePosixPath(ruleset.manifest.file).parent.parent.name or "rules"
     wanted = set(kinds)
     found: dict[str, None] = {}
     for document in ruleset.documents:
@@ -327,18 +329,12 @@ def source_files(ruleset: Ruleset, kinds: Iterable[str]) -> list[str]:
         kind = data.get("kind") if isinstance(data, dict) else None
         if kind != "ruleset" and kind not in wanted:
             continue
-        found.setdefault(_shown(document.file, root))
+        found.setdefault(_shown(ruleset.file_name(document.file), prefix))
     return list(found)
 
 
-@run_memo(maxsize=4096)
-def _shown(file: str, root: str) -> str:
-    """How :func:`source_files` names ``file`` of the rules directory ``root``: once per file in a
-    run (each of a chain's sheets named every manifest of the chain, 60 of them at its end)."""
-    base = PurePosixPath(root)
-    prefix = base.name or "rules"
-    path = PurePosixPath(file)
-    try:
-        return f"{prefix}/{path.relative_to(base).as_posix()}" if base.parts else f"{prefix}/{path.as_posix()}"
-    except ValueError:
-        return path.as_posix()
+def _shown(name: str, prefix: str) -> str:
+    """How :func:`source_files` shows a file named ``name`` of the rules folder called ``prefix``."""
+    if name.startswith(SHIPPED) or PurePosixPath(name).is_absolute():
+        return name
+    return f"{prefix}/{name}"

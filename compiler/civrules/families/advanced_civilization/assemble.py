@@ -1098,4 +1098,5 @@ def _build_ruleset(resolved: Resolved) -> Ruleset:
         data=resolved.data,
         setting_origins=dict(resolved.setting_origins),
         layers=dict(resolved.layers),
+        names=dict(resolved.names),
     )

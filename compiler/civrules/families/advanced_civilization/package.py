@@ -647,17 +647,17 @@ def _stack_setup(ruleset: Ruleset, w: _Writer) -> Node:
 
 
 def _unknown_facts(ruleset: Ruleset, w: _Writer) -> Node:
-    from civrules.checks.unknowns import field_path, rules_relative, unknown_facts
+    from civrules.checks.unknowns import field_path, unknown_facts
 
     # Raw by nature: an unknown fact may be anywhere in any document, and its field is named by
     # its path in the document as written (the same walk as the core's check Q006). Each document's
-    # path is made relative once, not once per fact (mega-civilization's 194 facts lie in 5 files).
+    # path is named once, not once per fact (mega-civilization's 194 facts lie in 5 files).
     relative: dict[int, str] = {}
 
     def relative_path(document: Document) -> str:
         found = relative.get(id(document))
         if found is None:
-            found = relative[id(document)] = rules_relative(ruleset, document)
+            found = relative[id(document)] = ruleset.file_name(document.file)
         return found
 
     return tup(

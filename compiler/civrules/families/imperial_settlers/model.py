@@ -461,12 +461,12 @@ class ImperialSettlersRuleset(Ruleset):
         return _int_or_none(found.get("raze_added")) if isinstance(found, Mapping) else None
 
     def unknown_fact_list(self) -> tuple[tuple[str, str, str], ...]:
-        """Every fact the sources do not give: the data file (relative to the rules folder), the
+        """Every fact the sources do not give: the data file (as :meth:`file_name` names it), the
         field's path in it as written, and why (as check Q006 names them)."""
-        from civrules.checks.unknowns import field_path, rules_relative, unknown_facts
+        from civrules.checks.unknowns import field_path, unknown_facts
 
         return tuple(
-            (rules_relative(self, document), field_path(document.data, path), " ".join(reason.split()))
+            (self.file_name(document.file), field_path(document.data, path), " ".join(reason.split()))
             for document, path, reason in unknown_facts(self)
         )
 
@@ -708,6 +708,7 @@ def build_model(resolved: Resolved) -> ImperialSettlersRuleset:
         data=resolved.data,
         setting_origins=dict(resolved.setting_origins),
         layers=dict(resolved.layers),
+        names=dict(resolved.names),
         cards=Collection.of("cards", [_card(e, prefixes) for e in entries.get("cards", [])]),
         factions=Collection.of("factions", [_faction(e) for e in entries.get("factions", [])]),
         faction_decks=Collection.of("faction_decks", [_faction_deck(e) for e in entries.get("faction_decks", [])]),

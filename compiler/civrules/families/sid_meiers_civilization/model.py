@@ -478,6 +478,7 @@ def build_ruleset(resolved: Resolved) -> CivilizationRuleset:
         data=resolved.data,
         setting_origins=dict(resolved.setting_origins),
         layers=dict(resolved.layers),
+        names=dict(resolved.names),
         **collections,
     )
 

@@ -356,13 +356,13 @@ def _cited(entity: Entity) -> tuple[str, ...]:
 
 
 def _unknown_facts(ruleset: CivilizationRuleset, w: _Writer) -> Node:
-    from civrules.checks.unknowns import field_path, rules_relative, unknown_facts
+    from civrules.checks.unknowns import field_path, unknown_facts
 
     return tup(
         [
             call(
                 w.rt("UnknownFact"),
-                string(rules_relative(ruleset, document)),
+                string(ruleset.file_name(document.file)),
                 string(field_path(document.data, path)),
                 string(" ".join(reason.split())),
             )

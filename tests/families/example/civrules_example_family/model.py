@@ -54,5 +54,6 @@ def build_model(resolved: Resolved) -> DiceRuleset:
         data=resolved.data,
         setting_origins=dict(resolved.setting_origins),
         layers=dict(resolved.layers),
+        names=dict(resolved.names),
         dice=Collection.of("dice", dice),
     )
