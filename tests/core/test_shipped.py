@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -525,3 +526,70 @@ def test_a_variant_builds_byte_for_byte_alike_at_two_installs_from_two_working_d
             assert code == 0, err
     first = next(iter(trees.values()))
     assert all(tree == first for tree in trees.values())
+
+
+# --- Q007's commands list what it counts (round 20) -------------------------------------------------
+# A variant's Q006 in its shipped base's files are not listed (they are civrules' to fix), yet Q007
+# counted them and named `validate <variant> --select Q006`, which listed nothing.
+
+OWN_UNKNOWN = """\
+overlay:
+  cards:
+    patch:
+      - id: bar001
+        name: {unknown: "house rule: named at the next game night"}
+"""
+
+
+def _listed(hint: str, part: int, cwd: Path, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """The Q006 listed by the ``part``-th command of a hint, pasted as a shell splits it in ``cwd``."""
+    import shlex
+
+    words = shlex.split(hint.split("`")[2 * part + 1])
+    assert words[0] == "civrules"
+    monkeypatch.chdir(cwd)
+    code, found = records(*words[1:])
+    assert code == 0, found
+    return [d for d in found if d["code"] == "Q006"]
+
+
+def _counts(message: str) -> dict[str, int]:
+    """Q007's counts by file name: `N in FILE, ...`."""
+    listing = message.split(": ", 1)[1]
+    return {name: int(n) for n, name in (part.split(" in ", 1) for part in listing.split(", "))}
+
+
+def test_q007_of_a_variant_names_the_shipped_bases_command_for_the_facts_of_its_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
+    rules = _settlers_repository(tmp_path)
+    summary = _q007(rules)
+    total = sum(_counts(summary["message"]).values())
+    assert f"has {total} unknown facts" in summary["message"]
+    hint = summary["hint"]
+    assert "validate house" not in hint, "the variant's own listing shows none of its base's facts"
+    assert f"civrules --rules {rules} --max-diagnostics 178 validate imperial-settlers --select Q006" in hint
+    assert "they are in the files of its base `imperial-settlers`, shipped with civrules" in hint
+    assert len(_listed(hint, 0, tmp_path, monkeypatch)) == total
+
+
+def test_q007_of_a_variant_with_unknown_facts_of_its_own_names_both_commands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
+    rules = _settlers_repository(tmp_path, SETTLERS_VARIANT + OWN_UNKNOWN)
+    summary = _q007(rules)
+    counts = _counts(summary["message"])
+    assert counts["rulesets/house.yaml"] == 1
+    own = _listed(summary["hint"], 0, tmp_path, monkeypatch)
+    assert [(d["file"], d["message"]) for d in own] == [
+        ("repo/rules/rulesets/house.yaml", "`overlay.cards.patch[bar001].name` is unknown")
+    ]
+    base = Counter(_name_of_shipped(d["file"]) for d in _listed(summary["hint"], 1, tmp_path, monkeypatch))
+    shipped = {name: n for name, n in counts.items() if name.startswith(SHIPPED)}
+    assert shipped and all(base[name] >= n for name, n in shipped.items()), (base, shipped)
+
+
+def _name_of_shipped(file: str) -> str:
+    return SHIPPED + Path(file).relative_to(RULES).as_posix()

@@ -10,10 +10,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from civrules.checks import check, diagnostic
-from civrules.checks.citations import walked
+from civrules.checks.citations import document_walk, walked
 from civrules.diagnostics import Diagnostic, Severity
 from civrules.load import Limits
 from civrules.load.document import Document, NodePath
+from civrules.load.names import SHIPPED
 from civrules.model import Ruleset
 from civrules.support import memo
 from civrules.support.commands import command
@@ -128,7 +129,10 @@ def check_unknown_summary(ruleset: Ruleset) -> Iterator[Diagnostic]:
     Why: the count is a measure of how complete the ruleset is; a change of it in review shows a
     fact found (or lost).
 
-    Fix: nothing to fix here; see Q006 for each unknown fact.
+    Fix: nothing to fix here; see Q006 for each unknown fact. In a variant of a ruleset shipped
+    with civrules, the unknown facts of the shipped files (named `<civrules>/...`) are civrules' to
+    find: the variant's own listing leaves them out, and the hint names the command that lists
+    them, the shipped base's (`civrules validate advanced-civilization --select Q006`).
 
         id: advanced-civilization   # INFO: N unknown facts: n1 in rulesets/advanced-civilization.yaml, ...
     """
@@ -137,19 +141,51 @@ def check_unknown_summary(ruleset: Ruleset) -> Iterator[Diagnostic]:
         _, n = by_document.get(id(document), (document, 0))
         by_document[id(document)] = (document, n + 1)
     by_file: dict[str, int] = {}
+    # A ruleset of the user's own lists the Q006 of its own files only: those in the files shipped
+    # with civrules are civrules' (pipeline._own), listed by validating the shipped base itself.
+    own_ruleset = not ruleset.file_name(ruleset.manifest.file).startswith(SHIPPED)
+    shipped: dict[str, tuple[Document, int]] = {}
     for document, n in by_document.values():
         name = ruleset.file_name(document.file)
         by_file[name] = by_file.get(name, 0) + n
+        if own_ruleset and name.startswith(SHIPPED):
+            shipped[name] = (document, shipped.get(name, (document, 0))[1] + n)
     total = sum(by_file.values())
     if not total:
         return
     files = ", ".join(f"{n} in {name}" for name, n in by_file.items())
-    # Output lists at most --max-diagnostics per file (100 by default): name the bound that lists all.
-    most = max(by_file.values())
-    bound = ("--max-diagnostics", str(most)) if most > DEFAULT_PER_FILE else ()
+    own = [n for name, n in by_file.items() if name not in shipped]
+    hints = []
+    if own:
+        whose = " of its own files" if shipped else ""
+        hints.append(f"`{_listing(ruleset.id, max(own))}` lists each one{whose} with its reason")
+    if shipped:
+        base = _shipped_base(ruleset)
+        # The base lists every unknown fact of those files, those this ruleset replaced too.
+        most = max(len(document_walk(document).unknowns) for document, _ in shipped.values())
+        listing = f"`{_listing(base, most)}`"
+        hints.append(
+            f"{listing} lists those of the files shipped with civrules, as its shipped base `{base}` has them"
+            if own
+            else f"{listing} lists each one with its reason: they are in the files of its base `{base}`, "
+            "shipped with civrules"
+        )
     yield diagnostic(
         "Q007",
         f"ruleset `{ruleset.id}` has {total} unknown fact{'s' if total != 1 else ''}: {files}",
         ruleset.manifest.span("id"),
-        f"`{command(*bound, 'validate', ruleset.id, '--select', 'Q006')}` lists each one with its reason",
+        "; ".join(hints),
     )
+
+
+def _listing(ruleset_id: str, most: int) -> str:
+    """The command that lists a ruleset's Q006, ``most`` of them in one file: output lists at most
+    --max-diagnostics per file (100 by default), so a larger count names the bound that lists all."""
+    bound = ("--max-diagnostics", str(most)) if most > DEFAULT_PER_FILE else ()
+    return command(*bound, "validate", ruleset_id, "--select", "Q006")
+
+
+def _shipped_base(ruleset: Ruleset) -> str:
+    """The nearest ruleset of the chain shipped with civrules (whose files a file name is among)."""
+    layers = [ruleset.layers.get(file, 0) for file, name in ruleset.names.items() if name.startswith(SHIPPED)]
+    return ruleset.chain[max(layers, default=0)]
