@@ -316,6 +316,56 @@ def test_sarif_names_files_relative_to_the_repository_however_rules_is_written(
     assert all(base == "%SRCROOT%" and not uri.startswith(("/", "file:")) for uri, base in logs[0])
 
 
+DUPLICATE_NAME = 'kind: ruleset\nid: x\nname: "X"\nname: "Y"\n'
+
+
+def test_github_names_files_from_the_repository_root_as_sarif_does_however_rules_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--format github` named a file from the working directory as `--rules` spelt it
+    (`rules/../rules/...`, `rulesets/...` from inside rules/, `../repo/...`): GitHub resolves `file=`
+    from the repository's root, so the annotations attached to no file (round 20). Annotations and
+    their notes now name it as SARIF does; json names it one way from the working directory."""
+    repository = tmp_path / "repo"
+    rules = repository / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    (repository / ".git").mkdir()
+    (rules / "rulesets" / "x.yaml").write_text(DUPLICATE_NAME, encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    absolute = (rules / "rulesets" / "x.yaml").as_posix()
+    for cwd, spelt, named in (
+        (repository, "rules/../rules", "rules/rulesets/x.yaml"),
+        (repository, "./rules", "rules/rulesets/x.yaml"),
+        (rules, ".", "rulesets/x.yaml"),
+        (rules, "../../repo/rules", "rulesets/x.yaml"),
+        (elsewhere, str(rules), absolute),
+        (elsewhere, "../repo/rules", absolute),
+    ):
+        monkeypatch.chdir(cwd)
+        outputs = {}
+        for fmt in ("github", "json", "sarif"):
+            result = CliRunner().invoke(main, ["--rules", spelt, "--no-shipped", "validate", "--format", fmt])
+            assert result.exit_code == 1, result.output
+            outputs[fmt] = result.stdout
+        annotations = outputs["github"].splitlines()
+        assert annotations and all("file=rules/rulesets/x.yaml," in line for line in annotations), (spelt, annotations)
+        (duplicate,) = [line for line in annotations if "title=L002" in line]
+        assert "%0Anote: rules/rulesets/x.yaml:3:1: first defined here" in duplicate
+        records = json.loads(outputs["json"])
+        assert {d["file"] for d in records} | {r["file"] for d in records for r in d["related"]} == {named}
+        assert _sarif_files(json.loads(outputs["sarif"])) == {("rules/rulesets/x.yaml", "%SRCROOT%")}
+
+
+def test_a_github_annotation_about_no_file_names_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A usage error was an annotation on `file=<command line>`, which exists nowhere."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["validate", "nosuch", "--format", "github"])
+    assert result.exit_code == 2
+    (annotation,) = result.stdout.splitlines()
+    assert annotation.startswith("::error title=R004::") and "file=" not in annotation
+
+
 def test_github_and_sarif_leave_infos_out_unless_asked() -> None:
     """A clean run printed 379 notices in `github` format: each an annotation, or an alert. One
     ruleset (with unknown facts, so infos) says it: every ruleset, four times, cost 3 s of CPU."""

@@ -109,6 +109,24 @@ def test_github_annotations_escape_their_payload() -> None:
     )
 
 
+def test_a_github_file_name_is_escaped_as_github_reads_it_back() -> None:
+    """A newline in a file's name was shown as `\\n`, which names another file: GitHub's own escapes
+    (`%0A`) name the very file; another control is its bytes percent-encoded, never raw."""
+    for name, escaped in (
+        ("rules/a\nb.yaml", "rules/a%0Ab.yaml"),
+        ("rules/50%,x:y.yaml", "rules/50%25%2Cx%3Ay.yaml"),
+        ("rules/a\tb\x1b[2J\u202e.yaml", "rules/a%09b%1B[2J%E2%80%AE.yaml"),
+        ("rules/Ægyptus.yaml", "rules/Ægyptus.yaml"),
+    ):
+        found = Diagnostic("S001", Severity.ERROR, "x", Span(name, 1, 2, 1, 3))
+        assert render_github([found]) == f"::error file={escaped},line=1,col=2,endLine=1,endColumn=3,title=S001::x\n"
+
+
+def test_a_github_annotation_about_no_file_has_no_file_property() -> None:
+    usage = Diagnostic("R004", Severity.ERROR, "no rules", Span.at("<command line>"), hint="pass --rules")
+    assert render_github([usage]) == "::error title=R004::no rules%0Ahint: pass --rules\n"
+
+
 def test_sarif_is_valid_against_the_sarif_2_1_0_schema() -> None:
     log = json.loads(render_sarif([UNKNOWN_KEY, DUPLICATE, WARNING]))
     schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))

@@ -513,7 +513,7 @@ def test_a_variant_builds_byte_for_byte_alike_at_two_installs_from_two_working_d
     monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
     rules = _settlers_repository(tmp_path)
     elsewhere = _another_install(tmp_path)
-    trees = {}
+    trees: dict[tuple[Path, Path], dict[str, bytes]] = {}
     for install in (RULES, elsewhere):
         for cwd, spelt in ((rules.parent, "rules"), (tmp_path, str(rules)), (rules, ".")):
             _installed_at(monkeypatch, install)

@@ -21,6 +21,7 @@ guard stops a hang.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import html
 import json
@@ -45,7 +46,7 @@ from civrules.checks.catalogue import all_checks
 from civrules.cli import main
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
 from civrules.diagnostics.escape import UNSAFE
-from civrules.diagnostics.render import SourceLines, diagnostic_record, render_json, render_text
+from civrules.diagnostics.render import SourceLines, diagnostic_record, render_json, render_text, source_root
 from civrules.diagnostics.suggest import COMPARISONS, QUERIES, Vocabulary
 from civrules.families.advanced_civilization.model import of_family
 from civrules.load import Limits, read_yaml_file
@@ -340,6 +341,9 @@ def parse(case: Case, stdout: str, rules: Path) -> list[tuple[str, str, str, int
             )
         return found
     if case.format == "github":
+        # Annotations name files from the repository's root, as SARIF does (round 20).
+        with contextlib.chdir(cwd):
+            root = source_root(rules)
         annotations = []
         for line in stdout.splitlines():
             match = _ANNOTATION.match(line)
@@ -349,7 +353,7 @@ def parse(case: Case, stdout: str, rules: Path) -> list[tuple[str, str, str, int
                 (
                     {"notice": "info"}.get(match["severity"], match["severity"]),
                     match["code"],
-                    relative(file, rules) if file else "",
+                    relative(file, rules, root) if file else "",
                     int(match["line"] or 0),
                     int(match["column"] or 0),
                 )

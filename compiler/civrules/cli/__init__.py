@@ -691,7 +691,7 @@ def _emit(
     shown = cap_per_file(shown, context.limits.max_diagnostics if context is not None else Limits().max_diagnostics)
     sources = SourceLines(max_bytes=context.limits.max_bytes) if context is not None else SourceLines()
     root = None
-    if context is not None and fmt == "sarif":
+    if context is not None and fmt in _ANNOTATING:  # files named from the repository's root
         with contextlib.suppress(OSError):  # the working directory is gone: no file is named anyway
             root = source_root(context.rules)
     stream = sys.stderr if err else sys.stdout

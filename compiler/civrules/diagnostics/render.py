@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,7 @@ from urllib.parse import quote
 
 from civrules import __version__
 from civrules.diagnostics import Diagnostic, Severity, Span
-from civrules.diagnostics.escape import dumps_json, printable, printable_source, safe_line_start
+from civrules.diagnostics.escape import UNSAFE, dumps_json, printable, printable_source, safe_line_start
 
 FORMATS = ("text", "json", "github", "sarif")
 
@@ -176,16 +177,56 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def render_github(diagnostics: Sequence[Diagnostic]) -> str:
-    """GitHub Actions workflow commands: one annotation per diagnostic."""
+#: What a property of a workflow command holds escaped (GitHub's ``escapeProperty``, undone by the
+#: runner), and the characters never printed as themselves (:data:`~civrules.diagnostics.escape.UNSAFE`).
+_PROPERTY_ESCAPED = frozenset("%\r\n:,")
+_UNSAFE_CHARACTER = re.compile(f"[{UNSAFE}]")
+
+
+def _escape_file(name: str) -> str:
+    r"""A file name as the ``file`` property of an annotation: GitHub's escaping of a property (``%``,
+    CR, LF, ``:`` and ``,`` as ``%25``, ``%0D``, ``%0A``, ``%3A``, ``%2C``, which the runner reads
+    back), so the annotation names the very file; any other control, separator, bidirectional
+    override or lone surrogate as the percent-encoding of its bytes (``%09`` for a tab), which the
+    runner leaves as it is: no name breaks the line or reaches the log as a control.
+
+    >>> _escape_file("rules/a\nb,c.yaml")
+    'rules/a%0Ab%2Cc.yaml'
+    >>> _escape_file("rules/\x1b[2J\t.yaml")
+    'rules/%1B[2J%09.yaml'
+    """
+    if not (_PROPERTY_ESCAPED.intersection(name) or _UNSAFE_CHARACTER.search(name)):
+        return name
+    out = []
+    for character in name:
+        if character in _PROPERTY_ESCAPED or _UNSAFE_CHARACTER.match(character):
+            try:
+                raw = os.fsencode(character)
+            except UnicodeError:  # a lone surrogate that is no file-system byte
+                raw = character.encode("utf-8", "surrogatepass")
+            out.append("".join(f"%{byte:02X}" for byte in raw))
+        else:
+            out.append(character)
+    return "".join(out)
+
+
+def render_github(diagnostics: Sequence[Diagnostic], root: Path | None = None) -> str:
+    """GitHub Actions workflow commands: one annotation per diagnostic.
+
+    A file is named as SARIF names it (:func:`repository_name`): relative to ``root``, the root of
+    the repository (:func:`source_root`; the working directory when None), which GitHub resolves
+    ``file`` against, however `--rules` was spelt and wherever civrules ran. A diagnostic about no
+    file (`<command line>`: a usage error) is an annotation without ``file``, on no line.
+    """
     level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
     lines = []
     for diagnostic in diagnostics:
         props = [f"title={_escape_property(printable(diagnostic.code))}"]
         span = diagnostic.span
-        if span is not None:
+        name = repository_name(span.file, root) if span is not None else None
+        if span is not None and name is not None:
             props = [
-                f"file={_escape_property(printable(span.file))}",
+                f"file={_escape_file(name)}",
                 f"line={span.line}",
                 f"col={span.column}",
                 f"endLine={span.end_line}",
@@ -194,9 +235,37 @@ def render_github(diagnostics: Sequence[Diagnostic]) -> str:
             ]
         message = printable(diagnostic.message) + (f"\nhint: {printable(diagnostic.hint)}" if diagnostic.hint else "")
         for related in diagnostic.related:
-            message += f"\nnote: {_location(related.span)}: {printable(related.label)}"
+            message += f"\nnote: {_repository_location(related.span, root)}: {printable(related.label)}"
         lines.append(f"::{level[diagnostic.severity]} {','.join(props)}::{_escape_data(message)}")
     return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _repository_location(span: Span, root: Path | None) -> str:
+    name = repository_name(span.file, root)
+    return _location(span) if name is None else f"{safe_line_start(printable(name))}:{span.line}:{span.column}"
+
+
+def repository_name(file: str, root: Path | None = None) -> str | None:
+    """A file named in a diagnostic as the repository names it: its path from ``root`` (the source
+    root, :func:`source_root`; the working directory when None), normalised, whether the file was
+    named relative to the working directory or absolute; a file outside the root by its normalised
+    absolute path (no file of the repository); None for no file at all (`<command line>`).
+
+    >>> repository_name("<command line>") is None
+    True
+    """
+    if file.startswith("<"):
+        return None
+    path = Path(file)
+    try:
+        cwd = Path.cwd()
+    except OSError:  # the working directory is gone: a relative name cannot be placed
+        return Path(os.path.normpath(path)).as_posix()
+    absolute = Path(os.path.normpath(path if path.is_absolute() else cwd / path))
+    relative = os.path.relpath(absolute, (root or cwd).absolute())
+    if relative == os.pardir or relative.startswith((os.pardir + "/", os.pardir + "\\")):
+        return absolute.as_posix()
+    return Path(relative).as_posix()
 
 
 def _family_of(code: str) -> str:
@@ -240,15 +309,12 @@ def sarif_artifact(file: str, root: Path | None = None) -> dict[str, str]:
     A file outside the source root keeps an absolute ``file:`` URI (no base): it is no file of the
     repository, and code scanning cannot map it.
     """
-    if file.startswith("<"):  # `<command line>`: no file at all
+    name = repository_name(file, root)
+    if name is None:  # `<command line>`: no file at all
         return {"uri": sarif_uri(file)}
-    base = (root or Path.cwd()).absolute()
-    path = Path(file)
-    absolute = path if path.is_absolute() else Path.cwd() / path
-    relative = os.path.relpath(absolute, base)
-    if relative == ".." or relative.startswith(("../", "..\\")):
-        return {"uri": "file://" + sarif_uri(Path(os.path.normpath(absolute)).as_posix())}
-    return {"uri": sarif_uri(relative), "uriBaseId": SRCROOT}
+    if Path(name).is_absolute():
+        return {"uri": "file://" + sarif_uri(name)}
+    return {"uri": sarif_uri(name), "uriBaseId": SRCROOT}
 
 
 def _sarif_location(span: Span, root: Path | None) -> dict[str, Any]:
@@ -409,12 +475,13 @@ def render(
     root: Path | None = None,
     failed: bool = False,
 ) -> str:
-    """``diagnostics`` in ``fmt``; ``root`` is the source root of SARIF's URIs (the working directory
-    when None); ``failed``: the command stopped without doing its work (SARIF says so)."""
+    """``diagnostics`` in ``fmt``; ``root`` is the source root of SARIF's URIs and of GitHub's
+    annotations' files (the working directory when None); ``failed``: the command stopped without
+    doing its work (SARIF says so)."""
     if fmt == "json":
         return render_json(diagnostics)
     if fmt == "github":
-        return render_github(diagnostics)
+        return render_github(diagnostics, root)
     if fmt == "sarif":
         return render_sarif(diagnostics, root, failed=failed)
     return render_text(diagnostics, sources, colour=colour)

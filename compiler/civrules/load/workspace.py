@@ -32,7 +32,8 @@ from civrules.families import Family, default_family, families, family_named, fa
 from civrules.load import Document, Limits, NodePath, read_yaml_bytes, read_yaml_text
 from civrules.load.header import IDENTITY, headers_of, read_header
 from civrules.load.lines import decode, split_lines
-from civrules.load.names import SHIPPED, artifact_name
+from civrules.load.names import SHIPPED as SHIPPED
+from civrules.load.names import artifact_name
 from civrules.load.reader import scalar_text, unreadable_file, unreadable_folder
 from civrules.support import environment, files
 from civrules.support.files import plain_path
@@ -272,14 +273,23 @@ class Workspace:
         self._claiming: Family | None = None
 
     def display(self, path: Path) -> str:
-        """How a file is named in diagnostics: relative to the working directory when possible."""
-        if not path.is_absolute():
-            return path.as_posix()
+        """How a file is named in diagnostics: relative to the working directory where it is under
+        it, else absolute; normalised, so that a file has one name however `--rules` is spelt
+        (`rules/../rules`, `./rules`, `../repo/rules` from inside the repository, its absolute path).
+        """
         try:
-            relative = os.path.relpath(path, Path.cwd())
+            cwd = os.getcwd()
+        except OSError:  # the working directory is gone: the command says so (R018, exit 2)
+            if path.is_absolute():
+                raise
+            return Path(os.path.normpath(path)).as_posix()
+        absolute = os.path.normpath(os.path.join(cwd, path))
+        try:
+            relative = os.path.relpath(absolute, cwd)
         except ValueError:  # pragma: no cover - another drive on Windows
-            return path.as_posix()
-        return path.as_posix() if relative.startswith("..") else Path(relative).as_posix()
+            return Path(absolute).as_posix()
+        outside = relative == os.pardir or relative.startswith(os.pardir + os.sep)
+        return Path(absolute if outside else relative).as_posix()
 
     def name_of(self, display: str) -> str:
         """How a file (by its name in diagnostics) is named in what civrules writes for others to
