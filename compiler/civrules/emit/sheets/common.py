@@ -15,7 +15,6 @@ from civrules.emit.templating import template_environment
 from civrules.load.names import SHIPPED
 from civrules.model import Entity, Ruleset, Unknown, rules_of, source_of
 from civrules.resolve import CITATION_FIELDS, cited_nodes
-from civrules.support.memo import run_memo
 
 # --- Paper and pages ---------------------------------------------------------------------------
 
