@@ -187,3 +187,93 @@ def test_a_suppress_entry_with_a_blank_reason_is_not_honoured_as_a_comment_is_no
     (unused,) = [d for d in found if d.code == "V008"]
     assert unused.message == "`suppress` entry 1 (A010) silences nothing: an entry without a reason is not honoured"
     assert unused.hint == "give the entry its reason (`reason: why`), or delete it"
+
+
+#: A change of each family that a check reports at the variant's line, moved there from its base
+#: (its code, the base, the overlay and the text of the line the diagnostic is moved to): Q008 and
+#: F001 by the check run on the base (:func:`civrules.pipeline.caused_by_the_variant`), A010 by a
+#: related place in the variant (:func:`civrules.pipeline.at_the_variant`).
+MOVED = {
+    "Q008": (
+        "sid-meiers-civilization-community",
+        "overlay:\n  buildings:\n    patch:\n"
+        '      - {id: universidade, upgrade_of: null, source: "house rule: separate university"}',
+        "{id: universidade",
+    ),
+    "F001": (
+        "imperial-settlers",
+        "overlay:\n  cards:\n    patch:\n"
+        '      - {id: bar004, copies: 2, printed_ids: [BAR004, BAR005], source: "house rule: two altars"}',
+        "{id: bar004",
+    ),
+    "A010": (
+        "advanced-civilization",
+        "overlay:\n  epochs:\n    patch:\n      - id: early_bronze_age\n"
+        "        requirements: {min_cities: 4, source: house rule}",
+        "min_cities: 4",
+    ),
+}
+
+
+def moved(code: str, comment: str = "", suppress: str = "") -> tuple[Analysis, str]:
+    """The variant of :data:`MOVED` for ``code``, its moved line ending in ``comment``."""
+    base, overlay, _ = MOVED[code]
+    text = header("moved", base) + suppress + overlay + comment + "\n"
+    return analysed("moved", {"rulesets/moved.yaml": text}), text
+
+
+@pytest.mark.parametrize("code", sorted(MOVED))
+def test_a_diagnostic_moved_to_the_variants_line_is_there_to_silence(code: str) -> None:
+    """Comments were judged at the base's place, before the diagnostic moved to the variant: a
+    comment on the line it is shown at silenced nothing, and R021 said no such code was reported
+    there (round 20)."""
+    loud, text = moved(code)
+    (found,) = [d for d in problems(loud) if d.code == code]
+    assert found.span is not None and found.span.file == "rules/rulesets/moved.yaml"
+    assert found.span.line == line_of(text, MOVED[code][2])
+    others = sorted(d.code for d in problems(loud) if d.code != code)  # F008 beside F001: not silenced
+    quiet, _ = moved(code, f"  # civrules: ignore[{code}] the house rule means it")
+    assert sorted(d.code for d in problems(quiet)) == others
+    whole, _ = moved(code, suppress=f"# civrules: ignore-file[{code}] the house rule means it\n")
+    assert sorted(d.code for d in problems(whole)) == others
+
+
+def test_a_comment_on_another_line_still_silences_nothing_where_a_diagnostic_moved() -> None:
+    """Judged at its final place, a moved diagnostic is not silenced by a comment on the line
+    above it, and that comment is told so (R021)."""
+    base, overlay, _ = MOVED["A010"]
+    line = "      - id: early_bronze_age"
+    above = overlay.replace(line, f"{line}  # civrules: ignore[A010] why")
+    analysis = analysed("moved", {"rulesets/moved.yaml": header("moved", base) + above + "\n"})
+    assert sorted(d.code for d in problems(analysis)) == ["A010", "R021"]
+
+
+@pytest.mark.parametrize("code", sorted(MOVED))
+def test_a_suppress_entry_still_silences_a_diagnostic_moved_to_the_variant(code: str) -> None:
+    """The entry names the base's file, where the check found it: it silences the diagnostic shown
+    at the variant's line (as it did while entries were judged before the move)."""
+    found = problems(moved(code)[0])
+    (base_place,) = [d.related[0].span.file for d in found if d.code == code]
+    file = base_place.removeprefix("rules/")
+    entry = f"suppress:\n  - {{code: {code}, file: {file}, reason: the house rule means it}}\n"
+    others = sorted(d.code for d in found if d.code != code)
+    assert sorted(d.code for d in problems(moved(code, suppress=entry)[0])) == others
+
+
+def test_a_suppress_entry_for_a_diagnostic_of_the_variants_own_line_says_to_write_a_comment() -> None:
+    """A name the variant's patch gives twice (I002) is reported at the variant's own line, which no
+    entry silences: V008's hint was "correct its `code`, `file` or `target`"; it names the line the
+    diagnostic is reported at and the comment that silences it there."""
+    body = (
+        "overlay:\n  civilization_cards:\n    patch:\n      - {id: pottery, name: Cloth Making, source: house rule}\n"
+    )
+    entry = "suppress:\n  - {code: I002, reason: the house rule renames it}\n"
+    text = header("renamed", "advanced-civilization") + entry + body
+    found = problems(analysed("renamed", {"rulesets/renamed.yaml": text}))
+    assert sorted(d.code for d in found) == ["I002", "V008"]
+    (unused,) = [d for d in found if d.code == "V008"]
+    line = line_of(text, "name: Cloth Making")
+    assert unused.hint == (
+        f"I002 is reported in this variant's own file, on line {line}: silence it there with "
+        "`# civrules: ignore[I002] why` at the end of that line, and delete the entry"
+    )

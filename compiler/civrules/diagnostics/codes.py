@@ -576,7 +576,10 @@ UNUSED_SUPPRESSION = define(
     silenced is R010, one naming no code R020.
     Why: the diagnostic it was written for is gone (fixed, or the base changed): the entry now only
     hides future problems of that code.
-    Fix: delete the entry, or correct its `code`, `file` or `target`, or give its reason.
+    Fix: delete the entry, or correct its `code`, `file` or `target`, or give its reason. A
+    diagnostic of the variant's own lines is silenced by a `# civrules: ignore[CODE] reason`
+    comment on the line it is shown at (the hint names it), and so may one a check found in the
+    base and shows at the variant's line; an entry naming the base's place silences that one too.
     """,
 )
 ID_NOT_FILE_NAME = define(

@@ -133,15 +133,20 @@ def analyse(
     found_by: dict[str, list[Diagnostic]] = {}
     diagnostics.extend(run_checks(model, select, ignore, debug=debug, reuse=reuse, found_by=found_by))
     own = [loaded.manifest.file.path, *(one.path for files in loaded.files.values() for one in files)]
-    silenced = suppress_in_base(
-        suppress(diagnostics, workspace, own, select, ignore, resolved.family.id), resolved, select, ignore
-    )
-    relocated = at_the_variant(silenced, resolved)
+    relocated = at_the_variant(diagnostics, resolved)
     relocated = caused_by_the_variant(
         relocated, resolved, own, found_by, lambda wanted: base_findings(workspace, resolver, resolved, wanted)
     )
     told = from_the_variant(relocated, resolved, lambda wanted: base_findings(workspace, resolver, resolved, wanted))
-    diagnostics = note_base_definitions(told, resolved.base_notes)
+    # Suppressions are judged where each diagnostic is shown: a comment on the variant's line
+    # silences what was moved there (judged at the base's place, it silenced nothing and R021 said
+    # nothing was reported on the line that showed it); a `suppress:` entry still silences a moved
+    # one by the base's place it names. The relocations keep the order, one diagnostic for one.
+    moved_from = {shown: found.span for found, shown in zip(diagnostics, told, strict=True) if shown.span != found.span}
+    silenced = suppress_in_base(
+        suppress(told, workspace, own, select, ignore, resolved.family.id), resolved, select, ignore, moved_from
+    )
+    diagnostics = note_base_definitions(silenced, resolved.base_notes)
     resolved.findings = dict(found_by)  # for its variants analysed after it (the same resolver)
     return Analysis(loaded, model, _own(diagnostics, workspace, loaded), resolved, found_by)
 
@@ -277,8 +282,8 @@ def at_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Di
 
     A check compares two facts and reports at one of them (A010 at the epoch whose requirement is
     now lower); when that one is the base's and the other is the variant's change, the designer must
-    edit the variant: the variant's line becomes the location and the base's a note. Suppression
-    (`suppress:`) has already been applied at the base location it names.
+    edit the variant: the variant's line becomes the location and the base's a note. Suppressions
+    are applied after (a comment at the variant's line; a `suppress:` entry at the base's place).
     """
     if len(resolved.chain) < 2:
         return diagnostics

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from civrules.checks.catalogue import known_code
 from civrules.diagnostics import Diagnostic, Span, codes
@@ -254,13 +255,20 @@ def _unchecked_suppressions(
 
 
 def suppress_in_base(
-    diagnostics: list[Diagnostic], resolved: Resolved, select: Sequence[str] = (), ignore: Sequence[str] = ()
+    diagnostics: list[Diagnostic],
+    resolved: Resolved,
+    select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    moved_from: Mapping[Diagnostic, Span | None] | None = None,
 ) -> list[Diagnostic]:
     """Drop the diagnostics a variant's `suppress:` list silences in the files of its base.
 
     A variant cannot write a comment into its base's files, so it names what to silence: the code,
     optionally the base file and the id the message names, and a reason. Only diagnostics located
-    in files the variant did not bring are silenced (its own lines take comments). Each entry's
+    in files the variant did not bring are silenced (its own lines take comments), and those a
+    check found there that are shown at the variant's line (``moved_from``: each one's place in the
+    base), judged by that place: an entry written for one silences it still, and a comment on the
+    line it is shown at does too. Each entry's
     code is judged as a comment's is (:class:`Judge`): one that cannot be silenced is an error
     (R010) and one that is no code a warning (R020), and neither silences anything; an entry
     without a reason is not honoured; an entry that silences nothing is a warning (V008), unless
@@ -294,16 +302,18 @@ def suppress_in_base(
             named.setdefault(suppression.code, {}).setdefault(target, []).append((i, entry, f"`{target}`"))
         else:  # a target that is not text narrows nothing
             anywhere.setdefault(suppression.code, []).append((i, entry, None))
+    moved = moved_from or {}
     kept = []
     for diagnostic in diagnostics:
-        span = diagnostic.span
         code = diagnostic.code
+        span = moved.get(diagnostic) or diagnostic.span  # where in the base a moved one was found
         silenced = False
         silenceable = span is not None and suppressible(code) and resolved.layers.get(span.file) != own
         if silenceable or (span is not None and code in refused):
             tried = [*anywhere.get(code, ()), *_quoted_in(diagnostic.message, named.get(code, {}))]
+            found_at = replace(diagnostic, span=span)
             for i, entry, needle in tried:
-                if _silences(entry, needle, diagnostic):
+                if _silences(entry, needle, found_at):
                     if silenceable:
                         used[i] = silenced = True
                     else:
@@ -329,28 +339,39 @@ def suppress_in_base(
                 resolved.manifest.span(("suppress", i)),
                 hint="give the entry its reason (`reason: why`), or delete it"
                 if unreasoned
-                else _unused_entry_hint(entry, kept, resolved, own),
+                else _unused_entry_hint(entry, kept, resolved, own, moved),
             )
         )
     return kept + judged
 
 
-def _unused_entry_hint(entry: object, kept: Sequence[Diagnostic], resolved: Resolved, own: int) -> str:
+def _unused_entry_hint(
+    entry: object, kept: Sequence[Diagnostic], resolved: Resolved, own: int, moved: Mapping[Diagnostic, Span | None]
+) -> str:
     """V008's hint: where the entry's code is reported in the base but not about its target, the
-    target the messages quote that is closest to it (a misspelt `target`)."""
+    target the messages quote that is closest to it (a misspelt `target`); where it is reported
+    only in the variant's own files, found there, the comment that silences it on its line."""
     fallback = "delete the entry, or correct its `code`, `file` or `target`"
-    if (
-        not isinstance(entry, dict)
-        or not isinstance(entry.get("code"), str)
-        or not isinstance(entry.get("target"), str)
-    ):
+    if not isinstance(entry, dict) or not isinstance(entry.get("code"), str):
         return fallback
-    quoted = [
-        word
-        for d in kept
-        if d.code == entry["code"] and d.span is not None and resolved.layers.get(d.span.file) != own
-        for word in d.message.split("`")[1::2]
-    ]
+    code = entry["code"]
+
+    def in_base(d: Diagnostic) -> bool:
+        span = moved.get(d) or d.span
+        return span is not None and resolved.layers.get(span.file) != own
+
+    of_code = [d for d in kept if d.code == code and d.span is not None]
+    if of_code and not any(in_base(d) for d in of_code):
+        first = min(of_code, key=Diagnostic.sort_key)
+        assert first.span is not None
+        where = "this variant's own file" if first.span.file == resolved.manifest.file else f"`{first.span.file}`"
+        return (
+            f"{code} is reported in {where}, on line {first.span.line}: silence it there with "
+            f"`# civrules: ignore[{code}] why` at the end of that line, and delete the entry"
+        )
+    if not isinstance(entry.get("target"), str):
+        return fallback
+    quoted = [word for d in of_code if in_base(d) for word in d.message.split("`")[1::2]]
     meant = closest(entry["target"], quoted) if quoted else None
     return f"`target`: {mean(entry['target'], meant)}" if meant else fallback
 
