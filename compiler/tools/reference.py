@@ -19,6 +19,7 @@ from typing import Any
 from civrules.diagnostics import words
 from civrules.families import CollectionSpec, Family, default_family, families
 from civrules.schema import SCHEMA_FILES, load_schema
+from civrules.schema.patterns import NOT_BLANK
 from civrules.schema.references import declared
 
 #: The file kinds in the order a designer meets them, with a heading for each.
@@ -612,6 +613,7 @@ _WHY = {
     "description": "Why the variant removes it (required: a removal documents itself, as a suppression does).",
     "type": "string",
     "minLength": 1,
+    "pattern": NOT_BLANK,  # "   " says no more than "" does
 }
 
 

@@ -73,9 +73,24 @@ def _shortest(parsed: Any) -> str:
     return "".join(out)
 
 
+#: The patterns of free text (a citation, a reason), anchored at the start only: a text may end in
+#: a line break (YAML's `>` keeps one), and is refused for saying nothing (blank), or, a citation,
+#: for naming a repository without its commit: each with a text it takes and one it refuses.
+FREE_TEXT = {
+    "\\S": ("house rule", " \n\t "),
+    "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))"
+    "(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))": (
+        "house rule: a dearer canal",
+        "cash1981/playciv@abc:x.ts",
+    ),
+}
+
+
 def example(pattern: str) -> str:
     from re import _parser  # type: ignore[attr-defined]
 
+    if pattern in FREE_TEXT:
+        return FREE_TEXT[pattern][0]
     text = _shortest(_parser.parse(pattern))
     assert re.fullmatch(pattern, text), (pattern, text)
     return text
@@ -86,7 +101,26 @@ def test_the_schemas_have_patterns() -> None:
     assert len(schema_patterns()) >= 5
 
 
-@pytest.mark.parametrize("pattern", sorted(schema_patterns()))
+def test_the_free_text_patterns_are_civrules_own() -> None:
+    from civrules.schema import patterns
+
+    assert set(FREE_TEXT) == {patterns.NOT_BLANK, patterns.SOURCE}
+    assert set(FREE_TEXT) <= set(schema_patterns())
+
+
+@pytest.mark.parametrize("pattern", sorted(FREE_TEXT))
+def test_a_free_text_pattern_takes_a_final_line_break_and_refuses_what_says_nothing(pattern: str) -> None:
+    from civrules.schema import patterns, validator_for
+
+    good, bad = FREE_TEXT[pattern]
+    schema = {"type": "string", "pattern": pattern}
+    for taken in (good, good + "\n", "\n" + good):
+        assert patterns.matches(pattern, taken) and validator_for(schema).is_valid(taken), taken
+    for refused in (bad, "", "   ", "\n"):
+        assert not patterns.matches(pattern, refused) and not validator_for(schema).is_valid(refused), refused
+
+
+@pytest.mark.parametrize("pattern", sorted(set(schema_patterns()) - set(FREE_TEXT)))
 def test_every_pattern_refuses_a_value_that_matches_but_for_a_final_line_break(pattern: str) -> None:
     from civrules.schema import patterns, validator_for
 
@@ -113,6 +147,10 @@ def test_every_compiled_validator_holding_a_pattern_compiles_it_as_civrules_does
             continue
         seen += 1
         assert compiled.pattern == patterns.python_source(pattern)
+        if pattern in FREE_TEXT:
+            good, bad = FREE_TEXT[pattern]
+            assert compiled.search(good + "\n") and not compiled.search(bad)
+            continue
         assert compiled.search(example(pattern)) and not compiled.search(example(pattern) + "\n")
     assert seen, f"no compiled validator holds {pattern}"
 

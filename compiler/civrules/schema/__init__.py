@@ -1458,6 +1458,10 @@ def _message(error: ValidationError, path: NodePath) -> str:
             if plain is not None:  # R003's words, where the resolver would have said them
                 return f"{value}{where} is `{plain}` spelt otherwise: a file is named one way"
             return f"{value} is not a path relative to the rules folder{where}"
+        case "pattern" if rule == patterns.NOT_BLANK:
+            return f"the text is blank{where}: it says nothing"
+        case "pattern" if rule == patterns.SOURCE and isinstance(error.instance, str):
+            return f"{value} is no citation{where}: {patterns.citation_shape(error.instance)}"
         case "pattern":
             return f"{value} does not match the pattern `{rule}`{where}"
         case "minItems" if isinstance(error.instance, list):
@@ -1586,6 +1590,8 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any], family: str 
         if isinstance(error.schema, dict) and error.schema.get("pattern") == "^[a-z][a-z0-9_]*$":
             return f"shorten the id to {expected} characters or fewer: every mention of the entry repeats it"
         return f"shorten the text to {expected} characters or fewer"
+    if error.validator == "pattern" and isinstance(error.instance, str) and error.validator_value == patterns.SOURCE:
+        return _source_hint(error.instance)
     if error.validator == "pattern" and isinstance(error.instance, str):
         plain = plain_rules_path(error.instance) if error.validator_value == RULES_PATH_PATTERN else None
         if plain is not None:
@@ -1604,6 +1610,21 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any], family: str 
             if missing:
                 return f"add {words.listed(missing)} beside `{key}`, or leave out `{key}`"
     return None
+
+
+def _source_hint(written: str) -> str:
+    """What to write for a `source:` that is no citation (:data:`patterns.SOURCE`): where the fact
+    comes from in words, or a repository's file cited by its commit and path."""
+    house_rule = '`source: "house rule: ..."`'
+    if not written.strip():
+        return (
+            f"write where the fact comes from: {house_rule} for a house rule (any other source in words too), "
+            "or `rule:` with the rulebook section it follows"
+        )
+    return (
+        "cite a repository's file at a commit, `owner/repo@<commit>:path` (the commit's 40 hex digits: "
+        f"`git rev-parse HEAD` in a clone of it; rules/README.md shows the shapes), or a house rule as {house_rule}"
+    )
 
 
 def _required_in(schema: Mapping[str, Any]) -> list[str]:

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from civrules.diagnostics import words
+from civrules.schema import patterns
 
 #: How the values of each pattern of the schemas are written (a pattern not listed is shown).
 PATTERN_WORDS = {
@@ -39,6 +40,11 @@ PATTERN_WORDS = {
         'a rule section such as `"32.21"` (quoted), or a page such as `p12` or `p12/heading`'
     ),
     "^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$": "a path relative to the rules folder, without `..`",
+    patterns.NOT_BLANK: "a text that is not blank",
+    patterns.SOURCE: (
+        'a citation: where the fact comes from in words (`"house rule: ..."`), or a repository\'s file as '
+        "`owner/repo@<40-hex commit>:path`"
+    ),
 }
 
 #: How deep :func:`forms` follows `oneOf`, `anyOf` and `$ref` before it gives up (the schemas nest two).

@@ -62,3 +62,54 @@ def pattern_keyword(validator: Any, pattern: str, instance: Any, schema: Any) ->
 
     if validator.is_type(instance, "string") and not matches(pattern, instance):
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+#: The pattern of a text that must say something (a removal's `why`, an unknown's reason): more
+#: than spaces. `minLength: 1` let `"   "` pass where `""` was refused.
+NOT_BLANK = "\\S"
+
+#: A repository as a citation names it: `owner/repo` (GitHub's characters).
+_REPOSITORY = "[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+"
+#: What follows a repository that does not make a citation of one: `@` and no 40-hex commit and
+#: `:path` after it.
+_NO_COMMIT = "@(?![0-9a-f]{40}:\\S)"
+
+#: The pattern of every `source:` (a citation where the rulebook is silent): not blank, and a text
+#: that starts as a citation of a repository (`owner/repo@` or `owner/repo:path`), or a part of it
+#: after a `;` that names one with `@` (`…; other/repo@…`), is one: `owner/repo@<40-hex commit>:path`
+#: (rules/README.md). Any other text is taken as written (`"house rule: ..."`, a file of
+#: `shared/sources/community/`, words). Each lookahead is anchored at the start and walks the text
+#: once: no part of it is tried again from every position.
+SOURCE = f"^(?!\\s*$)(?!{_REPOSITORY}(?::\\S|{_NO_COMMIT}))(?!(?:[^;]*;)+\\s*{_REPOSITORY}{_NO_COMMIT})"
+
+_CITED_REPOSITORY = re.compile(rf"(?:^|;)\s*(?P<repository>{_REPOSITORY})(?P<rest>(?::\S|@)[^\s;]*)")
+
+
+def citation_shape(text: str) -> str | None:
+    """Why a `source:` text does not have the shape of a citation (:data:`SOURCE`), in words;
+    None where it has one.
+
+    >>> citation_shape("   "), citation_shape("house rule: a dearer canal")
+    ('it is blank', None)
+    >>> citation_shape("cash1981/playciv:packages/engine/src/building-data.ts")
+    '`cash1981/playciv` is cited without the commit the file was read at'
+    >>> citation_shape("cash1981/playciv@abc:x.ts")
+    '`cash1981/playciv` is cited at `abc`, which is not a commit: a commit is 40 lower-case hex digits'
+    """
+    if not text.strip():
+        return "it is blank"
+    if matches(SOURCE, text):
+        return None
+    for found in _CITED_REPOSITORY.finditer(text):
+        repository, rest = found["repository"], found["rest"]
+        if not rest.startswith("@"):
+            if found.start() == 0:
+                return f"`{repository}` is cited without the commit the file was read at"
+            continue
+        commit, colon, path = rest[1:].partition(":")
+        if re.fullmatch("[0-9a-f]{40}", commit) and colon and path:
+            continue
+        if not re.fullmatch("[0-9a-f]{40}", commit):
+            return f"`{repository}` is cited at `{commit}`, which is not a commit: a commit is 40 lower-case hex digits"
+        return f"`{repository}@{commit}` names no file: `:path` follows the commit"
+    return "it is not written as a citation"

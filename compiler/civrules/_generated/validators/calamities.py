@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/calamities.schema.
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "2d49550d802d8fec18587a848a4a1f13b82f8ce2905804fbb2ae80a51aeac33c"
+SCHEMA_SHA256 = "8de79fd80d2ebd5e78067e811a56be9e78dad9d5cda6dff05865ab555dff4588"
 
 from decimal import Decimal
 import re
@@ -20,6 +20,8 @@ class _Invalid(JsonSchemaValueException):
 
 
 REGEX_PATTERNS = {
+    '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'),
+    '\\S': re.compile('\\S'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z')
 }
@@ -321,6 +323,8 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_disa
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
                                             raise _Invalid
+                                        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'].search(data_item__alternatives_item__source):
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
                                     raise _Invalid
                 if "why" in data_item_keys:
@@ -331,6 +335,8 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_disa
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
+                            raise _Invalid
+                        if not REGEX_PATTERNS['\\S'].search(data_item__why):
                             raise _Invalid
                 if data_item_keys:
                     raise _Invalid
@@ -1536,6 +1542,8 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_sour
         data_len = len(data)
         if data_len < 1:
             raise _Invalid
+        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'].search(data):
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
@@ -1593,6 +1601,8 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_unkn
             if isinstance(data__unknown, str):
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
+                    raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__unknown):
                     raise _Invalid
         if data_keys:
             raise _Invalid

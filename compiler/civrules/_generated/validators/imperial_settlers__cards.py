@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "10b8af5969f9470768b3f24342b33db7142a0f0c1577d355c890bced50106a19"
+SCHEMA_SHA256 = "7d51d2d82277a84639f22ee2c420dbe8f5e4e3f64b95d6c1a9f41236b0200394"
 
 from decimal import Decimal
 import re
@@ -21,7 +21,9 @@ class _Invalid(JsonSchemaValueException):
 
 REGEX_PATTERNS = {
     '^[a-z]{2}$': re.compile('^[a-z]{2}\\Z'),
+    '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
+    '\\S': re.compile('\\S'),
     '^[A-Z]{3}[0-9]{3}$': re.compile('^[A-Z]{3}[0-9]{3}\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z')
 }
@@ -450,6 +452,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
         data_len = len(data)
         if data_len < 1:
             raise _Invalid
+        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'].search(data):
+            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
@@ -548,6 +552,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
                                             raise _Invalid
+                                        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'].search(data_item__alternatives_item__source):
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
                                     raise _Invalid
                 if "why" in data_item_keys:
@@ -558,6 +564,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
+                            raise _Invalid
+                        if not REGEX_PATTERNS['\\S'].search(data_item__why):
                             raise _Invalid
                 if data_item_keys:
                     raise _Invalid
@@ -688,6 +696,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
             if isinstance(data__unknown, str):
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
+                    raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__unknown):
                     raise _Invalid
         if data_keys:
             raise _Invalid

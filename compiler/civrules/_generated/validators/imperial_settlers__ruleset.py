@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "46a19041ce9301205fa6d8d216b497e39b57fc3ae3f7b53ced04d9f8826c4476"
+SCHEMA_SHA256 = "855db574ebe90de569ed2dfb452db14681b742cecef35bd624e32b75e6ad4efe"
 
 from decimal import Decimal
 import re
@@ -22,6 +22,8 @@ class _Invalid(JsonSchemaValueException):
 REGEX_PATTERNS = {
     '^[A-Z][0-9]{3}$': re.compile('^[A-Z][0-9]{3}\\Z'),
     '^[A-Z]{3}$': re.compile('^[A-Z]{3}\\Z'),
+    '\\S': re.compile('\\S'),
+    '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$': re.compile('^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*\\Z'),
@@ -3037,6 +3039,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 data__deckbuilding__ownfactiononly__why_len = len(data__deckbuilding__ownfactiononly__why)
                                 if data__deckbuilding__ownfactiononly__why_len < 1:
                                     raise _Invalid
+                                if not REGEX_PATTERNS['\\S'].search(data__deckbuilding__ownfactiononly__why):
+                                    raise _Invalid
                         if "rule" in data__deckbuilding__ownfactiononly_keys:
                             data__deckbuilding__ownfactiononly_keys.remove("rule")
                             data__deckbuilding__ownfactiononly__rule = data__deckbuilding__ownfactiononly["rule"]
@@ -3108,6 +3112,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 data__namedcardsnotidentified_item__why_len = len(data__namedcardsnotidentified_item__why)
                                 if data__namedcardsnotidentified_item__why_len < 1:
                                     raise _Invalid
+                                if not REGEX_PATTERNS['\\S'].search(data__namedcardsnotidentified_item__why):
+                                    raise _Invalid
                         if data__namedcardsnotidentified_item_keys:
                             raise _Invalid
         if "note" in data_keys:
@@ -3171,6 +3177,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
                     raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__unknown):
+                    raise _Invalid
         if data_keys:
             raise _Invalid
     return data
@@ -3233,6 +3241,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
                                             raise _Invalid
+                                        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'].search(data_item__alternatives_item__source):
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
                                     raise _Invalid
                 if "why" in data_item_keys:
@@ -3243,6 +3253,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
+                            raise _Invalid
+                        if not REGEX_PATTERNS['\\S'].search(data_item__why):
                             raise _Invalid
                 if data_item_keys:
                     raise _Invalid
@@ -3265,6 +3277,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
+            raise _Invalid
+        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'].search(data):
             raise _Invalid
     return data
 
@@ -3589,6 +3603,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
             if isinstance(data__why, str):
                 data__why_len = len(data__why)
                 if data__why_len < 1:
+                    raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__why):
                     raise _Invalid
         if data_keys:
             raise _Invalid

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "8dc8939527128aa897f26d7978923fa7339a0fa3a81aaed375813432de01cca5"
+SCHEMA_SHA256 = "4622d8f76efe62f3b8612a5609790113330203bf6272653f5a7aa1a4da2c5b3f"
 
 from decimal import Decimal
 import re
@@ -23,6 +23,8 @@ REGEX_PATTERNS = {
     '^[a-z][a-z0-9]*(-[a-z0-9]+)*$': re.compile('^[a-z][a-z0-9]*(-[a-z0-9]+)*\\Z'),
     '^[A-Z][0-9]{3}$': re.compile('^[A-Z][0-9]{3}\\Z'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
+    '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'),
+    '\\S': re.compile('\\S'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z'),
     '^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$': re.compile('^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*\\Z')
 }
@@ -5486,6 +5488,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagre
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
                                             raise _Invalid
+                                        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'].search(data_item__alternatives_item__source):
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
                                     raise _Invalid
                 if "why" in data_item_keys:
@@ -5496,6 +5500,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_disagre
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
+                            raise _Invalid
+                        if not REGEX_PATTERNS['\\S'].search(data_item__why):
                             raise _Invalid
                 if data_item_keys:
                     raise _Invalid
@@ -5530,6 +5536,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
                     raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__unknown):
+                    raise _Invalid
         if data_keys:
             raise _Invalid
     return data
@@ -5540,6 +5548,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
+            raise _Invalid
+        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'].search(data):
             raise _Invalid
     return data
 
@@ -5804,6 +5814,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
                 data__why_len = len(data__why)
                 if data__why_len < 1:
                     raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__why):
+                    raise _Invalid
         if data_keys:
             raise _Invalid
     return data
@@ -5896,6 +5908,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             if isinstance(data__why, str):
                 data__why_len = len(data__why)
                 if data__why_len < 1:
+                    raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__why):
                     raise _Invalid
         if data_keys:
             raise _Invalid
@@ -6003,6 +6017,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             if isinstance(data__why, str):
                 data__why_len = len(data__why)
                 if data__why_len < 1:
+                    raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__why):
                     raise _Invalid
         if data_keys:
             raise _Invalid
@@ -6116,6 +6132,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             if isinstance(data__why, str):
                 data__why_len = len(data__why)
                 if data__why_len < 1:
+                    raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__why):
                     raise _Invalid
         if data_keys:
             raise _Invalid
@@ -6245,6 +6263,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             if isinstance(data__why, str):
                 data__why_len = len(data__why)
                 if data__why_len < 1:
+                    raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__why):
                     raise _Invalid
         if data_keys:
             raise _Invalid
@@ -6379,6 +6399,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
                 data__why_len = len(data__why)
                 if data__why_len < 1:
                     raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__why):
+                    raise _Invalid
         if data_keys:
             raise _Invalid
     return data
@@ -6479,6 +6501,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             if isinstance(data__why, str):
                 data__why_len = len(data__why)
                 if data__why_len < 1:
+                    raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__why):
                     raise _Invalid
         if data_keys:
             raise _Invalid
@@ -6618,6 +6642,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
                 data__why_len = len(data__why)
                 if data__why_len < 1:
                     raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__why):
+                    raise _Invalid
         if data_keys:
             raise _Invalid
     return data
@@ -6737,6 +6763,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
                 data__why_len = len(data__why)
                 if data__why_len < 1:
                     raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__why):
+                    raise _Invalid
         if data_keys:
             raise _Invalid
     return data
@@ -6837,6 +6865,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             if isinstance(data__why, str):
                 data__why_len = len(data__why)
                 if data__why_len < 1:
+                    raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__why):
                     raise _Invalid
         if data_keys:
             raise _Invalid
@@ -6946,6 +6976,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             if isinstance(data__why, str):
                 data__why_len = len(data__why)
                 if data__why_len < 1:
+                    raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__why):
                     raise _Invalid
         if data_keys:
             raise _Invalid
@@ -7084,6 +7116,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
                 data__why_len = len(data__why)
                 if data__why_len < 1:
                     raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__why):
+                    raise _Invalid
         if data_keys:
             raise _Invalid
     return data
@@ -7201,6 +7235,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
                 data__why_len = len(data__why)
                 if data__why_len < 1:
                     raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__why):
+                    raise _Invalid
         if data_keys:
             raise _Invalid
     return data
@@ -7317,6 +7353,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             if isinstance(data__why, str):
                 data__why_len = len(data__why)
                 if data__why_len < 1:
+                    raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__why):
                     raise _Invalid
         if data_keys:
             raise _Invalid

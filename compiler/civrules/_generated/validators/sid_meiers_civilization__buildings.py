@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "cd5aaadd3ce489fe932dc5ba283d25d737434737a2aa76c85722dcd9a85d8aed"
+SCHEMA_SHA256 = "d855d45ab59e8d048910f96884683e3058393eae2da10fd2f7a4bbc90874c360"
 
 from decimal import Decimal
 import re
@@ -20,6 +20,8 @@ class _Invalid(JsonSchemaValueException):
 
 
 REGEX_PATTERNS = {
+    '\\S': re.compile('\\S'),
+    '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z')
 }
@@ -292,6 +294,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
                     raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__unknown):
+                    raise _Invalid
         if data_keys:
             raise _Invalid
     return data
@@ -354,6 +358,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
                                             raise _Invalid
+                                        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'].search(data_item__alternatives_item__source):
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
                                     raise _Invalid
                 if "why" in data_item_keys:
@@ -364,6 +370,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
+                            raise _Invalid
+                        if not REGEX_PATTERNS['\\S'].search(data_item__why):
                             raise _Invalid
                 if data_item_keys:
                     raise _Invalid
@@ -384,6 +392,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
+            raise _Invalid
+        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'].search(data):
             raise _Invalid
     return data
 

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "74ed8e522356f0016c8a41a63a28d62c09d1ca2e4d314bfef147559f33a74653"
+SCHEMA_SHA256 = "cf4b462bb4c942e397cbee4c1dd882957e421023186c88883d564fa55b0f36e8"
 
 from decimal import Decimal
 import re
@@ -20,6 +20,8 @@ class _Invalid(JsonSchemaValueException):
 
 
 REGEX_PATTERNS = {
+    '\\S': re.compile('\\S'),
+    '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z')
 }
@@ -468,6 +470,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
                     raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__unknown):
+                    raise _Invalid
         if data_keys:
             raise _Invalid
     return data
@@ -530,6 +534,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
                                             raise _Invalid
+                                        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'].search(data_item__alternatives_item__source):
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
                                     raise _Invalid
                 if "why" in data_item_keys:
@@ -540,6 +546,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
+                            raise _Invalid
+                        if not REGEX_PATTERNS['\\S'].search(data_item__why):
                             raise _Invalid
                 if data_item_keys:
                     raise _Invalid
@@ -560,6 +568,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_culture_sc
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
+            raise _Invalid
+        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'].search(data):
             raise _Invalid
     return data
 

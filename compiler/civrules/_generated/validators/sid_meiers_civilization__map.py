@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "ff8f82cadade44fd930eac951f72245b28e1f912929b6617642437c44157352a"
+SCHEMA_SHA256 = "5764879ac2633d66d21be622500a0c13caa451332a15b20e0eec996edc64e14b"
 
 from decimal import Decimal
 import re
@@ -20,6 +20,8 @@ class _Invalid(JsonSchemaValueException):
 
 
 REGEX_PATTERNS = {
+    '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'),
+    '\\S': re.compile('\\S'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z')
 }
@@ -209,6 +211,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
                                             raise _Invalid
+                                        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'].search(data_item__alternatives_item__source):
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
                                     raise _Invalid
                 if "why" in data_item_keys:
@@ -219,6 +223,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
                     if isinstance(data_item__why, str):
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
+                            raise _Invalid
+                        if not REGEX_PATTERNS['\\S'].search(data_item__why):
                             raise _Invalid
                 if data_item_keys:
                     raise _Invalid
@@ -239,6 +245,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
+            raise _Invalid
+        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'].search(data):
             raise _Invalid
     return data
 
@@ -297,6 +305,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_map_schema
             if isinstance(data__unknown, str):
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
+                    raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__unknown):
                     raise _Invalid
         if data_keys:
             raise _Invalid

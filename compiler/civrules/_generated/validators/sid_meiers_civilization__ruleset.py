@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "ab8d3ac60140275f176bb39ed5aafd5a3d1ee3ca11ce322ae03fb616a0cefc9c"
+SCHEMA_SHA256 = "d67a8281034b0e5b2fcf2d03586ab8c3898282d9ebfd8ae6495a272e92f6f116"
 
 from decimal import Decimal
 import re
@@ -21,7 +21,9 @@ class _Invalid(JsonSchemaValueException):
 
 REGEX_PATTERNS = {
     '^[A-Z][0-9]{3}$': re.compile('^[A-Z][0-9]{3}\\Z'),
+    '\\S': re.compile('\\S'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z'),
+    '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'),
     '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$': re.compile('^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*\\Z'),
     '^[a-z][a-z0-9]*(-[a-z0-9]+)*$': re.compile('^[a-z][a-z0-9]*(-[a-z0-9]+)*\\Z')
@@ -2348,6 +2350,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 data__unknown_len = len(data__unknown)
                 if data__unknown_len < 1:
                     raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__unknown):
+                    raise _Invalid
         if data_keys:
             raise _Invalid
     return data
@@ -2421,6 +2425,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                                         data_item__alternatives_item__source_len = len(data_item__alternatives_item__source)
                                         if data_item__alternatives_item__source_len < 1:
                                             raise _Invalid
+                                        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'].search(data_item__alternatives_item__source):
+                                            raise _Invalid
                                 if data_item__alternatives_item_keys:
                                     raise _Invalid
                 if "why" in data_item_keys:
@@ -2432,6 +2438,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         data_item__why_len = len(data_item__why)
                         if data_item__why_len < 1:
                             raise _Invalid
+                        if not REGEX_PATTERNS['\\S'].search(data_item__why):
+                            raise _Invalid
                 if data_item_keys:
                     raise _Invalid
     return data
@@ -2442,6 +2450,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
     if isinstance(data, str):
         data_len = len(data)
         if data_len < 1:
+            raise _Invalid
+        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))'].search(data):
             raise _Invalid
     return data
 
@@ -2766,6 +2776,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
             if isinstance(data__why, str):
                 data__why_len = len(data__why)
                 if data__why_len < 1:
+                    raise _Invalid
+                if not REGEX_PATTERNS['\\S'].search(data__why):
                     raise _Invalid
         if data_keys:
             raise _Invalid

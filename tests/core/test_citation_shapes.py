@@ -1,0 +1,103 @@
+"""A citation has a citation's shape, in every schema (round 20).
+
+A blank `source:` (`"   "`) passed where an empty one was S001, and so did a blank removal `why:`
+or unknown's reason; a repository cited without its commit (`cash1981/playciv:path`, or with a
+commit of three characters) passed as words, though rules/README.md gives its one shape,
+`owner/repo@<40-hex commit>:path`.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from civrules.diagnostics import Diagnostic
+from civrules.pipeline import Analysis, analyse
+from civrules.schema.patterns import citation_shape
+from tests.conftest import RULES
+from tests.rulefiles import CachedWorkspace
+
+SMC = "kind: ruleset\nid: cite\nname: Cite\nextends: sid-meiers-civilization\n"
+
+
+def analysed(text: str) -> Analysis:
+    workspace = CachedWorkspace({"rulesets/cite.yaml": text})
+    return analyse(workspace, workspace.load_ruleset(workspace.manifests()["cite"]))
+
+
+def problems(analysis: Analysis) -> list[Diagnostic]:
+    return [d for d in analysis.diagnostics if d.severity != "info"]
+
+
+def colossus(source: str) -> str:
+    return SMC + f"overlay:\n  wonders:\n    patch:\n      - {{id: colossus, cost: 12, source: {source}}}\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "said"),
+    [
+        ('"   "', "it is blank"),
+        ('"cash1981/playciv:packages/engine/src/building-data.ts"', "`cash1981/playciv` is cited without the commit"),
+        ('"cash1981/playciv@abc:x.ts"', "`cash1981/playciv` is cited at `abc`, which is not a commit"),
+        (f'"cash1981/playciv@{"a" * 40}"', "names no file"),
+        (f'"house rule; cash1981/playciv@{"A" * 40}:x.ts"', "which is not a commit"),
+    ],
+)
+def test_a_source_that_is_no_citation_is_s001_saying_what_is_missing(source: str, said: str) -> None:
+    text = colossus(source)
+    (found,) = problems(analysed(text))
+    assert found.code == "S001" and said in found.message, found.message
+    assert found.span is not None
+    assert text.splitlines()[found.span.line - 1][found.span.column - 1 :].startswith(source)
+    assert 'source: "house rule: ..."' in (found.hint or "")
+    if "playciv" in source:
+        assert "`owner/repo@<commit>:path`" in (found.hint or "")
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "house rule: a dearer Colossus",
+        "house rule: ...",  # as the hints write it
+        "https://example.com/rules.pdf",
+        "community/advciv_map_areas.csv",
+        "community/megaciv_advances_by_source.csv: czvandijk/MegaCivAid (1 of 8 transcriptions)",
+        f"cash1981/playciv@{'a' * 40}:x.ts; other/repo@{'b' * 40}:y.json agrees",
+        "p6/edificios-terrenos-validos (the text has lost the table's layout)",
+    ],
+)
+def test_a_source_in_words_or_a_whole_repository_citation_is_taken(source: str) -> None:
+    assert citation_shape(source) is None
+    assert problems(analysed(colossus(f'"{source}"'))) == []
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "file"),
+    [
+        ("imperial-settlers", "cards/imperial-settlers.yaml"),
+        ("sid-meiers-civilization-community", "cards/sid-meiers-civilization-community-wonders.yaml"),
+        ("mega-civilization", "cards/mega-civilization-commodities.yaml"),
+    ],
+)
+def test_a_blank_source_in_a_data_file_is_s001_in_every_family(ruleset: str, file: str) -> None:
+    text = (RULES / file).read_text(encoding="utf-8")
+    start = text.index('source: "') + len('source: "')
+    blank = text[:start] + "  " + text[text.index('"', start) :]
+    workspace = CachedWorkspace({file: blank})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset]))
+    found = [d for d in analysis.diagnostics if d.code == "S001"]
+    assert [d.message.endswith("it is blank") for d in found] == [True], found
+
+
+@pytest.mark.parametrize(
+    "overlay",
+    [
+        '  calamities:\n    remove:\n      - {id: flood, why: "   "}\n',
+        '  civilization_cards:\n    patch:\n      - {id: pottery, cost: {unknown: "  "}, source: "house rule"}\n',
+    ],
+    ids=["removal-why", "unknown-reason"],
+)
+def test_a_blank_reason_is_s001_as_an_empty_one_is(overlay: str) -> None:
+    text = "kind: ruleset\nid: cite\nname: Cite\nextends: advanced-civilization\noverlay:\n" + overlay
+    (found,) = problems(analysed(text))
+    assert found.code == "S001" and "blank" in found.message, found.message
+    assert found.hint == "write a text that is not blank"
