@@ -418,14 +418,14 @@ def _sea_areas(rules: Path, n: int, in_order: bool) -> None:
 
 def patched_areas(rules: Path, n: int) -> list[str]:
     _sea_areas(rules, n, in_order=True)
-    patches = [f"      - {{id: h{i}, name: Sea {i}}}" for i in range(n)]
+    patches = [f"      - {{id: h{i}, name: Sea {i}, source: house rule}}" for i in range(n)]
     _manifest(rules, "big2", "big", ["overlay:", "  areas:", "    patch:", *patches] if n else [])
     return ["validate big2"]
 
 
 def variant_warnings(rules: Path, n: int) -> list[str]:
     _sea_areas(rules, n, in_order=False)
-    patches = [f"      - {{id: h{i}, name: Sea {i}}}" for i in range(n)]
+    patches = [f"      - {{id: h{i}, name: Sea {i}, source: house rule}}" for i in range(n)]
     _manifest(rules, "big2", "big", ["overlay:", "  areas:", "    patch:", *patches] if n else [])
     return ["validate big2"]
 
@@ -439,8 +439,8 @@ def suppressions(rules: Path, n: int) -> list[str]:
 
 def many_rulesets(rules: Path, n: int) -> list[str]:
     for i in range(n):
-        _manifest(rules, f"v{i}", "advanced-civilization",
-                  ["overlay:", "  nations:", "    patch:", f"      - {{id: africa, name: Africa {i}}}"])  # fmt: skip
+        patch = f"      - {{id: africa, name: Africa {i}, source: house rule}}"
+        _manifest(rules, f"v{i}", "advanced-civilization", ["overlay:", "  nations:", "    patch:", patch])
     # One ruleset validated among them (every manifest's header is read to find it), then the list.
     return ["validate advanced-civilization", "list"]
 

@@ -135,8 +135,8 @@ def generate(out: Path, scale: int) -> Path:
         "name": "Synthetic variant",
         "extends": "synthetic",
         "overlay": {
-            "civilization_cards": {"patch": [{"id": "pottery", "cost": 50}]},
-            "areas": {"patch": [{"id": "sahara", "population_limit": 2}]},
+            "civilization_cards": {"patch": [{"id": "pottery", "cost": 50, "source": "house rule"}]},
+            "areas": {"patch": [{"id": "sahara", "population_limit": 2, "source": "house rule"}]},
         },
     }
     _dump(rules / "rulesets" / "synthetic.yaml", "ruleset.schema.json", manifest_out)

@@ -237,6 +237,13 @@ Questions a variant raises:
   cites what it writes. A settings patch whose only facts are elements of a list that cite on
   their own (a hand limit's bands) puts its citation on the elements it writes or changes; the
   others, and the setting's text, keep the base's.
+- **Must a patch cite?** Yes, where it writes a fact: a field a `patch` entry, a settings change or
+  a list operation's `with:`, `append` or `insert` writes needs a `rule:` or `source:` on the
+  field, on what it writes, or on the entry (Q009, an error, as an entity added without one is
+  S004): `source: "house rule: ..."` for a house rule. Deleting writes no fact (`null`, a list's
+  `remove:`), nor does an `{unknown: why}` or a `note`. A `source:` is never blank, and one that
+  names a repository (`owner/repo@…` or `owner/repo:path`) is `owner/repo@<40-hex commit>:path`
+  (S001 says which part is missing); any other text is taken as written.
 - **How does a patch change a fact the base gives in the other form?** With `null` beside the new
   form: a settings or entity patch merges key by key, so the base's form stays unless the patch
   deletes it. Mega Civilization's hand limit is given per band of players (`by_players`); one limit

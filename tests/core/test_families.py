@@ -299,7 +299,7 @@ def test_a_manifest_naming_an_unknown_family_is_located_with_did_you_mean(exampl
 def test_a_variant_takes_its_base_family_and_may_not_name_another(example: Path, tmp_path: Path) -> None:
     variant = (
         "kind: ruleset\nid: loaded-dice\nname: Loaded dice\nextends: dice-game\n"
-        "overlay:\n  dice:\n    patch:\n      - {id: d6, faces: 1}\n"
+        "overlay:\n  dice:\n    patch:\n      - {id: d6, faces: 1, source: house rule}\n"
     )
     rules = _rules(tmp_path, rulesets__loaded_dice_yaml=variant)
     (rules / "rulesets" / "loaded_dice_yaml").rename(rules / "rulesets" / "loaded-dice.yaml")

@@ -26,7 +26,7 @@ VARIANT = "rulesets/advanced-civilization-western.yaml"
 MAP = "maps/mediterranean.yaml"
 CARDS = "cards/advanced-civilization.yaml"
 #: The variant's line that names `tripolitania`; the line before it names `sahara`, the one after `tunisia_2`.
-TRIPOLITANIA = "      - {id: tripolitania, start_nation: africa}\n"
+TRIPOLITANIA = "      - {id: tripolitania, start_nation: africa, "  # the start of its line
 
 
 @pytest.fixture
@@ -206,8 +206,9 @@ def test_completion_right_after_a_change_says_its_ids_may_be_incomplete(rules: P
     the editor asks again as the designer types on."""
     uri = uri_of(rules, VARIANT)
     text = (rules / VARIANT).read_text(encoding="utf-8")
-    typed = text.replace("{id: sahara, start_nation: africa}", "{id: sahara, start_nation: }", 1)
-    where = position(typed, "start_nation: }", len("start_nation: "))
+    typed = text.replace("{id: sahara, start_nation: africa,", "{id: sahara, start_nation: ,", 1)
+    assert typed != text
+    where = position(typed, "start_nation: ,", len("start_nation: "))
 
     async def body(editor: Editor) -> None:
         runs = editor.server.runs

@@ -351,7 +351,7 @@ def test_an_overlay_entry_whose_key_names_no_entity_is_an_error_not_skipped() ->
     exited 0 and the entry changed nothing."""
     text = header("coast", "advanced-civilization") + (
         "overlay:\n  borders:\n    patch:\n      - {areas: cyrene|libya, note: house rule}\n"
-        "  civilization_cards:\n    patch:\n      - {id: [pottery], cost: 50}\n"
+        "  civilization_cards:\n    patch:\n      - {id: [pottery], cost: 50, source: house rule}\n"
     )
     found = problems(analysed("coast", text))
     # The schema refuses each now (a key's type is the collection's); its hints are the resolver's were.

@@ -136,7 +136,7 @@ def test_a_track_patch_without_its_nation_is_one_error() -> None:
     (found,) = [d for d in analysed(text).diagnostics if d.severity != "info"]
     assert (found.code, found.message) == ("S004", "missing key `nation` in `overlay.ast_tracks.patch[0]`")
     assert found.hint == "`nation`: Nation id; write a text"
-    followed = text.replace("{spaces", "{nation: crete, spaces")
+    followed = text.replace("{spaces: 16", "{nation: crete, spaces: 16, source: house rule")
     # What is left is the house rule's own consequence (A004: the tracks' lengths differ).
     assert [d.code for d in analysed(followed).diagnostics if d.severity != "info"] == ["A004"]
 

@@ -298,7 +298,7 @@ def test_a_variant_naming_a_card_its_base_lacks_in_taxation_is_x001_at_its_line(
     variant = (
         "kind: ruleset\nid: ac-tax\nname: ac-tax\nextends: advanced-civilization\noverlay:\n  settings:\n"
         '    taxation:\n      revolt: {immune_card: monarchy, source: "house rule"}\n'
-        "      rate_card: {card: coinag}\n"
+        '      rate_card: {card: coinag, source: "house rule"}\n'
     )
     found = _reported({"rulesets/ac-tax.yaml": variant}, "ac-tax")
     assert sorted(found) == [

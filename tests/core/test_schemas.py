@@ -377,7 +377,7 @@ def test_a_name_longer_than_the_bound_is_one_error_at_it_with_a_hint(length: int
         relative, ruleset = "rulesets/long-names.yaml", "long-names"
         text = (
             "kind: ruleset\nid: long-names\nname: Long names\nextends: advanced-civilization\n"
-            f"overlay:\n  groups:\n    patch:\n      - {{id: arts, name: {long}}}\n"
+            f"overlay:\n  groups:\n    patch:\n      - {{id: arts, name: {long}, source: house rule}}\n"
         )
     workspace = CachedWorkspace({relative: text})
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset]))

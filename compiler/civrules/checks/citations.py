@@ -13,12 +13,13 @@ import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from civrules.checks import check, diagnostic
-from civrules.diagnostics import Diagnostic, Related, Severity, Span
+from civrules.checks import ALL_COLLECTIONS, SETTINGS, check, diagnostic
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.diagnostics.suggest import QUERIES, Vocabulary
 from civrules.families import family_named
 from civrules.load.document import Document, NodePath
 from civrules.model import Origin, Ruleset
+from civrules.resolve import CITATION_FIELDS, change_citation, is_list_operations
 from civrules.schema.references import is_remembering, remembered
 from civrules.support import memo
 from civrules.support.values import frozen_value
@@ -610,3 +611,103 @@ def check_index_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
             f"did you mean `{close}`?" if (close := closest(number)) else "add the section, or fix the number",
             suggestion=close,
         )
+
+
+@check("Q009", "uncited-change", Severity.ERROR, reads=(ALL_COLLECTIONS, SETTINGS))
+def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a variant's `patch` writes a fact and cites no source: an entity's patch, a change of a
+    setting under `overlay.settings`, or a list operation's `with:` (or `append`, `insert`
+    items), with no `rule:` or `source:` on the field, on what its list operations write, or on
+    the patch entry. Deleting a fact writes none, and needs no citation: `null`, a list's
+    `remove:`; nor does an `{unknown: why}` or a `note`.
+
+    Why: rule data are facts from sources, each cited; an entity a variant adds without a citation
+    is an error (S004), and a patch is the same fact written over its base's. Uncited, the new
+    value is shown under nothing (`export`'s `field_sources` and `setting_sources` say null, the
+    diff says "uncited") while the package and the sheets keep the base's citation beside it.
+
+    Fix: say where the change comes from in the patch entry: `source: "house rule: ..."` for a
+    house rule, or `rule:` with the section of the rulebook it follows.
+
+        overlay:
+          wonders:
+            patch:
+              - {id: colossus, cost: 12}    # FAIL: `cost` is changed with no citation
+              - {id: colossus, cost: 12, source: "house rule: a dearer Colossus"}    # PASS
+    """
+    own = len(ruleset.chain) - 1
+    if own < 1:
+        return
+    written: list[tuple[str, list[tuple[str, Origin]]]] = []
+    for collection in ruleset.collections():
+        for entity in collection:
+            if entity.origin.changes:
+                written.append((f"`{entity.id}`", list(entity.origin.changes)))
+    for key, origin in sorted(ruleset.setting_origins.items()):
+        if origin.changes:
+            written.append((f"the setting `{key}`", list(origin.changes)))
+    for what, changes in written:
+        uncited: dict[tuple[str, NodePath], tuple[Origin, list[str]]] = {}
+        for name, change in changes:
+            if ruleset.layers.get(change.file) != own or name in CITATION_FIELDS or name == "note":
+                continue
+            if not _writes_a_fact(change, name) or change_citation(change, name) is not None:
+                continue
+            uncited.setdefault((change.file, change.path), (change, []))[1].append(name)
+        for change, names in uncited.values():
+            fields = words.listed(names)
+            verb = "is" if len(names) == 1 else "are"
+            yield diagnostic(
+                "Q009",
+                f"{what}: {fields} {verb} changed with no citation (no `rule:` or `source:` in the patch)",
+                change.document.key_span((*change.path, names[0])),
+                'cite where the change comes from in the patch: `source: "house rule: ..."` for a house rule, '
+                "or `rule:` with the rulebook section it follows",
+            )
+
+
+def _writes_a_fact(change: Origin, name: str) -> bool:
+    """Whether the overlay entry ``change`` writes a fact into the field ``name``."""
+    return _holds_a_fact(_node(change.document.data, (*change.path, name)))
+
+
+def _holds_a_fact(value: Any) -> bool:
+    """Whether a value a patch writes states a fact: not `null` (the base's fact deleted), an
+    `{unknown: why}` (no fact: why the sources give none), list operations that only `remove`
+    elements, or a mapping that writes only a `note` (and citations) into the base's.
+
+    >>> [_holds_a_fact(v) for v in (12, [], {}, False, {"count": 6}, {"remove": [1], "append": [2]})]
+    [True, True, True, True, True, True]
+    >>> [_holds_a_fact(v) for v in (None, {"unknown": "why"}, {"remove": [1]}, {"note": "n", "rule": "4.61"})]
+    [False, False, False, False]
+    >>> deleting = {"calamities": {"remove": [{"calamity": "flood"}]}}
+    >>> writing = {"min_card_value": 1700}
+    >>> [_holds_a_fact({"patch": [{"where": {"id": 1}, "with": change}]}) for change in (deleting, writing)]
+    [False, True]
+    """
+    if value is None:
+        return False
+    if not isinstance(value, dict) or not value:
+        return True
+    if set(value) == {"unknown"}:
+        return False
+    if is_list_operations(value):
+        return any(_operation_writes(operation, items) for operation, items in value.items())
+    return any(_holds_a_fact(v) for k, v in value.items() if k not in CITATION_FIELDS and k != "note")
+
+
+def _operation_writes(operation: str, items: Any) -> bool:
+    """Whether a list operation writes a fact: elements appended, inserted or put in another's
+    place, or a `with:` that writes one into an element; not a removal, nor a `with:` that only
+    deletes (`with: {calamities: {remove: [...]}}`, `with: {calamities: null}`, as V006's hint writes)."""
+    if operation == "remove" or not isinstance(items, list):
+        return False
+    if operation == "append":
+        return bool(items)
+    if operation == "insert":
+        return any(isinstance(entry, dict) and entry.get("items") for entry in items)
+    changes = [entry.get("with") for entry in items if isinstance(entry, dict)]
+    if operation == "replace":
+        return any(change is not None for change in changes)
+    return any(_holds_a_fact(change) for change in changes)

@@ -1250,10 +1250,17 @@ def _in_selector(path: NodePath) -> bool:
     )
 
 
+def change_citation(change: Origin, name: str) -> str | None:
+    """The citation of the field ``name`` as the overlay entry ``change`` wrote it: the field's
+    own, else those of what its list operations wrote (not a selector's), else the entry's; None
+    where it cites nothing (what `field_sources` and `setting_sources` show as null)."""
+    return _cited(change.document, change.path, name, inside=True)
+
+
 def field_citations(entry: Entry) -> dict[str, str | None]:
     """The citation of each field a variant's overlay changed (its own, maybe none)."""
     return {
-        name: _cited(origin.document, origin.path, name, inside=True)
+        name: change_citation(origin, name)
         for name, origin in entry.origin.changes
         if name not in CITATION_FIELDS and name != "note"
     }

@@ -187,7 +187,7 @@ def diff_of(text: str) -> str:
 def test_a_changed_group_credit_is_one_line_naming_the_group() -> None:
     text = HEAD + (
         "overlay:\n  civilization_cards:\n    patch:\n      - id: pottery\n"
-        "        credits: {patch: [{where: {group: crafts}, with: {points: 15}}]}\n"
+        "        credits: {patch: [{where: {group: crafts}, with: {points: 15, source: house rule}}]}\n"
     )
     changes = diff_of(text)
     assert "~ credits[crafts].points: 10 → 15" in changes, changes
@@ -196,7 +196,7 @@ def test_a_changed_group_credit_is_one_line_naming_the_group() -> None:
 
 def test_a_changed_late_iron_age_value_is_one_line_naming_the_space() -> None:
     text = HEAD + (
-        "overlay:\n  ast_tracks:\n    patch:\n      - nation: africa\n"
+        "overlay:\n  ast_tracks:\n    patch:\n      - nation: africa\n        source: house rule\n"
         "        late_iron_age_spaces: {patch: [{where: {space: 15}, with: {min_card_value: 1700}}]}\n"
     )
     changes = diff_of(text)
@@ -206,7 +206,7 @@ def test_a_changed_late_iron_age_value_is_one_line_naming_the_space() -> None:
 def test_one_changed_element_of_an_unnamed_list_is_shown_field_by_field() -> None:
     # Pottery's attribute gets a house-rule wording: the rest of the attribute is unchanged.
     text = HEAD + (
-        "overlay:\n  civilization_cards:\n    patch:\n      - id: pottery\n"
+        "overlay:\n  civilization_cards:\n    patch:\n      - id: pottery\n        source: house rule\n"
         '        attributes:\n          patch:\n            - where: {rule: "32.211"}\n'
         '              with: {text: "Grain cards reduce Famine losses by five each."}\n'
     )
@@ -257,10 +257,12 @@ overlay:
     patch:
       - id: famine
         primary: {patch: [{where: {id: famine_primary}, with: {amount: 15}}]}
+        source: "house rule"
   ast_tracks:
     patch:
       - nation: africa
         late_iron_age_spaces: {patch: [{where: {space: 15}, with: {min_card_value: 1700}}]}
+        source: "house rule"
   epochs:
     patch:
       - {id: early_bronze_age, name: "Early Bronze Age (house)", source: "house rule"}
@@ -617,8 +619,8 @@ def test_the_main_help_points_at_its_options_where_they_are_printed() -> None:
 
 def test_one_epoch_raised_above_all_later_ones_is_one_diagnostic_at_the_variant_line() -> None:
     text = HEAD + "overlay:\n  epochs:\n    patch:\n      - id: late_bronze_age\n"
-    text += "        requirements: {min_cities: 9}\n"
-    found = only(analysed(text), text, "requirements: {min_cities: 9}", "A010")
+    text += "        requirements: {min_cities: 9, source: house rule}\n"
+    found = only(analysed(text), text, "requirements: {min_cities: 9", "A010")
     assert found.message == (
         "epoch `late_bronze_age` needs 9 cities in play, more than the 2 epochs after it: "
         "`early_iron_age` (4), `late_iron_age` (5)"
@@ -661,7 +663,8 @@ def test_a_wrong_worked_example_the_variant_writes_itself_is_still_reported() ->
 
 def test_an_appended_start_area_that_does_not_exist_is_pointed_at_itself() -> None:
     text = HEAD.replace("advanced-civilization", "advanced-civilization-western") + (
-        "overlay:\n  nations:\n    patch:\n      - id: africa\n        start_areas: {areas: {append: [numidia]}}\n"
+        "overlay:\n  nations:\n    patch:\n      - id: africa\n"
+        '        start_areas: {areas: {append: [numidia]}, source: "house rule"}\n'
     )
     found = only(analysed(text), text, "append: [numidia]", "X001")
     assert found.span is not None
@@ -673,11 +676,13 @@ def test_an_appended_start_area_that_does_not_exist_is_pointed_at_itself() -> No
 def test_an_area_put_on_a_flood_plain_by_a_variant_is_told_how_to_list_it_there_in_the_variant() -> None:
     text = HEAD + 'overlay:\n  areas:\n    patch:\n      - {id: cyprus, flood_plain: nile, source: "house rule"}\n'
     found = only(analysed(text), text, "flood_plain: nile", "M021")
-    written = "overlay: {flood_plains: {patch: [{id: nile, areas: {append: [cyprus]}}]}}"
+    written = 'overlay: {flood_plains: {patch: [{id: nile, areas: {append: [cyprus]}, source: "house rule: ..."}]}}'
     assert found.hint == f"add `cyprus` to `nile` in this variant (`{written}`), or correct `flood_plain`"
-    # Followed literally, the hint settles the membership (what is left is the map's business: M020).
-    fixed = text + "  flood_plains:\n    patch:\n      - {id: nile, areas: {append: [cyprus]}}\n"
-    assert "M021" not in [d.code for d in problems(analysed(fixed))]
+    # Followed literally, the hint settles the membership (what is left is the map's business: M020),
+    # and cites its change (an uncited one was Q009, round 20).
+    entry = written.removeprefix("overlay: {flood_plains: {patch: [").removesuffix("]}}")
+    fixed = text + f"  flood_plains:\n    patch:\n      - {entry}\n"
+    assert not {"M021", "Q009"} & {d.code for d in problems(analysed(fixed))}
 
 
 def test_the_diff_of_a_removal_carries_the_reason_the_variant_gives() -> None:

@@ -13,7 +13,7 @@ from civrules.diagnostics import Diagnostic, Severity, Span
 from civrules.families.advanced_civilization.model import Ruleset
 from tests.families.advanced_civilization.test_designer_trial import HEAD, analysed, line_of, only, problems
 
-MUSIC = HEAD + "overlay:\n  civilization_cards:\n    patch:\n      - id: music\n"
+MUSIC = HEAD + "overlay:\n  civilization_cards:\n    patch:\n      - id: music\n        source: house rule\n"
 
 # --- suppression comments are checked like `suppress:` entries --------------------------------------
 
@@ -70,7 +70,7 @@ def test_a_wrong_value_in_a_nested_list_operation_is_reported_at_the_value() -> 
 def test_a_stack_make_up_patched_inside_with_is_reported_at_the_value() -> None:
     """K002 pointed at the `patch:` key, three lines above the count that is wrong."""
     text = HEAD + (
-        "overlay:\n  settings:\n    trade_stacks:\n      stacks:\n        patch:\n"
+        "overlay:\n  settings:\n    trade_stacks:\n      source: house rule\n      stacks:\n        patch:\n"
         "          - where: {number: 9}\n            with:\n"
         "              calamity_cards: {non_tradable: 0, tradable: 5, minor: 0}\n"
     )
@@ -88,7 +88,7 @@ def test_a_count_of_one_is_singular_and_an_id_takes_its_article() -> None:
     assert count(0, "card") == "0 cards"
     assert a("`agriculture`") == "an `agriculture`" and a("`pottery`") == "a `pottery`"
     text = HEAD + (
-        "overlay:\n  settings:\n    trade_stacks:\n      stacks:\n        patch:\n"
+        "overlay:\n  settings:\n    trade_stacks:\n      source: house rule\n      stacks:\n        patch:\n"
         "          - where: {number: 9}\n            with:\n"
         "              calamity_cards: {non_tradable: 0, tradable: 2, minor: 0}\n"
     )
@@ -111,7 +111,7 @@ def _exported(text: str) -> dict[str, object]:
 def test_a_calamity_moved_into_a_stack_re_derives_the_stack_make_up_everywhere() -> None:
     """The base declares one tradable calamity in stack 9; the variant puts Famine there too. The
     declared make-up no longer holds: export, the model (package, sheets) give the variant's."""
-    text = HEAD + "overlay:\n  calamities:\n    patch:\n      - {id: famine, stack: 9}\n"
+    text = HEAD + "overlay:\n  calamities:\n    patch:\n      - {id: famine, stack: 9, source: house rule}\n"
     analysis = analysed(text)
     assert not problems(analysis)
     model = analysis.model
@@ -359,7 +359,8 @@ def test_the_unknown_facts_of_a_removed_entity_are_no_longer_listed_or_counted()
 def test_a_patched_field_carries_the_patch_citation_in_export_and_diff() -> None:
     from civrules.resolve.diff import diff_rulesets, render_text
 
-    text = MUSIC.replace("id: music", '{id: pottery, cost: 50, source: "house rule: cheap"}')
+    music = "id: music\n        source: house rule"
+    text = MUSIC.replace(music, '{id: pottery, cost: 50, source: "house rule: cheap"}')
     (pottery,) = [c for c in _exported(text)["civilization_cards"] if c["id"] == "pottery"]  # type: ignore[attr-defined]
     assert pottery["field_sources"] == {"cost": "source: house rule: cheap"}
     variant = analysed(text).resolved
@@ -371,8 +372,8 @@ def test_a_patched_field_carries_the_patch_citation_in_export_and_diff() -> None
 
 def test_a_stack_make_up_the_variant_restates_is_held_to_its_calamities() -> None:
     text = HEAD + (
-        "overlay:\n  calamities:\n    patch:\n      - {id: famine, stack: 9}\n"
-        "  settings:\n    trade_stacks:\n      stacks:\n        patch:\n"
+        "overlay:\n  calamities:\n    patch:\n      - {id: famine, stack: 9, source: house rule}\n"
+        "  settings:\n    trade_stacks:\n      source: house rule\n      stacks:\n        patch:\n"
         "          - where: {number: 9}\n            with:\n"
         "              calamity_cards: {non_tradable: 0, tradable: 1}\n"
     )

@@ -118,7 +118,11 @@ def check_flood_plain_members(ruleset: Ruleset) -> Iterator[Diagnostic]:
         hint = f"add `{area.id}` to the areas of `{named.id}`, or correct `flood_plain`"
         if ruleset.layer(area.origin, "flood_plain") > ruleset.layer(named.origin, "areas"):
             # A variant put the area there: the base's flood plain is changed from the variant too.
-            written = f"overlay: {{flood_plains: {{patch: [{{id: {named.id}, areas: {{append: [{area.id}]}}}}]}}}}"
+            # cited as the change must be (Q009): the variant's own change, a house rule's until it says otherwise
+            cite = 'source: "house rule: ..."'
+            written = (
+                f"overlay: {{flood_plains: {{patch: [{{id: {named.id}, areas: {{append: [{area.id}]}}, {cite}}}]}}}}"
+            )
             hint = f"add `{area.id}` to `{named.id}` in this variant (`{written}`), or correct `flood_plain`"
         yield diagnostic(
             "M021",
