@@ -336,8 +336,9 @@ def test_a_player_keyed_none_is_not_the_player_who_traded_the_calamity() -> None
     """{None: 2} raised "the player who traded famine ... may not be a secondary victim": the default
     traded_by=None matched the key None."""
     assert ac.secondary_losses("famine", "famine_secondary", {None: 2}) == {None: 2}  # type: ignore[dict-item]
-    with pytest.raises(OutOfDomainError, match=r"^allotment\['ann'\]=2: the player who traded famine"):
-        ac.secondary_losses("famine", "famine_secondary", {"ann": 2}, traded_by="ann")
+    assert ac.secondary_losses("epidemic", "epidemic_secondary", {None: 2}) == {None: 2}  # type: ignore[dict-item]
+    with pytest.raises(OutOfDomainError, match=r"^allotment\['ann'\]=2: the player who traded epidemic"):
+        ac.secondary_losses("epidemic", "epidemic_secondary", {"ann": 2}, traded_by="ann")
 
 
 def _ep_set_value_with_wax_decks(wax: int, good: str, n: int, **trade: object) -> int:
@@ -363,9 +364,14 @@ def _ep_set_value_with_wax_decks(wax: int, good: str, n: int, **trade: object) -
 #: A rule's argument it is not defined for: the documented OutOfDomainError (a ValueError, as the
 #: plain ValueError these raised was), never a ValueError of no kind of this runtime.
 NOT_DEFINED: dict[str, tuple[str, Call]] = {
+    # Only where a bonus band covers the count and trade blocks are in play (5 players: one deck).
     "ep.set_value players without redeemed_in": (
-        r"^give both players= and redeemed_in=",
-        lambda: ep.set_value("clay", 2, players=5),
+        r"^with 12 players a set redeemed outside .* give redeemed_in= too \(one of 'west', 'east'\)$",
+        lambda: ep.set_value("clay", 2, players=12),
+    ),
+    "ep.set_value redeemed_in without players": (
+        r"^redeemed_in='west' without players=: .* give players= too$",
+        lambda: ep.set_value("clay", 2, redeemed_in="west"),
     ),
     "mega.decks_for split map": (r"^with 5 players the map is split: give region=", lambda: mega.decks_for(5)),
     # Round 19: arguments held to the game the other arguments fix, not only to their vocabulary.

@@ -378,6 +378,64 @@ def test_the_trader_of_a_calamity_is_never_its_secondary_victim() -> None:
     }
 
 
+def test_the_trader_of_a_non_tradable_calamity_is_refused_as_a_contradiction() -> None:
+    """Famine, Volcano/Earthquake and Flood are kept by the player who drew them (27.3): naming a
+    trader was accepted, and then refused a legal share "by 29.61" (player audit, round 20, defect 4)."""
+    # Ids of both packages (each package types its own): Any, as the loops over a package's tables.
+    cases: list[tuple[Any, Any]] = [
+        ("famine", "famine_secondary"),
+        ("volcano_earthquake", "earthquake_secondary"),
+        ("flood", "flood_secondary"),
+    ]
+    for calamity, effect in cases:
+        assert ac.CALAMITIES[calamity].tradable is False
+        for trader in ("a", "b"):
+            with pytest.raises(OutOfDomainError, match=rf"^traded_by='{trader}': {calamity} is not tradable \(.*27\.3"):
+                ac.secondary_losses(calamity, effect, {"a": 1}, traded_by=trader)
+        with pytest.raises(OutOfDomainError, match=rf"{calamity} is not tradable .*leave out traded_by="):
+            ep.secondary_losses(calamity, effect, {"a": 1}, traded_by="b")
+        assert ac.secondary_losses(calamity, effect, {"a": 1}) == {"a": 1}
+
+
+def test_the_trader_is_refused_a_share_by_the_calamitys_immunity_and_cited_by_it() -> None:
+    """The helper page spares the trader where the calamity's ``trading_player`` immunity does
+    (trader_immune); the package refused him always, citing the base game's 29.61 in every ruleset.
+    Now the immunity decides, and its own citation is given (the Expansion Project's 29.6.2.1)."""
+    from civrules_rulesets.advanced_civilization import data
+    from civrules_runtime_advanced_civilization import logic
+
+    with pytest.raises(OutOfDomainError, match=r"secondary victim of epidemic_secondary \(29\.6\.2\.1, 24\.1\.1\)$"):
+        ep.secondary_losses("epidemic", "epidemic_secondary", {"a": 5}, traded_by="a")
+
+    def losses(immunities: Any) -> Mapping[str, int]:
+        return logic.secondary_losses(
+            data.CALAMITY_EFFECTS, data.CALAMITY_MODIFIERS, data.CALAMITY_COMBINATIONS, immunities, data.CARDS,
+            data.NATIONS, data.COMMODITIES, "epidemic", "epidemic_secondary", {"a": 5}, None, "a", None,
+            data.CALAMITIES,
+        )  # fmt: skip
+
+    with pytest.raises(OutOfDomainError, match=r"\(30\.611, 29\.61\)$"):
+        losses(data.CALAMITY_IMMUNITIES)
+    # A variant without the immunity: the trader is exposed like any other player, as the page says.
+    assert losses({**data.CALAMITY_IMMUNITIES, "epidemic": ()}) == {"a": 5}
+    with pytest.raises(UnknownFactError, match="who is immune to epidemic"):
+        losses({**data.CALAMITY_IMMUNITIES, "epidemic": None})
+
+
+def test_a_set_needs_no_trade_block_where_none_is_in_play() -> None:
+    """The Expansion Project's 5-11 players draw from one deck (10.3): no block to redeem a set in,
+    so players= alone is the plain value, as in Mega Civilization and Advanced Civilization; it was
+    refused unless redeemed_in='single', which no message named (player audit, round 20, defect 3).
+    Where trade blocks are in play the block is still needed, and the message names its values."""
+    assert ep.set_value("oil", 3, players=9) == ep.set_value("oil", 3, players=11) == ep.set_value("oil", 3) == 36
+    assert ep.set_value("oil", 3, players=9, redeemed_in="single") == 36
+    with pytest.raises(OutOfDomainError, match=r"^with 12 players .* give redeemed_in= too \(one of 'west', 'east'\)$"):
+        ep.set_value("oil", 3, players=12)
+    with pytest.raises(OutOfDomainError, match=r"^redeemed_in='east' without players=: .*give players= too$"):
+        ep.set_value("oil", 3, redeemed_in="east")
+    assert ep.set_value("oil", 3, players=12, redeemed_in="east") == 48  # 26.3.3's example
+
+
 def test_famine_shares_twenty_unit_points_no_more_than_eight_a_player_each_victims_cards_counted() -> None:
     """30.311: the primary victim has 20 unit points removed from others, no more than eight from
     any one; a victim holding Roadbuilding loses five more of an Epidemic (30.712)."""

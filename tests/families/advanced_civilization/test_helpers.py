@@ -197,6 +197,22 @@ def test_the_planner_refuses_trade_blocks_the_package_refuses_and_says_why(
         assert page.evaluate("document.querySelector('#prices td.affordable').textContent") == "—"
 
 
+def test_the_planner_takes_the_players_alone_where_one_deck_is_played(browser: Browser) -> None:
+    """The Expansion Project's 5-11 players draw from one deck (10.3): there is no block to redeem a
+    set in, and the package's set_value now takes players= alone there; the page refused it, as the
+    package did ("Give both ..."; player audit, round 20, defect 3)."""
+    ask = (
+        "(function () {"
+        " var E = new civrules.Evaluator(civrules.data('civrules-tables'), civrules.data('civrules-rules'));"
+        " return JSON.stringify([9, 11, 12].map(function (p) {"
+        " return E.call('trade_refusal', ['oil', 3, {players: p, redeemed: null, drawn: null}]); })); })()"
+    )
+    with open_offline(browser, HELPERS / "expansion-project.html", "#c.oil=3&players=9") as page:
+        text = page.evaluate("document.getElementById('budget').textContent")
+        assert text.startswith("Commodity cards worth 36"), text
+        assert json.loads(page.evaluate(ask)) == [None, None, {"kind": "both"}]
+
+
 def test_a_shared_good_without_the_block_it_was_drawn_in_is_refused_where_its_bonus_depends_on_it(
     browser: Browser,
 ) -> None:

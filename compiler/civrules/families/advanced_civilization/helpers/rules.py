@@ -335,6 +335,11 @@ _IN_PLAY = op(
 )
 
 
+#: Whether the only trade block in play with ``trade.players`` is the single deck: no block to
+#: redeem a set in, so ``players`` alone is enough (the package's ``_blocks_named``).
+_SINGLE_ONLY = op("and", op("eq", op("len", var("in_play")), 1), op("eq", get(var("in_play"), 0), "single"))
+
+
 def _not_in_play(key: str) -> Expr:
     return op("and", _given(key), op("gt", op("len", var("in_play")), 0), op("not", op("in", _t(key), var("in_play"))))
 
@@ -367,8 +372,9 @@ _CARDS_IN_PLAY = let(
 #: of the players and the block redeemed in alone. A player count not of the ruleset
 #: (PLAYER_COUNTS): ``{kind: players, players, min, max}``; a block not in play with that many
 #: players: ``{kind: block, field: redeemed|drawn, given, players, blocks}`` (the block drawn in
-#: is the page's for shared goods only); the players without the block redeemed in, or the other
-#: way round, where the ruleset has bonuses: ``{kind: both}``; a shared good without the block it
+#: is the page's for shared goods only); the players without the block redeemed in, where a bonus
+#: band covers that count and trade blocks are in play, or the block without the players, where the
+#: ruleset has bonuses: ``{kind: both}``; a shared good without the block it
 #: was drawn in, in a band whose bonus depends on it (26.3.4): ``{kind: drawn, good, players}``; a
 #: good no trade deck of that count holds: ``{kind: good, good, players}``; a set of more cards than
 #: those decks hold: ``{kind: cards, good, n, players, max}``.
@@ -435,9 +441,20 @@ TRADE_REFUSAL = Rule(
                                 None,
                                 if_(
                                     op(
-                                        "and",
-                                        op("gt", op("len", table("block_bonuses")), 0),
-                                        op("ne", op("is_null", _t("players")), op("is_null", _t("redeemed"))),
+                                        "or",
+                                        op(
+                                            "and",
+                                            _given("players"),
+                                            op("is_null", _t("redeemed")),
+                                            op("not", op("is_null", var("band"))),
+                                            op("not", _SINGLE_ONLY),
+                                        ),
+                                        op(
+                                            "and",
+                                            _given("redeemed"),
+                                            op("is_null", _t("players")),
+                                            op("gt", op("len", table("block_bonuses")), 0),
+                                        ),
                                     ),
                                     obj(kind="both"),
                                     if_(
