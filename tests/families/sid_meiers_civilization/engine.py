@@ -30,5 +30,7 @@ def civilization_summary(rules: CivilizationPackage) -> dict[str, object]:
     attempt("battle_hand", lambda: rules.battle_hand_size(2, defending_city=True))
     attempt("capital_bonus", lambda: rules.combat_bonus(defending="defending_capital", walled=True))
     attempt("coins_win", lambda: rules.victories_met(coins=15))
-    attempt("culture_win", lambda: rules.victories_met(culture_space=99))
+    # The last space of the culture track (0 where none is known: the answer is then unknown).
+    last = max((space.position for space in rules.CULTURE_SPACES.values()), default=0)
+    attempt("culture_win", lambda: rules.victories_met(culture_space=last))
     return out

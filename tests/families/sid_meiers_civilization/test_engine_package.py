@@ -24,6 +24,7 @@ from civrules_rulesets import (  # noqa: E402 - the committed packages, kept cur
     sid_meiers_civilization,
     sid_meiers_civilization_community,
 )
+from civrules_runtime.errors import OutOfDomainError  # noqa: E402
 from civrules_runtime_sid_meiers_civilization import (  # noqa: E402
     CombatSituation,
     RulesetPackage,
@@ -106,13 +107,41 @@ def test_battle_hand_is_three_plus_two_a_figure_plus_fundamentalism_plus_three_d
     assert base.battle_hand_size(2) == 5
     assert base.battle_hand_size(1, "fundamentalism") == 4
     assert base.battle_hand_size(1, defending_city=True) == 6
-    assert base.battle_hand_size(3, "fundamentalism", defending_city=True) == 11
+    # Three figures in a square: a technology held raises the stacking limit of 2 (p9).
+    assert base.battle_hand_size(3, "fundamentalism", defending_city=True, technologies=["masonry"]) == 11
     # The defender of a city attacked with no figure in it, and the player defending a village
     # ("a figura ou cidade" attacked): no figure beyond the first, the hand begins at 3.
     assert base.battle_hand_size(0, defending_city=True) == 6
     assert base.battle_hand_size(0) == 3
     with pytest.raises(ValueError, match=r"figures=-1 .*0 or more"):
         base.battle_hand_size(-1)
+
+
+def test_an_argument_beyond_a_bound_the_data_states_is_refused() -> None:
+    """The dial holds 27 trade (p3: SETTINGS.trade.dial_max), a square 2 figures unless a technology
+    held raises it (p9: movement.stacking_limit), the culture track ends at its last space: the
+    helpers answered 28 trade, 100 figures (a hand of 201) and space 22 as if legal (player audit,
+    round 20, defect 5)."""
+    assert base.SETTINGS.trade is not None and base.SETTINGS.trade.dial_max == 27
+    assert base.trade_after_research(1, 27, coins=3) == 3
+    with pytest.raises(OutOfDomainError, match=r"^trade=28 .*dial_max.*: 0 to 27$"):
+        base.trade_after_research(1, 28)
+    with pytest.raises(OutOfDomainError, match=r"^trade=1000 "):
+        community.trade_after_research(1, 1000, coins=500)
+    assert base.SETTINGS.movement is not None and base.SETTINGS.movement.stacking_limit == 2
+    assert base.battle_hand_size(2) == 5
+    with pytest.raises(OutOfDomainError, match=r"^figures=100 .*stacking_limit.*masonry.*: 0 to 2$"):
+        base.battle_hand_size(100)
+    with pytest.raises(OutOfDomainError, match=r"^figures=3 "):
+        community.battle_hand_size(3, technologies=["sailing"])  # a technology that raises nothing
+    # Masonry raises the limit to a number the rulebook does not give: no bound is made up.
+    assert base.battle_hand_size(3, technologies=["masonry"]) == 7
+    with pytest.raises(UnknownIdError):
+        base.battle_hand_size(1, technologies=["masonri"])  # type: ignore[list-item]
+    last = max(space.position for space in community.CULTURE_SPACES.values())
+    assert community.victories_met(culture_space=last) == ("culture",)
+    with pytest.raises(OutOfDomainError, match=rf"^culture_space={last + 1} .*: 0 to {last}$"):
+        community.victories_met(culture_space=last + 1)
 
 
 def test_combat_bonuses_and_the_difference_of_twelve_and_eight() -> None:

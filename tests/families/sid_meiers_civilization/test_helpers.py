@@ -144,3 +144,28 @@ def test_a_screenshot_of_the_pyramid_planner_for_the_readme(browser: Browser, tm
     if os.environ.get("CIVRULES_UPDATE_SCREENSHOT") == "1" or not target.exists():
         shutil.copyfile(shot, target)
     assert target.exists()
+
+
+def test_more_trade_than_the_dial_holds_is_refused_as_the_package_refuses_it(browser: Browser) -> None:
+    """The dial holds 27 trade (trade.dial_max, p3): the page answered "Trade left after: 3" for 40
+    trade, as the package did (player audit, round 20, defect 5); both refuse it now."""
+    page_path = GENERATED / "helpers" / "sid-meiers-civilization.html"
+    ask = (
+        "(function () {"
+        " var E = new civrules.Evaluator(civrules.data('civrules-tables'), civrules.data('civrules-rules'));"
+        " return JSON.stringify([E.call('trade_after', [1, 28, 0, []]), E.call('trade_after', [1, 27, 3, []])]); })()"
+    )
+    after = "Array.from(document.querySelectorAll('#technologies td.after')).map(c => c.textContent)"
+    with open_offline(browser, page_path, "#trade=40&coins=3") as page:
+        assert json.loads(page.evaluate(ask)) == [None, 3]
+        assert page.evaluate("document.getElementById('trade').getAttribute('max')") == "27"
+        said = page.evaluate("document.getElementById('trade-refused').textContent")
+        assert said.startswith("Not counted: the trade dial holds at most 27 trade (p3/") and said.endswith(
+            ", not 40."
+        ), said
+        assert page.evaluate("document.getElementById('trade-refused').hidden") is False
+        cells = page.evaluate(after)
+        assert "more trade than the dial holds" in cells and "3" not in cells
+    with open_offline(browser, page_path, "#trade=27&coins=3") as page:
+        assert page.evaluate("document.getElementById('trade-refused').hidden") is True
+        assert "3" in page.evaluate(after)

@@ -120,6 +120,9 @@ def trade_after_research(
     ruleset: CivilizationRuleset, level: int, trade: int, coins: int = 0, wonders: Iterable[str] = ()
 ) -> int:
     cost = research_cost(ruleset, level, wonders)
+    dial = _int(ruleset.rule("trade").get("dial_max"))
+    if dial is not None and trade > dial:
+        raise ValueError(f"trade={trade!r}: the dial holds 0 to {dial} trade (trade.dial_max)")
     if trade < cost:
         raise ValueError(f"level {level} needs {cost} trade; the player has {trade}")
     if ruleset.rule("research").get("spends_all_trade") is not True:
@@ -191,11 +194,31 @@ def may_stand_on(ruleset: CivilizationRuleset, building: str, terrain: str) -> b
     return terrain in found.terrains
 
 
+def stacking_limit(ruleset: CivilizationRuleset, technologies: Iterable[str] = ()) -> int | None:
+    """The figures a square holds for a player holding ``technologies``: movement.stacking_limit, or
+    the highest limit a technology held raises it to; None where that limit is not in the sources."""
+    limit = _int(ruleset.rule("movement").get("stacking_limit"))
+    for tech in _once(technologies, "technologies", ONE_TECHNOLOGY):
+        for effect in _get(ruleset.technologies, tech, "technology").effects:
+            if effect.kind == "stacking_limit":
+                if effect.value is None:
+                    return None
+                limit = effect.value if limit is None else max(limit, effect.value)
+    return limit
+
+
 def battle_hand_size(
-    ruleset: CivilizationRuleset, figures: int, government: str | None = None, defending_city: bool = False
+    ruleset: CivilizationRuleset,
+    figures: int,
+    government: str | None = None,
+    defending_city: bool = False,
+    technologies: Iterable[str] = (),
 ) -> int:
     if figures < 0:
         raise ValueError("a side in battle has 0 figures or more")
+    limit = stacking_limit(ruleset, technologies)
+    if limit is not None and figures > limit:
+        raise ValueError(f"figures={figures}: a square holds 0 to {limit} figures (movement.stacking_limit)")
     hand = battle_hand(ruleset)
     base, per, defence = hand["base"], hand["per_extra_figure"], hand["defending_city"]
     if base is None or per is None or (defending_city and defence is None):
@@ -245,6 +268,9 @@ def victories_met(
     captured_capital: bool = False,
 ) -> tuple[str, ...]:
     held = set(_once(technologies, "technologies", ONE_TECHNOLOGY))
+    last = max((s.position for s in ruleset.spaces), default=None)
+    if culture_space is not None and last is not None and culture_space > last:
+        raise ValueError(f"culture_space={culture_space}: the culture track's spaces go to {last}")
     met = []
     for victory in ruleset.victories:
         if victory.kind == "technology" and victory.technology is not None:

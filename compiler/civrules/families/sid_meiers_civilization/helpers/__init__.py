@@ -31,6 +31,19 @@ def _unlocks(tech: Any) -> Any:
     }
 
 
+def _dial_max(ruleset: CivilizationRuleset) -> int | None:
+    """The most trade the dial holds (trade.dial_max); None where the ruleset gives none."""
+    found = ruleset.rule("trade").get("dial_max")
+    return found if isinstance(found, int) and not isinstance(found, bool) else None
+
+
+def _cited(rule: Any) -> list[str]:
+    """A setting's ``rule`` as a list of citations (one, several or none)."""
+    if isinstance(rule, str):
+        return [rule]
+    return [r for r in rule if isinstance(r, str)] if isinstance(rule, list | tuple) else []
+
+
 def tables(ruleset: CivilizationRuleset) -> dict[str, Any]:
     p = game.pyramid(ruleset)
     kept = game.trade_kept_per_coin(ruleset)
@@ -49,6 +62,8 @@ def tables(ruleset: CivilizationRuleset) -> dict[str, Any]:
         if kept is not None
         else {"unknown": "the trade a coin keeps after research is not in the sources"},
         "spends_all_trade": ruleset.rule("research").get("spends_all_trade") is True,
+        "dial_max": _dial_max(ruleset),
+        "dial_rules": _cited(ruleset.rule("trade").get("rule")),
         "pyramid": {
             "top_level": p.top_level,
             "one_more_below": p.one_more_below
@@ -73,6 +88,7 @@ def _body(ruleset: CivilizationRuleset) -> str:
         f"<option value={attr(t.id)}>{text(t.display_name)}</option>" for t in ruleset.technologies
     )
     discounting = [w for w in ruleset.wonders if w.research_discount]
+    dial = _dial_max(ruleset)
     wonders = "".join(
         f'<label><input type="checkbox" data-state={attr("w." + w.id)} data-wonder={attr(w.id)}> '
         f"{text(w.display_name)}</label>"
@@ -84,7 +100,9 @@ def _body(ruleset: CivilizationRuleset) -> str:
         '<div class="pickers">'
         f'<label>Starting technology <select data-state="start" data-default="" id="start-choice">{starting}</select>'
         "</label>"
-        '<label>Trade on the dial <input type="number" min="0" step="1" placeholder="0" data-state="trade" id="trade">'
+        '<label>Trade on the dial <input type="number" min="0"'
+        + (f" max={attr(str(dial))}" if dial is not None else "")
+        + ' step="1" placeholder="0" data-state="trade" id="trade">'
         "</label>"
         '<label>Coins <input type="number" min="0" step="1" placeholder="0" data-state="coins" id="coins"></label>'
         "</div>"
@@ -94,7 +112,8 @@ def _body(ruleset: CivilizationRuleset) -> str:
             if wonders
             else ""
         )
-        + '<div class="result" id="victory" aria-live="polite"></div>'
+        + '<div class="result" id="trade-refused" role="alert" hidden></div>'
+        '<div class="result" id="victory" aria-live="polite"></div>'
         '<div class="table-wrap"><table id="technologies"><thead><tr><th>Technology</th><th class="n">Level</th>'
         '<th>May place now</th><th class="n">Research cost</th><th>Trade left after</th><th>Unlocks</th></tr>'
         "</thead><tbody></tbody></table></div></section>"

@@ -24,6 +24,11 @@
     var held = ticked("data-tech"), wonders = ticked("data-wonder");
     var starting = document.getElementById("start-choice").value || null;
     var trade = count("trade"), coins = count("coins");
+    /* More trade than the dial holds is no state of the game: the package refuses it (OutOfDomainError). */
+    var over = T.dial_max !== null && trade > T.dial_max;
+    var refused = document.getElementById("trade-refused");
+    refused.hidden = !over;
+    refused.textContent = over ? "Not counted: the trade dial holds at most " + T.dial_max + " trade" + (T.dial_rules.length ? " (" + T.dial_rules.join(", ") + ")" : "") + ", not " + trade + "." : "";
     var box = document.getElementById("victory");
     box.textContent = "";
     var needs = E.call("pyramid_needs", [held, starting]);
@@ -45,7 +50,7 @@
       var cost = U(t.level) ? t.level : E.call("research_cost", [t.level, wonders]);
       row.appendChild(td(cost, "n"));
       var after = U(t.level) ? t.level : E.call("trade_after", [t.level, trade, coins, wonders]);
-      row.appendChild(td(after === null ? "not enough trade" : after, "after"));
+      row.appendChild(td(after === null ? (over ? "more trade than the dial holds" : "not enough trade") : after, "after"));
       var u = t.unlocks;
       var unlocks = u === null ? "the sources do not say" : [].concat(u.buildings, u.units, u.governments, u.wonders).join(", ") || "—";
       row.appendChild(el("td", {}, [unlocks]));

@@ -149,7 +149,8 @@ RESEARCH_COST = Rule(
     ),
 )
 
-#: The trade left after researching at ``level``; null where the trade is short of the cost.
+#: The trade left after researching at ``level``; null where the trade is short of the cost or more
+#: than the dial holds (``dial_max``, null where unknown: the package's OutOfDomainError).
 TRADE_AFTER = Rule(
     ("level", "trade", "coins", "wonders"),
     _once(
@@ -157,7 +158,11 @@ TRADE_AFTER = Rule(
         let(
             [("cost", call("research_cost", var("level"), var("wonders")))],
             if_(
-                op("lt", var("trade"), var("cost")),
+                op(
+                    "or",
+                    op("lt", var("trade"), var("cost")),
+                    op("and", op("not", op("is_null", table("dial_max"))), op("gt", var("trade"), table("dial_max"))),
+                ),
                 None,
                 if_(
                     op("not", table("spends_all_trade")),

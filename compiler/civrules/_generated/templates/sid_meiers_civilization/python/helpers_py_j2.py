@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "e4442acef6b44bdf67e89713df6d387c0e29452cd81c67e455c4e0259129e278"
+SOURCE_SHA256 = "ade8630bb26923d4a8fafd2c914f18b107771235cc1044e7a3e8fda18ee92e30"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'helpers.py.j2'
@@ -43,7 +43,7 @@ def root(context, missing=missing):
         yield ')\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'research'), 1))
         yield '\n'
-    yield '    """\n    return logic.research_cost(data.RESEARCH, data.WONDERS, level, wonders)\n\n\ndef trade_after_research(level: int, trade: int, coins: int = 0, wonders: Iterable[WonderIdName] = ()) -> int:\n    """The trade left on the dial after researching a technology of ``level`` with ``trade`` on the\n    dial and ``coins``: research spends all the trade, but each coin keeps some (never more than the\n    player had). ValueError when ``trade`` is below the cost.\n'
+    yield '    """\n    return logic.research_cost(data.RESEARCH, data.WONDERS, level, wonders)\n\n\ndef trade_after_research(level: int, trade: int, coins: int = 0, wonders: Iterable[WonderIdName] = ()) -> int:\n    """The trade left on the dial after researching a technology of ``level`` with ``trade`` on the\n    dial and ``coins``: research spends all the trade, but each coin keeps some (never more than the\n    player had). ValueError when ``trade`` is below the cost, or more than the dial holds\n    (SETTINGS.trade.dial_max).\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'research'):
         pass
         yield '\n    >>> trade_after_research('
@@ -57,7 +57,7 @@ def root(context, missing=missing):
         yield ', coins=4)\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'research'), 3))
         yield '\n'
-    yield '    """\n    return logic.trade_after_research(data.RESEARCH, data.WONDERS, level, trade, coins, wonders)\n\n\ndef may_place_technology(\n    pyramid: Iterable[TechnologyIdName], technology: TechnologyIdName, starting: TechnologyIdName | None = None\n) -> bool:\n    """Whether ``technology`` has a legal space in a pyramid that holds the technologies ``pyramid``\n    (``starting``: the civilization\'s starting technology, which sits in the base row whatever its\n    level). UnknownFactError where a level, or the pyramid\'s rule, is not in the sources."""\n    return logic.may_place_technology(data.TECHNOLOGIES, data.PYRAMID, pyramid, technology, starting)\n\n\ndef pyramid_needs(pyramid: Iterable[TechnologyIdName], starting: TechnologyIdName | None = None) -> Mapping[int, int]:\n    """How many more technologies each level needs for the technology victory (PYRAMID.minimums);\n    levels that need none are left out. UnknownFactError where a held technology\'s level is unknown."""\n    return logic.pyramid_needs(data.TECHNOLOGIES, data.PYRAMID, pyramid, starting)\n\n\ndef unit_cost(unit: UnitTypeIdName, rank: int) -> int:\n    """What a unit of the type ``unit`` costs to produce at ``rank``.\n'
+    yield '    """\n    return logic.trade_after_research(data.RESEARCH, data.WONDERS, level, trade, coins, wonders, data.SETTINGS)\n\n\ndef may_place_technology(\n    pyramid: Iterable[TechnologyIdName], technology: TechnologyIdName, starting: TechnologyIdName | None = None\n) -> bool:\n    """Whether ``technology`` has a legal space in a pyramid that holds the technologies ``pyramid``\n    (``starting``: the civilization\'s starting technology, which sits in the base row whatever its\n    level). UnknownFactError where a level, or the pyramid\'s rule, is not in the sources."""\n    return logic.may_place_technology(data.TECHNOLOGIES, data.PYRAMID, pyramid, technology, starting)\n\n\ndef pyramid_needs(pyramid: Iterable[TechnologyIdName], starting: TechnologyIdName | None = None) -> Mapping[int, int]:\n    """How many more technologies each level needs for the technology victory (PYRAMID.minimums);\n    levels that need none are left out. UnknownFactError where a held technology\'s level is unknown."""\n    return logic.pyramid_needs(data.TECHNOLOGIES, data.PYRAMID, pyramid, starting)\n\n\ndef unit_cost(unit: UnitTypeIdName, rank: int) -> int:\n    """What a unit of the type ``unit`` costs to produce at ``rank``.\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'unit'):
         pass
         yield '\n    >>> unit_cost("'
@@ -67,7 +67,7 @@ def root(context, missing=missing):
         yield ')\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'unit'), 2))
         yield '\n'
-    yield '    """\n    return logic.unit_cost(data.UNIT_TYPES, unit, rank)\n\n\ndef may_stand_on(building: BuildingIdName, terrain: TerrainIdName) -> bool:\n    """Whether ``building`` may stand on a square of ``terrain`` (a building that stands in the city\n    centre stands on no outskirt square)."""\n    return logic.may_stand_on(data.BUILDINGS, data.TERRAINS, building, terrain)\n\n\ndef battle_hand_size(figures: int, government: GovernmentIdName | None = None, defending_city: bool = False) -> int:\n    """The battle hand of a side with ``figures`` friendly figures in the square, under\n    ``government``, defending a city or capital or not (BATTLE_HAND). ``figures`` may be 0: a city\n    attacked with no figure in it, or the player defending a village (p14).\n'
+    yield '    """\n    return logic.unit_cost(data.UNIT_TYPES, unit, rank)\n\n\ndef may_stand_on(building: BuildingIdName, terrain: TerrainIdName) -> bool:\n    """Whether ``building`` may stand on a square of ``terrain`` (a building that stands in the city\n    centre stands on no outskirt square)."""\n    return logic.may_stand_on(data.BUILDINGS, data.TERRAINS, building, terrain)\n\n\ndef battle_hand_size(\n    figures: int,\n    government: GovernmentIdName | None = None,\n    defending_city: bool = False,\n    *,\n    technologies: Iterable[TechnologyIdName] = (),\n) -> int:\n    """The battle hand of a side with ``figures`` friendly figures in the square, under\n    ``government``, defending a city or capital or not (BATTLE_HAND). ``figures`` may be 0: a city\n    attacked with no figure in it, or the player defending a village (p14); it is at most the\n    stacking limit (SETTINGS.movement.stacking_limit), or the limit a technology the side\'s player\n    holds (``technologies``) raises it to: otherwise OutOfDomainError.\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'hand'):
         pass
         yield '\n    >>> battle_hand_size('
@@ -75,7 +75,7 @@ def root(context, missing=missing):
         yield ')\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'hand'), 1))
         yield '\n'
-    yield '    """\n    return logic.battle_hand_size(data.BATTLE_HAND, data.GOVERNMENTS, figures, government, defending_city)\n\n\ndef combat_bonus(\n    buildings: Mapping[str, int] | None = None,\n    generals: int = 0,\n    defending: DefenceName | None = None,\n    walled: bool = False,\n) -> int:\n    """The combat bonus of a side: ``buildings`` it has built (by id, how many), its ``generals`` on\n    the map, the city or capital it is ``defending`` and whether that is ``walled`` (COMBAT_BONUSES).\n\n    >>> combat_bonus(defending="defending_capital", walled=True)\n    '
+    yield '    """\n    return logic.battle_hand_size(\n        data.BATTLE_HAND, data.GOVERNMENTS, figures, government, defending_city,\n        data.SETTINGS, data.TECHNOLOGIES, technologies,\n    )  # fmt: skip\n\n\ndef combat_bonus(\n    buildings: Mapping[str, int] | None = None,\n    generals: int = 0,\n    defending: DefenceName | None = None,\n    walled: bool = False,\n) -> int:\n    """The combat bonus of a side: ``buildings`` it has built (by id, how many), its ``generals`` on\n    the map, the city or capital it is ``defending`` and whether that is ``walled`` (COMBAT_BONUSES).\n\n    >>> combat_bonus(defending="defending_capital", walled=True)\n    '
     yield str(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'bonus'))
     yield '\n    """\n    return logic.combat_bonus(data.COMBAT_BONUSES, data.BUILDINGS, buildings, generals, defending, walled)\n\n\ndef wonder_cost(wonder: WonderIdName, technologies: Iterable[TechnologyIdName] = ()) -> int:\n    """What ``wonder`` costs a holder of ``technologies`` (its discount where it applies).\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'wonder'):
@@ -98,4 +98,4 @@ def root(context, missing=missing):
     yield '.assumptions import assuming as view\n\n    return view(package, assumptions)\n'
 
 blocks = {}
-debug_info = '1=17&10=19&11=21&19=23&20=25&21=27&49=29&51=32&52=34&62=37&64=40&66=44&67=48&90=51&92=54&93=58&109=61&111=64&112=66&128=69&135=71&137=74&138=76&139=78&140=82&175=85&176=87'
+debug_info = '1=17&10=19&11=21&19=23&20=25&21=27&49=29&51=32&52=34&63=37&65=40&67=44&68=48&91=51&93=54&94=58&118=61&120=64&121=66&140=69&147=71&149=74&150=76&151=78&152=82&187=85&188=87'
