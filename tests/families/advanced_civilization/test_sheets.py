@@ -1032,3 +1032,31 @@ def test_the_sheets_of_a_ruleset_without_a_map_do_not_import_the_graph_library()
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120)
     assert done.stdout.split() == ["True", "False"], done.stdout + done.stderr
+
+
+def test_the_commodities_sheet_prints_the_trade_block_bonus_of_each_band() -> None:
+    """The Expansion Project's set values at 12-18 players: a set redeemed outside its good's native
+    block gains its face value per card (26.3.3; shared goods not from 16 players, 26.3.4), as the
+    package and the helper page count it; the sheet printed the plain values alone (3 Oil: 36, where
+    the rulebook's example gives 48) and a set's bound as if nothing could pass it (player audit,
+    round 20, defect 2)."""
+    page = html.unescape(_sheets_of(EXPANSION, "a4", ("commodities.html",))["commodities.html"].decode())
+    text = " ".join(_cell_text(_parse(page).find(".//main")).split())
+    gains = "a set redeemed in the trade block that is not its good's native one gains its face value per card"
+    assert f"With 12–15 players, {gains}: n × value more (shared goods too, when redeemed in the block other " in text
+    assert f"With 16–18 players, {gains}: n × value more (not shared goods), and may be worth more than the " in text
+    assert "printed maximum (26.3.3)." in text and "printed maximum (26.3.3, 26.3.4)." in text
+    assert "The table gives each set's value before the trade-block bonus below." in text
+    plain = html.unescape(_sheets_of(BASE, "a4", ("commodities.html",))["commodities.html"].decode())
+    assert "trade-block bonus" not in plain and "native" not in plain  # no trade blocks: nothing to say
+
+
+def test_the_quick_reference_prints_the_trade_and_calamity_rules_the_package_applies() -> None:
+    """trade_problems holds a trade to the cards named (28.3), calamities_suffered to two calamities
+    a turn and unit_points to 5 a city and 1 a token; the sheet printed none of them (player audit,
+    round 20, defect 2's class)."""
+    page = html.unescape(_sheets_of(BASE, "a4", ("quick-reference.html",))["quick-reference.html"].decode())
+    text = " ".join(_cell_text(_parse(page).find(".//main")).split())
+    assert "3 cards at least per trade; each side states truthfully how many cards it gives and names 2 of them" in text
+    assert "A player suffers at most 2 calamities as primary victim a turn: of more, 2 drawn at random (29" in text
+    assert "In a loss of unit points a city counts 5 and a token 1 (29" in text

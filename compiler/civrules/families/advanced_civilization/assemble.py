@@ -872,7 +872,16 @@ def build_block_bonuses(value: Any) -> tuple[BlockBonusBand, ...]:
                 if isinstance(rule, list)
                 else ()
             )
-            found.append(BlockBonusBand(players["min"], players["max"], _str(raw.get("shared_goods")), rules))
+            exceeds = raw.get("may_exceed_printed_maximum")
+            found.append(
+                BlockBonusBand(
+                    players["min"],
+                    players["max"],
+                    _str(raw.get("shared_goods")),
+                    rules,
+                    exceeds if isinstance(exceeds, bool) else None,
+                )
+            )
     return tuple(found)
 
 

@@ -674,6 +674,9 @@ class BlockBonusBand:
     shared_goods: str | None
     #: The sections the band cites (`rule`).
     rules: tuple[str, ...] = ()
+    #: `may_exceed_printed_maximum` as written (True: a set's value with the bonus may pass the
+    #: highest set value printed for its good); None where not written.
+    may_exceed_printed_maximum: bool | None = None
 
 
 @frozen_value

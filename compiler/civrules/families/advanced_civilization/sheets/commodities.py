@@ -94,7 +94,26 @@ def commodity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> 
         "total": total if isinstance(total, int) else "",
         "purchases": purchases,
         "decks": _deck_compositions(ruleset),
+        "block_bonuses": _block_bonuses(ruleset),
     }
+
+
+def _block_bonuses(ruleset: Ruleset) -> list[dict[str, Any]]:
+    """The bonus of a set redeemed outside its good's native trade block, per band of player counts
+    (`non_native_block_bonus`; Expansion Project 26.3.3-26.3.4), as the package's set_value and the
+    helper page count it: whom it reaches (shared goods or not), whether it may pass the printed
+    maximum, and its citation."""
+    return [
+        {
+            "players": f"{band.players_min}"
+            if band.players_min == band.players_max
+            else f"{band.players_min}–{band.players_max}",
+            "shared": band.shared_goods == "bonus",
+            "exceeds": band.may_exceed_printed_maximum is True,
+            "rule": rules_text(band.rules),
+        }
+        for band in ruleset.block_bonuses
+    ]
 
 
 def _inferred_note(ruleset: Ruleset) -> str:

@@ -128,11 +128,45 @@ def _trade_draw(ruleset: Ruleset, notes: Notes) -> dict[str, Any]:
 
 
 def _minimum_trade(ruleset: Ruleset) -> str:
+    """The trade's rules the package's trade_problems holds a trade to: the fewest cards each side
+    gives and, where the data says, how many of them are named truthfully."""
     for phase in ruleset.phases:
         if phase.min_trade_cards is not None:
-            rules = row_citation(phase, ("min_trade_cards",))
-            return f"{phase.min_trade_cards} cards at least per trade" + (f" ({rules})" if rules else "")
+            fields = ["min_trade_cards"]
+            text = f"{phase.min_trade_cards} cards at least per trade"
+            if phase.named_trade_cards is not None:
+                fields.append("named_trade_cards")
+                text += (
+                    f"; each side states truthfully how many cards it gives and names {phase.named_trade_cards} "
+                    "of them truthfully"
+                )
+            rules = row_citation(phase, fields)
+            return text + (f" ({rules})" if rules else "")
     return ""
+
+
+def _calamity_limits(ruleset: Ruleset) -> list[str]:
+    """The calamity rules the package's calamities_suffered and unit_points apply beyond the order:
+    the most calamities a player suffers as primary victim a turn, and what a city and a token
+    count for in a loss of unit points, each cited (none where the data gives neither)."""
+    said = []
+    for phase in ruleset.phases:
+        if phase.max_primary_calamities is not None:
+            rules = row_citation(phase, ("max_primary_calamities",))
+            most = phase.max_primary_calamities
+            said.append(
+                f"A player suffers at most {most} calamit{'y' if most == 1 else 'ies'} as primary victim a turn: "
+                f"of more, {most} drawn at random" + (f" ({rules})" if rules else "") + "."
+            )
+        if phase.unit_points is not None:
+            city, token = phase.unit_points
+            rules = row_citation(phase, ("unit_points",))
+            said.append(
+                f"In a loss of unit points a city counts {city} and a token {token}"
+                + (f" ({rules})" if rules else "")
+                + "."
+            )
+    return said
 
 
 @sheet(
@@ -163,6 +197,7 @@ def build(source: Source[Ruleset]) -> Mapping[str, Any]:
         "tax_changed": source.setting_changed("taxation"),
         "draw": _trade_draw(ruleset, notes),
         "minimum_trade": _minimum_trade(ruleset),
+        "calamity_limits": _calamity_limits(ruleset) if calamities else [],
         "calamities": calamities,
         "calamity_order_basis": order_basis(ruleset) if calamities else "",
         "variant": source.variant,

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "8f5ae4c071675b427c179d31b42826993660f8b83ae7baab62ed41a6d6e47093"
+SOURCE_SHA256 = "1bdd1adc8c87ed406365929efb27b9515dce20e4688aa30e449e3954c743b17d"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'commodities.html.j2'
@@ -195,6 +195,7 @@ def block_content(context, missing=missing):
     _block_vars = {}
     l_0_formula = resolve('formula')
     l_0_set_rule = resolve('set_rule')
+    l_0_block_bonuses = resolve('block_bonuses')
     l_0_mining_extra = resolve('mining_extra')
     l_0_mining_card = resolve('mining_card')
     l_0_total = resolve('total')
@@ -221,7 +222,32 @@ def block_content(context, missing=missing):
         yield ' <span class="rule">('
         yield escape((undefined(name='set_rule') if l_0_set_rule is missing else l_0_set_rule))
         yield ')</span>'
-    yield "; different goods never combine, and a set holds at most the good's number of cards.</li>\n"
+    yield "; different goods never combine, and a set holds at most the good's number of cards."
+    if (undefined(name='block_bonuses') if l_0_block_bonuses is missing else l_0_block_bonuses):
+        pass
+        yield " The table gives each set's value before the trade-block bonus below."
+    yield '</li>\n'
+    l_1_loop = missing
+    for l_1_b, l_1_loop in LoopContext((undefined(name='block_bonuses') if l_0_block_bonuses is missing else l_0_block_bonuses), undefined):
+        _loop_vars = {}
+        pass
+        yield '<li id="block-bonus-'
+        yield escape(environment.getattr(l_1_loop, 'index'))
+        yield '">With <strong>'
+        yield escape(environment.getattr(l_1_b, 'players'))
+        yield " players</strong>, a set redeemed in the trade block that is not its good's native one gains its face value per card: <em>n</em> × value more ("
+        yield escape(('shared goods too, when redeemed in the block other than the one they were drawn in' if environment.getattr(l_1_b, 'shared') else 'not shared goods'))
+        yield ')'
+        if environment.getattr(l_1_b, 'exceeds'):
+            pass
+            yield ', and may be worth more than the printed maximum'
+        if environment.getattr(l_1_b, 'rule'):
+            pass
+            yield ' <span class="rule">('
+            yield escape(environment.getattr(l_1_b, 'rule'))
+            yield ')</span>'
+        yield '.</li>\n'
+    l_1_loop = l_1_b = missing
     if (undefined(name='mining_extra') if l_0_mining_extra is missing else l_0_mining_extra):
         pass
         yield '<li><strong>'
@@ -229,7 +255,7 @@ def block_content(context, missing=missing):
         yield '</strong> (◆): once per turn, one set of a marked good counts as '
         yield escape((undefined(name='mining_extra') if l_0_mining_extra is missing else l_0_mining_extra))
         yield ' card'
-        yield escape(('s' if ((undefined(name='mining_extra') if l_0_mining_extra is missing else l_0_mining_extra) != 1) else cond_expr_undefined("the inline if-expression on line 46 in 'commodities.html.j2' evaluated to false and no else section was defined.")))
+        yield escape(('s' if ((undefined(name='mining_extra') if l_0_mining_extra is missing else l_0_mining_extra) != 1) else cond_expr_undefined("the inline if-expression on line 48 in 'commodities.html.j2' evaluated to false and no else section was defined.")))
         yield " larger, up to the good's number of cards.</li>"
     if (undefined(name='total') if l_0_total is missing else l_0_total):
         pass
@@ -385,4 +411,4 @@ def block_content(context, missing=missing):
         yield '</tbody>\n</table>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=19&2=22&3=28&4=38&5=44&6=51&7=62&8=72&9=90&10=103&11=107&13=112&16=131&19=136&21=144&26=169&43=179&45=207&46=215&47=224&48=229&49=234&52=251&54=261&55=267&57=276&59=280&60=310&63=313&65=316&66=318&70=321&75=325&76=329&78=333&79=345&80=348&81=359&82=365'
+debug_info = '1=19&2=22&3=28&4=38&5=44&6=51&7=62&8=72&9=90&10=103&11=107&13=112&16=131&19=136&21=144&26=169&43=179&45=208&46=221&48=241&49=250&50=255&51=260&54=277&56=287&57=293&59=302&61=306&62=336&65=339&67=342&68=344&72=347&77=351&78=355&80=359&81=371&82=374&83=385&84=391'

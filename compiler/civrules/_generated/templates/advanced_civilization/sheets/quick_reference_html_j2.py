@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "506d41ec763b7fe09f4b707ae531f15326d89e3eba4231cf39ca2bbe766d3f72"
+SOURCE_SHA256 = "e491f7fc0b02a7b5e923f808546d99fb1b75ff543ddf6c69b9121a735e719eca"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'quick-reference.html.j2'
@@ -61,6 +61,7 @@ def block_content(context, missing=missing):
     l_0_draw = resolve('draw')
     l_0_minimum_trade = resolve('minimum_trade')
     l_0_calamities = resolve('calamities')
+    l_0_calamity_limits = resolve('calamity_limits')
     l_0_calamity_order_basis = resolve('calamity_order_basis')
     l_0_variant = resolve('variant')
     l_0_notes_list = resolve('notes_list')
@@ -173,7 +174,13 @@ def block_content(context, missing=missing):
                 yield '</span>'
             yield '</li>\n'
         l_1_loop = l_1_c = missing
-        yield '</ol>\n<p class="small muted">Stack number in brackets; tradable calamities in italics. The calamities sheet gives every effect and card modifier.</p>\n<p class="small derived"><span class="derived-head">Derived order.</span> '
+        yield '</ol>\n<p class="small muted">Stack number in brackets; tradable calamities in italics. The calamities sheet gives every effect and card modifier.</p>\n'
+        if (undefined(name='calamity_limits') if l_0_calamity_limits is missing else l_0_calamity_limits):
+            pass
+            yield '<p class="small" id="calamity-limits">'
+            yield escape(t_1(context.eval_ctx, (undefined(name='calamity_limits') if l_0_calamity_limits is missing else l_0_calamity_limits), ' '))
+            yield '</p>'
+        yield '<p class="small derived"><span class="derived-head">Derived order.</span> '
         yield escape((undefined(name='calamity_order_basis') if l_0_calamity_order_basis is missing else l_0_calamity_order_basis))
         yield '</p>\n'
     else:
@@ -186,4 +193,4 @@ def block_content(context, missing=missing):
     yield '\n</div>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=27&21=37&24=66&26=69&27=73&31=102&35=105&36=109&37=118&38=122&40=131&43=139&45=143&46=147&50=167&54=172&55=175'
+debug_info = '1=13&2=16&3=27&21=37&24=67&26=70&27=74&31=103&35=106&36=110&37=119&38=123&40=132&43=140&45=144&46=148&50=168&51=174&55=179&56=182'
