@@ -285,7 +285,7 @@ class AssumedPackage(AssumedView):
         return logic.secondary_losses(
             p.CALAMITY_EFFECTS, p.CALAMITY_MODIFIERS, p.CALAMITY_COMBINATIONS, p.CALAMITY_IMMUNITIES, self.CARDS,
             p.NATIONS, self.COMMODITIES,
-            calamity, effect, allotment, held, traded_by, nations,
+            calamity, effect, allotment, held, traded_by, nations, p.CALAMITIES,
         )  # fmt: skip
 
     def calamities_suffered(

@@ -189,12 +189,21 @@ def set_value(
     within(n, "n", 0, commodity.count, f"the cards in a set of {good}")
     cards = min(n + mining_extra_cards, commodity.count) if n and mining and commodity.mining else n
     value = cards * cards * commodity.value
-    if (redeemed is None) != (players is None) and bonuses:
-        raise OutOfDomainError("give both players= and redeemed_in= for a set redeemed in a trade block")
-    if players is None or redeemed is None or commodity.block is None or n == 0:
-        return value
-    band = next((b for b in bonuses if b.players_min <= players <= b.players_max), None)
-    if band is None:
+    band = None if players is None else _bonus_band(bonuses, players)
+    if redeemed is None and players is not None and band is not None:
+        named = _blocks_named(bands, players)
+        if named != (Block.SINGLE,):
+            # A bonus band of that count, and trade blocks in play: the block redeemed in decides it.
+            raise OutOfDomainError(
+                f"with {players} players a set redeemed outside its good's native trade block gains its face value "
+                f"per card: give redeemed_in= too (one of {', '.join(repr(str(b)) for b in named)})"
+            )
+    if redeemed is not None and players is None and bonuses:
+        raise OutOfDomainError(
+            f"redeemed_in={str(redeemed)!r} without players=: whether a set redeemed outside its good's native "
+            "trade block gains its face value per card depends on the player count: give players= too"
+        )
+    if players is None or redeemed is None or commodity.block is None or n == 0 or band is None:
         return value
     if commodity.block == Block.SHARED:
         if band.shared_goods and drawn is None:
@@ -206,6 +215,20 @@ def set_value(
     else:
         outside = commodity.block != redeemed
     return value + n * commodity.value if outside else value
+
+
+def _bonus_band(bonuses: "tuple[BlockBonus, ...]", players: int) -> "BlockBonus | None":
+    """The band of ``bonuses`` (BLOCK_BONUSES) a game of ``players`` is in; None where none is."""
+    return next((b for b in bonuses if b.players_min <= players <= b.players_max), None)
+
+
+def _blocks_named(bands: "tuple[DeckBand, ...]", players: int) -> "tuple[Block, ...]":
+    """The values ``redeemed_in=`` may take in a game of ``players``: the trade blocks in play
+    (DECK_COMPOSITIONS), or West and East where the ruleset declares no decks for that count."""
+    in_play = _blocks_in_play(bands, players) - {Block.SHARED}
+    if not in_play:
+        return (Block.WEST, Block.EAST)
+    return tuple(block for block in Block if block in in_play)
 
 
 def _player_count(players: int, counts: "Iterable[int]") -> None:
@@ -790,8 +813,13 @@ def secondary_losses(
     commodity_ids: "Mapping[str, object]",
     calamity: str, effect: str, allotment: "Mapping[str, int]", held: "Mapping[str, Iterable[str]] | None",
     traded_by: str | None, nations: "Mapping[str, str] | None",
+    calamities: "Mapping[str, Calamity] | None" = None,
 ) -> "Mapping[str, int]":  # fmt: skip
-    """Each secondary victim's loss, by player: a read-only FrozenMap, in the allotment's order."""
+    """Each secondary victim's loss, by player: a read-only FrozenMap, in the allotment's order.
+
+    ``traded_by`` is held to the calamity's facts: ``calamities`` (the ruleset's CALAMITIES; a
+    package built before passes none) says whether anyone can have traded it, and the calamity's
+    ``trading_player`` immunities whether the trader is spared this effect."""
     allotment = mapping(allotment, "allotment", "players to their shares")
     held = mapping(held, "held", "players to their civilization cards")
     nations = mapping(nations, "nations", "players to their nations")
@@ -805,12 +833,17 @@ def secondary_losses(
         ids = ", ".join(repr(e.id) for e in listed if e.side == Role.SECONDARY) or "none"
         raise UnknownIdError(f"{calamity} has no effect {effect!r} on secondary victims (those it has: {ids})")
     limit = found.max_per_victim if found.max_per_victim is not None else found.amount
+    if traded_by is not None:
+        _tradable(calamities, calamity, traded_by)
     for player, share in allotment.items():
         within(share, f"allotment[{player!r}]", 0, limit, f"a share of {calamity}.{effect}")
-        if share and traded_by is not None and player == traded_by:  # None traded it: no player
+        if not share or traded_by is None or player != traded_by:  # None traded it: no player
+            continue
+        spared = _trader_spared(immunities, calamity, effect)
+        if spared is not None:
             raise OutOfDomainError(
                 f"allotment[{player!r}]={share}: the player who traded {calamity} to the primary victim "
-                "may not be a secondary victim (29.61)"
+                f"may not be a secondary victim of {effect}{spared}"
             )
     total = sum(allotment.values())
     if found.amount is not None and total > found.amount:
@@ -827,6 +860,43 @@ def secondary_losses(
         ).loss(share)
         for player, share in allotment.items()
     })  # fmt: skip
+
+
+def _tradable(calamities: "Mapping[str, Calamity] | None", calamity: str, traded_by: str) -> None:
+    """OutOfDomainError where ``calamity`` is not tradable (CALAMITIES; a package built before
+    passes none): it has no trader to name (``traded_by``). UnknownFactError where its tradability
+    is not in the sources."""
+    found = None if calamities is None else calamities.get(calamity)
+    if found is None:
+        return
+    if found.tradable is None:
+        raise UnknownFactError(f"whether {calamity} is tradable is not in the sources")
+    if not found.tradable:
+        cited = f" ({', '.join(found.rules)})" if found.rules else ""
+        raise OutOfDomainError(
+            f"traded_by={traded_by!r}: {calamity} is not tradable{cited}: no player traded it to the primary "
+            "victim; leave out traded_by="
+        )
+
+
+def _trader_spared(
+    immunities: "Mapping[str, tuple[CalamityImmunity, ...] | None]", calamity: str, effect: str
+) -> str | None:
+    """Why the player who traded ``calamity`` takes no share of its ``effect`` on secondary victims:
+    the citation of the calamity's ``trading_player`` immunity that spares him (" (29.61)", or ""
+    where it cites none); None where none does (he may be allotted a share like any other player).
+    UnknownFactError where the calamity's immunities are unknown."""
+    listed = immunities[calamity]
+    if listed is None:
+        raise UnknownFactError(f"who is immune to {calamity} is not in the sources")
+    for immunity in listed:
+        if (
+            immunity.who == "trading_player"
+            and immunity.side in (None, Role.SECONDARY)
+            and (not immunity.effects or effect in immunity.effects)
+        ):
+            return f" ({', '.join(immunity.rules)})" if immunity.rules else ""
+    return None
 
 
 def calamities_suffered(

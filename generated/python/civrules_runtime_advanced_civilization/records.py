@@ -1094,8 +1094,8 @@ class CalamityImmunity(Record):
     immunity is also the card's `immunity` modifier, which calamity_amount applies.
     """
 
-    __slots__ = ("who", "side", "nation", "card", "text", "effects")
-    __match_args__ = ("who", "side", "nation", "card", "text", "effects")
+    __slots__ = ("who", "side", "nation", "card", "text", "effects", "rules")
+    __match_args__ = ("who", "side", "nation", "card", "text", "effects", "rules")
 
     who: str
     side: Role | None
@@ -1104,6 +1104,8 @@ class CalamityImmunity(Record):
     text: str | None
     #: The effects the immunity is from (empty: every effect of ``side``).
     effects: tuple[str, ...]
+    #: The sections the immunity cites (empty where it cites none, or a package built before them).
+    rules: tuple[str, ...]
 
     def __init__(
         self,
@@ -1113,6 +1115,7 @@ class CalamityImmunity(Record):
         card: str | None,
         text: str | None,
         effects: tuple[str, ...] = (),
+        rules: tuple[str, ...] = (),
     ) -> None:
         _set(self, "who", who)
         _set(self, "side", side)
@@ -1120,6 +1123,7 @@ class CalamityImmunity(Record):
         _set(self, "card", card)
         _set(self, "text", text)
         _set(self, "effects", effects)
+        _set(self, "rules", rules)
 
 
 class Combination(Record):

@@ -125,7 +125,8 @@ class AssumedPackage(AssumedView):
         return logic.research_cost(self._package.RESEARCH, self.WONDERS, level, wonders)
 
     def trade_after_research(self, level: int, trade: int, coins: int = 0, wonders: Iterable[AnyId] = ()) -> int:
-        return logic.trade_after_research(self._package.RESEARCH, self.WONDERS, level, trade, coins, wonders)
+        p = self._package
+        return logic.trade_after_research(p.RESEARCH, self.WONDERS, level, trade, coins, wonders, p.SETTINGS)
 
     def may_place_technology(self, pyramid: Iterable[AnyId], technology: AnyId, starting: AnyId | None = None) -> bool:
         return logic.may_place_technology(self.TECHNOLOGIES, self._package.PYRAMID, pyramid, technology, starting)
@@ -139,8 +140,15 @@ class AssumedPackage(AssumedView):
     def may_stand_on(self, building: AnyId, terrain: AnyId) -> bool:
         return logic.may_stand_on(self.BUILDINGS, self._package.TERRAINS, building, terrain)
 
-    def battle_hand_size(self, figures: int, government: AnyId | None = None, defending_city: bool = False) -> int:
-        return self._package.battle_hand_size(figures, government, defending_city)
+    def battle_hand_size(
+        self,
+        figures: int,
+        government: AnyId | None = None,
+        defending_city: bool = False,
+        *,
+        technologies: Iterable[AnyId] = (),
+    ) -> int:
+        return self._package.battle_hand_size(figures, government, defending_city, technologies=technologies)
 
     def combat_bonus(
         self,

@@ -38,7 +38,8 @@ from .records import (
     Victory,
     Wonder,
 )
-from .vocab import BonusPer, CombatSituation, VictoryKind
+from .settings import Settings
+from .vocab import BonusPer, CombatSituation, EffectKind, VictoryKind
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -132,13 +133,17 @@ def research_cost(research: Research, wonders: "Mapping[str, Wonder]", level: in
 
 
 def trade_after_research(
-    research: Research, wonders: "Mapping[str, Wonder]", level: int, trade: int, coins: int, held: "Iterable[str]"
-) -> int:
+    research: Research, wonders: "Mapping[str, Wonder]", level: int, trade: int, coins: int, held: "Iterable[str]",
+    settings: "Settings | None" = None,
+) -> int:  # fmt: skip
     """The trade left on the dial after researching at ``level`` with ``trade`` and ``coins``: all of it
-    is spent, except one a coin (never more than the player had). ValueError when ``trade`` is short."""
+    is spent, except one a coin (never more than the player had). ValueError when ``trade`` is short,
+    or more than the dial holds (``settings``: the ruleset's SETTINGS, trade.dial_max; None, a
+    package built before it was passed: no bound)."""
     held = held_once(wonders, held, "wonders", "wonder", ONE_WONDER)
     cost = research_cost(research, wonders, level, held)
-    within(trade, "trade", 0, None, "the trade on the dial")
+    dial = settings.trade.dial_max if settings is not None and settings.trade is not None else None
+    within(trade, "trade", 0, dial, "the trade on the dial" + ("" if dial is None else " (SETTINGS.trade.dial_max)"))
     within(coins, "coins", 0, None, "coins held")
     if trade < cost:
         raise OutOfDomainError(f"trade={trade!r} is outside the domain of the rule: level {level} needs {cost} or more")
@@ -239,17 +244,61 @@ def battle_hand_size(
     figures: int,
     government: str | None,
     defending_city: bool,
+    settings: "Settings | None" = None,
+    technology_table: "Mapping[str, Technology] | None" = None,
+    technologies: "Iterable[str]" = (),
 ) -> int:
     """The battle hand of a side with ``figures`` friendly figures in the square: 0 is a defender
     with none there (a city attacked alone, or the player defending a village: p14, "a figura ou
-    cidade" attacked), whose hand gets no figure beyond the first."""
+    cidade" attacked), whose hand gets no figure beyond the first. ``figures`` is at most the
+    stacking limit of a player holding ``technologies`` (SETTINGS.movement.stacking_limit, or the
+    limit a technology held raises it to; no bound where that limit is not in the sources, or where
+    ``settings`` is None: a package built before they were passed)."""
     within(figures, "figures", 0, None, "the figures of a side in battle")
+    if settings is not None and technology_table is not None:
+        held = held_once(technology_table, technologies, "technologies", "technology", ONE_TECHNOLOGY)
+        limit, why = _stacking_limit(settings, technology_table, held)
+        if limit is not None:
+            within(figures, "figures", 0, limit, f"the figures a square holds, {why}")
     flag(defending_city, "defending_city")
     bonus = 0 if government is None else entry(governments, government, "government").battle_hand or 0
     if hand.base is None or hand.per_extra_figure is None or (defending_city and hand.defending_city is None):
         raise UnknownFactError("the battle hand's size is not in the sources")
     size = hand.base + hand.per_extra_figure * max(figures - 1, 0) + bonus
     return size + (hand.defending_city or 0 if defending_city else 0)
+
+
+def _stacking_limit(
+    settings: "Settings", technology_table: "Mapping[str, Technology]", held: "list[str]"
+) -> "tuple[int | None, str]":
+    """The figures a square holds for a player holding ``held`` and where that bound is read from:
+    SETTINGS.movement.stacking_limit, or the highest limit a technology held raises it to (None
+    where a technology held raises it to a limit the sources do not give, or no limit is given)."""
+    movement = settings.movement
+    if movement is None:
+        return None, ""
+    limit, why = movement.stacking_limit, "SETTINGS.movement.stacking_limit"
+    raising = [t for t in held for e in technology_table[t].effects if e.kind is EffectKind.STACKING_LIMIT]
+    for tech in raising:
+        raised = max(
+            (
+                e.value
+                for e in technology_table[tech].effects
+                if e.kind is EffectKind.STACKING_LIMIT and e.value is not None
+            ),
+            default=None,
+        )
+        if raised is None:
+            return None, ""
+        if raised > limit:
+            limit, why = raised, f"raised by {tech}"
+    if not raising:
+        others = sorted(
+            {t.id for t in technology_table.values() for e in t.effects if e.kind is EffectKind.STACKING_LIMIT}
+        )
+        if others:
+            why += f"; give technologies= where the player holds one that raises it: {', '.join(others)}"
+    return limit, why
 
 
 def combat_bonus(
@@ -307,7 +356,8 @@ def victories_met(
     collection(technologies, "technologies")
     within(coins, "coins", 0, None, "coins held")
     if culture_space is not None:
-        within(culture_space, "culture_space", 0, None, "a space of the culture track")
+        last = max((s.position for s in spaces.values()), default=None)  # none known: no bound
+        within(culture_space, "culture_space", 0, last, "a space of the culture track (CULTURE_SPACES)")
     flag(captured_capital, "captured_capital")
     held = set(held_once(technology_table, technologies, "technologies", "technology", ONE_TECHNOLOGY))
     met = []

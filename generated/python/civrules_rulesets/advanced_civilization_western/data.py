@@ -2300,6 +2300,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 card=CardId.ENGINEERING,
                 text="A player holding Engineering cannot be picked as a secondary victim of an Earthquake.",
                 effects=("earthquake_secondary",),
+                rules=("30.213",),
             ),
         ),
         CalamityId.TREACHERY: (),
@@ -2315,6 +2316,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 nation="crete",
                 card=None,
                 text="Crete cannot be the primary victim of Barbarian Hordes.",
+                rules=("30.527",),
             ),
         ),
         CalamityId.EPIDEMIC: (
@@ -2324,6 +2326,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 nation=None,
                 card=None,
                 text="Whoever gave the primary victim Epidemic in trade cannot be made a secondary victim.",
+                rules=("30.611", "29.61"),
             ),
         ),
         CalamityId.CIVIL_DISORDER: (),
@@ -2334,6 +2337,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 nation=None,
                 card=None,
                 text="Whoever gave the primary victim Iconoclasm and Heresy in trade cannot be made a secondary victim.",
+                rules=("30.818", "29.61"),
             ),
             CalamityImmunity(
                 who="card_holder",
@@ -2341,6 +2345,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 nation=None,
                 card=CardId.THEOLOGY,
                 text="No holder of Theology may be named a secondary victim.",
+                rules=("30.819",),
             ),
         ),
         CalamityId.PIRACY: (
@@ -2350,6 +2355,7 @@ CALAMITY_IMMUNITIES: Final[Mapping[str, tuple[CalamityImmunity, ...] | None]] = 
                 nation=None,
                 card=None,
                 text="Whoever gave the primary victim Piracy in trade cannot be made a secondary victim.",
+                rules=("30.912", "29.61"),
             ),
         ),
     },

@@ -280,9 +280,10 @@ def secondary_losses(
     ``allotment`` is the share of the effect's total the primary victim gives each player (29.61:
     he must direct it, 29.64); ``held`` each player's civilization cards, ``nations`` his nation.
     A share is 0 to the per-victim limit (or the total), the shares never exceed the total, and
-    the player who traded the calamity to the primary victim (``traded_by``) is never one of them
-    (29.61): otherwise OutOfDomainError. Each victim's cards then change his loss
-    (:func:`calamity_amount`).
+    the player who traded the calamity to the primary victim (``traded_by``) is none of them where
+    the calamity's ``trading_player`` immunity spares him (CALAMITY_IMMUNITIES; 29.61): otherwise
+    OutOfDomainError, as is ``traded_by`` for a calamity that is not tradable (CALAMITIES: it has no
+    trader). Each victim's cards then change his loss (:func:`calamity_amount`).
     """
     return logic.secondary_losses(
         data.CALAMITY_EFFECTS,
@@ -298,6 +299,7 @@ def secondary_losses(
         held,
         traded_by,
         nations,
+        data.CALAMITIES,
     )
 
 

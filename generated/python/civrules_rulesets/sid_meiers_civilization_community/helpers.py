@@ -56,14 +56,15 @@ def research_cost(level: int, wonders: Iterable[WonderIdName] = ()) -> int:
 def trade_after_research(level: int, trade: int, coins: int = 0, wonders: Iterable[WonderIdName] = ()) -> int:
     """The trade left on the dial after researching a technology of ``level`` with ``trade`` on the
     dial and ``coins``: research spends all the trade, but each coin keeps some (never more than the
-    player had). ValueError when ``trade`` is below the cost.
+    player had). ValueError when ``trade`` is below the cost, or more than the dial holds
+    (SETTINGS.trade.dial_max).
 
     >>> trade_after_research(2, 18)
     0
     >>> trade_after_research(2, 18, coins=4)
     4
     """
-    return logic.trade_after_research(data.RESEARCH, data.WONDERS, level, trade, coins, wonders)
+    return logic.trade_after_research(data.RESEARCH, data.WONDERS, level, trade, coins, wonders, data.SETTINGS)
 
 
 def may_place_technology(
@@ -96,15 +97,26 @@ def may_stand_on(building: BuildingIdName, terrain: TerrainIdName) -> bool:
     return logic.may_stand_on(data.BUILDINGS, data.TERRAINS, building, terrain)
 
 
-def battle_hand_size(figures: int, government: GovernmentIdName | None = None, defending_city: bool = False) -> int:
+def battle_hand_size(
+    figures: int,
+    government: GovernmentIdName | None = None,
+    defending_city: bool = False,
+    *,
+    technologies: Iterable[TechnologyIdName] = (),
+) -> int:
     """The battle hand of a side with ``figures`` friendly figures in the square, under
     ``government``, defending a city or capital or not (BATTLE_HAND). ``figures`` may be 0: a city
-    attacked with no figure in it, or the player defending a village (p14).
+    attacked with no figure in it, or the player defending a village (p14); it is at most the
+    stacking limit (SETTINGS.movement.stacking_limit), or the limit a technology the side's player
+    holds (``technologies``) raises it to: otherwise OutOfDomainError.
 
     >>> battle_hand_size(2)
     5
     """
-    return logic.battle_hand_size(data.BATTLE_HAND, data.GOVERNMENTS, figures, government, defending_city)
+    return logic.battle_hand_size(
+        data.BATTLE_HAND, data.GOVERNMENTS, figures, government, defending_city,
+        data.SETTINGS, data.TECHNOLOGIES, technologies,
+    )  # fmt: skip
 
 
 def combat_bonus(
