@@ -100,7 +100,7 @@ RULESET_NAME: Final = "Advanced Civilization with the Western Extension"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(2, 8, best=None, rule=("1.1", "16.1"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "53adbd4e65391803c8e25cf7d93072d25b018b9ac9ccbad6e529e43de54c5426"
+RULESET_FINGERPRINT: Final = "7560355c85c9e79f870c9b21b3a7547660c7c982c1b4f24d0c14e3cea1eff2eb"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -7758,6 +7758,15 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         "player_counts.2": ("16.8",),
         "areas.knossos": ("4.6",),
         "areas.phaestos": ("4.6",),
+        "areas.sahara": (
+            "community/advciv_start_areas.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/civilizations.json)",
+        ),
+        "areas.tripolitania": (
+            "community/advciv_start_areas.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/civilizations.json)",
+        ),
+        "areas.tunisia_2": (
+            "community/advciv_start_areas.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/civilizations.json)",
+        ),
         "flood_plains.nile": ("4.42",),
         "flood_plains.mesopotamia": ("4.42",),
         "flood_plains.danube": ("4.42",),

@@ -55,7 +55,7 @@ RULESET_NAME: Final = "Imperial Settlers, peaceful variant"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "bad1ed3696f12233804615e4203be8d2cc66826abf6b570ddb2e36345f1e25c8"
+RULESET_FINGERPRINT: Final = "b5b827c2fbf3ee721019e19dff36916680e2337269b97c0f2cb270582b2ff63f"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -3856,6 +3856,7 @@ ACTIONS: Final[Mapping[str, Action]] = FrozenMap(
                 "p9/transformando-um-local-em-uma-fundacao",
                 "p7/fichas-de-defesa",
                 "p11/posicionando-samurais",
+                "p12/variante-pacifica",
             ),
             cards="spoils",
             gives="spoils",
@@ -4896,6 +4897,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "p9/transformando-um-local-em-uma-fundacao",
             "p7/fichas-de-defesa",
             "p11/posicionando-samurais",
+            "p12/variante-pacifica",
         ),
         "actions.activate": ("p10/ativar-um-local-de-acao",),
         "actions.spend_workers": (
