@@ -621,14 +621,15 @@ extends: imperial-settlers
 overlay:
   settings:
     starting_hand: {common: 3, source: "house rule: bigger start"}
-    rounds: {count: 6}
+    rounds: {count: 6}  # civrules: ignore[Q009] an uncited change, to show how it is cited
 """
 
 SETTINGS_B = (
     SETTINGS_A.replace("isv-a", "isv-b")
     .replace("variant A", "variant B")
     .replace(
-        '    starting_hand: {common: 3, source: "house rule: bigger start"}\n    rounds: {count: 6}\n',
+        '    starting_hand: {common: 3, source: "house rule: bigger start"}\n'
+        "    rounds: {count: 6}  # civrules: ignore[Q009] an uncited change, to show how it is cited\n",
         '    starting_hand: {faction: 1, source: "house rule: smaller start"}\n',
     )
 )
