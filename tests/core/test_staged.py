@@ -8,8 +8,10 @@ passed. These tests make real git repositories (git is run as the hooks run it).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from click.testing import CliRunner
 
 from civrules.cli import main
 from civrules.support import staged
+from tests.conftest import REPO
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -126,6 +129,18 @@ def test_staged_outside_a_repository_or_without_check_is_a_usage_error(
     assert result.exit_code == 2 and "--staged goes with --check" in result.output
 
 
+def test_a_git_dir_with_no_work_tree_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """GIT_DIR naming a bare repository: git has no work tree to compare, said as R008."""
+    root = repository(tmp_path)
+    subprocess.run(["git", "clone", "-q", "--bare", str(root), str(tmp_path / "bare.git")], check=True)
+    monkeypatch.setenv("GIT_DIR", str(tmp_path / "bare.git"))
+    code, found = validate(root, monkeypatch, "--staged")
+    assert code == 2
+    (problem,) = found
+    assert problem["code"] == "R008" and "git cannot list what is staged" in str(problem["message"]), problem
+    assert "work tree" in str(problem["message"]) and problem["hint"]
+
+
 def test_build_check_staged_names_an_output_file_not_added(tmp_path: Path) -> None:
     """`civrules build` wrote a new file under generated/ that was not `git add`ed: the check
     compares the disk and passed, and the commit lacked the file."""
@@ -142,3 +157,176 @@ def test_build_check_staged_names_an_output_file_not_added(tmp_path: Path) -> No
 
     problems = _staged_problems(generated, lambda path: path.relative_to(root).as_posix(), rules=False)
     assert [(d.code, d.span.file if d.span else None) for d in problems] == [("R022", "generated/python/b.py")]
+
+
+#: A pre-commit hook (sh) that records what it is given, then stops the commit: the index stays
+#: as staged, and the test reads the environment and directory git ran the hook with.
+RECORDING_HOOK = '#!/bin/sh\nenv -0 > "$HOOK_RECORD/environment"\npwd > "$HOOK_RECORD/directory"\nexit 1\n'
+
+#: A hook that asks civrules, in the hook's own process tree as git started it, what differs from
+#: the index under `$HOOK_RULES` (cheap: the module imports the standard library alone).
+ASKING_HOOK = (
+    "#!/bin/sh\n"
+    '"$HOOK_PYTHON" -c "import json, sys; from pathlib import Path; from civrules.support import staged; '
+    "print(json.dumps([[one.relative, one.state] for one in staged.unstaged(Path(sys.argv[1]), staged.is_rule_file)]))"
+    '" "$HOOK_RULES" > "$HOOK_RECORD/answer" 2> "$HOOK_RECORD/error"\n'
+    "exit 1\n"
+)
+
+
+def install_hook(tmp_path: Path, text: str) -> Path:
+    """A hooks folder holding ``text`` as pre-commit (given to git as core.hooksPath)."""
+    hooks = tmp_path / "hooks"
+    hooks.mkdir(exist_ok=True)
+    (hooks / "pre-commit").write_text(text, encoding="utf-8")
+    (hooks / "pre-commit").chmod(0o755)
+    return hooks
+
+
+def commit_with_hook(where: Path, hooks: Path, record: Path, *args: str, **extra: str) -> None:
+    """`git commit` in ``where`` as a designer types it, the hook in ``hooks`` run by git itself."""
+    record.mkdir(exist_ok=True)
+    environment = {name: value for name, value in os.environ.items() if not name.startswith("GIT_")}
+    environment.update(HOOK_RECORD=str(record), PYTHONPATH=str(REPO / "compiler"), **extra)
+    configured = ["-c", "user.name=t", "-c", "user.email=t@example.org", "-c", f"core.hooksPath={hooks}"]
+    done = subprocess.run(
+        ["git", *configured, "commit", "-qm", "hooked", *args],
+        cwd=where,
+        env=environment,
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr  # the hook stops it, having recorded what it was given
+
+
+def test_validate_staged_in_a_linked_worktree_as_git_runs_the_hook(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git gives a hook in a linked worktree GIT_DIR (.git/worktrees/NAME) and no GIT_WORK_TREE: git
+    run inside rules/ took rules/ as the top of the work tree, and every commit was refused with
+    R022 about paths that do not exist (rules/rules/rulesets/...)."""
+    root = repository(tmp_path)
+    git(root, "worktree", "add", "-q", str(tmp_path / "wt"))
+    worktree = tmp_path / "wt"
+    manifest = worktree / "rules" / "rulesets" / "repo1.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    git(worktree, "add", "-A")
+    record = tmp_path / "record"
+    commit_with_hook(worktree, install_hook(tmp_path, RECORDING_HOOK), record)
+    entries = (record / "environment").read_text(encoding="utf-8").split("\0")
+    given = dict(entry.split("=", 1) for entry in entries if "=" in entry)
+    assert given["GIT_DIR"].endswith("/worktrees/wt") and "GIT_WORK_TREE" not in given  # git's way, held
+    for name, value in given.items():
+        if name.startswith("GIT_"):
+            monkeypatch.setenv(name, value)
+    directory = Path((record / "directory").read_text(encoding="utf-8").strip())
+    code, found = validate(directory, monkeypatch, "repo1", "--staged")
+    assert code == 0 and [d for d in found if d["severity"] != "info"] == [], found
+    (worktree / "rules" / "rulesets" / "repo3.yaml").write_text(MANIFEST.format(id="repo3", base="repo1"), "utf-8")
+    code, found = validate(directory, monkeypatch, "repo1", "--staged")
+    assert code == 1
+    assert [(d["code"], d["file"]) for d in found if d["severity"] != "info"] == [("R022", "rules/rulesets/repo3.yaml")]
+
+
+def _layout(tmp_path: Path, name: str) -> tuple[Path, Path, tuple[str, ...]]:
+    """A repository of one layout with a change staged: where to commit, the rules folder, and
+    the arguments of `git commit`."""
+    if name == "no commits yet":
+        root = tmp_path / "repo"
+        (root / "rules" / "rulesets").mkdir(parents=True)
+        git(root, "init", "-q")
+        (root / "rules" / "rulesets" / "repo1.yaml").write_text(
+            MANIFEST.format(id="repo1", base="advanced-civilization"), encoding="utf-8"
+        )
+        git(root, "add", "-A")
+        return root, root / "rules", ()
+    if name == "rules below the top":
+        root = tmp_path / "repo"
+        (root / "data" / "rules" / "rulesets").mkdir(parents=True)
+        git(root, "init", "-q")
+        (root / "data" / "rules" / "rulesets" / "repo1.yaml").write_text(MANIFEST.format(id="repo1", base="x"), "utf-8")
+        git(root, "add", "-A")
+        git(root, "commit", "-qm", "start")
+        git(root, "worktree", "add", "-q", str(tmp_path / "wt"))
+        where = tmp_path / "wt"
+        rules = where / "data" / "rules"
+    elif name == "submodule":
+        inner = repository(tmp_path / "inner")
+        root = tmp_path / "super"
+        root.mkdir()
+        git(root, "init", "-q")
+        git(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner), "sub")
+        git(root, "commit", "-qm", "with the submodule")
+        where = root / "sub"
+        rules = where / "rules"
+    else:
+        root = repository(tmp_path)
+        where, rules = root, root / "rules"
+        if name.startswith("linked worktree"):
+            git(root, "worktree", "add", "-q", str(tmp_path / "wt"))
+            where = tmp_path / "wt"
+            rules = where / "rules"
+    manifest = next((rules / "rulesets").iterdir())
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    if name.endswith("git commit FILE"):  # git stages it into an index of its own for the hook
+        return where, rules, (str(manifest.relative_to(where)),)
+    git(where, "add", "-A")
+    return where, rules, ()
+
+
+@pytest.mark.parametrize(
+    "layout",
+    [
+        "main checkout",
+        "main checkout, git commit FILE",
+        "linked worktree",
+        "linked worktree, git commit FILE",
+        "rules below the top",
+        "submodule",
+        "no commits yet",
+    ],
+)
+def test_the_hook_sees_what_the_commit_holds_in_every_layout(tmp_path: Path, layout: str) -> None:
+    """A real `git commit` runs a hook that asks civrules what under the rules folder differs from
+    the index: nothing staged is reported, and an untracked file is, in each layout git has."""
+    where, rules, args = _layout(tmp_path, layout)
+    (rules / "rulesets" / "untracked.yaml").write_text(MANIFEST.format(id="untracked", base="x"), encoding="utf-8")
+    record = tmp_path / "record"
+    hooks = install_hook(tmp_path, ASKING_HOOK)
+    commit_with_hook(where, hooks, record, *args, HOOK_PYTHON=sys.executable, HOOK_RULES=str(rules.relative_to(where)))
+    assert (record / "error").read_text(encoding="utf-8") == ""
+    assert json.loads((record / "answer").read_text(encoding="utf-8")) == [["rulesets/untracked.yaml", "untracked"]]
+
+
+@pytest.mark.slow
+def test_a_commit_in_a_linked_worktree_passes_the_hook_civrules_init_writes(tmp_path: Path) -> None:
+    """The review's reproduction whole: a repository from `civrules init`, its hook's command run
+    by git for commits made in a linked worktree (a fresh interpreter each, hence slow)."""
+    made = CliRunner().invoke(main, ["init", str(tmp_path / "repo1")])
+    assert made.exit_code == 0, made.output
+    root = tmp_path / "repo1"
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "init")
+    git(root, "worktree", "add", "-q", str(tmp_path / "wt1"))
+    worktree = tmp_path / "wt1"
+    (variant,) = (worktree / "rules" / "rulesets").iterdir()
+    variant.write_text(variant.read_text(encoding="utf-8") + "# x\n", encoding="utf-8")
+    git(worktree, "add", "-A")
+    hook = '#!/bin/sh\n"$HOOK_PYTHON" -m civrules validate --strict --staged > "$HOOK_RECORD/said" 2>&1\n'
+    hooks = install_hook(tmp_path, hook)
+    environment = {name: value for name, value in os.environ.items() if not name.startswith("GIT_")}
+    environment.update(HOOK_RECORD=str(tmp_path), HOOK_PYTHON=sys.executable, PYTHONPATH=str(REPO / "compiler"))
+    command = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", "-c", f"core.hooksPath={hooks}"]
+    done = subprocess.run([*command, "commit", "-qm", "wt"], cwd=worktree, env=environment, check=False)
+    assert done.returncode == 0, (tmp_path / "said").read_text(encoding="utf-8")
+    (worktree / "rules" / "rulesets" / "base.yaml").write_text(MANIFEST.format(id="base", base=variant.stem), "utf-8")
+    (worktree / "rules" / "rulesets" / "top.yaml").write_text(MANIFEST.format(id="top", base="base"), "utf-8")
+    git(worktree, "add", "rules/rulesets/top.yaml")  # its base left out of the commit
+    done = subprocess.run([*command, "commit", "-qm", "top"], cwd=worktree, env=environment, check=False)
+    said = (tmp_path / "said").read_text(encoding="utf-8")
+    assert done.returncode == 1 and "error[R022]" in said, said
+    assert [line for line in said.splitlines() if "error[" in line] == [
+        "rules/rulesets/base.yaml:1:1: error[R022]: `rules/rulesets/base.yaml` is not in git's index "
+        "(untracked, or ignored): the commit will not hold it"
+    ], said

@@ -12,7 +12,9 @@ under it that is untracked (or ignored), changed but not staged, or staged but d
 git is run as the system's ``git`` (on the PATH), with a fixed list of arguments and no shell:
 nothing from the working tree is executed (``core.fsmonitor`` is turned off for the call). The
 index is the one git names in ``GIT_INDEX_FILE`` when set (a commit of some paths only, `git
-commit -a`), as a hook sees it.
+commit -a`), as a hook sees it; and the work tree is the one git gives the hook's directory, also
+where git names only the repository (``GIT_DIR``, as in a linked worktree), though git is run in the
+rules folder.
 """
 
 from __future__ import annotations
@@ -64,28 +66,10 @@ def unstaged(folder: Path, wanted: Callable[[str], bool] = lambda _relative: Tru
             "install git, or leave --staged out",
             missing_git=True,
         )
-    environment = dict(os.environ)
-    for name in _PATH_VARIABLES:  # git runs in ``folder``, not in the hook's directory
-        value = environment.get(name)
-        if value and not os.path.isabs(value):
-            environment[name] = os.path.abspath(value)
-    command = [git, "-c", "core.fsmonitor=false", "-c", "core.quotepath=off"]
-    command += ["ls-files", "-z", "-t", "--others", "--modified", "--deleted", "--", "."]
-    try:
-        done = subprocess.run(command, cwd=folder, env=environment, capture_output=True, check=False)
-    except OSError as error:
-        raise StagedError(
-            f"--staged could not run git in `{folder}`: {error.strerror or error}",
-            "check that git runs, or leave --staged out",
-        ) from None
-    if done.returncode != 0:
-        said = " ".join(done.stderr.decode("utf-8", "replace").split())[:300] or f"status {done.returncode}"
-        raise StagedError(
-            f"--staged: git cannot list what is staged in `{folder}` ({said})",
-            "run it in a git repository that holds the rules folder (as pre-commit does), or leave --staged out",
-        )
+    environment = _as_in_the_hook(git)
+    listed = _git(git, folder, environment, "ls-files", "-z", "-t", "--others", "--modified", "--deleted", "--", ".")
     found: dict[str, str] = {}
-    for entry in done.stdout.split(b"\0"):
+    for entry in listed.split(b"\0"):
         if len(entry) < 3 or entry[1:2] != b" ":
             continue
         tag, relative = entry[:1].decode("ascii", "replace"), os.fsdecode(entry[2:])
@@ -95,6 +79,49 @@ def unstaged(folder: Path, wanted: Callable[[str], bool] = lambda _relative: Tru
         if found.get(relative) != "deleted":  # a deleted file is listed as changed too
             found[relative] = state
     return [Unstaged(relative, found[relative]) for relative in sorted(found)]
+
+
+def _as_in_the_hook(git: str) -> dict[str, str]:
+    """The environment that makes git, run in the rules folder, see the repository and work tree
+    it sees in the hook's own directory (the current one).
+
+    git run for a hook keeps its paths for the hook's directory: each may be relative to it, made
+    absolute here. In a linked worktree (and after `git --git-dir=...`) git sets ``GIT_DIR`` and no
+    ``GIT_WORK_TREE``, and with ``GIT_DIR`` alone git takes the directory it runs in as the top of
+    the work tree (unless the repository's ``core.worktree`` says otherwise): run inside rules/, it
+    compared rules/ with an index of paths under rules/, and every file looked untracked and
+    deleted. So the top is asked of git where the hook runs, and named to git in the rules folder.
+    """
+    environment = dict(os.environ)
+    for name in _PATH_VARIABLES:  # git runs in the rules folder, not in the hook's directory
+        value = environment.get(name)
+        if value and not os.path.isabs(value):
+            environment[name] = os.path.abspath(value)
+    if environment.get("GIT_DIR") and not environment.get("GIT_WORK_TREE"):
+        top = _git(git, Path.cwd(), environment, "rev-parse", "--show-toplevel").rstrip(b"\n")
+        environment["GIT_WORK_TREE"] = os.fsdecode(top)
+    return environment
+
+
+def _git(git: str, where: Path, environment: dict[str, str], *arguments: str) -> bytes:
+    """What git prints for ``arguments`` run in ``where``; :class:`StagedError` when it fails."""
+    command = [git, "-c", "core.fsmonitor=false", "-c", "core.quotepath=off", *arguments]
+    try:
+        done = subprocess.run(
+            command, cwd=where, env=environment, capture_output=True, check=False, stdin=subprocess.DEVNULL
+        )
+    except OSError as error:
+        raise StagedError(
+            f"--staged could not run git in `{where}`: {error.strerror or error}",
+            "check that git runs, or leave --staged out",
+        ) from None
+    if done.returncode != 0:
+        said = " ".join(done.stderr.decode("utf-8", "replace").split())[:300] or f"status {done.returncode}"
+        raise StagedError(
+            f"--staged: git cannot list what is staged in `{where}` ({said})",
+            "run it in a git repository that holds the rules folder (as pre-commit does), or leave --staged out",
+        )
+    return done.stdout
 
 
 def is_rule_file(relative: str) -> bool:
