@@ -4,6 +4,7 @@ much it prints."""
 from __future__ import annotations
 
 import shlex
+import shutil
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,31 @@ def test_an_empty_folder_link_or_fifo_is_stale_by_its_path(tmp_path: Path) -> No
         "an empty folder (civrules writes none)",
     ]
     assert list(output.stale_files(root, {"a.txt": b"a\n"}, scope=["sheets/"])) == []
+
+
+def test_a_stale_hint_never_pastes_a_build_that_refuses_the_folder(tmp_path: Path) -> None:
+    """`build --check --out X` of a folder civrules did not write (no marker), or of a link, said
+    "write it again: `civrules build --out X`", which R007 then refused: the hint says what to do
+    first, and the command then runs."""
+    rules = copy_rulesets(tmp_path / "rules", "imperial-settlers-peaceful")
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine\n", encoding="utf-8")
+    code, stdout, stderr = _build(rules, out, "--check")
+    assert code == 1, stdout + stderr
+    again = shlex.join(["civrules", "--rules", str(rules), "build", "--out", str(out)])
+    first = f"move `{out}` aside (or delete it) yourself, as `build` replaces only a folder it wrote"
+    hints = {line for line in stdout.splitlines() if line.startswith("  hint: ")}
+    assert hints == {f"  hint: {first}; then write it again: `{again}`, and commit the result"}, hints
+    assert f"civrules: {out} is stale (" in stderr and f"); {first}; then run `{again}`" in stderr, stderr
+    assert _build(rules, out)[0] == 2  # the build refuses the folder, as the hint says
+    shutil.rmtree(out)
+    assert _build(rules, out)[0] == 0  # and takes it once moved aside
+    link = tmp_path / "link"
+    link.symlink_to(out, target_is_directory=True)
+    code, stdout, stderr = _build(rules, link, "--check")
+    assert code == 1, stdout + stderr
+    again = shlex.join(["civrules", "--rules", str(rules), "build", "--out", str(link)])
+    (hint,) = [line for line in stdout.splitlines() if line.startswith("  hint: ")]
+    first = f"remove the link `{link}` (civrules does not follow links)"
+    assert hint == f"  hint: {first}; then write it again: `{again}`, and commit the result"

@@ -393,6 +393,55 @@ def test_an_output_command_refuses_the_tree_another_command_wrote(
     assert civrules("schemas", "--out", "schemas", "--check")[0] == 0
 
 
+def test_check_of_a_tree_another_command_wrote_is_refused_as_its_write_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`build --check --out schemas` (init's schemas) said 58 stale files, each hinted `civrules
+    build --out schemas`, which R007 then refused; `schemas --check --out gen` did the same of a
+    build's tree. --check judges the folder's kind as the write does, and names the check of it."""
+    repository = made(tmp_path)
+    monkeypatch.chdir(repository)
+    code, said, _ = civrules("build", "--check", "--out", "schemas")
+    assert code == 2, said
+    (error,) = [line for line in said.splitlines() if "error[" in line]
+    assert error == (
+        "<command line>:1:1: error[R007]: refusing to compare `schemas` with what `build` writes: it holds the "
+        f"output of civrules' `schemas` command (its `{MARKER}` says so)"
+    )
+    hint = " ".join(line.strip() for line in said.splitlines() if line.startswith("  hint:"))
+    assert "`civrules schemas --check --out schemas` compares it" in hint, said
+    assert "build --out schemas" not in said
+    (repository / "gen").mkdir()
+    (repository / "gen" / MARKER).write_bytes(marker_text("build"))
+    code, said, _ = civrules("schemas", "--check", "--out", "gen")
+    assert code == 2 and "error[R009]" not in said, said
+    assert "refusing to compare `gen` with what `schemas` writes: it holds the output of civrules' `build`" in said
+    assert "`civrules build --check --out gen` compares it" in said and "schemas --out gen" not in said
+    (repository / "sheets").mkdir()
+    (repository / "sheets" / MARKER).write_bytes(marker_text("sheets"))
+    code, said, _ = civrules("schemas", "--check", "--out", "sheets")
+    assert code == 2 and "it holds the output of civrules' `sheets` command" in said, said
+    assert "`sheets` is written again by `sheets`" in said  # sheets has no --check
+
+
+def test_a_stale_schemas_hint_never_pastes_a_write_that_is_refused(tmp_path: Path) -> None:
+    """A schemas folder kept by hand (no marker) is compared, and its hint said `civrules schemas
+    --out X`, which refuses a folder civrules did not write: it says to move the folder aside first."""
+    out = tmp_path / "kept"
+    out.mkdir()
+    (out / "notes.json").write_text("{}\n", encoding="utf-8")
+    code, said, _ = civrules("schemas", "--out", str(out), "--check")
+    assert code == 1, said
+    hints = {line for line in said.splitlines() if line.startswith("  hint:")}
+    assert f"  hint: move `{out}` aside (or delete it) yourself, as `schemas` replaces only a folder it wrote; " in (
+        "\n".join(hints)
+    ), said
+    assert all(f"then write the schemas again: `civrules schemas --out {out}`" in hint for hint in hints), said
+    assert civrules("schemas", "--out", str(out))[0] == 2  # the write refuses it, as the hint says
+    shutil.rmtree(out)
+    assert civrules("schemas", "--out", str(out))[0] == 0  # and takes it once moved aside
+
+
 def test_the_yamllint_configuration_is_the_one_init_writes() -> None:
     assert (REPO / ".yamllint").read_text(encoding="utf-8") == YAMLLINT
 

@@ -1378,7 +1378,7 @@ def _build(
 ) -> None:
     from civrules.emit import build as builder
     from civrules.emit import stamp
-    from civrules.emit.output import OutputError
+    from civrules.emit.output import OutputError, before_replacing
 
     arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
     # A build lets go of what only the checks need once each ruleset is checked (--check keeps all).
@@ -1403,14 +1403,16 @@ def _build(
         for line in stale:  # each file's diff made as it is printed, and the lines printed bounded
             click.echo(printable(line))
         # Each stale file is an error of its own, located at it: CI can select, ignore or annotate it.
-        found += [_stale_output(out, relative, what) for relative, what in stale.found]
+        first = before_replacing(out, obj.protected(), kind="build") if stale.found else None
+        found += [_stale_output(out, relative, what, first) for relative, what in stale.found]
         found += not_staged
     ordered = sorted(sort_diagnostics(found), key=lambda d: by_severity[d.severity])
     _emit(ordered, "text", verbose=verbose, keep_order=True, summaries=False)
     if stale is not None:
         if stale.files:
             differ = f"{stale.files:,} file differs" if stale.files == 1 else f"{stale.files:,} files differ"
-            click.echo(f"civrules: {printable(str(out))} is stale ({differ}); run `{_build_command()}`", err=True)
+            then = f"{printable(first)}; then run" if first else "run"
+            click.echo(f"civrules: {printable(str(out))} is stale ({differ}); {then} `{_build_command()}`", err=True)
         elif not result.failed and not not_staged:
             _note(f"civrules: {printable(str(out))} is up to date")
         if not_staged:
@@ -1702,7 +1704,7 @@ def schemas(obj: Context, out: Path, check_only: bool) -> None:
     The modelines civrules writes (`# yaml-language-server: $schema=../../schemas/...`) point at a
     `schemas/` folder beside `rules/`: `civrules schemas --out schemas` makes it.
     """
-    from civrules.emit.output import MARKER, OutputError, check_replaceable, stale_files, write_tree
+    from civrules.emit.output import MARKER, OutputError, before_replacing, check_replaceable, stale_files, write_tree
     from civrules.emit.repository import schema_tree
 
     tree = schema_tree()
@@ -1722,7 +1724,8 @@ def schemas(obj: Context, out: Path, check_only: bool) -> None:
             and not (one.relative == "README.md" and one.what() == "is missing")
         ]
         if stale:
-            _emit([_stale_schema(out, one, one.relative in tree) for one in stale], "text")
+            first = before_replacing(out, obj.protected(), kind="schemas")
+            _emit([_stale_schema(out, one, one.relative in tree, first) for one in stale], "text")
             sys.exit(EXIT_RULE_ERRORS)
         _note(f"civrules: {printable(str(out))} holds the schemas of civrules {__version__}")
         return
@@ -1740,17 +1743,20 @@ def _build_command() -> str:
     return rerun(dropping={"--check": False}) or command("build")
 
 
-def _stale_output(out: Path, relative: str, what: str) -> Diagnostic:
-    """R009: one file of a generated tree that is not what `civrules build` would write there."""
+def _stale_output(out: Path, relative: str, what: str, first: str | None = None) -> Diagnostic:
+    """R009: one file of a generated tree that is not what `civrules build` would write there;
+    ``first``: what to do before that build takes the folder (:func:`before_replacing`)."""
     shown = str(out / relative) if relative else str(out)
     stale = codes.OUTPUT_STALE
     hint = f"write it again: `{_build_command()}`, and commit the result"
+    if first:
+        hint = f"{first}; then {hint}"
     return Diagnostic(stale.code, stale.severity, f"`{shown}` {what}", Span.at(shown), hint)
 
 
-def _stale_schema(out: Path, one: StaleFile, ours: bool) -> Diagnostic:
+def _stale_schema(out: Path, one: StaleFile, ours: bool, first: str | None) -> Diagnostic:
     """R009: one entry of a schemas folder that is not what this civrules writes (``ours``: a
-    file it writes has that path)."""
+    file it writes has that path; ``first``: what to do before `civrules schemas` takes the folder)."""
     relative, said, reason = one.relative, one.what(), one.reason
     if reason is not None:  # a link, a FIFO, an empty folder: named, never read
         entry = "not a folder" if not relative else "not the file" if ours else "no file"
@@ -1767,10 +1773,9 @@ def _stale_schema(out: Path, one: StaleFile, ours: bool) -> Diagnostic:
 
     # The invocation again without `--check` (a bare command where there is none).
     again = f"write the schemas again: `{rerun(dropping={'--check': False}) or command('schemas', '--out', str(out))}`"
-    if not relative:  # the folder is a link, which civrules neither follows nor replaces
-        hint = f"remove the link `{shown}`, then {again}"
-    else:
-        hint = again + ("" if ours else f", or delete `{shown}`")
+    hint = again if ours or not relative else f"{again}, or delete `{shown}`"
+    if first:  # the write would refuse the folder as it is (not one civrules wrote, or a link)
+        hint = f"{first}; then {hint}"
     return Diagnostic(stale.code, stale.severity, f"`{shown}` {what}", Span.at(shown), hint)
 
 

@@ -662,9 +662,9 @@ OUTPUT_REFUSED = define(
     folder (`--out` of build, schemas, sheets, helpers) that is the rules folder or holds it, is
     a symbolic link or a file, or holds files civrules did not write (no `.civrules-output` in
     it), or the output of another command (its `.civrules-output` names the command that wrote
-    it: `build --out schemas` would delete the schemas `init` wrote); a file `init` or
-    `new-variant` would write over; or a folder the system will not let it write (permissions, a
-    full disk).
+    it: `build --out schemas` would delete the schemas `init` wrote, and `build --check --out
+    schemas` compares nothing of build's there); a file `init` or `new-variant` would write over;
+    or a folder the system will not let it write (permissions, a full disk).
     Why: an output folder is replaced whole; replacing one civrules did not write, or another
     command's, could delete your work, so nothing was changed. The command exits with status 2.
     Fix: name a new or empty folder with `--out`, or one the same command wrote before; move aside

@@ -188,8 +188,11 @@ def check_replaceable(out: Path, protected: Iterable[Path] = (), *, contents: bo
     ``protected`` are folders that must survive whatever is asked (the rules folder): ``out`` may
     be neither one of them, nor inside one, nor above one. The working directory and its
     ancestors are always protected. A folder on the way to ``out`` inside the project (see
-    :func:`refuse_links`) may not be a link. With ``contents=False`` only where ``out`` is is judged
-    (for ``build --check``, which reads the tree but writes nothing).
+    :func:`refuse_links`) may not be a link. With ``contents=False`` (for ``build --check`` and
+    ``schemas --check``, which read the tree but write nothing) only where ``out`` is, and whose
+    tree its marker says it is, are judged: another command's tree is not compared (its every file
+    was called stale, and the hint's build refused); what else the write would refuse is compared,
+    and :func:`before_replacing` says what to do before the write.
 
     A marked folder is replaced only by a tree of the kind its marker names (`civrules sheets X
     --out schemas` would have deleted the schemas `init` wrote); a marker that names no kind,
@@ -213,24 +216,16 @@ def check_replaceable(out: Path, protected: Iterable[Path] = (), *, contents: bo
                 "choose an --out folder outside it"
             )
     found = files.kind_of(target.parent, target.name) if target.parent.is_dir() else "missing"
+    marked = marked_kind(target) if found == "dir" else None
+    if marked not in (None, "", kind):
+        raise _another_kind(shown, printable_kind(marked or ""), kind, compare=not contents)
     if found == "missing" or not contents:
         return
     if found == "link":
         raise OutputError(f"refusing to replace `{shown}`: it is a symbolic link; civrules does not follow links")
     if found != "dir":
         raise OutputError(f"refusing to replace `{shown}`: it is not a folder (a file, a FIFO or a device)")
-    marked = marked_kind(target)
-    if marked is not None:
-        if marked in ("", kind):
-            return
-        raise OutputError(
-            f"refusing to replace `{shown}`: it holds the output of civrules' `{printable_kind(marked)}` "
-            f"command (its `{MARKER}` says so), not of `{kind}`",
-            f"`{kind}` replaces only a folder of its own, an empty one or a new one: name another --out "
-            f"folder for it; `{shown}` is written again by `{printable_kind(marked)}` (delete it yourself "
-            "first if it is no longer wanted)",
-        )
-    if _is_empty(target):
+    if marked is not None or _is_empty(target):
         return
     # Never judged by the shape of its paths: `python/<x>/<y>` and `sheets/<x>/<y>` files were
     # taken for a tree civrules wrote before it marked them, and a user's folder was replaced.
@@ -240,6 +235,47 @@ def check_replaceable(out: Path, protected: Iterable[Path] = (), *, contents: bo
         "one: choose another --out folder, or move this one aside (or delete it) yourself; a "
         "generated/ written by a civrules older than the marker is taken once it is deleted",
     )
+
+
+#: The commands that compare a tree of their kind with `--check`.
+_CHECKED_KINDS = ("build", "schemas")
+
+
+def _another_kind(shown: str, marked: str, kind: str, *, compare: bool) -> OutputError:
+    """The refusal of ``kind`` (to replace, or with ``compare`` to compare) a folder whose marker
+    says the command ``marked`` wrote it; its hint names what is the folder's to write or check."""
+    said = f"it holds the output of civrules' `{marked}` command (its `{MARKER}` says so)"
+    if not compare:
+        return OutputError(
+            f"refusing to replace `{shown}`: {said}, not of `{kind}`",
+            f"`{kind}` replaces only a folder of its own, an empty one or a new one: name another --out "
+            f"folder for it; `{shown}` is written again by `{marked}` (delete it yourself first if it is "
+            "no longer wanted)",
+        )
+    from civrules.support.commands import command
+
+    if marked in _CHECKED_KINDS:
+        own = f"`{command(marked, '--check', '--out', shown)}` compares it"
+    else:
+        own = f"`{shown}` is written again by `{marked}`"
+    return OutputError(
+        f"refusing to compare `{shown}` with what `{kind}` writes: {said}",
+        f"`{kind} --check` compares the folder `{kind}` writes: name that one with --out; {own}",
+    )
+
+
+def before_replacing(out: Path, protected: Iterable[Path] = (), *, kind: str = "build") -> str | None:
+    """What the user must do before `civrules KIND --out OUT` takes ``out`` (None: nothing), for a
+    hint that pastes that command: a folder the write would refuse is moved aside, a link removed."""
+    guarded = tuple(protected)
+    try:
+        check_replaceable(out, guarded, kind=kind)
+    except OutputError:
+        target = _absolute(out, [folder.parent for folder in guarded])
+        if files.kind_of(target.parent, target.name) == "link":
+            return f"remove the link `{out}` (civrules does not follow links)"
+        return f"move `{out}` aside (or delete it) yourself, as `{kind}` replaces only a folder it wrote"
+    return None
 
 
 def refuse_links(out: Path, roots: Iterable[Path] = ()) -> Path:
