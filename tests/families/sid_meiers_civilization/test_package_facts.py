@@ -66,7 +66,9 @@ def test_the_players_the_ruleset_seats_are_a_typed_constant_of_the_package() -> 
     from civrules_runtime.records import PlayerRange
 
     assert PlayerRange(2, 4, best=4, rule=("p2",)) == sid_meiers_civilization.PLAYERS
-    assert PlayerRange(2, 5, best=4, rule=("p2",)) == sid_meiers_civilization_community.PLAYERS
+    # the variant writes its range (citing p2 itself): each field it wrote is cited as export's setting_sources
+    cited = {"best": "rule p2", "max": "rule p2", "min": "rule p2"}
+    assert PlayerRange(2, 5, best=4, rule=("p2",), field_sources=cited) == sid_meiers_civilization_community.PLAYERS
     assert 5 in sid_meiers_civilization_community.PLAYERS and 5 not in sid_meiers_civilization.PLAYERS
 
 

@@ -182,3 +182,47 @@ def test_a_player_range_that_leaves_out_the_best_number_is_told_with_a_patch_tha
     patch = re.search(r"add `(best: null)` to this variant's `overlay.settings.players`", found[0][3])
     assert patch is not None, found
     assert errors(FIVE_SIX.replace("max: 6,", f"max: 6, {patch.group(1)},")) == []
+
+
+def _package_players(text: str) -> tuple[object, dict[str, object]]:
+    """The PLAYERS a package of the variant ``text`` (smc-five-six) is written with, evaluated on
+    the shared runtime's records, and `civrules export`'s setting_sources."""
+    from civrules.emit import players
+    from civrules.emit.export import export_ruleset
+    from civrules.emit.pyfmt import statement
+    from civrules.emit.runtime.mappings import FrozenMap
+    from civrules.emit.runtime.records import PlayerRange
+    from civrules.pipeline import derived_facts
+    from tests.rulefiles import CachedWorkspace
+
+    workspace = CachedWorkspace({"rulesets/smc-five-six.yaml": text})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["smc-five-six"]))
+    assert analysis.ok and analysis.model is not None and analysis.resolved is not None, analysis.diagnostics
+    exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
+    namespace: dict[str, object] = {"PlayerRange": PlayerRange, "FrozenMap": FrozenMap}
+    exec(statement("PLAYERS", players.player_range(exported, analysis.model)), namespace)
+    return namespace["PLAYERS"], exported.get("setting_sources") or {}
+
+
+def test_players_a_house_rule_wrote_are_cited_by_the_house_rule_field_by_field() -> None:
+    """Round 20's review: a variant's patch `players: {min: 5, max: 6, best: null, source: "house
+    rule"}` gave PLAYERS `rule=("p2",)`, the base's section, which seats 2-4, while `export`'s
+    setting_sources and `diff` cite the house rule for each field. PLAYERS cites what wrote its
+    values, and names the writer of each field a variant changed as export does."""
+    from civrules.emit.runtime.records import PlayerRange
+
+    whole = FIVE_SIX.replace("max: 6,", "max: 6, best: null,")
+    found, sources = _package_players(whole)
+    house = "source: house rule: five and six"
+    assert sources["players"] == {"best": house, "max": house, "min": house}
+    assert found == PlayerRange(
+        5, 6, best=None, rule=(), source="house rule: five and six", field_sources=sources["players"]
+    )
+    # a patch of the most players alone: the base's p2 still cites the fewest and the best number
+    only_max = FIVE_SIX.replace("{min: 5, max: 6, ", "{max: 6, ")
+    found, sources = _package_players(only_max)
+    assert sources["players"] == {"max": house}
+    assert found == PlayerRange(
+        2, 6, best=4, rule=("p2",), source="house rule: five and six", field_sources={"max": house}
+    )
+    assert isinstance(found, PlayerRange) and found.field_sources["max"] == house and "min" not in found.field_sources

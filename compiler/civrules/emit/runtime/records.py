@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .mappings import FrozenMap
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -201,26 +203,39 @@ class UnknownFact(Record):
 class PlayerRange(Record):
     """How many players the ruleset seats (the manifest's ``players``, ``civrules export``'s
     ``ruleset.players``): the fewest, the most, the best number where the source names one (None:
-    it names none), and what it cites: the rule pages or sections (empty: none), or a secondary
-    source (None: none)."""
+    it names none), and what cites those numbers: the rule pages or sections (empty: none), or
+    secondary sources (None: none; several are joined by "; "). A number a variant's patch wrote
+    is cited by the patch, never by the section the base cited for the number it replaced;
+    ``field_sources`` names the citation of each field a variant changed (``"min"``, ``"max"``,
+    ``"best"``: ``"rule p2"``, ``"source: house rule: ..."``, None where the patch cites nothing),
+    as ``civrules export``'s ``setting_sources.players`` does, and is empty where no variant changed
+    the range."""
 
-    __slots__ = ("min", "max", "best", "rule", "source")
-    __match_args__ = ("min", "max", "best", "rule", "source")
+    __slots__ = ("min", "max", "best", "rule", "source", "field_sources")
+    __match_args__ = ("min", "max", "best", "rule", "source", "field_sources")
 
     min: int
     max: int
     best: int | None
     rule: tuple[str, ...]
     source: str | None
+    field_sources: Mapping[str, str | None]
 
     def __init__(
-        self, min: int, max: int, best: int | None = None, rule: tuple[str, ...] = (), source: str | None = None
+        self,
+        min: int,
+        max: int,
+        best: int | None = None,
+        rule: tuple[str, ...] = (),
+        source: str | None = None,
+        field_sources: Mapping[str, str | None] | None = None,
     ) -> None:
         _set(self, "min", min)
         _set(self, "max", max)
         _set(self, "best", best)
         _set(self, "rule", rule)
         _set(self, "source", source)
+        _set(self, "field_sources", FrozenMap(field_sources or {}))
 
     def __contains__(self, players: object) -> bool:
         """Whether ``players`` is a number of players the ruleset seats (``3 in PLAYERS``)."""

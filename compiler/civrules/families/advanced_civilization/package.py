@@ -720,7 +720,7 @@ def _identity_tables(ruleset: Ruleset, exported: Mapping[str, Any], stamp: str, 
     """The ruleset's identity, completeness and ids: RULESET_*, DRAFT, UNKNOWN_FACTS, ID_ALIASES, ID_ENUMS."""
     w.add(None, "RULESET_ID: Final", string(ruleset.id))
     w.add(None, "RULESET_NAME: Final", string(ruleset.name))
-    w.add(player_range.DOC, player_range.ANNOTATION, player_range.player_range(exported))
+    w.add(player_range.DOC, player_range.ANNOTATION, player_range.player_range(exported, ruleset))
     w.add(
         "A hash of the resolved ruleset: changes whenever any fact changes.",
         "RULESET_FINGERPRINT: Final",

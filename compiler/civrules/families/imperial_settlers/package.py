@@ -254,7 +254,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
     w = _Writer()
     w.add(None, "RULESET_ID: Final", string(ruleset.id))
     w.add(None, "RULESET_NAME: Final", string(ruleset.name))
-    w.add(player_range.DOC, player_range.ANNOTATION, player_range.player_range(exported))
+    w.add(player_range.DOC, player_range.ANNOTATION, player_range.player_range(exported, ruleset))
     w.add(
         "A hash of the resolved ruleset: changes whenever any fact changes.",
         "RULESET_FINGERPRINT: Final",

@@ -95,8 +95,9 @@ RULESET_ID: Final = "advanced-civilization-western"
 RULESET_NAME: Final = "Advanced Civilization with the Western Extension"
 
 #: How many players the ruleset seats (civrules export's ruleset.players): the fewest, the most, the
-#: best number where the source names one, and what it cites; None where the ruleset does not say.
-#: `n in PLAYERS` tells whether it seats n players.
+#: best number where the source names one, and what cites them (a variant's patch for a number it
+#: wrote, field by field in field_sources, as export's setting_sources); None where the ruleset does
+#: not say. `n in PLAYERS` tells whether it seats n players.
 PLAYERS: Final[PlayerRange | None] = PlayerRange(2, 8, best=None, rule=("1.1", "16.1"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.

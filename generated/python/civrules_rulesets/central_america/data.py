@@ -105,14 +105,21 @@ RULESET_ID: Final = "central-america"
 RULESET_NAME: Final = "Central America (Expansion Project map variant)"
 
 #: How many players the ruleset seats (civrules export's ruleset.players): the fewest, the most, the
-#: best number where the source names one, and what it cites; None where the ruleset does not say.
-#: `n in PLAYERS` tells whether it seats n players.
+#: best number where the source names one, and what cites them (a variant's patch for a number it
+#: wrote, field by field in field_sources, as export's setting_sources); None where the ruleset does
+#: not say. `n in PLAYERS` tells whether it seats n players.
 PLAYERS: Final[PlayerRange | None] = PlayerRange(
     9,
     9,
     best=None,
     rule=("9.1",),
     source="Central America map variant, item introduction (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+    field_sources=FrozenMap(
+        {
+            "max": "rule 9.1; source: Central America map variant, item introduction (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+            "min": "rule 9.1; source: Central America map variant, item introduction (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+        },
+    ),
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.

@@ -50,8 +50,9 @@ RULESET_ID: Final = "imperial-settlers"
 RULESET_NAME: Final = "Imperial Settlers"
 
 #: How many players the ruleset seats (civrules export's ruleset.players): the fewest, the most, the
-#: best number where the source names one, and what it cites; None where the ruleset does not say.
-#: `n in PLAYERS` tells whether it seats n players.
+#: best number where the source names one, and what cites them (a variant's patch for a number it
+#: wrote, field by field in field_sources, as export's setting_sources); None where the ruleset does
+#: not say. `n in PLAYERS` tells whether it seats n players.
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.

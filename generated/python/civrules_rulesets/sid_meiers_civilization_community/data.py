@@ -80,9 +80,17 @@ RULESET_NAME: Final = (
 )
 
 #: How many players the ruleset seats (civrules export's ruleset.players): the fewest, the most, the
-#: best number where the source names one, and what it cites; None where the ruleset does not say.
-#: `n in PLAYERS` tells whether it seats n players.
-PLAYERS: Final[PlayerRange | None] = PlayerRange(2, 5, best=4, rule=("p2",), source=None)
+#: best number where the source names one, and what cites them (a variant's patch for a number it
+#: wrote, field by field in field_sources, as export's setting_sources); None where the ruleset does
+#: not say. `n in PLAYERS` tells whether it seats n players.
+PLAYERS: Final[PlayerRange | None] = PlayerRange(
+    2,
+    5,
+    best=4,
+    rule=("p2",),
+    source=None,
+    field_sources=FrozenMap({"best": "rule p2", "max": "rule p2", "min": "rule p2"}),
+)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
 RULESET_FINGERPRINT: Final = "fd02012215726e672cdd3dea76e2bceca2be98a5e2130f31c46cbe20f5d5e729"
