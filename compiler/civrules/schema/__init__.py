@@ -792,6 +792,15 @@ def _deref(schema: dict[str, Any], node: Any) -> Any:
     return node
 
 
+def entity_passes_fast(kind: str, list_path: tuple[str, ...], data: Any) -> bool | None:
+    """Whether the compiled validator finds one collection element valid; None where it cannot
+    judge it (no compiled validator for the list, or whole floats, which it takes for integers)."""
+    fast = _fast_item_validator(kind, list_path) or _fast_wrapped_validator(kind, list_path)
+    if fast is None or _whole_floats(data):
+        return None
+    return _passes(fast, data)
+
+
 def validate_entity(
     kind: str,
     list_path: tuple[str, ...],
