@@ -273,3 +273,28 @@ def test_workspace_folders_added_and_removed_start_and_stop_their_rules(
         assert editor.request("textDocument/hover", hover) is None
 
     asyncio.run(session())
+
+
+def test_a_removed_folder_is_not_served_again_as_the_start_rooturi_when_none_is_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An editor names its first folder as `rootUri` at the start and never updates it: once every
+    folder is removed, that folder (closed already) was served again and its problems came back."""
+    first = _workspace(tmp_path, "first", "cots")
+    second = _workspace(tmp_path, "second", "cotz")
+    monkeypatch.chdir(tmp_path)
+    first_cards, second_cards = (first / "rules" / CARDS).as_uri(), (second / "rules" / CARDS).as_uri()
+
+    async def session() -> None:
+        editor = Editor(Path("rules"))
+        start = {"rootUri": first.as_uri(), "workspaceFolders": [_folder(first), _folder(second)]}
+        editor.request("initialize", {"processId": None, **start, "capabilities": {}})
+        editor.notify("initialized", {})
+        await editor.settle()
+        assert _unknown_keys(editor, first_cards) == ["cots"] and _unknown_keys(editor, second_cards) == ["cotz"]
+        for gone in (first, second):
+            editor.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [], "removed": [_folder(gone)]}})
+            await editor.settle()
+        assert _unknown_keys(editor, first_cards) == [] and _unknown_keys(editor, second_cards) == []
+
+    asyncio.run(session())

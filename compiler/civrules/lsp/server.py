@@ -413,15 +413,17 @@ class CivrulesServer(LanguageServer):
         """Runs stopped unpublished because a newer change superseded them, in every folder."""
         return sum(folder.superseded for folder in self.folders)
 
-    def workspace_roots(self) -> list[str]:
+    def workspace_roots(self, fallback: bool = True) -> list[str]:
         """The editor's workspace folders as paths, in its order; without any, its `rootUri` (or
-        `rootPath`): LSP 3.17 deprecates these for `workspaceFolders`."""
+        `rootPath`): LSP 3.17 deprecates these for `workspaceFolders`. Not a ``fallback`` once the
+        editor has changed its folders: an editor sends `rootUri` (its first folder) at the start and
+        never again, so with every folder removed it named a folder the editor had closed."""
         roots: list[str] = []
         for folder in self.workspace.folders.values():
             path = to_fs_path(folder.uri)
             if path is not None and path not in roots:
                 roots.append(path)
-        if not roots and self.workspace.root_path:
+        if not roots and fallback and self.workspace.root_path:
             roots.append(self.workspace.root_path)
         return roots
 
@@ -699,7 +701,7 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     def workspace_folders(ls: CivrulesServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
         # pygls has brought its list of the workspace folders up to date: serve theirs.
-        for folder in ls.start(ls.workspace_roots()):
+        for folder in ls.start(ls.workspace_roots(fallback=False)):
             for document in list(ls.workspace.text_documents.values()):
                 if ls.folder_of(document.uri) is folder:
                     folder.changed(document.uri)  # an open buffer of the folder is read from the editor
