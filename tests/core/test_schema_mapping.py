@@ -62,7 +62,7 @@ def test_a_missing_key_points_at_the_entity_and_describes_the_field() -> None:
 def test_a_quoted_number_is_reported_against_the_number_branch() -> None:
     (found,) = problems(CARD.replace("cost: 45", 'cost: "45"'))
     assert where(found) == ("S001", 9, 11)
-    assert found.hint == "write the number without quotes: `45`"
+    assert found.hint == "write the number without quotes or a `!!str` tag: `45`"
 
 
 def test_an_unquoted_rule_number_gets_a_quoting_hint() -> None:
@@ -96,3 +96,10 @@ def test_an_id_that_is_not_snake_case_gets_a_slug_hint() -> None:
     (found,) = problems(CARD.replace("id: pottery", "id: Pottery Wheel"))
     assert found.code == "S001"
     assert found.hint == "ids are lower_snake_case, e.g. `pottery_wheel`"
+
+
+def test_a_number_made_text_by_a_str_tag_is_hinted_at_the_tag() -> None:
+    """`cost: !!str 45` has no quotes to drop: the hint names the tag too, which following it removes."""
+    (found,) = problems(CARD.replace("cost: 45", "cost: !!str 45"))
+    assert found.code == "S001"
+    assert found.hint is not None and "`!!str` tag" in found.hint

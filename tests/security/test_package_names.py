@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -215,3 +216,13 @@ def test_a_ruleset_id_too_long_to_name_a_folder_is_i003() -> None:
     assert [(d.code, d.span.line if d.span else 0) for d in analysis.diagnostics if d.severity == "error"] == [
         ("I003", 2)
     ]
+
+
+@pytest.mark.parametrize("ruleset_id", ["1e3", "123", "0x10"])
+def test_an_id_of_digits_and_letters_that_starts_with_a_digit_is_told_it_must_start_with_a_letter(
+    ruleset_id: str,
+) -> None:
+    """`1e3` is lower-case letters and digits: the rule it breaks is the letter it must start with."""
+    result = CliRunner().invoke(main, ["init", "unused-folder", "--name", ruleset_id])
+    assert result.exit_code == 2
+    assert "starting with a letter" in result.output, result.output

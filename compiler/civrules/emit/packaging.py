@@ -163,8 +163,8 @@ def ruleset_id_problems(ruleset_id: str) -> list[IdProblem]:
             IdProblem(
                 shown,
                 why,
-                "write lower-case letters (a-z) and digits, words joined by single hyphens, in an id no "
-                "other ruleset has",
+                "write lower-case letters (a-z) and digits, starting with a letter, words joined by single "
+                "hyphens, in an id no other ruleset has",
                 malformed=True,
             )
         )

@@ -1542,7 +1542,7 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any], family: str 
         if isinstance(error.instance, str) and ("integer" in expected or "number" in expected):
             written = error.instance.strip()
             if re.fullmatch(r"[+-]?[0-9]+" if "integer" in expected else r"[+-]?[0-9]+(\.[0-9]+)?", written):
-                return f"write the number without quotes: `{written}`"
+                return f"write the number without quotes or a `!!str` tag: `{written}`"
             return f"write {'a whole number' if 'integer' in expected else 'a number'} in digits, without quotes"
     named = error.path[-1] if error.path and isinstance(error.path[-1], str) else None
     if error.validator == "type" and isinstance(error.instance, list) and len(error.instance) == 1 and named:
@@ -1580,7 +1580,10 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any], family: str 
         shape = "a code is a letter and three digits, such as `A010`: `civrules explain --list` lists them"
         return f"{near} ({shape})" if near else shape
     if error.validator == "pattern" and isinstance(error.instance, str) and error.validator_value == RULESET_ID_PATTERN:
-        kebab = "a ruleset id is kebab-case: lower-case letters (a-z) and digits, words joined by single hyphens"
+        kebab = (
+            "a ruleset id is kebab-case: lower-case letters (a-z) and digits, starting with a letter, words "
+            "joined by single hyphens"
+        )
         problems = ruleset_id_problems(error.instance)
         if problems and problems[0].malformed and problems[0].why != NOT_KEBAB_CASE:
             return f"{kebab}; this one {problems[0].why}"

@@ -131,7 +131,7 @@ def test_a_word_where_a_number_belongs_is_not_told_to_drop_its_quotes() -> None:
 def test_a_number_in_quotes_is_told_to_drop_its_quotes() -> None:
     text = HEAD + 'overlay:\n  civilization_cards:\n    patch:\n      - id: coinage\n        cost: "90"\n'
     found = only(analysed(text), text, 'cost: "90"', "S001")
-    assert found.hint == "write the number without quotes: `90`"
+    assert found.hint == "write the number without quotes or a `!!str` tag: `90`"
 
 
 def test_a_group_appended_twice_names_the_repeated_group() -> None:
