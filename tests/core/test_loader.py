@@ -657,6 +657,12 @@ SYNTAX_HINT_FOLLOWED = {
         "write `:` after the key on line 2 (`name: value`), or quote a value that runs over lines",
         ["kind: ruleset\nname: value\nid: x\n"],
     ),
+    "unresolved merge conflict": (
+        "kind: ruleset\n<<<<<<< HEAD\nname: A\n=======\nname: B\n>>>>>>> other\n",
+        "line 2 is a merge-conflict marker (`<<<<<<<`): the file holds an unresolved merge conflict; keep the lines "
+        "you want between the markers, delete the `<<<<<<<`, `=======` and `>>>>>>>` lines, then `git add` the file",
+        ["kind: ruleset\nname: A\n", "kind: ruleset\nname: B\n"],
+    ),
     "unclosed flow list": (
         "prerequisites: [pottery, cloth_making\nid: x\n",
         "close the bracket, or separate the items with commas",

@@ -555,6 +555,10 @@ class _Shape:
         return ((self.column, self.key),) if self.key is not None else ()
 
 
+#: How the lines git writes around a merge conflict begin.
+_CONFLICT_MARKERS = ("<<<<<<< ", "<<<<<<<\t", "=======", ">>>>>>> ", "||||||| ")
+
+
 @dataclass(frozen=True)
 class _Context:
     """The lines of a syntax error: the line libyaml stopped at (``line``, ``column``, 0-based) and
@@ -580,6 +584,14 @@ class _Context:
 
     def hint(self, problem: str) -> str | None:
         """The hint the lines give for ``problem``, or None to fall back on the table's."""
+        for index, line in enumerate(self.lines):
+            if line.startswith(_CONFLICT_MARKERS):
+                # `<<<<<<< HEAD` read as a key wanting its `:`: the hint must not make a marker a key.
+                return (
+                    f"line {self.first + index + 1} is a merge-conflict marker (`{line[:7]}`): the file holds an "
+                    "unresolved merge conflict; keep the lines you want between the markers, delete the "
+                    "`<<<<<<<`, `=======` and `>>>>>>>` lines, then `git add` the file"
+                )
         here = _Shape.of(self.lines[-1])
         if here is None:
             return None
