@@ -69,3 +69,34 @@ def _hint(players: Origin, bound: str, fact: str, in_place: str) -> str:
     if any(name == bound for name, _ in players.changes):
         return f"add `{fact}: null` to this variant's `overlay.settings` (or widen its `players`)"
     return in_place
+
+
+@check("F018", "players-beyond-factions", Severity.ERROR, reads=(setting("players"), "factions"))
+def check_seats(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
+    """
+    What: the ruleset seats more players (`players.max`) than it has factions.
+
+    Why: each player leads one of the factions, with its board and its deck (the opening text, p1;
+    the set-up's step 3, p5, gives each of the 4 factions its components): a fifth player has
+    nothing to play, yet the package's `PLAYERS` and the sheets would offer the game to five.
+
+    Fix: lower `players.max` to the factions' count, or add the factions (their boards, decks and
+    cards) that seat the others.
+
+        overlay: {settings: {players: {min: 1, max: 5, source: "house rule"}}}   # FAIL: 4 factions
+        overlay: {settings: {players: {min: 1, max: 4, source: "house rule"}}}   # PASS
+    """
+    players, origin = ruleset.fact("players"), ruleset.fact_origin("players")
+    if not isinstance(players, Mapping) or origin is None:
+        return
+    high = players.get("max")
+    factions = list(ruleset.factions)
+    if not isinstance(high, int) or isinstance(high, bool) or not factions or high <= len(factions):
+        return
+    yield diagnostic(
+        "F018",
+        f"the ruleset seats up to {high} players, but has {len(factions)} factions: each player plays one",
+        origin.span("max"),
+        f"lower `players.max` to {len(factions)}, or add the factions that seat the others",
+        [Related(factions[0].origin.head(), f"the {len(factions)} factions begin here")],
+    )
