@@ -157,6 +157,13 @@ def test_the_castelo_do_daimio_scores_with_samurai() -> None:
         IS.production("japanese", locations=["jap009", "com025"], samurai=2)  # 1 faction location
     with pytest.raises(OutOfDomainError, match=r"samurai=-1 "):
         IS.production("japanese", samurai=-1)
+    # Samurai are the Japanese special rule (p11): the Romans have none, whatever they built.
+    with pytest.raises(OutOfDomainError, match=r"samurai=1 .*no `samurai` special rule"):
+        IS.production("romans", locations=["rom001"], samurai=1)
+    assert IS.production("romans", locations=["rom001"], samurai=0) == IS.production("romans", locations=["rom001"])
+    # at most one Samurai guards a location (p11): a raze meets at most one
+    with pytest.raises(OutOfDomainError, match=r"samurai=2 .*: 0 to 1"):
+        IS.raze_price("raze_opponent_location", samurai=2)
 
 
 def test_a_build_bonus_per_location_of_a_colour_is_a_record_an_engine_counts_with() -> None:
@@ -271,10 +278,14 @@ def test_the_package_answers_as_the_compiler(ruleset: str) -> None:
             if c.deck in ("common", faction.deck) and (c.kind != "production" or c.production is not None)
             if not isinstance(c.production, Unknown)
         ]
-        for samurai in (0, 2):
+        guards = any(rule.id == "samurai" for rule in faction.special_rules)  # the Japanese (p11)
+        for samurai in (0, 2) if guards else (0,):
             assert Counter(package.production(faction.id, [], empire, samurai)) == rules.production(
                 ruled, faction.id, [], empire, samurai
             )
+        if not guards:
+            with pytest.raises(OutOfDomainError, match=r"no `samurai` special rule"):
+                package.production(faction.id, [], empire, 1)
         others = [c.id for c in ruled.cards if c.kind == "production" and c.deck not in ("common", faction.deck)]
         with pytest.raises(OutOfDomainError, match=r"builds only common cards and its own deck's"):
             package.production(faction.id, [], others[:1])  # another faction's location is not in this empire

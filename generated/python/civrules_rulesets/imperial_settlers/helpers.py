@@ -71,8 +71,8 @@ def can_pay(card: CardIdName, goods: Mapping[str, int] | Iterable[str]) -> bool:
 
 def raze_price(target: RazeTargetName, defence: int = 0, samurai: int = 0) -> int:
     """The raze tokens a raze costs (p9): a card from the hand, or an opponent's location with one
-    more per defence token (p7) and per Samurai (p11) on it. ACTIONS[target].allowed says whether
-    the ruleset allows the action itself.
+    more per defence token (p7) and per Samurai (p11) on it, at most one on a location (p11).
+    ACTIONS[target].allowed says whether the ruleset allows the action itself.
 
     >>> raze_price("raze_opponent_location", defence=1)
     3
@@ -101,8 +101,8 @@ def production(
     locations among them produce, and all count for a production per location of a colour, the
     producing card itself included (p11, p15); ``samurai`` the player's Samurai, for a production
     per Samurai (p14), at most one on each faction location of the empire (p11). OutOfDomainError
-    for another faction's card, a card listed more times than it has copies, or more Samurai than
-    faction locations."""
+    for another faction's card, a card listed more times than it has copies, more Samurai than
+    faction locations, or any Samurai for a faction without the `samurai` special rule."""
     return logic.production(data.FACTIONS, data.CARDS, data.GOODS, faction, deals, locations, samurai)
 
 

@@ -130,7 +130,7 @@ def raze_price(actions: Mapping[str, Action], target: str, defence: int = 0, sam
     price the sources leave out."""
     known(RAZES, target, "raze action")
     within(defence, "defence", 0, None, "defence tokens on the location")
-    within(samurai, "samurai", 0, None, "Samurai on the location")
+    within(samurai, "samurai", 0, 1, "Samurai on the location, at most 1 on each location (p11)")
     action = actions.get(target)
     if action is None:
         raise UnknownFactError(f"the raze action {target!r} is not among the ruleset's actions: its price is unknown")
@@ -224,6 +224,9 @@ def production(
                 f"{location!r} is a card of the {card.deck} deck: the {faction!r} empire builds only common "
                 f"cards and its own deck's ({record.deck})"
             )
+    if not any(rule.id == "samurai" for rule in record.special_rules):
+        # Samurai are a faction's special rule (the Japanese, p11): no other empire has any.
+        within(samurai, "samurai", 0, 0, f"Samurai: the {faction!r} faction has no `samurai` special rule (p11)")
     own = sum(1 for _, card in built if card.deck is not None and str(card.deck) == str(record.deck))
     within(samurai, "samurai", 0, own, "Samurai, at most 1 on each faction location of the empire (p11)")
     if record.production is None:

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "bdb9e01a7de48b99ab76edd4977008f343f156c87a3af11ed7ffab4612477f39"
+SOURCE_SHA256 = "c5524950aade7f57314aea1b974852a36b5304e3f9c4a57930115b7b5f5d6fec"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'helpers.py.j2'
@@ -62,7 +62,7 @@ def root(context, missing=missing):
         yield ')\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'pay_gold'), 2))
         yield '\n'
-    yield '    """\n    return not missing_to_pay(card, goods)\n\n\ndef raze_price(target: RazeTargetName, defence: int = 0, samurai: int = 0) -> int:\n    """The raze tokens a raze costs (p9): a card from the hand, or an opponent\'s location with one\n    more per defence token (p7) and per Samurai (p11) on it. ACTIONS[target].allowed says whether\n    the ruleset allows the action itself.\n'
+    yield '    """\n    return not missing_to_pay(card, goods)\n\n\ndef raze_price(target: RazeTargetName, defence: int = 0, samurai: int = 0) -> int:\n    """The raze tokens a raze costs (p9): a card from the hand, or an opponent\'s location with one\n    more per defence token (p7) and per Samurai (p11) on it, at most one on a location (p11).\n    ACTIONS[target].allowed says whether the ruleset allows the action itself.\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'raze'):
         pass
         yield '\n    >>> raze_price("'
@@ -78,7 +78,7 @@ def root(context, missing=missing):
         yield ')\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'workers'), 1))
         yield '\n'
-    yield '    """\n    return logic.worker_exchange(data.ACTIONS, workers)\n\n\ndef production(\n    faction: FactionIdName,\n    deals: Iterable[GoodIdName] = (),\n    locations: Iterable[CardIdName] = (),\n    samurai: int = 0,\n) -> Mapping[str, int]:\n    """The goods a player collects in a production phase (p6): the faction board\'s, one good per\n    deal (the deals\' goods), and each production location\'s. ``locations`` are the locations of\n    the empire, of every kind (cards by id: common cards and the faction\'s own deck): the production\n    locations among them produce, and all count for a production per location of a colour, the\n    producing card itself included (p11, p15); ``samurai`` the player\'s Samurai, for a production\n    per Samurai (p14), at most one on each faction location of the empire (p11). OutOfDomainError\n    for another faction\'s card, a card listed more times than it has copies, or more Samurai than\n    faction locations."""\n    return logic.production(data.FACTIONS, data.CARDS, data.GOODS, faction, deals, locations, samurai)\n\n\ndef board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:\n    """The final score (p7): ``vp`` scored during the game plus the VP of each location.\n    OutOfDomainError for more common locations than the common deck has cards, or more faction\n    locations than a faction deck has.\n'
+    yield '    """\n    return logic.worker_exchange(data.ACTIONS, workers)\n\n\ndef production(\n    faction: FactionIdName,\n    deals: Iterable[GoodIdName] = (),\n    locations: Iterable[CardIdName] = (),\n    samurai: int = 0,\n) -> Mapping[str, int]:\n    """The goods a player collects in a production phase (p6): the faction board\'s, one good per\n    deal (the deals\' goods), and each production location\'s. ``locations`` are the locations of\n    the empire, of every kind (cards by id: common cards and the faction\'s own deck): the production\n    locations among them produce, and all count for a production per location of a colour, the\n    producing card itself included (p11, p15); ``samurai`` the player\'s Samurai, for a production\n    per Samurai (p14), at most one on each faction location of the empire (p11). OutOfDomainError\n    for another faction\'s card, a card listed more times than it has copies, more Samurai than\n    faction locations, or any Samurai for a faction without the `samurai` special rule."""\n    return logic.production(data.FACTIONS, data.CARDS, data.GOODS, faction, deals, locations, samurai)\n\n\ndef board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:\n    """The final score (p7): ``vp`` scored during the game plus the VP of each location.\n    OutOfDomainError for more common locations than the common deck has cards, or more faction\n    locations than a faction deck has.\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'score'):
         pass
         yield '\n    >>> board_score('
