@@ -71,7 +71,7 @@ def _hint(players: Origin, bound: str, fact: str, in_place: str) -> str:
     return in_place
 
 
-@check("F018", "players-beyond-factions", Severity.ERROR, reads=(setting("players"), "factions"))
+@check("F018", "players-beyond-factions", Severity.ERROR, reads=(setting("players"), "factions.id"))
 def check_seats(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
     """
     What: the ruleset seats more players (`players.max`) than it has factions.
