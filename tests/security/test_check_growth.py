@@ -14,11 +14,13 @@ synthetic ruleset and a whole build of each shape, function by function.
 from __future__ import annotations
 
 import collections
+import contextlib
 import functools
 import itertools
+import os
 import shutil
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -47,22 +49,40 @@ SMALL = 2_000
 GROUPS_OF_THE_GAME = ("arts", "crafts", "sciences", "civics", "religion")
 
 
+@contextlib.contextmanager
+def _nothing_kept() -> Iterator[None]:
+    """A run that keeps nothing of earlier runs: the process's memos cleared and the disk cache off
+    (``CIVRULES_CACHE_DIR=""``). The suite's cache folder is shared by every test and both xdist
+    workers: a map's layout another test had stored made a shape's run at ``n`` skip the layout that
+    its run at ``2n`` computed, and numpy's ``norm`` then counted as work grown from 0 to 23,664."""
+    memo.forget()
+    before = os.environ.get("CIVRULES_CACHE_DIR")
+    os.environ["CIVRULES_CACHE_DIR"] = ""
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("CIVRULES_CACHE_DIR", None)
+        else:
+            os.environ["CIVRULES_CACHE_DIR"] = before
+
+
 def work_by_code(run: Callable[[], object]) -> collections.Counter[str]:
     """The lines of Python ``run`` runs, by the function (its file, line and name) that runs them,
-    from a process that keeps nothing of earlier runs: a function whose count grows as the square
-    is found even where the rest of a build hides it in the total."""
-    memo.forget()
+    from a process that keeps nothing of earlier runs (:func:`_nothing_kept`): a function whose
+    count grows as the square is found even where the rest of a build hides it in the total."""
     counts: collections.Counter[Any] = collections.Counter()
 
     def lines(frame: FrameType, event: str, arg: Any) -> Any:
         counts[frame.f_code] += 1
         return lines
 
-    sys.settrace(lambda frame, event, arg: lines)
-    try:
-        run()
-    finally:
-        sys.settrace(None)
+    with _nothing_kept():
+        sys.settrace(lambda frame, event, arg: lines)
+        try:
+            run()
+        finally:
+            sys.settrace(None)
     return collections.Counter(
         {f"{code.co_filename}:{code.co_firstlineno}({code.co_name})": n for code, n in counts.items()}
     )
@@ -71,10 +91,9 @@ def work_by_code(run: Callable[[], object]) -> collections.Counter[str]:
 def calls_made(run: Callable[[], object]) -> int:
     """How much work ``run`` does: the lines of Python it runs (a loop's every turn counts, a call
     without a loop around it too) and the C functions it calls, from a process that keeps nothing
-    of earlier runs (:func:`civrules.support.memo.forget`: a map's picture shared by content would
-    otherwise make whichever model came second look cheaper). Counting calls alone missed a
-    comprehension scanning a calamity's every modifier for each of them (no call in its loop)."""
-    memo.forget()
+    of earlier runs (:func:`_nothing_kept`: a map's picture shared by content would otherwise make
+    whichever model came second look cheaper). Counting calls alone missed a comprehension
+    scanning a calamity's every modifier for each of them (no call in its loop)."""
     made = 0
 
     def lines(frame: FrameType, event: str, arg: Any) -> Any:
@@ -88,13 +107,14 @@ def calls_made(run: Callable[[], object]) -> int:
             made += 1
         return None
 
-    sys.settrace(lambda frame, event, arg: lines)
-    sys.setprofile(calls)
-    try:
-        run()
-    finally:
-        sys.settrace(None)
-        sys.setprofile(None)
+    with _nothing_kept():
+        sys.settrace(lambda frame, event, arg: lines)
+        sys.setprofile(calls)
+        try:
+            run()
+        finally:
+            sys.settrace(None)
+            sys.setprofile(None)
     return made
 
 
