@@ -10,7 +10,10 @@ it, from another working directory than the rules' parent, and must run.
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -135,6 +138,85 @@ def test_every_civrules_command_with_arguments_is_built_in_one_place() -> None:
         text = path.read_text(encoding="utf-8")
         built += [f"{path.relative_to(source)}: {m.group(0)}" for m in re.finditer(r"`civrules [^`\n]*\{", text)]
     assert built == []
+
+
+#: Names a shell would not take as a line prints them: a newline, a tab, an escape, a C1 control,
+#: a bidirectional override, a byte that is not UTF-8 (as the file system's decoding keeps it), and
+#: what quoting must keep from the shell (a quote, a backslash, `$`, a glob, a leading `-`).
+AWKWARD = ["n\nl", "t\tab", "e\x1bsc", "c\x851", "\u202eback", "b\udcffyte", "it's \\ $HOME *", "-n", "\\x41"]
+
+needs_bash = pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+
+
+def _bash_words(command: str) -> list[str]:
+    """The words of ``command`` as bash reads it pasted (bash takes POSIX.1-2024's `$'...'`)."""
+    done = subprocess.run(["bash", "-c", "printf '%s\\0' " + command], capture_output=True, check=True)
+    return [os.fsdecode(one) for one in done.stdout.split(b"\0")[:-1]]
+
+
+@needs_bash
+def test_a_word_is_read_back_by_the_shell_as_it_was_and_prints_as_one_safe_line() -> None:
+    from civrules.diagnostics.escape import printable
+    from civrules.support.install import path_word, word
+
+    quoted = [word(one) for one in AWKWARD]
+    assert all(printable(one) == one for one in quoted)  # printed as is: no escape of the printer's in it
+    assert _bash_words(" ".join(quoted)) == AWKWARD
+    assert _bash_words(path_word("-n\nx")) == ["./-n\nx"]
+
+
+@needs_bash
+def test_r009s_command_writes_the_folder_named_whatever_its_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`schemas --out DIR --check`: R009's command named DIR in single quotes with its newline
+    printed escaped, which a shell read as another folder."""
+    monkeypatch.chdir(tmp_path)
+    out = "sch\nemas \u202e"
+    result = CliRunner().invoke(main, ["schemas", "--out", out, "--check"])
+    assert result.exit_code == 1 and "error[R009]" in result.stdout
+    hints = {line.split("`")[1] for line in result.stdout.splitlines() if line.strip().startswith("hint:")}
+    (command,) = hints
+    words = _bash_words(command)
+    assert words == ["civrules", "schemas", "--out", out]
+    assert CliRunner().invoke(main, words[1:]).exit_code == 0
+    assert CliRunner().invoke(main, ["schemas", "--out", out, "--check"]).exit_code == 0
+
+
+@needs_bash
+def test_new_variants_and_inits_next_commands_name_a_folder_whatever_its_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    rules = copy_rulesets(tmp_path / "r\nules\x1b", "advanced-civilization")
+    result = CliRunner().invoke(
+        main, ["--rules", rules.name, "new-variant", "mine", "--extends", "advanced-civilization"]
+    )
+    assert result.exit_code == 0, result.output
+    (line,) = [line for line in result.stderr.splitlines() if "next:" in line]
+    words = _bash_words(line.split("`")[1])
+    assert words == ["civrules", "--rules", rules.name, "validate", "mine"]
+    result = CliRunner().invoke(main, words[1:])
+    assert result.exit_code == 0, result.output
+    made = CliRunner().invoke(main, ["init", "--", "-in\nit"])
+    assert made.exit_code == 0, made.output
+    (line,) = [line for line in made.stderr.splitlines() if "next:" in line]
+    change, _, then = line.split("`")[1].partition(" && ")
+    assert then == "civrules validate"
+    done = subprocess.run(["bash", "-c", f"{change} && pwd -P"], capture_output=True, check=True)
+    assert os.fsdecode(done.stdout).removesuffix("\n") == str((tmp_path / "-in\nit").resolve())
+
+
+def test_every_command_quotes_its_words_in_one_place() -> None:
+    """`shlex.quote` is called by :func:`civrules.support.install.word` alone: a word quoted
+    elsewhere (the Python to run, a `make -C` folder, a pip requirement) kept a newline that the
+    printed line showed as `\\n`, and a shell read as a backslash and an n."""
+    source = REPO / "compiler" / "civrules"
+    counts = {
+        path.relative_to(source).as_posix(): path.read_text(encoding="utf-8").count("shlex.quote(")
+        for path in sorted(source.rglob("*.py"))
+    }
+    assert {name: count for name, count in counts.items() if count} == {"support/install.py": 1}
 
 
 @pytest.fixture(autouse=True)

@@ -8,9 +8,12 @@ clone's own ``.venv``; elsewhere the Python that runs civrules, with the extra t
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import sys
 from pathlib import Path
+
+from civrules.diagnostics.escape import UNSAFE
 
 
 def clone_root() -> Path | None:
@@ -32,17 +35,45 @@ def shown(path: Path | str) -> str:
     chosen = text if relative.startswith("..") else relative
     if not os.path.isabs(chosen) and os.sep not in chosen:
         chosen = f".{os.sep}{chosen}" if chosen != "." else chosen
-    return shlex.quote(chosen)
+    return word(chosen)
 
 
 def word(text: str) -> str:
-    """``text`` as one word of a command a user pastes into a POSIX shell: quoted where the shell
+    r"""``text`` as one word of a command a user pastes into a POSIX shell: quoted where the shell
     would split, expand or glob it (``my rules``, ``Ünï Cöde!!``), as it is where it need not be.
 
-    >>> word("house-rules"), word("my rules")
-    ('house-rules', "'my rules'")
+    A word holding a character that is never printed as itself (a newline, a control, a
+    bidirectional override: :data:`civrules.diagnostics.escape.UNSAFE`) is written in the
+    dollar-single-quotes of POSIX.1-2024, bash, zsh and ksh, whose escapes the shell turns back
+    into those characters: single quotes hold the character itself, which every printed line
+    shows escaped (``'n\nl.yaml'``), and a shell took that for a backslash and an ``n``. A byte
+    of a name that is not UTF-8 (decoded by the file system's ``surrogateescape``) is that byte.
+
+    >>> word("house-rules"), word("my rules"), word("n\nl.yaml"), word("it's\t")
+    ('house-rules', "'my rules'", "$'n\\nl.yaml'", "$'it\\'s\\t'")
     """
-    return shlex.quote(text)
+    if not _UNSAFE.search(text):
+        return shlex.quote(text)
+    return "$'" + _DOLLAR_QUOTED.sub(_dollar_escape, text) + "'"
+
+
+#: What dollar-single-quotes cannot hold as itself: their escape character, their quote, and
+#: every character a printed line escapes.
+_DOLLAR_QUOTED = re.compile(f"[\\\\'{UNSAFE}]")
+_UNSAFE = re.compile(f"[{UNSAFE}]")
+_NAMED = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _dollar_escape(match: re.Match[str]) -> str:
+    char = match.group()
+    named = _NAMED.get(char)
+    if named is not None:
+        return named
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte the file system's decoding kept (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    # \x is a byte: below 0x80 it is the character; above, the character's UTF-8 (\u) is wanted.
+    return f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}"
 
 
 def path_word(path: Path | str) -> str:
@@ -65,7 +96,7 @@ def install_extra(extra: str) -> str:
     """The command that installs civrules' optional ``extra`` into the Python that runs civrules."""
     root = clone_root()
     if root is not None:
-        return f"{python()} -m pip install -e {shlex.quote(_posix(shown_raw(root)) + f'[{extra}]')}"
+        return f"{python()} -m pip install -e {word(_posix(shown_raw(root)) + f'[{extra}]')}"
     return f"{python()} -m pip install 'civrules[{extra}]'"
 
 
@@ -74,7 +105,7 @@ def reinstall() -> str:
     root = clone_root()
     if root is not None:
         where = shown_raw(root)
-        return "make" if where == "." else f"make -C {shlex.quote(where)}"
+        return "make" if where == "." else f"make -C {word(where)}"
     return f"{python()} -m pip install --force-reinstall civrules"
 
 
@@ -90,7 +121,7 @@ def clone_command() -> str | None:
     if root is None:
         return None
     where = shown_raw(root)
-    return shlex.quote(_posix(os.path.join(where, ".venv/bin/civrules") if where != "." else ".venv/bin/civrules"))
+    return word(_posix(os.path.join(where, ".venv/bin/civrules") if where != "." else ".venv/bin/civrules"))
 
 
 def _posix(text: str) -> str:
