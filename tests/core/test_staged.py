@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from civrules.cli import main
+from civrules.diagnostics.escape import printable
 from civrules.support import staged
 from tests.conftest import REPO
 
@@ -93,7 +95,7 @@ def test_a_base_removed_from_the_index_and_unstaged_changes_are_each_said(tmp_pa
     assert [(one.relative, one.state) for one in found] == [
         ("rulesets/repo1.yaml", "untracked"),
         ("rulesets/repo2.yaml", "changed"),
-        ("rulesets/scratch.yaml", "untracked"),  # ignored by git, read by civrules all the same
+        ("rulesets/scratch.yaml", "ignored"),  # ignored by git, read by civrules all the same
     ]
     (rulesets / "repo2.yaml").unlink()
     found = staged.unstaged(root / "rules", staged.is_rule_file)
@@ -157,6 +159,130 @@ def test_build_check_staged_names_an_output_file_not_added(tmp_path: Path) -> No
 
     problems = _staged_problems(generated, lambda path: path.relative_to(root).as_posix(), rules=False)
     assert [(d.code, d.span.file if d.span else None) for d in problems] == [("R022", "generated/python/b.py")]
+
+
+def r022s(found: list[dict[str, object]]) -> dict[str, dict[str, object]]:
+    """The R022s of a `--format json` list, by file."""
+    return {str(d["file"]): d for d in found if d["code"] == "R022"}
+
+
+def pasted(command: str, where: Path) -> subprocess.CompletedProcess[bytes]:
+    """``command`` pasted into bash in ``where`` (bash takes POSIX.1-2024's `$'...'`, dash not yet)."""
+    return subprocess.run(["bash", "-c", command], cwd=where, capture_output=True, check=False)
+
+
+def git_commands(hint: object) -> list[str]:
+    """The `git ...` commands a hint names, as printed (backquoted)."""
+    return re.findall(r"`(git [^`]*)`", str(hint))
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+def test_each_r022_hints_git_command_pasted_does_what_it_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hint's command is pasted into a shell: a name with a newline was printed `'n\\nl.yaml'`
+    (single quotes, the newline escaped as the line is printed), which a shell reads as a
+    backslash and an n; a name beginning with `-` was read by git as an option; an ignored file
+    was told `git add`, which git refuses for it. Each is now one word the shell gives git whole,
+    and the command does what the hint says: the file is then in the commit."""
+    root = repository(tmp_path)
+    rules = root / "rules"
+    (root / ".gitignore").write_text("ignored.yaml\n", encoding="utf-8")
+    git(root, "add", ".gitignore")
+    untracked = [
+        "rulesets/n\nl.yaml",
+        "rulesets/it's $HOME *.yaml",
+        "-n.yaml",
+        "rulesets/\u202eback.yaml",
+        "t\tab.yaml",
+    ]
+    for relative in [*untracked, "rulesets/ignored.yaml"]:
+        (rules / relative).write_text("kind: ruleset\n", encoding="utf-8")
+    (rules / "rulesets" / "repo2.yaml").write_text(MANIFEST.format(id="repo2", base="repo1") + "# edited\n", "utf-8")
+    (rules / "rulesets" / "repo1.yaml").unlink()  # deleted, still staged
+    code, found = validate(rules, monkeypatch, "--rules", ".", "--staged")
+    assert code == 1
+    hints = {file: d["hint"] for file, d in r022s(found).items()}
+    printed = sorted([*(printable(relative) for relative in untracked), "rulesets/ignored.yaml", "rulesets/repo1.yaml"])
+    assert sorted(hints) == sorted([*printed, "rulesets/repo2.yaml"])
+    assert "git add -f rulesets/ignored.yaml" in str(hints["rulesets/ignored.yaml"])
+    for file, hint in sorted(hints.items()):
+        first = git_commands(hint)[0]  # git add (-f), or git rm: what puts the file's state in the commit
+        done = pasted(first, rules)
+        assert done.returncode == 0, (file, first, done.stderr)
+    code, found = validate(rules, monkeypatch, "--rules", ".", "--staged")
+    assert r022s(found) == {}, found
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+def test_r022s_hints_to_undo_a_change_restore_the_staged_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The other way a hint offers: `git restore` of a changed file and of a deleted one, with a
+    name a shell would not take as printed."""
+    root = repository(tmp_path)
+    rulesets = root / "rules" / "rulesets"
+    odd = rulesets / "o\nd\x1bd.yaml"
+    odd.write_text(MANIFEST.format(id="odd", base="repo1"), encoding="utf-8")
+    git(root, "add", "-A")
+    odd.write_text("kind: [\n", encoding="utf-8")
+    (rulesets / "repo1.yaml").unlink()
+    code, found = validate(root, monkeypatch, "--staged")
+    assert code == 1
+    for file, problem in sorted(r022s(found).items()):
+        (restore,) = [one for one in git_commands(problem["hint"]) if one.startswith("git restore ")]
+        done = pasted(restore, root)
+        assert done.returncode == 0, (file, restore, done.stderr)
+    assert odd.read_text(encoding="utf-8").startswith("kind: ruleset")
+    code, found = validate(root, monkeypatch, "--staged")
+    assert r022s(found) == {}, found
+
+
+def test_a_conflict_not_marked_resolved_is_told_to_resolve_and_add_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """During a merge the file with a conflict was said to have changes not staged, and told
+    `git restore FILE`, which git refuses for an unmerged path."""
+    root = repository(tmp_path)
+    manifest = root / "rules" / "rulesets" / "repo2.yaml"
+    git(root, "checkout", "-q", "-b", "other")
+    manifest.write_text(MANIFEST.format(id="repo2", base="repo1") + "# theirs\n", encoding="utf-8")
+    git(root, "commit", "-qam", "theirs")
+    git(root, "checkout", "-q", "-")
+    manifest.write_text(MANIFEST.format(id="repo2", base="repo1") + "# ours\n", encoding="utf-8")
+    git(root, "commit", "-qam", "ours")
+    merged = subprocess.run(["git", "merge", "-q", "other"], cwd=root, capture_output=True, check=False)
+    assert merged.returncode == 1  # the conflict
+    assert [(one.relative, one.state) for one in staged.unstaged(root / "rules")] == [
+        ("rulesets/repo2.yaml", "unmerged")
+    ]
+    code, found = validate(root, monkeypatch, "--staged")
+    assert code == 1
+    problem = r022s(found)["rules/rulesets/repo2.yaml"]
+    assert "conflict" in str(problem["message"]) and "resolve" in str(problem["hint"])
+    assert "restore" not in str(problem["hint"])
+    manifest.write_text(MANIFEST.format(id="repo2", base="repo1") + "# both\n", encoding="utf-8")  # resolved
+    done = pasted(git_commands(problem["hint"])[0], root)
+    assert done.returncode == 0, done.stderr
+    code, found = validate(root, monkeypatch, "--staged")
+    assert r022s(found) == {}, found
+
+
+def test_a_staged_file_whose_working_copy_does_not_parse_is_named_as_not_staged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`validate NAME --staged` on a manifest whose unstaged edit does not parse listed the parse
+    errors alone and not R022: what differs from the commit, the cause, was dropped wherever the
+    command stopped early (a broken or missing manifest, in `validate` and in `build --check`)."""
+    root = repository(tmp_path)
+    manifest = root / "rules" / "rulesets" / "repo2.yaml"
+    manifest.write_text("kind: [\n", encoding="utf-8")
+    code, found = validate(root, monkeypatch, "repo2", "--staged")
+    assert code == 1
+    assert "rules/rulesets/repo2.yaml" in r022s(found), found
+    assert any(d["code"] == "L001" for d in found)
+    result = CliRunner().invoke(main, ["build", "--check", "--staged", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1 and "error[R022]" in result.stdout, result.output
+    manifest.unlink()  # deleted, still staged: an unknown ruleset (exit 2), and why
+    code, found = validate(root, monkeypatch, "repo2", "--staged")
+    assert code == 2
+    assert sorted(str(d["code"]) for d in found) == ["R001", "R022"], found
 
 
 #: A pre-commit hook (sh) that records what it is given, then stops the commit: the index stays
@@ -328,5 +454,5 @@ def test_a_commit_in_a_linked_worktree_passes_the_hook_civrules_init_writes(tmp_
     assert done.returncode == 1 and "error[R022]" in said, said
     assert [line for line in said.splitlines() if "error[" in line] == [
         "rules/rulesets/base.yaml:1:1: error[R022]: `rules/rulesets/base.yaml` is not in git's index "
-        "(untracked, or ignored): the commit will not hold it"
+        "(untracked): the commit will not hold it"
     ], said

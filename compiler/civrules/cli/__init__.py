@@ -718,7 +718,7 @@ def _staged_problems(folder: Path, display: Callable[[Path], str], *, rules: boo
     Python's bytecode caches) that the commit will not hold as civrules reads it; exit 2 when git
     cannot say (no git, no repository)."""
     from civrules.support import staged
-    from civrules.support.install import word
+    from civrules.support.install import path_word
 
     def wanted(relative: str) -> bool:
         if rules:
@@ -734,10 +734,21 @@ def _staged_problems(folder: Path, display: Callable[[Path], str], *, rules: boo
     where = printable(display(folder))
     for one in found:
         shown = display(folder / one.relative)
-        quoted = printable(word(shown))
+        # The git commands a hint names are pasted into a shell: each path one word of it, and
+        # never read as an option (a file `-n.yaml` named at the top of `--rules .`).
+        quoted = printable(path_word(shown))
         if one.state == "untracked":
-            message = f"`{printable(shown)}` is not in git's index (untracked, or ignored): the commit will not hold it"
+            message = f"`{printable(shown)}` is not in git's index (untracked): the commit will not hold it"
             hint = f"`git add {quoted}` to commit it, or move it out of `{where}`"
+        elif one.state == "ignored":
+            message = f"`{printable(shown)}` is not in git's index (ignored by git): the commit will not hold it"
+            hint = f"`git add -f {quoted}` to commit it all the same, or move it out of `{where}`"
+        elif one.state == "unmerged":
+            message = f"`{printable(shown)}` has a merge conflict not marked resolved: the commit cannot hold it"
+            hint = (
+                f"resolve the conflict in it, then mark it resolved: `git add {quoted}` "
+                f"(or `git rm {quoted}` to leave the file out)"
+            )
         elif one.state == "changed":
             message = f"`{printable(shown)}` has changes not staged for commit: the commit will not hold them"
             hint = f"`git add {quoted}` to commit them, or undo them: `git restore {quoted}`"
@@ -797,31 +808,39 @@ def _failure_code(diagnostics: Sequence[Diagnostic]) -> int:
 
 
 def _select_rulesets(
-    workspace: Workspace, names: Sequence[str], fmt: str, *, require: bool = True
+    workspace: Workspace,
+    names: Sequence[str],
+    fmt: str,
+    *,
+    require: bool = True,
+    found: Sequence[Diagnostic] = (),
 ) -> list[LoadedRuleset]:
     """The rulesets named (every one when none is), loaded; exits where there is nothing to do.
 
     With ``require`` (every command but `validate`, which reports every file anyway), a tree whose
     manifests cannot be read is exit 1 with their diagnostics: `build --max-file-size 1` read
-    nothing, and said "0 errors" and exited 0.
+    nothing, and said "0 errors" and exited 0. ``found``: what the command found before (R022 of
+    `--staged`), printed first wherever this exits: a manifest edited and not staged that no longer
+    parses was reported as broken, and the difference from the commit, its cause, was not.
     """
     if not names:  # every ruleset is loaded: each manifest is read in full at once, not by its header first
         workspace.reads_headers = False
     manifests = workspace.manifests()
     if not manifests and workspace.discovery_diagnostics:
-        _usage_failure(workspace.discovery_diagnostics, fmt)
+        _usage_failure([*found, *workspace.discovery_diagnostics], fmt)
     if not manifests and require:
         broken = broken_manifests(workspace)
         if has_errors(broken):
-            _emit(broken, fmt)
+            _emit([*found, *broken], fmt)
             click.echo("civrules: nothing was read: no ruleset manifest could be read (see above)", err=True)
             sys.exit(EXIT_RULE_ERRORS)
         directory = workspace.display(workspace.root / "rulesets")
         _usage_failure(
             [
+                *found,
                 _command_line(
                     codes.NO_RULESETS, f"no ruleset manifests in `{directory}`", "add one, or pass --rules DIR"
-                )
+                ),
             ],
             fmt,
         )
@@ -837,10 +856,10 @@ def _select_rulesets(
         for d in workspace.load(relative).diagnostics
     ]
     if has_errors(broken):
-        _emit(broken, fmt)
+        _emit([*found, *broken], fmt)
         sys.exit(EXIT_RULE_ERRORS)
     if unknown:
-        _usage_failure([_unknown_ruleset(name, list(known), manifests) for name in unknown], fmt)
+        _usage_failure([*found, *(_unknown_ruleset(name, list(known), manifests) for name in unknown)], fmt)
     chosen = list(names) if names else sorted(manifests)
     state = click.get_current_context().find_object(Context)
     loaded = []
@@ -1112,7 +1131,7 @@ def validate(
     workspace = obj.workspace()
     # Before anything is read: the rules on disk must be the ones committed (or git must say so).
     not_staged = _staged_problems(obj.rules, workspace.display, rules=True) if staged else []
-    loaded = _select_rulesets(workspace, rulesets, fmt, require=False)
+    loaded = _select_rulesets(workspace, rulesets, fmt, require=False, found=not_staged)
     shared = Shared(len(loaded))  # a variant reuses its base's models and walks of the entries it keeps
     diagnostics: list[Diagnostic] = [*not_staged, *workspace.discovery_diagnostics]
     resolver = Resolver(workspace)  # shared: a variant reuses its base's resolution, not its whole chain's
@@ -1344,11 +1363,11 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
         _note(f"civrules: {printable(str(out))} is up to date (nothing changed since the last build)")
         return
     workspace = obj.workspace()
-    loaded = _select_rulesets(workspace, rulesets, "text")
+    loaded = _select_rulesets(workspace, rulesets, "text", found=not_staged)
     broken = [] if rulesets else broken_manifests(workspace)
     if has_errors(broken):
         # Building "every ruleset" without one whose manifest cannot be read would drop its output.
-        _emit(broken, "text")
+        _emit([*not_staged, *broken], "text")
         click.echo("civrules: nothing was built: a ruleset manifest cannot be read (previous output kept)", err=True)
         sys.exit(EXIT_RULE_ERRORS)
     ids = [one.id for one in loaded]

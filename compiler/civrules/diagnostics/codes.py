@@ -705,12 +705,14 @@ NOT_STAGED = define(
     What: with `--staged` (the pre-commit hooks), a file civrules reads is not what the commit
     holds: a YAML file under the rules folder (or, for `build --check --staged`, a file under the
     output folder) that git does not track (untracked, ignored, or removed with `git rm
-    --cached`), that has changes not staged for commit, or that is deleted but still staged.
+    --cached`), that has changes not staged for commit, that is deleted but still staged, or
+    that holds a conflict of a merge (a rebase, a cherry-pick) not yet marked resolved.
     Why: civrules reads the files on disk; pre-commit sets aside only the unstaged changes of
     tracked files, so an untracked base made a commit pass that fails in CI and in every fresh
     clone.
-    Fix: `git add` the file (or its changes) to commit it, or move it out of the folder; for a
-    deleted one, `git rm` it or restore it (`git restore FILE`).
+    Fix: `git add` the file (or its changes) to commit it (`git add -f` for a file git ignores),
+    or move it out of the folder; for a deleted one, `git rm` it or restore it (`git restore
+    FILE`); for a conflict, resolve it, then `git add` the file to mark it resolved.
     """,
 )
 INTERRUPTED = define(

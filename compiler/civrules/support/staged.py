@@ -52,7 +52,10 @@ class Unstaged:
 
     #: The path relative to the folder (POSIX).
     relative: str
-    #: "untracked" (or ignored: not in the index), "changed" (not staged), "deleted" (still staged).
+    #: "untracked" (not in the index), "ignored" (not in the index, and ignored by git: `git add`
+    #: refuses it without `-f`), "changed" (not staged), "deleted" (still staged), "unmerged" (a
+    #: conflict of a merge, a rebase or a cherry-pick not yet marked resolved: `git restore`
+    #: refuses it).
     state: str
 
 
@@ -78,7 +81,32 @@ def unstaged(folder: Path, wanted: Callable[[str], bool] = lambda _relative: Tru
             continue
         if found.get(relative) != "deleted":  # a deleted file is listed as changed too
             found[relative] = state
+    # Each state names what to do, and git refuses `git add` of an ignored file and `git restore`
+    # of an unmerged one: asked of git only when a file of that kind may be among those found.
+    if "untracked" in found.values():
+        ignored = _names(_git(git, folder, environment, *_IGNORED, "--", "."))
+        found.update((relative, "ignored") for relative in ignored if found.get(relative) == "untracked")
+    if any(state != "untracked" for state in found.values()):  # an unmerged file is listed as changed
+        unmerged = _names(_git(git, folder, environment, "ls-files", "-z", "--unmerged", "--", "."), staged=True)
+        found.update((relative, "unmerged") for relative in unmerged if relative in found)
     return [Unstaged(relative, found[relative]) for relative in sorted(found)]
+
+
+#: `git ls-files` listing the files git does not track that its ignore rules cover (as `git add`
+#: reads them: .gitignore files, .git/info/exclude, core.excludesFile).
+_IGNORED = ("ls-files", "-z", "--others", "--ignored", "--exclude-standard")
+
+
+def _names(listed: bytes, *, staged: bool = False) -> set[str]:
+    """The paths of a `git ls-files -z` listing (with ``staged``, of `--stage`'s lines:
+    ``mode object stage<TAB>path``)."""
+    names = set()
+    for entry in listed.split(b"\0"):
+        if staged:
+            entry = entry.partition(b"\t")[2]
+        if entry:
+            names.add(os.fsdecode(entry))
+    return names
 
 
 def _as_in_the_hook(git: str) -> dict[str, str]:
