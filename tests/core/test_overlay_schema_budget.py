@@ -96,3 +96,17 @@ def test_the_interpreted_schema_walk_runs_for_no_more_wrong_entities_than_the_bo
     assert exit_code == 1
     assert [d for d in found if d["code"] == "R011"]
     assert 3 <= len(judged) <= 3 * 2, len(judged)  # the base's resolution and the variant's, at most
+
+
+def test_a_resolution_judges_unbounded_outside_its_overlays_application(tmp_path: Path) -> None:
+    """The bound is the overlay's: before and after it is applied a resolution's budget is one
+    with no limit (judging there is the schema's judgement whole), never a missing one."""
+    from civrules.load.reader import Limits
+    from civrules.load.workspace import Workspace
+
+    rules = _variant(tmp_path, wrong=4)
+    workspace = Workspace(rules, Limits(max_diagnostics=2), shipped=False)
+    resolved, found = civrules.resolve.Resolver(workspace).resolve(workspace.load_ruleset(workspace.manifests()["va"]))
+    assert resolved is not None and [d for d in found if d.code == "R011"]  # the overlay stopped at 2
+    budget = resolved.budget
+    assert isinstance(budget, civrules.resolve.SchemaBudget) and budget.limit is None and not budget.stopped

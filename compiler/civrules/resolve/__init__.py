@@ -91,7 +91,7 @@ class SchemaBudget:
     entity is only told valid or not by the compiled validator, and the first that is not stops
     the judging of the rest (one R011 says so). Each wrong entity costs jsonschema's interpreted
     walk, about 1 ms: 20,000 wrong cards added by a variant took 17 s, where a base file of as many
-    stopped at the limit in 2.6 s."""
+    stopped at the limit in 2.6 s. With no ``limit``, every entity is judged in full."""
 
     __slots__ = ("errors", "limit", "stopped")
 
@@ -119,20 +119,6 @@ class SchemaBudget:
         found = validate_entity(kind, list_path, data, locate, base)
         self.errors += sum(1 for diagnostic in found if diagnostic.severity is Severity.ERROR)
         return found
-
-
-def _judge_entity(
-    resolved: Resolved,
-    kind: str,
-    list_path: tuple[str, ...],
-    data: Any,
-    locate: Callable[[NodePath], tuple[Document, NodePath]],
-    base: Span | None = None,
-) -> list[Diagnostic]:
-    """:func:`validate_entity` within the budget of the overlay being applied, if any."""
-    if resolved.budget is None:
-        return validate_entity(kind, list_path, data, locate, base)
-    return resolved.budget.judge(kind, list_path, data, locate, base)
 
 
 @dataclass(slots=True)
@@ -166,8 +152,9 @@ class Resolved:
     #: What its checks found, by code, once asked (:func:`civrules.pipeline.analyse`): a variant
     #: resolved on it compares its own findings in the base's files with these.
     findings: dict[str, list[Diagnostic]] | None = None
-    #: The schema work the overlay being applied may still cost (:class:`SchemaBudget`).
-    budget: SchemaBudget | None = None
+    #: The schema work the overlay being applied may still cost (:class:`SchemaBudget`); outside
+    #: an overlay's application, unbounded.
+    budget: SchemaBudget = field(default_factory=lambda: SchemaBudget(None))
 
 
 def _bases_for(chain: Sequence[str], manifests: Mapping[str, Manifest]) -> list[str]:
@@ -249,7 +236,7 @@ class Resolver:
         diagnostics.extend(_apply_overlay(resolved, manifest))
         if resolved.budget.stopped and resolved.budget.limit is not None:
             diagnostics.append(stopped(manifest.file, resolved.budget.limit))
-        resolved.budget = None
+        resolved.budget = SchemaBudget(None)
         # The key indexes served this overlay; another finds the keys of its own lists. Kept, each
         # held its entries and their documents past the session's round that resolved them.
         for entries in resolved.collections.values():
@@ -1068,7 +1055,7 @@ def _add(
         gone = removal.base
         at = replace(at, base=gone.base or gone, replaced=(*gone.replaced, gone))
     entries.append(Entry(at, item))
-    yield from _judge_entity(resolved, resolved.family.slot_kind(spec.slot), spec.path, item, at.place)
+    yield from resolved.budget.judge(resolved.family.slot_kind(spec.slot), spec.path, item, at.place)
 
 
 def _target(
@@ -1102,7 +1089,7 @@ def _replace(
     base = old.base or old
     _put(spec, entries, existing, Entry(replace(at, base=base, replaced=(*old.replaced, old)), item))
     resolved.base_notes.append((at.span(), base.head()))
-    yield from _judge_entity(resolved, resolved.family.slot_kind(spec.slot), spec.path, item, at.place, base.head())
+    yield from resolved.budget.judge(resolved.family.slot_kind(spec.slot), spec.path, item, at.place, base.head())
 
 
 def _remove(
@@ -1179,7 +1166,7 @@ def _validate_patched(
         found = _find(spec, entries, key)
         if found is not None:
             entry = entries[found]
-            yield from _judge_entity(resolved, kind, spec.path, entry.raw, entry.origin.place, base)
+            yield from resolved.budget.judge(kind, spec.path, entry.raw, entry.origin.place, base)
 
 
 def _list_part(path: NodePath) -> NodePath:
