@@ -307,13 +307,43 @@ def test_sarif_names_files_relative_to_the_repository_however_rules_is_written(
         assert result.exit_code == 1
         log = json.loads(result.stdout)
         jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))).validate(log)
-        assert log["runs"][0]["originalUriBaseIds"] == {
-            "%SRCROOT%": {"description": {"text": "The root of the repository."}}
-        }
+        bases = log["runs"][0]["originalUriBaseIds"]
+        assert sorted(bases) == ["%CIVRULES%", "%SRCROOT%"]  # descriptions, and no machine's path
+        assert bases["%SRCROOT%"] == {"description": {"text": "The root of the repository."}}
+        assert "uri" not in bases["%CIVRULES%"]
         logs.append(_sarif_files(log))
     assert logs[0] == logs[1] == logs[2] == logs[3]
     assert ("rules/cards/laughs.yaml", "%SRCROOT%") in logs[0]
     assert all(base == "%SRCROOT%" and not uri.startswith(("/", "file:")) for uri, base in logs[0])
+
+
+def test_sarif_and_github_name_a_shipped_base_behind_civrules_not_where_it_is_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A variant of a shipped ruleset whose change leaves a reference in the base: the note at the
+    base was `file:///<install path>/...` in SARIF and the absolute path in GitHub's annotations."""
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
+    repository = tmp_path / "repo"
+    (repository / "rules" / "rulesets").mkdir(parents=True)
+    (repository / ".git").mkdir()
+    (repository / "rules" / "rulesets" / "v1.yaml").write_text(
+        'kind: ruleset\nid: v1\nname: "V1"\nextends: advanced-civilization\noverlay:\n  civilization_cards:\n'
+        '    remove: [{id: pottery, why: "house rule: a test"}]\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(repository)
+    outputs = {}
+    for fmt in ("sarif", "github"):
+        result = CliRunner().invoke(main, ["validate", "v1", "--format", fmt])
+        assert result.exit_code == 1, result.output
+        outputs[fmt] = result.stdout
+        assert str(REPO) not in result.stdout  # the shipped rules here are the clone's
+    (run,) = json.loads(outputs["sarif"])["runs"]
+    (removed,) = [one for one in run["results"] if one["ruleId"] == "V006"]
+    (note,) = removed["relatedLocations"]
+    artifact = note["physicalLocation"]["artifactLocation"]
+    assert artifact == {"uri": "calamities/advanced-civilization.yaml", "uriBaseId": "%CIVRULES%"}
+    assert "note: <civrules>/calamities/advanced-civilization.yaml:" in outputs["github"]
 
 
 DUPLICATE_NAME = 'kind: ruleset\nid: x\nname: "X"\nname: "Y"\n'

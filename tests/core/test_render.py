@@ -162,6 +162,45 @@ def test_sarif_dumps_each_result_alone_as_the_whole_log_would(monkeypatch: pytes
     assert all(len(str(value).split("'ruleId'")) <= 2 for value in dumped)
 
 
+def test_a_shipped_file_is_named_behind_civrules_the_same_wherever_civrules_is_installed(tmp_path: Path) -> None:
+    """A variant's base shipped with civrules was an absolute `file:` URI in SARIF (and an absolute
+    path in GitHub's notes): the machine's install path in CI's artifacts, and two machines' logs
+    differed. It is named as civrules' other artifacts name it, `<civrules>/...`: in SARIF a URI
+    relative to the base `%CIVRULES%`, which the log declares without a location."""
+    logs, annotations = [], []
+    for install in (tmp_path / "venv" / "site-packages" / "civrules" / "_rules", tmp_path / "clone" / "rules"):
+        base = (install / "calamities" / "advanced-civilization.yaml").as_posix()
+        noted = Diagnostic(
+            "V006",
+            Severity.ERROR,
+            "civilization card `pottery` is removed, but 1 reference to it remains",
+            Span((tmp_path / "repo" / "rules" / "rulesets" / "v.yaml").as_posix(), 7, 14, 7, 20),
+            related=(Related(Span(base, 147, 15, 147, 22), "still referred to here"),),
+        )
+        inside = Diagnostic("S002", Severity.ERROR, "unknown key", Span(base, 3, 5, 3, 9))
+        logs.append(render_sarif([noted, inside], tmp_path / "repo", shipped=install))
+        annotations.append(render_github([noted, inside], tmp_path / "repo", shipped=install))
+        assert str(tmp_path) not in logs[-1] and str(tmp_path) not in annotations[-1]
+    assert logs[0] == logs[1] and annotations[0] == annotations[1]
+    log = json.loads(logs[0])
+    jsonschema.Draft4Validator(json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))).validate(log)
+    (run,) = log["runs"]
+    shipped = {"uri": "calamities/advanced-civilization.yaml", "uriBaseId": "%CIVRULES%"}
+    assert run["results"][0]["relatedLocations"][0]["physicalLocation"]["artifactLocation"] == shipped
+    assert run["results"][1]["locations"][0]["physicalLocation"]["artifactLocation"] == shipped
+    assert run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"] == "%SRCROOT%"
+    assert "uri" not in run["originalUriBaseIds"]["%CIVRULES%"]  # no machine's path
+    assert "%0Anote: <civrules>/calamities/advanced-civilization.yaml:147:15: " in annotations[0]
+    assert "file=<civrules>/calamities/advanced-civilization.yaml,line=3," in annotations[0]
+
+
+def test_a_file_outside_the_repository_and_the_shipped_rules_keeps_its_absolute_uri(tmp_path: Path) -> None:
+    elsewhere = Diagnostic("S002", Severity.ERROR, "unknown key", Span((tmp_path / "x.yaml").as_posix(), 1, 1, 1, 2))
+    log = json.loads(render_sarif([elsewhere], tmp_path / "repo", shipped=tmp_path / "civrules" / "_rules"))
+    location = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert location == {"uri": "file://" + (tmp_path / "x.yaml").as_posix()}
+
+
 # --- Nothing from the data reaches the output as a control (issue 14, point 4) --------------------
 
 HOSTILE = "k\n::stop-commands::x\r\x1b[2J\x7f\x9b\u2028\u202e\ud800\t."

@@ -38,7 +38,7 @@ from civrules.diagnostics import (
 from civrules.diagnostics.escape import dumps_json, printable, safe_line_start
 from civrules.diagnostics.render import FORMATS, SourceLines, render, source_root
 from civrules.load import Limits
-from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
+from civrules.load.workspace import LoadedRuleset, Manifest, Workspace, shipped_rules
 from civrules.support import collector, interrupts, streams
 
 if TYPE_CHECKING:
@@ -690,13 +690,14 @@ def _emit(
     # 490,000 diagnostics of a hostile file made 3.7 GB of SARIF. The counts below are of all.
     shown = cap_per_file(shown, context.limits.max_diagnostics if context is not None else Limits().max_diagnostics)
     sources = SourceLines(max_bytes=context.limits.max_bytes) if context is not None else SourceLines()
-    root = None
+    root = shipped = None
     if context is not None and fmt in _ANNOTATING:  # files named from the repository's root
         with contextlib.suppress(OSError):  # the working directory is gone: no file is named anyway
             root = source_root(context.rules)
+        shipped = shipped_rules()  # a base's files: behind `<civrules>/`, not the install path
     stream = sys.stderr if err else sys.stdout
     colour = fmt == "text" and use_colour(context.color if context is not None else "auto", stream)
-    out = render(shown, fmt, sources, colour=colour, root=root, failed=failed)
+    out = render(shown, fmt, sources, colour=colour, root=root, failed=failed, shipped=shipped)
     if out and fmt in _DOCUMENTS:
         _print_document(out, nl=False, err=err)
     elif out:

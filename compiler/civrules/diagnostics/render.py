@@ -210,20 +210,22 @@ def _escape_file(name: str) -> str:
     return "".join(out)
 
 
-def render_github(diagnostics: Sequence[Diagnostic], root: Path | None = None) -> str:
+def render_github(diagnostics: Sequence[Diagnostic], root: Path | None = None, shipped: Path | None = None) -> str:
     """GitHub Actions workflow commands: one annotation per diagnostic.
 
     A file is named as SARIF names it (:func:`repository_name`): relative to ``root``, the root of
     the repository (:func:`source_root`; the working directory when None), which GitHub resolves
-    ``file`` against, however `--rules` was spelt and wherever civrules ran. A diagnostic about no
-    file (`<command line>`: a usage error) is an annotation without ``file``, on no line.
+    ``file`` against, however `--rules` was spelt and wherever civrules ran; a file of the rules
+    shipped with civrules (under ``shipped``) behind `<civrules>/`, never where it is installed. A
+    diagnostic about no file (`<command line>`: a usage error) is an annotation without ``file``,
+    on no line.
     """
     level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
     lines = []
     for diagnostic in diagnostics:
         props = [f"title={_escape_property(printable(diagnostic.code))}"]
         span = diagnostic.span
-        name = repository_name(span.file, root) if span is not None else None
+        name = repository_name(span.file, root, shipped) if span is not None else None
         if span is not None and name is not None:
             props = [
                 f"file={_escape_file(name)}",
@@ -235,25 +237,41 @@ def render_github(diagnostics: Sequence[Diagnostic], root: Path | None = None) -
             ]
         message = printable(diagnostic.message) + (f"\nhint: {printable(diagnostic.hint)}" if diagnostic.hint else "")
         for related in diagnostic.related:
-            message += f"\nnote: {_repository_location(related.span, root)}: {printable(related.label)}"
+            message += f"\nnote: {_repository_location(related.span, root, shipped)}: {printable(related.label)}"
         lines.append(f"::{level[diagnostic.severity]} {','.join(props)}::{_escape_data(message)}")
     return "\n".join(lines) + ("\n" if lines else "")
 
 
-def _repository_location(span: Span, root: Path | None) -> str:
-    name = repository_name(span.file, root)
+def _repository_location(span: Span, root: Path | None, shipped: Path | None = None) -> str:
+    name = repository_name(span.file, root, shipped)
     return _location(span) if name is None else f"{safe_line_start(printable(name))}:{span.line}:{span.column}"
 
 
-def repository_name(file: str, root: Path | None = None) -> str | None:
+def repository_name(file: str, root: Path | None = None, shipped: Path | None = None) -> str | None:
     """A file named in a diagnostic as the repository names it: its path from ``root`` (the source
     root, :func:`source_root`; the working directory when None), normalised, whether the file was
-    named relative to the working directory or absolute; a file outside the root by its normalised
-    absolute path (no file of the repository); None for no file at all (`<command line>`).
+    named relative to the working directory or absolute; a file outside the root among the rules
+    shipped with civrules (the folder ``shipped``) behind `<civrules>/`, as every artifact of
+    civrules names it (:func:`civrules.load.names.artifact_name`); any other file outside the root
+    by its normalised absolute path (no file of the repository); None for no file at all
+    (`<command line>`).
 
     >>> repository_name("<command line>") is None
     True
+    >>> repository_name("/opt/civrules/_rules/maps/m.yaml", Path("/repo"), Path("/opt/civrules/_rules"))
+    '<civrules>/maps/m.yaml'
     """
+    name = _repository_path(file, root)
+    inside = _shipped_path(name, shipped) if name is not None else None
+    if inside is None:
+        return name
+    from civrules.load.names import SHIPPED
+
+    return SHIPPED + inside
+
+
+def _repository_path(file: str, root: Path | None) -> str | None:
+    """:func:`repository_name` but for the shipped rules: a file outside the root by its absolute path."""
     if file.startswith("<"):
         return None
     path = Path(file)
@@ -266,6 +284,20 @@ def repository_name(file: str, root: Path | None = None) -> str | None:
     if relative == os.pardir or relative.startswith((os.pardir + "/", os.pardir + "\\")):
         return absolute.as_posix()
     return Path(relative).as_posix()
+
+
+def _shipped_path(name: str, shipped: Path | None) -> str | None:
+    """``name`` (a file as :func:`_repository_path` names it) by its path in the folder of the
+    shipped rules ``shipped``; None for a file of the repository, or of no shipped rules."""
+    if shipped is None or not os.path.isabs(name):
+        return None
+    try:
+        inside = os.path.relpath(name, os.path.normpath(shipped.absolute()))
+    except ValueError:  # pragma: no cover - another drive on Windows
+        return None
+    if inside in (os.curdir, os.pardir) or inside.startswith((os.pardir + "/", os.pardir + "\\")):
+        return None
+    return Path(inside).as_posix()
 
 
 def _family_of(code: str) -> str:
@@ -299,28 +331,40 @@ def sarif_uri(file: str) -> str:
 #: The base every repository-relative URI of a SARIF log is relative to: the root of the checkout,
 #: which code scanning maps to the repository (GitHub resolves it itself).
 SRCROOT = "%SRCROOT%"
+#: The base of the URIs of the rules shipped with civrules (`<civrules>/...` in civrules' other
+#: output): where civrules is installed is each machine's own, so the log gives it no location.
+SHIPPED_ROOT = "%CIVRULES%"
 
 
-def sarif_artifact(file: str, root: Path | None = None) -> dict[str, str]:
+def sarif_artifact(file: str, root: Path | None = None, shipped: Path | None = None) -> dict[str, str]:
     """SARIF's ``artifactLocation`` of a file named in a diagnostic: relative to ``root`` (the source
     root, the working directory when None) with ``uriBaseId: %SRCROOT%``, however the file was named
     (relative to the working directory, or absolute, as ``--rules /abs/rules`` names it).
 
-    A file outside the source root keeps an absolute ``file:`` URI (no base): it is no file of the
-    repository, and code scanning cannot map it.
+    A file of the rules shipped with civrules (under ``shipped``: a variant's base) is relative to
+    ``%CIVRULES%``, the same on every machine: its absolute ``file:`` URI put the machine's install
+    path in CI's artifacts, and made the logs of two machines differ. Any other file outside the
+    source root keeps an absolute ``file:`` URI (no base): it is no file of the repository, and code
+    scanning cannot map it.
+
+    >>> sarif_artifact("/opt/civrules/_rules/maps/m.yaml", Path("/repo"), Path("/opt/civrules/_rules"))
+    {'uri': 'maps/m.yaml', 'uriBaseId': '%CIVRULES%'}
     """
-    name = repository_name(file, root)
+    name = _repository_path(file, root)
     if name is None:  # `<command line>`: no file at all
         return {"uri": sarif_uri(file)}
+    inside = _shipped_path(name, shipped)
+    if inside is not None:
+        return {"uri": sarif_uri(inside), "uriBaseId": SHIPPED_ROOT}
     if Path(name).is_absolute():
         return {"uri": "file://" + sarif_uri(name)}
     return {"uri": sarif_uri(name), "uriBaseId": SRCROOT}
 
 
-def _sarif_location(span: Span, root: Path | None) -> dict[str, Any]:
+def _sarif_location(span: Span, root: Path | None, shipped: Path | None) -> dict[str, Any]:
     return {
         "physicalLocation": {
-            "artifactLocation": sarif_artifact(span.file, root),
+            "artifactLocation": sarif_artifact(span.file, root, shipped),
             "region": {
                 "startLine": span.line,
                 "startColumn": span.column,
@@ -331,9 +375,12 @@ def _sarif_location(span: Span, root: Path | None) -> dict[str, Any]:
     }
 
 
-def render_sarif(diagnostics: Sequence[Diagnostic], root: Path | None = None, *, failed: bool = False) -> str:
+def render_sarif(
+    diagnostics: Sequence[Diagnostic], root: Path | None = None, *, failed: bool = False, shipped: Path | None = None
+) -> str:
     """A SARIF 2.1.0 log with one run, the codes used as rules; files relative to ``root`` (the
-    source root, see :func:`source_root`), through the base ``%SRCROOT%``.
+    source root, see :func:`source_root`), through the base ``%SRCROOT%``, and the files of the
+    rules shipped with civrules (the folder ``shipped``) through the base ``%CIVRULES%``.
 
     A diagnostic about no file (located at ``<command line>``: a usage error, Ctrl-C, the machine
     failing) is no result, which code scanning would show as an alert on a file that does not
@@ -370,7 +417,15 @@ def render_sarif(diagnostics: Sequence[Diagnostic], root: Path | None = None, *,
                 "invocations": [invocation],
                 # No `uri`: where the checkout was on this machine says nothing to the reader of the
                 # log (and would make two runs differ); code scanning takes its own checkout's root.
-                "originalUriBaseIds": {SRCROOT: {"description": {"text": "The root of the repository."}}},
+                "originalUriBaseIds": {
+                    SRCROOT: {"description": {"text": "The root of the repository."}},
+                    SHIPPED_ROOT: {
+                        "description": {
+                            "text": f"The rules shipped with civrules {__version__} (named `<civrules>/` in its "
+                            "other output), wherever civrules is installed."
+                        }
+                    },
+                },
                 "results": [],
             }
         ],
@@ -390,10 +445,10 @@ def render_sarif(diagnostics: Sequence[Diagnostic], root: Path | None = None, *,
             "message": {"text": _sarif_text(diagnostic)},
         }
         if diagnostic.span is not None:
-            result["locations"] = [_sarif_location(diagnostic.span, root)]
+            result["locations"] = [_sarif_location(diagnostic.span, root, shipped)]
         if diagnostic.related:
             result["relatedLocations"] = [
-                {"id": i, **_sarif_location(r.span, root), "message": {"text": printable(r.label)}}
+                {"id": i, **_sarif_location(r.span, root, shipped), "message": {"text": printable(r.label)}}
                 for i, r in enumerate(diagnostic.related)
             ]
         indent = " " * 8  # results are at depth 4: the log, `runs`, the run, `results`
@@ -474,14 +529,16 @@ def render(
     colour: bool = False,
     root: Path | None = None,
     failed: bool = False,
+    shipped: Path | None = None,
 ) -> str:
     """``diagnostics`` in ``fmt``; ``root`` is the source root of SARIF's URIs and of GitHub's
-    annotations' files (the working directory when None); ``failed``: the command stopped without
-    doing its work (SARIF says so)."""
+    annotations' files (the working directory when None), ``shipped`` the folder of the rules
+    shipped with civrules, which both name behind `<civrules>/`; ``failed``: the command stopped
+    without doing its work (SARIF says so)."""
     if fmt == "json":
         return render_json(diagnostics)
     if fmt == "github":
-        return render_github(diagnostics, root)
+        return render_github(diagnostics, root, shipped)
     if fmt == "sarif":
-        return render_sarif(diagnostics, root, failed=failed)
+        return render_sarif(diagnostics, root, failed=failed, shipped=shipped)
     return render_text(diagnostics, sources, colour=colour)
