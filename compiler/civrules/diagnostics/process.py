@@ -161,7 +161,7 @@ def address_space() -> str:
 
 
 def _family_broken(error: BaseException) -> Diagnostic:
-    from civrules.support.install import word
+    from civrules.support.install import python, word
 
     family = getattr(error, "family", None)
     distribution = getattr(error, "distribution", None)
@@ -172,7 +172,10 @@ def _family_broken(error: BaseException) -> Diagnostic:
         message = f"a game family cannot be used: {said} (it comes from the distribution `{name}`{found})"
         hint = (
             f"fix the family, or remove `{name}` from the Python that runs civrules "
-            f"(`python -m pip uninstall {printable(word(distribution[0]))}`, or take its folder off PYTHONPATH)"
+            # The Python that runs civrules, not `python`: the one on the PATH may be another
+            # (pipx, a virtual environment not activated), where pip finds no such distribution.
+            f"(`{printable(python())} -m pip uninstall {printable(word(distribution[0]))}`, "
+            "or take its folder off PYTHONPATH)"
         )
     else:
         message = f"a game family cannot be used: {said}"
