@@ -22,6 +22,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +68,29 @@ def test_a_folder_civrules_did_not_write_is_refused_and_untouched(tmp_path: Path
         write_tree(out, {"index.html": b"<html>"})
     assert tree_of(out) == {name: b"mine"}
     assert sorted(p.name for p in tmp_path.iterdir()) == ["Desktop"]  # no staging tree either
+
+
+@pytest.mark.parametrize(
+    ("make_marker", "said"),
+    [
+        (lambda marker: marker.mkdir(), "is a folder"),
+        (lambda marker: os.mkfifo(marker), "not a regular file"),
+        (lambda marker: marker.symlink_to("/dev/zero"), "a symbolic link"),
+        (lambda marker: marker.write_bytes(b"civrules\nkind: build\n"), "not one civrules wrote"),
+    ],
+)
+def test_a_marker_civrules_cannot_take_is_named_as_found_not_as_missing(
+    tmp_path: Path, make_marker: Callable[[Path], object], said: str
+) -> None:
+    """The refusal said "no `.civrules-output` in it" of a folder holding one, which was a folder, a
+    FIFO, a link or a file civrules did not write (round 21's attacker): it names what is there."""
+    out = tmp_path / "out"
+    make(out, {"mine.txt": b"mine"})
+    make_marker(out / MARKER)
+    with pytest.raises(OutputError) as raised:
+        write_tree(out, {"index.html": b"<html>"})
+    assert said in str(raised.value) and "no `" not in str(raised.value), str(raised.value)
+    assert (out / "mine.txt").read_bytes() == b"mine"
 
 
 @pytest.mark.parametrize("kind", ["build", "schemas", "sheets", "helpers"])

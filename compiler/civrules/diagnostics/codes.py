@@ -661,7 +661,8 @@ OUTPUT_REFUSED = define(
     What: civrules refused to write where it was asked to, or could not write there: an output
     folder (`--out` of build, schemas, sheets, helpers) that is the rules folder or holds it, is
     a symbolic link or a file, or holds files civrules did not write (no `.civrules-output` in
-    it), or the output of another command (its `.civrules-output` names the command that wrote
+    it, or one that is no marker civrules wrote: a folder, a link, a FIFO, other text), or the
+    output of another command (its `.civrules-output` names the command that wrote
     it: `build --out schemas` would delete the schemas `init` wrote, and `build --check --out
     schemas` compares nothing of build's there); a file `init` or `new-variant` would write over;
     or a folder the system will not let it write (permissions, a full disk).

@@ -229,12 +229,29 @@ def check_replaceable(out: Path, protected: Iterable[Path] = (), *, contents: bo
         return
     # Never judged by the shape of its paths: `python/<x>/<y>` and `sheets/<x>/<y>` files were
     # taken for a tree civrules wrote before it marked them, and a user's folder was replaced.
+    unusable = _UNUSABLE_MARKER.get(files.kind_of(target, MARKER))
+    if unusable is not None:  # there is one, and it is no marker: never said to be missing
+        raise OutputError(
+            f"refusing to replace `{shown}`: its `{MARKER}` is {unusable}, so civrules cannot tell that "
+            "it wrote the folder",
+            "civrules replaces only a folder whose marker it wrote, an empty one or a new one: choose "
+            "another --out folder, or move this one aside (or delete it) yourself",
+        )
     raise OutputError(
         f"refusing to replace `{shown}`: it holds files civrules did not write (no `{MARKER}` in it)",
         "civrules replaces only a folder it made (one holding that marker), an empty one or a new "
         "one: choose another --out folder, or move this one aside (or delete it) yourself; a "
         "generated/ written by a civrules older than the marker is taken once it is deleted",
     )
+
+
+#: What a marker civrules cannot take is, by what :func:`civrules.support.files.kind_of` finds.
+_UNUSABLE_MARKER = {
+    "file": "not one civrules wrote (its first line is not civrules' marker, or it cannot be read)",
+    "dir": "a folder",
+    "link": "a symbolic link (civrules follows none)",
+    "special": "not a regular file (a FIFO, a socket or a device)",
+}
 
 
 #: The commands that compare a tree of their kind with `--check`.
