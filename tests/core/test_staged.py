@@ -234,6 +234,42 @@ def test_r022s_hints_to_undo_a_change_restore_the_staged_file(tmp_path: Path, mo
     assert r022s(found) == {}, found
 
 
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+@pytest.mark.parametrize("flag", ["skip-worktree", "assume-unchanged"])
+def test_a_file_git_is_told_not_to_look_at_is_judged_by_its_content(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flag: str
+) -> None:
+    """Round 21's attacker: git lists neither a skip-worktree file (what a sparse checkout sets)
+    nor an assume-unchanged one as changed or deleted, so a commit breaking repo2 (its base left out
+    of the work tree by a sparse checkout) or committing a staged manifest the work tree had a good
+    copy of passed the hook. Each is R022 when its working copy is not the index's, and following
+    the hint's commands makes the two agree."""
+    root = repository(tmp_path)
+    rulesets = root / "rules" / "rulesets"
+    good = (rulesets / "repo1.yaml").read_text(encoding="utf-8")
+    git(root, "update-index", f"--{flag}", "rules/rulesets/repo2.yaml")
+    code, found = validate(root, monkeypatch, "--staged")
+    assert code == 0 and r022s(found) == {}, found  # flagged, and its copy is the index's: nothing to say
+    if flag == "skip-worktree":
+        (rulesets / "repo2.yaml").unlink()  # as a sparse checkout leaves it out
+    else:
+        (rulesets / "repo1.yaml").write_text(good.replace("advanced-civilization", "no-such-base"), encoding="utf-8")
+        git(root, "add", "rules/rulesets/repo1.yaml")  # the broken copy staged
+        (rulesets / "repo1.yaml").write_text(good, encoding="utf-8")  # the good one on disk
+        git(root, "update-index", f"--{flag}", "rules/rulesets/repo1.yaml")
+    code, found = validate(root, monkeypatch, "--staged")
+    assert code == 1
+    shown = "rules/rulesets/repo2.yaml" if flag == "skip-worktree" else "rules/rulesets/repo1.yaml"
+    (problem,) = r022s(found).values()
+    assert problem["file"] == shown and flag in str(problem["message"]), problem
+    unflag, _, restore = git_commands(problem["hint"])
+    assert pasted(unflag, root).returncode == 0
+    assert pasted(restore, root).returncode == 0  # the staged copy taken: what the commit holds is read
+    code, found = validate(root, monkeypatch, "--staged")
+    assert r022s(found) == {}, found
+    assert code == (0 if flag == "skip-worktree" else 1)  # the staged no-such-base is now read: V001
+
+
 def test_a_conflict_not_marked_resolved_is_told_to_resolve_and_add_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

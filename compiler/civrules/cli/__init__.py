@@ -750,6 +750,17 @@ def _staged_problems(folder: Path, display: Callable[[Path], str], *, rules: boo
                 f"resolve the conflict in it, then mark it resolved: `git add {quoted}` "
                 f"(or `git rm {quoted}` to leave the file out)"
             )
+        elif one.state in ("sparse", "assumed"):
+            flag = "skip-worktree" if one.state == "sparse" else "assume-unchanged"
+            why = " (a sparse checkout sets it)" if one.state == "sparse" else ""
+            message = (
+                f"`{printable(shown)}` is marked {flag}{why}, and the work tree does not hold its staged copy: "
+                "git does not compare it, and the rules read are not the ones the commit holds"
+            )
+            hint = (
+                f"`git update-index --no-{flag} {quoted}`, then stage or undo what differs "
+                f"(`git add {quoted}`, or `git restore {quoted}`)"
+            )
         elif one.state == "changed":
             message = f"`{printable(shown)}` has changes not staged for commit: the commit will not hold them"
             hint = f"`git add {quoted}` to commit them, or undo them: `git restore {quoted}`"

@@ -707,13 +707,18 @@ NOT_STAGED = define(
     holds: a YAML file under the rules folder (or, for `build --check --staged`, a file under the
     output folder) that git does not track (untracked, ignored, or removed with `git rm
     --cached`), that has changes not staged for commit, that is deleted but still staged, or
-    that holds a conflict of a merge (a rebase, a cherry-pick) not yet marked resolved.
+    that holds a conflict of a merge (a rebase, a cherry-pick) not yet marked resolved, or that
+    git is told not to look at (skip-worktree, as a sparse checkout sets, or assume-unchanged)
+    while the work tree does not hold its staged copy.
     Why: civrules reads the files on disk; pre-commit sets aside only the unstaged changes of
     tracked files, so an untracked base made a commit pass that fails in CI and in every fresh
-    clone.
+    clone; git lists no file it is told not to look at as changed, so a sparse checkout's missing
+    base passed too.
     Fix: `git add` the file (or its changes) to commit it (`git add -f` for a file git ignores),
     or move it out of the folder; for a deleted one, `git rm` it or restore it (`git restore
-    FILE`); for a conflict, resolve it, then `git add` the file to mark it resolved.
+    FILE`); for a conflict, resolve it, then `git add` the file to mark it resolved; for a flagged
+    one, `git update-index --no-skip-worktree FILE` (or `--no-assume-unchanged`), then stage or
+    undo what differs.
     """,
 )
 INTERRUPTED = define(

@@ -19,8 +19,10 @@ rules folder.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
+import stat
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -55,7 +57,8 @@ class Unstaged:
     #: "untracked" (not in the index), "ignored" (not in the index, and ignored by git: `git add`
     #: refuses it without `-f`), "changed" (not staged), "deleted" (still staged), "unmerged" (a
     #: conflict of a merge, a rebase or a cherry-pick not yet marked resolved: `git restore`
-    #: refuses it).
+    #: refuses it), "sparse" or "assumed" (marked skip-worktree or assume-unchanged, and the work
+    #: tree does not hold the index's copy: git lists neither as changed).
     state: str
 
 
@@ -89,7 +92,61 @@ def unstaged(folder: Path, wanted: Callable[[str], bool] = lambda _relative: Tru
     if any(state != "untracked" for state in found.values()):  # an unmerged file is listed as changed
         unmerged = _names(_git(git, folder, environment, "ls-files", "-z", "--unmerged", "--", "."), staged=True)
         found.update((relative, "unmerged") for relative in unmerged if relative in found)
+    found.update(_hidden(git, folder, environment, wanted, found))
     return [Unstaged(relative, found[relative]) for relative in sorted(found)]
+
+
+def _hidden(
+    git: str, folder: Path, environment: dict[str, str], wanted: Callable[[str], bool], found: dict[str, str]
+) -> dict[str, str]:
+    """The files git is told not to look at whose working copy is not what the index holds:
+    "sparse" for a skip-worktree entry (a sparse checkout leaves the file out of the work tree) and
+    "assumed" for an assume-unchanged one. `git ls-files --modified --deleted` never lists either
+    (git trusts the flag, not the file), so a sparse checkout's committed file broke a commit that
+    passed the hook, and an assume-unchanged file's staged copy was committed unread. Each is judged
+    by its content: its blob id computed from the file on disk (no filter of git's run) against the
+    index's."""
+    listed = _git(git, folder, environment, "ls-files", "-z", "-v", "-s", "--", ".")
+    hidden: dict[str, str] = {}
+    for entry in listed.split(b"\0"):
+        head, _, path = entry.partition(b"\t")
+        fields = head.split(b" ")
+        if len(fields) != 4 or not path:
+            continue
+        tag, mode, blob = fields[0], fields[1], fields[2].decode("ascii", "replace")
+        skipped, assumed = tag in (b"S", b"s"), tag.islower()
+        relative = os.fsdecode(path)
+        if not (skipped or assumed) or relative in found or not wanted(relative):
+            continue
+        if _blob_id(folder / relative, mode, len(blob)) != blob:
+            hidden[relative] = "sparse" if skipped else "assumed"
+    return hidden
+
+
+def _blob_id(path: Path, mode: bytes, length: int) -> str | None:
+    """git's object id of the file at ``path`` as the index entry of ``mode`` would store it (a
+    link's target for mode 120000), in the repository's hash (SHA-1, or SHA-256 for an id of 64
+    digits); None when there is no such file."""
+    try:
+        data = os.fsencode(os.readlink(path)) if mode == b"120000" else _read_no_link(path)
+    except OSError:
+        return None
+    hasher = hashlib.sha256() if length == 64 else hashlib.sha1(usedforsecurity=False)  # git names objects so
+    hasher.update(b"blob %d\0" % len(data))
+    hasher.update(data)
+    return hasher.hexdigest()
+
+
+def _read_no_link(path: Path) -> bytes:
+    """A regular file's bytes, never through a link (an OSError for a link, a folder or a FIFO)."""
+    handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        with os.fdopen(handle, "rb", closefd=False) as stream:
+            return stream.read()
+    finally:
+        os.close(handle)
 
 
 #: `git ls-files` listing the files git does not track that its ignore rules cover (as `git add`
