@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import functools
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -642,7 +643,9 @@ def _patch_setting(
     mergeable = isinstance(patch, dict) and not is_list_operations(patch) and isinstance(values.get(key), dict)
     if mergeable and not whole:
         kind = resolved.family.slot_kind(slot)
-        merged = _cite_elements(values[key], patch, merged, moved, lambda field: setting_items_cite(kind, key, field))
+        elements = functools.partial(setting_items_cite, kind, key)
+        merged = _cite_elements(values[key], patch, merged, moved, elements)
+        merged = cite_patched(values[key], patch, merged, cited_apart=lambda name, value: elements(name))
     if mergeable and previous is not None and not whole:
         origin = _changed(previous, patch, at)
         kept = [(sub, path) for sub, path in origin.moved if sub[:1] and sub[0] not in patch]
@@ -698,6 +701,86 @@ def _cite_elements(
     if others:
         return merged  # the patch states facts of the setting itself: its citation cites the setting
     return {**{k: v for k, v in merged.items() if k not in CITATION_FIELDS}, **was}
+
+
+#: Keys of a mapping that say where its facts come from or comment on them, not facts.
+_NOT_FACTS = frozenset({*("rule", "source"), "note", "disagreements"})
+
+
+def cite_patched(
+    base: Any,
+    patch: Any,
+    merged: Any,
+    inherited: Mapping[str, Any] | None = None,
+    *,
+    whole_entity: bool = False,
+    cited_apart: Callable[[str, Any], bool] = lambda name, value: False,
+) -> Any:
+    """``merged`` (``patch`` merged into ``base`` by :func:`merge_patch`) with each mapping's
+    citation (`rule:`, `source:`) citing what wrote its facts, not merged as data.
+
+    Merged key by key, a patch's `rule:` took the place of the definition's `rule:` (and its
+    `source:` of the definition's `source:`): a card patched `{cost: 50, rule: "1.1"}` had its
+    groups and credits cited by 1.1 alone, and a nested fact with its own citation kept the
+    base's for values the patch wrote. Now:
+
+    - an entity (``whole_entity``) is cited by its definition, then by the patch: both, the
+      definition's first, never the definition's dropped (its fields the patch left are still
+      the definition's; `export`'s `field_sources` says which cites which field);
+    - a mapping inside it (or a setting) that cites on its own is cited by the patch (its own
+      citation, else the one it is written under, ``inherited``) where the patch wrote all its
+      facts, else by both, the definition's first. A patch that cites nothing leaves the base's
+      citation (Q009 asks it for one).
+
+    ``cited_apart(name, value)``: a field whose elements carry their own citation (a setting's
+    bands), which the mapping's citation does not cite.
+
+    >>> cite_patched({"a": 1, "rule": "1"}, {"a": 2, "rule": "2"}, {"a": 2, "rule": "2"}, whole_entity=True)
+    {'a': 2, 'rule': ['1', '2']}
+    >>> house = {"source": "house rule: x"}
+    >>> cite_patched({"a": 1, "rule": "1"}, {"a": 2, **house}, {"a": 2, "rule": "1", **house})
+    {'a': 2, 'source': 'house rule: x'}
+    """
+    if not (isinstance(base, dict) and isinstance(patch, dict) and isinstance(merged, dict)):
+        return merged
+    if is_list_operations(patch) or "unknown" in patch or "unknown" in base:
+        return merged
+    own = {k: patch[k] for k in CITATION_FIELDS if patch.get(k) is not None}
+    cite = own or dict(inherited or {})
+    for name, value in patch.items():
+        if name not in _NOT_FACTS and isinstance(value, dict) and isinstance(merged.get(name), dict):
+            merged[name] = cite_patched(base.get(name), value, merged[name], cite)
+    was = {k: base[k] for k in CITATION_FIELDS if base.get(k) is not None and not (k in patch and patch[k] is None)}
+    if not was or not cite:
+        return merged  # the definition cites nothing here (its parts cite), or the patch cites nothing
+    facts = [name for name in patch if name not in _NOT_FACTS]
+    wrote = [name for name in facts if not cited_apart(name, patch[name])]
+    if (not facts and not own) or (facts and not wrote and not whole_entity):
+        return merged  # a note alone; or only lists whose elements cite themselves (`_cite_elements`)
+    left = any(name not in _NOT_FACTS and name not in patch for name in base)
+    cited = _both_citations(was, cite) if whole_entity or left or not wrote else dict(cite)
+    return {**{k: v for k, v in merged.items() if k not in CITATION_FIELDS}, **cited}
+
+
+def _both_citations(first: Mapping[str, Any], then: Mapping[str, Any]) -> dict[str, Any]:
+    """The citations ``first`` and ``then`` together, ``first``'s first: the rule sections of
+    both (one list), and the secondary sources of both (one `source:`, the two joined by `; `,
+    as the data writes several)."""
+    out: dict[str, Any] = {}
+    rules = [*_listed(first.get("rule")), *_listed(then.get("rule"))]
+    if rules:
+        unique = list(dict.fromkeys(rules))
+        out["rule"] = unique[0] if len(unique) == 1 and not isinstance(first.get("rule"), list) else unique
+    sources = [s for s in (first.get("source"), then.get("source")) if isinstance(s, str)]
+    if sources:
+        out["source"] = "; ".join(dict.fromkeys(sources))
+    return out
+
+
+def _listed(rule: Any) -> list[Any]:
+    if rule is None:
+        return []
+    return list(rule) if isinstance(rule, list) else [rule]
 
 
 def overlay_base_notes(manifest: Document, base: Resolved) -> list[tuple[Span, Span]]:
@@ -1124,7 +1207,8 @@ def _patch(
     entry = entries[existing]
     problems: list[PatchProblem] = []
     moved: dict[NodePath, NodePath] = {}
-    merged = merge_patch(entry.raw, {k: v for k, v in item.items() if k != spec.key}, problems, moved=moved)
+    written = {k: v for k, v in item.items() if k != spec.key}
+    merged = cite_patched(entry.raw, written, merge_patch(entry.raw, written, problems, moved=moved), whole_entity=True)
     for problem in problems:
         about = f"{name} `{entity_key(spec, entry.raw)}`"
         yield _diag(

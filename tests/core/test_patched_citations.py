@@ -1,0 +1,158 @@
+"""A variant's citation is added to what it patches, never put in the place of the definition's
+(round 21).
+
+Merged key by key like data, a patch's `rule:` took the place of the definition's `rule:` and its
+`source:` of the definition's `source:`: a card patched `{cost: 50, rule: "1.1"}` had its groups
+and credits cited by 1.1 alone in `export`, in the package's records and in `ENTITY_SOURCES`, and
+a nested fact with a citation of its own kept the base's for the values a house rule wrote. The
+fields a patch left keep the definition's citation; those it wrote are cited by the patch
+(`field_sources`); the entity's own citation lists both, the definition's first. What the sheets
+print is tests/core/test_sheet_citations.py's.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from civrules.emit.export import export_ruleset
+from civrules.emit.pyfmt import statement
+from civrules.emit.runtime.mappings import FrozenMap
+from civrules.pipeline import Analysis, analyse, derived_facts
+from tests.rulefiles import CachedWorkspace
+
+TRANSCRIPTION = "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:"
+CARDS_JSON = f"{TRANSCRIPTION}backend/src/main/resources/data/cards.json"
+CONDITIONS = f"{TRANSCRIPTION}common/src/main/java/cz/games/lp/common/enums/Conditions.java"
+
+VARIANTS = {
+    "ac-rr": """\
+kind: ruleset
+id: ac-rr
+name: "AC rr"
+extends: advanced-civilization
+overlay:
+  civilization_cards:
+    patch:
+      - {id: pottery, cost: 50, rule: "1.1"}
+  settings:
+    players: {max: 8, source: "house rule: eight"}
+""",
+    "is-cg": """\
+kind: ruleset
+family: imperial-settlers
+id: is-cg
+name: "IS cg"
+extends: imperial-settlers
+overlay:
+  cards:
+    patch:
+      - {id: com027, production: {each: gold, per: {colour: gold}, at_most: 4}, source: "house rule: d"}
+      - {id: com011, production: {at_most: 2}, source: "house rule: e"}
+""",
+    "smc-cite": """\
+kind: ruleset
+id: smc-cite
+name: "SMC cite"
+extends: sid-meiers-civilization
+overlay:
+  wonders:
+    patch:
+      - {id: colossus, cost: 12, rule: "p20/perguntas-frequentes"}
+  settings:
+    players: {min: 3, max: 5, best: null, source: "house rule: three to five"}
+""",
+}
+
+
+@functools.cache
+def _analysed(ruleset: str) -> Analysis:
+    workspace = CachedWorkspace({f"rulesets/{ruleset}.yaml": VARIANTS[ruleset]})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset]))
+    assert analysis.model is not None and analysis.resolved is not None, analysis.diagnostics
+    assert not [d for d in analysis.diagnostics if d.severity == "error"], analysis.diagnostics
+    return analysis
+
+
+@functools.cache
+def _exported(ruleset: str) -> dict[str, Any]:
+    analysis = _analysed(ruleset)
+    assert analysis.model is not None and analysis.resolved is not None
+    return export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
+
+
+def _model(ruleset: str) -> Any:
+    """The typed model of the variant (its family's own ruleset type)."""
+    model = _analysed(ruleset).model
+    assert model is not None
+    return model
+
+
+def _item(ruleset: str, collection: str, key: str) -> dict[str, Any]:
+    (found,) = [item for item in _exported(ruleset)[collection] if item["id"] == key]
+    return dict(found)
+
+
+def _entity_sources(node: Any) -> Any:
+    namespace: dict[str, object] = {"FrozenMap": FrozenMap}
+    exec(statement("ENTITY_SOURCES", node), namespace)
+    return namespace["ENTITY_SOURCES"]
+
+
+def test_an_advanced_civilization_card_is_cited_by_its_definition_then_the_patch() -> None:
+    from civrules.families.advanced_civilization.package import _entity_sources as sources_of
+
+    pottery = _item("ac-rr", "civilization_cards", "pottery")
+    assert pottery["rule"] == ["32.21", "1.1"]
+    assert pottery["field_sources"] == {"cost": "rule 1.1"}
+    model = _model("ac-rr")
+    assert model.cards.get("pottery").rules == ("32.21", "1.1")  # the Card record's `rules`
+    assert _entity_sources(sources_of(model))["civilization_cards.pottery"] == ("32.21", "1.1")
+
+
+def test_an_imperial_settlers_card_keeps_its_transcription_beside_the_house_rule() -> None:
+    com027 = _item("is-cg", "cards", "com027")
+    assert com027["source"] == f"{CARDS_JSON}; house rule: d"
+    # the house rule wrote every fact of the production: it alone cites it, as `diff` says
+    assert com027["production"] == {"each": "gold", "per": {"colour": "gold"}, "at_most": 4, "source": "house rule: d"}
+    assert com027["field_sources"] == {"production": "source: house rule: d"}
+    model = _model("is-cg")
+    card = model.cards.get("com027")
+    assert (card.rules, card.source) == ((), f"{CARDS_JSON}; house rule: d")
+    assert card.production is not None and (card.production.rules, card.production.source) == ((), "house rule: d")
+
+
+def test_a_nested_fact_a_patch_wrote_in_part_is_cited_by_both() -> None:
+    com011 = _item("is-cg", "cards", "com011")
+    production = com011["production"]
+    assert production["at_most"] == 2
+    assert production["rule"] == ["p11/esclarecimentos-gerais", "p15/lembre-se"]
+    assert production["source"] == f"{CONDITIONS}; house rule: e"
+
+
+def test_imperial_settlers_entity_sources_list_both() -> None:
+    from civrules.families.imperial_settlers.package import _cited
+
+    model = _model("is-cg")
+    card = model.cards.get("com027")
+    assert _cited(card.rules, card.source) == (f"{CARDS_JSON}; house rule: d",)
+
+
+def test_a_sid_meier_s_wonder_is_cited_by_its_definition_then_the_patch() -> None:
+    from civrules.families.sid_meiers_civilization.package import _cited
+
+    colossus = _item("smc-cite", "wonders", "colossus")
+    assert colossus["rule"] == ["p7/produzindo-maravilhas", "p20/perguntas-frequentes"]
+    assert colossus["field_sources"] == {"cost": "rule p20/perguntas-frequentes"}
+    model = _model("smc-cite")
+    wonder = model.wonders.get("colossus")
+    assert _cited(wonder) == ("p7/produzindo-maravilhas", "p20/perguntas-frequentes")
+
+
+def test_export_s_players_cite_what_wrote_their_numbers() -> None:
+    """`ruleset.players` is cited as PLAYERS and `setting_sources.players` cite it: a house rule
+    that wrote every number alone; one that wrote the most players beside the base's sections."""
+    every = _exported("smc-cite")["ruleset"]["players"]
+    assert every == {"min": 3, "max": 5, "source": "house rule: three to five", "note": every["note"]}
+    some = _exported("ac-rr")["ruleset"]["players"]
+    assert some == {"min": 2, "max": 8, "rule": ["1.1", "16.1"], "source": "house rule: eight"}
