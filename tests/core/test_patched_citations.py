@@ -49,6 +49,14 @@ overlay:
     patch:
       - {id: com027, production: {each: gold, per: {colour: gold}, at_most: 4}, source: "house rule: d"}
       - {id: com011, production: {at_most: 2}, source: "house rule: e"}
+  phases:
+    patch:
+      - id: lookout
+        source: "house rule: f"
+        steps:
+          patch:
+            - {where: {step: 2}, with: {text: "Reveal players + 2 common cards."}}
+            - {where: {step: 3}, with: {text: "Each takes 1 revealed card.", pick: clockwise}}
 """,
     "smc-cite": """\
 kind: ruleset
@@ -156,3 +164,13 @@ def test_export_s_players_cite_what_wrote_their_numbers() -> None:
     assert every == {"min": 3, "max": 5, "source": "house rule: three to five", "note": every["note"]}
     some = _exported("ac-rr")["ruleset"]["players"]
     assert some == {"min": 2, "max": 8, "rule": ["1.1", "16.1"], "source": "house rule: eight"}
+
+
+def test_an_element_a_list_operation_patched_is_cited_by_what_wrote_its_facts() -> None:
+    """A `with:` that wrote a step's text under a house rule: the step's reveal is still the
+    rulebook's (both cite it); one that wrote every fact of a step: the house rule alone (its
+    `step:` names it, it is no fact left)."""
+    steps = {step["step"]: step for step in _item("is-cg", "phases", "lookout")["steps"]}
+    assert (steps[2]["rule"], steps[2]["source"]) == ("p6/fase-de-observacao", "house rule: f")
+    assert "rule" not in steps[3] and steps[3]["source"] == "house rule: f"
+    assert steps[1]["rule"] == "p6/fase-de-observacao" and "source" not in steps[1]

@@ -715,6 +715,7 @@ def cite_patched(
     *,
     whole_entity: bool = False,
     cited_apart: Callable[[str, Any], bool] = lambda name, value: False,
+    identity: object = (),
 ) -> Any:
     """``merged`` (``patch`` merged into ``base`` by :func:`merge_patch`) with each mapping's
     citation (`rule:`, `source:`) citing what wrote its facts, not merged as data.
@@ -733,7 +734,8 @@ def cite_patched(
       citation (Q009 asks it for one).
 
     ``cited_apart(name, value)``: a field whose elements carry their own citation (a setting's
-    bands), which the mapping's citation does not cite.
+    bands), which the mapping's citation does not cite. ``identity``: the fields that name the
+    mapping (a list operation's `where: {step: 1}`), no fact the patch left.
 
     >>> cite_patched({"a": 1, "rule": "1"}, {"a": 2, "rule": "2"}, {"a": 2, "rule": "2"}, whole_entity=True)
     {'a': 2, 'rule': ['1', '2']}
@@ -757,7 +759,8 @@ def cite_patched(
     wrote = [name for name in facts if not cited_apart(name, patch[name])]
     if (not facts and not own) or (facts and not wrote and not whole_entity):
         return merged  # a note alone; or only lists whose elements cite themselves (`_cite_elements`)
-    left = any(name not in _NOT_FACTS and name not in patch for name in base)
+    naming = set(identity) if isinstance(identity, dict) else set()
+    left = any(name not in _NOT_FACTS and name not in patch and name not in naming for name in base)
     cited = _both_citations(was, cite) if whole_entity or left or not wrote else dict(cite)
     return {**{k: v for k, v in merged.items() if k not in CITATION_FIELDS}, **cited}
 
@@ -1456,6 +1459,7 @@ def merge_patch(
     root: str = "the value",
     moved: dict[NodePath, NodePath] | None = None,
     merged_at: NodePath | None = None,
+    cited: Mapping[str, Any] | None = None,
 ) -> Any:
     """RFC 7386 JSON Merge Patch, plus list operations that address elements by value or by fields.
 
@@ -1473,6 +1477,8 @@ def merge_patch(
     What cannot be applied is appended to ``problems`` (path inside the patch) and skipped. An
     element a list operation wrote (replaced, inserted, appended) is recorded in ``moved``: its
     path in the result, and the path inside the patch that wrote it, so it is located there.
+    An element a `patch:` operation merges into is cited by what wrote its facts
+    (:func:`cite_patched`; ``cited``: the citation the patch is written under).
 
     >>> merge_patch({"a": 1, "b": {"c": 2, "d": 3}}, {"b": {"c": None, "e": 4}})
     {'a': 1, 'b': {'d': 3, 'e': 4}}
@@ -1486,17 +1492,19 @@ def merge_patch(
     if is_list_operations(patch):
         if isinstance(target, list) or target is None:
             items = target if isinstance(target, list) else []
-            return _list_operations(items, patch, problems, at, root, moved, merged_at)
+            return _list_operations(items, patch, problems, at, root, moved, merged_at, cited)
         problems.append(_not_a_list(target, patch, at, root))
         return copy.deepcopy(target)
     if not isinstance(patch, dict) or set(patch) == {"unknown"}:
         return copy.deepcopy(patch)
     result = dict(target) if isinstance(target, dict) and set(target) != {"unknown"} else {}
+    cited = {k: patch[k] for k in CITATION_FIELDS if patch.get(k) is not None} or cited
     for key, value in patch.items():
         if value is None:
             result.pop(key, None)
         else:
-            result[key] = merge_patch(result.get(key), value, problems, (*at, key), root, moved, (*merged_at, key))
+            inner = (*merged_at, key)
+            result[key] = merge_patch(result.get(key), value, problems, (*at, key), root, moved, inner, cited)
     return result
 
 
@@ -1728,6 +1736,7 @@ def _list_operations(
     root: str = "the value",
     moved: dict[NodePath, NodePath] | None = None,
     merged_at: NodePath = (),
+    cited: Mapping[str, Any] | None = None,
 ) -> list[Any]:
     # The list is new; its elements are the target's until an operation makes one anew (no element
     # is changed in place), as a merged mapping keeps the target's values it does not patch.
@@ -1790,6 +1799,9 @@ def _list_operations(
                 # Located inside the element (paths from it): its place in the result is known at the end.
                 inner: dict[NodePath, NodePath] = {}
                 patched = merge_patch(cell.element, entry["with"], problems, (*where, "with"), root, inner, ())
+                selector = entry["where"]
+                # the element's citation cites what wrote its facts (its selecting fields are no fact left)
+                patched = cite_patched(cell.element, entry["with"], patched, cited, identity=selector)
                 elements.change(cell, patched)
                 cell.fields.update(inner)
                 if isinstance(entry["with"], dict):
