@@ -249,6 +249,8 @@ class Immunity:
     nation: str | None = None
     text: str | None = None
     rules: tuple[str, ...] = ()
+    #: `source:` (a house rule's, where a variant wrote it); None where it writes none.
+    source: str | None = None
 
 
 @frozen_value
@@ -273,6 +275,8 @@ class Combination:
     mode_unknown: Unknown | None = None
     text: str | None = None
     rules: tuple[str, ...] = ()
+    #: `source:` (a house rule's, where a variant wrote it); None where it writes none.
+    source: str | None = None
 
 
 @frozen_value
@@ -286,6 +290,8 @@ class Beneficiary:
     eligibility: str | None
     text: str | None
     rules: tuple[str, ...]
+    #: `source:` (a house rule's, where a variant wrote it); None where it writes none.
+    source: str | None = None
 
 
 @frozen_value
@@ -295,6 +301,8 @@ class NoEffect:
     condition: str | None
     text: str | None
     rules: tuple[str, ...]
+    #: `source:` (a house rule's, where a variant wrote it); None where it writes none.
+    source: str | None = None
 
 
 @frozen_value(weakref=True)  # memos of a calamity go with it (civrules.support.memo)
@@ -406,6 +414,8 @@ class SubActivity:
     name: str | None
     rules: tuple[str, ...]
     card: str | None = None
+    #: `source:` (a house rule's, where a variant wrote it); None where it writes none.
+    source: str | None = None
 
 
 @frozen_value
@@ -570,6 +580,8 @@ class Purchase:
     price: int | Unknown | None
     requires_card: str | None
     rules: tuple[str, ...]
+    #: `source:` (a house rule's, where a variant wrote it); None where it writes none.
+    source: str | None = None
 
 
 @frozen_value
@@ -677,6 +689,8 @@ class BlockBonusBand:
     #: `may_exceed_printed_maximum` as written (True: a set's value with the bonus may pass the
     #: highest set value printed for its good); None where not written.
     may_exceed_printed_maximum: bool | None = None
+    #: `source:` (a house rule's, where a variant wrote it); None where it writes none.
+    source: str | None = None
 
 
 @frozen_value
@@ -709,6 +723,8 @@ class DeckComposition:
     region: str | None
     decks: tuple[DeckSpec, ...]
     rules: tuple[str, ...]
+    #: `source:` (a house rule's, where a variant wrote it); None where it writes none.
+    source: str | None = None
 
 
 @frozen_value
@@ -798,6 +814,8 @@ class GeneralRule:
 
     text: str
     rules: tuple[str, ...]
+    #: `source:` (a house rule's, where a variant wrote it); None where it writes none.
+    source: str | None = None
 
 
 @frozen_value
