@@ -93,7 +93,7 @@ PLAYERS: Final[PlayerRange | None] = PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "fd02012215726e672cdd3dea76e2bceca2be98a5e2130f31c46cbe20f5d5e729"
+RULESET_FINGERPRINT: Final = "402cc2689db052972b10160927588abf5f7202343f621a25cf4ccc13f8ca9e7b"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
