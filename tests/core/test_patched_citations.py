@@ -12,7 +12,9 @@ print is tests/core/test_sheet_citations.py's.
 
 from __future__ import annotations
 
+import ast
 import functools
+import importlib
 from typing import Any
 
 from civrules.emit.export import export_ruleset
@@ -107,6 +109,51 @@ def _entity_sources(node: Any) -> Any:
     return namespace["ENTITY_SOURCES"]
 
 
+FAMILY_PACKAGES = {
+    "ac-rr": "advanced_civilization",
+    "is-cg": "imperial_settlers",
+    "smc-cite": "sid_meiers_civilization",
+}
+
+
+@functools.cache
+def _data_module(ruleset: str) -> ast.Module:
+    """The variant's package's data.py (its family's emitter, in process), parsed."""
+    emitter = importlib.import_module(f"civrules.families.{FAMILY_PACKAGES[ruleset]}.package")
+    text: bytes = emitter.data_module(_model(ruleset), _exported(ruleset))
+    return ast.parse(text)
+
+
+def _package_sources(ruleset: str) -> dict[str, Any]:
+    """ENTITY_SOURCES as the package writes it."""
+    for node in ast.walk(_data_module(ruleset)):
+        if not (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)):
+            continue
+        if node.target.id == "ENTITY_SOURCES" and isinstance(node.value, ast.Call):
+            return dict(ast.literal_eval(node.value.args[0]))
+    raise AssertionError("no ENTITY_SOURCES")
+
+
+def _record_rules(ruleset: str, key: str, *inside: str) -> Any:
+    """The `rules` of the record of the entity ``key`` (of its part ``inside``, a keyword's record)."""
+    for node in ast.walk(_data_module(ruleset)):
+        if not isinstance(node, ast.Call):
+            continue
+        named = {k.arg: k.value for k in node.keywords}
+        given = named.get("id")
+        if not (
+            (isinstance(given, ast.Constant) and given.value == key)
+            or (isinstance(given, ast.Attribute) and given.attr == key.upper())
+        ):
+            continue
+        for part in inside:
+            found = named[part]
+            assert isinstance(found, ast.Call)
+            named = {k.arg: k.value for k in found.keywords}
+        return ast.literal_eval(named["rules"])
+    raise AssertionError(f"no record of {key}")
+
+
 def test_an_advanced_civilization_card_is_cited_by_its_definition_then_the_patch() -> None:
     from civrules.families.advanced_civilization.package import _entity_sources as sources_of
 
@@ -116,6 +163,8 @@ def test_an_advanced_civilization_card_is_cited_by_its_definition_then_the_patch
     model = _model("ac-rr")
     assert model.cards.get("pottery").rules == ("32.21", "1.1")  # the Card record's `rules`
     assert _entity_sources(sources_of(model))["civilization_cards.pottery"] == ("32.21", "1.1")
+    assert _package_sources("ac-rr")["civilization_cards.pottery"] == ("32.21", "1.1")
+    assert _record_rules("ac-rr", "pottery") == ("32.21", "1.1")
 
 
 def test_an_imperial_settlers_card_keeps_its_transcription_beside_the_house_rule() -> None:
@@ -128,6 +177,8 @@ def test_an_imperial_settlers_card_keeps_its_transcription_beside_the_house_rule
     card = model.cards.get("com027")
     assert (card.rules, card.source) == ((), f"{CARDS_JSON}; house rule: d")
     assert card.production is not None and (card.production.rules, card.production.source) == ((), "house rule: d")
+    assert _record_rules("is-cg", "com027") == (f"{CARDS_JSON}; house rule: d",)
+    assert _record_rules("is-cg", "com027", "production") == ("house rule: d",)
 
 
 def test_a_nested_fact_a_patch_wrote_in_part_is_cited_by_both() -> None:
@@ -144,6 +195,7 @@ def test_imperial_settlers_entity_sources_list_both() -> None:
     model = _model("is-cg")
     card = model.cards.get("com027")
     assert _cited(card.rules, card.source) == (f"{CARDS_JSON}; house rule: d",)
+    assert _package_sources("is-cg")["cards.com027"] == (f"{CARDS_JSON}; house rule: d",)
 
 
 def test_a_sid_meier_s_wonder_is_cited_by_its_definition_then_the_patch() -> None:
@@ -155,6 +207,7 @@ def test_a_sid_meier_s_wonder_is_cited_by_its_definition_then_the_patch() -> Non
     model = _model("smc-cite")
     wonder = model.wonders.get("colossus")
     assert _cited(wonder) == ("p7/produzindo-maravilhas", "p20/perguntas-frequentes")
+    assert _package_sources("smc-cite")["wonders.colossus"] == ("p7/produzindo-maravilhas", "p20/perguntas-frequentes")
 
 
 def test_export_s_players_cite_what_wrote_their_numbers() -> None:

@@ -184,7 +184,7 @@ def test_a_patched_setting_s_row_cites_the_house_rule_beside_the_base_s_sections
     model = _settings_variant("ac-cite")
     assert _hand_limit(model, Notes())["rule"] == "31.71, 31.72; house rule: nine"
     assert _taxation(model, Notes())["rule"].endswith("; house rule: three")
-    base = shipped_analysis("advanced-civilization").model
+    base: Any = shipped_analysis("advanced-civilization").model
     assert _hand_limit(base, Notes())["rule"] == "31.71, 31.72"  # the base's row cites as it did
 
 
@@ -193,7 +193,8 @@ def test_a_variant_s_block_bonus_band_is_printed_with_its_source() -> None:
 
     (band,) = _block_bonuses(_settings_variant("ep-bonus"))
     assert band["rule"] == "house rule: shared goods always get it"
-    base = [band["rule"] for band in _block_bonuses(shipped_analysis("expansion-project").model)]
+    model: Any = shipped_analysis("expansion-project").model
+    base = [band["rule"] for band in _block_bonuses(model)]
     assert base == ["26.3.3", "26.3.3, 26.3.4"]
 
 
