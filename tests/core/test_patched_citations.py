@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import functools
 import importlib
+import re
 from typing import Any
 
 from civrules.emit.export import export_ruleset
@@ -117,41 +118,58 @@ FAMILY_PACKAGES = {
 
 
 @functools.cache
-def _data_module(ruleset: str) -> ast.Module:
-    """The variant's package's data.py (its family's emitter, in process), parsed."""
+def _data_lines(ruleset: str) -> tuple[str, ...]:
+    """The variant's package's data.py (its family's emitter, in process), line by line."""
     emitter = importlib.import_module(f"civrules.families.{FAMILY_PACKAGES[ruleset]}.package")
     text: bytes = emitter.data_module(_model(ruleset), _exported(ruleset))
-    return ast.parse(text)
+    return tuple(text.decode("utf-8").splitlines())
 
 
-def _package_sources(ruleset: str) -> dict[str, Any]:
-    """ENTITY_SOURCES as the package writes it."""
-    for node in ast.walk(_data_module(ruleset)):
-        if not (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)):
-            continue
-        if node.target.id == "ENTITY_SOURCES" and isinstance(node.value, ast.Call):
-            return dict(ast.literal_eval(node.value.args[0]))
-    raise AssertionError("no ENTITY_SOURCES")
+def _block(lines: tuple[str, ...], first: int) -> str:
+    """The lines from ``first`` to the one that closes it, at its indentation (parsed alone: the
+    whole module's syntax tree costs more than a fast test may)."""
+    indent = len(lines[first]) - len(lines[first].lstrip())
+    for last in range(first + 1, len(lines)):
+        line = lines[last]
+        if line.strip() and len(line) - len(line.lstrip()) <= indent:
+            if line.lstrip().startswith(")"):
+                return "\n".join(lines[first : last + 1])
+            return "\n".join(lines[first:last])
+    return "\n".join(lines[first:])
+
+
+def _plain(node: ast.expr) -> Any:
+    """A literal of data.py, its FrozenMaps as dicts."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "FrozenMap":
+        return _plain(node.args[0])
+    if isinstance(node, ast.Dict):
+        return {ast.literal_eval(k): _plain(v) for k, v in zip(node.keys, node.values, strict=True) if k is not None}
+    return ast.literal_eval(node)
+
+
+def _package_sources(ruleset: str, table: str = "ENTITY_SOURCES") -> dict[str, Any]:
+    """ENTITY_SOURCES (or ``table``) as the package writes it."""
+    lines = _data_lines(ruleset)
+    (first,) = [i for i, line in enumerate(lines) if line.startswith(f"{table}: ")]
+    (statement,) = ast.parse(_block(lines, first)).body
+    assert isinstance(statement, ast.AnnAssign) and statement.value is not None
+    found = _plain(statement.value)
+    assert isinstance(found, dict)
+    return found
 
 
 def _record_rules(ruleset: str, key: str, *inside: str) -> Any:
     """The `rules` of the record of the entity ``key`` (of its part ``inside``, a keyword's record)."""
-    for node in ast.walk(_data_module(ruleset)):
-        if not isinstance(node, ast.Call):
-            continue
-        named = {k.arg: k.value for k in node.keywords}
-        given = named.get("id")
-        if not (
-            (isinstance(given, ast.Constant) and given.value == key)
-            or (isinstance(given, ast.Attribute) and given.attr == key.upper())
-        ):
-            continue
-        for part in inside:
-            found = named[part]
-            assert isinstance(found, ast.Call)
-            named = {k.arg: k.value for k in found.keywords}
-        return ast.literal_eval(named["rules"])
-    raise AssertionError(f"no record of {key}")
+    lines = _data_lines(ruleset)
+    heads = (f'"{key}"', f".{key.upper()}")  # keyed by id, or by its enum member
+    records = [i for i, line in enumerate(lines) if re.search(r": [A-Z]\w*\($", line)]  # `KEY: Card(`
+    (first,) = [i for i in records if lines[i].split(": ")[0].endswith(heads)]
+    text = _block(lines, first).strip().split(": ", 1)[1].rstrip(",")
+    record = ast.parse(text, mode="eval").body
+    for part in (*inside, "rules"):
+        assert isinstance(record, ast.Call)
+        record = {k.arg: k.value for k in record.keywords}[part]
+    return ast.literal_eval(record)
 
 
 def test_an_advanced_civilization_card_is_cited_by_its_definition_then_the_patch() -> None:
@@ -164,6 +182,7 @@ def test_an_advanced_civilization_card_is_cited_by_its_definition_then_the_patch
     assert model.cards.get("pottery").rules == ("32.21", "1.1")  # the Card record's `rules`
     assert _entity_sources(sources_of(model))["civilization_cards.pottery"] == ("32.21", "1.1")
     assert _package_sources("ac-rr")["civilization_cards.pottery"] == ("32.21", "1.1")
+    assert _package_sources("ac-rr", "ENTITY_FIELD_SOURCES") == {"civilization_cards.pottery": {"cost": "rule 1.1"}}
     assert _record_rules("ac-rr", "pottery") == ("32.21", "1.1")
 
 
@@ -196,6 +215,9 @@ def test_imperial_settlers_entity_sources_list_both() -> None:
     card = model.cards.get("com027")
     assert _cited(card.rules, card.source) == (f"{CARDS_JSON}; house rule: d",)
     assert _package_sources("is-cg")["cards.com027"] == (f"{CARDS_JSON}; house rule: d",)
+    field_sources = _package_sources("is-cg", "ENTITY_FIELD_SOURCES")
+    assert field_sources["cards.com027"] == {"production": "source: house rule: d"}
+    assert field_sources["cards.com027"] == _item("is-cg", "cards", "com027")["field_sources"]
 
 
 def test_a_sid_meier_s_wonder_is_cited_by_its_definition_then_the_patch() -> None:
@@ -208,6 +230,8 @@ def test_a_sid_meier_s_wonder_is_cited_by_its_definition_then_the_patch() -> Non
     wonder = model.wonders.get("colossus")
     assert _cited(wonder) == ("p7/produzindo-maravilhas", "p20/perguntas-frequentes")
     assert _package_sources("smc-cite")["wonders.colossus"] == ("p7/produzindo-maravilhas", "p20/perguntas-frequentes")
+    field_sources = _package_sources("smc-cite", "ENTITY_FIELD_SOURCES")
+    assert field_sources == {"wonders.colossus": {"cost": "rule p20/perguntas-frequentes"}}
 
 
 def test_export_s_players_cite_what_wrote_their_numbers() -> None:

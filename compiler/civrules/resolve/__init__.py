@@ -1389,10 +1389,13 @@ def change_citation(change: Origin, name: str) -> str | None:
 
 def field_citations(entry: Entry) -> dict[str, str | None]:
     """The citation of each field a variant's overlay changed (its own, maybe none)."""
+    return origin_field_citations(entry.origin)
+
+
+def origin_field_citations(origin: Origin) -> dict[str, str | None]:
+    """:func:`field_citations` of the entity read from ``origin`` (a model entity's)."""
     return {
-        name: change_citation(origin, name)
-        for name, origin in entry.origin.changes
-        if name not in CITATION_FIELDS and name != "note"
+        name: change_citation(at, name) for name, at in origin.changes if name not in CITATION_FIELDS and name != "note"
     }
 
 
