@@ -205,7 +205,6 @@ def citation_text(rules: object, source: str | None) -> str:
     return "; ".join(part for part in parts if part)
 
 
-
 def origin_citation(
     origin: Origin,
     fields: Iterable[str] | None = None,
