@@ -755,6 +755,8 @@ def cite_patched(
     was = {k: base[k] for k in CITATION_FIELDS if base.get(k) is not None and not (k in patch and patch[k] is None)}
     if not was or not cite:
         return merged  # the definition cites nothing here (its parts cite), or the patch cites nothing
+    if not all(_citation_value(v) for v in (*was.values(), *cite.values())):
+        return merged  # a citation the schema refuses (reported there): merged as written
     facts = [name for name in patch if name not in _NOT_FACTS]
     wrote = [name for name in facts if not cited_apart(name, patch[name])]
     if (not facts and not own) or (facts and not wrote and not whole_entity):
@@ -778,6 +780,11 @@ def _both_citations(first: Mapping[str, Any], then: Mapping[str, Any]) -> dict[s
     if sources:
         out["source"] = "; ".join(dict.fromkeys(sources))
     return out
+
+
+def _citation_value(value: Any) -> bool:
+    """Whether ``value`` is a `rule:` or `source:` as the schemas allow it: text, or a list of text."""
+    return isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
 
 
 def _listed(rule: Any) -> list[Any]:
