@@ -129,6 +129,7 @@ overlay:
   settings:
     hand_limit: {commodity_cards: 9, source: "house rule: nine"}
     taxation: {tokens_per_city: 3, source: "house rule: three"}
+    ast: {epoch_entry: {text: "A marker enters a new epoch a turn late.", source: "house rule: late"}}
 """,
     "rulesets/ep-bonus.yaml": """\
 kind: ruleset
@@ -215,3 +216,12 @@ def test_a_sid_meier_s_battle_hand_house_rule_is_cited_on_the_combat_sheet() -> 
     assert [(row.cells[1], row.rule) for row in rows] == [
         ("4", "p14/1-montando-a-forca-de-batalha; house rule: a larger hand")
     ]
+
+
+def test_a_house_rule_s_a_s_t_note_is_printed_with_its_source() -> None:
+    """The A.S.T. sheet's notes printed their `rule:` alone: the house rule's text rewritten whole
+    was printed with no citation."""
+    from civrules.families.advanced_civilization.sheets.ast_table import ast_sheet
+
+    notes = {note["text"]: note["rule"] for note in ast_sheet(_settings_variant("ac-cite"))["notes"]}
+    assert notes["A marker enters a new epoch a turn late."] == "house rule: late"

@@ -735,7 +735,7 @@ def cite_patched(
 
     ``cited_apart(name, value)``: a field whose elements carry their own citation (a setting's
     bands), which the mapping's citation does not cite. ``identity``: the fields that name the
-    mapping (a list operation's `where: {step: 1}`), no fact the patch left.
+    mapping (a list operation's `where: {step: 1}`), no fact the patch left, nor is an `id:`.
 
     >>> cite_patched({"a": 1, "rule": "1"}, {"a": 2, "rule": "2"}, {"a": 2, "rule": "2"}, whole_entity=True)
     {'a': 2, 'rule': ['1', '2']}
@@ -761,7 +761,7 @@ def cite_patched(
     wrote = [name for name in facts if not cited_apart(name, patch[name])]
     if (not facts and not own) or (facts and not wrote and not whole_entity):
         return merged  # a note alone; or only lists whose elements cite themselves (`_cite_elements`)
-    naming = set(identity) if isinstance(identity, dict) else set()
+    naming = {"id", *(identity if isinstance(identity, dict) else ())}
     left = any(name not in _NOT_FACTS and name not in patch and name not in naming for name in base)
     cited = _both_citations(was, cite) if whole_entity or left or not wrote else dict(cite)
     return {**{k: v for k, v in merged.items() if k not in CITATION_FIELDS}, **cited}

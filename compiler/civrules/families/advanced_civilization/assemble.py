@@ -771,7 +771,7 @@ def build_ast(value: Any, origin: Origin) -> AstSetting:
             if isinstance(level, dict) and "id" in level and isinstance(level.get("name"), str)
         ),
         tuple(
-            (str(entry["text"]), entry.get("rule"))
+            (str(entry["text"]), entry.get("rule"), source_of(entry))
             for entry in (written.get(key) for key in ("epoch_entry", "frozen", "regression", "order"))
             if isinstance(entry, dict) and entry.get("text")
         ),

@@ -672,8 +672,9 @@ class AstSetting:
     #: Each level's name as the source prints it (``basic`` → ``Basic``), where written.
     level_names: tuple[tuple[str, str], ...] = ()
     #: The rules of the A.S.T. in words, for the sheet (`epoch_entry`, `frozen`, `regression`,
-    #: `order`, in that order, where they have a text): each text and its citation as written.
-    notes: tuple[tuple[str, Any], ...] = ()
+    #: `order`, in that order, where they have a text): each text, its `rule:` as written and its
+    #: `source:` (a house rule's, where a variant wrote it).
+    notes: tuple[tuple[str, Any, str | None], ...] = ()
 
 
 @frozen_value
