@@ -242,7 +242,7 @@ Questions a variant raises:
   (`rule: ["32.21", "1.1"]`; two sources joined by `; `), and a package's `ENTITY_FIELD_SOURCES`
   is `field_sources`. A part that cites on its own (a card's production, a setting, an element a
   `with:` patched) is cited by the patch where the patch wrote all its facts, else by both (its
-  naming fields, a `where:`'s, are no fact left).
+  naming fields, a `where:`'s and an `id:`, are no fact left).
 - **Must a patch cite?** Yes, where it writes a fact: a field a `patch` entry, a settings change or
   a list operation's `with:`, `append` or `insert` writes needs a `rule:` or `source:` on the
   field, on what it writes, or on the entry (Q009, an error, as an entity added without one is
