@@ -261,12 +261,12 @@ class Session:
         relative, before = changed[0]
         spliced, parsed = workspace._splices[relative]
         kind = parsed.kind.rpartition("/")[2] if parsed.kind is not None else None
-        if spliced.key is None or parsed.signature != before or kind is None or kind == "ruleset":
+        if spliced.path is None or parsed.signature != before or kind is None or kind == "ruleset":
             return None
         touched = {
             name
             for name, spec in family.collections.items()
-            if spec.slot != "ruleset" and family.slots.get(spec.slot) == kind and spec.path == (spliced.key,)
+            if spec.slot != "ruleset" and family.slots.get(spec.slot) == kind and spec.path == spliced.path
         }
         if kind == "rule_index":
             touched = {RULE_INDEX}
@@ -419,7 +419,9 @@ class _SessionWorkspace(Workspace):
                 spliced.document is document
                 and previous.kind == kind
                 and not previous.diagnostics
-                and (spliced.key is None or items_keep_valid(kind, document, spliced.key, spliced.first, spliced.count))
+                and (
+                    spliced.path is None or items_keep_valid(kind, document, spliced.path, spliced.first, spliced.count)
+                )
             ):
                 return []
         return super().validate(relative, document, kind)
@@ -463,7 +465,7 @@ def _kept(
         if found is None:
             return None
         spliced, parsed = found
-        if spliced.key is not None or spliced.ends is None or parsed.signature != before or parsed.diagnostics:
+        if spliced.path is not None or spliced.ends is None or parsed.signature != before or parsed.diagnostics:
             return None
         new_text, old_text = workspace._texts.get(relative), parsed.text
         if new_text is None or old_text is None:
