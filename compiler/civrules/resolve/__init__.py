@@ -26,6 +26,7 @@ import bisect
 import copy
 import functools
 import json
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -38,6 +39,7 @@ from civrules.load.workspace import MAX_EXTENDS as MAX_EXTENDS  # the chain's bo
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace, family_mismatch
 from civrules.model import Origin
 from civrules.schema import entity_passes_fast, is_valid_fast, setting_items_cite, validate_entity, validate_setting
+from civrules.schema.references import remembered
 from civrules.support.values import frozen_value
 
 OPERATIONS = ("remove", "replace", "patch", "add")
@@ -102,6 +104,35 @@ class SchemaBudget:
         self.stopped = False
 
     def judge(
+        self,
+        kind: str,
+        list_path: tuple[str, ...],
+        data: Any,
+        locate: Callable[[NodePath], tuple[Document, NodePath]],
+        base: Span | None = None,
+    ) -> list[Diagnostic]:
+        """:func:`validate_entity` within the budget.
+
+        An entity found valid is not judged again while a session's memo
+        (:mod:`civrules.schema.references`) holds it: a value is never changed once read, and an
+        edit spliced into a variant's manifest leaves every overlay entry it did not touch the same
+        object (a patched entity too: see :func:`_merged`), so an edit of one added card judges
+        that card, not the 5,000 beside it. A wrong one is judged each time: its diagnostics are
+        located where it is written now. Judged valid or found so before, it costs the budget nothing.
+        """
+        judged: list[list[Diagnostic]] = []
+
+        def judge() -> bool:
+            """Judge it now; whether it was found valid (a budget that stopped judged nothing)."""
+            stopped = self.stopped
+            found = self._judge(kind, list_path, data, locate, base)
+            judged.append(found)
+            return not found and not stopped and not self.stopped
+
+        remembered(data, (SchemaBudget.judge, sys.intern(kind), list_path), judge, keep=bool)
+        return judged[0] if judged else []  # not judged: found valid before
+
+    def _judge(
         self,
         kind: str,
         list_path: tuple[str, ...],
@@ -1215,10 +1246,7 @@ def _patch(
         return
     _, existing = target
     entry = entries[existing]
-    problems: list[PatchProblem] = []
-    moved: dict[NodePath, NodePath] = {}
-    written = {k: v for k, v in item.items() if k != spec.key}
-    merged = cite_patched(entry.raw, written, merge_patch(entry.raw, written, problems, moved=moved), whole_entity=True)
+    merged, problems, moved = _merged(entry.raw, item, spec.key)
     for problem in problems:
         about = f"{name} `{entity_key(spec, entry.raw)}`"
         yield _diag(
@@ -1247,6 +1275,27 @@ def _patch(
     key = entity_key(spec, merged)
     if key is not None:
         patched.setdefault(key, entry.origin.head())
+
+
+def _merged(
+    raw: dict[str, Any], item: dict[str, Any], key: str
+) -> tuple[dict[str, Any], tuple[PatchProblem, ...], dict[NodePath, NodePath]]:
+    """The patch entry ``item`` merged into the entity ``raw`` (its key aside), what went wrong, and
+    where its list operations put what they wrote. Within a session's memo, the same ``item`` on the
+    same ``raw`` gives the merge made before, the very object: what is judged and walked of a
+    merged entity is then found in the memo as an entity read from a file is (see :meth:`SchemaBudget.judge`)."""
+
+    def merge() -> tuple[dict[str, Any], tuple[PatchProblem, ...], dict[NodePath, NodePath]]:
+        problems: list[PatchProblem] = []
+        moved: dict[NodePath, NodePath] = {}
+        written = {k: v for k, v in item.items() if k != key}
+        merged = cite_patched(raw, written, merge_patch(raw, written, problems, moved=moved), whole_entity=True)
+        return merged, tuple(problems), moved
+
+    found: tuple[dict[str, Any], tuple[PatchProblem, ...], dict[NodePath, NodePath]] = remembered(
+        item, (_merged, raw, sys.intern(key)), merge
+    )
+    return found
 
 
 def _validate_patched(
