@@ -455,7 +455,8 @@ def _overlay_card(id_: str, cost: int) -> str:
 def overlay_errors(rules: Path, n: int) -> list[str]:
     half = n // 2
     fine = [_overlay_card(f"w{i}", 100 + i % 200) for i in range(half)]
-    _manifest(rules, "big", "advanced-civilization", ["overlay:", "  civilization_cards:", "    add:", *fine] if n else [])
+    added = ["overlay:", "  civilization_cards:", "    add:", *fine]
+    _manifest(rules, "big", "advanced-civilization", added if n else [])
     # Costs over the schema's maximum (1000): a schema error each, which only the resolver finds (the
     # manifest's schema leaves an overlay entry's fields to the collection's).
     patches = [f"      - {{id: w{i}, cost: {1001 + i}, source: house rule}}" for i in range(half)]
