@@ -19,7 +19,7 @@ from civrules.diagnostics.suggest import QUERIES, Vocabulary
 from civrules.families import family_named
 from civrules.load.document import Document, NodePath
 from civrules.model import Origin, Ruleset
-from civrules.resolve import CITATION_FIELDS, change_citation, is_list_operations
+from civrules.resolve import CITATION_FIELDS, change_citation, change_place, is_list_operations, written_over
 from civrules.schema.references import is_remembering, remembered
 from civrules.support import memo
 from civrules.support.values import frozen_value
@@ -112,21 +112,6 @@ def rule_index(ruleset: Ruleset) -> Index | None:
     )
 
 
-def _patched(base: Any, path: NodePath, patch: Any) -> Iterator[NodePath]:
-    """The paths under ``path`` that a merge patch overwrites in ``base`` (see `resolve.merge_patch`).
-
-    A mapping merges key by key into a mapping, and replaces anything else (an unknown included);
-    an appended list keeps what it had.
-    """
-    if isinstance(patch, dict) and set(patch) == {"append"}:
-        return
-    if isinstance(patch, dict) and set(patch) != {"unknown"} and isinstance(base, dict) and set(base) != {"unknown"}:
-        for key, value in patch.items():
-            yield from _patched(base.get(key), (*path, key), value)
-        return
-    yield path
-
-
 #: Top-level keys of data files that describe the file itself (as in `civrules.resolve`).
 _FILE_METADATA = {"kind", "id", "name", "panel", "requires", "source", "rule", "note"}
 
@@ -137,7 +122,9 @@ def superseded(ruleset: Ruleset) -> set[tuple[int, NodePath]]:
     A later manifest of the `extends` chain replaces a top-level key of an earlier one; so does a
     later data file of the same kind for a top-level setting (not a collection) of an earlier one
     (a variant's commodities file restating `deck_compositions`); an overlay `replace` replaces a
-    whole entity and a `patch` the fields it writes.
+    whole entity and a `patch` the fields it writes; and the same for settings: `overlay.settings`'s
+    `remove` (or a setting patched to `null`) and `replace` take the whole setting away, and a
+    settings patch the fields and list elements it writes over (its list operations' `with:`).
     """
     found: set[tuple[int, NodePath]] = set()
     later: set[str] = set()
@@ -171,23 +158,56 @@ def superseded(ruleset: Ruleset) -> set[tuple[int, NodePath]]:
                 _supersede(origin.base, found)
             for gone in origin.replaced:
                 _supersede(gone, found)
-            for name, change in origin.changes:
-                item = _node(change.document.data, change.path)
-                if isinstance(item, dict) and name in item:
-                    path = (*origin.path, name)
-                    base = _node(origin.document.data, path)
-                    found.update((id(origin.document), p) for p in _patched(base, path, item[name]))
+            _written_over(origin, found)
+    for removal in ruleset.removed_settings.values():
+        if removal.base is not None:
+            _supersede(removal.base, found)
+    for origin in ruleset.setting_origins.values():
+        for gone in origin.replaced:
+            _supersede(gone, found)
+        _written_over(origin, found)
     return found
 
 
+def _written_over(origin: Origin, found: set[tuple[int, NodePath]]) -> None:
+    """Mark what the patches of an entity or a setting (its ``changes``) wrote over in its definition.
+
+    A list setting changed by list operations is the overlay entry itself (its ``base``: the
+    definition they change), changed under its own key."""
+    for name, change in origin.changes:
+        item = _node(change.document.data, change.path)
+        if not isinstance(item, dict) or name not in item:
+            continue
+        definition, path = origin, (*origin.path, name)
+        if change_place(change, name) == origin.path and change.document is origin.document:
+            listed = _listed_definition(origin.base)
+            if listed is None:
+                continue
+            definition, path = listed, listed.path
+        whole = _node(definition.document.data, definition.path)
+        if isinstance(whole, dict) and set(whole) == {"unknown"}:
+            found.add((id(definition.document), definition.path))  # a patch merged into it replaced it
+        base = _node(definition.document.data, path)
+        found.update((id(definition.document), p) for p in written_over(base, item[name], path))
+
+
+def _listed_definition(origin: Origin | None) -> Origin | None:
+    """The definition of a list setting that list operations change: ``origin``, or, where an
+    earlier variant's list operations changed it too, the base they changed."""
+    while origin is not None and not isinstance(_node(origin.document.data, origin.path), list):
+        origin = origin.base
+    return origin
+
+
 def _supersede(gone: Origin, found: set[tuple[int, NodePath]]) -> None:
-    """Mark an entity's definition that no longer holds (removed, or replaced) as superseded: where it
-    was written, what patched it, and the definitions it had itself taken the place of."""
+    """Mark an entity's or a setting's definition that no longer holds (removed, or replaced) as
+    superseded: where it was written, what patched it, and the definitions it had itself taken the
+    place of."""
     stack = [gone]
     while stack:
         origin = stack.pop()
         found.add((id(origin.document), origin.path))
-        found.update((id(change.document), change.path) for _, change in origin.changes)
+        found.update((id(change.document), change_place(change, name)) for name, change in origin.changes)
         stack.extend(origin.replaced)
         if origin.base is not None:
             stack.append(origin.base)
@@ -630,10 +650,10 @@ def check_index_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
 def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a variant's `patch` writes a fact and cites no source: an entity's patch, a change of a
-    setting under `overlay.settings`, or a list operation's `with:` (or `append`, `insert`
-    items), with no `rule:` or `source:` on the field, on what its list operations write, or on
-    the patch entry. Deleting a fact writes none, and needs no citation: `null`, a list's
-    `remove:`; nor does an `{unknown: why}` or a `note`.
+    setting under `overlay.settings` (a list setting's list operations too), or a list
+    operation's `with:` (or `append`, `insert` items), with no `rule:` or `source:` on the
+    field, on what its list operations write, or on the patch entry. Deleting a fact writes
+    none, and needs no citation: `null`, a list's `remove:`; nor does an `{unknown: why}` or a `note`.
 
     Why: rule data are facts from sources, each cited; an entity a variant adds without a citation
     is an error (S004), and a patch is the same fact written over its base's. Uncited, the new
@@ -652,15 +672,15 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     own = len(ruleset.chain) - 1
     if own < 1:
         return
-    written: list[tuple[str, list[tuple[str, Origin]]]] = []
+    written: list[tuple[str, str | None, list[tuple[str, Origin]]]] = []
     for collection in ruleset.collections():
         for entity in collection:
             if entity.origin.changes:
-                written.append((f"`{entity.id}`", list(entity.origin.changes)))
+                written.append((f"`{entity.id}`", None, list(entity.origin.changes)))
     for key, origin in sorted(ruleset.setting_origins.items()):
         if origin.changes:
-            written.append((f"the setting `{key}`", list(origin.changes)))
-    for what, changes in written:
+            written.append((f"the setting `{key}`", key, list(origin.changes)))
+    for what, setting, changes in written:
         uncited: dict[tuple[str, NodePath], tuple[Origin, list[str]]] = {}
         for name, change in changes:
             if ruleset.layers.get(change.file) != own or name in CITATION_FIELDS or name == "note":
@@ -671,9 +691,11 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
         for change, names in uncited.values():
             fields = words.listed(names)
             verb = "is" if len(names) == 1 else "are"
+            # a list setting's list operations change the setting itself, not a field of it
+            changed = what if setting is not None and names == [setting] else f"{what}: {fields}"
             yield diagnostic(
                 "Q009",
-                f"{what}: {fields} {verb} changed with no citation (no `rule:` or `source:` in the patch)",
+                f"{changed} {verb} changed with no citation (no `rule:` or `source:` in the patch)",
                 change.document.key_span((*change.path, names[0])),
                 'cite where the change comes from in the patch: `source: "house rule: ..."` for a house rule, '
                 "or `rule:` with the rulebook section it follows",

@@ -339,6 +339,9 @@ class Ruleset:
     documents: tuple[Document, ...] = field(compare=False, repr=False)
     settings: Mapping[str, Mapping[str, Any]] = field(compare=False, repr=False)
     removed: Mapping[str, Mapping[str, Origin]] = field(default_factory=dict, compare=False, repr=False)
+    #: Each setting a variant removed: the removal, with what it removed as its ``base`` (resolution's
+    #: ``removed_settings``).
+    removed_settings: Mapping[str, Origin] = field(default_factory=dict, compare=False, repr=False)
 
     def collections(self) -> tuple[Collection[Entity], ...]:
         """Every collection of entities, in data-model order (the family's model lists them)."""

@@ -30,7 +30,7 @@ from civrules.load.workspace import LoadedRuleset, Workspace
 from civrules.model import Origin, Ruleset
 from civrules.model.assembly import Assembled, assembling
 from civrules.pipeline.suppression import suppress, suppress_in_base
-from civrules.resolve import Resolved, Resolver, entity_key, overlay_base_notes
+from civrules.resolve import Resolved, Resolver, change_place, entity_key, overlay_base_notes
 from civrules.resolve.diff import RulesetDiff, diff_rulesets
 from civrules.schema.references import Remembered, remembering
 
@@ -323,7 +323,7 @@ def _changed_by_the_variant(resolved: Resolved) -> Iterator[tuple[Span, Span, st
         change = change_here(origin)
         if change is not None:
             way = f"change it in `overlay.settings` (`{key}: {{...}}`: what it names is merged into the base's)"
-            yield origin.span(), change.document.span(change.path), way
+            yield origin.span(), change.document.span(change_place(change, key)), way
 
 
 def caused_by_the_variant(
@@ -433,8 +433,8 @@ class _VariantChanges:
                 add(name, removed)
         for key, origin in resolved.setting_origins.items():
             add(setting(key), origin)
-            for _, change in origin.changes:
-                add(setting(key), change)
+            for name, change in origin.changes:
+                add(setting(key), replace(change, path=change_place(change, name)))
         #: By what it changes, the blocks its places are written in: a diagnostic looks at these,
         #: not at every place (5,000 patches, as many diagnostics).
         self._blocks = {name: set(places.values()) for name, places in self._places.items()}

@@ -169,6 +169,10 @@ class Resolved:
     rule_index: Document | None = None
     #: Where each setting (a key of the family's ``settings``) was defined and, per sub-key, last changed.
     setting_origins: dict[str, Origin] = field(default_factory=dict)
+    #: Each setting a variant removed (`overlay.settings.remove`, or patched to `null`): the removal,
+    #: with what it removed as its ``base``; the removed setting's facts, its unknowns and citations
+    #: too, are gone, as an entity's in ``removed`` are.
+    removed_settings: dict[str, Origin] = field(default_factory=dict)
     #: The position in ``chain`` of the ruleset that brought each file (by display name).
     layers: dict[str, int] = field(default_factory=dict)
     #: Each file's name in what civrules writes (by display name; :meth:`Workspace.name_of`).
@@ -433,6 +437,7 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
             list(base.documents),
             {name: dict(ids) for name, ids in base.removed.items()},
             setting_origins=dict(base.setting_origins),
+            removed_settings=dict(base.removed_settings),
             layers=dict(base.layers),
             names=dict(base.names),
             file_entries=dict(base.file_entries),
@@ -464,7 +469,7 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
                     again.extend(validate_setting(kind, key, data[key], origin.place, previous.span()))
             else:
                 data[key] = value
-                resolved.setting_origins[key] = replace(here, base=previous)
+                resolved.setting_origins[key] = replace(here, base=previous, replaced=_gone(previous))
     layer = len(resolved.chain) - 1
     for document in (manifest, *own_documents):
         resolved.layers.setdefault(document.file, layer)
@@ -499,8 +504,15 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
             for key, value in document.data.items():
                 if key not in _FILE_METADATA and not _is_collection_key(loaded.family, slot, key):
                     resolved.settings.setdefault(slot, {})[key] = value
-                    resolved.setting_origins[key] = Origin(document, (key,))
+                    previous = resolved.setting_origins.get(key)
+                    resolved.setting_origins[key] = Origin(document, (key,), replaced=_gone(previous))
     return resolved, again
+
+
+def _gone(previous: Origin | None) -> tuple[Origin, ...]:
+    """What a setting written whole in place of ``previous`` stands in place of: ``previous``, as
+    it stood (with what patched it), and what it had itself replaced. None of their facts holds."""
+    return () if previous is None else (*previous.replaced, previous)
 
 
 def _changed(previous: Origin, patch: Mapping[str, Any], at: Origin) -> Origin:
@@ -589,7 +601,7 @@ def _apply_settings(resolved: Resolved, manifest: Document, operations: Mapping[
             yield _missing_setting(manifest, key, ("overlay", "settings", "remove", i), "remove")
             continue
         values.pop(key)
-        resolved.setting_origins.pop(key, None)
+        _remove_setting(resolved, key, Origin(manifest, ("overlay", "settings", "remove", i)))
     replacements = operations.get("replace")
     for key, value in replacements.items() if isinstance(replacements, dict) else ():
         if resolved.family.settings.get(key) is not None and not _has_setting(resolved, key):
@@ -612,6 +624,26 @@ def _apply_settings(resolved: Resolved, manifest: Document, operations: Mapping[
             )
             continue
         yield from _patch_setting(resolved, manifest, key, value, ("overlay", "settings", "add", key), whole=True)
+
+
+def _remove_setting(resolved: Resolved, key: str, at: Origin) -> None:
+    """Forget the setting ``key``'s origin, keeping the removal (``at``) and what it removed: the
+    removed setting's unknowns and citations no longer count (:func:`civrules.checks.citations.superseded`)."""
+    gone = resolved.setting_origins.pop(key, None)
+    if gone is not None:
+        resolved.removed_settings[key] = replace(at, base=gone)
+
+
+#: Where a variant's manifest writes its settings' changes: a list setting changed by list
+#: operations is recorded as changed there, under its own key (:func:`change_place`).
+SETTINGS_PATH: NodePath = ("overlay", "settings")
+
+
+def change_place(change: Origin, name: str) -> NodePath:
+    """The path of what the overlay entry ``change`` wrote for the field ``name``: the entry (an
+    entity's `patch` entry, a setting's patch), or, for a top-level list setting changed by list
+    operations (written directly under `overlay.settings`), its key there."""
+    return (*change.path, name) if change.path == SETTINGS_PATH else change.path
 
 
 def _has_setting(resolved: Resolved, key: str) -> bool:
@@ -650,8 +682,9 @@ def _patch_setting(
     previous = resolved.setting_origins.get(key)
     if patch is None:
         values.pop(key, None)
-        resolved.setting_origins.pop(key, None)
+        _remove_setting(resolved, key, at)
         return
+    removal = resolved.removed_settings.pop(key, None) if previous is None else None
     inside = [
         (name, spec)
         for name, spec in resolved.family.collections.items()
@@ -681,8 +714,15 @@ def _patch_setting(
         origin = _changed(previous, patch, at)
         kept = [(sub, path) for sub, path in origin.moved if sub[:1] and sub[0] not in patch]
         origin = replace(origin, moved=(*kept, *moved.items()))
+    elif is_list_operations(patch) and isinstance(values.get(key), list) and previous is not None and not whole:
+        # A list setting changed element by element: the base's elements the operations leave are
+        # still the base's; what they write is recorded as the setting's change, under its own key
+        # (as an entity's list field is), so that Q009, `setting_sources` and `diff` cite it.
+        written = Origin(manifest, SETTINGS_PATH)
+        origin = replace(at, base=previous, moved=tuple(moved.items()), changes=((key, written),))
     else:
-        origin = replace(at, base=previous, moved=tuple(moved.items()))
+        gone = removal.base if removal is not None else previous
+        origin = replace(at, base=previous, moved=tuple(moved.items()), replaced=_gone(gone))
     values[key] = merged
     resolved.setting_origins[key] = origin
     if previous is not None:
@@ -1785,6 +1825,73 @@ def _some(values: set[Any]) -> str:
         json.dumps(v, ensure_ascii=False) if isinstance(v, str) else str(v) for v in ordered[:_VALUES_SHOWN]
     )
     return f"{shown}, …" if len(ordered) > _VALUES_SHOWN else shown
+
+
+def written_over(base: Any, patch: Any, at: NodePath = ()) -> Iterator[NodePath]:
+    """The paths (from ``at``, the path of ``base``) of what ``patch``, merged into ``base`` by
+    :func:`merge_patch`, writes over or deletes: a mapping merges key by key into a mapping, and
+    replaces anything else (an unknown included); list operations write over the elements they
+    remove or replace and the fields their `patch:` entries write, and over nothing they insert
+    or append. What cannot be applied writes over nothing.
+
+    >>> list(written_over({"a": 1, "b": {"unknown": "?"}}, {"b": {"c": 2}}))
+    [('b',)]
+    >>> base = [{"id": "x", "n": {"unknown": "?"}}, {"id": "y"}, {"id": "z"}]
+    >>> ops = {"remove": [{"id": "y"}], "patch": [{"where": {"id": "x"}, "with": {"n": 3}}], "append": [{}]}
+    >>> list(written_over(base, ops, ("l",)))
+    [('l', 1), ('l', 0, 'n')]
+    """
+    if is_list_operations(patch):
+        if isinstance(base, list):
+            yield from _written_over_list(base, patch, at)
+        return
+    if isinstance(patch, dict) and set(patch) != {"unknown"} and isinstance(base, dict) and set(base) != {"unknown"}:
+        for key, value in patch.items():
+            yield from written_over(base.get(key), value, (*at, key))
+        return
+    yield at
+
+
+def _written_over_list(base: list[Any], operations: Mapping[str, Any], at: NodePath) -> Iterator[NodePath]:
+    """:func:`written_over` for list operations: applied as :func:`_list_operations` applies them,
+    each selector naming an element of the list as it stands, each base element known by its place
+    in ``base``."""
+    elements = _Elements(list(base))
+    index = {id(cell): i for i, cell in enumerate(elements.cells)}
+    kept = list(elements.cells)  # alive while ``index`` is asked, so that no new cell takes an id
+    problems: list[PatchProblem] = []
+    for name in LIST_OPERATIONS:
+        entries = operations.get(name)
+        if name == "append" or not isinstance(entries, list):
+            continue
+        for entry in entries:
+            if name == "remove":
+                cell = elements.select(entry, problems, ())
+                if cell is not None:
+                    elements.remove(cell)
+                    if id(cell) in index:
+                        yield (*at, index[id(cell)])
+                continue
+            if not isinstance(entry, dict):
+                continue
+            if name == "insert":
+                side = "before" if "before" in entry else "after" if "after" in entry else None
+                new = entry.get("items")
+                cell = elements.select(entry[side], problems, ()) if side is not None else None
+                if cell is not None and isinstance(new, list):
+                    place = elements.place(cell) + (1 if side == "after" else 0)
+                    elements.insert(place, [_Cell(item, ()) for item in new])
+                continue
+            if "where" not in entry or "with" not in entry:
+                continue
+            cell = elements.select(entry["where"], problems, ())
+            if cell is None:
+                continue
+            was = index.pop(id(cell), None) if name == "replace" else index.get(id(cell))
+            if was is not None:
+                yield from [(*at, was)] if name == "replace" else written_over(cell.element, entry["with"], (*at, was))
+            elements.change(cell, entry["with"] if name == "replace" else merge_patch(cell.element, entry["with"]))
+    del kept
 
 
 def _list_operations(

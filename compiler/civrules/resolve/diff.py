@@ -266,6 +266,8 @@ def _setting_sourced(change: FieldChange, old: Resolved, new: Resolved) -> Field
     if len(parts) < at + 2:
         return change  # a setting that is no mapping: a variant writes it whole, citing it itself
     key, name = parts[at], parts[at + 1]
+    if change.path.split(".", at)[at][len(key) :].startswith("["):
+        name = key  # an element of a list setting: list operations change the setting itself, named by its key
     if key in CITATION_KEYS or name in CITATION_KEYS:
         return change
 

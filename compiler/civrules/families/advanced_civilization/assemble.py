@@ -1115,6 +1115,7 @@ def _build_ruleset(resolved: Resolved) -> Ruleset:
         documents=documents,
         settings=resolved.settings,
         removed={name: dict(ids) for name, ids in resolved.removed.items()},
+        removed_settings=dict(resolved.removed_settings),
         chain=resolved.chain,
         data=resolved.data,
         setting_origins=dict(resolved.setting_origins),

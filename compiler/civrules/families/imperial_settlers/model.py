@@ -704,6 +704,7 @@ def build_model(resolved: Resolved) -> ImperialSettlersRuleset:
         documents=tuple({id(d): d for d in resolved.documents}.values()),
         settings=resolved.settings,
         removed={name: dict(ids) for name, ids in resolved.removed.items()},
+        removed_settings=dict(resolved.removed_settings),
         chain=resolved.chain,
         data=resolved.data,
         setting_origins=dict(resolved.setting_origins),

@@ -474,6 +474,7 @@ def build_ruleset(resolved: Resolved) -> CivilizationRuleset:
         documents=tuple({id(d): d for d in resolved.documents}.values()),
         settings=resolved.settings,
         removed={name: dict(ids) for name, ids in resolved.removed.items()},
+        removed_settings=dict(resolved.removed_settings),
         chain=resolved.chain,
         data=resolved.data,
         setting_origins=dict(resolved.setting_origins),
