@@ -231,7 +231,8 @@ Questions a variant raises:
 - **How does a patch's citation combine with the base's?** Field by field: the `rule:` or `source:`
   a `patch` entry writes cites the fields that entry writes; the fields it leaves keep the base's
   citation (a `replace` cites the whole entity). `civrules export` gives each changed field's
-  citation in the entity's `field_sources` (a setting's in `setting_sources`), and `civrules diff`
+  citation in the entity's `field_sources` (a setting's in `setting_sources`; a list setting
+  changed by list operations, `setup: {patch: [...]}`, is its own field: `{setup: {setup: ...}}`), and `civrules diff`
   prints `cited: OLD → NEW` under each changed field, a setting's as `setting_sources` cites it
   (`uncited` where the patch that wrote it cites nothing). A citation inside a list operation's `with:`
   cites what it writes. A settings patch whose only facts are elements of a list that cite on

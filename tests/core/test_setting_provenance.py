@@ -205,6 +205,10 @@ def test_an_uncited_list_operation_on_a_list_setting_is_q009_at_the_setting(
     assert found[0].span is not None
     assert text.splitlines()[found[0].span.line - 1].strip().startswith(f"{key}:")
     assert f"the setting `{key}` is changed with no citation" in found[0].message
+    assert "in each `with:`" in (found[0].hint or "")
+    # Following the hint (a `source:` in the `with:`) validates.
+    cited = text.replace("with: {", 'with: {source: "house rule: ...", ', 1)
+    assert [d.code for d in problems(analysed(cited))] == []
 
 
 def test_a_cited_list_operation_on_a_list_setting_is_cited_in_diff_and_export() -> None:

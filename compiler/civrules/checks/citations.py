@@ -691,13 +691,16 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
         for change, names in uncited.values():
             fields = words.listed(names)
             verb = "is" if len(names) == 1 else "are"
-            # a list setting's list operations change the setting itself, not a field of it
-            changed = what if setting is not None and names == [setting] else f"{what}: {fields}"
+            # A list setting's list operations change the setting itself, not a field of it; they
+            # have no entry to cite on but what they write (a `with:`, the items they add).
+            listed = setting is not None and names == [setting]
+            where = "in each `with:` (and each item added)" if listed else "in the patch"
             yield diagnostic(
                 "Q009",
-                f"{changed} {verb} changed with no citation (no `rule:` or `source:` in the patch)",
+                f"{what if listed else f'{what}: {fields}'} {verb} changed with no citation "
+                "(no `rule:` or `source:` in the patch)",
                 change.document.key_span((*change.path, names[0])),
-                'cite where the change comes from in the patch: `source: "house rule: ..."` for a house rule, '
+                f'cite where the change comes from {where}: `source: "house rule: ..."` for a house rule, '
                 "or `rule:` with the rulebook section it follows",
             )
 
