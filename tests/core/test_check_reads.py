@@ -61,11 +61,12 @@ MAP_FILE_PARTS = {
 }
 #: The fields that hold no rule data a check could be said to read (files' names; the manifest's
 #: `status` is neither a collection nor a setting: a manifest's edit runs every check again); `data`,
-#: `settings`, `setting_origins` and `removed` are watched key by key, `map_files` list by list.
+#: `settings`, `setting_origins`, `removed` and `removed_settings` are watched key by key,
+#: `map_files` list by list.
 UNWATCHED = frozenset(
     {"id", "name", "family", "manifest", "extends", "documents", "chain", "layers", "names", "status", "draft"}
 )
-WATCHED_MAPPINGS = frozenset({"data", "settings", "setting_origins", "removed", "map_files"})
+WATCHED_MAPPINGS = frozenset({"data", "settings", "setting_origins", "removed", "removed_settings", "map_files"})
 
 
 class UndeclaredReadError(AssertionError):
@@ -183,6 +184,8 @@ def watched(model: Ruleset, on_read: Callable[[str], None]) -> Ruleset:
     values["settings"] = _WatchedMapping(model.settings, lambda slot: None, on_read, listed=None, inner=slot)
     # An entity removed is a change of which entities there are: read by any declaration of them.
     values["removed"] = _WatchedMapping(model.removed, entities, on_read)
+    # A setting removed is a change of that setting.
+    values["removed_settings"] = _WatchedMapping(model.removed_settings, a_setting, on_read)
     made = _watching(type(model))(**values)
     object.__setattr__(made, "_watch", _Watch(on_read, fields))
     assert isinstance(made, Ruleset)

@@ -38,6 +38,8 @@ _CITATIONS = (
 ALLOWED: dict[tuple[str, str, str], str] = {
     ("checks/citations.py", "rule_index", "data"): _CITATIONS,
     ("checks/citations.py", "superseded", "data"): _CITATIONS,
+    ("checks/citations.py", "_written_over", "data"): _CITATIONS,
+    ("checks/citations.py", "_listed_definition", "data"): _CITATIONS,
     ("checks/citations.py", "_walk", "data"): _CITATIONS,
     ("checks/citations.py", "check_index_unique", "data"): _CITATIONS,
     ("checks/citations.py", "check_index_references", "data"): _CITATIONS,
