@@ -278,7 +278,10 @@ UNKNOWN_KEY = define(
     What: a mapping has a key its schema does not define.
     Why: a misspelt key is silently ignored by most tools; here it is an error, with the closest
     known key as a hint.
-    Fix: correct the spelling, or remove the key.
+    Fix: correct the spelling, or remove the key. A key of a variant's overlay that is right but
+    written at the wrong level (a collection under `overlay.settings`, a setting directly under
+    `overlay`) is told where it goes instead, and another game's collection or setting which game
+    it belongs to.
 
         - id: pottery
           cots: 45      # FAIL: did you mean `cost`?

@@ -1115,7 +1115,7 @@ def _translate(
     expected: Any = error.validator_value
     if keyword == "additionalProperties" and isinstance(instance, dict):
         for key in instance:
-            yield from _unknown_key(document, path, key, schema)
+            yield from _unknown_key(document, path, key, schema, root)
         return
     if keyword == "required" and isinstance(instance, dict) and MERGE_KEY in instance:
         return  # what the merge key was meant to bring in: one diagnostic, at the `<<` (S002)
@@ -1135,7 +1135,7 @@ def _translate(
             close = strays.closest(key)
             if close is not None:
                 if schema.get("additionalProperties") is False:
-                    yield from _unknown_key(document, path, close, schema)
+                    yield from _unknown_key(document, path, close, schema, root)
                 continue
             yield _diag(
                 codes.MISSING_KEY,
@@ -1148,6 +1148,20 @@ def _translate(
         return
     if keyword in ("enum", "const"):
         allowed_values = expected if keyword == "enum" else [expected]
+        elsewhere = (
+            _overlay_level_hint(path, instance, root, [str(v) for v in allowed_values])
+            if isinstance(instance, str)
+            else None
+        )
+        if elsewhere is not None:
+            # A collection named where settings go: right name, wrong place, no "did you mean".
+            yield _diag(
+                codes.BAD_ENUM,
+                f"{_show(instance)} is not an allowed value{_where(path)}",
+                document.span(path),
+                elsewhere,
+            )
+            return
         hint = (
             _did_you_mean(str(instance), [str(v) for v in allowed_values])
             or f"use one of: {', '.join(_show(v) for v in allowed_values)}"
@@ -1201,8 +1215,11 @@ def _cite(error: ValidationError) -> str:
     )
 
 
-def _unknown_key(document: Document, path: NodePath, key: str, schema: dict[str, Any]) -> Iterator[Diagnostic]:
-    """S002 for ``key`` of the mapping at ``path``, unless the schema allows it."""
+def _unknown_key(
+    document: Document, path: NodePath, key: str, schema: dict[str, Any], root: Mapping[str, Any] | None = None
+) -> Iterator[Diagnostic]:
+    """S002 for ``key`` of the mapping at ``path``, unless the schema allows it; ``root``, the
+    schema of the whole document (a manifest's, which says where its overlay keys belong)."""
     properties = schema.get("properties", {})
     patterns = schema.get("patternProperties", {})
     if key in properties or any(_pattern(p).search(key) for p in patterns):
@@ -1217,18 +1234,10 @@ def _unknown_key(document: Document, path: NodePath, key: str, schema: dict[str,
         )
         return
     allowed = list(properties)
-    games = _families_with_collection(key) if path == ("overlay",) else []
-    if games:
-        # Another game's collection, named exactly: not a misspelling of one of this family's (V009
-        # tells which base such an overlay fits), so no "did you mean" points at an unrelated one.
-        yield _diag(
-            codes.UNKNOWN_KEY,
-            f"unknown key `{key}`{where}",
-            document.key_span((*path, key)),
-            f"`{key}` is a collection of {' or '.join(f'`{game}`' for game in games)}, not of the family this "
-            f"ruleset is read as (the one its `family:` names, else its base's, else `{default_family().id}`): "
-            f"overlay keys here: {', '.join(allowed)}",
-        )
+    elsewhere = _overlay_level_hint(path, key, root, allowed)
+    if elsewhere is not None:
+        # Right key, wrong level (or another game's): no "did you mean" points at an unrelated key.
+        yield _diag(codes.UNKNOWN_KEY, f"unknown key `{key}`{where}", document.key_span((*path, key)), elsewhere)
         return
     hint = (
         _did_you_mean(key, allowed)
@@ -1240,9 +1249,85 @@ def _unknown_key(document: Document, path: NodePath, key: str, schema: dict[str,
     )
 
 
+#: The operations of `overlay.settings` that are not settings: what they hold is settings.
+_SETTINGS_OPERATIONS = ("add", "replace", "remove")
+
+
+def _overlay_keys(root: Mapping[str, Any] | None) -> tuple[list[str], list[str]] | None:
+    """The collections and the settings a manifest's `overlay` takes, as its family's schema
+    (``root``) declares them; None for a schema without an overlay (not a manifest's)."""
+    if not isinstance(root, dict):
+        return None
+    overlay = _deref(root, root.get("properties", {}).get("overlay"))
+    if not isinstance(overlay, dict):
+        return None
+    keys = overlay.get("properties", {})
+    settings = _deref(root, keys.get("settings"))
+    named = settings.get("properties", {}) if isinstance(settings, dict) else {}
+    return [k for k in keys if k != "settings"], [k for k in named if k not in _SETTINGS_OPERATIONS]
+
+
+def _overlay_level_hint(path: NodePath, key: str, root: Mapping[str, Any] | None, allowed: list[str]) -> str | None:
+    """The hint for a ``key`` a manifest's overlay does not take where it is written (``path``:
+    `overlay`, `overlay.settings`, or the settings an `overlay.settings` `add`, `replace` or
+    `remove` names) that is a key of another of those places (a collection under `settings:`, a
+    setting or a settings operation directly under `overlay:`), or a collection or a setting of
+    another family; None for any other key. ``allowed``: the keys the place takes."""
+    level = (
+        "overlay"
+        if path == ("overlay",)
+        else "settings"
+        if path == ("overlay", "settings")
+        else "operation"
+        if path in (("overlay", "settings", "add"), ("overlay", "settings", "replace"))
+        or (path[:3] == ("overlay", "settings", "remove") and len(path) == 4 and isinstance(path[3], int))
+        else None
+    )
+    declared = _overlay_keys(root) if level is not None else None
+    if declared is None:
+        return None
+    collections, settings = declared
+    if level == "settings" and key in collections:
+        return (
+            f"`{key}` is a collection, not a setting: move its block one level up, beside `settings:` "
+            f"(`overlay.{key}`, not `overlay.settings.{key}`)"
+        )
+    if level == "operation" and key in collections:
+        return (
+            f"`{key}` is a collection, not a setting: `overlay.settings.{path[2]}` takes settings only; change "
+            f"its entities in `overlay.{key}` (with its own `add`, `replace`, `patch` and `remove`)"
+        )
+    if level == "overlay" and key in settings:
+        return f"`{key}` is a setting, not a collection: move it under `settings:` (`overlay.settings.{key}`)"
+    if level == "overlay" and key in _SETTINGS_OPERATIONS:
+        return (
+            f"`{key}` is an operation of `overlay.settings` or of one collection: move it under `settings:` "
+            f"(`overlay.settings.{key}`) for settings, or under the collection it changes "
+            f"(e.g. `overlay.{collections[0] if collections else 'COLLECTION'}.{key}`)"
+        )
+    games = _families_with_collection(key)
+    what = "collection"
+    if not games:
+        games, what = _families_with_setting(key), "setting"
+    if not games:
+        return None
+    # Another game's key, named exactly: not a misspelling of one of this family's (V009 tells
+    # which base such an overlay fits).
+    return (
+        f"`{key}` is a {what} of {' or '.join(f'`{game}`' for game in games)}, not of the family this "
+        f"ruleset is read as (the one its `family:` names, else its base's, else `{default_family().id}`): "
+        f"{'overlay keys' if level == 'overlay' else 'keys'} here: {', '.join(allowed)}"
+    )
+
+
 def _families_with_collection(key: str) -> list[str]:
     """The families (by id) that have a collection named ``key``."""
     return [family.id for family in families().values() if key in family.collections]
+
+
+def _families_with_setting(key: str) -> list[str]:
+    """The families (by id) that have a setting named ``key``."""
+    return [family.id for family in families().values() if key in family.settings]
 
 
 def _outdented(document: Document, path: NodePath, key: str) -> str | None:

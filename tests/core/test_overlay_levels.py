@@ -1,0 +1,146 @@
+"""A key of a variant's overlay that is right but written at the wrong level is told where it goes.
+
+Round 21's designer trial: `overlay.taxation` (a setting written beside the collections) was told
+"did you mean `nations`?", `overlay.settings.nations` (a collection written among the settings)
+"did you mean `taxation`?", and Sid Meier's `overlay.settings.combat_bonuses` "did you mean
+`combat`?"; following any of them gave another error. Every family's collections and settings are
+read from its ruleset schema (`overlay.<collection>`, `overlay.settings.<setting>`), never listed
+here, and each hint is followed as written.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from civrules import schema
+from civrules.diagnostics import Diagnostic
+from civrules.families import families
+from civrules.load import read_yaml_text
+from civrules.pipeline import analyse
+from tests.rulefiles import CachedWorkspace, dump
+
+#: A shipped base of each family, and a collection patch and a setting patch its variant may make.
+CHANGES: dict[str, tuple[str, tuple[str, Any], tuple[str, Any]]] = {
+    "advanced-civilization": (
+        "advanced-civilization",
+        ("nations", {"patch": [{"id": "africa", "name": "Afrika", "source": "house rule: the name"}]}),
+        ("taxation", {"tokens_per_city": 3, "source": "house rule: heavier tax"}),
+    ),
+    "imperial-settlers": (
+        "imperial-settlers",
+        ("factions", {"patch": [{"id": "barbarians", "name": "Barbarians", "source": "house rule: the name"}]}),
+        ("starting_hand", {"common": 3, "source": "house rule: bigger start"}),
+    ),
+    "sid-meiers-civilization": (
+        "sid-meiers-civilization",
+        ("combat_bonuses", {"patch": [{"id": "barracks", "amount": 3, "source": "house rule: stronger"}]}),
+        ("combat", {"ties": "attacker", "source": "house rule: the attacker wins ties"}),
+    ),
+}
+
+
+def test_every_family_has_a_case() -> None:
+    assert set(CHANGES) == set(families())
+
+
+def _overlay_keys(family_id: str) -> tuple[list[str], list[str]]:
+    """The collections and the settings the family's overlay schema takes."""
+    overlay = schema.load_schema(families()[family_id].slot_kind("ruleset"))["properties"]["overlay"]["properties"]
+    settings = [k for k in overlay["settings"]["properties"] if k not in ("add", "replace", "remove")]
+    return [k for k in overlay if k != "settings"], settings
+
+
+def _schema_problems(family_id: str, overlay: dict[str, Any]) -> list[Diagnostic]:
+    """The schema's diagnostics of a variant manifest of the family whose overlay is ``overlay``."""
+    text = dump({"kind": "ruleset", "id": "house", "name": "house", "extends": "base", "overlay": overlay})
+    document, problems = read_yaml_text(text, "rulesets/house.yaml")
+    assert problems == [] and document is not None
+    return schema.validate_document(document, families()[family_id].slot_kind("ruleset"))
+
+
+def _cases() -> list[tuple[str, str, str]]:
+    """(family, key, level written at) for every key of every family written at the other level
+    (a key that both levels take, as Advanced Civilization's `player_counts`, is not a mistake)."""
+    found = []
+    for family_id in sorted(families()):
+        collections, settings = _overlay_keys(family_id)
+        found += [(family_id, key, "settings") for key in collections if key not in settings]
+        found += [(family_id, key, "overlay") for key in settings if key not in collections]
+    return found
+
+
+@pytest.mark.parametrize(("family_id", "key", "level"), _cases())
+def test_a_key_at_the_wrong_level_is_told_its_place_not_a_did_you_mean(family_id: str, key: str, level: str) -> None:
+    overlay = {"settings": {key: {"x": 1}}} if level == "settings" else {key: {"x": 1}}
+    [s002] = [d for d in _schema_problems(family_id, overlay) if d.code == "S002"]
+    assert s002.hint is not None and "did you mean" not in s002.hint and s002.suggestion is None, s002.hint
+    place = f"`overlay.{key}`" if level == "settings" else f"`overlay.settings.{key}`"
+    assert place in s002.hint, s002.hint
+
+
+@pytest.mark.parametrize("family_id", sorted(families()))
+@pytest.mark.parametrize("operation", ["remove", "replace", "add"])
+def test_a_collection_named_by_a_settings_operation_is_told_where_its_entities_change(
+    family_id: str, operation: str
+) -> None:
+    """`overlay.settings.remove: [nations]` was told "did you mean `taxation`?"."""
+    collections, settings = _overlay_keys(family_id)
+    key = next(k for k in collections if k not in settings)
+    overlay = {"settings": {operation: [key] if operation == "remove" else {key: [{"id": "x"}]}}}
+    [s003] = [d for d in _schema_problems(family_id, overlay) if d.code == "S003"]
+    assert s003.hint is not None and "did you mean" not in s003.hint and s003.suggestion is None, s003.hint
+    assert f"`overlay.{key}`" in s003.hint, s003.hint
+
+
+@pytest.mark.parametrize("family_id", sorted(families()))
+def test_a_settings_operation_beside_the_collections_is_told_both_places(family_id: str) -> None:
+    _, settings = _overlay_keys(family_id)
+    [s002] = [d for d in _schema_problems(family_id, {"remove": [settings[0]]}) if d.code == "S002"]
+    assert s002.hint is not None and "`overlay.settings.remove`" in s002.hint and "did you mean" not in s002.hint
+
+
+def test_another_familys_setting_names_its_family() -> None:
+    """Imperial Settlers' `starting_hand` in an Advanced Civilization overlay, at either level."""
+    for overlay in ({"starting_hand": {"common": 3}}, {"settings": {"starting_hand": {"common": 3}}}):
+        [s002] = [d for d in _schema_problems("advanced-civilization", overlay) if d.code == "S002"]
+        assert s002.hint is not None and s002.hint.startswith("`starting_hand` is a setting of `imperial-settlers`")
+
+
+def _moved(overlay: dict[str, Any], key: str, hint: str | None) -> dict[str, Any]:
+    """``overlay`` with ``key``'s block moved to the place the hint names (its first quoted
+    `overlay.` path), as a designer follows it."""
+    [target] = re.findall(r"\(`(overlay(?:\.settings)?\.\w+)`", hint or "")[:1] or [None]
+    assert target is not None, hint
+    value = overlay.get("settings", {}).pop(key, None) or overlay.pop(key)
+    if not overlay.get("settings", True):
+        del overlay["settings"]
+    parts = target.split(".")[1:]
+    holder = overlay
+    for part in parts[:-1]:
+        holder = holder.setdefault(part, {})
+    holder[parts[-1]] = value
+    return overlay
+
+
+@pytest.mark.parametrize("family_id", sorted(CHANGES))
+def test_following_the_hints_gives_a_valid_variant(family_id: str) -> None:
+    """The trial's variant, in every family: a collection among the settings and a setting beside
+    the collections; each moved where its hint says, the variant validates."""
+    base, (collection, patch), (setting, value) = CHANGES[family_id]
+    overlay: dict[str, Any] = {setting: value, "settings": {collection: patch}}
+    head = {"kind": "ruleset", "id": "house", "name": "house", "extends": base}
+
+    def problems(overlay: dict[str, Any]) -> list[Diagnostic]:
+        workspace = CachedWorkspace({"rulesets/house.yaml": dump({**head, "overlay": overlay})})
+        analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["house"]))
+        return [d for d in analysis.diagnostics if d.severity != "info"]
+
+    found = {d.message.split("`")[1]: d for d in problems(overlay) if d.code == "S002"}
+    assert set(found) == {collection, setting}, found
+    for key, diagnostic in found.items():
+        overlay = _moved(overlay, key, diagnostic.hint)
+    assert overlay == {collection: patch, "settings": {setting: value}}
+    assert problems(overlay) == []
