@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import re
 
+import yaml
+
 from civrules.diagnostics import Diagnostic
 from civrules.pipeline import Analysis, analyse
-from tests.rulefiles import CachedWorkspace
+from tests.rulefiles import CachedWorkspace, shipped_text
 
 #: A variant of Advanced Civilization that removes Cloth Making (nothing of the base refers to it).
 NO_CLOTH = (
@@ -201,6 +203,20 @@ def test_a_reference_from_the_base_is_patched_away_from_the_variant_as_the_hint_
     assert problems(analysed("no-medicine", followed)) == []
 
 
+def test_the_errors_a_written_patch_is_checked_against_tell_two_missing_keys_from_one() -> None:
+    """A V006 patch entry is offered only if the entity so patched has no error it lacked before:
+    the errors were a set of (place, keyword) pairs, so a patch that deleted a required field of an
+    entity already missing another one added nothing to it, and was offered."""
+    from civrules.schema import entity_errors
+
+    calamity = dict(yaml.safe_load(shipped_text("calamities/advanced-civilization.yaml"))["calamities"][0])
+    del calamity["name"]
+    before = entity_errors("calamities", ("calamities",), calamity)
+    del calamity["stack"]
+    after = entity_errors("calamities", ("calamities",), calamity)
+    assert before and not after <= before
+
+
 # --- S001: a patch that empties a list: `null` deletes the field --------------------------------------
 
 
@@ -242,6 +258,36 @@ def test_a_patch_that_empties_a_required_list_is_not_told_to_delete_it() -> None
     )
     (found,) = problems(analysed("x", text))
     assert found.code == "S001" and found.hint == "write a list of at least 1 item"
+
+
+def test_a_required_list_left_empty_beside_other_missing_keys_is_not_told_to_leave_it_out() -> None:
+    """Round 21's trial: a `replace` of the victory missing `tie` and its citation was told "leave
+    out `end_conditions`" and "leave out `scoring`", and following it gave S004 for both: with the
+    mapping already missing required keys, the missing `end_conditions` was one more `required`
+    error at the same place, and a set of (place, keyword) pairs did not grow."""
+    text = header("ep-h6", "expansion-project") + (
+        "overlay:\n  settings:\n    replace:\n      victory: {highest_wins: true, end_conditions: [], scoring: []}\n"
+    )
+    emptied = [d for d in problems(analysed("ep-h6", text), "S001") if "0 items" in d.message]
+    assert len(emptied) == 2
+    assert all(d.hint == "write a list of at least 1 item" for d in emptied), [d.hint for d in emptied]
+    followed = text.replace(", end_conditions: [], scoring: []", "")
+    assert {d.message for d in problems(analysed("ep-h6", followed), "S004")} >= {
+        "missing key `end_conditions` in `overlay.settings.replace.victory`",
+        "missing key `scoring` in `overlay.settings.replace.victory`",
+    }
+
+
+def test_an_optional_list_left_empty_beside_other_missing_keys_is_still_told_to_leave_it_out() -> None:
+    """The same mapping's optional list (a civilization card's `purchase_effects`) is still told to
+    leave it out, however many required keys the mapping misses."""
+    text = header("looms", "advanced-civilization") + (
+        "overlay:\n  civilization_cards:\n    add:\n"
+        '      - {id: looms, groups: [crafts], attributes: [], credits: [], prerequisites: [], source: "house rule",\n'
+        "         purchase_effects: []}\n"
+    )
+    [found] = [d for d in problems(analysed("looms", text), "S001") if "0 items" in d.message]
+    assert (found.hint or "").startswith("leave out `purchase_effects`"), found.hint
 
 
 # --- V005: an operation that names no entity of the base --------------------------------------------

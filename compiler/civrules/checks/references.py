@@ -240,7 +240,7 @@ def _patch_entry(ruleset: Ruleset, referrer: _Referrer) -> str | None:
     emptied = list(_emptied(changes))
     after = entity_errors(kind, spec.path, merge_patch(raw, _written(changes)))
     for empty in emptied:
-        empty.deleted = any(path == empty.path for path, _ in after - before)
+        empty.deleted = any(mark[0] == empty.path for mark in after - before)
     if any(empty.deleted for empty in emptied):
         after = entity_errors(kind, spec.path, merge_patch(raw, _written(changes)))
     if not after <= before:

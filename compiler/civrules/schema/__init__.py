@@ -17,6 +17,7 @@ import functools
 import hashlib
 import json
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -707,12 +708,35 @@ def _item_validator(kind: str, list_path: tuple[str, ...]) -> Any:
     return _validator_class()({**item, "$defs": schema.get("$defs", {})})
 
 
-def entity_errors(kind: str, list_path: tuple[str, ...], data: Any) -> set[tuple[NodePath, str]]:
+def entity_errors(kind: str, list_path: tuple[str, ...], data: Any) -> Counter[ErrorMark]:
     """Where one element of the list at ``list_path`` in files of ``kind`` breaks its schema, and
-    the keyword it breaks (within one of several shapes, the shape that explains it): what a hint
-    that writes a change checks the change against before it offers it."""
+    the keyword it breaks (within one of several shapes, the shape that explains it), counted (see
+    :func:`error_marks`): what a hint that writes a change checks the change against before it
+    offers it (`after <= before`: the change adds no error)."""
     validator = _item_validator(kind, list_path)
-    return {(tuple(e.absolute_path), str(e.validator)) for top in validator.iter_errors(data) for e in _expand(top)}
+    return error_marks(e for top in validator.iter_errors(data) for e in _expand(top))
+
+
+#: What tells one schema error from another of the same keyword at the same place: the path of
+#: its value, the keyword, the keyword's place in the schema and, for a missing key, the key.
+ErrorMark = tuple[NodePath, str, tuple[str | int, ...], str]
+
+
+def error_marks(errors: Iterable[ValidationError]) -> Counter[ErrorMark]:
+    """``errors`` by their :data:`ErrorMark`, counted. A set of (path, keyword) pairs lost every
+    error but one of a keyword at one place: a mapping missing `tie` and `rule` and then
+    `end_conditions` too had no more `required` errors than before, so a hint that compared them
+    took a required field for one that may be left out, and offered a change that broke it."""
+    return Counter(
+        (
+            tuple(e.absolute_path),
+            str(e.validator),
+            tuple(e.relative_schema_path),
+            # A missing key's message names the key, never the mapping (which the change alters).
+            e.message if e.validator in ("required", "dependentRequired") else "",
+        )
+        for e in errors
+    )
 
 
 @functools.cache
@@ -1046,14 +1070,14 @@ def _optional(validator: Any, data: Any, sub: NodePath) -> bool:
         return False
     del holder[sub[-1]]
 
-    def around(candidate: Any) -> set[tuple[NodePath, str]]:
+    def around(candidate: Any) -> Counter[ErrorMark]:
         errors = validator.iter_errors(candidate)
-        return {
-            (path, str(e.validator))
-            for e in errors
-            if (path := tuple(e.absolute_path)) == sub[: len(path)] and len(path) < len(sub)
-        }
+        return error_marks(
+            e for e in errors if (path := tuple(e.absolute_path)) == sub[: len(path)] and len(path) < len(sub)
+        )
 
+    # Counted, each missing key its own: a second missing key of a mapping that already misses one
+    # is an error it did not have (:func:`error_marks`).
     return around(pruned) <= around(data)
 
 
