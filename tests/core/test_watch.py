@@ -8,7 +8,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO
 
@@ -19,6 +19,7 @@ from civrules.cli.watcher import compare, describe_changes, summary
 from civrules.diagnostics import Diagnostic, Severity, Span
 from tests.conftest import default_sigint
 from tests.core.test_incremental import copy_subset
+from tests.security.test_interrupts import crashing_check  # noqa: F401 - a fixture
 
 #: Generous: a round takes well under a second; this only keeps a broken watcher from hanging.
 HANG_GUARD = 60.0
@@ -254,3 +255,136 @@ def test_an_empty_file_no_save_touched_delays_nothing(tmp_path: Path, monkeypatc
     saves = _Saves({})
     assert _settle(monkeypatch, rules, saves, before) == len("kind: x\nid: y\n")
     assert saves.pauses == 1
+
+
+# --- the global options and streams of `validate`, and the rulesets named, every round (round 21) ---
+# `watch -q` printed the infos and the summary lines, and printed every summary on standard output;
+# a ruleset named on the command line was looked for once, at the start: deleted (or renamed, or its
+# manifest broken) while watched, it was checked no more and the round said "0 errors, 0 warnings,
+# 0 infos"; a shipped ruleset named (a variant of it in the rules folder) was never checked at all.
+# The loop runs in this process: its pauses (`time.sleep`) are the steps of the session, and the
+# last one stops it as Ctrl-C does.
+
+HOUSE = "kind: ruleset\nid: house\nname: house\nextends: {base}\noverlay:\n  settings:\n    {setting}\n"
+#: A variant of a small shipped ruleset: its first round checks it whole (it has infos).
+SMALL = HOUSE.format(base="imperial-settlers", setting='starting_hand: {common: 3, source: "house rule"}')
+#: A variant whose base is nowhere: checked at once (an error, no checks), for the rounds about names.
+BASELESS = HOUSE.format(base="nowhere", setting='players: {source: "house rule"}')
+
+
+class _Session:
+    """A stand-in for the watcher's pauses: at the pause named for a step (a save, a deletion) the
+    step is taken, and at ``stop`` the session ends as Ctrl-C ends it."""
+
+    def __init__(self, steps: dict[int, Callable[[], object]], stop: int) -> None:
+        self.steps, self.stop, self.pauses = steps, stop, 0
+
+    def __call__(self, seconds: float) -> None:
+        self.pauses += 1
+        step = self.steps.get(self.pauses)
+        if step is not None:
+            step()
+        if self.pauses >= self.stop:
+            raise KeyboardInterrupt
+
+
+def _watched(
+    monkeypatch: pytest.MonkeyPatch, rules: Path, arguments: list[str], steps: Mapping[int, Callable[[], object]]
+) -> tuple[int, str, str]:
+    """`civrules ARGUMENTS watch` over ``rules``, each step taken after the round before it: a
+    round is a pause of waiting and one of settling (:func:`watcher._settled`), so step ``n`` is at
+    pause ``2n - 1``; the session stops at the first pause after the last round."""
+    from click.testing import CliRunner
+
+    from civrules.cli import main
+
+    monkeypatch.setattr(time, "sleep", _Session({2 * n - 1: step for n, step in steps.items()}, 2 * len(steps) + 1))
+    monkeypatch.setattr(watcher, "settle", lambda: None)  # the collector is this test process's
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)  # the variants extend shipped rulesets
+    result = CliRunner().invoke(main, ["--rules", str(rules), *arguments])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _house(tmp_path: Path, text: str, *others: str) -> Path:
+    rules = tmp_path / "rules"
+    (rules / "rulesets").mkdir(parents=True)
+    (rules / "rulesets" / "house.yaml").write_text(text, encoding="utf-8")
+    for other in others:
+        (rules / "rulesets" / f"{other}.yaml").write_text(text.replace("id: house", f"id: {other}"), encoding="utf-8")
+    return rules
+
+
+def test_watch_q_lists_errors_and_warnings_only_and_no_summary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = _house(tmp_path, SMALL)
+    code, out, err = _watched(monkeypatch, rules, ["-q", "watch", "house"], {})
+    assert code == 130
+    assert (out, err) == ("", ""), (out, err)
+
+
+def test_watch_prints_its_summaries_on_standard_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As `validate`: the report (diagnostics) on standard output, the summary line on standard error."""
+    rules = _house(tmp_path, SMALL)
+    code, out, err = _watched(monkeypatch, rules, ["watch", "house"], {})
+    assert code == 130
+    assert "info[Q007]: ruleset `house`" in out and "civrules: " not in out, out
+    [line] = err.splitlines()
+    assert line.startswith("civrules: 0 errors, 0 warnings, ") and "(read " in line, err
+
+
+def test_a_watched_ruleset_deleted_is_r001_as_validate_says_and_fixed_when_it_comes_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = _house(tmp_path, BASELESS, "housr")
+    manifest = rules / "rulesets" / "house.yaml"
+    aside = tmp_path / "house.yaml"
+    validated = _watched(monkeypatch, rules, ["validate", "house-x"], {})
+    said = [line for line in validated[1].splitlines() if "R001" in line or line.startswith("  hint:")]
+    assert said == ["<command line>:1:1: error[R001]: no ruleset `house-x`", "  hint: did you mean `house`?"]
+    steps = {1: lambda: manifest.rename(aside), 2: lambda: aside.rename(manifest)}
+    code, out, err = _watched(monkeypatch, rules, ["watch", "house"], steps)
+    assert code == 130
+    rounds = err.splitlines()
+    # Its own error (V001: no such base), then R001 in its place, then its own again.
+    assert len(rounds) == 3 and all(line.startswith("civrules: 1 error, ") for line in rounds), err
+    gone = "<command line>:1:1: error[R001]: no ruleset `house`"
+    assert f"{gone}\n  hint: did you mean `housr`?\n" in out, out
+    assert f"fixed: {gone}" in out, out
+
+
+def test_a_watched_ruleset_whose_manifest_breaks_is_told_why_as_validate_tells_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = _house(tmp_path, BASELESS)
+    manifest = rules / "rulesets" / "house.yaml"
+    code, out, _ = _watched(
+        monkeypatch, rules, ["watch", "house"], {1: lambda: manifest.write_text("kind: ruleset\nid: [house\n")}
+    )
+    assert code == 130
+    assert f"{manifest}:3:1: error[L001]: " in out, out
+
+
+def test_a_shipped_ruleset_named_is_watched_as_validate_reads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rules folder holding a variant of a shipped ruleset: `watch imperial-settlers` checks the
+    shipped one, as `validate imperial-settlers` does (it said "0 errors, 0 warnings, 0 infos")."""
+    rules = _house(tmp_path, SMALL)
+    code, out, err = _watched(monkeypatch, rules, ["watch", "imperial-settlers"], {})
+    validated = _watched(monkeypatch, rules, ["validate", "imperial-settlers"], {})
+    assert (code, validated[0]) == (130, 0)
+    assert "info[Q007]: ruleset `imperial-settlers`" in out, out
+    assert err.split(" (read ")[0] == validated[2].strip().splitlines()[-1], (err, validated[2])
+
+
+@pytest.mark.usefixtures("crashing_check")
+def test_watch_debug_shows_a_crashing_checks_traceback_as_validate_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--debug` reached `build` but not the watch's checks: a check that crashed was R900, whose
+    hint asks for "the output of --debug", and `--debug watch` printed the same R900 again."""
+    rules = _house(tmp_path, SMALL)
+    code, out, err = _watched(monkeypatch, rules, ["--debug", "watch", "house"], {})
+    assert code == 2, (out, err)
+    assert "Traceback (most recent call last)" in err and "RuntimeError: boom" in err
+    code, out, err = _watched(monkeypatch, rules, ["watch", "house"], {})
+    assert code == 130 and "error[R900]" in out and "Traceback" not in out + err

@@ -1669,18 +1669,46 @@ def watch(obj: Context, rulesets: tuple[str, ...], rebuild: bool, out: Path, int
     _select_rulesets(workspace, rulesets, "text")  # unknown names are a usage error, as for validate
     colour = use_colour(obj.color, sys.stdout)
     try:
+        # The report (diagnostics, `fixed:`) on standard output; summary and progress lines on
+        # standard error, none with `-q`, as `validate` and `build` print them.
         run(
             obj.rules,
             rulesets,
             lambda line: click.echo(line, color=colour),
+            note=_note,
+            alert=lambda line: click.echo(line, err=True),
+            quiet=obj.quiet,
+            missing=_watched_absent,
             limits=obj.limits,
             build=_watch_builder(obj, rulesets, out) if rebuild else None,
             interval=interval,
             verbose=verbose,
             colour=colour,
+            debug=obj.debug,
         )
     except KeyboardInterrupt as stopped:  # Ctrl-C, SIGTERM, SIGHUP: the end of watching, not a failure to say
         sys.exit(interrupts.status_of(interrupts.signal_of(stopped)))
+
+
+def _watched_absent(workspace: Workspace, names: Sequence[str]) -> list[Diagnostic]:
+    """What `validate` says of each ruleset named to `watch` that a round did not check (deleted
+    or renamed since the start, or its manifest no longer read): a manifest that cannot be read,
+    its diagnostics; any other name, R001 with its "did you mean". Nothing where the rules folder
+    has no manifest at all: the round reports that (R004), as `validate` does."""
+    manifests = workspace.manifests()
+    if not manifests and workspace.discovery_diagnostics:
+        return []
+    known = workspace.known_manifests()
+    found: list[Diagnostic] = []
+    for name in names:
+        broken = [
+            d
+            for relative in (f"rulesets/{name}.yaml", f"rulesets/{name}.yml")
+            if workspace.has_rule_file(relative)
+            for d in workspace.load(relative).diagnostics
+        ]
+        found.extend(broken if has_errors(broken) else [_unknown_ruleset(name, list(known), manifests)])
+    return found
 
 
 def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
@@ -1689,7 +1717,8 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
     from civrules.emit.output import OutputError
     from civrules.pipeline.incremental import Result
 
-    def rebuild(result: Result) -> str | None:
+    def rebuild(result: Result) -> tuple[str, bool]:
+        """What the build said, and whether it failed (standard error even with `-q`)."""
         assert result.workspace is not None
         names = list(rulesets) or sorted(result.analyses)
         rendered = builder.render(
@@ -1700,7 +1729,7 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
             baseline=obj.project_generated(),
         )
         if rendered.failed:
-            return "civrules: nothing was built: the rules have errors"
+            return "civrules: nothing was built: the rules have errors", True
         try:
             builder.build(
                 out,
@@ -1710,11 +1739,11 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
                 protected=obj.protected(),
             )
         except OutputError as error:  # the folder changed since the first round: say so, keep watching
-            return f"civrules: nothing was built: {printable(str(error))}"
+            return f"civrules: nothing was built: {printable(str(error))}", True
         arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
         stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
         count = f"{len(names)} ruleset{'' if len(names) == 1 else 's'}"
-        return f"civrules: wrote {len(rendered.tree)} files for {count} into {printable(str(out))}"
+        return f"civrules: wrote {len(rendered.tree)} files for {count} into {printable(str(out))}", False
 
     return rebuild
 

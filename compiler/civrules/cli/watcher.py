@@ -20,6 +20,7 @@ from pathlib import Path
 
 from civrules.diagnostics import (
     SUMMARY_INFOS,
+    TRUNCATED,
     Diagnostic,
     Severity,
     cap_per_file,
@@ -30,6 +31,7 @@ from civrules.diagnostics import (
 from civrules.diagnostics.escape import printable
 from civrules.diagnostics.render import SourceLines, render_text
 from civrules.load import Limits
+from civrules.load.workspace import Workspace
 from civrules.pipeline.incremental import Result, Session
 from civrules.support import files
 from civrules.support.collector import settle
@@ -94,13 +96,16 @@ def _emptied(current: Mapping[str, tuple[int, ...]], before: Mapping[str, tuple[
     )
 
 
-def chosen(result: Result, limit: int, *, verbose: bool) -> list[Diagnostic]:
+def chosen(diagnostics: Sequence[Diagnostic], limit: int, *, verbose: bool, quiet: bool = False) -> list[Diagnostic]:
     """The diagnostics `validate` would print: infos folded into their summary unless ``verbose``,
-    at most ``limit`` per file (one line counts the rest)."""
-    diagnostics = result.diagnostics
-    if not verbose:
-        diagnostics = [d for d in diagnostics if d.severity is not Severity.INFO or d.code in SUMMARY_INFOS]
-    return cap_per_file(diagnostics, limit)
+    none with ``quiet`` (`-q`: errors and warnings only, and the line that counts what was not
+    listed), at most ``limit`` per file (one line counts the rest)."""
+    listed = list(diagnostics)
+    if quiet:  # as `validate -q`: the line saying more were found than listed stays (they may be errors)
+        listed = [d for d in listed if d.severity is not Severity.INFO or d.code == TRUNCATED]
+    elif not verbose:
+        listed = [d for d in listed if d.severity is not Severity.INFO or d.code in SUMMARY_INFOS]
+    return cap_per_file(listed, limit)
 
 
 def unchecked_files(result: Result) -> frozenset[str]:
@@ -199,19 +204,40 @@ def summary(diagnostics: Sequence[Diagnostic], *, verbose: bool = False) -> str:
     return count_line(diagnostics, verbose=verbose)
 
 
+#: What a build after a round said: its line, and whether it failed (nothing was built).
+Built = tuple[str, bool]
+
+
 def watch(
     rules: Path,
     rulesets: Sequence[str],
     echo: Echo,
     *,
+    note: Echo | None = None,
+    alert: Echo | None = None,
+    quiet: bool = False,
+    missing: Callable[[Workspace, list[str]], list[Diagnostic]] | None = None,
     limits: Limits | None = None,
-    build: Callable[[Result], str | None] | None = None,
+    build: Callable[[Result], Built | None] | None = None,
     interval: float = 0.3,
     verbose: bool = False,
     colour: bool = False,
+    debug: bool = False,
 ) -> None:
-    """Validate ``rules`` now and after every change, until interrupted (``colour``: diagnostics in colour)."""
-    session = Session(rules, limits)
+    """Validate ``rules`` now and after every change, until interrupted (``colour``: diagnostics in
+    colour; ``debug``: a check that crashes stops it with its traceback, as `validate --debug`).
+
+    ``echo`` prints the report (the diagnostics and `fixed:` lines: `civrules watch` writes it on
+    standard output), ``note`` the summary and progress lines (standard error, none with `-q`),
+    ``alert`` a build that did not happen (standard error, even with `-q`); both are ``echo`` where
+    not given. ``quiet`` lists no infos. ``missing`` gives, each round, the diagnostics of the
+    rulesets named that were not checked (deleted or renamed since the start, or no longer
+    readable), given the round's workspace and their names: they are reported as `validate`
+    reports them, never passed over as clean.
+    """
+    note = note or echo
+    alert = alert or echo
+    session = Session(rules, limits, debug=debug)
     shown: list[Diagnostic] = []
     seen: dict[str, tuple[int, ...]] | None = None
     while True:
@@ -225,8 +251,13 @@ def watch(
         seen = current
         started = time.perf_counter()
         result = session.update(rulesets)
+        every = result.diagnostics
+        gone = [name for name in rulesets if name not in result.analyses]
+        absent = missing(result.workspace, gone) if gone and missing is not None and result.workspace else []
+        if absent:
+            every = sort_diagnostics([*every, *absent])
         elapsed = time.perf_counter() - started
-        diagnostics = chosen(result, session.limits.max_diagnostics, verbose=verbose)
+        diagnostics = chosen(every, session.limits.max_diagnostics, verbose=verbose, quiet=quiet)
         sources = SourceLines(max_bytes=session.limits.max_bytes)
         if first:
             out = render_text(diagnostics, sources, colour=colour)
@@ -239,15 +270,15 @@ def watch(
             echo(out.rstrip("\n"))
         if build is not None and (first or set(result.rechecked) & set(rulesets or result.analyses)):
             if has_errors(diagnostics):
-                echo("civrules: nothing was built: the rules have errors")
+                alert("civrules: nothing was built: the rules have errors")
             else:
                 said = build(result)
-                if said:
-                    echo(said)
+                if said is not None:
+                    (alert if said[1] else note)(said[0])
         # After every save, whatever it changed: the counts of `validate`, what was read, how long.
         reread = ", ".join(map(printable, result.reread)) if not first else f"{len(result.reread)} files"
-        counts = summary(result.diagnostics, verbose=verbose)
-        echo(f"civrules: {counts} (read {reread or 'nothing'}; {elapsed * 1000:.0f} ms)")
+        counts = summary(every, verbose=verbose)
+        note(f"civrules: {counts} (read {reread or 'nothing'}; {elapsed * 1000:.0f} ms)")
         # The result is out: the garbage collector's full collection is paid now, while waiting for
         # the next save, and what survives is frozen so the next update's collections skip it.
         settle()

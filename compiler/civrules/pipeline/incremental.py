@@ -104,9 +104,11 @@ class Result:
 class Session:
     """A rules directory kept validated across edits: see the module documentation."""
 
-    def __init__(self, root: Path, limits: Limits | None = None) -> None:
+    def __init__(self, root: Path, limits: Limits | None = None, *, debug: bool = False) -> None:
         self.root = root
         self.limits = limits or Limits()
+        #: `--debug`: a check that crashes raises (its traceback shown) instead of becoming R900.
+        self.debug = debug
         #: Unsaved editor buffers, by path relative to the rules directory: read instead of the disk.
         self.overlays: dict[str, str] = {}
         self._parsed: dict[str, _Parsed] = {}
@@ -161,7 +163,9 @@ class Session:
         """Bring every result up to date with the files and buffers as they are now.
 
         With ``rulesets`` named, only those are checked and the diagnostics are those of
-        ``civrules validate RULESET…`` (names that are not rulesets are left out).
+        ``civrules validate RULESET…``: a shipped ruleset the rules folder does not shadow is
+        checked as `validate` checks it; a name of no ruleset is left out (not in ``analyses``:
+        the caller says so, as `civrules watch` does with R001).
         """
         for step in self.steps(rulesets):
             if step is not None:
@@ -185,14 +189,18 @@ class Session:
         rechecked: list[str] = []
         loaded_rulesets: list[LoadedRuleset] = []
         resolver = Resolver(workspace)  # shared: a base and its variant checked again resolve the base once
-        for name in sorted(manifests) if not rulesets else [n for n in rulesets if n in manifests]:
+        # A ruleset named may be a shipped one the rules folder does not shadow, as `validate` reads
+        # it (`civrules watch advanced-civilization` beside a variant of it): it was left out, and
+        # the round said "0 errors, 0 infos" of a ruleset never checked.
+        known = workspace.known_manifests() if rulesets else manifests
+        for name in sorted(manifests) if not rulesets else [n for n in rulesets if n in known]:
             previous = self._checked.get(name)
             if previous is not None and previous.key == self._key(workspace, names_key, previous.depends):
                 loaded_rulesets.append(previous.analysis.loaded)
                 checked = previous
             else:
                 workspace.recording = set()
-                loaded = workspace.load_ruleset(manifests[name])
+                loaded = workspace.load_ruleset(known[name])
                 kept = _kept(workspace, names_key, previous, loaded)
                 if kept is not None:  # only comments at the end of files changed: nothing to check
                     assert previous is not None
@@ -205,9 +213,9 @@ class Session:
                         self._references.next_round()
                         self.assembled.next_round()
                         walked = True
-                    reuse = self._reuse(workspace, names_key, previous, manifests[name].family)
+                    reuse = self._reuse(workspace, names_key, previous, known[name].family)
                     with remembering(self._references), assembling(self.assembled):
-                        analysis = analyse(workspace, loaded, resolver=resolver, reuse=reuse)
+                        analysis = analyse(workspace, loaded, resolver=resolver, reuse=reuse, debug=self.debug)
                     files = workspace.recording | {manifest_files[n] for n in _chain(manifests, name)}
                     workspace.recording = None
                     checked = _Checked(self._key(workspace, names_key, files), frozenset(files), analysis)
@@ -218,7 +226,7 @@ class Session:
             analyses[name] = checked.analysis
             depends[name] = checked.depends
             diagnostics.extend(checked.analysis.diagnostics)
-        for gone in set(self._checked) - set(manifests):
+        for gone in set(self._checked) - set(known):
             del self._checked[gone]
         if not rulesets:
             diagnostics.extend(unused_files(workspace, loaded_rulesets))
