@@ -42,8 +42,16 @@ CHANGES: dict[str, tuple[str, tuple[str, Any], tuple[str, Any]]] = {
 }
 
 
+#: A setting of each family's base that a variant may remove.
+REMOVABLE = {
+    "advanced-civilization": "hand_limit",
+    "imperial-settlers": "first_game",
+    "sid-meiers-civilization": "tie_break",
+}
+
+
 def test_every_family_has_a_case() -> None:
-    assert set(CHANGES) == set(families())
+    assert set(CHANGES) == set(families()) == set(REMOVABLE)
 
 
 def _overlay_keys(family_id: str) -> tuple[list[str], list[str]]:
@@ -125,18 +133,23 @@ def _moved(overlay: dict[str, Any], key: str, hint: str | None) -> dict[str, Any
     return overlay
 
 
+def _problems(base: str, overlay: dict[str, Any]) -> list[Diagnostic]:
+    """The errors and warnings of a variant of ``base`` whose overlay is ``overlay``."""
+    head = {"kind": "ruleset", "id": "house", "name": "house", "extends": base}
+    workspace = CachedWorkspace({"rulesets/house.yaml": dump({**head, "overlay": overlay})})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["house"]))
+    return [d for d in analysis.diagnostics if d.severity != "info"]
+
+
 @pytest.mark.parametrize("family_id", sorted(CHANGES))
 def test_following_the_hints_gives_a_valid_variant(family_id: str) -> None:
     """The trial's variant, in every family: a collection among the settings and a setting beside
     the collections; each moved where its hint says, the variant validates."""
     base, (collection, patch), (setting, value) = CHANGES[family_id]
     overlay: dict[str, Any] = {setting: value, "settings": {collection: patch}}
-    head = {"kind": "ruleset", "id": "house", "name": "house", "extends": base}
 
     def problems(overlay: dict[str, Any]) -> list[Diagnostic]:
-        workspace = CachedWorkspace({"rulesets/house.yaml": dump({**head, "overlay": overlay})})
-        analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["house"]))
-        return [d for d in analysis.diagnostics if d.severity != "info"]
+        return _problems(base, overlay)
 
     found = {d.message.split("`")[1]: d for d in problems(overlay) if d.code == "S002"}
     assert set(found) == {collection, setting}, found
@@ -144,3 +157,13 @@ def test_following_the_hints_gives_a_valid_variant(family_id: str) -> None:
         overlay = _moved(overlay, key, diagnostic.hint)
     assert overlay == {collection: patch, "settings": {setting: value}}
     assert problems(overlay) == []
+
+
+@pytest.mark.parametrize("family_id", sorted(REMOVABLE))
+def test_following_the_hint_of_a_settings_removal_beside_the_collections_gives_a_valid_variant(family_id: str) -> None:
+    base = CHANGES[family_id][0]
+    overlay: dict[str, Any] = {"remove": [REMOVABLE[family_id]]}
+    [s002] = [d for d in _problems(base, overlay) if d.code == "S002"]
+    followed = _moved(overlay, "remove", s002.hint)
+    assert followed == {"settings": {"remove": [REMOVABLE[family_id]]}}
+    assert _problems(base, followed) == []
