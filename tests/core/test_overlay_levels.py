@@ -120,9 +120,10 @@ def test_another_familys_setting_names_its_family() -> None:
 def _moved(overlay: dict[str, Any], key: str, hint: str | None) -> dict[str, Any]:
     """``overlay`` with ``key``'s block moved to the place the hint names (its first quoted
     `overlay.` path), as a designer follows it."""
-    [target] = re.findall(r"\(`(overlay(?:\.settings)?\.\w+)`", hint or "")[:1] or [None]
+    [target] = re.findall(r"\(`(overlay(?:\.\w+)+)`", hint or "")[:1] or [None]
     assert target is not None, hint
-    value = overlay.get("settings", {}).pop(key, None) or overlay.pop(key)
+    settings = overlay.get("settings", {})
+    value = settings.pop(key) if key in settings else overlay.pop(key)
     if not overlay.get("settings", True):
         del overlay["settings"]
     parts = target.split(".")[1:]
@@ -166,4 +167,59 @@ def test_following_the_hint_of_a_settings_removal_beside_the_collections_gives_a
     [s002] = [d for d in _problems(base, overlay) if d.code == "S002"]
     followed = _moved(overlay, "remove", s002.hint)
     assert followed == {"settings": {"remove": [REMOVABLE[family_id]]}}
+    assert _problems(base, followed) == []
+
+
+def _setting_fields(family_id: str) -> dict[str, list[str]]:
+    """Each field of the family's manifest settings, and the settings that have it."""
+    root = schema.load_schema(families()[family_id].slot_kind("ruleset"))
+    holders: dict[str, list[str]] = {}
+    for name in _overlay_keys(family_id)[1]:
+        node = schema._deref(root, root["properties"].get(name))
+        forms = [node, *(schema._deref(root, b) for b in node.get("oneOf", ()))] if isinstance(node, dict) else []
+        for field in dict.fromkeys(k for form in forms if isinstance(form, dict) for k in form.get("properties", {})):
+            holders.setdefault(field, []).append(name)
+    return holders
+
+
+def _field_cases() -> list[tuple[str, str, str]]:
+    """(family, field, its setting) for every field one setting alone has, that is no key of the
+    overlay itself (a collection or a setting)."""
+    found = []
+    for family_id in sorted(families()):
+        collections, settings = _overlay_keys(family_id)
+        found += [
+            (family_id, field, names[0])
+            for field, names in _setting_fields(family_id).items()
+            if len(names) == 1 and field not in (*collections, *settings)
+        ]
+    return found
+
+
+def test_the_fields_sweep_covers_every_family() -> None:
+    assert {family for family, _, _ in _field_cases()} == set(families())
+
+
+@pytest.mark.parametrize(("family_id", "field", "setting"), _field_cases())
+def test_a_settings_field_among_the_settings_is_told_its_setting(family_id: str, field: str, setting: str) -> None:
+    """`overlay.settings.tokens_per_city` (a field of `taxation`) was given the allowed keys, or a
+    "did you mean" another setting."""
+    [s002] = [d for d in _schema_problems(family_id, {"settings": {field: 1}}) if d.code == "S002"]
+    assert s002.hint is not None and "did you mean" not in s002.hint and s002.suggestion is None, s002.hint
+    assert f"`overlay.settings.{setting}.{field}`" in s002.hint, s002.hint
+
+
+def test_a_field_many_settings_have_is_not_told_one_of_them() -> None:
+    [s002] = [d for d in _schema_problems("advanced-civilization", {"settings": {"rule": "13.1"}}) if d.code == "S002"]
+    assert "is a field of" not in (s002.hint or "")
+
+
+@pytest.mark.parametrize("family_id", sorted(CHANGES))
+def test_following_the_hint_of_a_settings_field_among_the_settings_gives_a_valid_variant(family_id: str) -> None:
+    base, _, (setting, value) = CHANGES[family_id]
+    field = next(key for key in value if key != "source")
+    overlay: dict[str, Any] = {"settings": {setting: {"source": value["source"]}, field: value[field]}}
+    [s002] = [d for d in _problems(base, overlay) if d.code == "S002"]
+    followed = _moved(overlay, field, s002.hint)
+    assert followed == {"settings": {setting: value}}
     assert _problems(base, followed) == []

@@ -280,8 +280,8 @@ UNKNOWN_KEY = define(
     known key as a hint.
     Fix: correct the spelling, or remove the key. A key of a variant's overlay that is right but
     written at the wrong level (a collection under `overlay.settings`, a setting directly under
-    `overlay`) is told where it goes instead, and another game's collection or setting which game
-    it belongs to.
+    `overlay`, a setting's field among the settings) is told where it goes instead, and another
+    game's collection or setting which game it belongs to.
 
         - id: pottery
           cots: 45      # FAIL: did you mean `cost`?

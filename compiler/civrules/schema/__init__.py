@@ -1295,8 +1295,9 @@ def _overlay_level_hint(path: NodePath, key: str, root: Mapping[str, Any] | None
     """The hint for a ``key`` a manifest's overlay does not take where it is written (``path``:
     `overlay`, `overlay.settings`, or the settings an `overlay.settings` `add`, `replace` or
     `remove` names) that is a key of another of those places (a collection under `settings:`, a
-    setting or a settings operation directly under `overlay:`), or a collection or a setting of
-    another family; None for any other key. ``allowed``: the keys the place takes."""
+    setting or a settings operation directly under `overlay:`, a setting's field among the
+    settings), or a collection or a setting of another family; None for any other key.
+    ``allowed``: the keys the place takes."""
     level = (
         "overlay"
         if path == ("overlay",)
@@ -1315,6 +1316,14 @@ def _overlay_level_hint(path: NodePath, key: str, root: Mapping[str, Any] | None
         return (
             f"`{key}` is a collection, not a setting: move its block one level up, beside `settings:` "
             f"(`overlay.{key}`, not `overlay.settings.{key}`)"
+        )
+    holders = [name for name in settings if key in _setting_fields(root, name)] if level == "settings" else []
+    if len(holders) == 1:
+        # A setting's field written a level too high (`overlay.settings.tokens_per_city`). A field
+        # many settings have (`rule`, `source`) is not told one of them.
+        return (
+            f"`{key}` is a field of the setting `{holders[0]}`, not a setting: move it under `{holders[0]}:` "
+            f"(`overlay.settings.{holders[0]}.{key}`)"
         )
     if level == "operation" and key in collections:
         return (
@@ -1342,6 +1351,18 @@ def _overlay_level_hint(path: NodePath, key: str, root: Mapping[str, Any] | None
         f"ruleset is read as (the one its `family:` names, else its base's, else `{default_family().id}`): "
         f"{'overlay keys' if level == 'overlay' else 'keys'} here: {', '.join(allowed)}"
     )
+
+
+def _setting_fields(root: Mapping[str, Any] | None, name: str) -> set[str]:
+    """The fields of the setting ``name`` as a manifest's schema (``root``) declares them, in any
+    of its forms; none for a setting a data file holds (its schema is that file's)."""
+    if not isinstance(root, dict):
+        return set()
+    node = _deref(root, root.get("properties", {}).get(name))
+    if not isinstance(node, dict):
+        return set()
+    forms = [node, *(_deref(root, b) for word in ("oneOf", "anyOf", "allOf") for b in node.get(word, ()))]
+    return {key for form in forms if isinstance(form, dict) for key in form.get("properties", {})}
 
 
 def _families_with_collection(key: str) -> list[str]:
