@@ -129,6 +129,32 @@ def test_resolution_order_keeps_every_copy_of_a_calamity_card() -> None:
     assert ac.calamity_resolution_order(["piracy", "volcano_earthquake"]) == ("volcano_earthquake", "piracy")
 
 
+def test_a_calamity_without_copies_is_one_card_so_a_second_is_refused() -> None:
+    """The calamities schema says an absent `copies` means one (Advanced Civilization has 12
+    calamity cards, one of each: 9.1), and docs/engine.md promises a helper refuses a calamity listed
+    more often than the game has copies: a second Epidemic is no card of Advanced Civilization (it
+    was accepted, the absent count read as no bound), a third none of the Expansion Project."""
+    for package in (advanced_civilization, advanced_civilization_western):
+        assert {c.copies for c in package.CALAMITIES.values()} == {1}
+        with pytest.raises(OutOfDomainError, match="1 copy"):
+            package.calamity_resolution_order(["epidemic", "epidemic"])
+        with pytest.raises(OutOfDomainError, match="1 copy"):
+            package.calamities_suffered(["epidemic", "epidemic"])
+    with pytest.raises(OutOfDomainError, match="2 copies"):
+        ep.calamity_resolution_order(["epidemic"] * 3)
+
+
+def test_mega_civilization_has_two_cards_of_each_calamity() -> None:
+    """Mega Civilization's two trade card blocks (12-18 players) each hold a full set of calamities:
+    a single block (up to 11 players) has no duplicates (menuan §8), so the game has two cards of
+    each, and §8's Example 2 has a player of a 16-player game holding two Superstitions."""
+    mc = mega_civilization
+    assert {c.copies for c in mc.CALAMITIES.values()} == {2}
+    assert mc.calamity_resolution_order(["superstition", "superstition"]) == ("superstition", "superstition")
+    with pytest.raises(OutOfDomainError, match="2 copies"):
+        mc.calamity_resolution_order(["superstition"] * 3)
+
+
 def test_secondary_amounts_are_the_same_through_every_holding() -> None:
     """value and loss are one computation: for every secondary effect, ``value`` is ``loss`` of
     its limit, whatever the victim holds."""

@@ -295,7 +295,7 @@ def _calamity(origin: Origin, raw: dict[str, Any]) -> Calamity:
         effects,
         immune,
         _combination(combination) if "modifier_combination" in raw else None,
-        _int(raw.get("copies")),
+        _int(raw.get("copies", 1)) or 1,  # absent means one card (the schema says so; Advanced Civilization 9.1)
         _beneficiary(beneficiary) if isinstance(beneficiary, dict) else None,
         tuple(
             NoEffect(_str(entry.get("condition")), _str(entry.get("text")), rules_of(entry))

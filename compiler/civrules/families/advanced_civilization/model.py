@@ -310,7 +310,8 @@ class Calamity(Entity):
     immune: tuple[Immunity, ...] = ()
     #: The written `modifier_combination`; None where the calamity has none.
     combination: Combination | None = None
-    copies: int | None = None
+    #: How many cards of it the game has: one where the data writes no `copies` (the schema's default).
+    copies: int = 1
     beneficiary: Beneficiary | None = None
     no_effect_when: tuple[NoEffect, ...] = ()
     #: The parts the sources do not give (`effects`, `primary`, `secondary`, `modifiers`,

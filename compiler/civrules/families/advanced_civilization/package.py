@@ -476,8 +476,7 @@ def _calamity_details(calamity: Calamity) -> dict[str, Node]:
     out: dict[str, Node] = {
         "rules": value(calamity.rules + ((calamity.source,) if calamity.source is not None else ()))
     }
-    if calamity.copies is not None:
-        out["copies"] = value(calamity.copies)
+    out["copies"] = value(calamity.copies)
     if beneficiary is not None and beneficiary.selection is not None:
         out["beneficiary"] = string(beneficiary.selection)
     if conditions:

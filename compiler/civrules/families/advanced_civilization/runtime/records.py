@@ -716,7 +716,8 @@ class Calamity(Record):
     severity: Severity | None
     #: The rule sections (or sources) the calamity cites.
     rules: tuple[str, ...]
-    #: How many cards of it the game has, where the rules say (Expansion Project).
+    #: How many cards of it the game has: one unless the rules say more (the Expansion Project and
+    #: Mega Civilization: two). None only from a package built before every calamity carried it.
     copies: int | None
     #: How its beneficiary is chosen (e.g. "most_unit_points_in_stock"), where it has one.
     beneficiary: str | None
