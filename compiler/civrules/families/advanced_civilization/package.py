@@ -51,13 +51,14 @@ from civrules.families.advanced_civilization.model import (
     Effect,
     Epoch,
     Modifier,
+    Phase,
     PurchaseEffect,
     Ruleset,
     SubActivity,
 )
 from civrules.families.advanced_civilization.succession import STANDARD_LEVEL, ast_levels, tracks_by_level
 from civrules.load.document import Document
-from civrules.model import Unknown
+from civrules.model import Unknown, rules_of, source_of
 from civrules.support.memo import register
 from civrules.support.tracked import shared
 
@@ -683,6 +684,11 @@ def _entity_sources(ruleset: Ruleset) -> Node:
             key = f"{collection.name}.{entity.id}" + (f".{level}" if isinstance(level, str) else "")
             if cited:
                 items.append((string(key), value(cited)))
+            limit = entity.raw.get("max_primary_calamities") if isinstance(entity, Phase) else None
+            if isinstance(limit, dict):  # a limit with parts cites its own source (Mega Civilization §8)
+                own = _cited(rules_of(limit), source_of(limit))
+                if own:
+                    items.append((string(f"{key}.max_primary_calamities"), value(own)))
     return call("FrozenMap", dct(items)) if items else Code("FrozenMap({})")
 
 
@@ -1207,6 +1213,15 @@ def _turn_tables(ruleset: Ruleset, w: _Writer) -> None:
                         value(p.named_trade_cards),
                         tup([_sub_activity(sub, w) for sub in p.sub_activities]),
                         ref("CardId", p.military_last) if p.military_last is not None else Code("None"),
+                        **{
+                            field: value(limit)
+                            for field, limit in (
+                                ("max_major_calamities", p.max_major_calamities),
+                                ("max_minor_calamities", p.max_minor_calamities),
+                                ("max_of_one_calamity", p.max_of_one_calamity),
+                            )
+                            if limit is not None
+                        },
                     ),
                 )
                 for p in ruleset.phases

@@ -118,7 +118,7 @@ PLAYERS: Final[PlayerRange | None] = PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "997d7d2ae8074043ce98e798fbbb8c03100423521b0abf27c1075ce2175a5b05"
+RULESET_FINGERPRINT: Final = "9a029c7d1c87f506359d3922ab8868cf759c448a3663022c0608ace0ef3a21f2"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -6302,7 +6302,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             "ascending_calamity_order",
             None,
             (),
-            None,
+            3,
             None,
             None,
             None,
@@ -6311,6 +6311,9 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
                 SubActivity("major_calamities", "Major Calamities", (), None),
             ),
             None,
+            max_major_calamities=2,
+            max_minor_calamities=3,
+            max_of_one_calamity=1,
         ),
         PhaseId.SPECIAL_ABILITIES: Phase(
             PhaseId.SPECIAL_ABILITIES,
@@ -8502,6 +8505,9 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         ),
         "phases.resolution_of_calamities": (
             "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §9 (9a minor, 9b major calamities)",
+        ),
+        "phases.resolution_of_calamities.max_primary_calamities": (
+            "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Examples 1 and 2)",
         ),
         "phases.special_abilities": (
             "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §10",
