@@ -93,6 +93,7 @@ if TYPE_CHECKING:
         unit_cost,
         unlocked_by,
         unlocks_of,
+        upgrade_of,
         victories_met,
         wonder_cost,
     )
@@ -113,7 +114,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "3.0.0"
+__version__: Final = "3.1.0"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = None
@@ -171,6 +172,7 @@ _HELPERS = frozenset(
         "unit_cost",
         "unlocked_by",
         "unlocks_of",
+        "upgrade_of",
         "victories_met",
         "wonder_cost",
     )
@@ -249,6 +251,7 @@ __all__ = [
     "unit_cost",
     "unlocked_by",
     "unlocks_of",
+    "upgrade_of",
     "victories_met",
     "wonder_cost",
 ]

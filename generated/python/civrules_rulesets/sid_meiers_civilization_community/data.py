@@ -93,7 +93,7 @@ PLAYERS: Final[PlayerRange | None] = PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "fd02012215726e672cdd3dea76e2bceca2be98a5e2130f31c46cbe20f5d5e729"
+RULESET_FINGERPRINT: Final = "d97d4240c280c005428ecd7dc4555d16037106392246db4409d2ebc768c5ceb5"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -2184,6 +2184,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         ),
         "buildings.universidade": (
             "p6/edificios-terrenos-validos",
+            "p12/melhorando-os-edificios",
             "cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
         ),
         "buildings.celeiro": ("p6/edificios-terrenos-validos", "p6/produzindo-construcoes", "p13"),
@@ -2195,6 +2196,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         ),
         "buildings.banco": (
             "p6/edificios-terrenos-validos",
+            "p12/melhorando-os-edificios",
             "p14/3-vitoria-pela-economia",
             "cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
         ),
@@ -2205,10 +2207,12 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         ),
         "buildings.catedral": (
             "p6/edificios-terrenos-validos",
+            "p12/melhorando-os-edificios",
             "cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
         ),
         "buildings.academia_militar": (
             "p6/edificios-terrenos-validos",
+            "p12/melhorando-os-edificios",
             "p15/2-calculando-os-bonus-de-combate",
             "cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
         ),
