@@ -551,6 +551,17 @@ def test_where_mega_civilization_uses_no_minor_calamities_a_player_keeps_at_most
     assert len(mc.calamities_suffered(majors, rng=random.Random(3))) == 2
 
 
+def test_mega_civilization_gives_a_ships_range_and_the_cards_named_in_a_trade() -> None:
+    """Two more numbers the cited transcription states that the data left out, which the helpers
+    refused as "not in the sources": a ship moves 4 areas by water a turn (menuan §3, Ship movement),
+    and each side of a trade names 2 commodities truthfully with the number of cards (§7)."""
+    mc = mega_civilization
+    assert mc.PHASES["movement"].ship_moves == 4 and mc.ship_range([]) == 4
+    assert mc.PHASES["trade"].named_trade_cards == 2
+    assert mc.trade_problems(["grain", "grain", "clay"], 3, ["grain", "grain"]) == ()
+    assert mc.trade_problems(["grain", "grain", "clay"], 3, ["grain"])  # one named: too few
+
+
 def test_a_limit_the_ruleset_does_not_write_is_not_said_to_be_missing_from_the_sources() -> None:
     """An absent phase number is what the ruleset's data does not write, which the runtime cannot
     know the sources lack (Mega Civilization's limit was in its cited source): the error says so."""

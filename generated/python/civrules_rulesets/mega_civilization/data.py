@@ -118,7 +118,7 @@ PLAYERS: Final[PlayerRange | None] = PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "9a029c7d1c87f506359d3922ab8868cf759c448a3663022c0608ace0ef3a21f2"
+RULESET_FINGERPRINT: Final = "9c18de91a8ecdea367071945831e363d575da5677c13d3bc2f9f2afc19b04d97"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -6207,7 +6207,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
             None,
-            None,
+            4,
             None,
             (),
             CardId.MILITARY,
@@ -6275,7 +6275,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
-            None,
+            2,
             (),
             None,
         ),
