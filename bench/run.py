@@ -313,7 +313,32 @@ def edit_latency(rules: Path, ruleset: str, tmp: Path, repeat: int) -> dict[str,
     }
     for row, tree in ((figures["shipped"], rules), (figures["10x"], large)):
         row["profile"] = incremental.profile_edit(tree, row["worst_file"])
+    figures["overlay"] = overlay_latency(tmp, repeat)
     return figures
+
+
+#: The variant of the edit-latency bench whose overlay adds cards: shape and size (issue 32, point 4).
+OVERLAY_SHAPE, OVERLAY_CARDS = "group-cards", 5_000
+
+
+def overlay_latency(tmp: Path, repeat: int) -> dict[str, Any]:
+    """Edit → diagnostics of a value changed inside one card a variant's overlay adds, among
+    :data:`OVERLAY_CARDS` (bench/shapes.py's `group-cards`: the shipped rules copied, the shipped
+    rulesets turned off as the shapes' processes have them)."""
+    out = tmp / "latency-overlay"
+    shapes.make(out, OVERLAY_SHAPE, OVERLAY_CARDS)
+    was = os.environ.get("CIVRULES_NO_SHIPPED")
+    os.environ["CIVRULES_NO_SHIPPED"] = "1"
+    try:
+        row = incremental.overlay_latency(out / "rules", "big", "rulesets/big.yaml", max(3, repeat))
+    finally:
+        if was is None:
+            del os.environ["CIVRULES_NO_SHIPPED"]
+        else:
+            os.environ["CIVRULES_NO_SHIPPED"] = was
+    shutil.rmtree(out, ignore_errors=True)
+    row["ruleset"] = f"`{OVERLAY_SHAPE}` at {OVERLAY_CARDS:,} (a variant adding {OVERLAY_CARDS:,} cards)"
+    return row
 
 
 def machine() -> dict[str, Any]:

@@ -63,6 +63,14 @@ Found in round fifteen (an attacker's trial of overlays, variants' diagnostics a
   ``civrules list`` (10,000: 61 s for the list, each manifest listing and sorting every rule file
   to find its base).
 
+Found in round twenty (an overlay's schema errors, unbounded where a base file's stop at
+``--max-diagnostics``):
+
+- ``overlay-errors``: ``N`` overlay entries that fail the schema (a cost over its maximum): a variant
+  ``big`` adding ``N / 2`` cards, and ``big2`` over it patching each of them to such a cost and adding
+  ``N / 2`` cards more with one; ``validate big2`` (20,000: 17 s, jsonschema's interpreted walk of
+  every wrong entity, before the resolver's schema budget).
+
 The two newer families' shapes (round thirteen, an audit of their checks, sheets and helpers):
 
 - ``smc-unit-ranks``: ``N`` unit types of four ranks and ``N`` technologies, technology ``i`` raising
@@ -437,6 +445,27 @@ def suppressions(rules: Path, n: int) -> list[str]:
     return ["validate big2"]
 
 
+def _overlay_card(id_: str, cost: int) -> str:
+    return (
+        f'      - {{id: {id_}, name: {id_.title()}, rule: "32.21", groups: [crafts], cost: {cost}, '
+        f'prerequisites: [], attributes: [], credits: [{{group: crafts, points: 10, rule: "32.212"}}]}}'
+    )
+
+
+def overlay_errors(rules: Path, n: int) -> list[str]:
+    half = n // 2
+    fine = [_overlay_card(f"w{i}", 100 + i % 200) for i in range(half)]
+    added = ["overlay:", "  civilization_cards:", "    add:", *fine]
+    _manifest(rules, "big", "advanced-civilization", added if n else [])
+    # Costs over the schema's maximum (1000): a schema error each, which only the resolver finds (the
+    # manifest's schema leaves an overlay entry's fields to the collection's).
+    patches = [f"      - {{id: w{i}, cost: {1001 + i}, source: house rule}}" for i in range(half)]
+    wrong = [_overlay_card(f"x{i}", 1001 + i) for i in range(n - half)]
+    body = ["overlay:", "  civilization_cards:", "    patch:", *patches, "    add:", *wrong]
+    _manifest(rules, "big2", "big", body if n else [])
+    return ["validate big2"]
+
+
 def many_rulesets(rules: Path, n: int) -> list[str]:
     for i in range(n):
         patch = f"      - {{id: africa, name: Africa {i}, source: house rule}}"
@@ -464,6 +493,7 @@ SHAPES = {
     "variant-warnings": variant_warnings,
     "suppressions": suppressions,
     "many-rulesets": many_rulesets,
+    "overlay-errors": overlay_errors,
 }
 
 
@@ -491,6 +521,8 @@ SIZES: dict[str, tuple[int, ...]] = {
     # 1,000: at 300 the entries add 0.01 s to the empty shape, below the noise of a busy minute.
     "suppressions": (1_000, 10_000),
     "many-rulesets": (1_000, 10_000),
+    # 20,000: round 20's figure (17 s before the overlay's schema work stopped at --max-diagnostics).
+    "overlay-errors": (2_000, 20_000),
 }
 #: The limits of issue 32, point 6, for every size within the documented limits; and the growth
 #: allowed against linear.

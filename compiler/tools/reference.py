@@ -236,7 +236,13 @@ Questions a variant raises:
   (`uncited` where the patch that wrote it cites nothing). A citation inside a list operation's `with:`
   cites what it writes. A settings patch whose only facts are elements of a list that cite on
   their own (a hand limit's bands) puts its citation on the elements it writes or changes; the
-  others, and the setting's text, keep the base's.
+  others, and the setting's text, keep the base's. The patch's citation is added to the
+  entity's, never put in its place: `export`'s `rule:` and `source:` of the entity (a package's
+  `ENTITY_SOURCES` and its record's `rules`) list the definition's first, then the patch's
+  (`rule: ["32.21", "1.1"]`; two sources joined by `; `), and a package's `ENTITY_FIELD_SOURCES`
+  is `field_sources`. A part that cites on its own (a card's production, a setting, an element a
+  `with:` patched) is cited by the patch where the patch wrote all its facts, else by both (its
+  naming fields, a `where:`'s and an `id:`, are no fact left).
 - **Must a patch cite?** Yes, where it writes a fact: a field a `patch` entry, a settings change or
   a list operation's `with:`, `append` or `insert` writes needs a `rule:` or `source:` on the
   field, on what it writes, or on the entry (Q009, an error, as an entity added without one is

@@ -208,7 +208,10 @@ def test_a_band_patch_cites_the_band_it_changes_and_leaves_the_others_the_bases_
     assert exported["setting_sources"] == {"hand_limit": {"by_players": "source: house rule"}}
 
 
-def test_bands_written_whole_cite_the_patch_and_the_single_limit_keeps_its_rule() -> None:
+def test_bands_written_whole_cite_the_patch_and_the_limit_cites_its_rule_and_the_patch() -> None:
+    """The bands cite the house rule; the hand limit keeps 31.71/31.72 for its text and the facts
+    the patch left, and cites the house rule too (round 21: a patch's citation is added to the
+    mapping's, never put in its place or dropped: the house rule removed the single limit)."""
     text = _header("ac-bands", "advanced-civilization") + (
         "overlay:\n  settings:\n    hand_limit:\n"
         '      source: "house rule"\n'
@@ -221,7 +224,7 @@ def test_bands_written_whole_cite_the_patch_and_the_single_limit_keeps_its_rule(
     assert errors(analysis) == []
     assert analysis.resolved is not None
     hand_limit = analysis.resolved.data["hand_limit"]
-    assert hand_limit["rule"] == ["31.71", "31.72"] and "source" not in hand_limit
+    assert hand_limit["rule"] == ["31.71", "31.72"] and hand_limit["source"] == "house rule"
     assert [band["source"] for band in hand_limit["by_players"]] == ["house rule", "house rule"]
 
 

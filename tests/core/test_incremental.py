@@ -25,7 +25,7 @@ from civrules.load import Document, Limits, read_yaml_text
 from civrules.load.splice import splice_document
 from civrules.load.workspace import LoadedFile, Workspace
 from civrules.pipeline import analyse
-from civrules.pipeline.incremental import Session, _moved, full_run, unused_files
+from civrules.pipeline.incremental import Result, Session, _moved, full_run, unused_files
 from civrules.support.commands import invoked
 from tests.conftest import RULES
 
@@ -835,3 +835,132 @@ def test_a_buffer_behind_a_link_is_no_rule_file_and_a_new_one_is(tmp_path: Path)
     # A manifest naming a path through the link is refused, buffer or not, as `validate` refuses it.
     assert workspace.check_path("linked/cards.yaml") == Workspace(root).check_path("linked/cards.yaml")
     assert workspace.check_path("linked/cards.yaml") is not None
+
+
+# --- a variant's overlay entries -------------------------------------------------------------------
+
+#: A variant adding cards in its overlay and patching two of its base's (issue 32, point 4: an edit of
+#: one added card re-read, re-resolved and re-judged all of them).
+ADDED = 30
+OVERLAID = "rulesets/big.yaml"
+
+
+def _overlaid(rules: Path) -> str:
+    lines = ["kind: ruleset", "id: big", "name: Big", "extends: advanced-civilization", "overlay:"]
+    lines += ["  civilization_cards:", "    add:"]
+    lines += [
+        f'      - {{id: card{i}, name: Card {i}, rule: "32.21", groups: [crafts], cost: {45 + i}, prerequisites: [], '
+        f'attributes: [], credits: [{{group: crafts, points: 10, rule: "32.212"}}]}}'
+        for i in range(ADDED)
+    ]
+    lines += ["    patch:", '      - {id: pottery, cost: 50, source: "house rule"}']
+    lines += ['      - {id: mining, cost: 190, source: "house rule"}']
+    text = "\n".join(lines) + "\n"
+    (rules / OVERLAID).write_text(text, encoding="utf-8")
+    return text
+
+
+def _overlay_edits(tmp_path: Path, every: bool) -> None:
+    """An edit inside one entry of a variant's `overlay:` is spliced into the manifest's reading
+    (its lists are below the top), and only that entry is judged against its schema and walked for
+    citations again; every state gives the diagnostics of a full run. Counted, never timed. With
+    ``every``, also a card broken and fixed, one added, one removed, and the edits undone."""
+    from civrules.checks.citations import _walk_node
+    from civrules.checks.disagreements import _owners
+    from civrules.resolve import SchemaBudget, _merged
+
+    judged = SchemaBudget.judge
+
+    rules = copy_subset(tmp_path / "rules")
+    text = _overlaid(rules)
+    session = Session(rules)
+    session.update()
+    made = session._references.made
+    assert made[judged] >= ADDED + 2
+
+    def edit(new: str) -> tuple[Result, dict[object, int]]:
+        assert new != session.overlays.get(OVERLAID, text), "the test's edit must change the manifest"
+        before = dict(made)
+        session.set_text(OVERLAID, new)
+        result = session.update()
+        assert result.spliced == [OVERLAID] and "big" in result.rechecked
+        assert result.diagnostics == full_run(rules, session.overlays)
+        walks = (judged, _walk_node, _merged, _owners)
+        return result, {walk: made[walk] - before.get(walk, 0) for walk in walks}
+
+    renamed = text.replace("name: Card 7,", "name: Card Seven,", 1)
+    _, work = edit(renamed)
+    assert work == {judged: 1, _walk_node: 1, _merged: 0, _owners: 1}
+    if every:
+        broken = renamed.replace("cost: 52,", 'cost: "fifty-two",', 1)
+        line = broken[: broken.index("fifty-two")].count("\n") + 1
+        result, work = edit(broken)
+        assert any(d.code.startswith("S") and d.span is not None and d.span.line == line for d in result.diagnostics)
+        assert work[judged] == 1
+        renamed = broken.replace('cost: "fifty-two",', "cost: 53,", 1)
+        result, work = edit(renamed)
+        assert work[judged] == 1
+        assert not any(d.span is not None and d.span.line == line for d in result.diagnostics)
+    patched = renamed.replace("{id: pottery, cost: 50,", "{id: pottery, cost: 55,", 1)
+    _, work = edit(patched)
+    # pottery merged, judged and walked again, not mining
+    assert work == {judged: 1, _walk_node: 1, _merged: 1, _owners: 1}
+    if not every:
+        return
+    extra = '{id: extra, name: Extra, rule: "32.21", groups: [arts], cost: 80, prerequisites: [], attributes: [], '
+    extra += "credits: []}"
+    added = patched.replace("      - {id: card12,", f"      - {extra}\n      - {{id: card12,", 1)
+    _, work = edit(added)
+    assert work[judged] == 3  # the entry and the two it was written between (read again with it)
+    removed = "\n".join(line for line in added.split("\n") if "{id: card20," not in line)
+    _, work = edit(removed)
+    assert work[judged] == 0
+    session.set_text(OVERLAID, None)
+    assert session.update().diagnostics == full_run(rules)
+
+
+def test_an_edit_inside_an_overlay_entry_judges_only_that_entry_with_a_full_runs_diagnostics(tmp_path: Path) -> None:
+    """An added card renamed, a patch changed (`make test-slow`: every kind of edit of an entry)."""
+    _overlay_edits(tmp_path, every=False)
+
+
+@pytest.mark.slow
+def test_every_kind_of_edit_inside_overlay_entries_judges_only_what_it_touched(tmp_path: Path) -> None:
+    _overlay_edits(tmp_path, every=True)
+
+
+def test_an_edit_of_an_added_card_reuses_what_the_checks_of_other_collections_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After an edit inside `overlay.civilization_cards`, a check that reads none of the cards (the
+    map's) gives what it found before, as after an edit of a card file; one inside an overlay of
+    the areas runs them again. A full run's diagnostics each time."""
+    runs: list[str] = []
+    entries = catalogue_checks()
+
+    def counted(entry: Check) -> Check:
+        def run(model: object) -> list[Diagnostic]:
+            runs.append(entry.code.code)
+            return list(entry.run(model))
+
+        return dataclasses.replace(entry, run=run)
+
+    monkeypatch.setattr(catalogue_module, "all_checks", lambda family=None: [counted(e) for e in entries])
+    rules = copy_subset(tmp_path / "rules")
+    text = _overlaid(rules) + "  areas:\n    patch:\n      - {id: sahara, name: Great Sahara, source: house rule}\n"
+    (rules / OVERLAID).write_text(text, encoding="utf-8")
+    session = Session(rules)
+    session.update()
+    map_checks = {e.code.code for e in entries if e.reads is not None and "areas" in e.read_collections}
+    assert map_checks and map_checks <= set(runs)
+    runs.clear()
+    text = text.replace("cost: 52,", "cost: 152,", 1)
+    session.set_text(OVERLAID, text)
+    edited = session.update()
+    assert edited.spliced == [OVERLAID] and edited.rechecked == ["big"]
+    assert not map_checks & set(runs) and {"C004", "X001"} <= set(runs)
+    runs.clear()
+    session.set_text(OVERLAID, text.replace("name: Great Sahara,", "name: Sahara Erg,", 1))
+    edited = session.update()
+    assert edited.spliced == [OVERLAID] and map_checks <= set(runs) and "C004" not in runs
+    assert edited.diagnostics == full_run(rules, session.overlays)

@@ -93,8 +93,9 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("emit/sheets/common.py", "source_files", "data"): (
         "the kind of each file, to list the files a sheet is made from: provenance, not a fact"
     ),
-    ("emit/sheets/common.py", "row_citation", "data"): (
-        "the `rule:` and `source:` where a row's entity was defined: provenance (as export's field_sources), not a fact"
+    ("emit/sheets/common.py", "origin_citation", "data"): (
+        "the `rule:` and `source:` where a row's entity or setting was defined: provenance (as export's field_sources"
+        " and setting_sources), not a fact"
     ),
     ("emit/sheets/render.py", "_all_kinds", "data"): "the same: the kinds of the files the index is made from",
     ("emit/sheets/registry.py", "Source.setting_changed", "settings"): (

@@ -167,6 +167,8 @@ def splice(old: str, new: str) -> Spliced | None:
         ("- id: a\n- id: b\n", "- id: a\n- id: b\n\n# a comment\n", 1, 1),
         ("- id: a\n- id: b\n", "- id: a\n- id: b\n  n: 2\n- id: c\n", 1, 2),
         ("- id: a\n- id: b\n", "- id: new\n- id: a\n- id: b\n", 0, 2),
+        # The last item removed: the one before it now ends where it ended, and is read again.
+        ("- id: a\n- id: b\n- id: c\n", "- id: a\n- id: b\n", 1, 1),
     ],
     ids=[
         "value",
@@ -180,6 +182,7 @@ def splice(old: str, new: str) -> Spliced | None:
         "comment-after",
         "items-after",
         "item-before",
+        "last-item-removed",
     ],
 )
 def test_an_edit_inside_a_list_is_spliced(indent: str, before: str, after: str, first: int, count: int) -> None:
@@ -188,13 +191,13 @@ def test_an_edit_inside_a_list_is_spliced(indent: str, before: str, after: str, 
 
     tail = "borders:\n- a\n"
     spliced = splice(f"{HEAD}areas:\n{nested(before)}{tail}", f"{HEAD}areas:\n{nested(after)}{tail}")
-    assert spliced is not None and (spliced.key, spliced.first, spliced.count) == ("areas", first, count)
+    assert spliced is not None and (spliced.path, spliced.first, spliced.count) == (("areas",), first, count)
     at_end = splice(f"{HEAD}areas:\n{nested(before)}", f"{HEAD}areas:\n{nested(after)}")
     assert at_end is not None
     if after.startswith(before) and not after[len(before) :].strip(" \n#abcdefghijklmnopqrstuvwxyz"):
-        assert at_end.key is None and at_end.ends is not None  # blank and comment lines at the end
+        assert at_end.path is None and at_end.ends is not None  # blank and comment lines at the end
     else:
-        assert (at_end.key, at_end.first, at_end.count) == ("areas", first, count)
+        assert (at_end.path, at_end.first, at_end.count) == (("areas",), first, count)
 
 
 @pytest.mark.parametrize(
@@ -251,11 +254,11 @@ def test_blank_and_comment_lines_at_the_end_read_no_node_again(before: str, tail
     old, _ = read_yaml_text(HEAD + before, "m.yaml", LIMITS)
     assert old is not None
     spliced = splice_document(HEAD + before, old, HEAD + before + tail, LIMITS)
-    assert spliced is not None and spliced.key is None and spliced.ends is not None
+    assert spliced is not None and spliced.path is None and spliced.ends is not None
     assert spliced.document.data is old.data  # the same objects: nothing was read
     assert_read_alike(spliced.document, HEAD + before + tail)
     removed = splice(HEAD + before + tail, HEAD + before)
-    assert removed is not None and removed.key is None  # and taken away again
+    assert removed is not None and removed.path is None  # and taken away again
 
 
 @pytest.mark.parametrize(
@@ -276,7 +279,7 @@ def test_lines_at_the_end_a_node_may_take_in_are_read_again(before: str, after: 
     document, problems = read_yaml_text(HEAD + before, "m.yaml", LIMITS)
     assert document is not None and not problems
     spliced = splice_document(HEAD + before, document, HEAD + after, LIMITS)
-    assert spliced is None or spliced.key is not None
+    assert spliced is None or spliced.path is not None
     if spliced is not None:
         assert_read_alike(spliced.document, HEAD + after)
 
@@ -286,7 +289,7 @@ def test_an_unchanged_text_gives_its_reading_back() -> None:
     document, _ = read_yaml_text(text, "m.yaml", LIMITS)
     assert document is not None
     spliced = splice_document(text, document, text, LIMITS)
-    assert spliced is not None and spliced.document is document and spliced.key is None
+    assert spliced is not None and spliced.document is document and spliced.path is None
 
 
 def test_a_splice_holds_the_node_bound_of_the_whole_file() -> None:
@@ -308,7 +311,7 @@ def test_a_splice_writes_the_positions_in_a_table_and_leaves_the_old_reading_as_
     assert old is not None
     kept = list(old.value_spans.items()), list(old.key_spans.items())
     spliced = splice_document(before, old, after, LIMITS)
-    assert spliced is not None and spliced.key == "areas"
+    assert spliced is not None and spliced.path == ("areas",)
     assert not spliced.document.table.empty  # no path-keyed positions made
     assert (list(old.value_spans.items()), list(old.key_spans.items())) == kept
     assert_read_alike(spliced.document, after)
@@ -341,7 +344,7 @@ def test_an_item_added_gives_the_list_a_new_block() -> None:
     old, _ = read_yaml_text(before, "m.yaml", LIMITS)
     assert old is not None
     spliced = splice_document(before, old, after, LIMITS)
-    assert spliced is not None and spliced.key == "areas"
+    assert spliced is not None and spliced.path == ("areas",)
     table = spliced.document.table
     areas = table.find(("areas",))
     assert table.children(areas).start >= len(old.table)  # a new block: six items
@@ -374,3 +377,118 @@ def test_a_table_mostly_unreachable_is_read_whole_again() -> None:
     assert spliced_edits >= 2  # not read whole at the first edit
     whole, _ = read_yaml_text(new, "m.yaml", LIMITS)
     assert whole is not None and whole.table.unreachable == 0
+
+
+# --- lists below the top: a variant's overlay entries -----------------------------------------------
+
+VARIANT = (
+    "kind: ruleset\nid: v\nname: V\nextends: b\n"
+    "overlay:\n"
+    "  civilization_cards:\n"
+    "    add:\n"
+    "      - {id: a, cost: 1}\n"
+    "      - id: b\n"
+    "        cost: 2\n"
+    "      - {id: c, cost: 3}\n"
+    "    patch:\n"
+    "    - {id: pottery, cost: 4}\n"
+    "    - {id: mining, cost: 5}\n"
+    "  areas:\n"
+    "    remove:\n"
+    "      - {id: crete, why: gone}\n"
+    "suppress:\n"
+    "  - {code: M003, target: x, reason: y}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "path", "first", "count"),
+    [
+        ("{id: a, cost: 1}", "{id: a, cost: 9}", ("overlay", "civilization_cards", "add"), 0, 1),
+        ("        cost: 2\n", "        cost: 2\n        name: B\n", ("overlay", "civilization_cards", "add"), 1, 2),
+        ("      - {id: c, cost: 3}\n", "", ("overlay", "civilization_cards", "add"), 1, 1),
+        ("{id: c, cost: 3}\n", "{id: c, cost: 3}\n      - {id: d}\n", ("overlay", "civilization_cards", "add"), 2, 2),
+        ("{id: mining, cost: 5}", "{id: mining, cost: 6}", ("overlay", "civilization_cards", "patch"), 1, 1),
+        ("{id: pottery, cost: 4}", "{id: pottery, cost: [4}", None, 0, 0),  # broken YAML: read whole
+        ("{id: crete, why: gone}", "{id: crete, why: lost}", ("overlay", "areas", "remove"), 0, 1),
+        ("    patch:\n", "    replace:\n", None, 0, 0),  # a key of the path changed
+        ("  areas:\n", "  nations:\n", None, 0, 0),
+        ("      - {id: crete", "    - {id: crete", None, 0, 0),  # the list's indentation
+        ("      - {id: crete, why: gone}\n", "      - {id: crete, why: gone}\n    add: []\n", None, 0, 0),
+        ("{code: M003, target: x, reason: y}", "{code: M003, target: x, reason: z}", ("suppress",), 0, 1),
+    ],
+    ids=[
+        "value",
+        "field-added",
+        "item-removed",
+        "item-added",
+        "patch",
+        "broken",
+        "key-of-the-path",
+        "collection-renamed",
+        "indentation",
+        "remove",
+        "key-after-the-items",
+        "top-level-after-nested",
+    ],
+)
+def test_an_edit_inside_a_nested_list_is_spliced(
+    old: str, new: str, path: tuple[str, ...] | None, first: int, count: int
+) -> None:
+    """An edit inside one entry of a variant's overlay reads that entry again, as one of a top-level
+    list does; the document is the one a full read gives, and what it did not touch is the same
+    object (the other collections' blocks, the other entries)."""
+    assert old in VARIANT
+    after = VARIANT.replace(old, new, 1)
+    document, problems = read_yaml_text(VARIANT, "v.yaml", LIMITS)
+    assert document is not None and not problems
+    spliced = splice_document(VARIANT, document, after, LIMITS)
+    if spliced is not None:
+        assert_read_alike(spliced.document, after)
+    if path is None:
+        assert spliced is None
+        return
+    assert spliced is not None and (spliced.path, spliced.first, spliced.count) == (path, first, count)
+    data, was = spliced.document.data, document.data
+    if path[0] == "overlay":
+        kept = {"areas", "civilization_cards"} - {path[1]}
+        assert all(data["overlay"][name] is was["overlay"][name] for name in kept)
+        items, old_items = data["overlay"][path[1]][path[2]], was["overlay"][path[1]][path[2]]
+        assert all(item is old_items[i] for i, item in enumerate(items[:first]))
+        assert data["suppress"] is was["suppress"]
+    else:
+        assert data["overlay"] is was["overlay"]
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        # A mapping on the key's line, in flow style: nothing below it is a block item.
+        ("overlay: {areas: {add: [{id: a}]}}\n", "overlay: {areas: {add: [{id: b}]}}\n"),
+        # The nested mapping's keys at the column of its own key (not a mapping below it).
+        (
+            "overlay:\n  areas:\n    add:\n    - id: a\n    - id: b\n",
+            "overlay:\n  areas:\n    add:\n    - id: a\n    - id: c\n",
+        ),
+        # The item runs into what follows: the next key read inside it.
+        (
+            "overlay:\n  areas:\n    add:\n    - id: a\n    patch:\n    - id: b\n",
+            "overlay:\n  areas:\n    add:\n    - id: 'a\n    patch:\n    - id: b\n",
+        ),
+    ],
+    ids=["flow", "indentless-list", "unclosed-quote"],
+)
+def test_a_nested_edit_the_splice_cannot_tell_is_read_whole_or_alike(before: str, after: str) -> None:
+    head = "kind: ruleset\nid: v\n"
+    splice(head + before, head + after)  # held to a full read when it splices
+
+
+def test_a_shipped_variant_manifest_splices_an_edit_of_its_overlay() -> None:
+    """The western extension's manifest: an edit of one patched area is spliced (its overlay's
+    lists are below the top, in block mappings)."""
+    text, document = shipped("rulesets/advanced-civilization-western.yaml")
+    new = text.replace("{id: sahara, start_nation: africa,", "{id: sahara, start_nation: italy,", 1)
+    assert new != text
+    spliced = splice_document(text, document, new, LIMITS)
+    assert spliced is not None and spliced.path == ("overlay", "areas", "patch") and spliced.count == 1
+    assert_read_alike(spliced.document, new)

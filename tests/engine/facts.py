@@ -20,11 +20,10 @@ from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
 from typing import Any
 
-#: Fields no package carries, in any collection: a designer's note, the values a disagreement
-#: between sources did not choose (the chosen one is the field itself), and the citation of each
-#: field a variant changed (`field_sources`: provenance for `export` and `diff`, not a fact of the
-#: game; the package's ENTITY_SOURCES cites each entity).
-NOT_CARRIED_ANYWHERE = {"note", "disagreements", "field_sources"}
+#: Fields no package carries, in any collection: a designer's note, and the values a disagreement
+#: between sources did not choose (the chosen one is the field itself). The citation of each field
+#: a variant changed (`field_sources`) is the package's ENTITY_FIELD_SOURCES (round 21).
+NOT_CARRIED_ANYWHERE = {"note", "disagreements"}
 
 Finder = Callable[[Mapping[str, Any], Mapping[str, Any]], list[object]]
 
@@ -186,7 +185,12 @@ def dropped_facts(
             assert isinstance(entity, dict), f"{key}: not a collection of entities"
             finder = (finders or {}).get(key, records_by_id)
             cited = f"{key}.{str(entity.get('id')).replace('@', '.')}"  # a track's id is nation@level
-            sources = [v for k, v in found.get("ENTITY_SOURCES", {}).items() if k == cited or k.startswith(f"{cited}.")]
+            sources = [
+                v
+                for table in ("ENTITY_SOURCES", "ENTITY_FIELD_SOURCES")
+                for k, v in found.get(table, {}).items()
+                if k == cited or k.startswith(f"{cited}.")
+            ]
             values = flat([finder(entity, found), sources])
             for path, leaf in leaves(entity, key):
                 check(path, leaf, values)

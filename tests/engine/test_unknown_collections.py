@@ -25,6 +25,7 @@ PACKAGES = sorted(
 #: Empty tables that are known to hold nothing (none, not unknown), and why.
 KNOWN_EMPTY = {
     "ID_ALIASES": "no id of the ruleset has an alias (not a fact of the game)",
+    "ENTITY_FIELD_SOURCES": "no variant changed an entity of the ruleset (provenance, not a fact of the game)",
     # The data has no `non_native_block_bonus` (the Expansion Project's rule for its trade blocks)
     # and neither marks it unknown nor lists it under not_in_sources.
     "BLOCK_BONUSES": "the ruleset's data gives no bonus for a set redeemed in a non-native block",

@@ -231,33 +231,46 @@ def document_walk(document: Document) -> Walk:
 
 
 def _walk(document: Document) -> Walk:
-    """The walk of a document: each entry of a top-level list walked on its own, so that a
-    long-lived session (:class:`civrules.schema.references.Remembered`) walks again only the entries
-    an edit read again (:mod:`civrules.load.splice` keeps the others the same objects)."""
+    """The walk of a document: each entry of a list reached through mappings from the top (a
+    top-level list's, or a variant's `overlay: civilization_cards: add:`) walked on its own, so that
+    a long-lived session (:class:`civrules.schema.references.Remembered`) walks again only the
+    entries an edit read again (:mod:`civrules.load.splice` keeps the others the same objects)."""
     data = document.data
     if not isinstance(data, dict) or not is_remembering():
         return _walk_node(data)  # the same walk in one piece, where nothing would keep the pieces
     cited: list[tuple[NodePath, NodePath, str]] = []
     unknowns: list[tuple[NodePath, str]] = []
-    if len(data) == 1 and "unknown" in data:
-        unknowns.append(((), str(data["unknown"])))
-    for key, value in data.items():
+    _walk_mapping(data, (), cited, unknowns)
+    return Walk(tuple(cited), tuple(unknowns))
+
+
+def _walk_mapping(
+    node: dict[str, Any],
+    at: NodePath,
+    cited: list[tuple[NodePath, NodePath, str]],
+    unknowns: list[tuple[NodePath, str]],
+) -> None:
+    """:func:`_walk_node` of the mapping ``node`` at ``at``, in the same order, with each entry of
+    a list below it (through mappings) walked on its own and remembered."""
+    if len(node) == 1 and "unknown" in node and "disagreements" not in at:
+        unknowns.append((at, str(node["unknown"])))
+    for key, value in node.items():
+        here = (*at, key)
+        if isinstance(value, dict) and key != "rule":
+            _walk_mapping(value, here, cited, unknowns)
+            continue
         if not isinstance(value, list) or key == "rule":
-            found = _walk_node(value, (key,))
+            found = _walk_node(value, here)
             cited.extend(found.citations)
             unknowns.extend(found.unknowns)
             continue
         for i, entry in enumerate(value):
             if not isinstance(entry, (dict, list)):
-                found = _walk_node(entry, (key, i))
-                cited.extend(found.citations)
-                unknowns.extend(found.unknowns)
-                continue
+                continue  # a value in a list that is no `rule:` cites nothing and is no unknown
             found = remembered(entry, (_walk_node,), functools.partial(_walk_node, entry))
-            cited.extend(((key, i, *at), (key, i, *number), n) for at, number, n in found.citations)
-            if key != "disagreements":
-                unknowns.extend(((key, i, *at), why) for at, why in found.unknowns)
-    return Walk(tuple(cited), tuple(unknowns))
+            cited.extend(((*here, i, *path), (*here, i, *number), n) for path, number, n in found.citations)
+            if "disagreements" not in here:  # an unknown among a disagreement's alternatives is no fact
+                unknowns.extend(((*here, i, *path), why) for path, why in found.unknowns)
 
 
 def _walk_node(node: Any, at: NodePath = ()) -> Walk:

@@ -50,8 +50,9 @@ FILES = (
 #: 2.7 the sets of ids in a fixed order (``mappings.OrderedFrozenSet``), and a key a FrozenMap lacks
 #: raises UnknownIdError (a KeyError) naming the closest key; 2.8 the players a ruleset seats
 #: (``records.PlayerRange``, every package's ``PLAYERS``) and the refusal of a game object listed more
-#: times than the game has of it (``errors.at_most``, ``once_each``).
-VERSION = "2.8.0"
+#: times than the game has of it (``errors.at_most``, ``once_each``); 2.9 the citation of each field
+#: a variant changed of an entity (``ENTITY_FIELD_SOURCES`` on ``RulesetPackageBase`` and the views).
+VERSION = "2.9.0"
 
 
 def runtime_distribution(

@@ -1,17 +1,19 @@
-"""Read again only the part of a file an edit changed: the items of one top-level list.
+"""Read again only the part of a file an edit changed: the items of one list.
 
 An editor's change to a rule file usually falls inside one entry of a top-level list (an area of
-``areas:``, a card of ``civilization_cards:``). Reading the whole file again costs one Python
+``areas:``, a card of ``civilization_cards:``), or of a list in block mappings below the top (a
+card a variant's manifest adds, ``overlay: civilization_cards: add:``). Reading the whole file again costs one Python
 callback per node of it (0.4 s for an 839 KB map); :func:`splice_document` instead finds the lines
 the edit changed (the common prefix and suffix of the old and the new text), the list items those
 lines fall in, and reads just those items' lines again. Their data replaces the old items', their
 positions are moved to where the lines are in the file, and every position after them moves by the
 number of lines the edit added or removed.
 
-The items' lines are read in a small text that puts them where they are in the file: a top-level
-key (``_:``) in the place of the list's own, the items' lines as written, and the line that follows
-them in the file (the next item's first line, the next top-level key, or the end of the text), so
-that where libyaml ends each node (at the next token) is where it ends in the whole file. What the
+The items' lines are read in a small text that puts them where they are in the file: a key
+(``_:``) in the place of the list's own and of each mapping's above it, each at the indentation of
+the key it stands for, the items' lines as written, and the line that follows them in the file (the
+next item's first line, the next key of the list's mapping or of one above it, or the end of the
+text), so that where libyaml ends each node (at the next token) is where it ends in the whole file. What the
 edit did not touch keeps its data and positions; the result is the document a full read gives
 (data, positions and their order), which ``tests/core/test_splice.py`` holds for random edits.
 The positions are written into a copy of the old reading's table (:meth:`NodeTable.spliced`: the
@@ -59,15 +61,15 @@ _BLOCK = 256
 @dataclass(frozen=True, slots=True)
 class Spliced:
     """A document made by splicing, and what was read again: items ``first`` to ``first + count - 1``
-    of the top-level list ``key`` (``key`` None: no node's data changed), in place of the items
+    of the list at ``path`` (keys from the top; None: no node's data changed), in place of the items
     written on the old lines ``lines[0]`` to ``lines[1]``; every old line after those moved by
-    ``lines[2]`` lines. With ``key`` None and ``ends`` set, only blank and comment lines at the end
+    ``lines[2]`` lines. With ``path`` None and ``ends`` set, only blank and comment lines at the end
     changed (the old lines from ``lines[0]`` on): a position that ended at the old text's end
     (line ``ends[0]``, column 1) ends at the new one's (line ``ends[1]``, column 1); every other
     position is as it was."""
 
     document: Document
-    key: str | None
+    path: tuple[str, ...] | None
     first: int
     count: int
     lines: tuple[int, int, int] = (0, 0, 0)
@@ -76,7 +78,7 @@ class Spliced:
     def moved(self, line: int) -> int | None:
         """Where an old line ``line`` outside the items read again is now (None: inside them)."""
         start, end, delta = self.lines
-        if self.key is None or line < start:
+        if self.path is None or line < start:
             return line
         return line + delta if line > end else None
 
@@ -103,40 +105,67 @@ def splice_document(old_text: str, old: Document, new_text: str, limits: Limits)
         )  # 1-based lines of the old text; delta: lines added (removed < 0)
     if old.table.empty:
         return None  # positions given by path (a document put together by hand): no table to splice into
-    found = next((one for first, last in candidates if (one := _items_around(old, old_lines, first, last))), None)
+    found = None
+    for first, last in candidates:
+        found = _items_around(old, old_lines, first, last)
+        if found is not None and found[5] + delta < found[4] and found[2] > 0 and first > 1:
+            # Every line of the items removed, and no item after them: the item before them ends
+            # where they ended (at what follows, a key further out), so it is read again too.
+            start = found[4]
+            dash = re.match(r" *- ", old_lines[start - 1])
+            if dash is None or not new_lines[start - 1].startswith(dash.group()):
+                found = _items_around(old, old_lines, first - 1, last)
+        if found is not None:
+            break
     if found is None:
         return None
-    key, i1, i2, start, end = found  # the items i1..i2 of `key` take the old lines start..end
+    path, indents, i1, i2, start, end = found  # the items i1..i2 of the list at `path` take the old lines start..end
     new_end = end + delta
     if new_end < start - 1:
         return None
-    dash = _DASH.match(old_lines[start - 1][: (old.value_spans[(key, i1)] >> 64 & _MASK) - 1])
+    dash = _DASH.match(old_lines[start - 1][: (old.value_spans[(*path, i1)] >> 64 & _MASK) - 1])
     assert dash is not None  # _items_around checked it
     if not new_lines[start - 1].startswith(dash.group()):
         return None  # the list's indentation or the first item's dash changed
     if any(line.startswith(("---", "...", "%")) for line in new_lines[start - 1 : new_end]):
         return None  # a document's start or end, a directive: the whole file's structure changes
     follows = new_lines[new_end] if new_end < len(new_lines) - 1 else None
-    chunk = "\n".join([f"{_STAND_IN}:", *new_lines[start - 1 : new_end], *([follows] if follows is not None else [])])
+    depth = len(path)
+    stand_ins = [f"{' ' * indent}{_STAND_IN}:" for indent in indents]
+    chunk = "\n".join([*stand_ins, *new_lines[start - 1 : new_end], *([follows] if follows is not None else [])])
     read, problems = read_yaml_text(chunk + "\n", old.file, limits)
     if problems or read is None or read.aliases or read.refused or not isinstance(read.data, dict):
         return None
-    items = read.data.get(_STAND_IN)
-    items = [] if items is None else items
+    # Down the stand-ins: each mapping holds its stand-in, and one of them (the level of the key
+    # that follows the items, if one does) that key besides.
+    mappings: list[dict[str, object]] = []
+    node: object = read.data
+    for _ in range(depth):
+        if not isinstance(node, dict) or _STAND_IN not in node:
+            return None
+        mappings.append(node)
+        node = node[_STAND_IN]
+    items = [] if node is None else node
     if not isinstance(items, list):
         return None
-    old_list = old.data[key]
+    listed_path = (_STAND_IN,) * depth
+    old_list = _at(old.data, path)
     sentinel = follows is not None and follows.startswith(dash.group(1) + "-")
-    if len(read.data) != (1 if sentinel or follows is None else 2):
+    wider = [level for level, mapping in enumerate(mappings) if len(mapping) != 1]
+    if wider != ([] if sentinel or follows is None else wider[:1]) or any(len(mappings[k]) != 2 for k in wider):
         return None
     if follows is not None:
         # What follows the items must be read where it is written (the next item, or the next key),
         # not inside the last of them (an unclosed bracket or quote would take it in).
-        after = new_end - start + 3  # its line in the chunk
+        after = new_end - start + 2 + depth  # its line in the chunk
         if sentinel:
-            found_at = read.value_spans.get((_STAND_IN, len(items) - 1)) if items else None
+            found_at = read.value_spans.get((*listed_path, len(items) - 1)) if items else None
+        elif wider:
+            level = wider[0]
+            other = next(name for name in mappings[level] if name != _STAND_IN)
+            found_at = read.key_spans.get((*listed_path[:level], other))
         else:
-            found_at = next(read.key_spans.get((name,)) for name in read.data if name != _STAND_IN)
+            found_at = None
         if found_at is None or found_at >> 96 != after:
             return None
         if sentinel:
@@ -144,19 +173,41 @@ def splice_document(old_text: str, old: Document, new_text: str, limits: Limits)
     count = i2 - i1 + 1
     if not items and count == len(old_list):
         return None  # the list is emptied: a full reading says what its key then holds
-    data = dict(old.data)
-    data[key] = [*old_list[:i1], *items, *old_list[i2 + 1 :]]
-    listed = read.table.find((_STAND_IN,))
+    data = _with(old.data, path, [*old_list[:i1], *items, *old_list[i2 + 1 :]])
+    listed = read.table.find(listed_path)
     donated = read.table.children(listed)[: len(items)] if items else range(0)
-    # The chunk's line 2 is the file's line `start`.
-    table = old.table.spliced(old.table.find((key,)), i1, i2, read.table, donated, start - 2, end, delta)
+    # The chunk's line `depth + 1` is the file's line `start`.
+    table = old.table.spliced(old.table.find(path), i1, i2, read.table, donated, start - 1 - depth, end, delta)
     nodes, keyed = table.reachable()
     if nodes + keyed > limits.max_nodes:  # what the reader counts (no alias here)
         return None
     if table.unreachable > nodes:
         return None  # more replaced than kept after many edits: a whole reading makes the table anew
     document = Document(old.file, data, None, None, set(), read.whole_floats, {}, table=table)
-    return Spliced(document, key, i1, len(items), (start, end, delta))
+    return Spliced(document, path, i1, len(items), (start, end, delta))
+
+
+def _at(data: object, path: tuple[str, ...]) -> list[object]:
+    """The list at ``path`` of ``data`` (:func:`_items_around` found it there)."""
+    node = data
+    for part in path:
+        assert isinstance(node, dict)
+        node = node[part]
+    assert isinstance(node, list)
+    return node
+
+
+def _with(data: dict[str, object], path: tuple[str, ...], items: list[object]) -> dict[str, object]:
+    """``data`` with the list at ``path`` given way to ``items``: a new mapping at each level of
+    the path, every other value the same object (what an edit did not touch stays what it was)."""
+    copied = dict(data)
+    if len(path) == 1:
+        copied[path[0]] = items
+    else:
+        below = copied[path[0]]
+        assert isinstance(below, dict)
+        copied[path[0]] = _with(below, path[1:], items)
+    return copied
 
 
 def _changed_lines(old: list[str], new: list[str]) -> tuple[list[tuple[int, int]], int, int] | None:
@@ -244,33 +295,49 @@ def _trivia_tail(old: Document, prefix: int, old_count: int, new_count: int) -> 
     return Spliced(document, None, 0, 0, (prefix + 1, old_count - 1, new_count - old_count), (old_count, new_count))
 
 
-def _items_around(old: Document, lines: list[str], first: int, last: int) -> tuple[str, int, int, int, int] | None:
-    """The top-level list whose items hold the old lines ``first``..``last``: its key, the first and
-    last of those items, and the lines they take (an item runs to the line before the next one's,
-    the last one to the line before the next top-level key, or to the end)."""
-    # The top-level keys looked up one by one: iterating the positions of a document the reader made
-    # walks its whole table (every node of the file) for the few keys at the top.
-    key_spans = old.key_spans
-    keys = sorted((packed >> 96, name) for name in old.data if (packed := key_spans.get((name,))) is not None)
-    if not keys:
+def _items_around(
+    old: Document, lines: list[str], first: int, last: int
+) -> tuple[tuple[str, ...], list[int], int, int, int, int] | None:
+    """The list whose items hold the old lines ``first``..``last``: a top-level list, or one in block
+    mappings below the top (``overlay: civilization_cards: add:``). Its path, the indentation of
+    each key of the path, the first and last of those items, and the lines they take (an item runs
+    to the line before the next one's, the last one to the line before the next key of its
+    mapping or of one above it, or to the end)."""
+    table = old.table  # keys and items from their parents' children: no path looked up per node
+    node, value, region_end = 0, old.data, len(lines) - 1
+    path: list[str] = []
+    indents: list[int] = []
+    while True:
+        if not isinstance(value, dict) or not value:
+            return None
+        keys: list[tuple[int, str, int]] = []
+        for child in table.children(node):
+            name, packed = table.keys[child], table.packed_key(child)
+            if not isinstance(name, str) or packed is None:
+                return None
+            line, column = packed >> 96, packed >> 64 & _MASK
+            # Keys at the start of their lines (at the first column at the top): a block mapping.
+            if (column != 1 if not path else lines[line - 1][: column - 1].strip(" ")) or line <= (
+                keys[-1][0] if keys else 0
+            ):
+                return None
+            keys.append((line, name, child))
+        if indents and (table.packed_key(keys[0][2]) or 0) >> 64 & _MASK <= indents[-1] + 1:
+            return None  # a mapping's keys not further in than its own key
+        lines_of_keys = [line for line, _, _ in keys]
+        at = bisect.bisect_right(lines_of_keys, first) - 1
+        if at < 0 or bisect.bisect_right(lines_of_keys, last) - 1 != at:
+            return None
+        _, key, node = keys[at]
+        path.append(key)
+        indents.append(((table.packed_key(node) or 0) >> 64 & _MASK) - 1)
+        region_end = lines_of_keys[at + 1] - 1 if at + 1 < len(keys) else region_end
+        value = value.get(key)
+        if isinstance(value, list):
+            break
+    if not value or node <= 0:
         return None
-    if any(old.key_spans[(name,)] >> 64 & _MASK != 1 for _, name in keys):
-        return None  # the top-level keys are not at the start of their lines
-    lines_of_keys = [line for line, _ in keys]
-    at = bisect.bisect_right(lines_of_keys, first) - 1
-    if at < 0 or bisect.bisect_right(lines_of_keys, last) - 1 != at:
-        return None
-    key = keys[at][1]
-    assert isinstance(key, str)
-    value = old.data.get(key)
-    if not isinstance(value, list) or not value:
-        return None
-    region_end = lines_of_keys[at + 1] - 1 if at + 1 < len(keys) else len(lines) - 1
-    table = old.table  # the items' starts from their list's children: no path looked up per item
-    listed = table.find((key,))
-    if listed <= 0:
-        return None
-    items = [table.packed(node) for node in table.children(listed)]
+    items = [table.packed(child) for child in table.children(node)]
     if len(items) != len(value):
         return None
     starts = [position >> 96 for position in items]
@@ -283,4 +350,4 @@ def _items_around(old: Document, lines: list[str], first: int, last: int) -> tup
         if (i > 0 and starts[i] <= starts[i - 1]) or not _DASH.match(lines[starts[i] - 1][: column - 1]):
             return None  # an item that does not start on its dash's line (`-` alone, a flow list)
     end = starts[i2 + 1] - 1 if i2 + 1 < len(value) else region_end
-    return key, i1, i2, starts[i1], end
+    return tuple(path), indents, i1, i2, starts[i1], end

@@ -33,7 +33,7 @@ from civrules.load.splice import Spliced, splice_document
 from civrules.load.workspace import SHIPPED, LoadedFile, LoadedRuleset, Workspace
 from civrules.model.assembly import Assembled, assembling
 from civrules.pipeline import Analysis, analyse
-from civrules.resolve import Resolver
+from civrules.resolve import OPERATIONS, Resolver
 from civrules.schema.references import Remembered, remembering
 from civrules.support.files import RefusedError, read_under
 
@@ -246,7 +246,9 @@ class Session:
 
         Only after an edit of one data file that was spliced (:mod:`civrules.load.splice`) into the
         reading the previous analysis used: the edit then changed the entities of the collection
-        whose list it fell in, and nothing else. A check that declares what it reads
+        whose list it fell in, and nothing else; or of one manifest, inside the entries of one
+        operation of its `overlay.<collection>` (they change that collection's entities alone). A
+        check that declares what it reads
         (:attr:`civrules.checks.Check.reads`) and reads none of that collection gives what it found
         before, its locations in the edited file moved by the lines the edit added or removed;
         one located in the items read again runs again.
@@ -261,13 +263,21 @@ class Session:
         relative, before = changed[0]
         spliced, parsed = workspace._splices[relative]
         kind = parsed.kind.rpartition("/")[2] if parsed.kind is not None else None
-        if spliced.key is None or parsed.signature != before or kind is None or kind == "ruleset":
+        if spliced.path is None or parsed.signature != before or kind is None:
             return None
-        touched = {
-            name
-            for name, spec in family.collections.items()
-            if spec.slot != "ruleset" and family.slots.get(spec.slot) == kind and spec.path == (spliced.key,)
-        }
+        if kind == "ruleset":
+            # A manifest: only an edit inside the entries of one operation of a variant's
+            # `overlay.<collection>` (`add`, `patch`, `replace`, `remove`) changes that collection's
+            # entities and nothing else (any other list of a manifest may be a setting's part).
+            path = spliced.path
+            overlaid = len(path) == 3 and path[0] == "overlay" and path[2] in OPERATIONS
+            touched = {path[1]} if overlaid and path[1] in family.collections else set()
+        else:
+            touched = {
+                name
+                for name, spec in family.collections.items()
+                if spec.slot != "ruleset" and family.slots.get(spec.slot) == kind and spec.path == spliced.path
+            }
         if kind == "rule_index":
             touched = {RULE_INDEX}
         if not touched:
@@ -419,7 +429,9 @@ class _SessionWorkspace(Workspace):
                 spliced.document is document
                 and previous.kind == kind
                 and not previous.diagnostics
-                and (spliced.key is None or items_keep_valid(kind, document, spliced.key, spliced.first, spliced.count))
+                and (
+                    spliced.path is None or items_keep_valid(kind, document, spliced.path, spliced.first, spliced.count)
+                )
             ):
                 return []
         return super().validate(relative, document, kind)
@@ -463,7 +475,7 @@ def _kept(
         if found is None:
             return None
         spliced, parsed = found
-        if spliced.key is not None or spliced.ends is None or parsed.signature != before or parsed.diagnostics:
+        if spliced.path is not None or spliced.ends is None or parsed.signature != before or parsed.diagnostics:
             return None
         new_text, old_text = workspace._texts.get(relative), parsed.text
         if new_text is None or old_text is None:

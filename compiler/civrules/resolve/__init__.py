@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import bisect
 import copy
+import functools
 import json
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -37,6 +39,7 @@ from civrules.load.workspace import MAX_EXTENDS as MAX_EXTENDS  # the chain's bo
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace, family_mismatch
 from civrules.model import Origin
 from civrules.schema import entity_passes_fast, is_valid_fast, setting_items_cite, validate_entity, validate_setting
+from civrules.schema.references import remembered
 from civrules.support.values import frozen_value
 
 OPERATIONS = ("remove", "replace", "patch", "add")
@@ -101,6 +104,35 @@ class SchemaBudget:
         self.stopped = False
 
     def judge(
+        self,
+        kind: str,
+        list_path: tuple[str, ...],
+        data: Any,
+        locate: Callable[[NodePath], tuple[Document, NodePath]],
+        base: Span | None = None,
+    ) -> list[Diagnostic]:
+        """:func:`validate_entity` within the budget.
+
+        An entity found valid is not judged again while a session's memo
+        (:mod:`civrules.schema.references`) holds it: a value is never changed once read, and an
+        edit spliced into a variant's manifest leaves every overlay entry it did not touch the same
+        object (a patched entity too: see :func:`_merged`), so an edit of one added card judges
+        that card, not the 5,000 beside it. A wrong one is judged each time: its diagnostics are
+        located where it is written now. Judged valid or found so before, it costs the budget nothing.
+        """
+        judged: list[list[Diagnostic]] = []
+
+        def judge() -> bool:
+            """Judge it now; whether it was found valid (a budget that stopped judged nothing)."""
+            stopped = self.stopped
+            found = self._judge(kind, list_path, data, locate, base)
+            judged.append(found)
+            return not found and not stopped and not self.stopped
+
+        remembered(data, (SchemaBudget.judge, sys.intern(kind), list_path), judge, keep=bool)
+        return judged[0] if judged else []  # not judged: found valid before
+
+    def _judge(
         self,
         kind: str,
         list_path: tuple[str, ...],
@@ -642,7 +674,9 @@ def _patch_setting(
     mergeable = isinstance(patch, dict) and not is_list_operations(patch) and isinstance(values.get(key), dict)
     if mergeable and not whole:
         kind = resolved.family.slot_kind(slot)
-        merged = _cite_elements(values[key], patch, merged, moved, lambda field: setting_items_cite(kind, key, field))
+        elements = functools.partial(setting_items_cite, kind, key)
+        merged = _cite_elements(values[key], patch, merged, moved, elements)
+        merged = cite_patched(values[key], patch, merged, cited_apart=lambda name, value: elements(name))
     if mergeable and previous is not None and not whole:
         origin = _changed(previous, patch, at)
         kept = [(sub, path) for sub, path in origin.moved if sub[:1] and sub[0] not in patch]
@@ -698,6 +732,96 @@ def _cite_elements(
     if others:
         return merged  # the patch states facts of the setting itself: its citation cites the setting
     return {**{k: v for k, v in merged.items() if k not in CITATION_FIELDS}, **was}
+
+
+#: Keys of a mapping that say where its facts come from or comment on them, not facts.
+_NOT_FACTS = frozenset({*("rule", "source"), "note", "disagreements"})
+
+
+def cite_patched(
+    base: Any,
+    patch: Any,
+    merged: Any,
+    inherited: Mapping[str, Any] | None = None,
+    *,
+    whole_entity: bool = False,
+    cited_apart: Callable[[str, Any], bool] = lambda name, value: False,
+    identity: object = (),
+) -> Any:
+    """``merged`` (``patch`` merged into ``base`` by :func:`merge_patch`) with each mapping's
+    citation (`rule:`, `source:`) citing what wrote its facts, not merged as data.
+
+    Merged key by key, a patch's `rule:` took the place of the definition's `rule:` (and its
+    `source:` of the definition's `source:`): a card patched `{cost: 50, rule: "1.1"}` had its
+    groups and credits cited by 1.1 alone, and a nested fact with its own citation kept the
+    base's for values the patch wrote. Now:
+
+    - an entity (``whole_entity``) is cited by its definition, then by the patch: both, the
+      definition's first, never the definition's dropped (its fields the patch left are still
+      the definition's; `export`'s `field_sources` says which cites which field);
+    - a mapping inside it (or a setting) that cites on its own is cited by the patch (its own
+      citation, else the one it is written under, ``inherited``) where the patch wrote all its
+      facts, else by both, the definition's first. A patch that cites nothing leaves the base's
+      citation (Q009 asks it for one).
+
+    ``cited_apart(name, value)``: a field whose elements carry their own citation (a setting's
+    bands), which the mapping's citation does not cite. ``identity``: the fields that name the
+    mapping (a list operation's `where: {step: 1}`), no fact the patch left, nor is an `id:`.
+
+    >>> cite_patched({"a": 1, "rule": "1"}, {"a": 2, "rule": "2"}, {"a": 2, "rule": "2"}, whole_entity=True)
+    {'a': 2, 'rule': ['1', '2']}
+    >>> house = {"source": "house rule: x"}
+    >>> cite_patched({"a": 1, "rule": "1"}, {"a": 2, **house}, {"a": 2, "rule": "1", **house})
+    {'a': 2, 'source': 'house rule: x'}
+    """
+    if not (isinstance(base, dict) and isinstance(patch, dict) and isinstance(merged, dict)):
+        return merged
+    if is_list_operations(patch) or "unknown" in patch or "unknown" in base:
+        return merged
+    own = {k: patch[k] for k in CITATION_FIELDS if patch.get(k) is not None}
+    cite = own or dict(inherited or {})
+    for name, value in patch.items():
+        if name not in _NOT_FACTS and isinstance(value, dict) and isinstance(merged.get(name), dict):
+            merged[name] = cite_patched(base.get(name), value, merged[name], cite)
+    was = {k: base[k] for k in CITATION_FIELDS if base.get(k) is not None and not (k in patch and patch[k] is None)}
+    if not was or not cite:
+        return merged  # the definition cites nothing here (its parts cite), or the patch cites nothing
+    if not all(_citation_value(v) for v in (*was.values(), *cite.values())):
+        return merged  # a citation the schema refuses (reported there): merged as written
+    facts = [name for name in patch if name not in _NOT_FACTS]
+    wrote = [name for name in facts if not cited_apart(name, patch[name])]
+    if (not facts and not own) or (facts and not wrote and not whole_entity):
+        return merged  # a note alone; or only lists whose elements cite themselves (`_cite_elements`)
+    naming = {"id", *(identity if isinstance(identity, dict) else ())}
+    left = any(name not in _NOT_FACTS and name not in patch and name not in naming for name in base)
+    cited = _both_citations(was, cite) if whole_entity or left or not wrote else dict(cite)
+    return {**{k: v for k, v in merged.items() if k not in CITATION_FIELDS}, **cited}
+
+
+def _both_citations(first: Mapping[str, Any], then: Mapping[str, Any]) -> dict[str, Any]:
+    """The citations ``first`` and ``then`` together, ``first``'s first: the rule sections of
+    both (one list), and the secondary sources of both (one `source:`, the two joined by `; `,
+    as the data writes several)."""
+    out: dict[str, Any] = {}
+    rules = [*_listed(first.get("rule")), *_listed(then.get("rule"))]
+    if rules:
+        unique = list(dict.fromkeys(rules))
+        out["rule"] = unique[0] if len(unique) == 1 and not isinstance(first.get("rule"), list) else unique
+    sources = [s for s in (first.get("source"), then.get("source")) if isinstance(s, str)]
+    if sources:
+        out["source"] = "; ".join(dict.fromkeys(sources))
+    return out
+
+
+def _citation_value(value: Any) -> bool:
+    """Whether ``value`` is a `rule:` or `source:` as the schemas allow it: text, or a list of text."""
+    return isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+
+
+def _listed(rule: Any) -> list[Any]:
+    if rule is None:
+        return []
+    return list(rule) if isinstance(rule, list) else [rule]
 
 
 def overlay_base_notes(manifest: Document, base: Resolved) -> list[tuple[Span, Span]]:
@@ -1122,9 +1246,7 @@ def _patch(
         return
     _, existing = target
     entry = entries[existing]
-    problems: list[PatchProblem] = []
-    moved: dict[NodePath, NodePath] = {}
-    merged = merge_patch(entry.raw, {k: v for k, v in item.items() if k != spec.key}, problems, moved=moved)
+    merged, problems, moved = _merged(entry.raw, item, spec.key)
     for problem in problems:
         about = f"{name} `{entity_key(spec, entry.raw)}`"
         yield _diag(
@@ -1153,6 +1275,27 @@ def _patch(
     key = entity_key(spec, merged)
     if key is not None:
         patched.setdefault(key, entry.origin.head())
+
+
+def _merged(
+    raw: dict[str, Any], item: dict[str, Any], key: str
+) -> tuple[dict[str, Any], tuple[PatchProblem, ...], dict[NodePath, NodePath]]:
+    """The patch entry ``item`` merged into the entity ``raw`` (its key aside), what went wrong, and
+    where its list operations put what they wrote. Within a session's memo, the same ``item`` on the
+    same ``raw`` gives the merge made before, the very object: what is judged and walked of a
+    merged entity is then found in the memo as an entity read from a file is (see :meth:`SchemaBudget.judge`)."""
+
+    def merge() -> tuple[dict[str, Any], tuple[PatchProblem, ...], dict[NodePath, NodePath]]:
+        problems: list[PatchProblem] = []
+        moved: dict[NodePath, NodePath] = {}
+        written = {k: v for k, v in item.items() if k != key}
+        merged = cite_patched(raw, written, merge_patch(raw, written, problems, moved=moved), whole_entity=True)
+        return merged, tuple(problems), moved
+
+    found: tuple[dict[str, Any], tuple[PatchProblem, ...], dict[NodePath, NodePath]] = remembered(
+        item, (_merged, raw, sys.intern(key)), merge
+    )
+    return found
 
 
 def _validate_patched(
@@ -1302,10 +1445,13 @@ def change_citation(change: Origin, name: str) -> str | None:
 
 def field_citations(entry: Entry) -> dict[str, str | None]:
     """The citation of each field a variant's overlay changed (its own, maybe none)."""
+    return origin_field_citations(entry.origin)
+
+
+def origin_field_citations(origin: Origin) -> dict[str, str | None]:
+    """:func:`field_citations` of the entity read from ``origin`` (a model entity's)."""
     return {
-        name: change_citation(origin, name)
-        for name, origin in entry.origin.changes
-        if name not in CITATION_FIELDS and name != "note"
+        name: change_citation(at, name) for name, at in origin.changes if name not in CITATION_FIELDS and name != "note"
     }
 
 
@@ -1372,6 +1518,7 @@ def merge_patch(
     root: str = "the value",
     moved: dict[NodePath, NodePath] | None = None,
     merged_at: NodePath | None = None,
+    cited: Mapping[str, Any] | None = None,
 ) -> Any:
     """RFC 7386 JSON Merge Patch, plus list operations that address elements by value or by fields.
 
@@ -1389,6 +1536,8 @@ def merge_patch(
     What cannot be applied is appended to ``problems`` (path inside the patch) and skipped. An
     element a list operation wrote (replaced, inserted, appended) is recorded in ``moved``: its
     path in the result, and the path inside the patch that wrote it, so it is located there.
+    An element a `patch:` operation merges into is cited by what wrote its facts
+    (:func:`cite_patched`; ``cited``: the citation the patch is written under).
 
     >>> merge_patch({"a": 1, "b": {"c": 2, "d": 3}}, {"b": {"c": None, "e": 4}})
     {'a': 1, 'b': {'d': 3, 'e': 4}}
@@ -1402,17 +1551,19 @@ def merge_patch(
     if is_list_operations(patch):
         if isinstance(target, list) or target is None:
             items = target if isinstance(target, list) else []
-            return _list_operations(items, patch, problems, at, root, moved, merged_at)
+            return _list_operations(items, patch, problems, at, root, moved, merged_at, cited)
         problems.append(_not_a_list(target, patch, at, root))
         return copy.deepcopy(target)
     if not isinstance(patch, dict) or set(patch) == {"unknown"}:
         return copy.deepcopy(patch)
     result = dict(target) if isinstance(target, dict) and set(target) != {"unknown"} else {}
+    cited = {k: patch[k] for k in CITATION_FIELDS if patch.get(k) is not None} or cited
     for key, value in patch.items():
         if value is None:
             result.pop(key, None)
         else:
-            result[key] = merge_patch(result.get(key), value, problems, (*at, key), root, moved, (*merged_at, key))
+            inner = (*merged_at, key)
+            result[key] = merge_patch(result.get(key), value, problems, (*at, key), root, moved, inner, cited)
     return result
 
 
@@ -1644,6 +1795,7 @@ def _list_operations(
     root: str = "the value",
     moved: dict[NodePath, NodePath] | None = None,
     merged_at: NodePath = (),
+    cited: Mapping[str, Any] | None = None,
 ) -> list[Any]:
     # The list is new; its elements are the target's until an operation makes one anew (no element
     # is changed in place), as a merged mapping keeps the target's values it does not patch.
@@ -1706,6 +1858,9 @@ def _list_operations(
                 # Located inside the element (paths from it): its place in the result is known at the end.
                 inner: dict[NodePath, NodePath] = {}
                 patched = merge_patch(cell.element, entry["with"], problems, (*where, "with"), root, inner, ())
+                selector = entry["where"]
+                # the element's citation cites what wrote its facts (its selecting fields are no fact left)
+                patched = cite_patched(cell.element, entry["with"], patched, cited, identity=selector)
                 elements.change(cell, patched)
                 cell.fields.update(inner)
                 if isinstance(entry["with"], dict):

@@ -20,7 +20,16 @@ from typing import Any
 
 from civrules.diagnostics.escape import printable
 from civrules.families import CollectionSpec
-from civrules.resolve import Entry, Resolved, citation_of, entity_key, field_citation, setting_field_citation
+from civrules.model import Origin
+from civrules.resolve import (
+    Entry,
+    Resolved,
+    citation_of,
+    cited_nodes,
+    entity_key,
+    field_citation,
+    setting_field_citation,
+)
 
 #: Manifest keys that are not rules (or that hold collections, compared entity by entity).
 _NOT_SETTINGS = {"kind", "family", "id", "name", "description", "extends", "overlay", "files", "note"}
@@ -260,16 +269,16 @@ def _setting_sourced(change: FieldChange, old: Resolved, new: Resolved) -> Field
     if key in CITATION_KEYS or name in CITATION_KEYS:
         return change
 
-    def written(resolved: Resolved) -> bool:
+    def writer(resolved: Resolved) -> Origin | None:
         origin = resolved.setting_origins.get(key)
-        return origin is not None and any(changed == name for changed, _ in origin.changes)
+        return next((at for changed, at in origin.changes if changed == name), None) if origin else None
 
-    if not (written(old) or written(new)):
+    if writer(old) is None and writer(new) is None:
         return change  # two rulesets' own definitions: each cites its own rulebook throughout
     inner = change.cited or (None, None)
 
     def side(resolved: Resolved, own: str | None, other: str | None) -> str | None:
-        if own is not None and not (written(resolved) and own == other):
+        if own is not None and _cited_as_written(writer(resolved), name, own, other):
             return own
         return setting_field_citation(resolved, key, name)
 
@@ -292,13 +301,27 @@ def _sourced(change: FieldChange, old: Entry, new: Entry) -> FieldChange:
     inner = change.cited or (None, None)
 
     def side(entry: Entry, own: str | None, other: str | None) -> str | None:
-        written = any(name == top for name, _ in entry.origin.changes)
-        if own is not None and not (written and own == other):
+        writer = next((at for name, at in entry.origin.changes if name == top), None)
+        if own is not None and _cited_as_written(writer, top, own, other):
             return own
         return field_citation(entry, top)
 
     sources = (side(old, inner[0], inner[1]), side(new, inner[1], inner[0]))
     return replace(change, sources=sources) if sources[0] != sources[1] else change
+
+
+def _cited_as_written(writer: Origin | None, name: str, own: str, other: str | None) -> bool:
+    """Whether the citation ``own`` of the element enclosing a changed value is what wrote the
+    value, where ``writer`` (the overlay entry that changed the field ``name``, None: no overlay
+    did) changed it: the citation of something the overlay wrote itself (an appended credit line's
+    `source:`). An element it patched in place (a `with:`) is cited by its definition and the
+    overlay both, and one it did not restate keeps the other side's citation: neither is what
+    wrote the value, which the overlay's citation of the field is."""
+    if writer is None:
+        return True
+    if own == other:
+        return False
+    return own in {citation_of(node) for node in cited_nodes(writer.document, writer.path, name, inside=True)}
 
 
 def _why(resolved: Resolved, collection: str, key: str) -> str | None:

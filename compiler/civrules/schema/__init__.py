@@ -648,15 +648,16 @@ def _shell_validator(kind: str) -> Any:
     return _validator_class()({**schema, "properties": properties, "$defs": definitions})
 
 
-def items_keep_valid(kind: str, document: Document, key: str, first: int, count: int) -> bool:
+def items_keep_valid(kind: str, document: Document, path: tuple[str, ...], first: int, count: int) -> bool:
     """Whether ``document``, valid against its kind's schema before items ``first`` to
-    ``first + count - 1`` of its top-level list ``key`` were read again (an edit spliced, see
+    ``first + count - 1`` of its list at ``path`` were read again (an edit spliced, see
     :mod:`civrules.load.splice`), is still valid: True only when the schema judges that list item
     by item (nothing of the list as a whole, nothing at the top that looks into it) and each new
     item passes the compiled validator of an element. False says nothing: validate the document.
     """
-    if kind.rpartition("/")[2] == "ruleset" or document.whole_floats:
+    if kind.rpartition("/")[2] == "ruleset" or document.whole_floats or len(path) != 1:
         return False
+    (key,) = path
     node = _judged_by_item(kind, key)
     fast = _fast_item_validator(kind, (key,))
     items = document.data.get(key) if isinstance(document.data, dict) else None

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
@@ -428,6 +429,9 @@ class Remembered:
     def __init__(self) -> None:
         self._now: dict[tuple[int, ...], tuple[Any, tuple[Any, ...], Any]] = {}
         self._before: dict[tuple[int, ...], tuple[Any, tuple[Any, ...], Any]] = {}
+        #: How many times each walk (the first of ``held`` where it is a function; None: the
+        #: others) was made, not given back: for tests, which count an edit's work, never time it.
+        self.made: Counter[object] = Counter()
 
     def next_round(self) -> None:
         """Start a round: what the round before last asked for and this one did not is let go."""
@@ -442,14 +446,20 @@ class Remembered:
         )
         return found
 
-    def of(self, value: Any, held: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    def of(
+        self, value: Any, held: tuple[Any, ...], make: Callable[[], Any], keep: Callable[[Any], bool] | None = None
+    ) -> Any:
         """What ``make`` finds in ``value`` (with ``held``, what else it depends on, compared by
-        identity: a schema's nodes, the function that walks), made once for as long as it is asked for."""
+        identity: a schema's nodes, the function that walks), made once for as long as it is asked
+        for; with ``keep``, only a finding it accepts is kept (the others are made each time)."""
         key = (id(value), *map(id, held))
         found = self._now.get(key) or self._before.get(key)
         # the entry holds the value and ``held``: ids that match name the same objects
         if found is None or found[0] is not value:
+            self.made[held[0] if held and callable(held[0]) else None] += 1
             found = (value, held, make())
+            if keep is not None and not keep(found[2]):
+                return found[2]
         self._now[key] = found
         return found[2]
 
@@ -476,10 +486,12 @@ def is_remembering() -> bool:
     return bool(_remembered)
 
 
-def remembered(value: Any, held: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+def remembered(
+    value: Any, held: tuple[Any, ...], make: Callable[[], Any], keep: Callable[[Any], bool] | None = None
+) -> Any:
     """What ``make`` finds in ``value``: from the installed memo when there is one (see :meth:`Remembered.of`)."""
     if _remembered:
-        return _remembered[-1].of(value, held, make)
+        return _remembered[-1].of(value, held, make, keep)
     return make()
 
 

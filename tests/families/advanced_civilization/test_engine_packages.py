@@ -464,7 +464,6 @@ def test_the_calamity_vocabularies_are_the_schemas() -> None:
 NOT_CARRIED_ANYWHERE = {
     "note",  # a designer's note
     "disagreements",  # the value chosen is the field itself; the others are for designers
-    "field_sources",  # which overlay wrote a field (export's provenance, not a fact of the game)
 }
 NOT_CARRIED = {
     # Prose restating structured fields carried beside it (no_effect_when's conditions, the
@@ -567,7 +566,8 @@ def test_every_exported_field_reaches_the_package(ruleset: str) -> None:
                 ]
             else:
                 records = [package.CARDS.get(key), package.CREDIT_MATRIX.get(key)]
-            values = _flat([records, package.ENTITY_SOURCES.get(f"{collection}.{key}")])
+            cited = f"{collection}.{key}"
+            values = _flat([records, package.ENTITY_SOURCES.get(cited), package.ENTITY_FIELD_SOURCES.get(cited)])
             for path, leaf in _leaves(entity, collection):
                 fields = [part.removesuffix("[]") for part in path.split(".")]
                 general = ".".join(fields)

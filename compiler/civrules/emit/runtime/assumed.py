@@ -216,6 +216,10 @@ class AssumedView:
     def ENTITY_SOURCES(self) -> Mapping[str, tuple[str, ...]]:  # noqa: N802
         return self._package.ENTITY_SOURCES
 
+    @property
+    def ENTITY_FIELD_SOURCES(self) -> Mapping[str, Mapping[str, str | None]]:  # noqa: N802
+        return self._package.ENTITY_FIELD_SOURCES
+
 
 def _view(package: str, assumptions: object) -> object:
     """The view a pickled view was: of the package named ``package``, imported (a copy, the same)."""

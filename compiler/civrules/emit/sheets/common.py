@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from civrules.emit.templating import template_environment
 from civrules.load.names import SHIPPED
-from civrules.model import Entity, Ruleset, Unknown, rules_of, source_of
+from civrules.model import Entity, Origin, Ruleset, Unknown, rules_of, source_of
 from civrules.resolve import CITATION_FIELDS, cited_nodes
 
 # --- Paper and pages ---------------------------------------------------------------------------
@@ -179,7 +179,41 @@ def row_citation(
     it (`uncited` where the patch cites nothing): a house rule's cost is never shown under the
     rulebook section the base cited for its old value.
     """
-    origin = entity.origin
+    return origin_citation(entity.origin, fields, rule, transcriptions=transcriptions, cited_apart=cited_apart)
+
+
+def setting_citation(
+    origins: Mapping[str, Origin], key: str, fields: Iterable[str] | None = None, *, cited_apart: Iterable[str] = ()
+) -> str:
+    """What a sheet's row of the setting ``key`` cites for the ``fields`` it shows, as
+    :func:`row_citation` cites an entity's row and `export`'s `setting_sources` a setting's fields:
+    its definition's `rule:`, then the citation of each settings patch for the fields it wrote. A
+    house rule's hand limit of 9 was printed under the sections that give 8. ``origins``: the
+    model's ``setting_origins``; nothing where it has none for ``key``."""
+    origin = origins.get(key)
+    return "" if origin is None else origin_citation(origin, fields, cited_apart=cited_apart)
+
+
+def citation_text(rules: object, source: str | None) -> str:
+    """A part's own citation as a sheet prints it: its rule sections, then its `source:` where it is
+    no transcription (a house rule, a variant's or a community file's text, as written). A band a
+    variant wrote with only a `source:` was printed with no citation. A transcription is left to
+    the row's citation (:func:`row_citation`'s ``transcriptions``), as parts printed it before: a
+    part cannot tell the definition's source from a variant's, and a house rule is never one."""
+    shown = source if source and not _TRANSCRIPTION.search(source) else ""  # one naming a transcription
+    parts = (rules_text(rules), " ".join(shown.split()))
+    return "; ".join(part for part in parts if part)
+
+
+def origin_citation(
+    origin: Origin,
+    fields: Iterable[str] | None = None,
+    rule: object = None,
+    *,
+    transcriptions: bool = False,
+    cited_apart: Iterable[str] = (),
+) -> str:
+    """:func:`row_citation` of what was read from ``origin`` (an entity's or a setting's)."""
     definition = _citing_node(origin.document.data, origin.path)
     if rule is not None:
         base = rules_text(rule)

@@ -285,6 +285,7 @@ def _calamity(origin: Origin, raw: dict[str, Any]) -> Calamity:
             _str(e.get("nation")),
             _str(e.get("text")),
             rules_of(e),
+            source_of(e),
         )
         for i, e in enumerate(raw.get("immune") or ())
         if isinstance(e, dict)
@@ -307,7 +308,7 @@ def _calamity(origin: Origin, raw: dict[str, Any]) -> Calamity:
         _int(raw.get("copies", 1)) or 1,  # absent means one card (the schema says so; Advanced Civilization 9.1)
         _beneficiary(beneficiary) if isinstance(beneficiary, dict) else None,
         tuple(
-            NoEffect(_str(entry.get("condition")), _str(entry.get("text")), rules_of(entry))
+            NoEffect(_str(entry.get("condition")), _str(entry.get("text")), rules_of(entry), source_of(entry))
             for entry in raw.get("no_effect_when") or ()
             if isinstance(entry, dict)
         ),
@@ -401,6 +402,7 @@ def _beneficiary(raw: Mapping[str, Any]) -> Beneficiary:
         _str(raw.get("eligibility")),
         _str(raw.get("text")),
         rules_of(raw),
+        source_of(raw),
     )
 
 
@@ -420,6 +422,7 @@ def _combination(written: Any) -> Combination:
         mode if isinstance(mode, Unknown) else None,
         _str(written.get("text")),
         rules_of(written),
+        source_of(written),
     )
 
 
@@ -498,7 +501,9 @@ def build_structure(
             _str(raw.get("order_text")),
             _int(raw.get("min_trade_cards")),
             tuple(
-                SubActivity(_str(sub.get("id")), _str(sub.get("name")), rules_of(sub), _str(sub.get("card")))
+                SubActivity(
+                    _str(sub.get("id")), _str(sub.get("name")), rules_of(sub), _str(sub.get("card")), source_of(sub)
+                )
                 for sub in raw.get("sub_activities") or ()
                 if isinstance(sub, dict)
             ),
@@ -706,7 +711,12 @@ def build_trade_stacks(value: Any, origin: Origin) -> TradeStacks:
         declared = raw.get("calamity_cards")
         cards = {kind: declared.get(kind, 0) for kind in CALAMITY_KINDS} if isinstance(declared, dict) else None
         purchases = tuple(
-            Purchase(known(purchase.get("price")), _str(purchase.get("requires_card")), rules_of(purchase))
+            Purchase(
+                known(purchase.get("price")),
+                _str(purchase.get("requires_card")),
+                rules_of(purchase),
+                source_of(purchase),
+            )
             for purchase in raw.get("purchases") or ()
             if isinstance(purchase, dict)
         )
@@ -773,7 +783,7 @@ def build_ast(value: Any, origin: Origin) -> AstSetting:
             if isinstance(level, dict) and "id" in level and isinstance(level.get("name"), str)
         ),
         tuple(
-            (str(entry["text"]), entry.get("rule"))
+            (str(entry["text"]), entry.get("rule"), source_of(entry))
             for entry in (written.get(key) for key in ("epoch_entry", "frozen", "regression", "order"))
             if isinstance(entry, dict) and entry.get("text")
         ),
@@ -857,7 +867,7 @@ def build_scoring(value: Any) -> tuple[ScoringItem, ...] | None:
 
 def build_general_rules(value: Any) -> tuple[GeneralRule, ...]:
     return tuple(
-        GeneralRule(str(entry["text"]), rules_of(entry))
+        GeneralRule(str(entry["text"]), rules_of(entry), source_of(entry))
         for entry in _mapping(value).get("general_rules") or ()
         if isinstance(entry, dict) and entry.get("text")
     )
@@ -892,6 +902,7 @@ def build_block_bonuses(value: Any) -> tuple[BlockBonusBand, ...]:
                     _str(raw.get("shared_goods")),
                     rules,
                     exceeds if isinstance(exceeds, bool) else None,
+                    source_of(raw),
                 )
             )
     return tuple(found)
@@ -927,6 +938,7 @@ def build_deck_compositions(value: Any) -> tuple[DeckComposition, ...]:
                 _str(raw.get("map_region")),
                 tuple(decks),
                 rules_of(raw),
+                source_of(raw),
             )
         )
     return tuple(found)

@@ -249,6 +249,8 @@ class Immunity:
     nation: str | None = None
     text: str | None = None
     rules: tuple[str, ...] = ()
+    #: `source:` (a house rule's, where a variant wrote it); None where it writes none.
+    source: str | None = None
 
 
 @frozen_value
@@ -273,6 +275,8 @@ class Combination:
     mode_unknown: Unknown | None = None
     text: str | None = None
     rules: tuple[str, ...] = ()
+    #: `source:` (a house rule's, where a variant wrote it); None where it writes none.
+    source: str | None = None
 
 
 @frozen_value
@@ -286,6 +290,8 @@ class Beneficiary:
     eligibility: str | None
     text: str | None
     rules: tuple[str, ...]
+    #: `source:` (a house rule's, where a variant wrote it); None where it writes none.
+    source: str | None = None
 
 
 @frozen_value
@@ -295,6 +301,8 @@ class NoEffect:
     condition: str | None
     text: str | None
     rules: tuple[str, ...]
+    #: `source:` (a house rule's, where a variant wrote it); None where it writes none.
+    source: str | None = None
 
 
 @frozen_value(weakref=True)  # memos of a calamity go with it (civrules.support.memo)
@@ -414,6 +422,8 @@ class SubActivity:
     name: str | None
     rules: tuple[str, ...]
     card: str | None = None
+    #: `source:` (a house rule's, where a variant wrote it); None where it writes none.
+    source: str | None = None
 
 
 @frozen_value
@@ -578,6 +588,8 @@ class Purchase:
     price: int | Unknown | None
     requires_card: str | None
     rules: tuple[str, ...]
+    #: `source:` (a house rule's, where a variant wrote it); None where it writes none.
+    source: str | None = None
 
 
 @frozen_value
@@ -668,8 +680,9 @@ class AstSetting:
     #: Each level's name as the source prints it (``basic`` → ``Basic``), where written.
     level_names: tuple[tuple[str, str], ...] = ()
     #: The rules of the A.S.T. in words, for the sheet (`epoch_entry`, `frozen`, `regression`,
-    #: `order`, in that order, where they have a text): each text and its citation as written.
-    notes: tuple[tuple[str, Any], ...] = ()
+    #: `order`, in that order, where they have a text): each text, its `rule:` as written and its
+    #: `source:` (a house rule's, where a variant wrote it).
+    notes: tuple[tuple[str, Any, str | None], ...] = ()
 
 
 @frozen_value
@@ -685,6 +698,8 @@ class BlockBonusBand:
     #: `may_exceed_printed_maximum` as written (True: a set's value with the bonus may pass the
     #: highest set value printed for its good); None where not written.
     may_exceed_printed_maximum: bool | None = None
+    #: `source:` (a house rule's, where a variant wrote it); None where it writes none.
+    source: str | None = None
 
 
 @frozen_value
@@ -717,6 +732,8 @@ class DeckComposition:
     region: str | None
     decks: tuple[DeckSpec, ...]
     rules: tuple[str, ...]
+    #: `source:` (a house rule's, where a variant wrote it); None where it writes none.
+    source: str | None = None
 
 
 @frozen_value
@@ -806,6 +823,8 @@ class GeneralRule:
 
     text: str
     rules: tuple[str, ...]
+    #: `source:` (a house rule's, where a variant wrote it); None where it writes none.
+    source: str | None = None
 
 
 @frozen_value

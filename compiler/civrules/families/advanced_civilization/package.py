@@ -21,6 +21,7 @@ from typing import Any
 
 import jinja2
 
+from civrules.emit import entity_sources
 from civrules.emit import players as player_range
 from civrules.emit.export import fingerprint
 from civrules.emit.packaging import (
@@ -58,7 +59,7 @@ from civrules.families.advanced_civilization.model import (
 )
 from civrules.families.advanced_civilization.succession import STANDARD_LEVEL, ast_levels, tracks_by_level
 from civrules.load.document import Document
-from civrules.model import Unknown, rules_of, source_of
+from civrules.model import Entity, Unknown, rules_of, source_of
 from civrules.support.memo import register
 from civrules.support.tracked import shared
 
@@ -676,20 +677,26 @@ def _unknown_facts(ruleset: Ruleset, w: _Writer) -> Node:
 def _entity_sources(ruleset: Ruleset) -> Node:
     items = []
     for collection in ruleset.collections():
-        if collection.name == "borders":
-            continue
         for entity in collection:
             cited = _cited(entity.rules, entity.source)
-            level = entity.level if isinstance(entity, AstTrack) else None
-            key = f"{collection.name}.{entity.id}" + (f".{level}" if isinstance(level, str) else "")
-            if cited:
+            key = _source_key(collection.name, entity)
+            if cited and key is not None:
                 items.append((string(key), value(cited)))
             limit = entity.raw.get("max_primary_calamities") if isinstance(entity, Phase) else None
-            if isinstance(limit, dict):  # a limit with parts cites its own source (Mega Civilization §8)
+            if isinstance(limit, dict) and key is not None:  # a limit with parts cites its own (Mega §8)
                 own = _cited(rules_of(limit), source_of(limit))
                 if own:
                     items.append((string(f"{key}.max_primary_calamities"), value(own)))
     return call("FrozenMap", dct(items)) if items else Code("FrozenMap({})")
+
+
+def _source_key(collection: str, entity: Entity) -> str | None:
+    """An entity's key in ENTITY_SOURCES and ENTITY_FIELD_SOURCES ("collection.id", a track's
+    level after it); None for a border, which the package cites nowhere."""
+    if collection == "borders":
+        return None
+    level = entity.level if isinstance(entity, AstTrack) else None
+    return f"{collection}.{entity.id}" + (f".{level}" if isinstance(level, str) else "")
 
 
 #: Ids a source spells differently from the id the rule data uses for the same thing, with the
@@ -1427,6 +1434,7 @@ def _settings_tables(ruleset: Ruleset, exported: Mapping[str, Any], w: _Writer) 
         "ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]]",
         _entity_sources(ruleset),
     )
+    w.add(entity_sources.DOC, entity_sources.ANNOTATION, entity_sources.entity_field_sources(ruleset, _source_key))
     w.add(
         "The tables that are empty because the sources do not give them (unknown, not none): an empty\n"
         "table not named here is known to hold nothing.",
@@ -1590,8 +1598,8 @@ def _stacks(ruleset: Ruleset) -> list[dict[str, Any]]:
 DATA_NAMES = (
     "ADJACENCY", "AREAS", "AST_LEVELS", "AST_TRACKS", "BLOCK_BONUSES", "BORDERS", "CALAMITIES",
     "CALAMITY_COMBINATIONS", "CALAMITY_EFFECTS", "CALAMITY_IMMUNITIES", "CALAMITY_MODIFIERS", "CALAMITY_ORDER",
-    "CARDS", "COMMODITIES", "CREDIT_MATRIX", "DECK_COMPOSITIONS", "DRAFT", "ENTITY_SOURCES", "EPOCHS",
-    "FLOOD_PLAINS", "GROUPS", "HAND_LIMIT", "ID_ALIASES", "ID_ENUMS", "MINING_EXTRA_CARDS", "NATIONS",
+    "CARDS", "COMMODITIES", "CREDIT_MATRIX", "DECK_COMPOSITIONS", "DRAFT", "ENTITY_FIELD_SOURCES", "ENTITY_SOURCES",
+    "EPOCHS", "FLOOD_PLAINS", "GROUPS", "HAND_LIMIT", "ID_ALIASES", "ID_ENUMS", "MINING_EXTRA_CARDS", "NATIONS",
     "PHASES", "PHASE_ORDER", "PLAYERS", "PLAYER_COUNTS", "SCORING", "SETTINGS", "SET_VALUE_FORMULA", "STACK_SETUP",
     "TAXATION", "TRADE_STACKS", "UNKNOWN_COLLECTIONS", "UNKNOWN_FACTS", "VOLCANOES", "RULESET_FINGERPRINT",
     "RULESET_ID", "RULESET_NAME",

@@ -17,6 +17,7 @@ from typing import Any
 
 import jinja2
 
+from civrules.emit import entity_sources
 from civrules.emit import players as player_range
 from civrules.emit.export import fingerprint
 from civrules.emit.packaging import (
@@ -64,7 +65,8 @@ ID_NAMES = tuple(name for name, _, _ in ID_ENUMS)
 #: The public names of every package (RulesetPackage): tables of data.py, then helpers.
 DATA_NAMES = (
     "ACTIONS", "CARDS", "CARD_ANATOMY", "COLOURS", "COMPONENTS", "DECKS", "DECK_CARDS", "DECK_RULE", "DRAFT",
-    "ENTITY_SOURCES", "FACTIONS", "GENERAL_RULES", "GOODS", "ID_ALIASES", "ID_ENUMS", "LOCATION_KINDS", "PHASES",
+    "ENTITY_FIELD_SOURCES", "ENTITY_SOURCES", "FACTIONS", "GENERAL_RULES", "GOODS", "ID_ALIASES", "ID_ENUMS",
+    "LOCATION_KINDS", "PHASES",
     "PHASE_ORDER", "PLAYERS", "PRINTED_IDS", "ROUNDS", "RULESET_FINGERPRINT", "RULESET_ID", "RULESET_NAME", "SCORING",
     "SETTINGS", "SOLO_ACHIEVEMENTS", "STARTING_HAND", "UNKNOWN_COLLECTIONS", "UNKNOWN_FACTS",
 )  # fmt: skip
@@ -533,6 +535,11 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
         'The rule sections (or secondary sources) each entity\'s entry cites, by "collection.id".',
         "ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]]",
         _mapping(sources),
+    )
+    w.add(
+        entity_sources.DOC,
+        entity_sources.ANNOTATION,
+        entity_sources.entity_field_sources(ruleset, lambda collection, entity: f"{collection}.{entity.id}"),
     )
     empty = sorted(
         table

@@ -21,6 +21,7 @@ from typing import Any
 
 import jinja2
 
+from civrules.emit import entity_sources
 from civrules.emit import players as player_range
 from civrules.emit.export import fingerprint
 from civrules.emit.packaging import (
@@ -462,6 +463,11 @@ def data_module(ruleset: CivilizationRuleset, exported: Mapping[str, Any], stamp
         "ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]]",
         call("FrozenMap", dct(sources)) if sources else Code("FrozenMap({})"),
     )
+    w.add(
+        entity_sources.DOC,
+        entity_sources.ANNOTATION,
+        entity_sources.entity_field_sources(ruleset, lambda collection, entity: f"{collection}.{entity.id}"),
+    )
     empty = sorted(table for table, coll, _, _ in TABLES if not tuple(getattr(ruleset, coll)))
     w.add(
         "The tables that are empty because the sources do not give them (unknown, not none): every\n"
@@ -498,7 +504,8 @@ def data_module(ruleset: CivilizationRuleset, exported: Mapping[str, Any], stamp
 #: The public names of every package (RulesetPackage): tables of data.py, then helpers.
 DATA_NAMES = (
     *(t[0] for t in TABLES),
-    "BATTLE_HAND", "DRAFT", "ENTITY_SOURCES", "ID_ALIASES", "ID_ENUMS", "PLAYERS", "PYRAMID", "RESEARCH",
+    "BATTLE_HAND", "DRAFT", "ENTITY_FIELD_SOURCES", "ENTITY_SOURCES", "ID_ALIASES", "ID_ENUMS", "PLAYERS", "PYRAMID",
+    "RESEARCH",
     "RULESET_FINGERPRINT", "RULESET_ID", "RULESET_NAME", "SETTINGS", "UNKNOWN_COLLECTIONS", "UNKNOWN_FACTS",
 )  # fmt: skip
 HELPER_NAMES = (

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
         CREDIT_MATRIX,
         DECK_COMPOSITIONS,
         DRAFT,
+        ENTITY_FIELD_SOURCES,
         ENTITY_SOURCES,
         EPOCHS,
         FLOOD_PLAINS,
@@ -115,7 +116,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "3.1.2"
+__version__: Final = "3.2.0"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = "advanced-civilization"
@@ -139,6 +140,7 @@ _DATA = frozenset(
         "CREDIT_MATRIX",
         "DECK_COMPOSITIONS",
         "DRAFT",
+        "ENTITY_FIELD_SOURCES",
         "ENTITY_SOURCES",
         "EPOCHS",
         "FLOOD_PLAINS",
@@ -213,6 +215,7 @@ __all__ = [
     "CREDIT_MATRIX",
     "DECK_COMPOSITIONS",
     "DRAFT",
+    "ENTITY_FIELD_SOURCES",
     "ENTITY_SOURCES",
     "EPOCHS",
     "FLOOD_PLAINS",

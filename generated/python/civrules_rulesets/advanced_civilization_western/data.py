@@ -7801,6 +7801,38 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
     },
 )
 
+#: For each entity a variant changed (keyed as ENTITY_SOURCES), the citation of each field it
+#: changed (civrules export's field_sources): a house rule's value is cited by the house rule, not
+#: by the section its base cited for the value it replaced; None where the patch cites nothing.
+#: ENTITY_SOURCES lists the whole entity's: its definition's citation first, then each patch's.
+ENTITY_FIELD_SOURCES: Final[Mapping[str, Mapping[str, str | None]]] = FrozenMap(
+    {
+        "nations.africa": FrozenMap(
+            {
+                "start_areas": "rule 4.6, 4.61, 16.12; source: community/advciv_start_areas.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/civilizations.json)",
+            },
+        ),
+        "nations.italy": FrozenMap({"start_areas": None}),
+        "player_counts.4": FrozenMap({"configurations": "rule 16.6"}),
+        "areas.sahara": FrozenMap(
+            {
+                "start_nation": "source: community/advciv_start_areas.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/civilizations.json)",
+            },
+        ),
+        "areas.tripolitania": FrozenMap(
+            {
+                "start_nation": "source: community/advciv_start_areas.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/civilizations.json)",
+            },
+        ),
+        "areas.tunisia_2": FrozenMap(
+            {
+                "start_nation": "source: community/advciv_start_areas.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/civilizations.json)",
+            },
+        ),
+        "flood_plains.etruria": FrozenMap({"areas": "rule 4.42"}),
+    },
+)
+
 #: The tables that are empty because the sources do not give them (unknown, not none): an empty
 #: table not named here is known to hold nothing.
 UNKNOWN_COLLECTIONS: Final[frozenset[str]] = OrderedFrozenSet(())

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
         CREDIT_MATRIX,
         DECK_COMPOSITIONS,
         DRAFT,
+        ENTITY_FIELD_SOURCES,
         ENTITY_SOURCES,
         EPOCHS,
         FLOOD_PLAINS,
@@ -118,7 +119,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "3.1.1"
+__version__: Final = "3.2.0"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = "expansion-project"
@@ -142,6 +143,7 @@ _DATA = frozenset(
         "CREDIT_MATRIX",
         "DECK_COMPOSITIONS",
         "DRAFT",
+        "ENTITY_FIELD_SOURCES",
         "ENTITY_SOURCES",
         "EPOCHS",
         "FLOOD_PLAINS",
@@ -216,6 +218,7 @@ __all__ = [
     "CREDIT_MATRIX",
     "DECK_COMPOSITIONS",
     "DRAFT",
+    "ENTITY_FIELD_SOURCES",
     "ENTITY_SOURCES",
     "EPOCHS",
     "FLOOD_PLAINS",

@@ -6886,6 +6886,22 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
     },
 )
 
+#: For each entity a variant changed (keyed as ENTITY_SOURCES), the citation of each field it
+#: changed (civrules export's field_sources): a house rule's value is cited by the house rule, not
+#: by the section its base cited for the value it replaced; None where the patch cites nothing.
+#: ENTITY_SOURCES lists the whole entity's: its definition's citation first, then each patch's.
+ENTITY_FIELD_SOURCES: Final[Mapping[str, Mapping[str, str | None]]] = FrozenMap(
+    {
+        "calamities.volcano_earthquake": FrozenMap(
+            {
+                "disagreements": "source: Central America map variant, item 8 (advanced-civilization-and-expansion-project-rules.lined.txt, line 1057)",
+                "primary": "rule 29.2.1.7; rule 29.2.1.2, 29.2.1.5; rule 29.2.1.2",
+                "secondary": "rule 29.2.1.7; rule 29.2.1.2",
+            },
+        ),
+    },
+)
+
 #: The tables that are empty because the sources do not give them (unknown, not none): an empty
 #: table not named here is known to hold nothing.
 UNKNOWN_COLLECTIONS: Final[frozenset[str]] = OrderedFrozenSet(

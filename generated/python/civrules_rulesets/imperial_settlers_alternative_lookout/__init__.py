@@ -37,6 +37,7 @@ if TYPE_CHECKING:
         DECK_RULE,
         DECKS,
         DRAFT,
+        ENTITY_FIELD_SOURCES,
         ENTITY_SOURCES,
         FACTIONS,
         GENERAL_RULES,
@@ -90,7 +91,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "2.0.1"
+__version__: Final = "2.1.0"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = "imperial-settlers"
@@ -106,6 +107,7 @@ _DATA = frozenset(
         "DECK_RULE",
         "DECKS",
         "DRAFT",
+        "ENTITY_FIELD_SOURCES",
         "ENTITY_SOURCES",
         "FACTIONS",
         "GENERAL_RULES",
@@ -157,6 +159,7 @@ __all__ = [
     "DECK_CARDS",
     "DECK_RULE",
     "DRAFT",
+    "ENTITY_FIELD_SOURCES",
     "ENTITY_SOURCES",
     "FACTIONS",
     "GENERAL_RULES",

@@ -52,6 +52,7 @@ if TYPE_CHECKING:
         CULTURE_DECKS,
         CULTURE_SPACES,
         DRAFT,
+        ENTITY_FIELD_SOURCES,
         ENTITY_SOURCES,
         ERAS,
         GOVERNMENTS,
@@ -114,7 +115,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "3.1.1"
+__version__: Final = "3.1.0"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = "sid-meiers-civilization"
@@ -129,6 +130,7 @@ _DATA = frozenset(
         "CULTURE_DECKS",
         "CULTURE_SPACES",
         "DRAFT",
+        "ENTITY_FIELD_SOURCES",
         "ENTITY_SOURCES",
         "ERAS",
         "GOVERNMENTS",
@@ -188,6 +190,7 @@ __all__ = [
     "CULTURE_DECKS",
     "CULTURE_SPACES",
     "DRAFT",
+    "ENTITY_FIELD_SOURCES",
     "ENTITY_SOURCES",
     "ERAS",
     "GOVERNMENTS",

@@ -93,7 +93,7 @@ PLAYERS: Final[PlayerRange | None] = PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "d97d4240c280c005428ecd7dc4555d16037106392246db4409d2ebc768c5ceb5"
+RULESET_FINGERPRINT: Final = "90d0a726749597b6bdfaec953268dd74b4db5d561856b1080447c659d45a93c3"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -2819,6 +2819,295 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         ),
         "villages_markers.wealth": (
             "cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Villages)",
+        ),
+    },
+)
+
+#: For each entity a variant changed (keyed as ENTITY_SOURCES), the citation of each field it
+#: changed (civrules export's field_sources): a house rule's value is cited by the house rule, not
+#: by the section its base cited for the value it replaced; None where the patch cites nothing.
+#: ENTITY_SOURCES lists the whole entity's: its definition's citation first, then each patch's.
+ENTITY_FIELD_SOURCES: Final[Mapping[str, Mapping[str, str | None]]] = FrozenMap(
+    {
+        "technologies.pottery": FrozenMap(
+            {
+                "level": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 1 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+                "unlocks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 1 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "technologies.code_of_laws": FrozenMap(
+            {
+                "level": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 1 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+                "unlocks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 1 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "technologies.engineering": FrozenMap(
+            {
+                "level": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 2 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+                "unlocks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 2 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "technologies.chivalry": FrozenMap(
+            {
+                "level": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 2 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+                "unlocks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 2 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "technologies.masonry": FrozenMap(
+            {
+                "level": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 1 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+                "unlocks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 1 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "technologies.horseback_riding": FrozenMap(
+            {
+                "level": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 1 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+                "unlocks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 1 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "technologies.irrigacao": FrozenMap(
+            {
+                "level": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 2 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+                "unlocks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 2 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "technologies.navigation": FrozenMap(
+            {
+                "level": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 1 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+                "unlocks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 1 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "technologies.sailing": FrozenMap(
+            {
+                "unlocks": "source: cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "technologies.steam_power": FrozenMap(
+            {
+                "level": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 3 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+                "unlocks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 3 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "technologies.flight": FrozenMap(
+            {
+                "level": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 4 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "technologies.currency": FrozenMap(
+            {
+                "level": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 1 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+                "unlocks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 1 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "technologies.theology": FrozenMap(
+            {
+                "level": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 3 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+                "unlocks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 3 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "technologies.printing_press": FrozenMap(
+            {
+                "level": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 2 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+                "unlocks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 2 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "technologies.democracy": FrozenMap(
+            {
+                "level": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 2 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+                "unlocks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 2 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "technologies.gunpowder": FrozenMap(
+            {
+                "level": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 3 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+                "unlocks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 3 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "technologies.biology": FrozenMap(
+            {
+                "level": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 3 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+                "unlocks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 3 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "technologies.metalworking": FrozenMap(
+            {
+                "level": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 1 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+                "unlocks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 1 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "technologies.computers": FrozenMap(
+            {
+                "level": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 4 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+                "unlocks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 4 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "technologies.monarquia": FrozenMap(
+            {
+                "level": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 2 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+                "unlocks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Level 2 Tech); cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "technologies.space_flight": FrozenMap({"unlocks": "rule p12, p13/2-vitoria-pela-tecnologia"}),
+        "buildings.porto": FrozenMap(
+            {
+                "cost": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts",
+            },
+        ),
+        "buildings.puesto_comercial": FrozenMap(
+            {
+                "cost": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts",
+            },
+        ),
+        "buildings.oficina": FrozenMap(
+            {
+                "cost": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts",
+            },
+        ),
+        "buildings.mina_de_ferro": FrozenMap(
+            {
+                "cost": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts",
+            },
+        ),
+        "buildings.biblioteca": FrozenMap(
+            {
+                "cost": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts",
+            },
+        ),
+        "buildings.universidade": FrozenMap(
+            {
+                "cost": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
+                "disagreements": "source: p6/edificios-terrenos-validos ('Biblioteca, Universidade' joined by a comma); p12/melhorando-os-edificios",
+                "upgrade_of": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
+            },
+        ),
+        "buildings.marcado": FrozenMap(
+            {
+                "cost": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts",
+            },
+        ),
+        "buildings.banco": FrozenMap(
+            {
+                "cost": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
+                "disagreements": "source: p6/edificios-terrenos-validos ('Marcado, Banco' joined by a comma); p12/melhorando-os-edificios",
+                "upgrade_of": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
+            },
+        ),
+        "buildings.templo": FrozenMap(
+            {
+                "cost": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts",
+            },
+        ),
+        "buildings.catedral": FrozenMap(
+            {
+                "cost": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
+                "disagreements": "source: p6/edificios-terrenos-validos ('Templo, Catedral' joined by a comma); p12/melhorando-os-edificios",
+                "upgrade_of": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
+            },
+        ),
+        "buildings.academia_militar": FrozenMap(
+            {
+                "cost": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
+                "disagreements": "source: p6/edificios-terrenos-validos (its row lists 'Academia militar' and no Barracks); p12/melhorando-os-edificios",
+                "upgrade_of": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
+            },
+        ),
+        "buildings.barracks": FrozenMap(
+            {
+                "cost": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:packages/engine/src/terrain.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
+                "disagreements": "source: p6/edificios-terrenos-validos",
+                "limited": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:packages/engine/src/terrain.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
+                "terrains": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:packages/engine/src/terrain.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
+            },
+        ),
+        "buildings.muros": FrozenMap(
+            {
+                "cost": "source: cash1981/playciv@746f207075c7292ca479fad46a5a65c5b43a3865:packages/web/src/views/techText.ts",
+            },
+        ),
+        "unit_types.artilharia": FrozenMap(
+            {
+                "deck_size": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Artillery)",
+                "ranks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Artillery)",
+            },
+        ),
+        "unit_types.infantaria": FrozenMap(
+            {
+                "deck_size": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Infantry)",
+                "ranks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Infantry)",
+            },
+        ),
+        "unit_types.cavalaria": FrozenMap(
+            {
+                "deck_size": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Mounted)",
+                "ranks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Mounted)",
+            },
+        ),
+        "unit_types.aeronave": FrozenMap(
+            {
+                "deck_size": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Aircraft)",
+                "ranks": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Aircraft)",
+            },
+        ),
+        "wonders.the_hanging_gardens": FrozenMap(
+            {
+                "cost": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Wonders)",
+                "discount": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Wonders)",
+                "era": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Wonders)",
+            },
+        ),
+        "wonders.colossus": FrozenMap(
+            {
+                "era": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Wonders)",
+            },
+        ),
+        "wonders.stonehenge": FrozenMap(
+            {
+                "cost": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Wonders)",
+                "era": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Wonders)",
+            },
+        ),
+        "wonders.statue_of_liberty": FrozenMap(
+            {
+                "cost": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Wonders)",
+                "discount": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Wonders)",
+                "era": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Wonders)",
+            },
+        ),
+        "wonders.panama_canal": FrozenMap(
+            {
+                "cost": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Wonders)",
+                "discount": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Wonders)",
+                "era": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Wonders)",
+            },
+        ),
+        "wonders.himeji_samurai_castle": FrozenMap(
+            {
+                "cost": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Wonders)",
+                "discount": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Wonders)",
+                "era": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Wonders)",
+            },
+        ),
+        "wonders.porcelain_tower": FrozenMap(
+            {
+                "cost": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Wonders)",
+                "discount": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Wonders)",
+                "era": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Wonders)",
+            },
+        ),
+        "civilizations.roma": FrozenMap(
+            {
+                "starting_technology": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
+            },
+        ),
+        "civilizations.russia": FrozenMap(
+            {
+                "starting_technology": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
+            },
+        ),
+        "civilizations.egito": FrozenMap(
+            {
+                "starting_technology": "source: cash1981/civilization-boardgame-rest@37b6219f42d150b833be42050f3cb22cdec41333:src/main/resources/assets/gamedata-faf-waw.xlsx (sheet Civ)",
+            },
         ),
     },
 )

@@ -17,7 +17,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from civrules.emit.sheets.common import Notes, known, row_citation, rules_text
+from civrules.emit.sheets.common import Notes, citation_text, known, row_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.model import AstTrack, Epoch, Ruleset
 from civrules.families.advanced_civilization.succession import (
@@ -202,7 +202,10 @@ def ast_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[s
                 "rule": row_citation(epoch, ("requirements",), epoch.requirements.get("rule")),
             }
         )
-    ast_notes = [{"text": text, "rule": rules_text(rule)} for text, rule in (ruleset.ast.notes if ruleset.ast else ())]
+    ast_notes = [
+        {"text": text, "rule": citation_text(rule, source)}
+        for text, rule, source in (ruleset.ast.notes if ruleset.ast else ())
+    ]
     length = known_fact(ruleset.ast.spaces_per_track) if ruleset.ast is not None else None
     open_end = ""
     if any(opened.values()):

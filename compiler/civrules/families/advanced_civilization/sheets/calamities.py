@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import humanize, name_of, row_citation, rules_text, signed, unit_words
+from civrules.emit.sheets.common import citation_text, humanize, name_of, row_citation, signed, unit_words
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.calamities import (
     EffectAmount,
@@ -174,11 +174,13 @@ def calamity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> d
                 {
                     "amount": effect_amount_text(effect),
                     "text": effect.text if effect.text is not None else humanize(effect.kind or ""),
-                    "rule": rules_text(effect.rules),
+                    "rule": citation_text(effect.rules, effect.source),
                 }
                 for effect in calamity.effects_of(side)
             ]
-        immune = [{"text": entry.text or "", "rule": rules_text(entry.rules)} for entry in calamity.immune]
+        immune = [
+            {"text": entry.text or "", "rule": citation_text(entry.rules, entry.source)} for entry in calamity.immune
+        ]
         by_card: dict[str, dict[str, None]] = {}  # each card's parts, each once, in order
         amounts: dict[tuple[str, str, str], EffectAmount] = {}
         for modifier in calamity.modifiers:
@@ -190,7 +192,7 @@ def calamity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> d
         if combination is not None and combination.detailed:
             combination_text = combination.text if combination.text is not None else humanize(combination.mode or "")
         notes = [
-            {"text": entry.text, "rule": rules_text(entry.rules)}
+            {"text": entry.text, "rule": citation_text(entry.rules, entry.source)}
             for entry in [*calamity.no_effect_when, calamity.beneficiary]
             if entry is not None and entry.text
         ]
@@ -213,7 +215,7 @@ def calamity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> d
                 "immune": immune,
                 "modifiers": modifiers,
                 "combination": combination_text,
-                "combination_rule": rules_text(combination.rules)
+                "combination_rule": citation_text(combination.rules, combination.source)
                 if combination is not None and combination.detailed
                 else "",
                 "notes": notes,

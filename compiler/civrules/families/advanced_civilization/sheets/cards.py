@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import Notes, humanize, known, name_of, row_citation, rules_text
+from civrules.emit.sheets.common import Notes, citation_text, humanize, known, name_of, row_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.model import Card, CreditLine, Ruleset
 from civrules.families.advanced_civilization.sheets.marks import SymbolsMarkup, drawn_note, group_symbols, symbols
@@ -55,7 +55,9 @@ def card_chart(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[
             links = [
                 f"{humanize(link.effect)} {name_of(ruleset.calamities, link.calamity)}" for link in attribute.calamities
             ]
-            attributes.append({"text": attribute.text, "rule": rules_text(attribute.rules), "links": links})
+            attributes.append(
+                {"text": attribute.text, "rule": citation_text(attribute.rules, attribute.source), "links": links}
+            )
         if isinstance(card.prerequisites, Unknown):
             prerequisites = [notes.fact(card.prerequisites, "prerequisites")]
         else:

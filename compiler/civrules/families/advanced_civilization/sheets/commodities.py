@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import humanize, known, name_of, rules_text
+from civrules.emit.sheets.common import citation_text, humanize, known, name_of, setting_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.calamities import resolution_order
 from civrules.families.advanced_civilization.commodities import commodity_total, set_value, set_value_rule
@@ -72,7 +72,7 @@ def commodity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> 
     loose = [good(c) for c in ruleset.commodities if not isinstance(c.stack, int)]
     total = commodity_total(ruleset)
     purchases = [
-        {"stack": stack.number, "price": known(purchase.price), "rule": rules_text(purchase.rules)}
+        {"stack": stack.number, "price": known(purchase.price), "rule": citation_text(purchase.rules, purchase.source)}
         for stack in (ruleset.trade_stacks.stacks if ruleset.trade_stacks is not None else ())
         for purchase in stack.purchases
     ]
@@ -90,7 +90,9 @@ def commodity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> 
         "formula": "n × n × value"
         if rule.formula == "count_squared_times_value"
         else humanize(rule.formula or "unknown (not in the sources)"),
-        "set_rule": rules_text(set_rule.rules) if set_rule is not None else "",
+        "set_rule": setting_citation(ruleset.setting_origins, "set_value", cited_apart=("examples",))
+        if set_rule is not None
+        else "",
         "total": total if isinstance(total, int) else "",
         "purchases": purchases,
         "decks": _deck_compositions(ruleset),
@@ -110,7 +112,7 @@ def _block_bonuses(ruleset: Ruleset) -> list[dict[str, Any]]:
             else f"{band.players_min}–{band.players_max}",
             "shared": band.shared_goods == "bonus",
             "exceeds": band.may_exceed_printed_maximum is True,
-            "rule": rules_text(band.rules),
+            "rule": citation_text(band.rules, band.source),
         }
         for band in ruleset.block_bonuses
     ]
@@ -157,7 +159,7 @@ def _deck_compositions(ruleset: Ruleset) -> list[dict[str, Any]]:
                 "players": band,
                 "region": humanize(composition.region or ""),
                 "decks": decks,
-                "rule": rules_text(composition.rules),
+                "rule": citation_text(composition.rules, composition.source),
             }
         )
     return found

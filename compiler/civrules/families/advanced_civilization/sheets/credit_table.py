@@ -16,7 +16,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from civrules.emit.sheets.common import Notes, Page, environment, label_of, name_of, rules_text
+from civrules.emit.sheets.common import Notes, Page, environment, label_of, name_of, setting_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization import FAMILY
 from civrules.families.advanced_civilization.credits import credit_matrix
@@ -139,7 +139,7 @@ def credit_table(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
         "groups": groups,
         "drawn": drawn_note(groups),
         "policy": policy_sentences(policy),
-        "policy_rules": rules_text(policy.get("rule")),
+        "policy_rules": setting_citation(ruleset.setting_origins, "credit_policy"),
         "notes": notes.listed(),
         "geometry": {
             "frame": f"{FRAME:.2f}mm",
@@ -270,7 +270,7 @@ def credit_chart(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
         "groups": groups,
         "drawn": drawn_note(groups),
         "policy": policy_sentences(policy),
-        "policy_rules": rules_text(policy.get("rule")),
+        "policy_rules": setting_citation(ruleset.setting_origins, "credit_policy"),
         "notes": notes.listed(),
         "variant": source is not None and source.variant,
         "all_unknown": all_unknown,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import Notes, humanize, known, name_of, row_citation, rules_text
+from civrules.emit.sheets.common import Notes, citation_text, humanize, known, name_of, row_citation, setting_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.calamities import order_basis, resolution_order
 from civrules.families.advanced_civilization.model import Ruleset
@@ -42,14 +42,15 @@ def _hand_limit(ruleset: Ruleset, notes: Notes) -> dict[str, Any]:
         facts.append("how many you keep is public")
     if found.tradable_calamities_retained is False:
         facts.append("tradable calamities may not be kept")
-    rules = rules_text(found.rules)
+    # the limit's own facts, each cited by what wrote it; each band is cited on its own
+    rules = setting_citation(ruleset.setting_origins, "hand_limit", cited_apart=("by_players",))
     if found.by_players:
         # One limit per band of player counts (Mega Civilization §12): "8 commodity cards with 5–11
         # players; 9 with 12–18", each band's own citation beside it where it has one.
         bands = []
         for i, band in enumerate(found.by_players):
             kept = notes.fact(band.commodity_cards, "hand limit") if band.commodity_cards is not None else "—"
-            cited = rules_text(band.rules)
+            cited = citation_text(band.rules, band.source)
             bands.append(
                 f"{kept}{' commodity cards' if i == 0 else ''} with {band.players_min}–{band.players_max}"
                 f"{' players' if i == 0 else ''}{f' ({cited})' if cited else ''}"
@@ -82,7 +83,11 @@ def _taxation(ruleset: Ruleset, notes: Notes) -> dict[str, Any]:
             facts.append(f"never with {name_of(ruleset.cards, found.revolt_immune_card)}")
     per_city = found.tokens_per_city
     value = notes.fact(per_city, "tax") if per_city is not None else "—" + notes.mark("tax", "the rules state no rate")
-    return {"value": f"{value} tokens per city", "facts": facts, "rule": rules_text(found.rules)}
+    return {
+        "value": f"{value} tokens per city",
+        "facts": facts,
+        "rule": setting_citation(ruleset.setting_origins, "taxation"),
+    }
 
 
 def _phases(source: Source[Ruleset], notes: Notes) -> tuple[list[dict[str, Any]], str]:

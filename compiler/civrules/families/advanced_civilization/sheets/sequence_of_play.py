@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import humanize, known, row_citation, rules_text
+from civrules.emit.sheets.common import citation_text, humanize, known, row_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.model import Ruleset
 from civrules.model import Unknown
@@ -25,7 +25,10 @@ def sequence_sheet(ruleset: Ruleset) -> dict[str, Any]:
             order = phase.order_text or humanize(phase.order or "") or "—"
             reason = ""
         subs = [
-            {"name": sub.name if sub.name is not None else humanize(sub.id or ""), "rule": rules_text(sub.rules)}
+            {
+                "name": sub.name if sub.name is not None else humanize(sub.id or ""),
+                "rule": citation_text(sub.rules, sub.source),
+            }
             for sub in phase.sub_activities
         ]
         rows.append(
@@ -39,7 +42,9 @@ def sequence_sheet(ruleset: Ruleset) -> dict[str, Any]:
                 "subs": subs,
             }
         )
-    general = [{"text": entry.text, "rule": rules_text(entry.rules)} for entry in ruleset.general_rules]
+    general = [
+        {"text": entry.text, "rule": citation_text(entry.rules, entry.source)} for entry in ruleset.general_rules
+    ]
     return {"phases": rows, "general": general}
 
 

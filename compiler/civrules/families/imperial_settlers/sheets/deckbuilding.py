@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import rules_text
+from civrules.emit.sheets.common import setting_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
 
@@ -66,6 +66,6 @@ def build(source: Source[ImperialSettlersRuleset]) -> Mapping[str, Any]:
     return {
         "rule": rule,
         "pattern": sorted(rule.pattern.items(), reverse=True) if rule is not None else [],
-        "cited": rules_text(ruleset.deck_building_rules()),
+        "cited": setting_citation(ruleset.setting_origins, "deck_building"),
         "decks": decks,
     }

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import rules_text
+from civrules.emit.sheets.common import setting_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
 from civrules.families.imperial_settlers.sheets.words import PHRASES, name_of, words
@@ -52,7 +52,7 @@ def build(source: Source[ImperialSettlersRuleset]) -> Mapping[str, Any]:
             "defence": solo.defence_protects,
             "samurai": solo.samurai_protects,
             "winning": PHRASES.get(solo.winning_compare or "", None),
-            "rule": rules_text(solo.rules),
+            "rule": setting_citation(ruleset.setting_origins, "solo"),
         },
         "levels": levels,
         "table_rule": "p14",

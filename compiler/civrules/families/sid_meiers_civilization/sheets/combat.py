@@ -9,6 +9,7 @@ from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.sid_meiers_civilization import rules
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 from civrules.families.sid_meiers_civilization.sheets.tables import Row, Section, Sheet, name_in
+from civrules.model import rules_of, source_of
 
 SITUATIONS = {
     "defending_city": "defending a city that is not the capital",
@@ -23,9 +24,10 @@ def combat_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
     combat = ruleset.rule("combat")
     hand = rules.battle_hand(ruleset)
     raw = combat.get("battle_hand") if isinstance(combat.get("battle_hand"), Mapping) else {}
-    from civrules.emit.sheets.common import rules_text
+    from civrules.emit.sheets.common import citation_text
 
-    rule = rules_text(raw.get("rule")) if isinstance(raw, Mapping) else ""
+    # the battle hand's own citation, a house rule's `source:` too (cited as what wrote its facts)
+    rule = citation_text(rules_of(raw), source_of(raw)) if isinstance(raw, Mapping) else ""
     cards = Section("Battle hand", ("", "Cards"), numeric=frozenset({1}))
     if hand["base"] is not None:
         cards.rows.append(Row(["to begin with", str(hand["base"])], rule))
