@@ -18,10 +18,9 @@ def law_price(rules: ac_runtime.RulesetPackage) -> int:
     return rules.purchase_cost([], "law")
 
 
-def named_per_trade(rules: ac_runtime.RulesetPackage) -> int:
-    """How many of the cards given in a trade must be named truly (the trade phase's rule; 0 where
-    the phase says nothing)."""
-    return rules.PHASES["trade"].named_trade_cards or 0
+def city_and_token(rules: ac_runtime.RulesetPackage) -> int:
+    """The unit points of a city and a token in a calamity's loss (the resolution phase's rule)."""
+    return rules.unit_points(cities=1, tokens=1)
 
 
 def pottery_first(rules: smc_runtime.RulesetPackage) -> bool:
@@ -39,7 +38,7 @@ def views() -> tuple[
 ]:
     """One view per family, typed as the family's protocol without a cast."""
     ep: ac_runtime.RulesetPackage = expansion_project.assuming(ac_runtime.Assumptions(card_costs={"law": 170}))
-    mega: ac_runtime.RulesetPackage = mega_civilization.assuming(ac_runtime.Assumptions(named_trade_cards=2))
+    mega: ac_runtime.RulesetPackage = mega_civilization.assuming(ac_runtime.Assumptions(unit_points=(5, 1)))
     smc: smc_runtime.RulesetPackage = sid_meiers_civilization.assuming(
         smc_runtime.Assumptions(technology_levels={"pottery": 1})
     )
@@ -55,10 +54,10 @@ def run() -> tuple[int, int, bool, dict[str, int]]:
     direct = ac_runtime.AssumedPackage(expansion_project, ac_runtime.Assumptions(card_costs={"law": 170}))
     again: ac_runtime.RulesetPackage = direct  # the class itself satisfies the protocol
     assert again.assuming(ac_runtime.Assumptions()).CARDS["law"].cost is None
-    assert isinstance(mega, ac_runtime.AssumedPackage) and mega.ASSUMPTIONS.named_trade_cards == 2
+    assert isinstance(mega, ac_runtime.AssumedPackage) and mega.ASSUMPTIONS.unit_points == (5, 1)
     smc_class: smc_runtime.RulesetPackage = smc_runtime.AssumedPackage(
         sid_meiers_civilization, smc_runtime.Assumptions()
     )
     is_class: is_runtime.RulesetPackage = is_runtime.AssumedPackage(imperial_settlers, is_runtime.Assumptions())
     assert smc_class.RULESET_ID == "sid-meiers-civilization" and is_class.RULESET_ID == "imperial-settlers"
-    return law_price(ep), named_per_trade(mega), pottery_first(smc), japanese_income(imperial, ["jap011"])
+    return law_price(ep), city_and_token(mega), pottery_first(smc), japanese_income(imperial, ["jap011"])

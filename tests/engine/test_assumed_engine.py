@@ -19,8 +19,8 @@ if str(GENERATED) not in sys.path:
 def test_engine_code_runs_on_the_views_of_every_family() -> None:
     from tests.engine import assumed_engine
 
-    law, named, pottery, income = assumed_engine.run()
-    assert (law, named, pottery) == (170, 2, True)
+    law, points, pottery, income = assumed_engine.run()
+    assert (law, points, pottery) == (170, 6, True)
     assert income == {"defence": 1, "raze": 1, "wood": 2, "worker": 4}
 
 

@@ -65,7 +65,11 @@ BOUNDED: dict[str, tuple[Callable[..., object], str, str]] = {
     ),
     "ac min_trade_cards": (ac_runtime.Assumptions, "min_trade_cards", PHASE + "min_trade_cards"),
     "ac named_trade_cards": (ac_runtime.Assumptions, "named_trade_cards", PHASE + "named_trade_cards"),
-    "ac max_primary_calamities": (ac_runtime.Assumptions, "max_primary_calamities", PHASE + "max_primary_calamities"),
+    "ac max_primary_calamities": (
+        ac_runtime.Assumptions,
+        "max_primary_calamities",
+        PHASE + "max_primary_calamities/oneOf/0",  # the number; a limit with parts is not assumed
+    ),
     "ac ship_moves": (ac_runtime.Assumptions, "ship_moves", PHASE + "ship_moves"),
     "ac hand_limit": (
         ac_runtime.Assumptions,

@@ -620,6 +620,10 @@ LISTED_BEYOND_COPIES: dict[str, tuple[str, Call]] = {
         r"^'famine' is listed 3 times in received: the game has 2 copies of it",
         lambda: ep.calamities_suffered(["famine"] * 3, stoic=True),
     ),
+    "ac.calamity_resolution_order": (
+        r"^'famine' is listed twice in calamities: the game has 1 copy of it \(Calamity.copies\)$",
+        lambda: ac.calamity_resolution_order(["famine", "famine"]),
+    ),
 }
 
 
@@ -632,10 +636,11 @@ def test_a_game_object_listed_more_times_than_the_game_has_it_is_out_of_domain(c
 
 def test_each_game_object_listed_once_or_up_to_its_copies_is_still_answered() -> None:
     """The counterparts: one Porcelain Tower, a pyramid of distinct technologies, two copies of an
-    Expansion Project calamity (it has two of each), a civilization card held once."""
+    Expansion Project calamity (it has two of each), a civilization card held once, one card of each
+    of two Advanced Civilization calamities (it has one of each, 9.1)."""
     assert smc.research_cost(1, ["porcelain_tower"]) == max(0, (smc.RESEARCH.costs[1] or 0) - 5)
     assert _smc_view().may_place_technology(["pottery", "code_of_laws"], "masonry") is True  # type: ignore[attr-defined]
     assert _smc_view().may_place_technology(["pottery"], "masonry") is False  # type: ignore[attr-defined]
     assert ep.calamity_resolution_order(["famine", "famine"]) == ("famine", "famine")
     assert ac.credit_toward(["pottery"], "law") == ac.credit_toward(("pottery",), "law")
-    assert ac.calamity_resolution_order(["famine", "famine"]) == ("famine", "famine")  # copies not given: no bound
+    assert ac.calamity_resolution_order(["famine", "epidemic"]) == ("famine", "epidemic")  # one card of each

@@ -725,7 +725,12 @@ def _phase_fact(phases: "Mapping[str, Phase]", phase: str, field: str, what: str
     found = phases.get(phase)
     value = None if found is None else getattr(found, field)
     if value is None:
-        raise UnknownFactError(f"{what} is not in the sources (the {phase} phase's {field})")
+        # The data writes no such number: the runtime cannot tell whether the sources lack it or
+        # the data does not hold it (Mega Civilization's calamity limit was in its cited source).
+        raise UnknownFactError(
+            f"this ruleset does not give {what} (the {phase} phase's {field}): "
+            f"an engine may supply it with assuming(Assumptions({field}=...))"
+        )
     return value
 
 
@@ -910,13 +915,51 @@ def calamities_suffered(
     limit = _phase_int(
         phases, "resolution_of_calamities", "max_primary_calamities", "how many calamities a player suffers"
     )
-    if len(cards) <= limit:
-        return cards
+    phase = phases["resolution_of_calamities"]
+    kept = list(cards)
+    if phase.max_of_one_calamity is not None:
+        # the extra cards of one calamity go first, whatever else he holds (Mega Civilization §8);
+        # they are alike, so which of them goes does not matter
+        seen: Counter[str] = Counter()
+        unique = []
+        for calamity in kept:
+            seen[calamity] += 1
+            if seen[calamity] <= phase.max_of_one_calamity:
+                unique.append(calamity)
+        kept = unique
+    by_severity = (("major", phase.max_major_calamities), ("minor", phase.max_minor_calamities))
+    over = [(severity, most) for severity, most in by_severity if most is not None]
+    if len(kept) <= limit and not any(_of_severity(kept, s, table) > m for s, m in over):
+        return resolution_order(order, kept)
     if rng is None:
         from random import Random
 
         rng = Random()
-    return resolution_order(order, rng.sample(list(cards), limit))
+    if not over:  # one number (Advanced Civilization 29.5): that many drawn at random
+        return resolution_order(order, rng.sample(kept, limit))
+    # then the excess of a severity over its limit, then any over the total, each at random: the
+    # fewest discards that meet every part of the limit
+    for severity, most in over:
+        of_it = [c for c in kept if _severity(c, table) == severity]
+        for gone in rng.sample(of_it, max(0, len(of_it) - most)):
+            kept.remove(gone)
+    if len(kept) > limit:
+        kept = rng.sample(kept, limit)
+    return resolution_order(order, kept)
+
+
+def _severity(calamity: str, table: "Mapping[str, Calamity] | None") -> str:
+    found = None if table is None else table.get(calamity)
+    if found is None or found.severity is None:
+        raise UnknownFactError(
+            f"whether {calamity} is a major or a minor calamity is not given by this ruleset (CALAMITIES), "
+            "and its calamity limit counts them apart"
+        )
+    return str(found.severity)
+
+
+def _of_severity(calamities: "list[str]", severity: str, table: "Mapping[str, Calamity] | None") -> int:
+    return sum(1 for c in calamities if _severity(c, table) == severity)
 
 
 def ship_range(phases: "Mapping[str, Phase]", cards: "Mapping[str, Card]", held: "Iterable[str]") -> int:
@@ -944,7 +987,8 @@ def _unit_values(phases: "Mapping[str, Phase]") -> "tuple[int, int]":
     value = None if found is None else found.unit_points
     if value is None:
         raise UnknownFactError(
-            "what a city and a token count for is not in the sources (the resolution_of_calamities phase's unit_points)"
+            "this ruleset does not give what a city and a token count for (the resolution_of_calamities phase's "
+            "unit_points): an engine may supply it with assuming(Assumptions(unit_points=...))"
         )
     return value
 

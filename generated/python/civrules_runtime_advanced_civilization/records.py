@@ -716,7 +716,8 @@ class Calamity(Record):
     severity: Severity | None
     #: The rule sections (or sources) the calamity cites.
     rules: tuple[str, ...]
-    #: How many cards of it the game has, where the rules say (Expansion Project).
+    #: How many cards of it the game has: one unless the rules say more (the Expansion Project and
+    #: Mega Civilization: two). None only from a package built before every calamity carried it.
     copies: int | None
     #: How its beneficiary is chosen (e.g. "most_unit_points_in_stock"), where it has one.
     beneficiary: str | None
@@ -1519,9 +1520,11 @@ class Phase(Record):
     act, and the numbers of its rules: for the trade the fewest cards each side of a trade gives
     and how many of them he names truthfully (28.3: three, two); for the resolution of calamities
     the most one player suffers as primary victim (29.5: two) and what a city and a token count
-    for in a loss of unit points (29.62: five and one); for the movement the most sea areas a ship
-    moves through (23.52: four). None where the phase has no such rule or the sources do not give
-    it."""
+    for in a loss of unit points (29.62: five and one), and where the limit has parts the most
+    major and minor calamities and cards of one calamity a player keeps (Mega Civilization §8: 2,
+    3, one); for the movement the most sea areas a ship moves through (23.52: four). None where
+    the phase has no such rule or the ruleset does not give it (a limit's part: no limit of its
+    own)."""
 
     __slots__ = (
         "id",
@@ -1537,6 +1540,9 @@ class Phase(Record):
         "named_trade_cards",
         "sub_activities",
         "military_last",
+        "max_major_calamities",
+        "max_minor_calamities",
+        "max_of_one_calamity",
     )
     __match_args__ = (
         "id",
@@ -1552,6 +1558,9 @@ class Phase(Record):
         "named_trade_cards",
         "sub_activities",
         "military_last",
+        "max_major_calamities",
+        "max_minor_calamities",
+        "max_of_one_calamity",
     )
 
     id: str
@@ -1575,6 +1584,13 @@ class Phase(Record):
     sub_activities: tuple[SubActivity, ...]
     #: The civilization card whose holders act last in the phase (Military, in the movement).
     military_last: str | None
+    #: Of the calamities a player suffers, the most major ones (None: no limit of their own).
+    max_major_calamities: int | None
+    #: Of the calamities a player suffers, the most minor ones (None: no limit of their own).
+    max_minor_calamities: int | None
+    #: The most cards of one calamity a player suffers; he discards the extra ones first (None: no
+    #: limit beyond the calamity's copies).
+    max_of_one_calamity: int | None
 
     def __init__(
         self,
@@ -1591,6 +1607,9 @@ class Phase(Record):
         named_trade_cards: int | None = None,
         sub_activities: tuple[SubActivity, ...] = (),
         military_last: str | None = None,
+        max_major_calamities: int | None = None,
+        max_minor_calamities: int | None = None,
+        max_of_one_calamity: int | None = None,
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
@@ -1605,6 +1624,9 @@ class Phase(Record):
         _set(self, "named_trade_cards", named_trade_cards)
         _set(self, "sub_activities", sub_activities)
         _set(self, "military_last", military_last)
+        _set(self, "max_major_calamities", max_major_calamities)
+        _set(self, "max_minor_calamities", max_minor_calamities)
+        _set(self, "max_of_one_calamity", max_of_one_calamity)
 
 
 class TradeDeckSetup(Record):

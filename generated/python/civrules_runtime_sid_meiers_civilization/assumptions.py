@@ -140,6 +140,9 @@ class AssumedPackage(AssumedView):
     def may_stand_on(self, building: AnyId, terrain: AnyId) -> bool:
         return logic.may_stand_on(self.BUILDINGS, self._package.TERRAINS, building, terrain)
 
+    def upgrade_of(self, building: AnyId) -> str | None:
+        return logic.upgrade_of(self.BUILDINGS, self._package.UNKNOWN_FACTS, building)
+
     def battle_hand_size(
         self,
         figures: int,

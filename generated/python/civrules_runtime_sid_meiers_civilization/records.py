@@ -124,10 +124,16 @@ class Terrain(Record):
 
 class Building(Record):
     """A building: the terrains it may stand on (None: not in the sources), whether it stands in the
-    city centre, whether it is limited (one per city), what it upgrades, its cost and combat bonus."""
+    city centre, whether it is limited (one per city), what it upgrades (None: none, or where
+    ``upgrade_unknown`` is True, not in the sources: the helper ``upgrade_of`` tells them apart), its
+    cost and combat bonus."""
 
-    __slots__ = ("id", "name", "terrains", "city_centre", "limited", "upgrade_of", "cost", "combat_bonus")
-    __match_args__ = ("id", "name", "terrains", "city_centre", "limited", "upgrade_of", "cost", "combat_bonus")
+    __slots__ = (
+        "id", "name", "terrains", "city_centre", "limited", "upgrade_of", "cost", "combat_bonus", "upgrade_unknown",
+    )  # fmt: skip
+    __match_args__ = (
+        "id", "name", "terrains", "city_centre", "limited", "upgrade_of", "cost", "combat_bonus", "upgrade_unknown",
+    )  # fmt: skip
 
     id: str
     name: str
@@ -137,6 +143,9 @@ class Building(Record):
     upgrade_of: str | None
     cost: int | None
     combat_bonus: int | None
+    #: True where the sources leave open whether it upgrades a building, and which (``upgrade_of``
+    #: is then None, which does not mean none: Sid Meier's base game, p12).
+    upgrade_unknown: bool
 
     def __init__(
         self,
@@ -148,6 +157,7 @@ class Building(Record):
         upgrade_of: str | None = None,
         cost: int | None = None,
         combat_bonus: int | None = None,
+        upgrade_unknown: bool = False,
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
@@ -157,6 +167,7 @@ class Building(Record):
         _set(self, "upgrade_of", upgrade_of)
         _set(self, "cost", cost)
         _set(self, "combat_bonus", combat_bonus)
+        _set(self, "upgrade_unknown", upgrade_unknown)
 
 
 class Rank(Record):

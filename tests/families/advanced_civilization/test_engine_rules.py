@@ -129,6 +129,32 @@ def test_resolution_order_keeps_every_copy_of_a_calamity_card() -> None:
     assert ac.calamity_resolution_order(["piracy", "volcano_earthquake"]) == ("volcano_earthquake", "piracy")
 
 
+def test_a_calamity_without_copies_is_one_card_so_a_second_is_refused() -> None:
+    """The calamities schema says an absent `copies` means one (Advanced Civilization has 12
+    calamity cards, one of each: 9.1), and docs/engine.md promises a helper refuses a calamity listed
+    more often than the game has copies: a second Epidemic is no card of Advanced Civilization (it
+    was accepted, the absent count read as no bound), a third none of the Expansion Project."""
+    for package in (advanced_civilization, advanced_civilization_western):
+        assert {c.copies for c in package.CALAMITIES.values()} == {1}
+        with pytest.raises(OutOfDomainError, match="1 copy"):
+            package.calamity_resolution_order(["epidemic", "epidemic"])
+        with pytest.raises(OutOfDomainError, match="1 copy"):
+            package.calamities_suffered(["epidemic", "epidemic"])
+    with pytest.raises(OutOfDomainError, match="2 copies"):
+        ep.calamity_resolution_order(["epidemic"] * 3)
+
+
+def test_mega_civilization_has_two_cards_of_each_calamity() -> None:
+    """Mega Civilization's two trade card blocks (12-18 players) each hold a full set of calamities:
+    a single block (up to 11 players) has no duplicates (menuan §8), so the game has two cards of
+    each, and §8's Example 2 has a player of a 16-player game holding two Superstitions."""
+    mc = mega_civilization
+    assert {c.copies for c in mc.CALAMITIES.values()} == {2}
+    assert mc.calamity_resolution_order(["superstition", "superstition"]) == ("superstition", "superstition")
+    with pytest.raises(OutOfDomainError, match="2 copies"):
+        mc.calamity_resolution_order(["superstition"] * 3)
+
+
 def test_secondary_amounts_are_the_same_through_every_holding() -> None:
     """value and loss are one computation: for every secondary effect, ``value`` is ``loss`` of
     its limit, whatever the victim holds."""
@@ -472,6 +498,80 @@ def test_a_primary_victim_suffers_at_most_two_calamities_drawn_at_random() -> No
         ep.calamities_suffered([ep.CalamityId(c) for c in received])  # the Expansion Project's rules do not say
 
 
+def test_mega_civilization_limits_the_calamities_a_player_keeps_as_section_8_says() -> None:
+    """menuan §8, "Calamity limit per player": at most 3 calamities, at most 2 of them major, none
+    twice; a duplicate is discarded first, then the excess at random. Its Example 2 (a 16-player
+    game): Superstition twice, Tyranny, Squandered Wealth and Coastal Migration; one Superstition
+    goes, then one of the 4 left, any of them. The limit was only a note, and the helper refused
+    even a legal pair as "not in the sources"."""
+    import random
+
+    mc = mega_civilization
+    limit = mc.PHASES["resolution_of_calamities"]
+    assert (limit.max_primary_calamities, limit.max_major_calamities, limit.max_minor_calamities) == (3, 2, 3)
+    assert limit.max_of_one_calamity == 1
+    assert mc.calamities_suffered(["famine", "epidemic"]) == ("famine", "epidemic")
+    example: list[Any] = ["superstition", "superstition", "tyranny", "squandered_wealth", "coastal_migration"]
+    assert [str(mc.CALAMITIES[c].severity) for c in example] == ["major"] * 3 + ["minor"] * 2
+    discarded = set()
+    for seed in range(24):
+        kept = mc.calamities_suffered(example, rng=random.Random(seed))
+        assert len(kept) == 3 and kept.count("superstition") <= 1, kept
+        assert kept == mc.calamity_resolution_order([mc.CalamityId(c) for c in kept])
+        (gone,) = {"superstition", "tyranny", "squandered_wealth", "coastal_migration"} - set(kept)
+        discarded.add(gone)
+    assert discarded == {"superstition", "tyranny", "squandered_wealth", "coastal_migration"}
+    # Example 1 (an 8-player game): Famine, Treachery and Barbarian Hordes; one of them is discarded
+    kept = mc.calamities_suffered(["famine", "treachery", "barbarian_hordes"], rng=random.Random(1))
+    assert len(kept) == 2 and set(kept) < {"famine", "treachery", "barbarian_hordes"}
+    # three majors and a minor: only a major goes (the fewest discards that meet both limits)
+    for seed in range(8):
+        kept = mc.calamities_suffered(["famine", "flood", "epidemic", "tempest"], rng=random.Random(seed))
+        assert len(kept) == 3 and "tempest" in kept
+    assert mc.calamities_suffered(["famine", "flood", "epidemic"], stoic=True) == ("famine", "flood", "epidemic")
+
+
+def test_where_mega_civilization_uses_no_minor_calamities_a_player_keeps_at_most_two() -> None:
+    """§8: "In a game of 5-8 and 12-14 players, no Minor Calamities are used. In this case the rule
+    should be read as 'no more than 2 calamities'": the decks of those counts hold no minor
+    calamity, so the limit of 2 major ones is the whole limit."""
+    import random
+
+    mc = mega_civilization
+    for players in range(5, 19):
+        severities: set[str] = set()
+        for region in (None, "west", "east"):
+            try:
+                decks = mc.decks_for(players, region)
+            except OutOfDomainError:
+                continue
+            severities |= {str(s) for d in decks for s in d.calamity_severities or ()}
+        assert ("minor" in severities) == (9 <= players <= 11 or players >= 15), players
+    majors: list[Any] = ["famine", "flood", "epidemic", "piracy"]
+    assert len(mc.calamities_suffered(majors, rng=random.Random(3))) == 2
+
+
+def test_mega_civilization_gives_a_ships_range_and_the_cards_named_in_a_trade() -> None:
+    """Two more numbers the cited transcription states that the data left out, which the helpers
+    refused as "not in the sources": a ship moves 4 areas by water a turn (menuan §3, Ship movement),
+    and each side of a trade names 2 commodities truthfully with the number of cards (§7)."""
+    mc = mega_civilization
+    assert mc.PHASES["movement"].ship_moves == 4 and mc.ship_range([]) == 4
+    assert mc.PHASES["trade"].named_trade_cards == 2
+    assert mc.trade_problems(["grain", "grain", "clay"], 3, ["grain", "grain"]) == ()
+    assert mc.trade_problems(["grain", "grain", "clay"], 3, ["grain"])  # one named: too few
+
+
+def test_a_limit_the_ruleset_does_not_write_is_not_said_to_be_missing_from_the_sources() -> None:
+    """An absent phase number is what the ruleset's data does not write, which the runtime cannot
+    know the sources lack (Mega Civilization's limit was in its cited source): the error says so."""
+    with pytest.raises(UnknownFactError) as raised:
+        ep.calamities_suffered(["flood", "famine", "piracy"])
+    said = str(raised.value)
+    assert "not in the sources" not in said
+    assert "max_primary_calamities" in said and "assuming" in said
+
+
 def test_a_ship_moves_four_sea_areas_five_with_cloth_making() -> None:
     """23.52: up to four moves through sea areas; Cloth Making (32.x attribute): five."""
     assert ac.ship_range([]) == 4
@@ -564,6 +664,26 @@ def test_an_engine_plays_a_draft_with_its_own_assumptions_which_the_view_names()
         view.require_complete()
     with pytest.raises(UnknownFactError):
         view.purchase_cost([], "pottery")  # only what was assumed
+
+
+def test_a_view_keeps_every_field_of_a_phase_it_assumes_nothing_of() -> None:
+    """A view rebuilt every phase from six of its fields: the sub-activities, the card whose
+    holders act last and a calamity limit's parts were dropped (Mega Civilization's limit of 2
+    major calamities, its 5a-5c steps). Only the assumed field may differ."""
+    for package, assumed in (
+        (ep, Assumptions(max_primary_calamities=2, ship_moves=4, why="our table's rules")),
+        (mega_civilization, Assumptions(card_costs={}, why="nothing the data lacks")),
+        (ac, Assumptions()),
+    ):
+        view = package.assuming(assumed)
+        for phase, record in package.PHASES.items():
+            seen = view.PHASES[phase]
+            assert (
+                seen.replace(max_primary_calamities=record.max_primary_calamities, ship_moves=record.ship_moves)
+                == record
+            ), phase
+    # the view's limit keeps its parts: of three major calamities, two
+    assert len(mega_civilization.assuming(Assumptions()).calamities_suffered(["famine", "flood", "epidemic"])) == 2
 
 
 def test_a_track_length_in_the_data_cannot_be_assumed() -> None:

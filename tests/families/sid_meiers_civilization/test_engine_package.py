@@ -88,6 +88,33 @@ def test_units_cost_five_seven_nine_eleven_and_aircraft_twelve() -> None:
         base.unit_cost("aeronave", 2)
 
 
+#: The buildings the p6 table joins to the one before them with a comma, which p12 does not name as
+#: an upgrade (it names only Granary and Aqueduct, whose pair the table also prints with a comma).
+OPEN_UPGRADES: tuple[Any, ...] = ("universidade", "banco", "catedral", "academia_militar")
+
+
+def test_whether_university_bank_cathedral_and_academy_are_upgrades_is_unknown_in_the_base_game() -> None:
+    """p12: "some" buildings have a basic and an improved face, Granary and Aqueduct the example;
+    the market board that marks the improved ones is not in the sources. The base game wrote these
+    four as nobody's upgrade; they are unknown there, and asked, the helper says why. A building the
+    rulebook pairs (Aqueduct) or that is basic (Library) is answered; the community transcription
+    answers all four."""
+    for building in OPEN_UPGRADES:
+        record = base.BUILDINGS[building]
+        assert record.upgrade_of is None and record.upgrade_unknown, building
+        with pytest.raises(UnknownFactError, match=r"p12") as raised:
+            base.upgrade_of(building)
+        assert building in str(raised.value)
+        assert community.BUILDINGS[building].upgrade_unknown is False
+    assert [community.upgrade_of(b) for b in OPEN_UPGRADES] == ["biblioteca", "marcado", "templo", "barracks"]
+    assert base.upgrade_of("aqueduto") == "celeiro" and base.upgrade_of("mina_de_ferro") == "oficina"
+    assert base.upgrade_of("biblioteca") is None and not base.BUILDINGS["biblioteca"].upgrade_unknown
+    with pytest.raises(UnknownIdError):
+        base.upgrade_of("universidad")  # type: ignore[arg-type]
+    fields = {fact.field for fact in base.UNKNOWN_FACTS}
+    assert {f"buildings[{b}].upgrade_of" for b in OPEN_UPGRADES} <= fields
+
+
 def test_granary_and_aqueduct_costs_and_where_buildings_stand() -> None:
     """p6 (the building/terrain table), p13 (Granary 5, Aqueduct 8)."""
     assert base.BUILDINGS["celeiro"].cost == 5 and base.BUILDINGS["aqueduto"].cost == 8

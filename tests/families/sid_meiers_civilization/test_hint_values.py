@@ -26,29 +26,38 @@ def found(code: str, edits: dict[str, list[tuple[str, str]]]) -> list[Diagnostic
     return [d for d in analysis.diagnostics if d.code == code]
 
 
-#: The University made an upgrade of the Aqueduct at 7: the Aqueduct must cost more than the
-#: Granary's 5 and less than 7.
-UPGRADED_AQUEDUCT = (
-    '{id: universidade, name: "Universidade", terrains: [pradaria], limited: false, cost: {unknown: *no_cost}',
-    '{id: universidade, name: "Universidade", terrains: [pradaria], limited: false, upgrade_of: aqueduto, cost: 7',
-)
+def _university_entry() -> str:
+    """The University's entry as shipped (its cost and whether it is an upgrade unknown)."""
+    text = shipped_text(BUILDINGS)
+    start = text.index("{id: universidade,")
+    return text[start : text.index("}\n", text.index(" rule: ", start)) + 1]
+
+
+def upgraded_aqueduct(cost: int = 7) -> tuple[str, str]:
+    """The University made an upgrade of the Aqueduct at ``cost`` (7: the Aqueduct must then cost
+    more than the Granary's 5 and less than 7); read when a test asks, not at collection."""
+    return (
+        _university_entry(),
+        '{id: universidade, name: "Universidade", terrains: [pradaria], limited: false, upgrade_of: aqueduto,'
+        f' cost: {cost}, rule: "p6/edificios-terrenos-validos"}}',
+    )
 
 
 def test_an_upgrade_cost_hint_fits_below_the_building_that_upgrades_it() -> None:
     [t008] = found(
-        "T008", {BUILDINGS: [UPGRADED_AQUEDUCT, ("upgrade_of: celeiro, cost: 8", "upgrade_of: celeiro, cost: 5")]}
+        "T008", {BUILDINGS: [upgraded_aqueduct(), ("upgrade_of: celeiro, cost: 8", "upgrade_of: celeiro, cost: 5")]}
     )
     assert t008.hint == "make it cost 6"
     assert (
         found(
-            "T008", {BUILDINGS: [UPGRADED_AQUEDUCT, ("upgrade_of: celeiro, cost: 8", "upgrade_of: celeiro, cost: 6")]}
+            "T008", {BUILDINGS: [upgraded_aqueduct(), ("upgrade_of: celeiro, cost: 8", "upgrade_of: celeiro, cost: 6")]}
         )
         == []
     )
 
 
 def test_an_upgrade_cost_hint_says_when_no_cost_fits() -> None:
-    squeezed = (UPGRADED_AQUEDUCT[0], UPGRADED_AQUEDUCT[1].replace("cost: 7", "cost: 6"))
+    squeezed = upgraded_aqueduct(6)
     [t008] = found("T008", {BUILDINGS: [squeezed, ("upgrade_of: celeiro, cost: 8", "upgrade_of: celeiro, cost: 5")]})
     assert t008.hint is not None and t008.hint.startswith("no cost fits between `celeiro` (5)")
 

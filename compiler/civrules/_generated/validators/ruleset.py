@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "4622d8f76efe62f3b8612a5609790113330203bf6272653f5a7aa1a4da2c5b3f"
+SCHEMA_SHA256 = "ced0170e6641b8414c26f28476abcd1a5d578e5383d1c112de2b3ce3130719ef"
 
 from decimal import Decimal
 import re
@@ -3630,11 +3630,81 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "max_primary_calamities" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("max_primary_calamities")
                                     data__sequenceofplay__phases_item__maxprimarycalamities = data__sequenceofplay__phases_item["max_primary_calamities"]
-                                    if not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, (int)) and not (isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, float) and data__sequenceofplay__phases_item__maxprimarycalamities.is_integer()) or isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, bool):
+                                    data__sequenceofplay__phases_item__maxprimarycalamities_one_of_count51 = 0
+                                    if data__sequenceofplay__phases_item__maxprimarycalamities_one_of_count51 < 2:
+                                        try:
+                                            if not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, (int)) and not (isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, float) and data__sequenceofplay__phases_item__maxprimarycalamities.is_integer()) or isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, bool):
+                                                raise _Invalid
+                                            if isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, bool):
+                                                if data__sequenceofplay__phases_item__maxprimarycalamities < 1:
+                                                    raise _Invalid
+                                            data__sequenceofplay__phases_item__maxprimarycalamities_one_of_count51 += 1
+                                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                    if data__sequenceofplay__phases_item__maxprimarycalamities_one_of_count51 < 2:
+                                        try:
+                                            if not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, (dict)):
+                                                raise _Invalid
+                                            data__sequenceofplay__phases_item__maxprimarycalamities_is_dict = isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, dict)
+                                            if data__sequenceofplay__phases_item__maxprimarycalamities_is_dict:
+                                                data__sequenceofplay__phases_item__maxprimarycalamities__missing_keys = set(['total']) - data__sequenceofplay__phases_item__maxprimarycalamities.keys()
+                                                if data__sequenceofplay__phases_item__maxprimarycalamities__missing_keys:
+                                                    raise _Invalid
+                                                data__sequenceofplay__phases_item__maxprimarycalamities_keys = set(data__sequenceofplay__phases_item__maxprimarycalamities.keys())
+                                                if "total" in data__sequenceofplay__phases_item__maxprimarycalamities_keys:
+                                                    data__sequenceofplay__phases_item__maxprimarycalamities_keys.remove("total")
+                                                    data__sequenceofplay__phases_item__maxprimarycalamities__total = data__sequenceofplay__phases_item__maxprimarycalamities["total"]
+                                                    if not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__total, (int)) and not (isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__total, float) and data__sequenceofplay__phases_item__maxprimarycalamities__total.is_integer()) or isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__total, bool):
+                                                        raise _Invalid
+                                                    if isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__total, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__total, bool):
+                                                        if data__sequenceofplay__phases_item__maxprimarycalamities__total < 1:
+                                                            raise _Invalid
+                                                if "major" in data__sequenceofplay__phases_item__maxprimarycalamities_keys:
+                                                    data__sequenceofplay__phases_item__maxprimarycalamities_keys.remove("major")
+                                                    data__sequenceofplay__phases_item__maxprimarycalamities__major = data__sequenceofplay__phases_item__maxprimarycalamities["major"]
+                                                    if not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__major, (int)) and not (isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__major, float) and data__sequenceofplay__phases_item__maxprimarycalamities__major.is_integer()) or isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__major, bool):
+                                                        raise _Invalid
+                                                    if isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__major, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__major, bool):
+                                                        if data__sequenceofplay__phases_item__maxprimarycalamities__major < 0:
+                                                            raise _Invalid
+                                                if "minor" in data__sequenceofplay__phases_item__maxprimarycalamities_keys:
+                                                    data__sequenceofplay__phases_item__maxprimarycalamities_keys.remove("minor")
+                                                    data__sequenceofplay__phases_item__maxprimarycalamities__minor = data__sequenceofplay__phases_item__maxprimarycalamities["minor"]
+                                                    if not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__minor, (int)) and not (isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__minor, float) and data__sequenceofplay__phases_item__maxprimarycalamities__minor.is_integer()) or isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__minor, bool):
+                                                        raise _Invalid
+                                                    if isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__minor, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__minor, bool):
+                                                        if data__sequenceofplay__phases_item__maxprimarycalamities__minor < 0:
+                                                            raise _Invalid
+                                                if "of_one_calamity" in data__sequenceofplay__phases_item__maxprimarycalamities_keys:
+                                                    data__sequenceofplay__phases_item__maxprimarycalamities_keys.remove("of_one_calamity")
+                                                    data__sequenceofplay__phases_item__maxprimarycalamities__ofonecalamity = data__sequenceofplay__phases_item__maxprimarycalamities["of_one_calamity"]
+                                                    if not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__ofonecalamity, (int)) and not (isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__ofonecalamity, float) and data__sequenceofplay__phases_item__maxprimarycalamities__ofonecalamity.is_integer()) or isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__ofonecalamity, bool):
+                                                        raise _Invalid
+                                                    if isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__ofonecalamity, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__ofonecalamity, bool):
+                                                        if data__sequenceofplay__phases_item__maxprimarycalamities__ofonecalamity < 1:
+                                                            raise _Invalid
+                                                if "rule" in data__sequenceofplay__phases_item__maxprimarycalamities_keys:
+                                                    data__sequenceofplay__phases_item__maxprimarycalamities_keys.remove("rule")
+                                                    data__sequenceofplay__phases_item__maxprimarycalamities__rule = data__sequenceofplay__phases_item__maxprimarycalamities["rule"]
+                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__sequenceofplay__phases_item__maxprimarycalamities__rule, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].max_primary_calamities.rule")
+                                                if "source" in data__sequenceofplay__phases_item__maxprimarycalamities_keys:
+                                                    data__sequenceofplay__phases_item__maxprimarycalamities_keys.remove("source")
+                                                    data__sequenceofplay__phases_item__maxprimarycalamities__source = data__sequenceofplay__phases_item__maxprimarycalamities["source"]
+                                                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__sequenceofplay__phases_item__maxprimarycalamities__source, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].max_primary_calamities.source")
+                                                if "note" in data__sequenceofplay__phases_item__maxprimarycalamities_keys:
+                                                    data__sequenceofplay__phases_item__maxprimarycalamities_keys.remove("note")
+                                                    data__sequenceofplay__phases_item__maxprimarycalamities__note = data__sequenceofplay__phases_item__maxprimarycalamities["note"]
+                                                    if not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__note, (str)):
+                                                        raise _Invalid
+                                                    if isinstance(data__sequenceofplay__phases_item__maxprimarycalamities__note, str):
+                                                        data__sequenceofplay__phases_item__maxprimarycalamities__note_len = len(data__sequenceofplay__phases_item__maxprimarycalamities__note)
+                                                        if data__sequenceofplay__phases_item__maxprimarycalamities__note_len < 1:
+                                                            raise _Invalid
+                                                if data__sequenceofplay__phases_item__maxprimarycalamities_keys:
+                                                    raise _Invalid
+                                            data__sequenceofplay__phases_item__maxprimarycalamities_one_of_count51 += 1
+                                        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                    if data__sequenceofplay__phases_item__maxprimarycalamities_one_of_count51 != 1:
                                         raise _Invalid
-                                    if isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, bool):
-                                        if data__sequenceofplay__phases_item__maxprimarycalamities < 1:
-                                            raise _Invalid
                                 if "unit_points" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("unit_points")
                                     data__sequenceofplay__phases_item__unitpoints = data__sequenceofplay__phases_item["unit_points"]
@@ -3684,21 +3754,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "order" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("order")
                                     data__sequenceofplay__phases_item__order = data__sequenceofplay__phases_item["order"]
-                                    data__sequenceofplay__phases_item__order_one_of_count51 = 0
-                                    if data__sequenceofplay__phases_item__order_one_of_count51 < 2:
+                                    data__sequenceofplay__phases_item__order_one_of_count52 = 0
+                                    if data__sequenceofplay__phases_item__order_one_of_count52 < 2:
                                         try:
                                             if not isinstance(data__sequenceofplay__phases_item__order, (str)):
                                                 raise _Invalid
                                             if not (isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ast_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ast_position_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'census_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'simultaneous' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ascending_calamity_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ascending_city_count'):
                                                 raise _Invalid
-                                            data__sequenceofplay__phases_item__order_one_of_count51 += 1
+                                            data__sequenceofplay__phases_item__order_one_of_count52 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__sequenceofplay__phases_item__order_one_of_count51 < 2:
+                                    if data__sequenceofplay__phases_item__order_one_of_count52 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__sequenceofplay__phases_item__order, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].order")
-                                            data__sequenceofplay__phases_item__order_one_of_count51 += 1
+                                            data__sequenceofplay__phases_item__order_one_of_count52 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__sequenceofplay__phases_item__order_one_of_count51 != 1:
+                                    if data__sequenceofplay__phases_item__order_one_of_count52 != 1:
                                         raise _Invalid
                                 if "order_text" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("order_text")
@@ -3714,26 +3784,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__sequenceofplay__phases_item__militarylast = data__sequenceofplay__phases_item["military_last"]
                                     if not isinstance(data__sequenceofplay__phases_item__militarylast, (dict)):
                                         raise _Invalid
-                                    data__sequenceofplay__phases_item__militarylast_any_of_count52 = 0
-                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count52:
+                                    data__sequenceofplay__phases_item__militarylast_any_of_count53 = 0
+                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count53:
                                         try:
                                             data__sequenceofplay__phases_item__militarylast_is_dict = isinstance(data__sequenceofplay__phases_item__militarylast, dict)
                                             if data__sequenceofplay__phases_item__militarylast_is_dict:
                                                 data__sequenceofplay__phases_item__militarylast__missing_keys = set(['rule']) - data__sequenceofplay__phases_item__militarylast.keys()
                                                 if data__sequenceofplay__phases_item__militarylast__missing_keys:
                                                     raise _Invalid
-                                            data__sequenceofplay__phases_item__militarylast_any_of_count52 += 1
+                                            data__sequenceofplay__phases_item__militarylast_any_of_count53 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count52:
+                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count53:
                                         try:
                                             data__sequenceofplay__phases_item__militarylast_is_dict = isinstance(data__sequenceofplay__phases_item__militarylast, dict)
                                             if data__sequenceofplay__phases_item__militarylast_is_dict:
                                                 data__sequenceofplay__phases_item__militarylast__missing_keys = set(['source']) - data__sequenceofplay__phases_item__militarylast.keys()
                                                 if data__sequenceofplay__phases_item__militarylast__missing_keys:
                                                     raise _Invalid
-                                            data__sequenceofplay__phases_item__militarylast_any_of_count52 += 1
+                                            data__sequenceofplay__phases_item__militarylast_any_of_count53 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count52:
+                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count53:
                                         raise _Invalid
                                     data__sequenceofplay__phases_item__militarylast_is_dict = isinstance(data__sequenceofplay__phases_item__militarylast, dict)
                                     if data__sequenceofplay__phases_item__militarylast_is_dict:
@@ -3768,26 +3838,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         for data__sequenceofplay__phases_item__subactivities_x, data__sequenceofplay__phases_item__subactivities_item in enumerate(data__sequenceofplay__phases_item__subactivities):
                                             if not isinstance(data__sequenceofplay__phases_item__subactivities_item, (dict)):
                                                 raise _Invalid
-                                            data__sequenceofplay__phases_item__subactivities_item_any_of_count53 = 0
-                                            if not data__sequenceofplay__phases_item__subactivities_item_any_of_count53:
+                                            data__sequenceofplay__phases_item__subactivities_item_any_of_count54 = 0
+                                            if not data__sequenceofplay__phases_item__subactivities_item_any_of_count54:
                                                 try:
                                                     data__sequenceofplay__phases_item__subactivities_item_is_dict = isinstance(data__sequenceofplay__phases_item__subactivities_item, dict)
                                                     if data__sequenceofplay__phases_item__subactivities_item_is_dict:
                                                         data__sequenceofplay__phases_item__subactivities_item__missing_keys = set(['rule']) - data__sequenceofplay__phases_item__subactivities_item.keys()
                                                         if data__sequenceofplay__phases_item__subactivities_item__missing_keys:
                                                             raise _Invalid
-                                                    data__sequenceofplay__phases_item__subactivities_item_any_of_count53 += 1
+                                                    data__sequenceofplay__phases_item__subactivities_item_any_of_count54 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__sequenceofplay__phases_item__subactivities_item_any_of_count53:
+                                            if not data__sequenceofplay__phases_item__subactivities_item_any_of_count54:
                                                 try:
                                                     data__sequenceofplay__phases_item__subactivities_item_is_dict = isinstance(data__sequenceofplay__phases_item__subactivities_item, dict)
                                                     if data__sequenceofplay__phases_item__subactivities_item_is_dict:
                                                         data__sequenceofplay__phases_item__subactivities_item__missing_keys = set(['source']) - data__sequenceofplay__phases_item__subactivities_item.keys()
                                                         if data__sequenceofplay__phases_item__subactivities_item__missing_keys:
                                                             raise _Invalid
-                                                    data__sequenceofplay__phases_item__subactivities_item_any_of_count53 += 1
+                                                    data__sequenceofplay__phases_item__subactivities_item_any_of_count54 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__sequenceofplay__phases_item__subactivities_item_any_of_count53:
+                                            if not data__sequenceofplay__phases_item__subactivities_item_any_of_count54:
                                                 raise _Invalid
                                             data__sequenceofplay__phases_item__subactivities_item_is_dict = isinstance(data__sequenceofplay__phases_item__subactivities_item, dict)
                                             if data__sequenceofplay__phases_item__subactivities_item_is_dict:
@@ -3857,26 +3927,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__victory = data["victory"]
             if not isinstance(data__victory, (dict)):
                 raise _Invalid
-            data__victory_any_of_count54 = 0
-            if not data__victory_any_of_count54:
+            data__victory_any_of_count55 = 0
+            if not data__victory_any_of_count55:
                 try:
                     data__victory_is_dict = isinstance(data__victory, dict)
                     if data__victory_is_dict:
                         data__victory__missing_keys = set(['rule']) - data__victory.keys()
                         if data__victory__missing_keys:
                             raise _Invalid
-                    data__victory_any_of_count54 += 1
+                    data__victory_any_of_count55 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__victory_any_of_count54:
+            if not data__victory_any_of_count55:
                 try:
                     data__victory_is_dict = isinstance(data__victory, dict)
                     if data__victory_is_dict:
                         data__victory__missing_keys = set(['source']) - data__victory.keys()
                         if data__victory__missing_keys:
                             raise _Invalid
-                    data__victory_any_of_count54 += 1
+                    data__victory_any_of_count55 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__victory_any_of_count54:
+            if not data__victory_any_of_count55:
                 raise _Invalid
             data__victory_is_dict = isinstance(data__victory, dict)
             if data__victory_is_dict:
@@ -3942,26 +4012,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__victory__scoring_item__missing_keys = set(['points']) - data__victory__scoring_item.keys()
                                     if data__victory__scoring_item__missing_keys:
                                         raise _Invalid
-                            data__victory__scoring_item_any_of_count55 = 0
-                            if not data__victory__scoring_item_any_of_count55:
+                            data__victory__scoring_item_any_of_count56 = 0
+                            if not data__victory__scoring_item_any_of_count56:
                                 try:
                                     data__victory__scoring_item_is_dict = isinstance(data__victory__scoring_item, dict)
                                     if data__victory__scoring_item_is_dict:
                                         data__victory__scoring_item__missing_keys = set(['rule']) - data__victory__scoring_item.keys()
                                         if data__victory__scoring_item__missing_keys:
                                             raise _Invalid
-                                    data__victory__scoring_item_any_of_count55 += 1
+                                    data__victory__scoring_item_any_of_count56 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__victory__scoring_item_any_of_count55:
+                            if not data__victory__scoring_item_any_of_count56:
                                 try:
                                     data__victory__scoring_item_is_dict = isinstance(data__victory__scoring_item, dict)
                                     if data__victory__scoring_item_is_dict:
                                         data__victory__scoring_item__missing_keys = set(['source']) - data__victory__scoring_item.keys()
                                         if data__victory__scoring_item__missing_keys:
                                             raise _Invalid
-                                    data__victory__scoring_item_any_of_count55 += 1
+                                    data__victory__scoring_item_any_of_count56 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__victory__scoring_item_any_of_count55:
+                            if not data__victory__scoring_item_any_of_count56:
                                 raise _Invalid
                             data__victory__scoring_item_is_dict = isinstance(data__victory__scoring_item, dict)
                             if data__victory__scoring_item_is_dict:
@@ -4002,41 +4072,41 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "points" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("points")
                                     data__victory__scoring_item__points = data__victory__scoring_item["points"]
-                                    data__victory__scoring_item__points_one_of_count56 = 0
-                                    if data__victory__scoring_item__points_one_of_count56 < 2:
+                                    data__victory__scoring_item__points_one_of_count57 = 0
+                                    if data__victory__scoring_item__points_one_of_count57 < 2:
                                         try:
                                             if not isinstance(data__victory__scoring_item__points, (int)) and not (isinstance(data__victory__scoring_item__points, float) and data__victory__scoring_item__points.is_integer()) or isinstance(data__victory__scoring_item__points, bool):
                                                 raise _Invalid
                                             if isinstance(data__victory__scoring_item__points, (int, float, Decimal)) and not isinstance(data__victory__scoring_item__points, bool):
                                                 if data__victory__scoring_item__points < 0:
                                                     raise _Invalid
-                                            data__victory__scoring_item__points_one_of_count56 += 1
+                                            data__victory__scoring_item__points_one_of_count57 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__points_one_of_count56 < 2:
+                                    if data__victory__scoring_item__points_one_of_count57 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__victory__scoring_item__points, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].points")
-                                            data__victory__scoring_item__points_one_of_count56 += 1
+                                            data__victory__scoring_item__points_one_of_count57 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__points_one_of_count56 != 1:
+                                    if data__victory__scoring_item__points_one_of_count57 != 1:
                                         raise _Invalid
                                 if "space_counting" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("space_counting")
                                     data__victory__scoring_item__spacecounting = data__victory__scoring_item["space_counting"]
-                                    data__victory__scoring_item__spacecounting_one_of_count57 = 0
-                                    if data__victory__scoring_item__spacecounting_one_of_count57 < 2:
+                                    data__victory__scoring_item__spacecounting_one_of_count58 = 0
+                                    if data__victory__scoring_item__spacecounting_one_of_count58 < 2:
                                         try:
                                             if not isinstance(data__victory__scoring_item__spacecounting, (str)):
                                                 raise _Invalid
                                             if not (isinstance(data__victory__scoring_item__spacecounting, str) and data__victory__scoring_item__spacecounting == 'space_number' or isinstance(data__victory__scoring_item__spacecounting, str) and data__victory__scoring_item__spacecounting == 'spaces_advanced'):
                                                 raise _Invalid
-                                            data__victory__scoring_item__spacecounting_one_of_count57 += 1
+                                            data__victory__scoring_item__spacecounting_one_of_count58 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__spacecounting_one_of_count57 < 2:
+                                    if data__victory__scoring_item__spacecounting_one_of_count58 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__victory__scoring_item__spacecounting, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].space_counting")
-                                            data__victory__scoring_item__spacecounting_one_of_count57 += 1
+                                            data__victory__scoring_item__spacecounting_one_of_count58 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__spacecounting_one_of_count57 != 1:
+                                    if data__victory__scoring_item__spacecounting_one_of_count58 != 1:
                                         raise _Invalid
                                 if "card_value_min" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("card_value_min")
@@ -4096,47 +4166,47 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__handlimit = data["hand_limit"]
             if not isinstance(data__handlimit, (dict)):
                 raise _Invalid
-            data__handlimit_any_of_count58 = 0
-            if not data__handlimit_any_of_count58:
+            data__handlimit_any_of_count59 = 0
+            if not data__handlimit_any_of_count59:
                 try:
                     data__handlimit_is_dict = isinstance(data__handlimit, dict)
                     if data__handlimit_is_dict:
                         data__handlimit__missing_keys = set(['rule']) - data__handlimit.keys()
                         if data__handlimit__missing_keys:
                             raise _Invalid
-                    data__handlimit_any_of_count58 += 1
+                    data__handlimit_any_of_count59 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__handlimit_any_of_count58:
+            if not data__handlimit_any_of_count59:
                 try:
                     data__handlimit_is_dict = isinstance(data__handlimit, dict)
                     if data__handlimit_is_dict:
                         data__handlimit__missing_keys = set(['source']) - data__handlimit.keys()
                         if data__handlimit__missing_keys:
                             raise _Invalid
-                    data__handlimit_any_of_count58 += 1
+                    data__handlimit_any_of_count59 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__handlimit_any_of_count58:
+            if not data__handlimit_any_of_count59:
                 raise _Invalid
-            data__handlimit_one_of_count59 = 0
-            if data__handlimit_one_of_count59 < 2:
+            data__handlimit_one_of_count60 = 0
+            if data__handlimit_one_of_count60 < 2:
                 try:
                     data__handlimit_is_dict = isinstance(data__handlimit, dict)
                     if data__handlimit_is_dict:
                         data__handlimit__missing_keys = set(['commodity_cards']) - data__handlimit.keys()
                         if data__handlimit__missing_keys:
                             raise _Invalid
-                    data__handlimit_one_of_count59 += 1
+                    data__handlimit_one_of_count60 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__handlimit_one_of_count59 < 2:
+            if data__handlimit_one_of_count60 < 2:
                 try:
                     data__handlimit_is_dict = isinstance(data__handlimit, dict)
                     if data__handlimit_is_dict:
                         data__handlimit__missing_keys = set(['by_players']) - data__handlimit.keys()
                         if data__handlimit__missing_keys:
                             raise _Invalid
-                    data__handlimit_one_of_count59 += 1
+                    data__handlimit_one_of_count60 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__handlimit_one_of_count59 != 1:
+            if data__handlimit_one_of_count60 != 1:
                 raise _Invalid
             data__handlimit_is_dict = isinstance(data__handlimit, dict)
             if data__handlimit_is_dict:
@@ -4257,26 +4327,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__handlimit__cardchanges_x, data__handlimit__cardchanges_item in enumerate(data__handlimit__cardchanges):
                             if not isinstance(data__handlimit__cardchanges_item, (dict)):
                                 raise _Invalid
-                            data__handlimit__cardchanges_item_any_of_count60 = 0
-                            if not data__handlimit__cardchanges_item_any_of_count60:
+                            data__handlimit__cardchanges_item_any_of_count61 = 0
+                            if not data__handlimit__cardchanges_item_any_of_count61:
                                 try:
                                     data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
                                     if data__handlimit__cardchanges_item_is_dict:
                                         data__handlimit__cardchanges_item__missing_keys = set(['rule']) - data__handlimit__cardchanges_item.keys()
                                         if data__handlimit__cardchanges_item__missing_keys:
                                             raise _Invalid
-                                    data__handlimit__cardchanges_item_any_of_count60 += 1
+                                    data__handlimit__cardchanges_item_any_of_count61 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__handlimit__cardchanges_item_any_of_count60:
+                            if not data__handlimit__cardchanges_item_any_of_count61:
                                 try:
                                     data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
                                     if data__handlimit__cardchanges_item_is_dict:
                                         data__handlimit__cardchanges_item__missing_keys = set(['source']) - data__handlimit__cardchanges_item.keys()
                                         if data__handlimit__cardchanges_item__missing_keys:
                                             raise _Invalid
-                                    data__handlimit__cardchanges_item_any_of_count60 += 1
+                                    data__handlimit__cardchanges_item_any_of_count61 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__handlimit__cardchanges_item_any_of_count60:
+                            if not data__handlimit__cardchanges_item_any_of_count61:
                                 raise _Invalid
                             data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
                             if data__handlimit__cardchanges_item_is_dict:
@@ -4332,26 +4402,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__taxation = data["taxation"]
             if not isinstance(data__taxation, (dict)):
                 raise _Invalid
-            data__taxation_any_of_count61 = 0
-            if not data__taxation_any_of_count61:
+            data__taxation_any_of_count62 = 0
+            if not data__taxation_any_of_count62:
                 try:
                     data__taxation_is_dict = isinstance(data__taxation, dict)
                     if data__taxation_is_dict:
                         data__taxation__missing_keys = set(['rule']) - data__taxation.keys()
                         if data__taxation__missing_keys:
                             raise _Invalid
-                    data__taxation_any_of_count61 += 1
+                    data__taxation_any_of_count62 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__taxation_any_of_count61:
+            if not data__taxation_any_of_count62:
                 try:
                     data__taxation_is_dict = isinstance(data__taxation, dict)
                     if data__taxation_is_dict:
                         data__taxation__missing_keys = set(['source']) - data__taxation.keys()
                         if data__taxation__missing_keys:
                             raise _Invalid
-                    data__taxation_any_of_count61 += 1
+                    data__taxation_any_of_count62 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__taxation_any_of_count61:
+            if not data__taxation_any_of_count62:
                 raise _Invalid
             data__taxation_is_dict = isinstance(data__taxation, dict)
             if data__taxation_is_dict:
@@ -4388,26 +4458,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__taxation__ratechanges_x, data__taxation__ratechanges_item in enumerate(data__taxation__ratechanges):
                             if not isinstance(data__taxation__ratechanges_item, (dict)):
                                 raise _Invalid
-                            data__taxation__ratechanges_item_any_of_count62 = 0
-                            if not data__taxation__ratechanges_item_any_of_count62:
+                            data__taxation__ratechanges_item_any_of_count63 = 0
+                            if not data__taxation__ratechanges_item_any_of_count63:
                                 try:
                                     data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
                                     if data__taxation__ratechanges_item_is_dict:
                                         data__taxation__ratechanges_item__missing_keys = set(['rule']) - data__taxation__ratechanges_item.keys()
                                         if data__taxation__ratechanges_item__missing_keys:
                                             raise _Invalid
-                                    data__taxation__ratechanges_item_any_of_count62 += 1
+                                    data__taxation__ratechanges_item_any_of_count63 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__ratechanges_item_any_of_count62:
+                            if not data__taxation__ratechanges_item_any_of_count63:
                                 try:
                                     data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
                                     if data__taxation__ratechanges_item_is_dict:
                                         data__taxation__ratechanges_item__missing_keys = set(['source']) - data__taxation__ratechanges_item.keys()
                                         if data__taxation__ratechanges_item__missing_keys:
                                             raise _Invalid
-                                    data__taxation__ratechanges_item_any_of_count62 += 1
+                                    data__taxation__ratechanges_item_any_of_count63 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__ratechanges_item_any_of_count62:
+                            if not data__taxation__ratechanges_item_any_of_count63:
                                 raise _Invalid
                             data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
                             if data__taxation__ratechanges_item_is_dict:
@@ -4454,26 +4524,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__ratechangescombination = data__taxation["rate_changes_combination"]
                     if not isinstance(data__taxation__ratechangescombination, (dict)):
                         raise _Invalid
-                    data__taxation__ratechangescombination_any_of_count63 = 0
-                    if not data__taxation__ratechangescombination_any_of_count63:
+                    data__taxation__ratechangescombination_any_of_count64 = 0
+                    if not data__taxation__ratechangescombination_any_of_count64:
                         try:
                             data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
                             if data__taxation__ratechangescombination_is_dict:
                                 data__taxation__ratechangescombination__missing_keys = set(['rule']) - data__taxation__ratechangescombination.keys()
                                 if data__taxation__ratechangescombination__missing_keys:
                                     raise _Invalid
-                            data__taxation__ratechangescombination_any_of_count63 += 1
+                            data__taxation__ratechangescombination_any_of_count64 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratechangescombination_any_of_count63:
+                    if not data__taxation__ratechangescombination_any_of_count64:
                         try:
                             data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
                             if data__taxation__ratechangescombination_is_dict:
                                 data__taxation__ratechangescombination__missing_keys = set(['source']) - data__taxation__ratechangescombination.keys()
                                 if data__taxation__ratechangescombination__missing_keys:
                                     raise _Invalid
-                            data__taxation__ratechangescombination_any_of_count63 += 1
+                            data__taxation__ratechangescombination_any_of_count64 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratechangescombination_any_of_count63:
+                    if not data__taxation__ratechangescombination_any_of_count64:
                         raise _Invalid
                     data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
                     if data__taxation__ratechangescombination_is_dict:
@@ -4525,26 +4595,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__ratecard = data__taxation["rate_card"]
                     if not isinstance(data__taxation__ratecard, (dict)):
                         raise _Invalid
-                    data__taxation__ratecard_any_of_count64 = 0
-                    if not data__taxation__ratecard_any_of_count64:
+                    data__taxation__ratecard_any_of_count65 = 0
+                    if not data__taxation__ratecard_any_of_count65:
                         try:
                             data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
                             if data__taxation__ratecard_is_dict:
                                 data__taxation__ratecard__missing_keys = set(['rule']) - data__taxation__ratecard.keys()
                                 if data__taxation__ratecard__missing_keys:
                                     raise _Invalid
-                            data__taxation__ratecard_any_of_count64 += 1
+                            data__taxation__ratecard_any_of_count65 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratecard_any_of_count64:
+                    if not data__taxation__ratecard_any_of_count65:
                         try:
                             data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
                             if data__taxation__ratecard_is_dict:
                                 data__taxation__ratecard__missing_keys = set(['source']) - data__taxation__ratecard.keys()
                                 if data__taxation__ratecard__missing_keys:
                                     raise _Invalid
-                            data__taxation__ratecard_any_of_count64 += 1
+                            data__taxation__ratecard_any_of_count65 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratecard_any_of_count64:
+                    if not data__taxation__ratecard_any_of_count65:
                         raise _Invalid
                     data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
                     if data__taxation__ratecard_is_dict:
@@ -4595,26 +4665,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__revolt = data__taxation["revolt"]
                     if not isinstance(data__taxation__revolt, (dict)):
                         raise _Invalid
-                    data__taxation__revolt_any_of_count65 = 0
-                    if not data__taxation__revolt_any_of_count65:
+                    data__taxation__revolt_any_of_count66 = 0
+                    if not data__taxation__revolt_any_of_count66:
                         try:
                             data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
                             if data__taxation__revolt_is_dict:
                                 data__taxation__revolt__missing_keys = set(['rule']) - data__taxation__revolt.keys()
                                 if data__taxation__revolt__missing_keys:
                                     raise _Invalid
-                            data__taxation__revolt_any_of_count65 += 1
+                            data__taxation__revolt_any_of_count66 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__revolt_any_of_count65:
+                    if not data__taxation__revolt_any_of_count66:
                         try:
                             data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
                             if data__taxation__revolt_is_dict:
                                 data__taxation__revolt__missing_keys = set(['source']) - data__taxation__revolt.keys()
                                 if data__taxation__revolt__missing_keys:
                                     raise _Invalid
-                            data__taxation__revolt_any_of_count65 += 1
+                            data__taxation__revolt_any_of_count66 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__revolt_any_of_count65:
+                    if not data__taxation__revolt_any_of_count66:
                         raise _Invalid
                     data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
                     if data__taxation__revolt_is_dict:
@@ -4642,21 +4712,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "beneficiary" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("beneficiary")
                             data__taxation__revolt__beneficiary = data__taxation__revolt["beneficiary"]
-                            data__taxation__revolt__beneficiary_any_of_count66 = 0
-                            if not data__taxation__revolt__beneficiary_any_of_count66:
+                            data__taxation__revolt__beneficiary_any_of_count67 = 0
+                            if not data__taxation__revolt__beneficiary_any_of_count67:
                                 try:
                                     if not isinstance(data__taxation__revolt__beneficiary, (str)):
                                         raise _Invalid
                                     if not (isinstance(data__taxation__revolt__beneficiary, str) and data__taxation__revolt__beneficiary == 'most_unit_points_in_stock' or isinstance(data__taxation__revolt__beneficiary, str) and data__taxation__revolt__beneficiary == 'most_cities_then_tokens_in_stock'):
                                         raise _Invalid
-                                    data__taxation__revolt__beneficiary_any_of_count66 += 1
+                                    data__taxation__revolt__beneficiary_any_of_count67 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__revolt__beneficiary_any_of_count66:
+                            if not data__taxation__revolt__beneficiary_any_of_count67:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__taxation__revolt__beneficiary, custom_formats, (name_prefix or "data") + ".taxation.revolt.beneficiary")
-                                    data__taxation__revolt__beneficiary_any_of_count66 += 1
+                                    data__taxation__revolt__beneficiary_any_of_count67 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__revolt__beneficiary_any_of_count66:
+                            if not data__taxation__revolt__beneficiary_any_of_count67:
                                 raise _Invalid
                         if "immune_card" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("immune_card")
@@ -4707,8 +4777,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "site_label" in data__options_item_keys:
                             data__options_item_keys.remove("site_label")
                             data__options_item__sitelabel = data__options_item["site_label"]
-                            data__options_item__sitelabel_one_of_count67 = 0
-                            if data__options_item__sitelabel_one_of_count67 < 2:
+                            data__options_item__sitelabel_one_of_count68 = 0
+                            if data__options_item__sitelabel_one_of_count68 < 2:
                                 try:
                                     if not isinstance(data__options_item__sitelabel, (str)):
                                         raise _Invalid
@@ -4716,14 +4786,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__sitelabel_len = len(data__options_item__sitelabel)
                                         if data__options_item__sitelabel_len < 1:
                                             raise _Invalid
-                                    data__options_item__sitelabel_one_of_count67 += 1
+                                    data__options_item__sitelabel_one_of_count68 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__sitelabel_one_of_count67 < 2:
+                            if data__options_item__sitelabel_one_of_count68 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__sitelabel, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].site_label")
-                                    data__options_item__sitelabel_one_of_count67 += 1
+                                    data__options_item__sitelabel_one_of_count68 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__sitelabel_one_of_count67 != 1:
+                            if data__options_item__sitelabel_one_of_count68 != 1:
                                 raise _Invalid
                         if "help_page" in data__options_item_keys:
                             data__options_item_keys.remove("help_page")
@@ -4746,27 +4816,27 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "type" in data__options_item_keys:
                             data__options_item_keys.remove("type")
                             data__options_item__type = data__options_item["type"]
-                            data__options_item__type_one_of_count68 = 0
-                            if data__options_item__type_one_of_count68 < 2:
+                            data__options_item__type_one_of_count69 = 0
+                            if data__options_item__type_one_of_count69 < 2:
                                 try:
                                     if not isinstance(data__options_item__type, (str)):
                                         raise _Invalid
                                     if not (isinstance(data__options_item__type, str) and data__options_item__type == 'boolean' or isinstance(data__options_item__type, str) and data__options_item__type == 'integer' or isinstance(data__options_item__type, str) and data__options_item__type == 'enum'):
                                         raise _Invalid
-                                    data__options_item__type_one_of_count68 += 1
+                                    data__options_item__type_one_of_count69 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__type_one_of_count68 < 2:
+                            if data__options_item__type_one_of_count69 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__type, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].type")
-                                    data__options_item__type_one_of_count68 += 1
+                                    data__options_item__type_one_of_count69 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__type_one_of_count68 != 1:
+                            if data__options_item__type_one_of_count69 != 1:
                                 raise _Invalid
                         if "values" in data__options_item_keys:
                             data__options_item_keys.remove("values")
                             data__options_item__values = data__options_item["values"]
-                            data__options_item__values_one_of_count69 = 0
-                            if data__options_item__values_one_of_count69 < 2:
+                            data__options_item__values_one_of_count70 = 0
+                            if data__options_item__values_one_of_count70 < 2:
                                 try:
                                     if not isinstance(data__options_item__values, (list, tuple)):
                                         raise _Invalid
@@ -4810,14 +4880,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             raise _Invalid
                                                 if data__options_item__values_item_keys:
                                                     raise _Invalid
-                                    data__options_item__values_one_of_count69 += 1
+                                    data__options_item__values_one_of_count70 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__values_one_of_count69 < 2:
+                            if data__options_item__values_one_of_count70 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__values, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].values")
-                                    data__options_item__values_one_of_count69 += 1
+                                    data__options_item__values_one_of_count70 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__values_one_of_count69 != 1:
+                            if data__options_item__values_one_of_count70 != 1:
                                 raise _Invalid
                         if "minimum" in data__options_item_keys:
                             data__options_item_keys.remove("minimum")
@@ -4838,20 +4908,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "default" in data__options_item_keys:
                             data__options_item_keys.remove("default")
                             data__options_item__default = data__options_item["default"]
-                            data__options_item__default_one_of_count70 = 0
-                            if data__options_item__default_one_of_count70 < 2:
+                            data__options_item__default_one_of_count71 = 0
+                            if data__options_item__default_one_of_count71 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (bool)):
                                         raise _Invalid
-                                    data__options_item__default_one_of_count70 += 1
+                                    data__options_item__default_one_of_count71 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count70 < 2:
+                            if data__options_item__default_one_of_count71 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (int)) and not (isinstance(data__options_item__default, float) and data__options_item__default.is_integer()) or isinstance(data__options_item__default, bool):
                                         raise _Invalid
-                                    data__options_item__default_one_of_count70 += 1
+                                    data__options_item__default_one_of_count71 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count70 < 2:
+                            if data__options_item__default_one_of_count71 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (str)):
                                         raise _Invalid
@@ -4859,32 +4929,32 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__default_len = len(data__options_item__default)
                                         if data__options_item__default_len < 1:
                                             raise _Invalid
-                                    data__options_item__default_one_of_count70 += 1
+                                    data__options_item__default_one_of_count71 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count70 < 2:
+                            if data__options_item__default_one_of_count71 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__default, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].default")
-                                    data__options_item__default_one_of_count70 += 1
+                                    data__options_item__default_one_of_count71 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count70 != 1:
+                            if data__options_item__default_one_of_count71 != 1:
                                 raise _Invalid
                         if "rulebook_value" in data__options_item_keys:
                             data__options_item_keys.remove("rulebook_value")
                             data__options_item__rulebookvalue = data__options_item["rulebook_value"]
-                            data__options_item__rulebookvalue_one_of_count71 = 0
-                            if data__options_item__rulebookvalue_one_of_count71 < 2:
+                            data__options_item__rulebookvalue_one_of_count72 = 0
+                            if data__options_item__rulebookvalue_one_of_count72 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (bool)):
                                         raise _Invalid
-                                    data__options_item__rulebookvalue_one_of_count71 += 1
+                                    data__options_item__rulebookvalue_one_of_count72 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count71 < 2:
+                            if data__options_item__rulebookvalue_one_of_count72 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (int)) and not (isinstance(data__options_item__rulebookvalue, float) and data__options_item__rulebookvalue.is_integer()) or isinstance(data__options_item__rulebookvalue, bool):
                                         raise _Invalid
-                                    data__options_item__rulebookvalue_one_of_count71 += 1
+                                    data__options_item__rulebookvalue_one_of_count72 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count71 < 2:
+                            if data__options_item__rulebookvalue_one_of_count72 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (str)):
                                         raise _Invalid
@@ -4892,9 +4962,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__rulebookvalue_len = len(data__options_item__rulebookvalue)
                                         if data__options_item__rulebookvalue_len < 1:
                                             raise _Invalid
-                                    data__options_item__rulebookvalue_one_of_count71 += 1
+                                    data__options_item__rulebookvalue_one_of_count72 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count71 != 1:
+                            if data__options_item__rulebookvalue_one_of_count72 != 1:
                                 raise _Invalid
                         if "rule" in data__options_item_keys:
                             data__options_item_keys.remove("rule")
@@ -4949,26 +5019,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 for data__nonplayerforces_x, data__nonplayerforces_item in enumerate(data__nonplayerforces):
                     if not isinstance(data__nonplayerforces_item, (dict)):
                         raise _Invalid
-                    data__nonplayerforces_item_any_of_count72 = 0
-                    if not data__nonplayerforces_item_any_of_count72:
+                    data__nonplayerforces_item_any_of_count73 = 0
+                    if not data__nonplayerforces_item_any_of_count73:
                         try:
                             data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                             if data__nonplayerforces_item_is_dict:
                                 data__nonplayerforces_item__missing_keys = set(['rule']) - data__nonplayerforces_item.keys()
                                 if data__nonplayerforces_item__missing_keys:
                                     raise _Invalid
-                            data__nonplayerforces_item_any_of_count72 += 1
+                            data__nonplayerforces_item_any_of_count73 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nonplayerforces_item_any_of_count72:
+                    if not data__nonplayerforces_item_any_of_count73:
                         try:
                             data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                             if data__nonplayerforces_item_is_dict:
                                 data__nonplayerforces_item__missing_keys = set(['source']) - data__nonplayerforces_item.keys()
                                 if data__nonplayerforces_item__missing_keys:
                                     raise _Invalid
-                            data__nonplayerforces_item_any_of_count72 += 1
+                            data__nonplayerforces_item_any_of_count73 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nonplayerforces_item_any_of_count72:
+                    if not data__nonplayerforces_item_any_of_count73:
                         raise _Invalid
                     data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                     if data__nonplayerforces_item_is_dict:
@@ -5031,18 +5101,18 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         if "card" in data__nonplayerforces_item__advancements_item_keys:
                                             data__nonplayerforces_item__advancements_item_keys.remove("card")
                                             data__nonplayerforces_item__advancements_item__card = data__nonplayerforces_item__advancements_item["card"]
-                                            data__nonplayerforces_item__advancements_item__card_any_of_count73 = 0
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count73:
+                                            data__nonplayerforces_item__advancements_item__card_any_of_count74 = 0
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count74:
                                                 try:
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__nonplayerforces_item__advancements_item__card, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].advancements[{data__nonplayerforces_item__advancements_x}].card")
-                                                    data__nonplayerforces_item__advancements_item__card_any_of_count73 += 1
+                                                    data__nonplayerforces_item__advancements_item__card_any_of_count74 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count73:
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count74:
                                                 try:
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__advancements_item__card, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].advancements[{data__nonplayerforces_item__advancements_x}].card")
-                                                    data__nonplayerforces_item__advancements_item__card_any_of_count73 += 1
+                                                    data__nonplayerforces_item__advancements_item__card_any_of_count74 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count73:
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count74:
                                                 raise _Invalid
                                         if "name" in data__nonplayerforces_item__advancements_item_keys:
                                             data__nonplayerforces_item__advancements_item_keys.remove("name")
@@ -5070,26 +5140,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__nonplayerforces_item__calamitycard = data__nonplayerforces_item["calamity_card"]
                             if not isinstance(data__nonplayerforces_item__calamitycard, (dict)):
                                 raise _Invalid
-                            data__nonplayerforces_item__calamitycard_any_of_count74 = 0
-                            if not data__nonplayerforces_item__calamitycard_any_of_count74:
+                            data__nonplayerforces_item__calamitycard_any_of_count75 = 0
+                            if not data__nonplayerforces_item__calamitycard_any_of_count75:
                                 try:
                                     data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                                     if data__nonplayerforces_item__calamitycard_is_dict:
                                         data__nonplayerforces_item__calamitycard__missing_keys = set(['rule']) - data__nonplayerforces_item__calamitycard.keys()
                                         if data__nonplayerforces_item__calamitycard__missing_keys:
                                             raise _Invalid
-                                    data__nonplayerforces_item__calamitycard_any_of_count74 += 1
+                                    data__nonplayerforces_item__calamitycard_any_of_count75 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nonplayerforces_item__calamitycard_any_of_count74:
+                            if not data__nonplayerforces_item__calamitycard_any_of_count75:
                                 try:
                                     data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                                     if data__nonplayerforces_item__calamitycard_is_dict:
                                         data__nonplayerforces_item__calamitycard__missing_keys = set(['source']) - data__nonplayerforces_item__calamitycard.keys()
                                         if data__nonplayerforces_item__calamitycard__missing_keys:
                                             raise _Invalid
-                                    data__nonplayerforces_item__calamitycard_any_of_count74 += 1
+                                    data__nonplayerforces_item__calamitycard_any_of_count75 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nonplayerforces_item__calamitycard_any_of_count74:
+                            if not data__nonplayerforces_item__calamitycard_any_of_count75:
                                 raise _Invalid
                             data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                             if data__nonplayerforces_item__calamitycard_is_dict:
@@ -5111,25 +5181,25 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "tradable" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("tradable")
                                     data__nonplayerforces_item__calamitycard__tradable = data__nonplayerforces_item__calamitycard["tradable"]
-                                    data__nonplayerforces_item__calamitycard__tradable_any_of_count75 = 0
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count75:
+                                    data__nonplayerforces_item__calamitycard__tradable_any_of_count76 = 0
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count76:
                                         try:
                                             if not isinstance(data__nonplayerforces_item__calamitycard__tradable, (bool)):
                                                 raise _Invalid
-                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count75 += 1
+                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count76 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count75:
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count76:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__calamitycard__tradable, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].calamity_card.tradable")
-                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count75 += 1
+                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count76 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count75:
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count76:
                                         raise _Invalid
                                 if "stack" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("stack")
                                     data__nonplayerforces_item__calamitycard__stack = data__nonplayerforces_item__calamitycard["stack"]
-                                    data__nonplayerforces_item__calamitycard__stack_any_of_count76 = 0
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count76:
+                                    data__nonplayerforces_item__calamitycard__stack_any_of_count77 = 0
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count77:
                                         try:
                                             if not isinstance(data__nonplayerforces_item__calamitycard__stack, (int)) and not (isinstance(data__nonplayerforces_item__calamitycard__stack, float) and data__nonplayerforces_item__calamitycard__stack.is_integer()) or isinstance(data__nonplayerforces_item__calamitycard__stack, bool):
                                                 raise _Invalid
@@ -5138,14 +5208,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise _Invalid
                                                 if data__nonplayerforces_item__calamitycard__stack > 9:
                                                     raise _Invalid
-                                            data__nonplayerforces_item__calamitycard__stack_any_of_count76 += 1
+                                            data__nonplayerforces_item__calamitycard__stack_any_of_count77 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count76:
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count77:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__calamitycard__stack, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].calamity_card.stack")
-                                            data__nonplayerforces_item__calamitycard__stack_any_of_count76 += 1
+                                            data__nonplayerforces_item__calamitycard__stack_any_of_count77 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count76:
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count77:
                                         raise _Invalid
                                 if "source" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("source")
@@ -5210,8 +5280,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
-        data_one_of_count77 = 0
-        if data_one_of_count77 < 2:
+        data_one_of_count78 = 0
+        if data_one_of_count78 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -5224,9 +5294,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__files__missing_keys = set(['map']) - data__files.keys()
                             if data__files__missing_keys:
                                 raise _Invalid
-                data_one_of_count77 += 1
+                data_one_of_count78 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count77 < 2:
+        if data_one_of_count78 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -5242,21 +5312,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['map']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise _Invalid
-                data_one_of_count77 += 1
+                data_one_of_count78 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count77 != 1:
+        if data_one_of_count78 != 1:
             raise _Invalid
-        data_one_of_count78 = 0
-        if data_one_of_count78 < 2:
+        data_one_of_count79 = 0
+        if data_one_of_count79 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['player_counts']) - data.keys()
                     if data__missing_keys:
                         raise _Invalid
-                data_one_of_count78 += 1
+                data_one_of_count79 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count78 < 2:
+        if data_one_of_count79 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -5272,21 +5342,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['player_counts']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise _Invalid
-                data_one_of_count78 += 1
+                data_one_of_count79 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count78 != 1:
+        if data_one_of_count79 != 1:
             raise _Invalid
-        data_one_of_count79 = 0
-        if data_one_of_count79 < 2:
+        data_one_of_count80 = 0
+        if data_one_of_count80 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['sequence_of_play']) - data.keys()
                     if data__missing_keys:
                         raise _Invalid
-                data_one_of_count79 += 1
+                data_one_of_count80 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count79 < 2:
+        if data_one_of_count80 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -5302,21 +5372,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['sequence_of_play']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise _Invalid
-                data_one_of_count79 += 1
+                data_one_of_count80 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count79 != 1:
+        if data_one_of_count80 != 1:
             raise _Invalid
-        data_one_of_count80 = 0
-        if data_one_of_count80 < 2:
+        data_one_of_count81 = 0
+        if data_one_of_count81 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['victory']) - data.keys()
                     if data__missing_keys:
                         raise _Invalid
-                data_one_of_count80 += 1
+                data_one_of_count81 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count80 < 2:
+        if data_one_of_count81 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -5332,9 +5402,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['victory']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise _Invalid
-                data_one_of_count80 += 1
+                data_one_of_count81 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count80 != 1:
+        if data_one_of_count81 != 1:
             raise _Invalid
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -5374,26 +5444,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_help_se
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise _Invalid
-    data_any_of_count81 = 0
-    if not data_any_of_count81:
+    data_any_of_count82 = 0
+    if not data_any_of_count82:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise _Invalid
-            data_any_of_count81 += 1
+            data_any_of_count82 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count81:
+    if not data_any_of_count82:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise _Invalid
-            data_any_of_count81 += 1
+            data_any_of_count82 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count81:
+    if not data_any_of_count82:
         raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -5554,13 +5624,13 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count82 = 0
-    if data_one_of_count82 < 2:
+    data_one_of_count83 = 0
+    if data_one_of_count83 < 2:
         try:
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count82 += 1
+            data_one_of_count83 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count82 < 2:
+    if data_one_of_count83 < 2:
         try:
             if not isinstance(data, (list, tuple)):
                 raise _Invalid
@@ -5574,9 +5644,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(da
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count82 += 1
+            data_one_of_count83 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count82 != 1:
+    if data_one_of_count83 != 1:
         raise _Invalid
     return data
 
@@ -5609,22 +5679,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rules_p
     return data
 
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data, custom_formats={}, name_prefix=None):
-    data_any_of_count83 = 0
-    if not data_any_of_count83:
+    data_any_of_count84 = 0
+    if not data_any_of_count84:
         try:
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations(data, custom_formats, (name_prefix or "data") + "")
-            data_any_of_count83 += 1
+            data_any_of_count84 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count83:
+    if not data_any_of_count84:
         try:
             try:
                 validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_operations_shape(data, custom_formats, (name_prefix or "data") + "")
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
             else:
                 raise _Invalid
-            data_any_of_count83 += 1
+            data_any_of_count84 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count83:
+    if not data_any_of_count84:
         raise _Invalid
     return data
 
@@ -5734,26 +5804,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_op
                 for data__insert_x, data__insert_item in enumerate(data__insert):
                     if not isinstance(data__insert_item, (dict)):
                         raise _Invalid
-                    data__insert_item_one_of_count84 = 0
-                    if data__insert_item_one_of_count84 < 2:
+                    data__insert_item_one_of_count85 = 0
+                    if data__insert_item_one_of_count85 < 2:
                         try:
                             data__insert_item_is_dict = isinstance(data__insert_item, dict)
                             if data__insert_item_is_dict:
                                 data__insert_item__missing_keys = set(['before']) - data__insert_item.keys()
                                 if data__insert_item__missing_keys:
                                     raise _Invalid
-                            data__insert_item_one_of_count84 += 1
+                            data__insert_item_one_of_count85 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__insert_item_one_of_count84 < 2:
+                    if data__insert_item_one_of_count85 < 2:
                         try:
                             data__insert_item_is_dict = isinstance(data__insert_item, dict)
                             if data__insert_item_is_dict:
                                 data__insert_item__missing_keys = set(['after']) - data__insert_item.keys()
                                 if data__insert_item__missing_keys:
                                     raise _Invalid
-                            data__insert_item_one_of_count84 += 1
+                            data__insert_item_one_of_count85 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__insert_item_one_of_count84 != 1:
+                    if data__insert_item_one_of_count85 != 1:
                         raise _Invalid
                     data__insert_item_is_dict = isinstance(data__insert_item, dict)
                     if data__insert_item_is_dict:

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "d855d45ab59e8d048910f96884683e3058393eae2da10fd2f7a4bbc90874c360"
+SCHEMA_SHA256 = "bbf674d744522e00d83b887c358e2bd367b067715205512a2b6aaa18b065fe0e"
 
 from decimal import Decimal
 import re
@@ -221,26 +221,38 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                         if "upgrade_of" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("upgrade_of")
                             data__buildings_item__upgradeof = data__buildings_item["upgrade_of"]
-                            validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_id(data__buildings_item__upgradeof, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].upgrade_of")
+                            data__buildings_item__upgradeof_one_of_count5 = 0
+                            if data__buildings_item__upgradeof_one_of_count5 < 2:
+                                try:
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_id(data__buildings_item__upgradeof, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].upgrade_of")
+                                    data__buildings_item__upgradeof_one_of_count5 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if data__buildings_item__upgradeof_one_of_count5 < 2:
+                                try:
+                                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_unknown(data__buildings_item__upgradeof, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].upgrade_of")
+                                    data__buildings_item__upgradeof_one_of_count5 += 1
+                                except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                            if data__buildings_item__upgradeof_one_of_count5 != 1:
+                                raise _Invalid
                         if "cost" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("cost")
                             data__buildings_item__cost = data__buildings_item["cost"]
-                            data__buildings_item__cost_one_of_count5 = 0
-                            if data__buildings_item__cost_one_of_count5 < 2:
+                            data__buildings_item__cost_one_of_count6 = 0
+                            if data__buildings_item__cost_one_of_count6 < 2:
                                 try:
                                     if not isinstance(data__buildings_item__cost, (int)) and not (isinstance(data__buildings_item__cost, float) and data__buildings_item__cost.is_integer()) or isinstance(data__buildings_item__cost, bool):
                                         raise _Invalid
                                     if isinstance(data__buildings_item__cost, (int, float, Decimal)) and not isinstance(data__buildings_item__cost, bool):
                                         if data__buildings_item__cost < 1:
                                             raise _Invalid
-                                    data__buildings_item__cost_one_of_count5 += 1
+                                    data__buildings_item__cost_one_of_count6 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__buildings_item__cost_one_of_count5 < 2:
+                            if data__buildings_item__cost_one_of_count6 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_unknown(data__buildings_item__cost, custom_formats, (name_prefix or "data") + ".buildings[{data__buildings_x}].cost")
-                                    data__buildings_item__cost_one_of_count5 += 1
+                                    data__buildings_item__cost_one_of_count6 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__buildings_item__cost_one_of_count5 != 1:
+                            if data__buildings_item__cost_one_of_count6 != 1:
                                 raise _Invalid
                         if "combat_bonus" in data__buildings_item_keys:
                             data__buildings_item_keys.remove("combat_bonus")
@@ -398,13 +410,13 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count6 = 0
-    if data_one_of_count6 < 2:
+    data_one_of_count7 = 0
+    if data_one_of_count7 < 2:
         try:
             validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count6 += 1
+            data_one_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count6 < 2:
+    if data_one_of_count7 < 2:
         try:
             if not isinstance(data, (list, tuple)):
                 raise _Invalid
@@ -418,9 +430,9 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_
                     raise _Invalid
                 for data_x, data_item in enumerate(data):
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_buildings_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count6 += 1
+            data_one_of_count7 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count6 != 1:
+    if data_one_of_count7 != 1:
         raise _Invalid
     return data
 

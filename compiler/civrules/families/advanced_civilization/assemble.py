@@ -112,6 +112,15 @@ def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def _limit(phase: Mapping[str, Any], part: str) -> Any:
+    """A part of a phase's `max_primary_calamities`: a number is its `total` and has no other part
+    (Advanced Civilization 29.5); a limit with parts gives each (Mega Civilization §8)."""
+    written = phase.get("max_primary_calamities")
+    if isinstance(written, Mapping):
+        return written.get(part)
+    return written if part == "total" else None
+
+
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
@@ -296,7 +305,7 @@ def _calamity(origin: Origin, raw: dict[str, Any]) -> Calamity:
         effects,
         immune,
         _combination(combination) if "modifier_combination" in raw else None,
-        _int(raw.get("copies")),
+        _int(raw.get("copies", 1)) or 1,  # absent means one card (the schema says so; Advanced Civilization 9.1)
         _beneficiary(beneficiary) if isinstance(beneficiary, dict) else None,
         tuple(
             NoEffect(_str(entry.get("condition")), _str(entry.get("text")), rules_of(entry), source_of(entry))
@@ -499,7 +508,10 @@ def build_structure(
                 if isinstance(sub, dict)
             ),
             named_trade_cards=_int(raw.get("named_trade_cards")),
-            max_primary_calamities=_int(raw.get("max_primary_calamities")),
+            max_primary_calamities=_int(_limit(raw, "total")),
+            max_major_calamities=_int(_limit(raw, "major")),
+            max_minor_calamities=_int(_limit(raw, "minor")),
+            max_of_one_calamity=_int(_limit(raw, "of_one_calamity")),
             unit_points=_unit_points(raw.get("unit_points")),
             ship_moves=_int(raw.get("ship_moves")),
             military_last=_str(last.get("card")) if isinstance(last := raw.get("military_last"), dict) else None,

@@ -318,7 +318,8 @@ class Calamity(Entity):
     immune: tuple[Immunity, ...] = ()
     #: The written `modifier_combination`; None where the calamity has none.
     combination: Combination | None = None
-    copies: int | None = None
+    #: How many cards of it the game has: one where the data writes no `copies` (the schema's default).
+    copies: int = 1
     beneficiary: Beneficiary | None = None
     no_effect_when: tuple[NoEffect, ...] = ()
     #: The parts the sources do not give (`effects`, `primary`, `secondary`, `modifiers`,
@@ -395,7 +396,8 @@ class Phase(Entity):
     sub_activities: tuple[SubActivity, ...] = ()
     #: How many of the cards given in a trade are named truthfully (`named_trade_cards`).
     named_trade_cards: int | None = None
-    #: The most calamities one player suffers as primary victim a turn (`max_primary_calamities`, 29.5).
+    #: The most calamities one player suffers as primary victim a turn (`max_primary_calamities`, 29.5;
+    #: a limit with parts: its `total`).
     max_primary_calamities: int | None = None
     #: What a city and a token count for in a loss of unit points (`unit_points`, 29.62).
     unit_points: tuple[int, int] | None = None
@@ -403,6 +405,12 @@ class Phase(Entity):
     ship_moves: int | None = None
     #: The civilization card whose holders act last in the phase (`military_last.card`).
     military_last: str | None = None
+    #: A limit with parts (`max_primary_calamities.major`, `.minor`, `.of_one_calamity`: Mega
+    #: Civilization §8): the most major and minor calamities, and cards of one calamity, a player
+    #: keeps; None where the limit has no such part (a number, as 29.5, has none).
+    max_major_calamities: int | None = None
+    max_minor_calamities: int | None = None
+    max_of_one_calamity: int | None = None
 
 
 @frozen_value

@@ -52,13 +52,14 @@ from civrules.families.advanced_civilization.model import (
     Effect,
     Epoch,
     Modifier,
+    Phase,
     PurchaseEffect,
     Ruleset,
     SubActivity,
 )
 from civrules.families.advanced_civilization.succession import STANDARD_LEVEL, ast_levels, tracks_by_level
 from civrules.load.document import Document
-from civrules.model import Entity, Unknown
+from civrules.model import Entity, Unknown, rules_of, source_of
 from civrules.support.memo import register
 from civrules.support.tracked import shared
 
@@ -477,8 +478,7 @@ def _calamity_details(calamity: Calamity) -> dict[str, Node]:
     out: dict[str, Node] = {
         "rules": value(calamity.rules + ((calamity.source,) if calamity.source is not None else ()))
     }
-    if calamity.copies is not None:
-        out["copies"] = value(calamity.copies)
+    out["copies"] = value(calamity.copies)
     if beneficiary is not None and beneficiary.selection is not None:
         out["beneficiary"] = string(beneficiary.selection)
     if conditions:
@@ -682,6 +682,11 @@ def _entity_sources(ruleset: Ruleset) -> Node:
             key = _source_key(collection.name, entity)
             if cited and key is not None:
                 items.append((string(key), value(cited)))
+            limit = entity.raw.get("max_primary_calamities") if isinstance(entity, Phase) else None
+            if isinstance(limit, dict) and key is not None:  # a limit with parts cites its own (Mega §8)
+                own = _cited(rules_of(limit), source_of(limit))
+                if own:
+                    items.append((string(f"{key}.max_primary_calamities"), value(own)))
     return call("FrozenMap", dct(items)) if items else Code("FrozenMap({})")
 
 
@@ -1215,6 +1220,15 @@ def _turn_tables(ruleset: Ruleset, w: _Writer) -> None:
                         value(p.named_trade_cards),
                         tup([_sub_activity(sub, w) for sub in p.sub_activities]),
                         ref("CardId", p.military_last) if p.military_last is not None else Code("None"),
+                        **{
+                            field: value(limit)
+                            for field, limit in (
+                                ("max_major_calamities", p.max_major_calamities),
+                                ("max_minor_calamities", p.max_minor_calamities),
+                                ("max_of_one_calamity", p.max_of_one_calamity),
+                            )
+                            if limit is not None
+                        },
                     ),
                 )
                 for p in ruleset.phases

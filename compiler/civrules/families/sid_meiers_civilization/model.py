@@ -62,7 +62,8 @@ class Building(Entity):
     terrains: tuple[str, ...] | Unknown
     city_centre: bool
     limited: bool | Unknown
-    upgrade_of: str | None
+    #: The building it upgrades; None where it upgrades none; unknown where the sources leave it open.
+    upgrade_of: str | Unknown | None
     cost: int | Unknown
     combat_bonus: int | None
 
@@ -307,12 +308,13 @@ def _technology(raw: Mapping[str, Any], base: dict[str, Any]) -> Technology:
 def _building(raw: Mapping[str, Any], base: dict[str, Any]) -> Building:
     terrains = known(raw.get("terrains"))
     limited = known(raw.get("limited", False))
+    upgrade_of = known(raw.get("upgrade_of"))
     return Building(
         **base,
         terrains=terrains if isinstance(terrains, Unknown) else _ids(terrains),
         city_centre=raw.get("city_centre") is True,
         limited=limited if isinstance(limited, (bool, Unknown)) else False,
-        upgrade_of=_str(raw.get("upgrade_of")),
+        upgrade_of=upgrade_of if isinstance(upgrade_of, (str, Unknown)) else None,
         cost=_known_int(raw.get("cost")),
         combat_bonus=_int(raw.get("combat_bonus")),
     )

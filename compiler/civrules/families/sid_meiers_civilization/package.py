@@ -222,7 +222,8 @@ def _building(b: Building, w: _Writer) -> Node:
         terrains=_strs(b.terrains),
         city_centre=value(b.city_centre),
         limited=value(b.limited),
-        upgrade_of=value(b.upgrade_of),
+        upgrade_of=value(b.upgrade_of if isinstance(b.upgrade_of, str) else None),
+        **({"upgrade_unknown": Code("True")} if isinstance(b.upgrade_of, Unknown) else {}),
         cost=value(b.cost),
         combat_bonus=value(b.combat_bonus),
     )
@@ -510,7 +511,7 @@ DATA_NAMES = (
 HELPER_NAMES = (
     "battle_hand_size", "canonical_id", "combat_bonus", "may_place_technology", "may_stand_on", "pyramid_needs",
     "require_complete", "research_cost", "trade_after_research", "unit_cost", "unlocked_by", "unlocks_of",
-    "victories_met", "wonder_cost", "assuming",
+    "upgrade_of", "victories_met", "wonder_cost", "assuming",
 )  # fmt: skip
 ID_NAMES = tuple(sorted(t[2] for t in TABLES))
 ERROR_NAMES = ("DraftRulesetError", "UnknownFactError", "UnknownIdError")

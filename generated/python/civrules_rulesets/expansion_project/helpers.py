@@ -299,7 +299,10 @@ def calamities_suffered(
 ) -> tuple[str, ...]:
     """The calamities a player suffers as primary victim of those he ``received`` this turn, in
     resolution order: of more than PHASES["resolution_of_calamities"].max_primary_calamities (two,
-    29.5) that many drawn at random with ``rng``; the others are disregarded. ``stoic``: the Stoic
+    29.5) that many drawn at random with ``rng``; the others are disregarded. Where the limit has
+    parts (Mega Civilization §8: three, at most two major, none twice) the extra cards of one
+    calamity go first (max_of_one_calamity), then at random the excess of a severity
+    (max_major_calamities, max_minor_calamities), then any over the total. ``stoic``: the Stoic
     option, every calamity takes effect (the guide after 35.2)."""
     return logic.calamities_suffered(data.PHASES, data.CALAMITY_ORDER, received, rng, stoic, data.CALAMITIES)
 

@@ -118,7 +118,7 @@ PLAYERS: Final[PlayerRange | None] = PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "3bde27da80e05f80fb10960cce3fb9262776cdc0a80ca62c5f4e3e5d441b5184"
+RULESET_FINGERPRINT: Final = "9c18de91a8ecdea367071945831e363d575da5677c13d3bc2f9f2afc19b04d97"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -2831,8 +2831,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             False,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.TREACHERY: Calamity(
             CalamityId.TREACHERY,
@@ -2841,8 +2842,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.TEMPEST: Calamity(
             CalamityId.TEMPEST,
@@ -2851,8 +2853,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.FAMINE: Calamity(
             CalamityId.FAMINE,
@@ -2861,8 +2864,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             False,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.SLAVE_REVOLT: Calamity(
             CalamityId.SLAVE_REVOLT,
@@ -2871,8 +2875,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.SQUANDERED_WEALTH: Calamity(
             CalamityId.SQUANDERED_WEALTH,
@@ -2881,8 +2886,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.FLOOD: Calamity(
             CalamityId.FLOOD,
@@ -2891,8 +2897,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             False,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.SUPERSTITION: Calamity(
             CalamityId.SUPERSTITION,
@@ -2901,8 +2908,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.CITY_RIOTS: Calamity(
             CalamityId.CITY_RIOTS,
@@ -2911,8 +2919,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.CIVIL_WAR: Calamity(
             CalamityId.CIVIL_WAR,
@@ -2921,8 +2930,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             False,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.BARBARIAN_HORDES: Calamity(
             CalamityId.BARBARIAN_HORDES,
@@ -2931,8 +2941,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.CITY_IN_FLAMES: Calamity(
             CalamityId.CITY_IN_FLAMES,
@@ -2941,8 +2952,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.CYCLONE: Calamity(
             CalamityId.CYCLONE,
@@ -2951,8 +2963,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             False,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.EPIDEMIC: Calamity(
             CalamityId.EPIDEMIC,
@@ -2961,8 +2974,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.TRIBAL_CONFLICT: Calamity(
             CalamityId.TRIBAL_CONFLICT,
@@ -2971,8 +2985,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.TYRANNY: Calamity(
             CalamityId.TYRANNY,
@@ -2981,8 +2996,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             False,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.CIVIL_DISORDER: Calamity(
             CalamityId.CIVIL_DISORDER,
@@ -2991,8 +3007,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.MINOR_UPRISING: Calamity(
             CalamityId.MINOR_UPRISING,
@@ -3001,8 +3018,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.CORRUPTION: Calamity(
             CalamityId.CORRUPTION,
@@ -3011,8 +3029,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             False,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.ICONOCLASM_AND_HERESY: Calamity(
             CalamityId.ICONOCLASM_AND_HERESY,
@@ -3021,8 +3040,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.BANDITRY: Calamity(
             CalamityId.BANDITRY,
@@ -3031,8 +3051,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.REGRESSION: Calamity(
             CalamityId.REGRESSION,
@@ -3041,8 +3062,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             False,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.PIRACY: Calamity(
             CalamityId.PIRACY,
@@ -3051,8 +3073,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
         CalamityId.COASTAL_MIGRATION: Calamity(
             CalamityId.COASTAL_MIGRATION,
@@ -3061,8 +3084,9 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
+            copies=2,
         ),
     },
 )
@@ -6183,7 +6207,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             (),
             None,
             None,
-            None,
+            4,
             None,
             (),
             CardId.MILITARY,
@@ -6251,7 +6275,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             None,
             None,
-            None,
+            2,
             (),
             None,
         ),
@@ -6278,7 +6302,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             "ascending_calamity_order",
             None,
             (),
-            None,
+            3,
             None,
             None,
             None,
@@ -6287,6 +6311,9 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
                 SubActivity("major_calamities", "Major Calamities", (), None),
             ),
             None,
+            max_major_calamities=2,
+            max_minor_calamities=3,
+            max_of_one_calamity=1,
         ),
         PhaseId.SPECIAL_ABILITIES: Phase(
             PhaseId.SPECIAL_ABILITIES,
@@ -8201,76 +8228,76 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "calamities.volcano_earthquake": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.treachery": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.tempest": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.famine": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.slave_revolt": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.squandered_wealth": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.flood": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.superstition": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.city_riots": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.civil_war": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.barbarian_hordes": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.city_in_flames": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.cyclone": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.epidemic": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.tribal_conflict": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.tyranny": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.civil_disorder": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.minor_uprising": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.corruption": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.iconoclasm_and_heresy": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.banditry": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.regression": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.piracy": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.coastal_migration": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "nations.minoa": (
             "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
@@ -8478,6 +8505,9 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         ),
         "phases.resolution_of_calamities": (
             "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §9 (9a minor, 9b major calamities)",
+        ),
+        "phases.resolution_of_calamities.max_primary_calamities": (
+            "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Examples 1 and 2)",
         ),
         "phases.special_abilities": (
             "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §10",

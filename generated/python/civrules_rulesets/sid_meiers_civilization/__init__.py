@@ -94,6 +94,7 @@ if TYPE_CHECKING:
         unit_cost,
         unlocked_by,
         unlocks_of,
+        upgrade_of,
         victories_met,
         wonder_cost,
     )
@@ -173,6 +174,7 @@ _HELPERS = frozenset(
         "unit_cost",
         "unlocked_by",
         "unlocks_of",
+        "upgrade_of",
         "victories_met",
         "wonder_cost",
     )
@@ -252,6 +254,7 @@ __all__ = [
     "unit_cost",
     "unlocked_by",
     "unlocks_of",
+    "upgrade_of",
     "victories_met",
     "wonder_cost",
 ]

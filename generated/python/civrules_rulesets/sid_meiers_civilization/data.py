@@ -84,7 +84,7 @@ RULESET_NAME: Final = "Sid Meier's Civilization: The Board Game"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(2, 4, best=4, rule=("p2",), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "2f12ebab38be13be50d0b1c7255ea73241df3bf247e283e0962656edf30c0a31"
+RULESET_FINGERPRINT: Final = "bc3856d85d0dd59c83854e8335675202b39dda5a3426a42bba8689e3a1b8b08f"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -243,6 +243,11 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     ),
     UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
+        "buildings[universidade].upgrade_of",
+        "p12 names one pair of a basic and an improved building (Granary and Aqueduct), saying only that some buildings have both; the p6 table joins this building to the one before it with a comma, as it joins that pair, and the market board that marks each improved building with an arrow is not in the sources",
+    ),
+    UnknownFact(
+        "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[marcado].cost",
         "the rulebook gives no cost for it (costs are printed on the technology cards and the market board)",
     ),
@@ -250,6 +255,11 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
         "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[banco].cost",
         "the rulebook gives no cost for it (costs are printed on the technology cards and the market board)",
+    ),
+    UnknownFact(
+        "cards/sid-meiers-civilization-buildings.yaml",
+        "buildings[banco].upgrade_of",
+        "p12 names one pair of a basic and an improved building (Granary and Aqueduct), saying only that some buildings have both; the p6 table joins this building to the one before it with a comma, as it joins that pair, and the market board that marks each improved building with an arrow is not in the sources",
     ),
     UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
@@ -263,8 +273,18 @@ UNKNOWN_FACTS: Final[tuple[UnknownFact, ...]] = (
     ),
     UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
+        "buildings[catedral].upgrade_of",
+        "p12 names one pair of a basic and an improved building (Granary and Aqueduct), saying only that some buildings have both; the p6 table joins this building to the one before it with a comma, as it joins that pair, and the market board that marks each improved building with an arrow is not in the sources",
+    ),
+    UnknownFact(
+        "cards/sid-meiers-civilization-buildings.yaml",
         "buildings[academia_militar].cost",
         "the rulebook gives no cost for it (costs are printed on the technology cards and the market board)",
+    ),
+    UnknownFact(
+        "cards/sid-meiers-civilization-buildings.yaml",
+        "buildings[academia_militar].upgrade_of",
+        "p12 names one pair of a basic and an improved building (Granary and Aqueduct), saying only that some buildings have both; the p6 table lists the Academy among the limited buildings and has no row for the Barracks that p15 names beside it, and the market board that marks each improved building with an arrow is not in the sources",
     ),
     UnknownFact(
         "cards/sid-meiers-civilization-buildings.yaml",
@@ -668,6 +688,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             city_centre=False,
             limited=False,
             upgrade_of=None,
+            upgrade_unknown=True,
             cost=None,
             combat_bonus=None,
         ),
@@ -708,6 +729,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             city_centre=False,
             limited=True,
             upgrade_of=None,
+            upgrade_unknown=True,
             cost=None,
             combat_bonus=None,
         ),
@@ -728,6 +750,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             city_centre=False,
             limited=True,
             upgrade_of=None,
+            upgrade_unknown=True,
             cost=None,
             combat_bonus=None,
         ),
@@ -738,6 +761,7 @@ BUILDINGS: Final[Mapping[str, Building]] = FrozenMap(
             city_centre=False,
             limited=True,
             upgrade_of=None,
+            upgrade_unknown=True,
             cost=None,
             combat_bonus=4,
         ),
@@ -1313,14 +1337,22 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         "buildings.oficina": ("p6/edificios-terrenos-validos",),
         "buildings.mina_de_ferro": ("p6/edificios-terrenos-validos",),
         "buildings.biblioteca": ("p6/edificios-terrenos-validos",),
-        "buildings.universidade": ("p6/edificios-terrenos-validos",),
+        "buildings.universidade": ("p6/edificios-terrenos-validos", "p12/melhorando-os-edificios"),
         "buildings.celeiro": ("p6/edificios-terrenos-validos", "p6/produzindo-construcoes", "p13"),
         "buildings.aqueduto": ("p6/edificios-terrenos-validos", "p12/melhorando-os-edificios", "p13"),
         "buildings.marcado": ("p6/edificios-terrenos-validos", "p6/edificios-limitados"),
-        "buildings.banco": ("p6/edificios-terrenos-validos", "p14/3-vitoria-pela-economia"),
+        "buildings.banco": (
+            "p6/edificios-terrenos-validos",
+            "p12/melhorando-os-edificios",
+            "p14/3-vitoria-pela-economia",
+        ),
         "buildings.templo": ("p6/edificios-terrenos-validos", "p6/edificios-limitados"),
-        "buildings.catedral": ("p6/edificios-terrenos-validos",),
-        "buildings.academia_militar": ("p6/edificios-terrenos-validos", "p15/2-calculando-os-bonus-de-combate"),
+        "buildings.catedral": ("p6/edificios-terrenos-validos", "p12/melhorando-os-edificios"),
+        "buildings.academia_militar": (
+            "p6/edificios-terrenos-validos",
+            "p12/melhorando-os-edificios",
+            "p15/2-calculando-os-bonus-de-combate",
+        ),
         "buildings.barracks": ("p15/2-calculando-os-bonus-de-combate",),
         "buildings.muros": ("p6/muros-da-cidade", "p7", "p15/2-calculando-os-bonus-de-combate"),
         "unit_types.artilharia": ("p5/unidades-de-producao", "p16/unidades-trunfos"),

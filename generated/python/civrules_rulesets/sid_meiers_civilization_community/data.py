@@ -93,7 +93,7 @@ PLAYERS: Final[PlayerRange | None] = PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "402cc2689db052972b10160927588abf5f7202343f621a25cf4ccc13f8ca9e7b"
+RULESET_FINGERPRINT: Final = "90d0a726749597b6bdfaec953268dd74b4db5d561856b1080447c659d45a93c3"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -2184,6 +2184,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         ),
         "buildings.universidade": (
             "p6/edificios-terrenos-validos",
+            "p12/melhorando-os-edificios",
             "cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
         ),
         "buildings.celeiro": ("p6/edificios-terrenos-validos", "p6/produzindo-construcoes", "p13"),
@@ -2195,6 +2196,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         ),
         "buildings.banco": (
             "p6/edificios-terrenos-validos",
+            "p12/melhorando-os-edificios",
             "p14/3-vitoria-pela-economia",
             "cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
         ),
@@ -2205,10 +2207,12 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         ),
         "buildings.catedral": (
             "p6/edificios-terrenos-validos",
+            "p12/melhorando-os-edificios",
             "cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
         ),
         "buildings.academia_militar": (
             "p6/edificios-terrenos-validos",
+            "p12/melhorando-os-edificios",
             "p15/2-calculando-os-bonus-de-combate",
             "cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
         ),
@@ -2972,7 +2976,7 @@ ENTITY_FIELD_SOURCES: Final[Mapping[str, Mapping[str, str | None]]] = FrozenMap(
         "buildings.universidade": FrozenMap(
             {
                 "cost": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
-                "disagreements": "source: p6/edificios-terrenos-validos ('Biblioteca, Universidade' joined by a comma)",
+                "disagreements": "source: p6/edificios-terrenos-validos ('Biblioteca, Universidade' joined by a comma); p12/melhorando-os-edificios",
                 "upgrade_of": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
             },
         ),
@@ -2984,7 +2988,7 @@ ENTITY_FIELD_SOURCES: Final[Mapping[str, Mapping[str, str | None]]] = FrozenMap(
         "buildings.banco": FrozenMap(
             {
                 "cost": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
-                "disagreements": "source: p6/edificios-terrenos-validos ('Marcado, Banco' joined by a comma)",
+                "disagreements": "source: p6/edificios-terrenos-validos ('Marcado, Banco' joined by a comma); p12/melhorando-os-edificios",
                 "upgrade_of": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
             },
         ),
@@ -2996,14 +3000,14 @@ ENTITY_FIELD_SOURCES: Final[Mapping[str, Mapping[str, str | None]]] = FrozenMap(
         "buildings.catedral": FrozenMap(
             {
                 "cost": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
-                "disagreements": "source: p6/edificios-terrenos-validos ('Templo, Catedral' joined by a comma)",
+                "disagreements": "source: p6/edificios-terrenos-validos ('Templo, Catedral' joined by a comma); p12/melhorando-os-edificios",
                 "upgrade_of": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
             },
         ),
         "buildings.academia_militar": FrozenMap(
             {
                 "cost": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
-                "disagreements": "source: p6/edificios-terrenos-validos (its row lists 'Academia militar' and no Barracks)",
+                "disagreements": "source: p6/edificios-terrenos-validos (its row lists 'Academia militar' and no Barracks); p12/melhorando-os-edificios",
                 "upgrade_of": "source: cash1981/playciv@af70a4912cac1a126dfd14bb7dd580318483ffb2:packages/engine/src/building-data.ts; cash1981/playciv@2cca7518f4aa84a8f913dec56db99ceec96e151a:docs/agents/tasks/building-terrain.md",
             },
         ),

@@ -97,6 +97,13 @@ def may_stand_on(building: BuildingIdName, terrain: TerrainIdName) -> bool:
     return logic.may_stand_on(data.BUILDINGS, data.TERRAINS, building, terrain)
 
 
+def upgrade_of(building: BuildingIdName) -> str | None:
+    """The building ``building`` upgrades (the other face of its marker, p12), None where it
+    upgrades none; UnknownFactError, saying why, where the sources leave it open
+    (BUILDINGS[...].upgrade_unknown)."""
+    return logic.upgrade_of(data.BUILDINGS, data.UNKNOWN_FACTS, building)
+
+
 def battle_hand_size(
     figures: int,
     government: GovernmentIdName | None = None,

@@ -82,7 +82,8 @@ def _phase(phase: Phase, assumed: Assumptions) -> Phase:
             raise given(f"the {phase.id} phase's {name}")
         else:
             fields[name] = value
-    return Phase(phase.id, phase.name, phase.number, phase.condition, phase.order, rules=phase.rules, **fields)
+    # every other field kept (its sub-activities, the card whose holders act last, a limit's parts)
+    return phase.replace(**fields)
 
 
 #: The phase whose rule each phase assumption is.

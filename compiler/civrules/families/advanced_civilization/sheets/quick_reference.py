@@ -159,10 +159,27 @@ def _calamity_limits(ruleset: Ruleset) -> list[str]:
         if phase.max_primary_calamities is not None:
             rules = row_citation(phase, ("max_primary_calamities",))
             most = phase.max_primary_calamities
-            said.append(
-                f"A player suffers at most {most} calamit{'y' if most == 1 else 'ies'} as primary victim a turn: "
-                f"of more, {most} drawn at random" + (f" ({rules})" if rules else "") + "."
-            )
+            parts = [
+                f"at most {limit} {severity}"
+                for severity, limit in (("major", phase.max_major_calamities), ("minor", phase.max_minor_calamities))
+                if limit is not None and limit < most
+            ]
+            if phase.max_of_one_calamity is not None:
+                one = phase.max_of_one_calamity
+                parts.append("none twice" if one == 1 else f"at most {one} cards of one calamity")
+            if parts:
+                said.append(
+                    f"A player suffers at most {most} calamit{'y' if most == 1 else 'ies'} as primary victim a turn, "
+                    + ", ".join(parts)
+                    + ": of more, he discards the extra cards of one calamity first, then the excess at random"
+                    + (f" ({rules})" if rules else "")
+                    + "."
+                )
+            else:
+                said.append(
+                    f"A player suffers at most {most} calamit{'y' if most == 1 else 'ies'} as primary victim a turn: "
+                    f"of more, {most} drawn at random" + (f" ({rules})" if rules else "") + "."
+                )
         if phase.unit_points is not None:
             city, token = phase.unit_points
             rules = row_citation(phase, ("unit_points",))

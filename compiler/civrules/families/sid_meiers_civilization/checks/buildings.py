@@ -16,7 +16,7 @@ def _upgrades(ruleset: CivilizationRuleset) -> dict[str, list[str]]:
     """The directed graph building → the building it upgrades (`upgrade_of`); an `upgrade_of` that
     names no building is X001's."""
     return {
-        b.id: [b.upgrade_of] if b.upgrade_of is not None and b.upgrade_of in ruleset.buildings else []
+        b.id: [b.upgrade_of] if isinstance(b.upgrade_of, str) and b.upgrade_of in ruleset.buildings else []
         for b in ruleset.buildings
     }
 
@@ -103,10 +103,10 @@ def check_upgrade_costs(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
     cyclic = {building for path in _upgrade_cycles(ruleset) for building in path}
     above: dict[str, list[int]] = {}  # the known costs of the buildings that upgrade each building
     for building in ruleset.buildings:
-        if building.upgrade_of is not None and isinstance(building.cost, int):
+        if isinstance(building.upgrade_of, str) and isinstance(building.cost, int):
             above.setdefault(building.upgrade_of, []).append(building.cost)
     for building in ruleset.buildings:
-        base = ruleset.buildings.get(building.upgrade_of) if building.upgrade_of else None
+        base = ruleset.buildings.get(building.upgrade_of) if isinstance(building.upgrade_of, str) else None
         if base is None or building.id in cyclic:
             continue
         if not isinstance(building.cost, int) or not isinstance(base.cost, int):

@@ -47,6 +47,8 @@ if TYPE_CHECKING:
     from enum import StrEnum
     from typing import TypeVar
 
+    from civrules_runtime.records import UnknownFact
+
     E = TypeVar("E", bound=StrEnum)
     T = TypeVar("T")
 
@@ -236,6 +238,21 @@ def may_stand_on(
     if found.terrains is None:
         raise UnknownFactError(f"the terrains of {building} are not in the sources")
     return terrain in found.terrains
+
+
+def upgrade_of(
+    buildings: "Mapping[str, Building]", unknown_facts: "Iterable[UnknownFact]", building: str
+) -> str | None:
+    """The building ``building`` upgrades, None where it upgrades none; UnknownFactError, with the
+    data's reason, where the sources leave it open."""
+    found = entry(buildings, building, "building")
+    if found.upgrade_unknown:
+        field = f"buildings[{building}].upgrade_of"
+        why = next((fact.reason for fact in unknown_facts if fact.field == field), None)
+        raise UnknownFactError(
+            f"whether {building} is the upgrade of another building is not in the sources" + (f": {why}" if why else "")
+        )
+    return found.upgrade_of
 
 
 def battle_hand_size(

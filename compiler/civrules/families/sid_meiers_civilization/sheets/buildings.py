@@ -50,7 +50,9 @@ def buildings_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
                     name,
                     *marks,
                     page.fact(building.cost, "cost"),
-                    name_in(ruleset.buildings, building.upgrade_of) if building.upgrade_of else "",
+                    name_in(ruleset.buildings, building.upgrade_of)
+                    if isinstance(building.upgrade_of, str)
+                    else page.fact(building.upgrade_of, "upgrade of", none=""),
                     unlocked,
                 ),
             )

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "ade8630bb26923d4a8fafd2c914f18b107771235cc1044e7a3e8fda18ee92e30"
+SOURCE_SHA256 = "6f86e7f3ef20af2222ddf6258edb1f85fb32f6a660aee02f105167dc59595016"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'helpers.py.j2'
@@ -67,7 +67,7 @@ def root(context, missing=missing):
         yield ')\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'unit'), 2))
         yield '\n'
-    yield '    """\n    return logic.unit_cost(data.UNIT_TYPES, unit, rank)\n\n\ndef may_stand_on(building: BuildingIdName, terrain: TerrainIdName) -> bool:\n    """Whether ``building`` may stand on a square of ``terrain`` (a building that stands in the city\n    centre stands on no outskirt square)."""\n    return logic.may_stand_on(data.BUILDINGS, data.TERRAINS, building, terrain)\n\n\ndef battle_hand_size(\n    figures: int,\n    government: GovernmentIdName | None = None,\n    defending_city: bool = False,\n    *,\n    technologies: Iterable[TechnologyIdName] = (),\n) -> int:\n    """The battle hand of a side with ``figures`` friendly figures in the square, under\n    ``government``, defending a city or capital or not (BATTLE_HAND). ``figures`` may be 0: a city\n    attacked with no figure in it, or the player defending a village (p14); it is at most the\n    stacking limit (SETTINGS.movement.stacking_limit), or the limit a technology the side\'s player\n    holds (``technologies``) raises it to: otherwise OutOfDomainError.\n'
+    yield '    """\n    return logic.unit_cost(data.UNIT_TYPES, unit, rank)\n\n\ndef may_stand_on(building: BuildingIdName, terrain: TerrainIdName) -> bool:\n    """Whether ``building`` may stand on a square of ``terrain`` (a building that stands in the city\n    centre stands on no outskirt square)."""\n    return logic.may_stand_on(data.BUILDINGS, data.TERRAINS, building, terrain)\n\n\ndef upgrade_of(building: BuildingIdName) -> str | None:\n    """The building ``building`` upgrades (the other face of its marker, p12), None where it\n    upgrades none; UnknownFactError, saying why, where the sources leave it open\n    (BUILDINGS[...].upgrade_unknown)."""\n    return logic.upgrade_of(data.BUILDINGS, data.UNKNOWN_FACTS, building)\n\n\ndef battle_hand_size(\n    figures: int,\n    government: GovernmentIdName | None = None,\n    defending_city: bool = False,\n    *,\n    technologies: Iterable[TechnologyIdName] = (),\n) -> int:\n    """The battle hand of a side with ``figures`` friendly figures in the square, under\n    ``government``, defending a city or capital or not (BATTLE_HAND). ``figures`` may be 0: a city\n    attacked with no figure in it, or the player defending a village (p14); it is at most the\n    stacking limit (SETTINGS.movement.stacking_limit), or the limit a technology the side\'s player\n    holds (``technologies``) raises it to: otherwise OutOfDomainError.\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'hand'):
         pass
         yield '\n    >>> battle_hand_size('
@@ -98,4 +98,4 @@ def root(context, missing=missing):
     yield '.assumptions import assuming as view\n\n    return view(package, assumptions)\n'
 
 blocks = {}
-debug_info = '1=17&10=19&11=21&19=23&20=25&21=27&49=29&51=32&52=34&63=37&65=40&67=44&68=48&91=51&93=54&94=58&118=61&120=64&121=66&140=69&147=71&149=74&150=76&151=78&152=82&187=85&188=87'
+debug_info = '1=17&10=19&11=21&19=23&20=25&21=27&49=29&51=32&52=34&63=37&65=40&67=44&68=48&91=51&93=54&94=58&125=61&127=64&128=66&147=69&154=71&156=74&157=76&158=78&159=82&194=85&195=87'
