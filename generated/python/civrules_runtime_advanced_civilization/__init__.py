@@ -190,7 +190,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "2.3.0"
+__version__ = "2.4.0"
 
 __all__ = [
     "AbilityAction",
