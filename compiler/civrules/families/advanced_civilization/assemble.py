@@ -121,6 +121,12 @@ def _limit(phase: Mapping[str, Any], part: str) -> Any:
     return written if part == "total" else None
 
 
+def _limit_parts(phase: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A phase's limit with parts (its citation too), or nothing where the limit is a number."""
+    written = phase.get("max_primary_calamities")
+    return written if isinstance(written, Mapping) else {}
+
+
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
@@ -512,6 +518,8 @@ def build_structure(
             max_major_calamities=_int(_limit(raw, "major")),
             max_minor_calamities=_int(_limit(raw, "minor")),
             max_of_one_calamity=_int(_limit(raw, "of_one_calamity")),
+            calamity_limit_rules=rules_of(_limit_parts(raw)),
+            calamity_limit_source=source_of(_limit_parts(raw)),
             unit_points=_unit_points(raw.get("unit_points")),
             ship_moves=_int(raw.get("ship_moves")),
             military_last=_str(last.get("card")) if isinstance(last := raw.get("military_last"), dict) else None,

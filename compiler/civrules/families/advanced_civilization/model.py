@@ -411,6 +411,10 @@ class Phase(Entity):
     max_major_calamities: int | None = None
     max_minor_calamities: int | None = None
     max_of_one_calamity: int | None = None
+    #: The citation a limit with parts carries of its own (its `rule:` and `source:`); empty and
+    #: None for a number, cited by the phase.
+    calamity_limit_rules: tuple[str, ...] = ()
+    calamity_limit_source: str | None = None
 
 
 @frozen_value

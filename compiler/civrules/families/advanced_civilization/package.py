@@ -59,7 +59,7 @@ from civrules.families.advanced_civilization.model import (
 )
 from civrules.families.advanced_civilization.succession import STANDARD_LEVEL, ast_levels, tracks_by_level
 from civrules.load.document import Document
-from civrules.model import Entity, Unknown, rules_of, source_of
+from civrules.model import Entity, Unknown
 from civrules.support.memo import register
 from civrules.support.tracked import shared
 
@@ -682,9 +682,8 @@ def _entity_sources(ruleset: Ruleset) -> Node:
             key = _source_key(collection.name, entity)
             if cited and key is not None:
                 items.append((string(key), value(cited)))
-            limit = entity.raw.get("max_primary_calamities") if isinstance(entity, Phase) else None
-            if isinstance(limit, dict) and key is not None:  # a limit with parts cites its own (Mega §8)
-                own = _cited(rules_of(limit), source_of(limit))
+            if isinstance(entity, Phase) and key is not None:  # a limit with parts cites its own (Mega §8)
+                own = _cited(entity.calamity_limit_rules, entity.calamity_limit_source)
                 if own:
                     items.append((string(f"{key}.max_primary_calamities"), value(own)))
     return call("FrozenMap", dct(items)) if items else Code("FrozenMap({})")
