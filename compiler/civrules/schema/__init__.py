@@ -1258,15 +1258,16 @@ def _unknown_key(
         )
         return
     allowed = list(properties)
-    elsewhere = _overlay_level_hint(path, key, root, allowed)
+    # The key just above left empty was meant to hold this one: said first, as its indentation is
+    # what to change (`hand_limit:` then `commodity_cards: 9` at its level is not a misplaced field).
+    outdented = _outdented(document, path, key)
+    elsewhere = None if outdented is not None else _overlay_level_hint(path, key, root, allowed)
     if elsewhere is not None:
         # Right key, wrong level (or another game's): no "did you mean" points at an unrelated key.
         yield _diag(codes.UNKNOWN_KEY, f"unknown key `{key}`{where}", document.key_span((*path, key)), elsewhere)
         return
     hint = (
-        _did_you_mean(key, allowed)
-        or _outdented(document, path, key)
-        or (f"allowed keys{where}: {', '.join(allowed)}" if allowed else None)
+        _did_you_mean(key, allowed) or outdented or (f"allowed keys{where}: {', '.join(allowed)}" if allowed else None)
     )
     yield _diag(
         codes.UNKNOWN_KEY, f"unknown key `{key}`{where}", document.key_span((*path, key)), hint, _closest(key, allowed)
