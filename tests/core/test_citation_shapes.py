@@ -8,6 +8,8 @@ commit of three characters) passed as words, though rules/README.md gives its on
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from civrules.diagnostics import Diagnostic
@@ -101,3 +103,24 @@ def test_a_blank_reason_is_s001_as_an_empty_one_is(overlay: str) -> None:
     (found,) = problems(analysed(text))
     assert found.code == "S001" and "blank" in found.message, found.message
     assert found.hint == "write a text that is not blank"
+
+
+#: A repository named with a file and no commit, anywhere in a text (`(owner/repo:path`, `; owner/repo:path`):
+#: the schema's pattern judges a `source:` that starts so, or a part after `;` naming one with `@`.
+_UNPINNED = re.compile(r"(?<![@A-Za-z0-9._/-])(?P<repository>[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+):(?=[^\s/])")
+#: The shipped data's own paths that have the shape (a rulebook page's anchor, a data file).
+_NOT_REPOSITORIES = ("community", "rulesets", "cards", "calamities", "maps", "factions", "rulebooks")
+
+
+def test_every_repository_the_shipped_data_names_with_a_file_names_its_commit() -> None:
+    """Round 21: 136 Mega Civilization sources named `bubba0077/MegaCiv:…/Civ_Constants.xml` in
+    parentheses (the community CSV's provenance), which no schema pattern reads there; each is now
+    pinned to the commit its 123 facts were checked at. Comments and prose are read too."""
+    unpinned = [
+        f"{path.relative_to(RULES)}:{number}: {found['repository']}"
+        for path in sorted(RULES.rglob("*.yaml"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        for found in _UNPINNED.finditer(line)
+        if found["repository"].split("/")[0] not in _NOT_REPOSITORIES and not re.match(r"p\d+/", found["repository"])
+    ]
+    assert unpinned == [], unpinned

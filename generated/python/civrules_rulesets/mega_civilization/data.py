@@ -118,7 +118,7 @@ PLAYERS: Final[PlayerRange | None] = PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "9c18de91a8ecdea367071945831e363d575da5677c13d3bc2f9f2afc19b04d97"
+RULESET_FINGERPRINT: Final = "43e622bcd58cc422d3dc535149370d62a832b86b5f64e2463b9481e8d70c8563"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -2831,7 +2831,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             False,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -2842,7 +2842,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -2853,7 +2853,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -2864,7 +2864,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             False,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -2875,7 +2875,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -2886,7 +2886,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -2897,7 +2897,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             False,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -2908,7 +2908,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -2919,7 +2919,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -2930,7 +2930,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             False,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -2941,7 +2941,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -2952,7 +2952,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -2963,7 +2963,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             False,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -2974,7 +2974,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -2985,7 +2985,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -2996,7 +2996,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             False,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -3007,7 +3007,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -3018,7 +3018,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -3029,7 +3029,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             False,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -3040,7 +3040,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -3051,7 +3051,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -3062,7 +3062,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             False,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -3073,7 +3073,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -3084,7 +3084,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
         ),
@@ -8093,265 +8093,265 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "community/megaciv_advances.csv; victory_points: community/README.md (cost bands); attributes: bubba0077/MegaCiv Technology.java and czvandijk/MegaCivAid (cited on each); prerequisites (none): menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §12 (Civilization Advances Acquisition)",
         ),
         "commodities.ochre": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.flax": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.clay": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.hides": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.bone": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.papyrus": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.stone": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.iron": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.furs": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.wax": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.fish": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.timber": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.fruit": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.salt": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.ceramics": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.wool": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.cotton": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.oil": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.sugar": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.grain": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.wine": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.lacquer": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.textiles": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.livestock": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.glass": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.tin": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.silver": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.copper": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.bronze": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.lead": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.resin": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.jade": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.incense": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.spices": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.herbs": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.marble": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.dye": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.gems": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.tea": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.obsidian": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.ivory": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.silk": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.gold": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.pearls": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "commodities.amber": (
-            "community/megaciv_commodities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
+            "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "calamities.volcano_earthquake": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.treachery": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.tempest": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.famine": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.slave_revolt": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.squandered_wealth": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.flood": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.superstition": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.city_riots": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.civil_war": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.barbarian_hordes": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.city_in_flames": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.cyclone": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.epidemic": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.tribal_conflict": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.tyranny": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.civil_disorder": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.minor_uprising": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.corruption": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.iconoclasm_and_heresy": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.banditry": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.regression": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.piracy": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.coastal_migration": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "nations.minoa": (
-            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
         ),
         "nations.saba": (
-            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
         ),
         "nations.assyria": (
-            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
         ),
         "nations.maurya": (
-            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
         ),
         "nations.celt": (
-            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
         ),
         "nations.babylon": (
-            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
         ),
         "nations.carthage": (
-            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
         ),
         "nations.dravidia": (
-            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
         ),
         "nations.hatti": (
-            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
         ),
         "nations.kushan": (
-            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
         ),
         "nations.rome": (
-            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
         ),
         "nations.persia": (
-            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
         ),
         "nations.iberia": (
-            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
         ),
         "nations.nubia": (
-            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
         ),
         "nations.hellas": (
-            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
         ),
         "nations.indus": (
-            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
         ),
         "nations.egypt": (
-            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
         ),
         "nations.parthia": (
-            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
+            "community/megaciv_ast_by_civ.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml)",
         ),
         "epochs.stone_age": (
             "community/megaciv_ast_requirements.csv (age STONE, in the order of the file); community/megaciv_ast_by_civ.csv (epoch start columns)",
@@ -8372,112 +8372,112 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "community/megaciv_ast_requirements.csv (age LATE_IRON, in the order of the file); community/megaciv_ast_by_civ.csv (epoch start columns)",
         ),
         "ast_tracks.minoa.basic": (
-            "community/megaciv_ast_by_civ.csv (Minoa, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Minoa, Basic; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.saba.basic": (
-            "community/megaciv_ast_by_civ.csv (Saba, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Saba, Basic; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.assyria.basic": (
-            "community/megaciv_ast_by_civ.csv (Assyria, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Assyria, Basic; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.maurya.basic": (
-            "community/megaciv_ast_by_civ.csv (Maurya, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Maurya, Basic; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.celt.basic": (
-            "community/megaciv_ast_by_civ.csv (Celt, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Celt, Basic; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.babylon.basic": (
-            "community/megaciv_ast_by_civ.csv (Babylon, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Babylon, Basic; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.carthage.basic": (
-            "community/megaciv_ast_by_civ.csv (Carthage, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Carthage, Basic; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.dravidia.basic": (
-            "community/megaciv_ast_by_civ.csv (Dravidia, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Dravidia, Basic; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.hatti.basic": (
-            "community/megaciv_ast_by_civ.csv (Hatti, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Hatti, Basic; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.kushan.basic": (
-            "community/megaciv_ast_by_civ.csv (Kushan, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Kushan, Basic; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.rome.basic": (
-            "community/megaciv_ast_by_civ.csv (Rome, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Rome, Basic; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.persia.basic": (
-            "community/megaciv_ast_by_civ.csv (Persia, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Persia, Basic; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.iberia.basic": (
-            "community/megaciv_ast_by_civ.csv (Iberia, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Iberia, Basic; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.nubia.basic": (
-            "community/megaciv_ast_by_civ.csv (Nubia, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Nubia, Basic; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.hellas.basic": (
-            "community/megaciv_ast_by_civ.csv (Hellas, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Hellas, Basic; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.indus.basic": (
-            "community/megaciv_ast_by_civ.csv (Indus, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Indus, Basic; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.egypt.basic": (
-            "community/megaciv_ast_by_civ.csv (Egypt, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Egypt, Basic; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.parthia.basic": (
-            "community/megaciv_ast_by_civ.csv (Parthia, Basic; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Parthia, Basic; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.minoa.expert": (
-            "community/megaciv_ast_by_civ.csv (Minoa, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Minoa, Expert; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.saba.expert": (
-            "community/megaciv_ast_by_civ.csv (Saba, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Saba, Expert; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.assyria.expert": (
-            "community/megaciv_ast_by_civ.csv (Assyria, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Assyria, Expert; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.maurya.expert": (
-            "community/megaciv_ast_by_civ.csv (Maurya, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Maurya, Expert; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.celt.expert": (
-            "community/megaciv_ast_by_civ.csv (Celt, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Celt, Expert; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.babylon.expert": (
-            "community/megaciv_ast_by_civ.csv (Babylon, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Babylon, Expert; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.carthage.expert": (
-            "community/megaciv_ast_by_civ.csv (Carthage, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Carthage, Expert; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.dravidia.expert": (
-            "community/megaciv_ast_by_civ.csv (Dravidia, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Dravidia, Expert; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.hatti.expert": (
-            "community/megaciv_ast_by_civ.csv (Hatti, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Hatti, Expert; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.kushan.expert": (
-            "community/megaciv_ast_by_civ.csv (Kushan, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Kushan, Expert; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.rome.expert": (
-            "community/megaciv_ast_by_civ.csv (Rome, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Rome, Expert; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.persia.expert": (
-            "community/megaciv_ast_by_civ.csv (Persia, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Persia, Expert; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.iberia.expert": (
-            "community/megaciv_ast_by_civ.csv (Iberia, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Iberia, Expert; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.nubia.expert": (
-            "community/megaciv_ast_by_civ.csv (Nubia, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Nubia, Expert; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.hellas.expert": (
-            "community/megaciv_ast_by_civ.csv (Hellas, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Hellas, Expert; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.indus.expert": (
-            "community/megaciv_ast_by_civ.csv (Indus, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Indus, Expert; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.egypt.expert": (
-            "community/megaciv_ast_by_civ.csv (Egypt, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Egypt, Expert; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "ast_tracks.parthia.expert": (
-            "community/megaciv_ast_by_civ.csv (Parthia, Expert; bubba0077/MegaCiv:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
+            "community/megaciv_ast_by_civ.csv (Parthia, Expert; bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml); spaces: bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Game.java lastAstStep",
         ),
         "phases.tax_collection": (
             "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §1 (1a Tax Collection, 1b Tax Revolts)",
