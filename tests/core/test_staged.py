@@ -270,6 +270,29 @@ def test_a_file_git_is_told_not_to_look_at_is_judged_by_its_content(
     assert code == (0 if flag == "skip-worktree" else 1)  # the staged no-such-base is now read: V001
 
 
+@pytest.mark.parametrize("flag", ["skip-worktree", "assume-unchanged"])
+def test_a_flagged_file_git_checked_out_with_crlf_is_what_the_index_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flag: str
+) -> None:
+    """Round 21's review: the flagged file's bytes were hashed as they are on disk, and a checkout
+    git wrote with CRLF line ends (`eol=crlf`, `core.autocrlf`) was R022 though `git status` was
+    clean, which stopped the commit. It is judged as `git add` would stage it; a real change still is R022."""
+    root = repository(tmp_path)
+    (root / ".gitattributes").write_text("*.yaml text eol=crlf\n", encoding="utf-8")
+    git(root, "add", ".gitattributes")
+    git(root, "commit", "-qm", "crlf")
+    manifest = root / "rules" / "rulesets" / "repo2.yaml"
+    manifest.unlink()
+    git(root, "checkout", "--", "rules/rulesets/repo2.yaml")
+    assert b"\r\n" in manifest.read_bytes()  # as git wrote it out; the index holds LF
+    git(root, "update-index", f"--{flag}", "rules/rulesets/repo2.yaml")
+    code, found = validate(root, monkeypatch, "--staged")
+    assert code == 0 and r022s(found) == {}, found
+    manifest.write_bytes(manifest.read_bytes() + b"# edited\r\n")
+    code, found = validate(root, monkeypatch, "--staged")
+    assert code == 1 and list(r022s(found)) == ["rules/rulesets/repo2.yaml"], found
+
+
 def test_a_conflict_not_marked_resolved_is_told_to_resolve_and_add_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

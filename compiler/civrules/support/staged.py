@@ -10,7 +10,10 @@ under it that is untracked (or ignored), changed but not staged, or staged but d
 (R022), and the commit is stopped until the two agree.
 
 git is run as the system's ``git`` (on the PATH), with a fixed list of arguments and no shell:
-nothing from the working tree is executed (``core.fsmonitor`` is turned off for the call). The
+nothing from the working tree is executed (``core.fsmonitor`` is turned off for the call). A file
+git is told not to look at is hashed by `git hash-object`, as `git add` would stage it: a clean
+filter its attributes name runs as it does for `git add`, the command being the user's git
+configuration's, never the working tree's. The
 index is the one git names in ``GIT_INDEX_FILE`` when set (a commit of some paths only, `git
 commit -a`), as a hook sees it; and the work tree is the one git gives the hook's directory, also
 where git names only the repository (``GIT_DIR``, as in a linked worktree), though git is run in the
@@ -104,10 +107,12 @@ def _hidden(
     "assumed" for an assume-unchanged one. `git ls-files --modified --deleted` never lists either
     (git trusts the flag, not the file), so a sparse checkout's committed file broke a commit that
     passed the hook, and an assume-unchanged file's staged copy was committed unread. Each is judged
-    by its content: its blob id computed from the file on disk (no filter of git's run) against the
-    index's."""
+    by its content: its blob id from the bytes on disk, and where that differs from the index's,
+    from git (`git hash-object`, which converts the file as `git add` would: line ends, `ident`,
+    an encoding its attributes name), so a checkout git wrote with CRLF is not called changed."""
     listed = _git(git, folder, environment, "ls-files", "-z", "-v", "-s", "--", ".")
     hidden: dict[str, str] = {}
+    converted: list[tuple[str, str, str]] = []  # (path, the index's blob, the state): asked of git
     for entry in listed.split(b"\0"):
         head, _, path = entry.partition(b"\t")
         fields = head.split(b" ")
@@ -118,8 +123,17 @@ def _hidden(
         relative = os.fsdecode(path)
         if not (skipped or assumed) or relative in found or not wanted(relative):
             continue
-        if _blob_id(folder / relative, mode, len(blob)) != blob:
-            hidden[relative] = "sparse" if skipped else "assumed"
+        state = "sparse" if skipped else "assumed"
+        raw = _blob_id(folder / relative, mode, len(blob))
+        if raw is None or (raw != blob and mode == b"120000"):  # gone from the work tree, or a link changed
+            hidden[relative] = state
+        elif raw != blob:
+            converted.append((relative, blob, state))
+    if converted:
+        named = _git(git, folder, environment, "hash-object", "--", *(path for path, _, _ in converted)).split()
+        for index, (relative, blob, state) in enumerate(converted):
+            if index >= len(named) or named[index].decode("ascii", "replace") != blob:
+                hidden[relative] = state
     return hidden
 
 
