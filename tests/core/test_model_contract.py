@@ -100,8 +100,11 @@ ALLOWED: dict[tuple[str, str, str], str] = {
         " and setting_sources), not a fact"
     ),
     ("emit/sheets/render.py", "_all_kinds", "data"): "the same: the kinds of the files the index is made from",
-    ("emit/sheets/registry.py", "Source.setting_changed", "settings"): (
+    ("emit/sheets/registry.py", "_setting_marks", "settings"): (
         "the settings a variant's diff (RulesetDiff) changes, not data"
+    ),
+    ("emit/sheets/registry.py", "_in_diff", "settings"): (
+        "the family declaration's slot of each setting (Family.settings), not data: where the diff names it"
     ),
     ("families/advanced_civilization/package.py", "_unknown_facts", "data"): (
         "UNKNOWN_FACTS names each unknown fact by its field path in the document as written, as Q006 does"

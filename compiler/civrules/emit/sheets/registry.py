@@ -12,6 +12,7 @@ belongs to, so a sheet module that imports this one makes no cycle.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -73,9 +74,83 @@ class Source(Generic[R]):
 
     def setting_changed(self, *roots: str) -> bool:
         """Whether the variant changes a ruleset setting under any of ``roots`` (``hand_limit`` ...)."""
+        return any(self.setting_mark(root) for root in roots)
+
+    def setting_mark(self, path: str) -> str:
+        """``added`` when the variant adds the setting, or the element of one, that ``path`` names
+        (or what holds it), ``changed`` when it changes anything at, within or around it; else empty.
+
+        ``path`` names a setting's part as ``civrules diff`` does: ``starting_hand.common``,
+        ``research.costs[1]``, ``special_rules[map_measure]``, ``setup[3]`` (an element of a list
+        by the field that names it: ``id``, ``step``, ``level`` ...), a setting of a data file's
+        by its own name (``set_value``, which the diff names ``commodities.set_value``). A row a setting feeds is
+        marked as an entity's row is (:meth:`changed`): a house rule's starting hand was printed
+        unmarked, as if the rulebook gave it. The marks are made once, in one pass over the diff's
+        settings; each question is then a look-up per enclosing part of ``path``."""
         if self.changes is None:
-            return False
-        return any(change.path.split(".")[0].split("[")[0] in roots for change in self.changes.settings)
+            return ""
+        marks = self._marks.get(_SETTINGS)
+        if marks is None:
+            marks, self._marks[_WHOLE] = _setting_marks(self.changes)
+            self._marks[_SETTINGS] = marks
+        path = _in_diff(self.ruleset.family, path)
+        found = marks.get(path)
+        if found is not None:
+            return found
+        # a part of what the variant added or changed whole (a setting added, an element replaced)
+        whole = self._marks[_WHOLE]
+        for outer in reversed(_enclosing(path)):
+            if outer in whole:
+                return marks[outer]
+        return ""
+
+
+#: The keys of :attr:`Source._marks` that hold the settings' marks and the paths a change wrote
+#: whole (what they hold is the change's too); no collection is named so.
+_SETTINGS = "\0settings"
+_WHOLE = "\0whole"
+
+
+def _in_diff(family_id: str, path: str) -> str:
+    """``path`` of a setting as ``civrules diff`` names it: behind its slot where a data file of the
+    family holds it (``set_value`` → ``commodities.set_value``)."""
+    from civrules.families import family_named  # not at import: see the module's documentation
+
+    family = family_named(family_id)
+    root = re.split(r"[.\[]", path, maxsplit=1)[0]
+    slot = family.settings.get(root) if family is not None else None
+    return path if slot in (None, "ruleset") else f"{slot}.{path}"
+
+
+def _enclosing(path: str) -> list[str]:
+    """The parts of ``path`` that enclose it, outermost first: ``a.b[1].c`` → ``a``, ``a.b``,
+    ``a.b[1]`` (a dot or bracket within an element's name, ``[text: "A.B"]``, splits nothing)."""
+    found, depth = [], 0
+    for i, char in enumerate(path):
+        if char == "[":
+            if depth == 0 and i:
+                found.append(path[:i])
+            depth += 1
+        elif char == "]":
+            depth = max(depth - 1, 0)
+        elif char == "." and depth == 0 and i:
+            found.append(path[:i])
+    return found
+
+
+def _setting_marks(changes: RulesetDiff) -> tuple[dict[str, str], dict[str, str]]:
+    """Each settings path a variant's change is at or within: ``added`` where it adds that part
+    whole, else ``changed``; and the paths a change wrote whole."""
+    marks: dict[str, str] = {}
+    whole: dict[str, str] = {}
+    for change in changes.settings:
+        mark = "added" if change.old is None else "changed"
+        if change.new is not None:  # a part removed is printed nowhere: only what held it changed
+            whole[change.path] = mark
+        marks[change.path] = mark if marks.get(change.path, mark) == mark else "changed"
+        for outer in _enclosing(change.path):
+            marks[outer] = "changed"
+    return marks, whole
 
 
 #: A sheet's builder: a family's sheets take a Source of the family's model.

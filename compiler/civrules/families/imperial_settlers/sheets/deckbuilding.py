@@ -10,6 +10,7 @@ from typing import Any
 from civrules.emit.sheets.common import setting_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
+from civrules.resolve.diff import distinguish
 
 
 @sheet(
@@ -63,9 +64,18 @@ def build(source: Source[ImperialSettlersRuleset]) -> Mapping[str, Any]:
                 and not other,
             }
         )
+    parts = sorted(rule.pattern.items(), reverse=True) if rule is not None else []
+    # each part of the pattern named as the diff names it (by what tells it from the others)
+    names = distinguish([{"copies": copies, "cards": cards} for copies, cards in parts])
     return {
         "rule": rule,
-        "pattern": sorted(rule.pattern.items(), reverse=True) if rule is not None else [],
+        "pattern": [
+            (copies, cards, source.setting_mark(f"deck_building.pattern[{name}]"))
+            for (copies, cards), name in zip(parts, names, strict=True)
+        ],
+        "size_mark": source.setting_mark("deck_building.deck_size"),
+        "all_copies_mark": source.setting_mark("deck_building.all_copies"),
+        "own_mark": source.setting_mark("deck_building.own_faction_only"),
         "cited": setting_citation(ruleset.setting_origins, "deck_building"),
         "decks": decks,
     }

@@ -9,7 +9,7 @@ from typing import Any
 from civrules.emit.sheets.common import row_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.imperial_settlers.model import Action, ImperialSettlersRuleset
-from civrules.families.imperial_settlers.sheets.words import name_of
+from civrules.families.imperial_settlers.sheets.words import joined_mark, name_of, steps_marked
 
 
 def price_text(ruleset: ImperialSettlersRuleset, action: Action) -> str:
@@ -58,13 +58,19 @@ def build(source: Source[ImperialSettlersRuleset]) -> Mapping[str, Any]:
     ]
     scoring = ruleset.scoring()
     hand = ruleset.starting_hand()
+    mark = source.setting_mark
     return {
         "rounds": ruleset.rounds(),
-        "setup": [step.text for step in ruleset.setup_steps()],
+        "rounds_mark": mark("rounds.count"),
+        "setup": steps_marked(source, "setup", ruleset.setup_steps()),
         "hand": [(amount, "common" if kind == "common" else "faction") for kind, amount in hand.items()],
+        "hand_mark": joined_mark(mark(f"starting_hand.{kind}") for kind in hand),
         "phases": phases,
         "actions": actions,
-        "general": [rule.text for rule in ruleset.general_rules if rule.text],
+        "general": [
+            (rule.text, source.changed("general_rules", rule.id)) for rule in ruleset.general_rules if rule.text
+        ],
         "scoring": scoring,
-        "ties": [tie.text for tie in ruleset.tie_breaks()],
+        "scoring_mark": joined_mark(mark(f"scoring.{key}") for key in ("common_location_vp", "faction_location_vp")),
+        "ties": [(tie.text, mark(f"scoring.tie_breaks[{tie.id}]")) for tie in ruleset.tie_breaks()],
     }

@@ -9,7 +9,7 @@ from typing import Any
 from civrules.emit.sheets.common import setting_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
-from civrules.families.imperial_settlers.sheets.words import PHRASES, name_of, words
+from civrules.families.imperial_settlers.sheets.words import PHRASES, joined_mark, name_of, steps_marked, words
 
 
 @sheet(
@@ -34,13 +34,30 @@ def build(source: Source[ImperialSettlersRuleset]) -> Mapping[str, Any]:
                 band = f"below {level.below}"
             else:
                 band = "—"
-            levels.append({"name": level.name or level.id or "—", "band": band})
+            levels.append(
+                {
+                    "name": level.name or level.id or "—",
+                    "band": band,
+                    "mark": source.setting_mark(f"solo.achievements.levels[{level.id}]") if level.id else "",
+                }
+            )
     if solo is None:
         return {"solo": None, "levels": levels}
+    mark = source.setting_mark
     return {
         "solo": {
-            "setup": [step.text for step in solo.setup],
-            "lookout": [step.text for step in solo.lookout],
+            "setup": steps_marked(source, "solo.setup", solo.setup),
+            "lookout": steps_marked(source, "solo.lookout_steps", solo.lookout),
+            "phases_mark": mark("solo.phases"),
+            "attacks_mark": joined_mark(
+                mark(f"solo.{key}") for key in ("attacks_per_round", "locations_razed_per_attack", "attack_cards.count")
+            ),
+            "by_kind_mark": mark("solo.attack_priority.by_kind"),
+            "then_mark": mark("solo.attack_priority.then"),
+            "defence_mark": mark("solo.defence_protects"),
+            "samurai_mark": mark("solo.samurai_protects"),
+            "japanese_mark": mark("solo.japanese_target_order.order"),
+            "winning_mark": mark("solo.winning.compare"),
             "phases": words(ruleset, "phases", [p for p in solo.phases if ruleset.phases.get(p) is not None])
             + (", then the virtual player's attack" if "attack" in solo.phases else ""),
             "attacks": solo.attacks_per_round,

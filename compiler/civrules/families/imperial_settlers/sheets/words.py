@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 from civrules.emit.sheets.common import Notes, humanize
-from civrules.families.imperial_settlers.model import Card, Goods, ImperialSettlersRuleset
+from civrules.emit.sheets.registry import Source
+from civrules.families.imperial_settlers.model import Card, Goods, ImperialSettlersRuleset, Step
 from civrules.model import Unknown
 
 #: The note of a card no source in the edition's language names (the sheet prints its id instead).
@@ -82,3 +84,20 @@ def goods_text(ruleset: ImperialSettlersRuleset, goods: Goods | None, notes: Not
 
 def words(ruleset: ImperialSettlersRuleset, collection: str, items: Iterable[str]) -> str:
     return ", ".join(name_of(ruleset, collection, item) for item in items)
+
+
+def steps_marked(source: Source[Any], path: str, steps: Iterable[Step]) -> list[tuple[str, str]]:
+    """Each step of a procedure a setting holds (``setup``, ``solo.setup``) as printed, with the
+    mark of a variant that adds or changes it (its element ``path[step]``, as the diff names it)."""
+    return [
+        (step.text, source.setting_mark(f"{path}[{step.number}]") if step.number is not None else "") for step in steps
+    ]
+
+
+def joined_mark(marks: Iterable[str]) -> str:
+    """One mark for a line several parts of a setting feed: ``changed`` where any is changed or
+    some but not all are added, ``added`` where every one is; empty where none is marked."""
+    found = list(marks)
+    if not any(found):
+        return ""
+    return "added" if all(mark == "added" for mark in found) else "changed"

@@ -30,16 +30,26 @@ def combat_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
     rule = citation_text(rules_of(raw), source_of(raw)) if isinstance(raw, Mapping) else ""
     cards = Section("Battle hand", ("", "Cards"), numeric=frozenset({1}))
     if hand["base"] is not None:
-        cards.rows.append(Row(["to begin with", str(hand["base"])], rule))
+        cards.rows.append(Row(["to begin with", str(hand["base"])], rule, page.setting_mark("combat.battle_hand.base")))
     if hand["per_extra_figure"] is not None:
         cards.rows.append(
-            Row(["each friendly figure in the square beyond the first", f"+{hand['per_extra_figure']}"], rule)
+            Row(
+                ["each friendly figure in the square beyond the first", f"+{hand['per_extra_figure']}"],
+                rule,
+                page.setting_mark("combat.battle_hand.per_extra_figure"),
+            )
         )
     for gov in ruleset.governments:
         if gov.battle_hand:
             cards.rows.append(page.row(gov, "governments", (f"under {gov.display_name}", f"+{gov.battle_hand}")))
     if hand["defending_city"] is not None:
-        cards.rows.append(Row(["defending a city or capital", f"+{hand['defending_city']}"], rule))
+        cards.rows.append(
+            Row(
+                ["defending a city or capital", f"+{hand['defending_city']}"],
+                rule,
+                page.setting_mark("combat.battle_hand.defending_city"),
+            )
+        )
     cards.empty = "The sources of this ruleset do not give the battle hand."
     page.sections.append(cards)
     bonuses = Section("Combat bonuses", ("", "Bonus"), numeric=frozenset({1}))
@@ -55,10 +65,11 @@ def combat_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
         bonuses.rows.append(page.row(bonus, "combat_bonuses", (what, f"+{bonus.amount}")))
     bonuses.empty = "The sources of this ruleset give no combat bonus."
     page.sections.append(bonuses)
-    lead = "The side with the larger bonus takes the difference."
     ties = combat.get("ties")
-    if ties in ("defender", "attacker"):
-        lead += f" A tie goes to the {ties}."
+    lead = page.lead(
+        ("The side with the larger bonus takes the difference.", ""),
+        (f"A tie goes to the {ties}." if ties in ("defender", "attacker") else "", page.setting_mark("combat.ties")),
+    )
     return page.context(lead=lead)
 
 

@@ -43,7 +43,12 @@ def culture_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
     people.empty = "The sources of this ruleset name no great person."
     page.sections.append(people)
     hand = ruleset.rule("culture_hand").get("size")
-    lead = f"A player holds at most {hand} culture event cards." if isinstance(hand, int) else ""
+    lead = page.lead(
+        (
+            f"A player holds at most {hand} culture event cards." if isinstance(hand, int) else "",
+            page.setting_mark("culture_hand.size"),
+        )
+    )
     return page.context(lead=lead)
 
 

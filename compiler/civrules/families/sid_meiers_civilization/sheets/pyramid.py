@@ -62,7 +62,14 @@ def pyramid_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
             parts.append(f"{costs[level]} trade")
         if level in shape.minimums:
             parts.append(f"the technology victory needs {shape.minimums[level]}")
-        section = Section(" · ".join(parts), columns)
+        section = Section(
+            " · ".join(parts),
+            columns,
+            mark=page.setting_mark(
+                *([f"research.costs[{level}]"] if level in costs else []),
+                *([f"pyramid.minimums[{level}]"] if level in shape.minimums else []),
+            ),
+        )
         for tech in ruleset.technologies:
             if tech.level == level:
                 section.rows.append(
@@ -79,20 +86,33 @@ def pyramid_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
                 page.row(tech, "technologies", (tech.display_name, _unlocks(ruleset, tech, page), _abilities(tech)))
             )
         page.sections.append(section)
-    lead = []
-    if shape.total is not None:
-        lead.append(f"The technology victory needs {shape.total} technologies in the pyramid.")
-    if shape.one_more_below is True:
-        lead.append(
+    kept = rules.trade_kept_per_coin(ruleset)
+    lead = page.lead(
+        (
+            f"The technology victory needs {shape.total} technologies in the pyramid."
+            if shape.total is not None
+            else "",
+            page.setting_mark("pyramid.total"),
+        ),
+        (
             "A technology sits on the row below it, which must hold one more than its own row will"
             + (" (read from the rulebook's figures, not stated)." if shape.inferred else ".")
-        )
-    if shape.starting_technology_in_base_row:
-        lead.append("A starting technology goes in the base row whatever its level.")
-    kept = rules.trade_kept_per_coin(ruleset)
-    if kept:
-        lead.append(f"Research spends all trade but {kept} a coin.")
-    return page.context(lead=" ".join(lead))
+            if shape.one_more_below is True
+            else "",
+            page.setting_mark("pyramid.each_level_needs_one_more_below"),
+        ),
+        (
+            "A starting technology goes in the base row whatever its level."
+            if shape.starting_technology_in_base_row
+            else "",
+            page.setting_mark("pyramid.starting_technology_in_base_row"),
+        ),
+        (
+            f"Research spends all trade but {kept} a coin." if kept else "",
+            page.setting_mark("research.trade_kept_per_coin"),
+        ),
+    )
+    return page.context(lead=lead)
 
 
 @sheet(

@@ -31,6 +31,8 @@ class Section:
     empty: str = ""
     lead: str = ""
     numeric: frozenset[int] = frozenset()
+    #: The mark of a variant that adds or changes what the title gives (a setting's: a level's cost).
+    mark: str = ""
 
 
 class Sheet:
@@ -58,6 +60,19 @@ class Sheet:
 
     def context(self, **more: Any) -> dict[str, Any]:
         return {"sections": self.sections, "notes": self.notes.listed(), **more}
+
+    def setting_mark(self, *paths: str) -> str:
+        """One mark for what several parts of settings feed (:meth:`Source.setting_mark` of each):
+        ``added`` where each is added, ``changed`` where any is changed; empty where none is marked."""
+        marks = [self.source.setting_mark(path) for path in paths]
+        if not any(marks):
+            return ""
+        return "added" if all(mark == "added" for mark in marks) else "changed"
+
+    def lead(self, *sentences: tuple[str, str]) -> list[tuple[str, str]]:
+        """The sheet's lead: each sentence with the mark of the settings it gives (see
+        :meth:`setting_mark`), empty sentences left out."""
+        return [(text, mark) for text, mark in sentences if text]
 
 
 def name_in(collection: Any, item: str) -> str:

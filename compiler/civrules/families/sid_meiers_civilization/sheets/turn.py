@@ -55,7 +55,12 @@ def turn_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
     victories.empty = "The sources of this ruleset give no victory."
     page.sections.append(victories)
     direction = ruleset.rule("turn_order").get("direction")
-    lead = f"The turn passes to the {direction}." if direction in ("left", "right") else ""
+    lead = page.lead(
+        (
+            f"The turn passes to the {direction}." if direction in ("left", "right") else "",
+            page.setting_mark("turn_order.direction"),
+        )
+    )
     return page.context(lead=lead)
 
 

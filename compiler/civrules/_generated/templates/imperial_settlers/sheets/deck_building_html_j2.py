@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "e59f3c7631dc23bc2aa265ade31e6ffd425ba5ac6814ee1f201cd38597317d5e"
+SOURCE_SHA256 = "bd2eb2e1f8593a93b4233d535dee3dfe887ebb88b61db0b4b018a7dc6964f2e0"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'deck-building.html.j2'
@@ -18,7 +18,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     parent_template = None
-    l_0_cite = missing
+    l_0_cite = l_0_changed = missing
     pass
     parent_template = environment.get_template('_base.html.j2', 'deck-building.html.j2')
     for name, parent_block in parent_template.blocks.items():
@@ -27,8 +27,11 @@ def root(context, missing=missing):
     l_0_cite = getattr(included_template, 'rule', missing)
     if l_0_cite is missing:
         l_0_cite = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'deck-building.html.j2') does not export the requested name 'rule'", name='rule')
-    context.vars['cite'] = l_0_cite
-    context.exported_vars.discard('cite')
+    l_0_changed = getattr(included_template, 'changed', missing)
+    if l_0_changed is missing:
+        l_0_changed = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'deck-building.html.j2') does not export the requested name 'changed'", name='changed')
+    context.vars.update({'cite': l_0_cite, 'changed': l_0_changed})
+    context.exported_vars.difference_update(('cite', 'changed'))
     yield from parent_template.root_render_func(context)
 
 def block_style(context, missing=missing):
@@ -57,7 +60,11 @@ def block_content(context, missing=missing):
     l_0_rule = resolve('rule')
     l_0_cite = resolve('cite')
     l_0_cited = resolve('cited')
+    l_0_changed = resolve('changed')
+    l_0_size_mark = resolve('size_mark')
     l_0_pattern = resolve('pattern')
+    l_0_all_copies_mark = resolve('all_copies_mark')
+    l_0_own_mark = resolve('own_mark')
     l_0_decks = resolve('decks')
     try:
         t_1 = environment.filters['join']
@@ -72,8 +79,10 @@ def block_content(context, missing=missing):
         yield escape(context.call((undefined(name='cite') if l_0_cite is missing else l_0_cite), (undefined(name='cited') if l_0_cited is missing else l_0_cited), _block_vars=_block_vars))
         yield '</h2>\n<ul class="checklist">\n<li><span class="check"></span>The deck holds exactly '
         yield escape(environment.getattr((undefined(name='rule') if l_0_rule is missing else l_0_rule), 'size'))
-        yield ' cards.</li>\n'
-        for (l_1_copies, l_1_cards) in (undefined(name='pattern') if l_0_pattern is missing else l_0_pattern):
+        yield ' cards.'
+        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='size_mark') if l_0_size_mark is missing else l_0_size_mark), _block_vars=_block_vars))
+        yield '</li>\n'
+        for (l_1_copies, l_1_cards, l_1_mark) in (undefined(name='pattern') if l_0_pattern is missing else l_0_pattern):
             _loop_vars = {}
             pass
             yield '<li><span class="check"></span>'
@@ -84,14 +93,20 @@ def block_content(context, missing=missing):
             yield escape(l_1_copies)
             yield ' cop'
             yield escape(('ies' if (l_1_copies != 1) else 'y'))
-            yield ' each.</li>\n'
-        l_1_copies = l_1_cards = missing
+            yield ' each.'
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_1_mark, _loop_vars=_loop_vars))
+            yield '</li>\n'
+        l_1_copies = l_1_cards = l_1_mark = missing
         if environment.getattr((undefined(name='rule') if l_0_rule is missing else l_0_rule), 'all_copies'):
             pass
-            yield '<li><span class="check"></span>Every copy of a card is in the deck, or none: adding a card of 3 copies means removing all 3 copies of another.</li>'
+            yield '<li><span class="check"></span>Every copy of a card is in the deck, or none: adding a card of 3 copies means removing all 3 copies of another.'
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='all_copies_mark') if l_0_all_copies_mark is missing else l_0_all_copies_mark), _block_vars=_block_vars))
+            yield '</li>'
         if environment.getattr((undefined(name='rule') if l_0_rule is missing else l_0_rule), 'own_faction_only'):
             pass
-            yield '<li><span class="check"></span>Only cards of the faction\'s own deck (an inference from the rulebook, not a printed rule).</li>'
+            yield '<li><span class="check"></span>Only cards of the faction\'s own deck (an inference from the rulebook, not a printed rule).'
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='own_mark') if l_0_own_mark is missing else l_0_own_mark), _block_vars=_block_vars))
+            yield '</li>'
         yield '</ul>\n</section>\n'
     yield '<h2>The faction decks in use</h2>\n<div class="columns">\n'
     for l_1_d in (undefined(name='decks') if l_0_decks is missing else l_0_decks):
@@ -141,4 +156,4 @@ def block_content(context, missing=missing):
     yield '</div>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=24&4=32&8=40&9=59&11=62&13=64&14=66&16=79&17=82&23=87&25=91&28=101&30=115'
+debug_info = '1=13&2=16&3=27&4=35&8=43&9=66&11=69&13=71&14=75&16=90&17=95&23=102&25=106&28=116&30=130'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "bca080abcaa65f7e283bba4a3c9ee28b4f38401fdf22332b275568694ebfea48"
+SOURCE_SHA256 = "42aeb37c84738c6e23145c5b44ace380a1a2223068413d00ced9dd7ba867b374"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'round-and-actions.html.j2'
@@ -59,11 +59,15 @@ def block_content(context, missing=missing):
     _block_vars = {}
     l_0_setup = resolve('setup')
     l_0_hand = resolve('hand')
+    l_0_changed = resolve('changed')
+    l_0_hand_mark = resolve('hand_mark')
     l_0_phases = resolve('phases')
     l_0_actions = resolve('actions')
     l_0_general = resolve('general')
     l_0_rounds = resolve('rounds')
+    l_0_rounds_mark = resolve('rounds_mark')
     l_0_scoring = resolve('scoring')
+    l_0_scoring_mark = resolve('scoring_mark')
     l_0_ties = resolve('ties')
     try:
         t_1 = environment.tests['none']
@@ -73,13 +77,14 @@ def block_content(context, missing=missing):
             raise TemplateRuntimeError("No test named 'none' found.")
     pass
     yield '<div class="columns">\n<section class="box">\n<h2>Setup</h2>\n<ol class="steps">'
-    for l_1_step in (undefined(name='setup') if l_0_setup is missing else l_0_setup):
+    for (l_1_step, l_1_mark) in (undefined(name='setup') if l_0_setup is missing else l_0_setup):
         _loop_vars = {}
         pass
         yield '<li>'
         yield escape(l_1_step)
+        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_1_mark, _loop_vars=_loop_vars))
         yield '</li>'
-    l_1_step = missing
+    l_1_step = l_1_mark = missing
     yield '</ol>\n'
     if (undefined(name='hand') if l_0_hand is missing else l_0_hand):
         pass
@@ -95,11 +100,12 @@ def block_content(context, missing=missing):
             yield escape(('s' if (l_1_amount != 1) else cond_expr_undefined("the inline if-expression on line 15 in 'round-and-actions.html.j2' evaluated to false and no else section was defined.")))
             yield escape((' and ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 15 in 'round-and-actions.html.j2' evaluated to false and no else section was defined.")))
         l_1_loop = l_1_amount = l_1_kind = missing
-        yield '.</p>'
+        yield '.'
+        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='hand_mark') if l_0_hand_mark is missing else l_0_hand_mark), _block_vars=_block_vars))
+        yield '</p>'
     yield '</section>\n'
     l_1_loop = missing
     for l_1_p, l_1_loop in LoopContext((undefined(name='phases') if l_0_phases is missing else l_0_phases), undefined):
-        l_1_changed = resolve('changed')
         l_1_rule = resolve('rule')
         _loop_vars = {}
         pass
@@ -107,7 +113,7 @@ def block_content(context, missing=missing):
         yield escape(environment.getattr(l_1_loop, 'index'))
         yield '. '
         yield escape(environment.getattr(l_1_p, 'name'))
-        yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_p, 'mark'), _loop_vars=_loop_vars))
+        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_p, 'mark'), _loop_vars=_loop_vars))
         yield ' '
         yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_p, 'rule'), _loop_vars=_loop_vars))
         yield '</h2>\n<ol class="steps">'
@@ -125,13 +131,12 @@ def block_content(context, missing=missing):
             yield escape(environment.getattr(l_1_p, 'note'))
             yield '</p>'
         yield '</section>\n'
-    l_1_loop = l_1_p = l_1_changed = l_1_rule = missing
+    l_1_loop = l_1_p = l_1_rule = missing
     yield '</div>\n<h2>Actions</h2>\n'
     if (undefined(name='actions') if l_0_actions is missing else l_0_actions):
         pass
         yield '<table class="actions">\n<thead><tr><th>Action</th><th>Price</th><th>Notes</th></tr></thead>\n<tbody>\n'
         for l_1_a in (undefined(name='actions') if l_0_actions is missing else l_0_actions):
-            l_1_changed = resolve('changed')
             l_1_rule = resolve('rule')
             _loop_vars = {}
             pass
@@ -142,7 +147,7 @@ def block_content(context, missing=missing):
             yield '>'
             yield escape(environment.getattr(l_1_a, 'name'))
             yield '</strong>'
-            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_a, 'mark'), _loop_vars=_loop_vars))
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_a, 'mark'), _loop_vars=_loop_vars))
             if (not environment.getattr(l_1_a, 'allowed')):
                 pass
                 yield '<br><span class="bad">not allowed in this ruleset</span>'
@@ -157,44 +162,50 @@ def block_content(context, missing=missing):
             yield ' '
             yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_a, 'rule'), _loop_vars=_loop_vars))
             yield '</td></tr>\n'
-        l_1_a = l_1_changed = l_1_rule = missing
+        l_1_a = l_1_rule = missing
         yield '</tbody>\n</table>\n'
     else:
         pass
         yield '<p class="whole-note">The rule files of this ruleset list no action.</p>\n'
     yield '<div class="columns">\n<section class="box">\n<h2>General rules</h2>\n<ul class="steps">'
-    for l_1_text in (undefined(name='general') if l_0_general is missing else l_0_general):
+    for (l_1_text, l_1_mark) in (undefined(name='general') if l_0_general is missing else l_0_general):
         _loop_vars = {}
         pass
         yield '<li>'
         yield escape(l_1_text)
+        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_1_mark, _loop_vars=_loop_vars))
         yield '</li>'
-    l_1_text = missing
+    l_1_text = l_1_mark = missing
     yield '</ul>\n</section>\n<section class="box">\n<h2>End of the game</h2>\n'
     if (undefined(name='rounds') if l_0_rounds is missing else l_0_rounds):
         pass
         yield '<p>The game lasts '
         yield escape((undefined(name='rounds') if l_0_rounds is missing else l_0_rounds))
-        yield ' rounds.</p>'
+        yield ' rounds.'
+        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='rounds_mark') if l_0_rounds_mark is missing else l_0_rounds_mark), _block_vars=_block_vars))
+        yield '</p>'
     if (undefined(name='scoring') if l_0_scoring is missing else l_0_scoring):
         pass
         yield '<p>Add to the VP scored during the game: '
         yield escape((environment.getattr((undefined(name='scoring') if l_0_scoring is missing else l_0_scoring), 'common_location_vp') if (not t_1(environment.getattr((undefined(name='scoring') if l_0_scoring is missing else l_0_scoring), 'common_location_vp'))) else '—'))
         yield ' VP per common location, '
         yield escape((environment.getattr((undefined(name='scoring') if l_0_scoring is missing else l_0_scoring), 'faction_location_vp') if (not t_1(environment.getattr((undefined(name='scoring') if l_0_scoring is missing else l_0_scoring), 'faction_location_vp'))) else '—'))
-        yield ' VP per faction location.</p>'
+        yield ' VP per faction location.'
+        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='scoring_mark') if l_0_scoring_mark is missing else l_0_scoring_mark), _block_vars=_block_vars))
+        yield '</p>'
     if (undefined(name='ties') if l_0_ties is missing else l_0_ties):
         pass
         yield '<p>Ties:</p><ol class="steps">'
-        for l_1_text in (undefined(name='ties') if l_0_ties is missing else l_0_ties):
+        for (l_1_text, l_1_mark) in (undefined(name='ties') if l_0_ties is missing else l_0_ties):
             _loop_vars = {}
             pass
             yield '<li>'
             yield escape(l_1_text)
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_1_mark, _loop_vars=_loop_vars))
             yield '</li>'
-        l_1_text = missing
+        l_1_text = l_1_mark = missing
         yield '</ol>'
     yield '</section>\n</div>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=27&4=35&10=43&14=66&15=74&17=91&19=97&20=104&21=112&26=120&30=123&31=129&41=156&45=164&46=169&47=176'
+debug_info = '1=13&2=16&3=27&4=35&10=43&14=70&15=79&17=98&19=103&20=110&21=118&26=126&30=129&31=134&41=161&45=170&46=177&47=186'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "772e533ea9e7fb35d34c5e38181f4bdc9897ad760b8e37a0f5ff5b36ead9779e"
+SOURCE_SHA256 = "5aa8fc1c569fa8643d60f621d94736913e890c9b2a9baeafa86a3a401ba63767"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'solo-game.html.j2'
@@ -18,7 +18,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     parent_template = None
-    l_0_rule = missing
+    l_0_rule = l_0_changed = missing
     pass
     parent_template = environment.get_template('_base.html.j2', 'solo-game.html.j2')
     for name, parent_block in parent_template.blocks.items():
@@ -27,8 +27,11 @@ def root(context, missing=missing):
     l_0_rule = getattr(included_template, 'rule', missing)
     if l_0_rule is missing:
         l_0_rule = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'solo-game.html.j2') does not export the requested name 'rule'", name='rule')
-    context.vars['rule'] = l_0_rule
-    context.exported_vars.discard('rule')
+    l_0_changed = getattr(included_template, 'changed', missing)
+    if l_0_changed is missing:
+        l_0_changed = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'solo-game.html.j2') does not export the requested name 'changed'", name='changed')
+    context.vars.update({'rule': l_0_rule, 'changed': l_0_changed})
+    context.exported_vars.difference_update(('rule', 'changed'))
     yield from parent_template.root_render_func(context)
 
 def block_style(context, missing=missing):
@@ -56,6 +59,7 @@ def block_content(context, missing=missing):
     _block_vars = {}
     l_0_solo = resolve('solo')
     l_0_rule = resolve('rule')
+    l_0_changed = resolve('changed')
     l_0_levels = resolve('levels')
     l_0_table_rule = resolve('table_rule')
     try:
@@ -76,23 +80,27 @@ def block_content(context, missing=missing):
         yield '<div class="columns">\n<section class="box">\n<h2>Setup '
         yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'rule'), _block_vars=_block_vars))
         yield '</h2>\n<ol class="steps">'
-        for l_1_step in environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'setup'):
+        for (l_1_step, l_1_mark) in environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'setup'):
             _loop_vars = {}
             pass
             yield '<li>'
             yield escape(l_1_step)
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_1_mark, _loop_vars=_loop_vars))
             yield '</li>'
-        l_1_step = missing
+        l_1_step = l_1_mark = missing
         yield '</ol>\n<p>A round: '
         yield escape(environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'phases'))
-        yield '.</p>\n</section>\n<section class="box">\n<h2>Lookout</h2>\n<ol class="steps">'
-        for l_1_step in environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'lookout'):
+        yield '.'
+        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'phases_mark'), _block_vars=_block_vars))
+        yield '</p>\n</section>\n<section class="box">\n<h2>Lookout</h2>\n<ol class="steps">'
+        for (l_1_step, l_1_mark) in environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'lookout'):
             _loop_vars = {}
             pass
             yield '<li>'
             yield escape(l_1_step)
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_1_mark, _loop_vars=_loop_vars))
             yield '</li>'
-        l_1_step = missing
+        l_1_step = l_1_mark = missing
         yield '</ol>\n</section>\n<section class="box">\n<h2>The virtual player\'s attack</h2>\n<ul class="steps">\n'
         if environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'attacks'):
             pass
@@ -110,7 +118,9 @@ def block_content(context, missing=missing):
                 yield ', from a deck of '
                 yield escape(environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'cards'))
                 yield ' attack cards'
-            yield '.</li>'
+            yield '.'
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'attacks_mark'), _block_vars=_block_vars))
+            yield '</li>'
         if environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'by_kind'):
             pass
             yield '<li>Among the locations that match, razed first: '
@@ -121,29 +131,41 @@ def block_content(context, missing=missing):
                 yield escape(l_1_k)
                 yield escape((', ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 24 in 'solo-game.html.j2' evaluated to false and no else section was defined.")))
             l_1_loop = l_1_k = missing
-            yield '.</li>'
+            yield '.'
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'by_kind_mark'), _block_vars=_block_vars))
+            yield '</li>'
         if environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'then'):
             pass
             yield '<li>Then: '
             yield escape(t_1(context.eval_ctx, environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'then'), '; '))
-            yield '.</li>'
+            yield '.'
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'then_mark'), _block_vars=_block_vars))
+            yield '</li>'
         if t_2(environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'defence')):
             pass
-            yield '<li>Defence tokens do not protect against the virtual player.</li>'
+            yield '<li>Defence tokens do not protect against the virtual player.'
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'defence_mark'), _block_vars=_block_vars))
+            yield '</li>'
         if t_2(environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'samurai')):
             pass
-            yield '<li>Samurai do not protect against the virtual player.</li>'
+            yield '<li>Samurai do not protect against the virtual player.'
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'samurai_mark'), _block_vars=_block_vars))
+            yield '</li>'
         if environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'japanese'):
             pass
             yield '<li>Playing the Japanese, faction locations are razed first by their deal: '
             yield escape(t_1(context.eval_ctx, environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'japanese'), ', '))
-            yield '.</li>'
+            yield '.'
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'japanese_mark'), _block_vars=_block_vars))
+            yield '</li>'
         yield '</ul>\n</section>\n<section class="box">\n<h2>Winning</h2>\n<p>'
         if environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'winning'):
             pass
             yield 'You win with more '
             yield escape(environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'winning'))
-            yield " than cards in the virtual player's collection; a tie is a loss. "
+            yield " than cards in the virtual player's collection; a tie is a loss."
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'winning_mark'), _block_vars=_block_vars))
+            yield ' '
         yield 'Your score is then compared with the achievement table.</p>\n</section>\n</div>\n'
     if (undefined(name='levels') if l_0_levels is missing else l_0_levels):
         pass
@@ -157,9 +179,11 @@ def block_content(context, missing=missing):
             yield escape(environment.getattr(l_1_l, 'band'))
             yield '</td><td><strong>'
             yield escape(environment.getattr(l_1_l, 'name'))
-            yield '</strong></td></tr>'
+            yield '</strong>'
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_l, 'mark'), _loop_vars=_loop_vars))
+            yield '</td></tr>'
         l_1_l = missing
         yield '</tbody>\n</table>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=24&4=32&8=40&9=64&12=67&13=69&14=77&18=79&23=87&24=104&25=115&26=120&27=123&28=126&33=132&37=138&38=141&41=143'
+debug_info = '1=13&2=16&3=27&4=35&8=43&9=68&12=71&13=73&14=82&18=86&23=95&24=114&25=127&26=134&27=139&28=144&33=152&37=160&38=163&41=165'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "c5d936d1b9996bf8f28d5139c9527c3a4222183b6b74cc39b7301a52ef11ed90"
+SOURCE_SHA256 = "c507dac5056a9638a19c02d6290b6b89bbae3e1ca2c5f1d8089ae280e5234538"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_tables.j2'
@@ -18,27 +18,33 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     l_0_changed = l_0_sections = missing
+    try:
+        t_1 = environment.tests['string']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No test named 'string' found.")
     pass
     def macro(l_1_mark):
-        t_1 = []
+        t_2 = []
         if l_1_mark is missing:
             l_1_mark = undefined("parameter 'mark' was not provided", name='mark')
         pass
         if l_1_mark:
             pass
-            t_1.extend((
+            t_2.extend((
                 ' <span class="changed-mark" title="',
                 escape(l_1_mark),
                 ' by this variant">',
                 escape(('+' if (l_1_mark == 'added') else 'Δ')),
                 '</span>',
             ))
-        return concat(t_1)
+        return concat(t_2)
     context.exported_vars.add('changed')
     context.vars['changed'] = l_0_changed = Macro(environment, macro, 'changed', ('mark',), False, False, False, context.eval_ctx.autoescape)
     yield '\n'
     def macro(l_1_list, l_1_lead, l_1_notes):
-        t_2 = []
+        t_3 = []
         if l_1_list is missing:
             l_1_list = undefined("parameter 'list' was not provided", name='list')
         if l_1_lead is missing:
@@ -48,51 +54,70 @@ def root(context, missing=missing):
         pass
         if l_1_lead:
             pass
-            t_2.extend((
+            t_3.append(
                 '<p class="lead">',
-                escape(l_1_lead),
+            )
+            if t_1(l_1_lead):
+                pass
+                t_3.append(
+                    escape(l_1_lead),
+                )
+            else:
+                pass
+                l_2_loop = missing
+                for (l_2_text, l_2_mark), l_2_loop in LoopContext(l_1_lead, undefined):
+                    _loop_vars = {}
+                    pass
+                    t_3.extend((
+                        escape(l_2_text),
+                        escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_2_mark, _loop_vars=_loop_vars)),
+                        escape((' ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 7 in '_tables.j2' evaluated to false and no else section was defined."))),
+                    ))
+                l_2_loop = l_2_text = l_2_mark = missing
+            t_3.append(
                 '</p>',
-            ))
+            )
         l_2_loop = missing
         for l_2_s, l_2_loop in LoopContext(l_1_list, undefined):
             _loop_vars = {}
             pass
-            t_2.extend((
+            t_3.extend((
                 '<section class="keep-head">\n<h2>',
                 escape(environment.getattr(l_2_s, 'title')),
+                escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_2_s, 'mark'), _loop_vars=_loop_vars)),
                 '</h2>\n',
             ))
             if environment.getattr(l_2_s, 'rows'):
                 pass
-                t_2.append(
+                t_3.append(
                     '<table class="smc">\n<thead><tr>',
                 )
                 l_3_loop = missing
                 for l_3_c, l_3_loop in LoopContext(environment.getattr(l_2_s, 'columns'), undefined):
                     _loop_vars = {}
                     pass
-                    t_2.append(
+                    t_3.append(
                         '<th',
                     )
                     if (environment.getattr(l_3_loop, 'index0') in environment.getattr(l_2_s, 'numeric')):
                         pass
-                        t_2.append(
+                        t_3.append(
                             ' class="num"',
                         )
-                    t_2.extend((
+                    t_3.extend((
                         '>',
                         escape(l_3_c),
                         '</th>',
                     ))
                 l_3_loop = l_3_c = missing
-                t_2.append(
+                t_3.append(
                     '<th class="r">Rule</th></tr></thead>\n<tbody>\n',
                 )
                 l_3_loop = missing
                 for l_3_r, l_3_loop in LoopContext(environment.getattr(l_2_s, 'rows'), undefined):
                     _loop_vars = {}
                     pass
-                    t_2.append(
+                    t_3.append(
                         '<tr>',
                     )
                     l_4_loop = missing
@@ -101,7 +126,7 @@ def root(context, missing=missing):
                         pass
                         if environment.getattr(l_4_loop, 'first'):
                             pass
-                            t_2.extend((
+                            t_3.extend((
                                 '<th scope="row">',
                                 escape(l_4_c),
                                 escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_3_r, 'mark'), _loop_vars=_loop_vars)),
@@ -109,49 +134,49 @@ def root(context, missing=missing):
                             ))
                         else:
                             pass
-                            t_2.append(
+                            t_3.append(
                                 '<td',
                             )
                             if (environment.getattr(l_4_loop, 'index0') in environment.getattr(l_2_s, 'numeric')):
                                 pass
-                                t_2.append(
+                                t_3.append(
                                     ' class="num"',
                                 )
-                            t_2.extend((
+                            t_3.extend((
                                 '>',
                                 escape(l_4_c),
                                 '</td>',
                             ))
                     l_4_loop = l_4_c = missing
-                    t_2.extend((
+                    t_3.extend((
                         '<td class="r"><span class="rule">',
                         escape(environment.getattr(l_3_r, 'rule')),
                         '</span></td></tr>\n',
                     ))
                 l_3_loop = l_3_r = missing
-                t_2.append(
+                t_3.append(
                     '</tbody>\n</table>\n',
                 )
             else:
                 pass
-                t_2.extend((
+                t_3.extend((
                     '<p class="empty">',
                     escape(environment.getattr(l_2_s, 'empty')),
                     '</p>\n',
                 ))
-            t_2.append(
+            t_3.append(
                 '</section>\n',
             )
         l_2_loop = l_2_s = missing
         if l_1_notes:
             pass
-            t_2.append(
+            t_3.append(
                 '<ol class="notes">',
             )
             for (l_2_mark, l_2_reason) in l_1_notes:
                 _loop_vars = {}
                 pass
-                t_2.extend((
+                t_3.extend((
                     '<li><span class="mark">',
                     escape(l_2_mark),
                     '</span> unknown ',
@@ -159,12 +184,12 @@ def root(context, missing=missing):
                     '</li>',
                 ))
             l_2_mark = l_2_reason = missing
-            t_2.append(
+            t_3.append(
                 '</ol>',
             )
-        return concat(t_2)
+        return concat(t_3)
     context.exported_vars.add('sections')
     context.vars['sections'] = l_0_sections = Macro(environment, macro, 'sections', ('list', 'lead', 'notes'), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '2=12&3=17&6=30&7=39&8=47&10=52&11=55&13=61&15=82&16=89&21=129&25=136'
+debug_info = '2=18&3=23&6=36&7=45&8=71&10=76&11=80&13=86&15=107&16=114&21=154&25=161'

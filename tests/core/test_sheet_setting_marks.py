@@ -1,0 +1,161 @@
+"""A variant's sheets mark what it adds (+) or changes (Δ) wherever a sheet prints it: a row or line
+a setting feeds as well as an entity's row, in every family (README, "Player aids"). A house rule's
+starting hand, research cost or solo setup was printed unmarked, as if the rulebook gave it; only
+Advanced Civilization's hand limit and taxation were marked."""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+from civrules.emit.build import variant_changes
+from civrules.emit.sheets import render_sheets
+from civrules.emit.sheets.common import PAPERS, page_for
+from civrules.emit.sheets.registry import Source
+from civrules.pipeline import analyse
+from civrules.resolve.diff import FieldChange, RulesetDiff
+from tests.rulefiles import CachedWorkspace
+
+VARIANTS = {
+    "rulesets/is-sh.yaml": """\
+kind: ruleset
+family: imperial-settlers
+id: is-sh
+name: "IS sh"
+extends: imperial-settlers
+overlay:
+  settings:
+    starting_hand: {common: 3, source: "house rule: bigger start"}
+    setup:
+      patch:
+        - where: {step: 1}
+          with: {text: "Deal 5 cards.", source: "house rule: deal first"}
+    solo:
+      source: "house rule: a harder solo game"
+      attacks_per_round: 3
+      lookout_steps:
+        patch:
+          - where: {step: 2}
+            with: {text: "Reveal the top 5 common cards; take one."}
+""",
+    "rulesets/smc-t.yaml": """\
+kind: ruleset
+family: sid-meiers-civilization
+id: smc-t
+name: "SMC t"
+extends: sid-meiers-civilization
+overlay:
+  settings:
+    research:
+      source: "house rule: cheap first level"
+      costs:
+        patch:
+          - where: {level: 1}
+            with: {trade: 5}
+    combat: {ties: attacker, source: "house rule: the bold win ties"}
+    culture_hand: {size: 3, source: "house rule: a larger culture hand"}
+""",
+}
+
+
+@functools.cache
+def _built(ruleset: str) -> tuple[Any, RulesetDiff]:
+    workspace = CachedWorkspace(VARIANTS)
+    loaded = workspace.load_ruleset(workspace.manifests()[ruleset])
+    analysis = analyse(workspace, loaded)
+    assert analysis.model is not None and analysis.resolved is not None, analysis.diagnostics
+    assert not [d for d in analysis.diagnostics if d.severity == "error"], analysis.diagnostics
+    changes = variant_changes(workspace, loaded, analysis.resolved)
+    assert changes is not None
+    return analysis.model, changes
+
+
+@functools.cache
+def _sheet(ruleset: str, file: str) -> str:
+    model, changes = _built(ruleset)
+    page = render_sheets(model, "0" * 64, "a4", changes, only={file})[file].decode("utf-8")
+    return page[page.index("<body") :]
+
+
+def _marked(page: str, text: str) -> str:
+    """The mark printed on the element (a list item, a paragraph, a heading, a row) that holds ``text``."""
+    for element in re.findall(r"<(li|p|h2|tr)\b[^>]*>(.*?)</\1>", page, flags=re.S):
+        inner = element[1]
+        if text in re.sub(r"<[^>]+>", "", inner):
+            found = re.search(r'class="changed-mark"[^>]*>([^<]*)<', inner)
+            return found.group(1) if found else ""
+    raise AssertionError(f"{text!r} is not on the sheet")
+
+
+def test_imperial_settlers_setting_rows_are_marked_where_the_variant_changes_them() -> None:
+    page = _sheet("is-sh", "round-and-actions.html")
+    assert _marked(page, "Each player then draws 3 common cards") == "Δ"
+    assert _marked(page, "Deal 5 cards.") == "Δ"
+    # a step, a line the variant leaves alone stays unmarked
+    assert _marked(page, "Shuffle the common cards into a face-down deck") == ""
+    assert _marked(page, "The game lasts 5 rounds.") == ""
+    solo = _sheet("is-sh", "solo-game.html")
+    assert _marked(solo, "3 attacks a round") == "Δ"
+    assert _marked(solo, "Reveal the top 5 common cards; take one.") == "Δ"
+    assert _marked(solo, "Draw the top card of your faction deck.") == ""
+    assert _marked(solo, "Use only the faction you choose.") == ""
+
+
+def test_a_part_of_the_deck_building_pattern_is_marked_by_the_name_the_diff_gives_it() -> None:
+    """The pattern's parts have no id: the diff names each by what tells it from the others
+    (`copies: 1`), and the sheet asks for it by that name."""
+    from civrules.families.imperial_settlers.sheets.deckbuilding import build
+
+    model, _ = _built("is-sh")
+    changes = RulesetDiff("a", "b", [FieldChange("deck_building.pattern[copies: 1].cards", 9, 8)], [])
+    context = build(Source(model, page_for(PAPERS["a4"], False), changes))
+    assert [(copies, mark) for copies, _, mark in context["pattern"]] == [(3, ""), (2, ""), (1, "changed")]
+    assert context["size_mark"] == ""
+
+
+def test_sid_meier_s_setting_rows_are_marked_where_the_variant_changes_them() -> None:
+    pyramid = _sheet("smc-t", "technology-pyramid.html")
+    assert _marked(pyramid, "Level I · 5 trade") == "Δ"
+    assert _marked(pyramid, "Level II · 11 trade") == ""
+    combat = _sheet("smc-t", "combat.html")
+    assert _marked(combat, "A tie goes to the attacker.") == "Δ"
+    assert _marked(combat, "to begin with") == ""
+    assert _marked(_sheet("smc-t", "culture-track.html"), "at most 3 culture event cards") == "Δ"
+    assert _marked(_sheet("smc-t", "turn-summary.html"), "The turn passes to the left.") == ""
+
+
+def _diff(*changes: FieldChange) -> Source[Any]:
+    model, _ = _built("smc-t")
+    return Source(model, page_for(PAPERS["a4"], False), RulesetDiff("a", "b", list(changes), []))
+
+
+def test_a_setting_s_mark_is_of_the_part_asked_for_what_holds_it_or_what_it_holds() -> None:
+    source = _diff(
+        FieldChange("research.costs[1].trade", 6, 5),
+        FieldChange("special_rules[tools]", None, {"id": "tools", "text": "Slaves."}),
+        FieldChange("combat.battle_hand.base", None, 4),
+        FieldChange('victory.scoring[text: "A.B. c"].points', 1, 2),
+    )
+    assert source.setting_mark("research.costs[1].trade") == "changed"
+    assert source.setting_mark("research.costs[1]") == "changed"  # it holds the change
+    assert source.setting_mark("research") == "changed"
+    assert source.setting_mark("research.costs[2]") == ""  # another element of the same list
+    assert source.setting_mark("special_rules[tools]") == "added"
+    assert source.setting_mark("special_rules[tools].text") == "added"  # within what was added whole
+    assert source.setting_mark("special_rules") == "changed"
+    assert source.setting_mark("combat.battle_hand.base") == "added"
+    assert source.setting_mark("combat.battle_hand.per_extra_figure") == ""
+    assert source.setting_mark('victory.scoring[text: "A.B. c"]') == "changed"  # a dot in a name splits nothing
+    assert source.setting_mark('victory.scoring[text: "A"]') == ""
+    assert source.setting_changed("research", "taxation") and not source.setting_changed("taxation")
+    assert Source(source.ruleset, source.page).setting_mark("research") == ""  # not a variant's sheet
+
+
+def test_a_base_s_sheets_mark_nothing() -> None:
+    from tests.rulefiles import shipped_analysis
+
+    model = shipped_analysis("imperial-settlers").model
+    assert model is not None
+    pages = render_sheets(model, "0" * 64, "a4", None, only={"round-and-actions.html", "solo-game.html"})
+    assert not any(b'class="changed-mark"' in page for page in pages.values())
