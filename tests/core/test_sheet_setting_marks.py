@@ -56,6 +56,35 @@ overlay:
     combat: {ties: attacker, source: "house rule: the bold win ties"}
     culture_hand: {size: 3, source: "house rule: a larger culture hand"}
 """,
+    "rulesets/ac-m.yaml": """\
+kind: ruleset
+id: ac-m
+name: "AC m"
+extends: advanced-civilization
+overlay:
+  settings:
+    ast: {frozen: {text: "A frozen marker thaws at once.", source: "house rule: no frost"}}
+    credit_policy: {same_target: sum, source: "house rule: both credits count"}
+    sequence_of_play:
+      general_rules:
+        patch:
+          - where: {id: ast_order_breaks_ties}
+            with: {text: "Census order breaks all ties.", source: "house rule: census first"}
+""",
+    "rulesets/ep-m.yaml": """\
+kind: ruleset
+id: ep-m
+name: "EP m"
+extends: expansion-project
+overlay:
+  settings:
+    non_native_block_bonus:
+      - players: {min: 12, max: 18}
+        bonus: face_value_per_card
+        shared_goods: bonus
+        may_exceed_printed_maximum: true
+        source: "house rule: shared goods always get it"
+""",
 }
 
 
@@ -79,11 +108,12 @@ def _sheet(ruleset: str, file: str) -> str:
 
 
 def _marked(page: str, text: str) -> str:
-    """The mark printed on the element (a list item, a paragraph, a heading, a row) that holds ``text``."""
-    for element in re.findall(r"<(li|p|h2|tr)\b[^>]*>(.*?)</\1>", page, flags=re.S):
+    """The mark printed on the element (a list item, a paragraph, a heading, a row, a line of a
+    foot) that holds ``text``."""
+    for element in re.findall(r"<(li|p|h2|tr|span)\b[^>]*>(.*?)</\1>", page, flags=re.S):
         inner = element[1]
         if text in re.sub(r"<[^>]+>", "", inner):
-            found = re.search(r'class="changed-mark"[^>]*>([^<]*)<', inner)
+            found = re.search(r'class="changed-mark"[^>]*>([^<]*)', inner)
             return found.group(1) if found else ""
     raise AssertionError(f"{text!r} is not on the sheet")
 
@@ -123,6 +153,34 @@ def test_sid_meier_s_setting_rows_are_marked_where_the_variant_changes_them() ->
     assert _marked(combat, "to begin with") == ""
     assert _marked(_sheet("smc-t", "culture-track.html"), "at most 3 culture event cards") == "Δ"
     assert _marked(_sheet("smc-t", "turn-summary.html"), "The turn passes to the left.") == ""
+
+
+def test_advanced_civilization_setting_rows_are_marked_where_the_variant_changes_them() -> None:
+    """Beyond the quick reference's hand limit and taxation: the A.S.T.'s rules, the credit policy,
+    the sequence of play's general rules, the trade-block bonus."""
+    ast = _sheet("ac-m", "ast.html")
+    assert _marked(ast, "A frozen marker thaws at once.") == "Δ"
+    sequence = _sheet("ac-m", "sequence-of-play.html")
+    assert _marked(sequence, "Census order breaks all ties.") == "Δ"
+    assert _marked(_sheet("ac-m", "credit-table.html"), "both credits count.") == "Δ"
+    commodities = _sheet("ep-m", "commodities.html")
+    assert _marked(commodities, "With 12–18 players") == "+"
+    assert "With 16–18 players" not in commodities  # the base's bands, gone
+    base = _sheet("ac-m", "commodities.html")
+    assert 'class="changed-mark"' not in base
+
+
+def test_a_deck_composition_is_marked_by_the_name_the_diff_gives_it() -> None:
+    """Mega Civilization's compositions share bands of players: the diff names each by its band and
+    map region, and the commodities sheet marks the one named."""
+    from civrules.families.advanced_civilization.sheets.commodities import commodity_sheet
+    from tests.rulefiles import shipped_analysis
+
+    model: Any = shipped_analysis("mega-civilization").model
+    name = "commodities.deck_compositions[players: 9-9, map_region: east].decks"
+    changes = RulesetDiff("a", "b", [FieldChange(name, [], [])], [])
+    decks = commodity_sheet(model, Source(model, page_for(PAPERS["a4"], False), changes))["decks"]
+    assert [(d["players"], d["region"]) for d in decks if d["mark"]] == [("9", "east")]
 
 
 def _diff(*changes: FieldChange) -> Source[Any]:

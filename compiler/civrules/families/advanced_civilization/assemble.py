@@ -791,8 +791,9 @@ def build_ast(value: Any, origin: Origin) -> AstSetting:
             if isinstance(level, dict) and "id" in level and isinstance(level.get("name"), str)
         ),
         tuple(
-            (str(entry["text"]), entry.get("rule"), source_of(entry))
-            for entry in (written.get(key) for key in ("epoch_entry", "frozen", "regression", "order"))
+            (str(entry["text"]), entry.get("rule"), source_of(entry), key)
+            for key in ("epoch_entry", "frozen", "regression", "order")
+            for entry in (written.get(key),)
             if isinstance(entry, dict) and entry.get("text")
         ),
     )
@@ -875,7 +876,7 @@ def build_scoring(value: Any) -> tuple[ScoringItem, ...] | None:
 
 def build_general_rules(value: Any) -> tuple[GeneralRule, ...]:
     return tuple(
-        GeneralRule(str(entry["text"]), rules_of(entry), source_of(entry))
+        GeneralRule(str(entry["text"]), rules_of(entry), source_of(entry), _str(entry.get("id")))
         for entry in _mapping(value).get("general_rules") or ()
         if isinstance(entry, dict) and entry.get("text")
     )

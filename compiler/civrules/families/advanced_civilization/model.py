@@ -684,9 +684,9 @@ class AstSetting:
     #: Each level's name as the source prints it (``basic`` → ``Basic``), where written.
     level_names: tuple[tuple[str, str], ...] = ()
     #: The rules of the A.S.T. in words, for the sheet (`epoch_entry`, `frozen`, `regression`,
-    #: `order`, in that order, where they have a text): each text, its `rule:` as written and its
-    #: `source:` (a house rule's, where a variant wrote it).
-    notes: tuple[tuple[str, Any, str | None], ...] = ()
+    #: `order`, in that order, where they have a text): each text, its `rule:` as written, its
+    #: `source:` (a house rule's, where a variant wrote it) and its key (`frozen` ...).
+    notes: tuple[tuple[str, Any, str | None, str], ...] = ()
 
 
 @frozen_value
@@ -829,6 +829,8 @@ class GeneralRule:
     rules: tuple[str, ...]
     #: `source:` (a house rule's, where a variant wrote it); None where it writes none.
     source: str | None = None
+    #: Its `id` (what names it in a variant's changes); None where it has none.
+    id: str | None = None
 
 
 @frozen_value

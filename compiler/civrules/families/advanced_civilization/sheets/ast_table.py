@@ -203,8 +203,12 @@ def ast_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[s
             }
         )
     ast_notes = [
-        {"text": text, "rule": citation_text(rule, source)}
-        for text, rule, source in (ruleset.ast.notes if ruleset.ast else ())
+        {
+            "text": text,
+            "rule": citation_text(rule, cited),
+            "mark": source.setting_mark(f"ast.{key}") if source is not None else "",
+        }
+        for text, rule, cited, key in (ruleset.ast.notes if ruleset.ast else ())
     ]
     length = known_fact(ruleset.ast.spaces_per_track) if ruleset.ast is not None else None
     open_end = ""

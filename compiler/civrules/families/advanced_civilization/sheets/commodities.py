@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from civrules.emit.sheets.common import citation_text, humanize, known, name_of, setting_citation
@@ -11,9 +11,11 @@ from civrules.families.advanced_civilization.calamities import resolution_order
 from civrules.families.advanced_civilization.commodities import commodity_total, set_value, set_value_rule
 from civrules.families.advanced_civilization.model import Commodity, Ruleset
 from civrules.model import Unknown
+from civrules.resolve.diff import distinguish
 
 
 def commodity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[str, Any]:
+    mark = source.setting_mark if source is not None else _no_mark
     rule = set_value_rule(ruleset)
     counts = [c.count for c in ruleset.commodities if isinstance(c.count, int)]
     width = max(counts, default=0)
@@ -72,12 +74,20 @@ def commodity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> 
     loose = [good(c) for c in ruleset.commodities if not isinstance(c.stack, int)]
     total = commodity_total(ruleset)
     purchases = [
-        {"stack": stack.number, "price": known(purchase.price), "rule": citation_text(purchase.rules, purchase.source)}
+        {
+            "stack": stack.number,
+            "price": known(purchase.price),
+            "rule": citation_text(purchase.rules, purchase.source),
+            "mark": mark(f"trade_stacks.stacks[{stack.number}].purchases"),
+        }
         for stack in (ruleset.trade_stacks.stacks if ruleset.trade_stacks is not None else ())
         for purchase in stack.purchases
     ]
     mining, set_rule = ruleset.mining, ruleset.set_value
     return {
+        "set_mark": mark("set_value.formula"),  # its examples are printed nowhere
+        "mining_mark": mark("mining"),
+        "total_mark": mark("total_cards"),
         "inferred": _inferred_note(ruleset),
         "columns": list(range(1, width + 1)),
         "stacks": stacks,
@@ -95,12 +105,16 @@ def commodity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> 
         else "",
         "total": total if isinstance(total, int) else "",
         "purchases": purchases,
-        "decks": _deck_compositions(ruleset),
-        "block_bonuses": _block_bonuses(ruleset),
+        "decks": _deck_compositions(ruleset, mark),
+        "block_bonuses": _block_bonuses(ruleset, mark),
     }
 
 
-def _block_bonuses(ruleset: Ruleset) -> list[dict[str, Any]]:
+def _no_mark(path: str) -> str:
+    return ""
+
+
+def _block_bonuses(ruleset: Ruleset, mark: Callable[[str], str] = _no_mark) -> list[dict[str, Any]]:
     """The bonus of a set redeemed outside its good's native trade block, per band of player counts
     (`non_native_block_bonus`; Expansion Project 26.3.3-26.3.4), as the package's set_value and the
     helper page count it: whom it reaches (shared goods or not), whether it may pass the printed
@@ -113,6 +127,8 @@ def _block_bonuses(ruleset: Ruleset) -> list[dict[str, Any]]:
             "shared": band.shared_goods == "bonus",
             "exceeds": band.may_exceed_printed_maximum is True,
             "rule": citation_text(band.rules, band.source),
+            # the bands are named by their players in a variant's changes, as `5-7`
+            "mark": mark(f"non_native_block_bonus[{band.players_min}-{band.players_max}]"),
         }
         for band in ruleset.block_bonuses
     ]
@@ -131,10 +147,22 @@ def _inferred_note(ruleset: Ruleset) -> str:
     )
 
 
-def _deck_compositions(ruleset: Ruleset) -> list[dict[str, Any]]:
-    """The trade decks per band of player counts (Expansion Project 10.3), when the data has them."""
+def _deck_compositions(ruleset: Ruleset, mark: Callable[[str], str] = _no_mark) -> list[dict[str, Any]]:
+    """The trade decks per band of player counts (Expansion Project 10.3), when the data has them,
+    each with the mark of a variant that adds or changes it (named as its changes name it: by its
+    players, or by its players and map region where two share a band)."""
     found = []
-    for composition in ruleset.deck_compositions:
+    names = distinguish(
+        [
+            {"players": {"min": c.players_min, "max": c.players_max}}
+            | ({"map_region": c.region} if c.region is not None else {})
+            for c in ruleset.deck_compositions
+        ]
+    )
+    bands = [f"{c.players_min}-{c.players_max}" for c in ruleset.deck_compositions]
+    if len(set(bands)) == len(bands):  # each band of its own: named by it
+        names = bands
+    for composition, name in zip(ruleset.deck_compositions, names, strict=True):
         low, high = composition.players_min, composition.players_max
         band = f"{low}" if low == high else f"{known(low, '?')}–{known(high, '?')}"
         decks = [
@@ -160,6 +188,7 @@ def _deck_compositions(ruleset: Ruleset) -> list[dict[str, Any]]:
                 "region": humanize(composition.region or ""),
                 "decks": decks,
                 "rule": citation_text(composition.rules, composition.source),
+                "mark": mark(f"deck_compositions[{name}]"),
             }
         )
     return found

@@ -140,6 +140,7 @@ def credit_table(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
         "drawn": drawn_note(groups),
         "policy": policy_sentences(policy),
         "policy_rules": setting_citation(ruleset.setting_origins, "credit_policy"),
+        "policy_mark": source.setting_mark("credit_policy") if source is not None else "",
         "notes": notes.listed(),
         "geometry": {
             "frame": f"{FRAME:.2f}mm",
@@ -271,6 +272,7 @@ def credit_chart(ruleset: Ruleset, page: Page, source: Source[Ruleset] | None = 
         "drawn": drawn_note(groups),
         "policy": policy_sentences(policy),
         "policy_rules": setting_citation(ruleset.setting_origins, "credit_policy"),
+        "policy_mark": source.setting_mark("credit_policy") if source is not None else "",
         "notes": notes.listed(),
         "variant": source is not None and source.variant,
         "all_unknown": all_unknown,

@@ -11,7 +11,7 @@ from civrules.families.advanced_civilization.model import Ruleset
 from civrules.model import Unknown
 
 
-def sequence_sheet(ruleset: Ruleset) -> dict[str, Any]:
+def sequence_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[str, Any]:
     position = {phase.id: i for i, phase in enumerate(ruleset.phases)}
     phases = sorted(
         ruleset.phases.by_id.values(),
@@ -40,10 +40,18 @@ def sequence_sheet(ruleset: Ruleset) -> dict[str, Any]:
                 "order": order,
                 "reason": reason,
                 "subs": subs,
+                "mark": source.changed("phases", phase.id) if source is not None else "",
             }
         )
     general = [
-        {"text": entry.text, "rule": citation_text(entry.rules, entry.source)} for entry in ruleset.general_rules
+        {
+            "text": entry.text,
+            "rule": citation_text(entry.rules, entry.source),
+            "mark": source.setting_mark(f"sequence_of_play.general_rules[{entry.id}]")
+            if source is not None and entry.id is not None
+            else "",
+        }
+        for entry in ruleset.general_rules
     ]
     return {"phases": rows, "general": general}
 
@@ -55,4 +63,4 @@ def sequence_sheet(ruleset: Ruleset) -> dict[str, Any]:
     position=60,
 )
 def build(source: Source[Ruleset]) -> Mapping[str, Any]:
-    return sequence_sheet(source.ruleset)
+    return sequence_sheet(source.ruleset, source)

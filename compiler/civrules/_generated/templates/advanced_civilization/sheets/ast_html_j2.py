@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "db33aab351c4d41b9a8e895ea605008a7b66e172c056a95b8c2ea3a601402a7d"
+SOURCE_SHA256 = "5f08b4eae4e71fdede79c32772544fb1805dc7028b4a462b83a5e9848ec557e0"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'ast.html.j2'
@@ -281,15 +281,17 @@ def block_content(context, missing=missing):
         pass
         yield '<ul class="notes">\n'
         for l_1_n in (undefined(name='notes') if l_0_notes is missing else l_0_notes):
+            l_1_changed = resolve('changed')
             l_1_rule = resolve('rule')
             _loop_vars = {}
             pass
             yield '<li>'
             yield escape(environment.getattr(l_1_n, 'text'))
+            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_n, 'mark'), _loop_vars=_loop_vars))
             yield ' '
             yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_n, 'rule'), _loop_vars=_loop_vars))
             yield '</li>'
-        l_1_n = l_1_rule = missing
+        l_1_n = l_1_changed = l_1_rule = missing
         yield '</ul>\n'
 
 blocks = {'style': block_style, 'content': block_content}

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "1bdd1adc8c87ed406365929efb27b9515dce20e4688aa30e449e3954c743b17d"
+SOURCE_SHA256 = "a1d3339989c584f1d8cbeb192936e884b791ac75197e9d98afcae955193ab685"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'commodities.html.j2'
@@ -194,11 +194,15 @@ def block_content(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     l_0_formula = resolve('formula')
+    l_0_changed = resolve('changed')
+    l_0_set_mark = resolve('set_mark')
     l_0_set_rule = resolve('set_rule')
     l_0_block_bonuses = resolve('block_bonuses')
     l_0_mining_extra = resolve('mining_extra')
     l_0_mining_card = resolve('mining_card')
+    l_0_mining_mark = resolve('mining_mark')
     l_0_total = resolve('total')
+    l_0_total_mark = resolve('total_mark')
     l_0_inferred = resolve('inferred')
     l_0_purchases = resolve('purchases')
     l_0_with_block = resolve('with_block')
@@ -217,6 +221,7 @@ def block_content(context, missing=missing):
     yield '<ul class="facts-list">\n<li>A set of <em>n</em> cards of one good is worth <strong>'
     yield escape((undefined(name='formula') if l_0_formula is missing else l_0_formula))
     yield '</strong>'
+    yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='set_mark') if l_0_set_mark is missing else l_0_set_mark), _block_vars=_block_vars))
     if (undefined(name='set_rule') if l_0_set_rule is missing else l_0_set_rule):
         pass
         yield ' <span class="rule">('
@@ -241,6 +246,7 @@ def block_content(context, missing=missing):
         if environment.getattr(l_1_b, 'exceeds'):
             pass
             yield ', and may be worth more than the printed maximum'
+        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_b, 'mark'), _loop_vars=_loop_vars))
         if environment.getattr(l_1_b, 'rule'):
             pass
             yield ' <span class="rule">('
@@ -256,12 +262,16 @@ def block_content(context, missing=missing):
         yield escape((undefined(name='mining_extra') if l_0_mining_extra is missing else l_0_mining_extra))
         yield ' card'
         yield escape(('s' if ((undefined(name='mining_extra') if l_0_mining_extra is missing else l_0_mining_extra) != 1) else cond_expr_undefined("the inline if-expression on line 48 in 'commodities.html.j2' evaluated to false and no else section was defined.")))
-        yield " larger, up to the good's number of cards.</li>"
+        yield " larger, up to the good's number of cards."
+        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='mining_mark') if l_0_mining_mark is missing else l_0_mining_mark), _block_vars=_block_vars))
+        yield '</li>'
     if (undefined(name='total') if l_0_total is missing else l_0_total):
         pass
         yield '<li>'
         yield escape((undefined(name='total') if l_0_total is missing else l_0_total))
-        yield ' commodity cards in all.</li>'
+        yield ' commodity cards in all.'
+        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='total_mark') if l_0_total_mark is missing else l_0_total_mark), _block_vars=_block_vars))
+        yield '</li>'
     if (undefined(name='inferred') if l_0_inferred is missing else l_0_inferred):
         pass
         yield '<li>† '
@@ -279,6 +289,7 @@ def block_content(context, missing=missing):
         else:
             pass
             yield escape(environment.getattr(l_1_p, 'price'))
+        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_p, 'mark'), _loop_vars=_loop_vars))
         yield ' <span class="rule">('
         yield escape(environment.getattr(l_1_p, 'rule'))
         yield ')</span>.</li>'
@@ -321,11 +332,10 @@ def block_content(context, missing=missing):
             yield '<span class="cal">calamities: '
             l_2_loop = missing
             for l_2_c, l_2_loop in LoopContext(environment.getattr(l_1_s, 'calamities'), undefined):
-                l_2_changed = resolve('changed')
                 _loop_vars = {}
                 pass
                 yield escape(environment.getattr(l_2_c, 'name'))
-                yield escape(context.call((undefined(name='changed') if l_2_changed is missing else l_2_changed), environment.getattr(l_2_c, 'mark'), _loop_vars=_loop_vars))
+                yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_2_c, 'mark'), _loop_vars=_loop_vars))
                 yield ' ('
                 if (environment.getattr(l_2_c, 'tradable') == 'yes'):
                     pass
@@ -340,7 +350,7 @@ def block_content(context, missing=missing):
                 if (not environment.getattr(l_2_loop, 'last')):
                     pass
                     yield ', '
-            l_2_loop = l_2_c = l_2_changed = missing
+            l_2_loop = l_2_c = missing
             yield '</span>'
         yield '</th></tr>\n'
         yield escape(context.call((undefined(name='goods_rows') if l_0_goods_rows is missing else l_0_goods_rows), environment.getattr(l_1_s, 'goods'), (undefined(name='columns') if l_0_columns is missing else l_0_columns), (undefined(name='with_block') if l_0_with_block is missing else l_0_with_block), _loop_vars=_loop_vars))
@@ -372,6 +382,7 @@ def block_content(context, missing=missing):
                     yield escape(t_1(environment.getattr(l_1_d, 'decks')))
                     yield '">'
                     yield escape(environment.getattr(l_1_d, 'players'))
+                    yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_d, 'mark'), _loop_vars=_loop_vars))
                     yield '</th><td rowspan="'
                     yield escape(t_1(environment.getattr(l_1_d, 'decks')))
                     yield '">'
@@ -411,4 +422,4 @@ def block_content(context, missing=missing):
         yield '</tbody>\n</table>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=19&2=22&3=28&4=38&5=44&6=51&7=62&8=72&9=90&10=103&11=107&13=112&16=131&19=136&21=144&26=169&43=179&45=208&46=221&48=241&49=250&50=255&51=260&54=277&56=287&57=293&59=302&61=306&62=336&65=339&67=342&68=344&72=347&77=351&78=355&80=359&81=371&82=374&83=385&84=391'
+debug_info = '1=19&2=22&3=28&4=38&5=44&6=51&7=62&8=72&9=90&10=103&11=107&13=112&16=131&19=136&21=144&26=169&43=179&45=212&46=226&48=247&49=258&50=265&51=270&54=288&56=298&57=304&59=313&61=317&62=346&65=349&67=352&68=354&72=357&77=361&78=365&80=369&81=382&82=385&83=396&84=402'

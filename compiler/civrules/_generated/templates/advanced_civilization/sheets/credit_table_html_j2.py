@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "9e63e4a9b594b83402968056af5939069e4c02f656741c1fcae3601f972513d1"
+SOURCE_SHA256 = "2b43857ad455a210b2e642e155080baef97c4bbb39ce0660ec2a23d3307ce6d6"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'credit-table.html.j2'
@@ -111,6 +111,8 @@ def block_content(context, missing=missing):
     l_0_with_cost = resolve('with_cost')
     l_0_with_needs = resolve('with_needs')
     l_0_policy = resolve('policy')
+    l_0_changed = resolve('changed')
+    l_0_policy_mark = resolve('policy_mark')
     l_0_policy_rules = resolve('policy_rules')
     l_0_variant = resolve('variant')
     l_0_notes_list = resolve('notes_list')
@@ -229,6 +231,7 @@ def block_content(context, missing=missing):
             yield '<p class="whole-note">The rule files of this ruleset list no civilization card, so there is no credit to give.</p>\n'
         yield '<div class="foot">\n<span>'
         yield escape(t_1(context.eval_ctx, (undefined(name='policy') if l_0_policy is missing else l_0_policy), ' '))
+        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='policy_mark') if l_0_policy_mark is missing else l_0_policy_mark), _block_vars=_block_vars))
         if (undefined(name='policy_rules') if l_0_policy_rules is missing else l_0_policy_rules):
             pass
             yield ' <span class="rule">('
@@ -281,7 +284,6 @@ def block_content(context, missing=missing):
             l_1_card = missing
             yield '</tr>\n</thead>\n<tbody>\n'
             for (l_1_owned, l_1_cells) in (undefined(name='rows') if l_0_rows is missing else l_0_rows):
-                l_1_changed = resolve('changed')
                 _loop_vars = {}
                 pass
                 yield '<tr'
@@ -291,19 +293,20 @@ def block_content(context, missing=missing):
                 yield '>\n<th scope="row">'
                 yield escape(environment.getattr(l_1_owned, 'symbols_html'))
                 yield escape(environment.getattr(l_1_owned, 'name'))
-                yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_owned, 'mark'), _loop_vars=_loop_vars))
+                yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_owned, 'mark'), _loop_vars=_loop_vars))
                 yield '</th>\n<td class="owncost">'
                 yield escape(environment.getattr(l_1_owned, 'cost'))
                 yield '</td>\n'
                 yield escape(l_1_cells)
                 yield '</tr>\n'
-            l_1_owned = l_1_cells = l_1_changed = missing
+            l_1_owned = l_1_cells = missing
             yield '</tbody>\n</table>\n'
         else:
             pass
             yield '<p class="whole-note">The rule files of this ruleset list no civilization card, so there is no credit to give.</p>\n'
         yield '<div class="foot">\n<span>'
         yield escape(t_1(context.eval_ctx, (undefined(name='policy') if l_0_policy is missing else l_0_policy), ' '))
+        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='policy_mark') if l_0_policy_mark is missing else l_0_policy_mark), _block_vars=_block_vars))
         if (undefined(name='policy_rules') if l_0_policy_rules is missing else l_0_policy_rules):
             pass
             yield ' <span class="rule">('
@@ -319,4 +322,4 @@ def block_content(context, missing=missing):
             yield '</span>'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=36&4=47&11=50&12=52&13=54&14=56&15=58&17=60&23=62&25=64&26=66&28=68&29=70&30=72&38=74&39=76&52=81&53=83&68=86&69=116&71=119&72=121&73=125&74=130&76=136&78=139&82=151&83=154&84=157&85=162&91=168&92=172&93=176&94=191&95=196&96=201&97=205&99=213&108=221&109=228&110=231&114=236&117=238&119=241&123=247&124=251&129=261&130=265&135=273&136=278&137=282&138=286&139=288&147=296&150=303&151=305'
+debug_info = '1=13&2=16&3=36&4=47&11=50&12=52&13=54&14=56&15=58&17=60&23=62&25=64&26=66&28=68&29=70&30=72&38=74&39=76&52=81&53=83&68=86&69=118&71=121&72=123&73=127&74=132&76=138&78=141&82=153&83=156&84=159&85=164&91=170&92=174&93=178&94=193&95=198&96=203&97=207&99=215&108=223&109=231&110=234&114=239&117=241&119=244&123=250&124=254&129=264&130=268&135=276&136=280&137=284&138=288&139=290&147=298&150=306&151=308'

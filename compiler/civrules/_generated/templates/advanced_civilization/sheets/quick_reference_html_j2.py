@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "e491f7fc0b02a7b5e923f808546d99fb1b75ff543ddf6c69b9121a735e719eca"
+SOURCE_SHA256 = "1daddfea3f4230c087ea30fcdad447b6c8ef3fade244490aa09c2bfaff64eef4"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'quick-reference.html.j2'
@@ -18,7 +18,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     parent_template = None
-    l_0_rule = l_0_notes_list = missing
+    l_0_rule = l_0_notes_list = l_0_changed = missing
     pass
     parent_template = environment.get_template('_base.html.j2', 'quick-reference.html.j2')
     for name, parent_block in parent_template.blocks.items():
@@ -30,8 +30,11 @@ def root(context, missing=missing):
     l_0_notes_list = getattr(included_template, 'notes_list', missing)
     if l_0_notes_list is missing:
         l_0_notes_list = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'quick-reference.html.j2') does not export the requested name 'notes_list'", name='notes_list')
-    context.vars.update({'rule': l_0_rule, 'notes_list': l_0_notes_list})
-    context.exported_vars.difference_update(('rule', 'notes_list'))
+    l_0_changed = getattr(included_template, 'changed', missing)
+    if l_0_changed is missing:
+        l_0_changed = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'quick-reference.html.j2') does not export the requested name 'changed'", name='changed')
+    context.vars.update({'rule': l_0_rule, 'notes_list': l_0_notes_list, 'changed': l_0_changed})
+    context.exported_vars.difference_update(('rule', 'notes_list', 'changed'))
     yield from parent_template.root_render_func(context)
 
 def block_style(context, missing=missing):
@@ -53,10 +56,11 @@ def block_content(context, missing=missing):
     _block_vars = {}
     l_0_phases = resolve('phases')
     l_0_no_phases = resolve('no_phases')
-    l_0_hand_changed = resolve('hand_changed')
+    l_0_changed = resolve('changed')
+    l_0_hand_mark = resolve('hand_mark')
     l_0_hand = resolve('hand')
     l_0_rule = resolve('rule')
-    l_0_tax_changed = resolve('tax_changed')
+    l_0_tax_mark = resolve('tax_mark')
     l_0_tax = resolve('tax')
     l_0_draw = resolve('draw')
     l_0_minimum_trade = resolve('minimum_trade')
@@ -113,9 +117,7 @@ def block_content(context, missing=missing):
         yield escape((undefined(name='no_phases') if l_0_no_phases is missing else l_0_no_phases))
         yield '</p>\n'
     yield '<h2>At the table</h2>\n<dl class="facts">\n<dt>Hand limit'
-    if (undefined(name='hand_changed') if l_0_hand_changed is missing else l_0_hand_changed):
-        pass
-        yield ' <span class="changed-mark" title="changed by this variant">Δ</span>'
+    yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='hand_mark') if l_0_hand_mark is missing else l_0_hand_mark), _block_vars=_block_vars))
     yield '</dt>\n<dd><span class="big">'
     yield escape(environment.getattr((undefined(name='hand') if l_0_hand is missing else l_0_hand), 'value'))
     yield '</span>'
@@ -126,9 +128,7 @@ def block_content(context, missing=missing):
     yield ' '
     yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr((undefined(name='hand') if l_0_hand is missing else l_0_hand), 'rule'), _block_vars=_block_vars))
     yield '</dd>\n<dt>Taxation'
-    if (undefined(name='tax_changed') if l_0_tax_changed is missing else l_0_tax_changed):
-        pass
-        yield ' <span class="changed-mark" title="changed by this variant">Δ</span>'
+    yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='tax_mark') if l_0_tax_mark is missing else l_0_tax_mark), _block_vars=_block_vars))
     yield '</dt>\n<dd><span class="big">'
     yield escape(environment.getattr((undefined(name='tax') if l_0_tax is missing else l_0_tax), 'value'))
     yield '</span>'
@@ -193,4 +193,4 @@ def block_content(context, missing=missing):
     yield '\n</div>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=27&21=37&24=67&26=70&27=74&31=103&35=106&36=110&37=119&38=123&40=132&43=140&45=144&46=148&50=168&51=174&55=179&56=182'
+debug_info = '1=13&2=16&3=30&21=40&24=71&26=74&27=78&31=107&35=110&36=112&37=121&38=123&40=132&43=140&45=144&46=148&50=168&51=174&55=179&56=182'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "149a171d6b180eab715635e6f07d1de71d0e782327b5f9431a2e8fa689efaa2f"
+SOURCE_SHA256 = "7061b66becd97659ba2eff98867b760b5cc553d4d485e9ec5afd5a17f1ad1380"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'sequence-of-play.html.j2'
@@ -18,7 +18,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     parent_template = None
-    l_0_rule = missing
+    l_0_rule = l_0_changed = missing
     pass
     parent_template = environment.get_template('_base.html.j2', 'sequence-of-play.html.j2')
     for name, parent_block in parent_template.blocks.items():
@@ -27,8 +27,11 @@ def root(context, missing=missing):
     l_0_rule = getattr(included_template, 'rule', missing)
     if l_0_rule is missing:
         l_0_rule = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'sequence-of-play.html.j2') does not export the requested name 'rule'", name='rule')
-    context.vars['rule'] = l_0_rule
-    context.exported_vars.discard('rule')
+    l_0_changed = getattr(included_template, 'changed', missing)
+    if l_0_changed is missing:
+        l_0_changed = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'sequence-of-play.html.j2') does not export the requested name 'changed'", name='changed')
+    context.vars.update({'rule': l_0_rule, 'changed': l_0_changed})
+    context.exported_vars.difference_update(('rule', 'changed'))
     yield from parent_template.root_render_func(context)
 
 def block_style(context, missing=missing):
@@ -56,6 +59,7 @@ def block_content(context, missing=missing):
         yield '<table class="phases">\n<colgroup><col class="p-num"><col class="p-name"><col class="p-cond"><col></colgroup>\n<thead><tr><th>#</th><th>Phase</th><th>When</th><th>Who goes first</th></tr></thead>\n<tbody>\n'
         l_1_loop = missing
         for l_1_p, l_1_loop in LoopContext((undefined(name='phases') if l_0_phases is missing else l_0_phases), undefined):
+            l_1_changed = resolve('changed')
             l_1_rule = resolve('rule')
             _loop_vars = {}
             pass
@@ -63,6 +67,7 @@ def block_content(context, missing=missing):
             yield escape(environment.getattr(l_1_p, 'number'))
             yield '</td>\n<th scope="row">'
             yield escape(environment.getattr(l_1_p, 'name'))
+            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_p, 'mark'), _loop_vars=_loop_vars))
             yield ' '
             yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_p, 'rule'), _loop_vars=_loop_vars))
             if environment.getattr(l_1_p, 'subs'):
@@ -97,7 +102,7 @@ def block_content(context, missing=missing):
                 pass
                 yield escape(environment.getattr(l_1_p, 'order'))
             yield '</td>\n</tr>\n'
-        l_1_loop = l_1_p = l_1_rule = missing
+        l_1_loop = l_1_p = l_1_changed = l_1_rule = missing
         yield '</tbody>\n</table>\n'
     else:
         pass
@@ -106,16 +111,18 @@ def block_content(context, missing=missing):
         pass
         yield '<ul class="general">\n'
         for l_1_g in (undefined(name='general') if l_0_general is missing else l_0_general):
+            l_1_changed = resolve('changed')
             l_1_rule = resolve('rule')
             _loop_vars = {}
             pass
             yield '<li>'
             yield escape(environment.getattr(l_1_g, 'text'))
+            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_g, 'mark'), _loop_vars=_loop_vars))
             yield ' '
             yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_g, 'rule'), _loop_vars=_loop_vars))
             yield '</li>'
-        l_1_g = l_1_rule = missing
+        l_1_g = l_1_changed = l_1_rule = missing
         yield '</ul>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=24&14=34&15=44&20=48&22=53&23=55&24=79&25=81&33=95&35=98'
+debug_info = '1=13&2=16&3=27&14=37&15=47&20=51&22=57&23=59&24=84&25=86&33=100&35=103'
