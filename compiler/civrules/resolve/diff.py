@@ -610,12 +610,20 @@ def _readable(value: Any) -> Any:
     return value
 
 
-def render_text(result: RulesetDiff) -> str:
+def render_text(result: RulesetDiff, *, in_words: bool = False) -> str:
+    """``civrules diff``'s text. With ``in_words`` (the variant's changes sheet, which players read),
+    a mapping or list that comes, goes or changes whole is given line by line in words (its fields
+    named without underscores, an element by its name or text) instead of as JSON: the Central
+    America variant's Conquistadors were one line of JSON on the sheet."""
+
+    def lines_of(change: FieldChange, indent: str) -> list[str]:
+        return _change_lines(change, indent) if in_words else [_change_line(change, indent)]
+
     lines = [f"{result.old} → {result.new}"]
     if result.settings:
         lines.append("settings:")
         for change in result.settings:
-            lines.append(_change_line(change, "  "))
+            lines.extend(lines_of(change, "  "))
             if change.sources is not None:
                 was, now = (source or "uncited" for source in change.sources)
                 lines.append(f"      cited: {was} → {now}")
@@ -637,7 +645,7 @@ def render_text(result: RulesetDiff) -> str:
                 if entity.why is not None:
                     lines.append(f"      why: {entity.why}")
                 for change in entity.fields:
-                    lines.append(_change_line(change, "      "))
+                    lines.extend(lines_of(change, "      "))
                     if change.sources is not None:
                         was, now = (source or "uncited" for source in change.sources)
                         lines.append(f"          cited: {was} → {now}")
@@ -655,3 +663,99 @@ def _change_line(change: FieldChange, indent: str) -> str:
     if change.new is None:
         return f"{indent}- {change.path}: {show(change.old)}"
     return f"{indent}~ {change.path}: {show(change.old)} → {show(change.new)}"
+
+
+def _change_lines(change: FieldChange, indent: str) -> list[str]:
+    """:func:`_change_line`, with a mapping or list given in words on the lines below it."""
+    if not _whole(change.old) and not _whole(change.new):
+        return [_change_line(change, indent)]
+    deeper = len(indent) + 4
+    if change.old is None or change.new is None:
+        mark, value = ("+", change.new) if change.old is None else ("-", change.old)
+        if _flat(value):
+            return [f"{indent}{mark} {change.path}: {_word(value)}"]
+        return [f"{indent}{mark} {change.path}", *_in_words(value, deeper, change.path)]
+    if _flat(change.old) and _flat(change.new):
+        return [f"{indent}~ {change.path}: {_word(change.old)} → {_word(change.new)}"]
+    lines = [f"{indent}~ {change.path}:"]
+    for label, value in (("was", change.old), ("now", change.new)):
+        if _whole(value):
+            lines.extend([f"{' ' * deeper}{label}:", *_in_words(value, deeper + 2, change.path)])
+        else:
+            lines.append(f"{' ' * deeper}{label}: {_word(value)}")
+    return lines
+
+
+def _whole(value: Any) -> bool:
+    """A mapping or list (not an unknown fact): what :func:`show` gives as JSON."""
+    return isinstance(value, list) or (isinstance(value, dict) and set(value) != {"unknown"})
+
+
+def _word(value: Any) -> str:
+    """A value on one line: a band of players as ``9–11``, a small mapping of values as ``its
+    fields: their values``, a list of values with commas."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict) and set(value) == {"min", "max"}:
+        return f"{_word(value['min'])}–{_word(value['max'])}"
+    if isinstance(value, dict) and _whole(value):
+        keys = _keys(value)
+        return "; ".join(
+            _word(value[k]) if i == 0 and k in _FIRST else f"{str(k).replace('_', ' ')}: {_word(value[k])}"
+            for i, k in enumerate(keys)
+        )
+    if isinstance(value, list):
+        return ", ".join(_word(v) for v in value)
+    return show(value)
+
+
+def _keys(value: dict[str, Any], path: str = "") -> list[str]:
+    """A mapping's fields in the order they are read: its name or text first, then the others as
+    written; its `id` left out where its name, its text or the path names it."""
+    keys = sorted(value, key=lambda k: _FIRST.index(k) if k in _FIRST else len(_FIRST))
+    if any(k in value for k in _FIRST) or (path and path.endswith(f"[{value.get('id')}]")):
+        keys = [k for k in keys if k != "id"]
+    return keys
+
+
+def _flat(value: Any) -> bool:
+    """A value :func:`_word` gives on one line: no mapping or list within a mapping of at most
+    three fields, or within a list."""
+    if isinstance(value, dict) and _whole(value):
+        return set(value) == {"min", "max"} or (
+            len(value) <= 3 and not any(_whole(v) and not _flat(v) for v in value.values())
+        )
+    if isinstance(value, list):
+        return not any(_whole(v) for v in value)
+    return True
+
+
+#: The fields that name an element, given first (an element is read by its name or its rule's text).
+_FIRST = ("name", "text")
+
+
+def _in_words(value: Any, indent: int, path: str = "") -> list[str]:
+    """``value`` as lines of words at ``indent``: a field as ``its name: its value`` (underscores
+    read as spaces), a list of values on one line, a list of mappings an element a line (``·``)."""
+    pad = " " * indent
+    if isinstance(value, dict) and _whole(value):
+        keys = _keys(value, path)
+        lines = []
+        for key in keys:
+            item, label = value[key], str(key).replace("_", " ")
+            if _whole(item) and not _flat(item):
+                lines.extend([f"{pad}{label}:", *_in_words(item, indent + 2)])
+            elif key in _FIRST and keys[0] == key:
+                lines.append(f"{pad}{_word(item)}")  # the element's name or text leads
+            else:
+                lines.append(f"{pad}{label}: {_word(item)}")
+        return lines
+    if isinstance(value, list):
+        if _flat(value):
+            return [f"{pad}{_word(value)}"]
+        lines = []
+        for item in value:
+            inner = [f"{pad}  {_word(item)}"] if _flat(item) else _in_words(item, indent + 2) or [f"{pad}  "]
+            lines.extend([f"{pad}· {inner[0].strip()}", *inner[1:]])
+        return lines
+    return [f"{pad}{_word(value)}"]

@@ -96,7 +96,10 @@ def variant() -> tuple[Built, str]:
     old, new = _shipped(BASE), _shipped(VARIANT)  # the base analysed once, not again for the variant
     diff = diff_rulesets(old.resolved, new.resolved)
     fingerprint = _fingerprint(new)
-    return Built(new.model, fingerprint, render_sheets(new.model, fingerprint, "letter", diff)), render_text(diff)
+    # the changes as the sheet gives them: a mapping or list that comes or goes whole in words
+    return Built(new.model, fingerprint, render_sheets(new.model, fingerprint, "letter", diff)), render_text(
+        diff, in_words=True
+    )
 
 
 def _text(files: Mapping[str, bytes]) -> Iterator[tuple[str, str]]:

@@ -31,4 +31,4 @@ def changes_sheet(changes: str) -> dict[str, Any]:
     variant_only=True,
 )
 def build(source: Source[Ruleset]) -> Mapping[str, Any]:
-    return changes_sheet(render_text(source.changes) if source.changes is not None else "")
+    return changes_sheet(render_text(source.changes, in_words=True) if source.changes is not None else "")

@@ -40,6 +40,8 @@ from civrules.families.advanced_civilization.model import (
     Epoch,
     ExcludedBorder,
     FloodPlainEntry,
+    ForceAdvancement,
+    ForceCard,
     GeneralRule,
     Group,
     HandLimit,
@@ -51,6 +53,7 @@ from civrules.families.advanced_civilization.model import (
     Modifier,
     Nation,
     NoEffect,
+    NonPlayerForce,
     Override,
     Phase,
     PlayerCount,
@@ -543,11 +546,7 @@ def build_structure(
                 nation_sets,
                 tuple(_configuration(c, entry) for c, entry in enumerate(configurations) if isinstance(entry, dict)),
                 known(raw.get("tokens_per_player")),
-                tuple(
-                    SpecialRule(_str(r.get("id")), _str(r.get("text")))
-                    for r in raw.get("special_rules") or ()
-                    if isinstance(r, dict)
-                ),
+                build_rule_texts(raw.get("special_rules")),
             )
         )
     return (
@@ -874,6 +873,51 @@ def build_scoring(value: Any) -> tuple[ScoringItem, ...] | None:
     )
 
 
+def build_rule_texts(value: Any) -> tuple[SpecialRule, ...]:
+    """A list of `rule_text`s (special rules, a force's rules), each with its citation."""
+    return tuple(_rule_text(entry) for entry in (value if isinstance(value, list) else ()) if isinstance(entry, dict))
+
+
+def _rule_text(entry: dict[str, Any]) -> SpecialRule:
+    return SpecialRule(_str(entry.get("id")), _str(entry.get("text")), rules_of(entry), source_of(entry))
+
+
+def build_non_player_forces(value: Any) -> tuple[NonPlayerForce, ...]:
+    """`non_player_forces` as written."""
+    found = []
+    for entry in value if isinstance(value, list) else ():
+        if not isinstance(entry, dict):
+            continue
+        activation, card = entry.get("activation"), entry.get("calamity_card")
+        tradable, stack = (card.get("tradable"), card.get("stack")) if isinstance(card, dict) else (None, None)
+        found.append(
+            NonPlayerForce(
+                _str(entry.get("id")),
+                _str(entry.get("name")),
+                tuple(str(item) for item in entry.get("replaces") or () if isinstance(item, str)),
+                tuple(
+                    ForceAdvancement(known(held.get("card")), _str(held.get("name")))
+                    for held in entry.get("advancements") or ()
+                    if isinstance(held, dict)
+                ),
+                _rule_text(activation) if isinstance(activation, dict) else None,
+                ForceCard(
+                    _str(card.get("name")),
+                    known(tradable),
+                    known(stack),
+                    rules_of(card),
+                    source_of(card),
+                )
+                if isinstance(card, dict)
+                else None,
+                build_rule_texts(entry.get("rules")),
+                rules_of(entry),
+                source_of(entry),
+            )
+        )
+    return tuple(found)
+
+
 def build_general_rules(value: Any) -> tuple[GeneralRule, ...]:
     return tuple(
         GeneralRule(str(entry["text"]), rules_of(entry), source_of(entry), _str(entry.get("id")))
@@ -1129,6 +1173,9 @@ def _build_ruleset(resolved: Resolved) -> Ruleset:
         taxation=made_of(build_taxation, *taxation) if taxation is not None else None,
         scoring=made_of(build_scoring, value_of("victory")),
         general_rules=made_of(build_general_rules, value_of("sequence_of_play")),
+        player_count_rules=made_of(build_general_rules, value_of("player_counts")),
+        special_rules=made_of(build_rule_texts, value_of("special_rules")),
+        non_player_forces=made_of(build_non_player_forces, value_of("non_player_forces")),
         not_in_sources=made_of(build_not_in_sources, value_of("not_in_sources")),
         block_bonuses=made_of(build_block_bonuses, value_of("non_native_block_bonus")),
         deck_compositions=made_of(build_deck_compositions, value_of("deck_compositions")),

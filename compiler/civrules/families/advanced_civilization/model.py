@@ -441,10 +441,52 @@ class TradeDeckSetup:
 
 @frozen_value
 class SpecialRule:
-    """A rule a player count adds (`special_rules`): its id and text."""
+    """A rule stated as text (a `rule_text`: a player count's or the ruleset's `special_rules`, a
+    non-player force's rules and activation): its id, text and citation."""
 
     id: str | None
     text: str | None
+    rules: tuple[str, ...] = ()
+    #: `source:` (a variant's text, a house rule); None where it writes none.
+    source: str | None = None
+
+
+@frozen_value
+class ForceAdvancement:
+    """An advancement a non-player force holds: the card (Unknown where the source's name matches
+    no card of the ruleset) and the name the source prints."""
+
+    card: str | Unknown | None
+    name: str | None
+
+
+@frozen_value
+class ForceCard:
+    """The calamity card that brings a non-player force into play (`calamity_card`)."""
+
+    name: str | None
+    tradable: bool | Unknown | None
+    stack: int | Unknown | None
+    rules: tuple[str, ...] = ()
+    source: str | None = None
+
+
+@frozen_value
+class NonPlayerForce:
+    """A force on the board no player leads as his nation (`non_player_forces`: Central America's
+    Conquistadors): what it replaces, the advancements it holds, how it comes into play, its rules."""
+
+    id: str | None
+    name: str | None
+    #: What it replaces in the base game, as written (`barbarians`, `pirates`).
+    replaces: tuple[str, ...]
+    advancements: tuple[ForceAdvancement, ...]
+    activation: SpecialRule | None
+    calamity_card: ForceCard | None
+    rules: tuple[SpecialRule, ...]
+    #: Its own citation: `rule:` and `source:`.
+    cited: tuple[str, ...] = ()
+    source: str | None = None
 
 
 @frozen_value
@@ -875,6 +917,12 @@ class Ruleset(CoreRuleset):
     #: `victory.scoring`; None where the scoring is not written as a list.
     scoring: tuple[ScoringItem, ...] | None = None
     general_rules: tuple[GeneralRule, ...] = ()
+    #: `player_counts.general_rules`: the rules of every player count (Advanced Civilization 16.11-16.12).
+    player_count_rules: tuple[GeneralRule, ...] = ()
+    #: `special_rules`: the ruleset's rules no other section holds (a variant's own rules).
+    special_rules: tuple[SpecialRule, ...] = ()
+    #: `non_player_forces`: the forces no player leads (Central America's Conquistadors).
+    non_player_forces: tuple[NonPlayerForce, ...] = ()
     #: Why each missing setting is not in the sources (`not_in_sources`, key: reason).
     not_in_sources: Mapping[str, str] = field(default_factory=dict)
     block_bonuses: tuple[BlockBonusBand, ...] = ()

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "1eb7e619afd20569b550ac270fff36c54a98e05c3f8e13e5325456e6ee35d902"
+SOURCE_SHA256 = "85d62650ba8d3207579a9600d5dc89c39bd1e3393ed8349f05c2f0530e55a5c0"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'variant-changes.html.j2'
@@ -52,7 +52,7 @@ def block_content(context, missing=missing):
     pass
     yield '<p class="lead">Every entity and setting this ruleset adds (+), removes (−) or changes (~) relative to '
     yield escape((environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'extends') or 'its base'))
-    yield ': the output of <code>civrules diff</code>.</p>\n<div class="diff">\n'
+    yield ': the changes <code>civrules diff</code> lists, each mapping or list that comes, goes or changes whole given in words, a line each of its parts.</p>\n<div class="diff">\n'
     t_2 = 1
     for l_1_line in (undefined(name='lines') if l_0_lines is missing else l_0_lines):
         _loop_vars = {}

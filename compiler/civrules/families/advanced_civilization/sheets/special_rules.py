@@ -1,0 +1,151 @@
+"""The rules a ruleset states beside its sequence of play: what each number of players plays with
+(tokens, the map and nations in play, the count's own rules), the rules of every count, the
+ruleset's special rules and the forces no player leads (Central America's Conquistadors).
+
+Each is printed in words with its citation; on a variant, what the variant adds or changes is
+marked. These rules were in the data and printed on no sheet: a player of Central America had the
+Conquistadors only as JSON on the variant's changes sheet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from civrules.emit.sheets.common import Notes, citation_text, humanize, label_of, name_of, row_citation
+from civrules.emit.sheets.registry import Source, sheet
+from civrules.families.advanced_civilization.model import NonPlayerForce, PlayerCount, Ruleset, SpecialRule
+from civrules.model import Unknown
+
+#: What a force replaces, in words (the values the schema allows).
+REPLACED = {"barbarians": "the Barbarians", "pirates": "the Pirates"}
+
+
+def _text(rule: SpecialRule, mark: str) -> dict[str, str]:
+    return {"text": " ".join((rule.text or "").split()), "rule": citation_text(rule.rules, rule.source), "mark": mark}
+
+
+def _count(source: Source[Ruleset], count: PlayerCount, notes: Notes) -> dict[str, Any]:
+    ruleset = source.ruleset
+    setups = []
+    for configuration in count.configurations:
+        if configuration.nations is None:
+            nations = ""
+        else:
+            nations = ", ".join(name_of(ruleset.nations, nation) for nation in configuration.nations)
+        setups.append(
+            {
+                "name": configuration.name or "",  # an id where the data gives no name: none printed
+                "map": " ".join((configuration.map_text or "").split()),
+                "nations": nations,
+            }
+        )
+    tokens = count.tokens_per_player
+    return {
+        "players": count.players,
+        "given": count.given,
+        "tokens": notes.fact(tokens, "tokens per player") if tokens is not None else "—",
+        "setups": setups,
+        # a count's own rules are its fields: the count's mark and citation cover them
+        "rules": [_text(rule, "") for rule in count.special_rules if rule.text],
+        "rule": row_citation(count, transcriptions=True),  # Mega Civilization's cite a transcription
+        "mark": source.changed("player_counts", count.id),
+    }
+
+
+def _force(source: Source[Ruleset], force: NonPlayerForce, notes: Notes) -> dict[str, Any]:
+    ruleset = source.ruleset
+    at = f"non_player_forces[{force.id}]"
+    whole = source.setting_mark(at)
+
+    def mark(part: str) -> str:
+        """The mark of a part of the force: none where the force is the variant's (its heading says so)."""
+        return "" if whole == "added" else source.setting_mark(f"{at}{part}")
+
+    held = []
+    for advancement in force.advancements:
+        if isinstance(advancement.card, Unknown):
+            held.append((advancement.name or "—") + notes.mark("advancement", advancement.card.reason or "unknown"))
+        elif advancement.card is not None and ruleset.cards.get(advancement.card) is not None:
+            shown = label_of(ruleset.cards.get(advancement.card))
+            held.append(f"{advancement.name} ({shown})" if advancement.name and advancement.name != shown else shown)
+        else:
+            held.append(advancement.name or "—")
+    card = force.calamity_card
+    calamity = None
+    if card is not None:
+        if isinstance(card.tradable, Unknown):
+            tradable = "tradability " + notes.fact(card.tradable, "calamity card")
+        else:
+            tradable = "tradable" if card.tradable else "non-tradable" if card.tradable is False else ""
+        stack = f"stack {notes.fact(card.stack, 'calamity card')}" if card.stack is not None else ""
+        calamity = {
+            "text": f"The {card.name or 'calamity'} calamity card brings them into play: "
+            + "; ".join(part for part in (tradable, stack) if part)
+            + ".",
+            "rule": citation_text(card.rules, card.source),
+            "mark": mark(".calamity_card"),
+        }
+    replaced = [REPLACED.get(item, humanize(item)) for item in force.replaces]
+    lines = [
+        *(
+            [_text(force.activation, mark(".activation"))]
+            if force.activation is not None and force.activation.text
+            else []
+        ),
+        *([calamity] if calamity is not None else []),
+        *(_text(rule, mark(f".rules[{rule.id}]")) for rule in force.rules if rule.text),
+    ]
+    return {
+        "name": force.name or "—",
+        "replaces": " and ".join(replaced),
+        "rule": citation_text(force.cited, force.source),
+        "mark": whole,
+        "held": ", ".join(held),
+        "held_mark": mark(".advancements"),
+        "lines": cited_once(lines),
+    }
+
+
+def cited_once(lines: list[dict[str, str]]) -> list[dict[str, str]]:
+    """``lines`` with a citation that the next line repeats left to it: lines that one passage gives
+    (a variant text's item) are cited once, after the last of them, not on each line."""
+    return [
+        {**line, "rule": ""} if i + 1 < len(lines) and lines[i + 1]["rule"] == line["rule"] else line
+        for i, line in enumerate(lines)
+    ]
+
+
+@sheet(
+    "special-rules.html",
+    "Players and special rules",
+    "What each number of players plays with, the rules of every count, the ruleset's special rules and "
+    "the forces no player leads.",
+    position=65,
+)
+def build(source: Source[Ruleset]) -> Mapping[str, Any]:
+    ruleset = source.ruleset
+    notes = Notes()
+    counts = [
+        _count(source, count, notes) for count in sorted(ruleset.player_counts, key=lambda c: c.players, reverse=True)
+    ]
+    return {
+        "counts": counts,
+        "count_rules": [
+            {
+                "text": " ".join(entry.text.split()),
+                "rule": citation_text(entry.rules, entry.source),
+                "mark": source.setting_mark(f"player_counts.general_rules[{entry.id}]") if entry.id else "",
+            }
+            for entry in ruleset.player_count_rules
+        ],
+        "special": [
+            _text(rule, source.setting_mark(f"special_rules[{rule.id}]") if rule.id else "")
+            for rule in ruleset.special_rules
+            if rule.text
+        ],
+        "forces": [_force(source, force, notes) for force in ruleset.non_player_forces],
+        "missing": ruleset.not_in_sources.get("player_counts", ""),
+        "variant": source.variant,
+        "notes": notes.listed(),
+    }

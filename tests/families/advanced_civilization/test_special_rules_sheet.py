@@ -1,0 +1,120 @@
+"""The rules a ruleset holds beside its sequence of play are printed for the table: the Central America
+variant's own rules (the Conquistadors, Tools and Slaves, the map measure) were on no sheet but as JSON
+on the variant's changes sheet, and no sheet printed what each number of players plays with."""
+
+from __future__ import annotations
+
+import functools
+import html
+import re
+from typing import Any
+
+from civrules.emit.build import variant_changes
+from civrules.emit.sheets import render_sheets
+from civrules.pipeline import analyse
+from civrules.resolve.diff import render_text
+from tests.rulefiles import CachedWorkspace
+
+SHEET = "special-rules.html"
+
+HOUSE = """\
+kind: ruleset
+id: cam-house
+name: "CAM house"
+extends: central-america
+overlay:
+  settings:
+    special_rules:
+      patch:
+        - where: {id: tools_and_slaves}
+          with: {text: "Slaves never save anyone.", source: "house rule: no escape"}
+"""
+
+
+@functools.cache
+def _pages(ruleset: str) -> dict[str, str]:
+    workspace = CachedWorkspace({"rulesets/cam-house.yaml": HOUSE})
+    loaded = workspace.load_ruleset(workspace.manifests()[ruleset])
+    analysis = analyse(workspace, loaded)
+    assert analysis.model is not None and analysis.resolved is not None, analysis.diagnostics
+    changes = variant_changes(workspace, loaded, analysis.resolved)
+    files = render_sheets(analysis.model, "0" * 64, "a4", changes, only={SHEET, "variant-changes.html"})
+    return {name: html.unescape(page.decode()) for name, page in files.items()}
+
+
+def _text(page: str) -> str:
+    body = page[page.index("<main") :]
+    return " ".join(re.sub(r"<[^>]+>", " ", body).split())
+
+
+def _line(page: str, words: str) -> str:
+    """The visible text of the list item or paragraph that holds ``words``."""
+    for inner in re.findall(r"<(?:li|p|h2|tr)\b[^>]*>(.*?)</(?:li|p|h2|tr)>", page, flags=re.S):
+        text = " ".join(re.sub(r"<[^>]+>", " ", inner).split())
+        if words in text:
+            return text
+    raise AssertionError(f"{words!r} is on no line")
+
+
+def test_the_central_america_variant_s_own_rules_are_printed_cited_and_marked() -> None:
+    page = _pages("central-america")[SHEET]
+    item = "Central America map variant, item"
+    assert _line(page, "Conquistadors").startswith("Conquistadors +")
+    assert "They replace the Barbarians and the Pirates." in _text(page)
+    # The activation, the calamity card and three rules are item 2's: cited once, after the last.
+    assert "(" not in _line(page, "The Conquistador units are not played until")
+    assert f"({item} 2" in _line(page, "resolve their conflicts after all other players")
+    assert _text(page).count(f"({item} 2 ") == 1
+    tools = _line(page, "Tools and Slaves")
+    assert tools.startswith("With the optional Tools and Slaves trade cards in play") and f"({item} 9" in tools
+    assert " + " in f"{tools} "  # a rule the variant adds
+    assert f"({item} 10" in _line(page, "use 4 inches of map per player")
+    held = _line(page, "They hold:")
+    assert "Militari Esperti (Advanced Military)" in held
+    assert re.search("Navigazione[¹²³],", held)  # a name that matches no card: its note says why
+    # the calamity card's unknown stack is a dash and a note, never a guess
+    assert re.search("tradable; stack —[¹²³]", _line(page, "calamity card brings them into play"))
+    hoard = _line(page, "hoard of at most eight")
+    assert f"({item} 4" in hoard and "+" not in hoard  # the force's heading marks it as the variant's
+
+
+def test_a_house_rule_s_change_to_a_special_rule_is_marked_and_cited() -> None:
+    page = _pages("cam-house")[SHEET]
+    line = _line(page, "Slaves never save anyone.")
+    assert "Δ" in line and "house rule: no escape" in line
+    assert "Δ" not in _line(page, "Use the rules of the Dawn of History game")
+
+
+def test_the_rules_of_each_number_of_players_are_printed() -> None:
+    from tests.rulefiles import shipped_analysis
+
+    model = shipped_analysis("advanced-civilization").model
+    assert model is not None
+    page = html.unescape(render_sheets(model, "0" * 64, only={SHEET})[SHEET].decode())
+    four = _line(page, "Only the three eastern panels")
+    assert four.startswith("4 55 Eastern map") and "Nations: Egypt, Babylon, Assyria, Asia." in four
+    assert "16.6" in four
+    assert "(16.12)" in _line(page, "Nations whose start areas are on a panel not in play may not be chosen.")
+    assert "12 tokens are needed to build a city on an island. (16.8)" in _line(page, "City sites on islands")
+
+
+def test_the_variant_s_changes_sheet_gives_a_whole_rule_in_words_never_as_json() -> None:
+    page = _pages("central-america")["variant-changes.html"]
+    text = _text(page)
+    assert not re.search(r"[\[{]\"", text), "JSON on the changes sheet"
+    assert "+ special_rules[tools_and_slaves]: With the optional Tools and Slaves trade cards in play" in text
+    assert "activation: The Conquistador units are not played until" in text
+    assert "Militari Esperti; card: advanced_military" in text
+    assert "calamity card: Conquistador; tradable: yes; stack: unknown (The variant does not say" in text
+
+
+def test_civrules_diff_s_text_is_unchanged() -> None:
+    """The command's output is a contract of its own (a whole mapping as JSON, on one line)."""
+    workspace = CachedWorkspace({"rulesets/cam-house.yaml": HOUSE})
+    loaded = workspace.load_ruleset(workspace.manifests()["central-america"])
+    analysis: Any = analyse(workspace, loaded)
+    changes = variant_changes(workspace, loaded, analysis.resolved)
+    assert changes is not None
+    text = render_text(changes)
+    assert '+ special_rules[base_rules]: {"id": "base_rules", "text": "Use the rules' in text
+    assert render_text(changes, in_words=True) != text
