@@ -28,6 +28,9 @@ overlay:
       patch:
         - where: {id: tools_and_slaves}
           with: {text: "Slaves never save anyone.", source: "house rule: no escape"}
+    victory:
+      tie: tie
+      source: "house rule: no tie-break"
 """
 
 
@@ -118,3 +121,18 @@ def test_civrules_diff_s_text_is_unchanged() -> None:
     text = render_text(changes)
     assert '+ special_rules[base_rules]: {"id": "base_rules", "text": "Use the rules' in text
     assert render_text(changes, in_words=True) != text
+
+
+def test_the_end_of_the_game_is_printed_cited_and_a_variant_s_change_marked() -> None:
+    from tests.rulefiles import shipped_analysis
+
+    model = shipped_analysis("advanced-civilization").model
+    assert model is not None
+    page = html.unescape(render_sheets(model, "0" * 64, only={SHEET})[SHEET].decode())
+    assert "(34.1)" in _line(page, "One or more players move their markers onto a finish square")
+    assert "(35.1)" in _line(page, "Cities: 50 points per city on the board.")
+    assert _line(page, "The highest total wins").startswith("The highest total wins; equal totals are a tie.")
+    base = _pages("central-america")[SHEET]  # the Expansion Project's: ties broken by wealth
+    assert "equal totals are broken by wealth" in _line(base, "The highest total wins")
+    house = _line(_pages("cam-house")[SHEET], "The highest total wins")
+    assert "equal totals are a tie. Δ" in house and "house rule: no tie-break" in house

@@ -73,6 +73,7 @@ from civrules.families.advanced_civilization.model import (
     TradeDeckSetup,
     TradeStack,
     TradeStacks,
+    Victory,
 )
 from civrules.load.document import Document
 from civrules.model import Collection, Origin, Unknown, known, rule_index_of, rules_of, setting_of, source_of
@@ -854,6 +855,19 @@ def build_taxation(value: Any, origin: Origin) -> Taxation | None:
     )
 
 
+def build_victory(value: Any, origin: Origin) -> Victory | None:
+    if not isinstance(value, dict):
+        return None
+    complete, highest = value.get("complete_final_turn"), value.get("highest_wins")
+    return Victory(
+        origin,
+        build_rule_texts(value.get("end_conditions")),
+        complete if isinstance(complete, bool) else None,
+        highest if isinstance(highest, bool) else None,
+        _str(value.get("tie")),
+    )
+
+
 def build_scoring(value: Any) -> tuple[ScoringItem, ...] | None:
     items = _mapping(value).get("scoring")
     if not isinstance(items, list):
@@ -1128,7 +1142,7 @@ def _build_ruleset(resolved: Resolved) -> Ruleset:
     stacks, total, set_value, mining, ast, components = (
         setting(key) for key in ("trade_stacks", "total_cards", "set_value", "mining", "ast", "components")
     )
-    hand_limit, taxation = setting("hand_limit"), setting("taxation")
+    hand_limit, taxation, victory = setting("hand_limit"), setting("taxation"), setting("victory")
 
     def value_of(key: str) -> Any:
         found = setting(key)
@@ -1171,6 +1185,7 @@ def _build_ruleset(resolved: Resolved) -> Ruleset:
         status=_str(data.get("status")),
         hand_limit=made_of(build_hand_limit, *hand_limit) if hand_limit is not None else None,
         taxation=made_of(build_taxation, *taxation) if taxation is not None else None,
+        victory=made_of(build_victory, *victory) if victory is not None else None,
         scoring=made_of(build_scoring, value_of("victory")),
         general_rules=made_of(build_general_rules, value_of("sequence_of_play")),
         player_count_rules=made_of(build_general_rules, value_of("player_counts")),

@@ -864,6 +864,19 @@ class ScoringItem:
 
 
 @frozen_value
+class Victory:
+    """`victory`: when the game ends, whether the final turn is played out, who wins and what a tie is
+    (the final score is :attr:`Ruleset.scoring`)."""
+
+    origin: Origin
+    end_conditions: tuple[SpecialRule, ...]
+    #: `complete_final_turn`, `highest_wins` and `tie` (`tie`, `wealth`) as written; None where not written.
+    complete_final_turn: bool | None
+    highest_wins: bool | None
+    tie: str | None
+
+
+@frozen_value
 class GeneralRule:
     """A rule of the whole turn (`sequence_of_play.general_rules`), with its text."""
 
@@ -914,6 +927,7 @@ class Ruleset(CoreRuleset):
     status: str | None = None
     hand_limit: HandLimit | None = None
     taxation: Taxation | None = None
+    victory: Victory | None = None
     #: `victory.scoring`; None where the scoring is not written as a list.
     scoring: tuple[ScoringItem, ...] | None = None
     general_rules: tuple[GeneralRule, ...] = ()

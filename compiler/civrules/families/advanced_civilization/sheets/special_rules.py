@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import Notes, citation_text, humanize, label_of, name_of, row_citation
+from civrules.emit.sheets.common import (
+    Notes,
+    citation_text,
+    humanize,
+    label_of,
+    name_of,
+    row_citation,
+    setting_citation,
+)
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.model import NonPlayerForce, PlayerCount, Ruleset, SpecialRule
 from civrules.model import Unknown
@@ -116,11 +124,54 @@ def cited_once(lines: list[dict[str, str]]) -> list[dict[str, str]]:
     ]
 
 
+#: Who wins a tie, in words (the values the schema allows).
+TIES = {
+    "tie": "equal totals are a tie",
+    "wealth": "equal totals are broken by wealth: the set value of the commodity cards held plus the treasury tokens",
+}
+
+
+def _victory(source: Source[Ruleset]) -> dict[str, Any] | None:
+    """How the game ends and is won (`victory`): its end conditions, the final score item by item,
+    who wins; None where the ruleset has no victory section."""
+    ruleset = source.ruleset
+    victory = ruleset.victory
+    if victory is None:
+        return None
+    mark = source.setting_mark
+    winning = []
+    if victory.highest_wins is not None:
+        winning.append("The highest total wins" if victory.highest_wins else "The lowest total wins")
+    if victory.tie is not None:
+        winning.append(TIES.get(victory.tie, humanize(victory.tie)))
+    return {
+        "ends": [
+            _text(rule, mark(f"victory.end_conditions[{rule.id}]") if rule.id else "")
+            for rule in victory.end_conditions
+            if rule.text
+        ],
+        "final_turn": victory.complete_final_turn is True,
+        "final_turn_mark": mark("victory.complete_final_turn"),
+        "scoring": [
+            {
+                "text": " ".join((item.text or item.name or "").split()),
+                "rule": citation_text(item.rules, item.source),
+                "mark": mark(f"victory.scoring[{item.id}]"),
+            }
+            for item in ruleset.scoring or ()
+            if item.text or item.name
+        ],
+        "winning": "; ".join(winning) + "." if winning else "",
+        "winning_mark": "changed" if mark("victory.highest_wins") or mark("victory.tie") else "",
+        "rule": setting_citation(ruleset.setting_origins, "victory", ("highest_wins", "tie", "complete_final_turn")),
+    }
+
+
 @sheet(
     "special-rules.html",
-    "Players and special rules",
-    "What each number of players plays with, the rules of every count, the ruleset's special rules and "
-    "the forces no player leads.",
+    "Players, special rules and the end of the game",
+    "What each number of players plays with, the rules of every count, the ruleset's special rules, "
+    "the forces no player leads, and how the game ends and is won.",
     position=65,
 )
 def build(source: Source[Ruleset]) -> Mapping[str, Any]:
@@ -145,6 +196,7 @@ def build(source: Source[Ruleset]) -> Mapping[str, Any]:
             if rule.text
         ],
         "forces": [_force(source, force, notes) for force in ruleset.non_player_forces],
+        "victory": _victory(source),
         "missing": ruleset.not_in_sources.get("player_counts", ""),
         "variant": source.variant,
         "notes": notes.listed(),

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "a7005ae3fb81e5704dc31fdcc6b6c62c0b9ff37412565d9bce368506b5766c0a"
+SOURCE_SHA256 = "6cf0464a9df4386c52752b18784e80e9a943c79d2fbf85b78d6e2796a6dffe37"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'special-rules.html.j2'
@@ -59,6 +59,9 @@ def block_content(context, missing=missing):
     l_0_counts = resolve('counts')
     l_0_missing = resolve('missing')
     l_0_count_rules = resolve('count_rules')
+    l_0_victory = resolve('victory')
+    l_0_changed = resolve('changed')
+    l_0_rule = resolve('rule')
     l_0_variant = resolve('variant')
     l_0_notes_list = resolve('notes_list')
     l_0_notes = resolve('notes')
@@ -68,26 +71,22 @@ def block_content(context, missing=missing):
         pass
         yield '<h2>Special rules</h2>\n<ul class="rules">\n'
         for l_1_r in (undefined(name='special') if l_0_special is missing else l_0_special):
-            l_1_changed = resolve('changed')
-            l_1_rule = resolve('rule')
             _loop_vars = {}
             pass
             yield '<li>'
             yield escape(environment.getattr(l_1_r, 'text'))
-            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
             yield ' '
-            yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
+            yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
             yield '</li>\n'
-        l_1_r = l_1_changed = l_1_rule = missing
+        l_1_r = missing
         yield '</ul>\n'
     for l_1_f in (undefined(name='forces') if l_0_forces is missing else l_0_forces):
-        l_1_changed = resolve('changed')
-        l_1_rule = resolve('rule')
         _loop_vars = {}
         pass
         yield '<h2>'
         yield escape(environment.getattr(l_1_f, 'name'))
-        yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_f, 'mark'), _loop_vars=_loop_vars))
+        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_f, 'mark'), _loop_vars=_loop_vars))
         yield ', a force no player leads as his nation</h2>\n<p class="force">'
         if environment.getattr(l_1_f, 'replaces'):
             pass
@@ -99,9 +98,9 @@ def block_content(context, missing=missing):
             yield 'They hold: '
             yield escape(environment.getattr(l_1_f, 'held'))
             yield '.'
-            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_f, 'held_mark'), _loop_vars=_loop_vars))
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_f, 'held_mark'), _loop_vars=_loop_vars))
             yield ' '
-        yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_f, 'rule'), _loop_vars=_loop_vars))
+        yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_f, 'rule'), _loop_vars=_loop_vars))
         yield '</p>\n'
         if environment.getattr(l_1_f, 'lines'):
             pass
@@ -111,26 +110,25 @@ def block_content(context, missing=missing):
                 pass
                 yield '<li>'
                 yield escape(environment.getattr(l_2_r, 'text'))
-                yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_2_r, 'mark'), _loop_vars=_loop_vars))
+                yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_2_r, 'mark'), _loop_vars=_loop_vars))
                 if environment.getattr(l_2_r, 'rule'):
                     pass
                     yield ' '
-                    yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_2_r, 'rule'), _loop_vars=_loop_vars))
+                    yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_2_r, 'rule'), _loop_vars=_loop_vars))
                 yield '</li>\n'
             l_2_r = missing
             yield '</ul>\n'
-    l_1_f = l_1_changed = l_1_rule = missing
+    l_1_f = missing
     yield '<h2>By number of players</h2>\n'
     if (undefined(name='counts') if l_0_counts is missing else l_0_counts):
         pass
         yield '<table class="counts">\n<colgroup><col class="c-n"><col class="c-t"><col><col class="c-r"></colgroup>\n<thead><tr><th>Players</th><th>Tokens each</th><th>Set-up and the count\'s own rules</th><th>Rule</th></tr></thead>\n<tbody>\n'
         for l_1_c in (undefined(name='counts') if l_0_counts is missing else l_0_counts):
-            l_1_changed = resolve('changed')
             _loop_vars = {}
             pass
             yield '<tr>\n<th scope="row">'
             yield escape(environment.getattr(l_1_c, 'players'))
-            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_c, 'mark'), _loop_vars=_loop_vars))
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_c, 'mark'), _loop_vars=_loop_vars))
             yield '</th>\n<td>'
             yield escape(environment.getattr(l_1_c, 'tokens'))
             yield '</td>\n<td>'
@@ -158,7 +156,6 @@ def block_content(context, missing=missing):
                 yield '</span>'
             l_2_s = missing
             for l_2_r in environment.getattr(l_1_c, 'rules'):
-                l_2_rule = resolve('rule')
                 _loop_vars = {}
                 pass
                 yield '<span class="own">'
@@ -166,13 +163,13 @@ def block_content(context, missing=missing):
                 if environment.getattr(l_2_r, 'rule'):
                     pass
                     yield ' '
-                    yield escape(context.call((undefined(name='rule') if l_2_rule is missing else l_2_rule), environment.getattr(l_2_r, 'rule'), _loop_vars=_loop_vars))
+                    yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_2_r, 'rule'), _loop_vars=_loop_vars))
                 yield '</span>'
-            l_2_r = l_2_rule = missing
+            l_2_r = missing
             yield '</td>\n<td><span class="rule">'
             yield escape(environment.getattr(l_1_c, 'rule'))
             yield '</span></td>\n</tr>\n'
-        l_1_c = l_1_changed = missing
+        l_1_c = missing
         yield '</tbody>\n</table>\n'
     else:
         pass
@@ -189,18 +186,63 @@ def block_content(context, missing=missing):
         pass
         yield '<h3>At every number of players</h3>\n<ul class="rules">\n'
         for l_1_r in (undefined(name='count_rules') if l_0_count_rules is missing else l_0_count_rules):
-            l_1_changed = resolve('changed')
-            l_1_rule = resolve('rule')
             _loop_vars = {}
             pass
             yield '<li>'
             yield escape(environment.getattr(l_1_r, 'text'))
-            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
             yield ' '
-            yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
+            yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
             yield '</li>\n'
-        l_1_r = l_1_changed = l_1_rule = missing
+        l_1_r = missing
         yield '</ul>\n'
+    yield '<h2>The end of the game</h2>\n'
+    if (undefined(name='victory') if l_0_victory is missing else l_0_victory):
+        pass
+        if environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'ends'):
+            pass
+            yield '<p class="force">The game ends when:</p>\n<ul class="rules">\n'
+            for l_1_r in environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'ends'):
+                _loop_vars = {}
+                pass
+                yield '<li>'
+                yield escape(environment.getattr(l_1_r, 'text'))
+                yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
+                yield ' '
+                yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
+                yield '</li>\n'
+            l_1_r = missing
+            yield '</ul>'
+        if environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'final_turn'):
+            pass
+            yield '<p class="force">The turn in which it ends is played to its end.'
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'final_turn_mark'), _block_vars=_block_vars))
+            yield '</p>'
+        if environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'scoring'):
+            pass
+            yield '<p class="force">Each player scores:</p>\n<ul class="rules">\n'
+            for l_1_s in environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'scoring'):
+                _loop_vars = {}
+                pass
+                yield '<li>'
+                yield escape(environment.getattr(l_1_s, 'text'))
+                yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_s, 'mark'), _loop_vars=_loop_vars))
+                yield ' '
+                yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_s, 'rule'), _loop_vars=_loop_vars))
+                yield '</li>\n'
+            l_1_s = missing
+            yield '</ul>'
+        if environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'winning'):
+            pass
+            yield '<p class="force">'
+            yield escape(environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'winning'))
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'winning_mark'), _block_vars=_block_vars))
+            yield ' '
+            yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'rule'), _block_vars=_block_vars))
+            yield '</p>'
+    else:
+        pass
+        yield '<p class="whole-note">How the game ends and is won is not in a victory section of this ruleset\'s rule files.</p>\n'
     if (undefined(name='variant') if l_0_variant is missing else l_0_variant):
         pass
         yield '<p class="small">Δ changed, + added by this variant (see “What this variant changes”).</p>'
@@ -208,4 +250,4 @@ def block_content(context, missing=missing):
     yield '\n</div>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=30&19=40&21=57&24=60&28=73&29=79&30=82&31=96&33=99&39=114&44=117&46=122&47=125&48=127&49=163&55=170&57=178&60=181&64=194&65=197'
+debug_info = '1=13&2=16&3=30&19=40&21=60&24=63&28=74&29=78&30=81&31=95&33=98&39=113&44=116&46=120&47=123&48=125&49=160&55=167&57=175&60=178&65=190&66=192&68=195&71=206&72=211&74=214&77=225&81=236&82=239'
