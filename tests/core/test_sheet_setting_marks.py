@@ -27,6 +27,7 @@ extends: imperial-settlers
 overlay:
   settings:
     starting_hand: {common: 3, source: "house rule: bigger start"}
+    defence: {raze_added: 2, source: "house rule: stronger walls"}
     setup:
       patch:
         - where: {step: 1}
@@ -55,6 +56,7 @@ overlay:
             with: {trade: 5}
     combat: {ties: attacker, source: "house rule: the bold win ties"}
     culture_hand: {size: 3, source: "house rule: a larger culture hand"}
+    movement: {travel_speed: 3, source: "house rule: faster figures"}
 """,
     "rulesets/ac-m.yaml": """\
 kind: ruleset
@@ -130,6 +132,22 @@ def test_imperial_settlers_setting_rows_are_marked_where_the_variant_changes_the
     assert _marked(solo, "Reveal the top 5 common cards; take one.") == "Δ"
     assert _marked(solo, "Draw the top card of your faction deck.") == ""
     assert _marked(solo, "Use only the faction you choose.") == ""
+
+
+def test_settings_no_sheet_printed_are_printed_cited_and_marked() -> None:
+    """Imperial Settlers' defence tokens, foundations, card uses, goods and first game, Sid Meier's
+    cities, trade, production, movement, villages and ties were in the data and on no sheet."""
+    page = _sheet("is-sh", "round-and-actions.html")
+    defence = "razing that location costs 2 more raze tokens"
+    assert _marked(page, defence) == "Δ"
+    line = next(li for li in re.findall(r"<li>(.*?)</li>", page, flags=re.S) if defence in li)
+    assert "p7/fichas-de-defesa; house rule: stronger walls" in line
+    assert _marked(page, "A razed location turned face down is a foundation: its owner gains Madeira") == ""
+    assert _marked(page, "Resources, workers and tokens are not limited by the pieces.") == ""
+    turn = _sheet("smc-t", "turn-summary.html")
+    assert _marked(turn, "A figure moves 3 squares, never diagonally.") == "Δ"
+    assert _marked(turn, "At most 2 cities a player, 3 with") == ""
+    assert _marked(turn, "The player to the left plays the barbarians of a village") == ""
 
 
 def test_a_part_of_the_deck_building_pattern_is_marked_by_the_name_the_diff_gives_it() -> None:

@@ -250,6 +250,33 @@ class Scoring:
 
 
 @frozen_value
+class DefenceRules:
+    """The defence tokens (p7), as far as the ruleset gives them (None where not written)."""
+
+    per_production_phase: int | None
+    placed_on: str | None
+    raze_added: int | None
+    movable: bool | None
+    discarded_at_clean_up: bool | None
+
+
+@frozen_value
+class Foundation:
+    """A razed location turned face down (p9): what its owner gains, what it is good for."""
+
+    owner_gains: tuple[str, ...]
+    use: str | None
+
+
+@frozen_value
+class FirstGame:
+    """The recommended first game (p5): its factions and players."""
+
+    factions: tuple[str, ...]
+    players: int | None
+
+
+@frozen_value
 class SoloLevel:
     """One level of the solo game's achievement table (p14): its id and its threshold."""
 
@@ -449,11 +476,49 @@ class ImperialSettlersRuleset(Ruleset):
         raze = uses.get("raze") if isinstance(uses, Mapping) else None
         return _names(raze.get("spoils_on")) if isinstance(raze, Mapping) else ()
 
+    def card_uses_rules(self) -> tuple[str, ...]:
+        """The rule sections the uses of cards (razing, dealing) cite, razing's first."""
+        uses = self.fact("card_uses")
+        parts = [uses.get(key) for key in ("raze", "deal")] if isinstance(uses, Mapping) else []
+        return tuple(dict.fromkeys(rule for part in parts if isinstance(part, Mapping) for rule in rules_of(part)))
+
     def deal_decks(self) -> tuple[str, ...]:
         """The decks whose cards carry a deal area (p4)."""
         uses = self.fact("card_uses")
         deal = uses.get("deal") if isinstance(uses, Mapping) else None
         return _names(deal.get("deal_on")) if isinstance(deal, Mapping) else ()
+
+    def defence_rules(self) -> DefenceRules | None:
+        """The defence tokens (p7), where the ruleset gives them."""
+        found = self.fact("defence")
+        if not isinstance(found, Mapping):
+            return None
+        return DefenceRules(
+            _int_or_none(found.get("tokens_per_production_phase")),
+            _str_or_none(found.get("placed_on")),
+            _int_or_none(found.get("raze_added")),
+            _bool_or_none(found.get("movable")),
+            _bool_or_none(found.get("discarded_at_clean_up")),
+        )
+
+    def foundation(self) -> Foundation | None:
+        """A foundation (p9), where the ruleset gives it."""
+        found = self.fact("foundation")
+        if not isinstance(found, Mapping):
+            return None
+        return Foundation(_names(found.get("owner_gains")), _str_or_none(found.get("use")))
+
+    def goods_unlimited(self) -> bool | None:
+        """Whether goods are not limited by the pieces (p3), where the ruleset says."""
+        found = self.fact("goods_unlimited")
+        return _bool_or_none(found.get("value")) if isinstance(found, Mapping) else None
+
+    def first_game(self) -> FirstGame | None:
+        """The recommended first game (p5), where the ruleset gives it."""
+        found = self.fact("first_game")
+        if not isinstance(found, Mapping):
+            return None
+        return FirstGame(_names(found.get("factions")), _int_or_none(found.get("players")))
 
     def defence_raze_added(self) -> int | None:
         """The raze tokens a defence token adds to razing its location (p7)."""

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import row_citation
+from civrules.emit.sheets.common import humanize, row_citation, rules_text, setting_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.imperial_settlers.model import Action, ImperialSettlersRuleset
-from civrules.families.imperial_settlers.sheets.words import joined_mark, name_of, steps_marked
+from civrules.families.imperial_settlers.sheets.words import joined_mark, name_of, steps_marked, words
 
 
 def price_text(ruleset: ImperialSettlersRuleset, action: Action) -> str:
@@ -23,6 +23,70 @@ def price_text(ruleset: ImperialSettlersRuleset, action: Action) -> str:
     if action.extra_per_samurai:
         parts.append(f"+{action.extra_per_samurai} per Samurai on the location")
     return ", ".join(parts) if parts else "as the card shows"
+
+
+def other_rules(source: Source[ImperialSettlersRuleset]) -> list[dict[str, str]]:
+    """The rules of the ruleset's settings that a player asks for at the table and no other part of
+    a sheet prints: defence tokens, foundations, which cards are razed or dealt with, goods without
+    limit, the first game; each cited by its setting and marked where a variant changes it."""
+    ruleset = source.ruleset
+    found = []
+
+    def add(key: str, text: str, rule: str = "") -> None:
+        if text:
+            found.append(
+                {
+                    "text": text,
+                    "rule": setting_citation(ruleset.setting_origins, key) or rule,
+                    "mark": source.setting_mark(key),
+                }
+            )
+
+    defence = ruleset.defence_rules()
+    if defence is not None:
+        said = []
+        if defence.per_production_phase is not None:
+            said.append(f"Each faction gets {defence.per_production_phase} in each production phase")
+        if defence.placed_on is not None:
+            said.append(f"it protects a {humanize(defence.placed_on)}")
+        if defence.raze_added is not None:
+            tokens = "token" if defence.raze_added == 1 else "tokens"
+            said.append(f"razing that location costs {defence.raze_added} more raze {tokens}")
+        if defence.movable is False:
+            said.append("it cannot be moved")
+        if defence.discarded_at_clean_up is True:
+            said.append("it is discarded at clean-up")
+        add("defence", f"{name_of(ruleset, 'goods', 'defence')}: " + "; ".join(said) + "." if said else "")
+    uses = [
+        (decks, text)
+        for decks, text in (
+            (ruleset.raze_spoils_decks(), "can be razed for their spoils"),
+            (ruleset.deal_decks(), "have a deal area"),
+        )
+        if decks
+    ]
+    add(
+        "card_uses",
+        " ".join(f"The cards of {words(ruleset, 'decks', decks)} {text}." for decks, text in uses),
+        rules_text(list(ruleset.card_uses_rules())),  # its parts cite, the setting does not
+    )
+    foundation = ruleset.foundation()
+    if foundation is not None:
+        gains = words(ruleset, "goods", foundation.owner_gains)
+        add(
+            "foundation",
+            "A razed location turned face down is a foundation"
+            + (f": its owner gains {gains}" if gains else "")
+            + (f"; it is {foundation.use}" if foundation.use else "")
+            + ".",
+        )
+    if ruleset.goods_unlimited() is True:
+        add("goods_unlimited", "Resources, workers and tokens are not limited by the pieces.")
+    first = ruleset.first_game()
+    if first is not None and first.factions:
+        players = f"{first.players} players, " if first.players is not None else ""
+        add("first_game", f"A first game: {players}{words(ruleset, 'factions', first.factions)}.")
+    return found
 
 
 @sheet(
@@ -73,4 +137,5 @@ def build(source: Source[ImperialSettlersRuleset]) -> Mapping[str, Any]:
         "scoring": scoring,
         "scoring_mark": joined_mark(mark(f"scoring.{key}") for key in ("common_location_vp", "faction_location_vp")),
         "ties": [(tie.text, mark(f"scoring.tie_breaks[{tie.id}]")) for tie in ruleset.tie_breaks()],
+        "other": other_rules(source),
     }

@@ -1,13 +1,15 @@
-"""The turn summary: the five phases in order with what each allows, and the victories."""
+"""The turn summary: the five phases in order with what each allows, the victories, and the rules of
+cities, trade, production, movement, villages and ties a player asks for at the table."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from civrules.emit.sheets.common import setting_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
-from civrules.families.sid_meiers_civilization.sheets.tables import Section, Sheet, listed, name_in
+from civrules.families.sid_meiers_civilization.sheets.tables import Row, Section, Sheet, listed, name_in
 
 #: What a phase allows, in words (the activities of the ruleset schema).
 ACTIVITIES = {
@@ -28,6 +30,121 @@ ACTIVITIES = {
     "research_technology": "research a technology",
 }
 ENDS = {"immediately": "at once", "end_of_turn": "at the end of the turn"}
+#: Where a new city may stand, in words (the constraints of the ruleset schema).
+PLACEMENT = {
+    "not_water": "not on water",
+    "eight_neighbours_revealed": "with its eight neighbouring squares revealed",
+    "not_next_to_hut_or_village": "not next to a hut or a village",
+    "not_next_to_enemy_figure": "not next to an enemy figure",
+    "three_squares_from_other_cities": "three squares from any other city, diagonals included",
+}
+#: What players may trade, in words (the values of the ruleset schema).
+TRADEABLE = {
+    "promises": "promises",
+    "trade_points": "trade",
+    "culture_tokens": "culture tokens",
+    "resource_tokens": "resource tokens",
+    "culture_event_cards": "culture event cards",
+}
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _at_the_table(page: Sheet) -> Section:
+    """The rules of cities, trade, production, movement and villages, a row each, cited and marked:
+    settings the data holds that no sheet printed (what a player asks at the table)."""
+    ruleset = page.source.ruleset
+    section = Section("At the table", ("", "What the rules say"))
+    section.empty = "The sources of this ruleset give none of these rules."
+
+    def add(key: str, label: str, said: list[str]) -> None:
+        if said:
+            cited = setting_citation(ruleset.setting_origins, key)
+            section.rows.append(Row([label, " ".join(said)], cited, page.setting_mark(key)))
+
+    cities = ruleset.rule("cities")
+    said = []
+    limit, raised, distance = _int(cities.get("limit")), cities.get("raised_limit"), _int(cities.get("min_distance"))
+    if limit is not None:
+        said.append(f"At most {limit} cities a player")
+        if isinstance(raised, Mapping) and _int(raised.get("limit")) is not None:
+            tech = raised.get("technology")
+            said[-1] += (
+                f", {raised['limit']} with {name_in(ruleset.technologies, tech) if isinstance(tech, str) else '—'}"
+            )
+        said[-1] += "."
+    if cities.get("founded_by") == "scout":
+        said.append("A scout is given up to found one.")
+    placement = [p.get("id") for p in cities.get("placement") or () if isinstance(p, Mapping)]
+    if placement:
+        said.append(
+            "A new city stands: " + "; ".join(PLACEMENT.get(str(p), str(p).replace("_", " ")) for p in placement) + "."
+        )
+    elif distance is not None:
+        said.append(f"A new city stands {distance} squares from any other city, diagonals included.")
+    add("cities", "Cities", said)
+    trade = ruleset.rule("trade")
+    said = []
+    if _int(trade.get("dial_max")) is not None:
+        said.append(f"The trade dial goes up to {trade['dial_max']}.")
+    if isinstance(trade.get("kept_between_turns"), bool):
+        said.append(
+            "Trade is kept from turn to turn."
+            if trade["kept_between_turns"]
+            else "Trade is lost at the end of the turn."
+        )
+    tradeable = [TRADEABLE.get(str(t), str(t).replace("_", " ")) for t in trade.get("tradeable") or ()]
+    if tradeable:
+        said.append(f"Players may trade {listed(tradeable)}.")
+    add("trade", "Trade", said)
+    production = ruleset.rule("production")
+    said = []
+    if _int(production.get("trade_per_production")) is not None:
+        said.append(f"{production['trade_per_production']} trade buy one production.")
+    if isinstance(production.get("saved"), bool):
+        said.append("Unspent production is kept." if production["saved"] else "Unspent production is lost.")
+    figures = production.get("figures")
+    if isinstance(figures, Mapping):
+        costs = [
+            f"{'an army' if kind == 'army' else 'a scout'} {cost}"
+            for kind, cost in figures.items()
+            if kind in ("army", "scout") and _int(cost) is not None
+        ]
+        if costs:
+            said.append(f"A figure costs: {listed(costs)}.")
+    add("production", "Production", said)
+    movement = ruleset.rule("movement")
+    said = []
+    if _int(movement.get("travel_speed")) is not None:
+        said.append(
+            f"A figure moves {movement['travel_speed']} squares"
+            + (", never diagonally." if movement.get("diagonal") is False else ".")
+        )
+    if _int(movement.get("stacking_limit")) is not None:
+        said.append(f"A square holds at most {movement['stacking_limit']} figures.")
+    if _int(movement.get("explore_cost")) is not None:
+        said.append(
+            f"Revealing a tile costs {movement['explore_cost']} move{'s' if movement['explore_cost'] != 1 else ''}."
+        )
+    add("movement", "Movement", said)
+    villages = ruleset.rule("villages")
+    said = []
+    if villages.get("barbarian_player") in ("left", "right"):
+        units = [name_in(ruleset.unit_types, str(u)) for u in villages.get("barbarian_units") or ()]
+        rank = _int(villages.get("barbarian_rank"))
+        said.append(
+            f"The player to the {villages['barbarian_player']} plays the barbarians of a village"
+            + (f", drawing {listed(units)}" if units else "")
+            + (f" of rank {rank}" if rank is not None else "")
+            + "."
+        )
+    add("villages", "Villages", said)
+    ties = ruleset.rule("tie_break")
+    if ties.get("default") == "first_in_turn_order":
+        add("tie_break", "Ties", ["Of two players who win at once, the first in turn order wins."])
+    return section
 
 
 def turn_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
@@ -54,6 +171,7 @@ def turn_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
         victories.rows.append(page.row(victory, "victories", (victory.display_name, needs, ENDS.get(victory.ends, ""))))
     victories.empty = "The sources of this ruleset give no victory."
     page.sections.append(victories)
+    page.sections.append(_at_the_table(page))
     direction = ruleset.rule("turn_order").get("direction")
     lead = page.lead(
         (
@@ -67,7 +185,8 @@ def turn_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
 @sheet(
     "turn-summary.html",
     "Turn summary",
-    "The phases of a turn in order with what each allows, and the four victories.",
+    "The phases of a turn in order with what each allows, the four victories, and the rules of cities, trade, "
+    "production, movement, villages and ties.",
     position=5,
     sources=("ruleset",),
 )

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "42aeb37c84738c6e23145c5b44ace380a1a2223068413d00ced9dd7ba867b374"
+SOURCE_SHA256 = "c9e5b2dabaea7e35168f4a7869780d0fde02d9121516e5378bb7649880eb76b9"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'round-and-actions.html.j2'
@@ -64,6 +64,7 @@ def block_content(context, missing=missing):
     l_0_phases = resolve('phases')
     l_0_actions = resolve('actions')
     l_0_general = resolve('general')
+    l_0_other = resolve('other')
     l_0_rounds = resolve('rounds')
     l_0_rounds_mark = resolve('rounds_mark')
     l_0_scoring = resolve('scoring')
@@ -176,7 +177,23 @@ def block_content(context, missing=missing):
         yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_1_mark, _loop_vars=_loop_vars))
         yield '</li>'
     l_1_text = l_1_mark = missing
-    yield '</ul>\n</section>\n<section class="box">\n<h2>End of the game</h2>\n'
+    yield '</ul>\n</section>\n'
+    if (undefined(name='other') if l_0_other is missing else l_0_other):
+        pass
+        yield '<section class="box">\n<h2>Other rules</h2>\n<ul class="steps">'
+        for l_1_r in (undefined(name='other') if l_0_other is missing else l_0_other):
+            l_1_rule = resolve('rule')
+            _loop_vars = {}
+            pass
+            yield '<li>'
+            yield escape(environment.getattr(l_1_r, 'text'))
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
+            yield ' '
+            yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
+            yield '</li>'
+        l_1_r = l_1_rule = missing
+        yield '</ul>\n</section>\n'
+    yield '<section class="box">\n<h2>End of the game</h2>\n'
     if (undefined(name='rounds') if l_0_rounds is missing else l_0_rounds):
         pass
         yield '<p>The game lasts '
@@ -208,4 +225,4 @@ def block_content(context, missing=missing):
     yield '</section>\n</div>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=27&4=35&10=43&14=70&15=79&17=98&19=103&20=110&21=118&26=126&30=129&31=134&41=161&45=170&46=177&47=186'
+debug_info = '1=13&2=16&3=27&4=35&10=43&14=71&15=80&17=99&19=104&20=111&21=119&26=127&30=130&31=135&41=162&43=171&46=174&51=187&52=194&53=203'
