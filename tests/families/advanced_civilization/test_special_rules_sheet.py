@@ -41,7 +41,9 @@ def _pages(ruleset: str) -> dict[str, str]:
     analysis = analyse(workspace, loaded)
     assert analysis.model is not None and analysis.resolved is not None, analysis.diagnostics
     changes = variant_changes(workspace, loaded, analysis.resolved)
-    files = render_sheets(analysis.model, "0" * 64, "a4", changes, only={SHEET, "variant-changes.html"})
+    files = render_sheets(
+        analysis.model, "0" * 64, "a4", changes, only={SHEET, "variant-changes.html", "commodities.html"}
+    )
     return {name: html.unescape(page.decode()) for name, page in files.items()}
 
 
@@ -136,3 +138,23 @@ def test_the_end_of_the_game_is_printed_cited_and_a_variant_s_change_marked() ->
     assert "equal totals are broken by wealth" in _line(base, "The highest total wins")
     house = _line(_pages("cam-house")[SHEET], "The highest total wins")
     assert "equal totals are a tie. Δ" in house and "house rule: no tie-break" in house
+
+
+def test_the_pieces_of_a_nation_and_the_preparation_of_the_trade_stacks_are_printed() -> None:
+    """`components` and `trade_stacks.setup` were on no sheet: a player sets the game up with them."""
+    from tests.rulefiles import shipped_analysis
+
+    model = shipped_analysis("advanced-civilization").model
+    assert model is not None
+    pages = render_sheets(model, "0" * 64, only={SHEET, "commodities.html"})
+    page = html.unescape(pages[SHEET].decode())
+    pieces = "Each nation plays with 55 population tokens, 9 cities, 4 ships, 1 census marker, 1 succession marker."
+    assert _line(page, pieces).endswith("(5.1)")
+    stacks = html.unescape(pages["commodities.html"].decode())
+    assert _line(stacks, "Shuffle each stack.") == "Shuffle each stack."  # one passage: cited once, at its end
+    assert _line(stacks, "Place the four non-tradable calamity cards").endswith("(15.2)")
+    assert _text(stacks).count("(15.2)") == 1
+    # the Central America variant's set-up differs from the Expansion Project's: marked
+    variant = _pages("central-america")["commodities.html"]
+    assert "Δ" in _line(variant, "set aside a number of commodity cards equal to the number of players")
+    assert "Δ" not in _line(variant, "Shuffle each stack.")

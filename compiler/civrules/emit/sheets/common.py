@@ -205,6 +205,15 @@ def citation_text(rules: object, source: str | None) -> str:
     return "; ".join(part for part in parts if part)
 
 
+def cited_once(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``lines`` with a citation that the next line repeats left to it: lines that one passage gives
+    (a variant text's item) are cited once, after the last of them, not on each line."""
+    return [
+        {**line, "rule": ""} if i + 1 < len(lines) and lines[i + 1]["rule"] == line["rule"] else line
+        for i, line in enumerate(lines)
+    ]
+
+
 def origin_citation(
     origin: Origin,
     fields: Iterable[str] | None = None,

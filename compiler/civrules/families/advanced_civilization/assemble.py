@@ -855,6 +855,21 @@ def build_taxation(value: Any, origin: Origin) -> Taxation | None:
     )
 
 
+#: The pieces of a nation's set, in the order a sheet lists them (`components.<kind>_per_set`).
+PIECES = ("tokens", "cities", "ships", "census_markers", "succession_markers")
+
+
+def build_components(value: Any, origin: Origin) -> Components:
+    written = _mapping(value)
+    return Components(
+        origin,
+        written.get("cities_per_set"),
+        tuple(
+            (kind, known(written[f"{kind}_per_set"])) for kind in PIECES if written.get(f"{kind}_per_set") is not None
+        ),
+    )
+
+
 def build_victory(value: Any, origin: Origin) -> Victory | None:
     if not isinstance(value, dict):
         return None
@@ -1177,11 +1192,7 @@ def _build_ruleset(resolved: Resolved) -> Ruleset:
         set_value=made_of(build_set_value, *set_value) if set_value is not None else None,
         mining=made_of(build_mining, *mining) if mining is not None else None,
         ast=made_of(build_ast, *ast) if ast is not None else None,
-        components=Components(
-            components[1], components[0].get("cities_per_set") if isinstance(components[0], dict) else None
-        )
-        if components is not None
-        else None,
+        components=made_of(build_components, *components) if components is not None else None,
         status=_str(data.get("status")),
         hand_limit=made_of(build_hand_limit, *hand_limit) if hand_limit is not None else None,
         taxation=made_of(build_taxation, *taxation) if taxation is not None else None,

@@ -894,6 +894,9 @@ class Components:
 
     origin: Origin
     cities_per_set: Any
+    #: Each nation's set of pieces, by kind (`tokens`, `cities`, `ships`, `census_markers`,
+    #: `succession_markers`: the `*_per_set` fields), in that order, where written.
+    per_set: tuple[tuple[str, Any], ...] = ()
 
 
 @frozen_value(kw_only=True)

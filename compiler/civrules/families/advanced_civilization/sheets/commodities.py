@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import citation_text, humanize, known, name_of, setting_citation
+from civrules.emit.sheets.common import (
+    citation_text,
+    cited_once,
+    humanize,
+    known,
+    name_of,
+    origin_citation,
+    setting_citation,
+)
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.calamities import resolution_order
 from civrules.families.advanced_civilization.commodities import commodity_total, set_value, set_value_rule
@@ -84,6 +92,9 @@ def commodity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> 
         for purchase in stack.purchases
     ]
     mining, set_rule = ruleset.mining, ruleset.set_value
+    stacks_cited = (
+        origin_citation(ruleset.trade_stacks.origin, transcriptions=True) if ruleset.trade_stacks is not None else ""
+    )
     return {
         "set_mark": mark("set_value.formula"),  # its examples are printed nowhere
         "mining_mark": mark("mining"),
@@ -106,6 +117,18 @@ def commodity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> 
         "total": total if isinstance(total, int) else "",
         "purchases": purchases,
         "decks": _deck_compositions(ruleset, mark),
+        "preparation": cited_once(
+            [
+                {
+                    "text": " ".join(step.text.split()),
+                    # a step citing nothing of its own is the trade stacks' (Mega Civilization's transcription)
+                    "rule": citation_text(step.rules, None) or stacks_cited,
+                    "mark": mark(f"trade_stacks.setup.steps[{step.step}]"),
+                }
+                for step in (ruleset.trade_stacks.setup if ruleset.trade_stacks is not None else ())
+                if step.text
+            ]
+        ),
         "block_bonuses": _block_bonuses(ruleset, mark),
     }
 

@@ -15,6 +15,7 @@ from typing import Any
 from civrules.emit.sheets.common import (
     Notes,
     citation_text,
+    cited_once,
     humanize,
     label_of,
     name_of,
@@ -115,14 +116,14 @@ def _force(source: Source[Ruleset], force: NonPlayerForce, notes: Notes) -> dict
     }
 
 
-def cited_once(lines: list[dict[str, str]]) -> list[dict[str, str]]:
-    """``lines`` with a citation that the next line repeats left to it: lines that one passage gives
-    (a variant text's item) are cited once, after the last of them, not on each line."""
-    return [
-        {**line, "rule": ""} if i + 1 < len(lines) and lines[i + 1]["rule"] == line["rule"] else line
-        for i, line in enumerate(lines)
-    ]
-
+#: A nation's pieces, in words, one and more (the kinds of `components.<kind>_per_set`).
+PIECES = {
+    "tokens": ("population token", "population tokens"),
+    "cities": ("city", "cities"),
+    "ships": ("ship", "ships"),
+    "census_markers": ("census marker", "census markers"),
+    "succession_markers": ("succession marker", "succession markers"),
+}
 
 #: Who wins a tie, in words (the values the schema allows).
 TIES = {
@@ -180,7 +181,16 @@ def build(source: Source[Ruleset]) -> Mapping[str, Any]:
     counts = [
         _count(source, count, notes) for count in sorted(ruleset.player_counts, key=lambda c: c.players, reverse=True)
     ]
+    pieces = []
+    if ruleset.components is not None:
+        for kind, count in ruleset.components.per_set:
+            shown = notes.fact(count, "pieces")
+            word = PIECES.get(kind, humanize(kind))
+            pieces.append(f"{shown} {word[0] if count == 1 else word[1]}")
     return {
+        "pieces": ", ".join(pieces),
+        "pieces_rule": setting_citation(ruleset.setting_origins, "components"),
+        "pieces_mark": source.setting_mark("components"),
         "counts": counts,
         "count_rules": [
             {

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "a1d3339989c584f1d8cbeb192936e884b791ac75197e9d98afcae955193ab685"
+SOURCE_SHA256 = "9e12afa9d3c4cb4d38415a905636d32ba85ba87d0ba633b40b0ddf4bdbfed4ed"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'commodities.html.j2'
@@ -210,6 +210,7 @@ def block_content(context, missing=missing):
     l_0_stacks = resolve('stacks')
     l_0_loose = resolve('loose')
     l_0_goods_rows = resolve('goods_rows')
+    l_0_preparation = resolve('preparation')
     l_0_decks = resolve('decks')
     try:
         t_1 = environment.filters['length']
@@ -364,6 +365,23 @@ def block_content(context, missing=missing):
         yield escape(context.call((undefined(name='goods_rows') if l_0_goods_rows is missing else l_0_goods_rows), (undefined(name='loose') if l_0_loose is missing else l_0_loose), (undefined(name='columns') if l_0_columns is missing else l_0_columns), (undefined(name='with_block') if l_0_with_block is missing else l_0_with_block), _block_vars=_block_vars))
         yield '\n</tbody>\n'
     yield '</table>\n'
+    if (undefined(name='preparation') if l_0_preparation is missing else l_0_preparation):
+        pass
+        yield '<h2>Preparing the trade stacks</h2>\n<ol class="facts-list">'
+        for l_1_p in (undefined(name='preparation') if l_0_preparation is missing else l_0_preparation):
+            _loop_vars = {}
+            pass
+            yield '<li>'
+            yield escape(environment.getattr(l_1_p, 'text'))
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_p, 'mark'), _loop_vars=_loop_vars))
+            if environment.getattr(l_1_p, 'rule'):
+                pass
+                yield ' <span class="rule">('
+                yield escape(environment.getattr(l_1_p, 'rule'))
+                yield ')</span>'
+            yield '</li>'
+        l_1_p = missing
+        yield '</ol>\n'
     if (undefined(name='decks') if l_0_decks is missing else l_0_decks):
         pass
         yield '<h2>Trade decks by number of players</h2>\n<table class="decks">\n<thead><tr><th>Players</th><th>Map</th><th>Deck</th><th>Goods</th><th>Calamities</th><th>Rule</th></tr></thead>\n<tbody>\n'
@@ -422,4 +440,4 @@ def block_content(context, missing=missing):
         yield '</tbody>\n</table>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=19&2=22&3=28&4=38&5=44&6=51&7=62&8=72&9=90&10=103&11=107&13=112&16=131&19=136&21=144&26=169&43=179&45=212&46=226&48=247&49=258&50=265&51=270&54=288&56=298&57=304&59=313&61=317&62=346&65=349&67=352&68=354&72=357&77=361&78=365&80=369&81=382&82=385&83=396&84=402'
+debug_info = '1=19&2=22&3=28&4=38&5=44&6=51&7=62&8=72&9=90&10=103&11=107&13=112&16=131&19=136&21=144&26=169&43=179&45=213&46=227&48=248&49=259&50=266&51=271&54=289&56=299&57=305&59=314&61=318&62=347&65=350&67=353&68=355&72=358&74=361&76=375&81=379&82=383&84=387&85=400&86=403&87=414&88=420'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "6cf0464a9df4386c52752b18784e80e9a943c79d2fbf85b78d6e2796a6dffe37"
+SOURCE_SHA256 = "1ea8315371039509f25d72d52b7ea5930ec4144ea097820df74c28995dc35e2b"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'special-rules.html.j2'
@@ -56,12 +56,15 @@ def block_content(context, missing=missing):
     _block_vars = {}
     l_0_special = resolve('special')
     l_0_forces = resolve('forces')
+    l_0_pieces = resolve('pieces')
+    l_0_changed = resolve('changed')
+    l_0_pieces_mark = resolve('pieces_mark')
+    l_0_rule = resolve('rule')
+    l_0_pieces_rule = resolve('pieces_rule')
     l_0_counts = resolve('counts')
     l_0_missing = resolve('missing')
     l_0_count_rules = resolve('count_rules')
     l_0_victory = resolve('victory')
-    l_0_changed = resolve('changed')
-    l_0_rule = resolve('rule')
     l_0_variant = resolve('variant')
     l_0_notes_list = resolve('notes_list')
     l_0_notes = resolve('notes')
@@ -120,6 +123,15 @@ def block_content(context, missing=missing):
             yield '</ul>\n'
     l_1_f = missing
     yield '<h2>By number of players</h2>\n'
+    if (undefined(name='pieces') if l_0_pieces is missing else l_0_pieces):
+        pass
+        yield '<p class="force">Each nation plays with '
+        yield escape((undefined(name='pieces') if l_0_pieces is missing else l_0_pieces))
+        yield '.'
+        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='pieces_mark') if l_0_pieces_mark is missing else l_0_pieces_mark), _block_vars=_block_vars))
+        yield ' '
+        yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), (undefined(name='pieces_rule') if l_0_pieces_rule is missing else l_0_pieces_rule), _block_vars=_block_vars))
+        yield '</p>'
     if (undefined(name='counts') if l_0_counts is missing else l_0_counts):
         pass
         yield '<table class="counts">\n<colgroup><col class="c-n"><col class="c-t"><col><col class="c-r"></colgroup>\n<thead><tr><th>Players</th><th>Tokens each</th><th>Set-up and the count\'s own rules</th><th>Rule</th></tr></thead>\n<tbody>\n'
@@ -250,4 +262,4 @@ def block_content(context, missing=missing):
     yield '\n</div>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=30&19=40&21=60&24=63&28=74&29=78&30=81&31=95&33=98&39=113&44=116&46=120&47=123&48=125&49=160&55=167&57=175&60=178&65=190&66=192&68=195&71=206&72=211&74=214&77=225&81=236&82=239'
+debug_info = '1=13&2=16&3=30&19=40&21=63&24=66&28=77&29=81&30=84&31=98&33=101&39=116&40=125&45=128&47=132&48=135&49=137&50=172&56=179&58=187&61=190&66=202&67=204&69=207&72=218&73=223&75=226&78=237&82=248&83=251'
