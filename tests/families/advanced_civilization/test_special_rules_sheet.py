@@ -158,3 +158,12 @@ def test_the_pieces_of_a_nation_and_the_preparation_of_the_trade_stacks_are_prin
     variant = _pages("central-america")["commodities.html"]
     assert "Δ" in _line(variant, "set aside a number of commodity cards equal to the number of players")
     assert "Δ" not in _line(variant, "Shuffle each stack.")
+
+
+def test_a_count_whose_set_up_is_unknown_says_so_with_its_reason() -> None:
+    """Central America's nine players play a map and civilizations the sources do not give
+    (`configurations: {unknown: ...}`): the model dropped the reason and the row printed nothing."""
+    page = _pages("central-america")[SHEET]
+    nine = _line(page, "4 inches of map per player")  # the count's own rule, in its row
+    assert nine.startswith("9 ") and "not in the sources" in nine, nine
+    assert "the variant names neither the areas of its map nor its nine civilizations" in _text(page)

@@ -125,6 +125,12 @@ def _limit(phase: Mapping[str, Any], part: str) -> Any:
     return written if part == "total" else None
 
 
+def _unknown(value: Any) -> Unknown | None:
+    """``value`` where it is written `{unknown: why}`, else None."""
+    written = known(value)
+    return written if isinstance(written, Unknown) else None
+
+
 def _limit_parts(phase: Mapping[str, Any]) -> Mapping[str, Any]:
     """A phase's limit with parts (its citation too), or nothing where the limit is a number."""
     written = phase.get("max_primary_calamities")
@@ -548,6 +554,7 @@ def build_structure(
                 tuple(_configuration(c, entry) for c, entry in enumerate(configurations) if isinstance(entry, dict)),
                 known(raw.get("tokens_per_player")),
                 build_rule_texts(raw.get("special_rules")),
+                configurations_unknown=_unknown(raw.get("configurations")),
             )
         )
     return (

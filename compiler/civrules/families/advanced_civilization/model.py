@@ -526,6 +526,8 @@ class PlayerCount(Entity):
     configurations: tuple[Configuration, ...] = ()
     tokens_per_player: int | Unknown | None = None
     special_rules: tuple[SpecialRule, ...] = ()
+    #: `configurations: {unknown: why}`: which nations and map the count plays is not in the sources.
+    configurations_unknown: Unknown | None = None
 
 
 # --- Map ---------------------------------------------------------------------------------------

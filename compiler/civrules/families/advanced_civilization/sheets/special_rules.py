@@ -55,6 +55,9 @@ def _count(source: Source[Ruleset], count: PlayerCount, notes: Notes) -> dict[st
         "given": count.given,
         "tokens": notes.fact(tokens, "tokens per player") if tokens is not None else "—",
         "setups": setups,
+        "setups_unknown": notes.mark("set-up", count.configurations_unknown.reason or "unknown")
+        if count.configurations_unknown is not None
+        else "",
         # a count's own rules are its fields: the count's mark and citation cover them
         "rules": [_text(rule, "") for rule in count.special_rules if rule.text],
         "rule": row_citation(count, transcriptions=True),  # Mega Civilization's cite a transcription

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "1ea8315371039509f25d72d52b7ea5930ec4144ea097820df74c28995dc35e2b"
+SOURCE_SHA256 = "679fdb598b2b682b287334aebedc86157fcdc44d4e18452b17400e48fb94b620"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'special-rules.html.j2'
@@ -167,6 +167,11 @@ def block_content(context, missing=missing):
                     yield '.'
                 yield '</span>'
             l_2_s = missing
+            if environment.getattr(l_1_c, 'setups_unknown'):
+                pass
+                yield '<span class="setup"><span class="unknown">not in the sources</span>'
+                yield escape(environment.getattr(l_1_c, 'setups_unknown'))
+                yield '</span>'
             for l_2_r in environment.getattr(l_1_c, 'rules'):
                 _loop_vars = {}
                 pass
@@ -262,4 +267,4 @@ def block_content(context, missing=missing):
     yield '\n</div>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=30&19=40&21=63&24=66&28=77&29=81&30=84&31=98&33=101&39=116&40=125&45=128&47=132&48=135&49=137&50=172&56=179&58=187&61=190&66=202&67=204&69=207&72=218&73=223&75=226&78=237&82=248&83=251'
+debug_info = '1=13&2=16&3=30&19=40&21=63&24=66&28=77&29=81&30=84&31=98&33=101&39=116&40=125&45=128&47=132&48=135&49=137&50=177&56=184&58=192&61=195&66=207&67=209&69=212&72=223&73=228&75=231&78=242&82=253&83=256'
