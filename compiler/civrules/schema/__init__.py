@@ -1172,17 +1172,26 @@ def _translate(
         return
     if keyword in ("enum", "const"):
         allowed_values = expected if keyword == "enum" else [expected]
+        # A key's name judged (`propertyNames`): the error's path is its mapping's, so the caret
+        # goes under the key itself, not the mapping's first line.
+        span = (
+            document.key_span((*path, instance))
+            if tuple(error.relative_schema_path)[-2:-1] == ("propertyNames",)
+            and isinstance(instance, str)
+            and document.has_key((*path, instance))
+            else document.span(path)
+        )
         elsewhere = (
-            _overlay_level_hint(path, instance, root, [str(v) for v in allowed_values])
+            _placement_hint(document, path, instance, root, [str(v) for v in allowed_values])
             if isinstance(instance, str)
             else None
         )
         if elsewhere is not None:
-            # A collection named where settings go: right name, wrong place, no "did you mean".
+            # A right key at the wrong level, or under an empty key: no "did you mean".
             yield _diag(
                 codes.BAD_ENUM,
                 f"{_show(instance)} is not an allowed value{_where(path)}",
-                document.span(path),
+                span,
                 elsewhere,
             )
             return
@@ -1193,7 +1202,7 @@ def _translate(
         yield _diag(
             codes.BAD_ENUM,
             f"{_show(instance)} is not an allowed value{_where(path)}",
-            document.span(path),
+            span,
             hint,
             _closest(str(instance), [str(v) for v in allowed_values]) if isinstance(instance, str) else None,
         )
@@ -1258,14 +1267,12 @@ def _unknown_key(
         )
         return
     allowed = list(properties)
-    # The key just above left empty was meant to hold this one: said first, as its indentation is
-    # what to change (`hand_limit:` then `commodity_cards: 9` at its level is not a misplaced field).
-    outdented = _outdented(document, path, key)
-    elsewhere = None if outdented is not None else _overlay_level_hint(path, key, root, allowed)
+    elsewhere = _placement_hint(document, path, key, root, allowed)
     if elsewhere is not None:
         # Right key, wrong level (or another game's): no "did you mean" points at an unrelated key.
         yield _diag(codes.UNKNOWN_KEY, f"unknown key `{key}`{where}", document.key_span((*path, key)), elsewhere)
         return
+    outdented = _outdented(document, path, key)
     hint = (
         _did_you_mean(key, allowed) or outdented or (f"allowed keys{where}: {', '.join(allowed)}" if allowed else None)
     )
@@ -1292,52 +1299,100 @@ def _overlay_keys(root: Mapping[str, Any] | None) -> tuple[list[str], list[str]]
     return [k for k in keys if k != "settings"], [k for k in named if k not in _SETTINGS_OPERATIONS]
 
 
+def _overlay_level(path: NodePath) -> str | None:
+    """Which place of a manifest's overlay ``path`` is: `overlay`, `settings` (`overlay.settings`),
+    `operation` (the mapping of `overlay.settings.add` or `.replace`, or an entry of `.remove`);
+    None for any other path."""
+    if path == ("overlay",):
+        return "overlay"
+    if path == ("overlay", "settings"):
+        return "settings"
+    if path in (("overlay", "settings", "add"), ("overlay", "settings", "replace")):
+        return "operation"
+    if path[:3] == ("overlay", "settings", "remove") and len(path) == 4 and isinstance(path[3], int):
+        return "operation"
+    return None
+
+
+def _placement_hint(
+    document: Document, path: NodePath, key: str, root: Mapping[str, Any] | None, allowed: list[str]
+) -> str | None:
+    """The hint for a ``key`` written where a manifest's overlay does not take it (``path``: any
+    of its places, :func:`_overlay_level`), every check run at every place: the key just above
+    left empty, which was meant to hold ``key``, said first (`hand_limit:` then `commodity_cards:
+    9` at its level is not a misplaced field; its indentation is what to change), unless ``key``
+    is known not to belong under it; then a key of another place or another family
+    (:func:`_overlay_level_hint`). None for any other key, or a path outside an overlay: the
+    caller's "did you mean" or list of the allowed keys then."""
+    level = _overlay_level(path)
+    if level is None:
+        return None
+    above = _empty_key_above(document, path, key)
+    if above is not None and _belongs_under(path, above[1], key, root) is not False:
+        return _outdented(document, path, key)
+    return _overlay_level_hint(path, key, root, allowed)
+
+
+def _belongs_under(path: NodePath, above: str, key: str, root: Mapping[str, Any] | None) -> bool | None:
+    """Whether ``key`` is a key of ``above`` (an empty key beside it in the overlay at ``path``):
+    a setting under `settings:`, `add:` or `replace:`, an operation under a collection or
+    `settings:`, a field under its setting; None where the overlay's schema does not say."""
+    declared = _overlay_keys(root)
+    if declared is None:
+        return None
+    collections, settings = declared
+    if above == "settings" and path == ("overlay",):
+        return key in settings or key in _SETTINGS_OPERATIONS
+    if above in collections and path == ("overlay",):
+        return key in ("add", "replace", "patch", "remove")
+    if above in ("add", "replace") and path == ("overlay", "settings"):
+        return key in settings
+    if above in settings and path != ("overlay",):
+        fields = _setting_fields(root, above)
+        return (key in fields) if fields else None
+    return None
+
+
 def _overlay_level_hint(path: NodePath, key: str, root: Mapping[str, Any] | None, allowed: list[str]) -> str | None:
     """The hint for a ``key`` a manifest's overlay does not take where it is written (``path``:
     `overlay`, `overlay.settings`, or the settings an `overlay.settings` `add`, `replace` or
-    `remove` names) that is a key of another of those places (a collection under `settings:`, a
-    setting or a settings operation directly under `overlay:`, a setting's field among the
-    settings), or a collection or a setting of another family; None for any other key.
-    ``allowed``: the keys the place takes."""
-    level = (
-        "overlay"
-        if path == ("overlay",)
-        else "settings"
-        if path == ("overlay", "settings")
-        else "operation"
-        if path in (("overlay", "settings", "add"), ("overlay", "settings", "replace"))
-        or (path[:3] == ("overlay", "settings", "remove") and len(path) == 4 and isinstance(path[3], int))
-        else None
-    )
+    `remove` names) that is a key of another of those places, or of another family; every check
+    is run at every place: a collection, a setting, a setting's field (named with its setting's
+    full path), a settings operation, another family's collection or setting. None for any
+    other key. ``allowed``: the keys the place takes."""
+    level = _overlay_level(path)
     declared = _overlay_keys(root) if level is not None else None
     if declared is None:
         return None
     collections, settings = declared
+    operation = f"overlay.settings.{path[2]}" if level == "operation" else ""
     if level == "settings" and key in collections:
         return (
             f"`{key}` is a collection, not a setting: move its block one level up, beside `settings:` "
             f"(`overlay.{key}`, not `overlay.settings.{key}`)"
         )
-    holders = [name for name in settings if key in _setting_fields(root, name)] if level == "settings" else []
-    if len(holders) == 1:
-        # A setting's field written a level too high (`overlay.settings.tokens_per_city`). A field
-        # many settings have (`rule`, `source`) is not told one of them.
-        return (
-            f"`{key}` is a field of the setting `{holders[0]}`, not a setting: move it under `{holders[0]}:` "
-            f"(`overlay.settings.{holders[0]}.{key}`)"
-        )
     if level == "operation" and key in collections:
         return (
-            f"`{key}` is a collection, not a setting: `overlay.settings.{path[2]}` takes settings only; change "
+            f"`{key}` is a collection, not a setting: `{operation}` takes settings only; change "
             f"its entities in `overlay.{key}` (with its own `add`, `replace`, `patch` and `remove`)"
         )
     if level == "overlay" and key in settings:
         return f"`{key}` is a setting, not a collection: move it under `settings:` (`overlay.settings.{key}`)"
+    holders = _field_holders(root, settings).get(key, []) if key not in settings else []
+    if len(holders) == 1:
+        # A setting's field written at the wrong level. A field many settings have (`rule`,
+        # `source`) is not told one of them.
+        return _setting_field_hint(level, operation, key, holders[0], root)
     if level == "overlay" and key in _SETTINGS_OPERATIONS:
         return (
             f"`{key}` is an operation of `overlay.settings` or of one collection: move it under `settings:` "
             f"(`overlay.settings.{key}`) for settings, or under the collection it changes "
             f"(e.g. `overlay.{collections[0] if collections else 'COLLECTION'}.{key}`)"
+        )
+    if level == "operation" and key in _SETTINGS_OPERATIONS:
+        return (
+            f"`{key}` is an operation of `overlay.settings`, not a setting: write it beside `{path[2]}:`, "
+            f"directly under `settings:` (`overlay.settings.{key}`)"
         )
     games = _families_with_collection(key)
     what = "collection"
@@ -1354,16 +1409,92 @@ def _overlay_level_hint(path: NodePath, key: str, root: Mapping[str, Any] | None
     )
 
 
-def _setting_fields(root: Mapping[str, Any] | None, name: str) -> set[str]:
-    """The fields of the setting ``name`` as a manifest's schema (``root``) declares them, in any
-    of its forms; none for a setting a data file holds (its schema is that file's)."""
+def _setting_field_hint(
+    level: str | None, operation: str, key: str, holder: str, root: Mapping[str, Any] | None
+) -> str:
+    """The hint for ``key``, a field of the setting ``holder`` alone, written at ``level`` of the
+    overlay (``operation``: the settings operation it was written in, if any)."""
+    full = f"`overlay.settings.{holder}.{key}`"
+    said = f"`{key}` is a field of the setting `{holder}`"
+    if level == "overlay":
+        return f"{said}, not a collection: move it under `settings:` and `{holder}:` ({full})"
+    if level == "settings":
+        return f"{said}, not a setting: move it under `{holder}:` ({full})"
+    if operation.endswith(".remove"):
+        if key in _setting_required(root, holder):
+            return (
+                f"{said}, not a setting, and `{holder}` cannot be without it: `{operation}` deletes whole "
+                f"settings; change the field under `{holder}:` ({full}), or remove the whole setting "
+                f"(`remove: [{holder}]`)"
+            )
+        return (
+            f"{said}, not a setting: `{operation}` deletes whole settings; to delete the field alone, "
+            f"write `{key}: null` under `{holder}:` ({full}), which drops it from the base's `{holder}`"
+        )
+    return (
+        f"{said}, not a setting: change the field alone under `{holder}:` ({full}, merged into the "
+        f"base's `{holder}`), or write the whole setting under `{operation}` (`{operation}.{holder}`)"
+    )
+
+
+def _field_holders(root: Mapping[str, Any] | None, settings: list[str]) -> dict[str, list[str]]:
+    """Each field of the ``settings`` of the manifest schema ``root``, and the settings that have
+    it: made once per schema, so a mapping of many unknown keys does not read every setting's
+    schema once per key."""
+    cached = _HOLDERS.get(id(root))
+    if cached is not None and cached[0] is root:
+        return cached[1]
+    holders: dict[str, list[str]] = {}
+    for name in settings:
+        for field in sorted(_setting_fields(root, name)):
+            holders.setdefault(field, []).append(name)
+    _HOLDERS[id(root)] = (root, holders)
+    return holders
+
+
+#: :func:`_field_holders` by schema (each kept alive, as :func:`load_schema` keeps it).
+_HOLDERS: dict[int, tuple[Mapping[str, Any] | None, dict[str, list[str]]]] = {}
+
+
+def _setting_schema(root: Mapping[str, Any] | None, name: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """The schema that declares the setting ``name`` (the manifest's, ``root``, or the data file's
+    its family keeps it in) and the setting's node in it; None if neither declares it."""
     if not isinstance(root, dict):
-        return set()
+        return None
     node = _deref(root, root.get("properties", {}).get(name))
-    if not isinstance(node, dict):
+    if isinstance(node, dict):
+        return root, node
+    for family in families().values():
+        if load_schema(family.slot_kind("ruleset")) is not root or name not in family.settings:
+            continue
+        held = load_schema(family.slot_kind(family.settings[name]))
+        node = _deref(held, held.get("properties", {}).get(name))
+        return (held, node) if isinstance(node, dict) else None
+    return None
+
+
+def _setting_fields(root: Mapping[str, Any] | None, name: str) -> set[str]:
+    """The fields of the setting ``name`` in any of its forms, as its schema declares them: the
+    manifest's (``root``) or, for a setting a data file holds, that file's."""
+    found = _setting_schema(root, name)
+    if found is None:
         return set()
-    forms = [node, *(_deref(root, b) for word in ("oneOf", "anyOf", "allOf") for b in node.get(word, ()))]
+    schema, node = found
+    forms = [node, *(_deref(schema, b) for word in ("oneOf", "anyOf", "allOf") for b in node.get(word, ()))]
     return {key for form in forms if isinstance(form, dict) for key in form.get("properties", {})}
+
+
+def _setting_required(root: Mapping[str, Any] | None, name: str) -> set[str]:
+    """The fields the setting ``name`` cannot be without (those its schema requires in every form)."""
+    found = _setting_schema(root, name)
+    if found is None:
+        return set()
+    schema, node = found
+    required = {key for key in node.get("required", ()) if isinstance(key, str)}
+    for form in (_deref(schema, b) for b in node.get("allOf", ())):
+        if isinstance(form, dict):
+            required.update(key for key in form.get("required", ()) if isinstance(key, str))
+    return required
 
 
 def _families_with_collection(key: str) -> list[str]:
@@ -1382,6 +1513,18 @@ def _outdented(document: Document, path: NodePath, key: str) -> str | None:
     `hand_limit:` followed by `commodity_cards: 9` at the same indentation is a `hand_limit` of
     null (which deletes it) beside an unknown `commodity_cards`.
     """
+    above = _empty_key_above(document, path, key)
+    if above is None:
+        return None
+    return (
+        f"`{above[1]}:` on line {above[0]} has no value, so `{key}` is read beside it: "
+        f"indent `{key}` (and the lines that belong with it) under `{above[1]}:`"
+    )
+
+
+def _empty_key_above(document: Document, path: NodePath, key: str) -> tuple[int, str] | None:
+    """The line and name of the key just above ``key`` in the mapping at ``path``, if it has no
+    value; None otherwise."""
     node: Any = document.data
     for part in path:
         try:
@@ -1396,10 +1539,7 @@ def _outdented(document: Document, path: NodePath, key: str) -> str | None:
     above = (lines[at], names[at]) if at >= 0 else None
     if above is None or node.get(above[1]) is not None:
         return None
-    return (
-        f"`{above[1]}:` on line {above[0]} has no value, so `{key}` is read beside it: "
-        f"indent `{key}` (and the lines that belong with it) under `{above[1]}:`"
-    )
+    return above
 
 
 def _sibling_lines(document: Document, path: NodePath, node: dict[str, Any]) -> tuple[list[int], list[str]]:
