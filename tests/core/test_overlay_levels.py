@@ -353,6 +353,7 @@ def _indent_as_told(body: str, told: Diagnostic) -> str:
     found = re.match(r"`(\w+):` on line (\d+) has no value, so `(\w+)` is read beside it", told.hint or "")
     assert found is not None, told.hint
     lines = body.splitlines(keepends=True)
+    assert told.span is not None
     at = told.span.line - 6  # the body starts on line 6
     assert lines[at].lstrip().startswith(f"{found[3]}:"), (lines[at], told.hint)
     depth = len(lines[at]) - len(lines[at].lstrip())
@@ -399,4 +400,4 @@ def test_a_settings_name_refused_is_pointed_at_not_its_mapping() -> None:
     """S003 of a key `replace:` or `add:` does not take had its caret on the mapping's first key."""
     body = "  settings:\n    replace:\n      hand_limit: {commodity_cards: 9}\n      tokens_per_city: 3\n"
     [told] = [d for d in _manifest_problems("advanced-civilization", body) if d.code == "S003"]
-    assert (told.span.line, told.span.column) == (9, 7), told.span
+    assert told.span is not None and (told.span.line, told.span.column) == (9, 7), told.span
