@@ -230,3 +230,43 @@ def test_a_version_is_plain_ascii_digits_of_a_size_a_build_reaches() -> None:
     assert versions._is_version("1.4.2") and versions._is_version("10.0.123")
     for text in ("1.\u00b2.0", "1.\u0661.0", "01.0.0", "1.0", "1.0.0.0", "1.0." + "9" * 5000, "-1.0.0", "1.0.0 "):
         assert not versions._is_version(text), text
+
+
+def test_a_helper_given_parameters_every_earlier_call_leaves_out_is_a_minor_version() -> None:
+    """`calamity_resolution_order(calamities)` given `players: int | None = None` after its own
+    parameter, or `calamities_suffered(received, *, rng=None)` a keyword-only `players=None`: every
+    call written before still works and means the same. The change was read as a changed type
+    (major), so an additive parameter stepped every package to a new major version."""
+    positional = versions.decide(previous(), api(helpers=HELPERS.replace("card: str", "card: str, n: int = 1")))
+    assert (positional.version, positional.bump) == ("1.5.0", "minor")
+    assert positional.changes == ("widened cost from `def (card: str) -> int` to `def (card: str, n: int=1) -> int`",)
+    keyword = versions.decide(
+        previous(helpers=HELPERS.replace("card: str", "card: str, *, rng: int | None = None")),
+        api(helpers=HELPERS.replace("card: str", "card: str, *, rng: int | None = None, players: int | None = None")),
+    )
+    assert keyword.bump == "minor"
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "card: str, n: int",  # a new parameter every earlier call leaves out, without a default
+        "card: str, *, n: int",  # keyword-only, without a default
+        "card: CardId, n: int = 1",  # an old parameter's type changed
+        "card: str = 'law', n: int = 1",  # an old parameter's default changed (here: given one)
+        "kard: str, n: int = 1",  # an old parameter renamed (a call by keyword breaks)
+    ],
+)
+def test_a_helper_given_parameters_an_earlier_call_cannot_leave_out_is_a_major_version(after: str) -> None:
+    decision = versions.decide(previous(), api(helpers=HELPERS.replace("card: str", after)))
+    assert decision.bump == "major", decision.changes
+
+
+def test_a_parameter_inserted_or_one_args_or_kwargs_took_before_is_a_major_version() -> None:
+    for before, after in (("card: str, k: int = 0", "card: str, n: int = 1, k: int = 0"),
+                          ("card: str, *rest: str", "card: str, n: int = 1, *rest: str"),
+                          ("card: str, **rest: str", "card: str, *, n: int = 1, **rest: str")):  # fmt: skip
+        decision = versions.decide(
+            previous(helpers=HELPERS.replace("card: str", before)), api(helpers=HELPERS.replace("card: str", after))
+        )
+        assert decision.bump == "major", (before, after, decision.changes)

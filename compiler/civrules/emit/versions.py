@@ -7,9 +7,11 @@ committed with ``generated/``) and moves the version the manifest records:
 
 - a name or an id removed (a renamed id is one removed and one added), a type or signature changed:
   the next **major** version;
-- a name or an id added, or a constant's type narrowed to one of its subtypes that the API knows
+- a name or an id added, a constant's type narrowed to one of its subtypes that the API knows
   (:data:`NARROWINGS`: SETTINGS from ``Mapping[str, object]`` to a family runtime's typed
-  ``settings`` record, itself a ``Mapping[str, object]``): the next **minor** version;
+  ``settings`` record, itself a ``Mapping[str, object]``), or a helper given new parameters that
+  every call written before leaves out (:func:`_widened`: each after the old ones, each with a
+  default): the next **minor** version;
 - the same API, other files (values: costs, texts, citations): the next **patch** version;
 - nothing changed: the same version, so a rebuild of the same rules (a fresh clone's
   ``build --check`` included) writes the same files.
@@ -31,7 +33,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -260,6 +262,8 @@ def decide(previous: Mapping[str, object] | None, api: Api) -> Decision:
             narrower = NARROWINGS.get(old_names[name])
             if narrower is not None and narrower.fullmatch(api.names[name]):
                 minor.append(f"narrowed the type of {name} from `{old_names[name]}` to `{api.names[name]}`")
+            elif _widened(old_names[name], api.names[name]):
+                minor.append(f"widened {name} from `{old_names[name]}` to `{api.names[name]}`")
             else:
                 major.append(f"changed the type of {name} from `{old_names[name]}` to `{api.names[name]}`")
     for enum in sorted(set(old_ids) & set(api.ids)):
@@ -274,6 +278,83 @@ def decide(previous: Mapping[str, object] | None, api: Api) -> Decision:
     if previous.get("digest") != api.digest:
         return Decision(f"{a}.{b}.{c + 1}", "patch", ("the same API, other values",))
     return Decision(version, "none", ())
+
+
+def _widened(before: str, after: str) -> bool:
+    """Whether the helper signature ``after`` (as :func:`_definitions` records it: ``def (ARGS) ->
+    RETURNS``) takes every call ``before`` took, and means the same by it: the same parameters,
+    kinds, types and defaults, the same return type, and only new parameters that come after the
+    old ones of their kind and have a default (a positional one after the last old positional one,
+    a keyword-only one anywhere among the keyword-only ones). A parameter inserted before an old
+    positional one, or one without a default, breaks calls written before: not widened."""
+    old, new = _signature(before), _signature(after)
+    if old is None or new is None:
+        return False
+    old_args, old_returns = old
+    new_args, new_returns = new
+    if old_returns != new_returns or (_star(old_args.vararg), _star(old_args.kwarg)) != (
+        _star(new_args.vararg),
+        _star(new_args.kwarg),
+    ):
+        return False
+    old_positional = _parameters(old_args.posonlyargs + old_args.args, old_args.defaults)
+    new_positional = _parameters(new_args.posonlyargs + new_args.args, new_args.defaults)
+    if (
+        len(old_args.posonlyargs) != len(new_args.posonlyargs)
+        or old_positional != new_positional[: len(old_positional)]
+    ):
+        return False
+    if old_args.vararg is not None and len(new_positional) != len(old_positional):
+        return False  # a positional parameter after *args cannot be added
+    if any(default is None for _, _, default in new_positional[len(old_positional) :]):
+        return False
+    old_keywords = _parameters(old_args.kwonlyargs, old_args.kw_defaults, keyword=True)
+    new_keywords = {
+        name: (kind, default)
+        for name, kind, default in _parameters(new_args.kwonlyargs, new_args.kw_defaults, keyword=True)
+    }
+    if any(new_keywords.get(name) != (kind, default) for name, kind, default in old_keywords):
+        return False
+    named = {name for name, _, _ in old_keywords}
+    added = [default for name, (_, default) in new_keywords.items() if name not in named]
+    if old_args.kwarg is not None and (added or len(new_positional) != len(old_positional)):
+        return False  # a name **kwargs took before would now be a parameter of its own
+    return all(default is not None for default in added)
+
+
+def _signature(text: str) -> tuple[ast.arguments, str] | None:
+    """The parameters and the return type of a helper signature as the API manifest records it."""
+    if not text.startswith("def ("):
+        return None
+    try:
+        tree = ast.parse(f"def _{text[4:]}: ...")
+    except SyntaxError:
+        return None
+    node = tree.body[0]
+    if not isinstance(node, ast.FunctionDef):
+        return None
+    return node.args, ast.unparse(node.returns) if node.returns is not None else ""
+
+
+def _parameters(
+    params: list[ast.arg], defaults: Sequence[ast.expr | None], keyword: bool = False
+) -> list[tuple[str, str, str | None]]:
+    """Each parameter's name, type and default (None: none), as written."""
+    padded: list[ast.expr | None] = [] if keyword else [None] * (len(params) - len(defaults))
+    padded.extend(defaults)
+    return [
+        (
+            param.arg,
+            ast.unparse(param.annotation) if param.annotation is not None else "",
+            ast.unparse(default) if default is not None else None,
+        )
+        for param, default in zip(params, padded, strict=True)
+    ]
+
+
+def _star(param: ast.arg | None) -> str | None:
+    """``*args`` or ``**kwargs`` as written (None: none)."""
+    return None if param is None else ast.unparse(param)
 
 
 def _is_version(text: str) -> bool:
