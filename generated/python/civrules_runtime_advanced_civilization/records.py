@@ -679,6 +679,25 @@ class BlockBonus(Record):
         _set(self, "shared_goods", shared_goods)
 
 
+class CopiesBand(Record):
+    """The cards of a calamity a game of ``players_min`` to ``players_max`` players (both included)
+    holds; ``rules``: the band's own citation, () where the calamity's covers it."""
+
+    __slots__ = ("players_min", "players_max", "copies", "rules")
+    __match_args__ = ("players_min", "players_max", "copies", "rules")
+
+    players_min: int
+    players_max: int
+    copies: int
+    rules: tuple[str, ...]
+
+    def __init__(self, players_min: int, players_max: int, copies: int, rules: tuple[str, ...] = ()) -> None:
+        _set(self, "players_min", players_min)
+        _set(self, "players_max", players_max)
+        _set(self, "copies", copies)
+        _set(self, "rules", rules)
+
+
 class Calamity(Record):
     __slots__ = (
         "id",
@@ -693,6 +712,7 @@ class Calamity(Record):
         "beneficiary_overflow",
         "beneficiary_unit_points",
         "beneficiary_eligibility",
+        "copies_by_players",
     )
     __match_args__ = (
         "id",
@@ -707,6 +727,7 @@ class Calamity(Record):
         "beneficiary_overflow",
         "beneficiary_unit_points",
         "beneficiary_eligibility",
+        "copies_by_players",
     )
 
     id: str
@@ -716,8 +737,9 @@ class Calamity(Record):
     severity: Severity | None
     #: The rule sections (or sources) the calamity cites.
     rules: tuple[str, ...]
-    #: How many cards of it the game has: one unless the rules say more (the Expansion Project and
-    #: Mega Civilization: two). None only from a package built before every calamity carried it.
+    #: The most cards of it any game of the ruleset holds: one unless the rules say more (the
+    #: Expansion Project and Mega Civilization: two). None only from a package built before every
+    #: calamity carried it.
     copies: int | None
     #: How its beneficiary is chosen (e.g. "most_unit_points_in_stock"), where it has one.
     beneficiary: str | None
@@ -729,6 +751,10 @@ class Calamity(Record):
     beneficiary_unit_points: tuple[int, int] | None
     #: Which players may be the beneficiary, as the rules say it.
     beneficiary_eligibility: str | None
+    #: Where a game of fewer players holds fewer cards of it, the cards per band of player counts
+    #: (Expansion Project 8.3.1: the duplicates only with twelve or more players); () where every
+    #: game holds ``copies``.
+    copies_by_players: tuple[CopiesBand, ...]
 
     def __init__(
         self,
@@ -744,6 +770,7 @@ class Calamity(Record):
         beneficiary_overflow: str | None = None,
         beneficiary_unit_points: tuple[int, int] | None = None,
         beneficiary_eligibility: str | None = None,
+        copies_by_players: tuple[CopiesBand, ...] = (),
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
@@ -757,6 +784,7 @@ class Calamity(Record):
         _set(self, "beneficiary_overflow", beneficiary_overflow)
         _set(self, "beneficiary_unit_points", beneficiary_unit_points)
         _set(self, "beneficiary_eligibility", beneficiary_eligibility)
+        _set(self, "copies_by_players", copies_by_players)
 
 
 class CalamityAlternative(Record):

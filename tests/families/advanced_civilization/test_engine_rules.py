@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping
+from random import Random
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -153,6 +154,40 @@ def test_mega_civilization_has_two_cards_of_each_calamity() -> None:
     assert mc.calamity_resolution_order(["superstition", "superstition"]) == ("superstition", "superstition")
     with pytest.raises(OutOfDomainError, match="2 copies"):
         mc.calamity_resolution_order(["superstition"] * 3)
+
+
+@pytest.mark.parametrize(
+    ("package", "cited"),
+    [(mega_civilization, "§8"), (expansion_project, "8.3.1")],
+    ids=["mega-civilization", "expansion-project"],
+)
+def test_the_duplicate_calamities_are_only_in_games_of_twelve_or_more(package: Any, cited: str) -> None:
+    """Mega Civilization §8: a single-block game (up to 11 players) has no duplicate calamities,
+    and Example 2's player of a 16-player game holds two Superstitions; the Expansion Project's
+    8.3.1: the duplicate calamity cards are used with twelve or more players. `copies: 2` was the
+    bound of every game: an 8-player game could hold two Superstitions."""
+    for calamity in package.CALAMITIES.values():
+        assert calamity.copies == 2
+        assert [(b.players_min, b.players_max, b.copies) for b in calamity.copies_by_players] == [
+            (5, 11, 1),
+            (12, 18, 2),
+        ]
+    two = ["superstition", "superstition"]
+    assert package.calamity_resolution_order(two, players=16) == ("superstition", "superstition")
+    assert package.calamity_resolution_order(two, 12) == ("superstition", "superstition")
+    for players in (5, 8, 11):
+        with pytest.raises(OutOfDomainError, match=f"a game of {players} players has 1 copy of it"):
+            package.calamity_resolution_order(two, players=players)
+        with pytest.raises(OutOfDomainError, match="1 copy"):
+            package.calamities_suffered(two, players=players, rng=Random(1))
+    assert package.calamity_resolution_order(["superstition"], players=8) == ("superstition",)
+    assert package.calamities_suffered(["famine", "famine"], players=16, stoic=True) == ("famine", "famine")
+    with pytest.raises(OutOfDomainError, match="2 copies"):
+        package.calamity_resolution_order(["superstition"] * 3, players=18)
+    for players in (4, 19):  # a count the ruleset is not for
+        with pytest.raises(OutOfDomainError, match="players"):
+            package.calamity_resolution_order(["superstition"], players=players)
+    assert cited in " ".join(package.CALAMITIES["superstition"].rules)
 
 
 def test_secondary_amounts_are_the_same_through_every_holding() -> None:

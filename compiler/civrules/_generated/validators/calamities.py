@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/calamities.schema.
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "8de79fd80d2ebd5e78067e811a56be9e78dad9d5cda6dff05865ab555dff4588"
+SCHEMA_SHA256 = "463e5eb8ed90866b8cb8c29ec53222e5a1f990c75c166bb11bc3639cbd55f62b"
 
 from decimal import Decimal
 import re
@@ -179,6 +179,82 @@ def validate_https___civrules_invalid_schemas_calamities_schema_json___defs_cala
                     raise _Invalid
                 if data__copies > 100:
                     raise _Invalid
+        if "copies_by_players" in data_keys:
+            data_keys.remove("copies_by_players")
+            data__copiesbyplayers = data["copies_by_players"]
+            if not isinstance(data__copiesbyplayers, (list, tuple)):
+                raise _Invalid
+            data__copiesbyplayers_is_list = isinstance(data__copiesbyplayers, (list, tuple))
+            if data__copiesbyplayers_is_list:
+                data__copiesbyplayers_len = len(data__copiesbyplayers)
+                if data__copiesbyplayers_len < 1:
+                    raise _Invalid
+                for data__copiesbyplayers_x, data__copiesbyplayers_item in enumerate(data__copiesbyplayers):
+                    if not isinstance(data__copiesbyplayers_item, (dict)):
+                        raise _Invalid
+                    data__copiesbyplayers_item_is_dict = isinstance(data__copiesbyplayers_item, dict)
+                    if data__copiesbyplayers_item_is_dict:
+                        data__copiesbyplayers_item__missing_keys = set(['players', 'copies']) - data__copiesbyplayers_item.keys()
+                        if data__copiesbyplayers_item__missing_keys:
+                            raise _Invalid
+                        data__copiesbyplayers_item_keys = set(data__copiesbyplayers_item.keys())
+                        if "players" in data__copiesbyplayers_item_keys:
+                            data__copiesbyplayers_item_keys.remove("players")
+                            data__copiesbyplayers_item__players = data__copiesbyplayers_item["players"]
+                            if not isinstance(data__copiesbyplayers_item__players, (dict)):
+                                raise _Invalid
+                            data__copiesbyplayers_item__players_is_dict = isinstance(data__copiesbyplayers_item__players, dict)
+                            if data__copiesbyplayers_item__players_is_dict:
+                                data__copiesbyplayers_item__players__missing_keys = set(['min', 'max']) - data__copiesbyplayers_item__players.keys()
+                                if data__copiesbyplayers_item__players__missing_keys:
+                                    raise _Invalid
+                                data__copiesbyplayers_item__players_keys = set(data__copiesbyplayers_item__players.keys())
+                                if "min" in data__copiesbyplayers_item__players_keys:
+                                    data__copiesbyplayers_item__players_keys.remove("min")
+                                    data__copiesbyplayers_item__players__min = data__copiesbyplayers_item__players["min"]
+                                    if not isinstance(data__copiesbyplayers_item__players__min, (int)) and not (isinstance(data__copiesbyplayers_item__players__min, float) and data__copiesbyplayers_item__players__min.is_integer()) or isinstance(data__copiesbyplayers_item__players__min, bool):
+                                        raise _Invalid
+                                    if isinstance(data__copiesbyplayers_item__players__min, (int, float, Decimal)) and not isinstance(data__copiesbyplayers_item__players__min, bool):
+                                        if data__copiesbyplayers_item__players__min < 1:
+                                            raise _Invalid
+                                        if data__copiesbyplayers_item__players__min > 64:
+                                            raise _Invalid
+                                if "max" in data__copiesbyplayers_item__players_keys:
+                                    data__copiesbyplayers_item__players_keys.remove("max")
+                                    data__copiesbyplayers_item__players__max = data__copiesbyplayers_item__players["max"]
+                                    if not isinstance(data__copiesbyplayers_item__players__max, (int)) and not (isinstance(data__copiesbyplayers_item__players__max, float) and data__copiesbyplayers_item__players__max.is_integer()) or isinstance(data__copiesbyplayers_item__players__max, bool):
+                                        raise _Invalid
+                                    if isinstance(data__copiesbyplayers_item__players__max, (int, float, Decimal)) and not isinstance(data__copiesbyplayers_item__players__max, bool):
+                                        if data__copiesbyplayers_item__players__max < 1:
+                                            raise _Invalid
+                                        if data__copiesbyplayers_item__players__max > 64:
+                                            raise _Invalid
+                                if data__copiesbyplayers_item__players_keys:
+                                    raise _Invalid
+                        if "copies" in data__copiesbyplayers_item_keys:
+                            data__copiesbyplayers_item_keys.remove("copies")
+                            data__copiesbyplayers_item__copies = data__copiesbyplayers_item["copies"]
+                            if not isinstance(data__copiesbyplayers_item__copies, (int)) and not (isinstance(data__copiesbyplayers_item__copies, float) and data__copiesbyplayers_item__copies.is_integer()) or isinstance(data__copiesbyplayers_item__copies, bool):
+                                raise _Invalid
+                            if isinstance(data__copiesbyplayers_item__copies, (int, float, Decimal)) and not isinstance(data__copiesbyplayers_item__copies, bool):
+                                if data__copiesbyplayers_item__copies < 0:
+                                    raise _Invalid
+                                if data__copiesbyplayers_item__copies > 100:
+                                    raise _Invalid
+                        if "rule" in data__copiesbyplayers_item_keys:
+                            data__copiesbyplayers_item_keys.remove("rule")
+                            data__copiesbyplayers_item__rule = data__copiesbyplayers_item["rule"]
+                            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_rule(data__copiesbyplayers_item__rule, custom_formats, (name_prefix or "data") + ".copies_by_players[{data__copiesbyplayers_x}].rule")
+                        if "source" in data__copiesbyplayers_item_keys:
+                            data__copiesbyplayers_item_keys.remove("source")
+                            data__copiesbyplayers_item__source = data__copiesbyplayers_item["source"]
+                            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_source(data__copiesbyplayers_item__source, custom_formats, (name_prefix or "data") + ".copies_by_players[{data__copiesbyplayers_x}].source")
+                        if "note" in data__copiesbyplayers_item_keys:
+                            data__copiesbyplayers_item_keys.remove("note")
+                            data__copiesbyplayers_item__note = data__copiesbyplayers_item["note"]
+                            validate_https___civrules_invalid_schemas_calamities_schema_json___defs_note(data__copiesbyplayers_item__note, custom_formats, (name_prefix or "data") + ".copies_by_players[{data__copiesbyplayers_x}].note")
+                        if data__copiesbyplayers_item_keys:
+                            raise _Invalid
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]

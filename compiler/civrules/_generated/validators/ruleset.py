@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "ced0170e6641b8414c26f28476abcd1a5d578e5383d1c112de2b3ce3130719ef"
+SCHEMA_SHA256 = "49aeefa1a0802d895591f5810219baaee9edb641b189fdd8035dad55e2c8d8f8"
 
 from decimal import Decimal
 import re
@@ -7085,6 +7085,10 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_overlay
             data_keys.remove("copies")
             data__copies = data["copies"]
             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__copies, custom_formats, (name_prefix or "data") + ".copies")
+        if "copies_by_players" in data_keys:
+            data_keys.remove("copies_by_players")
+            data__copiesbyplayers = data["copies_by_players"]
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_setting_patch(data__copiesbyplayers, custom_formats, (name_prefix or "data") + ".copies_by_players")
         if "rule" in data_keys:
             data_keys.remove("rule")
             data__rule = data["rule"]

@@ -32,6 +32,7 @@ from civrules.families.advanced_civilization.model import (
     Commodity,
     Components,
     Configuration,
+    CopiesBand,
     CreditLine,
     DeckComposition,
     DeckGood,
@@ -332,6 +333,18 @@ def _calamity(origin: Origin, raw: dict[str, Any]) -> Calamity:
             part
             for part in ("effects", "primary", "secondary", "modifiers", "immune")
             if isinstance(known(raw.get(part)), Unknown)
+        ),
+        tuple(
+            CopiesBand(
+                _int(players.get("min")),
+                _int(players.get("max")),
+                _int(band.get("copies")),
+                rules_of(band),
+                source_of(band),
+            )
+            for band in raw.get("copies_by_players") or ()
+            if isinstance(band, dict)
+            for players in (_mapping(band.get("players")),)
         ),
     )
 

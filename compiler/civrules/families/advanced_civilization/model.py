@@ -305,6 +305,18 @@ class NoEffect:
     source: str | None = None
 
 
+@frozen_value
+class CopiesBand:
+    """`copies_by_players[]` of a calamity: the cards of it a game of ``players_min`` to
+    ``players_max`` players holds; ``rules`` its own citation (the calamity's where it has none)."""
+
+    players_min: int | None
+    players_max: int | None
+    copies: int | None
+    rules: tuple[str, ...]
+    source: str | None = None
+
+
 @frozen_value(weakref=True)  # memos of a calamity go with it (civrules.support.memo)
 class Calamity(Entity):
     stack: int
@@ -325,6 +337,9 @@ class Calamity(Entity):
     #: The parts the sources do not give (`effects`, `primary`, `secondary`, `modifiers`,
     #: `immune` written `{unknown: why}`).
     unknown_parts: frozenset[str] = frozenset()
+    #: `copies_by_players`: the copies a game holds per band of player counts, in the order
+    #: written; () where every game holds `copies`.
+    copies_by_players: tuple[CopiesBand, ...] = ()
 
     def effects_of(self, side: str) -> tuple[CalamityEffect, ...]:
         return tuple(e for e in self.effects if e.side == side)

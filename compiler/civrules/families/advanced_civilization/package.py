@@ -472,7 +472,7 @@ def _calamity_effects(ruleset: Ruleset) -> list[dict[str, Any]]:
     return out
 
 
-def _calamity_details(calamity: Calamity) -> dict[str, Node]:
+def _calamity_details(calamity: Calamity, w: _Writer) -> dict[str, Node]:
     beneficiary = calamity.beneficiary
     conditions = [c.condition for c in calamity.no_effect_when if c.condition is not None]
     out: dict[str, Node] = {
@@ -491,6 +491,19 @@ def _calamity_details(calamity: Calamity) -> dict[str, Node]:
             out["beneficiary_unit_points"] = value(points)
         if beneficiary.eligibility is not None:
             out["beneficiary_eligibility"] = _words(beneficiary.eligibility)
+    bands = [
+        call(
+            w.rt("CopiesBand"),
+            value(band.players_min),
+            value(band.players_max),
+            value(band.copies),
+            value(_cited(band.rules, band.source)),
+        )
+        for band in calamity.copies_by_players
+        if band.players_min is not None and band.players_max is not None and band.copies is not None
+    ]
+    if bands:
+        out["copies_by_players"] = tup(bands)
     return out
 
 
@@ -904,7 +917,7 @@ def _calamity_tables(ruleset: Ruleset, w: _Writer) -> None:
                         value(c.stack),
                         value(c.tradable),
                         w.member("Severity", c.severity),
-                        **_calamity_details(c),
+                        **_calamity_details(c, w),
                     ),
                 )
                 for c in ruleset.calamities

@@ -124,10 +124,15 @@ def decks_for(players: int, region: MapRegionName | None = None) -> tuple[Deck, 
     return logic.decks_for(data.DECK_COMPOSITIONS, players, region, data.PLAYER_COUNTS)
 
 
-def calamity_resolution_order(calamities: Iterable[CalamityIdName]) -> tuple[str, ...]:
+def calamity_resolution_order(calamities: Iterable[CalamityIdName], players: int | None = None) -> tuple[str, ...]:
     """The given calamities in the order they are resolved (CALAMITY_ORDER); a calamity given more
-    times than the game has copies of it (CALAMITIES[...].copies) is OutOfDomainError."""
-    return logic.resolution_order(data.CALAMITY_ORDER, calamities, data.CALAMITIES)
+    times than the game has copies of it is OutOfDomainError: more than any game holds
+    (CALAMITIES[...].copies), or, given ``players``, more than a game of that many holds
+    (CALAMITIES[...].copies_by_players). ``players`` that is not a count of this ruleset
+    (PLAYER_COUNTS) is OutOfDomainError."""
+    return logic.resolution_order(
+        data.CALAMITY_ORDER, calamities, data.CALAMITIES, "calamities", players, data.PLAYER_COUNTS
+    )
 
 
 def neighbours(area: AreaIdName, kind: AdjacencyName = "all") -> frozenset[str]:
@@ -309,7 +314,7 @@ def secondary_losses(
 
 
 def calamities_suffered(
-    received: Iterable[CalamityIdName], *, rng: Random | None = None, stoic: bool = False
+    received: Iterable[CalamityIdName], *, rng: Random | None = None, stoic: bool = False, players: int | None = None
 ) -> tuple[str, ...]:
     """The calamities a player suffers as primary victim of those he ``received`` this turn, in
     resolution order: of more than PHASES["resolution_of_calamities"].max_primary_calamities (two,
@@ -317,8 +322,12 @@ def calamities_suffered(
     parts (Mega Civilization §8: three, at most two major, none twice) the extra cards of one
     calamity go first (max_of_one_calamity), then at random the excess of a severity
     (max_major_calamities, max_minor_calamities), then any over the total. ``stoic``: the Stoic
-    option, every calamity takes effect (the guide after 35.2)."""
-    return logic.calamities_suffered(data.PHASES, data.CALAMITY_ORDER, received, rng, stoic, data.CALAMITIES)
+    option, every calamity takes effect (the guide after 35.2). ``players``: the game's count, which
+    bounds the cards of one calamity received by what a game of that many holds, as
+    :func:`calamity_resolution_order` does."""
+    return logic.calamities_suffered(
+        data.PHASES, data.CALAMITY_ORDER, received, rng, stoic, data.CALAMITIES, players, data.PLAYER_COUNTS
+    )
 
 
 def ship_range(held: Iterable[CardIdName]) -> int:

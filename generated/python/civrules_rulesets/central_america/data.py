@@ -26,6 +26,7 @@ from civrules_runtime_advanced_civilization.records import (
     Commodity,
     CommodityExchange,
     Conflict,
+    CopiesBand,
     Credit,
     Deck,
     DeckBand,
@@ -123,7 +124,7 @@ PLAYERS: Final[PlayerRange | None] = PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "e677d5513c7b6b0cc5f6284100d254a0621db88dc483648734cc826822798879"
+RULESET_FINGERPRINT: Final = "e491334885036abf68fdb2bbb3099508e29c9b54b039a24720640d9b346dba51"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -3102,6 +3103,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "22.3", "29.1", "29.2.1.1", "29.2.1.7"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.TREACHERY: Calamity(
             CalamityId.TREACHERY,
@@ -3111,6 +3113,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.2.2.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.SQUANDERED_WEALTH: Calamity(
             CalamityId.SQUANDERED_WEALTH,
@@ -3120,6 +3123,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "24.7.1", "29.1", "29.2.3.1", "community/megaciv_calamities.csv (the English name only)"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.FAMINE: Calamity(
             CalamityId.FAMINE,
@@ -3129,6 +3133,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "22.3", "29.1", "29.3.1.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.SUPERSTITION: Calamity(
             CalamityId.SUPERSTITION,
@@ -3138,6 +3143,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.3.2.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.TEMPEST: Calamity(
             CalamityId.TEMPEST,
@@ -3147,6 +3153,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.3.3.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.CIVIL_WAR: Calamity(
             CalamityId.CIVIL_WAR,
@@ -3161,6 +3168,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             beneficiary_overflow="next_most_unit_points_in_stock",
             beneficiary_unit_points=(5, 1),
             beneficiary_eligibility="Eligible is any player with no more than seven areas between an area holding the victim's units and one holding his own; having no units on the board makes a player eligible in any case (29.4.1.2). If potential beneficiaries tie, the victim picks among them.",
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.SLAVE_REVOLT: Calamity(
             CalamityId.SLAVE_REVOLT,
@@ -3170,6 +3178,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.4.2.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.CITY_IN_FLAMES: Calamity(
             CalamityId.CITY_IN_FLAMES,
@@ -3179,6 +3188,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.4.3.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.FLOOD: Calamity(
             CalamityId.FLOOD,
@@ -3188,6 +3198,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "22.3", "29.1", "29.5.1.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.BARBARIAN_HORDES: Calamity(
             CalamityId.BARBARIAN_HORDES,
@@ -3197,6 +3208,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.5.2.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.CITY_RIOTS: Calamity(
             CalamityId.CITY_RIOTS,
@@ -3206,6 +3218,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.5.3.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.CYCLONE: Calamity(
             CalamityId.CYCLONE,
@@ -3216,6 +3229,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             rules=("8.3.1", "22.3", "29.1", "29.6.1.1"),
             copies=2,
             no_effect_when=("primary_victim_has_no_vulnerable_city",),
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.EPIDEMIC: Calamity(
             CalamityId.EPIDEMIC,
@@ -3225,6 +3239,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.6.2.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.COASTAL_MIGRATION: Calamity(
             CalamityId.COASTAL_MIGRATION,
@@ -3234,6 +3249,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.6.3.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.CORRUPTION: Calamity(
             CalamityId.CORRUPTION,
@@ -3243,6 +3259,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "22.3", "29.1", "29.7.1.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.CIVIL_DISORDER: Calamity(
             CalamityId.CIVIL_DISORDER,
@@ -3252,6 +3269,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.7.2.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.TRIBAL_CONFLICT: Calamity(
             CalamityId.TRIBAL_CONFLICT,
@@ -3262,6 +3280,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             rules=("8.3.1", "29.1", "29.7.3.1"),
             copies=2,
             no_effect_when=("no_eligible_areas",),
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.TYRANNY: Calamity(
             CalamityId.TYRANNY,
@@ -3275,6 +3294,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             no_effect_when=("primary_victim_has_most_unit_points_in_stock",),
             beneficiary_unit_points=(5, 1),
             beneficiary_eligibility="Players whose civilization borders the victim's by land are eligible; should that leave nobody eligible, any player with no more than seven areas between an area holding the victim's units and one holding his own is eligible. Having no units on the board makes a player eligible in any case, while the victim can never be. A tie between potential beneficiaries is broken by A.S.T. order.",
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.ICONOCLASM_AND_HERESY: Calamity(
             CalamityId.ICONOCLASM_AND_HERESY,
@@ -3284,6 +3304,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("29.1", "29.8.2.1", "24.7.2"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.MINOR_UPRISING: Calamity(
             CalamityId.MINOR_UPRISING,
@@ -3293,6 +3314,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.8.3.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.REGRESSION: Calamity(
             CalamityId.REGRESSION,
@@ -3302,6 +3324,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "22.3", "29.1", "29.9.1.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.PIRACY: Calamity(
             CalamityId.PIRACY,
@@ -3311,6 +3334,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.9.2.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.BANDITRY: Calamity(
             CalamityId.BANDITRY,
@@ -3320,6 +3344,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.9.3.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
     },
 )

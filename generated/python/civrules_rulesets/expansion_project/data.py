@@ -27,6 +27,7 @@ from civrules_runtime_advanced_civilization.records import (
     CommodityExchange,
     Configuration,
     Conflict,
+    CopiesBand,
     Credit,
     Deck,
     DeckBand,
@@ -113,7 +114,7 @@ RULESET_NAME: Final = "Civilization: The Expansion Project"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(5, 18, best=None, rule=("9.1",), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "60004d39a282c5e336849578e7b120d7eb8ba41096c3615c8146de23d734f555"
+RULESET_FINGERPRINT: Final = "764b1d4855d8fb982d5a26d69a00bba5d24815a6ef9124ca50d3669c69683342"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -3359,6 +3360,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "22.3", "29.1", "29.2.1.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.TREACHERY: Calamity(
             CalamityId.TREACHERY,
@@ -3368,6 +3370,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.2.2.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.SQUANDERED_WEALTH: Calamity(
             CalamityId.SQUANDERED_WEALTH,
@@ -3377,6 +3380,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "24.7.1", "29.1", "29.2.3.1", "community/megaciv_calamities.csv (the English name only)"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.FAMINE: Calamity(
             CalamityId.FAMINE,
@@ -3386,6 +3390,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "22.3", "29.1", "29.3.1.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.SUPERSTITION: Calamity(
             CalamityId.SUPERSTITION,
@@ -3395,6 +3400,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.3.2.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.TEMPEST: Calamity(
             CalamityId.TEMPEST,
@@ -3404,6 +3410,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.3.3.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.CIVIL_WAR: Calamity(
             CalamityId.CIVIL_WAR,
@@ -3418,6 +3425,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             beneficiary_overflow="next_most_unit_points_in_stock",
             beneficiary_unit_points=(5, 1),
             beneficiary_eligibility="Eligible is any player with no more than seven areas between an area holding the victim's units and one holding his own; having no units on the board makes a player eligible in any case (29.4.1.2). If potential beneficiaries tie, the victim picks among them.",
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.SLAVE_REVOLT: Calamity(
             CalamityId.SLAVE_REVOLT,
@@ -3427,6 +3435,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.4.2.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.CITY_IN_FLAMES: Calamity(
             CalamityId.CITY_IN_FLAMES,
@@ -3436,6 +3445,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.4.3.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.FLOOD: Calamity(
             CalamityId.FLOOD,
@@ -3445,6 +3455,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "22.3", "29.1", "29.5.1.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.BARBARIAN_HORDES: Calamity(
             CalamityId.BARBARIAN_HORDES,
@@ -3454,6 +3465,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.5.2.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.CITY_RIOTS: Calamity(
             CalamityId.CITY_RIOTS,
@@ -3463,6 +3475,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.5.3.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.CYCLONE: Calamity(
             CalamityId.CYCLONE,
@@ -3473,6 +3486,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             rules=("8.3.1", "22.3", "29.1", "29.6.1.1"),
             copies=2,
             no_effect_when=("primary_victim_has_no_vulnerable_city",),
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.EPIDEMIC: Calamity(
             CalamityId.EPIDEMIC,
@@ -3482,6 +3496,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.6.2.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.COASTAL_MIGRATION: Calamity(
             CalamityId.COASTAL_MIGRATION,
@@ -3491,6 +3506,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.6.3.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.CORRUPTION: Calamity(
             CalamityId.CORRUPTION,
@@ -3500,6 +3516,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "22.3", "29.1", "29.7.1.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.CIVIL_DISORDER: Calamity(
             CalamityId.CIVIL_DISORDER,
@@ -3509,6 +3526,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.7.2.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.TRIBAL_CONFLICT: Calamity(
             CalamityId.TRIBAL_CONFLICT,
@@ -3519,6 +3537,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             rules=("8.3.1", "29.1", "29.7.3.1"),
             copies=2,
             no_effect_when=("no_eligible_areas",),
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.TYRANNY: Calamity(
             CalamityId.TYRANNY,
@@ -3532,6 +3551,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             no_effect_when=("primary_victim_has_most_unit_points_in_stock",),
             beneficiary_unit_points=(5, 1),
             beneficiary_eligibility="Players whose civilization borders the victim's by land are eligible; should that leave nobody eligible, any player with no more than seven areas between an area holding the victim's units and one holding his own is eligible. Having no units on the board makes a player eligible in any case, while the victim can never be. A tie between potential beneficiaries is broken by A.S.T. order.",
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.ICONOCLASM_AND_HERESY: Calamity(
             CalamityId.ICONOCLASM_AND_HERESY,
@@ -3541,6 +3561,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("29.1", "29.8.2.1", "24.7.2"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.MINOR_UPRISING: Calamity(
             CalamityId.MINOR_UPRISING,
@@ -3550,6 +3571,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.8.3.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.REGRESSION: Calamity(
             CalamityId.REGRESSION,
@@ -3559,6 +3581,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "22.3", "29.1", "29.9.1.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.PIRACY: Calamity(
             CalamityId.PIRACY,
@@ -3568,6 +3591,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MAJOR,
             rules=("8.3.1", "29.1", "29.9.2.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.BANDITRY: Calamity(
             CalamityId.BANDITRY,
@@ -3577,6 +3601,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
             Severity.MINOR,
             rules=("8.3.1", "29.1", "29.9.3.1"),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
     },
 )

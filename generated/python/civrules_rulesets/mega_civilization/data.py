@@ -25,6 +25,7 @@ from civrules_runtime_advanced_civilization.records import (
     Commodity,
     Configuration,
     Conflict,
+    CopiesBand,
     Credit,
     Deck,
     DeckBand,
@@ -118,7 +119,7 @@ PLAYERS: Final[PlayerRange | None] = PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "43e622bcd58cc422d3dc535149370d62a832b86b5f64e2463b9481e8d70c8563"
+RULESET_FINGERPRINT: Final = "a4b1389765fc7898fbebbeae5413d49771085db11fb034cc4c5615879589e10b"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -2834,6 +2835,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.TREACHERY: Calamity(
             CalamityId.TREACHERY,
@@ -2845,6 +2847,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.TEMPEST: Calamity(
             CalamityId.TEMPEST,
@@ -2856,6 +2859,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.FAMINE: Calamity(
             CalamityId.FAMINE,
@@ -2867,6 +2871,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.SLAVE_REVOLT: Calamity(
             CalamityId.SLAVE_REVOLT,
@@ -2878,6 +2883,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.SQUANDERED_WEALTH: Calamity(
             CalamityId.SQUANDERED_WEALTH,
@@ -2889,6 +2895,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.FLOOD: Calamity(
             CalamityId.FLOOD,
@@ -2900,6 +2907,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.SUPERSTITION: Calamity(
             CalamityId.SUPERSTITION,
@@ -2911,6 +2919,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.CITY_RIOTS: Calamity(
             CalamityId.CITY_RIOTS,
@@ -2922,6 +2931,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.CIVIL_WAR: Calamity(
             CalamityId.CIVIL_WAR,
@@ -2933,6 +2943,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.BARBARIAN_HORDES: Calamity(
             CalamityId.BARBARIAN_HORDES,
@@ -2944,6 +2955,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.CITY_IN_FLAMES: Calamity(
             CalamityId.CITY_IN_FLAMES,
@@ -2955,6 +2967,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.CYCLONE: Calamity(
             CalamityId.CYCLONE,
@@ -2966,6 +2979,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.EPIDEMIC: Calamity(
             CalamityId.EPIDEMIC,
@@ -2977,6 +2991,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.TRIBAL_CONFLICT: Calamity(
             CalamityId.TRIBAL_CONFLICT,
@@ -2988,6 +3003,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.TYRANNY: Calamity(
             CalamityId.TYRANNY,
@@ -2999,6 +3015,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.CIVIL_DISORDER: Calamity(
             CalamityId.CIVIL_DISORDER,
@@ -3010,6 +3027,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.MINOR_UPRISING: Calamity(
             CalamityId.MINOR_UPRISING,
@@ -3021,6 +3039,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.CORRUPTION: Calamity(
             CalamityId.CORRUPTION,
@@ -3032,6 +3051,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.ICONOCLASM_AND_HERESY: Calamity(
             CalamityId.ICONOCLASM_AND_HERESY,
@@ -3043,6 +3063,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.BANDITRY: Calamity(
             CalamityId.BANDITRY,
@@ -3054,6 +3075,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.REGRESSION: Calamity(
             CalamityId.REGRESSION,
@@ -3065,6 +3087,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.PIRACY: Calamity(
             CalamityId.PIRACY,
@@ -3076,6 +3099,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
         CalamityId.COASTAL_MIGRATION: Calamity(
             CalamityId.COASTAL_MIGRATION,
@@ -3087,6 +3111,7 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
                 "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) not read) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
             ),
             copies=2,
+            copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
         ),
     },
 )

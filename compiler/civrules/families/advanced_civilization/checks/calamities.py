@@ -984,3 +984,64 @@ def check_addition_on_one_effect(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     f"e.g. `modifies: [{ids[-1]}]`",
                     [Related(calamity.origin.span(side, e.index, "id"), f"`{e.id}`") for e in effects[:SHOWN_EFFECTS]],
                 )
+
+
+@check(
+    "K019",
+    "calamity-copies-by-players",
+    Severity.ERROR,
+    reads=("calamities.copies", "calamities.copies_by_players", setting("players")),
+)
+def check_copies_by_players(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: a calamity's `copies_by_players` gives a band of player counts more cards of it than its
+    `copies`, or its bands hold every count the ruleset is for and none of them reaches `copies`.
+
+    Why: `copies` is the most cards of the calamity any game of the ruleset holds; the generated
+    package refuses a player holding more than that (`calamity_resolution_order`,
+    `calamities_suffered`) and, given `players=`, more than the band of that count. A band above
+    `copies` is refused by the one and allowed by the other; a `copies` no game reaches lets
+    through a card no game has.
+
+    Fix: write `copies` as the most of the bands (the hint gives it), or correct the band.
+
+        copies: 1                                        # FAIL: 12-18 players hold two
+        copies_by_players:
+          - {players: {min: 5, max: 11}, copies: 1}
+          - {players: {min: 12, max: 18}, copies: 2}
+
+        copies: 2                                        # PASS: the most of its bands
+        copies_by_players:
+          - {players: {min: 5, max: 11}, copies: 1}
+          - {players: {min: 12, max: 18}, copies: 2}
+    """
+    low, high = ruleset.players
+    for calamity in calamities_of(ruleset):
+        bands = [b for b in calamity.copies_by_players if b.copies is not None]
+        if not bands:
+            continue
+        most = max(bands, key=lambda b: b.copies or 0)
+        assert most.copies is not None
+        index = calamity.copies_by_players.index(most)
+        if most.copies > calamity.copies:
+            yield diagnostic(
+                "K019",
+                f"`{calamity.id}`: a game of {most.players_min}-{most.players_max} players holds "
+                f"{words.count(most.copies, 'copy')} of it, more than its `copies` ({calamity.copies}), "
+                "the most any game holds",
+                calamity.origin.span("copies_by_players", index, "copies"),
+                f"write `copies: {most.copies}`, or correct the band",
+            )
+            continue
+        held: set[int] = set()
+        for band in bands:
+            if band.players_min is not None and band.players_max is not None:
+                held.update(range(max(band.players_min, low), min(band.players_max, high) + 1))
+        if most.copies < calamity.copies and held >= set(range(low, high + 1)):
+            yield diagnostic(
+                "K019",
+                f"`{calamity.id}`: no game holds its {calamity.copies} copies: its bands hold every count of "
+                f"{low}-{high} players, {most.copies} at most",
+                calamity.origin.span("copies"),
+                f"write `copies: {most.copies}`, or correct the band",
+            )

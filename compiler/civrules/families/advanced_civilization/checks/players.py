@@ -214,20 +214,29 @@ def check_ast_position_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
     "P007",
     "player-band-misplaced",
     Severity.ERROR,
-    reads=(setting("hand_limit"), setting("deck_compositions"), setting("non_native_block_bonus"), setting("players")),
+    reads=(
+        setting("hand_limit"),
+        setting("deck_compositions"),
+        setting("non_native_block_bonus"),
+        setting("players"),
+        "calamities.copies_by_players",
+    ),
 )
 def check_player_bands(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a band of player counts (`hand_limit.by_players`, `deck_compositions`,
-    `non_native_block_bonus`) holds a count that an earlier band of the same list holds too (for
-    deck compositions, one of the same `map_region`), reaches beyond the counts the ruleset is for
-    (`players.min` to `players.max`), or holds no count at all (its `min` above its `max`).
+    `non_native_block_bonus`, a calamity's `copies_by_players`) holds a count that an earlier band
+    of the same list holds too (for deck compositions, one of the same `map_region`), reaches beyond
+    the counts the ruleset is for (`players.min` to `players.max`; not said of a calamity's copies,
+    which are the card set's and kept by a variant seating fewer players), or holds no count at all
+    (its `min` above its `max`).
 
     Why: each count has one hand limit (Mega Civilization §12: 8 commodity cards at 5-11 players, 9
-    at 12-18), one set of trade decks and one block bonus. With two bands for a count the generated
-    package and the sheets answer the first written and hide the other; a count outside `players` is
-    never played, so the band is mistyped or `players` is wrong. A count no band holds is not an
-    error: that fact is not in the sources.
+    at 12-18), one set of trade decks, one block bonus and one number of each calamity's cards
+    (Expansion Project 8.3.1: the duplicates only with twelve or more). With two bands for a count
+    the generated package and the sheets answer the first written and hide the other; a count
+    outside `players` is never played, so the band is mistyped or `players` is wrong. A count no
+    band holds is not an error: that fact is not in the sources.
 
     Fix: make the bands meet without sharing a count, within `players`.
 
@@ -246,14 +255,27 @@ def check_player_bands(ruleset: Ruleset) -> Iterator[Diagnostic]:
     lists.append(("deck composition", ruleset.setting_origins.get("deck_compositions"), compositions))
     bonuses = [_Band(i, b.players_min, b.players_max, None) for i, b in enumerate(ruleset.block_bonuses)]
     lists.append(("block-bonus band", ruleset.setting_origins.get("non_native_block_bonus"), bonuses))
+    for calamity in ruleset.calamities:
+        copies = [_Band(i, b.players_min, b.players_max, None) for i, b in enumerate(calamity.copies_by_players)]
+        lists.append((f"`{calamity.id}` copies band", calamity.origin, copies))
     low, high = ruleset.players
     players = ruleset.setting_origins.get("players")
     supported = [Related(players.span(), "supported players declared here")] if players else []
     for noun, origin, bands in lists:
         if origin is None or not bands:
             continue
-        path: tuple[str, ...] = ("by_players",) if noun == "hand-limit band" else ()
-        yield from _misplaced(noun, origin, path, bands, (low, high), supported)
+        path: tuple[str, ...] = (
+            ("by_players",)
+            if noun == "hand-limit band"
+            else ("copies_by_players",)
+            if noun.endswith("copies band")
+            else ()
+        )
+        # A calamity's copies are the card set's, which a variant seating fewer players keeps
+        # (Central America's nine players and the Expansion Project's 12-18 band): not held to
+        # `players`, only to one band per count.
+        within = not noun.endswith("copies band")
+        yield from _misplaced(noun, origin, path, bands, (low, high) if within else (1, 64), supported)
 
 
 @frozen_value

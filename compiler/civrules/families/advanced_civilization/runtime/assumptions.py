@@ -200,8 +200,8 @@ class AssumedPackage(AssumedView):
     def decks_for(self, players: int, region: MapRegionName | None = None) -> tuple[Deck, ...]:
         return self._package.decks_for(players, region)
 
-    def calamity_resolution_order(self, calamities: Iterable[AnyId]) -> tuple[str, ...]:
-        return self._package.calamity_resolution_order(calamities)
+    def calamity_resolution_order(self, calamities: Iterable[AnyId], players: int | None = None) -> tuple[str, ...]:
+        return self._package.calamity_resolution_order(calamities, players)
 
     def neighbours(self, area: AnyId, kind: AdjacencyName = "all") -> frozenset[str]:
         return self._package.neighbours(area, kind)
@@ -290,10 +290,12 @@ class AssumedPackage(AssumedView):
         )  # fmt: skip
 
     def calamities_suffered(
-        self, received: Iterable[str], *, rng: Random | None = None, stoic: bool = False
+        self, received: Iterable[str], *, rng: Random | None = None, stoic: bool = False, players: int | None = None
     ) -> tuple[str, ...]:
         p = self._package
-        return logic.calamities_suffered(self.PHASES, p.CALAMITY_ORDER, received, rng, stoic, p.CALAMITIES)
+        return logic.calamities_suffered(
+            self.PHASES, p.CALAMITY_ORDER, received, rng, stoic, p.CALAMITIES, players, p.PLAYER_COUNTS
+        )
 
     def ship_range(self, held: Iterable[str]) -> int:
         return logic.ship_range(self.PHASES, self.CARDS, held)

@@ -307,22 +307,47 @@ def resolution_order(
     calamities: "Iterable[str]",
     table: "Mapping[str, Calamity] | None" = None,
     parameter: str = "calamities",
+    players: int | None = None,
+    counts: "Iterable[int]" = (),
 ) -> "tuple[str, ...]":
     """Every given calamity card in resolution order (29.6): two copies of one calamity (the
     Expansion Project has two of each) are both kept, side by side. With ``table`` (the ruleset's
     CALAMITIES), a calamity listed more times than the game has copies of it is OutOfDomainError
-    (a package built before passes none: no bound)."""
+    (a package built before passes none: no bound): the most any game holds (Calamity.copies),
+    or, given ``players``, what a game of that many holds (Calamity.copies_by_players; a count no
+    band holds is bound by ``copies``). ``players`` outside the ruleset's counts (``counts``) is
+    OutOfDomainError."""
     collection(calamities, parameter)
+    if players is not None:
+        _player_count(players, counts)
     rank = _rank(order)
     given = [known_id(rank, c, "calamity") for c in calamities]
     if table is not None:
-        at_most(
-            given,
-            parameter,
-            lambda calamity: table[calamity].copies if calamity in table else None,
-            lambda most: f"the game has {copies(most)} of it (Calamity.copies)",
-        )
+        checked: list[bool] = [False]  # whether a band gave the bound last asked for (at_most asks, then raises)
+
+        def bound(calamity: str) -> int | None:
+            if calamity not in table:
+                return None
+            most, checked[0] = _copies_in_game(table[calamity], players)
+            return most
+
+        def why(most: int) -> str:
+            field = "Calamity.copies_by_players" if checked[0] else "Calamity.copies"
+            game = "the game" if players is None else f"a game of {players} players"
+            return f"{game} has {copies(most)} of it ({field})"
+
+        at_most(given, parameter, bound, why)
     return tuple(sorted(given, key=rank.__getitem__))
+
+
+def _copies_in_game(calamity: Calamity, players: int | None) -> "tuple[int | None, bool]":
+    """The cards of ``calamity`` a game of ``players`` holds (its band's, where one holds the count;
+    else the most any game holds), and whether a band gave it."""
+    if players is not None:
+        for band in calamity.copies_by_players:
+            if band.players_min <= players <= band.players_max:
+                return band.copies, True
+    return calamity.copies, False
 
 
 #: Each calamity order's ranks, by the order they were read from (kept with it, so that an id
@@ -907,9 +932,10 @@ def _trader_spared(
 def calamities_suffered(
     phases: "Mapping[str, Phase]", order: "tuple[str, ...]", received: "Iterable[str]",
     rng: "Random | None", stoic: bool, table: "Mapping[str, Calamity] | None" = None,
+    players: int | None = None, counts: "Iterable[int]" = (),
 ) -> "tuple[str, ...]":  # fmt: skip
     flag(stoic, "stoic")
-    cards = resolution_order(order, received, table, "received")
+    cards = resolution_order(order, received, table, "received", players, counts)
     if stoic:
         return cards
     limit = _phase_int(
