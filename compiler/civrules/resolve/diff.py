@@ -25,7 +25,7 @@ from civrules.resolve import (
     Entry,
     Resolved,
     citation_of,
-    cited_nodes,
+    cited_texts,
     entity_key,
     field_citation,
     setting_field_citation,
@@ -323,7 +323,7 @@ def _cited_as_written(writer: Origin | None, name: str, own: str, other: str | N
         return True
     if own == other:
         return False
-    return own in {citation_of(node) for node in cited_nodes(writer.document, writer.path, name, inside=True)}
+    return own in cited_texts(writer.document, writer.path, name, inside=True)
 
 
 def _why(resolved: Resolved, collection: str, key: str) -> str | None:
