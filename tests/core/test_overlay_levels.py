@@ -401,3 +401,35 @@ def test_a_settings_name_refused_is_pointed_at_not_its_mapping() -> None:
     body = "  settings:\n    replace:\n      hand_limit: {commodity_cards: 9}\n      tokens_per_city: 3\n"
     [told] = [d for d in _manifest_problems("advanced-civilization", body) if d.code == "S003"]
     assert told.span is not None and (told.span.line, told.span.column) == (9, 7), told.span
+
+
+@pytest.mark.parametrize("operation", ["settings", "replace"])
+def test_every_line_of_an_outdented_block_is_told_to_indent(operation: str) -> None:
+    """Round 21's second trial: `taxation:` left empty, then `tokens_per_city: 3` and `source:` at its
+    level: the first line was told to indent, the second "did you mean `not_in_sources`?", which
+    led to another error. Each line of the block is told the empty key it was meant for."""
+    inner = "    " if operation == "settings" else "      "
+    body = (
+        "  settings:\n"
+        + ("" if operation == "settings" else "    replace:\n")
+        + f"{inner}taxation:\n{inner}tokens_per_city: 3\n{inner}source: 'house rule: heavier tax'\n"
+    )
+    told = [d for d in _manifest_problems("advanced-civilization", body) if d.code in ("S002", "S003")]
+    assert len(told) == 2 and all(d.hint and d.hint.startswith("`taxation:` on line") for d in told), told
+
+
+@pytest.mark.parametrize("operation", ["settings", "replace"])
+def test_a_citation_beside_the_setting_it_cites_is_told_to_go_inside_it(operation: str) -> None:
+    """`source:` written beside `hand_limit:` instead of inside it was told "did you mean
+    `not_in_sources`?" (or given the settings to choose from); following the hint validates."""
+    inner = "    " if operation == "settings" else "      "
+    body = (
+        "  settings:\n"
+        + ("" if operation == "settings" else "    replace:\n")
+        + f"{inner}hand_limit:\n{inner}  commodity_cards: 9\n{inner}  text: Nine cards are kept.\n"
+        + f"{inner}source: 'house rule: nine cards'\n"
+    )
+    [told] = [d for d in _manifest_problems("advanced-civilization", body) if d.code in ("S002", "S003")]
+    assert told.hint is not None and ".hand_limit.source`" in told.hint, told.hint
+    followed = body.replace(f"{inner}source:", f"{inner}  source:")
+    assert _manifest_problems("advanced-civilization", followed) == []

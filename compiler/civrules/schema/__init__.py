@@ -18,7 +18,7 @@ import hashlib
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -1272,7 +1272,7 @@ def _unknown_key(
         # Right key, wrong level (or another game's): no "did you mean" points at an unrelated key.
         yield _diag(codes.UNKNOWN_KEY, f"unknown key `{key}`{where}", document.key_span((*path, key)), elsewhere)
         return
-    outdented = _outdented(document, path, key)
+    outdented = _outdented(document, path, key, allowed)
     hint = (
         _did_you_mean(key, allowed) or outdented or (f"allowed keys{where}: {', '.join(allowed)}" if allowed else None)
     )
@@ -1327,10 +1327,28 @@ def _placement_hint(
     level = _overlay_level(path)
     if level is None:
         return None
-    above = _empty_key_above(document, path, key)
+    above = _empty_key_above(document, path, key, allowed)
     if above is not None and _belongs_under(path, above[1], key, root) is not False:
-        return _outdented(document, path, key)
-    return _overlay_level_hint(path, key, root, allowed)
+        return _outdented(document, path, key, allowed)
+    return _overlay_level_hint(path, key, root, allowed) or _citation_hint(document, path, key, root)
+
+
+def _citation_hint(document: Document, path: NodePath, key: str, root: Mapping[str, Any] | None) -> str | None:
+    """The hint for a citation (`rule:`, `source:`) written among the settings (or in a settings
+    operation) instead of inside the setting it cites: "did you mean `not_in_sources`?" led to
+    another error. The setting is named where the mapping holds one alone."""
+    if key not in ("rule", "source") or _overlay_level(path) not in ("settings", "operation"):
+        return None
+    declared = _overlay_keys(root)
+    node = document.data
+    for part in path:
+        node = node.get(part) if isinstance(node, dict) else None
+    written = [name for name in node if declared is not None and name in declared[1]] if isinstance(node, dict) else []
+    setting = written[0] if len(written) == 1 else "SETTING"
+    where = ".".join(str(part) for part in path)
+    return (
+        f"`{key}` cites a setting, and is written inside the setting it cites, not beside it: `{where}.{setting}.{key}`"
+    )
 
 
 def _belongs_under(path: NodePath, above: str, key: str, root: Mapping[str, Any] | None) -> bool | None:
@@ -1507,13 +1525,14 @@ def _families_with_setting(key: str) -> list[str]:
     return [family.id for family in families().values() if key in family.settings]
 
 
-def _outdented(document: Document, path: NodePath, key: str) -> str | None:
-    """The indentation hint when the key just above ``key`` is empty: it was meant to hold ``key``.
+def _outdented(document: Document, path: NodePath, key: str, allowed: Sequence[str] | None = None) -> str | None:
+    """The indentation hint when the key just above ``key`` is empty (passing over the lines of the
+    same outdented block, with ``allowed``): it was meant to hold ``key``.
 
     `hand_limit:` followed by `commodity_cards: 9` at the same indentation is a `hand_limit` of
     null (which deletes it) beside an unknown `commodity_cards`.
     """
-    above = _empty_key_above(document, path, key)
+    above = _empty_key_above(document, path, key, allowed)
     if above is None:
         return None
     return (
@@ -1522,9 +1541,18 @@ def _outdented(document: Document, path: NodePath, key: str) -> str | None:
     )
 
 
-def _empty_key_above(document: Document, path: NodePath, key: str) -> tuple[int, str] | None:
+#: The most lines of an outdented block passed over to find the empty key it was meant for: a
+#: mapping of 490,000 unknown keys is not walked back from each of them.
+_OUTDENTED_BLOCK = 64
+
+
+def _empty_key_above(
+    document: Document, path: NodePath, key: str, allowed: Sequence[str] | None = None
+) -> tuple[int, str] | None:
     """The line and name of the key just above ``key`` in the mapping at ``path``, if it has no
-    value; None otherwise."""
+    value; None otherwise. With ``allowed`` (the keys the mapping takes), the keys between that it
+    does not take are passed over: the second and later lines of an outdented block (`taxation:`
+    left empty, then `tokens_per_city: 3` and `source: ...` at its level) were meant for it too."""
     node: Any = document.data
     for part in path:
         try:
@@ -1536,6 +1564,15 @@ def _empty_key_above(document: Document, path: NodePath, key: str) -> tuple[int,
     line = document.key_span((*path, key)).line
     lines, names = _sibling_lines(document, path, node)
     at = bisect.bisect_left(lines, line) - 1
+    passed = 0
+    while (
+        at >= 0
+        and allowed is not None
+        and passed < _OUTDENTED_BLOCK
+        and names[at] not in allowed
+        and node.get(names[at]) is not None
+    ):
+        at, passed = at - 1, passed + 1  # a line of the same outdented block
     above = (lines[at], names[at]) if at >= 0 else None
     if above is None or node.get(above[1]) is not None:
         return None
