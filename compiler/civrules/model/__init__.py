@@ -58,13 +58,36 @@ class Origin:
                     return origin
         return None
 
+    def _moved_to(self, sub: tuple[str | int, ...]) -> tuple[NodePath, NodePath]:
+        """The deepest part at or above ``sub`` a list operation wrote, and where it wrote it
+        (``((), ())`` when none did)."""
+        best: tuple[NodePath, NodePath] = ((), ())
+        for key, path in self.moved:
+            if sub[: len(key)] == key and len(key) > len(best[0]):
+                best = (key, path)
+        return best
+
     def _written(self, sub: tuple[str | int, ...]) -> tuple[str | int, ...]:
         """``sub`` as the overlay entry that changed it wrote it (inside its list operations)."""
-        best: tuple[NodePath, NodePath] | None = None
-        for key, path in self.moved:
-            if sub[: len(key)] == key and (best is None or len(key) > len(best[0])):
-                best = (key, path)
-        return sub if best is None else (*best[1], *sub[len(best[0]) :])
+        key, path = self._moved_to(sub)
+        return (*path, *sub[len(key) :])
+
+    def _wrote_whole(self, owner: Origin, sub: tuple[str | int, ...]) -> bool:
+        """Whether ``owner`` wrote a whole value above ``sub``: an element its list operations
+        replaced, inserted or appended, or, inside a `with:` (or the patch entry), a list, a
+        scalar or an `{unknown}`. Such a value is all the variant's, where the base may have a
+        value at the same index: what it lacks is missing there, not the base's."""
+        key, path = self._moved_to(sub)
+        if key and not _merged_field(path):
+            return True  # `replace: [{where, with: ELEMENT}]`, `insert: [{..., items: [ELEMENT]}]`, `append: [ELEMENT]`
+        node: Any = owner.document.data
+        for part in (*owner.path, *path):
+            node = _child(node, part)
+        for part in sub[len(key) : -1]:
+            if isinstance(node, list) or not isinstance(node, dict) or set(node) == {"unknown"}:
+                return node is not _MISSING
+            node = _child(node, part)  # a mapping is merged key by key (list operations: by index)
+        return isinstance(node, list) or (node is not _MISSING and not isinstance(node, dict))
 
     def locate(self, sub: NodePath) -> tuple[Document, NodePath]:
         """The document that wrote the part ``sub`` of the entity, and the entity's path in it."""
@@ -94,7 +117,7 @@ class Origin:
         if not self.moved or not sub:
             return owner
         written = self._written(sub)
-        if owner.document.exact_span((*owner.path, *written)) is not None:
+        if owner.document.exact_span((*owner.path, *written)) is not None or self._wrote_whole(owner, sub):
             return owner
         if self.document.exact_span((*self.path, *sub)) is not None:
             return None
@@ -174,6 +197,25 @@ class Origin:
         if self.base is not None:
             return self.base.span(*sub)
         return None
+
+
+_MISSING: Any = object()
+
+
+def _child(node: Any, part: str | int) -> Any:
+    """The value at ``part`` of ``node``, or :data:`_MISSING`."""
+    if isinstance(node, dict) and isinstance(part, str):
+        return node.get(part, _MISSING)
+    if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+        return node[part]
+    return _MISSING
+
+
+def _merged_field(written: NodePath) -> bool:
+    """Whether ``written`` (where a list operation wrote a part) is a field of a `patch:` entry's
+    `with:`, merged into the element (``(..., "patch", i, "with", FIELD)``), rather than a whole
+    element (``(..., "replace", i, "with")``, ``(..., "items", k)``, ``(..., "append", k)``)."""
+    return len(written) >= 4 and written[-2] == "with" and isinstance(written[-3], int) and written[-4] == "patch"
 
 
 def known(value: Any) -> Any:

@@ -910,7 +910,7 @@ def _validate_part(
             required: Any = error.validator_value
             for key in required:
                 owner, at = locate((*sub, key))
-                if key not in instance and (owner is not document or at[:-1] != written):
+                if key not in instance and (owner is not document or at[:-1] != written) and _deleted(owner, at):
                     deleted.append(key)
                     found.append(
                         _diag(
@@ -941,6 +941,19 @@ def _validate_part(
         return unique
     note = Related(base, "the base definition")
     return [replace(d, related=(*d.related, note)) if d.span and d.span.file != base.file else d for d in unique]
+
+
+def _deleted(document: Document, at: NodePath) -> bool:
+    """Whether ``at`` of ``document`` is a key written `null` (a patch's deletion of the field):
+    only then does the patch delete it (a key missing from a value the variant wrote whole, though
+    the base has one at the same place, is missing there)."""
+    node: Any = document.data
+    for part in at:
+        keyed = isinstance(node, dict) and isinstance(part, str) and part in node
+        if not keyed and not (isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)):
+            return False
+        node = node[part]
+    return node is None and document.has_key(at)
 
 
 def _keys_concerned(error: ValidationError, instance: Mapping[str, Any]) -> list[str]:
