@@ -95,9 +95,31 @@ def test_a_chain_s_base_answers_for_its_own_patches() -> None:
         "  settings:\n    total_cards: null\n",
         "  civilization_cards:\n    patch:\n      - {id: pottery, note: a house note}\n",
         '  civilization_cards:\n    patch:\n      - {id: pottery, cost: {unknown: "the house has not decided"}}\n',
+        # a whole setting written `{unknown: why}`: the mapping `{unknown}` is no field to cite
+        # (Q009's hint added `source:` beside it, S002)
+        '  settings:\n    set_value: {unknown: "the house has not decided"}\n',
     ],
-    ids=["with-removes", "list-remove", "null", "note", "unknown"],
+    ids=["with-removes", "list-remove", "null", "note", "unknown", "setting-made-unknown"],
 )
 def test_a_patch_that_writes_no_fact_needs_no_citation(overlay: str) -> None:
     text = "kind: ruleset\nid: cite\nname: Cite\nextends: expansion-project\noverlay:\n" + overlay
     assert "Q009" not in [d.code for d in problems(analysed(text))]
+
+
+@pytest.mark.parametrize(
+    ("extends", "setting"), [("advanced-civilization", "two_coast_areas"), ("expansion-project", "set_value")]
+)
+def test_a_setting_written_unknown_whole_is_no_field_of_its_sources(extends: str, setting: str) -> None:
+    """`{unknown: why}` in place of a whole setting replaces it, as `overlay.settings.replace` does:
+    `setting_sources` named its `unknown` as a field the variant changed, uncited."""
+    text = (
+        f"kind: ruleset\nid: cite\nname: Cite\nextends: {extends}\noverlay:\n"
+        f'  settings:\n    {setting}: {{unknown: "the house has not decided"}}\n'
+    )
+    analysis = analysed(text)
+    assert problems(analysis) == []
+    assert analysis.resolved is not None and analysis.model is not None
+    exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
+    assert setting not in exported.get("setting_sources", {}), exported["setting_sources"]
+    origin = analysis.resolved.setting_origins[setting]
+    assert origin.changes == () and origin.document.file.endswith("rulesets/cite.yaml")

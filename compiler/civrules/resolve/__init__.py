@@ -705,7 +705,14 @@ def _patch_setting(
     merged = copy.deepcopy(patch) if whole else merge_patch(values.get(key), patch, problems, root=key, moved=moved)
     for problem in problems:
         yield _diag(codes.LIST_SELECTOR, problem.message, at.span(*problem.path), problem.hint)
-    mergeable = isinstance(patch, dict) and not is_list_operations(patch) and isinstance(values.get(key), dict)
+    # An `{unknown: why}` is written whole, as merge_patch puts it (no field of it is merged): the
+    # setting is replaced, not changed field by field (its `unknown` is no field to cite).
+    mergeable = (
+        isinstance(patch, dict)
+        and set(patch) != {"unknown"}
+        and not is_list_operations(patch)
+        and isinstance(values.get(key), dict)
+    )
     if mergeable and not whole:
         kind = resolved.family.slot_kind(slot)
         elements = functools.partial(setting_items_cite, kind, key)
