@@ -19,7 +19,13 @@ from civrules.diagnostics.suggest import QUERIES, Vocabulary
 from civrules.families import family_named
 from civrules.load.document import Document, NodePath
 from civrules.model import Origin, Ruleset
-from civrules.resolve import CITATION_FIELDS, change_citation, change_place, is_list_operations, written_over
+from civrules.resolve import (
+    CITATION_FIELDS,
+    change_citation,
+    change_place,
+    holds_a_fact,
+    written_over,
+)
 from civrules.schema.references import is_remembering, remembered
 from civrules.support import memo
 from civrules.support.values import frozen_value
@@ -707,45 +713,4 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
 
 def _writes_a_fact(change: Origin, name: str) -> bool:
     """Whether the overlay entry ``change`` writes a fact into the field ``name``."""
-    return _holds_a_fact(_node(change.document.data, (*change.path, name)))
-
-
-def _holds_a_fact(value: Any) -> bool:
-    """Whether a value a patch writes states a fact: not `null` (the base's fact deleted), an
-    `{unknown: why}` (no fact: why the sources give none), list operations that only `remove`
-    elements, or a mapping that writes only a `note` (and citations) into the base's.
-
-    >>> [_holds_a_fact(v) for v in (12, [], {}, False, {"count": 6}, {"remove": [1], "append": [2]})]
-    [True, True, True, True, True, True]
-    >>> [_holds_a_fact(v) for v in (None, {"unknown": "why"}, {"remove": [1]}, {"note": "n", "rule": "4.61"})]
-    [False, False, False, False]
-    >>> deleting = {"calamities": {"remove": [{"calamity": "flood"}]}}
-    >>> writing = {"min_card_value": 1700}
-    >>> [_holds_a_fact({"patch": [{"where": {"id": 1}, "with": change}]}) for change in (deleting, writing)]
-    [False, True]
-    """
-    if value is None:
-        return False
-    if not isinstance(value, dict) or not value:
-        return True
-    if set(value) == {"unknown"}:
-        return False
-    if is_list_operations(value):
-        return any(_operation_writes(operation, items) for operation, items in value.items())
-    return any(_holds_a_fact(v) for k, v in value.items() if k not in CITATION_FIELDS and k != "note")
-
-
-def _operation_writes(operation: str, items: Any) -> bool:
-    """Whether a list operation writes a fact: elements appended, inserted or put in another's
-    place, or a `with:` that writes one into an element; not a removal, nor a `with:` that only
-    deletes (`with: {calamities: {remove: [...]}}`, `with: {calamities: null}`, as V006's hint writes)."""
-    if operation == "remove" or not isinstance(items, list):
-        return False
-    if operation == "append":
-        return bool(items)
-    if operation == "insert":
-        return any(isinstance(entry, dict) and entry.get("items") for entry in items)
-    changes = [entry.get("with") for entry in items if isinstance(entry, dict)]
-    if operation == "replace":
-        return any(change is not None for change in changes)
-    return any(_holds_a_fact(change) for change in changes)
+    return holds_a_fact(_node(change.document.data, (*change.path, name)))

@@ -17,7 +17,7 @@ from typing import Any
 
 from civrules.emit.pyfmt import Code, Node, call, dct, string, tup
 from civrules.model import Ruleset, rules_of, source_of
-from civrules.resolve import cited_nodes
+from civrules.resolve import cited_nodes, writer_nodes
 
 #: The annotation of the constant, and its docstring.
 ANNOTATION = "PLAYERS: Final[PlayerRange | None]"
@@ -68,10 +68,10 @@ def _citations(players: Mapping[str, Any], ruleset: Ruleset) -> tuple[list[str],
     else:
         nodes = []
         for name in NUMBERS:
-            writer = next((at for changed, at in origin.changes if changed == name), None)
-            if writer is not None:
-                nodes += cited_nodes(writer.document, writer.path, name, inside=True)
-            else:
+            written = writer_nodes(origin, name)  # None: deleted, no fact to cite
+            if written:
+                nodes += [node for cited in written for node in cited]
+            elif written is not None:
                 nodes += cited_nodes(origin.document, origin.path, name)
     rules = [rule for node in nodes for rule in rules_of(node) if isinstance(rule, str)]
     sources = [source for node in nodes if (source := source_of(node)) is not None]

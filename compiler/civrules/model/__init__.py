@@ -46,6 +46,14 @@ class Origin:
     #: The definitions this one took the place of, earliest first (a base's entity and a variant's
     #: `replace` of it, before a later variant's `replace`, or a `remove` then an `add` of its key).
     replaced: tuple[Origin, ...] = field(default=(), compare=False, repr=False)
+    #: Per field a variant changed, what still writes a fact in it, earliest first: the overlay
+    #: entries (None: the definition), each with the paths of the elements it wrote that are still
+    #: there (``changes`` keeps only the last changer, which may only have deleted something: a
+    #: list's `remove:`). Empty: the field holds no fact any more (deleted, or `{unknown: why}`).
+    #: A field with no record is written by its last changer (civrules.resolve.field_writers).
+    writers: tuple[tuple[str, tuple[tuple[Origin | None, tuple[NodePath, ...]], ...]], ...] = field(
+        default=(), compare=False, repr=False
+    )
 
     @property
     def file(self) -> str:

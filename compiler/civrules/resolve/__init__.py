@@ -460,7 +460,7 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
                 # A setting the variant restates merges into its base's, key by key: what it does
                 # not name (a hand limit's `card_changes`) is kept, not silently dropped.
                 data[key] = merge_patch(data[key], value)
-                origin = resolved.setting_origins[key] = _changed(previous, value, here)
+                origin = resolved.setting_origins[key] = _changed(previous, value, here, data[key])
                 # The manifest's schema judged only what it wrote: the merge (a base's `by_players`
                 # beside its `commodity_cards`) is judged as the overlay's settings patches are.
                 # The compiled validator first, on the manifest with the merged value: the slow one
@@ -516,12 +516,28 @@ def _gone(previous: Origin | None) -> tuple[Origin, ...]:
     return () if previous is None else (*previous.replaced, previous)
 
 
-def _changed(previous: Origin, patch: Mapping[str, Any], at: Origin) -> Origin:
-    """``previous`` with each key the patch names recorded as last changed at ``at``."""
+def _changed(previous: Origin, patch: Mapping[str, Any], at: Origin, merged: Mapping[str, Any]) -> Origin:
+    """``previous`` with each key the patch names recorded as last changed at ``at``, and what
+    still writes it once ``merged`` (:func:`writers_after`)."""
     changes = dict(previous.changes)
     for key in patch:
         changes[key] = at
-    return replace(previous, changes=tuple(sorted(changes.items())))
+    return replace(previous, changes=tuple(sorted(changes.items())), writers=_writers(previous, patch, at, merged))
+
+
+def _writers(
+    origin: Origin, patch: Mapping[str, Any], at: Origin, merged: Mapping[str, Any], key: str | None = None
+) -> tuple[tuple[str, tuple[Writer, ...]], ...]:
+    """``origin``'s record of what writes each field, with the fields ``patch`` names (but ``key``,
+    an entity's) as the overlay entry ``at`` left them in ``merged``."""
+    writers = dict(origin.writers)
+    for name in patch:
+        if name != key:
+            definition = _node_at(origin.document, (*origin.path, name))
+            present = name in merged
+            prior = field_writers(origin, name)
+            writers[name] = writers_after(prior, name, at, merged.get(name), present, definition)
+    return tuple(sorted(writers.items(), key=lambda item: item[0]))
 
 
 def _continue(entries: list[Entry], spec: CollectionSpec, origin: Origin, item: dict[str, Any]) -> bool:
@@ -719,7 +735,7 @@ def _patch_setting(
         merged = _cite_elements(values[key], patch, merged, moved, elements)
         merged = cite_patched(values[key], patch, merged, cited_apart=lambda name, value: elements(name))
     if mergeable and previous is not None and not whole:
-        origin = _changed(previous, patch, at)
+        origin = _changed(previous, patch, at, merged)
         kept = [(sub, path) for sub, path in origin.moved if sub[:1] and sub[0] not in patch]
         origin = replace(origin, moved=(*kept, *moved.items()))
     elif is_list_operations(patch) and isinstance(values.get(key), list) and previous is not None and not whole:
@@ -727,7 +743,13 @@ def _patch_setting(
         # still the base's; what they write is recorded as the setting's change, under its own key
         # (as an entity's list field is), so that Q009, `setting_sources` and `diff` cite it.
         written = Origin(manifest, SETTINGS_PATH)
-        origin = replace(at, base=previous, moved=tuple(moved.items()), changes=((key, written),))
+        definition = setting_definition(previous)
+        writers = writers_after(
+            field_writers(previous, key), key, written, merged, True, _node_at(definition.document, definition.path)
+        )
+        origin = replace(
+            at, base=previous, moved=tuple(moved.items()), changes=((key, written),), writers=((key, writers),)
+        )
     else:
         gone = removal.base if removal is not None else previous
         origin = replace(at, base=previous, moved=tuple(moved.items()), replaced=_gone(gone))
@@ -1317,12 +1339,50 @@ def _patch(
             changed[field_name] = at
     # Elements written by this entry's list operations, over those of earlier entries for other fields.
     kept = [(key, path) for key, path in entry.origin.moved if key[:1] and key[0] not in item]
-    origin = replace(entry.origin, changes=tuple(sorted(changed.items())), moved=(*kept, *moved.items()))
+    writers = _writers(entry.origin, item, at, merged, spec.key)
+    origin = replace(
+        entry.origin, changes=tuple(sorted(changed.items())), moved=(*kept, *moved.items()), writers=writers
+    )
+    merged = _cited_by_writers(origin, merged, resolved.layers)
     _put(spec, entries, existing, Entry(origin, merged))
     resolved.base_notes.append((at.span(), entry.origin.head()))
     key = entity_key(spec, merged)
     if key is not None:
         patched.setdefault(key, entry.origin.head())
+
+
+def _cited_by_writers(origin: Origin, merged: dict[str, Any], layers: Mapping[str, int]) -> dict[str, Any]:
+    """``merged`` (the entity read from ``origin``, patched) cited by its definition, then by each
+    patch entry whose facts it still holds, in the order they were written: a patch whose every
+    fact a later variant wrote over (or removed) no longer cites the entity, as its sheet row and
+    its `field_sources` do not (:func:`cite_patched` added each patch's citation as it came)."""
+    definition = _node_at(origin.document, origin.path)
+    was = {k: definition[k] for k in CITATION_FIELDS if isinstance(definition, dict) and definition.get(k) is not None}
+    if not was:
+        return merged  # the definition cites nothing here: the patches' citations merged as data
+    standing: dict[int, Origin] = {}
+    for name, _ in origin.changes:
+        if name not in CITATION_FIELDS:
+            standing.update({id(writer): writer for writer, _ in field_writers(origin, name) if writer is not None})
+
+    def written_at(writer: Origin) -> tuple[Any, ...]:
+        return (
+            layers.get(writer.file, len(layers)),
+            writer.file,
+            *((0, p) if isinstance(p, int) else (1, p) for p in writer.path),
+        )
+
+    cited: dict[str, Any] = was
+    for writer in sorted(standing.values(), key=written_at):
+        entry = _node_at(writer.document, writer.path)
+        own = {k: entry[k] for k in CITATION_FIELDS if isinstance(entry, dict) and entry.get(k) is not None}
+        if own:
+            cited = _both_citations(cited, own)
+    if not all(_citation_value(value) for value in cited.values()):
+        return merged  # a citation the schema refuses (reported there): merged as written
+    if all(merged.get(k) == cited.get(k) for k in CITATION_FIELDS):
+        return merged
+    return {**{k: v for k, v in merged.items() if k not in CITATION_FIELDS}, **cited}
 
 
 def _merged(
@@ -1404,16 +1464,6 @@ def citation_of(node: Any) -> str | None:
         if isinstance(value, (str, int, float)) and str(value).strip():
             parts.append(f"{key}{' ' if key == 'rule' else ': '}{' '.join(str(value).split())}")
     return "; ".join(parts) or None
-
-
-def field_citation(entry: Entry, name: str) -> str | None:
-    """The citation of the field ``name`` of an entity: the overlay entry's that last changed it
-    (a house rule's `source:`, never the rulebook section the base cited for its old value), else
-    the definition's. None where the writer of the field cites nothing."""
-    for changed, origin in entry.origin.changes:
-        if changed == name:
-            return _cited(origin.document, origin.path, name, inside=True)
-    return _cited(entry.origin.document, entry.origin.path, name)
 
 
 def _cited(document: Document, path: NodePath, name: str, *, inside: bool = False) -> str | None:
@@ -1522,43 +1572,247 @@ def change_citation(change: Origin, name: str) -> str | None:
     return _cited(change.document, change.path, name, inside=True)
 
 
+def holds_a_fact(value: Any) -> bool:
+    """Whether a value a patch writes states a fact: not `null` (the base's fact deleted), an
+    `{unknown: why}` (no fact: why the sources give none), list operations that only `remove`
+    elements, or a mapping that writes only a `note` (and citations) into the base's.
+
+    >>> [holds_a_fact(v) for v in (12, [], {}, False, {"count": 6}, {"remove": [1], "append": [2]})]
+    [True, True, True, True, True, True]
+    >>> [holds_a_fact(v) for v in (None, {"unknown": "why"}, {"remove": [1]}, {"note": "n", "rule": "4.61"})]
+    [False, False, False, False]
+    >>> deleting = {"calamities": {"remove": [{"calamity": "flood"}]}}
+    >>> writing = {"min_card_value": 1700}
+    >>> [holds_a_fact({"patch": [{"where": {"id": 1}, "with": change}]}) for change in (deleting, writing)]
+    [False, True]
+    """
+    if value is None:
+        return False
+    if not isinstance(value, dict) or not value:
+        return True
+    if set(value) == {"unknown"}:
+        return False
+    if is_list_operations(value):
+        return any(_operation_writes(operation, items) for operation, items in value.items())
+    return any(holds_a_fact(v) for k, v in value.items() if k not in CITATION_FIELDS and k != "note")
+
+
+def _operation_writes(operation: str, items: Any) -> bool:
+    """Whether a list operation writes a fact: elements appended, inserted or put in another's
+    place, or a `with:` that writes one into an element; not a removal, nor a `with:` that only
+    deletes (`with: {calamities: {remove: [...]}}`, `with: {calamities: null}`, as V006's hint writes)."""
+    if operation == "remove" or not isinstance(items, list):
+        return False
+    if operation == "append":
+        return bool(items)
+    if operation == "insert":
+        return any(isinstance(entry, dict) and entry.get("items") for entry in items)
+    changes = [entry.get("with") for entry in items if isinstance(entry, dict)]
+    if operation == "replace":
+        return any(change is not None for change in changes)
+    return any(holds_a_fact(change) for change in changes)
+
+
+#: What still writes facts in a field: an overlay entry (None: the field's definition), and the
+#: paths, inside what it wrote for the field, of the elements of a list it wrote that are still
+#: there (``((),)``: what it wrote, whole).
+Writer = tuple[Origin | None, tuple[NodePath, ...]]
+
+
+def field_writers(origin: Origin, name: str) -> tuple[Writer, ...]:
+    """What still writes a fact in the field ``name`` of what was read from ``origin``, earliest
+    first: the definition and the overlay entries whose facts a later change left, not the last
+    changer alone (which may only have deleted: a list's `remove:`). Empty where the field holds
+    no fact any more (a `null`, an `{unknown: why}`)."""
+    for changed, writers in origin.writers:
+        if changed == name:
+            return tuple((writer, paths) for writer, paths in writers)
+    last = next((at for changed, at in origin.changes if changed == name), None)
+    return ((last, ((),)),)
+
+
+def writers_after(
+    prior: tuple[Writer, ...],
+    name: str,
+    at: Origin,
+    merged: Any,
+    present: bool,
+    definition: Any,
+) -> tuple[Writer, ...]:
+    """The writers of the field ``name`` once the overlay entry ``at`` has changed it into
+    ``merged`` (``present``: the field is still there), from its writers before (``prior``;
+    ``definition``: the definition's value of the field). Q009's predicate decides what writes:
+    a change that writes no fact (a `null`, a `remove:`, an `{unknown: why}`) is no writer, and
+    the writers before it keep the facts it left."""
+    if not present or (isinstance(merged, dict) and set(merged) == {"unknown"}):
+        return ()
+    value = _node_at(at.document, (*at.path, name))
+    kept = tuple(
+        found
+        for writer, _ in prior
+        if writer is not at and (found := _standing(writer, name, merged, definition)) is not None
+    )
+    if not holds_a_fact(value):
+        return kept
+    own = _standing(at, name, merged, definition)
+    mine: tuple[Writer, ...] = (own,) if own is not None else ()
+    if is_list_operations(value) or (isinstance(value, dict) and isinstance(merged, dict)):
+        return (*kept, *mine)  # element by element, or key by key: what it left is still theirs
+    return mine
+
+
+def _standing(writer: Origin | None, name: str, merged: Any, definition: Any) -> Writer | None:
+    """``writer`` with the elements it wrote that ``merged`` still holds; None where it holds none."""
+    written = definition if writer is None else _node_at(writer.document, (*writer.path, name))
+    if not isinstance(merged, list):
+        return writer, ((),)
+    paths = tuple(path for path, item in _written_items(written) if any(_within(have, item) for have in merged))
+    return (writer, paths) if paths else None
+
+
+def _written_items(written: Any) -> list[tuple[NodePath, Any]]:
+    """The elements a field's value (or its list operations) wrote, each with its path in it."""
+    if isinstance(written, list):
+        return [((k,), item) for k, item in enumerate(written)]
+    if not is_list_operations(written):
+        return [((), written)]
+    items: list[tuple[NodePath, Any]] = []
+    for operation, entries in written.items():
+        for i, entry in enumerate(entries if isinstance(entries, list) else ()):
+            if operation == "append":
+                items.append(((operation, i), entry))
+            elif operation == "insert" and isinstance(entry, dict) and isinstance(entry.get("items"), list):
+                items += [((operation, i, "items", k), item) for k, item in enumerate(entry["items"])]
+            elif operation == "replace" and isinstance(entry, dict) and "with" in entry:
+                items.append(((operation, i, "with"), entry["with"]))
+            elif operation == "patch" and isinstance(entry, dict) and holds_a_fact(entry.get("with")):
+                where, change = entry.get("where"), entry.get("with")
+                if isinstance(where, dict) and isinstance(change, dict):
+                    items.append(((operation, i), {**where, **change}))
+                else:
+                    items.append(((operation, i), change))
+    return items
+
+
+def _within(have: Any, wrote: Any) -> bool:
+    """Whether the value ``have`` still holds the facts of ``wrote`` (its citations, notes, deletions
+    and list operations aside: what cited it, or a later change inside it, is not the fact)."""
+    if isinstance(wrote, dict) and isinstance(have, dict):
+        return all(
+            key in have and _within(have[key], value)
+            for key, value in wrote.items()
+            if key not in _NOT_FACTS and value is not None and not is_list_operations(value)
+        )
+    return bool(have == wrote)
+
+
+def writer_nodes(origin: Origin, name: str) -> list[list[Mapping[str, Any]]] | None:
+    """The mappings that cite what still writes the field ``name`` (of what was read from
+    ``origin``), one list per overlay entry whose facts it still holds (empty: that entry cites
+    nothing); no list where only its definition's facts remain; None where it holds no fact (a
+    deletion writes none, and is cited by nothing: it is never an uncited fact)."""
+    writers = field_writers(origin, name)
+    if not writers:
+        return None
+    return [_writer_nodes(writer, name, paths) for writer, paths in writers if writer is not None]
+
+
+def _writer_nodes(writer: Origin, name: str, paths: tuple[NodePath, ...]) -> list[Mapping[str, Any]]:
+    """The mappings citing the elements at ``paths`` of what ``writer`` wrote for the field ``name``
+    (each its own citation, else what cites inside it), else the entry's; for ``()``, the field's
+    as :func:`cited_nodes` reads it."""
+    if paths == ((),):
+        return cited_nodes(writer.document, writer.path, name, inside=True)
+    found: list[Mapping[str, Any]] = []
+    for path in paths:
+        found += _citing_inside(_node_at(writer.document, (*writer.path, name, *path)), path)
+    if not found:
+        entry = _citing(writer.document, writer.path)
+        found = [entry] if entry is not None else []
+    return list({id(node): node for node in found}.values())
+
+
+def _joined(nodes: Iterable[Mapping[str, Any]]) -> str | None:
+    return "; ".join(dict.fromkeys(str(citation_of(node)) for node in nodes)) or None
+
+
+def _written_citation(origin: Origin, name: str, definition: Origin) -> tuple[bool, str | None]:
+    """Whether the field ``name`` holds a fact, and its citation: what still writes it, else what
+    of its definition (read from ``definition``) it still holds."""
+    writers = field_writers(origin, name)
+    if not writers:
+        return False, None
+    changed = [(writer, paths) for writer, paths in writers if writer is not None]
+    if changed:
+        return True, _joined(node for writer, paths in changed for node in _writer_nodes(writer, name, paths))
+    return True, _joined(node for _, paths in writers for node in _writer_nodes(definition, name, paths))
+
+
+def field_citation(entry: Entry, name: str) -> str | None:
+    """The citation of the field ``name`` of an entity: the overlay entries' whose facts it still
+    holds (a house rule's `source:`, never the rulebook section the base cited for its old value),
+    else the definition's. None where what writes it cites nothing, or nothing writes it."""
+    return _written_citation(entry.origin, name, entry.origin)[1]
+
+
 def field_citations(entry: Entry) -> dict[str, str | None]:
-    """The citation of each field a variant's overlay changed (its own, maybe none)."""
+    """The citation of each field a variant's overlay changed that still holds a fact (what still
+    writes it, maybe uncited: None)."""
     return origin_field_citations(entry.origin)
 
 
 def origin_field_citations(origin: Origin) -> dict[str, str | None]:
     """:func:`field_citations` of the entity read from ``origin`` (a model entity's)."""
-    return {
-        name: change_citation(at, name) for name, at in origin.changes if name not in CITATION_FIELDS and name != "note"
-    }
+    found: dict[str, str | None] = {}
+    for name, _ in origin.changes:
+        if name in CITATION_FIELDS or name == "note":
+            continue
+        holds, cited = _written_citation(origin, name, origin)
+        if holds:
+            found[name] = cited
+    return found
+
+
+def setting_definition(origin: Origin) -> Origin:
+    """The definition of a setting whose resolution is ``origin``: a list setting changed by list
+    operations is recorded at the variant's change, its ``base`` the setting as it was."""
+    while origin.base is not None and any(at.path == SETTINGS_PATH for _, at in origin.changes):
+        origin = origin.base
+    return origin
+
+
+def _setting_written(resolved: Resolved, key: str, name: str) -> tuple[bool, str | None]:
+    origin = resolved.setting_origins.get(key)
+    if origin is None:
+        return False, None
+    if name == key and any(at.path == SETTINGS_PATH for _, at in origin.changes):
+        defined = setting_definition(origin)  # a list setting: the list itself, under its key
+        return _written_citation(origin, name, Origin(defined.document, defined.path[:-1]))
+    return _written_citation(origin, name, origin)
 
 
 def setting_field_citation(resolved: Resolved, key: str, name: str) -> str | None:
     """The citation of the field ``name`` of the setting ``key``, as :func:`field_citation` gives an
-    entity's: the settings patch's that last changed it (its own, maybe none), else the setting's
-    definition's (the field's own citation, else the setting's). None where its writer cites nothing."""
-    origin = resolved.setting_origins.get(key)
-    if origin is None:
-        return None
-    for changed, at in origin.changes:
-        if changed == name:
-            return _cited(at.document, at.path, name, inside=True)
-    return _cited(origin.document, origin.path, name)
+    entity's: the settings patches' whose facts it still holds, else the setting's definition's
+    (the field's own citation, else the setting's). None where what writes it cites nothing."""
+    return _setting_written(resolved, key, name)[1]
 
 
 def setting_field_citations(resolved: Resolved) -> dict[str, dict[str, str | None]]:
-    """For each setting a variant changed, the citation of each field it changed (its own, maybe
-    none), as :func:`field_citations` gives an entity's."""
-    return {
-        key: {
-            name: setting_field_citation(resolved, key, name)
-            for name, _ in origin.changes
-            if name not in CITATION_FIELDS and name != "note"
-        }
-        for key, origin in sorted(resolved.setting_origins.items())
-        if any(name not in CITATION_FIELDS and name != "note" for name, _ in origin.changes)
-    }
+    """For each setting a variant changed, the citation of each field it changed that still holds
+    a fact, as :func:`field_citations` gives an entity's."""
+    found: dict[str, dict[str, str | None]] = {}
+    for key, origin in sorted(resolved.setting_origins.items()):
+        fields: dict[str, str | None] = {}
+        for name, _ in origin.changes:
+            if name in CITATION_FIELDS or name == "note":
+                continue
+            holds, cited = _setting_written(resolved, key, name)
+            if holds:
+                fields[name] = cited
+        if fields:
+            found[key] = fields
+    return found
 
 
 _OPERATIONS: dict[str, Callable[..., Iterator[Diagnostic]]] = {
@@ -2046,7 +2300,10 @@ __all__ = [
     "entity_key",
     "field_citation",
     "field_citations",
+    "field_writers",
+    "holds_a_fact",
     "is_list_operations",
     "merge_patch",
     "overlay_base_notes",
+    "writer_nodes",
 ]

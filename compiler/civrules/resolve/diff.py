@@ -285,7 +285,7 @@ def _setting_sourced(change: FieldChange, old: Resolved, new: Resolved) -> Field
         return setting_field_citation(resolved, key, name)
 
     sources = (side(old, inner[0], inner[1]), side(new, inner[1], inner[0]))
-    return replace(change, sources=sources) if sources[0] != sources[1] else change
+    return replace(change, sources=_present(change, *sources)) if sources[0] != sources[1] else change
 
 
 def _sourced(change: FieldChange, old: Entry, new: Entry) -> FieldChange:
@@ -309,7 +309,26 @@ def _sourced(change: FieldChange, old: Entry, new: Entry) -> FieldChange:
         return field_citation(entry, top)
 
     sources = (side(old, inner[0], inner[1]), side(new, inner[1], inner[0]))
-    return replace(change, sources=sources) if sources[0] != sources[1] else change
+    return replace(change, sources=_present(change, *sources)) if sources[0] != sources[1] else change
+
+
+def _present(change: FieldChange, old: str | None, new: str | None) -> tuple[str | None, str | None]:
+    """The citations of the two sides of ``change``, none for a side that has no value: what a
+    variant removed is cited by nothing after (a deletion writes no fact), not "uncited"."""
+    return (None if change.old is None else old, None if change.new is None else new)
+
+
+def _cited_lines(change: FieldChange, indent: str) -> list[str]:
+    """The line that says how the value of ``change`` is cited on each side (one side only where
+    the value comes or goes: the other has nothing to cite)."""
+    if change.sources is None:
+        return []
+    was, now = (source or "uncited" for source in change.sources)
+    if change.new is None:
+        return [f"{indent}cited: {was}"]
+    if change.old is None:
+        return [f"{indent}cited: {now}"]
+    return [f"{indent}cited: {was} → {now}"]
 
 
 def _cited_as_written(writer: Origin | None, name: str, own: str, other: str | None) -> bool:
@@ -624,9 +643,7 @@ def render_text(result: RulesetDiff, *, in_words: bool = False) -> str:
         lines.append("settings:")
         for change in result.settings:
             lines.extend(lines_of(change, "  "))
-            if change.sources is not None:
-                was, now = (source or "uncited" for source in change.sources)
-                lines.append(f"      cited: {was} → {now}")
+            lines.extend(_cited_lines(change, "      "))
     for collection in result.collections:
         if not collection:
             continue
@@ -646,9 +663,7 @@ def render_text(result: RulesetDiff, *, in_words: bool = False) -> str:
                     lines.append(f"      why: {entity.why}")
                 for change in entity.fields:
                     lines.extend(lines_of(change, "      "))
-                    if change.sources is not None:
-                        was, now = (source or "uncited" for source in change.sources)
-                        lines.append(f"          cited: {was} → {now}")
+                    lines.extend(_cited_lines(change, "          "))
     if len(lines) == 1:
         lines.append("no differences")
     return "\n".join(printable(line) for line in lines) + "\n"  # a field's own line breaks stay escaped

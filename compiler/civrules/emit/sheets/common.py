@@ -14,7 +14,7 @@ from markupsafe import Markup
 from civrules.emit.templating import template_environment
 from civrules.load.names import SHIPPED
 from civrules.model import Entity, Origin, Ruleset, Unknown, rules_of, source_of
-from civrules.resolve import CITATION_FIELDS, cited_nodes
+from civrules.resolve import CITATION_FIELDS, writer_nodes
 
 # --- Paper and pages ---------------------------------------------------------------------------
 
@@ -234,11 +234,12 @@ def origin_citation(
     shown = None if fields is None else set(fields)
     apart = set(cited_apart)
     cited = [base] if base else []
-    for name, changed in origin.changes:
+    for name, _ in origin.changes:
         if name in _NOT_FACTS or name in apart or (shown is not None and name not in shown):
             continue
-        nodes = cited_nodes(changed.document, changed.path, name, inside=True)
-        cited.extend([_short_citation(node) for node in nodes] or ["uncited"])
+        # What still writes the field: a deletion writes no fact, and is not an uncited one.
+        for nodes in writer_nodes(origin, name) or ():
+            cited.extend([_short_citation(node) for node in nodes] or ["uncited"])
     return "; ".join(dict.fromkeys(part for part in cited if part))
 
 
