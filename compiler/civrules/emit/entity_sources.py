@@ -3,7 +3,8 @@ each field it changed, as ``civrules export``'s `field_sources` gives them; keye
 package's ``ENTITY_SOURCES`` (``"collection.id"``). Each family's ``data.py`` writes it the same way.
 
 ``ENTITY_SOURCES`` (and a record's ``rules``) is an entity's whole citation: its definition's, then
-that of each variant's patch that changed it, never the definition's dropped. Which of them cites
+that of each variant's patch whose facts it still holds, never the definition's dropped. A field
+a variant deleted (`null`, an `{unknown: why}`) holds no fact and is not in the table. Which of them cites
 which field is this table's: a house rule's cost cites the house rule, the groups it left the
 rulebook's section (not in the table: a field no variant changed is cited by the definition).
 """
@@ -22,7 +23,8 @@ DOC = (
     "For each entity a variant changed (keyed as ENTITY_SOURCES), the citation of each field it\n"
     "changed (civrules export's field_sources): a house rule's value is cited by the house rule, not\n"
     "by the section its base cited for the value it replaced; None where the patch cites nothing.\n"
-    "ENTITY_SOURCES lists the whole entity's: its definition's citation first, then each patch's."
+    "ENTITY_SOURCES lists the whole entity's: its definition's citation first, then each patch's\n"
+    "whose facts remain."
 )
 
 

@@ -7804,7 +7804,8 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
 #: For each entity a variant changed (keyed as ENTITY_SOURCES), the citation of each field it
 #: changed (civrules export's field_sources): a house rule's value is cited by the house rule, not
 #: by the section its base cited for the value it replaced; None where the patch cites nothing.
-#: ENTITY_SOURCES lists the whole entity's: its definition's citation first, then each patch's.
+#: ENTITY_SOURCES lists the whole entity's: its definition's citation first, then each patch's
+#: whose facts remain.
 ENTITY_FIELD_SOURCES: Final[Mapping[str, Mapping[str, str | None]]] = FrozenMap(
     {
         "nations.africa": FrozenMap(
@@ -7812,7 +7813,11 @@ ENTITY_FIELD_SOURCES: Final[Mapping[str, Mapping[str, str | None]]] = FrozenMap(
                 "start_areas": "rule 4.6, 4.61, 16.12; source: community/advciv_start_areas.csv (johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/civilizations.json)",
             },
         ),
-        "nations.italy": FrozenMap({"start_areas": None}),
+        "nations.italy": FrozenMap(
+            {
+                "start_areas": "rule 4.6, 4.61, 15.3, 16.12; source: community/advciv_map_areas.csv (start_region 'Italia'; johnchampaign/advanced-civilization@77949e9e17693a27969b4415671cd716093e91fd:src/data/areas.json)",
+            },
+        ),
         "player_counts.4": FrozenMap({"configurations": "rule 16.6"}),
         "areas.sahara": FrozenMap(
             {

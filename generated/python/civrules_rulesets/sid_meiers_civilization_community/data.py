@@ -2826,7 +2826,8 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
 #: For each entity a variant changed (keyed as ENTITY_SOURCES), the citation of each field it
 #: changed (civrules export's field_sources): a house rule's value is cited by the house rule, not
 #: by the section its base cited for the value it replaced; None where the patch cites nothing.
-#: ENTITY_SOURCES lists the whole entity's: its definition's citation first, then each patch's.
+#: ENTITY_SOURCES lists the whole entity's: its definition's citation first, then each patch's
+#: whose facts remain.
 ENTITY_FIELD_SOURCES: Final[Mapping[str, Mapping[str, str | None]]] = FrozenMap(
     {
         "technologies.pottery": FrozenMap(
