@@ -54,6 +54,15 @@ overlay:
   settings:
     hand_limit: {count_public: null, card_changes: null}
 """,
+    "smc-null": """\
+kind: ruleset
+id: smc-null
+name: "SMC null"
+extends: sid-meiers-civilization
+overlay:
+  settings:
+    players: {min: 3, max: 5, best: null, source: "house rule: three to five"}
+""",
     "is-two": f"""\
 {IS}id: is-two
 name: "IS two"
@@ -191,6 +200,18 @@ def test_a_null_writes_no_fact_and_is_cited_by_nothing() -> None:
     assert _hand_limit(model, Notes())["rule"] == "31.71, 31.72"
     text = _diff("ac-v1", "ac-null")
     assert "uncited" not in text and "cited: rule 31.71, 31.72" in text
+
+
+def test_a_number_a_patch_deletes_is_not_cited_by_it() -> None:
+    """`best: null` beside two numbers the house rule writes: the house rule cites the numbers;
+    the deleted best number is cited by nothing (PLAYERS' `field_sources` are these)."""
+    from civrules.emit.players import player_range
+
+    house = "source: house rule: three to five"
+    assert _exported("smc-null")["setting_sources"] == {"players": {"max": house, "min": house}}
+    model: Any = _analysed("smc-null").model
+    written = statement("PLAYERS", player_range(_exported("smc-null"), model))
+    assert "field_sources" in written and '"best"' not in written
 
 
 def test_a_later_removal_keeps_the_earlier_with_cited() -> None:
