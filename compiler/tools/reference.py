@@ -228,26 +228,27 @@ Questions a variant raises:
 - **Is `basis:` optional?** Yes. A border's `basis:` says where a transcribed border's kind comes
   from (`independent_map` or `area_types`); a border a variant adds leaves it out and cites its
   `source:`. A field is required only where this page says *required*.
-- **How does a patch's citation combine with the base's?** Field by field: the `rule:` or `source:`
-  a `patch` entry writes cites the fields that entry writes; the fields it leaves keep the base's
-  citation (a `replace` cites the whole entity). `civrules export` gives each changed field's
-  citation in the entity's `field_sources` (a setting's in `setting_sources`; a list setting
-  changed by list operations, `setup: {patch: [...]}`, is its own field: `{setup: {setup: ...}}`), and `civrules diff`
-  prints `cited: OLD → NEW` under each changed field, a setting's as `setting_sources` cites it
-  (`uncited` where the patch that wrote it cites nothing; a value that comes or goes, one side).
-  A change that writes no fact (a `null`, a list's `remove:`, a `note`) cites nothing and is
-  never "uncited": a field deleted is left out of `field_sources`, and a field keeps the citation
-  of what still writes it (an earlier variant's `with:`, else the definition's). A citation
-  inside a list operation's `with:` cites what it writes. A settings patch whose only facts are elements of a list that cite on
-  their own (a hand limit's bands) puts its citation on the elements it writes or changes; the
-  others, and the setting's text, keep the base's. The patch's citation is added to the
-  entity's, never put in its place: `export`'s `rule:` and `source:` of the entity (a package's
-  `ENTITY_SOURCES` and its record's `rules`) list the definition's first, then each patch's
-  whose facts remain (`rule: ["32.21", "1.1"]`; two sources joined by `; `; a patch whose facts a
-  later variant all wrote over cites nothing any more, as on the sheets), and a package's `ENTITY_FIELD_SOURCES`
-  is `field_sources`. A part that cites on its own (a card's production, a setting, an element a
-  `with:` patched) is cited by the patch where the patch wrote all its facts, else by both (its
-  naming fields, a `where:`'s and an `id:`, are no fact left).
+- **How does a patch's citation combine with the base's?** Field by field: the `rule:` or
+  `source:` a `patch` entry writes cites the fields that entry writes; the fields it leaves keep
+  the base's citation (a `replace` cites the whole entity). `civrules export` gives each changed
+  field's citation in the entity's `field_sources` (a setting's in `setting_sources`; a list
+  setting changed by list operations, `setup: {patch: [...]}`, is its own field: `{setup: {setup:
+  ...}}`), and `civrules diff` prints `cited: OLD → NEW` under each changed field, a setting's as
+  `setting_sources` cites it (`uncited` where the patch that wrote it cites nothing; a value that
+  comes or goes, one side). A change that writes no fact (a `null`, a list's `remove:`, a `note`)
+  cites nothing and is never "uncited": a field deleted is left out of `field_sources`, and a
+  field keeps the citation of what still writes it (an earlier variant's `with:`, else the
+  definition's). A citation inside a list operation's `with:` cites what it writes. A settings
+  patch whose only facts are elements of a list that cite on their own (a hand limit's bands) puts
+  its citation on the elements it writes or changes; the others, and the setting's text, keep the
+  base's. The patch's citation is added to the entity's, never put in its place: `export`'s
+  `rule:` and `source:` of the entity (a package's `ENTITY_SOURCES` and its record's `rules`) list
+  the definition's first, then each patch's whose facts remain (`rule: ["32.21", "1.1"]`; two
+  sources joined by `; `; a patch whose facts a later variant all wrote over cites nothing any
+  more, as on the sheets), and a package's `ENTITY_FIELD_SOURCES` is `field_sources`. A part that
+  cites on its own (a card's production, a setting, an element a `with:` patched) is cited by the
+  patch where the patch wrote all its facts, else by both (its naming fields, a `where:`'s and an
+  `id:`, are no fact left).
 - **Must a patch cite?** Yes, where it writes a fact: a field a `patch` entry, a settings change or
   a list operation's `with:`, `append` or `insert` writes needs a `rule:` or `source:` on the
   field, on what it writes, or on the entry (Q009, an error, as an entity added without one is
