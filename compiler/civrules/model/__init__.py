@@ -17,6 +17,10 @@ from civrules.diagnostics import Span
 from civrules.load.document import Document, NodePath
 from civrules.support.values import frozen_value
 
+#: What writes a field's facts (civrules.resolve.Writer): an overlay entry (None: the definition),
+#: the paths of the elements of a list it wrote still there, and those elements.
+_Writer = tuple["Origin | None", tuple[NodePath, ...], tuple[Any, ...]]
+
 
 @frozen_value
 class Unknown:
@@ -48,12 +52,11 @@ class Origin:
     replaced: tuple[Origin, ...] = field(default=(), compare=False, repr=False)
     #: Per field a variant changed, what still writes a fact in it, earliest first: the overlay
     #: entries (None: the definition), each with the paths of the elements it wrote that are still
-    #: there (``changes`` keeps only the last changer, which may only have deleted something: a
-    #: list's `remove:`). Empty: the field holds no fact any more (deleted, or `{unknown: why}`).
-    #: A field with no record is written by its last changer (civrules.resolve.field_writers).
-    writers: tuple[tuple[str, tuple[tuple[Origin | None, tuple[NodePath, ...]], ...]], ...] = field(
-        default=(), compare=False, repr=False
-    )
+    #: there and those elements (civrules.resolve.Writer). ``changes`` keeps only the last changer,
+    #: which may only have deleted something (a list's `remove:`). Empty: the field holds no fact
+    #: any more (deleted, or `{unknown: why}`). A field with no record is written by its last
+    #: changer (civrules.resolve.field_writers).
+    writers: tuple[tuple[str, tuple[_Writer, ...]], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def file(self) -> str:

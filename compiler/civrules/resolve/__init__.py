@@ -516,27 +516,39 @@ def _gone(previous: Origin | None) -> tuple[Origin, ...]:
     return () if previous is None else (*previous.replaced, previous)
 
 
-def _changed(previous: Origin, patch: Mapping[str, Any], at: Origin, merged: Mapping[str, Any]) -> Origin:
+def _changed(
+    previous: Origin,
+    patch: Mapping[str, Any],
+    at: Origin,
+    merged: Mapping[str, Any],
+    moved: Mapping[NodePath, NodePath] | None = None,
+) -> Origin:
     """``previous`` with each key the patch names recorded as last changed at ``at``, and what
     still writes it once ``merged`` (:func:`writers_after`)."""
     changes = dict(previous.changes)
     for key in patch:
         changes[key] = at
-    return replace(previous, changes=tuple(sorted(changes.items())), writers=_writers(previous, patch, at, merged))
+    writers = _writers(previous, patch, at, merged, moved or {})
+    return replace(previous, changes=tuple(sorted(changes.items())), writers=writers)
 
 
 def _writers(
-    origin: Origin, patch: Mapping[str, Any], at: Origin, merged: Mapping[str, Any], key: str | None = None
+    origin: Origin,
+    patch: Mapping[str, Any],
+    at: Origin,
+    merged: Mapping[str, Any],
+    moved: Mapping[NodePath, NodePath],
+    key: str | None = None,
 ) -> tuple[tuple[str, tuple[Writer, ...]], ...]:
     """``origin``'s record of what writes each field, with the fields ``patch`` names (but ``key``,
-    an entity's) as the overlay entry ``at`` left them in ``merged``."""
+    an entity's) as the overlay entry ``at`` left them in ``merged`` (``moved``: where its list
+    operations wrote each element, :func:`merge_patch`'s)."""
     writers = dict(origin.writers)
     for name in patch:
         if name != key:
-            definition = _node_at(origin.document, (*origin.path, name))
-            present = name in merged
-            prior = field_writers(origin, name)
-            writers[name] = writers_after(prior, name, at, merged.get(name), present, definition)
+            prior = _records(origin, name, _node_at(origin.document, (*origin.path, name)))
+            wrote = _wrote(moved, (name,))
+            writers[name] = writers_after(prior, name, at, merged.get(name), name in merged, wrote)
     return tuple(sorted(writers.items(), key=lambda item: item[0]))
 
 
@@ -735,7 +747,7 @@ def _patch_setting(
         merged = _cite_elements(values[key], patch, merged, moved, elements)
         merged = cite_patched(values[key], patch, merged, cited_apart=lambda name, value: elements(name))
     if mergeable and previous is not None and not whole:
-        origin = _changed(previous, patch, at, merged)
+        origin = _changed(previous, patch, at, merged, moved)
         kept = [(sub, path) for sub, path in origin.moved if sub[:1] and sub[0] not in patch]
         origin = replace(origin, moved=(*kept, *moved.items()))
     elif is_list_operations(patch) and isinstance(values.get(key), list) and previous is not None and not whole:
@@ -744,9 +756,8 @@ def _patch_setting(
         # (as an entity's list field is), so that Q009, `setting_sources` and `diff` cite it.
         written = Origin(manifest, SETTINGS_PATH)
         definition = setting_definition(previous)
-        writers = writers_after(
-            field_writers(previous, key), key, written, merged, True, _node_at(definition.document, definition.path)
-        )
+        prior = _records(previous, key, _node_at(definition.document, definition.path))
+        writers = writers_after(prior, key, written, merged, True, _wrote(moved, ()))
         origin = replace(
             at, base=previous, moved=tuple(moved.items()), changes=((key, written),), writers=((key, writers),)
         )
@@ -1339,11 +1350,10 @@ def _patch(
             changed[field_name] = at
     # Elements written by this entry's list operations, over those of earlier entries for other fields.
     kept = [(key, path) for key, path in entry.origin.moved if key[:1] and key[0] not in item]
-    writers = _writers(entry.origin, item, at, merged, spec.key)
+    writers = _writers(entry.origin, item, at, merged, moved, spec.key)
     origin = replace(
         entry.origin, changes=tuple(sorted(changed.items())), moved=(*kept, *moved.items()), writers=writers
     )
-    merged = _cited_by_writers(origin, merged, resolved.layers)
     _put(spec, entries, existing, Entry(origin, merged))
     resolved.base_notes.append((at.span(), entry.origin.head()))
     key = entity_key(spec, merged)
@@ -1417,6 +1427,10 @@ def _validate_patched(
         found = _find(spec, entries, key)
         if found is not None:
             entry = entries[found]
+            cited = _cited_by_writers(entry.origin, entry.raw, resolved.layers)  # once, its patches all applied
+            if cited is not entry.raw:
+                entry = Entry(entry.origin, cited)
+                _put(spec, entries, found, entry)
             yield from resolved.budget.judge(kind, spec.path, entry.raw, entry.origin.place, base)
 
 
@@ -1613,22 +1627,51 @@ def _operation_writes(operation: str, items: Any) -> bool:
     return any(holds_a_fact(change) for change in changes)
 
 
-#: What still writes facts in a field: an overlay entry (None: the field's definition), and the
-#: paths, inside what it wrote for the field, of the elements of a list it wrote that are still
-#: there (``((),)``: what it wrote, whole).
-Writer = tuple[Origin | None, tuple[NodePath, ...]]
+#: What still writes facts in a field: an overlay entry (None: the field's definition), the paths,
+#: inside what it wrote for the field, of the elements of a list it wrote that are still there
+#: (``((),)``: what it wrote, whole), and those elements themselves. An element is never changed
+#: in place (:func:`_list_operations`), so the list a later change leaves holds the very element
+#: where it holds the writer's fact; none (``()``): not followed element by element.
+Writer = tuple[Origin | None, tuple[NodePath, ...], tuple[Any, ...]]
 
 
-def field_writers(origin: Origin, name: str) -> tuple[Writer, ...]:
-    """What still writes a fact in the field ``name`` of what was read from ``origin``, earliest
-    first: the definition and the overlay entries whose facts a later change left, not the last
-    changer alone (which may only have deleted: a list's `remove:`). Empty where the field holds
-    no fact any more (a `null`, an `{unknown: why}`)."""
+def _records(origin: Origin, name: str, definition: Any) -> tuple[Writer, ...]:
+    """What writes the field ``name`` of what was read from ``origin`` (``definition``: its
+    definition's value of the field), as recorded, else its last changer, else the definition."""
     for changed, writers in origin.writers:
         if changed == name:
-            return tuple((writer, paths) for writer, paths in writers)
+            return writers
     last = next((at for changed, at in origin.changes if changed == name), None)
-    return ((last, ((),)),)
+    if last is not None:
+        return ((last, ((),), ()),)
+    if isinstance(definition, list):
+        return ((None, tuple((k,) for k in range(len(definition))), tuple(definition)),)
+    return ((None, ((),), ()),)
+
+
+def field_writers(origin: Origin, name: str) -> tuple[tuple[Origin | None, tuple[NodePath, ...]], ...]:
+    """What still writes a fact in the field ``name`` of what was read from ``origin``, earliest
+    first (None: the definition), each with the paths of the elements it wrote that are still
+    there: the definition and the overlay entries whose facts a later change left, not the last
+    changer alone (which may only have deleted: a list's `remove:`). Empty where the field holds
+    no fact any more (a `null`, an `{unknown: why}`)."""
+    return tuple((writer, paths) for writer, paths, _ in _records(origin, name, None))
+
+
+def _wrote(moved: Mapping[NodePath, NodePath], prefix: NodePath) -> dict[int, NodePath]:
+    """From a merge's ``moved`` (where list operations wrote each element, :func:`merge_patch`), the
+    index of each element of the list at ``prefix`` they wrote, and the path of what wrote it in
+    the list's operations: an appended, inserted or replacing element's own, a `patch:` entry's."""
+    found: dict[int, NodePath] = {}
+    n = len(prefix)
+    for key, path in moved.items():
+        index = key[n] if len(key) > n else None
+        if key[:n] != prefix or not isinstance(index, int) or path[:n] != prefix:
+            continue
+        written = path[n:]
+        if len(key) == n + 1 or index not in found:
+            found[index] = written[:2] if written[:1] == ("patch",) else written
+    return found
 
 
 def writers_after(
@@ -1637,73 +1680,45 @@ def writers_after(
     at: Origin,
     merged: Any,
     present: bool,
-    definition: Any,
+    wrote: Mapping[int, NodePath],
 ) -> tuple[Writer, ...]:
     """The writers of the field ``name`` once the overlay entry ``at`` has changed it into
-    ``merged`` (``present``: the field is still there), from its writers before (``prior``;
-    ``definition``: the definition's value of the field). Q009's predicate decides what writes:
-    a change that writes no fact (a `null`, a `remove:`, an `{unknown: why}`) is no writer, and
-    the writers before it keep the facts it left."""
+    ``merged`` (``present``: the field is still there), from its writers before (``prior``);
+    ``wrote``: the elements of the list ``at``'s list operations wrote, by index (:func:`_wrote`).
+    Q009's predicate decides what writes: a change that writes no fact (a `null`, a `remove:`, an
+    `{unknown: why}`) is no writer, and the writers before it keep the facts it left."""
     if not present or (isinstance(merged, dict) and set(merged) == {"unknown"}):
         return ()
     value = _node_at(at.document, (*at.path, name))
-    kept = tuple(
-        found
-        for writer, _ in prior
-        if writer is not at and (found := _standing(writer, name, merged, definition)) is not None
-    )
+    operations = is_list_operations(value)
+    if isinstance(merged, list) and not (operations and set(value) <= {"append", "insert"}):
+        here = {id(element) for element in merged}  # what may have gone: each writer's elements looked up
+        kept = tuple(found for record in prior if (found := _left(record, here)) is not None)
+    else:
+        kept = prior  # nothing taken away (n entries appending to one list: no pass over the n before)
     if not holds_a_fact(value):
         return kept
-    own = _standing(at, name, merged, definition)
-    mine: tuple[Writer, ...] = (own,) if own is not None else ()
-    if is_list_operations(value) or (isinstance(value, dict) and isinstance(merged, dict)):
-        return (*kept, *mine)  # element by element, or key by key: what it left is still theirs
-    return mine
+    mine: Writer = (at, ((),), ())
+    if isinstance(merged, list) and operations and wrote:
+        indices = sorted(i for i in wrote if i < len(merged))
+        mine = (at, tuple(wrote[i] for i in indices), tuple(merged[i] for i in indices))
+    elif isinstance(merged, list) and isinstance(value, list):
+        mine = (at, tuple((k,) for k in range(len(merged))), tuple(merged))
+    if operations or (isinstance(value, dict) and isinstance(merged, dict)):
+        return (*kept, mine)  # element by element, or key by key: what it left is still theirs
+    return (mine,)
 
 
-def _standing(writer: Origin | None, name: str, merged: Any, definition: Any) -> Writer | None:
-    """``writer`` with the elements it wrote that ``merged`` still holds; None where it holds none."""
-    written = definition if writer is None else _node_at(writer.document, (*writer.path, name))
-    if not isinstance(merged, list):
-        return writer, ((),)
-    paths = tuple(path for path, item in _written_items(written) if any(_within(have, item) for have in merged))
-    return (writer, paths) if paths else None
-
-
-def _written_items(written: Any) -> list[tuple[NodePath, Any]]:
-    """The elements a field's value (or its list operations) wrote, each with its path in it."""
-    if isinstance(written, list):
-        return [((k,), item) for k, item in enumerate(written)]
-    if not is_list_operations(written):
-        return [((), written)]
-    items: list[tuple[NodePath, Any]] = []
-    for operation, entries in written.items():
-        for i, entry in enumerate(entries if isinstance(entries, list) else ()):
-            if operation == "append":
-                items.append(((operation, i), entry))
-            elif operation == "insert" and isinstance(entry, dict) and isinstance(entry.get("items"), list):
-                items += [((operation, i, "items", k), item) for k, item in enumerate(entry["items"])]
-            elif operation == "replace" and isinstance(entry, dict) and "with" in entry:
-                items.append(((operation, i, "with"), entry["with"]))
-            elif operation == "patch" and isinstance(entry, dict) and holds_a_fact(entry.get("with")):
-                where, change = entry.get("where"), entry.get("with")
-                if isinstance(where, dict) and isinstance(change, dict):
-                    items.append(((operation, i), {**where, **change}))
-                else:
-                    items.append(((operation, i), change))
-    return items
-
-
-def _within(have: Any, wrote: Any) -> bool:
-    """Whether the value ``have`` still holds the facts of ``wrote`` (its citations, notes, deletions
-    and list operations aside: what cited it, or a later change inside it, is not the fact)."""
-    if isinstance(wrote, dict) and isinstance(have, dict):
-        return all(
-            key in have and _within(have[key], value)
-            for key, value in wrote.items()
-            if key not in _NOT_FACTS and value is not None and not is_list_operations(value)
-        )
-    return bool(have == wrote)
+def _left(record: Writer, here: set[int]) -> Writer | None:
+    """``record`` with the elements it wrote that are still in the list (``here``: their ids);
+    None where none is."""
+    writer, paths, elements = record
+    if not elements:
+        return record  # written whole, or not followed element by element: it stands
+    kept = [(path, element) for path, element in zip(paths, elements, strict=True) if id(element) in here]
+    if not kept:
+        return None
+    return writer, tuple(path for path, _ in kept), tuple(element for _, element in kept)
 
 
 def writer_nodes(origin: Origin, name: str) -> list[list[Mapping[str, Any]]] | None:
