@@ -85,6 +85,17 @@ overlay:
     setup:
       remove: [{{step: 8}}]
 """,
+    "is-four": f"""\
+{IS}id: is-four
+name: "IS four"
+extends: is-two
+overlay:
+  settings:
+    setup:
+      replace:
+        - where: {{step: 7}}
+          with: {{step: 7, text: "The oldest player goes first.", source: "house rule: oldest"}}
+""",
     "ac-v1": """\
 kind: ruleset
 id: ac-v1
@@ -223,6 +234,13 @@ def test_a_later_removal_keeps_the_earlier_with_cited() -> None:
     assert _exported("is-three")["setting_sources"] == {"setup": {"setup": "source: house rule: youngest"}}
     text = _diff("is-two", "is-three")
     assert "setup[8]" in text and "uncited" not in text and "cited: source: house rule: extra\n" in text
+
+
+def test_an_element_written_again_is_no_longer_cited_by_its_earlier_writer() -> None:
+    """is-four replaces the step is-two rewrote: is-two still cites the step it added, not the
+    one written over."""
+    cited = _exported("is-four")["setting_sources"]["setup"]["setup"]
+    assert cited == "source: house rule: extra; source: house rule: oldest"
 
 
 def test_a_variant_s_element_removed_leaves_the_field_to_its_definition() -> None:
