@@ -214,7 +214,9 @@ def test_players_a_house_rule_wrote_are_cited_by_the_house_rule_field_by_field()
     whole = FIVE_SIX.replace("max: 6,", "max: 6, best: null,")
     found, sources = _package_players(whole)
     house = "source: house rule: five and six"
-    assert sources["players"] == {"best": house, "max": house, "min": house}
+    # `best: null` deletes a fact and writes none: no field cites it (round 21: a deletion is no
+    # uncited fact, and cites nothing)
+    assert sources["players"] == {"max": house, "min": house}
     assert found == PlayerRange(
         5, 6, best=None, rule=(), source="house rule: five and six", field_sources=sources["players"]
     )
