@@ -378,6 +378,6 @@ def source_files(ruleset: Ruleset, kinds: Iterable[str]) -> list[str]:
 
 def _shown(name: str, prefix: str) -> str:
     """How :func:`source_files` shows a file named ``name`` of the rules folder called ``prefix``."""
-    if name.startswith(SHIPPED) or PurePosixPath(name).is_absolute():
+    if name.startswith((SHIPPED, "/")):  # shipped, or absolute (a POSIX path's one mark of it)
         return name
     return f"{prefix}/{name}"
