@@ -72,8 +72,9 @@ pytest: $(STAMP)
 # mypy runs beside pytest, not before it: it is one process, so on two cores a cold mypy (a fresh
 # clone has no .mypy_cache: 15 s of CPU) before pytest kept one core idle for its whole run, while
 # beside the two workers it costs about half its CPU time in wall time. Either failing fails `make
-# test` (after both have ended); no test shares mypy's cache (tests/engine/test_foreign_ids.py
-# gives its mypy a cache of its own).
+# test` (after both have ended). This run also checks the engine code that must not type-check
+# (tests/engine/foreign_ids.py: strict mypy fails an ignore that silences nothing); no test shares
+# mypy's cache (the slow test that runs mypy on that file gives it a cache of its own).
 test: lint
 	@$(MAKE) --no-print-directory -j 2 typecheck pytest
 
