@@ -38,6 +38,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
+from tests.budget import tab_opened
+
 #: The flags of every launch: headless, no sandbox (containers), nothing that reaches the network.
 #: No omnibox popups: a headless window still made two (chrome://omnibox-popup.top-chrome/, its
 #: "AI mode" page beside it) in a renderer of their own that, with the browser process, spent about
@@ -204,6 +206,7 @@ class Browser:
         """A new tab showing ``url`` (loaded, fonts ready) in a viewport of ``size`` and ``scale`` (see
         `Page.emulate`). A new tab is a new renderer: what it draws does not depend on what others drew
         before (Chromium's font cache, for one, keeps the first of two nearly equal font sizes)."""
+        tab_opened()  # counted against the fast suite's budget (tests/budget.py)
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         page = Page(self, target, session)

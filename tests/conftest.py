@@ -47,6 +47,10 @@ def pytest_configure(config: pytest.Config) -> None:
     # is read alone, as `--no-shipped` reads it, or every copied manifest would shadow the shipped
     # one it copies (R013). The tests of the shipped rulesets (tests/core/test_shipped.py) clear it.
     os.environ["CIVRULES_NO_SHIPPED"] = "1"
+    # The fast suite's budget of interpreters and Chromium tabs, counted (tests/budget.py).
+    from tests import budget
+
+    config.pluginmanager.register(budget, "civrules-budget")
     if os.environ.get("CIVRULES_TEST_CPU_RECORD"):
         from tests import cpu_record
 

@@ -7,6 +7,7 @@ import re
 
 from hypothesis import HealthCheck, settings
 
+from tests import budget
 from tests.conftest import TESTS
 
 
@@ -28,3 +29,31 @@ def test_no_property_test_sets_a_deadline_of_its_own() -> None:
                 if value.strip() != "None":
                     timed.append(f"{path.relative_to(TESTS)}:{number}")
     assert timed == []
+
+
+def test_a_fast_test_over_two_interpreters_is_told_to_split_and_a_slow_one_is_not() -> None:
+    assert budget.too_many("t.py::fast", 2, slow=False) is None
+    told = budget.too_many("t.py::fast", 3, slow=False)
+    assert told is not None and "t.py::fast started 3 Python interpreters" in told and "slow" in told
+    assert budget.too_many("t.py::sweep", 20, slow=True) is None
+
+
+def test_the_fast_suite_over_its_budget_is_told_what_it_spent() -> None:
+    within = {"interpreters": budget.SUITE_INTERPRETERS, "tabs": budget.SUITE_TABS}
+    assert budget.over_budget(within) == []
+    over = budget.over_budget({"interpreters": budget.SUITE_INTERPRETERS + 1, "tabs": budget.SUITE_TABS + 5})
+    assert len(over) == 2
+    assert f"started {budget.SUITE_INTERPRETERS + 1} Python interpreters" in over[0]
+    assert f"opened {budget.SUITE_TABS + 5} Chromium tabs" in over[1]
+
+
+def test_an_interpreter_is_told_from_other_programs_by_its_name() -> None:
+    import sys
+
+    assert budget.is_interpreter(sys.executable, [sys.executable, "-c", "pass"])
+    assert budget.is_interpreter(None, ["python3", "-m", "civrules"])
+    assert budget.is_interpreter(None, ["/usr/local/bin/civrules", "validate"])
+    assert budget.is_interpreter(b"/usr/bin/python3.11", [b"python3.11"])
+    assert not budget.is_interpreter(None, ["git", "status"])
+    assert not budget.is_interpreter(None, ["/usr/bin/chromium", "--headless"])
+    assert not budget.is_interpreter(None, "git status")

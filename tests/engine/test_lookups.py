@@ -84,7 +84,13 @@ print([str(a) for a in ac.neighbours("aleppo")], [str(a) for a in ac.ADJACENCY["
 """
 
 
-def test_sets_of_ids_iterate_alike_whatever_the_hash_seed() -> None:
+@pytest.mark.parametrize(
+    "seeds",
+    [pytest.param(("1", "2"), id="two-seeds"), pytest.param(("3", "4", "5", "6"), id="more", marks=pytest.mark.slow)],
+)
+def test_sets_of_ids_iterate_alike_whatever_the_hash_seed(seeds: tuple[str, ...]) -> None:
+    """Two interpreters under two seeds in `make test` (tests/budget.py: at most two per fast test),
+    four more in `make test-slow`."""
     seen = {
         subprocess.run(
             [sys.executable, "-c", _ORDER, str(GENERATED)],
@@ -93,7 +99,7 @@ def test_sets_of_ids_iterate_alike_whatever_the_hash_seed() -> None:
             text=True,
             check=True,
         ).stdout
-        for seed in ("1", "2", "3", "4")
+        for seed in seeds
     }
     assert len(seen) == 1, seen
     near = ac.neighbours("aleppo")

@@ -1,0 +1,170 @@
+"""The fast suite's budget of its costliest steps, counted, never timed (tests/README.md, "Fast and slow").
+
+`make test` must stay within 2 minutes of wall time on two cores as the suite grows. Most tests
+cost milliseconds; what costs a large part of a second each is a fresh Python interpreter (civrules
+and its libraries imported again, 0.3-0.8 s of CPU) and a Chromium tab (a page loaded, laid out
+and scripted: 0.4-1.7 s of Chromium's CPU). This plugin counts both in every test, by the
+interpreter's audit events (``subprocess.Popen``) and by :meth:`tests.browser.Browser.open`:
+
+- a fast test (not ``@pytest.mark.slow``) starts at most :data:`INTERPRETERS_PER_TEST`
+  interpreters: two fresh interpreters under two hash seeds are the most one property needs; a
+  sweep keeps one cheap case in `make test` and goes slow;
+- the whole fast suite starts at most :data:`SUITE_INTERPRETERS` interpreters and opens at most
+  :data:`SUITE_TABS` tabs. A new test that needs either spends from that budget: raising it is a
+  decision a reviewer sees in this file's diff, not a minute that creeps into every run.
+
+Counts are the same on every machine and under any load, so neither check can fail because a
+machine is busy. The totals are checked where the whole fast suite ran (``-m 'not slow'``, the
+default), in the one process or the controller of pytest-xdist's workers.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from typing import Any
+
+import pytest
+
+#: A fast test's fresh interpreters: two, for a property of two interpreters (hash seeds).
+INTERPRETERS_PER_TEST = 2
+#: The fast suite's fresh interpreters (82 on 2026-12-04) and Chromium tabs (61 on 2026-12-04).
+SUITE_INTERPRETERS = 90
+SUITE_TABS = 70
+
+_INTERPRETER = re.compile(r"(python[0-9.]*|civrules)")
+
+#: What this process counted: interpreters started, tabs opened.
+_counted = {"interpreters": 0, "tabs": 0}
+_KEY = "civrules_budget"
+
+
+def is_interpreter(executable: object, args: object) -> bool:
+    """Whether a process started with these ``subprocess.Popen`` arguments is a Python interpreter
+    (this one's, another ``python``, or an installed ``civrules`` script)."""
+    program = executable
+    if program is None and isinstance(args, (list, tuple)) and args:
+        program = args[0]
+    if program is None:
+        program = args
+    if isinstance(program, bytes):
+        program = os.fsdecode(program)
+    if not isinstance(program, (str, os.PathLike)):
+        return False
+    path = os.fspath(program)
+    return path == sys.executable or _INTERPRETER.fullmatch(os.path.basename(path)) is not None
+
+
+def _audit(event: str, args: tuple[Any, ...]) -> None:
+    if event == "subprocess.Popen" and is_interpreter(args[0], args[1]):
+        _counted["interpreters"] += 1
+
+
+def tab_opened() -> None:
+    """Called by :meth:`tests.browser.Browser.open`."""
+    _counted["tabs"] += 1
+
+
+def _whole_fast_suite(config: pytest.Config) -> bool:
+    """Whether this run is the whole fast suite: the test paths of the configuration (no file or
+    folder named), the default ``-m 'not slow'``, no ``-k``."""
+    return (
+        config.args_source is pytest.Config.ArgsSource.TESTPATHS
+        and str(config.getoption("markexpr")).strip() == "not slow"
+        and not config.getoption("keyword")
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not _hooked:  # an audit hook is never removed: one per process, however many sessions
+        sys.addaudithook(_audit)
+        _hooked.append(True)
+
+
+_hooked: list[bool] = []
+
+
+#: The interpreters counted when the running test's setup began.
+_at_setup: dict[str, int] = {}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    _at_setup[item.nodeid] = _counted["interpreters"]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A fast test over :data:`INTERPRETERS_PER_TEST` fails at its teardown, saying what to do."""
+    outcome = yield
+    if call.when != "teardown":
+        return
+    started = _counted["interpreters"] - _at_setup.pop(item.nodeid, _counted["interpreters"])
+    report = outcome.get_result()
+    problem = too_many(item.nodeid, started, slow=item.get_closest_marker("slow") is not None)
+    if problem is not None and report.passed:
+        report.outcome = "failed"
+        report.longrepr = problem
+
+
+def too_many(nodeid: str, started: int, *, slow: bool) -> str | None:
+    """What is wrong with a test that started ``started`` interpreters, if anything."""
+    if slow or started <= INTERPRETERS_PER_TEST:
+        return None
+    return (
+        f"{nodeid} started {started} Python interpreters; a fast test starts at most "
+        f"{INTERPRETERS_PER_TEST} (tests/budget.py): keep one cheap case in `make test` and mark the "
+        "sweep @pytest.mark.slow (tests/README.md, 'Fast and slow')"
+    )
+
+
+def over_budget(counted: dict[str, int]) -> list[str]:
+    """What the whole fast suite spent beyond its budgets, given what it counted."""
+    problems = []
+    for what, words, budget in (
+        ("interpreters", "started {} Python interpreters", SUITE_INTERPRETERS),
+        ("tabs", "opened {} Chromium tabs", SUITE_TABS),
+    ):
+        if counted.get(what, 0) > budget:
+            problems.append(
+                f"the fast suite {words.format(counted[what])}, over its budget of {budget} (tests/budget.py): "
+                "make a new test cheaper, move a sweep to @pytest.mark.slow, or raise the budget there saying why"
+            )
+    return problems
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # a pytest-xdist worker: the controller adds up
+        workeroutput[_KEY] = dict(_counted)
+        return
+    if _problems(session.config) and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """(pytest-xdist, in the controller) a worker's counts."""
+    found = getattr(node, "workeroutput", {}).get(_KEY)
+    if found:
+        for key, value in found.items():
+            _counted[key] += value
+
+
+def _problems(config: pytest.Config) -> list[str]:
+    return over_budget(_counted) if _whole_fast_suite(config) else []
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    if getattr(config, "workeroutput", None) is not None:
+        return
+    problems = _problems(config)
+    if problems:
+        terminalreporter.section("the fast suite's budget", sep="=", red=True)
+        for problem in problems:
+            terminalreporter.write_line(problem, red=True)
+    elif _whole_fast_suite(config):
+        terminalreporter.write_line(
+            f"budget: {_counted['interpreters']} of {SUITE_INTERPRETERS} interpreters, "
+            f"{_counted['tabs']} of {SUITE_TABS} Chromium tabs (tests/budget.py)"
+        )
