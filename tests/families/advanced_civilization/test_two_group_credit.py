@@ -45,9 +45,10 @@ def shipped(ruleset_id: str) -> Ruleset:
 
 @cache
 def mega_cards() -> dict[str, dict[str, Any]]:
-    """Mega Civilization's advances as the card file writes them (read here, not through civrules)."""
+    """Mega Civilization's advances as the card file writes them (read here, not through civrules;
+    by libyaml: this runs as the module is collected, in every worker)."""
     text = (REPO / "rules" / "cards" / "mega-civilization.yaml").read_text(encoding="utf-8")
-    return {card["id"]: card for card in yaml.safe_load(text)["cards"]}
+    return {card["id"]: card for card in yaml.load(text, Loader=yaml.CSafeLoader)["cards"]}
 
 
 def per_colour_credit(held: Iterable[str], target: str) -> int:
