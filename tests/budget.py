@@ -14,8 +14,9 @@ interpreter's audit events (``subprocess.Popen``) and by :meth:`tests.browser.Br
   decision a reviewer sees in this file's diff, not a minute that creeps into every run.
 
 Counts are the same on every machine and under any load, so neither check can fail because a
-machine is busy. The totals are checked where the whole fast suite ran (``-m 'not slow'``, the
-default), in the one process or the controller of pytest-xdist's workers.
+machine is busy. The totals are checked where the whole fast suite ran (the configuration's test
+paths, the default ``-m 'not slow'``, no ``-k``), in the one process or in the controller of
+pytest-xdist's workers, which adds up what each worker counted.
 """
 
 from __future__ import annotations
