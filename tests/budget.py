@@ -57,8 +57,23 @@ def is_interpreter(executable: object, args: object) -> bool:
     return path == sys.executable or _INTERPRETER.fullmatch(os.path.basename(path)) is not None
 
 
+def started_interpreter(event: str, args: tuple[Any, ...]) -> bool:
+    """Whether an audit event starts a Python interpreter: ``subprocess.Popen`` (asyncio's
+    subprocesses too), ``os.posix_spawn`` and ``os.spawn*``, ``os.system`` by its command's first word."""
+    if event == "subprocess.Popen":
+        return is_interpreter(args[0], args[1])
+    if event == "os.posix_spawn":
+        return is_interpreter(args[0], args[1])
+    if event == "os.spawn":
+        return is_interpreter(args[1], args[2])
+    if event == "os.system":
+        command = os.fsdecode(args[0]) if isinstance(args[0], bytes) else str(args[0])
+        return is_interpreter(None, command.split()[:1])
+    return False
+
+
 def _audit(event: str, args: tuple[Any, ...]) -> None:
-    if event == "subprocess.Popen" and is_interpreter(args[0], args[1]):
+    if started_interpreter(event, args):
         _counted["interpreters"] += 1
 
 

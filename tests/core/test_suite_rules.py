@@ -57,3 +57,15 @@ def test_an_interpreter_is_told_from_other_programs_by_its_name() -> None:
     assert not budget.is_interpreter(None, ["git", "status"])
     assert not budget.is_interpreter(None, ["/usr/bin/chromium", "--headless"])
     assert not budget.is_interpreter(None, "git status")
+
+
+def test_every_way_of_starting_a_process_is_counted_when_it_starts_an_interpreter() -> None:
+    import sys
+
+    assert budget.started_interpreter("subprocess.Popen", (sys.executable, [sys.executable, "-c", ""], None, None))
+    assert budget.started_interpreter("os.posix_spawn", ("/usr/bin/python3", ["python3", "-c", ""], {}))
+    assert budget.started_interpreter("os.spawn", (0, "/usr/bin/python3", ["python3"], {}))
+    assert budget.started_interpreter("os.system", (b"python3 -m civrules validate",))
+    assert not budget.started_interpreter("os.system", ("git status",))
+    assert not budget.started_interpreter("os.system", ("",))
+    assert not budget.started_interpreter("open", ("python3", "r", 0))
