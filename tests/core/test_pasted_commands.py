@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -36,9 +37,29 @@ def _pasted(command: str, cwd: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[i
     return result.exit_code, result.stdout
 
 
+def code_spans(text: str) -> list[str]:
+    """The code spans of ``text`` as CommonMark reads them: a run of backticks opens one, and only
+    a run of the same length closes it; one space inside each fence is stripped where both are."""
+    spans = []
+    runs = list(re.finditer("`+", text))
+    index = 0
+    while index < len(runs):
+        opening = runs[index]
+        closing = next((i for i in range(index + 1, len(runs)) if len(runs[i].group()) == len(opening.group())), None)
+        if closing is None:
+            index += 1
+            continue
+        inside = text[opening.end() : runs[closing].start()]
+        if len(inside) > 1 and inside[0] == inside[-1] == " " and inside.strip(" "):
+            inside = inside[1:-1]
+        spans.append(inside)
+        index = closing + 1
+    return spans
+
+
 def _hint_command(hint: str | None) -> str:
     assert hint is not None
-    return hint.split("`")[1]
+    return code_spans(hint)[0]
 
 
 def test_the_commands_module_says_what_it_does() -> None:
@@ -224,3 +245,37 @@ def _no_leftover_invocation() -> Iterator[None]:
     """No test leaves an invocation recorded (a CliRunner's run pops its own)."""
     yield
     assert commands.rerun() is None
+
+
+def test_a_backtick_in_a_folders_name_does_not_end_the_quoted_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """new-variant's "next:" named a rules folder ``my `rules` `` inside single backquotes: the
+    backtick in the name ended the quoted command, and what was pasted was `civrules --rules 'my `."""
+    rules = copy_rulesets(tmp_path / "my `rules` ``x", "advanced-civilization")
+    result = CliRunner().invoke(
+        main, ["--rules", str(rules), "new-variant", "mine", "--extends", "advanced-civilization"]
+    )
+    assert result.exit_code == 0, result.output
+    (line,) = [line for line in result.stderr.splitlines() if "next:" in line]
+    (command,) = code_spans(line.split("next:", 1)[1])
+    assert shlex.split(command) == ["civrules", "--rules", str(rules), "validate", "mine"]
+    exit_code, out = _pasted(command, tmp_path, monkeypatch)
+    assert exit_code == 0, out
+
+
+def test_the_commands_hints_give_to_paste_are_quoted_in_one_place() -> None:
+    """A command made by :mod:`civrules.support.commands` or :mod:`civrules.support.install` is
+    put in backquotes by :func:`civrules.diagnostics.words.ticked` alone, whose fence no backtick
+    of a name can close: `` `{command(...)}` `` written by hand broke on such a name."""
+    made = r"(command|rerun|reinstall|install_extra|clone_command|_build_command|python|path_word|word)\("
+    literal = re.compile(r"`\{(printable\()?" + made)
+    source = REPO / "compiler" / "civrules"
+    found = [
+        f"{path.relative_to(source).as_posix()}:{number}"
+        for path in sorted(source.rglob("*.py"))
+        if "_generated" not in path.parts
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if literal.search(line)
+    ]
+    assert found == []

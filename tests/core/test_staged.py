@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -22,6 +21,7 @@ from civrules.cli import main
 from civrules.diagnostics.escape import printable
 from civrules.support import staged
 from tests.conftest import REPO
+from tests.core.test_pasted_commands import code_spans
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -172,8 +172,8 @@ def pasted(command: str, where: Path) -> subprocess.CompletedProcess[bytes]:
 
 
 def git_commands(hint: object) -> list[str]:
-    """The `git ...` commands a hint names, as printed (backquoted)."""
-    return re.findall(r"`(git [^`]*)`", str(hint))
+    """The `git ...` commands a hint names, as printed (in code spans: a name may hold a backtick)."""
+    return [span for span in code_spans(str(hint)) if span.startswith("git ")]
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
@@ -193,6 +193,7 @@ def test_each_r022_hints_git_command_pasted_does_what_it_says(tmp_path: Path, mo
         "-n.yaml",
         "rulesets/\u202eback.yaml",
         "t\tab.yaml",
+        "rulesets/a`b ``c.yaml",
     ]
     for relative in [*untracked, "rulesets/ignored.yaml"]:
         (rules / relative).write_text("kind: ruleset\n", encoding="utf-8")

@@ -37,6 +37,7 @@ from civrules.diagnostics import (
 )
 from civrules.diagnostics.escape import dumps_json, printable, safe_line_start
 from civrules.diagnostics.render import FORMATS, SourceLines, render, source_root
+from civrules.diagnostics.words import ticked
 from civrules.load import Limits
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace, shipped_rules
 from civrules.support import collector, interrupts, streams
@@ -732,41 +733,44 @@ def _staged_problems(folder: Path, display: Callable[[Path], str], *, rules: boo
         code = codes.MISSING_DEPENDENCY if error.missing_git else codes.COMMAND_LINE
         _usage_failure([_command_line(code, printable(str(error)), error.hint)])
     problems = []
-    where = printable(display(folder))
+    where = ticked(printable(display(folder)))
     for one in found:
         shown = display(folder / one.relative)
         # The git commands a hint names are pasted into a shell: each path one word of it, and
         # never read as an option (a file `-n.yaml` named at the top of `--rules .`).
         quoted = printable(path_word(shown))
+        name = ticked(printable(shown))
         if one.state == "untracked":
-            message = f"`{printable(shown)}` is not in git's index (untracked): the commit will not hold it"
-            hint = f"`git add {quoted}` to commit it, or move it out of `{where}`"
+            message = f"{name} is not in git's index (untracked): the commit will not hold it"
+            hint = f"{ticked(f'git add {quoted}')} to commit it, or move it out of {where}"
         elif one.state == "ignored":
-            message = f"`{printable(shown)}` is not in git's index (ignored by git): the commit will not hold it"
-            hint = f"`git add -f {quoted}` to commit it all the same, or move it out of `{where}`"
+            message = f"{name} is not in git's index (ignored by git): the commit will not hold it"
+            hint = f"{ticked(f'git add -f {quoted}')} to commit it all the same, or move it out of {where}"
         elif one.state == "unmerged":
-            message = f"`{printable(shown)}` has a merge conflict not marked resolved: the commit cannot hold it"
+            message = f"{name} has a merge conflict not marked resolved: the commit cannot hold it"
             hint = (
-                f"resolve the conflict in it, then mark it resolved: `git add {quoted}` "
-                f"(or `git rm {quoted}` to leave the file out)"
+                f"resolve the conflict in it, then mark it resolved: {ticked(f'git add {quoted}')} "
+                f"(or {ticked(f'git rm {quoted}')} to leave the file out)"
             )
         elif one.state in ("sparse", "assumed"):
             flag = "skip-worktree" if one.state == "sparse" else "assume-unchanged"
             why = " (a sparse checkout sets it)" if one.state == "sparse" else ""
             message = (
-                f"`{printable(shown)}` is marked {flag}{why}, and the work tree does not hold its staged copy: "
+                f"{name} is marked {flag}{why}, and the work tree does not hold its staged copy: "
                 "git does not compare it, and the rules read are not the ones the commit holds"
             )
             hint = (
-                f"`git update-index --no-{flag} {quoted}`, then stage or undo what differs "
-                f"(`git add {quoted}`, or `git restore {quoted}`)"
+                f"{ticked(f'git update-index --no-{flag} {quoted}')}, then stage or undo what differs "
+                f"({ticked(f'git add {quoted}')}, or {ticked(f'git restore {quoted}')})"
             )
         elif one.state == "changed":
-            message = f"`{printable(shown)}` has changes not staged for commit: the commit will not hold them"
-            hint = f"`git add {quoted}` to commit them, or undo them: `git restore {quoted}`"
+            message = f"{name} has changes not staged for commit: the commit will not hold them"
+            hint = f"{ticked(f'git add {quoted}')} to commit them, or undo them: {ticked(f'git restore {quoted}')}"
         else:
-            message = f"`{printable(shown)}` is deleted but still staged: the commit will hold it"
-            hint = f"`git rm {quoted}` to commit the deletion, or restore it: `git restore {quoted}`"
+            message = f"{name} is deleted but still staged: the commit will hold it"
+            hint = (
+                f"{ticked(f'git rm {quoted}')} to commit the deletion, or restore it: {ticked(f'git restore {quoted}')}"
+            )
         not_staged = codes.NOT_STAGED
         problems.append(Diagnostic(not_staged.code, not_staged.severity, message, Span.at(shown), hint))
     return problems
@@ -1268,7 +1272,7 @@ def new_variant(obj: Context, name: str, base: str) -> None:
         )
     from civrules.support.commands import command
 
-    _note(f"created {printable(workspace.display(path))}; next: edit it, then `{command('validate', name)}`")
+    _note(f"created {printable(workspace.display(path))}; next: edit it, then {ticked(command('validate', name))}")
 
 
 @main.command()
@@ -1443,7 +1447,9 @@ def _build(
         if stale.files:
             differ = f"{stale.files:,} file differs" if stale.files == 1 else f"{stale.files:,} files differ"
             then = f"{printable(first)}; then run" if first else "run"
-            click.echo(f"civrules: {printable(str(out))} is stale ({differ}); {then} `{_build_command()}`", err=True)
+            click.echo(
+                f"civrules: {printable(str(out))} is stale ({differ}); {then} {ticked(_build_command())}", err=True
+            )
         elif not result.failed and not not_staged:
             _note(f"civrules: {printable(str(out))} is up to date")
         if not_staged:
@@ -1483,7 +1489,7 @@ def _require_weasyprint() -> None:
         problem = f"--pdf needs WeasyPrint, which is not installed ({error})"
         from civrules.support.install import install_extra
 
-        hint = f"install civrules' `pdf` extra into the Python that runs civrules: `{install_extra('pdf')}`"
+        hint = f"install civrules' `pdf` extra into the Python that runs civrules: {ticked(install_extra('pdf'))}"
     except OSError as error:  # its system libraries are missing: the import loads them
         said = " ".join(str(error).split())[:200]
         problem = f"--pdf needs WeasyPrint's system libraries (Pango), which are missing ({said})"
@@ -1622,7 +1628,11 @@ def lsp(obj: Context) -> None:
 
         missing = codes.MISSING_DEPENDENCY
         _usage_failure(
-            [_command_line(missing, f"`civrules lsp` needs pygls ({error})", f"install it again: `{reinstall()}`")]
+            [
+                _command_line(
+                    missing, f"`civrules lsp` needs pygls ({error})", f"install it again: {ticked(reinstall())}"
+                )
+            ]
         )
     code = serve(obj.rules, obj.limits)
     if code:
@@ -1808,7 +1818,7 @@ def _stale_output(out: Path, relative: str, what: str, first: str | None = None)
     ``first``: what to do before that build takes the folder (:func:`before_replacing`)."""
     shown = str(out / relative) if relative else str(out)
     stale = codes.OUTPUT_STALE
-    hint = f"write it again: `{_build_command()}`, and commit the result"
+    hint = f"write it again: {ticked(_build_command())}, and commit the result"
     if first:
         hint = f"{first}; then {hint}"
     return Diagnostic(stale.code, stale.severity, f"`{shown}` {what}", Span.at(shown), hint)
@@ -1832,8 +1842,10 @@ def _stale_schema(out: Path, one: StaleFile, ours: bool, first: str | None) -> D
     from civrules.support.commands import command, rerun
 
     # The invocation again without `--check` (a bare command where there is none).
-    again = f"write the schemas again: `{rerun(dropping={'--check': False}) or command('schemas', '--out', str(out))}`"
-    hint = again if ours or not relative else f"{again}, or delete `{shown}`"
+    again = "write the schemas again: " + ticked(
+        rerun(dropping={"--check": False}) or command("schemas", "--out", str(out))
+    )
+    hint = again if ours or not relative else f"{again}, or delete {ticked(shown)}"
     if first:  # the write would refuse the folder as it is (not one civrules wrote, or a link)
         hint = f"{first}; then {hint}"
     return Diagnostic(stale.code, stale.severity, f"`{shown}` {what}", Span.at(shown), hint)
@@ -1903,7 +1915,7 @@ def init(
 
         missing = codes.MISSING_DEPENDENCY
         problem = "this installation of civrules has no shipped rulesets"
-        _usage_failure([_command_line(missing, problem, f"install civrules again: `{reinstall()}`")])
+        _usage_failure([_command_line(missing, problem, f"install civrules again: {ticked(reinstall())}")])
     workspace = Workspace(directory / "rules", obj.limits, shipped=shipped)
     known = workspace.shipped_manifests()
     family = family_named(family_id)
@@ -1950,7 +1962,7 @@ def init(
         f"civrules: made a rule-data repository in {shown}: ruleset `{name}` "
         + ("(a base of its own)" if new_base else f"(a variant of `{base.id}`)")
     )
-    _note(f"next: `{where}civrules validate`, then see {shown}/README.md")
+    _note(f"next: {ticked(f'{where}civrules validate')}, then see {shown}/README.md")
 
 
 def _write_repository(directory: Path, tree: Mapping[str, bytes], schemas: Mapping[str, bytes], folder: str) -> None:

@@ -21,6 +21,7 @@ from typing import TextIO
 
 from civrules.diagnostics import Diagnostic, Span, codes
 from civrules.diagnostics.escape import printable
+from civrules.diagnostics.words import ticked
 from civrules.support import interrupts
 
 #: Where a failure of the process is located: it is about no file.
@@ -104,7 +105,8 @@ def missing_module(name: str) -> Diagnostic:
     return _at(
         codes.MISSING_DEPENDENCY,
         f"the module `{printable(name)}` is not installed for the Python that runs civrules ({python()})",
-        f"install civrules with its dependencies: `{reinstall()}`" + (f", then run `{then}`" if then else ""),
+        f"install civrules with its dependencies: {ticked(reinstall())}"
+        + (f", then run {ticked(then)}" if then else ""),
     )
 
 
@@ -174,7 +176,7 @@ def _family_broken(error: BaseException) -> Diagnostic:
             f"fix the family, or remove `{name}` from the Python that runs civrules "
             # The Python that runs civrules, not `python`: the one on the PATH may be another
             # (pipx, a virtual environment not activated), where pip finds no such distribution.
-            f"(`{printable(python())} -m pip uninstall {printable(word(distribution[0]))}`, "
+            f"({ticked(printable(python() + ' -m pip uninstall ' + word(distribution[0])))}, "
             "or take its folder off PYTHONPATH)"
         )
     else:

@@ -16,10 +16,13 @@
 '6 or 7'
 >>> between(5, 6) is None
 True
+>>> ticked("git add 'a`b.yaml'")
+"`` git add 'a`b.yaml' ``"
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 #: Words spelt with a vowel but said with a consonant ("a unit", "a one-off").
@@ -85,3 +88,18 @@ def between(low: int | None, high: int | None) -> str | None:
     if high - low == 3:
         return f"{low + 1} or {low + 2}"
     return f"{low + 1} to {high - 1}"
+
+
+_BACKTICKS = re.compile("`+")
+
+
+def ticked(text: str) -> str:
+    """``text`` (a name or a command, already printable) in the backquotes of a message or a hint,
+    as a Markdown code span is fenced: by a run of backticks longer than any run inside, with a
+    space inside each fence when ``text`` holds one (CommonMark strips one space each side). A
+    backtick in a file's name (``a`b.yaml``) otherwise ended the quoted command early, and what was
+    pasted was part of it. The paths and commands that hints give to paste are quoted through this.
+    """
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * (longest + 1)
+    return f"{fence} {text} {fence}" if longest else f"{fence}{text}{fence}"

@@ -269,10 +269,11 @@ def _another_kind(shown: str, marked: str, kind: str, *, compare: bool) -> Outpu
             f"folder for it; `{shown}` is written again by `{marked}` (delete it yourself first if it is "
             "no longer wanted)",
         )
+    from civrules.diagnostics.words import ticked
     from civrules.support.commands import command
 
     if marked in _CHECKED_KINDS:
-        own = f"`{command(marked, '--check', '--out', shown)}` compares it"
+        own = f"{ticked(command(marked, '--check', '--out', shown))} compares it"
     else:
         own = f"`{shown}` is written again by `{marked}`"
     return OutputError(
