@@ -170,9 +170,32 @@ needs_bash = pytest.mark.skipif(shutil.which("bash") is None, reason="bash is no
 
 
 def _bash_words(command: str) -> list[str]:
-    """The words of ``command`` as bash reads it pasted (bash takes POSIX.1-2024's `$'...'`)."""
-    done = subprocess.run(["bash", "-c", "printf '%s\\0' " + command], capture_output=True, check=True)
+    """The words of ``command`` as bash reads it pasted."""
+    return _shell_words("bash", command)
+
+
+def _shell_words(shell: str, command: str) -> list[str]:
+    """The words of ``command`` as ``shell`` reads it pasted."""
+    done = subprocess.run([shell, "-c", "printf '%s\\0' " + command], capture_output=True, check=True)
     return [os.fsdecode(one) for one in done.stdout.split(b"\0")[:-1]]
+
+
+@pytest.mark.parametrize("shell", ["dash", "bash"])
+def test_a_word_is_read_back_as_it_was_by_every_posix_sh(shell: str) -> None:
+    """A name holding a newline, a control or a bidirectional override was written in bash's
+    `$'...'`, which dash (the `sh` of Debian and Ubuntu, and of many CI images) reads as a `$` and
+    the escapes as they are: the pasted command named another file. Only a name ending in a newline
+    (which a command substitution would drop) keeps `$'...'`."""
+    if shutil.which(shell) is None:
+        pytest.skip(f"{shell} is not installed: the word's form is checked in the shells there are")
+    from civrules.support.install import word
+
+    assert _shell_words(shell, " ".join(word(one) for one in AWKWARD)) == AWKWARD
+    assert _shell_words(shell, " ".join(word(one) for one in ["50%\x01\\n", "-\x1b", "%s\u202e"])) == [
+        "50%\x01\\n",
+        "-\x1b",
+        "%s\u202e",
+    ]
 
 
 @needs_bash

@@ -167,8 +167,10 @@ def r022s(found: list[dict[str, object]]) -> dict[str, dict[str, object]]:
 
 
 def pasted(command: str, where: Path) -> subprocess.CompletedProcess[bytes]:
-    """``command`` pasted into bash in ``where`` (bash takes POSIX.1-2024's `$'...'`, dash not yet)."""
-    return subprocess.run(["bash", "-c", command], cwd=where, capture_output=True, check=False)
+    """``command`` pasted into dash in ``where`` (the `sh` of Debian and Ubuntu, and the strictest
+    POSIX sh at hand: a form it runs, bash, zsh and ksh run too), bash where dash is not installed."""
+    shell = "dash" if shutil.which("dash") else "bash"
+    return subprocess.run([shell, "-c", command], cwd=where, capture_output=True, check=False)
 
 
 def git_commands(hint: object) -> list[str]:

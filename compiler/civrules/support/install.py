@@ -43,18 +43,48 @@ def word(text: str) -> str:
     would split, expand or glob it (``my rules``, ``Ünï Cöde!!``), as it is where it need not be.
 
     A word holding a character that is never printed as itself (a newline, a control, a
-    bidirectional override: :data:`civrules.diagnostics.escape.UNSAFE`) is written in the
-    dollar-single-quotes of POSIX.1-2024, bash, zsh and ksh, whose escapes the shell turns back
-    into those characters: single quotes hold the character itself, which every printed line
-    shows escaped (``'n\nl.yaml'``), and a shell took that for a backslash and an ``n``. A byte
-    of a name that is not UTF-8 (decoded by the file system's ``surrogateescape``) is that byte.
+    bidirectional override: :data:`civrules.diagnostics.escape.UNSAFE`) is made by `printf`, whose
+    format's escapes (``\n``, ``\t``, ``\r``, ``\\`` and octal ``\ddd``, each byte of the
+    character's UTF-8) every POSIX sh turns back into those bytes: ``"$(printf 'n\nl.yaml')"``
+    runs in dash, bash, zsh, ksh and busybox sh alike. Single quotes hold the character itself,
+    which every printed line shows escaped (``'n\nl.yaml'``), and a shell took that for a
+    backslash and an ``n``; bash's ``$'...'`` is not read by dash, the ``sh`` of Debian
+    and Ubuntu, nor by fish. A command substitution drops the newlines a word ends with, so a name
+    ending in a newline, and only it, is written in ``$'...'`` (POSIX.1-2024, bash, zsh, ksh; not
+    dash 0.5.12). A byte of a name that is not UTF-8 (decoded by the file system's
+    ``surrogateescape``) is that byte.
 
-    >>> word("house-rules"), word("my rules"), word("n\nl.yaml"), word("it's\t")
-    ('house-rules', "'my rules'", "$'n\\nl.yaml'", "$'it\\'s\\t'")
+    >>> word("house-rules"), word("my rules")
+    ('house-rules', "'my rules'")
+    >>> print(word("n\nl.yaml"), word("it's\t"), word("end\n"))
+    "$(printf 'n\nl.yaml')" "$(printf 'it'\''s\t')" $'end\n'
     """
     if not _UNSAFE.search(text):
         return shlex.quote(text)
-    return "$'" + _DOLLAR_QUOTED.sub(_dollar_escape, text) + "'"
+    if text.endswith("\n"):
+        return "$'" + _DOLLAR_QUOTED.sub(_dollar_escape, text) + "'"
+    made = _PRINTF_FORMAT.sub(_printf_escape, text)
+    # A format that begins with `-` is an option to some printf (dash's): its dash as an escape.
+    made = "\\055" + made[1:] if made.startswith("-") else made
+    single = made.replace("'", "'\\''")  # a quote ends the single quotes, is given escaped, and they start again
+    return f"\"$(printf '{single}')\""
+
+
+#: What a printf format cannot hold as itself: its escape character, its conversions' `%`, and
+#: every character a printed line escapes.
+_PRINTF_FORMAT = re.compile(f"[\\\\%{UNSAFE}]")
+_PRINTF_NAMED = {"\\": "\\\\", "%": "%%", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _printf_escape(match: re.Match[str]) -> str:
+    char = match.group()
+    named = _PRINTF_NAMED.get(char)
+    if named is not None:
+        return named
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte the file system's decoding kept (surrogateescape)
+        return f"\\{code - 0xDC00:03o}"
+    return "".join(f"\\{byte:03o}" for byte in char.encode("utf-8"))
 
 
 #: What dollar-single-quotes cannot hold as itself: their escape character, their quote, and
