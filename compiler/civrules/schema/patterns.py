@@ -76,13 +76,17 @@ _NO_COMMIT = "@(?![0-9a-f]{40}:\\S)"
 
 #: The pattern of every `source:` (a citation where the rulebook is silent): not blank, and a text
 #: that starts as a citation of a repository (`owner/repo@` or `owner/repo:path`), or a part of it
-#: after a `;` that names one with `@` (`…; other/repo@…`), is one: `owner/repo@<40-hex commit>:path`
-#: (rules/README.md). Any other text is taken as written (`"house rule: ..."`, a file of
-#: `shared/sources/community/`, words). Each lookahead is anchored at the start and walks the text
-#: once: no part of it is tried again from every position.
-SOURCE = f"^(?!\\s*$)(?!{_REPOSITORY}(?::\\S|{_NO_COMMIT}))(?!(?:[^;]*;)+\\s*{_REPOSITORY}{_NO_COMMIT})"
+#: after a `;` that names one with `@` (`…; other/repo@…`), or a repository in parentheses
+#: (`community/x.csv (owner/repo:path)`, as the shipped data's guard reads it), is one:
+#: `owner/repo@<40-hex commit>:path` (rules/README.md). Any other text is taken as written
+#: (`"house rule: ..."`, a file of `shared/sources/community/`, words). Each lookahead is anchored
+#: at the start and walks the text once: no part of it is tried again from every position.
+SOURCE = (
+    f"^(?!\\s*$)(?!{_REPOSITORY}(?::\\S|{_NO_COMMIT}))(?!(?:[^;]*;)+\\s*{_REPOSITORY}{_NO_COMMIT})"
+    f"(?!(?:[^(]*\\()+\\s*{_REPOSITORY}(?::\\S|{_NO_COMMIT}))"
+)
 
-_CITED_REPOSITORY = re.compile(rf"(?:^|;)\s*(?P<repository>{_REPOSITORY})(?P<rest>(?::\S|@)[^\s;]*)")
+_CITED_REPOSITORY = re.compile(rf"(?:^|;|\()\s*(?P<repository>{_REPOSITORY})(?P<rest>(?::\S|@)[^\s;)]*)")
 
 
 def citation_shape(text: str) -> str | None:
@@ -103,7 +107,7 @@ def citation_shape(text: str) -> str | None:
     for found in _CITED_REPOSITORY.finditer(text):
         repository, rest = found["repository"], found["rest"]
         if not rest.startswith("@"):
-            if found.start() == 0:
+            if found.start() == 0 or found.group().startswith("("):
                 return f"`{repository}` is cited without the commit the file was read at"
             continue
         commit, colon, path = rest[1:].partition(":")
