@@ -346,6 +346,37 @@ def test_sarif_and_github_name_a_shipped_base_behind_civrules_not_where_it_is_in
     assert "note: <civrules>/calamities/advanced-civilization.yaml:" in outputs["github"]
 
 
+def test_json_names_a_shipped_base_behind_civrules_and_text_by_the_path_that_opens_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """JSON named a shipped base's file by its install path after SARIF and GitHub's annotations
+    stopped: two machines' records of the same rules differed, and a script kept a path of one
+    machine. JSON is read and kept by machines and names it `<civrules>/...` as they do; text is
+    read by a person at this machine, who opens the file from the terminal: it keeps the path."""
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
+    from civrules.load.workspace import shipped_rules
+
+    (tmp_path / "rules" / "rulesets").mkdir(parents=True)
+    (tmp_path / "rules" / "rulesets" / "v1.yaml").write_text(
+        'kind: ruleset\nid: v1\nname: "V1"\nextends: advanced-civilization\noverlay:\n  civilization_cards:\n'
+        '    remove: [{id: pottery, why: "house rule: a test"}]\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["validate", "v1", "--format", "json"])
+    assert result.exit_code == 1, result.output
+    (removed,) = [one for one in json.loads(result.stdout) if one["code"] == "V006"]
+    assert removed["file"] == "rules/rulesets/v1.yaml"
+    assert [note["file"] for note in removed["related"]] == ["<civrules>/calamities/advanced-civilization.yaml"]
+    installed = shipped_rules()
+    assert installed is not None and str(installed) not in result.stdout
+    text = CliRunner().invoke(main, ["validate", "v1"])
+    assert text.exit_code == 1, text.output
+    (note,) = [line for line in text.stdout.splitlines() if "note:" in line and "calamities" in line]
+    opened = note.split("note: ", 1)[1].split(":", 1)[0]
+    assert Path(opened).is_file() and Path(opened) == installed / "calamities" / "advanced-civilization.yaml"
+
+
 DUPLICATE_NAME = 'kind: ruleset\nid: x\nname: "X"\nname: "Y"\n'
 
 

@@ -90,9 +90,10 @@ def test_a_mistake_in_the_variant_is_reported_at_the_variant(repository: Path) -
     assert code == 1
     errors = [d for d in found if d["severity"] == "error"]
     assert errors and {d["file"] for d in errors} == {"rules/rulesets/house.yaml"}
-    # The base definition it changes is a note, named where the shipped file is installed.
+    # The base definition it changes is a note, named as every install names it (text keeps the
+    # install path, which a person opens).
     notes = {r["file"] for d in errors for r in d["related"]}
-    assert notes == {str(RULES / "cards" / "advanced-civilization.yaml")}
+    assert notes == {f"{SHIPPED}cards/advanced-civilization.yaml"}
 
 
 def test_a_local_ruleset_with_a_shipped_id_names_both(repository: Path) -> None:
@@ -106,11 +107,11 @@ def test_a_local_ruleset_with_a_shipped_id_names_both(repository: Path) -> None:
     (shadowed,) = [d for d in found if d["code"] == "R013"]
     assert shadowed["file"] == "rules/rulesets/mega-civilization.yaml"
     assert shadowed["line"] == copied.splitlines().index("id: mega-civilization") + 1
-    # The message names the shipped file as every install does; the note locates it on this one.
+    # The message and the note name the shipped file as every install does.
     assert "(`<civrules>/rulesets/mega-civilization.yaml`)" in shadowed["message"]
     assert str(RULES) not in shadowed["message"]
     (related,) = shadowed["related"]
-    assert related["file"] == str(RULES / "rulesets" / "mega-civilization.yaml")
+    assert related["file"] == f"{SHIPPED}rulesets/mega-civilization.yaml"
     assert related["label"] == "the shipped ruleset"
 
 
@@ -390,7 +391,7 @@ def test_a_variant_naming_its_shipped_bases_file_is_v010_and_its_hint_fixes_it(r
         "already reads"
     )
     (named,) = again["related"]
-    assert named["file"] == str(RULES / "rulesets" / "advanced-civilization.yaml")
+    assert named["file"] == f"{SHIPPED}rulesets/advanced-civilization.yaml"
     assert again["hint"].startswith("delete this entry")
     manifest.write_text(VARIANT, encoding="utf-8")  # the hint, followed
     code, found = records("validate", "house")
@@ -592,4 +593,6 @@ def test_q007_of_a_variant_with_unknown_facts_of_its_own_names_both_commands(
 
 
 def _name_of_shipped(file: str) -> str:
-    return SHIPPED + Path(file).relative_to(RULES).as_posix()
+    """A shipped file as a JSON record names it: behind `<civrules>/` already."""
+    assert file.startswith(SHIPPED), file
+    return file

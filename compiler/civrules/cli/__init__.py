@@ -695,7 +695,10 @@ def _emit(
     if context is not None and fmt in _ANNOTATING:  # files named from the repository's root
         with contextlib.suppress(OSError):  # the working directory is gone: no file is named anyway
             root = source_root(context.rules)
-        shipped = shipped_rules()  # a base's files: behind `<civrules>/`, not the install path
+    if context is not None and fmt != "text":
+        # A base's files: behind `<civrules>/`, not the install path, in what a machine reads and
+        # keeps; text keeps the path, which a person at this machine opens from the terminal.
+        shipped = shipped_rules()
     stream = sys.stderr if err else sys.stdout
     colour = fmt == "text" and use_colour(context.color if context is not None else "auto", stream)
     out = render(shown, fmt, sources, colour=colour, root=root, failed=failed, shipped=shipped)

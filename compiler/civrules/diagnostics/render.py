@@ -125,14 +125,17 @@ def _quote(span: Span, sources: SourceLines) -> tuple[str, str, int, int] | None
     return str(span.line), shown, start, width
 
 
-def diagnostic_record(diagnostic: Diagnostic) -> dict[str, Any]:
-    """The stable JSON object for one diagnostic; its text fields are printable, one line each."""
+def diagnostic_record(diagnostic: Diagnostic, shipped: Path | None = None) -> dict[str, Any]:
+    """The stable JSON object for one diagnostic; its text fields are printable, one line each. A
+    file of the rules shipped with civrules (under ``shipped``) is named behind `<civrules>/`, as
+    SARIF, GitHub's annotations and every artifact name it: its install path made two machines'
+    records of the same rules differ, and told a script where civrules is installed, not which file."""
     span = diagnostic.span
     return {
         "code": diagnostic.code,
         "severity": diagnostic.severity.value,
         "message": printable(diagnostic.message),
-        "file": printable(span.file) if span else None,
+        "file": printable(_record_file(span.file, shipped)) if span else None,
         "line": span.line if span else None,
         "column": span.column if span else None,
         "end_line": span.end_line if span else None,
@@ -140,7 +143,7 @@ def diagnostic_record(diagnostic: Diagnostic) -> dict[str, Any]:
         "hint": printable(diagnostic.hint) if diagnostic.hint is not None else None,
         "related": [
             {
-                "file": printable(r.span.file),
+                "file": printable(_record_file(r.span.file, shipped)),
                 "line": r.span.line,
                 "column": r.span.column,
                 "end_line": r.span.end_line,
@@ -152,15 +155,35 @@ def diagnostic_record(diagnostic: Diagnostic) -> dict[str, Any]:
     }
 
 
-def render_json(diagnostics: Sequence[Diagnostic]) -> str:
-    """The list of records, indented by two, as ``json.dumps(records, indent=2)`` writes it.
+def _record_file(file: str, shipped: Path | None) -> str:
+    """``file`` as a JSON record names it: behind `<civrules>/` when it is among the shipped rules,
+    else as the diagnostic named it (relative to the working directory, or absolute).
+
+    >>> _record_file("/opt/civrules/_rules/maps/m.yaml", Path("/opt/civrules/_rules"))
+    '<civrules>/maps/m.yaml'
+    >>> _record_file("rules/maps/m.yaml", Path("/opt/civrules/_rules"))
+    'rules/maps/m.yaml'
+    """
+    if shipped is None or file.startswith("<"):
+        return file
+    inside = _shipped_path(os.path.normpath(os.path.abspath(file)), shipped)
+    if inside is None:
+        return file
+    from civrules.load.names import SHIPPED
+
+    return SHIPPED + inside
+
+
+def render_json(diagnostics: Sequence[Diagnostic], shipped: Path | None = None) -> str:
+    """The list of records, indented by two, as ``json.dumps(records, indent=2)`` writes it; a file
+    of the shipped rules (under ``shipped``) named behind `<civrules>/` (:func:`diagnostic_record`).
 
     One record at a time: the encoder that indents is written in Python and holds every piece of
     the whole output at once, hundreds of megabytes for the diagnostics of a hostile file.
     """
     if not diagnostics:
         return "[]\n"
-    records = ("  " + dumps_json(diagnostic_record(d), indent=2).replace("\n", "\n  ") for d in diagnostics)
+    records = ("  " + dumps_json(diagnostic_record(d, shipped), indent=2).replace("\n", "\n  ") for d in diagnostics)
     return "[\n" + ",\n".join(records) + "\n]\n"
 
 
@@ -533,10 +556,11 @@ def render(
 ) -> str:
     """``diagnostics`` in ``fmt``; ``root`` is the source root of SARIF's URIs and of GitHub's
     annotations' files (the working directory when None), ``shipped`` the folder of the rules
-    shipped with civrules, which both name behind `<civrules>/`; ``failed``: the command stopped
+    shipped with civrules, which they and JSON name behind `<civrules>/` (text keeps the path a
+    person at this machine opens); ``failed``: the command stopped
     without doing its work (SARIF says so)."""
     if fmt == "json":
-        return render_json(diagnostics)
+        return render_json(diagnostics, shipped)
     if fmt == "github":
         return render_github(diagnostics, root, shipped)
     if fmt == "sarif":
