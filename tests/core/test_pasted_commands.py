@@ -291,7 +291,10 @@ def test_the_commands_hints_give_to_paste_are_quoted_in_one_place() -> None:
     """A command made by :mod:`civrules.support.commands` or :mod:`civrules.support.install` is
     put in backquotes by :func:`civrules.diagnostics.words.ticked` alone, whose fence no backtick
     of a name can close: `` `{command(...)}` `` written by hand broke on such a name."""
-    made = r"(command|rerun|reinstall|install_extra|clone_command|_build_command|python|path_word|word)\("
+    made = (
+        r"(command|rerun|reinstall|install_extra|clone_command|_build_command|_with_bound|_listing|python"
+        r"|path_word|word)\("
+    )
     literal = re.compile(r"`\{(printable\()?" + made)
     source = REPO / "compiler" / "civrules"
     found = [
@@ -302,3 +305,21 @@ def test_the_commands_hints_give_to_paste_are_quoted_in_one_place() -> None:
         if literal.search(line)
     ]
     assert found == []
+
+
+def test_q007s_and_r011s_commands_name_a_rules_folder_with_a_backtick_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Q007's listing command and R011's were put in single backquotes by hand: `--rules` of a
+    folder named with a backtick ended them inside the folder's name."""
+    rules = copy_rulesets(tmp_path / "r`s", "imperial-settlers")
+    given = ["--rules", str(rules), "--no-shipped", "validate", "imperial-settlers"]
+    result = CliRunner().invoke(main, [*given, "-v", "--max-diagnostics=2", "--format", "json"])
+    found = json.loads(result.stdout)
+    (summary,) = [d for d in found if d["code"] == "Q007"]
+    listing = shlex.split(_hint_command(summary["hint"]))
+    assert listing[:4] == ["civrules", "--rules", str(rules), "--no-shipped"]
+    cut = [d for d in found if d["code"] == "R011"]
+    assert cut
+    again = shlex.split(_hint_command(cut[0]["hint"]))
+    assert again[3:] == [*given, "-v", "--format", "json"]

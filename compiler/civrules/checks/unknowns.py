@@ -12,6 +12,7 @@ from typing import Any
 from civrules.checks import check, diagnostic
 from civrules.checks.citations import document_walk, walked
 from civrules.diagnostics import Diagnostic, Severity
+from civrules.diagnostics.words import ticked
 from civrules.load import Limits
 from civrules.load.document import Document, NodePath
 from civrules.load.names import SHIPPED
@@ -158,12 +159,12 @@ def check_unknown_summary(ruleset: Ruleset) -> Iterator[Diagnostic]:
     hints = []
     if own:
         whose = " of its own files" if shipped else ""
-        hints.append(f"`{_listing(ruleset.id, max(own))}` lists each one{whose} with its reason")
+        hints.append(f"{ticked(_listing(ruleset.id, max(own)))} lists each one{whose} with its reason")
     if shipped:
         base = _shipped_base(ruleset)
         # The base lists every unknown fact of those files, those this ruleset replaced too.
         most = max(len(document_walk(document).unknowns) for document, _ in shipped.values())
-        listing = f"`{_listing(base, most)}`"
+        listing = ticked(_listing(base, most))
         hints.append(
             f"{listing} lists those of the files shipped with civrules, as its shipped base `{base}` has them"
             if own

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import field, replace
 
+from civrules.diagnostics.words import ticked
 from civrules.support.values import frozen_value
 
 
@@ -190,7 +191,7 @@ def truncation(file: str, hidden: int, limit: int) -> Diagnostic:
         f"{hidden:,} more diagnostic{'s' if hidden != 1 else ''} in this file {'are' if hidden != 1 else 'is'} "
         f"not listed (at most {limit:,} per file)",
         Span.at(file) if file else None,
-        f"fix the listed ones first, or list them all with `{_with_bound(limit + hidden)}`",
+        f"fix the listed ones first, or list them all with {ticked(_with_bound(limit + hidden))}",
     )
 
 
@@ -201,7 +202,7 @@ def stopped(file: str, limit: int) -> Diagnostic:
         Severity.INFO,
         f"civrules stopped checking this file after {limit:,} diagnostics; it has more",
         Span.at(file),
-        f"fix the listed ones first, or list more with `{_with_bound(None)}`",
+        f"fix the listed ones first, or list more with {ticked(_with_bound(None))}",
     )
 
 
@@ -215,7 +216,7 @@ def stopped_and_truncated(file: str, hidden: int, limit: int) -> Diagnostic:
         f"not listed (at most {limit:,} per file), and civrules stopped checking it after {limit:,} "
         "diagnostics: it has more",
         Span.at(file),
-        f"fix the listed ones first, or list more with `{_with_bound(None)}`",
+        f"fix the listed ones first, or list more with {ticked(_with_bound(None))}",
     )
 
 
