@@ -288,14 +288,16 @@ def test_a_backtick_in_a_folders_name_does_not_end_the_quoted_command(
 
 
 def test_the_commands_hints_give_to_paste_are_quoted_in_one_place() -> None:
-    """A command made by :mod:`civrules.support.commands` or :mod:`civrules.support.install` is
-    put in backquotes by :func:`civrules.diagnostics.words.ticked` alone, whose fence no backtick
-    of a name can close: `` `{command(...)}` `` written by hand broke on such a name."""
+    """A command made by :mod:`civrules.support.commands` or :mod:`civrules.support.install`, and a
+    file's name shown by :meth:`Workspace.display` (or a language server's URI), is put in
+    backquotes by :func:`civrules.diagnostics.words.ticked` alone, whose fence no backtick of a
+    name can close: `` `{command(...)}` `` written by hand broke on such a name."""
     made = (
         r"(command|rerun|reinstall|install_extra|clone_command|_build_command|_with_bound|_listing|python"
         r"|path_word|word)\("
     )
-    literal = re.compile(r"`\{(printable\()?" + made)
+    shown = r"|`\{(display\}|self\.display\(|workspace\.display\(|_shown\(uri\))"
+    literal = re.compile(r"`\{(printable\()?" + made + shown)
     source = REPO / "compiler" / "civrules"
     found = [
         f"{path.relative_to(source).as_posix()}:{number}"
@@ -323,3 +325,15 @@ def test_q007s_and_r011s_commands_name_a_rules_folder_with_a_backtick_whole(
     assert cut
     again = shlex.split(_hint_command(cut[0]["hint"]))
     assert again[3:] == [*given, "-v", "--format", "json"]
+
+
+def test_a_file_named_with_a_backtick_is_one_code_span_in_the_message(tmp_path: Path) -> None:
+    """The messages that name a file put it in backquotes by hand (`cannot read `{display}``): a
+    backtick in the name ended them, and the rest of the name read as prose."""
+    rules = copy_rulesets(tmp_path / "rules", "imperial-settlers")
+    named = "cards/a`b ``c.YAML"  # R015: a rule file's suffix civrules does not read, named in the message
+    (rules / named).write_text("kind: ruleset\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["--rules", str(rules), "--no-shipped", "validate", "--format", "json"])
+    found = [d for d in json.loads(result.stdout) if d["file"] and d["file"].endswith("c.YAML")]
+    assert found, result.stdout
+    assert [code_spans(d["message"])[0] for d in found] == [named], [d["message"] for d in found]

@@ -1259,7 +1259,7 @@ def new_variant(obj: Context, name: str, base: str) -> None:
     except files.RefusedError as refused:
         if refused.kind == "exists":
             raise click.BadParameter(
-                f"`{workspace.display(path)}` already exists (a file, a folder or a link)", param_hint="NAME"
+                f"{ticked(workspace.display(path))} already exists (a file, a folder or a link)", param_hint="NAME"
             ) from None
         from civrules.emit.output import OutputError, cause
 
@@ -1270,8 +1270,8 @@ def new_variant(obj: Context, name: str, base: str) -> None:
             else refused.reason
         )
         _output_failure(
-            OutputError(f"cannot create `{workspace.display(path)}`: {said}"),
-            f"civrules needs to write a new file into `{workspace.display(path.parent)}`",
+            OutputError(f"cannot create {ticked(workspace.display(path))}: {said}"),
+            f"civrules needs to write a new file into {ticked(workspace.display(path.parent))}",
         )
     from civrules.support.commands import command
 
@@ -1471,7 +1471,9 @@ def _build(
         except OutputError as error:
             _output_failure(error)
         for relative, why in sorted(dropped.items()):
-            click.echo(f"civrules: not carried over: `{printable(str(out / relative))}`: {printable(why)}", err=True)
+            click.echo(
+                f"civrules: not carried over: {ticked(printable(str(out / relative)))}: {printable(why)}", err=True
+            )
         if not result.failed:
             stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
         rulesets_built = f"{built} ruleset{'' if built == 1 else 's'}"

@@ -215,11 +215,11 @@ def _system_refused(error: OSError) -> Failure:
     shown = printable(name)
     if error.errno in _NO_ROOM:
         hint = "check that the folder can be written (its permissions, the free space), or name another with --out"
-        return Failure(_at(codes.OUTPUT_REFUSED, f"cannot write `{shown}`: {said}", hint), EXIT_USAGE)
+        return Failure(_at(codes.OUTPUT_REFUSED, f"cannot write {ticked(shown)}: {said}", hint), EXIT_USAGE)
     # Located at the file the system refused (an input, as a rule file's L012 is).
     hint = "make it readable (and its folders searchable) by the user that runs civrules, or leave it out"
     refused = codes.ACCESS_REFUSED
-    message = f"cannot access `{shown}`: {said}"
+    message = f"cannot access {ticked(shown)}: {said}"
     return Failure(Diagnostic(refused.code, refused.severity, message, Span.at(name), hint), EXIT_USAGE)
 
 

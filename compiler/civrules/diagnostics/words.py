@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 
@@ -93,13 +94,14 @@ def between(low: int | None, high: int | None) -> str | None:
 _BACKTICKS = re.compile("`+")
 
 
-def ticked(text: str) -> str:
-    """``text`` (a name or a command, already printable) in the backquotes of a message or a hint,
+def ticked(name: str | os.PathLike[str]) -> str:
+    """``name`` (a path, or a command, already printable) in the backquotes of a message or a hint,
     as a Markdown code span is fenced: by a run of backticks longer than any run inside, with a
-    space inside each fence when ``text`` holds one (CommonMark strips one space each side). A
+    space inside each fence when ``name`` holds one (CommonMark strips one space each side). A
     backtick in a file's name (``a`b.yaml``) otherwise ended the quoted command early, and what was
     pasted was part of it. The paths and commands that hints give to paste are quoted through this.
     """
+    text = os.fspath(name)
     longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
     fence = "`" * (longest + 1)
     return f"{fence} {text} {fence}" if longest else f"{fence}{text}{fence}"

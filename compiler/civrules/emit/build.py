@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from civrules.diagnostics import Diagnostic, codes
+from civrules.diagnostics.words import ticked
 from civrules.emit import versions
 from civrules.emit.export import export_ruleset, fingerprint
 from civrules.emit.helpers import FOLDER as HELPERS
@@ -251,7 +252,7 @@ def _package_problem(ruleset_id: str, family_id: str, files: dict[str, bytes]) -
     folder = f"{package_folder(ruleset_id)}/"
     for relative, content in sorted(files.items()):
         if not relative.startswith(folder) or any(part in ("", ".", "..") for part in relative.split("/")):
-            return f"the {family_id} family's package hook wrote `{relative}`, outside `{folder}`"
+            return f"the {family_id} family's package hook wrote {ticked(relative)}, outside `{folder}`"
         if relative == f"{folder}pyproject.toml":
             problem = verify_pyproject(content)
             if problem is not None:

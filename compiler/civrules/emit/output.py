@@ -53,6 +53,7 @@ from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from civrules.diagnostics.words import ticked
 from civrules.support import files, interrupts
 
 #: A rendered tree: relative POSIX path → file content.
@@ -202,17 +203,17 @@ def check_replaceable(out: Path, protected: Iterable[Path] = (), *, contents: bo
     guarded = tuple(protected)
     target = _absolute(out, [folder.parent for folder in guarded])
     if target.parent == target:
-        raise OutputError(f"refusing to write into `{shown}`: it is the root of the file system")
+        raise OutputError(f"refusing to write into {ticked(shown)}: it is the root of the file system")
     cwd = Path.cwd().resolve()
     if cwd.is_relative_to(target):
         what = "the working directory" if cwd == target else "a folder above the working directory"
-        raise OutputError(f"refusing to replace `{shown}`: it is {what}; choose an --out folder of its own")
+        raise OutputError(f"refusing to replace {ticked(shown)}: it is {what}; choose an --out folder of its own")
     for folder in guarded:
         real = folder.resolve()
         if real.is_relative_to(target) or target.is_relative_to(real):
             relation = "is" if real == target else "holds" if real.is_relative_to(target) else "is inside"
             raise OutputError(
-                f"refusing to write into `{shown}`: it {relation} the rules folder `{folder}`; "
+                f"refusing to write into {ticked(shown)}: it {relation} the rules folder `{folder}`; "
                 "choose an --out folder outside it"
             )
     found = files.kind_of(target.parent, target.name) if target.parent.is_dir() else "missing"
@@ -222,9 +223,9 @@ def check_replaceable(out: Path, protected: Iterable[Path] = (), *, contents: bo
     if found == "missing" or not contents:
         return
     if found == "link":
-        raise OutputError(f"refusing to replace `{shown}`: it is a symbolic link; civrules does not follow links")
+        raise OutputError(f"refusing to replace {ticked(shown)}: it is a symbolic link; civrules does not follow links")
     if found != "dir":
-        raise OutputError(f"refusing to replace `{shown}`: it is not a folder (a file, a FIFO or a device)")
+        raise OutputError(f"refusing to replace {ticked(shown)}: it is not a folder (a file, a FIFO or a device)")
     if marked is not None or _is_empty(target):
         return
     # Never judged by the shape of its paths: `python/<x>/<y>` and `sheets/<x>/<y>` files were
@@ -232,13 +233,13 @@ def check_replaceable(out: Path, protected: Iterable[Path] = (), *, contents: bo
     unusable = _UNUSABLE_MARKER.get(files.kind_of(target, MARKER))
     if unusable is not None:  # there is one, and it is no marker: never said to be missing
         raise OutputError(
-            f"refusing to replace `{shown}`: its `{MARKER}` is {unusable}, so civrules cannot tell that "
+            f"refusing to replace {ticked(shown)}: its `{MARKER}` is {unusable}, so civrules cannot tell that "
             "it wrote the folder",
             "civrules replaces only a folder whose marker it wrote, an empty one or a new one: choose "
             "another --out folder, or move this one aside (or delete it) yourself",
         )
     raise OutputError(
-        f"refusing to replace `{shown}`: it holds files civrules did not write (no `{MARKER}` in it)",
+        f"refusing to replace {ticked(shown)}: it holds files civrules did not write (no `{MARKER}` in it)",
         "civrules replaces only a folder it made (one holding that marker), an empty one or a new "
         "one: choose another --out folder, or move this one aside (or delete it) yourself; a "
         "generated/ written by a civrules older than the marker is taken once it is deleted",
@@ -264,20 +265,19 @@ def _another_kind(shown: str, marked: str, kind: str, *, compare: bool) -> Outpu
     said = f"it holds the output of civrules' `{marked}` command (its `{MARKER}` says so)"
     if not compare:
         return OutputError(
-            f"refusing to replace `{shown}`: {said}, not of `{kind}`",
+            f"refusing to replace {ticked(shown)}: {said}, not of `{kind}`",
             f"`{kind}` replaces only a folder of its own, an empty one or a new one: name another --out "
-            f"folder for it; `{shown}` is written again by `{marked}` (delete it yourself first if it is "
+            f"folder for it; {ticked(shown)} is written again by `{marked}` (delete it yourself first if it is "
             "no longer wanted)",
         )
-    from civrules.diagnostics.words import ticked
     from civrules.support.commands import command
 
     if marked in _CHECKED_KINDS:
         own = f"{ticked(command(marked, '--check', '--out', shown))} compares it"
     else:
-        own = f"`{shown}` is written again by `{marked}`"
+        own = f"{ticked(shown)} is written again by `{marked}`"
     return OutputError(
-        f"refusing to compare `{shown}` with what `{kind}` writes: {said}",
+        f"refusing to compare {ticked(shown)} with what `{kind}` writes: {said}",
         f"`{kind} --check` compares the folder `{kind}` writes: name that one with --out; {own}",
     )
 
@@ -291,8 +291,8 @@ def before_replacing(out: Path, protected: Iterable[Path] = (), *, kind: str = "
     except OutputError:
         target = _absolute(out, [folder.parent for folder in guarded])
         if files.kind_of(target.parent, target.name) == "link":
-            return f"remove the link `{out}` (civrules does not follow links)"
-        return f"move `{out}` aside (or delete it) yourself, as `{kind}` replaces only a folder it wrote"
+            return f"remove the link {ticked(out)} (civrules does not follow links)"
+        return f"move {ticked(out)} aside (or delete it) yourself, as `{kind}` replaces only a folder it wrote"
     return None
 
 
@@ -323,9 +323,9 @@ def refuse_links(out: Path, roots: Iterable[Path] = ()) -> Path:
                 link = Path(absolute.anchor, *parts[: index + 1])
                 shown = os.path.relpath(link) if link.is_relative_to(Path.cwd()) else str(link)
                 raise OutputError(
-                    f"refusing to write into `{out}`: `{shown}` is a symbolic link inside the project; "
+                    f"refusing to write into {ticked(out)}: {ticked(shown)} is a symbolic link inside the project; "
                     "civrules does not follow links",
-                    f"civrules writes only into real folders of the project; remove the link `{shown}`, "
+                    f"civrules writes only into real folders of the project; remove the link {ticked(shown)}, "
                     "or give the folder it points at as --out if it is yours",
                 )
             candidate = Path(os.path.realpath(candidate))

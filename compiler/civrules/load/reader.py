@@ -26,6 +26,7 @@ from typing import Any, cast
 import yaml
 
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, stopped
+from civrules.diagnostics.words import ticked
 from civrules.load.document import Document, NodePath, NodeTable, pack_position, unpack_position
 from civrules.load.lines import LINE_END, line_column
 from civrules.support import files
@@ -155,7 +156,7 @@ def read_yaml_file(path: Path, display: str, limits: Limits = Limits()) -> tuple
                 )
             ]
         if refused.kind == "link":
-            message = f"cannot read `{display}`: it is a symbolic link"
+            message = f"cannot read {ticked(display)}: it is a symbolic link"
             return None, [_file_diag(codes.UNREADABLE, display, message, "replace the link by the file itself")]
         return None, [unreadable_file(refused, display)]
     except OSError as error:
@@ -189,7 +190,7 @@ def unreadable_file(refused: files.RefusedError, display: str) -> Diagnostic:
         reason, hint = files.cause(number), "give the file (or a folder above it) a shorter name"
     else:
         reason, hint = files.cause(number), "check the file and its permissions"
-    return _file_diag(codes.UNREADABLE, display, f"cannot read `{display}`: {reason}", hint)
+    return _file_diag(codes.UNREADABLE, display, f"cannot read {ticked(display)}: {reason}", hint)
 
 
 def unreadable_folder(number: int, display: str) -> Diagnostic:
@@ -203,7 +204,7 @@ def unreadable_folder(number: int, display: str) -> Diagnostic:
         hint = "check the disk, then run civrules again"
     else:
         hint = "check the folder and its permissions"
-    message = f"cannot list the folder `{display}`: {files.cause(number)}; the rule files in it are not read"
+    message = f"cannot list the folder {ticked(display)}: {files.cause(number)}; the rule files in it are not read"
     return _file_diag(codes.UNREADABLE, display, message, hint)
 
 

@@ -28,6 +28,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from civrules.diagnostics import Diagnostic, Related, Span, codes
+from civrules.diagnostics.words import ticked
 from civrules.families import Family, default_family, families, family_named, family_of
 from civrules.load import Document, Limits, NodePath, read_yaml_bytes, read_yaml_text
 from civrules.load.header import IDENTITY, headers_of, read_header
@@ -468,7 +469,7 @@ class Workspace:
                 Diagnostic(
                     codes.NO_RULESETS.code,
                     codes.NO_RULESETS.severity,
-                    f"no ruleset manifests in `{self.display(directory)}`",
+                    f"no ruleset manifests in {ticked(self.display(directory))}",
                     Span.at(self.display(self.root)),  # the rules folder named (--rules), not a line of a file
                     hint="run civrules from the project root, or pass --rules DIR",
                 )
@@ -745,7 +746,7 @@ class Workspace:
                 unreadable = [d for d in loaded.diagnostics if d.code == codes.UNREADABLE.code]
                 if loaded.document is None and unreadable:
                     reason = unreadable[0].message.rsplit(": ", 1)[-1]
-                    where = f"the path is relative to `{self.display(self.root)}`"
+                    where = f"the path is relative to {ticked(self.display(self.root))}"
                     close = None
                     if reason == "no such file":
                         from civrules.diagnostics.suggest import closest
@@ -759,11 +760,13 @@ class Workspace:
                             "this variant already reads: delete this entry; change what differs in `overlay:`"
                         )
                     elif close:
-                        where = f"did you mean `{close}`? (paths are relative to `{self.display(self.root)}`)"
+                        where = f"did you mean `{close}`? (paths are relative to {ticked(self.display(self.root))})"
                     elif reason != "no such file" and unreadable[0].hint:
                         where = unreadable[0].hint  # the file is there: what keeps it from being read
                     result.diagnostics.append(
-                        _diag(codes.UNREADABLE, f"`{relative}` cannot be read: {reason}", document.span(at), where)
+                        _diag(
+                            codes.UNREADABLE, f"{ticked(relative)} cannot be read: {reason}", document.span(at), where
+                        )
                     )
                     continue
                 if loaded.kind is not None and loaded.kind != qualify(family, expected):
@@ -771,7 +774,8 @@ class Workspace:
                     result.diagnostics.append(
                         _diag(
                             codes.BAD_KIND,
-                            f"`{relative}` is `kind: {_plain(loaded.kind)}`, but `{_render(at)}` takes `{expected}`",
+                            f"{ticked(relative)} is `kind: {_plain(loaded.kind)}`, "
+                            f"but `{_render(at)}` takes `{expected}`",
                             document.span(at),
                             "move the path to the slot of its kind",
                             (Related(loaded.document.span(("kind",)), "kind declared here"),),
@@ -868,7 +872,7 @@ class Workspace:
                 self.discovery_diagnostics.append(
                     _diag(
                         codes.BAD_PATH,
-                        f"the rules folder `{self.display(self.root)}` is a symbolic link; civrules does not "
+                        f"the rules folder {ticked(self.display(self.root))} is a symbolic link; civrules does not "
                         "follow links (it could lead outside the project)",
                         Span.at(self.display(self.root)),
                         "pass the folder it points at with --rules, if it is yours",
@@ -895,11 +899,11 @@ class Workspace:
                     self.discovery_diagnostics.append(
                         _diag(
                             codes.UNREADABLE,
-                            f"`{display}` holds more than {files.MAX_ENTRIES:,} files and folders: "
+                            f"{ticked(display)} holds more than {files.MAX_ENTRIES:,} files and folders: "
                             f"the rest, from `{entry.relative}` on, is not read",
                             Span.at(display),
                             (
-                                f"keep in `{display}` only rule data: move the other files (images, notes, "
+                                f"keep in {ticked(display)} only rule data: move the other files (images, notes, "
                                 "exports) out of it, or into a folder of their own beside it"
                             )
                             if files.kind_of(self.root, "rulesets") == "dir"
@@ -912,7 +916,7 @@ class Workspace:
                     self.discovery_diagnostics.append(
                         _diag(
                             codes.UNREADABLE,
-                            f"`{display}` is nested more than {files.MAX_DEPTH} folders deep: not read",
+                            f"{ticked(display)} is nested more than {files.MAX_DEPTH} folders deep: not read",
                             Span.at(display),
                             "keep rule files in the folders of their kind (rules/cards, rules/maps, ...)",
                         )
@@ -928,16 +932,16 @@ class Workspace:
         civrules follows no link (and the file is then read without following any, see :meth:`load`).
         """
         if relative.startswith(SHIPPED):
-            return f"`{relative}` begins with `{SHIPPED}`, which names the rules shipped with civrules"
+            return f"{ticked(relative)} begins with `{SHIPPED}`, which names the rules shipped with civrules"
         if relative.startswith(("/", "\\")) or (len(relative) > 1 and relative[1] == ":"):
-            return f"`{relative}` is an absolute path; paths are relative to rules/"
+            return f"{ticked(relative)} is an absolute path; paths are relative to rules/"
         if ".." in Path(relative).parts or ".." in relative.replace("\\", "/").split("/"):
-            return f"`{relative}` contains `..`; paths may not leave rules/"
+            return f"{ticked(relative)} contains `..`; paths may not leave rules/"
         plain = plain_path(relative)
         if plain != relative:
             # One file, one spelling: `uniqueItems` and the files a variant's base reads compare
             # what is written, and `maps/./x.yaml` opens `maps/x.yaml` (round 19: read twice).
-            return f"`{relative}` is `{plain}` spelt otherwise: a file is named one way"
+            return f"{ticked(relative)} is `{plain}` spelt otherwise: a file is named one way"
         root = self.shipped_root if shipped and self.shipped_root is not None else self.root
         parts = [p for p in relative.replace("\\", "/").split("/") if p not in ("", ".")]
         for end in range(1, len(parts) + 1):
@@ -947,7 +951,9 @@ class Workspace:
                 return None
             if kind == "link":
                 shown = "/".join(parts[:end])
-                return f"`{shown}` is a symbolic link; civrules does not follow links (it could lead outside rules/)"
+                return (
+                    f"{ticked(shown)} is a symbolic link; civrules does not follow links (it could lead outside rules/)"
+                )
             if kind != "dir":
                 return None
         return None
@@ -968,10 +974,12 @@ def _suffix_case(relative: str, span: Span, *, named: bool) -> Diagnostic:
     suffix = miscased_suffix(relative) or ""
     renamed = relative[: len(relative) - len(suffix)] + suffix.lower()
     if named:
-        message = f"`{relative}` ends in `{suffix}`: civrules reads rule files ending in `.yaml` or `.yml` only"
-        hint = f"rename the file to `{renamed}` and name it so here"
+        message = f"{ticked(relative)} ends in `{suffix}`: civrules reads rule files ending in `.yaml` or `.yml` only"
+        hint = f"rename the file to {ticked(renamed)} and name it so here"
     else:
-        message = f"`{relative}` ends in `{suffix}`: civrules reads only `.yaml` and `.yml` files, so it is not read"
+        message = (
+            f"{ticked(relative)} ends in `{suffix}`: civrules reads only `.yaml` and `.yml` files, so it is not read"
+        )
         hint = f"rename it to `{PurePosixPath(renamed).name}` (a lower-case suffix)"
     return _diag(codes.SUFFIX_CASE, message, span, hint)
 
@@ -1036,7 +1044,7 @@ def _file_of_the_base(relative: str, at: Span, base: str, named: Span) -> Diagno
     """V010 for a `files:` entry that names, as its base writes it, a file of the base ruleset ``base``."""
     return _diag(
         codes.FILE_OF_THE_BASE,
-        f"`{relative}` is a file of the base ruleset `{base}`, which this variant already reads",
+        f"{ticked(relative)} is a file of the base ruleset `{base}`, which this variant already reads",
         at,
         "delete this entry: a variant has every file of its base; change what differs in `overlay:`",
         (Related(named, f"`{base}` names it here"),),
@@ -1130,7 +1138,7 @@ def _refusal(refused: files.RefusedError, display: str, limits: Limits) -> Diagn
     if refused.kind == "link":
         return _diag(
             codes.BAD_PATH,
-            f"`{display}` is a symbolic link; civrules does not follow links (it could lead outside rules/)",
+            f"{ticked(display)} is a symbolic link; civrules does not follow links (it could lead outside rules/)",
             Span.at(display),
             "replace the link by the file itself",
         )

@@ -56,6 +56,7 @@ from civrules import __version__
 from civrules.diagnostics import Diagnostic, Severity, Span, codes
 from civrules.diagnostics.escape import printable
 from civrules.diagnostics.markup import markdown_block, markdown_text, plain
+from civrules.diagnostics.words import ticked
 from civrules.load import Limits
 from civrules.load.lines import decode
 from civrules.load.reader import scalar_text
@@ -666,7 +667,7 @@ def rules_folder_problem(tried: list[Path]) -> Diagnostic | None:
         try:
             found = path.stat()
         except ValueError:  # a NUL in the name
-            reasons.append(f"`{printable(str(path))}` cannot name a folder (it holds a NUL character)")
+            reasons.append(f"{ticked(printable(str(path)))} cannot name a folder (it holds a NUL character)")
             continue
         except OSError as error:
             why = {
@@ -674,11 +675,11 @@ def rules_folder_problem(tried: list[Path]) -> Diagnostic | None:
                 errno.ENOTDIR: "a part of the path is not a folder",
                 errno.ELOOP: "a symbolic link that leads back to itself",
             }.get(error.errno or 0, printable(error.strerror or str(error)).lower())
-            reasons.append(f"`{shown}`: {why}")
+            reasons.append(f"{ticked(shown)}: {why}")
             continue
         if stat.S_ISDIR(found.st_mode):
             return None
-        reasons.append(f"`{shown}` is not a folder")
+        reasons.append(f"{ticked(shown)} is not a folder")
     return Diagnostic(
         codes.NO_RULESETS.code,
         codes.NO_RULESETS.severity,
@@ -807,7 +808,7 @@ def create_server(rules: Path, limits: Limits | None = None) -> CivrulesServer:
                 break
             if attempt:
                 raise _ContentModified(
-                    f"`{printable(moved[0])}` keeps changing on disk as civrules reads it: "
+                    f"{ticked(printable(moved[0]))} keeps changing on disk as civrules reads it: "
                     "rename again once it is saved"
                 )
             folder.schedule()  # a change the editor did not tell: the next current() reads the files again

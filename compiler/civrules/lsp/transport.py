@@ -46,6 +46,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.protocol import LanguageServerProtocol
 
 from civrules.diagnostics.markup import plain
+from civrules.diagnostics.words import ticked
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -268,7 +269,7 @@ class CivrulesProtocol(LanguageServerProtocol):
             types.WINDOW_LOG_MESSAGE,
             types.LogMessageParams(
                 type=types.MessageType.Warning,
-                message=f"civrules: ignored a change to `{shown}`, which was not opened (`textDocument/didOpen` "
+                message=f"civrules: ignored a change to {ticked(shown)}, which was not opened (`textDocument/didOpen` "
                 "comes first); further such changes are ignored silently",
             ),
         )
@@ -289,7 +290,7 @@ class CivrulesProtocol(LanguageServerProtocol):
         if document.version is not None and version <= document.version:
             self._warn_once(
                 ("version", uri),
-                f"civrules: ignored a change to `{_shown(uri)}` numbered {version}, not after the version "
+                f"civrules: ignored a change to {ticked(_shown(uri))} numbered {version}, not after the version "
                 f"{document.version} it has (versions only increase): it is an older text, and the buffer "
                 "stays as it was; further such changes to it are ignored silently",
             )
@@ -308,7 +309,7 @@ class CivrulesProtocol(LanguageServerProtocol):
                     types.WINDOW_LOG_MESSAGE,
                     types.LogMessageParams(
                         type=types.MessageType.Warning,
-                        message=f"civrules: ignored a ranged change to `{_shown(uri)}` whose range is not in "
+                        message=f"civrules: ignored a ranged change to {ticked(_shown(uri))} whose range is not in "
                         "the buffer the server has (the server asks for whole texts: Full sync); the buffer "
                         "stays as it was, and ranged changes to it are ignored until the editor sends its "
                         "whole text (save, or reopen the file)",
@@ -328,7 +329,7 @@ class CivrulesProtocol(LanguageServerProtocol):
             return
         self._warn_once(
             ("open", uri),
-            f"civrules: `{_shown(uri)}` was opened again without being closed (`textDocument/didClose` comes "
+            f"civrules: {ticked(_shown(uri))} was opened again without being closed (`textDocument/didClose` comes "
             "between): its buffer is read from the second open",
         )
 

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from civrules.checks import RULE_INDEX, Check
 from civrules.diagnostics import Diagnostic, Span, cap_per_file, codes, sort_diagnostics
+from civrules.diagnostics.words import ticked
 from civrules.families import Family
 from civrules.load import Document, Limits
 from civrules.load.splice import Spliced, splice_document
@@ -582,7 +583,7 @@ def unused_files(workspace: Workspace, loaded: Sequence[LoadedRuleset]) -> list[
                 Diagnostic(
                     codes.UNUSED_FILE.code,
                     codes.UNUSED_FILE.severity,
-                    f"`{relative}` is not used by any ruleset",
+                    f"{ticked(relative)} is not used by any ruleset",
                     Span.at(one.path),
                     "list it under `files:` in a ruleset manifest, or delete it",
                 )

@@ -31,6 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from civrules.diagnostics.words import ticked
+
 #: What each tag of `git ls-files -t` means here (others, modified, deleted).
 _STATES = {
     "?": "untracked",
@@ -211,13 +213,13 @@ def _git(git: str, where: Path, environment: dict[str, str], *arguments: str) ->
         )
     except OSError as error:
         raise StagedError(
-            f"--staged could not run git in `{where}`: {error.strerror or error}",
+            f"--staged could not run git in {ticked(where)}: {error.strerror or error}",
             "check that git runs, or leave --staged out",
         ) from None
     if done.returncode != 0:
         said = " ".join(done.stderr.decode("utf-8", "replace").split())[:300] or f"status {done.returncode}"
         raise StagedError(
-            f"--staged: git cannot list what is staged in `{where}` ({said})",
+            f"--staged: git cannot list what is staged in {ticked(where)} ({said})",
             "run it in a git repository that holds the rules folder (as pre-commit does), or leave --staged out",
         )
     return done.stdout
