@@ -79,9 +79,10 @@ def _shortest(parsed: Any) -> str:
 FREE_TEXT = {
     "\\S": ("house rule", " \n\t "),
     "^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))"
-    "(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))": (
-        "house rule: a dearer canal",
-        "cash1981/playciv@abc:x.ts",
+    "(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))"
+    "(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))": (
+        "house rule: a dearer canal (as cash1981/playciv@0123456789abcdef0123456789abcdef01234567:x.ts has it)",
+        "a dearer canal (cash1981/playciv:x.ts)",
     ),
 }
 
