@@ -51,8 +51,11 @@ FILES = (
 #: raises UnknownIdError (a KeyError) naming the closest key; 2.8 the players a ruleset seats
 #: (``records.PlayerRange``, every package's ``PLAYERS``) and the refusal of a game object listed more
 #: times than the game has of it (``errors.at_most``, ``once_each``); 2.9 the citation of each field
-#: a variant changed of an entity (``ENTITY_FIELD_SOURCES`` on ``RulesetPackageBase`` and the views).
-VERSION = "2.9.0"
+#: a variant changed of an entity (``ENTITY_FIELD_SOURCES`` on ``RulesetPackageBase`` and the views);
+#: 2.10 the wording of a fact a helper lacks by why it lacks it (``errors.not_given``: recorded
+#: unknown, with the data's why, or left out by the ruleset; ``UnknownFactError.what``, ``field``,
+#: ``reason``), and ``errors.Told``, through which a package's helpers call the rule logic.
+VERSION = "2.10.0"
 
 
 def runtime_distribution(

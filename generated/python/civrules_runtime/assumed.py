@@ -14,9 +14,10 @@ mapping where one belongs a NotACollectionError; the ids are the package's to ch
 
 from __future__ import annotations
 
-from types import MappingProxyType
+from functools import wraps
+from types import FunctionType, MappingProxyType
 
-from .errors import NotACollectionError, OutOfDomainError, unknown_id, within
+from .errors import NotACollectionError, OutOfDomainError, UnknownFactError, reword, unknown_id, within
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -106,6 +107,21 @@ def fill(
     return MappingProxyType(filled)
 
 
+def _told(method: Callable[..., object]) -> Callable[..., object]:
+    """``method`` of a view, its UnknownFactError worded with the package's unknown facts
+    (:func:`civrules_runtime.errors.reword`)."""
+
+    @wraps(method)
+    def told(self: AssumedView, *args: object, **kwargs: object) -> object:
+        try:
+            return method(self, *args, **kwargs)
+        except UnknownFactError as error:
+            reword(error, self._package.UNKNOWN_FACTS)
+            raise
+
+    return told
+
+
 class AssumedView:
     """A view of a package with assumptions: the package's every name (forwarded, or replaced by the
     family's view where an assumption filled a fact), the assumptions (``ASSUMPTIONS``), and
@@ -122,6 +138,14 @@ class AssumedView:
     #: The family's ``Assumptions`` record, set by each family's view: any other value given to
     #: ``assuming()`` (None, a dict, another family's record) is a TypeError naming it.
     ASSUMPTIONS_TYPE: type = object
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        # A family's helpers call its rule logic over the view's tables: a fact still missing is
+        # worded with the package's unknown facts, as the package's own helpers word it.
+        super().__init_subclass__(**kwargs)
+        for name, member in list(vars(cls).items()):
+            if not name.startswith("_") and isinstance(member, FunctionType):
+                setattr(cls, name, _told(member))
 
     def __init__(self, package: RulesetPackageBase, assumptions: object) -> None:
         expected = self.ASSUMPTIONS_TYPE

@@ -3,17 +3,44 @@
 from __future__ import annotations
 
 import heapq
+from types import ModuleType
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
     from typing import TypeVar
 
+    from .records import UnknownFact
+
     T = TypeVar("T")
 
 
 class UnknownFactError(LookupError):
-    """A helper needed a fact the sources do not give (it is None in the data)."""
+    """A helper needed a fact the ruleset does not give (it is None in the data).
+
+    Made by :func:`not_given`, it says which of two cases it is, each truthfully: a fact the rule
+    data records as unknown (``{unknown: why}``) is "not given by the sources", with ``reason``, the
+    data's why; a fact the ruleset leaves out (an optional field a variant or a house ruleset does
+    not write, a rule its family has not) is one "this ruleset does not give", and ``reason`` is
+    None. ``what`` names the fact in words, ``field`` where the data holds it
+    (``cards[law].cost``, ``hand_limit.commodity_cards``); both are None for an error made
+    otherwise."""
+
+    what: str | None
+    field: str | None
+    reason: str | None
+    hint: str
+
+    def __init__(
+        self,
+        *args: object,
+        what: str | None = None,
+        field: str | None = None,
+        reason: str | None = None,
+        hint: str = "",
+    ) -> None:
+        super().__init__(*args)
+        self.what, self.field, self.reason, self.hint = what, field, reason, hint
 
 
 class UnknownIdError(KeyError, ValueError):
@@ -171,3 +198,92 @@ def _spelling(table: Mapping[str, object]) -> tuple[dict[int, list[str]], str]:
         _SPELLINGS.clear()
     _SPELLINGS[id(table)] = (table, by_length, named)
     return by_length, named
+
+
+def not_given(
+    what: str, field: str, unknown: Iterable[UnknownFact] | Mapping[str, str] = (), hint: str = ""
+) -> UnknownFactError:
+    """The UnknownFactError of a fact ``what`` (in words: "the hand limit") that a helper needs and
+    the data's ``field`` (``hand_limit.commodity_cards``) does not hold, worded by why it does not:
+
+    - the data records it, or a value holding it (``cards[law]`` for ``cards[law].cost``), as
+      unknown, one of ``unknown`` (a package's UNKNOWN_FACTS, or their reasons by field): "the hand
+      limit is not given by the sources: <the data's why>";
+    - otherwise the ruleset does not write it (a variant or a house ruleset without the optional
+      field, a family without the rule), or the caller could not say (a runtime function called
+      without the package's unknown facts: :class:`Told` words it again where they are known):
+      "this ruleset does not give the hand limit (hand_limit.commodity_cards)". Never "not in the
+      sources", which the data does not say of a fact it leaves out.
+
+    ``hint`` (what the fact decides, how an engine may supply it) is said too, before the data's why.
+    """
+    from collections.abc import Mapping  # loaded already: the standard library's own imports need it
+
+    reasons = unknown if isinstance(unknown, Mapping) else _reasons(unknown)
+    reason = _reason(field, reasons)
+    if reason is not None:  # the data's why last, as written
+        message = f"{what} is not given by the sources{f' ({hint})' if hint else ''}: {reason}"
+    else:
+        message = f"this ruleset does not give {what} ({field}){f': {hint}' if hint else ''}"
+    return UnknownFactError(message, what=what, field=field, reason=reason, hint=hint)
+
+
+def _reasons(unknown: Iterable[UnknownFact]) -> dict[str, str]:
+    return {fact.field: fact.reason for fact in unknown}
+
+
+def _reason(field: str, reasons: Mapping[str, str]) -> str | None:
+    """The reason the data gives for ``field`` being unknown, or for the nearest value holding it
+    (``cards[law]``, then ``cards``): None where none of them is recorded unknown."""
+    if not reasons:
+        return None
+    end = len(field)
+    while end > 0:
+        found = reasons.get(field[:end])
+        if found is not None:
+            return found
+        end = max(field.rfind(".", 0, end), field.rfind("[", 0, end))
+    return None
+
+
+def reword(error: UnknownFactError, unknown: Iterable[UnknownFact] | Mapping[str, str]) -> None:
+    """Word ``error`` again, in place, with ``unknown`` (a package's UNKNOWN_FACTS, or their reasons
+    by field), where :func:`not_given` made it without them and the data records its fact as
+    unknown: it then says the fact is not given by the sources, and why (``reason``)."""
+    if error.field is None or error.what is None or error.reason is not None:
+        return
+    again = not_given(error.what, error.field, unknown, error.hint)
+    if again.reason is not None:
+        error.args, error.reason = again.args, again.reason
+
+
+class Told(ModuleType):
+    """A runtime module's functions as one package calls them: an UnknownFactError that
+    :func:`not_given` made without the package's unknown facts (``reason`` None) is worded again
+    with them (``unknown``: its UNKNOWN_FACTS), so a fact the data records as unknown is said to be
+    not given by the sources, with the data's why, and one the ruleset leaves out is said to be one
+    it does not give. A package's helpers call the family's rule logic through it; anything that is
+    no function is the module's own."""
+
+    def __init__(self, module: ModuleType, unknown: Iterable[UnknownFact]) -> None:
+        super().__init__(module.__name__, module.__doc__)  # a module still, as the package's ``logic``
+        self._module = module
+        self._reasons = _reasons(unknown)
+
+    def __getattr__(self, name: str) -> object:
+        found = getattr(self._module, name)
+        if not callable(found) or isinstance(found, type):
+            return found
+        reasons = self._reasons
+
+        def told(*args: object, **kwargs: object) -> object:
+            try:
+                return found(*args, **kwargs)
+            except UnknownFactError as error:
+                reword(error, reasons)
+                raise
+
+        told.__name__ = told.__qualname__ = name
+        told.__doc__ = found.__doc__
+        self.__dict__[name] = told  # made once: later calls find it without __getattr__
+        return told

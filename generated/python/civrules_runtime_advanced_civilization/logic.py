@@ -20,6 +20,7 @@ from civrules_runtime.errors import (
     collection,
     copies,
     flag,
+    not_given,
     once_each,
     some_ids,
     unknown_id,
@@ -138,7 +139,7 @@ def purchase_cost(
     credit = credit_toward(matrix, owned, target)  # the cards owned checked before the cost is looked up
     cost = cards[target].cost
     if cost is None:
-        raise UnknownFactError(f"the cost of {target} is not in the sources")
+        raise not_given(f"the cost of {target}", f"cards[{target}].cost")
     return max(0, cost - credit)
 
 
@@ -181,11 +182,13 @@ def set_value(
             f"drawn_in={str(drawn)!r}: {good} is a good of the {commodity.block} block, drawn only there"
         )
     if formula is None:
-        raise UnknownFactError("how a set of commodity cards is valued is not in the sources")
+        raise not_given("how a set of commodity cards is valued", "set_value.formula")
     if formula != COUNT_SQUARED_TIMES_VALUE:
         raise UnknownFactError(f"the set value formula {formula!r} is not one these helpers know")
-    if commodity.value is None or commodity.count is None:
-        raise UnknownFactError(f"the value or count of {good} is not in the sources")
+    if commodity.value is None:
+        raise not_given(f"the value of {good}", f"commodities[{good}].value")
+    if commodity.count is None:
+        raise not_given(f"the count of {good}", f"commodities[{good}].count")
     within(n, "n", 0, commodity.count, f"the cards in a set of {good}")
     cards = min(n + mining_extra_cards, commodity.count) if n and mining and commodity.mining else n
     value = cards * cards * commodity.value
@@ -397,9 +400,9 @@ def calamity_amount(
         raise UnknownIdError(f"{calamity} has no effect {effect!r} (its effects: {ids})")
     held_modifiers, held_immunities = modifiers[calamity], immunities[calamity]
     if held_modifiers is None:
-        raise UnknownFactError(f"the civilization cards that change {calamity} are not in the sources")
+        raise not_given(f"the civilization cards that change {calamity}", f"calamities[{calamity}].modifiers")
     if held_immunities is None:
-        raise UnknownFactError(f"who is immune to {calamity} is not in the sources")
+        raise not_given(f"who is immune to {calamity}", f"calamities[{calamity}].immune")
     if found.side != side:
         raise OutOfDomainError(f"{calamity}.{effect} is an effect on the {found.side} victim, not the {side}")
     base, all_but, limit = found.amount, found.all_but, None
@@ -458,7 +461,7 @@ def _effect(
         if not _has(every, effect):
             raise unknown_id(effect, every, "calamity effect")
     if listed is None:
-        raise UnknownFactError(f"the effects of {calamity} are not in the sources")
+        raise not_given(f"the effects of {calamity}", f"calamities[{calamity}].effects")
     return listed, found
 
 
@@ -510,7 +513,7 @@ def effects_held(cards: "Mapping[str, Card]", held: "Iterable[str]", kind: str |
     for card in held_cards(cards, held, "held"):
         attributes = cards[card].attributes
         if attributes is None:
-            raise UnknownFactError(f"the abilities of {card} are not in the sources")
+            raise not_given(f"the abilities of {card}", f"cards[{card}].attributes")
         out.extend(e for a in attributes for e in a.effects if wanted is None or e.kind == wanted)
     return tuple(out)
 
@@ -530,7 +533,7 @@ def hand_limit(
     if players is not None:
         _player_count(players, counts)
     if limit is None:
-        raise UnknownFactError("the hand limit is not in the sources")
+        raise not_given("the hand limit", "hand_limit")
     base = limit.commodity_cards
     if limit.by_players:
         if players is None:
@@ -538,13 +541,13 @@ def hand_limit(
             raise OutOfDomainError(f"the hand limit depends on the number of players: give players= ({bands})")
         found = [b.commodity_cards for b in limit.by_players if b.players_min <= players <= b.players_max]
         if not found:
-            raise UnknownFactError(f"the hand limit of a game of {players} players is not in the sources")
+            raise not_given(f"the hand limit of a game of {players} players", "hand_limit.by_players")
         base = found[0]
     if base is None:
-        raise UnknownFactError("the hand limit is not in the sources")
+        raise not_given("the hand limit", "hand_limit.commodity_cards")
     changes = [change for card, change in limit.card_changes if card in owned]
     if len(changes) > 1 and not limit.cumulative:
-        raise UnknownFactError("how the hand-limit changes of several cards combine is not in the sources")
+        raise not_given("how the hand-limit changes of several cards combine", "hand_limit.card_changes_cumulative")
     return max(0, base + sum(changes))
 
 
@@ -552,10 +555,10 @@ def tax_rates(taxation: Taxation | None, cards: "Mapping[str, Card]", held: "Ite
     collection(held, "held")
     owned = set(held_cards(cards, held, "held"))
     if taxation is None or taxation.tokens_per_city is None:
-        raise UnknownFactError("the tax rate is not in the sources")
+        raise not_given("the tax rate", "taxation" if taxation is None else "taxation.tokens_per_city")
     changes = [c for c in taxation.rate_changes if c.card in owned]
     if len(changes) > 1 and not taxation.cumulative:
-        raise UnknownFactError("how the tax-rate changes of several cards combine is not in the sources")
+        raise not_given("how the tax-rate changes of several cards combine", "taxation.rate_changes_combination")
     low = taxation.tokens_per_city - sum(c.lower_by for c in changes)
     high = taxation.tokens_per_city + sum(c.raise_by for c in changes)
     return tuple(range(max(0, low), high + 1))
@@ -582,14 +585,14 @@ def _groups_covered(cards: "Mapping[str, Card]", held: "list[str]", count_both: 
 def _groups(cards: "Mapping[str, Card]", card: str) -> "tuple[str, ...]":
     groups = cards[card].groups
     if groups is None:
-        raise UnknownFactError(f"the groups of {card} are not in the sources")
+        raise not_given(f"the groups of {card}", f"cards[{card}].groups")
     return groups
 
 
 def _cost(cards: "Mapping[str, Card]", card: str) -> int:
     cost = cards[card].cost
     if cost is None:
-        raise UnknownFactError(f"the cost of {card} is not in the sources")
+        raise not_given(f"the cost of {card}", f"cards[{card}].cost")
     return cost
 
 
@@ -599,7 +602,7 @@ def _requirements_met(
 ) -> bool:  # fmt: skip
     need = epochs[epoch].requirements[level]
     if not need.known:
-        raise UnknownFactError(f"the entry requirements of {epoch} are not in the sources")
+        raise not_given(f"the entry requirements of {epoch}", f"epochs[{epoch}].requirements")
     if need.min_cities is not None and cities < need.min_cities:
         return False
     if need.min_card_groups is not None or need.all_card_groups:
@@ -619,7 +622,7 @@ def _requirements_met(
         for card in held:
             worth = cards[card].victory_points
             if worth is None:
-                raise UnknownFactError(f"the victory points of {card} are not in the sources")
+                raise not_given(f"the victory points of {card}", f"cards[{card}].victory_points")
             points += worth
         if points < need.min_victory_points:
             return False
@@ -629,10 +632,10 @@ def _requirements_met(
 def _track(tracks: "Mapping[str, Mapping[str, AstTrack]]", nation: str, level: str) -> AstTrack:
     by_level = tracks.get(nation)
     if by_level is None:
-        raise UnknownFactError(f"the A.S.T. track of {nation} is not in the sources")
+        raise not_given(f"the A.S.T. track of {nation}", f"ast.tracks[{nation}]")
     track = by_level.get(level)
     if track is None:
-        raise UnknownFactError(f"the A.S.T. track of {nation} at level {level!r} is not in the sources")
+        raise not_given(f"the A.S.T. track of {nation} at level {level!r}", f"ast.tracks[{nation}]")
     return track
 
 
@@ -643,16 +646,18 @@ def _space_value(track: AstTrack, space: int, finish: "tuple[int, int | None, bo
     package built before it was passed, or a track of unknown length), so an unlisted space is a
     value the sources do not give, as it was read then."""
     if track.space_values is None:
-        raise UnknownFactError(f"the A.S.T. values of {track.nation} are not in the sources")
+        raise not_given(f"the A.S.T. values of {track.nation}", f"ast.tracks[{track.nation}].space_values")
     for listed, value in track.space_values:
         if listed == space:
             if value is None:
-                raise UnknownFactError(f"the value of space {space} of {track.nation} is not in the sources")
+                raise not_given(
+                    f"the value of space {space} of {track.nation}", f"ast.tracks[{track.nation}].space_values"
+                )
             return value
     if finish is not None and space == finish[0]:
         if finish[2]:
-            raise UnknownFactError(
-                f"the card value of the finish (space {space}) of {track.nation} is not in the sources"
+            raise not_given(
+                f"the card value of the finish (space {space}) of {track.nation}", "ast.finish_space_min_card_value"
             )
         return finish[1]
     if finish is not None and not track.space_values:
@@ -696,10 +701,10 @@ def can_enter_epoch(
         return True
     track = _track(tracks, nation, at)
     if track.epoch_starts is None:
-        raise UnknownFactError(f"the A.S.T. track of {nation} is not in the sources")
+        raise not_given(f"where the epochs start on the A.S.T. track of {nation}", f"ast.tracks[{nation}].epoch_starts")
     first = next((space for listed, space in track.epoch_starts if listed == epoch), None)
     if first is None:
-        raise UnknownFactError(f"where {epoch} starts on the A.S.T. track of {nation} is not in the sources")
+        raise not_given(f"where {epoch} starts on the A.S.T. track of {nation}", f"ast.tracks[{nation}].epoch_starts")
     needed = _space_value(track, first, _finish(settings, track))
     return needed is None or sum(_cost(cards, card) for card in owned) >= needed
 
@@ -721,8 +726,10 @@ def can_enter_space(
     track = _track(tracks, nation, at)
     finish = _finish(settings, track)
     spaces = track.spaces if track.spaces is not None else None if finish is None else _ast(settings or {})[0]
-    if track.epoch_starts is None or spaces is None:
-        raise UnknownFactError(f"the A.S.T. track of {nation} is not in the sources")
+    if track.epoch_starts is None:
+        raise not_given(f"where the epochs start on the A.S.T. track of {nation}", f"ast.tracks[{nation}].epoch_starts")
+    if spaces is None:
+        raise not_given(f"the length of the A.S.T. track of {nation}", "ast.spaces_per_track")
     starts = sorted(track.epoch_starts, key=lambda item: item[1])
     within(space, "space", starts[0][1], starts[0][1] + spaces - 1, f"the spaces of the A.S.T. track of {nation}")
     epoch = starts[0][0]
@@ -750,12 +757,12 @@ def _phase_fact(phases: "Mapping[str, Phase]", phase: str, field: str, what: str
     found = phases.get(phase)
     value = None if found is None else getattr(found, field)
     if value is None:
-        # The data writes no such number: the runtime cannot tell whether the sources lack it or
-        # the data does not hold it (Mega Civilization's calamity limit was in its cited source).
-        raise UnknownFactError(
-            f"this ruleset does not give {what} (the {phase} phase's {field}): "
-            f"an engine may supply it with assuming(Assumptions({field}=...))"
-        )
+        # The data writes no such number, or records it as unknown: not_given says which (Mega
+        # Civilization's calamity limit, once said to be missing from the sources, was in its cited one).
+        raise not_given(
+            what, f"sequence_of_play.phases[{phase}].{field}",
+            hint=f"an engine may supply it with assuming(Assumptions({field}=...))",
+        )  # fmt: skip
     return value
 
 
@@ -802,7 +809,7 @@ def trade_problems(
         if card in calamities:
             tradable = calamities[card].tradable
             if tradable is None:
-                raise UnknownFactError(f"whether {card} is tradable is not in the sources")
+                raise not_given(f"whether {card} is tradable", f"calamities[{card}].tradable")
             if not tradable:
                 problems.append(f"{card} is a non-tradable calamity: it is kept until trading ends, never traded")
     return tuple(problems)
@@ -900,7 +907,7 @@ def _tradable(calamities: "Mapping[str, Calamity] | None", calamity: str, traded
     if found is None:
         return
     if found.tradable is None:
-        raise UnknownFactError(f"whether {calamity} is tradable is not in the sources")
+        raise not_given(f"whether {calamity} is tradable", f"calamities[{calamity}].tradable")
     if not found.tradable:
         cited = f" ({', '.join(found.rules)})" if found.rules else ""
         raise OutOfDomainError(
@@ -918,7 +925,7 @@ def _trader_spared(
     UnknownFactError where the calamity's immunities are unknown."""
     listed = immunities[calamity]
     if listed is None:
-        raise UnknownFactError(f"who is immune to {calamity} is not in the sources")
+        raise not_given(f"who is immune to {calamity}", f"calamities[{calamity}].immune")
     for immunity in listed:
         if (
             immunity.who == "trading_player"
@@ -977,9 +984,10 @@ def calamities_suffered(
 def _severity(calamity: str, table: "Mapping[str, Calamity] | None") -> str:
     found = None if table is None else table.get(calamity)
     if found is None or found.severity is None:
-        raise UnknownFactError(
-            f"whether {calamity} is a major or a minor calamity is not given by this ruleset (CALAMITIES), "
-            "and its calamity limit counts them apart"
+        raise not_given(
+            f"whether {calamity} is a major or a minor calamity",
+            f"calamities[{calamity}].severity",
+            hint="its calamity limit counts them apart",
         )
     return str(found.severity)
 
@@ -1012,9 +1020,10 @@ def _unit_values(phases: "Mapping[str, Phase]") -> "tuple[int, int]":
     found = phases.get("resolution_of_calamities")
     value = None if found is None else found.unit_points
     if value is None:
-        raise UnknownFactError(
-            "this ruleset does not give what a city and a token count for (the resolution_of_calamities phase's "
-            "unit_points): an engine may supply it with assuming(Assumptions(unit_points=...))"
+        raise not_given(
+            "what a city and a token count for",
+            "sequence_of_play.phases[resolution_of_calamities].unit_points",
+            hint="an engine may supply it with assuming(Assumptions(unit_points=...))",
         )
     return value
 
@@ -1042,7 +1051,7 @@ def finish_space(
     track = _track(tracks, nation, levels[0] if level is None else _level(levels, level))
     spaces = track.spaces if track.spaces is not None else per_track
     if spaces is None:
-        raise UnknownFactError(f"the length of the A.S.T. track of {nation} is not in the sources, nor its finish")
+        raise not_given(f"the length of the A.S.T. track of {nation}, and so its finish", "ast.spaces_per_track")
     return start + spaces - 1
 
 

@@ -87,7 +87,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "2.0.1"
+__version__ = "2.1.0"
 
 __all__ = [
     "Action",

@@ -18,6 +18,7 @@ from civrules_runtime.errors import (
     UnknownIdError,
     collection,
     flag,
+    not_given,
     once_each,
     unknown_id,
     within,
@@ -130,7 +131,7 @@ def research_cost(research: Research, wonders: "Mapping[str, Wonder]", level: in
     within(level, "level", 1, max(research.costs, default=None), "the levels of the research table")
     cost = research.costs.get(level)
     if cost is None:
-        raise UnknownFactError(f"the research cost of level {level} is not in the sources")
+        raise not_given(f"the research cost of level {level}", "research.costs")
     return max(0, cost - discount)
 
 
@@ -152,7 +153,7 @@ def trade_after_research(
     if not research.spends_all_trade:
         return trade - cost
     if research.trade_kept_per_coin is None:
-        raise UnknownFactError("the trade a coin keeps after research is not in the sources")
+        raise not_given("the trade a coin keeps after research", "research.trade_kept_per_coin")
     return min(trade, coins * research.trade_kept_per_coin)
 
 
@@ -163,7 +164,9 @@ def _rows(technologies: "Mapping[str, Technology]", pyramid: "Iterable[str]", st
         if tech_id == starting:
             level = 1  # a starting technology always sits in the base row (p12)
         elif tech.level is None:
-            raise UnknownFactError(f"the level of {tech_id} is not in the sources: the pyramid cannot be judged")
+            raise not_given(
+                f"the level of {tech_id}", f"technologies[{tech_id}].level", hint="the pyramid cannot be judged"
+            )
         else:
             level = tech.level
         rows[level] = rows.get(level, 0) + 1
@@ -185,12 +188,14 @@ def may_place_technology(
     if technology in held:
         return False
     if tech.level is None:
-        raise UnknownFactError(f"the level of {technology} is not in the sources: its place cannot be judged")
+        raise not_given(
+            f"the level of {technology}", f"technologies[{technology}].level", hint="its place cannot be judged"
+        )
     rows = _rows(technologies, held, starting)
     if tech.level == 1:
         return True
     if rules.one_more_below is None:
-        raise UnknownFactError("how many technologies a row needs below a new one is not in the sources")
+        raise not_given("how many technologies a row needs below a new one", "pyramid.each_level_needs_one_more_below")
     if rules.top_level is not None and tech.level > rules.top_level:
         return False
     below, row = rows.get(tech.level - 1, 0), rows.get(tech.level, 0)
@@ -224,7 +229,7 @@ def unit_cost(units: "Mapping[str, UnitType]", unit: str, rank: int) -> int:
     for item in found.ranks:
         if item.rank == rank:
             if item.cost is None:
-                raise UnknownFactError(f"the cost of {unit} at rank {rank} is not in the sources")
+                raise not_given(f"the cost of {unit} at rank {rank}", f"unit_types[{unit}].ranks[{rank}].cost")
             return item.cost
     raise UnknownIdError(f"{unit} has no rank {rank}: ranks {ranks}")
 
@@ -236,7 +241,7 @@ def may_stand_on(
     found = entry(buildings, building, "building")
     entry(terrains, terrain, "terrain")
     if found.terrains is None:
-        raise UnknownFactError(f"the terrains of {building} are not in the sources")
+        raise not_given(f"the terrains of {building}", f"buildings[{building}].terrains")
     return terrain in found.terrains
 
 
@@ -247,10 +252,8 @@ def upgrade_of(
     data's reason, where the sources leave it open."""
     found = entry(buildings, building, "building")
     if found.upgrade_unknown:
-        field = f"buildings[{building}].upgrade_of"
-        why = next((fact.reason for fact in unknown_facts if fact.field == field), None)
-        raise UnknownFactError(
-            f"whether {building} is the upgrade of another building is not in the sources" + (f": {why}" if why else "")
+        raise not_given(
+            f"whether {building} is the upgrade of another building", f"buildings[{building}].upgrade_of", unknown_facts
         )
     return found.upgrade_of
 
@@ -280,7 +283,7 @@ def battle_hand_size(
     flag(defending_city, "defending_city")
     bonus = 0 if government is None else entry(governments, government, "government").battle_hand or 0
     if hand.base is None or hand.per_extra_figure is None or (defending_city and hand.defending_city is None):
-        raise UnknownFactError("the battle hand's size is not in the sources")
+        raise not_given("the battle hand's size", "combat.battle_hand")
     size = hand.base + hand.per_extra_figure * max(figures - 1, 0) + bonus
     return size + (hand.defending_city or 0 if defending_city else 0)
 
@@ -354,7 +357,7 @@ def wonder_cost(
     found = entry(wonders, wonder, "wonder")
     held = held_once(technologies, held, "technologies", "technology", ONE_TECHNOLOGY)
     if found.cost is None:
-        raise UnknownFactError(f"the cost of {wonder} is not in the sources")
+        raise not_given(f"the cost of {wonder}", f"wonders[{wonder}].cost")
     if found.discount_technology is not None and found.discount_technology in set(held):
         return found.discount_cost if found.discount_cost is not None else found.cost
     return found.cost
@@ -390,10 +393,10 @@ def victories_met(
                 continue
             ends = [s.position for s in spaces.values() if s.kind == "culture_victory"]
             if not ends:
-                raise UnknownFactError("the culture track's spaces are not in the sources")
+                raise not_given("the culture track's spaces", "spaces")
             hit = culture_space >= min(ends)
         else:
-            raise UnknownFactError(f"what {victory.id} needs is not in the sources")
+            raise not_given(f"what {victory.id} needs", f"victories[{victory.id}]")
         if hit:
             met.append(victory.id)
     return tuple(met)
@@ -403,7 +406,7 @@ def unlocks_of(technologies: "Mapping[str, Technology]", technology: str) -> Unl
     """What ``technology`` unlocks; UnknownFactError where no source gives it."""
     found = entry(technologies, technology, "technology")
     if found.unlocks is None:
-        raise UnknownFactError(f"what {technology} unlocks is not in the sources: it cannot be judged")
+        raise not_given(f"what {technology} unlocks", f"technologies[{technology}].unlocks", hint="it cannot be judged")
     return found.unlocks
 
 
@@ -424,7 +427,7 @@ def unlocked_by(technologies: "Mapping[str, Technology]", item: str, *items: "Ma
     found = by_item.get(item, ())
     if not found and silent:
         raise UnknownFactError(
-            f"no technology known unlocks {item}, and what {silent} technologies unlock is not in the sources"
+            f"no technology known unlocks {item}, and this ruleset does not give what {silent} technologies unlock"
         )
     return found
 

@@ -2,12 +2,14 @@
 
 Every helper accepts ids as strings or as the id enums, rejects an id or a vocabulary value the
 ruleset does not have with UnknownIdError (a KeyError), and raises UnknownFactError where the answer
-depends on a fact the sources do not give.
+depends on a fact the ruleset does not give: one its data records as unknown (the message gives
+the data's why) or one it leaves out.
 """
 
 from __future__ import annotations
 
 from civrules_runtime.errors import DraftRulesetError, an_id
+from civrules_runtime.errors import Told as _Told
 from civrules_runtime_advanced_civilization import logic
 
 from . import data
@@ -38,6 +40,12 @@ if TYPE_CHECKING:
         NationIdName,
     )
 
+if not TYPE_CHECKING:
+    # The rule logic as this package calls it: a fact the data records as unknown is refused with
+    # the data's why ("... is not given by the sources: ..."), one it leaves out as one this ruleset
+    # does not give (civrules_runtime.errors.not_given).
+    logic = _Told(logic, data.UNKNOWN_FACTS)
+
 
 def require_complete() -> None:
     """Raise DraftRulesetError when the ruleset is a draft (facts a game needs are unknown)."""
@@ -67,7 +75,7 @@ def credit_toward(owned: Iterable[CardIdName], target: CardIdName) -> int:
 def purchase_cost(owned: Iterable[CardIdName], target: CardIdName) -> int:
     """What ``target`` costs a holder of ``owned``: its cost less credits, never below zero.
 
-    Raises UnknownFactError when the card's cost is not in the sources.
+    Raises UnknownFactError when the ruleset does not give the card's cost.
 
     >>> purchase_cost(["agriculture"], "cloth_making")
     35
@@ -351,7 +359,7 @@ def reduction_points(tokens_left: int) -> int:
 
 def finish_space(nation: NationIdName, level: AstLevelName | None = None) -> int:
     """The finish square of ``nation``'s A.S.T. track (34.1 A); UnknownFactError when the track's
-    length is not in the sources (supply it with :func:`assuming`)."""
+    length is not given (supply it with :func:`assuming`)."""
     return logic.finish_space(data.SETTINGS, data.AST_TRACKS, data.NATIONS, data.AST_LEVELS, nation, level)
 
 

@@ -2,13 +2,15 @@
 
 Every helper accepts ids as strings or as the id enums, rejects an id the ruleset does not have with
 UnknownIdError (a KeyError), and raises UnknownFactError where the answer depends on a fact the
-sources do not give. Goods are a mapping (good id → how many) or an iterable of good ids, one per
-unit; ``location`` in a cost is a built location (or a foundation) discarded.
+ruleset does not give: one its data records as unknown (the message gives the data's why) or one
+it leaves out. Goods are a mapping (good id → how many) or an iterable of good ids, one per unit;
+``location`` in a cost is a built location (or a foundation) discarded.
 """
 
 from __future__ import annotations
 
 from civrules_runtime.errors import DraftRulesetError, an_id
+from civrules_runtime.errors import Told as _Told
 from civrules_runtime_imperial_settlers import logic
 
 from . import data
@@ -22,6 +24,12 @@ if TYPE_CHECKING:
     from civrules_runtime_imperial_settlers.vocab import RazeTargetName
 
     from .ids import CardIdName, DeckIdName, FactionIdName, GoodIdName
+
+if not TYPE_CHECKING:
+    # The rule logic as this package calls it: a fact the data records as unknown is refused with
+    # the data's why ("... is not given by the sources: ..."), one it leaves out as one this ruleset
+    # does not give (civrules_runtime.errors.not_given).
+    logic = _Told(logic, data.UNKNOWN_FACTS)
 
 
 def require_complete() -> None:

@@ -2,12 +2,14 @@
 
 Every helper accepts ids as strings or as the id enums, rejects an id the ruleset does not have with
 UnknownIdError (a KeyError), and raises UnknownFactError where the answer depends on a fact the
-sources do not give: it never guesses.
+ruleset does not give: one its data records as unknown (the message gives the data's why) or one
+it leaves out. It never guesses.
 """
 
 from __future__ import annotations
 
 from civrules_runtime.errors import DraftRulesetError, an_id
+from civrules_runtime.errors import Told as _Told
 from civrules_runtime_sid_meiers_civilization import logic
 
 from . import data
@@ -28,6 +30,12 @@ if TYPE_CHECKING:
         UnitTypeIdName,
         WonderIdName,
     )
+
+if not TYPE_CHECKING:
+    # The rule logic as this package calls it: a fact the data records as unknown is refused with
+    # the data's why ("... is not given by the sources: ..."), one it leaves out as one this ruleset
+    # does not give (civrules_runtime.errors.not_given).
+    logic = _Told(logic, data.UNKNOWN_FACTS)
 
 
 def require_complete() -> None:
@@ -72,7 +80,7 @@ def may_place_technology(
 ) -> bool:
     """Whether ``technology`` has a legal space in a pyramid that holds the technologies ``pyramid``
     (``starting``: the civilization's starting technology, which sits in the base row whatever its
-    level). UnknownFactError where a level, or the pyramid's rule, is not in the sources."""
+    level). UnknownFactError where the ruleset does not give a level, or the pyramid's rule."""
     return logic.may_place_technology(data.TECHNOLOGIES, data.PYRAMID, pyramid, technology, starting)
 
 
@@ -166,13 +174,13 @@ def victories_met(
 
 
 def unlocks_of(technology: TechnologyIdName) -> Unlocks:
-    """What ``technology`` unlocks; UnknownFactError where no source gives it."""
+    """What ``technology`` unlocks; UnknownFactError where the ruleset does not give it."""
     return logic.unlocks_of(data.TECHNOLOGIES, technology)
 
 
 def unlocked_by(item: BuildingIdName | UnitTypeIdName | GovernmentIdName | WonderIdName) -> tuple[str, ...]:
     """The technologies that unlock ``item`` (a building, unit type, government or wonder);
-    UnknownFactError when none known does and some technologies' unlocks are not in the sources."""
+    UnknownFactError when none known does and the ruleset does not give some technologies' unlocks."""
     return logic.unlocked_by(data.TECHNOLOGIES, item, data.BUILDINGS, data.UNIT_TYPES, data.GOVERNMENTS, data.WONDERS)
 
 

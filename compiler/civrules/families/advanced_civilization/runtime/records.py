@@ -1325,20 +1325,22 @@ class CalamityAmount(Record):
         (Expansion Project Tyranny, 29.8.1.3).
 
         Raises OutOfDomainError (a ValueError) for a negative ``units`` or ``cities``, or when
-        ``cities`` is needed and not given; UnknownFactError when the amount is not in the sources.
+        ``cities`` is needed and not given; UnknownFactError when the ruleset does not give the
+        amount (``reason``: the data's why, where the package's helpers found it recorded unknown).
         """
-        from civrules_runtime.errors import OutOfDomainError, UnknownFactError, within
+        from civrules_runtime.errors import OutOfDomainError, not_given, within
 
         within(units, "units")
         if cities is not None:
             within(cities, "cities")
         elif self.per_city is not None and self.set_to is None and not self.immune and not self.unknown:
             raise OutOfDomainError(f"{self.calamity}.{self.effect} is an amount per city: give cities=")
+        field = f"calamities[{self.calamity}].{self.role}[{self.effect}].amount"
         if self.unknown and not self.immune:
-            raise UnknownFactError(f"{self.calamity}.{self.effect}: the amount is not in the sources")
+            raise not_given(f"the amount of {self.calamity}.{self.effect}", field)
         amount = self._amount(units, cities)
         if amount is None:
-            raise UnknownFactError(f"{self.calamity}.{self.effect}: the sources give no amount")
+            raise not_given(f"an amount of {self.calamity}.{self.effect}", field)
         return amount
 
     def _amount(self, units: int | None, cities: int | None) -> int | None:

@@ -22,6 +22,7 @@ from civrules_runtime.errors import (
     closest_id,
     collection,
     copies,
+    not_given,
     some_ids,
     within,
 )
@@ -114,7 +115,7 @@ def _lacking(need: dict[str, int], have: dict[str, int], goods: Mapping[str, Goo
 def card_cost(cards: Mapping[str, Card], card: str) -> tuple[str, ...]:
     record = cards[known(cards, card, "card")]
     if record.cost is None:
-        raise UnknownFactError(f"the building cost of {card!r} is not in the sources")
+        raise not_given(f"the building cost of {card!r}", f"cards[{card}].cost")
     return record.cost
 
 
@@ -133,9 +134,12 @@ def raze_price(actions: Mapping[str, Action], target: str, defence: int = 0, sam
     within(samurai, "samurai", 0, 1, "Samurai on the location, at most 1 on each location (p11)")
     action = actions.get(target)
     if action is None:
-        raise UnknownFactError(f"the raze action {target!r} is not among the ruleset's actions: its price is unknown")
+        raise not_given(
+            f"the price of the raze action {target!r}", f"actions[{target}]",
+            hint="it is not among the ruleset's actions",
+        )  # fmt: skip
     if "raze" not in action.price:
-        raise UnknownFactError(f"the price of {target!r} in raze tokens is not in the sources")
+        raise not_given(f"the price of {target!r} in raze tokens", f"actions[{target}].price.raze")
     return action.price["raze"] + defence * action.extra_per_defence + samurai * action.extra_per_samurai
 
 
@@ -144,7 +148,7 @@ def worker_exchange(actions: Mapping[str, Action], workers: int) -> int:
     action = actions.get("spend_workers")
     price = action.price.get("worker") if action is not None else None
     if price is None or price <= 0:
-        raise UnknownFactError("the price of the worker exchange is not in the sources")
+        raise not_given("the price of the worker exchange", "actions[spend_workers].price.worker")
     within(workers, "workers", 0, None, "workers spent")
     return workers // price
 
@@ -159,8 +163,12 @@ def board_score(
     """A player's final score: the VP scored during the game plus the VP of each location in the
     empire (p7). With ``cards``, an empire holds no more common locations than the common deck has
     cards, nor more faction locations than the largest faction deck."""
-    if scoring is None or scoring.common_location_vp is None or scoring.faction_location_vp is None:
-        raise UnknownFactError("the end-of-game VP of locations are not in the sources")
+    if scoring is None:
+        raise not_given("the end-of-game VP of locations", "scoring")
+    if scoring.common_location_vp is None:
+        raise not_given("the end-of-game VP of a common location", "scoring.common_location_vp")
+    if scoring.faction_location_vp is None:
+        raise not_given("the end-of-game VP of a faction location", "scoring.faction_location_vp")
     in_decks: dict[str, int] = {}
     for card in (cards or {}).values():
         if card.deck is not None:
@@ -177,7 +185,7 @@ def solo_achievement(levels: tuple[SoloLevel, ...] | None, score: int) -> SoloLe
     """The level of the solo achievement table (p14) a score reaches: the highest whose threshold
     it meets, else the lowest level (``below`` the next one's threshold)."""
     if not levels:
-        raise UnknownFactError("the solo achievement table is not in the sources")
+        raise not_given("the solo achievement table", "solo.achievements")
     within(score, "score", 0, None, "a final score")
     reached = levels[0]
     for level in levels:
@@ -230,7 +238,7 @@ def production(
     own = sum(1 for _, card in built if card.deck is not None and str(card.deck) == str(record.deck))
     within(samurai, "samurai", 0, own, "Samurai, at most 1 on each faction location of the empire (p11)")
     if record.production is None:
-        raise UnknownFactError(f"what the {faction!r} board produces is not in the sources")
+        raise not_given(f"what the {faction!r} board produces", f"factions[{faction}].production")
     total = counted(record.production)
     for good, amount in dealt.items():
         total[good] = total.get(good, 0) + amount
@@ -243,7 +251,7 @@ def production(
             continue  # it counts for its colour, and produces nothing itself
         given = card.production
         if given is None:
-            raise UnknownFactError(f"what {location!r} produces is not in the sources")
+            raise not_given(f"what {location!r} produces", f"cards[{card.id}].production")
         if not isinstance(given, tuple):  # goods per location of a colour, or per Samurai
             given = given.given(samurai if given.per == "samurai" else of_colour.get(str(given.colour), 0))
         for good in given:

@@ -101,7 +101,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "1.9.0"
+__version__ = "1.10.0"
 
 __all__ = [
     "Activity",
