@@ -116,7 +116,7 @@ def _told(method: Callable[..., object]) -> Callable[..., object]:
         try:
             return method(self, *args, **kwargs)
         except UnknownFactError as error:
-            reword(error, self._package.UNKNOWN_FACTS)
+            reword(error, self._package.UNKNOWN_FACTS, type(self)._overlay_collections)
             raise
 
     return told
@@ -134,6 +134,9 @@ class AssumedView:
     assumptions are equal (and hash alike), ``dir()`` lists the package's names too, and a view
     pickles and copies (as its package's name and its assumptions: unpickling imports the package).
     """
+
+    #: The family logic's OVERLAY_COLLECTIONS, set by a family's view whose logic has them.
+    _overlay_collections: Mapping[str, str] = MappingProxyType({})
 
     #: The family's ``Assumptions`` record, set by each family's view: any other value given to
     #: ``assuming()`` (None, a dict, another family's record) is a TypeError naming it.

@@ -8,9 +8,17 @@ from types import ModuleType
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
-    from typing import TypeVar
+    from typing import Protocol, TypeVar
 
-    from .records import UnknownFact
+    class UnknownFact(Protocol):
+        """What these functions read of a package's :class:`~civrules_runtime.records.UnknownFact`
+        (records imports this module: its type is not imported here)."""
+
+        @property
+        def field(self) -> str: ...
+
+        @property
+        def reason(self) -> str: ...
 
     T = TypeVar("T")
 
@@ -228,8 +236,30 @@ def not_given(
     return UnknownFactError(message, what=what, field=field, reason=reason, hint=hint)
 
 
-def _reasons(unknown: Iterable[UnknownFact]) -> dict[str, str]:
-    return {fact.field: fact.reason for fact in unknown}
+def _reasons(unknown: Iterable[UnknownFact], collections: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The reason of each unknown fact by the field of the resolved ruleset it leaves unknown: a
+    base file's own field as written (``cards[law].cost``, ``hand_limit``), a variant's overlay's
+    as the field it writes (``overlay.civilization_cards.patch[law].cost`` is ``cards[law].cost``:
+    ``collections`` names the data's field of each overlay collection whose name differs)."""
+    return {_resolved(fact.field, collections or {}): fact.reason for fact in unknown}
+
+
+#: The words of a variant's overlay that name an operation rather than a field.
+_OPERATIONS = frozenset({"add", "replace", "patch", "remove", "insert", "append", "with"})
+
+
+def _resolved(field: str, collections: Mapping[str, str]) -> str:
+    """The field of the resolved ruleset a fact's ``field`` (as UNKNOWN_FACTS writes it) holds."""
+    if not field.startswith("overlay."):
+        return field
+    import re  # on the refusal path only
+
+    parts = [p for p in re.findall(r"\[[^\]]*\]|[^.\[]+", field[len("overlay.") :]) if p not in _OPERATIONS]
+    if parts[:1] == ["settings"]:
+        parts = parts[1:]
+    if parts and parts[0] in collections:
+        parts[0] = collections[parts[0]]
+    return "".join(p if p.startswith("[") or not i else f".{p}" for i, p in enumerate(parts))
 
 
 def _reason(field: str, reasons: Mapping[str, str]) -> str | None:
@@ -246,13 +276,21 @@ def _reason(field: str, reasons: Mapping[str, str]) -> str | None:
     return None
 
 
-def reword(error: UnknownFactError, unknown: Iterable[UnknownFact] | Mapping[str, str]) -> None:
+def reword(
+    error: UnknownFactError,
+    unknown: Iterable[UnknownFact] | Mapping[str, str],
+    collections: Mapping[str, str] | None = None,
+) -> None:
     """Word ``error`` again, in place, with ``unknown`` (a package's UNKNOWN_FACTS, or their reasons
-    by field), where :func:`not_given` made it without them and the data records its fact as
-    unknown: it then says the fact is not given by the sources, and why (``reason``)."""
+    by field, :func:`_reasons`), where :func:`not_given` made it without them and the data records
+    its fact as unknown: it then says the fact is not given by the sources, and why (``reason``).
+    ``collections``: the family logic's OVERLAY_COLLECTIONS."""
     if error.field is None or error.what is None or error.reason is not None:
         return
-    again = not_given(error.what, error.field, unknown, error.hint)
+    from collections.abc import Mapping
+
+    reasons = unknown if isinstance(unknown, Mapping) else _reasons(unknown, collections)
+    again = not_given(error.what, error.field, reasons, error.hint)
     if again.reason is not None:
         error.args, error.reason = again.args, again.reason
 
@@ -268,7 +306,7 @@ class Told(ModuleType):
     def __init__(self, module: ModuleType, unknown: Iterable[UnknownFact]) -> None:
         super().__init__(module.__name__, module.__doc__)  # a module still, as the package's ``logic``
         self._module = module
-        self._reasons = _reasons(unknown)
+        self._reasons = _reasons(unknown, getattr(module, "OVERLAY_COLLECTIONS", None))
 
     def __getattr__(self, name: str) -> object:
         found = getattr(self._module, name)

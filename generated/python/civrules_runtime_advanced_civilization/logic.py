@@ -75,6 +75,11 @@ if TYPE_CHECKING:
 #: The set value formula of the rulebooks: n cards of face value v are worth n x n x v.
 COUNT_SQUARED_TIMES_VALUE = "count_squared_times_value"
 
+#: The data's field of each overlay collection a variant names otherwise: a civilization card a
+#: variant patches to ``{unknown: why}`` (``overlay.civilization_cards.patch[law].cost``) leaves the
+#: field ``cards[law].cost`` unknown, as a card file's own unknown does (civrules_runtime.errors.Told).
+OVERLAY_COLLECTIONS: "Mapping[str, str]" = FrozenMap({"civilization_cards": "cards", "ast_tracks": "ast.tracks"})
+
 
 def vocabulary(enum: "type[E]", value: str, what: str) -> "E":
     """``value`` as a member of ``enum``; UnknownIdError (naming the allowed values) otherwise."""

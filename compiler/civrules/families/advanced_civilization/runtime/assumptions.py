@@ -102,6 +102,7 @@ class AssumedPackage(AssumedView):
     Satisfies :class:`RulesetPackage` (checked by the type checker: its members are declared)."""
 
     ASSUMPTIONS_TYPE = Assumptions
+    _overlay_collections = logic.OVERLAY_COLLECTIONS
 
     @property
     def SETTINGS(self) -> Settings:  # noqa: N802 - the package's constant (the typed records)

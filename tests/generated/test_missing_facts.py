@@ -1,0 +1,203 @@
+"""What a package's helpers say of a fact they need and the ruleset does not give, in every family
+(round 22).
+
+Every such refusal said the fact "is not in the sources". That is true of a fact the rule data
+records as unknown (``{unknown: why}``), and then the data says why; it is untrue of one a ruleset
+merely leaves out: a house ruleset without a hand limit, a variant removing a setting, an optional
+field a family's ruleset does not write. ``civrules_runtime.errors.not_given`` now words each case
+from the data: an unknown fact "is not given by the sources: <the data's why>"; one left out is one
+"this ruleset does not give", naming the field. The packages and their ``assuming()`` views call
+the family logic through ``errors.Told``, which finds the data's why in UNKNOWN_FACTS, a variant's
+overlay's too.
+
+Each ruleset here is a small variant of a shipped one, built in this process (its package rendered
+from a CachedWorkspace and imported from a temporary folder), never a fresh interpreter.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from civrules.emit.export import export_ruleset
+from civrules.families import family_named
+from civrules.pipeline import analyse, derived_facts
+from tests.conftest import REPO
+from tests.rulefiles import CachedWorkspace
+
+GENERATED = REPO / "generated" / "python"
+if str(GENERATED) not in sys.path:
+    sys.path.insert(0, str(GENERATED))
+
+from civrules_runtime import UnknownFactError  # noqa: E402 - the committed runtime
+
+#: The packages of the variants built here.
+VARIANTS = ("ac_house", "smc_house", "is_house")
+#: What every refusal said before, true only of a fact recorded as unknown.
+OLD = "is not in the sources"
+
+
+def _variant(ruleset_id: str, base: str, overlay: str) -> str:
+    return f'kind: ruleset\nid: {ruleset_id}\nname: "{ruleset_id}"\nextends: {base}\noverlay:\n{overlay}'
+
+
+def _built(tmp_path: Path, ruleset_id: str, manifest: str) -> ModuleType:
+    """The package of the variant ``manifest`` (its id ``ruleset_id``), rendered in this process
+    and imported under a name of its own from ``tmp_path``."""
+    workspace = CachedWorkspace({f"rulesets/{ruleset_id}.yaml": manifest})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
+    assert analysis.ok and analysis.model is not None and analysis.resolved is not None, analysis.diagnostics
+    family = family_named(analysis.model.family)
+    assert family is not None
+    render = family.hook("package")
+    assert render is not None, f"the {family.id} family renders no package"
+    exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
+    for relative, content in render(analysis.model, exported).items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_bytes(content)
+    folder = tmp_path / "civrules_rulesets" / ruleset_id.replace("-", "_")
+    name = f"civrules_rulesets.{folder.name}"  # as the package names itself (assuming() imports it)
+    assert name not in sys.modules, f"{ruleset_id} is the id of a shipped ruleset: take another"
+    spec = importlib.util.spec_from_file_location(
+        name, folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def imported() -> Iterator[None]:
+    """Forgets the packages of the variants a test built (their modules), once it has run."""
+    before = set(sys.modules)
+    yield
+    for name in set(sys.modules) - before:
+        if name.startswith("civrules_rulesets.") and name.split(".")[1] in VARIANTS:
+            del sys.modules[name]
+
+
+def _said(call: object) -> UnknownFactError:
+    assert callable(call)
+    with pytest.raises(UnknownFactError) as refused:
+        call()
+    return refused.value
+
+
+# --- Advanced Civilization ----------------------------------------------------------------------
+
+#: A house ruleset without a hand limit or taxation, and with a card whose cost is drawn in play.
+AC_HOUSE = _variant(
+    "ac-house",
+    "advanced-civilization",
+    "  settings:\n"
+    "    remove: [hand_limit, taxation]\n"
+    "  civilization_cards:\n"
+    "    patch:\n"
+    '      - {id: law, cost: {unknown: "house rule: the price of Law is drawn at the start"}}\n',
+)
+
+
+def test_a_setting_a_house_ruleset_leaves_out_is_one_it_does_not_give(tmp_path: Path, imported: None) -> None:
+    package = _built(tmp_path, "ac-house", AC_HOUSE)
+    assert package.HAND_LIMIT is None and package.TAXATION is None
+    limit = _said(lambda: package.hand_limit([]))
+    assert str(limit) == "this ruleset does not give the hand limit (hand_limit)"
+    assert (limit.what, limit.field, limit.reason) == ("the hand limit", "hand_limit", None)
+    tax = _said(lambda: package.tax_rates([]))
+    assert str(tax) == "this ruleset does not give the tax rate (taxation)"
+    for error in (limit, tax):
+        assert OLD not in str(error)
+
+
+def test_a_fact_a_variant_records_as_unknown_is_refused_with_its_why(tmp_path: Path, imported: None) -> None:
+    """The variant's `{unknown: why}` is in its overlay (UNKNOWN_FACTS names the field
+    `overlay.civilization_cards.patch[law].cost`): the helper finds it as the card's cost."""
+    package = _built(tmp_path, "ac-house", AC_HOUSE)
+    assert package.CARDS["law"].cost is None
+    cost = _said(lambda: package.purchase_cost([], "law"))
+    why = "house rule: the price of Law is drawn at the start"
+    assert str(cost) == f"the cost of law is not given by the sources: {why}"
+    assert cost.reason == why and cost.field == "cards[law].cost"
+    from civrules_runtime_advanced_civilization import Assumptions
+
+    view = package.assuming(Assumptions())  # a view words it as its package does
+    assert str(_said(lambda: view.purchase_cost([], "law"))) == str(cost)
+    assert str(_said(lambda: view.hand_limit([]))) == "this ruleset does not give the hand limit (hand_limit)"
+
+
+def test_a_phase_number_said_as_round_21_words_it_and_an_unknown_one_with_its_why() -> None:
+    """The precedent: a phase number the ruleset does not write (the Expansion Project's ship
+    range) is one "this ruleset does not give", with how to supply it; the base's card costs are
+    recorded unknown with a why, which the refusal now carries."""
+    from civrules_rulesets import expansion_project
+
+    ship = _said(lambda: expansion_project.ship_range([]))
+    assert str(ship) == (
+        "this ruleset does not give a ship's range (sequence_of_play.phases[movement].ship_moves): "
+        "an engine may supply it with assuming(Assumptions(ship_moves=...))"
+    )
+    reasons = {fact.field: fact.reason for fact in expansion_project.UNKNOWN_FACTS}
+    cost = _said(lambda: expansion_project.purchase_cost([], "law"))
+    assert str(cost) == f"the cost of law is not given by the sources: {reasons['cards[law].cost']}"
+
+
+# --- Sid Meier's Civilization ---------------------------------------------------------------------
+
+#: A house ruleset whose pyramid does not say how many technologies a row needs below a new one.
+SMC_HOUSE = _variant(
+    "smc-house",
+    "sid-meiers-civilization",
+    "  settings:\n    pyramid:\n      each_level_needs_one_more_below: null\n",
+)
+
+
+def test_sid_meiers_a_left_out_rule_and_an_unknown_level(tmp_path: Path, imported: None) -> None:
+    package = _built(tmp_path, "smc-house", SMC_HOUSE)
+    assert package.PYRAMID.one_more_below is None
+    placed = [t for t, r in package.TECHNOLOGIES.items() if r.level == 1][:1]
+    second = next(t for t, r in package.TECHNOLOGIES.items() if r.level == 2)
+    rule = _said(lambda: package.may_place_technology(placed, second))
+    assert str(rule) == (
+        "this ruleset does not give how many technologies a row needs below a new one "
+        "(pyramid.each_level_needs_one_more_below)"
+    )
+    reasons = {fact.field: fact.reason for fact in package.UNKNOWN_FACTS}
+    level = _said(lambda: package.may_place_technology([], "pottery"))
+    assert level.reason == reasons["technologies[pottery].level"]
+    assert str(level) == (
+        f"the level of pottery is not given by the sources (its place cannot be judged): {level.reason}"
+    )
+
+
+# --- Imperial Settlers ----------------------------------------------------------------------------
+
+#: A house ruleset that drops the end-of-game scoring of locations.
+IS_HOUSE = _variant(
+    "is-house",
+    "imperial-settlers",
+    "  settings:\n    remove: [scoring]\n",
+)
+
+
+def test_imperial_settlers_a_removed_scoring_and_an_unknown_production(tmp_path: Path, imported: None) -> None:
+    package = _built(tmp_path, "is-house", IS_HOUSE)
+    assert package.SCORING is None
+    score = _said(lambda: package.board_score(1, 1))
+    assert str(score) == "this ruleset does not give the end-of-game VP of locations (scoring)"
+    reasons = {fact.field: fact.reason for fact in package.UNKNOWN_FACTS}
+    unknown = next(
+        (field[len("cards[") : -len("].production")], why)
+        for field, why in reasons.items()
+        if field.endswith("].production")
+    )
+    card, why = unknown
+    said = str(_said(lambda: package.production(package.CARDS[card].deck or "barbarians", locations=[card])))
+    assert said.endswith(f"is not given by the sources: {why}"), said
+    assert OLD not in said
