@@ -26,7 +26,7 @@ import pytest
 
 from civrules.emit.export import export_ruleset
 from civrules.families import family_named
-from civrules.pipeline import analyse, derived_facts
+from civrules.pipeline import Analysis, analyse, derived_facts
 from tests.conftest import REPO
 from tests.rulefiles import CachedWorkspace
 
@@ -46,12 +46,19 @@ def _variant(ruleset_id: str, base: str, overlay: str) -> str:
     return f'kind: ruleset\nid: {ruleset_id}\nname: "{ruleset_id}"\nextends: {base}\noverlay:\n{overlay}'
 
 
-def _built(tmp_path: Path, ruleset_id: str, manifest: str) -> ModuleType:
-    """The package of the variant ``manifest`` (its id ``ruleset_id``), rendered in this process
-    and imported under a name of its own from ``tmp_path``."""
+def _analysed(ruleset_id: str, manifest: str) -> Analysis:
+    """The analysis of the variant ``manifest`` (its id ``ruleset_id``) over the shipped rules."""
     workspace = CachedWorkspace({f"rulesets/{ruleset_id}.yaml": manifest})
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
     assert analysis.ok and analysis.model is not None and analysis.resolved is not None, analysis.diagnostics
+    return analysis
+
+
+def _built(tmp_path: Path, ruleset_id: str, manifest: str) -> ModuleType:
+    """The package of the variant ``manifest`` (its id ``ruleset_id``), rendered in this process
+    and imported under its own name from ``tmp_path``."""
+    analysis = _analysed(ruleset_id, manifest)
+    assert analysis.model is not None and analysis.resolved is not None
     family = family_named(analysis.model.family)
     assert family is not None
     render = family.hook("package")
@@ -201,3 +208,15 @@ def test_imperial_settlers_a_removed_scoring_and_an_unknown_production(tmp_path:
     said = str(_said(lambda: package.production(package.CARDS[card].deck or "barbarians", locations=[card])))
     assert said.endswith(f"is not given by the sources: {why}"), said
     assert OLD not in said
+
+
+def test_sid_meiers_player_helper_words_a_left_out_rule_as_one_the_ruleset_does_not_give() -> None:
+    """The player helper page's tables (the pyramid planner) said "not in the sources" of a rule
+    the ruleset leaves out (the schema takes no `{unknown}` there: only a ruleset can leave it out)."""
+    from civrules.families.sid_meiers_civilization.helpers import tables
+    from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
+
+    left_out = _analysed("smc-house", SMC_HOUSE).model
+    assert isinstance(left_out, CivilizationRuleset)
+    said = tables(left_out)["pyramid"]["one_more_below"]
+    assert said == {"unknown": "this ruleset does not give how many technologies a row needs below a new one"}

@@ -45,10 +45,18 @@ def _cited(rules: tuple[str, ...], source: str | None) -> list[str]:
     return [*rules, *((source,) if source else ())]
 
 
-def _known_int(item: Any, why: str) -> Any:
+def _known_int(item: Any, what: str) -> Any:
+    """``item`` where it is a number; else the page's unknown: the data's why where the data records
+    it as unknown, or that the ruleset does not give ``what`` (a field it leaves out), never that
+    the sources lack what the data merely does not write (as the package's helpers word it)."""
     if isinstance(item, Unknown):
         return {"unknown": item.reason}
-    return item if _int(item) is not None else {"unknown": why}
+    return item if _int(item) is not None else {"unknown": f"this ruleset does not give {what}"}
+
+
+def _known(item: Any, what: str) -> Any:
+    """The page's unknown for a fact ``item`` that is no value the page can use (see _known_int)."""
+    return {"unknown": item.reason if isinstance(item, Unknown) else f"this ruleset does not give {what}"}
 
 
 def card_tables(ruleset: Ruleset) -> dict[str, Any]:
@@ -56,12 +64,10 @@ def card_tables(ruleset: Ruleset) -> dict[str, Any]:
     for card in ruleset.cards:
         cards[card.id] = {
             "name": card.display_name,
-            "cost": _known_int(card.cost, f"the cost of {card.id} is not in the sources"),
+            "cost": _known_int(card.cost, f"the cost of {card.id}"),
             "groups": plain(card.groups),
             "prerequisites": plain(card.prerequisites),
-            "victory_points": _known_int(
-                card.victory_points, f"the victory points of {card.id} are not in the sources"
-            ),
+            "victory_points": _known_int(card.victory_points, f"the victory points of {card.id}"),
             "rules": _cited(card.rules, card.source),
         }
     return {"cards": cards, "card_order": [card.id for card in ruleset.cards]}
@@ -80,8 +86,8 @@ def commodity_tables(ruleset: Ruleset) -> dict[str, Any]:
         "commodities": {
             c.id: {
                 "name": c.display_name,
-                "value": _known_int(c.value, f"the value of {c.id} is not in the sources"),
-                "count": _known_int(c.count, f"the count of {c.id} is not in the sources"),
+                "value": _known_int(c.value, f"the value of {c.id}"),
+                "count": _known_int(c.count, f"the count of {c.id}"),
                 "mining": c.mining,
                 "block": c.block if isinstance(c.block, str) else None,
                 "inferred": list(c.inferred),
@@ -229,15 +235,15 @@ def _requirements(epoch: Epoch, level: str | None) -> Any:
 
 def _track(ruleset: Ruleset, track: AstTrack) -> dict[str, Any]:
     starts: Any = (
-        {"unknown": f"the A.S.T. track of {track.id} is not in the sources"}
+        _known(track.epoch_starts, f"where the epochs start on the A.S.T. track of {track.id}")
         if not isinstance(track.epoch_starts, tuple)
         else dict(track.epoch_starts)
     )
     values: Any = (
-        {"unknown": f"the A.S.T. values of {track.id} are not in the sources"}
+        _known(track.late_iron_age, f"the A.S.T. values of {track.id}")
         if not isinstance(track.late_iron_age, tuple)
         else {
-            str(space): _known_int(value, f"the value of space {space} of {track.id} is not in the sources")
+            str(space): _known_int(value, f"the value of space {space} of {track.id}")
             for space, value in track.late_iron_age
         }
     )

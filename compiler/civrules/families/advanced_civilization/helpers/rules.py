@@ -983,7 +983,7 @@ _CARD_VALUE = let(
             "value",
             if_(
                 op("is_null", var("track")),
-                _unknown(op("str", "the A.S.T. track of ", var("nation"), " is not in the sources")),
+                _unknown(op("str", "this ruleset does not give the A.S.T. track of ", var("nation"))),
                 if_(
                     op("is_unknown", var("starts")),
                     var("starts"),

@@ -44,6 +44,12 @@ def _cited(rule: Any) -> list[str]:
     return [r for r in rule if isinstance(r, str)] if isinstance(rule, list | tuple) else []
 
 
+def _left_out(what: str) -> dict[str, str]:
+    """The page's unknown for a rule the ruleset leaves out (the schema takes no ``{unknown: why}``
+    for these: a house ruleset may simply not write them), as the package's helpers word it."""
+    return {"unknown": f"this ruleset does not give {what}"}
+
+
 def tables(ruleset: CivilizationRuleset) -> dict[str, Any]:
     p = game.pyramid(ruleset)
     kept = game.trade_kept_per_coin(ruleset)
@@ -58,9 +64,7 @@ def tables(ruleset: CivilizationRuleset) -> dict[str, Any]:
         },
         "technology_order": [t.id for t in ruleset.technologies],
         "research_costs": {str(level): trade for level, trade in game.research_costs(ruleset).items()},
-        "trade_kept_per_coin": kept
-        if kept is not None
-        else {"unknown": "the trade a coin keeps after research is not in the sources"},
+        "trade_kept_per_coin": kept if kept is not None else _left_out("the trade a coin keeps after research"),
         "spends_all_trade": ruleset.rule("research").get("spends_all_trade") is True,
         "dial_max": _dial_max(ruleset),
         "dial_rules": _cited(ruleset.rule("trade").get("rule")),
@@ -68,7 +72,7 @@ def tables(ruleset: CivilizationRuleset) -> dict[str, Any]:
             "top_level": p.top_level,
             "one_more_below": p.one_more_below
             if p.one_more_below is not None
-            else {"unknown": "how many technologies a row needs below a new one is not in the sources"},
+            else _left_out("how many technologies a row needs below a new one"),
             "minimums": [{"level": level, "count": count} for level, count in p.minimums.items()],
             "inferred": p.inferred,
         },

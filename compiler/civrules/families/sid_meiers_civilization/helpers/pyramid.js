@@ -52,7 +52,7 @@
       var after = U(t.level) ? t.level : E.call("trade_after", [t.level, trade, coins, wonders]);
       row.appendChild(td(after === null ? (over ? "more trade than the dial holds" : "not enough trade") : after, "after"));
       var u = t.unlocks;
-      var unlocks = u === null ? "the sources do not say" : [].concat(u.buildings, u.units, u.governments, u.wonders).join(", ") || "—";
+      var unlocks = u === null ? "not given" : [].concat(u.buildings, u.units, u.governments, u.wonders).join(", ") || "—";
       row.appendChild(el("td", {}, [unlocks]));
       body.appendChild(row);
     });

@@ -128,7 +128,7 @@ RESEARCH_COST = Rule(
             [("cost", get(table("research_costs"), var("level")))],
             if_(
                 op("is_null", var("cost")),
-                ["quote", {"unknown": "the research cost of this level is not in the sources"}],
+                ["quote", {"unknown": "this ruleset does not give the research cost of this level"}],
                 op(
                     "max",
                     0,
