@@ -89,7 +89,7 @@ def missing_to_pay(
 ) -> Mapping[str, int]:
     """What ``held`` lacks to pay the building cost of ``card`` (:func:`shortfall`). The card and
     the goods held are checked before the cost is looked up: a misspelt good is UnknownIdError
-    even where the card's cost is not in the sources."""
+    even where the ruleset does not give the card's cost."""
     known(cards, card, "card")
     collection(held, "goods")
     have = counted(held, goods, location=True)

@@ -1,7 +1,8 @@
 """The rule logic behind every package's helpers, over a package's tables (passed in).
 
 Each generated package binds these to its own data (``helpers.py``); engines call the package's
-helpers, not these. Where an answer depends on a fact the sources do not give, UnknownFactError:
+helpers, not these. Where an answer depends on a fact the ruleset does not give, UnknownFactError
+(``civrules_runtime.errors.not_given``: recorded unknown, with the data's why, or left out):
 never a guess.
 
 Every helper checks its arguments (the ids first) before it looks up a fact: an id that is not of
@@ -415,7 +416,7 @@ def unlocked_by(technologies: "Mapping[str, Technology]", item: str, *items: "Ma
 
     ``items``: the tables of the ids an item may be (buildings, unit types, governments, wonders);
     an ``item`` none of them has is an UnknownIdError proposing the closest of all their ids.
-    When none known unlocks it and some technology's unlocks are not in the sources, the answer
+    When none known unlocks it and the ruleset does not give some technology's unlocks, the answer
     cannot be judged: UnknownFactError, never an empty answer that may be false.
     """
     if items and not any(_has(table, item) for table in items):

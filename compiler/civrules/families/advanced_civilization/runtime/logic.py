@@ -5,7 +5,9 @@ helpers, not these.
 
 Every helper checks its arguments (the ids first) before it looks up a fact: an id that is not of
 the kind its parameter takes is UnknownIdError whatever facts the other arguments lack, and
-UnknownFactError is kept for a fact the sources do not give about ids that are right.
+UnknownFactError is kept for a fact the ruleset does not give about ids that are right: made by
+``civrules_runtime.errors.not_given``, which says whether the data records it as unknown (and why,
+where the package's unknown facts are known: ``errors.Told``) or the ruleset leaves it out.
 """
 
 from collections import Counter
@@ -458,7 +460,7 @@ def _effect(
     """``calamity``'s effects and the one called ``effect`` (None: the calamity has none of that id,
     though another calamity has). An effect no calamity of the ruleset has is UnknownIdError
     proposing one that is, before the calamity's effects are looked up: UnknownFactError only where
-    the effects of ``calamity`` are not in the sources."""
+    the ruleset does not give the effects of ``calamity``."""
     listed = effects[known_id(effects, calamity, "calamity")]
     found = next((e for e in listed or () if e.id == effect), None)
     if found is None:
@@ -906,8 +908,8 @@ def secondary_losses(
 
 def _tradable(calamities: "Mapping[str, Calamity] | None", calamity: str, traded_by: str) -> None:
     """OutOfDomainError where ``calamity`` is not tradable (CALAMITIES; a package built before
-    passes none): it has no trader to name (``traded_by``). UnknownFactError where its tradability
-    is not in the sources."""
+    passes none): it has no trader to name (``traded_by``). UnknownFactError where the ruleset does
+    not give its tradability."""
     found = None if calamities is None else calamities.get(calamity)
     if found is None:
         return

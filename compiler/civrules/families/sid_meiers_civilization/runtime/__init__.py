@@ -7,8 +7,9 @@ the family satisfies: an engine function typed ``def f(rules: RulesetPackage)`` 
 their rulesets' packages. The errors and :class:`UnknownFact` are civrules_runtime's (every
 family's), re-exported here.
 
-Facts the sources do not give are None in the records; a helper that needs one raises
-:class:`UnknownFactError`. Names are loaded on first use.
+Facts the ruleset does not give are None in the records; a helper that needs one raises
+:class:`UnknownFactError`, saying whether the data records the fact as unknown (with its why) or
+the ruleset leaves it out. Names are loaded on first use.
 """
 
 from civrules_runtime.errors import DraftRulesetError, UnknownFactError, UnknownIdError
