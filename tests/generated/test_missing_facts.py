@@ -220,3 +220,26 @@ def test_sid_meiers_player_helper_words_a_left_out_rule_as_one_the_ruleset_does_
     assert isinstance(left_out, CivilizationRuleset)
     said = tables(left_out)["pyramid"]["one_more_below"]
     assert said == {"unknown": "this ruleset does not give how many technologies a row needs below a new one"}
+
+
+def test_an_unknown_is_found_by_the_field_it_leaves_unknown_wherever_the_data_writes_it() -> None:
+    """UNKNOWN_FACTS names each fact where its file writes it: a base file's field, or a variant's
+    overlay path (settings and list operations included); the value holding a field counts too."""
+    from civrules_runtime.errors import not_given
+    from civrules_runtime.records import UnknownFact
+
+    facts = (
+        UnknownFact("rulesets/v.yaml", "overlay.settings.replace.taxation", "house rule: taxes vary"),
+        UnknownFact("rulesets/v.yaml", "overlay.epochs.patch[late_iron_age].requirements", "lost page"),
+        UnknownFact("rulesets/b.yaml", "ast.tracks", "the tracks are on the board"),
+    )
+    said = not_given("the tax rate", "taxation.tokens_per_city", facts)
+    assert str(said) == "the tax rate is not given by the sources: house rule: taxes vary"
+    assert said.reason == "house rule: taxes vary" and said.field == "taxation.tokens_per_city"
+    assert not_given("x", "epochs[late_iron_age].requirements", facts).reason == "lost page"
+    assert not_given("x", "ast.tracks[egypt].epoch_starts", facts).reason == "the tracks are on the board"
+    left_out = not_given("the hand limit", "hand_limit", facts, hint="supply it")
+    assert str(left_out) == "this ruleset does not give the hand limit (hand_limit): supply it"
+    assert left_out.reason is None
+    # a value merely named like another field is no part of it
+    assert not_given("x", "taxation_extra", facts).reason is None
