@@ -594,7 +594,7 @@ def test_every_technology_of_a_pyramid_is_checked_before_any_answer() -> None:
     assert smc.may_place_technology(["pottery"], "pottery") is False
     with pytest.raises(
         UnknownFactError,
-        match=r"^the level of pottery is not given by the sources \(the pyramid cannot be judged\): the rulebook",
+        match=r"^the sources do not give the level of pottery \(the pyramid cannot be judged\): the rulebook",
     ):
         smc.pyramid_needs(["pottery"])
 

@@ -5,8 +5,8 @@ Every such refusal said the fact "is not in the sources". That is true of a fact
 records as unknown (``{unknown: why}``), and then the data says why; it is untrue of one a ruleset
 merely leaves out: a house ruleset without a hand limit, a variant removing a setting, an optional
 field a family's ruleset does not write. ``civrules_runtime.errors.not_given`` now words each case
-from the data: an unknown fact "is not given by the sources: <the data's why>"; one left out is one
-"this ruleset does not give", naming the field. The packages and their ``assuming()`` views call
+from the data: an unknown fact is one "the sources do not give", with the data's why; one left out
+is one "this ruleset does not give", naming the field. The packages and their ``assuming()`` views call
 the family logic through ``errors.Told``, which finds the data's why in UNKNOWN_FACTS, a variant's
 overlay's too.
 
@@ -130,7 +130,7 @@ def test_a_fact_a_variant_records_as_unknown_is_refused_with_its_why(tmp_path: P
     assert package.CARDS["law"].cost is None
     cost = _said(lambda: package.purchase_cost([], "law"))
     why = "house rule: the price of Law is drawn at the start"
-    assert str(cost) == f"the cost of law is not given by the sources: {why}"
+    assert str(cost) == f"the sources do not give the cost of law: {why}"
     assert cost.reason == why and cost.field == "cards[law].cost"
     from civrules_runtime_advanced_civilization import Assumptions
 
@@ -152,7 +152,11 @@ def test_a_phase_number_said_as_round_21_words_it_and_an_unknown_one_with_its_wh
     )
     reasons = {fact.field: fact.reason for fact in expansion_project.UNKNOWN_FACTS}
     cost = _said(lambda: expansion_project.purchase_cost([], "law"))
-    assert str(cost) == f"the cost of law is not given by the sources: {reasons['cards[law].cost']}"
+    assert str(cost) == f"the sources do not give the cost of law: {reasons['cards[law].cost']}"
+    # the requirements are unknown because their criteria are (the fact under the field asked)
+    entry = _said(lambda: expansion_project.can_enter_epoch("late_bronze_age", 3, []))
+    assert entry.reason == reasons["epochs[late_bronze_age].requirements.criteria"], str(entry)
+    assert str(entry).startswith("the sources do not give the entry requirements of late_bronze_age: ")
 
 
 # --- Sid Meier's Civilization ---------------------------------------------------------------------
@@ -178,9 +182,7 @@ def test_sid_meiers_a_left_out_rule_and_an_unknown_level(tmp_path: Path, importe
     reasons = {fact.field: fact.reason for fact in package.UNKNOWN_FACTS}
     level = _said(lambda: package.may_place_technology([], "pottery"))
     assert level.reason == reasons["technologies[pottery].level"]
-    assert str(level) == (
-        f"the level of pottery is not given by the sources (its place cannot be judged): {level.reason}"
-    )
+    assert str(level) == f"the sources do not give the level of pottery (its place cannot be judged): {level.reason}"
 
 
 # --- Imperial Settlers ----------------------------------------------------------------------------
@@ -206,7 +208,7 @@ def test_imperial_settlers_a_removed_scoring_and_an_unknown_production(tmp_path:
     )
     card, why = unknown
     said = str(_said(lambda: package.production(package.CARDS[card].deck or "barbarians", locations=[card])))
-    assert said.endswith(f"is not given by the sources: {why}"), said
+    assert said.startswith("the sources do not give what ") and said.endswith(f" produces: {why}"), said
     assert OLD not in said
 
 
@@ -234,12 +236,14 @@ def test_an_unknown_is_found_by_the_field_it_leaves_unknown_wherever_the_data_wr
         UnknownFact("rulesets/b.yaml", "ast.tracks", "the tracks are on the board"),
     )
     said = not_given("the tax rate", "taxation.tokens_per_city", facts)
-    assert str(said) == "the tax rate is not given by the sources: house rule: taxes vary"
+    assert str(said) == "the sources do not give the tax rate: house rule: taxes vary"
     assert said.reason == "house rule: taxes vary" and said.field == "taxation.tokens_per_city"
     assert not_given("x", "epochs[late_iron_age].requirements", facts).reason == "lost page"
     assert not_given("x", "ast.tracks[egypt].epoch_starts", facts).reason == "the tracks are on the board"
     left_out = not_given("the hand limit", "hand_limit", facts, hint="supply it")
     assert str(left_out) == "this ruleset does not give the hand limit (hand_limit): supply it"
     assert left_out.reason is None
+    # a value one of whose parts is recorded unknown is unknown for that part's why
+    assert not_given("x", "epochs[late_iron_age]", facts).reason == "lost page"
     # a value merely named like another field is no part of it
     assert not_given("x", "taxation_extra", facts).reason is None

@@ -27,7 +27,7 @@ class UnknownFactError(LookupError):
     """A helper needed a fact the ruleset does not give (it is None in the data).
 
     Made by :func:`not_given`, it says which of two cases it is, each truthfully: a fact the rule
-    data records as unknown (``{unknown: why}``) is "not given by the sources", with ``reason``, the
+    data records as unknown (``{unknown: why}``) is one "the sources do not give", with ``reason``, the
     data's why; a fact the ruleset leaves out (an optional field a variant or a house ruleset does
     not write, a rule its family has not) is one "this ruleset does not give", and ``reason`` is
     None. ``what`` names the fact in words, ``field`` where the data holds it
@@ -215,8 +215,8 @@ def not_given(
     the data's ``field`` (``hand_limit.commodity_cards``) does not hold, worded by why it does not:
 
     - the data records it, or a value holding it (``cards[law]`` for ``cards[law].cost``), as
-      unknown, one of ``unknown`` (a package's UNKNOWN_FACTS, or their reasons by field): "the hand
-      limit is not given by the sources: <the data's why>";
+      unknown, one of ``unknown`` (a package's UNKNOWN_FACTS, or their reasons by field): "the
+      sources do not give the hand limit: <the data's why>";
     - otherwise the ruleset does not write it (a variant or a house ruleset without the optional
       field, a family without the rule), or the caller could not say (a runtime function called
       without the package's unknown facts: :class:`Told` words it again where they are known):
@@ -230,7 +230,7 @@ def not_given(
     reasons = unknown if isinstance(unknown, Mapping) else _reasons(unknown)
     reason = _reason(field, reasons)
     if reason is not None:  # the data's why last, as written
-        message = f"{what} is not given by the sources{f' ({hint})' if hint else ''}: {reason}"
+        message = f"the sources do not give {what}{f' ({hint})' if hint else ''}: {reason}"
     else:
         message = f"this ruleset does not give {what} ({field}){f': {hint}' if hint else ''}"
     return UnknownFactError(message, what=what, field=field, reason=reason, hint=hint)
@@ -264,7 +264,9 @@ def _resolved(field: str, collections: Mapping[str, str]) -> str:
 
 def _reason(field: str, reasons: Mapping[str, str]) -> str | None:
     """The reason the data gives for ``field`` being unknown, or for the nearest value holding it
-    (``cards[law]``, then ``cards``): None where none of them is recorded unknown."""
+    (``cards[law]``, then ``cards``), or else for the first part of it the data records as unknown
+    (``epochs[x].requirements.criteria`` leaves ``epochs[x].requirements`` unknown): None where
+    none of them is recorded unknown."""
     if not reasons:
         return None
     end = len(field)
@@ -273,7 +275,7 @@ def _reason(field: str, reasons: Mapping[str, str]) -> str | None:
         if found is not None:
             return found
         end = max(field.rfind(".", 0, end), field.rfind("[", 0, end))
-    return None
+    return next((why for part, why in reasons.items() if part.startswith((f"{field}.", f"{field}["))), None)
 
 
 def reword(
@@ -283,7 +285,7 @@ def reword(
 ) -> None:
     """Word ``error`` again, in place, with ``unknown`` (a package's UNKNOWN_FACTS, or their reasons
     by field, :func:`_reasons`), where :func:`not_given` made it without them and the data records
-    its fact as unknown: it then says the fact is not given by the sources, and why (``reason``).
+    its fact as unknown: it then says the sources do not give the fact, and why (``reason``).
     ``collections``: the family logic's OVERLAY_COLLECTIONS."""
     if error.field is None or error.what is None or error.reason is not None:
         return
@@ -299,7 +301,7 @@ class Told(ModuleType):
     """A runtime module's functions as one package calls them: an UnknownFactError that
     :func:`not_given` made without the package's unknown facts (``reason`` None) is worded again
     with them (``unknown``: its UNKNOWN_FACTS), so a fact the data records as unknown is said to be
-    not given by the sources, with the data's why, and one the ruleset leaves out is said to be one
+    one the sources do not give, with the data's why, and one the ruleset leaves out is said to be one
     it does not give. A package's helpers call the family's rule logic through it; anything that is
     no function is the module's own."""
 

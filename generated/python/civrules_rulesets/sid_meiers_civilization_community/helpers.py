@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 if not TYPE_CHECKING:
     # The rule logic as this package calls it: a fact the data records as unknown is refused with
-    # the data's why ("... is not given by the sources: ..."), one it leaves out as one this ruleset
+    # the data's why ("the sources do not give ...: <why>"), one it leaves out as one this ruleset
     # does not give (civrules_runtime.errors.not_given).
     logic = _Told(logic, data.UNKNOWN_FACTS)
 

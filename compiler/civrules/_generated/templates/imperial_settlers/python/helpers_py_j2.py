@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "aedc02306748941f84ad4eea6ba9086915a4538d06c45ac458b49d8fb924d164"
+SOURCE_SHA256 = "905963f845f88d65038a556641bdddde158d155ed01520eb59b2a00feb1f301e"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'helpers.py.j2'
@@ -37,7 +37,7 @@ def root(context, missing=missing):
     yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
     yield '.records import Assumptions, Card, SoloLevel\n    from '
     yield str((undefined(name='family_runtime') if l_0_family_runtime is missing else l_0_family_runtime))
-    yield '.vocab import RazeTargetName\n\n    from .ids import CardIdName, DeckIdName, FactionIdName, GoodIdName\n\nif not TYPE_CHECKING:\n    # The rule logic as this package calls it: a fact the data records as unknown is refused with\n    # the data\'s why ("... is not given by the sources: ..."), one it leaves out as one this ruleset\n    # does not give (civrules_runtime.errors.not_given).\n    logic = _Told(logic, data.UNKNOWN_FACTS)\n\n\ndef require_complete() -> None:\n    """Raise DraftRulesetError when the ruleset is a draft (facts a game needs are unknown)."""\n    if data.DRAFT:\n        unknown = len(data.UNKNOWN_FACTS)\n        raise DraftRulesetError(f"{data.RULESET_ID} is a draft: {unknown} facts are unknown")\n\n\ndef canonical_id(name: str) -> str:\n    """The id this package uses for ``name``: itself, or the id an alias stands for (ID_ALIASES);\n    UnknownIdError for a value that is no str (no id of any ruleset)."""\n    return data.ID_ALIASES.get(an_id(name, "name"), name)\n\n\ndef deck(deck: DeckIdName) -> tuple[str, ...]:\n    """The deck as a game uses it: one printed id per copy (a faction\'s custom deck where the\n    ruleset uses one).\n'
+    yield '.vocab import RazeTargetName\n\n    from .ids import CardIdName, DeckIdName, FactionIdName, GoodIdName\n\nif not TYPE_CHECKING:\n    # The rule logic as this package calls it: a fact the data records as unknown is refused with\n    # the data\'s why ("the sources do not give ...: <why>"), one it leaves out as one this ruleset\n    # does not give (civrules_runtime.errors.not_given).\n    logic = _Told(logic, data.UNKNOWN_FACTS)\n\n\ndef require_complete() -> None:\n    """Raise DraftRulesetError when the ruleset is a draft (facts a game needs are unknown)."""\n    if data.DRAFT:\n        unknown = len(data.UNKNOWN_FACTS)\n        raise DraftRulesetError(f"{data.RULESET_ID} is a draft: {unknown} facts are unknown")\n\n\ndef canonical_id(name: str) -> str:\n    """The id this package uses for ``name``: itself, or the id an alias stands for (ID_ALIASES);\n    UnknownIdError for a value that is no str (no id of any ruleset)."""\n    return data.ID_ALIASES.get(an_id(name, "name"), name)\n\n\ndef deck(deck: DeckIdName) -> tuple[str, ...]:\n    """The deck as a game uses it: one printed id per copy (a faction\'s custom deck where the\n    ruleset uses one).\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'deck'):
         pass
         yield '\n    >>> len(deck("'
