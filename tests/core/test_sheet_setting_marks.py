@@ -87,6 +87,35 @@ overlay:
         may_exceed_printed_maximum: true
         source: "house rule: shared goods always get it"
 """,
+    # Mega Civilization's data has neither the pieces of a nation nor a victory section: the
+    # variant adds both, every part of them its own.
+    "rulesets/mc-v.yaml": """\
+kind: ruleset
+id: mc-v
+name: "MC v"
+extends: mega-civilization
+overlay:
+  settings:
+    components:
+      source: "house rule: the pieces"
+      nation_sets: 18
+      tokens_per_set: 55
+      cities_per_set: 9
+      ships_per_set: 4
+    victory:
+      source: "house rule: the winner"
+      end_conditions:
+        - {id: time_limit, text: "The time agreed is up.", source: "house rule: the winner"}
+      scoring:
+        - id: cities
+          name: "Cities"
+          per: city
+          points: 50
+          text: "Cities: 50 points per city."
+          source: "house rule: the winner"
+      highest_wins: true
+      tie: tie
+""",
 }
 
 
@@ -226,6 +255,40 @@ def test_a_setting_s_mark_is_of_the_part_asked_for_what_holds_it_or_what_it_hold
     assert source.setting_mark('victory.scoring[text: "A"]') == ""
     assert source.setting_changed("research", "taxation") and not source.setting_changed("taxation")
     assert Source(source.ruleset, source.page).setting_mark("research") == ""  # not a variant's sheet
+
+
+def test_a_setting_part_holding_only_what_the_variant_added_is_marked_added() -> None:
+    """A setting the base has not, added by a variant, is shown by ``civrules diff`` part by part,
+    each part added; the part that holds them was marked Δ (changed) as if the base had had it."""
+    page = _sheet("mc-v", "special-rules.html")
+    assert _marked(page, "Each nation plays with 55 population tokens, 9 cities, 4 ships.") == "+"
+    assert _marked(page, "The highest total wins; equal totals are a tie.") == "+"
+    _, changes = _built("mc-v")
+    source = Source(_built("mc-v")[0], page_for(PAPERS["a4"], False), changes)
+    assert source.setting_mark("components") == "added"
+    assert source.setting_mark("victory") == "added"
+    assert source.setting_mark("victory.tie") == "added"
+    # a part of the base's that holds an added part (a new key of its own) is still changed
+    ac = _diff(FieldChange("hand_limit.extra", None, 1))
+    assert ac.setting_mark("hand_limit") == "changed"
+
+
+def test_a_line_two_settings_feed_is_added_only_where_both_are() -> None:
+    """Who wins (``highest_wins`` and ``tie``) was marked changed whenever either was marked."""
+    from civrules.families.advanced_civilization.sheets.special_rules import build
+    from tests.rulefiles import shipped_analysis
+
+    model: Any = shipped_analysis("advanced-civilization").model
+    page = page_for(PAPERS["a4"], False)
+
+    def winning(*changes: FieldChange) -> str:
+        context = build(Source(model, page, RulesetDiff("a", "b", list(changes), [])))
+        return str(context["victory"]["winning_mark"])
+
+    assert winning(FieldChange("victory.highest_wins", None, True), FieldChange("victory.tie", None, "tie")) == "added"
+    assert winning(FieldChange("victory.highest_wins", None, True)) == "changed"  # tie: the base's
+    assert winning(FieldChange("victory.tie", "wealth", "tie")) == "changed"
+    assert winning() == ""
 
 
 def test_a_base_s_sheets_mark_nothing() -> None:

@@ -45,6 +45,10 @@ class FieldChange:
     #: The citation of the nearest element enclosing the value on each side, inside its entity
     #: (a credit line's `rule:`), where one cites; what :attr:`sources` is made of first.
     cited: tuple[str | None, str | None] | None = field(default=None, compare=False)
+    #: The outermost part enclosing the change that the old side has not (or has empty) and the
+    #: new side has: what holds only what the new side added, shown part by part (a setting a
+    #: variant adds, its keys each ``+``); None where the old side has what holds the change.
+    fresh: str | None = field(default=None, compare=False)
 
 
 @dataclass(slots=True)
@@ -376,6 +380,20 @@ def diff_values(old: Any, new: Any, path: str, around: _Around | None = None) ->
     whose own citations enclose nothing asked about)."""
     if old == new:
         return
+    if path and _empty(old) and isinstance(new, (dict, list)) and not _empty(new):
+        # what holds only what the new side adds: each part's change says so (the outermost such
+        # part wins, being the last to say it)
+        for change in _diff_values(old, new, path, around):
+            yield replace(change, fresh=path)
+        return
+    yield from _diff_values(old, new, path, around)
+
+
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, (dict, list)) and not value)
+
+
+def _diff_values(old: Any, new: Any, path: str, around: _Around | None) -> Iterator[FieldChange]:
     cited = (None, None) if around is None else (_citation(old) or around[0], _citation(new) or around[1])
     if _plain_mapping(old) and _plain_mapping(new):
         for key in sorted(set(old) | set(new)):

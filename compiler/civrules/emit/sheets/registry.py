@@ -13,7 +13,7 @@ belongs to, so a sheet module that imports this one makes no cycle.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -105,6 +105,15 @@ class Source(Generic[R]):
         return ""
 
 
+def joined_mark(marks: Iterable[str]) -> str:
+    """One mark for a line several parts of a setting feed: ``added`` where every one is added,
+    ``changed`` where any is changed or some but not all are added; empty where none is marked."""
+    found = list(marks)
+    if not any(found):
+        return ""
+    return "added" if all(mark == "added" for mark in found) else "changed"
+
+
 #: The keys of :attr:`Source._marks` that hold the settings' marks and the paths a change wrote
 #: whole (what they hold is the change's too); no collection is named so.
 _SETTINGS = "\0settings"
@@ -140,16 +149,27 @@ def _enclosing(path: str) -> list[str]:
 
 def _setting_marks(changes: RulesetDiff) -> tuple[dict[str, str], dict[str, str]]:
     """Each settings path a variant's change is at or within: ``added`` where it adds that part
-    whole, else ``changed``; and the paths a change wrote whole."""
+    whole, or where the part holds only what the variant added (a setting the base has not, which
+    the diff shows key by key: :attr:`FieldChange.fresh`), else ``changed``; and the paths a change
+    wrote whole."""
     marks: dict[str, str] = {}
     whole: dict[str, str] = {}
+
+    def mark_as(path: str, mark: str) -> None:
+        marks[path] = mark if marks.get(path, mark) == mark else "changed"
+
     for change in changes.settings:
         mark = "added" if change.old is None else "changed"
         if change.new is not None:  # a part removed is printed nowhere: only what held it changed
             whole[change.path] = mark
-        marks[change.path] = mark if marks.get(change.path, mark) == mark else "changed"
+        mark_as(change.path, mark)
+        fresh = change.fresh
+        if fresh is not None:
+            whole[fresh] = "added"
         for outer in _enclosing(change.path):
-            marks[outer] = "changed"
+            # what holds the part: added with it where the base had none of it
+            within = fresh is not None and (outer == fresh or fresh in _enclosing(outer))
+            mark_as(outer, "added" if within else "changed")
     return marks, whole
 
 

@@ -22,7 +22,7 @@ from civrules.emit.sheets.common import (
     row_citation,
     setting_citation,
 )
-from civrules.emit.sheets.registry import Source, sheet
+from civrules.emit.sheets.registry import Source, joined_mark, sheet
 from civrules.families.advanced_civilization.model import NonPlayerForce, PlayerCount, Ruleset, SpecialRule
 from civrules.model import Unknown
 
@@ -143,11 +143,13 @@ def _victory(source: Source[Ruleset]) -> dict[str, Any] | None:
     if victory is None:
         return None
     mark = source.setting_mark
-    winning = []
+    winning, winning_marks = [], []  # the line's mark: of the parts it shows, as one
     if victory.highest_wins is not None:
         winning.append("The highest total wins" if victory.highest_wins else "The lowest total wins")
+        winning_marks.append(mark("victory.highest_wins"))
     if victory.tie is not None:
         winning.append(TIES.get(victory.tie, humanize(victory.tie)))
+        winning_marks.append(mark("victory.tie"))
     return {
         "ends": [
             _text(rule, mark(f"victory.end_conditions[{rule.id}]") if rule.id else "")
@@ -166,7 +168,7 @@ def _victory(source: Source[Ruleset]) -> dict[str, Any] | None:
             if item.text or item.name
         ],
         "winning": "; ".join(winning) + "." if winning else "",
-        "winning_mark": "changed" if mark("victory.highest_wins") or mark("victory.tie") else "",
+        "winning_mark": joined_mark(winning_marks),
         "rule": setting_citation(ruleset.setting_origins, "victory", ("highest_wins", "tie", "complete_final_turn")),
     }
 

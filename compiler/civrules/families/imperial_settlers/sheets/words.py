@@ -9,9 +9,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from civrules.emit.sheets.common import Notes, humanize
-from civrules.emit.sheets.registry import Source
+from civrules.emit.sheets.registry import Source, joined_mark
 from civrules.families.imperial_settlers.model import Card, Goods, ImperialSettlersRuleset, Step
 from civrules.model import Unknown
+
+__all__ = ["joined_mark"]  # one mark for a line several settings feed: the registry's
 
 #: The note of a card no source in the edition's language names (the sheet prints its id instead).
 UNNAMED = (
@@ -92,12 +94,3 @@ def steps_marked(source: Source[Any], path: str, steps: Iterable[Step]) -> list[
     return [
         (step.text, source.setting_mark(f"{path}[{step.number}]") if step.number is not None else "") for step in steps
     ]
-
-
-def joined_mark(marks: Iterable[str]) -> str:
-    """One mark for a line several parts of a setting feed: ``changed`` where any is changed or
-    some but not all are added, ``added`` where every one is; empty where none is marked."""
-    found = list(marks)
-    if not any(found):
-        return ""
-    return "added" if all(mark == "added" for mark in found) else "changed"

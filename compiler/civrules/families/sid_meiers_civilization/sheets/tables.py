@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from civrules.emit.sheets.common import Notes, row_citation
-from civrules.emit.sheets.registry import Source
+from civrules.emit.sheets.registry import Source, joined_mark
 from civrules.model import Entity, Unknown
 
 #: Roman numerals of the pyramid's levels, as the rulebook prints them (p11).
@@ -64,10 +64,7 @@ class Sheet:
     def setting_mark(self, *paths: str) -> str:
         """One mark for what several parts of settings feed (:meth:`Source.setting_mark` of each):
         ``added`` where each is added, ``changed`` where any is changed; empty where none is marked."""
-        marks = [self.source.setting_mark(path) for path in paths]
-        if not any(marks):
-            return ""
-        return "added" if all(mark == "added" for mark in marks) else "changed"
+        return joined_mark(self.source.setting_mark(path) for path in paths)
 
     def lead(self, *sentences: tuple[str, str]) -> list[tuple[str, str]]:
         """The sheet's lead: each sentence with the mark of the settings it gives (see
