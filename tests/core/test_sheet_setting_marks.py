@@ -291,6 +291,26 @@ def test_a_line_two_settings_feed_is_added_only_where_both_are() -> None:
     assert winning() == ""
 
 
+def test_a_phase_a_variant_adds_is_marked_added_on_the_quick_reference() -> None:
+    """The quick reference printed Δ on every phase a variant marked, one it added too."""
+    from civrules.resolve.diff import CollectionDiff, EntityChange
+    from tests.rulefiles import shipped_analysis
+
+    model: Any = shipped_analysis("advanced-civilization").model
+    phases = CollectionDiff(
+        "phases",
+        added=[EntityChange("census", "Census", [])],
+        changed=[EntityChange("tax_collection", "Tax Collection", [])],
+    )
+    changes = RulesetDiff("a", "b", [], [phases])
+    pages = render_sheets(model, "0" * 64, "a4", changes, only={"quick-reference.html"})
+    page = pages["quick-reference.html"].decode("utf-8")
+    page = page[page.index("<body") :]
+    assert _marked(page, "Census") == "+"
+    assert _marked(page, "Tax Collection") == "Δ"
+    assert _marked(page, "Population Expansion") == ""
+
+
 def test_a_base_s_sheets_mark_nothing() -> None:
     from tests.rulefiles import shipped_analysis
 

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "1daddfea3f4230c087ea30fcdad447b6c8ef3fade244490aa09c2bfaff64eef4"
+SOURCE_SHA256 = "67894d697ae526c7370439dfe2171a191a018da8956f1683594929a861a2760b"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'quick-reference.html.j2'
@@ -89,11 +89,7 @@ def block_content(context, missing=missing):
             yield '</span> <span class="name">'
             yield escape(environment.getattr(l_1_p, 'name'))
             yield '</span>'
-            if environment.getattr(l_1_p, 'mark'):
-                pass
-                yield ' <span class="changed-mark" title="'
-                yield escape(environment.getattr(l_1_p, 'mark'))
-                yield ' by this variant">Δ</span>'
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_p, 'mark'), _loop_vars=_loop_vars))
             yield ' '
             yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_p, 'rule'), _loop_vars=_loop_vars))
             if (environment.getattr(l_1_p, 'condition') or environment.getattr(l_1_p, 'order')):
@@ -165,13 +161,7 @@ def block_content(context, missing=missing):
             yield '</span> <span class="muted">('
             yield escape(environment.getattr(l_1_c, 'stack'))
             yield ')</span>'
-            if environment.getattr(l_1_c, 'mark'):
-                pass
-                yield ' <span class="changed-mark" title="'
-                yield escape(environment.getattr(l_1_c, 'mark'))
-                yield ' by this variant">'
-                yield escape(('+' if (environment.getattr(l_1_c, 'mark') == 'added') else 'Δ'))
-                yield '</span>'
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_c, 'mark'), _loop_vars=_loop_vars))
             yield '</li>\n'
         l_1_loop = l_1_c = missing
         yield '</ol>\n<p class="small muted">Stack number in brackets; tradable calamities in italics. The calamities sheet gives every effect and card modifier.</p>\n'
@@ -193,4 +183,4 @@ def block_content(context, missing=missing):
     yield '\n</div>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=30&21=40&24=71&26=74&27=78&31=107&35=110&36=112&37=121&38=123&40=132&43=140&45=144&46=148&50=168&51=174&55=179&56=182'
+debug_info = '1=13&2=16&3=30&21=40&24=71&26=74&27=78&31=103&35=106&36=108&37=117&38=119&40=128&43=136&45=140&46=144&50=158&51=164&55=169&56=172'
