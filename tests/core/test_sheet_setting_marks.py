@@ -66,12 +66,19 @@ extends: advanced-civilization
 overlay:
   settings:
     ast: {frozen: {text: "A frozen marker thaws at once.", source: "house rule: no frost"}}
-    credit_policy: {same_target: sum, source: "house rule: both credits count"}
+    credit_policy:
+      same_target: sum
+      source: "house rule: both credits count"
+      purchases:
+        overpayment: {value: lost, text: "Overpaying buys nothing more.", source: "house rule: no change"}
     sequence_of_play:
       general_rules:
         patch:
           - where: {id: ast_order_breaks_ties}
             with: {text: "Census order breaks all ties.", source: "house rule: census first"}
+  options:
+    patch:
+      - {id: stoic, default: true, source: "house rule: always stoic"}
 """,
     "rulesets/ep-m.yaml": """\
 kind: ruleset
@@ -215,6 +222,21 @@ def test_advanced_civilization_setting_rows_are_marked_where_the_variant_changes
     assert "With 16–18 players" not in commodities  # the base's bands, gone
     base = _sheet("ac-m", "commodities.html")
     assert 'class="changed-mark"' not in base
+
+
+def test_the_options_and_purchase_rules_are_marked_and_cited_where_a_variant_changes_them() -> None:
+    """The game options and the purchase rules (printed from round 22) are marked and cited as the
+    other rows: a house rule's text under the house rule, never under the base's sections."""
+    cards = _sheet("ac-m", "cards.html")
+    assert _marked(cards, "Overpaying buys nothing more.") == "Δ"
+    line = next(li for li in re.findall(r"<li>(.*?)</li>", cards, flags=re.S) if "Overpaying" in li)
+    assert "house rule: no change" in line and "31.58" not in line
+    assert _marked(cards, "they can be used from the next turn on.") == ""
+    rules = _sheet("ac-m", "special-rules.html")
+    assert _marked(rules, "Stoic") == "Δ"
+    row = next(tr for tr in re.findall(r"<tr>(.*?)</tr>", rules, flags=re.S) if "Stoic" in tr)
+    assert "house rule: always stoic" in row and ">checked<" in row
+    assert _marked(rules, "Disable public trade e-mail") == ""
 
 
 def test_a_deck_composition_is_marked_by_the_name_the_diff_gives_it() -> None:

@@ -1063,3 +1063,52 @@ def test_the_quick_reference_prints_the_trade_and_calamity_rules_the_package_app
     assert "3 cards at least per trade; each side states truthfully how many cards it gives and names 2 of them" in text
     assert "A player suffers at most 2 calamities as primary victim a turn: of more, 2 drawn at random (29" in text
     assert "In a loss of unit points a city counts 5 and a token 1 (29" in text
+
+
+def _main_text(ruleset_id: str, file: str) -> str:
+    page = html.unescape(_sheets_of(ruleset_id, "a4", (file,))[file].decode())
+    return " ".join(_cell_text(_parse(page).find(".//main")).split())
+
+
+def test_the_special_rules_sheet_prints_the_game_options() -> None:
+    """Advanced Civilization's `options` (the online site's create-game form: what each does, its
+    choices, default and the printed rules' value) were in the data and on no sheet (round 22)."""
+    text = _main_text(BASE, "special-rules.html")
+    options = list(_shipped(BASE).model.options)
+    assert len(options) == 11
+    for option in options:
+        assert option.name in text and " ".join(option.description.split()) in text, option.id
+        assert f"{option.help_page} {option.help_section}" in text, option.id
+    # a row cites the help section and the printed rules it relates to, as the data does
+    assert "Changes the number of trade cards a player may keep (8 under the standard rules)." in text
+    assert "How to Create a Civilization Game 5.4; 31.71" in text
+    # the choices of an enum, a label the site shows, a value the printed rules give
+    assert "Advanced Civilization: The standard map." in text
+    assert "Stoic" in text and "How to Create a Civilization Game 5.11; 29.5" in text
+    # unknown facts print as every sheet prints them: a dash and a note giving the data's reason
+    assert "The labels of the create-game form are not in the help text; only their descriptions are." in text
+    assert "a number 8 How to Create a Civilization Game 5.4" in text  # the printed rules' 8
+    # no option's default is known: said once, not a dash a row
+    assert re.search(r"Unknown for every option, so not in the table: the default —\w\.", text)
+    assert "default, 11 times; the first: The help text calls Advanced Civilization the standard map" in text
+    assert "choices: The help text names only the choice 'No Time Limit'" in text
+    for ruleset_id in (EXPANSION, MEGA):  # no options in their data: no section
+        assert "online" not in _main_text(ruleset_id, "special-rules.html").lower()
+
+
+def test_the_cards_sheet_prints_the_purchase_rules() -> None:
+    """The credit policy's `purchases` (several cards a turn, the turn a card's credits start,
+    treasury within the price, overpayment) held texts and unknowns that no sheet printed (round 22)."""
+    text = _main_text(BASE, "cards.html")
+    purchases = _shipped(BASE).model.credit_policy["purchases"]
+    for key, rule in purchases.items():
+        assert " ".join(rule["text"].split()) in text, key
+    assert "they can be used from the next turn on. (31.53)" in text
+    assert "no more of them than required. (31.2, 31.41)" in text
+    expansion = _main_text(EXPANSION, "cards.html")
+    assert "Same turn credits —" in expansion  # unknown: a dash, its reason in a note
+    assert "26.5.2 and 26.5.4-26.5.6 are missing from the source" in expansion
+    assert "gives no change: the excess is lost. (26.5.9)" in expansion
+    mega = _main_text(MEGA, "cards.html")
+    # a transcription's text cites the transcription, as the sheets' rows do
+    assert "all of them in one purchase. (menuan/megacivrules-flutter)" in mega

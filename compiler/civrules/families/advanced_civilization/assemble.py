@@ -43,6 +43,7 @@ from civrules.families.advanced_civilization.model import (
     FloodPlainEntry,
     ForceAdvancement,
     ForceCard,
+    GameOption,
     GeneralRule,
     Group,
     HandLimit,
@@ -55,6 +56,7 @@ from civrules.families.advanced_civilization.model import (
     Nation,
     NoEffect,
     NonPlayerForce,
+    OptionChoice,
     Override,
     Phase,
     PlayerCount,
@@ -577,6 +579,43 @@ def build_structure(
         Collection.of("phases", phases),
         Collection.of("player_counts", counts),
     )
+
+
+@assembles("options")
+def build_options(resolved: Resolved) -> Collection[GameOption]:
+    options = []
+    for origin, raw in collection(resolved, "options"):
+        values = known(raw.get("values"))
+        choices: tuple[OptionChoice, ...] | Unknown = (
+            values
+            if isinstance(values, Unknown)
+            else tuple(
+                OptionChoice(str(value["id"]), _str(value.get("name")), _str(value.get("description")))
+                for value in values or ()
+                if isinstance(value, dict) and "id" in value
+            )
+        )
+        label = known(raw.get("site_label"))
+        options.append(
+            GameOption(
+                raw["id"],
+                _name(raw, raw["id"]),
+                origin,
+                raw,
+                label if isinstance(label, (str, Unknown)) else None,
+                _str(raw.get("help_page")),
+                _str(raw.get("help_section")),
+                _str(raw.get("type")),
+                choices,
+                _int(raw.get("minimum")),
+                _int(raw.get("maximum")),
+                known(raw.get("default")),
+                known(raw.get("rulebook_value")),
+                _bool(raw.get("online_only")),
+                _str(raw.get("description")),
+            )
+        )
+    return Collection.of("options", options)
 
 
 def _configuration(index: int, raw: Mapping[str, Any]) -> Configuration:
@@ -1200,6 +1239,7 @@ def _build_ruleset(resolved: Resolved) -> Ruleset:
         ast_tracks=tracks,
         phases=phases,
         player_counts=counts,
+        options=build_options(resolved),
         areas=areas,
         borders=borders,
         flood_plains=plains,

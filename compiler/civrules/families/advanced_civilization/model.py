@@ -345,6 +345,41 @@ class Calamity(Entity):
         return tuple(e for e in self.effects if e.side == side)
 
 
+# --- Game options ------------------------------------------------------------------------------
+
+
+@frozen_value
+class OptionChoice:
+    """One choice of an option of the type ``enum`` (`values`): its id, name and what it does."""
+
+    id: str
+    name: str | None
+    description: str | None
+
+
+@frozen_value
+class GameOption(Entity):
+    """An option a game is created with (`options`: the online site's create-game form): what it
+    does, its choices, its default and the value that corresponds to the printed rules."""
+
+    #: The label the site shows; Unknown where the source does not give it.
+    site_label: str | Unknown | None
+    help_page: str | None
+    help_section: str | None
+    #: `type`: boolean, integer, enum.
+    kind: str | None
+    #: An enum's choices; Unknown where the source does not list them; () for other types.
+    choices: tuple[OptionChoice, ...] | Unknown
+    minimum: int | None
+    maximum: int | None
+    #: The site's default (a bool, a number, a choice's id), Unknown where not stated, None where not written.
+    default: object
+    #: The value that corresponds to the printed rules; None where not written.
+    rulebook_value: object
+    online_only: bool | None
+    description: str | None
+
+
 # --- Nations, A.S.T., game structure -----------------------------------------------------------
 
 
@@ -961,6 +996,9 @@ class Ruleset(CoreRuleset):
     not_in_sources: Mapping[str, str] = field(default_factory=dict)
     block_bonuses: tuple[BlockBonusBand, ...] = ()
     deck_compositions: tuple[DeckComposition, ...] = ()
+    #: `options`: what a game is created with on the online site; not among :meth:`collections`
+    #: (no check or package reads them: the sheets print them).
+    options: Collection[GameOption] = field(default_factory=lambda: Collection.of("options", ()))
 
     def collections(self) -> tuple[Collection[Entity], ...]:
         """Every collection of entities, in data-model order (borders included)."""

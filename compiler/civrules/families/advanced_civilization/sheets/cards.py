@@ -5,11 +5,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import Notes, citation_text, humanize, known, name_of, row_citation
+from civrules.emit.sheets.common import (
+    Notes,
+    citation_text,
+    humanize,
+    known,
+    name_of,
+    origin_citation,
+    row_citation,
+)
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.model import Card, CreditLine, Ruleset
 from civrules.families.advanced_civilization.sheets.marks import SymbolsMarkup, drawn_note, group_symbols, symbols
 from civrules.model import Unknown
+from civrules.model import known as known_value
 
 
 def credit_target(ruleset: Ruleset, line: CreditLine) -> str:
@@ -43,6 +52,33 @@ def _credit_lines(ruleset: Ruleset, card: Card) -> list[str]:
         said = ", ".join(targets) if single else "; ".join(targets)
         lines.append(f"{points} to {said}{' (extra)' if extra else ''}")
     return lines
+
+
+def purchase_rules(ruleset: Ruleset, source: Source[Ruleset] | None, notes: Notes) -> list[dict[str, str]]:
+    """How civilization cards are bought (the credit policy's `purchases`): each rule's text as the
+    data holds it, cited as its part of the setting is; one the sources do not give, its name and
+    the unknown's note."""
+    purchases = ruleset.credit_policy.get("purchases")
+    origin = ruleset.setting_origins.get("credit_policy")
+    said = []
+    for key, rule in purchases.items() if isinstance(purchases, Mapping) else ():
+        if not isinstance(rule, Mapping):
+            continue
+        value = known_value(rule.get("value"))
+        text = " ".join(str(rule.get("text") or "").split())
+        name = humanize(key)
+        if isinstance(value, Unknown):
+            text = (text + " " if text else f"{name[:1].upper()}{name[1:]} ") + notes.fact(value, name)
+        elif not text:
+            text = f"{name[:1].upper()}{name[1:]}: {humanize(value) if isinstance(value, str) else known(value)}"
+        cited = (
+            origin_citation(origin.child("purchases", key), transcriptions=True)
+            if origin is not None
+            else citation_text(rule.get("rule"), rule.get("source"))
+        )
+        mark = source.setting_mark(f"credit_policy.purchases.{key}") if source is not None else ""
+        said.append({"text": text, "rule": cited, "mark": mark})
+    return said
 
 
 def card_chart(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[str, Any]:
@@ -83,6 +119,7 @@ def card_chart(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[
     groups = group_symbols(ruleset)
     return {
         "rows": rows,
+        "purchases": purchase_rules(ruleset, source, notes),
         "groups": groups,
         "drawn": drawn_note(groups),
         "victory_points": with_points,
@@ -93,7 +130,7 @@ def card_chart(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[
 @sheet(
     "cards.html",
     "Civilization cards",
-    "Every card's groups, cost, prerequisites, credits and attributes, with rule sections.",
+    "Every card's groups, cost, prerequisites, credits and attributes, with rule sections, and how cards are bought.",
     position=20,
     sources=("civilization_cards", "calamities"),
 )

@@ -23,7 +23,13 @@ from civrules.emit.sheets.common import (
     setting_citation,
 )
 from civrules.emit.sheets.registry import Source, joined_mark, sheet
-from civrules.families.advanced_civilization.model import NonPlayerForce, PlayerCount, Ruleset, SpecialRule
+from civrules.families.advanced_civilization.model import (
+    GameOption,
+    NonPlayerForce,
+    PlayerCount,
+    Ruleset,
+    SpecialRule,
+)
 from civrules.model import Unknown
 
 #: What a force replaces, in words (the values the schema allows).
@@ -32,6 +38,79 @@ REPLACED = {"barbarians": "the Barbarians", "pirates": "the Pirates"}
 
 def _text(rule: SpecialRule, mark: str) -> dict[str, str]:
     return {"text": " ".join((rule.text or "").split()), "rule": citation_text(rule.rules, rule.source), "mark": mark}
+
+
+def _option_value(option: GameOption, value: object) -> str:
+    """A value of an option as the site's form holds it: a box checked or not, a number, a choice's name."""
+    if isinstance(value, bool):
+        return "checked" if value else "unchecked"
+    if isinstance(option.choices, tuple):
+        for choice in option.choices:
+            if choice.id == value:
+                return choice.name or choice.id
+    return str(value)
+
+
+#: An option's kind of value, in words (the values the schema allows).
+OPTION_KINDS = {"boolean": "checked or not", "integer": "a number"}
+
+
+def _option(source: Source[Ruleset], option: GameOption, notes: Notes, *, with_default: bool) -> dict[str, Any]:
+    """One option a game is created with, as the data holds it: its name (and the site's label), what
+    it does, its choices, default and the printed rules' value, cited by its help section and rules."""
+    if isinstance(option.choices, Unknown):
+        choices = [notes.fact(option.choices, "choices")]
+    elif option.choices:
+        choices = [
+            f"{choice.name or choice.id}: {' '.join(choice.description.split())}"
+            if choice.description
+            else choice.name or choice.id
+            for choice in option.choices
+        ]
+    else:
+        bounds = " to ".join(str(n) for n in (option.minimum, option.maximum) if n is not None)
+        kind = OPTION_KINDS.get(option.kind or "", humanize(option.kind or ""))
+        choices = [f"{kind}, {bounds}" if bounds else kind] if kind else []
+    label = ""
+    if isinstance(option.site_label, Unknown):
+        label = notes.mark("site label", option.site_label.reason or "not in the sources")
+    elif option.site_label and option.site_label != option.name:
+        label = f" (on the site: “{option.site_label}”)"
+    if not with_default:
+        default = ""
+    elif isinstance(option.default, Unknown):
+        default = notes.fact(option.default, "default")
+    else:
+        default = _option_value(option, option.default) if option.default is not None else ""
+    if option.rulebook_value is not None:
+        printed = _option_value(option, option.rulebook_value)
+    else:
+        printed = {True: "online only", False: "in the printed rules", None: ""}[option.online_only]
+    help_at = " ".join(part for part in (option.help_page, option.help_section) if part)
+    return {
+        "name": label_of(option) + label,
+        "text": " ".join((option.description or "").split()),
+        "choices": choices,
+        "default": default,
+        "printed": printed,
+        "rule": "; ".join(part for part in (help_at, row_citation(option, transcriptions=True)) if part),
+        "mark": source.changed("options", option.id),
+    }
+
+
+def _options(source: Source[Ruleset], notes: Notes) -> dict[str, Any]:
+    """The options' rows; a default unknown for every option is said once, not a dash a row (as the
+    credit chart leaves out a column no card knows)."""
+    options = list(source.ruleset.options)
+    defaults = [option.default for option in options]
+    unknown = bool(defaults) and all(isinstance(default, Unknown) for default in defaults)
+    rows = [_option(source, option, notes, with_default=not unknown) for option in options]
+    said = ""
+    if unknown:
+        # each reason counted in the note (as when a row each printed it), its mark printed once
+        marks = [notes.fact(default, "default") for default in defaults]
+        said = f"the default {marks[0]}"
+    return {"options": rows, "with_default": not unknown, "defaults_unknown": said}
 
 
 def _count(source: Source[Ruleset], count: PlayerCount, notes: Notes) -> dict[str, Any]:
@@ -177,7 +256,7 @@ def _victory(source: Source[Ruleset]) -> dict[str, Any] | None:
     "special-rules.html",
     "Players, special rules and the end of the game",
     "What each number of players plays with, the rules of every count, the ruleset's special rules, "
-    "the forces no player leads, and how the game ends and is won.",
+    "the forces no player leads, how the game ends and is won, and the options a game is created with.",
     position=65,
 )
 def build(source: Source[Ruleset]) -> Mapping[str, Any]:
@@ -211,6 +290,7 @@ def build(source: Source[Ruleset]) -> Mapping[str, Any]:
             if rule.text
         ],
         "forces": [_force(source, force, notes) for force in ruleset.non_player_forces],
+        **_options(source, notes),
         "victory": _victory(source),
         "missing": ruleset.not_in_sources.get("player_counts", ""),
         "variant": source.variant,

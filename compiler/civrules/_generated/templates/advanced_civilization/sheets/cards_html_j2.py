@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "f9f605fc1c22b508dd65febafa2d639764e85ef8e97ab3d682693834ff5f5052"
+SOURCE_SHA256 = "4bc14aeb0bd3b2551a22e10df3e81177d6c42fff835b96c9ab6769b2c37144ab"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'cards.html.j2'
@@ -51,7 +51,7 @@ def block_style(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     pass
-    yield 'table.cards { font-size: 7.6pt; table-layout: fixed; }\n.cards th.name { overflow-wrap: anywhere; }\n.cards col.c-name { width: 33mm; }\n.cards col.c-cost { width: 10mm; }\n.cards col.c-pre { width: 21mm; }\n.cards col.c-credits { width: 36mm; }\n.cards tbody tr:nth-child(even) > * { background: #faf7f1; }\n.cards ul { margin: 0; padding: 0; list-style: none; }\n.cards li + li { margin-top: 0.6mm; }\n.cards .groups { display: block; font-weight: normal; font-size: 0.9em; color: #444444; }\n.cards .links { font-style: italic; color: #6b2d1a; }\n.cards .none { color: #888888; }\n.legend-line { margin-bottom: 2mm; font-size: 8pt; }\n.group-key { margin-right: 3mm; }\n'
+    yield 'table.cards { font-size: 7.6pt; table-layout: fixed; }\n.cards th.name { overflow-wrap: anywhere; }\n.cards col.c-name { width: 33mm; }\n.cards col.c-cost { width: 10mm; }\n.cards col.c-pre { width: 21mm; }\n.cards col.c-credits { width: 36mm; }\n.cards tbody tr:nth-child(even) > * { background: #faf7f1; }\n.cards ul { margin: 0; padding: 0; list-style: none; }\n.cards li + li { margin-top: 0.6mm; }\n.cards .groups { display: block; font-weight: normal; font-size: 0.9em; color: #444444; }\n.cards .links { font-style: italic; color: #6b2d1a; }\n.cards .none { color: #888888; }\n.legend-line { margin-bottom: 2mm; font-size: 8pt; }\n.group-key { margin-right: 3mm; }\n.purchases h2 { font-size: 10pt; margin: 2.4mm 0 1mm; border-bottom: 0.3mm solid #6b2d1a; color: #6b2d1a; }\n.purchases ul { margin: 0.6mm 0 1mm; padding-left: 4mm; font-size: 8pt; }\n.purchases li { break-inside: avoid; margin-bottom: 0.5mm; }\n'
 
 def block_content(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -65,6 +65,7 @@ def block_content(context, missing=missing):
     l_0_drawn = resolve('drawn')
     l_0_rows = resolve('rows')
     l_0_victory_points = resolve('victory_points')
+    l_0_purchases = resolve('purchases')
     l_0_notes_list = resolve('notes_list')
     l_0_notes = resolve('notes')
     try:
@@ -161,8 +162,26 @@ def block_content(context, missing=missing):
     else:
         pass
         yield '<p class="whole-note">The rule files of this ruleset list no civilization card.</p>\n'
+    if (undefined(name='purchases') if l_0_purchases is missing else l_0_purchases):
+        pass
+        yield '<div class="purchases">\n<h2>Buying civilization cards</h2>\n<ul>\n'
+        for l_1_p in (undefined(name='purchases') if l_0_purchases is missing else l_0_purchases):
+            l_1_changed = resolve('changed')
+            l_1_rule = resolve('rule')
+            _loop_vars = {}
+            pass
+            yield '<li>'
+            yield escape(environment.getattr(l_1_p, 'text'))
+            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_p, 'mark'), _loop_vars=_loop_vars))
+            if environment.getattr(l_1_p, 'rule'):
+                pass
+                yield ' '
+                yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_p, 'rule'), _loop_vars=_loop_vars))
+            yield '</li>\n'
+        l_1_p = l_1_changed = l_1_rule = missing
+        yield '</ul>\n</div>\n'
     yield escape(context.call((undefined(name='notes_list') if l_0_notes_list is missing else l_0_notes_list), (undefined(name='notes') if l_0_notes is missing else l_0_notes), _block_vars=_block_vars))
     yield '\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=36&19=46&20=68&21=75&23=78&25=82&28=86&30=92&31=101&32=103&33=109&34=117&36=130&37=134&49=154'
+debug_info = '1=13&2=16&3=36&22=46&23=69&24=76&26=79&28=83&31=87&33=93&34=102&35=104&36=110&37=118&39=131&40=135&52=155&56=158&61=173'

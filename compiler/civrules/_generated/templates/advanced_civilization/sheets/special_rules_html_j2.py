@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "679fdb598b2b682b287334aebedc86157fcdc44d4e18452b17400e48fb94b620"
+SOURCE_SHA256 = "06615ccd62978a0f244c802d268216eac18003f8c920a20e47a1a65312e8bc7e"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'special-rules.html.j2'
@@ -45,7 +45,7 @@ def block_style(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     pass
-    yield '.sr { font-size: 8.2pt; }\n.sr h2 { font-size: 10pt; margin: 2.4mm 0 1mm; border-bottom: 0.3mm solid #6b2d1a; color: #6b2d1a; }\n.sr h3 { font-size: 9pt; margin: 1.6mm 0 0.6mm; }\ntable.counts { font-size: 7.8pt; }\n.counts col.c-n { width: 14mm; }\n.counts col.c-t { width: 16mm; }\n.counts col.c-r { width: 24mm; }\n.counts td, .counts th { vertical-align: top; }\n.counts tbody tr:nth-child(even) > * { background: #faf7f1; }\n.counts .setup { display: block; }\n.counts .own { display: block; margin-top: 0.4mm; font-style: italic; }\nul.rules { margin: 0.6mm 0 1mm; padding-left: 4mm; }\nul.rules li { break-inside: avoid; margin-bottom: 0.5mm; }\np.force { margin: 0.6mm 0; }\n'
+    yield '.sr { font-size: 8.2pt; }\n.sr h2 { font-size: 10pt; margin: 2.4mm 0 1mm; border-bottom: 0.3mm solid #6b2d1a; color: #6b2d1a; }\n.sr h3 { font-size: 9pt; margin: 1.6mm 0 0.6mm; }\ntable.counts { font-size: 7.8pt; }\n.counts col.c-n { width: 14mm; }\n.counts col.c-t { width: 16mm; }\n.counts col.c-r { width: 24mm; }\n.counts td, .counts th { vertical-align: top; }\n.counts tbody tr:nth-child(even) > * { background: #faf7f1; }\n.counts .setup { display: block; }\n.counts .own { display: block; margin-top: 0.4mm; font-style: italic; }\nul.rules { margin: 0.6mm 0 1mm; padding-left: 4mm; }\nul.rules li { break-inside: avoid; margin-bottom: 0.5mm; }\np.force { margin: 0.6mm 0; }\ntable.options { font-size: 7.6pt; }\n.options col.c-o { width: 30mm; }\n.options col.c-c { width: 38mm; }\n.options col.c-d { width: 17mm; }\n.options col.c-p { width: 17mm; }\n.options col.c-r { width: 24mm; }\n.options td, .options th { vertical-align: top; }\n.options tbody tr:nth-child(even) > * { background: #faf7f1; }\n.options .choice { display: block; }\n'
 
 def block_content(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -65,6 +65,9 @@ def block_content(context, missing=missing):
     l_0_missing = resolve('missing')
     l_0_count_rules = resolve('count_rules')
     l_0_victory = resolve('victory')
+    l_0_options = resolve('options')
+    l_0_defaults_unknown = resolve('defaults_unknown')
+    l_0_with_default = resolve('with_default')
     l_0_variant = resolve('variant')
     l_0_notes_list = resolve('notes_list')
     l_0_notes = resolve('notes')
@@ -260,6 +263,52 @@ def block_content(context, missing=missing):
     else:
         pass
         yield '<p class="whole-note">How the game ends and is won is not in a victory section of this ruleset\'s rule files.</p>\n'
+    if (undefined(name='options') if l_0_options is missing else l_0_options):
+        pass
+        yield '<h2>The options a game is created with on the online site</h2>\n'
+        if (undefined(name='defaults_unknown') if l_0_defaults_unknown is missing else l_0_defaults_unknown):
+            pass
+            yield '<p class="force">Unknown for every option, so not in the table: '
+            yield escape((undefined(name='defaults_unknown') if l_0_defaults_unknown is missing else l_0_defaults_unknown))
+            yield '.</p>'
+        yield '<table class="options">\n<colgroup><col class="c-o"><col><col class="c-c">'
+        if (undefined(name='with_default') if l_0_with_default is missing else l_0_with_default):
+            pass
+            yield '<col class="c-d">'
+        yield '<col class="c-p"><col class="c-r"></colgroup>\n<thead><tr><th>Option</th><th>What it does</th><th>Choices</th>'
+        if (undefined(name='with_default') if l_0_with_default is missing else l_0_with_default):
+            pass
+            yield '<th>Default</th>'
+        yield '<th>Printed rules</th><th>Rule</th></tr></thead>\n<tbody>\n'
+        for l_1_o in (undefined(name='options') if l_0_options is missing else l_0_options):
+            _loop_vars = {}
+            pass
+            yield '<tr>\n<th scope="row">'
+            yield escape(environment.getattr(l_1_o, 'name'))
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_o, 'mark'), _loop_vars=_loop_vars))
+            yield '</th>\n<td>'
+            yield escape(environment.getattr(l_1_o, 'text'))
+            yield '</td>\n<td>'
+            for l_2_c in environment.getattr(l_1_o, 'choices'):
+                _loop_vars = {}
+                pass
+                yield '<span class="choice">'
+                yield escape(l_2_c)
+                yield '</span>'
+            l_2_c = missing
+            yield '</td>\n'
+            if (undefined(name='with_default') if l_0_with_default is missing else l_0_with_default):
+                pass
+                yield '<td>'
+                yield escape(environment.getattr(l_1_o, 'default'))
+                yield '</td>'
+            yield '<td>'
+            yield escape(environment.getattr(l_1_o, 'printed'))
+            yield '</td>\n<td><span class="rule">'
+            yield escape(environment.getattr(l_1_o, 'rule'))
+            yield '</span></td>\n</tr>\n'
+        l_1_o = missing
+        yield '</tbody>\n</table>\n'
     if (undefined(name='variant') if l_0_variant is missing else l_0_variant):
         pass
         yield '<p class="small">Δ changed, + added by this variant (see “What this variant changes”).</p>'
@@ -267,4 +316,4 @@ def block_content(context, missing=missing):
     yield '\n</div>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=30&19=40&21=63&24=66&28=77&29=81&30=84&31=98&33=101&39=116&40=125&45=128&47=132&48=135&49=137&50=177&56=184&58=192&61=195&66=207&67=209&69=212&72=223&73=228&75=231&78=242&82=253&83=256'
+debug_info = '1=13&2=16&3=30&28=40&30=66&33=69&37=80&38=84&39=87&40=101&42=104&48=119&49=128&54=131&56=135&57=138&58=140&59=180&65=187&67=195&70=198&75=210&76=212&78=215&81=226&82=231&84=234&87=245&91=256&93=259&95=265&96=269&98=273&100=277&101=280&102=282&103=290&104=296&105=298&111=302&112=305'
