@@ -133,3 +133,50 @@ def test_buildings_get_a_column_per_terrain_up_to_twelve_terrains_then_name_thei
         assert "Tr0 Tr1" not in sheet and "Stands on" in sheet
         assert "B0 Tr0, Tr1 7" in sheet and f"B{added - 1} Tr{added - 1}, Tr0 7" in sheet
         assert "13 terrains: each building's own are named" in sheet
+
+
+def _row(page: str, label: str) -> str:
+    """The text of the table row whose first cell is ``label``."""
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", page, flags=re.S):
+        cells = [_text_of(cell) for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, flags=re.S)]
+        if cells and cells[0].startswith(label):
+            return " ".join(cells)
+    raise AssertionError(f"no row {label!r}")
+
+
+def _text_of(fragment: str) -> str:
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", fragment))).strip()
+
+
+def test_the_combat_sheet_prints_the_loot_and_the_winner_s_losses() -> None:
+    """`combat.loot` (what the winner takes from figures, a city, a capital) and
+    `figures_lost_per_destroyed_units` were in the data and on no sheet (round 22)."""
+    _, files = _rendered(RULESETS[0])
+    page = files["combat.html"]
+    figures = _row(page, "from figures")
+    assert "one of: 3 trade, 3 culture, 1 resource" in figures and "p17/a-pilhagem-do-vencedor" in figures
+    assert "one of: 1 technology, 1 culture card, 2 resources" in _row(page, "from a city")
+    assert "a military victory" in _row(page, "from a capital")
+    assert "The winner loses 1 figure for every 2 units destroyed in the battle." in _text(page)
+
+
+def test_the_turn_summary_prints_the_settings_no_sheet_printed() -> None:
+    """City actions, resources, coins, the city centre, Anarchy's capital and the advanced tie
+    break were in the data and on no sheet (round 22)."""
+    _, files = _rendered(RULESETS[0])
+    page = files["turn-summary.html"]
+    actions = _row(page, "City actions")
+    assert "Produzir uma figura, unidade, construção ou maravilha" in actions
+    assert "Dedicar às artes: 1 culture, +1 per culture icon in the outskirts" in actions
+    assert "Coletar um recurso: 1 resource" in actions and "p4/acoes-da-cidade" in actions
+    assert "Seda, Ferro, Incenso, Trigo" in _row(page, "Resources")
+    assert "Coin tokens are not lost." in _row(page, "Coins")
+    assert "The city centre yields no icons." in _row(page, "Cities")
+    ties = _row(page, "Ties")
+    assert "In the advanced version: a military victory ends the game at once; " in ties
+    assert "the others let the turn finish; the score adds technologies, culture spaces, coins; still tied, " in ties
+    assert "the victory is shared." in ties
+    governments = _text(files["governments.html"])
+    assert re.search(r"Anarquia between two governments; the capital takes no action", governments)
+    community = _rendered(RULESETS[1])[1]["turn-summary.html"]
+    assert "Friendly Barbarian 2" in _text(community) and "Friendly Workers 1" in _text(community)

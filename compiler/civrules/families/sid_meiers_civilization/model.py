@@ -150,6 +150,8 @@ class Government(Entity):
     transitional: bool
     coins: int | None
     battle_hand: int | None
+    #: Whether the capital takes its action while it rules (Anarchy's does not); None where not written.
+    capital_action: bool | None = None
 
 
 @frozen_value
@@ -422,6 +424,7 @@ BUILDERS: Mapping[str, Callable[[Mapping[str, Any], dict[str, Any]], Entity]] = 
         transitional=raw.get("transitional") is True,
         coins=_int(raw.get("coins")),
         battle_hand=_int(raw.get("battle_hand")),
+        capital_action=raw["capital_action"] if isinstance(raw.get("capital_action"), bool) else None,
     ),
     "victories": lambda raw, base: Victory(
         **base,

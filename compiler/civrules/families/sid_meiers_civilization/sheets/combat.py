@@ -1,10 +1,12 @@
-"""The combat reference card: the battle hand, the combat bonuses, who wins a tie."""
+"""The combat reference card: the battle hand, the combat bonuses, who wins a tie, what the winner
+loses and what he takes (the loot)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from civrules.emit.sheets.common import setting_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.sid_meiers_civilization import rules
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
@@ -16,6 +18,45 @@ SITUATIONS = {
     "defending_capital": "defending a capital",
     "defending_walls": "defending a walled city or capital",
 }
+
+
+#: What the winner may take, in words, one and more (the parts of `combat.loot`).
+LOOT = {
+    "trade": ("trade", "trade"),
+    "culture": ("culture", "culture"),
+    "resources": ("resource", "resources"),
+    "technologies": ("technology", "technologies"),
+    "culture_cards": ("culture card", "culture cards"),
+}
+#: Where the winner takes it from (the parts of `combat.loot`), and what a capital gives.
+LOOTED = {"figures": "from figures", "city": "from a city", "capital": "from a capital"}
+CAPITAL = {"military_victory": "a military victory"}
+
+
+def _loot(page: Sheet, combat: Mapping[str, Any]) -> Section:
+    """What the winner of a battle takes (`combat.loot`), a row for each kind of loser, cited as
+    the combat rules are and marked where a variant changes it."""
+    ruleset = page.source.ruleset
+    section = Section("Loot", ("", "The winner takes"))
+    loot = combat.get("loot")
+    cited = setting_citation(ruleset.setting_origins, "combat", ("loot",))
+    for part, label in LOOTED.items():
+        given = loot.get(part) if isinstance(loot, Mapping) else None
+        if isinstance(given, Mapping):
+            said = [
+                f"{amount} {LOOT.get(kind, (kind, kind))[amount != 1]}"
+                for kind, amount in given.items()
+                if isinstance(amount, int) and not isinstance(amount, bool)
+            ]
+            text = "one of: " + ", ".join(said) if said else ""
+        elif isinstance(given, str):
+            text = CAPITAL.get(given, given.replace("_", " "))
+        else:
+            text = ""
+        if text:
+            section.rows.append(Row([label, text], cited, page.setting_mark(f"combat.loot.{part}")))
+    section.empty = "The sources of this ruleset do not say what the winner of a battle takes."
+    return section
 
 
 def combat_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
@@ -65,10 +106,18 @@ def combat_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
         bonuses.rows.append(page.row(bonus, "combat_bonuses", (what, f"+{bonus.amount}")))
     bonuses.empty = "The sources of this ruleset give no combat bonus."
     page.sections.append(bonuses)
+    page.sections.append(_loot(page, combat))
     ties = combat.get("ties")
+    lost = combat.get("figures_lost_per_destroyed_units")
     lead = page.lead(
         ("The side with the larger bonus takes the difference.", ""),
         (f"A tie goes to the {ties}." if ties in ("defender", "attacker") else "", page.setting_mark("combat.ties")),
+        (
+            f"The winner loses 1 figure for every {lost} units destroyed in the battle."
+            if isinstance(lost, int) and not isinstance(lost, bool)
+            else "",
+            page.setting_mark("combat.figures_lost_per_destroyed_units"),
+        ),
     )
     return page.context(lead=lead)
 
@@ -76,7 +125,7 @@ def combat_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
 @sheet(
     "combat.html",
     "Combat",
-    "The battle hand and the combat bonuses of a battle.",
+    "The battle hand and the combat bonuses of a battle, what the winner loses and takes.",
     position=60,
     sources=("ruleset", "buildings"),
 )

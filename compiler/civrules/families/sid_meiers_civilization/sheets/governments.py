@@ -17,6 +17,8 @@ def governments_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
     section = Section("Governments", ("Government", "", "Gives", "Unlocked by"))
     for gov in ruleset.governments:
         role = "starting" if gov.starting else "between two governments" if gov.transitional else ""
+        if gov.capital_action is False:
+            role = "; ".join(part for part in (role, "the capital takes no action") if part)
         gives = [f"{gov.coins} coin{'s' if gov.coins != 1 else ''}"] if gov.coins else []
         gives += [f"+{gov.battle_hand} battle hand"] if gov.battle_hand else []
         if gov.starting or gov.transitional:

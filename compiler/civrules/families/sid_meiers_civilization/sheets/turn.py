@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import setting_citation
-from civrules.emit.sheets.registry import Source, sheet
+from civrules.emit.sheets.common import row_citation, rules_text, setting_citation
+from civrules.emit.sheets.registry import Source, joined_mark, sheet
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 from civrules.families.sid_meiers_civilization.sheets.tables import Row, Section, Sheet, listed, name_in
 
@@ -84,7 +84,13 @@ def _at_the_table(page: Sheet) -> Section:
         )
     elif distance is not None:
         said.append(f"A new city stands {distance} squares from any other city, diagonals included.")
+    if isinstance(cities.get("centre_yields"), bool):
+        said.append(
+            "The city centre yields its icons." if cities["centre_yields"] else "The city centre yields no icons."
+        )
     add("cities", "Cities", said)
+    _entities_row(page, section, "city_actions", "City actions", [_city_action(a) for a in ruleset.city_actions], "; ")
+    _entities_row(page, section, "resources", "Resources", [r.display_name for r in ruleset.resources])
     trade = ruleset.rule("trade")
     said = []
     if _int(trade.get("dial_max")) is not None:
@@ -141,10 +147,73 @@ def _at_the_table(page: Sheet) -> Section:
             + "."
         )
     add("villages", "Villages", said)
+    coins = ruleset.rule("coins")
+    if isinstance(coins.get("token_coins_lost"), bool):
+        add(
+            "coins", "Coins", ["Coin tokens can be lost." if coins["token_coins_lost"] else "Coin tokens are not lost."]
+        )
     ties = ruleset.rule("tie_break")
+    said = []
     if ties.get("default") == "first_in_turn_order":
-        add("tie_break", "Ties", ["Of two players who win at once, the first in turn order wins."])
+        said.append("Of two players who win at once, the first in turn order wins.")
+    advanced = ties.get("advanced")
+    if isinstance(advanced, Mapping):
+        parts = []
+        if advanced.get("military_ends_at_once") is True:
+            parts.append("a military victory ends the game at once")
+        if advanced.get("others_finish_the_turn") is True:
+            parts.append("the others let the turn finish")
+        score = [SCORE.get(str(item), str(item).replace("_", " ")) for item in advanced.get("score") or ()]
+        if score:
+            parts.append(f"the score adds {listed(score)}")
+        if advanced.get("still_tied") == "shared":
+            parts.append("still tied, the victory is shared")
+        if parts:
+            said.append("In the advanced version: " + "; ".join(parts) + ".")
+    add("tie_break", "Ties", said)
+    markers = [(ruleset.huts, "huts", "Huts"), (ruleset.villages_markers, "villages_markers", "Village markers")]
+    for collection, name, label in markers:
+        _entities_row(page, section, name, label, [f"{m.display_name} {m.count}" for m in collection])
     return section
+
+
+#: What the advanced tie break's score adds, in words (the values of the ruleset schema).
+SCORE = {"technologies": "technologies", "culture_spaces": "culture spaces", "coins": "coins"}
+
+
+def _city_action(action: Any) -> str:
+    """A city action as the data holds it: its name, and what it gives."""
+    gives = []
+    if action.culture is not None:
+        gives.append(f"{action.culture} culture")
+    if action.per_culture_icon is not None:
+        gives.append(f"+{action.per_culture_icon} per culture icon in the outskirts")
+    if action.per_action is not None:
+        gives.append(f"{action.per_action} resource{'s' if action.per_action != 1 else ''}")
+    return f"{action.display_name}: {', '.join(gives)}" if gives else action.display_name
+
+
+def _entities_row(
+    page: Sheet, section: Section, collection: str, label: str, said: list[str], joint: str = ", "
+) -> None:
+    """A row listing the entities of ``collection`` (``said``, one each, in order), cited by the
+    citations of all of them (their rule sections together, then what else cites one) and marked
+    where the variant adds or changes any."""
+    entities = list(getattr(page.source.ruleset, collection))
+    if not said:
+        return
+    sections: dict[str, None] = {}
+    others: dict[str, None] = {}
+    for entity in entities:
+        own = rules_text(list(entity.rules))
+        for part in row_citation(entity, transcriptions=True).split("; "):
+            if part and part == own:
+                sections.update(dict.fromkeys(str(rule) for rule in entity.rules))
+            elif part:
+                others[part] = None
+    cited = "; ".join(part for part in (", ".join(sections), *others) if part)
+    marks = [page.source.changed(collection, entity.id) for entity in entities]
+    section.rows.append(Row([label, joint.join(said) + "."], cited, joined_mark(mark for mark in marks if mark)))
 
 
 def turn_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
@@ -185,8 +254,8 @@ def turn_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
 @sheet(
     "turn-summary.html",
     "Turn summary",
-    "The phases of a turn in order with what each allows, the four victories, and the rules of cities, trade, "
-    "production, movement, villages and ties.",
+    "The phases of a turn in order with what each allows, the four victories, and the rules of cities, city "
+    "actions, resources, trade, production, movement, villages, coins and ties.",
     position=5,
     sources=("ruleset",),
 )
