@@ -144,12 +144,14 @@ class Good(Entity):
     resource: bool
     token: bool
     stands_for: tuple[str, ...]
+    note: str | None = None
 
 
 @frozen_value
 class Component(Entity):
     count: int | None
     minimum: int | None
+    note: str | None = None
 
 
 @frozen_value
@@ -781,7 +783,7 @@ def build_model(resolved: Resolved) -> ImperialSettlersRuleset:
         components=Collection.of(
             "components",
             [
-                Component(**_base(e), count=e.raw.get("count"), minimum=e.raw.get("minimum"))
+                Component(**_base(e), count=e.raw.get("count"), minimum=e.raw.get("minimum"), note=_note(e.raw))
                 for e in entries.get("components", [])
             ],
         ),
@@ -793,6 +795,7 @@ def build_model(resolved: Resolved) -> ImperialSettlersRuleset:
                     resource=bool(e.raw.get("resource", False)),
                     token=bool(e.raw.get("token", False)),
                     stands_for=tuple(e.raw.get("stands_for") or ()),
+                    note=_note(e.raw),
                 )
                 for e in entries.get("goods", [])
             ],
@@ -800,11 +803,17 @@ def build_model(resolved: Resolved) -> ImperialSettlersRuleset:
         colours=Collection.of("colours", [Fact(**_base(e)) for e in entries.get("colours", [])]),
         location_kinds=Collection.of(
             "location_kinds",
-            [Fact(**_base(e), row=_str_or_none(e.raw.get("row"))) for e in entries.get("location_kinds", [])],
+            [
+                Fact(**_base(e), row=_str_or_none(e.raw.get("row")), note=_note(e.raw))
+                for e in entries.get("location_kinds", [])
+            ],
         ),
         card_anatomy=Collection.of(
             "card_anatomy",
-            [Fact(**_base(e), side=_str_or_none(e.raw.get("side"))) for e in entries.get("card_anatomy", [])],
+            [
+                Fact(**_base(e), side=_str_or_none(e.raw.get("side")), note=_note(e.raw))
+                for e in entries.get("card_anatomy", [])
+            ],
         ),
         decks=Collection.of("decks", decks),
         phases=Collection.of(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import Notes, row_citation
+from civrules.emit.sheets.common import Notes, humanize, row_citation
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.imperial_settlers.model import Card, Deck, ImperialSettlersRuleset
 from civrules.families.imperial_settlers.sheets.words import card_label, goods_text, name_of, printed_ids, words
@@ -85,6 +85,39 @@ def deck_table(source: Source[ImperialSettlersRuleset], deck: Deck, notes: Notes
     }
 
 
+#: The side of a card a part is printed on, and the row of an empire a kind of location goes in,
+#: in words (the values the ruleset schema allows).
+SIDES = {"left": "Left side", "right": "Right side", "bottom": "Bottom"}
+ROWS = {"top": "top row", "middle": "middle row", "bottom": "bottom row"}
+
+
+def card_anatomy(source: Source[ImperialSettlersRuleset]) -> list[dict[str, Any]]:
+    """The parts of a card (`card_anatomy`), by the side each is printed on, in the data's order:
+    each part's name, what the data says of it, its citation and mark."""
+    sides: dict[str, list[dict[str, str]]] = {}
+    for part in source.ruleset.card_anatomy:
+        side = SIDES.get(part.side or "", humanize(part.side or "")) or "Elsewhere"
+        sides.setdefault(side[:1].upper() + side[1:], []).append(
+            {
+                "text": part.display_name + (f": {part.note}" if part.note else ""),
+                "rule": row_citation(part),
+                "mark": source.changed("card_anatomy", part.id),
+            }
+        )
+    return [{"side": side, "parts": parts} for side, parts in sides.items()]
+
+
+def location_kinds(source: Source[ImperialSettlersRuleset]) -> list[dict[str, str]]:
+    """The kinds of location (`location_kinds`): the row of an empire each goes in and what the
+    data says of it, cited and marked."""
+    found = []
+    for kind in source.ruleset.location_kinds:
+        row = ROWS.get(kind.row or "", humanize(kind.row or ""))
+        text = kind.display_name + (f", {row}" if row else "") + (f": {kind.note}" if kind.note else "")
+        found.append({"text": text, "rule": row_citation(kind), "mark": source.changed("location_kinds", kind.id)})
+    return found
+
+
 @sheet(
     "faction-cards.html",
     "Faction cards",
@@ -103,7 +136,8 @@ def build_faction_cards(source: Source[ImperialSettlersRuleset]) -> Mapping[str,
 @sheet(
     "common-cards.html",
     "Common cards",
-    "Every card of the common deck: printed ids, name, kind, colour, cost, spoils and copies.",
+    "Every card of the common deck: printed ids, name, kind, colour, cost, spoils and copies; the parts of a card "
+    "and the kinds of location.",
     position=21,
     landscape=True,
     sources=("cards",),
@@ -111,4 +145,9 @@ def build_faction_cards(source: Source[ImperialSettlersRuleset]) -> Mapping[str,
 def build_common_cards(source: Source[ImperialSettlersRuleset]) -> Mapping[str, Any]:
     notes = Notes()
     decks = [deck_table(source, deck, notes) for deck in source.ruleset.decks if deck.faction is None]
-    return {"decks": decks, "notes": notes.listed()}
+    return {
+        "decks": decks,
+        "anatomy": card_anatomy(source),
+        "kinds": location_kinds(source),
+        "notes": notes.listed(),
+    }

@@ -89,10 +89,53 @@ def other_rules(source: Source[ImperialSettlersRuleset]) -> list[dict[str, str]]
     return found
 
 
+def box_contents(source: Source[ImperialSettlersRuleset]) -> list[dict[str, str]]:
+    """What the box holds (`components`): each piece counted (or its fewest), with what the data
+    says of it, cited and marked as an entity's row."""
+    found = []
+    for component in source.ruleset.components:
+        if component.count is not None:
+            count = f"{component.count} × "
+        elif component.minimum is not None:
+            count = f"at least {component.minimum} × "
+        else:
+            count = ""
+        found.append(
+            {
+                "text": f"{count}{component.display_name}" + (f": {component.note}" if component.note else ""),
+                "rule": row_citation(component),
+                "mark": source.changed("components", component.id),
+            }
+        )
+    return found
+
+
+def goods_facts(source: Source[ImperialSettlersRuleset]) -> list[dict[str, str]]:
+    """What the data says of each good beyond its name: what a token stands for, its note."""
+    ruleset = source.ruleset
+    found = []
+    for good in ruleset.goods:
+        said = []
+        if good.stands_for:
+            said.append(f"stands for {words(ruleset, 'goods', good.stands_for)}.")
+        if good.note:
+            said.append(good.note)
+        if said:
+            found.append(
+                {
+                    "text": f"{good.display_name}: " + " ".join(said),
+                    "rule": row_citation(good),
+                    "mark": source.changed("goods", good.id),
+                }
+            )
+    return found
+
+
 @sheet(
     "round-and-actions.html",
     "Round and actions",
-    "Setup, the phases of a round step by step, the actions and their prices, the general rules and the final score.",
+    "Setup, the phases of a round step by step, the actions and their prices, the general rules and the final score, "
+    "what the box holds and the goods.",
     position=10,
     sources=("ruleset",),
 )
@@ -138,4 +181,6 @@ def build(source: Source[ImperialSettlersRuleset]) -> Mapping[str, Any]:
         "scoring_mark": joined_mark(mark(f"scoring.{key}") for key in ("common_location_vp", "faction_location_vp")),
         "ties": [(tie.text, mark(f"scoring.tie_breaks[{tie.id}]")) for tie in ruleset.tie_breaks()],
         "other": other_rules(source),
+        "box": box_contents(source),
+        "goods": goods_facts(source),
     }

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "898866277258667de30431f90342de03ca1d7a7a96d9c3a241d64d0f0916ac81"
+SOURCE_SHA256 = "8539388258764e79369f01a516cc89322e2b5e3f9594d1537320943c5c74507b"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'common-cards.html.j2'
@@ -18,7 +18,7 @@ def root(context, missing=missing):
     cond_expr_undefined = Undefined
     if 0: yield None
     parent_template = None
-    l_0_card_table = l_0_notes_list = missing
+    l_0_card_table = l_0_notes_list = l_0_rule = l_0_changed = missing
     pass
     parent_template = environment.get_template('_base.html.j2', 'common-cards.html.j2')
     for name, parent_block in parent_template.blocks.items():
@@ -30,8 +30,14 @@ def root(context, missing=missing):
     l_0_notes_list = getattr(included_template, 'notes_list', missing)
     if l_0_notes_list is missing:
         l_0_notes_list = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'common-cards.html.j2') does not export the requested name 'notes_list'", name='notes_list')
-    context.vars.update({'card_table': l_0_card_table, 'notes_list': l_0_notes_list})
-    context.exported_vars.difference_update(('card_table', 'notes_list'))
+    l_0_rule = getattr(included_template, 'rule', missing)
+    if l_0_rule is missing:
+        l_0_rule = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'common-cards.html.j2') does not export the requested name 'rule'", name='rule')
+    l_0_changed = getattr(included_template, 'changed', missing)
+    if l_0_changed is missing:
+        l_0_changed = undefined(f"the template {included_template.__name__!r} (imported on line 2 in 'common-cards.html.j2') does not export the requested name 'changed'", name='changed')
+    context.vars.update({'card_table': l_0_card_table, 'notes_list': l_0_notes_list, 'rule': l_0_rule, 'changed': l_0_changed})
+    context.exported_vars.difference_update(('card_table', 'notes_list', 'rule', 'changed'))
     yield from parent_template.root_render_func(context)
 
 def block_style(context, missing=missing):
@@ -57,6 +63,8 @@ def block_content(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     l_0_decks = resolve('decks')
+    l_0_anatomy = resolve('anatomy')
+    l_0_kinds = resolve('kinds')
     l_0_notes_list = resolve('notes_list')
     l_0_notes = resolve('notes')
     pass
@@ -68,8 +76,52 @@ def block_content(context, missing=missing):
         yield escape(context.call((undefined(name='card_table') if l_1_card_table is missing else l_1_card_table), l_1_deck, False, _loop_vars=_loop_vars))
         yield '\n</section>\n'
     l_1_deck = l_1_card_table = missing
+    if ((undefined(name='anatomy') if l_0_anatomy is missing else l_0_anatomy) or (undefined(name='kinds') if l_0_kinds is missing else l_0_kinds)):
+        pass
+        yield '<div class="columns reading">\n'
+        if (undefined(name='anatomy') if l_0_anatomy is missing else l_0_anatomy):
+            pass
+            yield '<section class="box">\n<h2>Reading a card</h2>\n'
+            for l_1_s in (undefined(name='anatomy') if l_0_anatomy is missing else l_0_anatomy):
+                _loop_vars = {}
+                pass
+                yield '<p>'
+                yield escape(environment.getattr(l_1_s, 'side'))
+                yield ':</p>\n<ul class="steps">'
+                for l_2_p in environment.getattr(l_1_s, 'parts'):
+                    l_2_changed = resolve('changed')
+                    l_2_rule = resolve('rule')
+                    _loop_vars = {}
+                    pass
+                    yield '<li>'
+                    yield escape(environment.getattr(l_2_p, 'text'))
+                    yield escape(context.call((undefined(name='changed') if l_2_changed is missing else l_2_changed), environment.getattr(l_2_p, 'mark'), _loop_vars=_loop_vars))
+                    yield ' '
+                    yield escape(context.call((undefined(name='rule') if l_2_rule is missing else l_2_rule), environment.getattr(l_2_p, 'rule'), _loop_vars=_loop_vars))
+                    yield '</li>'
+                l_2_p = l_2_changed = l_2_rule = missing
+                yield '</ul>\n'
+            l_1_s = missing
+            yield '</section>\n'
+        if (undefined(name='kinds') if l_0_kinds is missing else l_0_kinds):
+            pass
+            yield '<section class="box">\n<h2>Kinds of location</h2>\n<ul class="steps">'
+            for l_1_k in (undefined(name='kinds') if l_0_kinds is missing else l_0_kinds):
+                l_1_changed = resolve('changed')
+                l_1_rule = resolve('rule')
+                _loop_vars = {}
+                pass
+                yield '<li>'
+                yield escape(environment.getattr(l_1_k, 'text'))
+                yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_k, 'mark'), _loop_vars=_loop_vars))
+                yield ' '
+                yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_k, 'rule'), _loop_vars=_loop_vars))
+                yield '</li>'
+            l_1_k = l_1_changed = l_1_rule = missing
+            yield '</ul>\n</section>\n'
+        yield '</div>\n'
     yield escape(context.call((undefined(name='notes_list') if l_0_notes_list is missing else l_0_notes_list), (undefined(name='notes') if l_0_notes is missing else l_0_notes), _block_vars=_block_vars))
     yield '\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=27&4=35&6=42&7=53&9=58&12=61'
+debug_info = '1=13&2=16&3=33&4=41&6=48&7=61&9=66&12=69&14=72&17=75&18=81&22=96&25=99&30=113'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "c9e5b2dabaea7e35168f4a7869780d0fde02d9121516e5378bb7649880eb76b9"
+SOURCE_SHA256 = "e39eb387ad7146d328bd5012a2e60dc3aeaf5f98dd63dc71438cbae5f8521047"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'round-and-actions.html.j2'
@@ -70,6 +70,8 @@ def block_content(context, missing=missing):
     l_0_scoring = resolve('scoring')
     l_0_scoring_mark = resolve('scoring_mark')
     l_0_ties = resolve('ties')
+    l_0_box = resolve('box')
+    l_0_goods = resolve('goods')
     try:
         t_1 = environment.tests['none']
     except KeyError:
@@ -223,6 +225,40 @@ def block_content(context, missing=missing):
         l_1_text = l_1_mark = missing
         yield '</ol>'
     yield '</section>\n</div>\n'
+    if ((undefined(name='box') if l_0_box is missing else l_0_box) or (undefined(name='goods') if l_0_goods is missing else l_0_goods)):
+        pass
+        yield '<div class="columns">\n'
+        if (undefined(name='box') if l_0_box is missing else l_0_box):
+            pass
+            yield '<section class="box">\n<h2>In the box</h2>\n<ul class="steps">'
+            for l_1_r in (undefined(name='box') if l_0_box is missing else l_0_box):
+                l_1_rule = resolve('rule')
+                _loop_vars = {}
+                pass
+                yield '<li>'
+                yield escape(environment.getattr(l_1_r, 'text'))
+                yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
+                yield ' '
+                yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
+                yield '</li>'
+            l_1_r = l_1_rule = missing
+            yield '</ul>\n</section>\n'
+        if (undefined(name='goods') if l_0_goods is missing else l_0_goods):
+            pass
+            yield '<section class="box">\n<h2>Goods</h2>\n<ul class="steps">'
+            for l_1_r in (undefined(name='goods') if l_0_goods is missing else l_0_goods):
+                l_1_rule = resolve('rule')
+                _loop_vars = {}
+                pass
+                yield '<li>'
+                yield escape(environment.getattr(l_1_r, 'text'))
+                yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
+                yield ' '
+                yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
+                yield '</li>'
+            l_1_r = l_1_rule = missing
+            yield '</ul>\n</section>\n'
+        yield '</div>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=27&4=35&10=43&14=71&15=80&17=99&19=104&20=111&21=119&26=127&30=130&31=135&41=162&43=171&46=174&51=187&52=194&53=203'
+debug_info = '1=13&2=16&3=27&4=35&10=43&14=73&15=82&17=101&19=106&20=113&21=121&26=129&30=132&31=137&41=164&43=173&46=176&51=189&52=196&53=205&56=218&58=221&61=224&64=236&67=239'
