@@ -1112,3 +1112,17 @@ def test_the_cards_sheet_prints_the_purchase_rules() -> None:
     mega = _main_text(MEGA, "cards.html")
     # a transcription's text cites the transcription, as the sheets' rows do
     assert "all of them in one purchase. (menuan/megacivrules-flutter)" in mega
+
+
+def test_the_cards_sheet_prints_the_credit_policy_s_purchase_facts() -> None:
+    """`credits_must_be_used`, `free_when_covered` and `extra_credits` were printed by no sheet
+    (round 22); the excess lost is the purchase rules' overpayment, printed once."""
+    text = _main_text(BASE, "cards.html")
+    assert "A player must use every credit that applies to a card he buys and may not pay treasury instead. (" in text
+    assert "A card whose credits cover its cost is acquired at no cost. (31.51" in text
+    assert "extra credit" not in text  # no extra credits in the base game
+    expansion = _main_text(EXPANSION, "cards.html")
+    assert "An extra credit to one named card is a one-time bonus toward that card, added on top of " in expansion
+    assert expansion.count("the excess is lost") == 1
+    mega = _main_text(MEGA, "cards.html")
+    assert re.search(r"Whether every credit that applies must be used —\w", mega)

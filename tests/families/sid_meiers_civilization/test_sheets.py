@@ -178,5 +178,6 @@ def test_the_turn_summary_prints_the_settings_no_sheet_printed() -> None:
     assert "the victory is shared." in ties
     governments = _text(files["governments.html"])
     assert re.search(r"Anarquia between two governments; the capital takes no action", governments)
+    assert "The turn passes to the left. 2 to 4 players, best with 4." in _text(page)
     community = _rendered(RULESETS[1])[1]["turn-summary.html"]
     assert "Friendly Barbarian 2" in _text(community) and "Friendly Workers 1" in _text(community)

@@ -13,6 +13,7 @@ from civrules.emit.sheets.common import (
     name_of,
     origin_citation,
     row_citation,
+    setting_citation,
 )
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.model import Card, CreditLine, Ruleset
@@ -78,7 +79,47 @@ def purchase_rules(ruleset: Ruleset, source: Source[Ruleset] | None, notes: Note
         )
         mark = source.setting_mark(f"credit_policy.purchases.{key}") if source is not None else ""
         said.append({"text": text, "rule": cited, "mark": mark})
+    policy = ruleset.credit_policy
+    for key, (given, asked) in POLICY_FACTS.items():
+        if key == "excess_lost" and isinstance(purchases, Mapping) and "overpayment" in purchases:
+            continue  # the purchase rules' overpayment says it, with its own words
+        value = known_value(policy.get(key))
+        if isinstance(value, Unknown):
+            text = f"{asked} {notes.fact(value, humanize(key))}"
+        elif value is True or (key == "extra_credits" and value == "added_once"):
+            text = given
+        else:
+            continue
+        said.append(
+            {
+                "text": text,
+                "rule": setting_citation(ruleset.setting_origins, "credit_policy", (key,)),
+                "mark": source.setting_mark(f"credit_policy.{key}") if source is not None else "",
+            }
+        )
     return said
+
+
+#: The credit policy's facts of buying a card, as the ruleset schema defines them: what a known
+#: value says, and what an unknown one leaves open.
+POLICY_FACTS = {
+    "credits_must_be_used": (
+        "A player must use every credit that applies to a card he buys and may not pay treasury instead.",
+        "Whether every credit that applies must be used",
+    ),
+    "free_when_covered": (
+        "A card whose credits cover its cost is acquired at no cost.",
+        "Whether a card its credits cover is acquired at no cost",
+    ),
+    "excess_lost": (
+        "No change is given when commodity cards and credits exceed the cost: the excess is lost.",
+        "Whether the excess of a payment is lost",
+    ),
+    "extra_credits": (
+        "An extra credit to one named card is a one-time bonus toward that card, added on top of the group credits.",
+        "How an extra credit counts",
+    ),
+}
 
 
 def card_chart(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[str, Any]:

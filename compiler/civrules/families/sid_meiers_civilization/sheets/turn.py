@@ -246,9 +246,19 @@ def turn_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
         (
             f"The turn passes to the {direction}." if direction in ("left", "right") else "",
             page.setting_mark("turn_order.direction"),
-        )
+        ),
+        (_players(ruleset), page.setting_mark("players.min", "players.max", "players.best")),
     )
     return page.context(lead=lead)
+
+
+def _players(ruleset: CivilizationRuleset) -> str:
+    """How many play, and the best number where the source says (`players.best`, printed by no other sheet)."""
+    low, high = ruleset.players
+    best = _int(ruleset.rule("players").get("best"))
+    if not high or best is None:
+        return ""  # the index gives the range alone
+    return f"{low} to {high} players, best with {best}."
 
 
 @sheet(
