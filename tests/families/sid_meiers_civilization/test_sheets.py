@@ -181,3 +181,18 @@ def test_the_turn_summary_prints_the_settings_no_sheet_printed() -> None:
     assert "The turn passes to the left. 2 to 4 players, best with 4." in _text(page)
     community = _rendered(RULESETS[1])[1]["turn-summary.html"]
     assert "Friendly Barbarian 2" in _text(community) and "Friendly Workers 1" in _text(community)
+
+
+def test_the_map_tiles_are_on_the_buildings_and_terrains_sheet() -> None:
+    """The community variant's map tiles (each tile's squares of terrain) were in the data and on
+    no sheet (round 22); the base game, with no tile in its sources, gets no such section."""
+    model, files = _rendered(RULESETS[1])
+    page = files["buildings.html"]
+    assert len(list(model.tiles)) == 43
+    aztec = _row(page, "Aztec")
+    rows = "Floresta, Floresta, Floresta, Água / Floresta, Água, Pradaria, Água / Montanha, Pradaria, Montanha, "
+    assert rows + "Floresta / Montanha, Deserto, Floresta, Deserto" in aztec
+    assert "cash1981/playciv" in aztec
+    for tile in model.tiles:
+        assert f">{tile.display_name}" in page, tile.id
+    assert "Map tiles" not in _text(_rendered(RULESETS[0])[1]["buildings.html"])

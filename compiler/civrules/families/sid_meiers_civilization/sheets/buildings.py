@@ -1,4 +1,5 @@
-"""Buildings and terrains: where each building may stand, what it costs, what it upgrades."""
+"""Buildings and terrains: where each building may stand, what it costs, what it upgrades; the
+terrain of each map tile where the sources give the tiles."""
 
 from __future__ import annotations
 
@@ -59,6 +60,9 @@ def buildings_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
         )
     section.empty = "The sources of this ruleset list no building."
     page.sections.append(section)
+    tiles = _tiles(page)
+    if tiles is not None:
+        page.sections.append(tiles)
     water = [t.display_name for t in terrains if t.water]
     lead = (
         "● the building may stand on that terrain; * limited building (one per city)"
@@ -70,13 +74,37 @@ def buildings_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
     return page.context(lead=lead + ".")
 
 
+def _tiles(page: Sheet) -> Section | None:
+    """The map tiles (`tiles`), each with its squares of terrain row by row, north row first, as the
+    data holds them; None where the sources give no tile (no section, rather than an empty one)."""
+    ruleset = page.source.ruleset
+    tiles = list(ruleset.tiles)
+    if not tiles:
+        return None
+    with_civilization = any(tile.civilization is not None for tile in tiles)
+    section = Section(
+        "Map tiles", ("Tile", *(("Civilization",) if with_civilization else ()), "Squares, north row first")
+    )
+    for tile in tiles:
+        squares = " / ".join(", ".join(name_in(ruleset.terrains, square) for square in row) for row in tile.squares)
+        civilization = tile.civilization
+        if isinstance(civilization, Unknown):
+            shown = page.fact(civilization, "civilization")
+        else:
+            shown = name_in(ruleset.civilizations, civilization) if civilization is not None else ""
+        cells = (tile.display_name, *((shown,) if with_civilization else ()), squares or "—")
+        section.rows.append(page.row(tile, "tiles", cells))
+    return section
+
+
 @sheet(
     "buildings.html",
     "Buildings and terrains",
-    "Where each building may stand, what it costs, what it upgrades and which technology unlocks it.",
+    "Where each building may stand, what it costs, what it upgrades and which technology unlocks it; the map "
+    "tiles' terrain where the sources give them.",
     position=20,
     landscape=True,
-    sources=("ruleset", "buildings", "technologies"),
+    sources=("ruleset", "buildings", "technologies", "map"),
 )
 def build(source: Source[CivilizationRuleset]) -> Mapping[str, Any]:
     return buildings_sheet(source)
