@@ -1126,3 +1126,9 @@ def test_the_cards_sheet_prints_the_credit_policy_s_purchase_facts() -> None:
     assert expansion.count("the excess is lost") == 1
     mega = _main_text(MEGA, "cards.html")
     assert re.search(r"Whether every credit that applies must be used —\w", mega)
+
+
+def test_the_special_rules_sheet_prints_how_many_sets_of_pieces_the_game_has() -> None:
+    """`components.nation_sets` was printed by no sheet (round 22): the pieces of one nation were."""
+    text = _main_text(BASE, "special-rules.html")
+    assert "The game has 9 sets of playing pieces, one per nation. Each nation plays with 55 population tokens" in text

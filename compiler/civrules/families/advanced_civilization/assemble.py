@@ -926,6 +926,7 @@ def build_components(value: Any, origin: Origin) -> Components:
         tuple(
             (kind, known(written[f"{kind}_per_set"])) for kind in PIECES if written.get(f"{kind}_per_set") is not None
         ),
+        known(written.get("nation_sets")),
     )
 
 

@@ -949,6 +949,8 @@ class Components:
     #: Each nation's set of pieces, by kind (`tokens`, `cities`, `ships`, `census_markers`,
     #: `succession_markers`: the `*_per_set` fields), in that order, where written.
     per_set: tuple[tuple[str, Any], ...] = ()
+    #: `nation_sets`: how many sets of pieces the game has, one per nation; None where not written.
+    nation_sets: Any = None
 
 
 @frozen_value(kw_only=True)

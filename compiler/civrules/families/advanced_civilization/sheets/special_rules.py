@@ -266,6 +266,9 @@ def build(source: Source[Ruleset]) -> Mapping[str, Any]:
         _count(source, count, notes) for count in sorted(ruleset.player_counts, key=lambda c: c.players, reverse=True)
     ]
     pieces = []
+    sets = ""
+    if ruleset.components is not None and ruleset.components.nation_sets is not None:
+        sets = notes.fact(ruleset.components.nation_sets, "sets of pieces")
     if ruleset.components is not None:
         for kind, count in ruleset.components.per_set:
             shown = notes.fact(count, "pieces")
@@ -273,6 +276,7 @@ def build(source: Source[Ruleset]) -> Mapping[str, Any]:
             pieces.append(f"{shown} {word[0] if count == 1 else word[1]}")
     return {
         "pieces": ", ".join(pieces),
+        "sets": sets,
         "pieces_rule": setting_citation(ruleset.setting_origins, "components"),
         "pieces_mark": source.setting_mark("components"),
         "counts": counts,

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "06615ccd62978a0f244c802d268216eac18003f8c920a20e47a1a65312e8bc7e"
+SOURCE_SHA256 = "4adfdb16727dc16b2accd793734604ae88cd99e286155b0e86733da99b400fdf"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'special-rules.html.j2'
@@ -57,6 +57,7 @@ def block_content(context, missing=missing):
     l_0_special = resolve('special')
     l_0_forces = resolve('forces')
     l_0_pieces = resolve('pieces')
+    l_0_sets = resolve('sets')
     l_0_changed = resolve('changed')
     l_0_pieces_mark = resolve('pieces_mark')
     l_0_rule = resolve('rule')
@@ -126,11 +127,22 @@ def block_content(context, missing=missing):
             yield '</ul>\n'
     l_1_f = missing
     yield '<h2>By number of players</h2>\n'
-    if (undefined(name='pieces') if l_0_pieces is missing else l_0_pieces):
+    if ((undefined(name='pieces') if l_0_pieces is missing else l_0_pieces) or (undefined(name='sets') if l_0_sets is missing else l_0_sets)):
         pass
-        yield '<p class="force">Each nation plays with '
-        yield escape((undefined(name='pieces') if l_0_pieces is missing else l_0_pieces))
-        yield '.'
+        yield '<p class="force">'
+        if (undefined(name='sets') if l_0_sets is missing else l_0_sets):
+            pass
+            yield 'The game has '
+            yield escape((undefined(name='sets') if l_0_sets is missing else l_0_sets))
+            yield ' sets of playing pieces, one per nation.'
+        if ((undefined(name='sets') if l_0_sets is missing else l_0_sets) and (undefined(name='pieces') if l_0_pieces is missing else l_0_pieces)):
+            pass
+            yield ' '
+        if (undefined(name='pieces') if l_0_pieces is missing else l_0_pieces):
+            pass
+            yield 'Each nation plays with '
+            yield escape((undefined(name='pieces') if l_0_pieces is missing else l_0_pieces))
+            yield '.'
         yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='pieces_mark') if l_0_pieces_mark is missing else l_0_pieces_mark), _block_vars=_block_vars))
         yield ' '
         yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), (undefined(name='pieces_rule') if l_0_pieces_rule is missing else l_0_pieces_rule), _block_vars=_block_vars))
@@ -316,4 +328,4 @@ def block_content(context, missing=missing):
     yield '\n</div>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=30&28=40&30=66&33=69&37=80&38=84&39=87&40=101&42=104&48=119&49=128&54=131&56=135&57=138&58=140&59=180&65=187&67=195&70=198&75=210&76=212&78=215&81=226&82=231&84=234&87=245&91=256&93=259&95=265&96=269&98=273&100=277&101=280&102=282&103=290&104=296&105=298&111=302&112=305'
+debug_info = '1=13&2=16&3=30&28=40&30=67&33=70&37=81&38=85&39=88&40=102&42=105&48=120&49=140&54=143&56=147&57=150&58=152&59=192&65=199&67=207&70=210&75=222&76=224&78=227&81=238&82=243&84=246&87=257&91=268&93=271&95=277&96=281&98=285&100=289&101=292&102=294&103=302&104=308&105=310&111=314&112=317'
