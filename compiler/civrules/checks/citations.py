@@ -16,21 +16,16 @@ from typing import Any
 from civrules.checks import ALL_COLLECTIONS, SETTINGS, check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.diagnostics.suggest import QUERIES, Vocabulary
-from civrules.families import Family, family_named
+from civrules.families import family_named
 from civrules.load.document import Document, NodePath
 from civrules.model import Origin, Ruleset
 from civrules.resolve import (
     CITATION_FIELDS,
+    change_citation,
     change_place,
-    changers,
-    cited_writers,
-    entity_written_whole,
     holds_a_fact,
-    overwritten,
-    setting_written_whole,
     written_over,
 )
-from civrules.schema import entity_citation_keys, setting_citation_keys
 from civrules.schema.references import is_remembering, remembered
 from civrules.support import memo
 from civrules.support.values import frozen_value
@@ -181,30 +176,25 @@ def superseded(ruleset: Ruleset) -> set[tuple[int, NodePath]]:
 
 
 def _written_over(origin: Origin, found: set[tuple[int, NodePath]]) -> None:
-    """Mark what the patches of an entity or a setting wrote over: in its definition, what each
-    overlay entry that changed a field wrote over (every one, not only the field's last changer),
-    and what an earlier entry wrote that a later one wrote over.
+    """Mark what the patches of an entity or a setting (its ``changes``) wrote over in its definition.
 
     A list setting changed by list operations is the overlay entry itself (its ``base``: the
     definition they change), changed under its own key."""
-    for name, last in origin.changes:
+    for name, change in origin.changes:
+        item = _node(change.document.data, change.path)
+        if not isinstance(item, dict) or name not in item:
+            continue
         definition, path = origin, (*origin.path, name)
-        if change_place(last, name) == origin.path and last.document is origin.document:
+        if change_place(change, name) == origin.path and change.document is origin.document:
             listed = _listed_definition(origin.base)
             if listed is None:
                 continue
             definition, path = listed, listed.path
         whole = _node(definition.document.data, definition.path)
+        if isinstance(whole, dict) and set(whole) == {"unknown"}:
+            found.add((id(definition.document), definition.path))  # a patch merged into it replaced it
         base = _node(definition.document.data, path)
-        written = changers(origin, name)
-        for change in written:
-            item = _node(change.document.data, change.path)
-            if not isinstance(item, dict) or name not in item:
-                continue
-            if isinstance(whole, dict) and set(whole) == {"unknown"}:
-                found.add((id(definition.document), definition.path))  # a patch merged into it replaced it
-            found.update((id(definition.document), p) for p in written_over(base, item[name], path))
-        found.update((id(change.document), p) for change, p in overwritten(written, name))
+        found.update((id(definition.document), p) for p in written_over(base, item[name], path))
 
 
 def _listed_definition(origin: Origin | None) -> Origin | None:
@@ -223,11 +213,7 @@ def _supersede(gone: Origin, found: set[tuple[int, NodePath]]) -> None:
     while stack:
         origin = stack.pop()
         found.add((id(origin.document), origin.path))
-        found.update(
-            (id(change.document), change_place(change, name))
-            for name, _ in origin.changes
-            for change in changers(origin, name)
-        )
+        found.update((id(change.document), change_place(change, name)) for name, change in origin.changes)
         stack.extend(origin.replaced)
         if origin.base is not None:
             stack.append(origin.base)
@@ -674,13 +660,6 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     operation's `with:` (or `append`, `insert` items), with no `rule:` or `source:` on the
     field, on what its list operations write, or on the patch entry. Deleting a fact writes
     none, and needs no citation: `null`, a list's `remove:`; nor does an `{unknown: why}` or a `note`.
-    Every patch entry whose facts a field still holds answers for them, not only the last entry
-    that changed it: two entries appending to one list each cite what they append, and an entry
-    whose every fact a later one wrote over or deleted needs no citation any more. A setting
-    written whole (`overlay.settings.replace`, `add`), and an entity a variant adds or replaces,
-    whose schema takes `rule:` or `source:` without requiring it (Sid Meier's settings, a border)
-    must cite there too; a list of ids or a number takes none, and its list operations are cited
-    as the reason of a suppression (`# civrules: ignore[Q009] house rule: ...`).
 
     Why: rule data are facts from sources, each cited; an entity a variant adds without a citation
     is an error (S004), and a patch is the same fact written over its base's. Uncited, the new
@@ -695,32 +674,26 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
             patch:
               - {id: colossus, cost: 12}    # FAIL: `cost` is changed with no citation
               - {id: colossus, cost: 12, source: "house rule: a dearer Colossus"}    # PASS
-              - {id: colossus, discount: {cost: 8}}    # FAIL: its discount of 8 is still there, uncited
-              - {id: colossus, discount: {technology: pottery}, source: "house rule: ..."}
     """
     own = len(ruleset.chain) - 1
     if own < 1:
         return
-    written: list[tuple[str, str | None, Origin]] = []
+    written: list[tuple[str, str | None, list[tuple[str, Origin]]]] = []
     for collection in ruleset.collections():
         for entity in collection:
             if entity.origin.changes:
-                written.append((f"`{entity.id}`", None, entity.origin))
+                written.append((f"`{entity.id}`", None, list(entity.origin.changes)))
     for key, origin in sorted(ruleset.setting_origins.items()):
         if origin.changes:
-            written.append((f"the setting `{key}`", key, origin))
-    family = family_named(ruleset.family)
-    for what, setting, origin in written:
-        # Every overlay entry whose facts a field still holds answers for them (not the field's
-        # last changer alone, which may have left them: an append after an append, a `remove:`).
+            written.append((f"the setting `{key}`", key, list(origin.changes)))
+    for what, setting, changes in written:
         uncited: dict[tuple[str, NodePath], tuple[Origin, list[str]]] = {}
-        for name, _ in origin.changes:
-            if name in CITATION_FIELDS or name == "note":
+        for name, change in changes:
+            if ruleset.layers.get(change.file) != own or name in CITATION_FIELDS or name == "note":
                 continue
-            for writer, nodes in cited_writers(origin, name) or ():
-                if ruleset.layers.get(writer.file) == own and not nodes:
-                    names = uncited.setdefault((writer.file, writer.path), (writer, []))[1]
-                    names.append(name)
+            if not _writes_a_fact(change, name) or change_citation(change, name) is not None:
+                continue
+            uncited.setdefault((change.file, change.path), (change, []))[1].append(name)
         for change, names in uncited.values():
             fields = words.listed(names)
             verb = "is" if len(names) == 1 else "are"
@@ -728,102 +701,16 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
             # have no entry to cite on but what they write (a `with:`, the items they add).
             listed = setting is not None and names == [setting]
             where = "in each `with:` (and each item added)" if listed else "in the patch"
-            hint = (
-                f'cite where the change comes from {where}: `source: "house rule: ..."` for a house rule, '
-                "or `rule:` with the rulebook section it follows"
-            )
-            if listed and setting is not None and not _elements_cite(family, setting):
-                hint = (
-                    f"the elements of `{setting}` take no citation (nor does the setting): give where the change "
-                    "comes from as the reason of a suppression at the end of this line, "
-                    "`# civrules: ignore[Q009] house rule: ...`"
-                )
             yield diagnostic(
                 "Q009",
                 f"{what if listed else f'{what}: {fields}'} {verb} changed with no citation "
                 "(no `rule:` or `source:` in the patch)",
                 change.document.key_span((*change.path, names[0])),
-                hint,
-            )
-    yield from _uncited_whole_settings(ruleset, family, own)
-    yield from _uncited_whole_entities(ruleset, family, own)
-
-
-def _elements_cite(family: Family | None, setting: str) -> bool:
-    """Whether the elements of the list setting ``setting`` take a citation of their own (where
-    the family or the setting is not known, assume they do)."""
-    keys = _citation_keys(family, setting)
-    return keys is None or bool(keys[1])
-
-
-def _citation_keys(family: Family | None, setting: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    """Where the setting takes a citation (:func:`civrules.schema.setting_citation_keys`), read
-    from the schema of the kind of file that holds it; None where the family does not know it."""
-    slot = family.settings.get(setting) if family is not None else None
-    return None if family is None or slot is None else setting_citation_keys(family.slot_kind(slot), setting)
-
-
-def _uncited_whole_settings(ruleset: Ruleset, family: Family | None, own: int) -> Iterator[Diagnostic]:
-    """Q009 for each setting the variant's overlay writes whole, citing nothing, where its schema
-    takes a citation beside its fields (a list of ids or a number has no place for one)."""
-    if family is None:
-        return
-    for key, origin in sorted(ruleset.setting_origins.items()):
-        whole = setting_written_whole(origin)
-        if whole is None or ruleset.layers.get(origin.file) != own:
-            continue
-        value, citing = whole
-        if citing or not isinstance(value, dict) or not holds_a_fact(value):
-            continue
-        keys = (_citation_keys(family, key) or ((), ()))[0]
-        if not keys:
-            continue
-        yield diagnostic(
-            "Q009",
-            f"the setting `{key}` is written with no citation (no `rule:` or `source:` in it)",
-            origin.document.key_span(origin.path),
-            f"cite where it comes from beside its fields, in `{_entry_path(origin.path)}`: "
-            + ", or ".join(_CITE_WAYS[k] for k in reversed(keys)),
-        )
-
-
-def _uncited_whole_entities(ruleset: Ruleset, family: Family | None, own: int) -> Iterator[Diagnostic]:
-    """Q009 for each entity the variant's overlay adds (or puts in another's place) citing nothing,
-    where its schema takes a citation it does not require (a border: a map file cites its borders
-    at its top, a variant's manifest has no such place). Where the schema requires one, an
-    uncited entity is S004."""
-    for collection in ruleset.collections():
-        for entity in collection:
-            origin = entity.origin
-            whole = entity_written_whole(origin) if ruleset.layers.get(origin.file) == own else None
-            if whole is None or whole[1]:
-                continue
-            keys = _entity_citation_keys(family, whole[0])
-            if not keys:
-                continue
-            yield diagnostic(
-                "Q009",
-                f"`{entity.id}` is written with no citation (no `rule:` or `source:` in it)",
-                origin.span(),
-                f"cite where it comes from in `{_entry_path(origin.path)}`: "
-                + ", or ".join(_CITE_WAYS[k] for k in reversed(keys)),
+                f'cite where the change comes from {where}: `source: "house rule: ..."` for a house rule, '
+                "or `rule:` with the rulebook section it follows",
             )
 
 
-#: How Q009's hints say to write each citation key.
-_CITE_WAYS = {
-    "source": '`source: "house rule: ..."` for a house rule',
-    "rule": "`rule:` with the rulebook section it follows",
-}
-
-
-def _entry_path(path: NodePath) -> str:
-    """``path`` as Q009's hints write it: `overlay.borders.add[0]`."""
-    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" if i else str(p) for i, p in enumerate(path))
-
-
-def _entity_citation_keys(family: Family | None, collection: str) -> tuple[str, ...]:
-    """The citation keys an entity of ``collection`` takes, read from the schema of the kind of
-    file that holds it; none where the family does not know the collection."""
-    spec = family.collections.get(collection) if family is not None else None
-    return () if family is None or spec is None else entity_citation_keys(family.slot_kind(spec.slot), spec.path)
+def _writes_a_fact(change: Origin, name: str) -> bool:
+    """Whether the overlay entry ``change`` writes a fact into the field ``name``."""
+    return holds_a_fact(_node(change.document.data, (*change.path, name)))

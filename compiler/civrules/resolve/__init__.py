@@ -37,7 +37,7 @@ from civrules.families import CollectionSpec, Family
 from civrules.load.document import Document, NodePath
 from civrules.load.workspace import MAX_EXTENDS as MAX_EXTENDS  # the chain's bound, public here too (V002)
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace, family_mismatch
-from civrules.model import Changers, Moves, Origin, unchained
+from civrules.model import Origin
 from civrules.schema import entity_passes_fast, is_valid_fast, setting_items_cite, validate_entity, validate_setting
 from civrules.schema.references import remembered
 from civrules.support import memo
@@ -529,97 +529,7 @@ def _changed(
     for key in patch:
         changes[key] = at
     writers = _writers(previous, patch, at, merged, moved or {})
-    changed_by = _changed_by(previous, patch, at)
-    return replace(previous, changes=tuple(sorted(changes.items())), writers=writers, changed_by=changed_by)
-
-
-def _earlier_moved(
-    origin: Origin, before: Mapping[str, Any], merged: Mapping[str, Any], patch: Mapping[str, Any]
-) -> Moves | None:
-    """``origin``'s record of the elements earlier overlay entries' list operations wrote
-    (:attr:`Origin.earlier_moved`), once the entry ``patch`` has changed ``before`` into ``merged``:
-    for each field it changes, the elements its last changer and the entries before wrote that
-    are still there, each at its place in the merged list (an element is never changed in place,
-    so the very element is looked up; one the entry wrote over, or patched, is the entry's now)."""
-    last = dict(origin.changes)
-    lists = [name for name in patch if isinstance(before.get(name), list)]
-    chain = origin.earlier_moved
-    if all(is_list_operations(patch[name]) and set(patch[name]) == {"append"} for name in lists):
-        # appends move nothing: every record stands where it was (n entries appending to one
-        # list: no pass over the n before), and the last changers' become earlier ones
-        for key, path in origin.moved:
-            if key[:1] and key[0] in lists:
-                chain = ((key, last[str(key[0])], path), chain)
-        return chain
-    records = unchained(chain)
-    found = [record for record in records if record[0][0] not in patch]
-    for name in lists:
-        old, new = before[name], merged.get(name)
-        if not isinstance(new, list):
-            continue
-        candidates = [record for record in records if record[0][0] == name]
-        if name in last:
-            candidates += [(key, last[name], path) for key, path in origin.moved if key[:1] == (name,)]
-        if not candidates:
-            continue
-        index = {id(element): i for i, element in enumerate(new)}
-        for key, owner, path in candidates:
-            at = key[1] if len(key) > 1 else None
-            if not isinstance(at, int) or not 0 <= at < len(old) or (i := index.get(id(old[at]))) is None:
-                continue
-            found.append(((name, i, *key[2:]), owner, path))
-    chain = None
-    for record in found:
-        chain = (record, chain)
-    return chain
-
-
-def _earlier_listed(previous: Origin, before: list[Any], merged: list[Any], patch: Mapping[str, Any]) -> Moves | None:
-    """:func:`_earlier_moved` for a list setting that list operations change again: the elements
-    earlier variants' list operations wrote (``previous``: the setting as they left it), each at
-    its place in ``merged``, located in the variant that wrote it."""
-    chain = previous.earlier_moved
-    own = Origin(previous.document, previous.path) if previous.changes else None
-    if set(patch) == {"append"}:
-        if own is not None:
-            for key, path in previous.moved:
-                chain = ((key, own, path), chain)
-        return chain
-    candidates = unchained(chain)
-    if own is not None:
-        candidates += [(key, own, path) for key, path in previous.moved]
-    index = {id(element): i for i, element in enumerate(merged)}
-    chain = None
-    for key, owner, path in candidates:
-        at = key[0] if key else None
-        if isinstance(at, int) and 0 <= at < len(before) and (i := index.get(id(before[at]))) is not None:
-            chain = (((i, *key[1:]), owner, path), chain)
-    return chain
-
-
-def _changed_by(origin: Origin, names: Iterable[str], at: Origin) -> tuple[tuple[str, Changers], ...]:
-    """``origin``'s record of every overlay entry that changed each field, with ``at`` after the
-    others for each of ``names`` (:attr:`Origin.changed_by`)."""
-    found = dict(origin.changed_by)
-    for name in names:
-        found[name] = (at, _changers_of(origin, name))
-    return tuple(sorted(found.items(), key=lambda item: item[0]))
-
-
-def _changers_of(origin: Origin, name: str) -> Changers | None:
-    """The chain of the overlay entries that changed the field ``name`` (its last changer where
-    none is recorded; None where none changed it)."""
-    for changed, chain in origin.changed_by:
-        if changed == name:
-            return chain
-    last = next((at for changed, at in origin.changes if changed == name), None)
-    return None if last is None else (last, None)
-
-
-def changers(origin: Origin, name: str) -> tuple[Origin, ...]:
-    """Every overlay entry that changed the field ``name`` of what was read from ``origin``,
-    earliest first (its last changer where none is recorded; none where none changed it)."""
-    return tuple(unchained(_changers_of(origin, name)))
+    return replace(previous, changes=tuple(sorted(changes.items())), writers=writers)
 
 
 def _writers(
@@ -659,11 +569,7 @@ def _continue(entries: list[Entry], spec: CollectionSpec, origin: Origin, item: 
     areas = [*base.raw.get("areas", []), *item.get("areas", [])]
     changes = dict(base.origin.changes)
     changes["areas"] = origin
-    changed_by = _changed_by(base.origin, ("areas",), origin)
-    merged = Entry(
-        replace(base.origin, changes=tuple(sorted(changes.items())), changed_by=changed_by),
-        {**base.raw, "areas": areas},
-    )
+    merged = Entry(replace(base.origin, changes=tuple(sorted(changes.items()))), {**base.raw, "areas": areas})
     _put(spec, entries, index, merged)
     return True
 
@@ -852,15 +758,8 @@ def _patch_setting(
         definition = setting_definition(previous)
         prior = _records(previous, key, _node_at(definition.document, definition.path))
         writers = writers_after(prior, key, written, merged, True, _wrote(moved, ()))
-        earlier = _changers_of(previous, key)  # an earlier variant's list operations on it (a definition: none)
         origin = replace(
-            at,
-            base=previous,
-            moved=tuple(moved.items()),
-            changes=((key, written),),
-            writers=((key, writers),),
-            changed_by=((key, (written, earlier)),),
-            earlier_moved=_earlier_listed(previous, values[key], merged, patch),
+            at, base=previous, moved=tuple(moved.items()), changes=((key, written),), writers=((key, writers),)
         )
     else:
         gone = removal.base if removal is not None else previous
@@ -1452,14 +1351,8 @@ def _patch(
     # Elements written by this entry's list operations, over those of earlier entries for other fields.
     kept = [(key, path) for key, path in entry.origin.moved if key[:1] and key[0] not in item]
     writers = _writers(entry.origin, item, at, merged, moved, spec.key)
-    changed_by = _changed_by(entry.origin, (field_name for field_name in item if field_name != spec.key), at)
     origin = replace(
-        entry.origin,
-        changes=tuple(sorted(changed.items())),
-        moved=(*kept, *moved.items()),
-        writers=writers,
-        changed_by=changed_by,
-        earlier_moved=_earlier_moved(entry.origin, entry.raw, merged, item),
+        entry.origin, changes=tuple(sorted(changed.items())), moved=(*kept, *moved.items()), writers=writers
     )
     _put(spec, entries, existing, Entry(origin, merged))
     resolved.base_notes.append((at.span(), entry.origin.head()))
@@ -1587,6 +1480,12 @@ def citation_of(node: Any) -> str | None:
     return "; ".join(parts) or None
 
 
+def _cited(document: Document, path: NodePath, name: str, *, inside: bool = False) -> str | None:
+    """The field's own citation (`start_areas: {areas: [...], rule: "16.12"}`), else (``inside``:
+    an overlay's change) the citations of what its list operations wrote, else its entity's."""
+    return "; ".join(cited_texts(document, path, name, inside=inside)) or None
+
+
 def cited_nodes(document: Document, path: NodePath, name: str, *, inside: bool = False) -> list[Mapping[str, Any]]:
     """The mappings whose `rule:` and `source:` cite the field ``name`` of the entity (or overlay
     entry) at ``path``, as :func:`field_citation` reads them: the field's own, else (``inside``) those
@@ -1678,6 +1577,13 @@ def _in_selector(path: NodePath) -> bool:
         part == "where" or (part == "remove" and i + 1 < len(path) and isinstance(path[i + 1], int))
         for i, part in enumerate(path)
     )
+
+
+def change_citation(change: Origin, name: str) -> str | None:
+    """The citation of the field ``name`` as the overlay entry ``change`` wrote it: the field's
+    own, else those of what its list operations wrote (not a selector's), else the entry's; None
+    where it cites nothing (what `field_sources` and `setting_sources` show as null)."""
+    return _cited(change.document, change.path, name, inside=True)
 
 
 def holds_a_fact(value: Any) -> bool:
@@ -1788,9 +1694,6 @@ def writers_after(
     if isinstance(merged, list) and not (operations and set(value) <= {"append", "insert"}):
         here = {id(element) for element in merged}  # what may have gone: each writer's elements looked up
         kept = tuple(found for record in prior if (found := _left(record, here)) is not None)
-    elif isinstance(merged, dict) and isinstance(value, dict) and not operations:
-        # merged key by key: a writer keeps the facts this change did not write over or delete
-        kept = tuple(found for record in prior if (found := _not_written_over(record, name, value)) is not None)
     else:
         kept = prior  # nothing taken away (n entries appending to one list: no pass over the n before)
     if not holds_a_fact(value):
@@ -1806,85 +1709,6 @@ def writers_after(
     return (mine,)
 
 
-def _not_written_over(record: Writer, name: str, patch: Mapping[str, Any]) -> Writer | None:
-    """``record`` with the facts it wrote into the mapping field ``name`` that ``patch`` (merged
-    into the field key by key) neither wrote over nor deleted, each at its path in what it wrote
-    (None where none is left). The definition always stands: where no overlay entry's facts are
-    left, the field is cited by the definition's. A list's elements are gone: the field is a
-    mapping now."""
-    writer, paths, elements = record
-    if writer is None:
-        return record
-    if elements:
-        return None
-    leaves = list(_fact_leaves(_node_at(writer.document, (*writer.path, name)))) if paths == ((),) else list(paths)
-    left = tuple(leaf for leaf in leaves if not _writes_over(patch, leaf))
-    if not left:
-        return None
-    return record if len(left) == len(leaves) else (writer, left, ())
-
-
-def overwritten(changes: Sequence[Origin], name: str) -> Iterator[tuple[Origin, NodePath]]:
-    """What each of ``changes`` (every overlay entry that changed the field ``name``, earliest
-    first: :func:`changers`) wrote that a later one wrote over or deleted, each as the entry and
-    the path in its document: the field it wrote, where a later entry wrote the field whole (a
-    value, a `null`, an `{unknown: why}`), or the keys of a mapping it merged that later entries
-    wrote over (the field, where they wrote over all of them). What list operations of a later
-    entry take from the elements an earlier one wrote is not told apart here: it is kept."""
-    whole_after = False
-    later: list[Mapping[str, Any]] = []
-    for change in reversed(changes):
-        entry = _node_at(change.document, change.path)
-        if not isinstance(entry, dict) or name not in entry:
-            continue
-        value = entry[name]
-        field_path = (*change.path, name)
-        if whole_after:
-            yield change, field_path
-        elif later and _merged_key_by_key(value):
-            leaves = list(_fact_leaves(value))
-            gone = [leaf for leaf in leaves if any(_writes_over(patch, leaf) for patch in later)]
-            if gone and len(gone) == len(leaves):
-                yield change, field_path
-            else:
-                yield from ((change, (*field_path, *leaf)) for leaf in gone)
-        if _merged_key_by_key(value):
-            later.append(value)
-        elif not is_list_operations(value):
-            whole_after = True
-
-
-def _merged_key_by_key(value: Any) -> bool:
-    """Whether a patch merges ``value`` into what is there key by key (a mapping, not list
-    operations nor an `{unknown: why}`, both written whole)."""
-    return isinstance(value, dict) and not is_list_operations(value) and set(value) != {"unknown"}
-
-
-def _fact_leaves(value: Any, at: NodePath = ()) -> Iterator[NodePath]:
-    """The paths, inside ``value`` as a patch writes it, of the facts it states (:func:`holds_a_fact`):
-    each value it writes whole (a scalar, a list, list operations), not its mappings' citations
-    and notes, nor a `null` or an `{unknown: why}` (no fact)."""
-    if _merged_key_by_key(value) and value:
-        for key, item in value.items():
-            if key not in CITATION_FIELDS and key != "note":
-                yield from _fact_leaves(item, (*at, key))
-    elif holds_a_fact(value):
-        yield at
-
-
-def _writes_over(patch: Any, leaf: NodePath) -> bool:
-    """Whether ``patch``, merged key by key, writes over (or deletes) the value at ``leaf``: it
-    writes a whole value at or above it (a `null` too); list operations change a list in part."""
-    node = patch
-    for part in leaf:
-        if not _merged_key_by_key(node):
-            return not is_list_operations(node)
-        if part not in node:
-            return False
-        node = node[part]
-    return not is_list_operations(node)
-
-
 def _left(record: Writer, here: set[int]) -> Writer | None:
     """``record`` with the elements it wrote that are still in the list (``here``: their ids);
     None where none is."""
@@ -1897,88 +1721,30 @@ def _left(record: Writer, here: set[int]) -> Writer | None:
     return writer, tuple(path for path, _ in kept), tuple(element for _, element in kept)
 
 
-def cited_writers(origin: Origin, name: str) -> list[tuple[Origin, list[Mapping[str, Any]]]] | None:
-    """Each overlay entry whose facts the field ``name`` (of what was read from ``origin``) still
-    holds, earliest first, with the mappings that cite those facts (empty: it cites nothing, an
-    uncited fact); none where only its definition's facts remain; None where it holds no fact (a
-    deletion writes none, and is cited by nothing: it is never an uncited fact).
-
-    The one answer to "which patch wrote this, and how is it cited": Q009 reports the entries
-    that cite nothing, `diff` cites a value by the entry that wrote it, and `export`'s
-    `field_sources`, the packages' ENTITY_FIELD_SOURCES and the sheets cite the field by them.
-    Not the field's last changer, which may only have deleted (a list's `remove:`), nor have
-    written over every fact of an earlier entry (an append after an append, a key merged into a
-    mapping beside the keys another entry wrote)."""
+def writer_nodes(origin: Origin, name: str) -> list[list[Mapping[str, Any]]] | None:
+    """The mappings that cite what still writes the field ``name`` (of what was read from
+    ``origin``), one list per overlay entry whose facts it still holds (empty: that entry cites
+    nothing); no list where only its definition's facts remain; None where it holds no fact (a
+    deletion writes none, and is cited by nothing: it is never an uncited fact)."""
     writers = field_writers(origin, name)
     if not writers:
         return None
-    return [(writer, _writer_nodes(writer, name, paths)) for writer, paths in writers if writer is not None]
-
-
-def setting_written_whole(origin: Origin) -> tuple[Any, list[Mapping[str, Any]]] | None:
-    """The value of a setting (whose resolution is ``origin``) that a variant's overlay wrote whole
-    (`overlay.settings.replace`, `add`, or a patch of a setting the base lacks or that is no
-    mapping), with the mappings citing it as :func:`cited_nodes` reads a field (its own citation,
-    else those inside it); None where no overlay wrote it whole (it was patched, or read from a file)."""
-    key = origin.path[-1] if origin.path else None
-    if origin.changes or len(origin.path) < 3 or origin.path[:2] != SETTINGS_PATH or not isinstance(key, str):
-        return None
-    value = _node_at(origin.document, origin.path)
-    return value, cited_nodes(origin.document, origin.path[:-1], key, inside=True)
-
-
-def entity_written_whole(origin: Origin) -> tuple[str, list[Mapping[str, Any]]] | None:
-    """The collection of an entity (whose definition is ``origin``) that a variant's overlay wrote
-    whole (`overlay.<collection>.add`, `replace`), with the mappings citing it: its own citation,
-    else those inside it; None where no overlay wrote it whole (a data file's, or its base's)."""
-    path = origin.path
-    if len(path) < 4 or path[0] != "overlay" or path[2] not in ("add", "replace") or not isinstance(path[1], str):
-        return None
-    own = _citing(origin.document, path)
-    return path[1], [own] if own is not None else list(_citing_inside(_node_at(origin.document, path), ()))
-
-
-def writer_nodes(origin: Origin, name: str) -> list[list[Mapping[str, Any]]] | None:
-    """The mappings that cite what still writes the field ``name``, one list per overlay entry
-    whose facts it still holds (:func:`cited_writers`, without the entries)."""
-    found = cited_writers(origin, name)
-    return None if found is None else [nodes for _, nodes in found]
+    return [_writer_nodes(writer, name, paths) for writer, paths in writers if writer is not None]
 
 
 def _writer_nodes(writer: Origin, name: str, paths: tuple[NodePath, ...]) -> list[Mapping[str, Any]]:
-    """The mappings citing the parts at ``paths`` of what ``writer`` wrote for the field ``name``
-    (each its own citation, else what cites inside it, else the nearest mapping around it inside
-    the field: a key another entry left of a mapping merged key by key), else the entry's; for
-    ``()``, the field's as :func:`cited_nodes` reads it."""
+    """The mappings citing the elements at ``paths`` of what ``writer`` wrote for the field ``name``
+    (each its own citation, else what cites inside it), else the entry's; for ``()``, the field's
+    as :func:`cited_nodes` reads it."""
     if paths == ((),):
         return cited_nodes(writer.document, writer.path, name, inside=True)
-    field = _node_at(writer.document, (*writer.path, name))
     found: list[Mapping[str, Any]] = []
     for path in paths:
-        inside = list(_citing_inside(_node_at(writer.document, (*writer.path, name, *path)), path))
-        found += inside or _citing_around(field, path)
+        found += _citing_inside(_node_at(writer.document, (*writer.path, name, *path)), path)
     if not found:
         entry = _citing(writer.document, writer.path)
         found = [entry] if entry is not None else []
     return list({id(node): node for node in found}.values())
-
-
-def _citing_around(field: Any, path: NodePath) -> list[Mapping[str, Any]]:
-    """The nearest mapping strictly around the part at ``path`` of ``field`` (the field included)
-    that cites, none in a list operation's selector; none where none does."""
-    nodes = [field]
-    for part in path[:-1]:
-        node = nodes[-1]
-        nodes.append(node.get(part) if isinstance(node, dict) else node[part] if _indexes(node, part) else None)
-    for depth in range(len(nodes) - 1, -1, -1):
-        node = nodes[depth]
-        if isinstance(node, dict) and not _in_selector(path[:depth]) and citation_of(node) is not None:
-            return [node]
-    return []
-
-
-def _indexes(node: Any, part: str | int) -> bool:
-    return isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
 
 
 def _joined(nodes: Iterable[Mapping[str, Any]]) -> str | None:
@@ -2544,12 +2310,9 @@ __all__ = [
     "NodePath",
     "Resolved",
     "Resolver",
-    "changers",
     "citation_at",
     "citation_of",
-    "cited_writers",
     "entity_key",
-    "entity_written_whole",
     "field_citation",
     "field_citations",
     "field_writers",
@@ -2557,7 +2320,5 @@ __all__ = [
     "is_list_operations",
     "merge_patch",
     "overlay_base_notes",
-    "overwritten",
-    "setting_written_whole",
     "writer_nodes",
 ]
