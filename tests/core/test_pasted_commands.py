@@ -337,3 +337,50 @@ def test_a_file_named_with_a_backtick_is_one_code_span_in_the_message(tmp_path: 
     found = [d for d in json.loads(result.stdout) if d["file"] and d["file"].endswith("c.YAML")]
     assert found, result.stdout
     assert [code_spans(d["message"])[0] for d in found] == [named], [d["message"] for d in found]
+
+
+#: Names a message may quote: a backtick (alone, doubled, leading, trailing), a space (inside,
+#: leading, trailing, both), letters outside ASCII, a newline, a tab.
+QUOTED_NAMES = [
+    "cards/a`b.yaml",
+    "a``b",
+    "`lead",
+    "trail`",
+    "my cards.yaml",
+    " lead",
+    "trail ",
+    " both ",
+    "Ünï Cöde.yaml",
+    "line\nbreak.yaml",
+    "tab\there",
+]
+
+
+@pytest.mark.parametrize("name", QUOTED_NAMES)
+def test_a_name_ticked_in_a_message_reads_back_whole(name: str) -> None:
+    """What :func:`ticked` quotes, a reader of Markdown (:func:`code_spans`, this module's own) and
+    :func:`civrules.diagnostics.words.quoted` read back as it was, among other quotes: a name that
+    begins and ends with a space lost both, as CommonMark strips one from each side of a span."""
+    from civrules.diagnostics.words import quoted, ticked
+
+    message = f"`x` and {ticked(name)} or {ticked('y')}"
+    assert code_spans(message) == ["x", name, "y"]
+    assert quoted(message) == ["x", name, "y"]
+
+
+def test_quoted_reads_a_message_of_many_fences_in_one_pass() -> None:
+    """:func:`quoted` pairs each run of backticks with the next of its length, as :func:`code_spans`
+    does, on text of runs that never close (every length once) and runs that do."""
+    from civrules.diagnostics.words import quoted
+
+    text = " ".join("`" * n + "x" for n in range(4, 60)) + " `a` `` b`c `` ```"
+    assert quoted(text) == code_spans(text) == ["a", "b`c"]
+
+
+def test_the_quoting_modules_say_what_they_do() -> None:
+    import doctest
+
+    from civrules.diagnostics import suggest, words
+
+    assert doctest.testmod(words).failed == 0
+    assert doctest.testmod(suggest).failed == 0

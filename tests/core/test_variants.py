@@ -249,8 +249,8 @@ def test_each_diagnostic_tries_only_the_suppress_entries_that_can_silence_it(mon
 
 def test_suppress_entries_silence_what_trying_every_entry_silences() -> None:
     """The entries found by a diagnostic's code and quotes silence what trying each entry of its
-    code did: a target is found in a message as `` `target` `` anywhere (between any two
-    backticks), an entry without a target silences its code anywhere, `file` narrows, the
+    code did: a target is any name the message quotes (not the text between two quotes: see
+    the test after the next), an entry without a target silences its code anywhere, `file` narrows, the
     variant's own lines are left to comments; the unused entries are reported in order."""
     from civrules.pipeline import suppression as pipeline
 
@@ -258,8 +258,7 @@ def test_suppress_entries_silence_what_trying_every_entry_silences() -> None:
         "{code: K003, target: pottery, reason: r}",
         "{code: K003, target: pottery, file: cards/advanced-civilization.yaml, reason: twice}",
         "{code: K003, target: pottery, file: calamities/advanced-civilization.yaml, reason: elsewhere}",
-        '{code: K003, target: "a` or `b", reason: across two quotes}',
-        '{code: K003, target: " or ", reason: between two quotes}',
+        "{code: K003, target: b, reason: the second of two quotes}",
         "{code: K016, reason: everywhere}",
         "{code: K016, target: never, reason: unused}",
         "{code: M003, target: h1, reason: r}",
@@ -286,7 +285,7 @@ def test_suppress_entries_silence_what_trying_every_entry_silences() -> None:
     ]
     own = len(resolved.chain) - 1
     written = resolved.manifest.data["suppress"]
-    needles = [f"`{e['target']}`" if "target" in e else None for e in written]
+    needles = [e.get("target") for e in written]
 
     def silencing(d: Diagnostic) -> list[int]:
         if d.span is None or not pipeline.suppressible(d.code) or resolved.layers.get(d.span.file) == own:
@@ -303,6 +302,7 @@ def test_suppress_entries_silence_what_trying_every_entry_silences() -> None:
     assert [d.message for d in kept if d.code == "V008"] == unused
     assert [d.message for d in expected] == [
         "`pottery` costs too much",  # in the variant's own file
+        "`c` or `d` is wrong",
         "`music` costs too much",
         many,
         "h1 unquoted",
@@ -683,3 +683,38 @@ def test_the_variant_changes_sheet_cites_a_setting_field_as_the_diff_does() -> N
     assert (
         lines[lines.index("~ starting_hand.common: 2 → 3") + 1] == "cited: rule p5 → source: house rule: bigger start"
     )
+
+
+def test_a_suppress_target_silences_a_diagnostic_that_quotes_it_whatever_the_name_holds() -> None:
+    """A target is a name the message quotes, read whole: one holding a backtick is quoted by a
+    longer fence (`` a`b.yaml ``), and an entry naming it silenced nothing, looked for as
+    `` `a`b.yaml` `` in the message's text; spaces, letters outside ASCII, a newline and a tab
+    are names like any other."""
+    from civrules.diagnostics.words import ticked
+    from civrules.pipeline import suppression as pipeline
+    from tests.core.test_pasted_commands import QUOTED_NAMES
+
+    resolved = _suppressing(*(f"{{code: K003, target: {json.dumps(name)}, reason: r}}" for name in QUOTED_NAMES))
+    assert [e["target"] for e in resolved.manifest.data["suppress"]] == QUOTED_NAMES
+    diagnostics = [_warning("K003", f"the rule index {ticked(name)} cites no such section") for name in QUOTED_NAMES]
+    assert pipeline.suppress_in_base(diagnostics, resolved) == []
+
+
+def test_a_suppress_target_is_one_name_not_the_text_between_two() -> None:
+    """`` `a` or `b` `` names `a` and `b`: a target `` a` or `b `` (or `` or ``) is no name it
+    quotes, and silences nothing, so V008 says so; V008's hint proposes the names quoted, a name
+    holding a backtick whole."""
+    from civrules.diagnostics.words import quoted, ticked
+    from civrules.pipeline import suppression as pipeline
+
+    resolved = _suppressing(
+        '{code: K003, target: "a` or `b", reason: across two quotes}',
+        '{code: K003, target: " or ", reason: between two quotes}',
+        '{code: K016, target: "cards/a`c.yaml", reason: misspelt}',
+    )
+    wrong = _warning("K003", "`a` or `b` is wrong")
+    named = _warning("K016", f"{ticked('cards/a`b.yaml')} is wrong")
+    kept = pipeline.suppress_in_base([wrong, named], resolved)
+    assert kept[:2] == [wrong, named]
+    assert [d.code for d in kept[2:]] == ["V008"] * 3
+    assert quoted(kept[-1].hint or "")[-1] == "cards/a`b.yaml"

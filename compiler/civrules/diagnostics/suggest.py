@@ -14,6 +14,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping
 
+from civrules.diagnostics.words import ticked
+
 #: Candidates compared with one word, nearest lengths first.
 COMPARISONS = 500
 #: Distinct words a vocabulary answers; later ones get no suggestion.
@@ -117,8 +119,8 @@ def mean(written: str, meant: str) -> str:
     """
     differences = lookalike_differences(written, meant)
     if not differences:
-        return f"did you mean `{meant}`?"
-    return f"did you mean `{meant}`? `{written}` looks the same but holds {differences}: retype it"
+        return f"did you mean {ticked(meant)}?"
+    return f"did you mean {ticked(meant)}? {ticked(written)} looks the same but holds {differences}: retype it"
 
 
 def _named(char: str) -> str:

@@ -18,6 +18,8 @@
 True
 >>> ticked("git add 'a`b.yaml'")
 "`` git add 'a`b.yaml' ``"
+>>> quoted("cannot read `` a`b.yaml ``: no such file, nor `c d.yaml`")
+['a`b.yaml', 'c d.yaml']
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ def listed(ids: Sequence[str], count: int | None = None, shown: int = SHOWN) -> 
     the caller holds only the first ids): a message stays a line whatever the data holds (5,000
     cards in one list named every one of them)."""
     total = len(ids) if count is None else count
-    names = ", ".join(f"`{i}`" for i in ids[:shown])
+    names = ", ".join(ticked(i) for i in ids[:shown])
     return names if total <= min(shown, len(ids)) else f"{names} and {total - min(shown, len(ids)):,} more"
 
 
@@ -97,11 +99,47 @@ _BACKTICKS = re.compile("`+")
 def ticked(name: str | os.PathLike[str]) -> str:
     """``name`` (a path, or a command, already printable) in the backquotes of a message or a hint,
     as a Markdown code span is fenced: by a run of backticks longer than any run inside, with a
-    space inside each fence when ``name`` holds one (CommonMark strips one space each side). A
-    backtick in a file's name (``a`b.yaml``) otherwise ended the quoted command early, and what was
-    pasted was part of it. The paths and commands that hints give to paste are quoted through this.
+    space inside each fence when ``name`` holds one, or begins and ends with a space (CommonMark
+    strips one space each side of such a span). A backtick in a file's name (``a`b.yaml``)
+    otherwise ended the quoted command early, and what was pasted was part of it. The paths and
+    commands that hints give to paste are quoted through this; :func:`quoted` reads them back.
     """
     text = os.fspath(name)
     longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
     fence = "`" * (longest + 1)
-    return f"{fence} {text} {fence}" if longest else f"{fence}{text}{fence}"
+    padded = bool(longest) or (len(text) > 1 and text[0] == text[-1] == " " and bool(text.strip(" ")))
+    return f"{fence} {text} {fence}" if padded else f"{fence}{text}{fence}"
+
+
+def quoted(text: str) -> list[str]:
+    """The names ``text`` (a message, a hint) quotes, as a reader of Markdown reads its code spans,
+    and as :func:`ticked` and a plain `` `id` `` write them: a run of backticks opens a span, only
+    the next run of the same length closes it, and one space inside each fence is stripped where
+    both are (and the span is not all spaces). What a message says it is about, read whole: a
+    name holding a backtick (`` a`b.yaml ``) is one name, not two halves and what lies between.
+
+    Each run is read once (the next run of each length found from the end): linear in ``text``.
+
+    >>> quoted("`a` or `b`"), quoted("``` x``y ```"), quoted("` a`"), quoted("`  b  `"), quoted("`a")
+    (['a', 'b'], ['x``y'], [' a'], [' b '], [])
+    """
+    runs = [(match.start(), match.end()) for match in _BACKTICKS.finditer(text)]
+    following: list[int | None] = [None] * len(runs)
+    last: dict[int, int] = {}
+    for at in range(len(runs) - 1, -1, -1):
+        length = runs[at][1] - runs[at][0]
+        following[at] = last.get(length)
+        last[length] = at
+    names = []
+    at = 0
+    while at < len(runs):
+        closing = following[at]
+        if closing is None:
+            at += 1
+            continue
+        inside = text[runs[at][1] : runs[closing][0]]
+        if len(inside) > 1 and inside[0] == inside[-1] == " " and inside.strip(" "):
+            inside = inside[1:-1]
+        names.append(inside)
+        at = closing + 1
+    return names

@@ -23,6 +23,7 @@ from dataclasses import replace
 from civrules.checks.catalogue import known_code
 from civrules.diagnostics import Diagnostic, Span, codes
 from civrules.diagnostics.suggest import closest, mean
+from civrules.diagnostics.words import quoted
 from civrules.families.code_hints import CodeHints
 from civrules.load.workspace import Workspace
 from civrules.resolve import Resolved
@@ -291,7 +292,7 @@ def suppress_in_base(
     # The entries by their code, and those with a target by the target too: a diagnostic tries
     # the entries its message can match (those that name no target, and those whose target it
     # quotes), where it tried every entry of its code (3,000 entries and as many warnings of M003:
-    # 9 million tries, 5 s). Each entry keeps the text its target makes in a message.
+    # 9 million tries, 5 s).
     anywhere: dict[str, list[_SuppressEntry]] = {}
     named: dict[str, dict[str, list[_SuppressEntry]]] = {}
     for i, (entry, suppression) in enumerate(zip(entries, written, strict=True)):
@@ -299,7 +300,7 @@ def suppress_in_base(
             continue  # an entry without a reason is not honoured (V008 says so)
         target = entry.get("target")
         if isinstance(target, str):
-            named.setdefault(suppression.code, {}).setdefault(target, []).append((i, entry, f"`{target}`"))
+            named.setdefault(suppression.code, {}).setdefault(target, []).append((i, entry, target))
         else:  # a target that is not text narrows nothing
             anywhere.setdefault(suppression.code, []).append((i, entry, None))
     moved = moved_from or {}
@@ -312,8 +313,8 @@ def suppress_in_base(
         if silenceable or (span is not None and code in refused):
             tried = [*anywhere.get(code, ()), *_quoted_in(diagnostic.message, named.get(code, {}))]
             found_at = replace(diagnostic, span=span)
-            for i, entry, needle in tried:
-                if _silences(entry, needle, found_at):
+            for i, entry, target in tried:
+                if _silences(entry, target, found_at):
                     if silenceable:
                         used[i] = silenced = True
                     else:
@@ -371,42 +372,39 @@ def _unused_entry_hint(
         )
     if not isinstance(entry.get("target"), str):
         return fallback
-    quoted = [word for d in of_code if in_base(d) for word in d.message.split("`")[1::2]]
-    meant = closest(entry["target"], quoted) if quoted else None
+    names = [name for d in of_code if in_base(d) for name in quoted(d.message)]
+    meant = closest(entry["target"], names) if names else None
     return f"`target`: {mean(entry['target'], meant)}" if meant else fallback
 
 
-#: A `suppress` entry: its position in the list, the entry, and its target as a message quotes it.
+#: A `suppress` entry: its position in the list, the entry, and its target (None: it names none).
 _SuppressEntry = tuple[int, dict[str, object], str | None]
 
 
 def _quoted_in(message: str, by_target: Mapping[str, list[_SuppressEntry]]) -> list[_SuppressEntry]:
-    """The entries of ``by_target`` whose target ``message`` quotes: the text between any two of
-    its backticks, as :func:`_silences` finds `` `target` `` in it (`` `a` or `b` `` quotes
-    `a`, `b` and ` or `)."""
+    """The entries of ``by_target`` whose target ``message`` names: one of the names it quotes,
+    read whole as :func:`civrules.diagnostics.words.quoted` reads them (`` `a` or `b` `` names
+    `a` and `b`; ``` `` a`b.yaml `` ``` names ``a`b.yaml``)."""
     if not by_target:
         return []
-    ticks = [at for at, character in enumerate(message) if character == "`"]
-    if len(ticks) * (len(ticks) - 1) // 2 > len(by_target):
-        # a message of many quotes: fewer targets than quotes to read
-        return [found for target, entries in by_target.items() if f"`{target}`" in message for found in entries]
-    quoted = dict.fromkeys(message[start + 1 : end] for n, start in enumerate(ticks) for end in ticks[n + 1 :])
-    return [found for text in quoted for found in by_target.get(text, ())]
+    return [found for name in dict.fromkeys(quoted(message)) for found in by_target.get(name, ())]
 
 
 def _code_of(entry: object) -> object:
     return entry.get("code") if isinstance(entry, dict) else entry
 
 
-def _silences(entry: dict[str, object], needle: str | None, diagnostic: Diagnostic) -> bool:
+def _silences(entry: dict[str, object], target: str | None, diagnostic: Diagnostic) -> bool:
     """Whether a `suppress` entry silences a diagnostic: its code, its file if it names one, and
-    its target (``needle``: the target as a message writes it, `` `id` ``) if it names one."""
+    its ``target`` if it names one: a name the message quotes (:func:`_quoted_in`), whatever it
+    holds. It was looked for as `` `target` `` in the message's text, which a name quoted with a
+    longer fence (one holding a backtick, :func:`civrules.diagnostics.words.ticked`) never held."""
     if entry.get("code") != diagnostic.code or diagnostic.span is None:
         return False
     file = entry.get("file")
     if isinstance(file, str) and not (diagnostic.span.file == file or diagnostic.span.file.endswith("/" + file)):
         return False
-    return needle is None or needle in diagnostic.message
+    return target is None or target in quoted(diagnostic.message)
 
 
 def _suppressions(file: str, lines: Sequence[str]) -> tuple[list[Suppression], list[Suppression]]:
