@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from civrules.cli import main
-from tests.conftest import REPO
+from tests.conftest import REPO, copy_rulesets
 from tests.core.test_loader import billion_laughs
 
 SARIF_SCHEMA = Path(__file__).parent.parent / "data" / "sarif-2.1.0-rtm.5.json"
@@ -375,6 +375,62 @@ def test_json_names_a_shipped_base_behind_civrules_and_text_by_the_path_that_ope
     (note,) = [line for line in text.stdout.splitlines() if "note:" in line and "calamities" in line]
     opened = note.split("note: ", 1)[1].split(":", 1)[0]
     assert Path(opened).is_file() and Path(opened) == installed / "calamities" / "advanced-civilization.yaml"
+
+
+def test_list_json_names_a_shipped_ruleset_behind_civrules_as_every_json_output_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`list --format json` gave a shipped ruleset's install path next to `"shipped": true`, where
+    diagnostics, SARIF and annotations name it `<civrules>/...`: two machines' listings of one
+    repository differed. Its own rulesets keep the name diagnostics give them."""
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
+    from civrules.load.workspace import shipped_rules
+
+    (tmp_path / "rules" / "rulesets").mkdir(parents=True)
+    (tmp_path / "rules" / "rulesets" / "v1.yaml").write_text(
+        'kind: ruleset\nid: v1\nname: "V1"\nextends: imperial-settlers\n', encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["list", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = {row["id"]: row for row in json.loads(result.stdout)}
+    assert rows["v1"]["file"] == "rules/rulesets/v1.yaml" and rows["v1"]["shipped"] is False
+    shipped = [row for row in rows.values() if row["shipped"]]
+    assert shipped and all(row["file"] == f"<civrules>/rulesets/{row['id']}.yaml" for row in shipped)
+    installed = shipped_rules()
+    assert installed is not None and str(installed) not in result.stdout
+
+
+def test_json_names_the_files_of_civrules_own_checkout_as_the_repositorys(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In civrules' own checkout the rules folder is the shipped one, read as the repository's
+    (not shipped): JSON named its files `<civrules>/...` all the same, where annotations and SARIF
+    name them by their path in the repository, and `list` said `"shipped": false` beside such a
+    name. Here a copy stands for the checkout."""
+    import civrules.cli
+    import civrules.load.workspace
+
+    monkeypatch.delenv("CIVRULES_NO_SHIPPED", raising=False)
+    rules = copy_rulesets(tmp_path / "rules", "imperial-settlers")
+    (rules / "rulesets" / "v1.yaml").write_text(
+        'kind: ruleset\nid: v1\nname: "V1"\nextends: imperial-settlers\n'
+        "files: {cards: [cards/imperial-settlers.yaml]}\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(civrules.load.workspace, "shipped_rules", lambda: rules)
+    monkeypatch.setattr(civrules.cli, "shipped_rules", lambda: rules, raising=False)
+    monkeypatch.chdir(tmp_path)
+    listed = CliRunner().invoke(main, ["list", "--format", "json"])
+    assert listed.exit_code == 0, listed.output
+    assert {row["file"] for row in json.loads(listed.stdout)} == {
+        f"rules/rulesets/{name}" for name in os.listdir(rules / "rulesets")
+    }
+    result = CliRunner().invoke(main, ["validate", "v1", "--format", "json"])
+    assert result.exit_code == 1, result.output
+    (again,) = json.loads(result.stdout)  # V010: the file is its base's, named there
+    assert again["file"] == "rules/rulesets/v1.yaml"
+    assert [note["file"] for note in again["related"]] == ["rules/rulesets/imperial-settlers.yaml"], again
 
 
 DUPLICATE_NAME = 'kind: ruleset\nid: x\nname: "X"\nname: "Y"\n'

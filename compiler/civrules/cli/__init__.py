@@ -36,10 +36,10 @@ from civrules.diagnostics import (
     sort_diagnostics,
 )
 from civrules.diagnostics.escape import dumps_json, printable, safe_line_start
-from civrules.diagnostics.render import FORMATS, SourceLines, render, source_root
+from civrules.diagnostics.render import FORMATS, SourceLines, json_file, render, source_root
 from civrules.diagnostics.words import ticked
 from civrules.load import Limits
-from civrules.load.workspace import LoadedRuleset, Manifest, Workspace, shipped_rules
+from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
 from civrules.support import collector, interrupts, streams
 
 if TYPE_CHECKING:
@@ -70,6 +70,14 @@ class Context:
     def workspace(self) -> Workspace:
         self.require_rules()
         return Workspace(self.rules, self.limits)
+
+    def shipped(self) -> Path | None:
+        """The shipped rules the rules folder reads as shipped (a variant's base), which machine
+        output names behind `<civrules>/` (:func:`civrules.diagnostics.render.json_file`): none
+        with `--no-shipped`, and none for civrules' own checkout, whose rules folder they are."""
+        from civrules.load.workspace import shipped_for
+
+        return shipped_for(self.rules)
 
     def project_generated(self) -> Path:
         """The project's ``generated/`` (beside its rules folder): the versions a build into another
@@ -697,8 +705,10 @@ def _emit(
             root = source_root(context.rules)
     if context is not None and fmt != "text":
         # A base's files: behind `<civrules>/`, not the install path, in what a machine reads and
-        # keeps; text keeps the path, which a person at this machine opens from the terminal.
-        shipped = shipped_rules()
+        # keeps; text keeps the path, which a person at this machine opens from the terminal. The
+        # shipped rules this rules folder reads as such: none for civrules' own checkout, whose
+        # files are the repository's (they were named `<civrules>/...` there).
+        shipped = context.shipped()
     stream = sys.stderr if err else sys.stdout
     colour = fmt == "text" and use_colour(context.color if context is not None else "auto", stream)
     out = render(shown, fmt, sources, colour=colour, root=root, failed=failed, shipped=shipped)
@@ -960,6 +970,9 @@ def list_command(obj: Context, fmt: str, families: bool) -> None:
     if not own:
         _usage_failure(workspace.discovery_diagnostics)
     manifests = workspace.known_manifests()
+    # A shipped ruleset's file as every JSON output names it (behind `<civrules>/`): its install
+    # path made two machines' listings of one repository differ.
+    shipped = obj.shipped() if fmt == "json" else None
     rows: list[dict[str, Any]] = []
     for ruleset_id in sorted(manifests):
         data = _inherited(manifests, ruleset_id)
@@ -971,7 +984,7 @@ def list_command(obj: Context, fmt: str, families: bool) -> None:
                 "name": data.get("name"),
                 "extends": data.get("extends"),
                 "players": {"min": players.get("min"), "max": players.get("max")},
-                "file": manifests[ruleset_id].file.path,
+                "file": json_file(manifests[ruleset_id].file.path, shipped),
                 "family": manifests[ruleset_id].family.id,
                 "shipped": manifests[ruleset_id].shipped,
             }

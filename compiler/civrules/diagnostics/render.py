@@ -135,7 +135,7 @@ def diagnostic_record(diagnostic: Diagnostic, shipped: Path | None = None) -> di
         "code": diagnostic.code,
         "severity": diagnostic.severity.value,
         "message": printable(diagnostic.message),
-        "file": printable(_record_file(span.file, shipped)) if span else None,
+        "file": printable(json_file(span.file, shipped)) if span else None,
         "line": span.line if span else None,
         "column": span.column if span else None,
         "end_line": span.end_line if span else None,
@@ -143,7 +143,7 @@ def diagnostic_record(diagnostic: Diagnostic, shipped: Path | None = None) -> di
         "hint": printable(diagnostic.hint) if diagnostic.hint is not None else None,
         "related": [
             {
-                "file": printable(_record_file(r.span.file, shipped)),
+                "file": printable(json_file(r.span.file, shipped)),
                 "line": r.span.line,
                 "column": r.span.column,
                 "end_line": r.span.end_line,
@@ -155,13 +155,15 @@ def diagnostic_record(diagnostic: Diagnostic, shipped: Path | None = None) -> di
     }
 
 
-def _record_file(file: str, shipped: Path | None) -> str:
-    """``file`` as a JSON record names it: behind `<civrules>/` when it is among the shipped rules,
-    else as the diagnostic named it (relative to the working directory, or absolute).
+def json_file(file: str, shipped: Path | None) -> str:
+    """``file`` as civrules' JSON output names it (a diagnostic's `file` and `related[].file`,
+    `civrules list --format json`'s `file`): behind `<civrules>/` when it is among the shipped
+    rules (under ``shipped``), the same on every machine, else as the diagnostic named it
+    (relative to the working directory, or absolute).
 
-    >>> _record_file("/opt/civrules/_rules/maps/m.yaml", Path("/opt/civrules/_rules"))
+    >>> json_file("/opt/civrules/_rules/maps/m.yaml", Path("/opt/civrules/_rules"))
     '<civrules>/maps/m.yaml'
-    >>> _record_file("rules/maps/m.yaml", Path("/opt/civrules/_rules"))
+    >>> json_file("rules/maps/m.yaml", Path("/opt/civrules/_rules"))
     'rules/maps/m.yaml'
     """
     if shipped is None or file.startswith("<"):
