@@ -180,7 +180,20 @@ def _shell_words(shell: str, command: str) -> list[str]:
     return [os.fsdecode(one) for one in done.stdout.split(b"\0")[:-1]]
 
 
-@pytest.mark.parametrize("shell", ["dash", "bash"])
+#: The shells pasted words are read back by, as the README says (it tells fish's users to use `sh`).
+PASTED_INTO = ["dash", "bash"]
+
+
+def test_the_readme_names_the_shells_pasted_commands_are_written_for_and_tested_in() -> None:
+    """Hints give commands to paste written for a POSIX shell; the README says which shells that
+    is, which ones the tests paste into, and what fish's users do (fish reads them otherwise)."""
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    assert "is written for a POSIX shell: sh, dash, bash, zsh or ksh" in readme
+    assert f"(the tests paste them into {' and '.join(PASTED_INTO)})" in readme
+    assert "in fish, start `sh` and paste the command there" in readme
+
+
+@pytest.mark.parametrize("shell", PASTED_INTO)
 def test_a_word_is_read_back_as_it_was_by_every_posix_sh(shell: str) -> None:
     """A name holding a newline, a control or a bidirectional override was written in bash's
     `$'...'`, which dash (the `sh` of Debian and Ubuntu, and of many CI images) reads as a `$` and

@@ -46,12 +46,14 @@ def word(text: str) -> str:
     bidirectional override: :data:`civrules.diagnostics.escape.UNSAFE`) is made by `printf`, whose
     format's escapes (``\n``, ``\t``, ``\r``, ``\\`` and octal ``\ddd``, each byte of the
     character's UTF-8) every POSIX sh turns back into those bytes: ``"$(printf 'n\nl.yaml')"``
-    runs in dash, bash, zsh, ksh and busybox sh alike. Single quotes hold the character itself,
-    which every printed line shows escaped (``'n\nl.yaml'``), and a shell took that for a
-    backslash and an ``n``; bash's ``$'...'`` is not read by dash, the ``sh`` of Debian
-    and Ubuntu, nor by fish. A command substitution drops the newlines a word ends with, so a name
-    ending in a newline, and only it, is written in ``$'...'`` (POSIX.1-2024, bash, zsh, ksh; not
-    dash 0.5.12). A byte of a name that is not UTF-8 (decoded by the file system's
+    runs in any POSIX sh (the tests paste words into dash and bash where installed; zsh, ksh and
+    busybox sh read the same POSIX forms). Single quotes hold the character itself, which every
+    printed line shows escaped (``'n\nl.yaml'``), and a shell took that for a backslash and an
+    ``n``; bash's ``$'...'`` is not read by dash, the ``sh`` of Debian and Ubuntu. fish is no POSIX
+    shell and is not written for (it reads ``\\`` inside single quotes as one backslash): the
+    README tells its users to paste into ``sh``. A command substitution drops the newlines a word
+    ends with, so a name ending in a newline, and only it, is written in ``$'...'`` (POSIX.1-2024,
+    bash, zsh, ksh; not dash 0.5.12). A byte of a name that is not UTF-8 (decoded by the file system's
     ``surrogateescape``) is that byte.
 
     >>> word("house-rules"), word("my rules")
