@@ -972,7 +972,7 @@ def list_command(obj: Context, fmt: str, families: bool) -> None:
     manifests = workspace.known_manifests()
     # A shipped ruleset's file as every JSON output names it (behind `<civrules>/`): its install
     # path made two machines' listings of one repository differ.
-    shipped = obj.shipped() if fmt == "json" else None
+    shipped_root = obj.shipped() if fmt == "json" else None
     rows: list[dict[str, Any]] = []
     for ruleset_id in sorted(manifests):
         data = _inherited(manifests, ruleset_id)
@@ -984,7 +984,7 @@ def list_command(obj: Context, fmt: str, families: bool) -> None:
                 "name": data.get("name"),
                 "extends": data.get("extends"),
                 "players": {"min": players.get("min"), "max": players.get("max")},
-                "file": json_file(manifests[ruleset_id].file.path, shipped),
+                "file": json_file(manifests[ruleset_id].file.path, shipped_root),
                 "family": manifests[ruleset_id].family.id,
                 "shipped": manifests[ruleset_id].shipped,
             }
