@@ -75,7 +75,7 @@ def test_an_error_that_is_not_an_unknown_key_of_an_entry_still_stops_at_the_file
 
 def test_two_findings_that_differ_only_in_their_notes_are_one_with_both_notes() -> None:
     at = Span.at("v.yaml", 3, 5)
-    base = Related(Span.at("base.yaml", 9), "the base definition")
+    base = Related(Span.at("base.yaml", 9), "the base definition", at_base=True)
     bare = Diagnostic("S002", Severity.ERROR, "unknown key `cots`", at, "did you mean `cost`?")
     noted = Diagnostic("S002", Severity.ERROR, "unknown key `cots`", at, "did you mean `cost`?", (base,))
     assert merge_duplicates([bare, noted]) == [noted]

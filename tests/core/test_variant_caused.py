@@ -230,7 +230,7 @@ def test_a_caused_diagnostic_goes_to_what_the_variant_changes_of_what_its_check_
     moved = _moved(Diagnostic(code, Severity.ERROR, "wrong", at, "fix it"), resolved, own)
     assert moved.span is not None and moved.span.file == own[0]
     assert (moved.span.line, moved.span.column) == _place(PATCHES, needle)
-    assert moved.related == (Related(at, "where the base shows it"),)
+    assert moved.related == (Related(at, "where the base shows it", at_base=True),)
     assert moved.hint is not None and moved.hint.startswith("fix it; from this variant") and told in moved.hint
 
 
@@ -479,3 +479,20 @@ def test_a_problem_of_the_base_in_an_entity_the_variant_patches_is_told_once_as_
 
 def _told(output: str) -> list[dict[str, Any]]:
     return [d for d in json.loads(output) if d["severity"] != "info"]
+
+
+def test_a_note_that_names_an_id_holding_base_does_not_stand_for_the_base_definition() -> None:
+    """A diagnostic inside a variant's overlay entry gets a note at the base definition unless it
+    has a note at the base already; that was told by the word "base" in a note's label, so a note
+    naming `database` (or a variant's `remove` of `base_camp`) kept the base definition out. A
+    note made at the base says so (``at_base``), whatever its label's words."""
+    from civrules.pipeline import note_base_definitions
+
+    entry, defined = Span("v.yaml", 5, 1, 9, 1), Span("base.yaml", 20, 3, 20, 9)
+    named = Related(Span("v.yaml", 8, 5, 8, 13), "`database` requires `writing` here")
+    inside = Diagnostic("K005", Severity.ERROR, "wrong", Span("v.yaml", 6, 3, 6, 8), None, (named,))
+    (noted,) = note_base_definitions([inside], [(entry, defined)])
+    assert noted.related == (named, Related(defined, "the base definition", at_base=True))
+    fact = Related(Span("base.yaml", 30, 1, 30, 4), "the fact it conflicts with", at_base=True)
+    conflicting = Diagnostic("K005", Severity.ERROR, "wrong", Span("v.yaml", 6, 3, 6, 8), None, (fact,))
+    assert note_base_definitions([conflicting], [(entry, defined)]) == [conflicting]

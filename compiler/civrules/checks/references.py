@@ -93,7 +93,7 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
         hint = mean(target, suggestion) if suggestion else f"no {collection.name} entry has this id"
         span: Span = origin.span(*sub)
         base = origin.defined_at(*sub)
-        related = [Related(base, "the base ruleset's definition")] if base is not None else []
+        related = [Related(base, "the base ruleset's definition", at_base=True)] if base is not None else []
         yield diagnostic(
             "X001", f"{what} `{target}` does not exist in {collection.name}", span, hint, related, suggestion
         )

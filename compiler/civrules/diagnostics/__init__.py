@@ -51,6 +51,11 @@ class Related:
 
     span: Span
     label: str
+    #: Whether it is the base's side of what a variant's diagnostic is about (the base definition it
+    #: changes, the base fact it conflicts with, the base ruleset): a diagnostic with such a note
+    #: gets no other "the base definition" (:func:`civrules.pipeline.note_base_definitions`). It was
+    #: told by the word "base" in the label, which an id in a label (`database`) holds too.
+    at_base: bool = False
 
 
 @frozen_value
@@ -93,7 +98,7 @@ def merge_duplicates(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     them stood.
 
     >>> at = Span.at("v.yaml", 3, 5)
-    >>> base = Related(Span.at("base.yaml", 9), "the base definition")
+    >>> base = Related(Span.at("base.yaml", 9), "the base definition", at_base=True)
     >>> bare = Diagnostic("S002", Severity.ERROR, "unknown key `cots`", at)
     >>> noted = Diagnostic("S002", Severity.ERROR, "unknown key `cots`", at, related=(base,))
     >>> merge_duplicates([bare, noted]) == [noted]

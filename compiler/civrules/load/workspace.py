@@ -1047,7 +1047,7 @@ def _file_of_the_base(relative: str, at: Span, base: str, named: Span) -> Diagno
         f"{ticked(relative)} is a file of the base ruleset `{base}`, which this variant already reads",
         at,
         "delete this entry: a variant has every file of its base; change what differs in `overlay:`",
-        (Related(named, f"`{base}` names it here"),),
+        (Related(named, f"`{base}` names it here", at_base=True),),
     )
 
 
@@ -1098,7 +1098,7 @@ def family_mismatch(manifest: Manifest, manifests: Mapping[str, Manifest]) -> Di
             "(`civrules list` names each ruleset's family)",
             (
                 Related(document.span(("extends",)), "the base named here"),
-                Related(_id_span(parent), "the base ruleset"),
+                Related(_id_span(parent), "the base ruleset", at_base=True),
             ),
         )
     overlay = data.get("overlay")
@@ -1120,7 +1120,7 @@ def family_mismatch(manifest: Manifest, manifests: Mapping[str, Manifest]) -> Di
         document.span(("extends",)),
         f"to make a variant of {games}, point `extends:` at one of its rulesets (`civrules list` names each "
         f"ruleset's family); to change `{parent_id}`, write the overlay in `{base}`'s terms",
-        (Related(_id_span(parent), "the base ruleset"),),
+        (Related(_id_span(parent), "the base ruleset", at_base=True),),
     )
 
 

@@ -296,7 +296,9 @@ def at_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Di
             if change is not None:
                 others = tuple(r for r in diagnostic.related if r is not change)
                 diagnostic = replace(
-                    diagnostic, span=change.span, related=(Related(span, "the base fact it conflicts with"), *others)
+                    diagnostic,
+                    span=change.span,
+                    related=(Related(span, "the base fact it conflicts with", at_base=True), *others),
                 )
         moved.append(diagnostic)
     return moved
@@ -383,7 +385,7 @@ def caused_by_the_variant(
             diagnostic,
             span=place,
             hint=f"{hint}from this variant (the base has no such problem): {way}",
-            related=(Related(diagnostic.span, "where the base shows it"), *diagnostic.related),
+            related=(Related(diagnostic.span, "where the base shows it", at_base=True), *diagnostic.related),
         )
     return moved
 
@@ -623,8 +625,9 @@ def note_base_definitions(diagnostics: list[Diagnostic], notes: Sequence[tuple[S
         # entries do not overlap: at most one holds the diagnostic
         around = entries.around(diagnostic.span) if diagnostic.span is not None else []
         defined = around[-1][1] if around else None
-        if defined is not None and not any(r.span == defined or "base" in r.label for r in diagnostic.related):
-            diagnostic = replace(diagnostic, related=(*diagnostic.related, Related(defined, "the base definition")))
+        if defined is not None and not any(r.span == defined or r.at_base for r in diagnostic.related):
+            note = Related(defined, "the base definition", at_base=True)
+            diagnostic = replace(diagnostic, related=(*diagnostic.related, note))
         noted.append(diagnostic)
     return noted
 

@@ -333,7 +333,7 @@ class Resolver:
                     f"the base ruleset `{parent_id}` has errors, so this variant was not checked",
                     at,
                     "fix the base ruleset first; its errors are listed above",
-                    (Related(_manifest_span(parent), "the base ruleset"),),
+                    (Related(_manifest_span(parent), "the base ruleset", at_base=True),),
                 ),
             ]
         resolved, diagnostics = self._resolve(parent_loaded, chain)
@@ -1144,7 +1144,9 @@ def _missing_here(
     if removal is not None:
         own = removal.document is at.document
         by = "this variant" if own else "the base ruleset"
-        place = Related(removal.span(), f"{'the variant' if own else 'the base'}'s `remove` of `{key}`")
+        place = Related(
+            removal.span(), f"{'the variant' if own else 'the base'}'s `remove` of `{key}`", at_base=not own
+        )
         if verb == "remove":
             return f"{by} already removes `{key}`: delete this entry", place
         if own:

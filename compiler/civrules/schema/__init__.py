@@ -939,7 +939,7 @@ def _validate_part(
     unique = list(dict.fromkeys(found))
     if base is None:
         return unique
-    note = Related(base, "the base definition")
+    note = Related(base, "the base definition", at_base=True)
     return [replace(d, related=(*d.related, note)) if d.span and d.span.file != base.file else d for d in unique]
 
 
