@@ -151,6 +151,27 @@ def test_an_empty_folder_link_or_fifo_is_stale_by_its_path(tmp_path: Path) -> No
     assert list(output.stale_files(root, {"a.txt": b"a\n"}, scope=["sheets/"])) == []
 
 
+@pytest.mark.parametrize("folder", ["missing: out", "not written by this build: out"])
+def test_what_is_stale_is_told_by_what_was_found_not_by_the_output_folders_name(tmp_path: Path, folder: str) -> None:
+    """Whether an entry was missing, not written or no regular file was read from the words its
+    line begins with, which begin with the output folder's name: in a folder named `missing: out`
+    a link "is missing", a changed file was missing or not, and a link's reason was none."""
+    root = tmp_path / folder
+    _tree(root, {"a.txt": b"a\n", "extra.txt": b"x\n"})
+    (root / "link").symlink_to(root / "a.txt")
+    stale = list(output.stale_files(root, {"a.txt": b"A\n", "new.txt": b"n\n"}))
+    assert [(one.relative, one.what(), one.reason) for one in stale] == [
+        (
+            "link",
+            "is not a file civrules writes (a symbolic link (civrules writes none; it is not followed))",
+            "a symbolic link (civrules writes none; it is not followed)",
+        ),
+        ("a.txt", "differs from what this build writes", None),
+        ("extra.txt", "is no file this build writes", None),
+        ("new.txt", "is missing", None),
+    ]
+
+
 def test_a_stale_hint_never_pastes_a_build_that_refuses_the_folder(tmp_path: Path) -> None:
     """`build --check --out X` of a folder civrules did not write (no marker), or of a link, said
     "write it again: `civrules build --out X`", which R007 then refused: the hint says what to do

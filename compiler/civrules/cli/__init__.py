@@ -1809,7 +1809,7 @@ def schemas(obj: Context, out: Path, check_only: bool) -> None:
             one
             for one in stale_files(out, tree)
             if not (one.relative == MARKER and one.reason is None)
-            and not (one.relative == "README.md" and one.what() == "is missing")
+            and not (one.relative == "README.md" and one.state == "missing")
         ]
         if stale:
             first = before_replacing(out, obj.protected(), kind="schemas")

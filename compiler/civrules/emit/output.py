@@ -814,26 +814,29 @@ class StaleFile:
     found: bytes | None = None
     #: The one line that says it all (a file missing on one side, a link, a FIFO).
     note: str | None = None
+    #: How it differs: its contents (``differs``), it is not on disk (``missing``), the build
+    #: writes no such file (``unwritten``), or it is no regular file (``foreign``: :attr:`why`).
+    #: Told by the note's words before, which begin with the output folder's name: a folder named
+    #: ``missing: x`` made every link in it "missing".
+    state: str = "differs"
+    #: Why a ``foreign`` entry is not compared (a link, a FIFO, a device, an empty folder).
+    why: str | None = None
 
     @property
     def reason(self) -> str | None:
         """Why the entry is not compared, for one that is no regular file (a link, a FIFO, a device,
         an empty folder, a folder that cannot be listed): named, never read. None for a file."""
-        if self.note is None or self.planned is not None:
-            return None
-        if self.note.startswith(("missing: ", "not written by this build: ")):
-            return None
-        return self.note.removeprefix(f"{self.label}: ")
+        return self.why if self.state == "foreign" else None
 
     def what(self) -> str:
         """What is wrong with the file, in a few words (``is missing``, ``differs from ...``)."""
-        if self.note is None or self.planned is not None:
-            return "differs from what this build writes"
-        if self.note.startswith("missing: "):
+        if self.state == "missing":
             return "is missing"
-        if self.note.startswith("not written by this build: "):
+        if self.state == "unwritten":
             return "is no file this build writes"
-        return f"is not a file civrules writes ({self.reason})"
+        if self.state == "foreign":
+            return f"is not a file civrules writes ({self.why})"
+        return "differs from what this build writes"
 
     def lines(self) -> Iterator[str]:
         """The lines that show the difference (a unified diff), without line breaks; made when asked."""
@@ -878,15 +881,16 @@ def stale_files(root: Path, tree: Tree, scope: Iterable[str] | None = None) -> I
         foreign = {k: v for k, v in foreign.items() if not k or k.startswith(prefixes)}
     for relative, why in sorted(foreign.items()):
         label = "/".join(filter(None, (root.name, relative)))
-        yield StaleFile(absolute, relative, label, note=f"{label}: {why}")
+        yield StaleFile(absolute, relative, label, note=f"{label}: {why}", state="foreign", why=why)
         if not relative:  # the folder itself is a link: what it leads to is not compared, nor "missing"
             return
     for relative in sorted((set(sizes) | set(tree)) - set(foreign)):
         new, label = tree.get(relative), f"{root.name}/{relative}"
         if new is None:
-            yield StaleFile(absolute, relative, label, note=f"not written by this build: {label}")
+            yield StaleFile(absolute, relative, label, note=f"not written by this build: {label}", state="unwritten")
         elif relative not in sizes:
-            yield StaleFile(absolute, relative, label, note=f"missing: {label} ({_line_count(new):,} lines)")
+            note = f"missing: {label} ({_line_count(new):,} lines)"
+            yield StaleFile(absolute, relative, label, note=note, state="missing")
         elif sizes[relative] != len(new):
             yield StaleFile(absolute, relative, label, new)
         else:
