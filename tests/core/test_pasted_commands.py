@@ -309,7 +309,11 @@ def test_the_commands_hints_give_to_paste_are_quoted_in_one_place() -> None:
         r"(command|rerun|reinstall|install_extra|clone_command|_build_command|_with_bound|_listing|python"
         r"|path_word|word)\("
     )
-    shown = r"|`\{(display\}|self\.display\(|workspace\.display\(|_shown\(uri\))"
+    shown = (
+        r"|`\{(display\}|self\.display\(|workspace\.display\(|_shown\(uri\)"
+        # a file's path or name however it is held (round 23: the names a message quotes are read back)
+        r"|[\w.]*\.(file|relative)\}|path\.name\}|self\.name_of\(|plain_path\()"
+    )
     literal = re.compile(r"`\{(printable\()?" + made + shown)
     source = REPO / "compiler" / "civrules"
     found = [

@@ -496,7 +496,7 @@ class Workspace:
                 _diag(
                     codes.SHIPPED_SHADOWED,
                     f"ruleset id `{ruleset_id}` is also the id of a ruleset shipped with civrules "
-                    f"(`{self.name_of(other.file.path)}`)",
+                    f"({ticked(self.name_of(other.file.path))})",
                     document.span(("id",)),
                     f"extend the shipped ruleset (`extends: {ruleset_id}`) instead of copying it, or give this "
                     "one an id of its own (`--no-shipped` reads a rules folder alone)",
@@ -594,7 +594,7 @@ class Workspace:
                 loaded.diagnostics.append(
                     _diag(
                         codes.ID_NOT_FILE_NAME,
-                        f"the manifest `{path.name}` declares the id `{ruleset_id}`",
+                        f"the manifest {ticked(path.name)} declares the id `{ruleset_id}`",
                         document.span(("id",)),
                         _id_hint(ruleset_id, path),
                     )
@@ -724,7 +724,7 @@ class Workspace:
                             codes.BAD_PATH,
                             problem,
                             document.span(at),
-                            f"write `{plain_path(relative)}`"
+                            f"write {ticked(plain_path(relative))}"
                             if plain_path(relative) != relative and "/" in relative
                             else "write the path relative to rules/, e.g. `cards/my-cards.yaml`",
                         )
@@ -900,7 +900,7 @@ class Workspace:
                         _diag(
                             codes.UNREADABLE,
                             f"{ticked(display)} holds more than {files.MAX_ENTRIES:,} files and folders: "
-                            f"the rest, from `{entry.relative}` on, is not read",
+                            f"the rest, from {ticked(entry.relative)} on, is not read",
                             Span.at(display),
                             (
                                 f"keep in {ticked(display)} only rule data: move the other files (images, notes, "

@@ -23,7 +23,7 @@ from dataclasses import replace
 from civrules.checks.catalogue import known_code
 from civrules.diagnostics import Diagnostic, Span, codes
 from civrules.diagnostics.suggest import closest, mean
-from civrules.diagnostics.words import quoted
+from civrules.diagnostics.words import quoted, ticked
 from civrules.families.code_hints import CodeHints
 from civrules.load.workspace import Workspace
 from civrules.resolve import Resolved
@@ -365,7 +365,7 @@ def _unused_entry_hint(
     if of_code and not any(in_base(d) for d in of_code):
         first = min(of_code, key=Diagnostic.sort_key)
         assert first.span is not None
-        where = "this variant's own file" if first.span.file == resolved.manifest.file else f"`{first.span.file}`"
+        where = "this variant's own file" if first.span.file == resolved.manifest.file else ticked(first.span.file)
         return (
             f"{code} is reported in {where}, on line {first.span.line}: silence it there with "
             f"`# civrules: ignore[{code}] why` at the end of that line, and delete the entry"
