@@ -247,3 +247,75 @@ def test_an_unknown_is_found_by_the_field_it_leaves_unknown_wherever_the_data_wr
     assert not_given("x", "epochs[late_iron_age]", facts).reason == "lost page"
     # a value merely named like another field is no part of it
     assert not_given("x", "taxation_extra", facts).reason is None
+
+
+# --- an amount computed from several facts, one of them unknown (round 23) -------------------------
+
+#: A house ruleset in which Pottery's relief from Famine is drawn in play.
+AC_FAMINE = _variant(
+    "ac-house",
+    "advanced-civilization",
+    "  calamities:\n"
+    "    patch:\n"
+    "      - id: famine\n"
+    "        modifiers:\n"
+    "          - {card: pottery, applies_to: both, effect: reduces, modifies: [famine_primary, famine_secondary],"
+    ' amount: {unknown: "house rule: Pottery\'s relief is drawn in play"},'
+    ' text: "Pottery relieves the victim.", source: "house rule"}\n',
+)
+
+
+def test_an_amount_whose_modifiers_combine_unknown_is_refused_with_that_why() -> None:
+    """CalamityAmount.loss knew only that the amount was unknown (a bool), and named the amount's
+    own field: "this ruleset does not give the amount of famine.famine_secondary", though the data
+    says why (29.3.1 does not say whether Pottery's and Calendar's reductions add up). The amount now
+    keeps the unknown input's field and why, as the package's helper found them, and its loss says
+    them wherever it is called: from the package, a view, and secondary_losses."""
+    from civrules_rulesets import expansion_project
+    from civrules_runtime_advanced_civilization import Assumptions
+
+    field = "calamities[famine].modifier_combination.mode"
+    why = {fact.field: fact.reason for fact in expansion_project.UNKNOWN_FACTS}[field]
+    said = (
+        "the sources do not give the amount of famine.famine_secondary"
+        f" (how the modifiers of the cards held combine): {why}"
+    )
+    amount = expansion_project.calamity_amount("famine", "famine_secondary", ["pottery", "calendar"], "secondary")
+    assert (amount.unknown, amount.unknown_field, amount.unknown_reason) == (True, field, why)
+    refused = _said(lambda: amount.loss(8))
+    assert (str(refused), refused.field, refused.reason) == (said, field, why)
+    view = expansion_project.assuming(Assumptions())
+    in_view = view.calamity_amount("famine", "famine_secondary", ["pottery", "calendar"], "secondary")
+    assert str(_said(lambda: in_view.loss(8))) == said
+    losses = _said(
+        lambda: expansion_project.secondary_losses(
+            "famine", "famine_secondary", {"ann": 8}, {"ann": ["pottery", "calendar"]}
+        )
+    )
+    assert str(losses) == said
+    # one card: nothing to combine, the amount is known
+    alone = expansion_project.calamity_amount("famine", "famine_secondary", ["pottery"], "secondary")
+    assert alone.unknown_field is None and alone.unknown_reason is None
+
+
+def test_an_amount_whose_card_change_is_unknown_is_refused_with_that_why(tmp_path: Path, imported: None) -> None:
+    package = _built(tmp_path, "ac-house", AC_FAMINE)
+    why = "house rule: Pottery's relief is drawn in play"
+    amount = package.calamity_amount("famine", "famine_primary", ["pottery"], "primary")
+    assert (amount.unknown_field, amount.unknown_reason) == ("calamities[famine].modifiers[pottery].amount", why)
+    refused = _said(lambda: amount.loss(20))
+    said = f"the sources do not give the amount of famine.famine_primary (the change pottery makes): {why}"
+    assert str(refused) == said
+    assert OLD not in str(refused)
+    # called without the package's unknown facts (an engine on the family logic), it names the input
+    from civrules_runtime_advanced_civilization import logic
+
+    bare = logic.calamity_amount(
+        package.CALAMITY_EFFECTS, package.CALAMITY_MODIFIERS, package.CALAMITY_COMBINATIONS,
+        package.CALAMITY_IMMUNITIES, package.CARDS, package.NATIONS, package.COMMODITIES,
+        "famine", "famine_primary", ["pottery"], "primary", None, None,
+    )  # fmt: skip
+    assert str(_said(lambda: bare.loss(20))) == (
+        "this ruleset does not give the amount of famine.famine_primary"
+        " (calamities[famine].modifiers[pottery].amount): the change pottery makes"
+    )

@@ -236,6 +236,20 @@ def not_given(
     return UnknownFactError(message, what=what, field=field, reason=reason, hint=hint)
 
 
+def reason_of(
+    field: str, unknown: Iterable[UnknownFact] | Mapping[str, str], collections: Mapping[str, str] | None = None
+) -> str | None:
+    """The data's why of ``field`` being unknown (as :func:`not_given` finds it in ``unknown``, a
+    package's UNKNOWN_FACTS or their reasons by field; ``collections``: the family logic's
+    OVERLAY_COLLECTIONS), or None where the data does not record it as unknown. For a value a
+    helper returns that a later call may refuse (an amount one of whose inputs is unknown): it
+    keeps the why of the input, which that call no longer has the package's unknown facts to find."""
+    from collections.abc import Mapping
+
+    reasons = unknown if isinstance(unknown, Mapping) else _reasons(unknown, collections)
+    return _reason(field, reasons)
+
+
 def _reasons(unknown: Iterable[UnknownFact], collections: Mapping[str, str] | None = None) -> dict[str, str]:
     """The reason of each unknown fact by the field of the resolved ruleset it leaves unknown: a
     base file's own field as written (``cards[law].cost``, ``hand_limit``), a variant's overlay's
