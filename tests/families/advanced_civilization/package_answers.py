@@ -81,6 +81,7 @@ def main(package: str, seed: int, draws: int) -> dict[str, Any]:
                         "cap": amount.cap,
                         "immune": amount.immune,
                         "unknown": amount.unknown,
+                        "unknown_reason": amount.unknown_reason,
                         "kind": None if amount.kind is None else str(amount.kind),
                     }
                 except UnknownFactError:

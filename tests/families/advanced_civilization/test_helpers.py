@@ -73,7 +73,7 @@ _ASK = """(function (q) {
       if (r === null) { return null; }
       if (x.nation) { return { value: E.call("calamity_value", [r]), immune: r.immune }; }
       return { value: E.call("calamity_value", [r]), change: r.change, set_to: r.set_to, cap: r.cap,
-               immune: r.immune, unknown: r.unknown, kind: r.kind };
+               immune: r.immune, unknown: r.unknown, unknown_reason: r.unknown_reason, kind: r.kind };
     }),
     traders: q.traders.map(function (x) { return a(E.call("trader_immune", [x.calamity, x.effect])); }),
     sets: q.sets.map(function (x) {
@@ -662,12 +662,25 @@ overlay:
 
 
 def test_a_draft_rulesets_figures_that_depend_on_unknown_facts_say_so(browser: Browser) -> None:
-    with open_offline(browser, HELPERS / "expansion-project.html", "#c.grain=2&treasury=5") as page:
+    """Each with the data's why: a calamity's loss too, where what is unknown is how the held cards'
+    modifiers combine (Famine, 29.3.1), not the amount (round 23: the page said "the amount is not
+    in the sources, or how these cards combine is not", as the package said no why)."""
+    from civrules.families.advanced_civilization.helpers import tables
+    from civrules.families.advanced_civilization.model import of_family
+
+    model = shipped_analysis("expansion-project").model
+    assert model is not None
+    why = tables(of_family(model))["calamities"]["famine"]["mode_unknown_why"]
+    assert why and "29.3.1" in why
+    fragment = "#c.grain=2&treasury=5&calamity=famine&role=secondary&h.pottery=1&h.calendar=1"
+    with open_offline(browser, HELPERS / "expansion-project.html", fragment) as page:
         assert page.evaluate("document.querySelector('header .unknown') !== null")  # the draft warning
         marked = page.evaluate(
             "Array.from(document.querySelectorAll('#prices .unknown')).map(function (e) { return e.title; })"
         )
         assert marked and all(reason for reason in marked), "no price is marked unknown, or one without its reason"
+        loss = page.evaluate("document.querySelector('[data-effect=famine_secondary] .loss').textContent")
+        assert loss.endswith(f"unknown: {why}"), loss
 
 
 @pytest.mark.parametrize(

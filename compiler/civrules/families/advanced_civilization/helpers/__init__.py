@@ -170,6 +170,7 @@ def _calamity(calamity: Calamity) -> dict[str, Any]:
                 "effects": list(modified_effects(calamity, m)),
                 "amount": _int(m.amount),
                 "amount_unknown": isinstance(m.amount, Unknown),
+                "amount_unknown_why": m.amount.reason if isinstance(m.amount, Unknown) else None,
                 "stated": _int(stated),
                 "cap": m.cap,
                 "per_commodity": m.per_commodity if m.per_kind == "commodity_card" else None,
@@ -214,6 +215,9 @@ def _calamity(calamity: Calamity) -> dict[str, Any]:
         "immunities": immunities,
         "mode": calamity.modifier_combination,
         "mode_unknown": combination is not None and combination.mode_unknown is not None,
+        "mode_unknown_why": combination.mode_unknown.reason
+        if combination is not None and combination.mode_unknown is not None
+        else None,
         "combination_text": combination.text if combination is not None else None,
         "combination_rules": list(combination.rules) if combination is not None else [],
         "precedence": list(combination.precedence) if combination is not None else [],

@@ -249,7 +249,7 @@
         var nat = nation(), by = U(c.immunities) || !nat ? [] : c.immunities.filter(function (i) { return i.who === "nation" && i.nation === nat && (i.side === null || i.side === role) && (!i.effects.length || i.effects.indexOf(e.id) >= 0); });
         line.appendChild(document.createTextNode("0 — immune" + by.map(function (i) { return ": " + (i.text || T.nations[nat]) + cite(i.rules); }).join("")));
       }
-      else if (r.unknown) { line.appendChild(fig({ unknown: e.unknown_why || "the amount is not in the sources, or how these cards combine is not" })); }
+      else if (r.unknown) { line.appendChild(fig({ unknown: r.unknown_reason || "the sources do not give this amount" })); }
       else if (value !== null) { line.appendChild(document.createTextNode(String(value))); }
       else {
         var parts = [];

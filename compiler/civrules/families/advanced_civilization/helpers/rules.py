@@ -715,6 +715,24 @@ _AMOUNT = obj(
         var("unknown1"),
         op("any", var("counted"), _f("m", op("and", op("is_null", _m("stated")), _m("amount_unknown")))),
     ),
+    # The data's why of the first input left unknown, as the package's CalamityAmount.unknown_reason:
+    # the effect's amount, then how the modifiers combine, then a counted card's change.
+    unknown_reason=if_(
+        var("unknown0"),
+        _g("found", "unknown_why"),
+        if_(
+            var("unknown1"),
+            _g("c", "mode_unknown_why"),
+            op(
+                "first",
+                op(
+                    "map",
+                    op("filter", var("counted"), _f("m", op("and", op("is_null", _m("stated")), _m("amount_unknown")))),
+                    _f("m", _m("amount_unknown_why")),
+                ),
+            ),
+        ),
+    ),
     counted=op("map", var("counted"), _f("m", _m("card"))),
     superseded=op(
         "map", op("filter", var("applying"), _f("m", op("in", _m("card"), var("dropped")))), _f("m", _m("card"))
