@@ -37,6 +37,7 @@ from tests.rulefiles import CachedWorkspace, shipped_analysis
 #: that collection, whatever its name (Imperial Settlers' `components` is a collection).
 MADE_OF: dict[str, str] = {
     "players": setting("players"),
+    "best_players": setting("players"),
     "rule_index": RULE_INDEX,
     "credit_policy": setting("credit_policy"),
     "trade_stacks": setting("trade_stacks"),

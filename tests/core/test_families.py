@@ -421,6 +421,32 @@ def test_a_familys_sheets_are_the_core_ones_and_its_own() -> None:
         assert any(s.family == family_id for s in registered_for(family_id))
 
 
+def test_the_index_sheet_says_the_best_number_of_players_of_any_family_whose_data_gives_it() -> None:
+    """`players.best` was printed on Sid Meier's turn summary alone: the shared index, which every
+    family's sheets open with, gave only the range (round 23). The model holds it for every family
+    (`Ruleset.best_players`), so the index prints it wherever the data gives it."""
+    import dataclasses
+    import html
+    import re
+
+    from civrules.emit.sheets import render_sheets
+    from civrules.model import Ruleset
+
+    def players(model: Ruleset) -> str:
+        page = html.unescape(render_sheets(model, "0" * 64, only={"index.html"})["index.html"].decode())
+        found = re.search(r"<dt>Players</dt><dd>(.*?)</dd>", page)
+        assert found is not None
+        return found.group(1)
+
+    sid = shipped_analysis("sid-meiers-civilization").model
+    assert sid is not None and sid.best_players == 4
+    assert players(sid) == "2–4, best with 4"
+    base = shipped_analysis("advanced-civilization").model
+    assert base is not None and base.best_players is None
+    assert players(base) == "2–8"
+    assert players(dataclasses.replace(base, best_players=6)) == "2–8, best with 6"  # no family's special case
+
+
 @pytest.mark.slow
 def test_rendering_one_familys_sheets_imports_no_other_familys_sheet_modules() -> None:
     """A build of one ruleset imports its family's sheet modules, not every family's."""

@@ -374,6 +374,13 @@ def rule_index_of(document: Document | None) -> RuleIndex | None:
     return RuleIndex(frozenset(sections), frozenset(missing), Origin(document, ()))
 
 
+def best_players(players: object) -> int | None:
+    """The number of players a ruleset's `players` range (as written) says the game is best with
+    (`best`), for :attr:`Ruleset.best_players`; None where it names none."""
+    best = players.get("best") if isinstance(players, Mapping) else None
+    return best if isinstance(best, int) and not isinstance(best, bool) else None
+
+
 @frozen_value(kw_only=True, weakref=True)
 class Ruleset:
     """A resolved ruleset as every family has it: what the core's checks and emitters read.
@@ -410,6 +417,9 @@ class Ruleset:
     layers: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
     #: Each file's name in what civrules writes (by display name): resolution's ``names``.
     names: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+    #: The number of players the source says the game is best with (`players.best`, see
+    #: :func:`best_players`); None where it names none.
+    best_players: int | None = None
 
     def file_name(self, file: str) -> str:
         """How a file of this ruleset (by its name in diagnostics) is named in what civrules writes

@@ -141,7 +141,7 @@ def render_sheets(
 
     ``paper`` is ``a4`` or ``letter``; ``changes`` is ``civrules diff BASE RULESET`` for a
     variant: its sheets then mark what it changes, and the "what this variant changes" sheet is
-    added. ``only`` names the sheets to render (the index is then left out).
+    added. ``only`` names the sheets to render (the index is then left out, unless it is named).
 
     Raises:
         ValueError: ``paper`` is not a known paper size.
@@ -151,7 +151,7 @@ def render_sheets(
     files: dict[str, bytes] = {}
     for sheet, context in _contexts(model, chosen, changes, only):
         files[sheet.file] = _render(model, fingerprint, chosen, sheet, context, listed).encode("utf-8")
-    if only is None:
+    if only is None or INDEX.file in only:
         index = _render(model, fingerprint, chosen, INDEX, {"paper": chosen}, listed)
         files[INDEX.file] = index.encode("utf-8")
     return dict(sorted(files.items()))

@@ -79,7 +79,17 @@ from civrules.families.advanced_civilization.model import (
     Victory,
 )
 from civrules.load.document import Document
-from civrules.model import Collection, Origin, Unknown, known, rule_index_of, rules_of, setting_of, source_of
+from civrules.model import (
+    Collection,
+    Origin,
+    Unknown,
+    best_players,
+    known,
+    rule_index_of,
+    rules_of,
+    setting_of,
+    source_of,
+)
 from civrules.model.assembly import assembles, each, made_of
 from civrules.resolve import Resolved
 
@@ -1230,6 +1240,7 @@ def _build_ruleset(resolved: Resolved) -> Ruleset:
         manifest=Origin(resolved.manifest, ()),
         extends=data.get("extends"),
         players=(players.get("min", 0), players.get("max", 0)),
+        best_players=best_players(players),
         credit_policy=data.get("credit_policy") or {},
         groups=groups,
         cards=cards,

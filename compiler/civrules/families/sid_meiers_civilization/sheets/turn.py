@@ -253,9 +253,10 @@ def turn_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
 
 
 def _players(ruleset: CivilizationRuleset) -> str:
-    """How many play, and the best number where the source says (`players.best`, printed by no other sheet)."""
+    """How many play, and the best number where the source says (`players.best`, which the index
+    gives too), at the head of the turn."""
     low, high = ruleset.players
-    best = _int(ruleset.rule("players").get("best"))
+    best = ruleset.best_players
     if not high or best is None:
         return ""  # the index gives the range alone
     return f"{low} to {high} players, best with {best}."

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "97b48bbe8eaefac63bcf46c96b93159008a60a4b10c35df9da16d3952fb49fef"
+SOURCE_SHA256 = "2ca7502c373af0ae1ea2ce2a0f90259b37965d06bb59432074cfbd51e51554cf"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'index.html.j2'
@@ -67,6 +67,10 @@ def block_content(context, missing=missing):
     yield escape(environment.getitem(environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'players'), 0))
     yield '–'
     yield escape(environment.getitem(environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'players'), 1))
+    if environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'best_players'):
+        pass
+        yield ', best with '
+        yield escape(environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'best_players'))
     yield '</dd>\n<dt>Fingerprint</dt><dd class="mono">'
     yield escape((undefined(name='fingerprint') if l_0_fingerprint is missing else l_0_fingerprint))
     yield '</dd>\n<dt>Paper</dt><dd>'
@@ -90,4 +94,4 @@ def block_content(context, missing=missing):
     yield '</ul>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=12&2=17&13=27&15=47&16=57&17=61&18=63&19=65&22=67&23=71'
+debug_info = '1=12&2=17&13=27&15=47&16=57&17=65&18=67&19=69&22=71&23=75'
