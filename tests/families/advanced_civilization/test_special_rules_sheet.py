@@ -167,3 +167,47 @@ def test_a_count_whose_set_up_is_unknown_says_so_with_its_reason() -> None:
     nine = _line(page, "4 inches of map per player")  # the count's own rule, in its row
     assert nine.startswith("9 ") and "not in the sources" in nine, nine
     assert "the variant names neither the areas of its map nor its nine civilizations" in _text(page)
+
+
+def test_taxation_and_the_hand_limit_are_printed_in_full_with_who_takes_the_revolting_cities() -> None:
+    """The quick reference, one page, gave taxation and the hand limit only in short ("cities you
+    cannot pay for revolt"): no sheet printed `taxation.revolt.text`, `hand_limit.text`, nor who
+    takes the revolting cities (`revolt.beneficiary`), which Mega Civilization's text leaves to it
+    ("the beneficiary") and the Expansion Project's sources lost (round 23)."""
+    from tests.rulefiles import shipped_analysis
+
+    def page_of(ruleset: str) -> str:
+        model = shipped_analysis(ruleset).model
+        assert model is not None
+        return html.unescape(render_sheets(model, "0" * 64, only={SHEET})[SHEET].decode())
+
+    base = page_of("advanced-civilization")
+    revolt = _line(base, "the cities he cannot pay for revolt, after all others have paid")
+    assert "Cities of a player holding Democracy never revolt." in revolt
+    assert _line(base, "The player with the most unit points in stock (a city 5, a token 1) picks the revolting")
+    assert _line(base, "Tradable calamity cards may not be kept or surrendered.").endswith("(31.71, 31.72)")
+    assert "(19.31, 19.32, 19.33, 19.34)" in _text(base)
+    mega = page_of("mega-civilization")
+    assert _line(mega, "The player with the most cities in stock (ties: the most tokens in stock")
+    assert "menuan/megacivrules-flutter" in _line(mega, "discards down to the hand limit of commodity cards")
+    project = page_of("expansion-project")
+    said = _line(project, "The sources do not say who takes the revolting cities")
+    assert said.endswith("(13.3.1, 13.3.2, 13.3.5, 13.3.6)"), said
+    assert "which are missing from the text" in _text(project)  # the data's why, in the notes
+    assert _line(project, "Monarchy and Coinage together allow four tokens per city").endswith("(13.2.3)")
+    # a variant's own revolt rule is marked and cited by the variant
+    house = (
+        "kind: ruleset\nid: ac-tax\nname: ac-tax\nextends: advanced-civilization\noverlay:\n  settings:\n"
+        "    taxation:\n      revolt:\n"
+        '        text: "Unpaid cities stay loyal."\n        source: "house rule: no revolts"\n'
+    )
+    workspace = CachedWorkspace({"rulesets/ac-tax.yaml": house})
+    loaded = workspace.load_ruleset(workspace.manifests()["ac-tax"])
+    analysis = analyse(workspace, loaded)
+    assert analysis.model is not None and analysis.resolved is not None, analysis.diagnostics
+    changes = variant_changes(workspace, loaded, analysis.resolved)
+    page = html.unescape(render_sheets(analysis.model, "0" * 64, "a4", changes, only={SHEET})[SHEET].decode())
+    assert _line(page, "Unpaid cities stay loyal.") == "Unpaid cities stay loyal. Δ"  # cited with the next line
+    who = _line(page, "The player with the most unit points in stock")
+    assert who.endswith("(19.31, 19.32, 19.33, 19.34; house rule: no revolts)") and "Δ" not in who, who
+    assert "Δ" not in _line(page, "Tradable calamity cards may not be kept or surrendered.")

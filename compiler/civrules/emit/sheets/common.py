@@ -194,12 +194,16 @@ def setting_citation(
     return "" if origin is None else origin_citation(origin, fields, cited_apart=cited_apart)
 
 
-def citation_text(rules: object, source: str | None) -> str:
+def citation_text(rules: object, source: str | None, *, transcriptions: bool = False) -> str:
     """A part's own citation as a sheet prints it: its rule sections, then its `source:` where it is
     no transcription (a house rule, a variant's or a community file's text, as written). A band a
     variant wrote with only a `source:` was printed with no citation. A transcription is left to
     the row's citation (:func:`row_citation`'s ``transcriptions``), as parts printed it before: a
-    part cannot tell the definition's source from a variant's, and a house rule is never one."""
+    part cannot tell the definition's source from a variant's, and a house rule is never one. With
+    ``transcriptions``, for a part printed on its own (no row cites it), a transcription is cited by
+    its repositories."""
+    if transcriptions and source and not rules_text(rules):
+        return _short_source(source)
     shown = source if source and not _TRANSCRIPTION.search(source) else ""  # one naming a transcription
     parts = (rules_text(rules), " ".join(shown.split()))
     return "; ".join(part for part in parts if part)

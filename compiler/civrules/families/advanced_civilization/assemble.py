@@ -897,6 +897,7 @@ def build_hand_limit(value: Any, origin: Origin) -> HandLimit | None:
             if isinstance(band, dict)
             for players in (_mapping(band.get("players")),)
         ),
+        text=_str(value.get("text")),
     )
 
 
@@ -906,6 +907,9 @@ def build_taxation(value: Any, origin: Origin) -> Taxation | None:
     card = _mapping(value.get("rate_card"))
     rates = card.get("rates")
     revolt = value.get("revolt")
+    written_revolt = _mapping(revolt)
+    combination = _mapping(value.get("rate_changes_combination"))
+    beneficiary = known(written_revolt.get("beneficiary"))
     return Taxation(
         origin,
         known(value.get("tokens_per_city")),
@@ -918,9 +922,16 @@ def build_taxation(value: Any, origin: Origin) -> Taxation | None:
         tuple(rates) if isinstance(rates, list) else None,
         _mapping(value.get("rate_changes_combination")).get("cumulative") is True,
         isinstance(revolt, dict),
-        _str(_mapping(revolt).get("immune_card")),
+        _str(written_revolt.get("immune_card")),
         rules_of(value),
         source_of(value),
+        revolt_text=_str(written_revolt.get("text")),
+        revolt_beneficiary=beneficiary if isinstance(beneficiary, str | Unknown) else None,
+        revolt_rules=rules_of(written_revolt),
+        revolt_source=source_of(written_revolt),
+        combination_text=_str(combination.get("text")),
+        combination_rules=rules_of(combination),
+        combination_source=source_of(combination),
     )
 
 

@@ -871,6 +871,8 @@ class HandLimit:
     source: str | None = None
     #: `by_players`: the limit per band of player counts, in the order written; () where one number.
     by_players: tuple[HandLimitBand, ...] = ()
+    #: `text`: the rule in words; None where not written.
+    text: str | None = None
 
 
 @frozen_value
@@ -900,6 +902,17 @@ class Taxation:
     rules: tuple[str, ...]
     #: `source:` (a house rule's, where a variant changes the setting and cites it); None where none.
     source: str | None = None
+    #: The revolt in words (`revolt.text`), who takes the revolting cities (`revolt.beneficiary`: a
+    #: value of the schema, or unknown), and the revolt's own citation; None and () where not written.
+    revolt_text: str | None = None
+    revolt_beneficiary: str | Unknown | None = None
+    revolt_rules: tuple[str, ...] = ()
+    revolt_source: str | None = None
+    #: How the cards' changes of the rate combine, in words (`rate_changes_combination.text`), and its
+    #: citation; None and () where not written.
+    combination_text: str | None = None
+    combination_rules: tuple[str, ...] = ()
+    combination_source: str | None = None
 
 
 @frozen_value

@@ -1,6 +1,7 @@
 """The rules a ruleset states beside its sequence of play: what each number of players plays with
 (tokens, the map and nations in play, the count's own rules), the rules of every count, the
-ruleset's special rules and the forces no player leads (Central America's Conquistadors).
+ruleset's special rules, taxation and the hand limit in full (the quick reference gives them in
+short) and the forces no player leads (Central America's Conquistadors).
 
 Each is printed in words with its citation; on a variant, what the variant adds or changes is
 marked. These rules were in the data and printed on no sheet: a player of Central America had the
@@ -207,6 +208,73 @@ PIECES = {
     "succession_markers": ("succession marker", "succession markers"),
 }
 
+#: Who takes a tax revolt's cities, in words (the values the schema allows).
+BENEFICIARIES = {
+    "most_unit_points_in_stock": (
+        "The player with the most unit points in stock (a city 5, a token 1) picks the revolting cities and "
+        "takes them; when his cities run out, the player with the next most takes the rest, and so on."
+    ),
+    "most_cities_then_tokens_in_stock": (
+        "The player with the most cities in stock (ties: the most tokens in stock, then the A.S.T. ranking) "
+        "takes the revolting cities; when his cities run out, the next takes the rest, and so on."
+    ),
+}
+
+
+def _taxes_and_hand(source: Source[Ruleset], notes: Notes) -> list[dict[str, str]]:
+    """The rules of taxation and of the hand limit in full, as the data words them, each with its
+    citation: the quick reference, one page, gives them only in short ("cities you cannot pay for
+    revolt"). Who takes the revolting cities (`taxation.revolt.beneficiary`) is said in words, or
+    that the sources do not say."""
+    ruleset = source.ruleset
+    mark = source.setting_mark
+    origins = ruleset.setting_origins
+    lines = []
+    taxation = ruleset.taxation
+    if taxation is not None:
+        if taxation.combination_text:
+            lines.append(
+                {
+                    "text": " ".join(taxation.combination_text.split()),
+                    "rule": citation_text(taxation.combination_rules, taxation.combination_source, transcriptions=True)
+                    or setting_citation(origins, "taxation", ("rate_changes_combination",)),
+                    "mark": mark("taxation.rate_changes_combination"),
+                }
+            )
+        revolt = citation_text(taxation.revolt_rules, taxation.revolt_source, transcriptions=True) or setting_citation(
+            origins, "taxation", ("revolt",)
+        )
+        if taxation.revolt_text:
+            lines.append(
+                {
+                    "text": " ".join(taxation.revolt_text.split()),
+                    "rule": revolt,
+                    "mark": mark("taxation.revolt.text"),
+                }
+            )
+        chosen = taxation.revolt_beneficiary
+        if isinstance(chosen, Unknown):
+            reason = chosen.reason or "not in the sources"
+            said = (
+                "The sources do not say who takes the revolting cities" + notes.mark("revolting cities", reason) + "."
+            )
+        else:
+            said = BENEFICIARIES.get(chosen, f"Who takes the revolting cities: {humanize(chosen)}.") if chosen else ""
+        if said:
+            lines.append({"text": said, "rule": revolt, "mark": mark("taxation.revolt.beneficiary")})
+    limit = ruleset.hand_limit
+    if limit is not None and limit.text:
+        lines.append(
+            {
+                "text": " ".join(limit.text.split()),
+                "rule": setting_citation(origins, "hand_limit", cited_apart=("by_players",))
+                or citation_text((), limit.source, transcriptions=True),
+                "mark": mark("hand_limit.text"),
+            }
+        )
+    return cited_once(lines)
+
+
 #: Who wins a tie, in words (the values the schema allows).
 TIES = {
     "tie": "equal totals are a tie",
@@ -256,7 +324,8 @@ def _victory(source: Source[Ruleset]) -> dict[str, Any] | None:
     "special-rules.html",
     "Players, special rules and the end of the game",
     "What each number of players plays with, the rules of every count, the ruleset's special rules, "
-    "the forces no player leads, how the game ends and is won, and the options a game is created with.",
+    "taxes and the hand limit in full, the forces no player leads, how the game ends and is won, and the "
+    "options a game is created with.",
     position=65,
 )
 def build(source: Source[Ruleset]) -> Mapping[str, Any]:
@@ -294,6 +363,7 @@ def build(source: Source[Ruleset]) -> Mapping[str, Any]:
             if rule.text
         ],
         "forces": [_force(source, force, notes) for force in ruleset.non_player_forces],
+        "taxes": _taxes_and_hand(source, notes),
         **_options(source, notes),
         "victory": _victory(source),
         "missing": ruleset.not_in_sources.get("player_counts", ""),

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "4adfdb16727dc16b2accd793734604ae88cd99e286155b0e86733da99b400fdf"
+SOURCE_SHA256 = "837f189849c1c3c1ca9119d588d60426ee6a8bd3e445c8bbabdd20191cca9382"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'special-rules.html.j2'
@@ -55,6 +55,7 @@ def block_content(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     l_0_special = resolve('special')
+    l_0_taxes = resolve('taxes')
     l_0_forces = resolve('forces')
     l_0_pieces = resolve('pieces')
     l_0_sets = resolve('sets')
@@ -85,6 +86,22 @@ def block_content(context, missing=missing):
             yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
             yield ' '
             yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
+            yield '</li>\n'
+        l_1_r = missing
+        yield '</ul>\n'
+    if (undefined(name='taxes') if l_0_taxes is missing else l_0_taxes):
+        pass
+        yield '<h2>Taxes and the hand limit</h2>\n<ul class="rules">\n'
+        for l_1_r in (undefined(name='taxes') if l_0_taxes is missing else l_0_taxes):
+            _loop_vars = {}
+            pass
+            yield '<li>'
+            yield escape(environment.getattr(l_1_r, 'text'))
+            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
+            if environment.getattr(l_1_r, 'rule'):
+                pass
+                yield ' '
+                yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
             yield '</li>\n'
         l_1_r = missing
         yield '</ul>\n'
@@ -328,4 +345,4 @@ def block_content(context, missing=missing):
     yield '\n</div>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=30&28=40&30=67&33=70&37=81&38=85&39=88&40=102&42=105&48=120&49=140&54=143&56=147&57=150&58=152&59=192&65=199&67=207&70=210&75=222&76=224&78=227&81=238&82=243&84=246&87=257&91=268&93=271&95=277&96=281&98=285&100=289&101=292&102=294&103=302&104=308&105=310&111=314&112=317'
+debug_info = '1=13&2=16&3=30&28=40&30=68&33=71&37=82&40=85&44=98&45=102&46=105&47=119&49=122&55=137&56=157&61=160&63=164&64=167&65=169&66=209&72=216&74=224&77=227&82=239&83=241&85=244&88=255&89=260&91=263&94=274&98=285&100=288&102=294&103=298&105=302&107=306&108=309&109=311&110=319&111=325&112=327&118=331&119=334'
