@@ -65,11 +65,24 @@ MAP_FILE_PARTS = {
     "two_coast_areas": setting("two_coast_areas"),
 }
 #: The fields that hold no rule data a check could be said to read (files' names; the manifest's
-#: `status` is neither a collection nor a setting: a manifest's edit runs every check again); `data`,
-#: `settings`, `setting_origins`, `removed` and `removed_settings` are watched key by key,
-#: `map_files` list by list.
+#: `status` and `description` are neither a collection nor a setting: a manifest's edit runs every
+#: check again); `data`, `settings`, `setting_origins`, `removed` and `removed_settings` are watched
+#: key by key, `map_files` list by list.
 UNWATCHED = frozenset(
-    {"id", "name", "family", "manifest", "extends", "documents", "chain", "layers", "names", "status", "draft"}
+    {
+        "id",
+        "name",
+        "family",
+        "manifest",
+        "extends",
+        "documents",
+        "chain",
+        "layers",
+        "names",
+        "status",
+        "draft",
+        "description",
+    }
 )
 WATCHED_MAPPINGS = frozenset({"data", "settings", "setting_origins", "removed", "removed_settings", "map_files"})
 

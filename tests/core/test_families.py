@@ -447,6 +447,28 @@ def test_the_index_sheet_says_the_best_number_of_players_of_any_family_whose_dat
     assert players(dataclasses.replace(base, best_players=6)) == "2–8, best with 6"  # no family's special case
 
 
+def test_the_index_sheet_says_what_the_ruleset_is_by_its_own_description() -> None:
+    """A manifest's `description` was printed by no sheet (round 23). A variant that writes none
+    has none: its base's describes another ruleset (Imperial Settlers' "The base game ...")."""
+    import html
+    import re
+
+    from civrules.emit.sheets import render_sheets
+    from civrules.model import Ruleset
+
+    def about(model: Ruleset | None) -> str:
+        assert model is not None
+        page = html.unescape(render_sheets(model, "0" * 64, only={"index.html"})["index.html"].decode())
+        found = re.search(r"<dt>Ruleset</dt><dd>(.*?)</dd>", page)
+        assert found is not None
+        return re.sub(r"<[^>]+>", "", found.group(1))
+
+    base = about(shipped_analysis("imperial-settlers").model)
+    assert base.startswith("Imperial Settlers (imperial-settlers): The base game: four factions of 30 cards"), base
+    peaceful = about(shipped_analysis("imperial-settlers-peaceful").model)
+    assert peaceful.endswith("a variant of imperial-settlers") and "The base game" not in peaceful, peaceful
+
+
 @pytest.mark.slow
 def test_rendering_one_familys_sheets_imports_no_other_familys_sheet_modules() -> None:
     """A build of one ruleset imports its family's sheet modules, not every family's."""

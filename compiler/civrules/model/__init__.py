@@ -374,6 +374,15 @@ def rule_index_of(document: Document | None) -> RuleIndex | None:
     return RuleIndex(frozenset(sections), frozenset(missing), Origin(document, ()))
 
 
+def description_of(manifest: Document) -> str | None:
+    """A ruleset's own `description` (its manifest's, whitespace folded), for
+    :attr:`Ruleset.description`: a variant that writes none has none, not its base's, which
+    describes another ruleset. None where it has none."""
+    data = manifest.data
+    found = data.get("description") if isinstance(data, Mapping) else None
+    return " ".join(found.split()) if isinstance(found, str) and found.strip() else None
+
+
 def best_players(players: object) -> int | None:
     """The number of players a ruleset's `players` range (as written) says the game is best with
     (`best`), for :attr:`Ruleset.best_players`; None where it names none."""
@@ -420,6 +429,9 @@ class Ruleset:
     #: The number of players the source says the game is best with (`players.best`, see
     #: :func:`best_players`); None where it names none.
     best_players: int | None = None
+    #: What the ruleset is, in a sentence or two (its own manifest's `description`, see
+    #: :func:`description_of`); None where it has none.
+    description: str | None = None
 
     def file_name(self, file: str) -> str:
         """How a file of this ruleset (by its name in diagnostics) is named in what civrules writes

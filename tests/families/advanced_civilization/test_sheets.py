@@ -297,7 +297,8 @@ def test_military_in_civil_war_is_one_separate_loss_apart_from_the_faction_selec
     lines = [line for line in re.findall(r"<li>(.*?)</li>", text) if "Military:</span>" in line]
     war = [line for line in lines if "per faction" in line]
     said = "+5 unit points per faction, a separate loss, once (primary, with faction annexed)"
-    assert war == [f'<span class="card">Military:</span> {said}']
+    assert [line.partition('<span class="said">')[0] for line in war] == [f'<span class="card">Military:</span> {said}']
+    assert "each player must take these, where he can, from areas next to the other faction" in war[0]  # its words
 
 
 def test_ast_shows_unknown_never_blank(base: Built) -> None:
@@ -1126,6 +1127,34 @@ def test_the_cards_sheet_prints_the_credit_policy_s_purchase_facts() -> None:
     assert expansion.count("the excess is lost") == 1
     mega = _main_text(MEGA, "cards.html")
     assert re.search(r"Whether every credit that applies must be used —\w", mega)
+
+
+def test_the_facts_the_data_words_and_no_sheet_printed_are_printed_with_their_citations() -> None:
+    """Round 23's hunt, every `text` of every Advanced Civilization ruleset held against its sheets:
+    a calamity card's modifier was printed only as its numbers (Pottery's Grain cards lying face up
+    until the end of the turn were on no sheet), an effect's fallback and alternative (Treachery's
+    city eliminated where the trader has none), a card's purchase effect (Anatomy's two more
+    sciences) and a player count's trade decks were in the data alone."""
+    calamities = _main_text(BASE, "calamities.html")
+    assert (
+        "Grain cards used this way are not discarded: they lie face up in front of him until the end of the turn"
+        in (calamities)
+    )
+    assert "picks the units he removes. (30.311) Cards Pottery: −4 unit points per Grain card" in calamities
+    assert "before the next turn. (30.312, 32.211)" in calamities
+    assert (
+        "If it cannot be done: The victim's city is eliminated instead when the trading player has no city "
+        "available. (30.221)"
+    ) in calamities
+    assert "Instead: " in _main_text(EXPANSION, "calamities.html")  # City in Flames' alternative
+    cards = _main_text(EXPANSION, "cards.html")
+    assert "When bought: When he buys this card, the holder may immediately also take up to two more advancements" in (
+        cards
+    )
+    assert "each with a face value under 100; he may take one or none" in cards
+    decks = _main_text(EXPANSION, "special-rules.html")
+    assert "Trade deck West: The western block's deck: the goods marked W, half of those marked S" in decks
+    assert "a set of major and minor calamities. (9.6, 10.3.4)" in decks
 
 
 def test_the_special_rules_sheet_prints_how_many_sets_of_pieces_the_game_has() -> None:

@@ -5,6 +5,7 @@ as the card's id with one note, no field names or placeholders, and a variant's 
 from __future__ import annotations
 
 import functools
+import html
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -220,3 +221,17 @@ def test_the_anatomy_of_a_card_and_the_kinds_of_location_are_on_the_common_cards
         in page
     )
     assert "Local de Produção, top row: Gives its goods when built and in every later production phase" in page
+
+
+def test_what_a_card_does_is_on_its_row_where_the_sources_give_it() -> None:
+    """A card's `effect` was printed by no sheet (round 23): the seven cards whose effects the
+    sources give (Sabotadores, Ruínas ...) had only their cost, spoils and deal on the sheets."""
+    model, _ = _model(BASE)
+    given = [card for card in model.cards if isinstance(card.effect, str)]
+    assert len(given) == 7
+    sheets = sheets_of(BASE)
+    printed = html.unescape(" ".join(_visible(sheets[name]) for name in ("faction-cards.html", "common-cards.html")))
+    for card in given:
+        assert " ".join(str(card.effect).split()).partition(":")[2] in printed, card.id
+    assert "Sabotadores Action: spend 1 worker to take 1 resource (food, wood or stone)" in printed
+    assert "No ability: the card has no ability" in printed  # the data's "None:", which reads as a value left out

@@ -84,6 +84,7 @@ from civrules.model import (
     Origin,
     Unknown,
     best_players,
+    description_of,
     known,
     rule_index_of,
     rules_of,
@@ -647,7 +648,7 @@ def _configuration(index: int, raw: Mapping[str, Any]) -> Configuration:
         _int(raw.get("island_city_cost_tokens")),
         _bool(raw.get("island_city_sites_ignored")),
         tuple(
-            TradeDeckSetup(_str(d.get("id")), _str(d.get("name")), _str(d.get("text")))
+            TradeDeckSetup(_str(d.get("id")), _str(d.get("name")), _str(d.get("text")), rules_of(d), source_of(d))
             for d in raw.get("trade_decks") or ()
             if isinstance(d, dict)
         ),
@@ -1252,6 +1253,7 @@ def _build_ruleset(resolved: Resolved) -> Ruleset:
         extends=data.get("extends"),
         players=(players.get("min", 0), players.get("max", 0)),
         best_players=best_players(players),
+        description=description_of(resolved.manifest),
         credit_policy=data.get("credit_policy") or {},
         groups=groups,
         cards=cards,

@@ -482,11 +482,14 @@ class SubActivity:
 
 @frozen_value
 class TradeDeckSetup:
-    """A trade deck a configuration uses (`trade_decks`): its id, name and make-up as written."""
+    """A trade deck a configuration uses (`trade_decks`): its id, name and make-up as written, and
+    its citation."""
 
     id: str | None
     name: str | None
     text: str | None
+    rules: tuple[str, ...] = ()
+    source: str | None = None
 
 
 @frozen_value

@@ -11,7 +11,17 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from civrules.families.sid_meiers_civilization import FAMILY_ID as FAMILY_ID
-from civrules.model import Collection, Entity, Origin, Ruleset, Unknown, best_players, known, rule_index_of
+from civrules.model import (
+    Collection,
+    Entity,
+    Origin,
+    Ruleset,
+    Unknown,
+    best_players,
+    description_of,
+    known,
+    rule_index_of,
+)
 from civrules.resolve import Resolved
 from civrules.support.values import frozen_value
 
@@ -475,6 +485,7 @@ def build_ruleset(resolved: Resolved) -> CivilizationRuleset:
         extends=data.get("extends"),
         players=(players.get("min", 0), players.get("max", 0)),
         best_players=best_players(players),
+        description=description_of(resolved.manifest),
         rule_index=rule_index_of(resolved.rule_index),
         draft=data.get("status") == "draft",
         documents=tuple({id(d): d for d in resolved.documents}.values()),

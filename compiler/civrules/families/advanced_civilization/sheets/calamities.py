@@ -151,6 +151,18 @@ def _addition_parts(calamity: Calamity, modifier: Modifier) -> list[str]:
     return [f"{words} ({'; '.join(places)})"] if places else []
 
 
+def _instead(effect: CalamityEffect) -> list[dict[str, str]]:
+    """What a victim may lose instead of the effect (`alternative`) and what happens where it cannot
+    be carried out (`fallback`), as the data words them, each with its citation: printed by no sheet
+    before (round 23), so a player of Treachery did not read that the city is eliminated where the
+    trader has none to put in its place."""
+    return [
+        {"text": f"{lead} {' '.join(part.text.split())}", "rule": citation_text(part.rules, part.source)}
+        for lead, part in (("Instead:", effect.alternative), ("If it cannot be done:", effect.fallback))
+        if part is not None and part.text
+    ]
+
+
 def merge_parts(parts: Iterable[tuple[str, str]]) -> list[str]:
     """Parts with the same words said once: ``−4 unit points (primary; secondary)``."""
     merged: dict[str, list[str]] = {}
@@ -175,6 +187,7 @@ def calamity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> d
                     "amount": effect_amount_text(effect),
                     "text": effect.text if effect.text is not None else humanize(effect.kind or ""),
                     "rule": citation_text(effect.rules, effect.source),
+                    "also": _instead(effect),
                 }
                 for effect in calamity.effects_of(side)
             ]
@@ -182,11 +195,24 @@ def calamity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> d
             {"text": entry.text or "", "rule": citation_text(entry.rules, entry.source)} for entry in calamity.immune
         ]
         by_card: dict[str, dict[str, None]] = {}  # each card's parts, each once, in order
+        # each card's modifiers as the data words them, with their citations: the parts give the
+        # numbers, the words the rest (Pottery's Grain cards lie face up until the end of the turn)
+        worded: dict[str, dict[tuple[str, str], None]] = {}
         amounts: dict[tuple[str, str, str], EffectAmount] = {}
         for modifier in calamity.modifiers:
             for part in modifier_parts(ruleset, calamity, modifier, amounts):
                 by_card.setdefault(modifier.card, {})[part] = None
-        modifiers = [{"card": name_of(ruleset.cards, card), "parts": list(parts)} for card, parts in by_card.items()]
+            if modifier.text:
+                words = (" ".join(modifier.text.split()), citation_text(modifier.rules, modifier.source))
+                worded.setdefault(modifier.card, {})[words] = None
+        modifiers = [
+            {
+                "card": name_of(ruleset.cards, card),
+                "parts": list(parts),
+                "said": [{"text": text, "rule": rule} for text, rule in worded.get(card, {})],
+            }
+            for card, parts in by_card.items()
+        ]
         combination = calamity.combination
         combination_text = ""
         if combination is not None and combination.detailed:

@@ -13,6 +13,7 @@ from civrules.emit.sheets.common import (
     name_of,
     origin_citation,
     row_citation,
+    rules_text,
     setting_citation,
 )
 from civrules.emit.sheets.registry import Source, sheet
@@ -135,6 +136,12 @@ def card_chart(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[
             attributes.append(
                 {"text": attribute.text, "rule": citation_text(attribute.rules, attribute.source), "links": links}
             )
+        # What buying the card brings at once (`purchase_effects`), printed by no sheet before (round 23).
+        attributes.extend(
+            {"text": f"When bought: {' '.join(effect.text.split())}", "rule": rules_text(effect.cited), "links": []}
+            for effect in card.purchase_effects
+            if effect.text
+        )
         if isinstance(card.prerequisites, Unknown):
             prerequisites = [notes.fact(card.prerequisites, "prerequisites")]
         else:

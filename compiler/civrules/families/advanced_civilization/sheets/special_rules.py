@@ -127,6 +127,15 @@ def _count(source: Source[Ruleset], count: PlayerCount, notes: Notes) -> dict[st
                 "name": configuration.name or "",  # an id where the data gives no name: none printed
                 "map": " ".join((configuration.map_text or "").split()),
                 "nations": nations,
+                # the trade decks it plays with and what each holds (printed by no sheet before)
+                "decks": [
+                    {
+                        "text": f"{deck.name or humanize(deck.id or '')}: {' '.join(deck.text.split())}",
+                        "rule": citation_text(deck.rules, deck.source),
+                    }
+                    for deck in configuration.trade_decks
+                    if deck.text
+                ],
             }
         )
     tokens = count.tokens_per_player

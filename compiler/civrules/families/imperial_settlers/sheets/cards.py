@@ -11,9 +11,21 @@ from civrules.families.imperial_settlers.model import Card, Deck, ImperialSettle
 from civrules.families.imperial_settlers.sheets.words import card_label, goods_text, name_of, printed_ids, words
 from civrules.model import Unknown
 
+#: The kind an effect's text begins with, where the data's word is not the sheet's: the data writes
+#: a card without an ability as "None: ...", which a reader takes for a value left out.
+EFFECT_KINDS = {"None": "No ability"}
+
+
+def effect_text(effect: str) -> str:
+    """A card's `effect` as its row prints it: whitespace folded, its leading kind in words."""
+    kind, colon, rest = " ".join(effect.split()).partition(":")
+    return f"{EFFECT_KINDS.get(kind, kind)}{colon}{rest}" if colon else kind
+
 
 def card_row(source: Source[ImperialSettlersRuleset], card: Card, copies: int, notes: Notes) -> dict[str, Any]:
-    """One card as its reference row prints it: printed ids, name, kind, colours, cost, spoils, deal, copies."""
+    """One card as its reference row prints it: printed ids, name, kind, colours, cost, spoils, deal,
+    copies, and what the card does where the sources give it (`effect`: printed by no sheet before,
+    round 23); a row whose effect the sources do not give prints none (most cards')."""
     ruleset = source.ruleset
     label, unnamed = card_label(card, notes)
     deal = card.deal
@@ -42,6 +54,7 @@ def card_row(source: Source[ImperialSettlersRuleset], card: Card, copies: int, n
         "cost": goods_text(ruleset, card.cost, notes, "cost", none="—"),
         "spoils": goods_text(ruleset, card.spoils, notes, "spoils"),
         "deal": deal_text,
+        "effect": effect_text(card.effect) if isinstance(card.effect, str) else "",
         "differing": differing,
         "copies": copies,
         "mark": source.changed("cards", card.id),

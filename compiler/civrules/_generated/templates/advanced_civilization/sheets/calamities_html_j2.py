@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "c06dd36f75b43d5a0aa1cb32aedfe2edbba234f85a8485904765067d13eb18da"
+SOURCE_SHA256 = "54bf1893cd15b14d1d54a36d2dd781eecaff269dea43673fbd3b8cb8a2c31344"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'calamities.html.j2'
@@ -42,7 +42,7 @@ def block_style(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     pass
-    yield '.calamity { break-inside: avoid; border: 0.25mm solid #a6a39c; border-left: 1.6mm solid #6b2d1a; margin: 0 0 2.2mm; padding: 1.2mm 2mm 1.4mm; }\n.calamity.tradable { border-left-style: double; border-left-width: 2mm; }\n.calamity header { display: flex; align-items: baseline; gap: 2mm; border-bottom: 0.15mm solid #d2ccc1; padding-bottom: 0.6mm; margin-bottom: 0.8mm; }\n.calamity .order { font-family: "Liberation Serif", "DejaVu Serif", Georgia, serif; font-size: 13pt; font-weight: bold; color: #6b2d1a; min-width: 6mm; }\n.calamity h2 { margin: 0; font-size: 11pt; }\n.calamity .facts { margin-left: auto; white-space: nowrap; font-size: 8pt; }\n.tag { display: inline-block; border: 0.2mm solid #6e6a62; border-radius: 0.8mm; padding: 0 1mm; margin-left: 1mm; font-size: 7.2pt; }\n.tag.strong { background: #3b2a1e; color: #ffffff; border-color: #3b2a1e; }\n.calamity dl { display: grid; grid-template-columns: 20mm 1fr; gap: 0.5mm 2mm; margin: 0; font-size: 7.8pt; }\n.calamity dt { font-weight: bold; color: #3b2a1e; }\n.calamity dd { margin: 0; }\n.calamity ul { margin: 0; padding: 0; list-style: none; }\n.calamity li + li { margin-top: 0.4mm; }\n.amount { font-weight: bold; white-space: nowrap; }\n.card { font-weight: bold; }\n.mods li { padding-left: 0; }\n.lead { font-size: 8pt; }\n.combination-notes { margin: 2mm 0 0; padding-left: 4mm; font-size: 7.6pt; list-style: none; }\n.combination-notes .letter { font-weight: bold; margin-right: 1mm; }\n'
+    yield '.calamity { break-inside: avoid; border: 0.25mm solid #a6a39c; border-left: 1.6mm solid #6b2d1a; margin: 0 0 2.2mm; padding: 1.2mm 2mm 1.4mm; }\n.calamity.tradable { border-left-style: double; border-left-width: 2mm; }\n.calamity header { display: flex; align-items: baseline; gap: 2mm; border-bottom: 0.15mm solid #d2ccc1; padding-bottom: 0.6mm; margin-bottom: 0.8mm; }\n.calamity .order { font-family: "Liberation Serif", "DejaVu Serif", Georgia, serif; font-size: 13pt; font-weight: bold; color: #6b2d1a; min-width: 6mm; }\n.calamity h2 { margin: 0; font-size: 11pt; }\n.calamity .facts { margin-left: auto; white-space: nowrap; font-size: 8pt; }\n.tag { display: inline-block; border: 0.2mm solid #6e6a62; border-radius: 0.8mm; padding: 0 1mm; margin-left: 1mm; font-size: 7.2pt; }\n.tag.strong { background: #3b2a1e; color: #ffffff; border-color: #3b2a1e; }\n.calamity dl { display: grid; grid-template-columns: 20mm 1fr; gap: 0.5mm 2mm; margin: 0; font-size: 7.8pt; }\n.calamity dt { font-weight: bold; color: #3b2a1e; }\n.calamity dd { margin: 0; }\n.calamity ul { margin: 0; padding: 0; list-style: none; }\n.calamity li + li { margin-top: 0.4mm; }\n.amount { font-weight: bold; white-space: nowrap; }\n.card { font-weight: bold; }\n.mods li { padding-left: 0; }\n.mods .said { display: block; padding-left: 3mm; color: #333333; }\n.lead { font-size: 8pt; }\n.combination-notes { margin: 2mm 0 0; padding-left: 4mm; font-size: 7.6pt; list-style: none; }\n.combination-notes .letter { font-weight: bold; margin-right: 1mm; }\n'
 
 def block_content(context, missing=missing):
     resolve = context.resolve_or_missing
@@ -120,6 +120,16 @@ def block_content(context, missing=missing):
             yield escape(environment.getattr(l_2_e, 'text'))
             yield ' '
             yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_2_e, 'rule'), _loop_vars=_loop_vars))
+            for l_3_x in environment.getattr(l_2_e, 'also'):
+                _loop_vars = {}
+                pass
+                yield ' '
+                yield escape(environment.getattr(l_3_x, 'text'))
+                if environment.getattr(l_3_x, 'rule'):
+                    pass
+                    yield ' '
+                    yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_3_x, 'rule'), _loop_vars=_loop_vars))
+            l_3_x = missing
             yield '</li>'
             t_2 = 0
         l_2_e = missing
@@ -140,6 +150,16 @@ def block_content(context, missing=missing):
             yield escape(environment.getattr(l_2_e, 'text'))
             yield ' '
             yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_2_e, 'rule'), _loop_vars=_loop_vars))
+            for l_3_x in environment.getattr(l_2_e, 'also'):
+                _loop_vars = {}
+                pass
+                yield ' '
+                yield escape(environment.getattr(l_3_x, 'text'))
+                if environment.getattr(l_3_x, 'rule'):
+                    pass
+                    yield ' '
+                    yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_3_x, 'rule'), _loop_vars=_loop_vars))
+            l_3_x = missing
             yield '</li>'
             t_3 = 0
         l_2_e = missing
@@ -169,6 +189,17 @@ def block_content(context, missing=missing):
             yield escape(environment.getattr(l_2_m, 'card'))
             yield ':</span> '
             yield escape(t_1(context.eval_ctx, environment.getattr(l_2_m, 'parts'), '; '))
+            for l_3_s in environment.getattr(l_2_m, 'said'):
+                _loop_vars = {}
+                pass
+                yield '<span class="said">'
+                yield escape(environment.getattr(l_3_s, 'text'))
+                if environment.getattr(l_3_s, 'rule'):
+                    pass
+                    yield ' '
+                    yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_3_s, 'rule'), _loop_vars=_loop_vars))
+                yield '</span>'
+            l_3_s = missing
             yield '</li>'
             t_4 = 0
         l_2_m = missing
@@ -220,4 +251,4 @@ def block_content(context, missing=missing):
         yield '</ul>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=27&24=37&25=57&26=66&27=71&29=75&30=77&31=80&32=86&36=101&38=121&39=140&41=143&45=155&46=168&48=181&50=184&55=196&57=199'
+debug_info = '1=13&2=16&3=27&25=37&26=57&27=66&28=71&30=75&31=77&32=80&33=86&37=101&39=131&40=160&42=163&46=175&47=199&49=212&51=215&56=227&58=230'

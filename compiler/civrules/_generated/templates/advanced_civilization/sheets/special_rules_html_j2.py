@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "837f189849c1c3c1ca9119d588d60426ee6a8bd3e445c8bbabdd20191cca9382"
+SOURCE_SHA256 = "38bb79a86bd8eae500f1fb88621bb346e5534d95d5d4fae86d3e265012fb841a"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'special-rules.html.j2'
@@ -198,6 +198,17 @@ def block_content(context, missing=missing):
                     yield escape(environment.getattr(l_2_s, 'nations'))
                     yield '.'
                 yield '</span>'
+                for l_3_d in environment.getattr(l_2_s, 'decks'):
+                    _loop_vars = {}
+                    pass
+                    yield '<span class="own">Trade deck '
+                    yield escape(environment.getattr(l_3_d, 'text'))
+                    if environment.getattr(l_3_d, 'rule'):
+                        pass
+                        yield ' '
+                        yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_3_d, 'rule'), _loop_vars=_loop_vars))
+                    yield '</span>'
+                l_3_d = missing
             l_2_s = missing
             if environment.getattr(l_1_c, 'setups_unknown'):
                 pass
@@ -345,4 +356,4 @@ def block_content(context, missing=missing):
     yield '\n</div>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=30&28=40&30=68&33=71&37=82&40=85&44=98&45=102&46=105&47=119&49=122&55=137&56=157&61=160&63=164&64=167&65=169&66=209&72=216&74=224&77=227&82=239&83=241&85=244&88=255&89=260&91=263&94=274&98=285&100=288&102=294&103=298&105=302&107=306&108=309&109=311&110=319&111=325&112=327&118=331&119=334'
+debug_info = '1=13&2=16&3=30&28=40&30=68&33=71&37=82&40=85&44=98&45=102&46=105&47=119&49=122&55=137&56=157&61=160&63=164&64=167&65=169&66=220&72=227&74=235&77=238&82=250&83=252&85=255&88=266&89=271&91=274&94=285&98=296&100=299&102=305&103=309&105=313&107=317&108=320&109=322&110=330&111=336&112=338&118=342&119=345'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "2ca7502c373af0ae1ea2ce2a0f90259b37965d06bb59432074cfbd51e51554cf"
+SOURCE_SHA256 = "adeece728a3600594403ca537db6fa7eb63d7599e3224a1698e091bd8c8f6a89"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'index.html.j2'
@@ -63,6 +63,10 @@ def block_content(context, missing=missing):
         yield ', a variant of <code>'
         yield escape(environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'extends'))
         yield '</code>'
+    if environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'description'):
+        pass
+        yield ': '
+        yield escape(environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'description'))
     yield '</dd>\n<dt>Players</dt><dd>'
     yield escape(environment.getitem(environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'players'), 0))
     yield '–'
@@ -94,4 +98,4 @@ def block_content(context, missing=missing):
     yield '</ul>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=12&2=17&13=27&15=47&16=57&17=65&18=67&19=69&22=71&23=75'
+debug_info = '1=12&2=17&13=27&15=47&16=61&17=69&18=71&19=73&22=75&23=79'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "46871701dfbafbe693313b7cf4f421a2c7b5489ba16c43ad675d175b92cab1a5"
+SOURCE_SHA256 = "feebd6e911870e4eed0bf187eff342a5a64133fddc2237ae79e49bbb2f4283d3"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_is_macros.j2'
@@ -131,6 +131,15 @@ def root(context, missing=missing):
                 '">',
                 escape(environment.getattr(l_2_r, 'name')),
                 escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_2_r, 'mark'), _loop_vars=_loop_vars)),
+            ))
+            if environment.getattr(l_2_r, 'effect'):
+                pass
+                t_5.extend((
+                    '<br><span class="muted">',
+                    escape(environment.getattr(l_2_r, 'effect')),
+                    '</span>',
+                ))
+            t_5.extend((
                 '</td><td>',
                 escape(environment.getattr(l_2_r, 'kind')),
                 '</td><td>',
@@ -185,4 +194,4 @@ def root(context, missing=missing):
     context.vars['card_table'] = l_0_card_table = Macro(environment, macro, 'card_table', ('deck', 'with_deal'), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '2=18&3=23&6=34&7=39&11=61&12=66&15=79&17=89&19=97&20=103&23=160'
+debug_info = '2=18&3=23&6=34&7=39&11=61&12=66&15=79&17=89&19=97&20=103&23=169'
