@@ -83,7 +83,7 @@ ALL_COLLECTIONS = "*"
 
 
 def setting(key: str) -> str:
-    """The name in :attr:`Check.reads` of the setting ``key`` (`coins`, `pyramid`): not a
+    """The name in :attr:`Check.reads` of the setting ``key`` (`coins`, `limits`): not a
     collection's name, whatever the family calls its collections.
 
     >>> setting("coins")
@@ -128,7 +128,7 @@ def diagnostic(
 
 
 def entity_word(collection: str, family: str | None = None) -> str:
-    """One entity of ``collection`` in words (``calamities`` → ``calamity``), as ``family`` (or the
+    """One entity of ``collection`` in words (``batteries`` → ``battery``), as ``family`` (or the
     first family that has such a collection) words it."""
     if collection == "rulesets":
         return "ruleset"

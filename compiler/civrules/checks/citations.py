@@ -127,7 +127,7 @@ def superseded(ruleset: Ruleset) -> set[tuple[int, NodePath]]:
 
     A later manifest of the `extends` chain replaces a top-level key of an earlier one; so does a
     later data file of the same kind for a top-level setting (not a collection) of an earlier one
-    (a variant's commodities file restating `deck_compositions`); an overlay `replace` replaces a
+    (a variant's data file restating a setting its base's file wrote); an overlay `replace` replaces a
     whole entity and a `patch` the fields it writes; and the same for settings: `overlay.settings`'s
     `remove` (or a setting patched to `null`) and `replace` take the whole setting away, and a
     settings patch the fields and list elements it writes over (its list operations' `with:`).
@@ -258,7 +258,7 @@ def document_walk(document: Document) -> Walk:
 
 def _walk(document: Document) -> Walk:
     """The walk of a document: each entry of a list reached through mappings from the top (a
-    top-level list's, or a variant's `overlay: civilization_cards: add:`) walked on its own, so that
+    top-level list's, or a variant's `overlay: items: add:`) walked on its own, so that
     a long-lived session (:class:`civrules.schema.references.Remembered`) walks again only the
     entries an edit read again (:mod:`civrules.load.splice` keeps the others the same objects)."""
     data = document.data
@@ -457,7 +457,7 @@ def check_cited_sections(ruleset: Ruleset) -> Iterator[Diagnostic]:
     Fix: correct the number (the hint names the closest existing section), or, if the section
     exists but the index lacks it, add it to the rule index.
 
-        - id: pottery
+        - id: lantern
           rule: "32.12"     # FAIL: no section 32.12; did you mean `32.21`?
     """
     index = rule_index(ruleset)

@@ -46,7 +46,7 @@ def values_of(owner: Mapping[str, Any], field: str) -> list[Any] | None:
 
     >>> values_of({"terrains": ["agua"]}, "terrains"), values_of({"a": {"b": 3}}, "a.b")
     ([['agua']], [3])
-    >>> values_of({"mods": [{"card": "law", "x": 1}, {"card": "art", "x": 2}]}, "mods[art].x")
+    >>> values_of({"mods": [{"card": "oak", "x": 1}, {"card": "art", "x": 2}]}, "mods[art].x")
     [2]
     >>> values_of({"name": "x"}, "city_site"), values_of({"name": "x"}, "credits (group credits)")
     ([None], None)

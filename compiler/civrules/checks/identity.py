@@ -20,7 +20,7 @@ def collections(ruleset: Ruleset) -> list[Collection[Entity]]:
 @check("I001", "duplicate-id", Severity.ERROR)
 def check_duplicate_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
-    What: two entities of one collection (two cards, two calamities, two areas ...) share an id.
+    What: two entities of one collection (two cards, two areas, two pieces ...) share an id.
 
     Why: references name entities by id, so one of the two can never be reached and every
     reference is ambiguous; generated code would define the same enum member twice.
@@ -28,8 +28,8 @@ def check_duplicate_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
     Fix: rename one of them (and its references), or delete the copy.
 
         cards:
-          - id: pottery
-          - id: pottery      # FAIL: second card with id `pottery`
+          - id: lantern
+          - id: lantern      # FAIL: second card with id `lantern`
     """
     for collection in collections(ruleset):
         first: dict[str, Entity] = {}

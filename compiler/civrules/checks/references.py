@@ -64,8 +64,8 @@ def closest(name: str, collection: Collection[Entity]) -> str | None:
 @check("X001", "unknown-reference", Severity.ERROR)
 def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
-    What: an id is referenced (a prerequisite, a credit target or group, a calamity modifier's card,
-    a start area, a border's area, a flood plain member ...) but nothing in the ruleset has that id.
+    What: an id is referenced (a prerequisite, a credit target or group, the card of an event's
+    modifier, a start area, a border's area, a member of a group of areas ...) but nothing in the ruleset has that id.
 
     Why: the reference silently does nothing: a credit nobody receives, a modifier that never
     applies, a nation that cannot start. Usually a misspelling, or an entity a variant removed.
@@ -142,7 +142,7 @@ class _Referrer:
         return family.collections.get(self.kind) if family is not None else None
 
     def key(self, ruleset: Ruleset) -> str:
-        """The entity's key as the resolver names it (`kushan@basic`, `crete|cyprus`)."""
+        """The entity's key as the resolver names it (`north@basic`, `left|right`)."""
         spec = self.spec(ruleset)
         key = entity_key(spec, self.entity.raw) if spec is not None else None
         return key if key is not None else self.entity.id
@@ -169,7 +169,7 @@ def _owners(ruleset: Ruleset) -> dict[int, tuple[str, Entity]]:
 
 
 #: How many entities a hint writes out whole (a removal's or a patch's entries); the notes point at
-#: every one. Mega Civilization seats a nation at up to 9 player counts (Kushan: 6-9, 11, 15-18).
+#: every one. A shipped ruleset seats one faction at up to 9 player counts (6-9, 11, 15-18).
 _WRITTEN = 12
 
 
@@ -223,7 +223,7 @@ def _dangling_hint(ruleset: Ruleset, target: str, referrers: list[_Referrer]) ->
 
 def _patch_entry(ruleset: Ruleset, referrer: _Referrer) -> str | None:
     """The `overlay.<collection>` patch entry that drops each of ``referrer``'s references, in YAML's
-    flow style (`{id: pottery, attributes: {patch: [{where: {rule: "32.211"}, with: {calamities:
+    flow style (`{id: lantern, attributes: {patch: [{where: {rule: "32.211"}, with: {events:
     null}}]}}`); None where a reference is not in a list, so that no list operation drops it, or
     where the entity so patched would break its schema (a required list left empty)."""
     family = family_named(ruleset.family)
@@ -403,10 +403,10 @@ def flow(value: Any) -> str:
     """``value`` in YAML's flow style, each text quoted where the reader would take it for another
     type or another structure (`"32.211"`, `"a: b"`).
 
-    >>> flow({"where": {"rule": "32.211"}, "with": {"calamities": None}})
-    '{where: {rule: "32.211"}, with: {calamities: null}}'
-    >>> flow({"remove": ["kushan", "7", "a, b"]})
-    '{remove: [kushan, "7", "a, b"]}'
+    >>> flow({"where": {"rule": "32.211"}, "with": {"events": None}})
+    '{where: {rule: "32.211"}, with: {events: null}}'
+    >>> flow({"remove": ["north", "7", "a, b"]})
+    '{remove: [north, "7", "a, b"]}'
     """
     if value is None:
         return "null"

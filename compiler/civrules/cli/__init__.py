@@ -1225,8 +1225,8 @@ def explain(code: str | None, list_all: bool, family_id: str | None) -> None:
     if entry is None:
         from civrules.families.code_hints import CodeHints
 
-        # No ruleset here: each suggestion says whose it is (`A011`: Advanced Civilization's
-        # `A010`, or Sid Meier's `T011`).
+        # No ruleset here: each suggestion says whose it is (`A011`: one family's `A010`, or
+        # another's `T011`).
         raise _Refused(
             f"no diagnostic code `{printable(code)}`",
             _then(CodeHints().hint(code), "`civrules explain --list` prints every code"),

@@ -258,14 +258,14 @@ SCHEMA_VIOLATION = define(
     """
     What: a value does not have the shape the file's JSON Schema requires (a wrong type, a number
     out of range, a string not matching its pattern, a list too short, keys that exclude each
-    other: a hand limit's `commodity_cards` and `by_players`).
+    other: a limit written as one number, `per_player`, and by the player count, `by_players`).
     Why: the compiler only reads data whose shape it knows; editors using the same schema show the
     same error.
     Fix: write what the hint says the field takes, worked out from the schema (`write a whole
     number from 1 to 1000, or {unknown: why} where the sources do not give it`);
     `schemas/<kind>.schema.json` documents every field. A variant's patch that gives one form
     where its base gives the other is reported at the patch, and deletes the base's with `null`
-    (`hand_limit: {commodity_cards: 10, by_players: null}` on Mega Civilization).
+    (`limits: {per_player: 10, by_players: null}` on a base that gives `by_players`).
 
         cost: -50    # FAIL: write a whole number from 1 to 1000, or `{unknown: why}` ...
     """,
@@ -283,7 +283,7 @@ UNKNOWN_KEY = define(
     `overlay`, a setting's field among the settings) is told where it goes instead, and another
     game's collection or setting which game it belongs to.
 
-        - id: pottery
+        - id: lantern
           cots: 45      # FAIL: did you mean `cost`?
     """,
 )
@@ -316,8 +316,8 @@ BAD_KIND = define(
     What: a file's `kind:` is missing or is not one of the file kinds civrules knows, or it is not
     the kind the manifest expects in that slot.
     Why: the kind selects the schema the file is validated with.
-    Fix: set `kind:` to one of: ruleset, civilization_cards, commodities, calamities, map,
-    rule_index.
+    Fix: set `kind:` to one of the kinds of the ruleset's family (the hint lists them; every family
+    has `ruleset` and `rule_index`).
     """,
 )
 
@@ -440,8 +440,8 @@ FAMILY_MISMATCH = define(
     E,
     """
     What: a variant names a family (`family:`) other than its base's; or, naming none, its overlay
-    changes collections that only another family has (`civilization_cards` in a variant of an
-    Imperial Settlers ruleset).
+    changes collections that only another family has (a collection of one game's cards in a variant
+    of another game's ruleset).
     Why: a variant changes its base's facts; the facts of one game are not the facts of another, so
     there is nothing the overlay could mean.
     Fix: to change the base, drop `family:` (a variant of any family may leave it out: it is its
@@ -528,7 +528,8 @@ OVERLAY_MISSING = define(
     Why: the change does nothing: usually a misspelt id, or the base changed since the variant was
     written.
     Fix: correct the id (the hint names the closest; for a border, the areas each side does border;
-    for an A.S.T. track of a game with levels, each `{nation: ..., level: ...}` of that nation),
+    for an entity keyed by two fields, such as a track per faction and level, each
+    `{faction: ..., level: ...}` of that faction),
     or `add` the entity; a `remove` of something the base does not have is deleted. An entity the
     variant itself adds is changed in its `add` entry (a patch applies to the base, before `add`);
     one the variant or its base removes is not there to change.
@@ -544,11 +545,11 @@ REMOVED_BUT_REFERENCED = define(
     Fix: remove or patch each referrer in the variant too (the diagnostic is at the `remove` line,
     with a note at each referrer), or keep the entity. The hint writes the patch of each referrer:
     the list element that holds the reference removed, and a list left with no element deleted
-    with `null` where it may not be empty: `patch: [{id: pottery, attributes: {patch: [{where:
-    {rule: "32.211"}, with: {calamities: null}}]}}]`. A referrer the variant itself adds is
-    changed in its `add` entry; one whose key holds the entity (a nation's A.S.T. tracks, an
-    area's borders) is removed too, as the hint writes it: `remove: [{nation: kushan, level:
-    basic, why: ...}]`.
+    with `null` where it may not be empty: `patch: [{id: lantern, attributes: {patch: [{where:
+    {rule: "32.211"}, with: {events: null}}]}}]`. A referrer the variant itself adds is
+    changed in its `add` entry; one whose key holds the entity (a faction's tracks, an area's
+    borders) is removed too, as the hint writes it: `remove: [{faction: north, level: basic,
+    why: ...}]`.
     """,
 )
 LIST_SELECTOR = define(
@@ -561,11 +562,11 @@ LIST_SELECTOR = define(
     written on a value of the base that is not a list (`cost: {remove: [80]}`), or that the base
     does not know (`{unknown: ...}`).
     Why: the change would do nothing, or change elements the designer did not mean.
-    Fix: name the element by its value, or by fields it has (`{id: famine}`, `{rule: "30.23.4"}`),
+    Fix: name the element by its value, or by fields it has (`{id: drought}`, `{rule: "30.23.4"}`),
     so that exactly one element matches; the shapes are `remove: [SELECTOR]`,
     `replace`/`patch: [{where: SELECTOR, with: ...}]`, `insert: [{before|after: SELECTOR, items: [...]}]`.
     A value that is not a list is written as it should be (`cost: 90`; a mapping's fields
-    `hand_limit: {commodity_cards: 9}`); a list the base does not know is written whole.
+    `limits: {per_player: 9}`); a list the base does not know is written whole.
     """,
 )
 UNUSED_SUPPRESSION = define(

@@ -29,8 +29,8 @@ LONGEST = 120
 class Vocabulary:
     """Known words, asked for the closest one to a misspelling.
 
-    >>> Vocabulary(["astronomy", "agriculture", "pottery"]).closest("astronmy")
-    'astronomy'
+    >>> Vocabulary(["lantern", "ladder", "pulley"]).closest("lanter")
+    'lantern'
     """
 
     def __init__(
@@ -111,11 +111,11 @@ def mean(written: str, meant: str) -> str:
     """The hint proposing ``meant`` for ``written``; where the two look alike (a Cyrillic `о` for a
     Latin `o`, an invisible character), it names the characters that differ, which no reader sees.
 
-    >>> mean("enginering", "engineering")
-    'did you mean `engineering`?'
-    >>> print(mean("p\u043ettery", "pottery"))  # doctest: +NORMALIZE_WHITESPACE
-    did you mean `pottery`? `pоttery` looks the same but holds U+043E CYRILLIC SMALL LETTER O
-    where `pottery` has `o` (U+006F LATIN SMALL LETTER O): retype it
+    >>> mean("lanterm", "lantern")
+    'did you mean `lantern`?'
+    >>> print(mean("m\u043etor", "motor"))  # doctest: +NORMALIZE_WHITESPACE
+    did you mean `motor`? `mоtor` looks the same but holds U+043E CYRILLIC SMALL LETTER O
+    where `motor` has `o` (U+006F LATIN SMALL LETTER O): retype it
     """
     differences = lookalike_differences(written, meant)
     if not differences:

@@ -1,15 +1,15 @@
-"""Counts and articles for messages, so that no message says "1 minor calamities" or "a `agriculture`".
+"""Counts and articles for messages, so that no message says "1 small batteries" or "a `anchor`".
 
->>> count(1, "minor calamity", "minor calamities")
-'1 minor calamity'
+>>> count(1, "small battery", "small batteries")
+'1 small battery'
 >>> count(3, "card")
 '3 cards'
->>> a("`agriculture`")
-'an `agriculture`'
+>>> a("`anchor`")
+'an `anchor`'
 >>> a("unit")
 'a unit'
->>> listed(["law", "democracy"])
-'`law`, `democracy`'
+>>> listed(["oak", "birch"])
+'`oak`, `birch`'
 >>> listed([f"c{i}" for i in range(5000)], shown=3)
 '`c0`, `c1`, `c2` and 4,997 more'
 >>> between(5, 8)
@@ -53,7 +53,7 @@ def article(word: str) -> str:
 
 
 def a(word: str) -> str:
-    """``word`` with its indefinite article: `an `agriculture``, `a `pottery``."""
+    """``word`` with its indefinite article: `an `anchor``, `a `lantern``."""
     return f"{article(word)} {word}"
 
 

@@ -97,8 +97,8 @@ def render(
     ``let_go`` (a process that ends with the build, ``civrules build``): once a ruleset is checked,
     what only its checks needed is let go before its files are rendered: the positions of each
     document no later ruleset of the run reads (through its own files or its ``extends`` chain),
-    the checks' walks of them, and the family's own (its ``checked`` hook: Advanced Civilization's
-    map graphs). Nothing is located in those documents again; a long-lived session (``watch``)
+    the checks' walks of them, and the family's own (its ``checked`` hook: a family's map
+    graphs). Nothing is located in those documents again; a long-lived session (``watch``)
     keeps them for its next round. The allocator's free pages are handed back between a ruleset's
     stages (:func:`civrules.support.allocator.trim`), so that one stage's peak does not stack on
     the holes the last one left.

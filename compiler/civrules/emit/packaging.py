@@ -214,8 +214,8 @@ def enum_member(name: str, written: str) -> str:
     package as source that does not parse. Refused with :class:`PackageRefusedError` (R900,
     nothing of the ruleset written), naming the id as written.
 
-    >>> enum_member("POTTERY", "pottery")
-    'POTTERY'
+    >>> enum_member("LANTERN", "lantern")
+    'LANTERN'
     >>> enum_member("BREWING\\n", "brewing\\n")  # doctest: +IGNORE_EXCEPTION_DETAIL
     Traceback (most recent call last):
     civrules.emit.packaging.PackageRefusedError: ... the id "brewing\\n" ... no Python name ...

@@ -171,8 +171,8 @@ def _flat_within(opening: str, closing: str, one: bool, items: Iterable[tuple[st
 
 class _Lazy(Node):
     """A dict display or a tuple whose entries are made each time they are read, one at a time: a
-    large table's nodes are never all held (the cards of Imperial Settlers at 50x: 22 MB of nodes;
-    Advanced Civilization's areas, borders and adjacency: 12 MB)."""
+    large table's nodes are never all held (a shipped card game's cards at 50x: 22 MB of nodes; a
+    shipped map's areas, borders and adjacency: 12 MB)."""
 
     __slots__ = ("closing", "count", "make", "one_tuple", "opening")
 

@@ -1,8 +1,8 @@
 """Read again only the part of a file an edit changed: the items of one list.
 
 An editor's change to a rule file usually falls inside one entry of a top-level list (an area of
-``areas:``, a card of ``civilization_cards:``), or of a list in block mappings below the top (a
-card a variant's manifest adds, ``overlay: civilization_cards: add:``). Reading the whole file again costs one Python
+``areas:``, a card of ``cards:``), or of a list in block mappings below the top (a card a
+variant's manifest adds, ``overlay: cards: add:``). Reading the whole file again costs one Python
 callback per node of it (0.4 s for an 839 KB map); :func:`splice_document` instead finds the lines
 the edit changed (the common prefix and suffix of the old and the new text), the list items those
 lines fall in, and reads just those items' lines again. Their data replaces the old items', their
@@ -299,7 +299,7 @@ def _items_around(
     old: Document, lines: list[str], first: int, last: int
 ) -> tuple[tuple[str, ...], list[int], int, int, int, int] | None:
     """The list whose items hold the old lines ``first``..``last``: a top-level list, or one in block
-    mappings below the top (``overlay: civilization_cards: add:``). Its path, the indentation of
+    mappings below the top (``overlay: cards: add:``). Its path, the indentation of
     each key of the path, the first and last of those items, and the lines they take (an item runs
     to the line before the next one's, the last one to the line before the next key of its
     mapping or of one above it, or to the end)."""

@@ -346,7 +346,7 @@ class Workspace:
         where it is not such a manifest, or its base is not found so.
 
         The manifest is then judged once, under that family's schema: judged first as the default
-        family's, a Sid Meier's variant failed and was validated again by jsonschema (its import
+        family's, a variant of another family failed and was validated again by jsonschema (its import
         alone was a tenth of a whole `validate`). :meth:`manifests` still settles the family from
         every manifest read (:func:`_inherited_family`): this is where it is looked for first.
         """
@@ -396,8 +396,8 @@ class Workspace:
         from civrules.schema import document_kind, qualify, validate_document
 
         if relative not in self._files:
-            # Read first for this family: judged as the default family's (a Sid Meier's `map` is
-            # also a kind of Advanced Civilization), it would fail and be judged again.
+            # Read first for this family: judged as the default family's (a kind two families
+            # both have, such as `map`), it would fail and be judged again.
             self._claiming = family
             try:
                 loaded = self.load(relative)
@@ -791,7 +791,7 @@ class Workspace:
     def _defer(self, manifest: Manifest, result: LoadedRuleset) -> None:
         """Judge a variant whose base is not found (:func:`base_not_found`) by no family: its
         family was only guessed (the default), and that family's verdict on its overlay or its
-        files (`wonders` is no key of Advanced Civilization's) hid the one mistake, V001, which
+        files (a key of the game of its base, which the default family has not) hid the one mistake, V001, which
         resolution reports. Its identity keys are judged (every family's schema says the same of
         them); its data files are named but not read."""
         from civrules.schema import validate_document

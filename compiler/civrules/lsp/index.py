@@ -28,7 +28,7 @@ from civrules.schema.references import LIST_OPERATIONS, Ref, find_references, no
 
 
 #: Collections whose entities are defined by an `id` (a border is named by its two areas, an
-#: A.S.T. track by its nation, a player count by its number: those are references, not names).
+#: track by its faction, a player count by its number: those are references, not names).
 def _collections() -> dict[str, tuple[str, CollectionSpec]]:
     """Every family's collections by name, each with the qualified kind of its files (a file read
     on its own is its family's: where two families share a collection's name, the first's)."""
@@ -156,7 +156,7 @@ class Index:
     Built after every run a request follows, from the ``previous`` index where given: a file read
     the same (the session keeps its reading while its content is unchanged) gives the symbols found
     in it before, so an edit walks only the files it changed for ids. Editing a variant walked every
-    card, area and calamity of its rulesets again: 0.1 s at the largest shipped ruleset, 0.2 s at
+    card, area and event of its rulesets again: 0.1 s at the largest shipped ruleset, 0.2 s at
     ten times its size, before a hover or a definition after each keystroke.
     """
 

@@ -269,7 +269,7 @@ class Entity:
     @property
     def key(self) -> str:
         """What must be unique in the entity's collection: its id (a family's entity may add to it,
-        as a game that prints one A.S.T. track per nation and level)."""
+        as a game that prints one track per faction and level)."""
         return self.id
 
     @property
@@ -356,7 +356,7 @@ class RuleIndex:
 def rule_index_of(document: Document | None) -> RuleIndex | None:
     """The sections a ruleset may cite: the rulebook's own (`sections`), plus the `missing` ones.
 
-    Entries of an index other than these (Advanced Civilization's online help pages, whose
+    Entries of an index other than these (a game's online help pages, whose
     paragraphs have a numbering of their own that clashes with the rulebook's) are not citable.
     """
     if document is None or not isinstance(document.data, dict):
@@ -417,7 +417,7 @@ class Ruleset:
         return ()
 
     #: The effective manifest (a variant's own keys over its base's), for ruleset-level rules
-    #: such as `ast`, `victory`, `hand_limit`; collections are read from the typed fields above.
+    #: such as `victory` or a game's limits; collections are read from the typed fields above.
     data: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
     chain: tuple[str, ...] = ()  # the extends chain, base first, this ruleset last
     #: Where each setting (a top-level fact that is not a collection) was defined and changed.
@@ -462,7 +462,7 @@ class Ruleset:
     ) -> bool:
         """True when a later ruleset of the chain changed what a declaration counts.
 
-        A declared total (`total_cards`, a stack's `calamity_cards`) is the rulebook's statement
+        A declared total (of the cards of a deck, or of one kind in a stack) is the rulebook's statement
         about the deck of the ruleset that declares it. A variant that adds, removes or changes the
         ``fields`` of the counted entities without restating the total changes the deck on
         purpose: its total is the one derived from its data.

@@ -280,8 +280,8 @@ def _said(diagnostic: Diagnostic) -> tuple[str, Severity, Span | None, str]:
 def at_the_variant(diagnostics: list[Diagnostic], resolved: Resolved) -> list[Diagnostic]:
     """Point a diagnostic that a variant's change causes in a base file at the variant's line.
 
-    A check compares two facts and reports at one of them (A010 at the epoch whose requirement is
-    now lower); when that one is the base's and the other is the variant's change, the designer must
+    A check compares two facts and reports at one of them (a stage whose requirement a variant made lower
+    than the one before it); when that one is the base's and the other is the variant's change, the designer must
     edit the variant: the variant's line becomes the location and the base's a note. Suppressions
     are applied after (a comment at the variant's line; a `suppress:` entry at the base's place).
     """
@@ -337,8 +337,8 @@ def caused_by_the_variant(
 ) -> list[Diagnostic]:
     """Point a check's diagnostic that a variant causes in its base's files at the variant.
 
-    A check that sums or compares across entities (a deck's size, the one technology at the top of
-    a pyramid) reports at a fact of the base although the variant's change broke it: no related
+    A check that sums or compares across entities (a deck's size, the one entity at the top of a
+    tiered structure) reports at a fact of the base although the variant's change broke it: no related
     place is the variant's (:func:`at_the_variant` moves those). A diagnostic of a check left in a
     file the variant does not own is the variant's doing when the same check on the base
     (``base_findings``: what each of the codes asked for found, a code it could not tell left out)
@@ -393,8 +393,8 @@ def caused_by_the_variant(
 def _finding(diagnostic: Diagnostic) -> tuple[str, Severity, Span | None]:
     """What makes two findings of a check one: its code, its severity (a check that cannot judge
     says so in an info where it would report an error) and its place. Not its words: they count what
-    the variant changed too (a pyramid level the base makes too small holds the variant's
-    technologies), and the problem at that place is still the base's."""
+    the variant changed too (a tier the base makes too small holds the variant's entities), and
+    the problem at that place is still the base's."""
     return diagnostic.code, diagnostic.severity, diagnostic.span
 
 

@@ -290,7 +290,7 @@ class Session:
         if kind == "rule_index":
             touched = {RULE_INDEX}
         if not touched:
-            return None  # a list no collection is made of (a map's `excluded_borders`): anything may read it
+            return None  # a list no collection is made of (a map's list of excluded borders): anything may read it
         found_by = previous.analysis.found_by
 
         def reuse(entry: Check) -> list[Diagnostic] | None:

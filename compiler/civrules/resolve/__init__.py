@@ -15,8 +15,8 @@ one block per collection::
 
 A patch follows JSON Merge Patch (RFC 7386): mappings merge key by key, any other value replaces
 (lists included), ``null`` deletes a field; ``{append: [...]}`` appends to a list instead. The
-variant's own ``files:`` add to its base's, and its other top-level keys (``players``,
-``credit_policy`` ...) replace the base's. Entities keep where they were defined and, per field,
+variant's own ``files:`` add to its base's, and its other top-level keys (``players``, a
+game's settings ...) replace the base's. Entities keep where they were defined and, per field,
 where they were last changed, so a diagnostic points at the file a designer must edit.
 """
 
@@ -458,7 +458,7 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
                 and previous is not None
             ):
                 # A setting the variant restates merges into its base's, key by key: what it does
-                # not name (a hand limit's `card_changes`) is kept, not silently dropped.
+                # not name (a limit's `card_changes`) is kept, not silently dropped.
                 data[key] = merge_patch(data[key], value)
                 origin = resolved.setting_origins[key] = _changed(previous, value, here, data[key])
                 # The manifest's schema judged only what it wrote: the merge (a base's `by_players`
@@ -781,7 +781,7 @@ def _cite_elements(
 ) -> Any:
     """``merged`` (``patch`` merged into the setting ``base``) with the patch's citation on what it
     wrote, not on what it left: each element of a list whose elements take a citation (``cite``:
-    a hand limit's bands) cites the patch where the patch wrote or changed it, the base where it
+    a limit's bands per player count) cites the patch where the patch wrote or changed it, the base where it
     did not; and the setting keeps the base's citation when the patch changed nothing of it but
     such elements. A house rule's `source:` on a change of one band no longer took the rulebook's
     section from the other band and from the limit's text."""
@@ -1093,7 +1093,7 @@ def _missing(
             existing = [k for k in (entity_key(spec, e.raw) for e in entries) if k is not None]
         levels = _qualified(spec, entries, key)
         if levels:
-            # `{nation: kushan}` where the base keys a track by nation and level: each of its keys.
+            # `{faction: north}` where the base keys a track by faction and level: each of its keys.
             word = spec.word or name
             hint = (
                 f"the base has one {word} of `{key}` per `{spec.qualifier}`: name each by both, in an entry of "
@@ -1168,8 +1168,8 @@ def _missing_here(
 
 
 def _unnamed(name: str, spec: CollectionSpec, item: Mapping[str, Any], at: Origin) -> Diagnostic:
-    """An overlay entry whose key names no entity (`areas: crete|cyprus`, `id: [pottery]`) or that
-    has no key (`{nation: thrace}` among nations): it was skipped without a word. The schemas
+    """An overlay entry whose key names no entity (`areas: left|right`, `id: [lantern]`) or that
+    has no key (`{faction: north}` among factions): it was skipped without a word. The schemas
     refuse an entry without its key; one a family's schema lets through is refused here all the
     same, never skipped."""
     if spec.key not in item:
@@ -1597,7 +1597,7 @@ def holds_a_fact(value: Any) -> bool:
     [True, True, True, True, True, True]
     >>> [holds_a_fact(v) for v in (None, {"unknown": "why"}, {"remove": [1]}, {"note": "n", "rule": "4.61"})]
     [False, False, False, False]
-    >>> deleting = {"calamities": {"remove": [{"calamity": "flood"}]}}
+    >>> deleting = {"events": {"remove": [{"event": "flood"}]}}
     >>> writing = {"min_card_value": 1700}
     >>> [holds_a_fact({"patch": [{"where": {"id": 1}, "with": change}]}) for change in (deleting, writing)]
     [False, True]
@@ -1616,7 +1616,7 @@ def holds_a_fact(value: Any) -> bool:
 def _operation_writes(operation: str, items: Any) -> bool:
     """Whether a list operation writes a fact: elements appended, inserted or put in another's
     place, or a `with:` that writes one into an element; not a removal, nor a `with:` that only
-    deletes (`with: {calamities: {remove: [...]}}`, `with: {calamities: null}`, as V006's hint writes)."""
+    deletes (`with: {events: {remove: [...]}}`, `with: {events: null}`, as V006's hint writes)."""
     if operation == "remove" or not isinstance(items, list):
         return False
     if operation == "append":
@@ -1881,8 +1881,8 @@ def merge_patch(
     - ``insert: [{before: SELECTOR, items: [...]}]`` (or ``after:``) inserts next to it;
     - ``append: [...]`` adds at the end.
 
-    A selector is a value (the element equal to it: ``remove: [famine]``) or a mapping of fields
-    the element has (``{id: famine}``, ``{rule: "30.23.4"}``); it must name exactly one element.
+    A selector is a value (the element equal to it: ``remove: [drought]``) or a mapping of fields
+    the element has (``{id: drought}``, ``{rule: "30.23.4"}``); it must name exactly one element.
     What cannot be applied is appended to ``problems`` (path inside the patch) and skipped. An
     element a list operation wrote (replaced, inserted, appended) is recorded in ``moved``: its
     path in the result, and the path inside the patch that wrote it, so it is located there.

@@ -4,8 +4,8 @@ Both rulesets are resolved (extends and overlays applied) and compared collectio
 entities added and removed with every field, and changed with each changed field's old and new
 value. Nested mappings are compared key by key (``start_areas.areas``); lists element by element
 (by a naming field such as ``id``, ``card`` or ``number`` when every element has one, else by
-value); other values as wholes, never truncated. Ruleset-level settings (players, credit policy,
-hand limit ...) are compared the same way.
+value); other values as wholes, never truncated. Ruleset-level settings (players, a game's
+limits ...) are compared the same way.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """JSON Schema validation of rule files, with every error mapped back to a line and column.
 
-Each file names its kind (``kind: calamities``); the kind, read as a kind of the family of the
+Each file names its kind (``kind: cards``); the kind, read as a kind of the family of the
 ruleset that uses the file, selects a schema: the core's (``rule_index``) or the family's. The
 register knows a kind by its *qualified* name: the default family's kinds by their own names
 (their schemas are the top-level ``schemas/*.schema.json`` they have always been), any other
@@ -870,7 +870,7 @@ def validate_setting(
 @functools.cache
 def setting_items_cite(kind: str, key: str, field: str) -> bool:
     """Whether the elements of the list ``field`` of the setting ``key`` (of a file of ``kind``)
-    take a citation of their own (`rule:`, `source:`): a hand limit's bands do."""
+    take a citation of their own (`rule:`, `source:`): a limit's bands per player count do."""
     schema = load_schema(kind)
     setting = _deref(schema, schema.get("properties", {}).get(key, {}))
     node = _deref(schema, setting.get("properties", {}).get(field, {})) if isinstance(setting, dict) else None
@@ -1052,7 +1052,7 @@ def _conjoined(items: list[str]) -> str:
 def _emptied_hint(
     validator: Any, data: Any, error: ValidationError, sub: NodePath, document: Document, written: NodePath
 ) -> str | None:
-    """The hint for an optional field a variant's overlay leaves empty (`calamities: []`, or a list
+    """The hint for an optional field a variant's overlay leaves empty (`events: []`, or a list
     operation that removes its only element) where the schema wants at least one item: a patch
     deletes the field with `null` (merge-patch), an `add` or a `replace` leaves it out. None for
     any other error, a field that is required, or one not written in an overlay."""
@@ -1332,8 +1332,8 @@ def _placement_hint(
 ) -> str | None:
     """The hint for a ``key`` written where a manifest's overlay does not take it (``path``: any
     of its places, :func:`_overlay_level`), every check run at every place: the key just above
-    left empty, which was meant to hold ``key``, said first (`hand_limit:` then `commodity_cards:
-    9` at its level is not a misplaced field; its indentation is what to change), unless ``key``
+    left empty, which was meant to hold ``key``, said first (`limits:` then `per_player: 9` at
+    its level is not a misplaced field; its indentation is what to change), unless ``key``
     is known not to belong under it; then a key of another place or another family
     (:func:`_overlay_level_hint`). None for any other key, or a path outside an overlay: the
     caller's "did you mean" or list of the allowed keys then."""
@@ -1542,8 +1542,8 @@ def _outdented(document: Document, path: NodePath, key: str, allowed: Sequence[s
     """The indentation hint when the key just above ``key`` is empty (passing over the lines of the
     same outdented block, with ``allowed``): it was meant to hold ``key``.
 
-    `hand_limit:` followed by `commodity_cards: 9` at the same indentation is a `hand_limit` of
-    null (which deletes it) beside an unknown `commodity_cards`.
+    `limits:` followed by `per_player: 9` at the same indentation is a `limits` of null (which
+    deletes it) beside an unknown `per_player`.
     """
     above = _empty_key_above(document, path, key, allowed)
     if above is None:
@@ -1564,8 +1564,8 @@ def _empty_key_above(
 ) -> tuple[int, str] | None:
     """The line and name of the key just above ``key`` in the mapping at ``path``, if it has no
     value; None otherwise. With ``allowed`` (the keys the mapping takes), the keys between that it
-    does not take are passed over: the second and later lines of an outdented block (`taxation:`
-    left empty, then `tokens_per_city: 3` and `source: ...` at its level) were meant for it too."""
+    does not take are passed over: the second and later lines of an outdented block (`limits:`
+    left empty, then `per_player: 3` and `source: ...` at its level) were meant for it too."""
     node: Any = document.data
     for part in path:
         try:
@@ -1726,7 +1726,7 @@ def _no_shape_knows(error: ValidationError) -> tuple[str, str] | None:
 
 def _adds_requirements(branch: Mapping[str, Any]) -> bool:
     """Whether a branch of `anyOf`/`oneOf` only requires keys of the mapping it sits in (the
-    citation's `{required: [rule]}` or `{required: [source]}`, a calamity's forms): it names keys
+    citation's `{required: [rule]}` or `{required: [source]}`, an event's forms): it names keys
     this mapping must hold, not another shape the mapping could take instead."""
     return bool(branch) and set(branch) <= {"required", "description", "$comment"}
 
@@ -1868,7 +1868,7 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any], family: str 
             return f"write {'a whole number' if 'integer' in expected else 'a number'} in digits, without quotes"
     named = error.path[-1] if error.path and isinstance(error.path[-1], str) else None
     if error.validator == "type" and isinstance(error.instance, list) and len(error.instance) == 1 and named:
-        # `id: [pottery]`: one value in brackets where the value belongs.
+        # `id: [lantern]`: one value in brackets where the value belongs.
         (only,) = error.instance
         fits = (isinstance(only, str) and "string" in expected) or (
             isinstance(only, int) and not isinstance(only, bool) and "integer" in expected
@@ -2040,7 +2040,7 @@ def _pattern_hint(value: str, pattern: str, written: str | None) -> str:
 
 def _one_of_the_forms(error: ValidationError) -> str | None:
     """The hint of a key missing from one of the forms an entry may take, each a set of keys
-    (a calamity's `primary`, `secondary`, `immune` and `modifiers`, or its `effects` alone)."""
+    (an event's `primary`, `secondary`, `immune` and `modifiers`, or its `effects` alone)."""
     parent = error.parent
     if parent is None or error.relative_path or parent.validator not in ("oneOf", "anyOf"):
         return None

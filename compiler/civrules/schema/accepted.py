@@ -98,7 +98,7 @@ def forms(schema: Any, defs: Mapping[str, Any], depth: int = 0) -> list[str]:
 
 def _is_citation(branches: list[Any]) -> bool:
     """Whether ``branches`` are "cite `rule` or `source`": keys the value must hold beside its
-    own, not forms it takes (`{rule: ...}` is no form of a hand limit)."""
+    own, not forms it takes (`{rule: ...}` is no form of a limit)."""
     return sorted(map(str, branches)) == sorted(str({"required": [key]}) for key in ("rule", "source"))
 
 

@@ -5,13 +5,13 @@ A property of a schema that holds ids of another collection says so with the ven
 and editors' yaml-language-server)::
 
     "card": {
-      "x-civrules-ref": {"collection": "civilization_cards", "what": "prerequisite"},
+      "x-civrules-ref": {"collection": "cards", "what": "prerequisite"},
       "$ref": "#/$defs/id"
     }
 
 ``collection`` is the collection the id must be in (a collection of the file's family,
 or ``rulesets`` for a manifest id); ``what`` names the reference in diagnostics ("prerequisite
-`x` does not exist in civilization_cards"). A property holding a list of ids (``unless_holding``,
+`x` does not exist in cards"). A property holding a list of ids (``unless_holding``,
 a border's ``areas``) carries the annotation once: each id of the list is a reference.
 ``"check": "F009"`` declares a reference that the reference check X001 leaves to the check that
 code names (which must report a bogus id there: tests/core/test_reference_owners.py puts one in
@@ -80,9 +80,9 @@ def find_references(
 
     >>> schema = {"$defs": {"id": {"type": "string"}}}
     >>> node = {"type": "object", "properties": {"card": {"x-civrules-ref": {
-    ...     "collection": "civilization_cards", "what": "prerequisite"}, "$ref": "#/$defs/id"}}}
-    >>> [(path, target) for path, target, _ in find_references(schema, (node,), {"card": "astronomy"})]
-    [(('card',), 'astronomy')]
+    ...     "collection": "cards", "what": "prerequisite"}, "$ref": "#/$defs/id"}}}
+    >>> [(path, target) for path, target, _ in find_references(schema, (node,), {"card": "lantern"})]
+    [(('card',), 'lantern')]
     """
     yield from _walk(_Schema(schema), nodes, value, (), patches)
 

@@ -4,7 +4,7 @@ shared functions rather than methods generated for the class.
 ``dataclasses`` writes each generated method as source text and compiles it when the class is
 made (``__init__``, ``__repr__``, ``__eq__``, ``__hash__``, and ``__setattr__``/``__delattr__``
 of a frozen class), on every run: bytecode caches do not keep them. The models hold dozens of
-classes (Advanced Civilization's 56 made a clean ``validate`` compile 336 methods, ≈0.05 s of its
+classes (one family's 56 made a clean ``validate`` compile 336 methods, ≈0.05 s of its
 ≈0.3 s of CPU). ``@frozen_value`` lets ``dataclasses`` generate what needs the class's own signature
 (``__init__``, and the frozen ``__setattr__``/``__delattr__``, which ``dataclasses`` always writes
 for a frozen class) and gives the class comparison, hash and repr built from its fields' names,

@@ -188,7 +188,7 @@ def setting_citation(
     """What a sheet's row of the setting ``key`` cites for the ``fields`` it shows, as
     :func:`row_citation` cites an entity's row and `export`'s `setting_sources` a setting's fields:
     its definition's `rule:`, then the citation of each settings patch for the fields it wrote. A
-    house rule's hand limit of 9 was printed under the sections that give 8. ``origins``: the
+    house rule's limit of 9 was printed under the sections that give 8. ``origins``: the
     model's ``setting_origins``; nothing where it has none for ``key``."""
     origin = origins.get(key)
     return "" if origin is None else origin_citation(origin, fields, cited_apart=cited_apart)
@@ -300,7 +300,7 @@ class Notes:
     A note is per topic (``cost``, ``prerequisites`` ...): one mark for every unknown cost of the
     sheet, whose note gives the reason, or the number of unknowns and the first reason when the
     reasons differ (each is in the rule files, and ``civrules explain`` says how to find them).
-    Topics unknown for the same reason share one note (``hand limit and taxation: …``): no note
+    Topics unknown for the same reason share one note (``limit and rate: …``): no note
     repeats another's reason.
     """
 

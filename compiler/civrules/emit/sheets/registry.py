@@ -73,18 +73,19 @@ class Source(Generic[R]):
         return marks.get(key, "")
 
     def setting_changed(self, *roots: str) -> bool:
-        """Whether the variant changes a ruleset setting under any of ``roots`` (``hand_limit`` ...)."""
+        """Whether the variant changes a ruleset setting under any of ``roots`` (``limits`` ...)."""
         return any(self.setting_mark(root) for root in roots)
 
     def setting_mark(self, path: str) -> str:
         """``added`` when the variant adds the setting, or the element of one, that ``path`` names
         (or what holds it), ``changed`` when it changes anything at, within or around it; else empty.
 
-        ``path`` names a setting's part as ``civrules diff`` does: ``starting_hand.common``,
-        ``research.costs[1]``, ``special_rules[map_measure]``, ``setup[3]`` (an element of a list
-        by the field that names it: ``id``, ``step``, ``level`` ...), a setting of a data file's
-        by its own name (``set_value``, which the diff names ``commodities.set_value``). A row a setting feeds is
-        marked as an entity's row is (:meth:`changed`): a house rule's starting hand was printed
+        ``path`` names a setting's part as ``civrules diff`` does: ``limits.per_player``,
+        ``costs[1]``, ``rules[map_measure]``, ``setup[3]`` (an element of a list by the field that
+        names it: ``id``, ``step``, ``level`` ...), a setting of a data file's by its own name
+        (``scale``, which the diff names ``pieces.scale`` where the file of kind ``pieces`` holds
+        it). A row a setting feeds is marked as an entity's row is (:meth:`changed`): a house
+        rule's starting hand was printed
         unmarked, as if the rulebook gave it. The marks are made once, in one pass over the diff's
         settings; each question is then a look-up per enclosing part of ``path``."""
         if self.changes is None:
@@ -122,7 +123,7 @@ _WHOLE = "\0whole"
 
 def _in_diff(family_id: str, path: str) -> str:
     """``path`` of a setting as ``civrules diff`` names it: behind its slot where a data file of the
-    family holds it (``set_value`` → ``commodities.set_value``)."""
+    family holds it (``scale`` → ``pieces.scale``)."""
     from civrules.families import family_named  # not at import: see the module's documentation
 
     family = family_named(family_id)
