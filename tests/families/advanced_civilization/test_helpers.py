@@ -702,3 +702,35 @@ def test_the_page_lists_a_civil_war_loss_under_one_effect(ruleset: str, cards: l
     war = tables(of_family(model))["calamities"]["civil_war"]
     losses = {m["card"]: m["effects"] for m in war["modifiers"] if m["adds"]}
     assert losses == {card: ["faction_annexed"] for card in cards}
+
+
+def test_the_page_gives_the_data_s_why_of_a_calamity_part_and_of_entry_requirements_it_does_not_know() -> None:
+    """The page said "the effects of x are not in the sources", "the entry requirements of x are not
+    in the sources" and no more, where the data says why (round 23): a calamity's parts, an epoch's
+    requirements and the set value formula now carry the data's why, as the packages say it."""
+    from civrules.families.advanced_civilization.helpers import commodity_tables, tables
+    from civrules.families.advanced_civilization.model import of_family
+
+    project = shipped_analysis("expansion-project").model
+    assert project is not None
+    requirements = tables(of_family(project))["epochs"]["early_bronze_age"]["requirements"]
+    assert next(iter(requirements.values()))["unknown"].startswith("28.2.2 is not printed")
+    house = (
+        "kind: ruleset\nid: ac-lost\nname: ac-lost\nextends: advanced-civilization\noverlay:\n"
+        '  settings:\n    set_value: {unknown: "house rule: sets are valued by the table"}\n'
+        "  calamities:\n    replace:\n"
+        '      - {id: famine, name: Famine, stack: 3, tradable: false, source: "house rule: famine",'
+        ' effects: {unknown: "house rule: the famine is drawn"}}\n'
+    )
+    workspace = CachedWorkspace({"rulesets/ac-lost.yaml": house})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["ac-lost"]))
+    assert analysis.model is not None, analysis.diagnostics
+    lost = of_family(analysis.model)
+    famine = tables(lost)["calamities"]["famine"]
+    assert (
+        famine["effects"]
+        == famine["modifiers"]
+        == famine["immunities"]
+        == {"unknown": "house rule: the famine is drawn"}
+    )
+    assert commodity_tables(lost)["set_value_formula"] == {"unknown": "house rule: sets are valued by the table"}

@@ -359,6 +359,11 @@ def _calamity(origin: Origin, raw: dict[str, Any]) -> Calamity:
             if isinstance(band, dict)
             for players in (_mapping(band.get("players")),)
         ),
+        unknown_reasons=tuple(
+            (part, lost.reason)
+            for part in ("effects", "primary", "secondary", "modifiers", "immune")
+            if isinstance(lost := known(raw.get(part)), Unknown) and lost.reason
+        ),
     )
 
 
@@ -832,6 +837,7 @@ def build_set_value(value: Any, origin: Origin) -> SetValueSetting:
         written.get("max_set_size"),
         examples,
         rules_of(written),
+        unknown.reason if isinstance(unknown := known(value), Unknown) else None,
     )
 
 

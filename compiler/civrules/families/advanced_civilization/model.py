@@ -340,6 +340,8 @@ class Calamity(Entity):
     #: `copies_by_players`: the copies a game holds per band of player counts, in the order
     #: written; () where every game holds `copies`.
     copies_by_players: tuple[CopiesBand, ...] = ()
+    #: The data's why of each part in ``unknown_parts``, by part, in the order of the parts.
+    unknown_reasons: tuple[tuple[str, str], ...] = ()
 
     def effects_of(self, side: str) -> tuple[CalamityEffect, ...]:
         return tuple(e for e in self.effects if e.side == side)
@@ -749,6 +751,8 @@ class SetValueSetting:
     max_set_size: Any
     examples: tuple[SetValueExample, ...]
     rules: tuple[str, ...] = ()
+    #: The data's why, where the sources do not say how a set is valued; None otherwise.
+    unknown_reason: str | None = None
 
 
 @frozen_value

@@ -9,6 +9,7 @@ the package answer alike (tests/families/advanced_civilization/test_helpers.py h
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from civrules.emit.helpers import HelperPage, attr, plain, static, text
@@ -29,6 +30,7 @@ from civrules.families.advanced_civilization.succession import (
     gate_value,
     is_value_gated,
     requirement_numbers,
+    requirements_of,
     tracks_by_level,
 )
 from civrules.model import Ruleset as CoreRuleset
@@ -77,7 +79,8 @@ def commodity_tables(ruleset: Ruleset) -> dict[str, Any]:
     rule = set_value_rule(ruleset)
     formula: Any = rule.formula
     if formula is None:
-        formula = {"unknown": "how a set of commodity cards is valued is not in the sources"}
+        why = ruleset.set_value.unknown_reason if ruleset.set_value is not None else None
+        formula = {"unknown": why or "the sources do not say how a set of commodity cards is valued"}
     elif formula != COUNT_SQUARED_TIMES_VALUE:
         formula = {"unknown": f"the set value formula {formula!r} is not one these helpers know"}
     mining = ruleset.mining
@@ -197,12 +200,19 @@ def _calamity(calamity: Calamity) -> dict[str, Any]:
         }
         for i in calamity.immune
     ]
+    # each with the data's why (of the first part left unknown): the page said only that it was not
+    # in the sources (round 23)
+    why = dict(calamity.unknown_reasons)
+
+    def said(parts: tuple[str, ...], what: str) -> dict[str, str]:
+        return {"unknown": next((why[p] for p in parts if p in why), f"the sources do not give {what}")}
+
     if lost & {"effects", "primary", "secondary"}:
-        effects = {"unknown": f"the effects of {calamity.id} are not in the sources"}
+        effects = said(("effects", "primary", "secondary"), f"the effects of {calamity.id}")
     if lost & {"effects", "modifiers"}:
-        modifiers = {"unknown": f"the civilization cards that change {calamity.id} are not in the sources"}
+        modifiers = said(("modifiers", "effects"), f"the civilization cards that change {calamity.id}")
     if lost & {"effects", "immune"}:
-        immunities = {"unknown": f"who is immune to {calamity.id} is not in the sources"}
+        immunities = said(("immune", "effects"), f"who is immune to {calamity.id}")
     combination = calamity.combination
     return {
         "name": calamity.display_name,
@@ -229,8 +239,13 @@ def _calamity(calamity: Calamity) -> dict[str, Any]:
 
 def _requirements(epoch: Epoch, level: str | None) -> Any:
     numbers, known = requirement_numbers(epoch, level)
-    if not known:
-        return {"unknown": f"the entry requirements of {epoch.id} are not in the sources"}
+    if not known:  # with the data's why, where it gives one (the page gave none before round 23)
+        written = requirements_of(epoch, level)
+        criteria = written.get("criteria")
+        why = written.get("unknown") or (criteria.get("unknown") if isinstance(criteria, Mapping) else None)
+        return {
+            "unknown": why if isinstance(why, str) else f"the sources do not give the entry requirements of {epoch.id}"
+        }
     values = [
         {"count": count, "min_value": least, "below": below} for count, least, below in numbers["min_cards_of_value"]
     ]
