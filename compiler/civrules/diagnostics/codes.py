@@ -316,8 +316,8 @@ BAD_KIND = define(
     What: a file's `kind:` is missing or is not one of the file kinds civrules knows, or it is not
     the kind the manifest expects in that slot.
     Why: the kind selects the schema the file is validated with.
-    Fix: set `kind:` to one of the kinds of the ruleset's family (the hint lists them; every family
-    has `ruleset` and `rule_index`).
+    Fix: set `kind:` to one of the kinds of the ruleset's family (the hint lists them: `rule_index`
+    and the family's own, `ruleset` among them).
     """,
 )
 
