@@ -417,8 +417,8 @@ NOT_DEFINED: dict[str, tuple[str, Call]] = {
         lambda: ac.calamity_amount("famine", "famine_secondary", [], "primary"),
     ),
     "imperial.production Samurai beyond the faction locations": (
-        r"^samurai=2 is outside the domain of the rule \(Samurai, at most 1 on each faction location of the "
-        r"empire \(p11\)\): 0 to 1$",
+        r"^samurai=2 is outside the domain of the rule \(Samurai: at most 1 on each of the empire's 1 faction "
+        r"locations; the `samurai` special rule, p11/posicionando-samurais, p11/exemplo-de-uso-do-samurai\): 0 to 1$",
         lambda: imperial.production("japanese", locations=["jap009", "com025"], samurai=2),
     ),
     # Round 19 (second trial): arguments held to the components of the game, not only to its vocabulary.

@@ -28,7 +28,6 @@ RULESETS = (
 NOT_CARRIED: dict[str, str] = {
     "factions.board.rule": "a part's citation (the faction's own is in ENTITY_SOURCES)",
     "factions.board.source": "a part's citation",
-    "factions.special_rules.rule": "a part's citation",
     "phases.steps.rule": "a part's citation",
     "cards.refers_to": "prose naming the cards a card's text mentions (the text is carried)",
 }

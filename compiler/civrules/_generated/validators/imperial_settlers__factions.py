@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "9c064286eece7cf873a603f0e59fa3b658f8c9417469c455ef8a920d7e86c06a"
+SCHEMA_SHA256 = "91a7aaa5155ef77ac170db0db937dcff65cfa4d3fa0f7b980af966208209fbd9"
 
 from decimal import Decimal
 import re
@@ -259,6 +259,14 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                                                     raise _Invalid
                                                 for data__factions_item__specialrules_item__cards_x, data__factions_item__specialrules_item__cards_item in enumerate(data__factions_item__specialrules_item__cards):
                                                     validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_id(data__factions_item__specialrules_item__cards_item, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].special_rules[{data__factions_item__specialrules_x}].cards[{data__factions_item__specialrules_item__cards_x}]")
+                                        if "at_most_per_location" in data__factions_item__specialrules_item_keys:
+                                            data__factions_item__specialrules_item_keys.remove("at_most_per_location")
+                                            data__factions_item__specialrules_item__atmostperlocation = data__factions_item__specialrules_item["at_most_per_location"]
+                                            if not isinstance(data__factions_item__specialrules_item__atmostperlocation, (int)) and not (isinstance(data__factions_item__specialrules_item__atmostperlocation, float) and data__factions_item__specialrules_item__atmostperlocation.is_integer()) or isinstance(data__factions_item__specialrules_item__atmostperlocation, bool):
+                                                raise _Invalid
+                                            if isinstance(data__factions_item__specialrules_item__atmostperlocation, (int, float, Decimal)) and not isinstance(data__factions_item__specialrules_item__atmostperlocation, bool):
+                                                if data__factions_item__specialrules_item__atmostperlocation < 1:
+                                                    raise _Invalid
                                         if "rule" in data__factions_item__specialrules_item_keys:
                                             data__factions_item__specialrules_item_keys.remove("rule")
                                             data__factions_item__specialrules_item__rule = data__factions_item__specialrules_item["rule"]

@@ -107,6 +107,12 @@ class SpecialRule:
     text: str
     cards: tuple[str, ...]
     index: int
+    #: The most pieces one location may hold, for a rule that puts pieces on the faction's
+    #: locations (the Japanese `samurai`: 1, p11); None where the rule writes no such bound.
+    at_most_per_location: int | None = None
+    #: The rule sections and the secondary source the rule cites.
+    rules: tuple[str, ...] = ()
+    source: str | None = None
 
 
 @frozen_value
@@ -705,7 +711,15 @@ def _faction(entry: Entry) -> Faction:
     raw = entry.raw
     board = raw.get("board") or {}
     rules = tuple(
-        SpecialRule(str(r.get("id")), str(r.get("text", "")), tuple(str(c) for c in r.get("cards") or ()), i)
+        SpecialRule(
+            str(r.get("id")),
+            str(r.get("text", "")),
+            tuple(str(c) for c in r.get("cards") or ()),
+            i,
+            at_most_per_location=_int_or_none(r.get("at_most_per_location")),
+            rules=rules_of(r),
+            source=source_of(r),
+        )
         for i, r in enumerate(raw.get("special_rules") or ())
         if isinstance(r, dict)
     )

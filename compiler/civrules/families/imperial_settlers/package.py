@@ -337,7 +337,14 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
                         _strings(_cited(f.rules, f.source)),
                         special_rules=tup(
                             [
-                                call("FactionRule", string(r.id), _text(r.text), _strings(r.cards))
+                                call(
+                                    "FactionRule",
+                                    string(r.id),
+                                    _text(r.text),
+                                    _strings(r.cards),
+                                    **_given(at_most_per_location=r.at_most_per_location),
+                                    rules=_strings(_cited(r.rules, r.source)),
+                                )
                                 for r in f.special_rules
                             ]
                         ),

@@ -34,7 +34,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from .records import Action, Card, Faction, Good, Scoring, SoloLevel
+    from .records import Action, Card, Faction, FactionRule, Good, Scoring, SoloLevel
 
 
 def known(table: Mapping[str, object], key: str, what: str) -> str:
@@ -124,14 +124,51 @@ def card_cost(cards: Mapping[str, Card], card: str) -> tuple[str, ...]:
 RAZES: Mapping[str, RazeTarget] = FrozenMap({target.value: target for target in RazeTarget})
 
 
-def raze_price(actions: Mapping[str, Action], target: str, defence: int = 0, samurai: int = 0) -> int:
+#: The id of the special rule that lets a faction guard its locations with Samurai (p11).
+SAMURAI = "samurai"
+
+
+def samurai_rule(faction: Faction) -> FactionRule | None:
+    """The faction's special rule of Samurai (:data:`SAMURAI`, the Japanese', p11), None where it
+    has none: its Samurai are none."""
+    return next((rule for rule in faction.special_rules if rule.id == SAMURAI), None)
+
+
+def _guard_bound(rules: Iterable[FactionRule]) -> tuple[int | None, str]:
+    """The most Samurai one location may hold under ``rules`` (the `samurai` rules of the factions
+    a location may be of: 0 where there are none, None where one writes no bound), and which rule
+    says so, with its citations."""
+    found = list(rules)
+    if not found:
+        return 0, f"no faction has a `{SAMURAI}` special rule"
+    cited = ", ".join(dict.fromkeys(section for rule in found for section in rule.rules))
+    said = f"the `{SAMURAI}` special rule{f', {cited}' if cited else ''}"
+    if any(rule.at_most_per_location is None for rule in found):
+        return None, said
+    return max(rule.at_most_per_location or 0 for rule in found), said
+
+
+def raze_price(
+    actions: Mapping[str, Action],
+    target: str,
+    defence: int = 0,
+    samurai: int = 0,
+    factions: Mapping[str, Faction] | None = None,
+) -> int:
     """The raze tokens a raze of ``target`` costs: the action's price, plus its extra for each
     defence token and each Samurai on the razed location (p9, p7, p11). ``target`` is a raze action
     (:data:`RAZES`): another action of the ruleset is UnknownIdError naming the raze actions, not a
-    price the sources leave out."""
+    price the sources leave out. With ``factions``, the Samurai on one location are no more than
+    the factions' `samurai` rule lets one hold (``FactionRule.at_most_per_location``, p11), and
+    none where no faction has the rule."""
     known(RAZES, target, "raze action")
     within(defence, "defence", 0, None, "defence tokens on the location")
-    within(samurai, "samurai", 0, 1, "Samurai on the location, at most 1 on each location (p11)")
+    if factions is None:
+        within(samurai, "samurai", 0, None, "Samurai on the location")
+    else:
+        guards = (rule for faction in factions.values() if (rule := samurai_rule(faction)) is not None)
+        most, why = _guard_bound(guards)
+        within(samurai, "samurai", 0, most, f"Samurai on the location: at most {most} on each; {why}")
     action = actions.get(target)
     if action is None:
         raise not_given(
@@ -211,8 +248,9 @@ def production(
     ``locations`` are the locations of the player's empire, of every kind: the production
     locations among them produce, and every one counts for a production that gives goods per
     location of a colour (the producing card itself included, p11 and p15). ``samurai`` are the
-    player's Samurai, for a production per Samurai (p14); a Samurai guards a faction location, at
-    most one each (p11), so there are no more than the empire's faction locations. The faction,
+    player's Samurai, for a production per Samurai (p14); a Samurai guards a faction location, as
+    many on each as the faction's `samurai` rule lets one hold (``at_most_per_location``, p11), so
+    the empire's faction locations bound them. The faction,
     the deals, the locations and the Samurai are checked before what any of them produces is
     looked up."""
     collection(deals, "deals")
@@ -232,11 +270,15 @@ def production(
                 f"{location!r} is a card of the {card.deck} deck: the {faction!r} empire builds only common "
                 f"cards and its own deck's ({record.deck})"
             )
-    if not any(rule.id == "samurai" for rule in record.special_rules):
+    guard = samurai_rule(record)
+    if guard is None:
         # Samurai are a faction's special rule (the Japanese, p11): no other empire has any.
-        within(samurai, "samurai", 0, 0, f"Samurai: the {faction!r} faction has no `samurai` special rule (p11)")
-    own = sum(1 for _, card in built if card.deck is not None and str(card.deck) == str(record.deck))
-    within(samurai, "samurai", 0, own, "Samurai, at most 1 on each faction location of the empire (p11)")
+        within(samurai, "samurai", 0, 0, f"Samurai: the {faction!r} faction has no `{SAMURAI}` special rule (p11)")
+    else:
+        most, why = _guard_bound((guard,))
+        own = sum(1 for _, card in built if card.deck is not None and str(card.deck) == str(record.deck))
+        rule = f"Samurai: at most {most} on each of the empire's {own} faction locations; {why}"
+        within(samurai, "samurai", 0, None if most is None else own * most, rule)
     if record.production is None:
         raise not_given(f"what the {faction!r} board produces", f"factions[{faction}].production")
     total = counted(record.production)

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "905963f845f88d65038a556641bdddde158d155ed01520eb59b2a00feb1f301e"
+SOURCE_SHA256 = "458b7cc28b662917fc02aa93f2083c90e7f99841bde416633b114eff1fe8417e"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'helpers.py.j2'
@@ -64,7 +64,7 @@ def root(context, missing=missing):
         yield ')\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'pay_gold'), 2))
         yield '\n'
-    yield '    """\n    return not missing_to_pay(card, goods)\n\n\ndef raze_price(target: RazeTargetName, defence: int = 0, samurai: int = 0) -> int:\n    """The raze tokens a raze costs (p9): a card from the hand, or an opponent\'s location with one\n    more per defence token (p7) and per Samurai (p11) on it, at most one on a location (p11).\n    ACTIONS[target].allowed says whether the ruleset allows the action itself.\n'
+    yield '    """\n    return not missing_to_pay(card, goods)\n\n\ndef raze_price(target: RazeTargetName, defence: int = 0, samurai: int = 0) -> int:\n    """The raze tokens a raze costs (p9): a card from the hand, or an opponent\'s location with one\n    more per defence token (p7) and per Samurai (p11) on it, no more Samurai than the factions\'\n    `samurai` rule lets a location hold (FactionRule.at_most_per_location, p11).\n    ACTIONS[target].allowed says whether the ruleset allows the action itself.\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'raze'):
         pass
         yield '\n    >>> raze_price("'
@@ -72,7 +72,7 @@ def root(context, missing=missing):
         yield '", defence=1)\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'raze'), 1))
         yield '\n'
-    yield '    """\n    return logic.raze_price(data.ACTIONS, target, defence, samurai)\n\n\ndef worker_exchange(workers: int) -> int:\n    """How many goods (a resource or a card each) ``workers`` give when spent (p10).\n'
+    yield '    """\n    return logic.raze_price(data.ACTIONS, target, defence, samurai, data.FACTIONS)\n\n\ndef worker_exchange(workers: int) -> int:\n    """How many goods (a resource or a card each) ``workers`` give when spent (p10).\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'workers'):
         pass
         yield '\n    >>> worker_exchange('
@@ -80,7 +80,7 @@ def root(context, missing=missing):
         yield ')\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'workers'), 1))
         yield '\n'
-    yield '    """\n    return logic.worker_exchange(data.ACTIONS, workers)\n\n\ndef production(\n    faction: FactionIdName,\n    deals: Iterable[GoodIdName] = (),\n    locations: Iterable[CardIdName] = (),\n    samurai: int = 0,\n) -> Mapping[str, int]:\n    """The goods a player collects in a production phase (p6): the faction board\'s, one good per\n    deal (the deals\' goods), and each production location\'s. ``locations`` are the locations of\n    the empire, of every kind (cards by id: common cards and the faction\'s own deck): the production\n    locations among them produce, and all count for a production per location of a colour, the\n    producing card itself included (p11, p15); ``samurai`` the player\'s Samurai, for a production\n    per Samurai (p14), at most one on each faction location of the empire (p11). OutOfDomainError\n    for another faction\'s card, a card listed more times than it has copies, more Samurai than\n    faction locations, or any Samurai for a faction without the `samurai` special rule."""\n    return logic.production(data.FACTIONS, data.CARDS, data.GOODS, faction, deals, locations, samurai)\n\n\ndef board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:\n    """The final score (p7): ``vp`` scored during the game plus the VP of each location.\n    OutOfDomainError for more common locations than the common deck has cards, or more faction\n    locations than a faction deck has.\n'
+    yield '    """\n    return logic.worker_exchange(data.ACTIONS, workers)\n\n\ndef production(\n    faction: FactionIdName,\n    deals: Iterable[GoodIdName] = (),\n    locations: Iterable[CardIdName] = (),\n    samurai: int = 0,\n) -> Mapping[str, int]:\n    """The goods a player collects in a production phase (p6): the faction board\'s, one good per\n    deal (the deals\' goods), and each production location\'s. ``locations`` are the locations of\n    the empire, of every kind (cards by id: common cards and the faction\'s own deck): the production\n    locations among them produce, and all count for a production per location of a colour, the\n    producing card itself included (p11, p15); ``samurai`` the player\'s Samurai, for a production\n    per Samurai (p14), on the empire\'s faction locations as many on each as the faction\'s `samurai`\n    rule lets one hold (FactionRule.at_most_per_location, p11). OutOfDomainError for another\n    faction\'s card, a card listed more times than it has copies, more Samurai than the faction\n    locations hold, or any Samurai for a faction without the `samurai` special rule."""\n    return logic.production(data.FACTIONS, data.CARDS, data.GOODS, faction, deals, locations, samurai)\n\n\ndef board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:\n    """The final score (p7): ``vp`` scored during the game plus the VP of each location.\n    OutOfDomainError for more common locations than the common deck has cards, or more faction\n    locations than a faction deck has.\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'score'):
         pass
         yield '\n    >>> board_score('
@@ -107,4 +107,4 @@ def root(context, missing=missing):
     yield '.assumptions import assuming as view\n\n    return view(package, assumptions)\n'
 
 blocks = {}
-debug_info = '1=17&12=19&13=21&14=23&22=25&23=27&24=29&51=31&53=34&54=36&73=39&75=42&76=46&78=48&79=51&80=55&90=58&92=61&93=63&101=66&103=69&104=71&131=74&133=77&134=83&142=86&144=89&145=91&156=94&157=96'
+debug_info = '1=17&12=19&13=21&14=23&22=25&23=27&24=29&51=31&53=34&54=36&73=39&75=42&76=46&78=48&79=51&80=55&91=58&93=61&94=63&102=66&104=69&105=71&133=74&135=77&136=83&144=86&146=89&147=91&158=94&159=96'

@@ -1,0 +1,111 @@
+"""The packages of small Imperial Settlers variants, each built in this process (rendered from a
+CachedWorkspace and imported from a temporary folder, never a fresh interpreter): a rule number a
+variant changes changes the package's answers (round 23)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from civrules.emit.export import export_ruleset
+from civrules.families.imperial_settlers.package import render_package
+from civrules.pipeline import analyse, derived_facts
+from tests.conftest import REPO
+from tests.rulefiles import CachedWorkspace
+
+GENERATED = REPO / "generated" / "python"
+if str(GENERATED) not in sys.path:
+    sys.path.insert(0, str(GENERATED))
+
+from civrules_runtime import OutOfDomainError  # noqa: E402 - the committed runtime
+
+#: The packages of the variants built here.
+VARIANTS = ("is_two_samurai",)
+
+
+def _built(tmp_path: Path, ruleset_id: str, overlay: str) -> ModuleType:
+    """The package of a variant of imperial-settlers with ``overlay``, rendered in this process and
+    imported under its own name from ``tmp_path``."""
+    manifest = f'kind: ruleset\nid: {ruleset_id}\nname: "{ruleset_id}"\nextends: imperial-settlers\noverlay:\n{overlay}'
+    workspace = CachedWorkspace({f"rulesets/{ruleset_id}.yaml": manifest})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
+    assert analysis.ok and analysis.model is not None and analysis.resolved is not None, analysis.diagnostics
+    exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
+    for relative, content in render_package(analysis.model, exported).items():  # type: ignore[arg-type]
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_bytes(content)
+    folder = tmp_path / "civrules_rulesets" / ruleset_id.replace("-", "_")
+    name = f"civrules_rulesets.{folder.name}"  # as the package names itself (assuming() imports it)
+    assert folder.name in VARIANTS and name not in sys.modules
+    spec = importlib.util.spec_from_file_location(
+        name, folder / "__init__.py", submodule_search_locations=[str(folder)]
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def imported() -> Iterator[None]:
+    """Forgets the packages of the variants a test built (their modules), once it has run."""
+    before = set(sys.modules)
+    yield
+    for name in set(sys.modules) - before:
+        if name.startswith("civrules_rulesets.") and name.split(".")[1] in VARIANTS:
+            del sys.modules[name]
+
+
+#: A house rule: two Samurai may guard one Japanese faction location.
+TWO_SAMURAI = """\
+  factions:
+    patch:
+      - id: japanese
+        special_rules:
+          patch:
+            - where: {id: samurai}
+              with: {at_most_per_location: 2, source: "house rule: two Samurai to a location"}
+"""
+
+
+def test_the_samurai_on_a_location_are_the_data_s_number_and_a_variant_changes_it(
+    tmp_path: Path, imported: None
+) -> None:
+    """p11, "Posicionando Samurais": no Japanese faction location holds more than 1 Samurai. The
+    number is the `samurai` rule's (at_most_per_location, cited), not the code's: a variant that
+    lets two guard a location lets a raze meet two and an empire of one faction location hold two."""
+    from civrules_rulesets import imperial_settlers as base
+
+    rule = next(rule for rule in base.FACTIONS["japanese"].special_rules if rule.id == "samurai")
+    assert rule.at_most_per_location == 1 and "p11/posicionando-samurais" in rule.rules
+    with pytest.raises(OutOfDomainError, match=r"samurai=2 .*at most 1 on each.*p11/posicionando-samurais.*: 0 to 1$"):
+        base.raze_price("raze_opponent_location", samurai=2)
+    with pytest.raises(OutOfDomainError, match=r"samurai=2 .*: 0 to 1$"):
+        base.production("japanese", locations=["jap009", "com025"], samurai=2)  # 1 faction location
+
+    house = _built(tmp_path, "is-two-samurai", TWO_SAMURAI)
+    assert house.raze_price("raze_opponent_location", samurai=2) == 4  # 2, and 1 per Samurai (p11)
+    with pytest.raises(OutOfDomainError, match=r"samurai=3 .*at most 2 on each.*: 0 to 2$"):
+        house.raze_price("raze_opponent_location", samurai=3)
+    empire = ["jap009", "com025"]  # the Castelo do Daimiô (1 VP per Samurai, p14) and a common location
+    guarded = Counter(house.production("japanese", locations=empire, samurai=2))
+    assert guarded - Counter(house.production("japanese", locations=empire)) == {"vp": 2}
+    with pytest.raises(OutOfDomainError, match=r"samurai=3 .*: 0 to 2$"):
+        house.production("japanese", locations=["jap009", "com025"], samurai=3)
+
+
+def test_a_ruleset_whose_factions_have_no_samurai_rule_prices_no_samurai(tmp_path: Path, imported: None) -> None:
+    """Samurai are the `samurai` special rule's (p11): where no faction has it, a raze meets none."""
+    removed = "  factions:\n    patch:\n      - id: japanese\n        special_rules:\n"
+    removed += "          remove: [{id: samurai}]\n"
+    house = _built(tmp_path, "is-two-samurai", removed)
+    assert house.raze_price("raze_opponent_location", samurai=0) == 2
+    with pytest.raises(OutOfDomainError, match=r"samurai=1 .*no faction has a `samurai` special rule.*: 0 to 0$"):
+        house.raze_price("raze_opponent_location", samurai=1)
