@@ -180,6 +180,69 @@ def test_a_build_bonus_per_location_of_a_colour_is_a_record_an_engine_counts_wit
         bonus.given(-1)
 
 
+def test_building_the_torre_de_guarda_gives_what_the_rulebook_s_example_gives() -> None:
+    """p8, "Exemplo de Construção de Local": Luis (the Barbarians) builds the Torre de Guarda, a
+    production location, and "recebe 1 Ficha de Pilhagem e 1 Trabalhador imediatamente, já que
+    Locais de Produção também fornecem seus Bens assim que são construídos" (Nota 1)."""
+    assert IS.build_gains("barbarians", IS.CardId.BAR012, ["com003"]) == {"raze": 1, "worker": 1}
+    assert IS.build_gains("barbarians", "bar012") == IS.build_gains("barbarians", "bar012", ["bar001", "com029"])
+
+
+def test_building_gives_the_production_the_build_bonus_or_both() -> None:
+    """p8, "Construir um local": a production location gives its production at once (Nota 1), a
+    build bonus gives its goods once (Nota 2), a production location with a build bonus both (Nota 3);
+    a location with neither gives nothing when built."""
+    assert IS.build_gains("romans", "com008") == {"stone": 2}  # produces 1 stone, and a bonus of 1 stone
+    assert IS.build_gains("romans", "com012") == {"worker": 2}  # 1 worker each
+    assert IS.build_gains("japanese", "jap026") == {"worker": 2}  # Ninjas: a bonus alone (an action location)
+    assert IS.build_gains("romans", "com002") == {}  # an ability location without a bonus
+    assert IS.build_gains("egyptians", "egy001") == {"card": 2}
+
+
+def test_a_gain_per_location_of_a_colour_counts_the_card_built() -> None:
+    """p11 "Esclarecimentos gerais" and p15 "Lembre-se": a location giving goods per location of a
+    colour counts itself where its colour matches; com001's bonus is 1 VP per grey location (at most
+    6) and a card; com025 produces 1 food per red location (at most 3) when built too (p8)."""
+    assert IS.build_gains("romans", "com001") == {"vp": 1, "card": 1}  # itself, the only grey one
+    assert IS.build_gains("romans", "com001", ["com008", "com008", "com003"]) == {"vp": 3, "card": 1}
+    assert IS.build_gains("romans", "com025") == {"food": 1}
+    assert IS.build_gains("romans", "com025", ["com023", "com023", "com075"]) == {"food": 3}  # 4 red: at most 3
+    # Samurai count for a gain per Samurai: the Castelo do Daimiô (p14), on the empire's faction locations
+    assert IS.build_gains("japanese", "jap009", ["jap008"], samurai=2) == {"vp": 2}
+
+
+def test_building_checks_the_empire_as_production_does() -> None:
+    """The card built is one of the empire's: the faction's own deck or the common one, no more
+    copies than the game has, the Samurai no more than its faction locations hold (p11)."""
+    with pytest.raises(OutOfDomainError, match=r"'rom001' is a card of the romans deck: the 'japanese' empire"):
+        IS.build_gains("japanese", "rom001")
+    with pytest.raises(OutOfDomainError, match=r"'bar012' is listed 3 times in locations and card: .*2 copies"):
+        IS.build_gains("barbarians", "bar012", ["bar012", "bar012"])
+    with pytest.raises(OutOfDomainError, match=r"samurai=3 .*: 0 to 2$"):
+        IS.build_gains("japanese", "jap009", ["jap008", "com003"], samurai=3)
+    with pytest.raises(OutOfDomainError, match=r"samurai=1 .*no `samurai` special rule"):
+        IS.build_gains("romans", "rom001", samurai=1)
+    with pytest.raises(UnknownIdError, match=r"no card 'com0011'"):
+        IS.build_gains("romans", "com0011")  # type: ignore[arg-type]  # misspelt on purpose
+    with pytest.raises(UnknownIdError, match=r"no faction 'roman'"):
+        IS.build_gains("roman", "com001")  # type: ignore[arg-type]
+
+
+def test_building_a_location_whose_production_is_unknown_gives_the_data_s_why() -> None:
+    """com016's production is unknown (the transcription's PRODUCE_ANOTHER_PRODUCTION): building it
+    gives it (p8, Nota 3: its bonus of a card too), so what building it gives is unknown, and said
+    with the data's why; an engine that assumes a production gets both."""
+    from civrules_runtime_imperial_settlers import Assumptions
+
+    why = {fact.field: fact.reason for fact in IS.UNKNOWN_FACTS}["cards[com016].production"]
+    with pytest.raises(UnknownFactError) as refused:
+        IS.build_gains("romans", "com016")
+    assert str(refused.value) == f"the sources do not give what 'com016' produces: {why}"
+    assumed = IS.assuming(Assumptions(card_productions={"com016": ["wood"]}, why="a table's agreement"))
+    assert assumed.build_gains("romans", "com016") == {"wood": 1, "card": 1}
+    assert assumed.build_gains("romans", "com008") == IS.build_gains("romans", "com008")
+
+
 def test_the_score_of_a_board() -> None:
     """p7: each common location is worth 1 VP, each faction location 2, added to the VP of the game."""
     assert IS.board_score(0, 0) == 0
@@ -286,6 +349,13 @@ def test_the_package_answers_as_the_compiler(ruleset: str) -> None:
         if not guards:
             with pytest.raises(OutOfDomainError, match=r"no `samurai` special rule"):
                 package.production(faction.id, [], empire, 1)
+        # What building each location gives (p8), in an empire of a few locations of several colours.
+        held = empire[::7][:6]
+        for card in ruled.cards:
+            if card.id not in empire or isinstance(card.build_bonus, Unknown) or held.count(card.id) >= card.copies:
+                continue
+            gains = rules.build_gains(ruled, faction.id, card.id, held)
+            assert Counter(package.build_gains(faction.id, card.id, held)) == gains, card.id
         others = [c.id for c in ruled.cards if c.kind == "production" and c.deck not in ("common", faction.deck)]
         with pytest.raises(OutOfDomainError, match=r"builds only common cards and its own deck's"):
             package.production(faction.id, [], others[:1])  # another faction's location is not in this empire

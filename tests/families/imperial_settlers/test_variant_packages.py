@@ -1,6 +1,7 @@
 """The packages of small Imperial Settlers variants, each built in this process (rendered from a
 CachedWorkspace and imported from a temporary folder, never a fresh interpreter): a rule number a
-variant changes changes the package's answers (round 23)."""
+variant changes changes the package's answers, and a fact a variant makes unknown is refused with
+the data's why (round 23)."""
 
 from __future__ import annotations
 
@@ -23,10 +24,10 @@ GENERATED = REPO / "generated" / "python"
 if str(GENERATED) not in sys.path:
     sys.path.insert(0, str(GENERATED))
 
-from civrules_runtime import OutOfDomainError  # noqa: E402 - the committed runtime
+from civrules_runtime import OutOfDomainError, UnknownFactError  # noqa: E402 - the committed runtime
 
 #: The packages of the variants built here.
-VARIANTS = ("is_two_samurai",)
+VARIANTS = ("is_two_samurai", "is_unknown_bonus")
 
 
 def _built(tmp_path: Path, ruleset_id: str, overlay: str) -> ModuleType:
@@ -109,3 +110,33 @@ def test_a_ruleset_whose_factions_have_no_samurai_rule_prices_no_samurai(tmp_pat
     assert house.raze_price("raze_opponent_location", samurai=0) == 2
     with pytest.raises(OutOfDomainError, match=r"samurai=1 .*no faction has a `samurai` special rule.*: 0 to 0$"):
         house.raze_price("raze_opponent_location", samurai=1)
+
+
+#: A house rule that leaves a card's build bonus to be drawn in play: unknown, with its why.
+UNKNOWN_BONUS = """\
+  cards:
+    patch:
+      - id: com008
+        build_bonus: {unknown: "drawn from a bag at the table"}
+        source: "house rule: the bonus of the quarry is drawn"
+"""
+
+
+def test_a_build_bonus_the_data_records_as_unknown_is_refused_with_the_data_s_why(
+    tmp_path: Path, imported: None
+) -> None:
+    """p8, Nota 2: a build bonus gives its goods once when the card is built. A card the data gives
+    none gains nothing from it; one whose bonus the data records as unknown is no bonus of none:
+    building it is refused with the data's why, and an engine that assumes the bonus gets it."""
+    from civrules_runtime_imperial_settlers import Assumptions
+
+    house = _built(tmp_path, "is-unknown-bonus", UNKNOWN_BONUS)
+    with pytest.raises(UnknownFactError) as refused:
+        house.build_gains("romans", "com008")
+    assert str(refused.value) == "the sources do not give the build bonus of 'com008': drawn from a bag at the table"
+    assert refused.value.field == "cards[com008].build_bonus"
+    assert house.build_gains("romans", "com002") == {}  # no bonus in the data: none
+    assumed = house.assuming(Assumptions(card_build_bonuses={"com008": ["gold"]}, why="we drew gold"))
+    assert assumed.build_gains("romans", "com008") == {"gold": 1, "stone": 1}  # its production, and the bonus
+    with pytest.raises(UnknownFactError, match=r"^the sources do not give the build bonus of 'com008': drawn"):
+        house.assuming(Assumptions(why="nothing assumed")).build_gains("romans", "com008")

@@ -39,7 +39,7 @@ from civrules.model import Unknown
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
 FAMILY_RUNTIME = family_runtime_package(FAMILY.id)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
-FAMILY_RUNTIME_VERSION = "2.1.0"
+FAMILY_RUNTIME_VERSION = "2.2.0"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",
@@ -86,8 +86,8 @@ COLLECTION_TABLES = {
     "general_rules": ("GENERAL_RULES",),
 }
 HELPER_NAMES = (
-    "board_score", "can_pay", "canonical_id", "card_of", "deck", "missing_to_pay", "production", "raze_price",
-    "require_complete", "solo_achievement", "worker_exchange", "assuming",
+    "board_score", "build_gains", "can_pay", "canonical_id", "card_of", "deck", "missing_to_pay", "production",
+    "raze_price", "require_complete", "solo_achievement", "worker_exchange", "assuming",
 )  # fmt: skip
 ERROR_NAMES = ("DraftRulesetError", "UnknownFactError", "UnknownIdError")
 
@@ -598,6 +598,7 @@ def _examples(ruleset: ImperialSettlersRuleset) -> dict[str, Any]:
     """Worked examples for the helpers' docstrings, computed by the compiler (doctests check them)."""
     from civrules.families.imperial_settlers.rules import (
         board_score,
+        build_gains,
         can_pay,
         raze_price,
         solo_achievement,
@@ -627,6 +628,21 @@ def _examples(ruleset: ImperialSettlersRuleset) -> dict[str, Any]:
         out["solo"] = (45, solo_achievement(ruleset, 45).id)
     except LookupError:
         out["solo"] = None
+    # p8: a production location gives its production at once when built (a faction's first)
+    built = next(
+        (
+            (faction.id, card.id)
+            for card in ruleset.cards
+            if card.kind == "production" and isinstance(card.production, tuple)
+            for faction in ruleset.factions
+            if card.deck == faction.deck
+        ),
+        None,
+    )
+    try:
+        out["build"] = (*built, dict(sorted(build_gains(ruleset, *built).items()))) if built else None
+    except LookupError:
+        out["build"] = None
     first = next(iter(ruleset.decks), None)
     out["deck"] = (first.id, len(expanded_decks(ruleset)[first.id])) if first is not None else None
     return out

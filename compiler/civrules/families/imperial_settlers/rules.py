@@ -112,10 +112,51 @@ def production(
             continue
         if card.production is None or isinstance(card.production, Unknown):
             raise LookupError(f"what {card.id} produces is unknown")
-        if isinstance(card.production, Counted):
-            counted = samurai if card.production.per == "samurai" else colours[card.production.colour or ""]
-            total[card.production.each] += min(counted, card.production.at_most)
-            total += Counter(card.production.plus)
-        else:
-            total += Counter(card.production)
+        total += _given(card.production, colours, samurai)
+    return +total
+
+
+def _given(gives: tuple[str, ...] | Counted, colours: Counter[str], samurai: int) -> Counter[str]:
+    """What a production or a build bonus gives in an empire of ``colours`` locations of each
+    colour (the giving card counted) and ``samurai`` Samurai."""
+    if not isinstance(gives, Counted):
+        return Counter(gives)
+    counted = samurai if gives.per == "samurai" else colours[gives.colour or ""]
+    return Counter({gives.each: min(counted, gives.at_most)}) + Counter(gives.plus)
+
+
+def build_gains(
+    ruleset: ImperialSettlersRuleset,
+    faction_id: str,
+    card_id: str,
+    locations: Iterable[str] = (),
+    samurai: int = 0,
+) -> Counter[str]:
+    """What building ``card_id`` gives at once (p8, Notas 1-3): a production location's production,
+    the build bonus, or both; a gain per location of a colour counts ``locations`` and the card
+    itself (p11, p15), one per Samurai counts ``samurai``.
+
+    Raises KeyError for a faction or card the ruleset does not have, LookupError where what the
+    card gives is unknown."""
+    if ruleset.factions.get(faction_id) is None:
+        raise KeyError(faction_id)
+    card = ruleset.cards.get(card_id)
+    if card is None:
+        raise KeyError(card_id)
+    empire = [card]
+    for location in locations:
+        built = ruleset.cards.get(location)
+        if built is None:
+            raise KeyError(location)
+        empire.append(built)
+    colours = Counter(colour for built in empire for colour in set(built.colours))
+    total: Counter[str] = Counter()
+    if card.kind == "production":
+        if card.production is None or isinstance(card.production, Unknown):
+            raise LookupError(f"what {card.id} produces is unknown")
+        total += _given(card.production, colours, samurai)
+    if isinstance(card.build_bonus, Unknown):
+        raise LookupError(f"the build bonus of {card.id} is unknown")
+    if card.build_bonus is not None:
+        total += _given(card.build_bonus, colours, samurai)
     return +total

@@ -34,7 +34,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from .records import Action, Card, Faction, FactionRule, Good, Scoring, SoloLevel
+    from .records import Action, Card, CountedGoods, Faction, FactionRule, Good, Scoring, SoloLevel, UnknownFact
 
 
 def known(table: Mapping[str, object], key: str, what: str) -> str:
@@ -233,34 +233,29 @@ def solo_achievement(levels: tuple[SoloLevel, ...] | None, score: int) -> SoloLe
     return reached
 
 
-def production(
+def _empire(
     factions: Mapping[str, Faction],
     cards: Mapping[str, Card],
     goods: Mapping[str, Good],
     faction: str,
+    locations: Iterable[str],
+    samurai: int,
     deals: Iterable[str] = (),
-    locations: Iterable[str] = (),
-    samurai: int = 0,
-) -> Mapping[str, int]:
-    """The goods a player collects in a production phase (p6): the faction board's, one good per
-    deal, and what each production location of the empire gives; a read-only FrozenMap by good id.
-
-    ``locations`` are the locations of the player's empire, of every kind: the production
-    locations among them produce, and every one counts for a production that gives goods per
-    location of a colour (the producing card itself included, p11 and p15). ``samurai`` are the
-    player's Samurai, for a production per Samurai (p14); a Samurai guards a faction location, as
-    many on each as the faction's `samurai` rule lets one hold (``at_most_per_location``, p11), so
-    the empire's faction locations bound them. The faction,
-    the deals, the locations and the Samurai are checked before what any of them produces is
-    looked up."""
-    collection(deals, "deals")
-    collection(locations, "locations")
+    listed: str = "locations",
+) -> tuple[Faction, dict[str, int], list[tuple[str, Card]], dict[str, int]]:
+    """A player's empire, checked: the faction's record, the goods of its ``deals``, its
+    ``locations`` with their cards, and how many of them are of each colour (a card of several
+    colours counts once for each, p11). ``locations`` are common cards and the faction's own deck's,
+    each listed no more times than it has copies (``listed`` names them in the error); ``samurai``
+    none for a faction without the `samurai` special rule, else no more than its faction locations
+    hold (the rule's ``at_most_per_location`` on each, p11). Every id is checked before the
+    Samurai, and all of it before a caller looks up what anything gives."""
     record = factions[known(factions, faction, "faction")]
     dealt = counted(deals, goods)
     built = [(location, cards[known(cards, location, "card")]) for location in locations]
     at_most(
         [location for location, _ in built],
-        "locations",
+        listed,
         lambda location: cards[location].copies,
         lambda most: f"the game has {copies(most)} of it (Card.copies)",
     )
@@ -279,23 +274,96 @@ def production(
         own = sum(1 for _, card in built if card.deck is not None and str(card.deck) == str(record.deck))
         rule = f"Samurai: at most {most} on each of the empire's {own} faction locations; {why}"
         within(samurai, "samurai", 0, None if most is None else own * most, rule)
+    of_colour: dict[str, int] = {}
+    for _, card in built:
+        for colour in set(card.colours):
+            of_colour[colour] = of_colour.get(colour, 0) + 1
+    return record, dealt, built, of_colour
+
+
+def _given(gives: tuple[str, ...] | CountedGoods, samurai: int, of_colour: Mapping[str, int]) -> tuple[str, ...]:
+    """The goods a production or a build bonus gives in an empire of ``of_colour`` locations of each
+    colour (the giving card among them) and ``samurai`` Samurai (p11, p14, p15)."""
+    if isinstance(gives, tuple):
+        return gives
+    return gives.given(samurai if gives.per == "samurai" else of_colour.get(str(gives.colour), 0))
+
+
+def _add(total: dict[str, int], goods: Iterable[str]) -> None:
+    for good in goods:
+        total[good] = total.get(good, 0) + 1
+
+
+def production(
+    factions: Mapping[str, Faction],
+    cards: Mapping[str, Card],
+    goods: Mapping[str, Good],
+    faction: str,
+    deals: Iterable[str] = (),
+    locations: Iterable[str] = (),
+    samurai: int = 0,
+) -> Mapping[str, int]:
+    """The goods a player collects in a production phase (p6): the faction board's, one good per
+    deal, and what each production location of the empire gives; a read-only FrozenMap by good id.
+
+    ``locations`` are the locations of the player's empire, of every kind: the production
+    locations among them produce, and every one counts for a production that gives goods per
+    location of a colour (the producing card itself included, p11 and p15). ``samurai`` are the
+    player's Samurai, for a production per Samurai (p14); a Samurai guards a faction location, as
+    many on each as the faction's `samurai` rule lets one hold (``at_most_per_location``, p11), so
+    the empire's faction locations bound them. The faction, the deals, the locations and the
+    Samurai are checked (:func:`_empire`) before what any of them produces is looked up."""
+    collection(deals, "deals")
+    collection(locations, "locations")
+    record, dealt, built, of_colour = _empire(factions, cards, goods, faction, locations, samurai, deals)
     if record.production is None:
         raise not_given(f"what the {faction!r} board produces", f"factions[{faction}].production")
     total = counted(record.production)
     for good, amount in dealt.items():
         total[good] = total.get(good, 0) + amount
-    of_colour: dict[str, int] = {}
-    for _, card in built:
-        for colour in set(card.colours):
-            of_colour[colour] = of_colour.get(colour, 0) + 1
     for location, card in built:
         if card.kind != "production":
             continue  # it counts for its colour, and produces nothing itself
-        given = card.production
-        if given is None:
+        if card.production is None:
             raise not_given(f"what {location!r} produces", f"cards[{card.id}].production")
-        if not isinstance(given, tuple):  # goods per location of a colour, or per Samurai
-            given = given.given(samurai if given.per == "samurai" else of_colour.get(str(given.colour), 0))
-        for good in given:
-            total[good] = total.get(good, 0) + 1
+        _add(total, _given(card.production, samurai, of_colour))
+    return FrozenMap(dict(sorted(total.items())))
+
+
+def build_gains(
+    factions: Mapping[str, Faction],
+    cards: Mapping[str, Card],
+    goods: Mapping[str, Good],
+    faction: str,
+    card: str,
+    locations: Iterable[str] = (),
+    samurai: int = 0,
+    unknown: Iterable[UnknownFact] = (),
+) -> Mapping[str, int]:
+    """The goods a player gains at once when building ``card`` into an empire holding
+    ``locations`` (p8, "Construir um local"): a production location's production (Nota 1), the
+    card's build bonus, given once (Nota 2), and both where a production location has a build bonus
+    (Nota 3); a read-only FrozenMap by good id, empty for a card that gives nothing when built.
+
+    A gain per location of a colour counts the empire's locations of that colour and the card
+    built, where its colour matches (p11 "Esclarecimentos gerais", p15 "Lembre-se"); a gain per
+    Samurai counts ``samurai``. The empire is checked as :func:`production` checks it, the card
+    built in it (the faction's, its copies, the Samurai its faction locations hold), before what
+    the card gives is looked up. A card without a build bonus gives none, unless ``unknown`` (the
+    package's UNKNOWN_FACTS) records its bonus as unknown: then UnknownFactError, with the data's why."""
+    collection(locations, "locations")
+    empire = (*locations, card)  # the card counts as built: for its colour, its copies, its deck
+    _, _, built, of_colour = _empire(factions, cards, goods, faction, empire, samurai, listed="locations and card")
+    record = built[-1][1]
+    total: dict[str, int] = {}
+    if record.kind == "production":
+        if record.production is None:
+            raise not_given(f"what {card!r} produces", f"cards[{record.id}].production")
+        _add(total, _given(record.production, samurai, of_colour))
+    if record.build_bonus is not None:
+        _add(total, _given(record.build_bonus, samurai, of_colour))
+    else:
+        missing = not_given(f"the build bonus of {card!r}", f"cards[{record.id}].build_bonus", unknown)
+        if missing.reason is not None:  # recorded unknown; else the card has none
+            raise missing
     return FrozenMap(dict(sorted(total.items())))

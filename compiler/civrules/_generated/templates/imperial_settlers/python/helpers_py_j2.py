@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "458b7cc28b662917fc02aa93f2083c90e7f99841bde416633b114eff1fe8417e"
+SOURCE_SHA256 = "1b5d1230c9db7332a5f69cfef03b3f12484d9a2d9b74d4c07c43c460ad16180a"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'helpers.py.j2'
@@ -80,7 +80,17 @@ def root(context, missing=missing):
         yield ')\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'workers'), 1))
         yield '\n'
-    yield '    """\n    return logic.worker_exchange(data.ACTIONS, workers)\n\n\ndef production(\n    faction: FactionIdName,\n    deals: Iterable[GoodIdName] = (),\n    locations: Iterable[CardIdName] = (),\n    samurai: int = 0,\n) -> Mapping[str, int]:\n    """The goods a player collects in a production phase (p6): the faction board\'s, one good per\n    deal (the deals\' goods), and each production location\'s. ``locations`` are the locations of\n    the empire, of every kind (cards by id: common cards and the faction\'s own deck): the production\n    locations among them produce, and all count for a production per location of a colour, the\n    producing card itself included (p11, p15); ``samurai`` the player\'s Samurai, for a production\n    per Samurai (p14), on the empire\'s faction locations as many on each as the faction\'s `samurai`\n    rule lets one hold (FactionRule.at_most_per_location, p11). OutOfDomainError for another\n    faction\'s card, a card listed more times than it has copies, more Samurai than the faction\n    locations hold, or any Samurai for a faction without the `samurai` special rule."""\n    return logic.production(data.FACTIONS, data.CARDS, data.GOODS, faction, deals, locations, samurai)\n\n\ndef board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:\n    """The final score (p7): ``vp`` scored during the game plus the VP of each location.\n    OutOfDomainError for more common locations than the common deck has cards, or more faction\n    locations than a faction deck has.\n'
+    yield '    """\n    return logic.worker_exchange(data.ACTIONS, workers)\n\n\ndef production(\n    faction: FactionIdName,\n    deals: Iterable[GoodIdName] = (),\n    locations: Iterable[CardIdName] = (),\n    samurai: int = 0,\n) -> Mapping[str, int]:\n    """The goods a player collects in a production phase (p6): the faction board\'s, one good per\n    deal (the deals\' goods), and each production location\'s. ``locations`` are the locations of\n    the empire, of every kind (cards by id: common cards and the faction\'s own deck): the production\n    locations among them produce, and all count for a production per location of a colour, the\n    producing card itself included (p11, p15); ``samurai`` the player\'s Samurai, for a production\n    per Samurai (p14), on the empire\'s faction locations as many on each as the faction\'s `samurai`\n    rule lets one hold (FactionRule.at_most_per_location, p11). OutOfDomainError for another\n    faction\'s card, a card listed more times than it has copies, more Samurai than the faction\n    locations hold, or any Samurai for a faction without the `samurai` special rule."""\n    return logic.production(data.FACTIONS, data.CARDS, data.GOODS, faction, deals, locations, samurai)\n\n\ndef build_gains(\n    faction: FactionIdName,\n    card: CardIdName,\n    locations: Iterable[CardIdName] = (),\n    samurai: int = 0,\n) -> Mapping[str, int]:\n    """The goods a player gains at once when building ``card`` into an empire holding\n    ``locations`` (p8, "Construir um local"): a production location gives its production (Nota 1),\n    a build bonus its goods once (Nota 2), a production location with a build bonus both (Nota 3);\n    empty where the card gives nothing when built. A gain per location of a colour counts the\n    empire\'s locations of that colour and the card itself where its colour matches (p11,\n    "Esclarecimentos gerais"; p15, "Lembre-se"); a gain per Samurai counts ``samurai``. The\n    empire, the card built in it, is checked as production() checks one: OutOfDomainError for\n    another faction\'s card, more copies than the game has, more Samurai than its faction\n    locations hold. UnknownFactError, with the data\'s why, where what the card gives is unknown.\n'
+    if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'build'):
+        pass
+        yield '\n    >>> dict(build_gains("'
+        yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'build'), 0))
+        yield '", "'
+        yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'build'), 1))
+        yield '"))\n    '
+        yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'build'), 2))
+        yield '\n'
+    yield '    """\n    return logic.build_gains(\n        data.FACTIONS, data.CARDS, data.GOODS, faction, card, locations, samurai, data.UNKNOWN_FACTS\n    )\n\n\ndef board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:\n    """The final score (p7): ``vp`` scored during the game plus the VP of each location.\n    OutOfDomainError for more common locations than the common deck has cards, or more faction\n    locations than a faction deck has.\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'score'):
         pass
         yield '\n    >>> board_score('
@@ -107,4 +117,4 @@ def root(context, missing=missing):
     yield '.assumptions import assuming as view\n\n    return view(package, assumptions)\n'
 
 blocks = {}
-debug_info = '1=17&12=19&13=21&14=23&22=25&23=27&24=29&51=31&53=34&54=36&73=39&75=42&76=46&78=48&79=51&80=55&91=58&93=61&94=63&102=66&104=69&105=71&133=74&135=77&136=83&144=86&146=89&147=91&158=94&159=96'
+debug_info = '1=17&12=19&13=21&14=23&22=25&23=27&24=29&51=31&53=34&54=36&73=39&75=42&76=46&78=48&79=51&80=55&91=58&93=61&94=63&102=66&104=69&105=71&144=74&146=77&147=81&159=84&161=87&162=93&170=96&172=99&173=101&184=104&185=106'
