@@ -15,10 +15,11 @@ from types import ModuleType
 import pytest
 
 from civrules.emit.export import export_ruleset
+from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
 from civrules.families.imperial_settlers.package import render_package
-from civrules.pipeline import analyse, derived_facts
+from civrules.pipeline import Analysis, analyse, derived_facts
 from tests.conftest import REPO
-from tests.rulefiles import CachedWorkspace
+from tests.rulefiles import CachedWorkspace, shipped_analysis
 
 GENERATED = REPO / "generated" / "python"
 if str(GENERATED) not in sys.path:
@@ -30,13 +31,20 @@ from civrules_runtime import OutOfDomainError, UnknownFactError  # noqa: E402 - 
 VARIANTS = ("is_two_samurai", "is_unknown_bonus")
 
 
-def _built(tmp_path: Path, ruleset_id: str, overlay: str) -> ModuleType:
-    """The package of a variant of imperial-settlers with ``overlay``, rendered in this process and
-    imported under its own name from ``tmp_path``."""
+def _analysed(ruleset_id: str, overlay: str) -> Analysis:
+    """The analysis of a variant of imperial-settlers with ``overlay``, over the shipped rules."""
     manifest = f'kind: ruleset\nid: {ruleset_id}\nname: "{ruleset_id}"\nextends: imperial-settlers\noverlay:\n{overlay}'
     workspace = CachedWorkspace({f"rulesets/{ruleset_id}.yaml": manifest})
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
     assert analysis.ok and analysis.model is not None and analysis.resolved is not None, analysis.diagnostics
+    return analysis
+
+
+def _built(tmp_path: Path, ruleset_id: str, overlay: str) -> ModuleType:
+    """The package of a variant of imperial-settlers with ``overlay``, rendered in this process and
+    imported under its own name from ``tmp_path``."""
+    analysis = _analysed(ruleset_id, overlay)
+    assert analysis.model is not None and analysis.resolved is not None
     exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
     for relative, content in render_package(analysis.model, exported).items():  # type: ignore[arg-type]
         (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
@@ -100,6 +108,28 @@ def test_the_samurai_on_a_location_are_the_data_s_number_and_a_variant_changes_i
     assert guarded - Counter(house.production("japanese", locations=empire)) == {"vp": 2}
     with pytest.raises(OutOfDomainError, match=r"samurai=3 .*: 0 to 2$"):
         house.production("japanese", locations=["jap009", "com025"], samurai=3)
+
+
+def test_the_faction_boards_sheet_prints_the_samurai_rule_s_number() -> None:
+    """The sheet gives the rule's number from the data, not from its words, so a variant that
+    changes it changes what players read."""
+    from civrules.emit.sheets.common import PAPERS, page_for
+    from civrules.emit.sheets.registry import Source
+    from civrules.families.imperial_settlers.sheets.boards import build
+
+    def samurai_rule(overlay: str | None) -> str:
+        model = (
+            shipped_analysis("imperial-settlers").model
+            if overlay is None
+            else _analysed("is-two-samurai", overlay).model
+        )
+        assert isinstance(model, ImperialSettlersRuleset)
+        sheet = build(Source(model, page_for(PAPERS["a4"], False)))
+        japanese = next(faction for faction in sheet["factions"] if faction["name"] == "Japoneses")
+        return str(next(text for text, _ in japanese["rules"] if "as Samurai" in text))
+
+    assert samurai_rule(None).endswith(" At most 1 on each location.")
+    assert samurai_rule(TWO_SAMURAI).endswith(" At most 2 on each location.")
 
 
 def test_a_ruleset_whose_factions_have_no_samurai_rule_prices_no_samurai(tmp_path: Path, imported: None) -> None:

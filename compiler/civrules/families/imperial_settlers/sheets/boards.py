@@ -8,7 +8,7 @@ from typing import Any
 
 from civrules.emit.sheets.common import Notes, row_citation
 from civrules.emit.sheets.registry import Source, sheet
-from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
+from civrules.families.imperial_settlers.model import ImperialSettlersRuleset, SpecialRule
 from civrules.families.imperial_settlers.sheets.words import goods_text
 
 
@@ -35,9 +35,17 @@ def build(source: Source[ImperialSettlersRuleset]) -> Mapping[str, Any]:
                 "deck": deck.display_name if deck is not None else faction.deck,
                 "custom": custom.display_name if custom is not None else None,
                 "cards": sum(copies for _, copies in cards),
-                "rules": [(rule.text, "") for rule in faction.special_rules],
+                "rules": [(_rule_text(rule), "") for rule in faction.special_rules],
                 "rule": row_citation(faction),
                 "mark": source.changed("factions", faction.id),
             }
         )
     return {"factions": factions, "notes": notes.listed()}
+
+
+def _rule_text(rule: SpecialRule) -> str:
+    """A special rule in the data's words, and the most pieces it lets one location hold where it
+    writes that number (the Samurai, p11), so a variant that changes the number changes the sheet."""
+    if rule.at_most_per_location is None:
+        return rule.text
+    return f"{rule.text} At most {rule.at_most_per_location} on each location."
