@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed
 WORKERS ?= $(shell $(PYTHON) -c 'import os; print((os.cpu_count() or 1) + 1)' 2>/dev/null || echo auto)
 
 .PHONY: all setup setup-browser validate build build-check test test-slow lint typecheck pytest check bench \
-	bench-record bench-check clean validators templates settings reference diagnostics release provenance provenance-check
+	bench-record bench-check clean validators templates settings runtimes reference diagnostics release provenance provenance-check
 
 all: validate build
 	@echo "civrules is installed in $(VENV): type '. $(VENV)/bin/activate' to put civrules on this shell's PATH (or run $(BIN)/civrules)"
@@ -104,6 +104,12 @@ templates: $(STAMP)
 # The typed records of SETTINGS (each family runtime's settings.py), regenerated after a schema changes.
 settings: $(STAMP)
 	cd compiler && ../$(BIN)/python -m tools.settings
+
+# The ledger of the runtimes' releases (compiler/tools/runtimes.json: each runtime's version and the digest
+# of its distribution), recorded after a runtime's version is stepped; it refuses a runtime whose files
+# changed under its recorded version (tests/generated/test_distributions.py fails until then).
+runtimes: $(STAMP)
+	cd compiler && ../$(BIN)/python -m tools.runtimes
 
 # docs/reference.md (and the ruleset schema's overlay types), regenerated after a schema, a family's
 # settings or a check's documentation changes; `--check` (tests/generated/test_reference.py) writes nothing.

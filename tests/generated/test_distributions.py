@@ -182,3 +182,28 @@ def test_each_runtime_says_the_version_its_distribution_has(pyproject: Path) -> 
         and isinstance(node.value, ast.Constant)
     ]
     assert said == [version]
+
+
+def test_no_runtime_holds_other_files_under_a_version_it_was_released_with() -> None:
+    """Each runtime distribution civrules ships is the one the ledger records for its version
+    (tools/runtimes.py): a new shared runtime moved every family runtime's requirement on it while
+    their versions stayed, two distributions under one name and version, which pip never reinstalls."""
+    from tools.runtimes import current, problems, read_ledger
+
+    assert [problem for _, problem in problems(read_ledger(), current())] == []
+
+
+def test_the_ledger_asks_for_a_step_where_files_changed_under_a_version_and_a_record_where_one_is_new() -> None:
+    from tools.runtimes import RECORD, STEP, problems
+
+    released = {"civrules_runtime": {"version": "2.1.0", "digest": "a"}, "gone": {"version": "1.0.0", "digest": "g"}}
+    now = {
+        "civrules_runtime": {"version": "2.1.0", "digest": "b"},  # changed, version kept
+        "civrules_runtime_x": {"version": "1.0.0", "digest": "x"},  # new
+    }
+    found = problems(released, now)
+    assert [asks for asks, _ in found] == [STEP, RECORD, RECORD]
+    assert "civrules_runtime 2.1.0" in found[0][1] and "step its version" in found[0][1]
+    assert problems(released, {**now, "civrules_runtime": {"version": "2.2.0", "digest": "b"}})[0][0] == RECORD
+    same = {"civrules_runtime": {"version": "2.1.0", "digest": "a"}}
+    assert problems(same, same) == []

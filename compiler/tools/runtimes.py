@@ -1,0 +1,129 @@
+"""The ledger of the runtime distributions' releases: each runtime's version and the digest of what
+its distribution holds at that version (``tools/runtimes.json``).
+
+A runtime's version is written by hand (``__version__`` of the shared runtime and of each family's),
+and what its distribution holds is not only that code: its ``pyproject.toml`` requires the shared
+runtime of the version civrules ships, so a new minor shared runtime changed every family runtime's
+metadata under an unchanged version. Two distributions of one name and version that differ are what
+a package index refuses and what ``pip`` never reinstalls: an engine kept the old one. The ledger
+makes that a test failure (tests/generated/test_distributions.py) instead of a release::
+
+    cd compiler && python -m tools.runtimes          # record each runtime's version and digest
+    cd compiler && python -m tools.runtimes --check  # exit 1 if one changed under its recorded version
+
+Recording refuses a runtime whose files changed while its version did not: step the version first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+#: Where the ledger lives, beside this tool.
+LEDGER = Path(__file__).resolve().parent / "runtimes.json"
+
+
+def distributions() -> dict[str, Mapping[str, bytes]]:
+    """Every runtime distribution civrules ships, by its import package: the shared runtime and each
+    registered family's, as ``build`` writes them (files by path relative to ``generated/python/``)."""
+    from civrules.emit.packaging import RUNTIME, family_runtime_package
+    from civrules.emit.runtimes import render_core_runtime
+    from civrules.families import families
+
+    found: dict[str, Mapping[str, bytes]] = {RUNTIME: render_core_runtime()}
+    for family in families().values():
+        hook: Callable[[], Mapping[str, bytes]] | None = family.hook("runtime")
+        if hook is not None:
+            found[family_runtime_package(family.id)] = hook()
+    return dict(sorted(found.items()))
+
+
+def version_of(files: Mapping[str, bytes]) -> str:
+    """The version a distribution's ``pyproject.toml`` declares."""
+    import tomllib
+
+    (path,) = [path for path in files if path.endswith("/pyproject.toml")]
+    return str(tomllib.loads(files[path].decode("utf-8"))["project"]["version"])
+
+
+def digest(files: Mapping[str, bytes]) -> str:
+    """The SHA-256 of a distribution's files: each path and its bytes, in the order of the paths."""
+    hashed = hashlib.sha256()
+    for path in sorted(files):
+        content = files[path]
+        hashed.update(f"{path}\0{len(content)}\0".encode())
+        hashed.update(content)
+    return hashed.hexdigest()
+
+
+def current() -> dict[str, dict[str, str]]:
+    """Each runtime's version and digest as civrules ships it now."""
+    return {name: {"version": version_of(files), "digest": digest(files)} for name, files in distributions().items()}
+
+
+def read_ledger(path: Path = LEDGER) -> dict[str, dict[str, str]]:
+    loaded = json.loads(path.read_text(encoding="utf-8"))
+    return {str(name): {str(k): str(v) for k, v in entry.items()} for name, entry in loaded.items()}
+
+
+#: What a difference between the ledger and the runtimes asks for: stepping a version (recording
+#: cannot help), or recording a release.
+STEP, RECORD = "step", "record"
+
+
+def problems(recorded: Mapping[str, Mapping[str, str]], now: Mapping[str, Mapping[str, str]]) -> list[tuple[str, str]]:
+    """What differs between the ledger and the runtimes as shipped, each what it asks for (STEP or
+    RECORD) and a sentence saying so: a runtime whose files changed under its recorded version (step
+    it), and a version or a runtime the ledger does not hold yet (record it)."""
+    found: list[tuple[str, str]] = []
+    for name, entry in now.items():
+        before = recorded.get(name)
+        if before is None:
+            missing = f"{name} {entry['version']} is not in the ledger: record it (python -m tools.runtimes)"
+            found.append((RECORD, missing))
+        elif before["version"] == entry["version"] and before["digest"] != entry["digest"]:
+            found.append(
+                (
+                    STEP,
+                    f"{name} {entry['version']} holds other files than the release the ledger records under that "
+                    "version: step its version (its __version__), rebuild, then record it (python -m tools.runtimes)",
+                )
+            )
+        elif before["version"] != entry["version"]:
+            found.append(
+                (
+                    RECORD,
+                    f"{name} is {entry['version']}, the ledger records {before['version']}: record the new release "
+                    "(python -m tools.runtimes)",
+                )
+            )
+    found.extend(
+        (RECORD, f"{name} is in the ledger but civrules ships no such runtime: record (python -m tools.runtimes)")
+        for name in recorded
+        if name not in now
+    )
+    return found
+
+
+def main(argv: list[str]) -> int:
+    now = current()
+    recorded = read_ledger() if LEDGER.exists() else {}
+    found = problems(recorded, now)
+    if "--check" in argv:
+        for _, problem in found:
+            print(problem, file=sys.stderr)
+        return 1 if found else 0
+    unstepped = [problem for asks, problem in found if asks == STEP]
+    if unstepped:
+        for problem in unstepped:
+            print(problem, file=sys.stderr)
+        return 1
+    LEDGER.write_text(json.dumps(now, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
