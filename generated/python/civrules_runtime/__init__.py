@@ -7,11 +7,11 @@ The errors every package raises, the record base each family's records are built
 :class:`OrderedFrozenSet` (their sets of ids, iterated in a fixed order), and
 :class:`RulesetPackageBase`, the protocol of the names every package has whatever its family.
 Each family has a runtime of its own with its records, vocabularies, rule logic, typed settings
-(``settings``) and ``RulesetPackage`` protocol: the Advanced Civilization family's is
-``civrules_runtime_advanced_civilization``.
+(``settings``) and ``RulesetPackage`` protocol: ``civrules_runtime_<family>``.
 
-Those names lived here until the runtime was split by family; for this round they are still
-importable from here (loaded from the family's runtime on first use: import them from there).
+The names of the first family's runtime lived here until the runtime was split by family; for
+this round they are still importable from here (loaded from that runtime on first use: import them
+from there).
 Names are loaded on first use: an engine that only needs the errors pays for nothing else.
 """
 
@@ -212,7 +212,7 @@ _MOVED = frozenset(
     )
 )
 
-__version__ = "2.10.0"
+__version__ = "2.11.0"
 
 __all__ = [
     "AbilityAction",

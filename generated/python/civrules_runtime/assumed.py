@@ -40,7 +40,7 @@ def pairs(
 ) -> tuple[tuple[str, V], ...]:
     """An assumption by id, as the record holds it: ``values`` (a mapping, or the pairs a record
     holds: ``replace``) as pairs sorted by id, each value checked by ``check`` (given the value and
-    its name, ``field['law']``). None is no assumption; a string, a number or a list that is no
+    its name, ``field['a']``). None is no assumption; a string, a number or a list that is no
     mapping is NotACollectionError naming ``field`` (a mapping of ``what``)."""
     if values is None:
         return ()
@@ -49,7 +49,7 @@ def pairs(
         raise refused
     try:
         found = dict(values)
-    except (TypeError, ValueError):  # no mapping, nor pairs: dict(5), dict(["law"])
+    except (TypeError, ValueError):  # no mapping, nor pairs: dict(5), dict(["a"])
         raise refused from None
     checked = [(key, check(value, f"{field}[{key!r}]")) for key, value in found.items()]
     return tuple(sorted(checked, key=_by_id))

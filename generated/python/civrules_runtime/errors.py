@@ -31,7 +31,7 @@ class UnknownFactError(LookupError):
     data's why; a fact the ruleset leaves out (an optional field a variant or a house ruleset does
     not write, a rule its family has not) is one "this ruleset does not give", and ``reason`` is
     None. ``what`` names the fact in words, ``field`` where the data holds it
-    (``cards[law].cost``, ``hand_limit.commodity_cards``); both are None for an error made
+    (``items[a].cost``, ``limits.per_player``); both are None for an error made
     otherwise."""
 
     what: str | None
@@ -63,7 +63,7 @@ class DraftRulesetError(RuntimeError):
 
 
 class NotACollectionError(TypeError):
-    """A single string where a collection of ids belongs (``purchase_cost("law", ...)``): a string
+    """A single string where a collection of ids belongs (``price("a", ...)``): a string
     is iterable, but its letters are not ids. Also a value that is no collection at all
     (``purchase_cost(5, ...)``)."""
 
@@ -82,8 +82,8 @@ def collection(value: object, parameter: str) -> None:
 
 
 class OutOfDomainError(ValueError):
-    """An argument a rule is not defined for (a negative count of cities, a set larger than the
-    good's cards, a space off the track): the message names the value and the rule's domain."""
+    """An argument a rule is not defined for (a negative count, a set larger than the pieces the
+    game has of it, a space off the track): the message names the value and the rule's domain."""
 
 
 def within(value: object, name: str, low: int = 0, high: int | None = None, rule: str = "") -> int:
@@ -107,9 +107,9 @@ def flag(value: object, name: str) -> bool:
 def at_most(ids: Iterable[T], parameter: str, copies: Callable[[T], int | None], why: Callable[[int], str]) -> list[T]:
     """``ids`` as a list when none is listed more times than the game has of it (``copies(id)``;
     None: the sources do not give a bound); OutOfDomainError naming the first listed once too often
-    otherwise, and ``why(most)`` the bound ("the game has 1 copy of it (Card.copies)"). A collection
-    of game objects is no multiset: one card held counted twice gave a discount, a row of the
-    pyramid, a credit the game cannot give. An unhashable value is left to the caller, which
+    otherwise, and ``why(most)`` the bound ("the game has 1 copy of it (Piece.copies)"). A collection
+    of game objects is no multiset: one piece held counted twice gave twice what it gives
+    once, which the game cannot give. An unhashable value is left to the caller, which
     refuses it as no id (check the ids first: UnknownIdError comes before this)."""
     listed = list(ids)
     seen: dict[object, int] = {}
@@ -126,7 +126,7 @@ def at_most(ids: Iterable[T], parameter: str, copies: Callable[[T], int | None],
 
 def once_each(ids: Iterable[T], parameter: str, why: str) -> list[T]:
     """``ids`` as a list when none is listed twice (:func:`at_most` with a bound of one): ``why``
-    says why one is the most ("a player holds one card of each technology")."""
+    says why one is the most ("a player holds one piece of each")."""
     return at_most(ids, parameter, lambda _: 1, lambda _: why)
 
 
@@ -211,16 +211,16 @@ def _spelling(table: Mapping[str, object]) -> tuple[dict[int, list[str]], str]:
 def not_given(
     what: str, field: str, unknown: Iterable[UnknownFact] | Mapping[str, str] = (), hint: str = ""
 ) -> UnknownFactError:
-    """The UnknownFactError of a fact ``what`` (in words: "the hand limit") that a helper needs and
-    the data's ``field`` (``hand_limit.commodity_cards``) does not hold, worded by why it does not:
+    """The UnknownFactError of a fact ``what`` (in words: "the limit per player") that a helper needs and
+    the data's ``field`` (``limits.per_player``) does not hold, worded by why it does not:
 
-    - the data records it, or a value holding it (``cards[law]`` for ``cards[law].cost``), as
+    - the data records it, or a value holding it (``items[a]`` for ``items[a].cost``), as
       unknown, one of ``unknown`` (a package's UNKNOWN_FACTS, or their reasons by field): "the
-      sources do not give the hand limit: <the data's why>";
+      sources do not give the limit per player: <the data's why>";
     - otherwise the ruleset does not write it (a variant or a house ruleset without the optional
       field, a family without the rule), or the caller could not say (a runtime function called
       without the package's unknown facts: :class:`Told` words it again where they are known):
-      "this ruleset does not give the hand limit (hand_limit.commodity_cards)". Never "not in the
+      "this ruleset does not give the limit per player (limits.per_player)". Never "not in the
       sources", which the data does not say of a fact it leaves out.
 
     ``hint`` (what the fact decides, how an engine may supply it) is said too, before the data's why.
@@ -236,10 +236,24 @@ def not_given(
     return UnknownFactError(message, what=what, field=field, reason=reason, hint=hint)
 
 
+def reason_of(
+    field: str, unknown: Iterable[UnknownFact] | Mapping[str, str], collections: Mapping[str, str] | None = None
+) -> str | None:
+    """The data's why of ``field`` being unknown (as :func:`not_given` finds it in ``unknown``, a
+    package's UNKNOWN_FACTS or their reasons by field; ``collections``: the family logic's
+    OVERLAY_COLLECTIONS), or None where the data does not record it as unknown. For a value a
+    helper returns that a later call may refuse (an amount one of whose inputs is unknown): it
+    keeps the why of the input, which that call no longer has the package's unknown facts to find."""
+    from collections.abc import Mapping
+
+    reasons = unknown if isinstance(unknown, Mapping) else _reasons(unknown, collections)
+    return _reason(field, reasons)
+
+
 def _reasons(unknown: Iterable[UnknownFact], collections: Mapping[str, str] | None = None) -> dict[str, str]:
     """The reason of each unknown fact by the field of the resolved ruleset it leaves unknown: a
-    base file's own field as written (``cards[law].cost``, ``hand_limit``), a variant's overlay's
-    as the field it writes (``overlay.civilization_cards.patch[law].cost`` is ``cards[law].cost``:
+    base file's own field as written (``items[a].cost``, ``limits``), a variant's overlay's
+    as the field it writes (``overlay.listed_items.patch[a].cost`` is ``items[a].cost``:
     ``collections`` names the data's field of each overlay collection whose name differs)."""
     return {_resolved(fact.field, collections or {}): fact.reason for fact in unknown}
 
@@ -264,8 +278,8 @@ def _resolved(field: str, collections: Mapping[str, str]) -> str:
 
 def _reason(field: str, reasons: Mapping[str, str]) -> str | None:
     """The reason the data gives for ``field`` being unknown, or for the nearest value holding it
-    (``cards[law]``, then ``cards``), or else for the first part of it the data records as unknown
-    (``epochs[x].requirements.criteria`` leaves ``epochs[x].requirements`` unknown): None where
+    (``items[a]``, then ``items``), or else for the first part of it the data records as unknown
+    (``stages[x].requirements.criteria`` leaves ``stages[x].requirements`` unknown): None where
     none of them is recorded unknown."""
     if not reasons:
         return None

@@ -3,11 +3,11 @@
 :class:`FrozenMap` is a Python value like a frozen record: it cannot be changed, compares equal to
 any mapping of the same items, hashes by its items, and pickles and copies (``types.MappingProxyType``,
 which the tables were before, does none of the last three). A key it does not have raises
-UnknownIdError, a KeyError that names the closest key (``CARDS["potery"]``: did you mean 'pottery'?).
+UnknownIdError, a KeyError that names the closest key (``ITEMS["alpah"]``: did you mean 'alpha'?).
 
 :class:`OrderedFrozenSet` is a frozenset that iterates in the order it was made with: a frozenset of
-strings iterates in an order that changes with ``PYTHONHASHSEED`` (an engine that walks the
-neighbours of an area would not replay the same game in another process).
+strings iterates in an order that changes with ``PYTHONHASHSEED`` (an engine that walks
+such a set would not replay the same game in another process).
 """
 
 from __future__ import annotations

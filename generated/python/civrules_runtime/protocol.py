@@ -2,7 +2,7 @@
 """The public names every generated ruleset package has, whatever its family, as a protocol.
 
 A module satisfies a protocol (PEP 544). Each family's runtime extends :class:`RulesetPackageBase`
-with the tables and helpers of its games (``civrules_runtime_advanced_civilization.RulesetPackage``);
+with the tables and helpers of its games (its ``RulesetPackage``);
 an engine typed against the base reads what every package has: its identity, its version and base, how
 complete it is, its ids, settings and sources.
 """
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from .records import PlayerRange, UnknownFact
 
     #: An id where a family's protocol takes one. Each package's helpers take only its own ids (its
-    #: ``CardIdName`` ...: an id enum's member or the id as a literal), which differ from ruleset to
+    #: ``<Kind>IdName`` ...: an id enum's member or the id as a literal), which differ from ruleset to
     #: ruleset, so the protocol, written once for all of them, takes any id: an engine typed against it
     #: passes the ids it read from the package (``str``), and the package refuses one it does not have
     #: at run time (UnknownIdError).

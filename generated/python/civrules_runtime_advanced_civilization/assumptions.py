@@ -239,7 +239,7 @@ class AssumedPackage(AssumedView):
         return logic.calamity_amount(
             p.CALAMITY_EFFECTS, p.CALAMITY_MODIFIERS, p.CALAMITY_COMBINATIONS, p.CALAMITY_IMMUNITIES, self.CARDS,
             p.NATIONS, self.COMMODITIES,
-            calamity, effect, held, role, commodities, nation,
+            calamity, effect, held, role, commodities, nation, p.UNKNOWN_FACTS,
         )  # fmt: skip
 
     def effects_held(self, held: Iterable[str], kind: EffectKindName | None = None) -> tuple[Effect, ...]:

@@ -24,6 +24,7 @@ from civrules_runtime.errors import (
     flag,
     not_given,
     once_each,
+    reason_of,
     some_ids,
     unknown_id,
     within,
@@ -70,6 +71,8 @@ if TYPE_CHECKING:
     from enum import StrEnum
     from random import Random
     from typing import TypeVar
+
+    from civrules_runtime.records import UnknownFact
 
     E = TypeVar("E", bound=StrEnum)
     T = TypeVar("T")
@@ -391,7 +394,12 @@ def calamity_amount(
     role: str,
     commodities: "Mapping[str, int] | None",
     nation: str | None,
+    unknown_facts: "Iterable[UnknownFact] | Mapping[str, str]" = (),
 ) -> CalamityAmount:
+    """What ``effect`` of ``calamity`` takes from a holder of ``held`` (see the package's helper).
+    ``unknown_facts`` (the package's UNKNOWN_FACTS) give the data's why of an input left unknown
+    (the effect's amount, how the modifiers combine, a card's change) to the amount, whose ``loss``
+    refuses it later, away from the package (CalamityAmount.unknown_reason)."""
     collection(held, "held")
     side = vocabulary(Role, role, "calamity role")
     commodities = mapping(commodities, "commodities", "commodity ids to the cards held of each")
@@ -419,6 +427,8 @@ def calamity_amount(
         if found.max_per_victim is not None:
             base, all_but = found.max_per_victim, None
     unknown = found.unknown and base is None and found.per_city is None
+    # The first input left unknown, by its field: what the amount's refusal names, with its why.
+    unknown_field = f"calamities[{calamity}].{side}[{effect}].amount" if unknown else None
     # A card holder's immunity is also an `immunity` modifier of the card (check K007): counted below.
     immune = nation is not None and any(
         i.who == "nation" and i.nation == nation and i.side in (None, side) and (not i.effects or effect in i.effects)
@@ -431,6 +441,7 @@ def calamity_amount(
     ]
     if combinations[calamity].mode_unknown and len({m.card for m in relevant}) > 1:
         unknown = True  # the rules do not say how these cards' modifiers combine
+        unknown_field = unknown_field or f"calamities[{calamity}].modifier_combination.mode"
     additions = tuple(Addition(m.card, m.amount, m.per, m.adds_kind, m.adds_unit) for m in relevant if m.adds)
     change, set_to, cap, kind = 0, None, None, found.kind
     for modifier in _counted(combinations[calamity], [m for m in relevant if not m.adds], holding):
@@ -441,6 +452,7 @@ def calamity_amount(
             set_to = modifier.stated if set_to is None else min(set_to, modifier.stated)
         elif modifier.amount_unknown:
             unknown = True
+            unknown_field = unknown_field or f"calamities[{calamity}].modifiers[{modifier.card}].amount"
         elif modifier.amount is not None:
             times = 1 if modifier.per_commodity is None else (commodities or {}).get(modifier.per_commodity, 0)
             if modifier.per_any_commodity:
@@ -450,7 +462,8 @@ def calamity_amount(
             cap = modifier.cap if cap is None else min(cap, modifier.cap)
     return CalamityAmount(
         calamity, effect, side, base, all_but, change, set_to, cap, immune, kind, unknown,
-        found.per_city, limit, additions, found.alternative,
+        found.per_city, limit, additions, found.alternative, unknown_field,
+        None if unknown_field is None else reason_of(unknown_field, unknown_facts, OVERLAY_COLLECTIONS),
     )  # fmt: skip
 
 

@@ -1215,7 +1215,10 @@ class CalamityAmount(Record):
     ``base`` is the amount as written, or for a secondary victim the most one victim can be made
     to lose (``max_per_victim``); ``per_city`` an amount per city owned; ``change`` the signed sum
     of the modifiers; ``set_to`` an amount a modifier states outright; ``cap`` the most he loses;
-    ``additions`` separate losses his cards add (Military in Civil War, 30.414).
+    ``additions`` separate losses his cards add (Military in Civil War, 30.414). Where ``unknown``,
+    ``unknown_field`` is the field of the data whose unknown leaves the amount unknown (the effect's
+    amount, how the calamity's modifiers combine, a held card's change) and ``unknown_reason`` the
+    data's why, where the package's unknown facts give it (None: the caller could not say).
     """
 
     __slots__ = (
@@ -1234,6 +1237,8 @@ class CalamityAmount(Record):
         "limit",
         "additions",
         "alternative",
+        "unknown_field",
+        "unknown_reason",
     )
     __match_args__ = (
         "calamity",
@@ -1251,6 +1256,8 @@ class CalamityAmount(Record):
         "limit",
         "additions",
         "alternative",
+        "unknown_field",
+        "unknown_reason",
     )
 
     calamity: str
@@ -1270,6 +1277,8 @@ class CalamityAmount(Record):
     #: A payment the holder may make instead of suffering the effect (see CalamityAlternative):
     #: ``value`` and ``loss`` are what he loses if he does not pay.
     alternative: CalamityAlternative | None
+    unknown_field: str | None
+    unknown_reason: str | None
 
     def __init__(
         self,
@@ -1288,6 +1297,8 @@ class CalamityAmount(Record):
         limit: int | None = None,
         additions: tuple[Addition, ...] = (),
         alternative: CalamityAlternative | None = None,
+        unknown_field: str | None = None,
+        unknown_reason: str | None = None,
     ) -> None:
         _set(self, "calamity", calamity)
         _set(self, "effect", effect)
@@ -1304,6 +1315,8 @@ class CalamityAmount(Record):
         _set(self, "limit", limit)
         _set(self, "additions", additions)
         _set(self, "alternative", alternative)
+        _set(self, "unknown_field", unknown_field)
+        _set(self, "unknown_reason", unknown_reason)
 
     @property
     def value(self) -> int | None:
@@ -1337,7 +1350,9 @@ class CalamityAmount(Record):
             raise OutOfDomainError(f"{self.calamity}.{self.effect} is an amount per city: give cities=")
         field = f"calamities[{self.calamity}].{self.role}[{self.effect}].amount"
         if self.unknown and not self.immune:
-            raise not_given(f"the amount of {self.calamity}.{self.effect}", field)
+            unknown = self.unknown_field or field  # the input left unknown, not the amount it decides
+            reasons = {unknown: self.unknown_reason} if self.unknown_reason is not None else {}
+            raise not_given(f"the amount of {self.calamity}.{self.effect}", unknown, reasons, _unknown_input(unknown))
         amount = self._amount(units, cities)
         if amount is None:
             raise not_given(f"an amount of {self.calamity}.{self.effect}", field)
@@ -1381,6 +1396,17 @@ class CalamityAmount(Record):
     def _capped(self, amount: int) -> int:
         amount = max(0, amount)
         return amount if self.cap is None else min(amount, self.cap)
+
+
+def _unknown_input(field: str) -> str:
+    """What the unknown ``field`` of a calamity's data (CalamityAmount.unknown_field) decides of an
+    amount, in words: said beside the amount the sources do not give."""
+    if field.endswith(".modifier_combination.mode"):
+        return "how the modifiers of the cards held combine"
+    if ".modifiers[" in field:
+        card = field[field.index(".modifiers[") + len(".modifiers[") : field.rindex("]")]
+        return f"the change {card} makes"
+    return ""
 
 
 # --- Nations, A.S.T., turn, map ----------------------------------------------------------------

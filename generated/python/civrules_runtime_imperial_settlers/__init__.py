@@ -88,7 +88,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "2.1.0"
+__version__ = "2.2.0"
 
 __all__ = [
     "Action",

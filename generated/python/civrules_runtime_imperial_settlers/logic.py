@@ -34,7 +34,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from .records import Action, Card, Faction, Good, Scoring, SoloLevel
+    from .records import Action, Card, CountedGoods, Faction, FactionRule, Good, Scoring, SoloLevel, UnknownFact
 
 
 def known(table: Mapping[str, object], key: str, what: str) -> str:
@@ -124,14 +124,51 @@ def card_cost(cards: Mapping[str, Card], card: str) -> tuple[str, ...]:
 RAZES: Mapping[str, RazeTarget] = FrozenMap({target.value: target for target in RazeTarget})
 
 
-def raze_price(actions: Mapping[str, Action], target: str, defence: int = 0, samurai: int = 0) -> int:
+#: The id of the special rule that lets a faction guard its locations with Samurai (p11).
+SAMURAI = "samurai"
+
+
+def samurai_rule(faction: Faction) -> FactionRule | None:
+    """The faction's special rule of Samurai (:data:`SAMURAI`, the Japanese', p11), None where it
+    has none: its Samurai are none."""
+    return next((rule for rule in faction.special_rules if rule.id == SAMURAI), None)
+
+
+def _guard_bound(rules: Iterable[FactionRule]) -> tuple[int | None, str]:
+    """The most Samurai one location may hold under ``rules`` (the `samurai` rules of the factions
+    a location may be of: 0 where there are none, None where one writes no bound), and which rule
+    says so, with its citations."""
+    found = list(rules)
+    if not found:
+        return 0, f"no faction has a `{SAMURAI}` special rule"
+    cited = ", ".join(dict.fromkeys(section for rule in found for section in rule.rules))
+    said = f"the `{SAMURAI}` special rule{f', {cited}' if cited else ''}"
+    if any(rule.at_most_per_location is None for rule in found):
+        return None, said
+    return max(rule.at_most_per_location or 0 for rule in found), said
+
+
+def raze_price(
+    actions: Mapping[str, Action],
+    target: str,
+    defence: int = 0,
+    samurai: int = 0,
+    factions: Mapping[str, Faction] | None = None,
+) -> int:
     """The raze tokens a raze of ``target`` costs: the action's price, plus its extra for each
     defence token and each Samurai on the razed location (p9, p7, p11). ``target`` is a raze action
     (:data:`RAZES`): another action of the ruleset is UnknownIdError naming the raze actions, not a
-    price the sources leave out."""
+    price the sources leave out. With ``factions``, the Samurai on one location are no more than
+    the factions' `samurai` rule lets one hold (``FactionRule.at_most_per_location``, p11), and
+    none where no faction has the rule."""
     known(RAZES, target, "raze action")
     within(defence, "defence", 0, None, "defence tokens on the location")
-    within(samurai, "samurai", 0, 1, "Samurai on the location, at most 1 on each location (p11)")
+    if factions is None:
+        within(samurai, "samurai", 0, None, "Samurai on the location")
+    else:
+        guards = (rule for faction in factions.values() if (rule := samurai_rule(faction)) is not None)
+        most, why = _guard_bound(guards)
+        within(samurai, "samurai", 0, most, f"Samurai on the location: at most {most} on each; {why}")
     action = actions.get(target)
     if action is None:
         raise not_given(
@@ -196,6 +233,67 @@ def solo_achievement(levels: tuple[SoloLevel, ...] | None, score: int) -> SoloLe
     return reached
 
 
+def _empire(
+    factions: Mapping[str, Faction],
+    cards: Mapping[str, Card],
+    goods: Mapping[str, Good],
+    faction: str,
+    locations: Iterable[str],
+    samurai: int,
+    deals: Iterable[str] = (),
+    listed: str = "locations",
+) -> tuple[Faction, dict[str, int], list[tuple[str, Card]], dict[str, int]]:
+    """A player's empire, checked: the faction's record, the goods of its ``deals``, its
+    ``locations`` with their cards, and how many of them are of each colour (a card of several
+    colours counts once for each, p11). ``locations`` are common cards and the faction's own deck's,
+    each listed no more times than it has copies (``listed`` names them in the error); ``samurai``
+    none for a faction without the `samurai` special rule, else no more than its faction locations
+    hold (the rule's ``at_most_per_location`` on each, p11). Every id is checked before the
+    Samurai, and all of it before a caller looks up what anything gives."""
+    record = factions[known(factions, faction, "faction")]
+    dealt = counted(deals, goods)
+    built = [(location, cards[known(cards, location, "card")]) for location in locations]
+    at_most(
+        [location for location, _ in built],
+        listed,
+        lambda location: cards[location].copies,
+        lambda most: f"the game has {copies(most)} of it (Card.copies)",
+    )
+    for location, card in built:
+        if card.deck is not None and record.deck is not None and str(card.deck) not in ("common", str(record.deck)):
+            raise OutOfDomainError(
+                f"{location!r} is a card of the {card.deck} deck: the {faction!r} empire builds only common "
+                f"cards and its own deck's ({record.deck})"
+            )
+    guard = samurai_rule(record)
+    if guard is None:
+        # Samurai are a faction's special rule (the Japanese, p11): no other empire has any.
+        within(samurai, "samurai", 0, 0, f"Samurai: the {faction!r} faction has no `{SAMURAI}` special rule (p11)")
+    else:
+        most, why = _guard_bound((guard,))
+        own = sum(1 for _, card in built if card.deck is not None and str(card.deck) == str(record.deck))
+        rule = f"Samurai: at most {most} on each of the empire's {own} faction locations; {why}"
+        within(samurai, "samurai", 0, None if most is None else own * most, rule)
+    of_colour: dict[str, int] = {}
+    for _, card in built:
+        for colour in set(card.colours):
+            of_colour[colour] = of_colour.get(colour, 0) + 1
+    return record, dealt, built, of_colour
+
+
+def _given(gives: tuple[str, ...] | CountedGoods, samurai: int, of_colour: Mapping[str, int]) -> tuple[str, ...]:
+    """The goods a production or a build bonus gives in an empire of ``of_colour`` locations of each
+    colour (the giving card among them) and ``samurai`` Samurai (p11, p14, p15)."""
+    if isinstance(gives, tuple):
+        return gives
+    return gives.given(samurai if gives.per == "samurai" else of_colour.get(str(gives.colour), 0))
+
+
+def _add(total: dict[str, int], goods: Iterable[str]) -> None:
+    for good in goods:
+        total[good] = total.get(good, 0) + 1
+
+
 def production(
     factions: Mapping[str, Faction],
     cards: Mapping[str, Card],
@@ -211,49 +309,61 @@ def production(
     ``locations`` are the locations of the player's empire, of every kind: the production
     locations among them produce, and every one counts for a production that gives goods per
     location of a colour (the producing card itself included, p11 and p15). ``samurai`` are the
-    player's Samurai, for a production per Samurai (p14); a Samurai guards a faction location, at
-    most one each (p11), so there are no more than the empire's faction locations. The faction,
-    the deals, the locations and the Samurai are checked before what any of them produces is
-    looked up."""
+    player's Samurai, for a production per Samurai (p14); a Samurai guards a faction location, as
+    many on each as the faction's `samurai` rule lets one hold (``at_most_per_location``, p11), so
+    the empire's faction locations bound them. The faction, the deals, the locations and the
+    Samurai are checked (:func:`_empire`) before what any of them produces is looked up."""
     collection(deals, "deals")
     collection(locations, "locations")
-    record = factions[known(factions, faction, "faction")]
-    dealt = counted(deals, goods)
-    built = [(location, cards[known(cards, location, "card")]) for location in locations]
-    at_most(
-        [location for location, _ in built],
-        "locations",
-        lambda location: cards[location].copies,
-        lambda most: f"the game has {copies(most)} of it (Card.copies)",
-    )
-    for location, card in built:
-        if card.deck is not None and record.deck is not None and str(card.deck) not in ("common", str(record.deck)):
-            raise OutOfDomainError(
-                f"{location!r} is a card of the {card.deck} deck: the {faction!r} empire builds only common "
-                f"cards and its own deck's ({record.deck})"
-            )
-    if not any(rule.id == "samurai" for rule in record.special_rules):
-        # Samurai are a faction's special rule (the Japanese, p11): no other empire has any.
-        within(samurai, "samurai", 0, 0, f"Samurai: the {faction!r} faction has no `samurai` special rule (p11)")
-    own = sum(1 for _, card in built if card.deck is not None and str(card.deck) == str(record.deck))
-    within(samurai, "samurai", 0, own, "Samurai, at most 1 on each faction location of the empire (p11)")
+    record, dealt, built, of_colour = _empire(factions, cards, goods, faction, locations, samurai, deals)
     if record.production is None:
         raise not_given(f"what the {faction!r} board produces", f"factions[{faction}].production")
     total = counted(record.production)
     for good, amount in dealt.items():
         total[good] = total.get(good, 0) + amount
-    of_colour: dict[str, int] = {}
-    for _, card in built:
-        for colour in set(card.colours):
-            of_colour[colour] = of_colour.get(colour, 0) + 1
     for location, card in built:
         if card.kind != "production":
             continue  # it counts for its colour, and produces nothing itself
-        given = card.production
-        if given is None:
+        if card.production is None:
             raise not_given(f"what {location!r} produces", f"cards[{card.id}].production")
-        if not isinstance(given, tuple):  # goods per location of a colour, or per Samurai
-            given = given.given(samurai if given.per == "samurai" else of_colour.get(str(given.colour), 0))
-        for good in given:
-            total[good] = total.get(good, 0) + 1
+        _add(total, _given(card.production, samurai, of_colour))
+    return FrozenMap(dict(sorted(total.items())))
+
+
+def build_gains(
+    factions: Mapping[str, Faction],
+    cards: Mapping[str, Card],
+    goods: Mapping[str, Good],
+    faction: str,
+    card: str,
+    locations: Iterable[str] = (),
+    samurai: int = 0,
+    unknown: Iterable[UnknownFact] = (),
+) -> Mapping[str, int]:
+    """The goods a player gains at once when building ``card`` into an empire holding
+    ``locations`` (p8, "Construir um local"): a production location's production (Nota 1), the
+    card's build bonus, given once (Nota 2), and both where a production location has a build bonus
+    (Nota 3); a read-only FrozenMap by good id, empty for a card that gives nothing when built.
+
+    A gain per location of a colour counts the empire's locations of that colour and the card
+    built, where its colour matches (p11 "Esclarecimentos gerais", p15 "Lembre-se"); a gain per
+    Samurai counts ``samurai``. The empire is checked as :func:`production` checks it, the card
+    built in it (the faction's, its copies, the Samurai its faction locations hold), before what
+    the card gives is looked up. A card without a build bonus gives none, unless ``unknown`` (the
+    package's UNKNOWN_FACTS) records its bonus as unknown: then UnknownFactError, with the data's why."""
+    collection(locations, "locations")
+    empire = (*locations, card)  # the card counts as built: for its colour, its copies, its deck
+    _, _, built, of_colour = _empire(factions, cards, goods, faction, empire, samurai, listed="locations and card")
+    record = built[-1][1]
+    total: dict[str, int] = {}
+    if record.kind == "production":
+        if record.production is None:
+            raise not_given(f"what {card!r} produces", f"cards[{record.id}].production")
+        _add(total, _given(record.production, samurai, of_colour))
+    if record.build_bonus is not None:
+        _add(total, _given(record.build_bonus, samurai, of_colour))
+    else:
+        missing = not_given(f"the build bonus of {card!r}", f"cards[{record.id}].build_bonus", unknown)
+        if missing.reason is not None:  # recorded unknown; else the card has none
+            raise missing
     return FrozenMap(dict(sorted(total.items())))

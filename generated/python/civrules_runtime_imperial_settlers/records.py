@@ -460,19 +460,33 @@ class GeneralRule(Record):
 
 
 class FactionRule(Record):
-    """A special rule of a faction (p11), in the data's words, and the cards it concerns."""
+    """A special rule of a faction (p11), in the data's words, and the cards it concerns.
+    ``at_most_per_location``: for a rule that puts pieces on the faction's locations (the Japanese
+    ``samurai``), the most one location may hold (None: the rule writes no bound). ``rules`` cite
+    the rule and the source of the fact."""
 
-    __slots__ = ("id", "text", "cards")
+    __slots__ = ("id", "text", "cards", "at_most_per_location", "rules")
     __match_args__ = ("id", "text", "cards")
 
     id: str
     text: str
     cards: tuple[str, ...]
+    at_most_per_location: int | None
+    rules: tuple[str, ...]
 
-    def __init__(self, id: str, text: str, cards: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        id: str,
+        text: str,
+        cards: tuple[str, ...] = (),
+        at_most_per_location: int | None = None,
+        rules: tuple[str, ...] = (),
+    ) -> None:
         _set(self, "id", id)
         _set(self, "text", text)
         _set(self, "cards", cards)
+        _set(self, "at_most_per_location", at_most_per_location)
+        _set(self, "rules", rules)
 
 
 class PhaseStep(Record):

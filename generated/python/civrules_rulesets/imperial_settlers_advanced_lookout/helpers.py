@@ -79,13 +79,14 @@ def can_pay(card: CardIdName, goods: Mapping[str, int] | Iterable[str]) -> bool:
 
 def raze_price(target: RazeTargetName, defence: int = 0, samurai: int = 0) -> int:
     """The raze tokens a raze costs (p9): a card from the hand, or an opponent's location with one
-    more per defence token (p7) and per Samurai (p11) on it, at most one on a location (p11).
+    more per defence token (p7) and per Samurai (p11) on it, no more Samurai than the factions'
+    `samurai` rule lets a location hold (FactionRule.at_most_per_location, p11).
     ACTIONS[target].allowed says whether the ruleset allows the action itself.
 
     >>> raze_price("raze_opponent_location", defence=1)
     3
     """
-    return logic.raze_price(data.ACTIONS, target, defence, samurai)
+    return logic.raze_price(data.ACTIONS, target, defence, samurai, data.FACTIONS)
 
 
 def worker_exchange(workers: int) -> int:
@@ -108,10 +109,35 @@ def production(
     the empire, of every kind (cards by id: common cards and the faction's own deck): the production
     locations among them produce, and all count for a production per location of a colour, the
     producing card itself included (p11, p15); ``samurai`` the player's Samurai, for a production
-    per Samurai (p14), at most one on each faction location of the empire (p11). OutOfDomainError
-    for another faction's card, a card listed more times than it has copies, more Samurai than
-    faction locations, or any Samurai for a faction without the `samurai` special rule."""
+    per Samurai (p14), on the empire's faction locations as many on each as the faction's `samurai`
+    rule lets one hold (FactionRule.at_most_per_location, p11). OutOfDomainError for another
+    faction's card, a card listed more times than it has copies, more Samurai than the faction
+    locations hold, or any Samurai for a faction without the `samurai` special rule."""
     return logic.production(data.FACTIONS, data.CARDS, data.GOODS, faction, deals, locations, samurai)
+
+
+def build_gains(
+    faction: FactionIdName,
+    card: CardIdName,
+    locations: Iterable[CardIdName] = (),
+    samurai: int = 0,
+) -> Mapping[str, int]:
+    """The goods a player gains at once when building ``card`` into an empire holding
+    ``locations`` (p8, "Construir um local"): a production location gives its production (Nota 1),
+    a build bonus its goods once (Nota 2), a production location with a build bonus both (Nota 3);
+    empty where the card gives nothing when built. A gain per location of a colour counts the
+    empire's locations of that colour and the card itself where its colour matches (p11,
+    "Esclarecimentos gerais"; p15, "Lembre-se"); a gain per Samurai counts ``samurai``. The
+    empire, the card built in it, is checked as production() checks one: OutOfDomainError for
+    another faction's card, more copies than the game has, more Samurai than its faction
+    locations hold. UnknownFactError, with the data's why, where what the card gives is unknown.
+
+    >>> dict(build_gains("barbarians", "bar001"))
+    {'wood': 2}
+    """
+    return logic.build_gains(
+        data.FACTIONS, data.CARDS, data.GOODS, faction, card, locations, samurai, data.UNKNOWN_FACTS
+    )
 
 
 def board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:

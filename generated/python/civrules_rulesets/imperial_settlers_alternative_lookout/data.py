@@ -56,7 +56,7 @@ RULESET_NAME: Final = "Imperial Settlers, alternative lookout phase"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "484ed0b9d2e6eec5154fd1942fca6f9ea91ae5f45671d0e2e7f8b728d845a145"
+RULESET_FINGERPRINT: Final = "32b19632d05d7e6a04afcc184590659363f0c2ce4fb98ee9d91bc9d32e2c6d7f"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -3648,31 +3648,37 @@ FACTIONS: Final[Mapping[str, Faction]] = FrozenMap(
                     "dark_altar_protected",
                     "Razing an enemy location protected by a Samurai or a defence token with the Altar Sombrio's action costs that many more raze tokens.",
                     ("bar014",),
+                    rules=("p11/os-barbaros",),
                 ),
                 FactionRule(
                     "band_takes_spoils",
                     "The Bando's action does not raze the location: its user takes one of the goods of its spoils area from the supply.",
                     ("bar016",),
+                    rules=("p11/os-barbaros",),
                 ),
                 FactionRule(
                     "mob_razes_own",
                     "The Turba razes one of its owner's own locations (not a card in hand); the owner takes all its goods.",
                     ("bar018",),
+                    rules=("p11/os-barbaros",),
                 ),
                 FactionRule(
                     "saboteurs_take_resource",
                     "The Sabotadores take 1 resource from another player's supply, never one placed to activate a location.",
                     ("bar010",),
+                    rules=("p11/os-barbaros",),
                 ),
                 FactionRule(
                     "mission_either_deck",
                     "The card the Missão draws may come from the common or the faction deck.",
                     ("bar028",),
+                    rules=("p12",),
                 ),
                 FactionRule(
                     "thieves_trade_route",
                     "Against the Japanese, the Ladrões may cancel a deal made through the Rota Comercial instead of a deal under the faction board.",
                     ("bar030", "jap021"),
+                    rules=("p12",),
                 ),
             ),
         ),
@@ -3688,31 +3694,38 @@ FACTIONS: Final[Mapping[str, Faction]] = FrozenMap(
                     "faction_cards_have_spoils",
                     "Japanese faction cards have a spoils area: they may be razed from the hand and as locations.",
                     (),
+                    rules=("p4/visao-geral-das-cartas", "p9/para-destruir-uma-carta-comum-da-mao", "p11/os-japoneses"),
                 ),
                 FactionRule(
                     "razed_locations_discarded",
                     "A razed Japanese faction location is discarded, not turned into a foundation.",
                     (),
+                    rules=("p9/exemplo-de-pilhagem-no-local-de-um-oponente", "p11/os-japoneses"),
                 ),
                 FactionRule(
                     "samurai",
-                    "At any time in their turn the Japanese may place workers as Samurai in front of faction locations, at most 1 per location; each adds 1 raze token to razing it, stays until the location is razed and is not discarded at clean-up.",
+                    "At any time in their turn the Japanese may place workers as Samurai in front of faction locations; each adds 1 raze token to razing it, stays until the location is razed and is not discarded at clean-up.",
                     (),
+                    at_most_per_location=1,
+                    rules=("p11/posicionando-samurais", "p11/exemplo-de-uso-do-samurai"),
                 ),
                 FactionRule(
                     "samurai_guard_unrazable",
                     "A Samurai may guard a faction location that cannot normally be razed (Santuário, Portal).",
                     ("jap015", "jap013"),
+                    rules=("p11/posicionando-samurais",),
                 ),
                 FactionRule(
                     "trade_route_deals_survive",
                     "Deals made through the Rota Comercial stay in play when it is lost.",
                     ("jap021",),
+                    rules=("p11/os-japoneses",),
                 ),
                 FactionRule(
                     "negotiator_builds_deal",
                     "The Negociador builds one of its owner's deals as a location, paying its cost except the location to discard; not a deal made through the Rota Comercial.",
                     ("jap019", "jap021"),
+                    rules=("p11/os-japoneses",),
                 ),
             ),
         ),
@@ -3728,21 +3741,25 @@ FACTIONS: Final[Mapping[str, Faction]] = FrozenMap(
                     "engineers_remove",
                     "The Engenheiros remove an enemy location from its owner's empire, discarding it; this is not razing.",
                     ("rom008",),
+                    rules=("p11/os-romanos",),
                 ),
                 FactionRule(
                     "trading_post_colours",
                     "Once built, the Entreposto counts as brown, grey and red at once.",
                     ("rom023",),
+                    rules=("p11/os-romanos",),
                 ),
                 FactionRule(
                     "spies_not_a_deal",
                     "The Espiões' action is not making a deal; against the Japanese it may take only a deal under their faction board, not one made through the Rota Comercial.",
                     ("rom010", "jap021"),
+                    rules=("p11/os-romanos",),
                 ),
                 FactionRule(
                     "warehouses_lost",
                     "Resources the Armazéns let a player store are not lost with the location: they join the supply until that round's clean-up.",
                     ("rom019",),
+                    rules=("p11/os-romanos",),
                 ),
             ),
         ),
@@ -3758,31 +3775,37 @@ FACTIONS: Final[Mapping[str, Faction]] = FrozenMap(
                     "desert_free",
                     "The Deserto has no building cost, but building it still takes the build action.",
                     ("egy001",),
+                    rules=("p11/os-egipcios",),
                 ),
                 FactionRule(
                     "chariot_builder",
                     "The Construtor de Bigas razes an enemy location for the token that activates it alone, even one protected by a Samurai or a defence token.",
                     ("egy003",),
+                    rules=("p11/os-egipcios",),
                 ),
                 FactionRule(
                     "oasis_pairs",
                     "The Oásis gives 1 worker for each pair of workers an opponent spends at once.",
                     ("egy005",),
+                    rules=("p11/os-egipcios",),
                 ),
                 FactionRule(
                     "sanctuary_foundation",
                     "The Egyptian Santuário is not razing: it puts a card from the hand into the empire as a foundation and gives 1 stone instead of wood.",
                     ("egy014",),
+                    rules=("p11/os-egipcios",),
                 ),
                 FactionRule(
                     "sphinx_in_production",
                     "The Esfinge's ability also works in the production phase.",
                     ("egy019",),
+                    rules=("p11/os-egipcios",),
                 ),
                 FactionRule(
                     "temple_of_ra_token",
                     "The Templo de Rá marks a taken location with one of the 4 special Egyptian tokens; a taken production location produces nothing when taken, cannot be discarded by others to build, and returns its token with 1 wood to the Egyptians when razed into a foundation (which stays its owner's).",
                     ("egy013",),
+                    rules=("p11/os-egipcios", "p3/marcadores-de-bens-e-fichas"),
                 ),
             ),
         ),

@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from .helpers import (
         assuming,
         board_score,
+        build_gains,
         can_pay,
         canonical_id,
         card_of,
@@ -91,7 +92,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "2.1.1"
+__version__: Final = "2.2.0"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = "imperial-settlers"
@@ -135,6 +136,7 @@ _HELPERS = frozenset(
     (
         "assuming",
         "board_score",
+        "build_gains",
         "can_pay",
         "canonical_id",
         "card_of",
@@ -194,6 +196,7 @@ __all__ = [
     "__version__",
     "assuming",
     "board_score",
+    "build_gains",
     "can_pay",
     "canonical_id",
     "card_of",

@@ -159,7 +159,10 @@ def calamity_amount(
     immune to a calamity. The modifiers of held cards combine as the calamity says (cumulative, or
     only the highest card); separate losses a card adds (Military in Civil War) are ``additions``,
     each given with the one effect it is taken with (Military's with the annexation), so an engine
-    applying every effect of a calamity in turn takes each loss once.
+    applying every effect of a calamity in turn takes each loss once. Where an input the amount
+    needs is unknown (the effect's amount, how the cards' modifiers combine, a card's change), the
+    amount is ``unknown``: ``unknown_field`` names that input and ``unknown_reason`` gives the data's
+    why, which ``loss`` says when it refuses.
 
     >>> calamity_amount("treachery", "city_annexed", [], "primary").value
     1
@@ -181,6 +184,7 @@ def calamity_amount(
         role,
         commodities,
         nation,
+        data.UNKNOWN_FACTS,
     )
 
 
