@@ -123,3 +123,138 @@ def test_a_setting_written_unknown_whole_is_no_field_of_its_sources(extends: str
     assert setting not in exported.get("setting_sources", {}), exported["setting_sources"]
     origin = analysis.resolved.setting_origins[setting]
     assert origin.changes == () and origin.document.file.endswith("rulesets/cite.yaml")
+
+
+# Round 22: what a field's facts are cited by is decided by what still writes them (Origin.writers,
+# civrules.resolve.cited_writers), as `export`'s field_sources, ENTITY_FIELD_SOURCES and the sheets
+# decide it, not by the field's last changer alone: Q009 missed a patch entry whose facts a later
+# entry left (an append before another append, a list a later entry changed in part, a mapping a
+# later entry merged into, an append before a `remove:`), and `diff` cited an element an earlier
+# entry wrote by every entry of the field.
+
+BAR004 = IS + "overlay:\n  cards:\n    patch:\n      - {{id: bar004, {first}}}\n      - {{id: bar004, {second}}}\n"
+B = 'source: "house rule: b"'
+
+
+def bar004(first: str, second: str) -> str:
+    return BAR004.format(first=first, second=second)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        bar004("cost: {append: [food]}", f"cost: {{append: [stone]}}, {B}"),
+        bar004("cost: [food, wood]", f"cost: {{replace: [{{where: wood, with: stone}}]}}, {B}"),
+        bar004("cost: {append: [food]}", "cost: {remove: [location]}"),
+        SMC + "overlay:\n  wonders:\n    patch:\n      - {id: colossus, discount: {cost: 8}}\n"
+        f"      - {{id: colossus, discount: {{technology: pottery}}, {B}}}\n",
+    ],
+    ids=["append-then-append", "list-then-replace-one", "append-then-remove", "mapping-then-other-key"],
+)
+def test_an_uncited_patch_whose_facts_a_later_patch_left_is_q009_at_its_own_field(text: str) -> None:
+    """The first entry's facts are still there (`food`, the Colossus's discount of 8) whatever the
+    second entry cites, or whether it only deleted: the first entry is reported, at its field."""
+    found = [d for d in problems(analysed(text)) if d.code == "Q009"]
+    assert len(found) == 1, problems(analysed(text))
+    first_line = text.splitlines().index(next(line for line in text.splitlines() if "- {id:" in line)) + 1
+    assert found[0].span is not None and found[0].span.line == first_line
+    assert at(text, found[0]).startswith(("cost:", "discount:"))
+    # The hint, followed: the first entry cites its change, and nothing is reported.
+    cited = text.replace("}\n      - {id:", f", {HOUSE_RULE}}}\n      - {{id:", 1)
+    assert cited != text and [d for d in problems(analysed(cited)) if d.code == "Q009"] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        bar004("cost: [food]", f"cost: [stone], {B}"),
+        bar004("cost: {append: [food]}", "cost: {remove: [food]}"),
+        SMC + "overlay:\n  wonders:\n    patch:\n      - {id: colossus, discount: {cost: 8}}\n"
+        f"      - {{id: colossus, discount: {{cost: 9}}, {B}}}\n",
+        SMC + "overlay:\n  wonders:\n    patch:\n      - {id: colossus, discount: {cost: 8}}\n"
+        "      - {id: colossus, discount: {cost: null}}\n",
+    ],
+    ids=["list-written-over", "appended-then-removed", "mapping-key-written-over", "mapping-key-deleted"],
+)
+def test_an_uncited_patch_whose_every_fact_a_later_patch_wrote_over_or_deleted_is_not_q009(text: str) -> None:
+    assert [d for d in problems(analysed(text)) if d.code == "Q009"] == []
+
+
+def test_a_later_patch_that_writes_over_a_key_leaves_the_field_cited_by_it_alone() -> None:
+    """export's field_sources (the same record Q009 reads): the discount is the second entry's."""
+    text = (
+        SMC + f"overlay:\n  wonders:\n    patch:\n      - {{id: colossus, discount: {{cost: 8}}, {HOUSE_RULE}}}\n"
+        f"      - {{id: colossus, discount: {{cost: 9}}, {B}}}\n"
+    )
+    analysis = analysed(text)
+    assert problems(analysis) == []
+    assert analysis.resolved is not None and analysis.model is not None
+    exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
+    (written,) = [w for w in exported["wonders"] if w["id"] == "colossus"]
+    assert written["field_sources"] == {"discount": "source: house rule: b"}
+
+
+def diffed(old: str, new: str, files: dict[str, str]) -> str:
+    from civrules.resolve.diff import diff_rulesets, render_text
+
+    workspace = CachedWorkspace(files)
+    resolved = []
+    for ruleset in (old, new):
+        analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset]))
+        assert analysis.resolved is not None and problems(analysis) == [], problems(analysis)
+        resolved.append(analysis.resolved)
+    return render_text(diff_rulesets(*resolved))
+
+
+def cited_line(text: str, changed: str) -> str:
+    """The `cited:` line under the diff's line that starts with ``changed``."""
+    lines = [line.strip() for line in text.splitlines()]
+    return lines[next(i for i, line in enumerate(lines) if line.startswith(changed)) + 1]
+
+
+AC_TWO = """\
+kind: ruleset
+id: cite
+name: Cite
+extends: advanced-civilization
+overlay:
+  civilization_cards:
+    patch:
+      - {id: pottery, credits: {append: [{card: mysticism, points: 5, source: "house rule: a"}]}}
+      - {id: pottery, credits: {append: [{card: law, points: 5, source: "house rule: b"}]}}
+"""
+AC_BLOCK = "overlay:\n  civilization_cards:\n    patch:\n"
+
+
+@pytest.mark.parametrize("split", [False, True], ids=["one-overlay", "two-variants"])
+def test_diff_cites_an_element_by_the_patch_that_wrote_it_not_by_the_field_s_last_changer(split: bool) -> None:
+    """Two appends to Pottery's credits, in one overlay or in a variant of a variant: each credit
+    line is cited by its own `source:` (the diff said "a; b" for the first, every writer of the
+    field, as if the second entry had written it)."""
+    files = {"rulesets/cite.yaml": AC_TWO}
+    if split:
+        first, second = AC_TWO.splitlines(keepends=True)[-2:]
+        header = AC_TWO.split("overlay:")[0]
+        files = {
+            "rulesets/mid.yaml": header.replace("id: cite\nname: Cite", "id: mid\nname: Mid") + AC_BLOCK + first,
+            "rulesets/cite.yaml": header.replace("advanced-civilization", "mid") + AC_BLOCK + second,
+        }
+    text = diffed("advanced-civilization", "cite", files)
+    assert cited_line(text, "+ credits[mysticism]") == "cited: source: house rule: a", text
+    assert cited_line(text, "+ credits[law]") == "cited: source: house rule: b", text
+
+
+def test_diff_cites_a_setting_s_element_by_the_variant_that_wrote_it() -> None:
+    """A list setting appended to by a variant and by a variant of it: the first step is the
+    first variant's, whatever the second cites."""
+    mid = IS.replace("id: cite\nname: Cite", "id: mid\nname: Mid") + (
+        "overlay:\n  settings:\n    setup:\n      append:\n"
+        '        - {step: 8, text: "Deal each player one extra card.", source: "house rule: a"}\n'
+    )
+    leaf = IS.replace("extends: imperial-settlers", "extends: mid") + (
+        "overlay:\n  settings:\n    setup:\n      append:\n"
+        '        - {step: 9, text: "Deal each player one more card.", source: "house rule: b"}\n'
+    )
+    text = diffed("imperial-settlers", "cite", {"rulesets/mid.yaml": mid, "rulesets/cite.yaml": leaf})
+    assert cited_line(text, "+ setup[8]") == "cited: source: house rule: a", text
+    assert cited_line(text, "+ setup[9]") == "cited: source: house rule: b", text

@@ -21,9 +21,8 @@ from civrules.load.document import Document, NodePath
 from civrules.model import Origin, Ruleset
 from civrules.resolve import (
     CITATION_FIELDS,
-    change_citation,
     change_place,
-    holds_a_fact,
+    cited_writers,
     written_over,
 )
 from civrules.schema.references import is_remembering, remembered
@@ -660,6 +659,9 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     operation's `with:` (or `append`, `insert` items), with no `rule:` or `source:` on the
     field, on what its list operations write, or on the patch entry. Deleting a fact writes
     none, and needs no citation: `null`, a list's `remove:`; nor does an `{unknown: why}` or a `note`.
+    Every patch entry whose facts a field still holds answers for them, not only the last entry
+    that changed it: two entries appending to one list each cite what they append, and an entry
+    whose every fact a later one wrote over or deleted needs no citation any more.
 
     Why: rule data are facts from sources, each cited; an entity a variant adds without a citation
     is an error (S004), and a patch is the same fact written over its base's. Uncited, the new
@@ -674,26 +676,31 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
             patch:
               - {id: colossus, cost: 12}    # FAIL: `cost` is changed with no citation
               - {id: colossus, cost: 12, source: "house rule: a dearer Colossus"}    # PASS
+              - {id: colossus, discount: {cost: 8}}    # FAIL: its discount of 8 is still there, uncited
+              - {id: colossus, discount: {technology: pottery}, source: "house rule: ..."}
     """
     own = len(ruleset.chain) - 1
     if own < 1:
         return
-    written: list[tuple[str, str | None, list[tuple[str, Origin]]]] = []
+    written: list[tuple[str, str | None, Origin]] = []
     for collection in ruleset.collections():
         for entity in collection:
             if entity.origin.changes:
-                written.append((f"`{entity.id}`", None, list(entity.origin.changes)))
+                written.append((f"`{entity.id}`", None, entity.origin))
     for key, origin in sorted(ruleset.setting_origins.items()):
         if origin.changes:
-            written.append((f"the setting `{key}`", key, list(origin.changes)))
-    for what, setting, changes in written:
+            written.append((f"the setting `{key}`", key, origin))
+    for what, setting, origin in written:
+        # Every overlay entry whose facts a field still holds answers for them (not the field's
+        # last changer alone, which may have left them: an append after an append, a `remove:`).
         uncited: dict[tuple[str, NodePath], tuple[Origin, list[str]]] = {}
-        for name, change in changes:
-            if ruleset.layers.get(change.file) != own or name in CITATION_FIELDS or name == "note":
+        for name, _ in origin.changes:
+            if name in CITATION_FIELDS or name == "note":
                 continue
-            if not _writes_a_fact(change, name) or change_citation(change, name) is not None:
-                continue
-            uncited.setdefault((change.file, change.path), (change, []))[1].append(name)
+            for writer, nodes in cited_writers(origin, name) or ():
+                if ruleset.layers.get(writer.file) == own and not nodes:
+                    names = uncited.setdefault((writer.file, writer.path), (writer, []))[1]
+                    names.append(name)
         for change, names in uncited.values():
             fields = words.listed(names)
             verb = "is" if len(names) == 1 else "are"
@@ -709,8 +716,3 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 f'cite where the change comes from {where}: `source: "house rule: ..."` for a house rule, '
                 "or `rule:` with the rulebook section it follows",
             )
-
-
-def _writes_a_fact(change: Origin, name: str) -> bool:
-    """Whether the overlay entry ``change`` writes a fact into the field ``name``."""
-    return holds_a_fact(_node(change.document.data, (*change.path, name)))

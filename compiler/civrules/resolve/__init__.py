@@ -1482,12 +1482,6 @@ def citation_of(node: Any) -> str | None:
     return "; ".join(parts) or None
 
 
-def _cited(document: Document, path: NodePath, name: str, *, inside: bool = False) -> str | None:
-    """The field's own citation (`start_areas: {areas: [...], rule: "16.12"}`), else (``inside``:
-    an overlay's change) the citations of what its list operations wrote, else its entity's."""
-    return "; ".join(cited_texts(document, path, name, inside=inside)) or None
-
-
 def cited_nodes(document: Document, path: NodePath, name: str, *, inside: bool = False) -> list[Mapping[str, Any]]:
     """The mappings whose `rule:` and `source:` cite the field ``name`` of the entity (or overlay
     entry) at ``path``, as :func:`field_citation` reads them: the field's own, else (``inside``) those
@@ -1579,13 +1573,6 @@ def _in_selector(path: NodePath) -> bool:
         part == "where" or (part == "remove" and i + 1 < len(path) and isinstance(path[i + 1], int))
         for i, part in enumerate(path)
     )
-
-
-def change_citation(change: Origin, name: str) -> str | None:
-    """The citation of the field ``name`` as the overlay entry ``change`` wrote it: the field's
-    own, else those of what its list operations wrote (not a selector's), else the entry's; None
-    where it cites nothing (what `field_sources` and `setting_sources` show as null)."""
-    return _cited(change.document, change.path, name, inside=True)
 
 
 def holds_a_fact(value: Any) -> bool:
@@ -1696,6 +1683,9 @@ def writers_after(
     if isinstance(merged, list) and not (operations and set(value) <= {"append", "insert"}):
         here = {id(element) for element in merged}  # what may have gone: each writer's elements looked up
         kept = tuple(found for record in prior if (found := _left(record, here)) is not None)
+    elif isinstance(merged, dict) and isinstance(value, dict) and not operations:
+        # merged key by key: a writer keeps the facts this change did not write over or delete
+        kept = tuple(found for record in prior if (found := _not_written_over(record, name, value)) is not None)
     else:
         kept = prior  # nothing taken away (n entries appending to one list: no pass over the n before)
     if not holds_a_fact(value):
@@ -1711,6 +1701,55 @@ def writers_after(
     return (mine,)
 
 
+def _not_written_over(record: Writer, name: str, patch: Mapping[str, Any]) -> Writer | None:
+    """``record`` with the facts it wrote into the mapping field ``name`` that ``patch`` (merged
+    into the field key by key) neither wrote over nor deleted, each at its path in what it wrote
+    (None where none is left). The definition always stands: where no overlay entry's facts are
+    left, the field is cited by the definition's. A list's elements are gone: the field is a
+    mapping now."""
+    writer, paths, elements = record
+    if writer is None:
+        return record
+    if elements:
+        return None
+    leaves = list(_fact_leaves(_node_at(writer.document, (*writer.path, name)))) if paths == ((),) else list(paths)
+    left = tuple(leaf for leaf in leaves if not _writes_over(patch, leaf))
+    if not left:
+        return None
+    return record if len(left) == len(leaves) else (writer, left, ())
+
+
+def _merged_key_by_key(value: Any) -> bool:
+    """Whether a patch merges ``value`` into what is there key by key (a mapping, not list
+    operations nor an `{unknown: why}`, both written whole)."""
+    return isinstance(value, dict) and not is_list_operations(value) and set(value) != {"unknown"}
+
+
+def _fact_leaves(value: Any, at: NodePath = ()) -> Iterator[NodePath]:
+    """The paths, inside ``value`` as a patch writes it, of the facts it states (:func:`holds_a_fact`):
+    each value it writes whole (a scalar, a list, list operations), not its mappings' citations
+    and notes, nor a `null` or an `{unknown: why}` (no fact)."""
+    if _merged_key_by_key(value) and value:
+        for key, item in value.items():
+            if key not in CITATION_FIELDS and key != "note":
+                yield from _fact_leaves(item, (*at, key))
+    elif holds_a_fact(value):
+        yield at
+
+
+def _writes_over(patch: Any, leaf: NodePath) -> bool:
+    """Whether ``patch``, merged key by key, writes over (or deletes) the value at ``leaf``: it
+    writes a whole value at or above it (a `null` too); list operations change a list in part."""
+    node = patch
+    for part in leaf:
+        if not _merged_key_by_key(node):
+            return not is_list_operations(node)
+        if part not in node:
+            return False
+        node = node[part]
+    return not is_list_operations(node)
+
+
 def _left(record: Writer, here: set[int]) -> Writer | None:
     """``record`` with the elements it wrote that are still in the list (``here``: their ids);
     None where none is."""
@@ -1723,30 +1762,65 @@ def _left(record: Writer, here: set[int]) -> Writer | None:
     return writer, tuple(path for path, _ in kept), tuple(element for _, element in kept)
 
 
-def writer_nodes(origin: Origin, name: str) -> list[list[Mapping[str, Any]]] | None:
-    """The mappings that cite what still writes the field ``name`` (of what was read from
-    ``origin``), one list per overlay entry whose facts it still holds (empty: that entry cites
-    nothing); no list where only its definition's facts remain; None where it holds no fact (a
-    deletion writes none, and is cited by nothing: it is never an uncited fact)."""
+def cited_writers(origin: Origin, name: str) -> list[tuple[Origin, list[Mapping[str, Any]]]] | None:
+    """Each overlay entry whose facts the field ``name`` (of what was read from ``origin``) still
+    holds, earliest first, with the mappings that cite those facts (empty: it cites nothing, an
+    uncited fact); none where only its definition's facts remain; None where it holds no fact (a
+    deletion writes none, and is cited by nothing: it is never an uncited fact).
+
+    The one answer to "which patch wrote this, and how is it cited": Q009 reports the entries
+    that cite nothing, `diff` cites a value by the entry that wrote it, and `export`'s
+    `field_sources`, the packages' ENTITY_FIELD_SOURCES and the sheets cite the field by them.
+    Not the field's last changer, which may only have deleted (a list's `remove:`), nor have
+    written over every fact of an earlier entry (an append after an append, a key merged into a
+    mapping beside the keys another entry wrote)."""
     writers = field_writers(origin, name)
     if not writers:
         return None
-    return [_writer_nodes(writer, name, paths) for writer, paths in writers if writer is not None]
+    return [(writer, _writer_nodes(writer, name, paths)) for writer, paths in writers if writer is not None]
+
+
+def writer_nodes(origin: Origin, name: str) -> list[list[Mapping[str, Any]]] | None:
+    """The mappings that cite what still writes the field ``name``, one list per overlay entry
+    whose facts it still holds (:func:`cited_writers`, without the entries)."""
+    found = cited_writers(origin, name)
+    return None if found is None else [nodes for _, nodes in found]
 
 
 def _writer_nodes(writer: Origin, name: str, paths: tuple[NodePath, ...]) -> list[Mapping[str, Any]]:
-    """The mappings citing the elements at ``paths`` of what ``writer`` wrote for the field ``name``
-    (each its own citation, else what cites inside it), else the entry's; for ``()``, the field's
-    as :func:`cited_nodes` reads it."""
+    """The mappings citing the parts at ``paths`` of what ``writer`` wrote for the field ``name``
+    (each its own citation, else what cites inside it, else the nearest mapping around it inside
+    the field: a key another entry left of a mapping merged key by key), else the entry's; for
+    ``()``, the field's as :func:`cited_nodes` reads it."""
     if paths == ((),):
         return cited_nodes(writer.document, writer.path, name, inside=True)
+    field = _node_at(writer.document, (*writer.path, name))
     found: list[Mapping[str, Any]] = []
     for path in paths:
-        found += _citing_inside(_node_at(writer.document, (*writer.path, name, *path)), path)
+        inside = list(_citing_inside(_node_at(writer.document, (*writer.path, name, *path)), path))
+        found += inside or _citing_around(field, path)
     if not found:
         entry = _citing(writer.document, writer.path)
         found = [entry] if entry is not None else []
     return list({id(node): node for node in found}.values())
+
+
+def _citing_around(field: Any, path: NodePath) -> list[Mapping[str, Any]]:
+    """The nearest mapping strictly around the part at ``path`` of ``field`` (the field included)
+    that cites, none in a list operation's selector; none where none does."""
+    nodes = [field]
+    for part in path[:-1]:
+        node = nodes[-1]
+        nodes.append(node.get(part) if isinstance(node, dict) else node[part] if _indexes(node, part) else None)
+    for depth in range(len(nodes) - 1, -1, -1):
+        node = nodes[depth]
+        if isinstance(node, dict) and not _in_selector(path[:depth]) and citation_of(node) is not None:
+            return [node]
+    return []
+
+
+def _indexes(node: Any, part: str | int) -> bool:
+    return isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
 
 
 def _joined(nodes: Iterable[Mapping[str, Any]]) -> str | None:
@@ -2314,6 +2388,7 @@ __all__ = [
     "Resolver",
     "citation_at",
     "citation_of",
+    "cited_writers",
     "entity_key",
     "field_citation",
     "field_citations",

@@ -25,7 +25,7 @@ from civrules.resolve import (
     Entry,
     Resolved,
     citation_of,
-    cited_texts,
+    cited_writers,
     entity_key,
     field_citation,
     setting_field_citation,
@@ -275,16 +275,17 @@ def _setting_sourced(change: FieldChange, old: Resolved, new: Resolved) -> Field
     if key in CITATION_KEYS or name in CITATION_KEYS:
         return change
 
-    def writer(resolved: Resolved) -> Origin | None:
+    def changed(resolved: Resolved) -> bool:
         origin = resolved.setting_origins.get(key)
-        return next((at for changed, at in origin.changes if changed == name), None) if origin else None
+        return origin is not None and any(at == name for at, _ in origin.changes)
 
-    if writer(old) is None and writer(new) is None:
+    if not changed(old) and not changed(new):
         return change  # two rulesets' own definitions: each cites its own rulebook throughout
     inner = change.cited or (None, None)
 
     def side(resolved: Resolved, own: str | None, other: str | None) -> str | None:
-        if own is not None and _cited_as_written(writer(resolved), name, own, other):
+        origin = resolved.setting_origins.get(key)
+        if own is not None and (origin is None or _cited_as_written(origin, name, own, other)):
             return own
         return setting_field_citation(resolved, key, name)
 
@@ -307,8 +308,7 @@ def _sourced(change: FieldChange, old: Entry, new: Entry) -> FieldChange:
     inner = change.cited or (None, None)
 
     def side(entry: Entry, own: str | None, other: str | None) -> str | None:
-        writer = next((at for name, at in entry.origin.changes if name == top), None)
-        if own is not None and _cited_as_written(writer, top, own, other):
+        if own is not None and _cited_as_written(entry.origin, top, own, other):
             return own
         return field_citation(entry, top)
 
@@ -335,18 +335,21 @@ def _cited_lines(change: FieldChange, indent: str) -> list[str]:
     return [f"{indent}cited: {was} → {now}"]
 
 
-def _cited_as_written(writer: Origin | None, name: str, own: str, other: str | None) -> bool:
-    """Whether the citation ``own`` of the element enclosing a changed value is what wrote the
-    value, where ``writer`` (the overlay entry that changed the field ``name``, None: no overlay
-    did) changed it: the citation of something the overlay wrote itself (an appended credit line's
-    `source:`). An element it patched in place (a `with:`) is cited by its definition and the
-    overlay both, and one it did not restate keeps the other side's citation: neither is what
-    wrote the value, which the overlay's citation of the field is."""
-    if writer is None:
+def _cited_as_written(origin: Origin, name: str, own: str, other: str | None) -> bool:
+    """Whether the citation ``own`` of the element enclosing a changed value (in the field ``name``
+    of what was read from ``origin``) is what wrote the value: where no overlay entry's facts are
+    left in the field, the definition's; else the citation of something an entry whose facts the
+    field still holds wrote itself (an appended credit line's `source:`), whichever entry that
+    is (:func:`civrules.resolve.cited_writers`, not the field's last changer). An element patched
+    in place (a `with:`) is cited by its definition and the overlay both, and one an entry did not
+    restate keeps the other side's citation: neither is what wrote the value, which the overlay's
+    citation of the field is."""
+    writers = cited_writers(origin, name)
+    if not writers:
         return True
     if own == other:
         return False
-    return own in cited_texts(writer.document, writer.path, name, inside=True)
+    return any(own == citation_of(node) for _, nodes in writers for node in nodes)
 
 
 def _why(resolved: Resolved, collection: str, key: str) -> str | None:
