@@ -258,3 +258,71 @@ def test_diff_cites_a_setting_s_element_by_the_variant_that_wrote_it() -> None:
     text = diffed("imperial-settlers", "cite", {"rulesets/mid.yaml": mid, "rulesets/cite.yaml": leaf})
     assert cited_line(text, "+ setup[8]") == "cited: source: house rule: a", text
     assert cited_line(text, "+ setup[9]") == "cited: source: house rule: b", text
+
+
+# Round 22: a setting a variant writes whole (`overlay.settings.replace`, `add`, or a patch of a
+# setting that is no mapping) where its schema takes a citation beside its fields: Sid Meier's
+# settings take `rule:` and `source:` but do not require them, so an uncited `replace` passed.
+
+
+@pytest.mark.parametrize(
+    ("settings", "where"),
+    [
+        ("    replace:\n      coins: {victory: 15, token_coins_lost: true}\n", "overlay.settings.replace.coins"),
+        (
+            "    replace:\n      trade: {dial_max: 30, kept_between_turns: true, tradeable: [promises], "
+            f"{HOUSE_RULE}}}\n      coins: {{victory: 15}}\n",
+            "overlay.settings.replace.coins",
+        ),
+    ],
+    ids=["replace", "beside-a-cited-one"],
+)
+def test_a_setting_written_whole_without_a_citation_is_q009_naming_where_it_goes(settings: str, where: str) -> None:
+    text = SMC + "overlay:\n  settings:\n" + settings
+    found = [d for d in problems(analysed(text)) if d.code == "Q009"]
+    assert len(found) == 1, problems(analysed(text))
+    assert at(text, found[0]).startswith("coins:")
+    assert f"`{where}`" in (found[0].hint or "") and HOUSE_RULE in (found[0].hint or "")
+    # The hint, followed: the citation beside the setting's fields, and nothing is reported.
+    cited = text.replace("coins: {victory: 15", f"coins: {{{HOUSE_RULE}, victory: 15")
+    assert problems(analysed(cited)) == []
+
+
+def test_a_base_s_setting_written_whole_answers_in_the_base_not_in_its_variants() -> None:
+    mid = SMC.replace("id: cite\nname: Cite", "id: mid\nname: Mid") + (
+        "overlay:\n  settings:\n    replace:\n      coins: {victory: 15, token_coins_lost: true}\n"
+    )
+    leaf = SMC.replace("extends: sid-meiers-civilization", "extends: mid") + (
+        f"overlay:\n  settings:\n    players: {{max: 5, {HOUSE_RULE}}}\n"
+    )
+    files = {"rulesets/mid.yaml": mid}
+    assert problems(analysed(leaf, files)) == []
+    assert [d.code for d in problems(analysed(leaf, files, "mid"))] == ["Q009"]
+
+
+AC_MID = "kind: ruleset\nid: mid\nname: Mid\nextends: advanced-civilization\n"
+TWO_COASTS = "overlay:\n  settings:\n    two_coast_areas: [corinth]\n"
+
+
+def test_a_list_of_ids_written_whole_has_no_place_for_a_citation_and_is_not_q009() -> None:
+    """`two_coast_areas` is a list of ids (or an unknown): neither the list, nor `overlay.settings`,
+    nor the manifest takes a `rule:` or `source:`, so a variant cannot cite it, and nothing asks it to. Its
+    list operations are Q009 (below), as round 21 made them."""
+    text = AC_MID.replace("id: mid\nname: Mid", "id: cite\nname: Cite") + TWO_COASTS
+    assert problems(analysed(text)) == []
+
+
+def test_q009_s_hint_for_list_operations_on_ids_is_one_that_can_be_followed() -> None:
+    """An id appended to a list setting cannot carry a citation (no `with:` mapping, no item that
+    takes `source:`): the hint said to cite in each item added; it now says to give the reason in
+    a suppression on the line, which clears it."""
+    leaf = (
+        "kind: ruleset\nid: cite\nname: Cite\nextends: mid\n"
+        "overlay:\n  settings:\n    two_coast_areas:\n      append: [cyprus]\n"
+    )
+    files = {"rulesets/mid.yaml": AC_MID + TWO_COASTS}
+    (found,) = problems(analysed(leaf, files))
+    assert found.code == "Q009" and at(leaf, found).startswith("two_coast_areas:")
+    assert "with:" not in (found.hint or "") and "# civrules: ignore[Q009] house rule: ..." in (found.hint or "")
+    suppressed = leaf.replace("two_coast_areas:\n", "two_coast_areas:  # civrules: ignore[Q009] house rule: ...\n")
+    assert problems(analysed(suppressed, files)) == []

@@ -61,6 +61,9 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("checks/references.py", "references", "setting"): (
         "the same walk over each setting as written, at the schema's paths"
     ),
+    ("checks/citations.py", "_citation_keys", "settings"): (
+        "the family declaration's slot of a setting (Family.settings), whose schema says where it takes a citation"
+    ),
     ("checks/references.py", "references", "settings"): (
         "the family declaration's slot of each setting (Family.settings), not data"
     ),

@@ -16,15 +16,18 @@ from typing import Any
 from civrules.checks import ALL_COLLECTIONS, SETTINGS, check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.diagnostics.suggest import QUERIES, Vocabulary
-from civrules.families import family_named
+from civrules.families import Family, family_named
 from civrules.load.document import Document, NodePath
 from civrules.model import Origin, Ruleset
 from civrules.resolve import (
     CITATION_FIELDS,
     change_place,
     cited_writers,
+    holds_a_fact,
+    setting_written_whole,
     written_over,
 )
+from civrules.schema import setting_citation_keys
 from civrules.schema.references import is_remembering, remembered
 from civrules.support import memo
 from civrules.support.values import frozen_value
@@ -661,7 +664,10 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     none, and needs no citation: `null`, a list's `remove:`; nor does an `{unknown: why}` or a `note`.
     Every patch entry whose facts a field still holds answers for them, not only the last entry
     that changed it: two entries appending to one list each cite what they append, and an entry
-    whose every fact a later one wrote over or deleted needs no citation any more.
+    whose every fact a later one wrote over or deleted needs no citation any more. A setting
+    written whole (`overlay.settings.replace`, `add`) whose schema takes `rule:` or `source:`
+    beside its fields must cite there too; a list of ids or a number takes none, and its list
+    operations are cited as the reason of a suppression (`# civrules: ignore[Q009] house rule: ...`).
 
     Why: rule data are facts from sources, each cited; an entity a variant adds without a citation
     is an error (S004), and a patch is the same fact written over its base's. Uncited, the new
@@ -690,6 +696,7 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     for key, origin in sorted(ruleset.setting_origins.items()):
         if origin.changes:
             written.append((f"the setting `{key}`", key, origin))
+    family = family_named(ruleset.family)
     for what, setting, origin in written:
         # Every overlay entry whose facts a field still holds answers for them (not the field's
         # last changer alone, which may have left them: an append after an append, a `remove:`).
@@ -708,11 +715,64 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
             # have no entry to cite on but what they write (a `with:`, the items they add).
             listed = setting is not None and names == [setting]
             where = "in each `with:` (and each item added)" if listed else "in the patch"
+            hint = (
+                f'cite where the change comes from {where}: `source: "house rule: ..."` for a house rule, '
+                "or `rule:` with the rulebook section it follows"
+            )
+            if listed and setting is not None and not _elements_cite(family, setting):
+                hint = (
+                    f"the elements of `{setting}` take no citation (nor does the setting): give where the change "
+                    "comes from as the reason of a suppression at the end of this line, "
+                    "`# civrules: ignore[Q009] house rule: ...`"
+                )
             yield diagnostic(
                 "Q009",
                 f"{what if listed else f'{what}: {fields}'} {verb} changed with no citation "
                 "(no `rule:` or `source:` in the patch)",
                 change.document.key_span((*change.path, names[0])),
-                f'cite where the change comes from {where}: `source: "house rule: ..."` for a house rule, '
-                "or `rule:` with the rulebook section it follows",
+                hint,
             )
+    yield from _uncited_whole_settings(ruleset, family, own)
+
+
+def _elements_cite(family: Family | None, setting: str) -> bool:
+    """Whether the elements of the list setting ``setting`` take a citation of their own (where
+    the family or the setting is not known, assume they do)."""
+    keys = _citation_keys(family, setting)
+    return keys is None or bool(keys[1])
+
+
+def _citation_keys(family: Family | None, setting: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """Where the setting takes a citation (:func:`civrules.schema.setting_citation_keys`), read
+    from the schema of the kind of file that holds it; None where the family does not know it."""
+    slot = family.settings.get(setting) if family is not None else None
+    return None if family is None or slot is None else setting_citation_keys(family.slot_kind(slot), setting)
+
+
+def _uncited_whole_settings(ruleset: Ruleset, family: Family | None, own: int) -> Iterator[Diagnostic]:
+    """Q009 for each setting the variant's overlay writes whole, citing nothing, where its schema
+    takes a citation beside its fields (a list of ids or a number has no place for one)."""
+    if family is None:
+        return
+    for key, origin in sorted(ruleset.setting_origins.items()):
+        whole = setting_written_whole(origin)
+        if whole is None or ruleset.layers.get(origin.file) != own:
+            continue
+        value, citing = whole
+        if citing or not isinstance(value, dict) or not holds_a_fact(value):
+            continue
+        keys = (_citation_keys(family, key) or ((), ()))[0]
+        if not keys:
+            continue
+        ways = {
+            "source": '`source: "house rule: ..."` for a house rule',
+            "rule": "`rule:` with the rulebook section it follows",
+        }
+        where = ".".join(str(part) for part in origin.path)
+        yield diagnostic(
+            "Q009",
+            f"the setting `{key}` is written with no citation (no `rule:` or `source:` in it)",
+            origin.document.key_span(origin.path),
+            f"cite where it comes from beside its fields, in `{where}`: "
+            + ", or ".join(ways[k] for k in reversed(keys)),
+        )

@@ -1780,6 +1780,18 @@ def cited_writers(origin: Origin, name: str) -> list[tuple[Origin, list[Mapping[
     return [(writer, _writer_nodes(writer, name, paths)) for writer, paths in writers if writer is not None]
 
 
+def setting_written_whole(origin: Origin) -> tuple[Any, list[Mapping[str, Any]]] | None:
+    """The value of a setting (whose resolution is ``origin``) that a variant's overlay wrote whole
+    (`overlay.settings.replace`, `add`, or a patch of a setting the base lacks or that is no
+    mapping), with the mappings citing it as :func:`cited_nodes` reads a field (its own citation,
+    else those inside it); None where no overlay wrote it whole (it was patched, or read from a file)."""
+    key = origin.path[-1] if origin.path else None
+    if origin.changes or len(origin.path) < 3 or origin.path[:2] != SETTINGS_PATH or not isinstance(key, str):
+        return None
+    value = _node_at(origin.document, origin.path)
+    return value, cited_nodes(origin.document, origin.path[:-1], key, inside=True)
+
+
 def writer_nodes(origin: Origin, name: str) -> list[list[Mapping[str, Any]]] | None:
     """The mappings that cite what still writes the field ``name``, one list per overlay entry
     whose facts it still holds (:func:`cited_writers`, without the entries)."""
@@ -2397,5 +2409,6 @@ __all__ = [
     "is_list_operations",
     "merge_patch",
     "overlay_base_notes",
+    "setting_written_whole",
     "writer_nodes",
 ]

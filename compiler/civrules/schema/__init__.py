@@ -879,6 +879,33 @@ def setting_items_cite(kind: str, key: str, field: str) -> bool:
 
 
 @functools.cache
+def setting_citation_keys(kind: str, key: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Where the setting ``key`` (of a file of ``kind``) takes a citation (`rule:`, `source:`): the
+    citation keys of its own mapping, and those of each element of it as a list; none where it
+    has no such place (a list of ids: `two_coast_areas`; a number: `declared_count`)."""
+    schema = load_schema(kind)
+    own: dict[str, None] = {}
+    elements: dict[str, None] = {}
+    stack = [schema.get("properties", {}).get(key, {})]
+    seen: list[Any] = []
+    while stack:
+        node = _deref(schema, stack.pop())
+        if not isinstance(node, dict) or any(node is other for other in seen):
+            continue
+        seen.append(node)
+        stack.extend(alternative for word in ("oneOf", "anyOf", "allOf") for alternative in node.get(word, ()))
+        own.update(dict.fromkeys(k for k in ("rule", "source") if k in node.get("properties", {})))
+        items = _deref(schema, node.get("items"))
+        if isinstance(items, dict):
+            for alternative in (items, *(_deref(schema, a) for w in ("oneOf", "anyOf") for a in items.get(w, ()))):
+                if isinstance(alternative, dict):
+                    elements.update(
+                        dict.fromkeys(k for k in ("rule", "source") if k in alternative.get("properties", {}))
+                    )
+    return tuple(own), tuple(elements)
+
+
+@functools.cache
 def _property_validator(kind: str, key: str) -> Any:
     schema = load_schema(kind)
     node = _deref(schema, schema["properties"][key])
