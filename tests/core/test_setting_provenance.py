@@ -224,3 +224,42 @@ def test_a_cited_list_operation_on_a_list_setting_is_cited_in_diff_and_export() 
     changes = [c for c in diff_rulesets(base.resolved, analysis.resolved).settings if c.path.startswith("setup")]
     assert [c.path for c in changes] == ["setup[1].text"]
     assert changes[0].sources is not None and changes[0].sources[1] == "source: house rule: deal first"
+
+
+# Round 22: what a variant writes over is decided by every overlay entry that changed a field, not
+# by the field's last changer alone (Origin.changed_by): a variant of a variant that changed the
+# same field again brought back the base's unknowns the first one had written over, and an earlier
+# entry's own unknown a later one wrote over was still counted.
+
+SMC_V = "kind: ruleset\nid: v\nname: V\nextends: mid\n"
+MID = "kind: ruleset\nid: mid\nname: Mid\nextends: {base}\n"
+
+
+def test_a_variant_of_a_variant_changing_the_same_list_setting_keeps_what_the_first_wrote_over() -> None:
+    mid = MID.format(base="central-america") + (
+        "overlay:\n  settings:\n    non_player_forces:\n      patch:\n        - where: {id: conquistadors}\n"
+        '          with:\n            calamity_card: {stack: 9}\n            source: "house rule: stack 9"\n'
+    )
+    leaf = SMC_V + (
+        "overlay:\n  settings:\n    non_player_forces:\n      patch:\n        - where: {id: conquistadors}\n"
+        '          with: {name: "Spaniards", source: "house rule: a name"}\n'
+    )
+    files = (("rulesets/mid.yaml", mid),)
+    assert problems(analysed(leaf, files)) == []
+    assert STACK not in unknowns(analysed(leaf, files, "mid")) and NAVIGATION in unknowns(analysed(leaf, files))
+    assert STACK not in unknowns(analysed(leaf, files))
+    assert unknowns(analysed(leaf, files)) == unknowns(analysed(leaf, files, "mid"))
+
+
+def test_an_earlier_patch_s_unknown_a_later_patch_wrote_over_is_no_unknown_fact() -> None:
+    mid = MID.format(base="sid-meiers-civilization") + (
+        "overlay:\n  wonders:\n    patch:\n"
+        '      - {id: colossus, cost: {unknown: "the house has not decided"}, source: "house rule: a"}\n'
+    )
+    leaf = SMC_V + 'overlay:\n  wonders:\n    patch:\n      - {id: colossus, cost: 16, source: "house rule: b"}\n'
+    files = (("rulesets/mid.yaml", mid),)
+    assert problems(analysed(leaf, files)) == []
+    written = "overlay.wonders.patch[colossus].cost"
+    assert written in unknowns(analysed(leaf, files, "mid"))
+    assert written not in unknowns(analysed(leaf, files))
+    assert len(unknowns(analysed(leaf, files))) == len(unknowns(analysed(leaf, files, "mid"))) - 1

@@ -22,8 +22,10 @@ from civrules.model import Origin, Ruleset
 from civrules.resolve import (
     CITATION_FIELDS,
     change_place,
+    changers,
     cited_writers,
     holds_a_fact,
+    overwritten,
     setting_written_whole,
     written_over,
 )
@@ -178,25 +180,30 @@ def superseded(ruleset: Ruleset) -> set[tuple[int, NodePath]]:
 
 
 def _written_over(origin: Origin, found: set[tuple[int, NodePath]]) -> None:
-    """Mark what the patches of an entity or a setting (its ``changes``) wrote over in its definition.
+    """Mark what the patches of an entity or a setting wrote over: in its definition, what each
+    overlay entry that changed a field wrote over (every one, not only the field's last changer),
+    and what an earlier entry wrote that a later one wrote over.
 
     A list setting changed by list operations is the overlay entry itself (its ``base``: the
     definition they change), changed under its own key."""
-    for name, change in origin.changes:
-        item = _node(change.document.data, change.path)
-        if not isinstance(item, dict) or name not in item:
-            continue
+    for name, last in origin.changes:
         definition, path = origin, (*origin.path, name)
-        if change_place(change, name) == origin.path and change.document is origin.document:
+        if change_place(last, name) == origin.path and last.document is origin.document:
             listed = _listed_definition(origin.base)
             if listed is None:
                 continue
             definition, path = listed, listed.path
         whole = _node(definition.document.data, definition.path)
-        if isinstance(whole, dict) and set(whole) == {"unknown"}:
-            found.add((id(definition.document), definition.path))  # a patch merged into it replaced it
         base = _node(definition.document.data, path)
-        found.update((id(definition.document), p) for p in written_over(base, item[name], path))
+        written = changers(origin, name)
+        for change in written:
+            item = _node(change.document.data, change.path)
+            if not isinstance(item, dict) or name not in item:
+                continue
+            if isinstance(whole, dict) and set(whole) == {"unknown"}:
+                found.add((id(definition.document), definition.path))  # a patch merged into it replaced it
+            found.update((id(definition.document), p) for p in written_over(base, item[name], path))
+        found.update((id(change.document), p) for change, p in overwritten(written, name))
 
 
 def _listed_definition(origin: Origin | None) -> Origin | None:
@@ -215,7 +222,11 @@ def _supersede(gone: Origin, found: set[tuple[int, NodePath]]) -> None:
     while stack:
         origin = stack.pop()
         found.add((id(origin.document), origin.path))
-        found.update((id(change.document), change_place(change, name)) for name, change in origin.changes)
+        found.update(
+            (id(change.document), change_place(change, name))
+            for name, _ in origin.changes
+            for change in changers(origin, name)
+        )
         stack.extend(origin.replaced)
         if origin.base is not None:
             stack.append(origin.base)

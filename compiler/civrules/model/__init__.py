@@ -57,6 +57,10 @@ class Origin:
     #: any more (deleted, or `{unknown: why}`). A field with no record is written by its last
     #: changer (civrules.resolve.field_writers).
     writers: tuple[tuple[str, tuple[_Writer, ...]], ...] = field(default=(), compare=False, repr=False)
+    #: Per field a variant changed, every overlay entry that changed it, earliest first (``changes``
+    #: keeps the last): what each wrote over of the definition, or of an earlier entry, no longer
+    #: holds (civrules.checks.citations.superseded). A field with no record: its last changer.
+    changed_by: tuple[tuple[str, tuple[Origin, ...]], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def file(self) -> str:

@@ -529,7 +529,26 @@ def _changed(
     for key in patch:
         changes[key] = at
     writers = _writers(previous, patch, at, merged, moved or {})
-    return replace(previous, changes=tuple(sorted(changes.items())), writers=writers)
+    changed_by = _changed_by(previous, patch, at)
+    return replace(previous, changes=tuple(sorted(changes.items())), writers=writers, changed_by=changed_by)
+
+
+def _changed_by(origin: Origin, names: Iterable[str], at: Origin) -> tuple[tuple[str, tuple[Origin, ...]], ...]:
+    """``origin``'s record of every overlay entry that changed each field, with ``at`` after the
+    others for each of ``names`` (:attr:`Origin.changed_by`)."""
+    found = dict(origin.changed_by)
+    for name in names:
+        found[name] = (*changers(origin, name), at)
+    return tuple(sorted(found.items(), key=lambda item: item[0]))
+
+
+def changers(origin: Origin, name: str) -> tuple[Origin, ...]:
+    """Every overlay entry that changed the field ``name`` of what was read from ``origin``,
+    earliest first (its last changer where none is recorded; none where none changed it)."""
+    for changed, found in origin.changed_by:
+        if changed == name:
+            return found
+    return tuple(at for changed, at in origin.changes if changed == name)
 
 
 def _writers(
@@ -569,7 +588,11 @@ def _continue(entries: list[Entry], spec: CollectionSpec, origin: Origin, item: 
     areas = [*base.raw.get("areas", []), *item.get("areas", [])]
     changes = dict(base.origin.changes)
     changes["areas"] = origin
-    merged = Entry(replace(base.origin, changes=tuple(sorted(changes.items()))), {**base.raw, "areas": areas})
+    changed_by = _changed_by(base.origin, ("areas",), origin)
+    merged = Entry(
+        replace(base.origin, changes=tuple(sorted(changes.items())), changed_by=changed_by),
+        {**base.raw, "areas": areas},
+    )
     _put(spec, entries, index, merged)
     return True
 
@@ -758,8 +781,14 @@ def _patch_setting(
         definition = setting_definition(previous)
         prior = _records(previous, key, _node_at(definition.document, definition.path))
         writers = writers_after(prior, key, written, merged, True, _wrote(moved, ()))
+        earlier = changers(previous, key)  # an earlier variant's list operations on it (a definition: none)
         origin = replace(
-            at, base=previous, moved=tuple(moved.items()), changes=((key, written),), writers=((key, writers),)
+            at,
+            base=previous,
+            moved=tuple(moved.items()),
+            changes=((key, written),),
+            writers=((key, writers),),
+            changed_by=((key, (*earlier, written)),),
         )
     else:
         gone = removal.base if removal is not None else previous
@@ -1353,8 +1382,13 @@ def _patch(
     # Elements written by this entry's list operations, over those of earlier entries for other fields.
     kept = [(key, path) for key, path in entry.origin.moved if key[:1] and key[0] not in item]
     writers = _writers(entry.origin, item, at, merged, moved, spec.key)
+    changed_by = _changed_by(entry.origin, (field_name for field_name in item if field_name != spec.key), at)
     origin = replace(
-        entry.origin, changes=tuple(sorted(changed.items())), moved=(*kept, *moved.items()), writers=writers
+        entry.origin,
+        changes=tuple(sorted(changed.items())),
+        moved=(*kept, *moved.items()),
+        writers=writers,
+        changed_by=changed_by,
     )
     _put(spec, entries, existing, Entry(origin, merged))
     resolved.base_notes.append((at.span(), entry.origin.head()))
@@ -1717,6 +1751,36 @@ def _not_written_over(record: Writer, name: str, patch: Mapping[str, Any]) -> Wr
     if not left:
         return None
     return record if len(left) == len(leaves) else (writer, left, ())
+
+
+def overwritten(changes: Sequence[Origin], name: str) -> Iterator[tuple[Origin, NodePath]]:
+    """What each of ``changes`` (every overlay entry that changed the field ``name``, earliest
+    first: :func:`changers`) wrote that a later one wrote over or deleted, each as the entry and
+    the path in its document: the field it wrote, where a later entry wrote the field whole (a
+    value, a `null`, an `{unknown: why}`), or the keys of a mapping it merged that later entries
+    wrote over (the field, where they wrote over all of them). What list operations of a later
+    entry take from the elements an earlier one wrote is not told apart here: it is kept."""
+    whole_after = False
+    later: list[Mapping[str, Any]] = []
+    for change in reversed(changes):
+        entry = _node_at(change.document, change.path)
+        if not isinstance(entry, dict) or name not in entry:
+            continue
+        value = entry[name]
+        field_path = (*change.path, name)
+        if whole_after:
+            yield change, field_path
+        elif later and _merged_key_by_key(value):
+            leaves = list(_fact_leaves(value))
+            gone = [leaf for leaf in leaves if any(_writes_over(patch, leaf) for patch in later)]
+            if gone and len(gone) == len(leaves):
+                yield change, field_path
+            else:
+                yield from ((change, (*field_path, *leaf)) for leaf in gone)
+        if _merged_key_by_key(value):
+            later.append(value)
+        elif not is_list_operations(value):
+            whole_after = True
 
 
 def _merged_key_by_key(value: Any) -> bool:
@@ -2398,6 +2462,7 @@ __all__ = [
     "NodePath",
     "Resolved",
     "Resolver",
+    "changers",
     "citation_at",
     "citation_of",
     "cited_writers",
@@ -2409,6 +2474,7 @@ __all__ = [
     "is_list_operations",
     "merge_patch",
     "overlay_base_notes",
+    "overwritten",
     "setting_written_whole",
     "writer_nodes",
 ]
