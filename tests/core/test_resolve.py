@@ -408,3 +408,27 @@ def test_a_collections_index_never_scans_or_copies_the_list() -> None:
         _put(spec, entries, at, Entry(origin, {"id": f"a{i}", "patched": True}))
     assert [e.raw["id"] for e in entries if e.raw.get("patched")] == [f"a{i}" for i in range(1, 2_000, 3)]
     assert _find(spec, entries, "b1998") == len(entries) - 1 and _find(spec, entries, "a0") is None
+
+
+@pytest.mark.parametrize(
+    ("first", "code", "needle"),
+    [
+        ('{card: enginering, rule: "31.62"}', "X001", "enginering"),
+        ("{card: engineering}", "S004", "{card: engineering}"),
+    ],
+    ids=["reference", "schema"],
+)
+def test_an_element_an_earlier_patch_appended_is_located_in_that_patch(first: str, code: str, needle: str) -> None:
+    """Two entries append to Mining's prerequisites: what is wrong in the first one's element is
+    reported there, not at the second entry (the field's last changer), where it is not written
+    (round 22: the record of where list operations wrote each element kept the last entry's alone)."""
+    body = (
+        "overlay:\n  civilization_cards:\n    patch:\n"
+        f"      - {{id: mining, prerequisites: {{append: [{first}]}}, source: 'house rule: a'}}\n"
+        "      - {id: mining, prerequisites: {append: [{card: law, rule: \"31.62\"}]}, source: 'house rule: b'}\n"
+    )
+    path, text = variant("twice", "advanced-civilization", body)
+    analysis, _ = analysed("twice", (path, text))
+    (found,) = located(analysis, code)
+    assert found.span is not None and found.span.file.endswith("rulesets/twice.yaml")
+    assert found.span.line == line_of(text, needle), (found.span, found.message)

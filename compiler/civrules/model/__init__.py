@@ -17,6 +17,13 @@ from civrules.diagnostics import Span
 from civrules.load.document import Document, NodePath
 from civrules.support.values import frozen_value
 
+#: Every overlay entry that changed a field, the last first, each with those before it (None:
+#: no more): added to without copying what is there (n entries changing one field: not n² copies).
+Changers = tuple["Origin", "Changers | None"]
+#: Where an earlier overlay entry's list operations wrote an element (Origin.earlier_moved), the
+#: last recorded first, each with those before it.
+Moves = tuple[tuple["NodePath", "Origin", "NodePath"], "Moves | None"]
+
 #: What writes a field's facts (civrules.resolve.Writer): an overlay entry (None: the definition),
 #: the paths of the elements of a list it wrote still there, and those elements.
 _Writer = tuple["Origin | None", tuple[NodePath, ...], tuple[Any, ...]]
@@ -60,11 +67,32 @@ class Origin:
     #: Per field a variant changed, every overlay entry that changed it, earliest first (``changes``
     #: keeps the last): what each wrote over of the definition, or of an earlier entry, no longer
     #: holds (civrules.checks.citations.superseded). A field with no record: its last changer.
-    changed_by: tuple[tuple[str, tuple[Origin, ...]], ...] = field(default=(), compare=False, repr=False)
+    changed_by: tuple[tuple[str, Changers], ...] = field(default=(), compare=False, repr=False)
+    #: Elements the list operations of an overlay entry other than their field's last changer wrote
+    #: that are still there: their path in the entity, that entry, and where it wrote them (as
+    #: ``moved`` records the last changer's), so that each is located where it was written.
+    earlier_moved: Moves | None = field(default=None, compare=False, repr=False)
 
     @property
     def file(self) -> str:
         return self.document.file
+
+    def _earlier(self, sub: tuple[str | int, ...]) -> Origin | None:
+        """Where an element at or above ``sub`` was written by an overlay entry other than its
+        field's last changer (:attr:`earlier_moved`): the entity as that entry alone changed the
+        field, which locates ``sub`` as it does for the last changer; None where none was."""
+        if self.earlier_moved is None:
+            return None
+        records = unchained(self.earlier_moved)
+        best: tuple[NodePath, Origin, NodePath] | None = None
+        for key, owner, path in records:
+            if sub[: len(key)] == key and (best is None or len(key) > len(best[0])):
+                best = (key, owner, path)
+        if best is None:
+            return None
+        owner = best[1]
+        moved = tuple((key, path) for key, by, path in records if by is owner and key[:1] == best[0][:1])
+        return Origin(self.document, self.path, changes=((str(sub[0]), owner),), base=self.base, moved=moved)
 
     def _owner(self, sub: tuple[str | int, ...]) -> Origin | None:
         if sub and isinstance(sub[0], str):
@@ -106,6 +134,8 @@ class Origin:
 
     def locate(self, sub: NodePath) -> tuple[Document, NodePath]:
         """The document that wrote the part ``sub`` of the entity, and the entity's path in it."""
+        if (earlier := self._earlier(sub)) is not None:
+            return earlier.locate(sub)
         owner = self._owner(sub)
         if owner is not None:
             return owner.locate(sub)
@@ -141,6 +171,8 @@ class Origin:
     def place(self, sub: NodePath) -> tuple[Document, NodePath]:
         """The document and the path in it where the part ``sub`` of the entity was written: in the
         overlay entry that changed it (inside its list operations' `with:`, `items:`), else here."""
+        if (earlier := self._earlier(sub)) is not None:
+            return earlier.place(sub)
         owner = self._owner(sub)
         if owner is not None and self._where_written(owner, sub) is not None:
             return owner.place(self._written(sub))
@@ -153,6 +185,8 @@ class Origin:
         definition of the part; when it patched fields of the part (a list operation's `with:`),
         the child is the base's, each patched field located at the value the variant wrote.
         """
+        if (earlier := self._earlier(sub)) is not None:
+            return earlier.child(*sub)
         owner = self._owner(sub)
         here = Origin(self.document, (*self.path, *sub), base=self.base.child(*sub) if self.base else None)
         if owner is not None and self._patched_inside(sub):
@@ -183,6 +217,8 @@ class Origin:
 
     def span(self, *sub: str | int) -> Span:
         """The span of the entity's value at ``sub`` (the entity itself when empty)."""
+        if (earlier := self._earlier(sub)) is not None:
+            return earlier.span(*sub)
         owner = self._owner(sub)
         if owner is not None and self._where_written(owner, sub) is not None:
             return owner.span(*self._written(sub))
@@ -190,6 +226,8 @@ class Origin:
 
     def key_span(self, *sub: str | int) -> Span:
         """The span of the key ``sub`` of the entity (its value's span where there is no key)."""
+        if (earlier := self._earlier(sub)) is not None:
+            return earlier.key_span(*sub)
         owner = self._owner(sub)
         if owner is not None and self._where_written(owner, sub) is not None:
             return owner.key_span(*self._written(sub))
@@ -212,6 +250,19 @@ class Origin:
         if self.base is not None:
             return self.base.span(*sub)
         return None
+
+
+_T = TypeVar("_T")
+
+
+def unchained(chain: tuple[_T, Any] | None) -> list[_T]:
+    """The items of a chain (:data:`Changers`, :data:`Moves`), earliest first."""
+    found: list[_T] = []
+    while chain is not None:
+        found.append(chain[0])
+        chain = chain[1]
+    found.reverse()
+    return found
 
 
 _MISSING: Any = object()

@@ -37,7 +37,7 @@ from civrules.families import CollectionSpec, Family
 from civrules.load.document import Document, NodePath
 from civrules.load.workspace import MAX_EXTENDS as MAX_EXTENDS  # the chain's bound, public here too (V002)
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace, family_mismatch
-from civrules.model import Origin
+from civrules.model import Changers, Moves, Origin, unchained
 from civrules.schema import entity_passes_fast, is_valid_fast, setting_items_cite, validate_entity, validate_setting
 from civrules.schema.references import remembered
 from civrules.support import memo
@@ -533,22 +533,70 @@ def _changed(
     return replace(previous, changes=tuple(sorted(changes.items())), writers=writers, changed_by=changed_by)
 
 
-def _changed_by(origin: Origin, names: Iterable[str], at: Origin) -> tuple[tuple[str, tuple[Origin, ...]], ...]:
+def _earlier_moved(
+    origin: Origin, before: Mapping[str, Any], merged: Mapping[str, Any], patch: Mapping[str, Any]
+) -> Moves | None:
+    """``origin``'s record of the elements earlier overlay entries' list operations wrote
+    (:attr:`Origin.earlier_moved`), once the entry ``patch`` has changed ``before`` into ``merged``:
+    for each field it changes, the elements its last changer and the entries before wrote that
+    are still there, each at its place in the merged list (an element is never changed in place,
+    so the very element is looked up; one the entry wrote over, or patched, is the entry's now)."""
+    last = dict(origin.changes)
+    lists = [name for name in patch if isinstance(before.get(name), list)]
+    chain = origin.earlier_moved
+    if all(is_list_operations(patch[name]) and set(patch[name]) == {"append"} for name in lists):
+        # appends move nothing: every record stands where it was (n entries appending to one
+        # list: no pass over the n before), and the last changers' become earlier ones
+        for key, path in origin.moved:
+            if key[:1] and key[0] in lists:
+                chain = ((key, last[str(key[0])], path), chain)
+        return chain
+    records = unchained(chain)
+    found = [record for record in records if record[0][0] not in patch]
+    for name in lists:
+        old, new = before[name], merged.get(name)
+        if not isinstance(new, list):
+            continue
+        candidates = [record for record in records if record[0][0] == name]
+        if name in last:
+            candidates += [(key, last[name], path) for key, path in origin.moved if key[:1] == (name,)]
+        if not candidates:
+            continue
+        index = {id(element): i for i, element in enumerate(new)}
+        for key, owner, path in candidates:
+            at = key[1] if len(key) > 1 else None
+            if not isinstance(at, int) or not 0 <= at < len(old) or (i := index.get(id(old[at]))) is None:
+                continue
+            found.append(((name, i, *key[2:]), owner, path))
+    chain = None
+    for record in found:
+        chain = (record, chain)
+    return chain
+
+
+def _changed_by(origin: Origin, names: Iterable[str], at: Origin) -> tuple[tuple[str, Changers], ...]:
     """``origin``'s record of every overlay entry that changed each field, with ``at`` after the
     others for each of ``names`` (:attr:`Origin.changed_by`)."""
     found = dict(origin.changed_by)
     for name in names:
-        found[name] = (*changers(origin, name), at)
+        found[name] = (at, _changers_of(origin, name))
     return tuple(sorted(found.items(), key=lambda item: item[0]))
+
+
+def _changers_of(origin: Origin, name: str) -> Changers | None:
+    """The chain of the overlay entries that changed the field ``name`` (its last changer where
+    none is recorded; None where none changed it)."""
+    for changed, chain in origin.changed_by:
+        if changed == name:
+            return chain
+    last = next((at for changed, at in origin.changes if changed == name), None)
+    return None if last is None else (last, None)
 
 
 def changers(origin: Origin, name: str) -> tuple[Origin, ...]:
     """Every overlay entry that changed the field ``name`` of what was read from ``origin``,
     earliest first (its last changer where none is recorded; none where none changed it)."""
-    for changed, found in origin.changed_by:
-        if changed == name:
-            return found
-    return tuple(at for changed, at in origin.changes if changed == name)
+    return tuple(unchained(_changers_of(origin, name)))
 
 
 def _writers(
@@ -781,14 +829,14 @@ def _patch_setting(
         definition = setting_definition(previous)
         prior = _records(previous, key, _node_at(definition.document, definition.path))
         writers = writers_after(prior, key, written, merged, True, _wrote(moved, ()))
-        earlier = changers(previous, key)  # an earlier variant's list operations on it (a definition: none)
+        earlier = _changers_of(previous, key)  # an earlier variant's list operations on it (a definition: none)
         origin = replace(
             at,
             base=previous,
             moved=tuple(moved.items()),
             changes=((key, written),),
             writers=((key, writers),),
-            changed_by=((key, (*earlier, written)),),
+            changed_by=((key, (written, earlier)),),
         )
     else:
         gone = removal.base if removal is not None else previous
@@ -1389,6 +1437,7 @@ def _patch(
         moved=(*kept, *moved.items()),
         writers=writers,
         changed_by=changed_by,
+        earlier_moved=_earlier_moved(entry.origin, entry.raw, merged, item),
     )
     _put(spec, entries, existing, Entry(origin, merged))
     resolved.base_notes.append((at.span(), entry.origin.head()))
