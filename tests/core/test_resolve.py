@@ -432,3 +432,35 @@ def test_an_element_an_earlier_patch_appended_is_located_in_that_patch(first: st
     (found,) = located(analysis, code)
     assert found.span is not None and found.span.file.endswith("rulesets/twice.yaml")
     assert found.span.line == line_of(text, needle), (found.span, found.message)
+
+
+IS_VARIANT = "kind: ruleset\nfamily: imperial-settlers\nid: {id}\nname: {id}\nextends: {extends}\n"
+
+
+@pytest.mark.parametrize(
+    ("mid", "leaf"),
+    [
+        (
+            "overlay:\n  cards:\n    patch:\n      - {id: bar004, cost: {append: [5]}, source: 'house rule: a'}\n",
+            "overlay:\n  cards:\n    patch:\n      - {id: bar004, cost: {append: [food]}, source: 'house rule: b'}\n",
+        ),
+        (
+            "overlay:\n  settings:\n    setup:\n      append:\n        - {step: 8, text: 5, source: 'house rule: a'}\n",
+            "overlay:\n  settings:\n    setup:\n      append:\n"
+            "        - {step: 9, text: More., source: 'house rule: b'}\n",
+        ),
+    ],
+    ids=["entity", "list-setting"],
+)
+def test_an_element_an_earlier_variant_appended_is_located_in_that_variant(mid: str, leaf: str) -> None:
+    """A variant appends a wrong element, a variant of it appends another to the same list: the
+    variant of it reports the wrong element in the file that wrote it, not at its own change."""
+    workspace = CachedWorkspace(
+        {
+            "rulesets/mid.yaml": IS_VARIANT.format(id="mid", extends="imperial-settlers") + mid,
+            "rulesets/leaf.yaml": IS_VARIANT.format(id="leaf", extends="mid") + leaf,
+        }
+    )
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["leaf"]))
+    found = [d for d in analysis.diagnostics if d.code.startswith("S")]
+    assert found and all(d.span is not None and d.span.file.endswith("rulesets/mid.yaml") for d in found), found

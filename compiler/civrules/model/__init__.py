@@ -80,7 +80,8 @@ class Origin:
     def _earlier(self, sub: tuple[str | int, ...]) -> Origin | None:
         """Where an element at or above ``sub`` was written by an overlay entry other than its
         field's last changer (:attr:`earlier_moved`): the entity as that entry alone changed the
-        field, which locates ``sub`` as it does for the last changer; None where none was."""
+        field (a list setting: the setting as that variant changed it), which locates ``sub`` as
+        it does for the last changer; None where none was."""
         if self.earlier_moved is None:
             return None
         records = unchained(self.earlier_moved)
@@ -92,6 +93,9 @@ class Origin:
             return None
         owner = best[1]
         moved = tuple((key, path) for key, by, path in records if by is owner and key[:1] == best[0][:1])
+        if isinstance(sub[0], int):
+            # a list setting's element an earlier variant's list operations wrote: its setting there
+            return Origin(owner.document, owner.path, base=self.base, moved=moved)
         return Origin(self.document, self.path, changes=((str(sub[0]), owner),), base=self.base, moved=moved)
 
     def _owner(self, sub: tuple[str | int, ...]) -> Origin | None:

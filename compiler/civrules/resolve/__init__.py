@@ -574,6 +574,29 @@ def _earlier_moved(
     return chain
 
 
+def _earlier_listed(previous: Origin, before: list[Any], merged: list[Any], patch: Mapping[str, Any]) -> Moves | None:
+    """:func:`_earlier_moved` for a list setting that list operations change again: the elements
+    earlier variants' list operations wrote (``previous``: the setting as they left it), each at
+    its place in ``merged``, located in the variant that wrote it."""
+    chain = previous.earlier_moved
+    own = Origin(previous.document, previous.path) if previous.changes else None
+    if set(patch) == {"append"}:
+        if own is not None:
+            for key, path in previous.moved:
+                chain = ((key, own, path), chain)
+        return chain
+    candidates = unchained(chain)
+    if own is not None:
+        candidates += [(key, own, path) for key, path in previous.moved]
+    index = {id(element): i for i, element in enumerate(merged)}
+    chain = None
+    for key, owner, path in candidates:
+        at = key[0] if key else None
+        if isinstance(at, int) and 0 <= at < len(before) and (i := index.get(id(before[at]))) is not None:
+            chain = (((i, *key[1:]), owner, path), chain)
+    return chain
+
+
 def _changed_by(origin: Origin, names: Iterable[str], at: Origin) -> tuple[tuple[str, Changers], ...]:
     """``origin``'s record of every overlay entry that changed each field, with ``at`` after the
     others for each of ``names`` (:attr:`Origin.changed_by`)."""
@@ -837,6 +860,7 @@ def _patch_setting(
             changes=((key, written),),
             writers=((key, writers),),
             changed_by=((key, (written, earlier)),),
+            earlier_moved=_earlier_listed(previous, values[key], merged, patch),
         )
     else:
         gone = removal.base if removal is not None else previous
