@@ -326,3 +326,18 @@ def test_q009_s_hint_for_list_operations_on_ids_is_one_that_can_be_followed() ->
     assert "with:" not in (found.hint or "") and "# civrules: ignore[Q009] house rule: ..." in (found.hint or "")
     suppressed = leaf.replace("two_coast_areas:\n", "two_coast_areas:  # civrules: ignore[Q009] house rule: ...\n")
     assert problems(analysed(suppressed, files)) == []
+
+
+AC = "kind: ruleset\nid: cite\nname: Cite\nextends: advanced-civilization\n"
+BORDER = "overlay:\n  borders:\n    {operation}:\n      - {{areas: [corinth, jerusalem], kind: land{extra}}}\n"
+
+
+def test_an_entity_a_variant_adds_where_its_schema_takes_an_optional_citation_is_q009() -> None:
+    """A border takes `rule:` and `source:` but needs neither in a map file, which cites its
+    borders at its top; a variant's manifest has no such place, and its uncited border passed."""
+    text = AC + BORDER.format(operation="add", extra="")
+    found = [d for d in problems(analysed(text)) if d.code == "Q009"]
+    assert len(found) == 1, problems(analysed(text))
+    assert at(text, found[0]).startswith("{areas: [corinth")
+    assert "`overlay.borders.add[0]`" in (found[0].hint or "") and HOUSE_RULE in (found[0].hint or "")
+    assert problems(analysed(AC + BORDER.format(operation="add", extra=f", {HOUSE_RULE}"))) == []

@@ -24,12 +24,13 @@ from civrules.resolve import (
     change_place,
     changers,
     cited_writers,
+    entity_written_whole,
     holds_a_fact,
     overwritten,
     setting_written_whole,
     written_over,
 )
-from civrules.schema import setting_citation_keys
+from civrules.schema import entity_citation_keys, setting_citation_keys
 from civrules.schema.references import is_remembering, remembered
 from civrules.support import memo
 from civrules.support.values import frozen_value
@@ -676,9 +677,10 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     Every patch entry whose facts a field still holds answers for them, not only the last entry
     that changed it: two entries appending to one list each cite what they append, and an entry
     whose every fact a later one wrote over or deleted needs no citation any more. A setting
-    written whole (`overlay.settings.replace`, `add`) whose schema takes `rule:` or `source:`
-    beside its fields must cite there too; a list of ids or a number takes none, and its list
-    operations are cited as the reason of a suppression (`# civrules: ignore[Q009] house rule: ...`).
+    written whole (`overlay.settings.replace`, `add`), and an entity a variant adds or replaces,
+    whose schema takes `rule:` or `source:` without requiring it (Sid Meier's settings, a border)
+    must cite there too; a list of ids or a number takes none, and its list operations are cited
+    as the reason of a suppression (`# civrules: ignore[Q009] house rule: ...`).
 
     Why: rule data are facts from sources, each cited; an entity a variant adds without a citation
     is an error (S004), and a patch is the same fact written over its base's. Uncited, the new
@@ -744,6 +746,7 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 hint,
             )
     yield from _uncited_whole_settings(ruleset, family, own)
+    yield from _uncited_whole_entities(ruleset, family, own)
 
 
 def _elements_cite(family: Family | None, setting: str) -> bool:
@@ -775,15 +778,52 @@ def _uncited_whole_settings(ruleset: Ruleset, family: Family | None, own: int) -
         keys = (_citation_keys(family, key) or ((), ()))[0]
         if not keys:
             continue
-        ways = {
-            "source": '`source: "house rule: ..."` for a house rule',
-            "rule": "`rule:` with the rulebook section it follows",
-        }
-        where = ".".join(str(part) for part in origin.path)
         yield diagnostic(
             "Q009",
             f"the setting `{key}` is written with no citation (no `rule:` or `source:` in it)",
             origin.document.key_span(origin.path),
-            f"cite where it comes from beside its fields, in `{where}`: "
-            + ", or ".join(ways[k] for k in reversed(keys)),
+            f"cite where it comes from beside its fields, in `{_entry_path(origin.path)}`: "
+            + ", or ".join(_CITE_WAYS[k] for k in reversed(keys)),
         )
+
+
+def _uncited_whole_entities(ruleset: Ruleset, family: Family | None, own: int) -> Iterator[Diagnostic]:
+    """Q009 for each entity the variant's overlay adds (or puts in another's place) citing nothing,
+    where its schema takes a citation it does not require (a border: a map file cites its borders
+    at its top, a variant's manifest has no such place). Where the schema requires one, an
+    uncited entity is S004."""
+    for collection in ruleset.collections():
+        for entity in collection:
+            origin = entity.origin
+            whole = entity_written_whole(origin) if ruleset.layers.get(origin.file) == own else None
+            if whole is None or whole[1]:
+                continue
+            keys = _entity_citation_keys(family, whole[0])
+            if not keys:
+                continue
+            yield diagnostic(
+                "Q009",
+                f"`{entity.id}` is written with no citation (no `rule:` or `source:` in it)",
+                origin.span(),
+                f"cite where it comes from in `{_entry_path(origin.path)}`: "
+                + ", or ".join(_CITE_WAYS[k] for k in reversed(keys)),
+            )
+
+
+#: How Q009's hints say to write each citation key.
+_CITE_WAYS = {
+    "source": '`source: "house rule: ..."` for a house rule',
+    "rule": "`rule:` with the rulebook section it follows",
+}
+
+
+def _entry_path(path: NodePath) -> str:
+    """``path`` as Q009's hints write it: `overlay.borders.add[0]`."""
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" if i else str(p) for i, p in enumerate(path))
+
+
+def _entity_citation_keys(family: Family | None, collection: str) -> tuple[str, ...]:
+    """The citation keys an entity of ``collection`` takes, read from the schema of the kind of
+    file that holds it; none where the family does not know the collection."""
+    spec = family.collections.get(collection) if family is not None else None
+    return () if family is None or spec is None else entity_citation_keys(family.slot_kind(spec.slot), spec.path)

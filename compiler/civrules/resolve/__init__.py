@@ -1929,6 +1929,17 @@ def setting_written_whole(origin: Origin) -> tuple[Any, list[Mapping[str, Any]]]
     return value, cited_nodes(origin.document, origin.path[:-1], key, inside=True)
 
 
+def entity_written_whole(origin: Origin) -> tuple[str, list[Mapping[str, Any]]] | None:
+    """The collection of an entity (whose definition is ``origin``) that a variant's overlay wrote
+    whole (`overlay.<collection>.add`, `replace`), with the mappings citing it: its own citation,
+    else those inside it; None where no overlay wrote it whole (a data file's, or its base's)."""
+    path = origin.path
+    if len(path) < 4 or path[0] != "overlay" or path[2] not in ("add", "replace") or not isinstance(path[1], str):
+        return None
+    own = _citing(origin.document, path)
+    return path[1], [own] if own is not None else list(_citing_inside(_node_at(origin.document, path), ()))
+
+
 def writer_nodes(origin: Origin, name: str) -> list[list[Mapping[str, Any]]] | None:
     """The mappings that cite what still writes the field ``name``, one list per overlay entry
     whose facts it still holds (:func:`cited_writers`, without the entries)."""
@@ -2540,6 +2551,7 @@ __all__ = [
     "citation_of",
     "cited_writers",
     "entity_key",
+    "entity_written_whole",
     "field_citation",
     "field_citations",
     "field_writers",

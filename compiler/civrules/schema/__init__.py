@@ -906,6 +906,19 @@ def setting_citation_keys(kind: str, key: str) -> tuple[tuple[str, ...], tuple[s
 
 
 @functools.cache
+def entity_citation_keys(kind: str, list_path: tuple[str, ...]) -> tuple[str, ...]:
+    """The citation keys (`rule:`, `source:`) an element of the list at ``list_path`` in files of
+    ``kind`` takes (none where it takes none)."""
+    schema = load_schema(kind)
+    node: Any = schema
+    for part in list_path:
+        node = _deref(schema, node).get("properties", {}).get(part, {})
+    item = _deref(schema, _deref(schema, node).get("items", {}))
+    properties = item.get("properties", {}) if isinstance(item, dict) else {}
+    return tuple(key for key in ("rule", "source") if key in properties)
+
+
+@functools.cache
 def _property_validator(kind: str, key: str) -> Any:
     schema = load_schema(kind)
     node = _deref(schema, schema["properties"][key])
