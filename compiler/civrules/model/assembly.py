@@ -123,9 +123,32 @@ def same_origin(a: Origin, b: Origin) -> bool:
         return False
     if len(a.replaced) != len(b.replaced) or not all(map(same_origin, a.replaced, b.replaced)):
         return False
+    # what every overlay entry that changed a field wrote, not only its last changer's (a session
+    # that took an entity whose earlier changers differ would cite and locate it by the old ones)
+    if not (
+        _same_records(a.changed_by, b.changed_by)
+        and _same_records(a.writers, b.writers)
+        and _same_records(a.earlier_moved, b.earlier_moved)
+    ):
+        return False
     if a.base is None or b.base is None:
         return a.base is b.base
     return same_origin(a.base, b.base)
+
+
+def _same_records(a: Any, b: Any) -> bool:
+    """Whether two of an origin's records (tuples and linked pairs of names, paths, origins and the
+    elements a list operation wrote) hold the same: origins as :func:`same_origin` says, elements
+    by identity (values read are never changed), the rest by equality."""
+    if a is b:
+        return True
+    if isinstance(a, Origin) or isinstance(b, Origin):
+        return isinstance(a, Origin) and isinstance(b, Origin) and same_origin(a, b)
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(map(_same_records, a, b))
+    if isinstance(a, (str, int)) or a is None:
+        return bool(a == b)
+    return False  # an element another reading made: not the same
 
 
 #: The memo installed by :func:`assembling` (none: every builder runs, as a command of one ruleset does).
