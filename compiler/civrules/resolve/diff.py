@@ -218,12 +218,13 @@ def diff_rulesets(old: Resolved, new: Resolved, *, citations: bool = False) -> R
     disagreements, so that two rulesets from different rulebooks compare by their facts.
     """
     clean: Callable[[Any], Any] = _unchanged if citations else strip_citations
+    written = _WrittenCitations()
     old_settings, new_settings = clean(_settings(old)), clean(_settings(new))
     # Setting by setting, as an entity is compared: a setting's own citation (`rule:` beside its
     # fields, a patch's `source:` merged beside it) encloses none of its fields' values, each of
     # which is cited as its writer cited it (:func:`_setting_sourced`).
     settings = [
-        _setting_sourced(change, old, new)
+        _setting_sourced(change, old, new, written)
         for key in sorted(set(old_settings) | set(new_settings))
         for change in diff_values(old_settings.get(key), new_settings.get(key), key)
     ]
@@ -251,14 +252,15 @@ def diff_rulesets(old: Resolved, new: Resolved, *, citations: bool = False) -> R
             if key is None or previous is None or previous.raw is entry.raw:
                 continue
             raw = clean(entry.raw)
-            changes = [_sourced(change, previous, entry) for change in diff_values(clean(previous.raw), raw, "")]
+            found = diff_values(clean(previous.raw), raw, "")
+            changes = [_sourced(change, previous, entry, written) for change in found]
             if changes:
                 result.changed.append(EntityChange(key, _name(raw, key), changes))
         collections.append(result)
     return RulesetDiff(str(old.data["id"]), str(new.data["id"]), settings, collections)
 
 
-def _setting_sourced(change: FieldChange, old: Resolved, new: Resolved) -> FieldChange:
+def _setting_sourced(change: FieldChange, old: Resolved, new: Resolved, written: _WrittenCitations) -> FieldChange:
     """``change`` of a setting's field with the citations of its value before and after, where they
     differ and a variant's overlay wrote the field on one side, as :func:`_sourced` cites an
     entity's field and `export`'s `setting_sources` a setting's: the settings patch's own citation
@@ -285,7 +287,7 @@ def _setting_sourced(change: FieldChange, old: Resolved, new: Resolved) -> Field
 
     def side(resolved: Resolved, own: str | None, other: str | None) -> str | None:
         origin = resolved.setting_origins.get(key)
-        if own is not None and (origin is None or _cited_as_written(origin, name, own, other)):
+        if own is not None and (origin is None or _cited_as_written(written(origin, name), own, other)):
             return own
         return setting_field_citation(resolved, key, name)
 
@@ -293,7 +295,7 @@ def _setting_sourced(change: FieldChange, old: Resolved, new: Resolved) -> Field
     return replace(change, sources=_present(change, *sources)) if sources[0] != sources[1] else change
 
 
-def _sourced(change: FieldChange, old: Entry, new: Entry) -> FieldChange:
+def _sourced(change: FieldChange, old: Entry, new: Entry, written: _WrittenCitations) -> FieldChange:
     """``change`` with the citations of its value before and after, where they differ.
 
     On each side, the nearest element enclosing the value that cites (a credit line's `rule:`,
@@ -308,7 +310,7 @@ def _sourced(change: FieldChange, old: Entry, new: Entry) -> FieldChange:
     inner = change.cited or (None, None)
 
     def side(entry: Entry, own: str | None, other: str | None) -> str | None:
-        if own is not None and _cited_as_written(entry.origin, top, own, other):
+        if own is not None and _cited_as_written(written(entry.origin, top), own, other):
             return own
         return field_citation(entry, top)
 
@@ -335,21 +337,45 @@ def _cited_lines(change: FieldChange, indent: str) -> list[str]:
     return [f"{indent}cited: {was} → {now}"]
 
 
-def _cited_as_written(origin: Origin, name: str, own: str, other: str | None) -> bool:
-    """Whether the citation ``own`` of the element enclosing a changed value (in the field ``name``
-    of what was read from ``origin``) is what wrote the value: where no overlay entry's facts are
-    left in the field, the definition's; else the citation of something an entry whose facts the
-    field still holds wrote itself (an appended credit line's `source:`), whichever entry that
-    is (:func:`civrules.resolve.cited_writers`, not the field's last changer). An element patched
-    in place (a `with:`) is cited by its definition and the overlay both, and one an entry did not
-    restate keeps the other side's citation: neither is what wrote the value, which the overlay's
-    citation of the field is."""
-    writers = cited_writers(origin, name)
-    if not writers:
+class _WrittenCitations:
+    """What cites the facts each field of a diff's entities still holds, asked once per field:
+    a field's every changed value asks it, and each answer reads every entry whose facts the
+    field holds (n appended credit lines, each changed, asking for n entries' citations each was
+    the square of them)."""
+
+    def __init__(self) -> None:
+        # by the origin's identity, the origin kept beside its answer so that its id is never reused
+        self._found: dict[tuple[int, str], tuple[Origin, frozenset[str] | None]] = {}
+
+    def __call__(self, origin: Origin, name: str) -> frozenset[str] | None:
+        """The citations of what each overlay entry whose facts the field ``name`` (of what was
+        read from ``origin``) still holds wrote (:func:`civrules.resolve.cited_writers`); None
+        where no overlay entry's facts are left in it."""
+        at = (id(origin), name)
+        found = self._found.get(at)
+        if found is None:
+            writers = cited_writers(origin, name)
+            texts = None
+            if writers:
+                texts = frozenset(text for _, nodes in writers for node in nodes if (text := citation_of(node)))
+            found = self._found[at] = (origin, texts)
+        return found[1]
+
+
+def _cited_as_written(written: frozenset[str] | None, own: str, other: str | None) -> bool:
+    """Whether the citation ``own`` of the element enclosing a changed value is what wrote the
+    value (``written``: the citations of what wrote the field's facts, :class:`_WrittenCitations`):
+    where no overlay entry's facts are left in the field, the definition's; else the citation of
+    something an entry whose facts the field still holds wrote itself (an appended credit line's
+    `source:`), whichever entry that is (:func:`civrules.resolve.cited_writers`, not the field's
+    last changer). An element patched in place (a `with:`) is cited by its definition and the
+    overlay both, and one an entry did not restate keeps the other side's citation: neither is
+    what wrote the value, which the overlay's citation of the field is."""
+    if written is None:
         return True
     if own == other:
         return False
-    return any(own == citation_of(node) for _, nodes in writers for node in nodes)
+    return own in written
 
 
 def _why(resolved: Resolved, collection: str, key: str) -> str | None:
