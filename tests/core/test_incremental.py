@@ -964,3 +964,26 @@ def test_an_edit_of_an_added_card_reuses_what_the_checks_of_other_collections_fo
     edited = session.update()
     assert edited.spliced == [OVERLAID] and map_checks <= set(runs) and "C004" not in runs
     assert edited.diagnostics == full_run(rules, session.overlays)
+
+
+def test_an_entity_thousands_of_entries_changed_is_compared_for_reuse_without_recursing_per_entry() -> None:
+    """A session reuses an entity's model where its origin is the same (model.assembly.same_origin),
+    every entry that changed a field compared: a chain of 5,000 entries was compared link by link
+    by recursion, past Python's stack (a RecursionError, where the 10,000 patch entries of bench's
+    `repeated-patches` are within the documented limits)."""
+    from civrules.model import Origin
+    from civrules.model.assembly import same_origin
+
+    document, _ = read_yaml_text("kind: ruleset\nid: r\nname: R\n", "rulesets/r.yaml")
+    assert document is not None
+    entry = Origin(document, ("overlay",))
+
+    def changed(n: int) -> Origin:
+        chain = None
+        for _ in range(n):
+            chain = (entry, chain)
+        assert chain is not None
+        return Origin(document, ("cards", 0), changed_by=(("cost", chain),))
+
+    assert same_origin(changed(5_000), changed(5_000))
+    assert not same_origin(changed(5_000), changed(4_999))

@@ -464,3 +464,45 @@ def test_an_element_an_earlier_variant_appended_is_located_in_that_variant(mid: 
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["leaf"]))
     found = [d for d in analysis.diagnostics if d.code.startswith("S")]
     assert found and all(d.span is not None and d.span.file.endswith("rulesets/mid.yaml") for d in found), found
+
+
+def _work_of_entries(entries: list[str]) -> int:
+    """The work (lines run and C calls, counted as the growth trace counts them) of resolving a
+    variant of advanced-civilization whose overlay patches Pottery with ``entries``, asking what
+    still writes each of its fields and locating each of its attributes: the base resolved before,
+    uncounted."""
+    from civrules.resolve import Resolver, field_writers
+    from tests.security.test_check_growth import calls_made
+
+    body = "overlay:\n  civilization_cards:\n    patch:\n" + "".join(f"      - {entry}\n" for entry in entries)
+    workspace = CachedWorkspace(dict([variant("big", "advanced-civilization", body if entries else "")]))
+    resolver = Resolver(workspace)
+    resolver.resolve(workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+    loaded = workspace.load_ruleset(workspace.manifests()["big"])
+
+    def run() -> None:
+        resolved, _ = resolver.resolve(loaded)
+        assert resolved is not None
+        (pottery,) = [e for e in resolved.collections["civilization_cards"] if e.raw["id"] == "pottery"]
+        for name in pottery.raw:
+            field_writers(pottery.origin, name)
+        for i in range(len(pottery.raw["attributes"])):
+            pottery.origin.span("attributes", i)
+
+    return calls_made(run)
+
+
+def test_what_wrote_each_field_is_recorded_at_a_cost_linear_in_the_entries() -> None:
+    """Counted, never timed (tests/security/test_check_growth.py's count): n elements appended to
+    one list of a card, then n entries replacing an element of another, at n and 2n, net of none.
+    Round 22's records of where each entry wrote its elements cost the square of the entries:
+    each change passed over every earlier entry's record of every list of the card, and each
+    element located passed over them all again (issue 32)."""
+
+    def entries(n: int) -> list[str]:
+        appended = [f'{{id: pottery, attributes: {{append: [{{text: "A{i}.", rule: "32.211"}}]}}}}' for i in range(n)]
+        return [*appended, *['{id: pottery, groups: {replace: [{where: crafts, with: crafts}]}, rule: "32.211"}'] * n]
+
+    work = {n: _work_of_entries(entries(n)) for n in (0, 40, 80)}
+    small, large = work[40] - work[0], work[80] - work[0]
+    assert large <= 2.5 * small, work

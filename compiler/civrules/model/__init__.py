@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from civrules.diagnostics import Span
 from civrules.load.document import Document, NodePath
+from civrules.support import memo
 from civrules.support.values import frozen_value
 
 #: Every overlay entry that changed a field, the last first, each with those before it (None:
@@ -27,6 +28,48 @@ Moves = tuple[tuple["NodePath", "Origin", "NodePath"], "Moves | None"]
 #: What writes a field's facts (civrules.resolve.Writer): an overlay entry (None: the definition),
 #: the paths of the elements of a list it wrote still there, and those elements.
 _Writer = tuple["Origin | None", tuple[NodePath, ...], tuple[Any, ...]]
+
+
+class WriterLog:
+    """What each overlay entry that changed one field did to it, the last first, each with those
+    before (:attr:`Origin.writers`): what it writes (``mine``), and how it takes facts from the
+    entries before (``cut``: all of them; ``drops``: elements of a list; ``merge``: the keys of a
+    mapping it merged). Added to without looking at what is there, so that n entries changing one
+    field cost n, not n² (a pass over every earlier entry's record per change was the square of
+    them); what still writes the field is worked out once, when asked
+    (civrules.resolve.field_writers), and kept in ``found``."""
+
+    __slots__ = ("before", "cut", "drops", "found", "merge", "mine", "present", "start", "value")
+
+    def __init__(
+        self,
+        before: WriterLog | None,
+        start: tuple[_Writer, ...],
+        mine: _Writer | None,
+        *,
+        cut: bool,
+        drops: bool,
+        merge: Any,
+        value: Any,
+        present: bool,
+    ) -> None:
+        #: The log of the field before this change (None: ``start`` is what wrote it before).
+        self.before = before
+        #: What wrote the field before the first change logged: its definition, or its last changer.
+        self.start = start
+        #: What this change writes (None: it writes no fact: a `null`, a `remove:`, an `{unknown}`).
+        self.mine = mine
+        #: No fact written before this change is left (the field written whole, deleted, unknown).
+        self.cut = cut
+        #: Elements written before may be gone (list operations other than appends and inserts).
+        self.drops = drops
+        #: The mapping this change merged into the field key by key (None: it merged none).
+        self.merge = merge
+        #: The field's value after this change, and whether it is there at all.
+        self.value = value
+        self.present = present
+        #: What still writes the field after this change, once worked out (civrules.resolve).
+        self.found: list[tuple[_Writer, ...]] = []
 
 
 @frozen_value
@@ -63,15 +106,16 @@ class Origin:
     #: which may only have deleted something (a list's `remove:`). Empty: the field holds no fact
     #: any more (deleted, or `{unknown: why}`). A field with no record is written by its last
     #: changer (civrules.resolve.field_writers).
-    writers: tuple[tuple[str, tuple[_Writer, ...]], ...] = field(default=(), compare=False, repr=False)
+    writers: tuple[tuple[str, WriterLog], ...] = field(default=(), compare=False, repr=False)
     #: Per field a variant changed, every overlay entry that changed it, earliest first (``changes``
     #: keeps the last): what each wrote over of the definition, or of an earlier entry, no longer
     #: holds (civrules.checks.citations.superseded). A field with no record: its last changer.
     changed_by: tuple[tuple[str, Changers], ...] = field(default=(), compare=False, repr=False)
-    #: Elements the list operations of an overlay entry other than their field's last changer wrote
-    #: that are still there: their path in the entity, that entry, and where it wrote them (as
-    #: ``moved`` records the last changer's), so that each is located where it was written.
-    earlier_moved: Moves | None = field(default=None, compare=False, repr=False)
+    #: Per field (a list setting: ``""``, its elements), the elements the list operations of an
+    #: overlay entry other than the field's last changer wrote that are still there: their path in
+    #: the entity, that entry, and where it wrote them (as ``moved`` records the last changer's), so
+    #: that each is located where it was written. A change touches its own fields' records only.
+    earlier_moved: tuple[tuple[str, Moves], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def file(self) -> str:
@@ -82,17 +126,20 @@ class Origin:
         field's last changer (:attr:`earlier_moved`): the entity as that entry alone changed the
         field (a list setting: the setting as that variant changed it), which locates ``sub`` as
         it does for the last changer; None where none was."""
-        if self.earlier_moved is None:
+        if not self.earlier_moved or not sub:
             return None
-        records = unchained(self.earlier_moved)
-        best: tuple[NodePath, Origin, NodePath] | None = None
-        for key, owner, path in records:
-            if sub[: len(key)] == key and (best is None or len(key) > len(best[0])):
-                best = (key, owner, path)
+        group = sub[0] if isinstance(sub[0], str) else ""
+        chain = next((moves for name, moves in self.earlier_moved if name == group), None)
+        if chain is None:
+            return None
+        by_key, by_owner = _moves_index(chain)
+        # the deepest part at or above ``sub`` an earlier entry wrote (looked up, not searched for:
+        # each of n elements located was a pass over the n records)
+        best = next((found for k in range(len(sub), 0, -1) if (found := by_key.get(sub[:k])) is not None), None)
         if best is None:
             return None
         owner = best[1]
-        moved = tuple((key, path) for key, by, path in records if by is owner and key[:1] == best[0][:1])
+        moved = tuple((key, path) for key, path in by_owner[id(owner)] if key[:1] == best[0][:1])
         if isinstance(sub[0], int):
             # a list setting's element an earlier variant's list operations wrote: its setting there
             return Origin(owner.document, owner.path, base=self.base, moved=moved)
@@ -267,6 +314,20 @@ def unchained(chain: tuple[_T, Any] | None) -> list[_T]:
         chain = chain[1]
     found.reverse()
     return found
+
+
+@memo.by_identity(4096)
+def _moves_index(
+    chain: Moves,
+) -> tuple[dict[NodePath, tuple[NodePath, Origin, NodePath]], dict[int, list[tuple[NodePath, NodePath]]]]:
+    """The records of ``chain`` (one field's :attr:`Origin.earlier_moved`) by their path in the
+    entity (the earliest of a path), and each entry's (by its identity), in order."""
+    by_key: dict[NodePath, tuple[NodePath, Origin, NodePath]] = {}
+    by_owner: dict[int, list[tuple[NodePath, NodePath]]] = {}
+    for key, owner, path in unchained(chain):
+        by_key.setdefault(key, (key, owner, path))
+        by_owner.setdefault(id(owner), []).append((key, path))
+    return by_key, by_owner
 
 
 _MISSING: Any = object()

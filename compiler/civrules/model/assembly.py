@@ -25,7 +25,7 @@ import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
-from civrules.model import Origin
+from civrules.model import Origin, WriterLog
 
 
 class _Entry(Protocol):
@@ -138,17 +138,33 @@ def same_origin(a: Origin, b: Origin) -> bool:
 
 def _same_records(a: Any, b: Any) -> bool:
     """Whether two of an origin's records (tuples and linked pairs of names, paths, origins and the
-    elements a list operation wrote) hold the same: origins as :func:`same_origin` says, elements
-    by identity (values read are never changed), the rest by equality."""
-    if a is b:
-        return True
-    if isinstance(a, Origin) or isinstance(b, Origin):
-        return isinstance(a, Origin) and isinstance(b, Origin) and same_origin(a, b)
-    if isinstance(a, tuple) and isinstance(b, tuple):
-        return len(a) == len(b) and all(map(_same_records, a, b))
-    if isinstance(a, (str, int)) or a is None:
-        return bool(a == b)
-    return False  # an element another reading made: not the same
+    elements a list operation wrote, logs of what wrote a field) hold the same: origins as
+    :func:`same_origin` says, elements and the values a log holds by identity (values read are
+    never changed), the rest by equality. Walked with a stack, not by recursion: a chain of n
+    entries changing one field is n links deep (a recursion per link overflowed Python's stack)."""
+    pending = [(a, b)]
+    while pending:
+        x, y = pending.pop()
+        if x is y:
+            continue
+        if isinstance(x, Origin) or isinstance(y, Origin):
+            if not (isinstance(x, Origin) and isinstance(y, Origin) and same_origin(x, y)):
+                return False
+        elif isinstance(x, WriterLog) or isinstance(y, WriterLog):
+            if not (isinstance(x, WriterLog) and isinstance(y, WriterLog)):
+                return False
+            if (x.cut, x.drops, x.present) != (y.cut, y.drops, y.present) or x.merge is not y.merge:
+                return False
+            if x.value is not y.value and not _same_records(x.value, y.value):
+                return False
+            pending += [(x.before, y.before), (x.start, y.start), (x.mine, y.mine)]
+        elif isinstance(x, tuple) and isinstance(y, tuple):
+            if len(x) != len(y):
+                return False
+            pending += zip(x, y, strict=True)
+        elif not ((isinstance(x, (str, int)) or x is None) and x == y):
+            return False  # an element another reading made: not the same
+    return True
 
 
 #: The memo installed by :func:`assembling` (none: every builder runs, as a command of one ruleset does).

@@ -37,7 +37,7 @@ from civrules.families import CollectionSpec, Family
 from civrules.load.document import Document, NodePath
 from civrules.load.workspace import MAX_EXTENDS as MAX_EXTENDS  # the chain's bound, public here too (V002)
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace, family_mismatch
-from civrules.model import Changers, Moves, Origin, unchained
+from civrules.model import Changers, Moves, Origin, WriterLog, unchained
 from civrules.schema import entity_passes_fast, is_valid_fast, setting_items_cite, validate_entity, validate_setting
 from civrules.schema.references import remembered
 from civrules.support import memo
@@ -535,56 +535,66 @@ def _changed(
 
 def _earlier_moved(
     origin: Origin, before: Mapping[str, Any], merged: Mapping[str, Any], patch: Mapping[str, Any]
-) -> Moves | None:
+) -> tuple[tuple[str, Moves], ...]:
     """``origin``'s record of the elements earlier overlay entries' list operations wrote
     (:attr:`Origin.earlier_moved`), once the entry ``patch`` has changed ``before`` into ``merged``:
     for each field it changes, the elements its last changer and the entries before wrote that
     are still there, each at its place in the merged list (an element is never changed in place,
-    so the very element is looked up; one the entry wrote over, or patched, is the entry's now)."""
+    so the very element is looked up; one the entry wrote over, or patched, is the entry's now).
+    The records of the fields it leaves are not looked at (n entries changing another field of
+    an entity whose one list n entries appended to: no pass over those n per change)."""
     last = dict(origin.changes)
-    lists = [name for name in patch if isinstance(before.get(name), list)]
-    chain = origin.earlier_moved
-    if all(is_list_operations(patch[name]) and set(patch[name]) == {"append"} for name in lists):
-        # appends move nothing: every record stands where it was (n entries appending to one
-        # list: no pass over the n before), and the last changers' become earlier ones
-        for key, path in origin.moved:
-            if key[:1] and key[0] in lists:
-                chain = ((key, last[str(key[0])], path), chain)
-        return chain
-    records = unchained(chain)
-    found = [record for record in records if record[0][0] not in patch]
-    for name in lists:
-        old, new = before[name], merged.get(name)
-        if not isinstance(new, list):
+    fields = dict(origin.earlier_moved)
+    for name in patch:
+        old, new = before.get(name), merged.get(name)
+        if not isinstance(old, list):
+            fields.pop(name, None)  # no list before: no element of one is left
             continue
-        candidates = [record for record in records if record[0][0] == name]
-        if name in last:
-            candidates += [(key, last[name], path) for key, path in origin.moved if key[:1] == (name,)]
-        if not candidates:
-            continue
-        index = {id(element): i for i, element in enumerate(new)}
-        for key, owner, path in candidates:
-            at = key[1] if len(key) > 1 else None
-            if not isinstance(at, int) or not 0 <= at < len(old) or (i := index.get(id(old[at]))) is None:
-                continue
-            found.append(((name, i, *key[2:]), owner, path))
-    chain = None
-    for record in found:
-        chain = (record, chain)
-    return chain
+        chain = fields.get(name)
+        mine = [(key, last[name], path) for key, path in origin.moved if key[:1] == (name,)] if name in last else []
+        value = patch[name]
+        if is_list_operations(value) and set(value) == {"append"}:
+            # appends move nothing: every record stands where it was (n entries appending to one
+            # list: no pass over the n before), and the last changer's become earlier ones
+            for record in mine:
+                chain = (record, chain)
+        elif isinstance(new, list) and (chain is not None or mine):
+            index = {id(element): i for i, element in enumerate(new)}
+            # one record per place, the latest entry's: an element equal to the one it replaced
+            # may be the very object (an id string), and n entries each writing it were n records
+            # of one element, each change then a pass over all of them
+            placed: dict[NodePath, tuple[Origin, NodePath]] = {}
+            for key, owner, path in (*unchained(chain), *mine):
+                at = key[1] if len(key) > 1 else None
+                if not isinstance(at, int) or not 0 <= at < len(old) or (i := index.get(id(old[at]))) is None:
+                    continue
+                placed.pop(moved_to := (name, i, *key[2:]), None)
+                placed[moved_to] = (owner, path)
+            chain = None
+            for moved_to, (owner, path) in placed.items():
+                chain = ((moved_to, owner, path), chain)
+        else:
+            chain = None
+        if chain is None:
+            fields.pop(name, None)
+        else:
+            fields[name] = chain
+    return tuple(sorted(fields.items(), key=lambda item: item[0]))
 
 
-def _earlier_listed(previous: Origin, before: list[Any], merged: list[Any], patch: Mapping[str, Any]) -> Moves | None:
+def _earlier_listed(
+    previous: Origin, before: list[Any], merged: list[Any], patch: Mapping[str, Any]
+) -> tuple[tuple[str, Moves], ...]:
     """:func:`_earlier_moved` for a list setting that list operations change again: the elements
     earlier variants' list operations wrote (``previous``: the setting as they left it), each at
-    its place in ``merged``, located in the variant that wrote it."""
-    chain = previous.earlier_moved
+    its place in ``merged``, located in the variant that wrote it (recorded under ``""``)."""
+    chain = next((moves for name, moves in previous.earlier_moved if name == ""), None)
     own = Origin(previous.document, previous.path) if previous.changes else None
     if set(patch) == {"append"}:
         if own is not None:
             for key, path in previous.moved:
                 chain = ((key, own, path), chain)
-        return chain
+        return () if chain is None else (("", chain),)
     candidates = unchained(chain)
     if own is not None:
         candidates += [(key, own, path) for key, path in previous.moved]
@@ -594,7 +604,7 @@ def _earlier_listed(previous: Origin, before: list[Any], merged: list[Any], patc
         at = key[0] if key else None
         if isinstance(at, int) and 0 <= at < len(before) and (i := index.get(id(before[at]))) is not None:
             chain = (((i, *key[1:]), owner, path), chain)
-    return chain
+    return () if chain is None else (("", chain),)
 
 
 def _changed_by(origin: Origin, names: Iterable[str], at: Origin) -> tuple[tuple[str, Changers], ...]:
@@ -629,14 +639,14 @@ def _writers(
     merged: Mapping[str, Any],
     moved: Mapping[NodePath, NodePath],
     key: str | None = None,
-) -> tuple[tuple[str, tuple[Writer, ...]], ...]:
+) -> tuple[tuple[str, WriterLog], ...]:
     """``origin``'s record of what writes each field, with the fields ``patch`` names (but ``key``,
     an entity's) as the overlay entry ``at`` left them in ``merged`` (``moved``: where its list
     operations wrote each element, :func:`merge_patch`'s)."""
     writers = dict(origin.writers)
     for name in patch:
         if name != key:
-            prior = _records(origin, name, _node_at(origin.document, (*origin.path, name)))
+            prior = writers.get(name) or _unlogged(origin, name, _node_at(origin.document, (*origin.path, name)))
             wrote = _wrote(moved, (name,))
             writers[name] = writers_after(prior, name, at, merged.get(name), name in merged, wrote)
     return tuple(sorted(writers.items(), key=lambda item: item[0]))
@@ -850,7 +860,7 @@ def _patch_setting(
         # (as an entity's list field is), so that Q009, `setting_sources` and `diff` cite it.
         written = Origin(manifest, SETTINGS_PATH)
         definition = setting_definition(previous)
-        prior = _records(previous, key, _node_at(definition.document, definition.path))
+        prior = _log_of(previous, key) or _unlogged(previous, key, _node_at(definition.document, definition.path))
         writers = writers_after(prior, key, written, merged, True, _wrote(moved, ()))
         earlier = _changers_of(previous, key)  # an earlier variant's list operations on it (a definition: none)
         origin = replace(
@@ -1731,18 +1741,28 @@ def _operation_writes(operation: str, items: Any) -> bool:
 Writer = tuple[Origin | None, tuple[NodePath, ...], tuple[Any, ...]]
 
 
-def _records(origin: Origin, name: str, definition: Any) -> tuple[Writer, ...]:
-    """What writes the field ``name`` of what was read from ``origin`` (``definition``: its
-    definition's value of the field), as recorded, else its last changer, else the definition."""
-    for changed, writers in origin.writers:
-        if changed == name:
-            return writers
+def _log_of(origin: Origin, name: str) -> WriterLog | None:
+    """The log of the field ``name`` of what was read from ``origin`` (None: none was kept)."""
+    return next((log for changed, log in origin.writers if changed == name), None)
+
+
+def _unlogged(origin: Origin, name: str, definition: Any) -> tuple[Writer, ...]:
+    """What writes the field ``name`` of what was read from ``origin`` where no log of it was kept
+    (``definition``: its definition's value of the field): its last changer, else the definition."""
     last = next((at for changed, at in origin.changes if changed == name), None)
     if last is not None:
         return ((last, ((),), ()),)
     if isinstance(definition, list):
         return ((None, tuple((k,) for k in range(len(definition))), tuple(definition)),)
     return ((None, ((),), ()),)
+
+
+def _records(origin: Origin, name: str, definition: Any) -> tuple[Writer, ...]:
+    """What writes the field ``name`` of what was read from ``origin`` (``definition``: its
+    definition's value of the field), as its log says (:func:`_writing`), else its last changer,
+    else the definition."""
+    log = _log_of(origin, name)
+    return _unlogged(origin, name, definition) if log is None else _writing(log, name)
 
 
 def field_writers(origin: Origin, name: str) -> tuple[tuple[Origin | None, tuple[NodePath, ...]], ...]:
@@ -1771,59 +1791,146 @@ def _wrote(moved: Mapping[NodePath, NodePath], prefix: NodePath) -> dict[int, No
 
 
 def writers_after(
-    prior: tuple[Writer, ...],
+    prior: WriterLog | tuple[Writer, ...],
     name: str,
     at: Origin,
     merged: Any,
     present: bool,
     wrote: Mapping[int, NodePath],
-) -> tuple[Writer, ...]:
-    """The writers of the field ``name`` once the overlay entry ``at`` has changed it into
-    ``merged`` (``present``: the field is still there), from its writers before (``prior``);
-    ``wrote``: the elements of the list ``at``'s list operations wrote, by index (:func:`_wrote`).
-    Q009's predicate decides what writes: a change that writes no fact (a `null`, a `remove:`, an
-    `{unknown: why}`) is no writer, and the writers before it keep the facts it left."""
+) -> WriterLog:
+    """The log of the field ``name`` once the overlay entry ``at`` has changed it into ``merged``
+    (``present``: the field is still there), from its log before (``prior``; or what wrote it
+    where none was kept); ``wrote``: the elements of the list ``at``'s list operations wrote, by
+    index (:func:`_wrote`). What this change takes from the writers before it is noted, not done:
+    it is done once, for the log's last change, when the field's writers are asked for
+    (:func:`_writing`). Q009's predicate decides what writes: a change that writes no fact (a
+    `null`, a `remove:`, an `{unknown: why}`) is no writer, and the writers before it keep the
+    facts it left."""
+    before, start = (prior, ()) if isinstance(prior, WriterLog) else (None, prior)
     if not present or (isinstance(merged, dict) and set(merged) == {"unknown"}):
-        return ()
+        return WriterLog(before, start, None, cut=True, drops=False, merge=None, value=merged, present=present)
     value = _node_at(at.document, (*at.path, name))
     operations = is_list_operations(value)
-    if isinstance(merged, list) and not (operations and set(value) <= {"append", "insert"}):
-        here = {id(element) for element in merged}  # what may have gone: each writer's elements looked up
-        kept = tuple(found for record in prior if (found := _left(record, here)) is not None)
-    elif isinstance(merged, dict) and isinstance(value, dict) and not operations:
-        # merged key by key: a writer keeps the facts this change did not write over or delete
-        kept = tuple(found for record in prior if (found := _not_written_over(record, name, value)) is not None)
-    else:
-        kept = prior  # nothing taken away (n entries appending to one list: no pass over the n before)
-    if not holds_a_fact(value):
-        return kept
-    mine: Writer = (at, ((),), ())
-    if isinstance(merged, list) and operations and wrote:
-        indices = sorted(i for i in wrote if i < len(merged))
-        mine = (at, tuple(wrote[i] for i in indices), tuple(merged[i] for i in indices))
-    elif isinstance(merged, list) and isinstance(value, list):
-        mine = (at, tuple((k,) for k in range(len(merged))), tuple(merged))
-    if operations or (isinstance(value, dict) and isinstance(merged, dict)):
-        return (*kept, mine)  # element by element, or key by key: what it left is still theirs
-    return (mine,)
+    # what may have gone: a list's elements (each writer's looked up), else a mapping's keys
+    drops = isinstance(merged, list) and not (operations and set(value) <= {"append", "insert"})
+    merge = value if not drops and isinstance(merged, dict) and isinstance(value, dict) and not operations else None
+    mine: Writer | None = None
+    if holds_a_fact(value):
+        mine = (at, ((),), ())
+        if isinstance(merged, list) and operations and wrote:
+            indices = sorted(i for i in wrote if i < len(merged))
+            mine = (at, tuple(wrote[i] for i in indices), tuple(merged[i] for i in indices))
+        elif isinstance(merged, list) and isinstance(value, list):
+            mine = (at, tuple((k,) for k in range(len(merged))), tuple(merged))
+    # element by element, or key by key: what it left is still theirs; else it wrote the field whole
+    cut = mine is not None and not (operations or (isinstance(value, dict) and isinstance(merged, dict)))
+    return WriterLog(before, start, mine, cut=cut, drops=drops, merge=merge, value=merged, present=present)
 
 
-def _not_written_over(record: Writer, name: str, patch: Mapping[str, Any]) -> Writer | None:
-    """``record`` with the facts it wrote into the mapping field ``name`` that ``patch`` (merged
-    into the field key by key) neither wrote over nor deleted, each at its path in what it wrote
-    (None where none is left). The definition always stands: where no overlay entry's facts are
-    left, the field is cited by the definition's. A list's elements are gone: the field is a
-    mapping now."""
+def _writing(log: WriterLog, name: str) -> tuple[Writer, ...]:
+    """What still writes the field ``name`` after the last change of ``log``, earliest first: each
+    change's writer with the facts the changes after it left, found in one pass from the last
+    change back (a list's elements looked up in the field's value now, an element never coming
+    back once gone; a mapping's keys in what the later changes merged, as one tree), and kept."""
+    if log.found:
+        return log.found[0]
+    if not log.present or (isinstance(log.value, dict) and set(log.value) == {"unknown"}):
+        log.found.append(())
+        return ()
+    here: set[int] | None = None
+    dropped = False
+    later = _Merged()
+    found: list[Writer] = []
+
+    def left(record: Writer) -> None:
+        nonlocal here
+        kept: Writer | None = record
+        if dropped and isinstance(log.value, list):
+            if here is None:
+                here = {id(element) for element in log.value}
+            kept = _left(record, here)
+        if kept is not None and later.any:
+            kept = _not_written_over(kept, name, later)
+        if kept is not None:
+            found.append(kept)
+
+    node: WriterLog | None = log
+    while node is not None:
+        if node.mine is not None:
+            left(node.mine)
+        if node.cut:
+            break
+        dropped = dropped or node.drops
+        if node.merge is not None:
+            later.add(node.merge)
+        if node.before is None:
+            for record in reversed(node.start):
+                left(record)
+        node = node.before
+    found.reverse()
+    log.found.append(tuple(found))
+    return log.found[0]
+
+
+def _not_written_over(record: Writer, name: str, later: _Merged) -> Writer | None:
+    """``record`` with the facts it wrote into the mapping field ``name`` that the patches merged
+    into it key by key after it (``later``) neither wrote over nor deleted, each at its path in
+    what it wrote (None where none is left). The definition always stands: where no overlay
+    entry's facts are left, the field is cited by the definition's. A list's elements are gone:
+    the field is a mapping now."""
     writer, paths, elements = record
     if writer is None:
         return record
     if elements:
         return None
     leaves = list(_fact_leaves(_node_at(writer.document, (*writer.path, name)))) if paths == ((),) else list(paths)
-    left = tuple(leaf for leaf in leaves if not _writes_over(patch, leaf))
+    left = tuple(leaf for leaf in leaves if not later.writes_over(leaf))
     if not left:
         return None
     return record if len(left) == len(leaves) else (writer, left, ())
+
+
+class _Merged:
+    """The patches merged key by key into a mapping field after some change, as one tree: which
+    paths they wrote a whole value at (or deleted), and which they merged a mapping into, so
+    that whether any of them wrote over a fact is one walk down its path, not one per patch
+    (n patches each asked of every fact the patches before them wrote was the square of them)."""
+
+    __slots__ = ("children", "mapping", "whole")
+
+    def __init__(self) -> None:
+        self.children: dict[Any, _Merged] = {}
+        self.whole = False  # a patch wrote a whole value here (a `null` too): nothing below is left
+        self.mapping = False  # a patch merged a mapping here: a value written here whole is gone
+
+    @property
+    def any(self) -> bool:
+        return self.mapping
+
+    def add(self, patch: Mapping[str, Any]) -> None:
+        """Add a patch merged key by key at this node."""
+        self.mapping = True
+        for key, item in patch.items():
+            child = self.children.get(key)
+            if child is None:
+                child = self.children[key] = _Merged()
+            if _merged_key_by_key(item):
+                child.add(item)
+            elif not is_list_operations(item):
+                child.whole = True  # list operations change a list in part
+
+    def writes_over(self, leaf: NodePath) -> bool:
+        """Whether a patch added writes over (or deletes) the value at ``leaf``: it wrote a whole
+        value at or above it, or merged a mapping where it stood."""
+        node = self
+        for part in leaf:
+            child = node.children.get(part)
+            if child is None:
+                return False
+            if child.whole:
+                return True
+            node = child
+        return node.mapping
 
 
 def overwritten(changes: Sequence[Origin], name: str) -> Iterator[tuple[Origin, NodePath]]:
@@ -1834,7 +1941,7 @@ def overwritten(changes: Sequence[Origin], name: str) -> Iterator[tuple[Origin, 
     wrote over (the field, where they wrote over all of them). What list operations of a later
     entry take from the elements an earlier one wrote is not told apart here: it is kept."""
     whole_after = False
-    later: list[Mapping[str, Any]] = []
+    later = _Merged()
     for change in reversed(changes):
         entry = _node_at(change.document, change.path)
         if not isinstance(entry, dict) or name not in entry:
@@ -1843,15 +1950,15 @@ def overwritten(changes: Sequence[Origin], name: str) -> Iterator[tuple[Origin, 
         field_path = (*change.path, name)
         if whole_after:
             yield change, field_path
-        elif later and _merged_key_by_key(value):
+        elif later.any and _merged_key_by_key(value):
             leaves = list(_fact_leaves(value))
-            gone = [leaf for leaf in leaves if any(_writes_over(patch, leaf) for patch in later)]
+            gone = [leaf for leaf in leaves if later.writes_over(leaf)]
             if gone and len(gone) == len(leaves):
                 yield change, field_path
             else:
                 yield from ((change, (*field_path, *leaf)) for leaf in gone)
         if _merged_key_by_key(value):
-            later.append(value)
+            later.add(value)
         elif not is_list_operations(value):
             whole_after = True
 
@@ -1872,19 +1979,6 @@ def _fact_leaves(value: Any, at: NodePath = ()) -> Iterator[NodePath]:
                 yield from _fact_leaves(item, (*at, key))
     elif holds_a_fact(value):
         yield at
-
-
-def _writes_over(patch: Any, leaf: NodePath) -> bool:
-    """Whether ``patch``, merged key by key, writes over (or deletes) the value at ``leaf``: it
-    writes a whole value at or above it (a `null` too); list operations change a list in part."""
-    node = patch
-    for part in leaf:
-        if not _merged_key_by_key(node):
-            return not is_list_operations(node)
-        if part not in node:
-            return False
-        node = node[part]
-    return not is_list_operations(node)
 
 
 def _left(record: Writer, here: set[int]) -> Writer | None:
