@@ -971,7 +971,7 @@ def test_an_entity_thousands_of_entries_changed_is_compared_for_reuse_without_re
     every entry that changed a field compared: a chain of 5,000 entries was compared link by link
     by recursion, past Python's stack (a RecursionError, where the 10,000 patch entries of bench's
     `repeated-patches` are within the documented limits)."""
-    from civrules.model import Origin
+    from civrules.model import Changers, Origin
     from civrules.model.assembly import same_origin
 
     document, _ = read_yaml_text("kind: ruleset\nid: r\nname: R\n", "rulesets/r.yaml")
@@ -979,7 +979,7 @@ def test_an_entity_thousands_of_entries_changed_is_compared_for_reuse_without_re
     entry = Origin(document, ("overlay",))
 
     def changed(n: int) -> Origin:
-        chain = None
+        chain: Changers | None = None
         for _ in range(n):
             chain = (entry, chain)
         assert chain is not None

@@ -37,9 +37,11 @@ class WriterLog:
     mapping it merged). Added to without looking at what is there, so that n entries changing one
     field cost n, not n² (a pass over every earlier entry's record per change was the square of
     them); what still writes the field is worked out once, when asked
-    (civrules.resolve.field_writers), and kept in ``found``."""
+    (civrules.resolve.field_writers), and kept in ``found``. It holds no value of the field: the
+    list each of n appends left, kept by each change, was the square of them in memory (the
+    origin keeps the field's value as its entity holds it beside the log)."""
 
-    __slots__ = ("before", "cut", "drops", "found", "merge", "mine", "present", "start", "value")
+    __slots__ = ("before", "cut", "drops", "found", "merge", "mine", "start")
 
     def __init__(
         self,
@@ -50,8 +52,6 @@ class WriterLog:
         cut: bool,
         drops: bool,
         merge: Any,
-        value: Any,
-        present: bool,
     ) -> None:
         #: The log of the field before this change (None: ``start`` is what wrote it before).
         self.before = before
@@ -65,9 +65,6 @@ class WriterLog:
         self.drops = drops
         #: The mapping this change merged into the field key by key (None: it merged none).
         self.merge = merge
-        #: The field's value after this change, and whether it is there at all.
-        self.value = value
-        self.present = present
         #: What still writes the field after this change, once worked out (civrules.resolve).
         self.found: list[tuple[_Writer, ...]] = []
 
@@ -100,13 +97,13 @@ class Origin:
     #: The definitions this one took the place of, earliest first (a base's entity and a variant's
     #: `replace` of it, before a later variant's `replace`, or a `remove` then an `add` of its key).
     replaced: tuple[Origin, ...] = field(default=(), compare=False, repr=False)
-    #: Per field a variant changed, what still writes a fact in it, earliest first: the overlay
-    #: entries (None: the definition), each with the paths of the elements it wrote that are still
-    #: there and those elements (civrules.resolve.Writer). ``changes`` keeps only the last changer,
-    #: which may only have deleted something (a list's `remove:`). Empty: the field holds no fact
-    #: any more (deleted, or `{unknown: why}`). A field with no record is written by its last
-    #: changer (civrules.resolve.field_writers).
-    writers: tuple[tuple[str, WriterLog], ...] = field(default=(), compare=False, repr=False)
+    #: Per field a variant changed, the log of what each overlay entry that changed it wrote
+    #: (:class:`WriterLog`) and the field's value as it left it, from which what still writes a
+    #: fact in it is worked out (civrules.resolve.field_writers: the overlay entries, None for the
+    #: definition, each with the paths of the elements it wrote that are still there and those
+    #: elements). ``changes`` keeps only the last changer, which may only have deleted something
+    #: (a list's `remove:`). A field with no record is written by its last changer.
+    writers: tuple[tuple[str, WriterLog, Any], ...] = field(default=(), compare=False, repr=False)
     #: Per field a variant changed, every overlay entry that changed it, earliest first (``changes``
     #: keeps the last): what each wrote over of the definition, or of an earlier entry, no longer
     #: holds (civrules.checks.citations.superseded). A field with no record: its last changer.

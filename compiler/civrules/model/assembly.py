@@ -139,9 +139,9 @@ def same_origin(a: Origin, b: Origin) -> bool:
 def _same_records(a: Any, b: Any) -> bool:
     """Whether two of an origin's records (tuples and linked pairs of names, paths, origins and the
     elements a list operation wrote, logs of what wrote a field) hold the same: origins as
-    :func:`same_origin` says, elements and the values a log holds by identity (values read are
-    never changed), the rest by equality. Walked with a stack, not by recursion: a chain of n
-    entries changing one field is n links deep (a recursion per link overflowed Python's stack)."""
+    :func:`same_origin` says, elements, field values and what a log merged by identity (values
+    read are never changed), the rest by equality. Walked with a stack, not by recursion: a chain
+    of n entries changing one field is n links deep (a recursion per link overflowed the stack)."""
     pending = [(a, b)]
     while pending:
         x, y = pending.pop()
@@ -153,9 +153,7 @@ def _same_records(a: Any, b: Any) -> bool:
         elif isinstance(x, WriterLog) or isinstance(y, WriterLog):
             if not (isinstance(x, WriterLog) and isinstance(y, WriterLog)):
                 return False
-            if (x.cut, x.drops, x.present) != (y.cut, y.drops, y.present) or x.merge is not y.merge:
-                return False
-            if x.value is not y.value and not _same_records(x.value, y.value):
+            if (x.cut, x.drops) != (y.cut, y.drops) or x.merge is not y.merge:
                 return False
             pending += [(x.before, y.before), (x.start, y.start), (x.mine, y.mine)]
         elif isinstance(x, tuple) and isinstance(y, tuple):

@@ -639,17 +639,19 @@ def _writers(
     merged: Mapping[str, Any],
     moved: Mapping[NodePath, NodePath],
     key: str | None = None,
-) -> tuple[tuple[str, WriterLog], ...]:
+) -> tuple[tuple[str, WriterLog, Any], ...]:
     """``origin``'s record of what writes each field, with the fields ``patch`` names (but ``key``,
     an entity's) as the overlay entry ``at`` left them in ``merged`` (``moved``: where its list
     operations wrote each element, :func:`merge_patch`'s)."""
-    writers = dict(origin.writers)
+    writers = {name: (log, value) for name, log, value in origin.writers}
     for name in patch:
         if name != key:
-            prior = writers.get(name) or _unlogged(origin, name, _node_at(origin.document, (*origin.path, name)))
+            logged = writers.get(name)
+            prior = logged[0] if logged else _unlogged(origin, name, _node_at(origin.document, (*origin.path, name)))
             wrote = _wrote(moved, (name,))
-            writers[name] = writers_after(prior, name, at, merged.get(name), name in merged, wrote)
-    return tuple(sorted(writers.items(), key=lambda item: item[0]))
+            log = writers_after(prior, name, at, merged.get(name), name in merged, wrote)
+            writers[name] = (log, merged.get(name))
+    return tuple((name, log, value) for name, (log, value) in sorted(writers.items(), key=lambda item: item[0]))
 
 
 def _continue(entries: list[Entry], spec: CollectionSpec, origin: Origin, item: dict[str, Any]) -> bool:
@@ -860,7 +862,8 @@ def _patch_setting(
         # (as an entity's list field is), so that Q009, `setting_sources` and `diff` cite it.
         written = Origin(manifest, SETTINGS_PATH)
         definition = setting_definition(previous)
-        prior = _log_of(previous, key) or _unlogged(previous, key, _node_at(definition.document, definition.path))
+        logged = _log_of(previous, key)
+        prior = logged[0] if logged else _unlogged(previous, key, _node_at(definition.document, definition.path))
         writers = writers_after(prior, key, written, merged, True, _wrote(moved, ()))
         earlier = _changers_of(previous, key)  # an earlier variant's list operations on it (a definition: none)
         origin = replace(
@@ -868,7 +871,7 @@ def _patch_setting(
             base=previous,
             moved=tuple(moved.items()),
             changes=((key, written),),
-            writers=((key, writers),),
+            writers=((key, writers, merged),),
             changed_by=((key, (written, earlier)),),
             earlier_moved=_earlier_listed(previous, values[key], merged, patch),
         )
@@ -1741,9 +1744,10 @@ def _operation_writes(operation: str, items: Any) -> bool:
 Writer = tuple[Origin | None, tuple[NodePath, ...], tuple[Any, ...]]
 
 
-def _log_of(origin: Origin, name: str) -> WriterLog | None:
-    """The log of the field ``name`` of what was read from ``origin`` (None: none was kept)."""
-    return next((log for changed, log in origin.writers if changed == name), None)
+def _log_of(origin: Origin, name: str) -> tuple[WriterLog, Any] | None:
+    """The log of the field ``name`` of what was read from ``origin``, and the field's value as its
+    last change left it (None: no log was kept)."""
+    return next(((log, value) for changed, log, value in origin.writers if changed == name), None)
 
 
 def _unlogged(origin: Origin, name: str, definition: Any) -> tuple[Writer, ...]:
@@ -1761,8 +1765,8 @@ def _records(origin: Origin, name: str, definition: Any) -> tuple[Writer, ...]:
     """What writes the field ``name`` of what was read from ``origin`` (``definition``: its
     definition's value of the field), as its log says (:func:`_writing`), else its last changer,
     else the definition."""
-    log = _log_of(origin, name)
-    return _unlogged(origin, name, definition) if log is None else _writing(log, name)
+    logged = _log_of(origin, name)
+    return _unlogged(origin, name, definition) if logged is None else _writing(*logged, name)
 
 
 def field_writers(origin: Origin, name: str) -> tuple[tuple[Origin | None, tuple[NodePath, ...]], ...]:
@@ -1808,7 +1812,7 @@ def writers_after(
     facts it left."""
     before, start = (prior, ()) if isinstance(prior, WriterLog) else (None, prior)
     if not present or (isinstance(merged, dict) and set(merged) == {"unknown"}):
-        return WriterLog(before, start, None, cut=True, drops=False, merge=None, value=merged, present=present)
+        return WriterLog(before, start, None, cut=True, drops=False, merge=None)  # no fact left
     value = _node_at(at.document, (*at.path, name))
     operations = is_list_operations(value)
     # what may have gone: a list's elements (each writer's looked up), else a mapping's keys
@@ -1824,19 +1828,17 @@ def writers_after(
             mine = (at, tuple((k,) for k in range(len(merged))), tuple(merged))
     # element by element, or key by key: what it left is still theirs; else it wrote the field whole
     cut = mine is not None and not (operations or (isinstance(value, dict) and isinstance(merged, dict)))
-    return WriterLog(before, start, mine, cut=cut, drops=drops, merge=merge, value=merged, present=present)
+    return WriterLog(before, start, mine, cut=cut, drops=drops, merge=merge)
 
 
-def _writing(log: WriterLog, name: str) -> tuple[Writer, ...]:
-    """What still writes the field ``name`` after the last change of ``log``, earliest first: each
-    change's writer with the facts the changes after it left, found in one pass from the last
-    change back (a list's elements looked up in the field's value now, an element never coming
-    back once gone; a mapping's keys in what the later changes merged, as one tree), and kept."""
+def _writing(log: WriterLog, value: Any, name: str) -> tuple[Writer, ...]:
+    """What still writes the field ``name`` after the last change of ``log`` (``value``: the field's
+    value it left), earliest first: each change's writer with the facts the changes after it left,
+    found in one pass from the last change back (a list's elements looked up in ``value``, an
+    element never coming back once gone; a mapping's keys in what the later changes merged, as one
+    tree), and kept."""
     if log.found:
         return log.found[0]
-    if not log.present or (isinstance(log.value, dict) and set(log.value) == {"unknown"}):
-        log.found.append(())
-        return ()
     here: set[int] | None = None
     dropped = False
     later = _Merged()
@@ -1845,9 +1847,9 @@ def _writing(log: WriterLog, name: str) -> tuple[Writer, ...]:
     def left(record: Writer) -> None:
         nonlocal here
         kept: Writer | None = record
-        if dropped and isinstance(log.value, list):
+        if dropped and isinstance(value, list):
             if here is None:
-                here = {id(element) for element in log.value}
+                here = {id(element) for element in value}
             kept = _left(record, here)
         if kept is not None and later.any:
             kept = _not_written_over(kept, name, later)
