@@ -506,3 +506,20 @@ def test_what_wrote_each_field_is_recorded_at_a_cost_linear_in_the_entries() -> 
     work = {n: _work_of_entries(entries(n)) for n in (0, 40, 80)}
     small, large = work[40] - work[0], work[80] - work[0]
     assert large <= 2.5 * small, work
+
+
+def test_an_id_a_later_patch_writes_again_in_a_list_written_whole_is_located_in_that_patch() -> None:
+    """One entry appends an id to Pottery's groups, a later one writes the groups whole with that
+    id again: the id is the later entry's, and what is wrong with it is reported there. The reader
+    gives equal ids one object, and the record of where the first entry wrote its element found
+    it again in the list written whole (round 23)."""
+    body = (
+        "overlay:\n  civilization_cards:\n    patch:\n"
+        "      - {id: pottery, groups: {append: [craftz]}, source: 'house rule: a'}\n"
+        "      - {id: pottery, groups: [crafts, craftz], source: 'house rule: b'}\n"
+    )
+    path, text = variant("twice", "advanced-civilization", body)
+    analysis, _ = analysed("twice", (path, text))
+    found = [d for d in analysis.diagnostics if d.span is not None and "craftz" in d.message]
+    assert found and all(d.span is not None and d.span.file.endswith("rulesets/twice.yaml") for d in found)
+    assert {d.span.line for d in found if d.span is not None} == {line_of(text, "[crafts, craftz]")}, found

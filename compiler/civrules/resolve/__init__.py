@@ -546,19 +546,19 @@ def _earlier_moved(
     last = dict(origin.changes)
     fields = dict(origin.earlier_moved)
     for name in patch:
-        old, new = before.get(name), merged.get(name)
-        if not isinstance(old, list):
-            fields.pop(name, None)  # no list before: no element of one is left
+        old, new, value = before.get(name), merged.get(name), patch[name]
+        if not isinstance(old, list) or not isinstance(new, list) or not is_list_operations(value):
+            # no list before, or none now, or one written whole: no element written before is left
+            fields.pop(name, None)
             continue
         chain = fields.get(name)
         mine = [(key, last[name], path) for key, path in origin.moved if key[:1] == (name,)] if name in last else []
-        value = patch[name]
-        if is_list_operations(value) and set(value) == {"append"}:
+        if set(value) == {"append"}:
             # appends move nothing: every record stands where it was (n entries appending to one
             # list: no pass over the n before), and the last changer's become earlier ones
             for record in mine:
                 chain = (record, chain)
-        elif isinstance(new, list) and (chain is not None or mine):
+        elif chain is not None or mine:
             index = {id(element): i for i, element in enumerate(new)}
             # one record per place, the latest entry's: an element equal to the one it replaced
             # may be the very object (an id string), and n entries each writing it were n records
