@@ -177,3 +177,48 @@ def test_check_false_names_no_owner() -> None:
     the shipped schemas never write it (test_reference_owners.py refuses it)."""
     ref = declared({KEYWORD: {"collection": CARDS, "what": "card", "check": False}})
     assert ref == Ref(CARDS, "card", check=False, owner=None)
+
+
+_IMMUNE = {"kind": "immunity", "against": "card_ability", "card": "law"}
+
+
+def _card(number: int) -> dict[str, Any]:
+    return {
+        "id": f"card_{number}",
+        "name": f"Card {number}",
+        "cost": 100,
+        "groups": ["crafts", "arts"],
+        "prerequisites": [{"card": "pottery", "rule": "1"}],
+        "credits": [{"group": "arts", "points": 10}, {"card": "mysticism", "points": 5}],
+        "attributes": [{"text": "Immune.", "effects": [_IMMUNE]}],
+    }
+
+
+def _nodes(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + sum(_nodes(item) for item in value.values())
+    if isinstance(value, list):
+        return 1 + sum(_nodes(item) for item in value)
+    return 1
+
+
+def test_the_reference_walk_costs_a_look_up_per_node_once_it_has_met_the_shapes() -> None:
+    """Counted, never timed (tests/README.md): X001 walks every entity of a ruleset with its schema,
+    and each node of the data built a key of its schema nodes' identities (and the ``repr`` of an
+    effect's `kind`) to find its step again: about 23 counted steps a node of a card, most of
+    X001's time. A node's step is now found in its parent's (about 16)."""
+    from tests.security.test_check_growth import calls_made
+
+    schema = load_schema("civilization_cards")
+    nodes = node_at(schema, ("cards",), item=True)
+    cards = [_card(number) for number in range(50)]
+    assert [target for _, target, _ in find_references(schema, nodes, cards[0])] == [
+        "crafts",
+        "arts",
+        "pottery",
+        "arts",
+        "mysticism",
+        "law",
+    ]
+    work = calls_made(lambda: [list(find_references(schema, nodes, card)) for card in cards])
+    assert work <= 19 * sum(_nodes(card) for card in cards)

@@ -84,7 +84,10 @@ def find_references(
     >>> [(path, target) for path, target, _ in find_references(schema, (node,), {"card": "lantern"})]
     [(('card',), 'lantern')]
     """
-    yield from _walk(_Schema(schema), nodes, value, (), patches)
+    walked = _Schema(schema)
+    found: list[tuple[NodePath, str, Ref]] = []
+    _walk(walked, _nodes_of(walked, nodes), value, (), patches, found)
+    return iter(found)
 
 
 class _Schema:
@@ -228,24 +231,81 @@ def _open(schema: _Schema, node: Any, value: Any, depth: int) -> Iterator[dict[s
             yield from _open(schema, branch, value, depth + 1)
 
 
-@frozen_value
 class _Step:
     """What the walk needs of the nodes describing a value of one shape: the reference they
     declare, or the nodes of its fields and elements (computed once per nodes and shape)."""
 
-    refers: bool
-    ref: Ref | None
-    branches: tuple[dict[str, Any], ...]
-    #: What keeps the ids of the key of this step unique: the schema and nodes it was made for.
-    held: tuple[Any, ...]
-    #: The nodes of each field seen (empty: nothing is declared below it), filled as met.
-    fields: dict[str, tuple[Any, ...]]
-    items: tuple[Any, ...]
+    __slots__ = ("branches", "fields", "items", "ref")
+
+    def __init__(self, ref: Ref | None, branches: tuple[dict[str, Any], ...], items: _Nodes | None) -> None:
+        self.ref = ref
+        self.branches = branches
+        #: The nodes of each field seen (None: nothing is declared below it), filled as met.
+        self.fields: dict[str, _Nodes | None] = {}
+        self.items = items
 
 
-#: Steps by schema, nodes and the shape of a value (its type, and the fields a branch fixes).
-_steps: dict[tuple[Any, ...], _Step] = {}
+class _Nodes:
+    """Schema nodes (of one schema document) that describe a value, with the walk's step for each
+    shape of value they met, and the nodes of each step's fields and elements, found once: a node
+    of the data costs the walk a look-up in its parent's step, not a key of every node's identity
+    and a ``repr`` of its fixed fields built again (the reference walk was most of X001's work).
+
+    Made once per schema and nodes (:func:`_nodes_of`); holds them, so that their ids stay unique."""
+
+    __slots__ = ("fixed", "nodes", "refers", "schema", "steps")
+
+    def __init__(self, schema: _Schema, nodes: tuple[Any, ...]) -> None:
+        self.schema = schema.schema
+        self.nodes = nodes
+        frozen = _Frozen(schema.schema)
+        #: Whether any reference is declared at or below the nodes (the walk stops where none is).
+        self.refers = any(_may_refer(frozen, _Frozen(node)) for node in nodes)
+        #: The fields whose ``const`` decides which branches apply (an effect's `kind`).
+        self.fixed = _fixed_keys(schema, nodes) if self.refers else ()
+        #: Steps by the shape of a value: its type, and the ``repr`` of each fixed field's value.
+        self.steps: dict[Any, _Step] = {}
+
+    def step(self, schema: _Schema, value: Any) -> _Step:
+        shape: Any = type(value)
+        if self.fixed and isinstance(value, dict):
+            shape = (shape, *[repr(value.get(k)) for k in self.fixed])
+        found = self.steps.get(shape)
+        if found is None:
+            branches = tuple(_alternatives(schema, self.nodes, value))
+            ref = next((r for r in map(declared, branches) if r is not None), None)
+            items = tuple(b["items"] for b in branches if isinstance(b.get("items"), dict))
+            found = self.steps[shape] = _Step(ref, branches, _nodes_of(schema, items) if items else None)
+        return found
+
+    def field(self, schema: _Schema, step: _Step, key: str) -> _Nodes | None:
+        """The nodes of the field ``key`` of a value of ``step`` (None where nothing is declared below it)."""
+        try:
+            return step.fields[key]
+        except KeyError:
+            pass
+        branches = step.branches
+        found = tuple(b["properties"][key] for b in branches if key in b.get("properties", {}))
+        if not found:
+            found = tuple(
+                b["additionalProperties"] for b in branches if isinstance(b.get("additionalProperties"), dict)
+            )
+        following = _nodes_of(schema, found) if found else None
+        step.fields[key] = following = following if following is not None and following.refers else None
+        return following
+
+
+#: The nodes met by the walk, by the ids of their schema and nodes (each entry holds them).
+_nodes: dict[tuple[int, ...], _Nodes] = {}
 _fixing: dict[tuple[int, ...], tuple[tuple[str, ...], tuple[Any, ...]]] = {}
+
+
+def _nodes_of(schema: _Schema, nodes: tuple[Any, ...]) -> _Nodes:
+    key = (id(schema.schema), *map(id, nodes))
+    found = _nodes.get(key)
+    if found is None:
+        found = _nodes[key] = _Nodes(schema, nodes)
+    return found
 
 
 def _fixed_keys(schema: _Schema, nodes: tuple[Any, ...]) -> tuple[str, ...]:
@@ -263,70 +323,40 @@ def _fixed_keys(schema: _Schema, nodes: tuple[Any, ...]) -> tuple[str, ...]:
     return found[0]
 
 
-def _step(schema: _Schema, nodes: tuple[Any, ...], value: Any) -> _Step:
-    shape: tuple[Any, ...] = (type(value).__name__,)
-    if isinstance(value, dict):
-        shape += tuple(repr(value.get(k)) for k in _fixed_keys(schema, nodes))
-    key = (id(schema.schema), *map(id, nodes), shape)
-    found = _steps.get(key)
-    if found is None:
-        frozen = _Frozen(schema.schema)
-        held = (schema.schema, *nodes)
-        if not any(_may_refer(frozen, _Frozen(node)) for node in nodes):
-            found = _Step(False, None, (), held, {}, ())
-        else:
-            branches = tuple(_alternatives(schema, nodes, value))
-            ref = next((r for r in map(declared, branches) if r is not None), None)
-            items = tuple(b["items"] for b in branches if isinstance(b.get("items"), dict))
-            found = _Step(True, ref, branches, held, {}, items)
-        _steps[key] = found
-    return found
-
-
-def _following(schema: _Schema, step: _Step, key: str) -> tuple[Any, ...]:
-    """The nodes of the field ``key`` (none where nothing is declared below it)."""
-    found = step.fields.get(key)
-    if found is None:
-        branches = step.branches
-        found = tuple(b["properties"][key] for b in branches if key in b.get("properties", {}))
-        if not found:
-            found = tuple(
-                b["additionalProperties"] for b in branches if isinstance(b.get("additionalProperties"), dict)
-            )
-        frozen = _Frozen(schema.schema)
-        if not any(_may_refer(frozen, _Frozen(node)) for node in found):
-            found = ()
-        step.fields[key] = found
-    return found
+#: What the walk descends into: the rest holds no id.
+_WALKED = (dict, list, str)
 
 
 def _walk(
-    schema: _Schema, nodes: tuple[Any, ...], value: Any, path: NodePath, patches: bool
-) -> Iterator[tuple[NodePath, str, Ref]]:
-    step = _step(schema, nodes, value)
-    if not step.refers:
+    schema: _Schema, at: _Nodes, value: Any, path: NodePath, patches: bool, found: list[tuple[NodePath, str, Ref]]
+) -> None:
+    """Append the references in ``value`` (described by ``at``) to ``found``, in the order of the
+    data: one recursive function appending to a list, not a generator per level of nesting."""
+    if not at.refers:
         return
+    step = at.step(schema, value)
     if patches and _is_list_operations(value):
-        yield from _walk_operations(schema, nodes, value, path)
+        _walk_operations(schema, at.nodes, value, path, found)
         return
     ref = step.ref
     if ref is not None:
         if isinstance(value, str):
-            yield path, value, ref
+            found.append((path, value, ref))
         elif isinstance(value, list):
-            for i, item in enumerate(value):
-                if isinstance(item, str):
-                    yield (*path, i), item, ref
+            found.extend(((*path, i), item, ref) for i, item in enumerate(value) if isinstance(item, str))
         return
     if isinstance(value, dict):
+        fields = step.fields
         for key, item in value.items():
-            following = _following(schema, step, key)
-            if following and isinstance(item, (dict, list, str)):
-                yield from _walk(schema, following, item, (*path, key), patches)
-    elif isinstance(value, list) and step.items:
-        for i, item in enumerate(value):
-            if isinstance(item, (dict, list, str)):
-                yield from _walk(schema, step.items, item, (*path, i), patches)
+            following = fields[key] if key in fields else at.field(schema, step, key)
+            if following is not None and isinstance(item, _WALKED):
+                _walk(schema, following, item, (*path, key), patches, found)
+    elif isinstance(value, list):
+        items = step.items
+        if items is not None:
+            for i, item in enumerate(value):
+                if isinstance(item, _WALKED):
+                    _walk(schema, items, item, (*path, i), patches, found)
 
 
 def _is_list_operations(value: Any) -> bool:
@@ -334,24 +364,29 @@ def _is_list_operations(value: Any) -> bool:
 
 
 def _walk_operations(
-    schema: _Schema, nodes: tuple[Any, ...], value: dict[str, Any], path: NodePath
-) -> Iterator[tuple[NodePath, str, Ref]]:
+    schema: _Schema,
+    nodes: tuple[Any, ...],
+    value: dict[str, Any],
+    path: NodePath,
+    found: list[tuple[NodePath, str, Ref]],
+) -> None:
     """A variant's list operations on a list described by ``nodes``: the elements they write, and
     the selectors that name elements by value or by fields."""
     items = tuple(b["items"] for b in _alternatives(schema, nodes, []) if isinstance(b.get("items"), dict))
     if not items:
         return
+    at = _nodes_of(schema, items)
     for operation, entries in value.items():
         for i, entry in enumerate(entries if isinstance(entries, list) else ()):
-            at: NodePath = (*path, operation, i)
+            where: NodePath = (*path, operation, i)
             if operation in ("append", "remove"):
-                yield from _walk(schema, items, entry, at, True)
+                _walk(schema, at, entry, where, True, found)
             elif isinstance(entry, dict):
                 for key in ("where", "with", "before", "after"):
                     if key in entry:
-                        yield from _walk(schema, items, entry[key], (*at, key), True)
+                        _walk(schema, at, entry[key], (*where, key), True, found)
                 for k, element in enumerate(entry.get("items") or () if operation == "insert" else ()):
-                    yield from _walk(schema, items, element, (*at, "items", k), True)
+                    _walk(schema, at, element, (*where, "items", k), True, found)
 
 
 def node_at(schema: Mapping[str, Any], path: tuple[str, ...], *, item: bool = False) -> tuple[Any, ...]:
