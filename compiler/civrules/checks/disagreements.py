@@ -129,17 +129,35 @@ def _flow(value: Any) -> str:
 
 def _owners(node: Any, sub: NodePath = ()) -> Iterator[tuple[NodePath, Mapping[str, Any], list[Any]]]:
     """Each mapping at or below ``node`` that has `disagreements:`, its path and its entries."""
-    if isinstance(node, Mapping):
+    found: list[tuple[NodePath, Mapping[str, Any], list[Any]]] = []
+    _gather_owners(node, list(sub), found)
+    return iter(found)
+
+
+#: Values with nothing below them: most of an entity's nodes, passed over without asking the
+#: ``Mapping`` ABC (a call into Python for each) whether they are a mapping.
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
+def _gather_owners(node: Any, path: list[Any], found: list[tuple[NodePath, Mapping[str, Any], list[Any]]]) -> None:
+    """:func:`_owners`, appended to ``found``: one path grown and cut as the walk goes down and back
+    up, made a tuple only where an owner is (a generator and a path tuple per node, each node asked
+    whether it is a ``Mapping``, were Q008's whole cost)."""
+    if type(node) is dict or (type(node) is not list and isinstance(node, Mapping)):
         entries = node.get("disagreements")
         if isinstance(entries, list):
-            yield sub, node, entries
+            found.append((tuple(path), node, entries))
         for key, value in node.items():
-            if key != "disagreements" and isinstance(value, (Mapping, list)):
-                yield from _owners(value, (*sub, key))
+            if key != "disagreements" and type(value) not in _LEAVES and isinstance(value, (Mapping, list)):
+                path.append(key)
+                _gather_owners(value, path, found)
+                path.pop()
     elif isinstance(node, list):
         for i, value in enumerate(node):
-            if isinstance(value, (Mapping, list)):
-                yield from _owners(value, (*sub, i))
+            if type(value) not in _LEAVES and isinstance(value, (Mapping, list)):
+                path.append(i)
+                _gather_owners(value, path, found)
+                path.pop()
 
 
 def _owned(data: Any) -> tuple[tuple[NodePath, Mapping[str, Any], list[Any]], ...]:
