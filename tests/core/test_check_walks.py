@@ -1,11 +1,17 @@
 """What the checks do over every entity, counted (never timed: tests/README.md, "Growth counted,
-not timed"): their walks cost a few steps a node and find what they found before."""
+not timed"): their walks cost a few steps a node and find what they found before, and a check
+locates in the documents only what it reports."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from civrules.checks.catalogue import all_checks
 from civrules.checks.disagreements import _owners
+from civrules.load.document import Document
+from tests.rulefiles import shipped_analysis
 from tests.security.test_check_growth import calls_made
 
 
@@ -52,3 +58,34 @@ def test_q008_walks_an_entity_in_a_few_steps_a_node() -> None:
     entities = [_entity(number) for number in range(50)]
     work = calls_made(lambda: [list(_owners(entity)) for entity in entities])
     assert work <= 6 * sum(_nodes(entity) for entity in entities)
+
+
+@pytest.mark.parametrize("ruleset_id", ["advanced-civilization", "mega-civilization", "imperial-settlers"])
+def test_a_check_locates_only_what_it_reports(ruleset_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Locating a node in its document is a walk down its path (a look-up of its parent's keys at
+    every level): A002 and A003 located every epoch start of every track, M012 every coast's
+    neighbour, M020, M021 and M030-M033 every flood plain member, start area and offered nation, F002
+    every card of every faction deck, each before asking whether anything was wrong there (most of
+    their work on a ruleset they find nothing in). Each locates now where it reports, so a check
+    reporting nothing on a shipped ruleset locates next to nothing."""
+    model = shipped_analysis(ruleset_id).model
+    assert model is not None
+    located = 0
+    for name in ("span", "key_span", "exact_span"):
+        real = getattr(Document, name)
+
+        def counted(self: Document, path: Any, real: Any = real) -> Any:
+            nonlocal located
+            located += 1
+            return real(self, path)
+
+        monkeypatch.setattr(Document, name, counted)
+    eager = {}
+    for check in all_checks(model.family):
+        if check.family is not None and check.family != model.family:
+            continue
+        located = 0
+        found = list(check.run(model))
+        if located > 5 + 3 * len(found):
+            eager[check.code.code] = (located, len(found))
+    assert eager == {}

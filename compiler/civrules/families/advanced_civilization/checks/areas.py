@@ -123,23 +123,25 @@ def check_coast_touches(ruleset: Ruleset) -> Iterator[Diagnostic]:
         for coast in area.coasts:
             c = coast.index
             for t, other in enumerate(coast.touches or ()):
-                span = area.origin.span("coasts", c, "touches", t)
                 if other not in ruleset.areas:
                     yield diagnostic(
-                        "M012", f"coast of `{area.id}`: area `{other}` does not exist", span, "name a sea neighbour"
+                        "M012",
+                        f"coast of `{area.id}`: area `{other}` does not exist",
+                        area.origin.span("coasts", c, "touches", t),
+                        "name a sea neighbour",
                     )
                 elif other not in sea:
                     yield diagnostic(
                         "M012",
                         f"coast of `{area.id}` touches `{other}`, but the two share no sea or both border",
-                        span,
+                        area.origin.span("coasts", c, "touches", t),
                         "name only areas across a sea border, or add the border",
                     )
                 elif other in seen:
                     yield diagnostic(
                         "M012",
                         f"`{other}` is on two coasts of `{area.id}`: a ship could pass from one coast to the other",
-                        span,
+                        area.origin.span("coasts", c, "touches", t),
                         "put each sea neighbour on one coast (23.57)",
                         [Related(area.origin.span("coasts", seen[other], "touches"), "the other coast")],
                     )

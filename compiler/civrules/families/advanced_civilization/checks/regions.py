@@ -2,25 +2,28 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.families.advanced_civilization.mapgraph import map_graph
 from civrules.families.advanced_civilization.model import Ruleset
+from civrules.model import Origin
 
 
-def member_spans(ruleset: Ruleset) -> dict[str, list[tuple[str, Span]]]:
-    """Each flood plain's members as written, with where each is listed.
+def member_spans(ruleset: Ruleset) -> dict[str, list[tuple[str, Callable[[], Span]]]]:
+    """Each flood plain's members as written, with what locates where each is listed (located only
+    where a check reports it: every member located was most of the work of a check reporting nothing).
 
     The model keeps a flood plain's declaring entry (as a variant left it) and merges the members of
     the entries that continue it; the continuing entries, and any repeated entry the model drops
     (M022), are the model's map files' entries.
     """
-    members: dict[str, list[tuple[str, Span]]] = {}
+    members: dict[str, list[tuple[str, Callable[[], Span]]]] = {}
     declaring: set[tuple[int, tuple[str | int, ...]]] = set()
     for plain in ruleset.flood_plains:
-        members[plain.id] = [(a, plain.origin.span("areas", i)) for i, a in enumerate(plain.listed)]
+        members[plain.id] = [(a, partial(plain.origin.span, "areas", i)) for i, a in enumerate(plain.listed)]
         for origin in (plain.origin, plain.origin.base):
             if origin is not None:
                 declaring.add((id(origin.document), origin.path))
@@ -29,7 +32,7 @@ def member_spans(ruleset: Ruleset) -> dict[str, list[tuple[str, Span]]]:
         if entry.id not in members or (id(origin.document), origin.path) in declaring:
             continue
         for i, area_id in enumerate(entry.areas):
-            members[entry.id].append((area_id, origin.span("areas", i)))
+            members[entry.id].append((area_id, partial(origin.span, "areas", i)))
     return members
 
 
@@ -55,7 +58,7 @@ def check_flood_plains_connected(ruleset: Ruleset) -> Iterator[Diagnostic]:
     members = member_spans(ruleset)
     for plain in ruleset.flood_plains:
         listed = members.get(plain.id, [])
-        where: dict[str, Span] = {}
+        where: dict[str, Callable[[], Span]] = {}
         for area_id, span in listed:
             area = areas.get(area_id)
             if area is not None and area.land:
@@ -76,9 +79,9 @@ def check_flood_plains_connected(ruleset: Ruleset) -> Iterator[Diagnostic]:
             yield diagnostic(
                 "M020",
                 f"flood plain `{plain.id}`: {names} {verb} not joined by land to `{anchor}` (4.42)",
-                where[group[0]],
+                where[group[0]](),
                 "move the stray areas to their own flood plain, or correct the land borders between the members",
-                [Related(where[anchor], f"`{anchor}` is on the flood plain")],
+                [Related(where[anchor](), f"`{anchor}` is on the flood plain")],
             )
 
 
@@ -105,7 +108,7 @@ def check_flood_plain_members(ruleset: Ruleset) -> Iterator[Diagnostic]:
     # M022's), so that one misordered or repeated entry does not show up here as well.
     areas, plains = ruleset.areas, ruleset.flood_plains
     listed = member_spans(ruleset)
-    listing: dict[str, list[tuple[str, Span]]] = {}
+    listing: dict[str, list[tuple[str, Callable[[], Span]]]] = {}
     for plain_id, members in listed.items():
         for area_id, span in members:
             listing.setdefault(area_id, []).append((plain_id, span))
@@ -130,7 +133,7 @@ def check_flood_plain_members(ruleset: Ruleset) -> Iterator[Diagnostic]:
             area.origin.span("flood_plain"),
             hint,
             [Related(named.origin.span("areas"), f"the areas of `{named.id}`")]
-            + [Related(span, f"listed by `{p}`") for p, span in others],
+            + [Related(span(), f"listed by `{p}`") for p, span in others],
         )
     for plain_id, members in listed.items():
         for area_id, span in members:
@@ -141,7 +144,7 @@ def check_flood_plain_members(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 yield diagnostic(
                     "M021",
                     f"flood plain `{plain_id}` lists `{area_id}`, which is not a land area (4.42)",
-                    span,
+                    span(),
                     "flood plains are land: take the area off the list",
                     [Related(member.origin.span("land"), "no land")],
                 )
@@ -149,7 +152,7 @@ def check_flood_plain_members(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 yield diagnostic(
                     "M021",
                     f"flood plain `{plain_id}` lists `{area_id}`, but `{area_id}` has no `flood_plain`",
-                    span,
+                    span(),
                     f"write `flood_plain: {plain_id}` on the area, or take it off the list",
                     [Related(member.origin.head(), f"`{area_id}`")],
                 )
@@ -160,7 +163,7 @@ def check_flood_plain_members(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 yield diagnostic(
                     "M021",
                     f"flood plain `{plain_id}` lists `{area_id}`, but `{area_id}` is on `{member.flood_plain}`",
-                    span,
+                    span(),
                     "an area is on one flood plain: take it off this list, or move it",
                     [Related(member.origin.span("flood_plain"), "its flood plain")],
                 )
@@ -186,39 +189,42 @@ def check_flood_plain_continuations(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     files = ruleset.map_files
     position = {f.id: n for n, f in enumerate(files)}
-    declared: dict[str, tuple[int, Span]] = {}
+    declared: dict[str, Origin] = {}  # located only where a second declaration is reported
     declares = {(f.id, entry.id) for f in files for entry in f.flood_plains if entry.continues_from is None}
     for here, entry in ((n, entry) for n, f in enumerate(files) for entry in f.flood_plains):
         plain_id, source, origin = entry.id, entry.continues_from, entry.origin
         if source is None:
             previous = declared.get(plain_id)
             if previous is None:
-                declared[plain_id] = (here, origin.head())
+                declared[plain_id] = origin
                 continue
             yield diagnostic(
                 "M022",
                 f"flood plain `{plain_id}` is declared twice; this entry is ignored",
                 origin.head(),
                 "rename it, or write `continues_from` with the map file that declares it",
-                [Related(previous[1], "first declared here")],
+                [Related(previous.head(), "first declared here")],
             )
             continue
-        at = origin.span("continues_from")
         if source not in position:
-            yield diagnostic("M022", f"`continues_from`: no map file of this ruleset has id `{source}`", at)
+            yield diagnostic(
+                "M022",
+                f"`continues_from`: no map file of this ruleset has id `{source}`",
+                origin.span("continues_from"),
+            )
             continue
         if (source, plain_id) not in declares:
             yield diagnostic(
                 "M022",
                 f"`continues_from: {source}`, but `{source}` declares no flood plain `{plain_id}`",
-                at,
+                origin.span("continues_from"),
                 "name the map file that declares this flood plain",
             )
         elif position[source] > here:
             yield diagnostic(
                 "M022",
                 f"flood plain `{plain_id}` continues from `{source}`, which the ruleset reads after this file",
-                at,
+                origin.span("continues_from"),
                 f"list the map file `{source}` before this one in the ruleset's files",
             )
 

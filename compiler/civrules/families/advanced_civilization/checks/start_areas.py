@@ -8,22 +8,25 @@ Q checks report the unknown).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from civrules.checks import check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, Span
-from civrules.families.advanced_civilization.model import Configuration, Nation, Ruleset
+from civrules.families.advanced_civilization.model import Configuration, Nation, PlayerCount, Ruleset
 from civrules.model import Unknown
 from civrules.support.memo import by_identity
 
 
-def _listings(ruleset: Ruleset) -> Iterator[tuple[Nation, str, Span]]:
-    """Every start area a nation lists, with where it is listed (nations with known lists only)."""
+def _listings(ruleset: Ruleset) -> Iterator[tuple[Nation, str, Callable[[], Span]]]:
+    """Every start area a nation lists, with what locates where it is listed (nations with known
+    lists only): located only where a check reports it (every listing located was most of the work
+    of a check that reports nothing)."""
     for nation in ruleset.nations.by_id.values():
         if isinstance(nation.start_areas, tuple):
             for i, area_id in enumerate(nation.start_areas):
-                yield nation, area_id, nation.origin.span("start_areas", "areas", i)
+                yield nation, area_id, partial(nation.origin.span, "start_areas", "areas", i)
 
 
 @check("M030", "start-area-not-land", Severity.ERROR, reads=("nations.name", "nations.start_areas", "areas.land"))
@@ -45,7 +48,7 @@ def check_start_areas_are_land(ruleset: Ruleset) -> Iterator[Diagnostic]:
             yield diagnostic(
                 "M030",
                 f"start area `{area_id}` of {nation.display_name} is not a land area (4.6)",
-                span,
+                span(),
                 "name a land area",
                 [Related(area.origin.span("land"), f"`{area_id}` has land: false")],
             )
@@ -70,7 +73,7 @@ def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
         - id: illyria
           start_areas: {areas: [germania_2]}
     """
-    listed_by: dict[str, list[tuple[Nation, Span]]] = {}
+    listed_by: dict[str, list[tuple[Nation, Callable[[], Span]]]] = {}
     for nation, area_id, span in _listings(ruleset):
         listed_by.setdefault(area_id, []).append((nation, span))
     listed_of: dict[str, frozenset[str]] = {}  # each nation's start areas as a set, made once
@@ -91,7 +94,7 @@ def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
             area.origin.span("start_nation"),
             f"add `{area.id}` to {owner.display_name}'s start areas, or correct `start_nation`",
             [Related(owner.origin.span("start_areas", "areas"), f"{owner.display_name}'s start areas")]
-            + [Related(span, f"listed by {n.display_name}") for n, span in others],
+            + [Related(span(), f"listed by {n.display_name}") for n, span in others],
         )
     for nation, area_id, span in _listings(ruleset):
         listed = ruleset.areas.get(area_id)
@@ -106,7 +109,7 @@ def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
             "M031",
             f"{nation.display_name} lists start area `{area_id}`, but `{area_id}` is a start area of "
             f"{owner.display_name} (its `start_nation`)",
-            span,
+            span(),
             f"take `{area_id}` off {nation.display_name}'s start areas, or correct the area's `start_nation`",
             [Related(listed.origin.span("start_nation"), "start_nation")],
         )
@@ -135,12 +138,17 @@ def _every_area(areas: Any) -> frozenset[str]:
     return frozenset(areas.by_id)
 
 
-def _availability(ruleset: Ruleset) -> Iterator[tuple[Nation, list[str], list[str], Span, list[Related]]]:
+#: Where a nation is offered, and the places that explain it: located only where a check reports it.
+_Offered = Callable[[], tuple[Span, list[Related]]]
+
+
+def _availability(ruleset: Ruleset) -> Iterator[tuple[Nation, list[str], list[str], _Offered]]:
     """For each nation a configuration makes available on a known map: its start areas that exist,
-    those of them out of play, where the nation is named, and the places that explain it."""
+    those of them out of play, and what locates where the nation is named and the places that
+    explain it."""
     for count in ruleset.player_counts:
         for configuration in count.configurations:
-            c, nations = configuration.index, configuration.nations
+            nations = configuration.nations
             if nations is None:
                 continue
             in_play = areas_in_play(ruleset, configuration)
@@ -153,11 +161,18 @@ def _availability(ruleset: Ruleset) -> Iterator[tuple[Nation, list[str], list[st
                 existing = [a for a in nation.start_areas if a in ruleset.areas]
                 if nation.start_areas and not existing:
                     continue  # X001
-                related = [Related(nation.origin.span("start_areas", "areas"), f"{nation.display_name}'s start areas")]
-                if isinstance(configuration.areas_in_play, tuple):
-                    related.append(Related(count.origin.span("configurations", c, "map", "areas_in_play"), "in play"))
                 outside = [a for a in existing if a not in in_play]
-                yield nation, existing, outside, count.origin.span("configurations", c, "nations", i), related
+                yield nation, existing, outside, partial(_offered, count, configuration, nation, i)
+
+
+def _offered(count: PlayerCount, configuration: Configuration, nation: Nation, i: int) -> tuple[Span, list[Related]]:
+    """Where ``configuration`` (of the player count ``count``) names ``nation`` (its ``i``-th), and
+    the places that explain what it offers."""
+    c = configuration.index
+    related = [Related(nation.origin.span("start_areas", "areas"), f"{nation.display_name}'s start areas")]
+    if isinstance(configuration.areas_in_play, tuple):
+        related.append(Related(count.origin.span("configurations", c, "map", "areas_in_play"), "in play"))
+    return count.origin.span("configurations", c, "nations", i), related
 
 
 @check(
@@ -182,9 +197,10 @@ def check_nations_can_start(ruleset: Ruleset) -> Iterator[Diagnostic]:
             - map: {areas_in_play: [thebes, susa, ...]}
               nations: [egypt, babylon, assyria, asia]   # FAIL: mikop, kuban not in play
     """
-    for nation, existing, outside, span, related in _availability(ruleset):
+    for nation, existing, outside, offered in _availability(ruleset):
         if len(outside) < len(existing):
             continue
+        span, related = offered()
         why = f"none of its start areas ({', '.join(f'`{a}`' for a in outside)})" if outside else "no start area"
         yield diagnostic(
             "M032",
@@ -214,9 +230,10 @@ def check_start_areas_in_play(ruleset: Ruleset) -> Iterator[Diagnostic]:
         - map: {areas_in_play: [mikop, susa, ...]}
           nations: [egypt, babylon, assyria, asia]   # FAIL: asia's kuban not in play
     """
-    for nation, existing, outside, span, related in _availability(ruleset):
+    for nation, existing, outside, offered in _availability(ruleset):
         if not outside or len(outside) == len(existing):
             continue
+        span, related = offered()
         yield diagnostic(
             "M033",
             f"{nation.display_name} is offered, but its start area{'s' if len(outside) > 1 else ''} "

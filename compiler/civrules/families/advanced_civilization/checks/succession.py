@@ -87,12 +87,11 @@ def check_track_epoch_sequence(ruleset: Ruleset) -> Iterator[Diagnostic]:
         for i, (epoch, _) in enumerate(track.epoch_starts):
             if epoch not in rank:
                 continue  # X001 reports an unknown epoch
-            span = track.origin.span("epoch_starts", i, "epoch")
             if epoch in seen:
                 yield diagnostic(
                     "A002",
                     f"the A.S.T. track of `{track.id}` lists epoch `{epoch}` twice",
-                    span,
+                    track.origin.span("epoch_starts", i, "epoch"),
                     "keep one start per epoch",
                     [Related(track.origin.span("epoch_starts", seen[epoch], "epoch"), "first listed here")],
                 )
@@ -103,7 +102,7 @@ def check_track_epoch_sequence(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 yield diagnostic(
                     "A002",
                     f"the A.S.T. track of `{track.id}` lists epoch `{epoch}` after `{later}`, which comes later",
-                    span,
+                    track.origin.span("epoch_starts", i, "epoch"),
                     "list the epoch starts in the order of `epochs`",
                 )
             latest = max(latest, rank[epoch])
@@ -144,13 +143,12 @@ def check_track_epoch_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
         last = declared.last_space(track)
         previous: tuple[str, int] | None = None
         for i, (epoch, space) in enumerate(track.epoch_starts):
-            span = track.origin.span("epoch_starts", i, "space")
             if previous is None and space != declared.start_space:
                 yield diagnostic(
                     "A003",
                     f"the A.S.T. track of `{track.id}` begins epoch `{epoch}` on space {space}, "
                     f"not on the start space {declared.start_space}",
-                    span,
+                    track.origin.span("epoch_starts", i, "space"),
                     f"markers start on space {declared.start_space} (`ast.start_space`); start the first epoch there",
                 )
             elif previous is not None and space <= previous[1]:
@@ -158,7 +156,7 @@ def check_track_epoch_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     "A003",
                     f"the A.S.T. track of `{track.id}` begins epoch `{epoch}` on space {space}, "
                     f"but `{previous[0]}` begins on space {previous[1]}",
-                    span,
+                    track.origin.span("epoch_starts", i, "space"),
                     f"each epoch needs at least one space: start `{epoch}` after space {previous[1]}",
                 )
             elif last is not None and space > last:
@@ -166,7 +164,7 @@ def check_track_epoch_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     "A003",
                     f"the A.S.T. track of `{track.id}` begins epoch `{epoch}` on space {space}, "
                     f"beyond its last space {last}",
-                    span,
+                    track.origin.span("epoch_starts", i, "space"),
                     f"the track's spaces are {declared.start_space} to {last}",
                 )
             if previous is None or space > previous[1]:
@@ -258,12 +256,11 @@ def check_value_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
         seen: dict[int, int] = {}
         previous = None
         for i, (space, _) in enumerate(track.late_iron_age):
-            at = track.origin.span("late_iron_age_spaces", i, "space")
             if space in seen:
                 yield diagnostic(
                     "A005",
                     f"the A.S.T. track of `{track.id}` lists value space {space} twice",
-                    at,
+                    track.origin.span("late_iron_age_spaces", i, "space"),
                     "keep one value per space",
                     [Related(track.origin.span("late_iron_age_spaces", seen[space], "space"), "first listed here")],
                 )
@@ -273,7 +270,7 @@ def check_value_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 yield diagnostic(
                     "A005",
                     f"the A.S.T. track of `{track.id}` lists value space {space} after space {previous}",
-                    at,
+                    track.origin.span("late_iron_age_spaces", i, "space"),
                     "list the value spaces in space order",
                 )
             previous = space if previous is None else max(previous, space)
@@ -282,7 +279,7 @@ def check_value_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     "A005",
                     f"the A.S.T. track of `{track.id}` has no space {space} (its spaces are "
                     f"{declared.start_space} to {last})",
-                    at,
+                    track.origin.span("late_iron_age_spaces", i, "space"),
                     "give the number of a Late Iron Age space of this track",
                 )
                 continue
@@ -299,7 +296,7 @@ def check_value_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
                         "A005",
                         f"value space {space} of the A.S.T. track of `{track.id}` is in epoch `{inside.epoch}`, "
                         "which carries no card values",
-                        at,
+                        track.origin.span("late_iron_age_spaces", i, "space"),
                         where,
                     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 from collections.abc import Iterator
+from functools import partial
 
 from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
@@ -158,10 +159,13 @@ def check_copies_pattern(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnosti
         seen: dict[int, int] = {}
         reported = False
         if custom is not None:
-            items = [(entry.copies, custom.origin.span("cards", entry.index, "copies")) for entry in custom.entries]
+            # Located only where it is reported: every card located was most of the check's work.
+            items = [
+                (entry.copies, partial(custom.origin.span, "cards", entry.index, "copies")) for entry in custom.entries
+            ]
         else:
-            items = [(card.copies, card.origin.span("copies")) for card in ruleset.printed_cards(deck.id)]
-        for copies, span in items:
+            items = [(card.copies, partial(card.origin.span, "copies")) for card in ruleset.printed_cards(deck.id)]
+        for copies, locate in items:
             seen[copies] = seen.get(copies, 0) + 1
             if seen[copies] > rule.pattern.get(copies, 0) and not reported:
                 reported = True
@@ -169,7 +173,7 @@ def check_copies_pattern(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnosti
                     "F002",
                     f"deck `{custom.id if custom else deck.id}` has more cards of {copies} "
                     f"cop{'y' if copies == 1 else 'ies'} than the pattern's {rule.pattern.get(copies, 0)} (p12)",
-                    span,
+                    locate(),
                     _pattern_hint(rule),
                 )
         if reported:
