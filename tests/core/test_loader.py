@@ -785,3 +785,59 @@ def test_an_unclosed_quote_is_located_at_its_opening_quote_with_the_end_of_file_
     assert [(d.code, d.span and (d.span.line, d.span.column)) for d in found] == [("L001", (3, 7))]
     assert found[0].hint is not None and "close the quote" in found[0].hint and '`"`' in found[0].hint
     assert [(r.span.line, r.span.column) for r in found[0].related] == [(5, 1)]
+
+
+def _reader_work(text: str) -> int:
+    """The lines of the reader's own code (``load/reader.py``) that reading ``text`` runs, and the C
+    functions it calls from there: counted, never timed (libyaml's and PyYAML's work is left out,
+    which a PyYAML release may change)."""
+    import sys
+    from types import FrameType
+    from typing import Any
+
+    from civrules.load import reader
+
+    own = reader.__file__
+    made = 0
+
+    def lines(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal made
+        made += 1
+        return lines
+
+    def calls(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal made
+        if event == "c_call" and frame.f_code.co_filename == own:
+            made += 1
+
+    sys.settrace(lambda frame, event, arg: lines if frame.f_code.co_filename == own else None)
+    sys.setprofile(calls)
+    try:
+        read_yaml_text(text, "cards.yaml", Limits())
+    finally:
+        sys.settrace(None)
+        sys.setprofile(None)
+    return made
+
+
+def test_the_reader_opens_closes_and_keys_plain_collections_in_its_event_loop() -> None:
+    """A plain mapping or sequence inside another (no tag, no anchor, not a key) is opened and
+    closed, and a new key taken, in the event loop, as plain scalars are: a method call for each
+    (``on_start``, ``on_end`` and ``place``, ``accept_key``) was about 80 counted steps of the
+    reader a node of a card file; now about 67. Same reading: every position and value below."""
+    card = (
+        "  - id: card_{0}\n    name: Card {0}\n    cost: 1{0}\n    groups: [crafts, arts]\n    credits:\n"
+        "      - {{group: arts, points: 10}}\n      - {{card: mysticism, points: 5}}\n    attributes:\n"
+        '      - text: "Some text."\n        effects: [{{kind: movement, units: ships, range: 5}}]\n'
+    )
+    text = "cards:\n" + "".join(card.format(number) for number in range(50))
+    document, diagnostics = read_yaml_text(text, "cards.yaml", Limits())
+    assert diagnostics == [] and document is not None
+    effects = document.data["cards"][49]["attributes"][0]["effects"]
+    assert effects == [{"kind": "movement", "units": "ships", "range": 5}]
+    assert document.span(("cards",)) == Span("cards.yaml", 2, 3, 502, 1)
+    assert document.span(("cards", 49)) == Span("cards.yaml", 492, 5, 502, 1)
+    assert document.span(("cards", 49, "credits", 1)) == Span("cards.yaml", 498, 9, 498, 37)
+    assert document.key_span(("cards", 49, "attributes")) == Span("cards.yaml", 499, 5, 499, 15)
+    assert document.span(("cards", 49, "attributes", 0, "effects")) == Span("cards.yaml", 501, 18, 501, 60)
+    assert _reader_work(text) <= 72 * len(document.value_spans)

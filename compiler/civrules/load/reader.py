@@ -891,9 +891,11 @@ class _Builder:
         # everything else goes to its handler.
         get_event = parser.get_event
         scalar, alias, document = yaml.ScalarEvent, yaml.AliasEvent, yaml.DocumentStartEvent
-        starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+        mapping, sequence = yaml.MappingStartEvent, yaml.SequenceStartEvent
         ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
         stack = self.stack
+        deepest = self.limits.max_depth
+        add_block = self.table.add_block
         special = _SPECIAL_START
         plain_count = _PLAIN_COUNT.match
         words, letters = _PLAIN_WORDS, _LETTER_START
@@ -945,17 +947,66 @@ class _Builder:
                     frame.records.extend((start, end, 0, 0, 0, 0))
                     frame.keys.append(None)
                 elif frame.key is None:
-                    self.accept_key(frame, value, start, end)
+                    if type(value) is str and value not in frame.container:  # a new key (as accept_key takes it)
+                        frame.key_start, frame.key_end = start, end
+                        frame.key = intern(value)
+                    else:
+                        self.accept_key(frame, value, start, end)
                 else:
                     key, frame.key = frame.key, None
                     if key is not _DISCARD:
                         frame.container[key] = value
                         frame.records.extend((start, end, frame.key_start, frame.key_end, 0, 0))
                         frame.keys.append(key)
-            elif kind in starts:
-                self.on_start(event)
+            elif kind is mapping or kind is sequence:
+                # A plain collection inside a collection (no tag, no anchor, not a key), opened here.
+                if (
+                    not (fast and stack and event.tag is None and event.anchor is None and self.total_nodes < most)
+                    or len(stack) >= deepest
+                ):
+                    self.on_start(event)
+                    continue
+                frame = stack[-1]
+                if frame.is_list:
+                    part: Any = len(frame.container)
+                elif frame.key is None:
+                    self.on_start(event)  # a collection used as a key: refused there
+                    continue
+                else:
+                    part = frame.key
+                self.total_nodes += 1
+                mark = event.start_mark
+                frame = _Frame(
+                    {} if kind is mapping else [], part, (mark.line + 1) << 32 | (mark.column + 1), None, False
+                )
+                frame.event = event
+                stack.append(frame)
             elif kind in ends:
-                self.on_end(event)
+                # A plain collection closed inside a collection: placed here, as :meth:`place` does.
+                frame = stack[-1]
+                if not fast or frame.is_key or frame.refused or frame.anchor is not None or len(stack) < 2:
+                    self.on_end(event)
+                    continue
+                stack.pop()
+                mark = event.end_mark
+                end = (mark.line + 1) << 32 | (mark.column + 1)
+                keys = frame.keys
+                first, count = (add_block(frame.records, keys), len(keys)) if keys else (0, 0)
+                frame.block = first
+                parent = stack[-1]
+                parent.nodes += frame.nodes
+                if frame.height >= parent.height:
+                    parent.height = frame.height + 1
+                if parent.is_list:
+                    parent.container.append(frame.container)  # type: ignore[union-attr]
+                    parent.records.extend((frame.start, end, 0, 0, first, count))
+                    parent.keys.append(None)
+                else:
+                    key, parent.key = parent.key, None
+                    if key is not _DISCARD:
+                        parent.container[key] = frame.container
+                        parent.records.extend((frame.start, end, parent.key_start, parent.key_end, first, count))
+                        parent.keys.append(key)
             elif kind is alias:
                 self.on_alias(event)
             elif kind is document:
