@@ -54,6 +54,25 @@ def write(
     if type(node) is Code:
         out.append(f"{' ' * indent}{prefix}{node.text}{suffix}")
         return
+    if type(node) is _Container:
+        # Its methods inline: most nodes written are small containers that fit on their line.
+        items = node.items
+        if not items:
+            out.append(f"{' ' * indent}{prefix}{node.flat()}{suffix}")
+            return
+        budget = LINE_LENGTH - indent - len(prefix) - len(suffix)
+        one = node._flat
+        if one is None:
+            one = _flat_within(node.opening, node.closing, node.one_tuple and len(items) == 1, items, budget)
+            if one is not None:
+                node._flat = one
+        elif len(one) > budget:
+            one = None
+        if one is not None:
+            out.append(f"{' ' * indent}{prefix}{one}{suffix}")
+        else:
+            _explode(node, indent, prefix, suffix, out, spill)
+        return
     pad = " " * indent
     if not node.explodable():
         out.append(f"{pad}{prefix}{node.flat()}{suffix}")
@@ -152,15 +171,17 @@ def _flat_within(opening: str, closing: str, one: bool, items: Iterable[tuple[st
     trailing comma), else None, found reading as few of its items as that takes."""
     used = len(opening) + len(closing) + (1 if one else 0)
     parts = []
-    for n, (key, value) in enumerate(items):
-        used += len(key) + (2 if n else 0)
+    separator = 0  # ", " before every item but the first
+    for key, value in items:
+        used += len(key) + separator
         if used > budget:
             return None
         inner = value.text if type(value) is Code else value.flat_within(budget - used)
         if inner is None:
             return None
         used += len(inner)
-        parts.append(f"{key}{inner}")
+        parts.append(key + inner if key else inner)
+        separator = 2
     if used > budget:
         return None
     inner_text = ", ".join(parts)
@@ -216,18 +237,20 @@ def lazy_tup(count: int, make: Callable[[], Iterable[Node]]) -> Node:
 
 def call(callee: str, /, *args: Node, **kwargs: Node) -> Node:
     """``callee(arg, ..., key=value, ...)``."""
-    items = [("", a) for a in args] + [(f"{k}=", v) for k, v in kwargs.items()]
+    items = [("", a) for a in args]
+    if kwargs:
+        items += [(f"{k}=", v) for k, v in kwargs.items()]
     return _Container(f"{callee}(", ")", tuple(items))
 
 
 def tup(items: Sequence[Node]) -> Node:
     """A tuple: ``()``, ``(a,)``, ``(a, b)``."""
-    return _Container("(", ")", tuple(("", i) for i in items), one_tuple=True)
+    return _Container("(", ")", tuple([("", i) for i in items]), one_tuple=True)
 
 
 def dct(items: Sequence[tuple[Node, Node]]) -> Node:
     """A dict display ``{key: value, ...}``."""
-    return _Container("{", "}", tuple((f"{k.flat()}: ", v) for k, v in items))
+    return _Container("{", "}", tuple([(f"{k.flat()}: ", v) for k, v in items]))
 
 
 def frozen(items: Sequence[Node]) -> Node:
@@ -241,9 +264,11 @@ def frozen(items: Sequence[Node]) -> Node:
 
 def string(value: str) -> Node:
     """A string literal quoted as the formatter prefers (double quotes unless that needs more escapes)."""
+    if '"' not in value and "\\" not in value and value.isprintable():
+        return Code('"' + value + '"')  # nothing to escape (most ids and names): double quotes
     quote = "'" if value.count('"') > value.count("'") else '"'
     if value.isprintable() and "\\" not in value and quote not in value:
-        return Code(quote + value + quote)  # nothing to escape (most ids and names)
+        return Code(quote + value + quote)
     out = []
     for char in value:
         if char == "\\":

@@ -346,8 +346,16 @@ def settings_value(types: SettingsTypes, settings: Mapping[str, Any], prefix: st
     return _value(types, Shape("record", types.root), settings, prefix, "SETTINGS")
 
 
+#: Values that are no mapping, told by their exact type (most of SETTINGS' values): the ``Mapping``
+#: ABC is a call into Python for each.
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def _is_unknown(item: Any) -> bool:
-    return isinstance(item, Mapping) and set(item) == {"unknown"}
+    kind = type(item)
+    if kind is dict:
+        return len(item) == 1 and "unknown" in item
+    return kind not in _SCALARS and isinstance(item, Mapping) and set(item) == {"unknown"}
 
 
 def _plain(item: Any) -> Node:

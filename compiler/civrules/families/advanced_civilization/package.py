@@ -267,10 +267,10 @@ def refs(enum: str, values: Iterable[str] | Unknown | None) -> Node:
 
 def value(item: Any) -> Node:
     """A literal of plain data; Unknown is None."""
+    if isinstance(item, str):  # most values: tested first
+        return string(item)
     if isinstance(item, (tuple, list)):
         return tup([value(i) for i in item])
-    if isinstance(item, str):
-        return string(item)
     return Code(lit(item))
 
 
