@@ -54,7 +54,7 @@ def test_the_owners_of_disagreements_are_found_at_their_paths() -> None:
 def test_q008_walks_an_entity_in_a_few_steps_a_node() -> None:
     """Q008 walks every entity and setting for `disagreements:`: a generator and a path tuple per
     node, and every scalar asked whether it is a ``Mapping`` (an ABC: a call into Python), cost
-    about 7 counted steps a node of a card; now about 5."""
+    about 7 counted steps a node of a card; now about 4.5."""
     entities = [_entity(number) for number in range(50)]
     work = calls_made(lambda: [list(_owners(entity)) for entity in entities])
     assert work <= 6 * sum(_nodes(entity) for entity in entities)

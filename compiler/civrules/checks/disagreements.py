@@ -148,13 +148,13 @@ def _gather_owners(node: Any, path: list[Any], found: list[tuple[NodePath, Mappi
         if isinstance(entries, list):
             found.append((tuple(path), node, entries))
         for key, value in node.items():
-            if key != "disagreements" and type(value) not in _LEAVES and isinstance(value, (Mapping, list)):
+            if key != "disagreements" and type(value) not in _LEAVES and isinstance(value, (dict, list, Mapping)):
                 path.append(key)
                 _gather_owners(value, path, found)
                 path.pop()
     elif isinstance(node, list):
         for i, value in enumerate(node):
-            if type(value) not in _LEAVES and isinstance(value, (Mapping, list)):
+            if type(value) not in _LEAVES and isinstance(value, (dict, list, Mapping)):
                 path.append(i)
                 _gather_owners(value, path, found)
                 path.pop()
