@@ -678,7 +678,7 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     that changed it: two entries appending to one list each cite what they append, and an entry
     whose every fact a later one wrote over or deleted needs no citation any more. A setting
     written whole (`overlay.settings.replace`, `add`), and an entity a variant adds or replaces,
-    whose schema takes `rule:` or `source:` without requiring it (Sid Meier's settings, a border)
+    whose schema takes `rule:` or `source:` without requiring it (a family's settings, a border)
     must cite there too; a list of ids or a number takes none, and its list operations are cited
     as the reason of a suppression (`# civrules: ignore[Q009] house rule: ...`).
 
@@ -691,12 +691,12 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     house rule, or `rule:` with the section of the rulebook it follows.
 
         overlay:
-          wonders:
+          items:
             patch:
-              - {id: colossus, cost: 12}    # FAIL: `cost` is changed with no citation
-              - {id: colossus, cost: 12, source: "house rule: a dearer Colossus"}    # PASS
-              - {id: colossus, discount: {cost: 8}}    # FAIL: its discount of 8 is still there, uncited
-              - {id: colossus, discount: {technology: pottery}, source: "house rule: ..."}
+              - {id: lantern, cost: 12}    # FAIL: `cost` is changed with no citation
+              - {id: lantern, cost: 12, source: "house rule: a dearer lantern"}    # PASS
+              - {id: lantern, discount: {cost: 8}}    # FAIL: its discount of 8 is still there, uncited
+              - {id: lantern, discount: {item: oak}, source: "house rule: ..."}
     """
     own = len(ruleset.chain) - 1
     if own < 1:

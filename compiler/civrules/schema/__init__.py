@@ -882,7 +882,7 @@ def setting_items_cite(kind: str, key: str, field: str) -> bool:
 def setting_citation_keys(kind: str, key: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Where the setting ``key`` (of a file of ``kind``) takes a citation (`rule:`, `source:`): the
     citation keys of its own mapping, and those of each element of it as a list; none where it
-    has no such place (a list of ids: `two_coast_areas`; a number: `declared_count`)."""
+    has no such place (a list of ids; a number)."""
     schema = load_schema(kind)
     own: dict[str, None] = {}
     elements: dict[str, None] = {}
