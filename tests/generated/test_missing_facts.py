@@ -16,19 +16,14 @@ from a CachedWorkspace and imported from a temporary folder), never a fresh inte
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-from civrules.emit.export import export_ruleset
-from civrules.families import family_named
-from civrules.pipeline import Analysis, analyse, derived_facts
 from tests.conftest import REPO
-from tests.rulefiles import CachedWorkspace
+from tests.variant_packages import analysed, built, forgetting, variant
 
 GENERATED = REPO / "generated" / "python"
 if str(GENERATED) not in sys.path:
@@ -42,52 +37,11 @@ VARIANTS = ("ac_house", "smc_house", "is_house")
 OLD = "is not in the sources"
 
 
-def _variant(ruleset_id: str, base: str, overlay: str) -> str:
-    return f'kind: ruleset\nid: {ruleset_id}\nname: "{ruleset_id}"\nextends: {base}\noverlay:\n{overlay}'
-
-
-def _analysed(ruleset_id: str, manifest: str) -> Analysis:
-    """The analysis of the variant ``manifest`` (its id ``ruleset_id``) over the shipped rules."""
-    workspace = CachedWorkspace({f"rulesets/{ruleset_id}.yaml": manifest})
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
-    assert analysis.ok and analysis.model is not None and analysis.resolved is not None, analysis.diagnostics
-    return analysis
-
-
-def _built(tmp_path: Path, ruleset_id: str, manifest: str) -> ModuleType:
-    """The package of the variant ``manifest`` (its id ``ruleset_id``), rendered in this process
-    and imported under its own name from ``tmp_path``."""
-    analysis = _analysed(ruleset_id, manifest)
-    assert analysis.model is not None and analysis.resolved is not None
-    family = family_named(analysis.model.family)
-    assert family is not None
-    render = family.hook("package")
-    assert render is not None, f"the {family.id} family renders no package"
-    exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
-    for relative, content in render(analysis.model, exported).items():
-        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / relative).write_bytes(content)
-    folder = tmp_path / "civrules_rulesets" / ruleset_id.replace("-", "_")
-    name = f"civrules_rulesets.{folder.name}"  # as the package names itself (assuming() imports it)
-    assert name not in sys.modules, f"{ruleset_id} is the id of a shipped ruleset: take another"
-    spec = importlib.util.spec_from_file_location(
-        name, folder / "__init__.py", submodule_search_locations=[str(folder)]
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture
 def imported() -> Iterator[None]:
     """Forgets the packages of the variants a test built (their modules), once it has run."""
-    before = set(sys.modules)
-    yield
-    for name in set(sys.modules) - before:
-        if name.startswith("civrules_rulesets.") and name.split(".")[1] in VARIANTS:
-            del sys.modules[name]
+    with forgetting(VARIANTS):
+        yield
 
 
 def _said(call: object) -> UnknownFactError:
@@ -100,7 +54,7 @@ def _said(call: object) -> UnknownFactError:
 # --- Advanced Civilization ----------------------------------------------------------------------
 
 #: A house ruleset without a hand limit or taxation, and with a card whose cost is drawn in play.
-AC_HOUSE = _variant(
+AC_HOUSE = variant(
     "ac-house",
     "advanced-civilization",
     "  settings:\n"
@@ -112,7 +66,7 @@ AC_HOUSE = _variant(
 
 
 def test_a_setting_a_house_ruleset_leaves_out_is_one_it_does_not_give(tmp_path: Path, imported: None) -> None:
-    package = _built(tmp_path, "ac-house", AC_HOUSE)
+    package = built(tmp_path, "ac-house", AC_HOUSE)
     assert package.HAND_LIMIT is None and package.TAXATION is None
     limit = _said(lambda: package.hand_limit([]))
     assert str(limit) == "this ruleset does not give the hand limit (hand_limit)"
@@ -126,7 +80,7 @@ def test_a_setting_a_house_ruleset_leaves_out_is_one_it_does_not_give(tmp_path: 
 def test_a_fact_a_variant_records_as_unknown_is_refused_with_its_why(tmp_path: Path, imported: None) -> None:
     """The variant's `{unknown: why}` is in its overlay (UNKNOWN_FACTS names the field
     `overlay.civilization_cards.patch[law].cost`): the helper finds it as the card's cost."""
-    package = _built(tmp_path, "ac-house", AC_HOUSE)
+    package = built(tmp_path, "ac-house", AC_HOUSE)
     assert package.CARDS["law"].cost is None
     cost = _said(lambda: package.purchase_cost([], "law"))
     why = "house rule: the price of Law is drawn at the start"
@@ -162,7 +116,7 @@ def test_a_phase_number_said_as_round_21_words_it_and_an_unknown_one_with_its_wh
 # --- Sid Meier's Civilization ---------------------------------------------------------------------
 
 #: A house ruleset whose pyramid does not say how many technologies a row needs below a new one.
-SMC_HOUSE = _variant(
+SMC_HOUSE = variant(
     "smc-house",
     "sid-meiers-civilization",
     "  settings:\n    pyramid:\n      each_level_needs_one_more_below: null\n",
@@ -170,7 +124,7 @@ SMC_HOUSE = _variant(
 
 
 def test_sid_meiers_a_left_out_rule_and_an_unknown_level(tmp_path: Path, imported: None) -> None:
-    package = _built(tmp_path, "smc-house", SMC_HOUSE)
+    package = built(tmp_path, "smc-house", SMC_HOUSE)
     assert package.PYRAMID.one_more_below is None
     placed = [t for t, r in package.TECHNOLOGIES.items() if r.level == 1][:1]
     second = next(t for t, r in package.TECHNOLOGIES.items() if r.level == 2)
@@ -188,7 +142,7 @@ def test_sid_meiers_a_left_out_rule_and_an_unknown_level(tmp_path: Path, importe
 # --- Imperial Settlers ----------------------------------------------------------------------------
 
 #: A house ruleset that drops the end-of-game scoring of locations.
-IS_HOUSE = _variant(
+IS_HOUSE = variant(
     "is-house",
     "imperial-settlers",
     "  settings:\n    remove: [scoring]\n",
@@ -196,7 +150,7 @@ IS_HOUSE = _variant(
 
 
 def test_imperial_settlers_a_removed_scoring_and_an_unknown_production(tmp_path: Path, imported: None) -> None:
-    package = _built(tmp_path, "is-house", IS_HOUSE)
+    package = built(tmp_path, "is-house", IS_HOUSE)
     assert package.SCORING is None
     score = _said(lambda: package.board_score(1, 1))
     assert str(score) == "this ruleset does not give the end-of-game VP of locations (scoring)"
@@ -218,7 +172,7 @@ def test_sid_meiers_player_helper_words_a_left_out_rule_as_one_the_ruleset_does_
     from civrules.families.sid_meiers_civilization.helpers import tables
     from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 
-    left_out = _analysed("smc-house", SMC_HOUSE).model
+    left_out = analysed("smc-house", SMC_HOUSE).model
     assert isinstance(left_out, CivilizationRuleset)
     said = tables(left_out)["pyramid"]["one_more_below"]
     assert said == {"unknown": "this ruleset does not give how many technologies a row needs below a new one"}
@@ -252,7 +206,7 @@ def test_an_unknown_is_found_by_the_field_it_leaves_unknown_wherever_the_data_wr
 # --- an amount computed from several facts, one of them unknown (round 23) -------------------------
 
 #: A house ruleset in which Pottery's relief from Famine is drawn in play.
-AC_FAMINE = _variant(
+AC_FAMINE = variant(
     "ac-house",
     "advanced-civilization",
     "  calamities:\n"
@@ -299,7 +253,7 @@ def test_an_amount_whose_modifiers_combine_unknown_is_refused_with_that_why() ->
 
 
 def test_an_amount_whose_card_change_is_unknown_is_refused_with_that_why(tmp_path: Path, imported: None) -> None:
-    package = _built(tmp_path, "ac-house", AC_FAMINE)
+    package = built(tmp_path, "ac-house", AC_FAMINE)
     why = "house rule: Pottery's relief is drawn in play"
     amount = package.calamity_amount("famine", "famine_primary", ["pottery"], "primary")
     assert (amount.unknown_field, amount.unknown_reason) == ("calamities[famine].modifiers[pottery].amount", why)

@@ -5,7 +5,6 @@ the data's why (round 23)."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -14,12 +13,11 @@ from types import ModuleType
 
 import pytest
 
-from civrules.emit.export import export_ruleset
 from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
-from civrules.families.imperial_settlers.package import render_package
-from civrules.pipeline import Analysis, analyse, derived_facts
+from civrules.pipeline import Analysis
 from tests.conftest import REPO
-from tests.rulefiles import CachedWorkspace, shipped_analysis
+from tests.rulefiles import shipped_analysis
+from tests.variant_packages import analysed, built, forgetting, variant
 
 GENERATED = REPO / "generated" / "python"
 if str(GENERATED) not in sys.path:
@@ -33,43 +31,21 @@ VARIANTS = ("is_two_samurai", "is_unknown_bonus")
 
 def _analysed(ruleset_id: str, overlay: str) -> Analysis:
     """The analysis of a variant of imperial-settlers with ``overlay``, over the shipped rules."""
-    manifest = f'kind: ruleset\nid: {ruleset_id}\nname: "{ruleset_id}"\nextends: imperial-settlers\noverlay:\n{overlay}'
-    workspace = CachedWorkspace({f"rulesets/{ruleset_id}.yaml": manifest})
-    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()[ruleset_id]))
-    assert analysis.ok and analysis.model is not None and analysis.resolved is not None, analysis.diagnostics
-    return analysis
+    return analysed(ruleset_id, variant(ruleset_id, "imperial-settlers", overlay))
 
 
 def _built(tmp_path: Path, ruleset_id: str, overlay: str) -> ModuleType:
     """The package of a variant of imperial-settlers with ``overlay``, rendered in this process and
     imported under its own name from ``tmp_path``."""
-    analysis = _analysed(ruleset_id, overlay)
-    assert analysis.model is not None and analysis.resolved is not None
-    exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
-    for relative, content in render_package(analysis.model, exported).items():  # type: ignore[arg-type]
-        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / relative).write_bytes(content)
-    folder = tmp_path / "civrules_rulesets" / ruleset_id.replace("-", "_")
-    name = f"civrules_rulesets.{folder.name}"  # as the package names itself (assuming() imports it)
-    assert folder.name in VARIANTS and name not in sys.modules
-    spec = importlib.util.spec_from_file_location(
-        name, folder / "__init__.py", submodule_search_locations=[str(folder)]
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    assert ruleset_id.replace("-", "_") in VARIANTS
+    return built(tmp_path, ruleset_id, variant(ruleset_id, "imperial-settlers", overlay))
 
 
 @pytest.fixture
 def imported() -> Iterator[None]:
     """Forgets the packages of the variants a test built (their modules), once it has run."""
-    before = set(sys.modules)
-    yield
-    for name in set(sys.modules) - before:
-        if name.startswith("civrules_rulesets.") and name.split(".")[1] in VARIANTS:
-            del sys.modules[name]
+    with forgetting(VARIANTS):
+        yield
 
 
 #: A house rule: two Samurai may guard one Japanese faction location.
