@@ -12,7 +12,7 @@ from civrules.checks.catalogue import all_checks
 from civrules.checks.disagreements import _owners
 from civrules.load.document import Document
 from tests.rulefiles import shipped_analysis
-from tests.security.test_check_growth import calls_made
+from tests.security.test_check_growth import calls_made, nodes_in
 
 
 def _entity(number: int) -> dict[str, Any]:
@@ -33,14 +33,6 @@ def _entity(number: int) -> dict[str, Any]:
     }
 
 
-def _nodes(value: Any) -> int:
-    if isinstance(value, dict):
-        return 1 + sum(_nodes(item) for item in value.values())
-    if isinstance(value, list):
-        return 1 + sum(_nodes(item) for item in value)
-    return 1
-
-
 def test_the_owners_of_disagreements_are_found_at_their_paths() -> None:
     entity = _entity(1)
     assert [(path, entries) for path, _, entries in _owners(entity)] == [
@@ -57,7 +49,7 @@ def test_q008_walks_an_entity_in_a_few_steps_a_node() -> None:
     about 7 counted steps a node of a card; now about 4.5."""
     entities = [_entity(number) for number in range(50)]
     work = calls_made(lambda: [list(_owners(entity)) for entity in entities])
-    assert work <= 6 * sum(_nodes(entity) for entity in entities)
+    assert work <= 6 * sum(nodes_in(entity) for entity in entities)
 
 
 @pytest.mark.parametrize("ruleset_id", ["advanced-civilization", "mega-civilization", "imperial-settlers"])

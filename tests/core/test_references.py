@@ -194,20 +194,12 @@ def _card(number: int) -> dict[str, Any]:
     }
 
 
-def _nodes(value: Any) -> int:
-    if isinstance(value, dict):
-        return 1 + sum(_nodes(item) for item in value.values())
-    if isinstance(value, list):
-        return 1 + sum(_nodes(item) for item in value)
-    return 1
-
-
 def test_the_reference_walk_costs_a_look_up_per_node_once_it_has_met_the_shapes() -> None:
     """Counted, never timed (tests/README.md): X001 walks every entity of a ruleset with its schema,
     and each node of the data built a key of its schema nodes' identities (and the ``repr`` of an
     effect's `kind`) to find its step again: about 23 counted steps a node of a card, most of
     X001's time. A node's step is now found in its parent's (about 16)."""
-    from tests.security.test_check_growth import calls_made
+    from tests.security.test_check_growth import calls_made, nodes_in
 
     schema = load_schema("civilization_cards")
     nodes = node_at(schema, ("cards",), item=True)
@@ -221,4 +213,4 @@ def test_the_reference_walk_costs_a_look_up_per_node_once_it_has_met_the_shapes(
         "law",
     ]
     work = calls_made(lambda: [list(find_references(schema, nodes, card)) for card in cards])
-    assert work <= 19 * sum(_nodes(card) for card in cards)
+    assert work <= 19 * sum(nodes_in(card) for card in cards)

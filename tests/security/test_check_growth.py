@@ -88,6 +88,16 @@ def work_by_code(run: Callable[[], object]) -> collections.Counter[str]:
     )
 
 
+def nodes_in(value: object) -> int:
+    """How many nodes a value read from YAML holds: each mapping, list and scalar (what a walk of
+    it meets, against which the work of a walk is counted)."""
+    if isinstance(value, dict):
+        return 1 + sum(nodes_in(item) for item in value.values())
+    if isinstance(value, list):
+        return 1 + sum(nodes_in(item) for item in value)
+    return 1
+
+
 def calls_made(run: Callable[[], object]) -> int:
     """How much work ``run`` does: the lines of Python it runs (a loop's every turn counts, a call
     without a loop around it too) and the C functions it calls, from a process that keeps nothing
