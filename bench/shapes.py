@@ -83,6 +83,12 @@ The two newer families' shapes (round thirteen, an audit of their checks, sheets
   and the faction-cards sheet walked every card for each deck, the helper page every faction for
   each card: 69 s for 2,000). Its 10n is 300, not 1,000: at 1,000 factions the card file (3.4 MB)
   takes PyYAML's C loader alone about 5 s to read, and the shape reads it in two processes.
+
+Found in round twenty-three (the writers' records measured beside the overlay merge):
+
+- ``patches-beside-appends``: one patch entry appending ``N`` attributes to Pottery, then ``N``
+  entries each changing its cost (10,000: the records of where the first wrote its attributes
+  copied by each later entry, the square of ``N``; 4,000 took 5.2 s to analyse).
 """
 
 from __future__ import annotations
@@ -411,6 +417,15 @@ def repeated_patches(rules: Path, n: int) -> list[str]:
     return ["validate big"]
 
 
+def patches_beside_appends(rules: Path, n: int) -> list[str]:
+    attributes = ", ".join(f'{{text: "Attribute {i}.", rule: "32.211"}}' for i in range(n))
+    first = [f"      - {{id: pottery, attributes: {{append: [{attributes}]}}}}"] if n else []
+    costs = [f'      - {{id: pottery, cost: {100 + i}, source: "house rule: cost {i}"}}' for i in range(n)]
+    body = ["overlay:", "  civilization_cards:", "    patch:", *first, *costs]
+    _manifest(rules, "big", "advanced-civilization", body if n else [])
+    return ["validate big"]
+
+
 def _sea_areas(rules: Path, n: int, in_order: bool) -> None:
     """Variant ``big`` adding ``n`` sea areas in a chain of borders (its areas written in id order,
     or each border's areas the other way round: one M003 warning each)."""
@@ -489,6 +504,7 @@ SHAPES = {
     "is-faction-decks": is_faction_decks,
     "list-selectors": list_selectors,
     "repeated-patches": repeated_patches,
+    "patches-beside-appends": patches_beside_appends,
     "patched-areas": patched_areas,
     "variant-warnings": variant_warnings,
     "suppressions": suppressions,
@@ -515,6 +531,7 @@ SIZES: dict[str, tuple[int, ...]] = {
     "list-selectors": (500, 5_000),
     # 1,000: at 200 the patches add 0.01 s to the empty shape, below the noise of a busy minute.
     "repeated-patches": (1_000, 10_000),
+    "patches-beside-appends": (1_000, 10_000),
     # 30,000 areas and borders added, and patched: a 4.1 MB variant and a 1 MB one.
     "patched-areas": (3_000, 30_000),
     "variant-warnings": (500, 5_000),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 from pathlib import Path
@@ -506,6 +507,32 @@ def test_what_wrote_each_field_is_recorded_at_a_cost_linear_in_the_entries() -> 
     work = {n: _work_of_entries(entries(n)) for n in (0, 40, 80)}
     small, large = work[40] - work[0], work[80] - work[0]
     assert large <= 2.5 * small, work
+
+
+def test_entries_patching_one_field_keep_the_records_of_another_s_elements_at_a_cost_linear_in_them() -> None:
+    """Counted function by function, never timed: one entry appending n attributes to Pottery,
+    then n entries each changing its cost (bench/shapes.py's `patches-beside-appends`), resolved at
+    n and 2n. Each of those entries copied the record of where the first wrote its n attributes
+    (``Origin.moved``), keeping every one: the square of n (4,000 took 5.2 s to analyse), which the
+    rest of a resolution hid in the total."""
+    from civrules.resolve import Resolver
+    from tests.security.test_check_growth import MOST, work_by_code
+
+    def work(n: int) -> collections.Counter[str]:
+        attributes = ", ".join(f'{{text: "A{i}.", rule: "32.211"}}' for i in range(n))
+        entries = [f"{{id: pottery, attributes: {{append: [{attributes}]}}}}"]
+        entries += [f'{{id: pottery, cost: {100 + i}, source: "house rule"}}' for i in range(n)]
+        body = "overlay:\n  civilization_cards:\n    patch:\n" + "".join(f"      - {e}\n" for e in entries)
+        workspace = CachedWorkspace(dict([variant("big", "advanced-civilization", body)]))
+        resolver = Resolver(workspace)
+        resolver.resolve(workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+        loaded = workspace.load_ruleset(workspace.manifests()["big"])
+        return work_by_code(lambda: resolver.resolve(loaded))
+
+    small, large = work(60), work(120)
+    # A function running 5,000 lines or more at 2n is judged alone (the copies: 14,400 at 120).
+    grown = {code: (small[code], n) for code, n in large.items() if n >= 5_000 and n > MOST * small[code]}
+    assert grown == {}, grown
 
 
 def test_an_id_a_later_patch_writes_again_in_a_list_written_whole_is_located_in_that_patch() -> None:

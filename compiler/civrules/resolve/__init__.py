@@ -854,8 +854,7 @@ def _patch_setting(
         merged = cite_patched(values[key], patch, merged, cited_apart=lambda name, value: elements(name))
     if mergeable and previous is not None and not whole:
         origin = _changed(previous, patch, at, merged, moved)
-        kept = [(sub, path) for sub, path in origin.moved if sub[:1] and sub[0] not in patch]
-        origin = replace(origin, moved=(*kept, *moved.items()))
+        origin = replace(origin, moved=_moves_kept(origin.moved, patch, moved))
     elif is_list_operations(patch) and isinstance(values.get(key), list) and previous is not None and not whole:
         # A list setting changed element by element: the base's elements the operations leave are
         # still the base's; what they write is recorded as the setting's change, under its own key
@@ -1426,6 +1425,29 @@ def _remove(
     resolved.removed.setdefault(name, {})[key] = replace(at, base=removed.origin)
 
 
+def _moves_kept(
+    before: tuple[tuple[NodePath, NodePath], ...], entry: Mapping[str, Any], written: Mapping[NodePath, NodePath]
+) -> tuple[tuple[NodePath, NodePath], ...]:
+    """The elements written by list operations (``Origin.moved``) after a patch ``entry`` whose own
+    list operations wrote ``written``: those of earlier entries for fields ``entry`` does not
+    change, then its own. An entry changing none of the fields earlier ones wrote elements of keeps
+    their records as they are, the same tuple, not a copy: one entry appending n elements followed
+    by n entries patching another field copied the n records n times, the square of them."""
+    fields, whole = _moved_fields(before)
+    if whole and fields.isdisjoint(entry):
+        kept = before
+    else:
+        kept = tuple((key, path) for key, path in before if key[:1] and key[0] not in entry)
+    return (*kept, *written.items()) if written else kept
+
+
+@memo.by_identity(4096)
+def _moved_fields(moved: tuple[tuple[NodePath, NodePath], ...]) -> tuple[frozenset[str | int], bool]:
+    """The fields whose elements ``moved`` records, and whether every record names its field (a
+    record of no field is dropped by the next patch entry)."""
+    return frozenset(key[0] for key, _ in moved if key), all(key for key, _ in moved)
+
+
 def _patch(
     resolved: Resolved,
     name: str,
@@ -1464,14 +1486,12 @@ def _patch(
     for field_name in item:
         if field_name != spec.key:
             changed[field_name] = at
-    # Elements written by this entry's list operations, over those of earlier entries for other fields.
-    kept = [(key, path) for key, path in entry.origin.moved if key[:1] and key[0] not in item]
     writers = _writers(entry.origin, item, at, merged, moved, spec.key)
     changed_by = _changed_by(entry.origin, (field_name for field_name in item if field_name != spec.key), at)
     origin = replace(
         entry.origin,
         changes=tuple(sorted(changed.items())),
-        moved=(*kept, *moved.items()),
+        moved=_moves_kept(entry.origin.moved, item, moved),
         writers=writers,
         changed_by=changed_by,
         earlier_moved=_earlier_moved(entry.origin, entry.raw, merged, item),
