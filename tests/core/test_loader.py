@@ -791,33 +791,10 @@ def _reader_work(text: str) -> int:
     """The lines of the reader's own code (``load/reader.py``) that reading ``text`` runs, and the C
     functions it calls from there: counted, never timed (libyaml's and PyYAML's work is left out,
     which a PyYAML release may change)."""
-    import sys
-    from types import FrameType
-    from typing import Any
-
     from civrules.load import reader
+    from tests.security.test_check_growth import calls_made
 
-    own = reader.__file__
-    made = 0
-
-    def lines(frame: FrameType, event: str, arg: Any) -> Any:
-        nonlocal made
-        made += 1
-        return lines
-
-    def calls(frame: FrameType, event: str, arg: Any) -> None:
-        nonlocal made
-        if event == "c_call" and frame.f_code.co_filename == own:
-            made += 1
-
-    sys.settrace(lambda frame, event, arg: lines if frame.f_code.co_filename == own else None)
-    sys.setprofile(calls)
-    try:
-        read_yaml_text(text, "cards.yaml", Limits())
-    finally:
-        sys.settrace(None)
-        sys.setprofile(None)
-    return made
+    return calls_made(lambda: read_yaml_text(text, "cards.yaml", Limits()), within=reader.__file__)
 
 
 def test_the_reader_opens_closes_and_keys_plain_collections_in_its_event_loop() -> None:

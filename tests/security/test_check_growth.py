@@ -98,12 +98,14 @@ def nodes_in(value: object) -> int:
     return 1
 
 
-def calls_made(run: Callable[[], object]) -> int:
+def calls_made(run: Callable[[], object], within: str | None = None) -> int:
     """How much work ``run`` does: the lines of Python it runs (a loop's every turn counts, a call
     without a loop around it too) and the C functions it calls, from a process that keeps nothing
     of earlier runs (:func:`_nothing_kept`: a map's picture shared by content would otherwise make
-    whichever model came second look cheaper). Counting calls alone missed a comprehension
-    scanning a calamity's every modifier for each of them (no call in its loop)."""
+    whichever model came second look cheaper); ``within`` (a module's file) counts only what that
+    file's code runs and calls (a library's work, which its release may change, left out).
+    Counting calls alone missed a comprehension scanning a calamity's every modifier for each of
+    them (no call in its loop)."""
     made = 0
 
     def lines(frame: FrameType, event: str, arg: Any) -> Any:
@@ -113,12 +115,15 @@ def calls_made(run: Callable[[], object]) -> int:
 
     def calls(frame: FrameType, event: str, arg: Any) -> Any:
         nonlocal made
-        if event == "c_call":
+        if event == "c_call" and (within is None or frame.f_code.co_filename == within):
             made += 1
         return None
 
+    def traced(frame: FrameType, event: str, arg: Any) -> Any:
+        return lines if within is None or frame.f_code.co_filename == within else None
+
     with _nothing_kept():
-        sys.settrace(lambda frame, event, arg: lines)
+        sys.settrace(traced)
         sys.setprofile(calls)
         try:
             run()
@@ -258,18 +263,17 @@ def test_the_count_finds_work_growing_as_the_square(tmp_path: Path) -> None:
 
 
 def _runtime_credits() -> Any:
-    """The credit module of Advanced Civilization's generated runtime, as committed (standard
-    library only: loaded from its file)."""
-    import importlib.util
+    """The credit module of Advanced Civilization's generated runtime, as committed, imported with
+    the runtimes it needs from ``generated/python`` (as the package tests import them): loaded from
+    its file alone, it found no ``civrules_runtime`` unless another module had put that folder on
+    the path first."""
+    import importlib
 
     from tests.conftest import GENERATED_PYTHON
 
-    path = GENERATED_PYTHON / "civrules_runtime_advanced_civilization" / "credits.py"
-    spec = importlib.util.spec_from_file_location("_generated_runtime_credits", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    if str(GENERATED_PYTHON) not in sys.path:
+        sys.path.insert(0, str(GENERATED_PYTHON))
+    return importlib.import_module("civrules_runtime_advanced_civilization.credits")
 
 
 def _long_row(credits: Any, n: int) -> Any:
