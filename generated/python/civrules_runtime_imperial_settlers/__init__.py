@@ -88,7 +88,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "2.2.0"
+__version__ = "2.3.0"
 
 __all__ = [
     "Action",

@@ -135,6 +135,18 @@ class AssumedPackage(AssumedView):
             self._package.UNKNOWN_FACTS,
         )
 
+    def build_samurai(self, faction: AnyId, card: AnyId, locations: Iterable[AnyId] = (), samurai: int = 0) -> int:
+        return logic.build_samurai(
+            self._package.FACTIONS,
+            self.CARDS,
+            self._package.GOODS,
+            faction,
+            card,
+            locations,
+            samurai,
+            self._package.UNKNOWN_FACTS,
+        )
+
     def board_score(self, common_locations: int, faction_locations: int, vp: int = 0) -> int:
         return self._package.board_score(common_locations, faction_locations, vp)
 

@@ -108,6 +108,8 @@ class Card(Record):
     (``location``: a built location or a foundation discarded), spoils (what razing it gives), deal
     (the good a deal with it gives), production, build bonus (goods, one id per unit, or
     :class:`CountedGoods` where they depend on the player's empire); None where the sources do not say.
+    ``build_bonus_placed_as`` is where the bonus's goods go where they are not the player's to spend:
+    ``"samurai"``, placed at once as Samurai (the Ninjas, p11); None: to the player's supply.
     ``name`` is None where no source in the edition's language names the card. ``effect`` is an
     ability or action location's effect in the project's words (None: not in the sources, or a
     production location, which has none)."""
@@ -131,6 +133,7 @@ class Card(Record):
         "source_name",
         "rules",
         "effect",
+        "build_bonus_placed_as",
     )
     __match_args__ = ("id", "name", "kind", "colours", "deck", "printed_ids", "copies", "cost")
 
@@ -152,6 +155,7 @@ class Card(Record):
     source_name: SourceName | None
     rules: tuple[str, ...]
     effect: str | None
+    build_bonus_placed_as: str | None
 
     def __init__(
         self,
@@ -173,6 +177,7 @@ class Card(Record):
         source_name: SourceName | None = None,
         rules: tuple[str, ...] = (),
         effect: str | None = None,
+        build_bonus_placed_as: str | None = None,
     ) -> None:
         _set(self, "id", id)
         _set(self, "name", name)
@@ -192,6 +197,7 @@ class Card(Record):
         _set(self, "source_name", source_name)
         _set(self, "rules", rules)
         _set(self, "effect", effect)
+        _set(self, "build_bonus_placed_as", build_bonus_placed_as)
 
 
 class Faction(Record):

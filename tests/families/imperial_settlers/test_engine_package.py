@@ -194,9 +194,33 @@ def test_building_gives_the_production_the_build_bonus_or_both() -> None:
     a location with neither gives nothing when built."""
     assert IS.build_gains("romans", "com008") == {"stone": 2}  # produces 1 stone, and a bonus of 1 stone
     assert IS.build_gains("romans", "com012") == {"worker": 2}  # 1 worker each
-    assert IS.build_gains("japanese", "jap026") == {"worker": 2}  # Ninjas: a bonus alone (an action location)
+    assert IS.build_gains("japanese", "jap026") == {}  # Ninjas: its bonus goes on faction locations (p11)
     assert IS.build_gains("romans", "com002") == {}  # an ability location without a bonus
     assert IS.build_gains("egyptians", "egy001") == {"card": 2}
+
+
+def test_the_ninjas_bonus_is_two_workers_placed_at_once_as_samurai() -> None:
+    """p11, JAP026 Ninjas: "Bônus de construção: 2 [workers] para ser usado imediatamente como
+    Samurai"; "Os Japoneses": "Caso o jogador tenha apenas um Local de Facção onde possa posicionar
+    um Samurai, o segundo é descartado". The workers go on faction locations (at most 1 Samurai on
+    each, p11 "Posicionando Samurais"), never to the supply; what finds no place is discarded."""
+    ninjas = IS.CARDS["jap026"]
+    assert ninjas.build_bonus == ("worker", "worker") and ninjas.build_bonus_placed_as == "samurai"
+    assert IS.build_gains("japanese", "jap026") == {}
+    # the rulebook's case: the Ninjas are the only faction location, so the second is discarded
+    assert IS.build_samurai("japanese", "jap026") == 1
+    assert IS.build_samurai("japanese", "jap026", ["jap008"]) == 2
+    assert IS.build_samurai("japanese", "jap026", ["jap008", "jap013", "jap015"]) == 2  # 2, never more
+    assert IS.build_samurai("japanese", "jap026", ["jap008"], samurai=1) == 1  # one place left
+    assert IS.build_samurai("japanese", "jap026", ["com003", "com008"]) == 1  # common locations take none
+    assert IS.build_samurai("japanese", "jap008") == 0  # a bonus for the supply, or none: no Samurai
+    assert IS.build_samurai("romans", "com008") == 0
+    with pytest.raises(OutOfDomainError, match=r"samurai=2 .*: 0 to 1$"):
+        IS.build_samurai("japanese", "jap026", samurai=2)
+    model_ = model("imperial-settlers")
+    assert rules.build_samurai(model_, "japanese", "jap026") == 1
+    assert rules.build_samurai(model_, "japanese", "jap026", ["jap008"]) == 2
+    assert rules.build_gains(model_, "japanese", "jap026") == Counter()
 
 
 def test_a_gain_per_location_of_a_colour_counts_the_card_built() -> None:
@@ -356,6 +380,8 @@ def test_the_package_answers_as_the_compiler(ruleset: str) -> None:
                 continue
             gains = rules.build_gains(ruled, faction.id, card.id, held)
             assert Counter(package.build_gains(faction.id, card.id, held)) == gains, card.id
+            placed = rules.build_samurai(ruled, faction.id, card.id, held)
+            assert package.build_samurai(faction.id, card.id, held) == placed, card.id
         others = [c.id for c in ruled.cards if c.kind == "production" and c.deck not in ("common", faction.deck)]
         with pytest.raises(OutOfDomainError, match=r"builds only common cards and its own deck's"):
             package.production(faction.id, [], others[:1])  # another faction's location is not in this empire

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "5ca54b50d2def3b7dd87ac9950f81f83c480eb09dcec8a0e94e82e51b2b95c5c"
+SCHEMA_SHA256 = "3e6af462d2db013921b97d3205f3b9f07224d6d3ef122c8d0eebed0e01d1e8da"
 
 from decimal import Decimal
 import re
@@ -381,6 +381,11 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_cards_schema_jso
                                     data__cards_item__buildbonus_one_of_count8 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
                             if data__cards_item__buildbonus_one_of_count8 != 1:
+                                raise _Invalid
+                        if "build_bonus_placed_as" in data__cards_item_keys:
+                            data__cards_item_keys.remove("build_bonus_placed_as")
+                            data__cards_item__buildbonusplacedas = data__cards_item["build_bonus_placed_as"]
+                            if not (isinstance(data__cards_item__buildbonusplacedas, str) and data__cards_item__buildbonusplacedas == 'samurai'):
                                 raise _Invalid
                         if "activations_per_round" in data__cards_item_keys:
                             data__cards_item_keys.remove("activations_per_round")

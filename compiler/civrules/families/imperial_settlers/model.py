@@ -80,6 +80,9 @@ class Card(Entity):
     production: Gives | None
     effect: str | Unknown | None
     build_bonus: Gives | None
+    #: Where the build bonus's goods go where they are not the player's to spend: ``samurai``, placed
+    #: at once as Samurai (the Ninjas, p11); None: to the player's supply.
+    build_bonus_placed_as: str | None
     differing_copies: tuple[CopyFacts, ...]
     #: The deck the card belongs to (its printed ids' code, or its `deck:`), None where neither says.
     deck: str | None
@@ -698,6 +701,7 @@ def _card(entry: Entry, prefixes: Mapping[str, str]) -> Card:
         production=_gives(raw.get("production")),
         effect=_text(raw.get("effect")),
         build_bonus=_gives(raw.get("build_bonus")),
+        build_bonus_placed_as=_str_or_none(raw.get("build_bonus_placed_as")),
         differing_copies=tuple(differing),
         deck=deck,
         can_be_razed=raw.get("can_be_razed", True) is not False,

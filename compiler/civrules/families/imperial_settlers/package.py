@@ -39,7 +39,7 @@ from civrules.model import Unknown
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
 FAMILY_RUNTIME = family_runtime_package(FAMILY.id)
 FAMILY_RUNTIME_DISTRIBUTION = family_runtime_distribution(FAMILY.id)
-FAMILY_RUNTIME_VERSION = "2.2.0"
+FAMILY_RUNTIME_VERSION = "2.3.0"
 FAMILY_RUNTIME_SOURCES = Path(__file__).resolve().parent / "runtime"
 FAMILY_RUNTIME_FILES = (
     "__init__.py",
@@ -86,8 +86,8 @@ COLLECTION_TABLES = {
     "general_rules": ("GENERAL_RULES",),
 }
 HELPER_NAMES = (
-    "board_score", "build_gains", "can_pay", "canonical_id", "card_of", "deck", "missing_to_pay", "production",
-    "raze_price", "require_complete", "solo_achievement", "worker_exchange", "assuming",
+    "board_score", "build_gains", "build_samurai", "can_pay", "canonical_id", "card_of", "deck", "missing_to_pay",
+    "production", "raze_price", "require_complete", "solo_achievement", "worker_exchange", "assuming",
 )  # fmt: skip
 ERROR_NAMES = ("DraftRulesetError", "UnknownFactError", "UnknownIdError")
 
@@ -206,6 +206,8 @@ def _card(card: Card) -> Node:
         kwargs["production"] = _gives(card.production)
     if card.build_bonus is not None:
         kwargs["build_bonus"] = _gives(card.build_bonus)
+    if card.build_bonus_placed_as is not None:
+        kwargs["build_bonus_placed_as"] = string(card.build_bonus_placed_as)
     if card.differing_copies:
         kwargs["differing_copies"] = tup(
             [
@@ -599,6 +601,7 @@ def _examples(ruleset: ImperialSettlersRuleset) -> dict[str, Any]:
     from civrules.families.imperial_settlers.rules import (
         board_score,
         build_gains,
+        build_samurai,
         can_pay,
         raze_price,
         solo_achievement,
@@ -643,6 +646,21 @@ def _examples(ruleset: ImperialSettlersRuleset) -> dict[str, Any]:
         out["build"] = (*built, dict(sorted(build_gains(ruleset, *built).items()))) if built else None
     except LookupError:
         out["build"] = None
+    # p11: the Ninjas' bonus placed as Samurai, the card built the empire's only faction location
+    placing = next(
+        (
+            (faction.id, card.id)
+            for card in ruleset.cards
+            if card.build_bonus_placed_as is not None and isinstance(card.build_bonus, tuple)
+            for faction in ruleset.factions
+            if card.deck == faction.deck
+        ),
+        None,
+    )
+    try:
+        out["samurai"] = (*placing, build_samurai(ruleset, *placing)) if placing else None
+    except (LookupError, ValueError):
+        out["samurai"] = None
     first = next(iter(ruleset.decks), None)
     out["deck"] = (first.id, len(expanded_decks(ruleset)[first.id])) if first is not None else None
     return out

@@ -157,6 +157,53 @@ def build_gains(
         total += _given(card.production, colours, samurai)
     if isinstance(card.build_bonus, Unknown):
         raise LookupError(f"the build bonus of {card.id} is unknown")
-    if card.build_bonus is not None:
+    if card.build_bonus is not None and card.build_bonus_placed_as is None:
         total += _given(card.build_bonus, colours, samurai)
     return +total
+
+
+#: The special rule that lets a faction guard its locations with Samurai (p11).
+SAMURAI = "samurai"
+
+
+def build_samurai(
+    ruleset: ImperialSettlersRuleset,
+    faction_id: str,
+    card_id: str,
+    locations: Iterable[str] = (),
+    samurai: int = 0,
+) -> int:
+    """The Samurai building ``card_id`` places at once (the Ninjas' bonus, p11): its bonus's goods,
+    one on each faction location of the empire (``locations`` and the card) that can still take
+    one, ``samurai`` being those already placed; what finds no place is discarded. 0 for a card
+    whose bonus is not placed as Samurai, or a faction without the `samurai` rule.
+
+    Raises KeyError for a faction or card the ruleset does not have, ValueError for more Samurai
+    than the faction locations hold, LookupError where the bonus is unknown."""
+    faction = ruleset.factions.get(faction_id)
+    if faction is None:
+        raise KeyError(faction_id)
+    card = ruleset.cards.get(card_id)
+    if card is None:
+        raise KeyError(card_id)
+    empire = [card]
+    for location in locations:
+        built = ruleset.cards.get(location)
+        if built is None:
+            raise KeyError(location)
+        empire.append(built)
+    guard = next((rule for rule in faction.special_rules if rule.id == SAMURAI), None)
+    own = sum(1 for built in empire if built.deck == faction.deck)
+    if guard is None:
+        places: int | None = 0
+    else:
+        places = None if guard.at_most_per_location is None else own * guard.at_most_per_location
+    if places is not None and samurai > places:
+        raise ValueError(f"{samurai} Samurai on {own} faction locations: at most {places}")
+    if isinstance(card.build_bonus, Unknown):
+        raise LookupError(f"the build bonus of {card.id} is unknown")
+    if card.build_bonus_placed_as != SAMURAI or card.build_bonus is None:
+        return 0
+    colours = Counter(colour for built in empire for colour in set(built.colours))
+    placed = sum(_given(card.build_bonus, colours, samurai).values())
+    return placed if places is None else min(placed, places - samurai)

@@ -56,7 +56,7 @@ RULESET_NAME: Final = "Imperial Settlers"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "306f822baad4892d2cacb752c42d1ec5f98cfc1e2a908f09e32bebe92f4c3bba"
+RULESET_FINGERPRINT: Final = "c0158d73e82fed6f63528c058c710a0245160d16c277dff10d00a0075da1636f"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -1568,10 +1568,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             spoils=("vp",),
             deal="raze",
             build_bonus=("worker", "worker"),
+            build_bonus_placed_as="samurai",
             source_name=SourceName("Ninjové", "cs"),
             rules=(
                 "p11/jap026",
                 "p11/os-japoneses",
+                "p11/posicionando-samurais",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
@@ -4513,6 +4515,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         "cards.jap026": (
             "p11/jap026",
             "p11/os-japoneses",
+            "p11/posicionando-samurais",
             "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
         ),
         "cards.jap028": (

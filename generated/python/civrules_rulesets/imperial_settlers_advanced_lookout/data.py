@@ -56,7 +56,7 @@ RULESET_NAME: Final = "Imperial Settlers, advanced lookout phase"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "b2fcb4d60f0a0904d959af8372329a917d7a07d269aa5d6fffe381e149dec0b1"
+RULESET_FINGERPRINT: Final = "ab82b125c59c23117e044668d6fbcebee88fb81c59c16cf4ffeb94ff7e90f988"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -1568,10 +1568,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             spoils=("vp",),
             deal="raze",
             build_bonus=("worker", "worker"),
+            build_bonus_placed_as="samurai",
             source_name=SourceName("Ninjové", "cs"),
             rules=(
                 "p11/jap026",
                 "p11/os-japoneses",
+                "p11/posicionando-samurais",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
@@ -4527,6 +4529,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         "cards.jap026": (
             "p11/jap026",
             "p11/os-japoneses",
+            "p11/posicionando-samurais",
             "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
         ),
         "cards.jap028": (

@@ -56,7 +56,7 @@ RULESET_NAME: Final = "Imperial Settlers, alternative lookout phase"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "32b19632d05d7e6a04afcc184590659363f0c2ce4fb98ee9d91bc9d32e2c6d7f"
+RULESET_FINGERPRINT: Final = "cecf19cec7e057f6bc4d3a76012fc28c8ee03eca072270374fc83131543d6a52"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -1568,10 +1568,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             spoils=("vp",),
             deal="raze",
             build_bonus=("worker", "worker"),
+            build_bonus_placed_as="samurai",
             source_name=SourceName("Ninjové", "cs"),
             rules=(
                 "p11/jap026",
                 "p11/os-japoneses",
+                "p11/posicionando-samurais",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
@@ -4520,6 +4522,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         "cards.jap026": (
             "p11/jap026",
             "p11/os-japoneses",
+            "p11/posicionando-samurais",
             "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
         ),
         "cards.jap028": (

@@ -64,6 +64,7 @@ if TYPE_CHECKING:
         assuming,
         board_score,
         build_gains,
+        build_samurai,
         can_pay,
         canonical_id,
         card_of,
@@ -92,7 +93,7 @@ else:
 
 #: The package's version: semantic versioning of its public API, decided by `civrules build`
 #: against the API manifest beside it (api.json); docs/engine.md says what each bump means.
-__version__: Final = "2.2.0"
+__version__: Final = "2.3.0"
 #: The ruleset this one is a variant of, or None. The package is self-contained: it holds the
 #: whole resolved ruleset and does not import the base's package.
 BASE_RULESET: Final[str | None] = "imperial-settlers"
@@ -137,6 +138,7 @@ _HELPERS = frozenset(
         "assuming",
         "board_score",
         "build_gains",
+        "build_samurai",
         "can_pay",
         "canonical_id",
         "card_of",
@@ -197,6 +199,7 @@ __all__ = [
     "assuming",
     "board_score",
     "build_gains",
+    "build_samurai",
     "can_pay",
     "canonical_id",
     "card_of",

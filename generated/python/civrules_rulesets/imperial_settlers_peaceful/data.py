@@ -56,7 +56,7 @@ RULESET_NAME: Final = "Imperial Settlers, peaceful variant"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "9f171e01b80c048b3f2df0911755aa432f4a74ed18fb4cd667660a218a3d0c35"
+RULESET_FINGERPRINT: Final = "e46beb94e95a7a3a8ff856e9870254fc3c560827c2f03db6f08a69827bf5031e"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -1568,10 +1568,12 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
             spoils=("vp",),
             deal="raze",
             build_bonus=("worker", "worker"),
+            build_bonus_placed_as="samurai",
             source_name=SourceName("Ninjové", "cs"),
             rules=(
                 "p11/jap026",
                 "p11/os-japoneses",
+                "p11/posicionando-samurais",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
         ),
@@ -4519,6 +4521,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         "cards.jap026": (
             "p11/jap026",
             "p11/os-japoneses",
+            "p11/posicionando-samurais",
             "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
         ),
         "cards.jap028": (

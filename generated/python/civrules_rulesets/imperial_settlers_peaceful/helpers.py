@@ -140,6 +140,26 @@ def build_gains(
     )
 
 
+def build_samurai(
+    faction: FactionIdName,
+    card: CardIdName,
+    locations: Iterable[CardIdName] = (),
+    samurai: int = 0,
+) -> int:
+    """How many Samurai building ``card`` into an empire holding ``locations`` places at once: a
+    build bonus placed as Samurai (Card.build_bonus_placed_as; the Ninjas' 2 workers, p11) goes one
+    on each faction location of the empire, the card included, that can still take one
+    (``samurai`` already placed), and what finds no place is discarded (p11, "Os Japoneses"). 0 for
+    any other card. The empire is checked as build_gains() checks it.
+
+    >>> build_samurai("japanese", "jap026")
+    1
+    """
+    return logic.build_samurai(
+        data.FACTIONS, data.CARDS, data.GOODS, faction, card, locations, samurai, data.UNKNOWN_FACTS
+    )
+
+
 def board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:
     """The final score (p7): ``vp`` scored during the game plus the VP of each location.
     OutOfDomainError for more common locations than the common deck has cards, or more faction

@@ -55,6 +55,7 @@ def tables(ruleset: ImperialSettlersRuleset) -> dict[str, Any]:
                 "cost": _goods(c.cost),
                 "production": _goods(c.production),
                 "build_bonus": _goods(c.build_bonus),
+                "build_bonus_placed_as": c.build_bonus_placed_as,
                 "spoils": _goods(c.spoils),
                 "effect": plain(c.effect),
                 "rules": list(c.rules),

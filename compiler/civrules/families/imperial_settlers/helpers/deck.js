@@ -75,7 +75,7 @@
         el("td", {}, [c.name]), el("td", {}, [words(c.printed_ids)]), el("td", {}, [c.kind]),
         el("td", {}, [words(c.colours)]), el("td", { "class": "n" }, [String(c.copies)]), el("td", {}, [words(c.deck)]),
         el("td", {}, [words(c.cost)]), el("td", { "class": "gives" }, [gives(c.production)]),
-        el("td", { "class": "gives" }, [gives(c.build_bonus)]), el("td", {}, [words(c.effect)])
+        el("td", { "class": "gives" }, [gives(c.build_bonus) + (c.build_bonus_placed_as === "samurai" ? ", placed at once as Samurai" : "")]), el("td", {}, [words(c.effect)])
       ]);
       body.appendChild(row);
     });

@@ -343,7 +343,8 @@ def build_gains(
     """The goods a player gains at once when building ``card`` into an empire holding
     ``locations`` (p8, "Construir um local"): a production location's production (Nota 1), the
     card's build bonus, given once (Nota 2), and both where a production location has a build bonus
-    (Nota 3); a read-only FrozenMap by good id, empty for a card that gives nothing when built.
+    (Nota 3); a read-only FrozenMap by good id, empty for a card that gives nothing when built. A
+    bonus placed at once as Samurai (the Ninjas, p11) is no gain of goods: :func:`build_samurai`.
 
     A gain per location of a colour counts the empire's locations of that colour and the card
     built, where its colour matches (p11 "Esclarecimentos gerais", p15 "Lembre-se"); a gain per
@@ -361,9 +362,47 @@ def build_gains(
             raise not_given(f"what {card!r} produces", f"cards[{record.id}].production")
         _add(total, _given(record.production, samurai, of_colour))
     if record.build_bonus is not None:
-        _add(total, _given(record.build_bonus, samurai, of_colour))
+        if record.build_bonus_placed_as is None:  # else placed at once, never the player's (build_samurai)
+            _add(total, _given(record.build_bonus, samurai, of_colour))
     else:
         missing = not_given(f"the build bonus of {card!r}", f"cards[{record.id}].build_bonus", unknown)
         if missing.reason is not None:  # recorded unknown; else the card has none
             raise missing
     return FrozenMap(dict(sorted(total.items())))
+
+
+def build_samurai(
+    factions: Mapping[str, Faction],
+    cards: Mapping[str, Card],
+    goods: Mapping[str, Good],
+    faction: str,
+    card: str,
+    locations: Iterable[str] = (),
+    samurai: int = 0,
+    unknown: Iterable[UnknownFact] = (),
+) -> int:
+    """How many Samurai building ``card`` into an empire holding ``locations`` places at once: a
+    build bonus placed as Samurai (``Card.build_bonus_placed_as``; the Ninjas' 2 workers, p11)
+    goes one on each faction location of the empire, the card built included, that can still take
+    one (the faction's `samurai` rule's ``at_most_per_location`` on each, ``samurai`` already
+    placed), and what finds no place is discarded ("o segundo é descartado", p11 "Os Japoneses").
+    0 for a card whose bonus is not placed, and for a faction without the `samurai` rule. The
+    empire is checked as :func:`build_gains` checks it, before the bonus is looked up."""
+    collection(locations, "locations")
+    empire = (*locations, card)
+    record, _, built, of_colour = _empire(factions, cards, goods, faction, empire, samurai, listed="locations and card")
+    placed = built[-1][1]
+    if placed.build_bonus is None:
+        missing = not_given(f"the build bonus of {card!r}", f"cards[{placed.id}].build_bonus", unknown)
+        if missing.reason is not None:
+            raise missing
+        return 0
+    guard = samurai_rule(record)
+    if placed.build_bonus_placed_as != SAMURAI or guard is None:
+        return 0
+    given = len(_given(placed.build_bonus, samurai, of_colour))
+    most, _ = _guard_bound((guard,))
+    if most is None:
+        return given
+    own = sum(1 for _, location in built if location.deck is not None and str(location.deck) == str(record.deck))
+    return min(given, own * most - samurai)

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "1b5d1230c9db7332a5f69cfef03b3f12484d9a2d9b74d4c07c43c460ad16180a"
+SOURCE_SHA256 = "4c33c48c8172e834d4d51887583eafb24aa1a28b89b6ba34feaeed45d31c7d88"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'helpers.py.j2'
@@ -90,7 +90,17 @@ def root(context, missing=missing):
         yield '"))\n    '
         yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'build'), 2))
         yield '\n'
-    yield '    """\n    return logic.build_gains(\n        data.FACTIONS, data.CARDS, data.GOODS, faction, card, locations, samurai, data.UNKNOWN_FACTS\n    )\n\n\ndef board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:\n    """The final score (p7): ``vp`` scored during the game plus the VP of each location.\n    OutOfDomainError for more common locations than the common deck has cards, or more faction\n    locations than a faction deck has.\n'
+    yield '    """\n    return logic.build_gains(\n        data.FACTIONS, data.CARDS, data.GOODS, faction, card, locations, samurai, data.UNKNOWN_FACTS\n    )\n\n\ndef build_samurai(\n    faction: FactionIdName,\n    card: CardIdName,\n    locations: Iterable[CardIdName] = (),\n    samurai: int = 0,\n) -> int:\n    """How many Samurai building ``card`` into an empire holding ``locations`` places at once: a\n    build bonus placed as Samurai (Card.build_bonus_placed_as; the Ninjas\' 2 workers, p11) goes one\n    on each faction location of the empire, the card included, that can still take one\n    (``samurai`` already placed), and what finds no place is discarded (p11, "Os Japoneses"). 0 for\n    any other card. The empire is checked as build_gains() checks it.\n'
+    if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'samurai'):
+        pass
+        yield '\n    >>> build_samurai("'
+        yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'samurai'), 0))
+        yield '", "'
+        yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'samurai'), 1))
+        yield '")\n    '
+        yield str(environment.getitem(environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'samurai'), 2))
+        yield '\n'
+    yield '    """\n    return logic.build_samurai(\n        data.FACTIONS, data.CARDS, data.GOODS, faction, card, locations, samurai, data.UNKNOWN_FACTS\n    )\n\n\ndef board_score(common_locations: int, faction_locations: int, vp: int = 0) -> int:\n    """The final score (p7): ``vp`` scored during the game plus the VP of each location.\n    OutOfDomainError for more common locations than the common deck has cards, or more faction\n    locations than a faction deck has.\n'
     if environment.getattr((undefined(name='examples') if l_0_examples is missing else l_0_examples), 'score'):
         pass
         yield '\n    >>> board_score('
@@ -117,4 +127,4 @@ def root(context, missing=missing):
     yield '.assumptions import assuming as view\n\n    return view(package, assumptions)\n'
 
 blocks = {}
-debug_info = '1=17&12=19&13=21&14=23&22=25&23=27&24=29&51=31&53=34&54=36&73=39&75=42&76=46&78=48&79=51&80=55&91=58&93=61&94=63&102=66&104=69&105=71&144=74&146=77&147=81&159=84&161=87&162=93&170=96&172=99&173=101&184=104&185=106'
+debug_info = '1=17&12=19&13=21&14=23&22=25&23=27&24=29&51=31&53=34&54=36&73=39&75=42&76=46&78=48&79=51&80=55&91=58&93=61&94=63&102=66&104=69&105=71&144=74&146=77&147=81&166=84&168=87&169=91&181=94&183=97&184=103&192=106&194=109&195=111&206=114&207=116'
