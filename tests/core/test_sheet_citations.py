@@ -39,7 +39,7 @@ overlay:
       - {id: com001, cost: [wood, stone], source: "house rule: a cheaper statue"}
   actions:
     patch:
-      - {id: raze_opponent_location, extra_per_samurai: 2}
+      - {id: raze_opponent_location, price: {raze: 3}}
 """
 
 

@@ -30,6 +30,7 @@ NOT_CARRIED: dict[str, str] = {
     "factions.board.source": "a part's citation",
     "phases.steps.rule": "a part's citation",
     "cards.refers_to": "prose naming the cards a card's text mentions (the text is carried)",
+    "actions.raised_by": "carried as the numbers it reads: Action.extra_per_defence and extra_per_samurai",
 }
 
 

@@ -165,3 +165,53 @@ def test_a_player_range_that_leaves_out_the_first_and_solo_games_is_told_with_a_
     assert all(patches), found
     patched = THREE_FOUR + "".join(f"    {patch.group(1)}\n" for patch in patches if patch)
     assert _findings({"rulesets/is-three-four.yaml": patched}, "is-three-four") == []
+
+
+ONE_PLACE = """\
+kind: ruleset
+family: imperial-settlers
+id: is-one-place
+name: "IS one place"
+extends: imperial-settlers
+overlay:
+  settings:
+    defence: {raze_added: 2, source: "house rule: stronger walls"}
+    foundation: {owner_gains: [stone], source: "house rule: stone foundations"}
+  factions:
+    patch:
+      - id: japanese
+        special_rules:
+          patch:
+            - where: {id: samurai}
+              with: {raze_added: 3, source: "house rule: fiercer Samurai"}
+"""
+
+
+def test_what_a_defence_token_a_samurai_and_a_foundation_give_is_written_once_and_razing_reads_it() -> None:
+    """p7 "Fichas de Defesa" (each defence token adds 1 raze token), p11 "Posicionando Samurais" (each
+    Samurai adds 1) and p9 (a razed location's owner takes 1 wood as it becomes a foundation) are each
+    written in one place, the defence setting, the `samurai` rule and the foundation setting: the raze
+    action says only that they apply to it, so a house rule changing one changes the raze price and
+    the owner's gain (it changed the sheet's defence line and left the price at +1)."""
+    from civrules.families.imperial_settlers.rules import raze_price
+    from tests.rulefiles import CachedWorkspace, shipped_analysis
+
+    base = shipped_analysis("imperial-settlers").model
+    assert isinstance(base, ImperialSettlersRuleset)
+    raze = base.actions.get("raze_opponent_location")
+    assert raze is not None
+    assert not {"extra_per_defence", "extra_per_samurai", "owner_gains"} & set(raze.raw)
+    assert (raze.extra_per_defence, raze.extra_per_samurai, raze.owner_gains) == (1, 1, ("wood",))
+    in_hand = base.actions.get("raze_card_in_hand")
+    assert in_hand is not None and in_hand.extra_per_defence == 0  # a card in hand holds no token
+    assert raze_price(base, "raze_opponent_location", defence=1, samurai=1) == 4  # 2, +1, +1 (p9 example)
+
+    workspace = CachedWorkspace({"rulesets/is-one-place.yaml": ONE_PLACE})
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["is-one-place"]))
+    assert analysis.ok, [d.message for d in analysis.diagnostics if d.severity.value == "error"]
+    house = analysis.model
+    assert isinstance(house, ImperialSettlersRuleset)
+    assert raze_price(house, "raze_opponent_location", defence=1) == 4
+    assert raze_price(house, "raze_opponent_location", samurai=1) == 5
+    house_raze = house.actions.get("raze_opponent_location")
+    assert house_raze is not None and house_raze.owner_gains == ("stone",)

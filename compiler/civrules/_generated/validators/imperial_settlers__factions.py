@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "91a7aaa5155ef77ac170db0db937dcff65cfa4d3fa0f7b980af966208209fbd9"
+SCHEMA_SHA256 = "b0c15798031e5563847f8809aeb95b9da27b1adb56785c7ef20bd3b559a06328"
 
 from decimal import Decimal
 import re
@@ -259,6 +259,14 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_
                                                     raise _Invalid
                                                 for data__factions_item__specialrules_item__cards_x, data__factions_item__specialrules_item__cards_item in enumerate(data__factions_item__specialrules_item__cards):
                                                     validate_https___civrules_invalid_schemas_imperial_settlers_factions_schema_json___defs_id(data__factions_item__specialrules_item__cards_item, custom_formats, (name_prefix or "data") + ".factions[{data__factions_x}].special_rules[{data__factions_item__specialrules_x}].cards[{data__factions_item__specialrules_item__cards_x}]")
+                                        if "raze_added" in data__factions_item__specialrules_item_keys:
+                                            data__factions_item__specialrules_item_keys.remove("raze_added")
+                                            data__factions_item__specialrules_item__razeadded = data__factions_item__specialrules_item["raze_added"]
+                                            if not isinstance(data__factions_item__specialrules_item__razeadded, (int)) and not (isinstance(data__factions_item__specialrules_item__razeadded, float) and data__factions_item__specialrules_item__razeadded.is_integer()) or isinstance(data__factions_item__specialrules_item__razeadded, bool):
+                                                raise _Invalid
+                                            if isinstance(data__factions_item__specialrules_item__razeadded, (int, float, Decimal)) and not isinstance(data__factions_item__specialrules_item__razeadded, bool):
+                                                if data__factions_item__specialrules_item__razeadded < 0:
+                                                    raise _Invalid
                                         if "at_most_per_location" in data__factions_item__specialrules_item_keys:
                                             data__factions_item__specialrules_item_keys.remove("at_most_per_location")
                                             data__factions_item__specialrules_item__atmostperlocation = data__factions_item__specialrules_item["at_most_per_location"]

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "d4a78550414891583de662c8e1f795179ec09be0e0c687ea061947f0a6bf1c9d"
+SCHEMA_SHA256 = "459edfb6e8dcdf190433498bb7d01a99b51cc2a4f441b5e65cce2ed97df5e42e"
 
 from decimal import Decimal
 import re
@@ -1837,32 +1837,22 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                             data__actions_item__repeatableinoneaction = data__actions_item["repeatable_in_one_action"]
                             if not isinstance(data__actions_item__repeatableinoneaction, (bool)):
                                 raise _Invalid
-                        if "extra_per_defence" in data__actions_item_keys:
-                            data__actions_item_keys.remove("extra_per_defence")
-                            data__actions_item__extraperdefence = data__actions_item["extra_per_defence"]
-                            if not isinstance(data__actions_item__extraperdefence, (int)) and not (isinstance(data__actions_item__extraperdefence, float) and data__actions_item__extraperdefence.is_integer()) or isinstance(data__actions_item__extraperdefence, bool):
+                        if "raised_by" in data__actions_item_keys:
+                            data__actions_item_keys.remove("raised_by")
+                            data__actions_item__raisedby = data__actions_item["raised_by"]
+                            if not isinstance(data__actions_item__raisedby, (list, tuple)):
                                 raise _Invalid
-                            if isinstance(data__actions_item__extraperdefence, (int, float, Decimal)) and not isinstance(data__actions_item__extraperdefence, bool):
-                                if data__actions_item__extraperdefence < 0:
+                            data__actions_item__raisedby_is_list = isinstance(data__actions_item__raisedby, (list, tuple))
+                            if data__actions_item__raisedby_is_list:
+                                data__actions_item__raisedby_len = len(data__actions_item__raisedby)
+                                if data__actions_item__raisedby_len < 1:
                                     raise _Invalid
-                        if "extra_per_samurai" in data__actions_item_keys:
-                            data__actions_item_keys.remove("extra_per_samurai")
-                            data__actions_item__extrapersamurai = data__actions_item["extra_per_samurai"]
-                            if not isinstance(data__actions_item__extrapersamurai, (int)) and not (isinstance(data__actions_item__extrapersamurai, float) and data__actions_item__extrapersamurai.is_integer()) or isinstance(data__actions_item__extrapersamurai, bool):
-                                raise _Invalid
-                            if isinstance(data__actions_item__extrapersamurai, (int, float, Decimal)) and not isinstance(data__actions_item__extrapersamurai, bool):
-                                if data__actions_item__extrapersamurai < 0:
+                                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                                if data__actions_item__raisedby_len > len(set(fn(data__actions_item__raisedby_x) for data__actions_item__raisedby_x in data__actions_item__raisedby)):
                                     raise _Invalid
-                        if "owner_gains" in data__actions_item_keys:
-                            data__actions_item_keys.remove("owner_gains")
-                            data__actions_item__ownergains = data__actions_item["owner_gains"]
-                            if not isinstance(data__actions_item__ownergains, (list, tuple)):
-                                raise _Invalid
-                            data__actions_item__ownergains_is_list = isinstance(data__actions_item__ownergains, (list, tuple))
-                            if data__actions_item__ownergains_is_list:
-                                data__actions_item__ownergains_len = len(data__actions_item__ownergains)
-                                for data__actions_item__ownergains_x, data__actions_item__ownergains_item in enumerate(data__actions_item__ownergains):
-                                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__actions_item__ownergains_item, custom_formats, (name_prefix or "data") + ".actions[{data__actions_x}].owner_gains[{data__actions_item__ownergains_x}]")
+                                for data__actions_item__raisedby_x, data__actions_item__raisedby_item in enumerate(data__actions_item__raisedby):
+                                    if not (isinstance(data__actions_item__raisedby_item, str) and data__actions_item__raisedby_item == 'defence' or isinstance(data__actions_item__raisedby_item, str) and data__actions_item__raisedby_item == 'samurai'):
+                                        raise _Invalid
                         if "becomes" in data__actions_item_keys:
                             data__actions_item_keys.remove("becomes")
                             data__actions_item__becomes = data__actions_item["becomes"]

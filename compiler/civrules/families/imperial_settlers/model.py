@@ -22,6 +22,7 @@ from civrules.model import (
     known,
     rule_index_of,
     rules_of,
+    setting_of,
     source_of,
 )
 from civrules.support.values import frozen_value
@@ -113,6 +114,9 @@ class SpecialRule:
     #: The most pieces one location may hold, for a rule that puts pieces on the faction's
     #: locations (the Japanese `samurai`: 1, p11); None where the rule writes no such bound.
     at_most_per_location: int | None = None
+    #: The raze tokens each of those pieces adds to razing its location (a Samurai: 1, p11); None
+    #: where the rule writes none.
+    raze_added: int | None = None
     #: The rule sections and the secondary source the rule cites.
     rules: tuple[str, ...] = ()
     source: str | None = None
@@ -194,12 +198,15 @@ class Phase(Entity):
 class Action(Entity):
     price: Mapping[str, int]
     allowed: bool
-    #: Raze tokens added per defence token, and per Samurai, on the razed location (p7, p11).
+    #: Raze tokens added per defence token, and per Samurai, on the razed location (p7, p11): read
+    #: from the `defence` setting and the factions' `samurai` rule for the pieces the action is
+    #: `raised_by`, where each is written once; 0 for an action no such piece raises.
     extra_per_defence: int = 0
     extra_per_samurai: int = 0
     #: What one payment of the price gives, at the player's choice (the worker exchange, p10).
     gives_one_of: tuple[str, ...] = ()
-    #: What the owner of a razed location gains (p9).
+    #: What the owner of a razed location gains (p9): the `foundation` setting's `owner_gains` for
+    #: an action whose razed location `becomes` a foundation.
     owner_gains: tuple[str, ...] = ()
     note: str | None = None
     #: What the action pays, the cards it takes, what it gives, what a razed location becomes, and
@@ -721,6 +728,7 @@ def _faction(entry: Entry) -> Faction:
             tuple(str(c) for c in r.get("cards") or ()),
             i,
             at_most_per_location=_int_or_none(r.get("at_most_per_location")),
+            raze_added=_int_or_none(r.get("raze_added")),
             rules=rules_of(r),
             source=source_of(r),
         )
@@ -765,6 +773,19 @@ def _base(entry: Entry) -> dict[str, Any]:
     }
 
 
+def _raze_added(resolved: Resolved, factions: Sequence[Faction]) -> dict[str, int]:
+    """The raze tokens a defence token (the `defence` setting, p7) and a Samurai (the factions'
+    `samurai` rule, p11) add to razing their location, each read where it is written (0 where it
+    is not: the price is then the action's own)."""
+    defence = setting_of(resolved.data, resolved.settings, resolved.setting_origins, "defence")
+    raw = defence[0] if defence is not None and isinstance(defence[0], Mapping) else {}
+    samurai = [rule.raze_added for faction in factions for rule in faction.special_rules if rule.id == "samurai"]
+    return {
+        "defence": _int_or_none(raw.get("raze_added")) or 0,
+        "samurai": max((added for added in samurai if added is not None), default=0),
+    }
+
+
 def build_model(resolved: Resolved) -> ImperialSettlersRuleset:
     """The model of a resolved Imperial Settlers ruleset (the family's ``assemble`` hook)."""
     data = resolved.data
@@ -780,6 +801,10 @@ def build_model(resolved: Resolved) -> ImperialSettlersRuleset:
     ]
     prefixes = {deck.prefix: deck.id for deck in decks}
     players = data.get("players") or {}
+    factions = [_faction(e) for e in entries.get("factions", [])]
+    added = _raze_added(resolved, factions)
+    foundation = setting_of(resolved.data, resolved.settings, resolved.setting_origins, "foundation")
+    founded = _names(foundation[0].get("owner_gains")) if foundation and isinstance(foundation[0], Mapping) else ()
     return ImperialSettlersRuleset(
         id=data["id"],
         name=data["name"],
@@ -800,7 +825,7 @@ def build_model(resolved: Resolved) -> ImperialSettlersRuleset:
         layers=dict(resolved.layers),
         names=dict(resolved.names),
         cards=Collection.of("cards", [_card(e, prefixes) for e in entries.get("cards", [])]),
-        factions=Collection.of("factions", [_faction(e) for e in entries.get("factions", [])]),
+        factions=Collection.of("factions", factions),
         faction_decks=Collection.of("faction_decks", [_faction_deck(e) for e in entries.get("faction_decks", [])]),
         components=Collection.of(
             "components",
@@ -859,10 +884,10 @@ def build_model(resolved: Resolved) -> ImperialSettlersRuleset:
                     **_base(e),
                     price=dict(e.raw.get("price") or {}),
                     allowed=e.raw.get("allowed", True) is not False,
-                    extra_per_defence=_int_or_none(e.raw.get("extra_per_defence")) or 0,
-                    extra_per_samurai=_int_or_none(e.raw.get("extra_per_samurai")) or 0,
+                    extra_per_defence=added["defence"] if "defence" in _names(e.raw.get("raised_by")) else 0,
+                    extra_per_samurai=added["samurai"] if "samurai" in _names(e.raw.get("raised_by")) else 0,
                     gives_one_of=_names(e.raw.get("gives_one_of")),
-                    owner_gains=_names(e.raw.get("owner_gains")),
+                    owner_gains=founded if e.raw.get("becomes") == "foundation" else (),
                     note=_note(e.raw),
                     pays=_str_or_none(e.raw.get("pays")),
                     cards=_str_or_none(e.raw.get("cards")),

@@ -56,7 +56,7 @@ RULESET_NAME: Final = "Imperial Settlers"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "c0158d73e82fed6f63528c058c710a0245160d16c277dff10d00a0075da1636f"
+RULESET_FINGERPRINT: Final = "07733c050f3d12e0c36565aa178fd3c0c4311bb9692cd4220ccee67a42455955"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False

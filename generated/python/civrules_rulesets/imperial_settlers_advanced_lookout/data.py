@@ -56,7 +56,7 @@ RULESET_NAME: Final = "Imperial Settlers, advanced lookout phase"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "ab82b125c59c23117e044668d6fbcebee88fb81c59c16cf4ffeb94ff7e90f988"
+RULESET_FINGERPRINT: Final = "34a28b03ec3086daa677983c59cab44c88bc070a2de6acf7867efd72325586ec"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False

@@ -56,7 +56,7 @@ RULESET_NAME: Final = "Imperial Settlers, alternative lookout phase"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "cecf19cec7e057f6bc4d3a76012fc28c8ee03eca072270374fc83131543d6a52"
+RULESET_FINGERPRINT: Final = "61f64e2ce0eaa3e8c8f494497e4d8ccda0393f989766af4411c39e6964d07a4e"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False

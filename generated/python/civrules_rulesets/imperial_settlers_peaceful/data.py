@@ -56,7 +56,7 @@ RULESET_NAME: Final = "Imperial Settlers, peaceful variant"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "e46beb94e95a7a3a8ff856e9870254fc3c560827c2f03db6f08a69827bf5031e"
+RULESET_FINGERPRINT: Final = "fb8072bab1cbda8254f026bcf67abe7f39ab9db8d093aaf53cdce21675de5831"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
