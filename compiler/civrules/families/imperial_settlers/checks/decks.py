@@ -355,3 +355,38 @@ def check_pattern_sum(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
             span,
             "make copies x cards add up to the deck size",
         )
+
+
+@check(
+    "F019",
+    "attack-cards-disagree",
+    Severity.ERROR,
+    reads=("components.count", setting("solo")),
+)
+def check_attack_cards(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
+    """
+    What: the solo game's attack cards (`solo.attack_cards.count`) are not as many as the box
+    holds (the `attack_cards` component, 16, p2 and p13).
+
+    Why: the rulebook counts the 16 attack cards once; the data writes the number twice, in the
+    component list (which F006 adds up with the decks) and in the solo game's setting (which the
+    package and the solo sheet give), so a change to one is a slip unless the other follows.
+
+    Fix: make both the same number.
+
+        solo: {attack_cards: {count: 15}}   # FAIL: the components hold 16
+        solo: {attack_cards: {count: 16}}   # PASS
+    """
+    attack = ruleset.components.get("attack_cards")
+    solo = ruleset.solo_rules()
+    origin = ruleset.fact_origin("solo")
+    if attack is None or attack.count is None or solo is None or solo.attack_cards is None or origin is None:
+        return
+    if solo.attack_cards != attack.count:
+        yield diagnostic(
+            "F019",
+            f"the solo game has {solo.attack_cards} attack cards; the components hold {attack.count} (p2, p13)",
+            origin.span("attack_cards", "count"),
+            f"make both {attack.count}, or change both",
+            [Related(attack.origin.span("count"), f"the attack_cards component counts {attack.count} here")],
+        )

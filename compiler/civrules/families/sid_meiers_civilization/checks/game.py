@@ -1,11 +1,11 @@
-"""The game: its four victories are present, map tiles are 4x4 squares."""
+"""The game: its four victories are present, map tiles are 4x4 squares, a number written twice agrees."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from civrules.checks import check, diagnostic, setting
-from civrules.diagnostics import Diagnostic, Severity
+from civrules.diagnostics import Diagnostic, Related, Severity
 from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 
 VICTORIES = ("culture", "technology", "economy", "military")
@@ -68,4 +68,44 @@ def check_tiles(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                 f"tile `{tile.id}` has rows of {shape} squares, not 4x4",
                 tile.origin.span("squares"),
                 "four rows of four squares",
+            )
+
+
+@check("T019", "battle-hand-disagrees", Severity.ERROR, reads=("governments.battle_hand", setting("combat")))
+def check_battle_hand(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
+    """
+    What: the battle hand's cards for a government (`combat.battle_hand.<government>`) differ from
+    that government's own `battle_hand` (Fundamentalism: 1 more card, p14).
+
+    Why: the rulebook gives the extra card once; the data writes it twice, in the government (which
+    the package's `battle_hand_size` reads) and in the battle hand's setting (which the package's
+    SETTINGS give), so a change to one is a slip unless the other follows.
+
+    Fix: make both the same number.
+
+        combat: {battle_hand: {fundamentalism: 2}}   # FAIL: the government says 1
+        combat: {battle_hand: {fundamentalism: 1}}   # PASS
+    """
+    found = ruleset.setting("combat")
+    if found is None or not isinstance(found[0], Mapping):
+        return
+    combat, origin = found
+    hand = combat.get("battle_hand")
+    if not isinstance(hand, Mapping):
+        return
+    for government in ruleset.governments:
+        written = hand.get(government.id)
+        if (
+            isinstance(written, int)
+            and not isinstance(written, bool)
+            and government.battle_hand is not None
+            and written != government.battle_hand
+        ):
+            yield diagnostic(
+                "T019",
+                f"the battle hand gives {written} more cards under {government.id}; the government says "
+                f"{government.battle_hand} (p14)",
+                origin.span("battle_hand", government.id),
+                f"make both {government.battle_hand}, or change both",
+                [Related(government.origin.span("battle_hand"), f"{government.id}'s battle_hand is here")],
             )
