@@ -84,7 +84,7 @@ RULESET_NAME: Final = "Sid Meier's Civilization: The Board Game"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(2, 4, best=4, rule=("p2",), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "bc3856d85d0dd59c83854e8335675202b39dda5a3426a42bba8689e3a1b8b08f"
+RULESET_FINGERPRINT: Final = "ce7873def2810e6be963723f08a25b13964531781ea37fc2be7d10b937451c23"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -1286,6 +1286,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         "Building costs except the Granary's and the Aqueduct's; which technology unlocks most buildings.",
         "Unit decks, the names of most ranks; the culture track's spaces and costs; culture event cards; great people.",
         "Wonders' eras and costs except the Colossus's; civilizations' abilities; map tiles; hut and village markers.",
+        "The base game's civilizations beyond the three the rulebook names in passing (Rome and Russia on p3, Egypt on p11), so how many a player chooses from. No check ties players.max to the civilizations, as F018 ties Imperial Settlers' seats to its factions: this list is partial by the sources, not short of a seat, and the community transcription's 16 mix the expansions' in without marking the base game's.",
     ),
 )
 

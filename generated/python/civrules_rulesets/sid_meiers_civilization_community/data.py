@@ -93,7 +93,7 @@ PLAYERS: Final[PlayerRange | None] = PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "90d0a726749597b6bdfaec953268dd74b4db5d561856b1080447c659d45a93c3"
+RULESET_FINGERPRINT: Final = "4b893f45efd56bc8f526164269d813e338cd8b1d03a03a70abcbdaf931f1640a"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -1986,6 +1986,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
         "Building costs except the Granary's and the Aqueduct's; which technology unlocks most buildings.",
         "Unit decks, the names of most ranks; the culture track's spaces and costs; culture event cards; great people.",
         "Wonders' eras and costs except the Colossus's; civilizations' abilities; map tiles; hut and village markers.",
+        "The base game's civilizations beyond the three the rulebook names in passing (Rome and Russia on p3, Egypt on p11), so how many a player chooses from. No check ties players.max to the civilizations, as F018 ties Imperial Settlers' seats to its factions: this list is partial by the sources, not short of a seat, and the community transcription's 16 mix the expansions' in without marking the base game's.",
     ),
 )
 
