@@ -382,3 +382,54 @@ def check_kinds_and_colours(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
                 card.origin.head(),
                 "give it its colours",
             )
+
+
+@check(
+    "F020",
+    "bonus-placed-without-samurai",
+    Severity.ERROR,
+    reads=("cards.build_bonus", "cards.build_bonus_placed_as", "cards.deck", "decks.faction", "factions.special_rules"),
+)
+def check_bonus_placed(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
+    """
+    What: a card's build bonus is placed at once as Samurai (`build_bonus_placed_as: samurai`, the
+    Ninjas, p11), but the card is no location of a faction with the `samurai` special rule (the
+    Japanese, p11), or its bonus is not workers (a Samurai is a worker placed in front of a faction
+    location, p11).
+
+    Why: the package's `build_samurai` places such a bonus on the builder's faction locations and
+    `build_gains` gives none of it to the supply: on any other card the bonus would vanish.
+
+    Fix: move the field to a card of the faction with the `samurai` rule, make the bonus workers,
+    or delete the field so that the bonus goes to the player's supply.
+
+        - id: rom001
+          build_bonus: [worker, worker]
+          build_bonus_placed_as: samurai   # FAIL: the Romans have no Samurai
+    """
+    guarded = {faction.id for faction in ruleset.factions if any(r.id == "samurai" for r in faction.special_rules)}
+    for card in ruleset.cards:
+        if card.build_bonus_placed_as != "samurai":
+            continue
+        deck = ruleset.decks.get(card.deck) if card.deck is not None else None
+        faction = deck.faction if deck is not None else None
+        if faction not in guarded:
+            owner = f"a card of the {faction} deck" if faction is not None else "not a faction's card"
+            yield diagnostic(
+                "F020",
+                f"{card.id}'s build bonus is placed as Samurai, but it is {owner}, and "
+                f"{'no faction has' if not guarded else 'only ' + ', '.join(sorted(guarded)) + ' have'} "
+                "the `samurai` special rule (p11)",
+                card.origin.span("build_bonus_placed_as"),
+                "delete `build_bonus_placed_as` (the bonus then goes to the supply), or move it to a card of "
+                "the faction with the `samurai` rule",
+            )
+        elif isinstance(card.build_bonus, Counted) or (
+            isinstance(card.build_bonus, tuple) and any(good != "worker" for good in card.build_bonus)
+        ):
+            yield diagnostic(
+                "F020",
+                f"{card.id}'s build bonus is placed as Samurai, but it is not workers: a Samurai is a worker (p11)",
+                card.origin.span("build_bonus"),
+                "make the bonus workers (`[worker, worker]`), or delete `build_bonus_placed_as`",
+            )
