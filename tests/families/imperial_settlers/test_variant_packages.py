@@ -109,13 +109,19 @@ def test_the_faction_boards_sheet_prints_the_samurai_rule_s_number() -> None:
 
 
 def test_a_ruleset_whose_factions_have_no_samurai_rule_prices_no_samurai(tmp_path: Path, imported: None) -> None:
-    """Samurai are the `samurai` special rule's (p11): where no faction has it, a raze meets none."""
+    """Samurai are the `samurai` special rule's (p11): where no faction has it, a raze meets none, and
+    the Ninjas' bonus (placed as Samurai, p11) must say where it goes instead (F020): here, to the
+    supply."""
     removed = "  factions:\n    patch:\n      - id: japanese\n        special_rules:\n"
     removed += "          remove: [{id: samurai}]\n"
+    removed += "  cards:\n    patch:\n"
+    removed += '      - {id: jap026, build_bonus_placed_as: null, source: "house rule: no Samurai"}\n'
     house = _built(tmp_path, "is-two-samurai", removed)
     assert house.raze_price("raze_opponent_location", samurai=0) == 2
     with pytest.raises(OutOfDomainError, match=r"samurai=1 .*no faction has a `samurai` special rule.*: 0 to 0$"):
         house.raze_price("raze_opponent_location", samurai=1)
+    assert house.build_gains("japanese", "jap026") == {"worker": 2}
+    assert house.build_samurai("japanese", "jap026") == 0
 
 
 #: A house rule that leaves a card's build bonus to be drawn in play: unknown, with its why.
