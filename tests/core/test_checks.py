@@ -14,6 +14,7 @@ the checks it names and by no other.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,8 @@ import pytest
 import yaml
 
 from civrules.checks.catalogue import all_checks
-from civrules.diagnostics import Severity, codes
+from civrules.diagnostics import Diagnostic, Severity, codes
+from civrules.diagnostics.words import quoted
 from civrules.pipeline import analyse
 from tests.conftest import FIXTURES, RULES
 from tests.rulefiles import CachedWorkspace
@@ -105,17 +107,21 @@ def diagnostics_of(case: Case, texts: dict[str, str], *, every_check: bool = Fal
 
 
 @functools.cache
-def _diagnostics(
-    ruleset: str, edited: tuple[tuple[str, str], ...], select: tuple[str, ...]
-) -> tuple[tuple[str, str, int, int], ...]:
+def _analysed(ruleset: str, edited: tuple[tuple[str, str], ...], select: tuple[str, ...]) -> tuple[Diagnostic, ...]:
     """One analysis per distinct edit of a ruleset and choice of checks (none: every check): 27 of
     the fixtures (a passing one beside a failing one, mostly) leave the same files as another."""
     # The files a fixture does not change come from one reading of the shipped rules.
     workspace = CachedWorkspace(dict(edited))
     manifest = workspace.manifests()[ruleset]
-    analysis = analyse(workspace, workspace.load_ruleset(manifest), select)
+    return tuple(analyse(workspace, workspace.load_ruleset(manifest), select).diagnostics)
+
+
+@functools.cache
+def _diagnostics(
+    ruleset: str, edited: tuple[tuple[str, str], ...], select: tuple[str, ...]
+) -> tuple[tuple[str, str, int, int], ...]:
     found = []
-    for d in analysis.diagnostics:
+    for d in _analysed(ruleset, edited, select):
         if d.severity is Severity.INFO or d.span is None:
             continue
         file = Path(d.span.file).resolve().relative_to(RULES).as_posix()
@@ -142,6 +148,46 @@ def _hold_to_fixture(case: Case, *, every_check: bool) -> None:
         return
     expected = sorted((e.get("code", case.code), *locate(texts, e)) for e in case.expect)
     assert found == expected
+
+
+BAD = [c for c in CASES if not c.passing]
+
+
+@pytest.mark.parametrize("case", BAD, ids=[c.name for c in BAD])
+def test_a_failing_fixtures_diagnostic_names_its_subjects_as_data(case: Case) -> None:
+    """Each diagnostic of the check says what it is about as data (`subjects`: what a `suppress:`
+    entry's `target` is matched against, and `--format json` carries), given where the check made
+    it: at least one, each a name its message quotes (read whole, as a reader of Markdown reads
+    it), or, for what a message names unquoted (`section 16.4`, `trade stack 3`) or by its place
+    (`space 8`), a name of the rule data it points at, as it is written there."""
+    named = tuple(sorted({case.code, *(e.get("code", case.code) for e in case.expect)}))
+    texts = apply_edits(case.edits)
+    own = [d for d in _analysed(case.ruleset, tuple(sorted(texts.items())), named) if d.code == case.code]
+    assert own, f"{case.name}: no {case.code} found"
+    for d in own:
+        assert d.subjects, f"{case.code} names no subject: {d.message}"
+        said = " ".join([d.message, d.hint or "", *(r.label for r in d.related)])
+        written = "\n".join(_text(texts, s.file) for s in (d.span, *(r.span for r in d.related)) if s)
+        unnamed = [
+            s
+            for s in d.subjects
+            if s not in quoted(d.message)
+            and not all(_word(part, said) or _word(part, written) for part in s.split("."))
+        ]
+        assert unnamed == [], (
+            f"{case.code}'s subjects {unnamed} are named neither in its text nor in its data: {d.message}"
+        )
+
+
+def _text(texts: dict[str, str], file: str) -> str:
+    """The text of a file a diagnostic points at, as the fixture left it."""
+    relative = Path(file).resolve().relative_to(RULES).as_posix()
+    return texts.get(relative) or (RULES / relative).read_text(encoding="utf-8")
+
+
+def _word(name: str, text: str) -> bool:
+    """Whether ``text`` holds ``name`` as a whole word (not inside a longer name)."""
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
 
 
 def test_every_check_has_a_failing_and_a_passing_fixture() -> None:

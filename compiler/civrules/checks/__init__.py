@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, named
 from civrules.families import families
 from civrules.support.values import frozen_value
 
@@ -116,15 +116,21 @@ def diagnostic(
     hint: str | None = None,
     related: Iterable[Related] = (),
     suggestion: str | None = None,
+    *,
+    subjects: Iterable[object],
 ) -> Diagnostic:
     """Build a diagnostic for a registered code (its severity comes from the registry).
 
     ``suggestion`` is the replacement for the text at ``span`` that a "did you mean" hint proposes.
+    ``subjects`` are what it is about: the ids, keys and files its message names, as data
+    (:attr:`Diagnostic.subjects`); every check names them, which is why they have no default.
     """
     entry = codes.lookup(code) if isinstance(code, str) else code
     if entry is None:
         raise KeyError(f"unregistered diagnostic code {code}")
-    return Diagnostic(entry.code, entry.severity, message, span, hint, tuple(related), suggestion)
+    return Diagnostic(
+        entry.code, entry.severity, message, span, hint, tuple(related), suggestion, subjects=named(subjects)
+    )
 
 
 def entity_word(collection: str, family: str | None = None) -> str:

@@ -490,7 +490,12 @@ def check_cited_sections(ruleset: Ruleset) -> Iterator[Diagnostic]:
         else:
             hint = "no section of the rulebook is near this number"
         yield diagnostic(
-            "Q001", f"section {number} is not in the rule index", document.span(path), hint, suggestion=close
+            "Q001",
+            f"section {number} is not in the rule index",
+            document.span(path),
+            hint,
+            suggestion=close,
+            subjects=(number,),
         )
 
 
@@ -520,6 +525,7 @@ def check_gap_citations(ruleset: Ruleset) -> Iterator[Diagnostic]:
             f"section {number} is a gap in the printed rulebook (`sequence_gaps`): its text is not in the sources",
             document.span(path),
             hint,
+            subjects=("sequence_gaps",),
         )
 
 
@@ -547,6 +553,7 @@ def check_missing_citations(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 f"section {number} is cited, but its text is missing from the sources",
                 document.span(path),
                 index.missing[number] or None,
+                subjects=(number,),
             )
 
 
@@ -604,6 +611,7 @@ def check_index_unique(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 index.document.span(path),
                 "keep one entry per number",
                 [Related(index.document.span(previous[1]), "first listed here")],
+                subjects=(number, previous[0], where),
             )
 
 
@@ -663,6 +671,7 @@ def check_index_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
             span,
             f"did you mean `{close}`?" if (close := closest(number)) else "add the section, or fix the number",
             suggestion=close,
+            subjects=(number,),
         )
 
 
@@ -701,16 +710,16 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     own = len(ruleset.chain) - 1
     if own < 1:
         return
-    written: list[tuple[str, str | None, Origin]] = []
+    written: list[tuple[str, str | None, Origin, str]] = []  # what a message calls it, its setting, id
     for collection in ruleset.collections():
         for entity in collection:
             if entity.origin.changes:
-                written.append((f"`{entity.id}`", None, entity.origin))
+                written.append((f"`{entity.id}`", None, entity.origin, entity.id))
     for key, origin in sorted(ruleset.setting_origins.items()):
         if origin.changes:
-            written.append((f"the setting `{key}`", key, origin))
+            written.append((f"the setting `{key}`", key, origin, key))
     family = family_named(ruleset.family)
-    for what, setting, origin in written:
+    for what, setting, origin, subject in written:
         # Every overlay entry whose facts a field still holds answers for them (not the field's
         # last changer alone, which may have left them: an append after an append, a `remove:`).
         uncited: dict[tuple[str, NodePath], tuple[Origin, list[str]]] = {}
@@ -744,6 +753,7 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 "(no `rule:` or `source:` in the patch)",
                 change.document.key_span((*change.path, names[0])),
                 hint,
+                subjects=(subject,) if listed else (subject, *names),
             )
     yield from _uncited_whole_settings(ruleset, family, own)
     yield from _uncited_whole_entities(ruleset, family, own)
@@ -784,6 +794,7 @@ def _uncited_whole_settings(ruleset: Ruleset, family: Family | None, own: int) -
             origin.document.key_span(origin.path),
             f"cite where it comes from beside its fields, in `{_entry_path(origin.path)}`: "
             + ", or ".join(_CITE_WAYS[k] for k in reversed(keys)),
+            subjects=(key,),
         )
 
 
@@ -807,6 +818,7 @@ def _uncited_whole_entities(ruleset: Ruleset, family: Family | None, own: int) -
                 origin.span(),
                 f"cite where it comes from in `{_entry_path(origin.path)}`: "
                 + ", or ".join(_CITE_WAYS[k] for k in reversed(keys)),
+                subjects=(entity.id,),
             )
 
 

@@ -243,4 +243,5 @@ def check_disagreements(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     "(with its source), or give the field the chosen value back; a variant that changes the "
                     "field patches its `disagreements` too",
                     [Related(origin.span(*written), said)],
+                    subjects=(shown(chosen), field, shown(wrong[0])),
                 )

@@ -52,6 +52,7 @@ def check_duplicate_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 entity.origin.head(),
                 hint,
                 [Related(previous.origin.head(), "first defined here")],
+                subjects=(entity.id,),
             )
 
 
@@ -92,6 +93,7 @@ def check_duplicate_names(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 entity.origin.span("name") if entity.names_itself else entity.origin.head(),
                 "give each entity a distinct name",
                 [Related(clash.origin.head(), "the other one")],
+                subjects=(entity.display_name, clash.display_name, clash.id),
             )
 
 
@@ -125,6 +127,7 @@ def check_identifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
             problem.message,
             ruleset.manifest.span("id"),
             f"{problem.hint} (and name the manifest file after it)",
+            subjects=(ruleset.id,),
         )
     for collection in collections(ruleset):
         for entity in collection:
@@ -144,4 +147,5 @@ def check_identifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     f"{collection.name}: id `{name}` cannot be used as a Python identifier",
                     entity.origin.head(),
                     f"rename it, e.g. `{name.strip('_')}_{collection.name.rstrip('s')}`",
+                    subjects=(name,),
                 )

@@ -96,7 +96,13 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
         base = origin.defined_at(*sub)
         related = [Related(base, "the base ruleset's definition", at_base=True)] if base is not None else []
         yield diagnostic(
-            "X001", f"{what} `{target}` does not exist in {collection.name}", span, hint, related, suggestion
+            "X001",
+            f"{what} `{target}` does not exist in {collection.name}",
+            span,
+            hint,
+            related,
+            suggestion,
+            subjects=(target,),
         )
     owners = _owners(ruleset) if dangling else {}
     for (name, target), found in dangling.items():
@@ -122,6 +128,7 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
             removal.span(),
             _dangling_hint(ruleset, target, listed),
             referrers,
+            subjects=(target,),
         )
 
 

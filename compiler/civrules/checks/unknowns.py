@@ -117,7 +117,11 @@ def _unknown_fact(document: Document, path: NodePath, reason: str) -> Diagnostic
     found = said.get(path)
     if found is None:
         found = said[path] = diagnostic(
-            "Q006", f"`{field_path(document.data, path)}` is unknown", document.span(path), " ".join(reason.split())
+            "Q006",
+            f"`{field_path(document.data, path)}` is unknown",
+            document.span(path),
+            " ".join(reason.split()),
+            subjects=(field_path(document.data, path),),
         )
     return found
 
@@ -176,6 +180,7 @@ def check_unknown_summary(ruleset: Ruleset) -> Iterator[Diagnostic]:
         f"ruleset `{ruleset.id}` has {total} unknown fact{'s' if total != 1 else ''}: {files}",
         ruleset.manifest.span("id"),
         "; ".join(hints),
+        subjects=(ruleset.id,),
     )
 
 

@@ -70,10 +70,27 @@ class Diagnostic:
     related: tuple[Related, ...] = field(default_factory=tuple)
     #: When the hint is a "did you mean": the text to put in place of the span's (an editor's quick fix).
     suggestion: str | None = None
+    #: What the diagnostic is about, as data: the ids, keys, codes, paths and files its message
+    #: names, each whole as the rule data spells it (a name holding a backtick or a space is one
+    #: name), given where the diagnostic is made, never read back from the message. A variant's
+    #: `suppress:` entry's `target` is matched against them, and `--format json` and `sarif` carry
+    #: them (`subjects`) for CI to read. A message that lists only the first ids of many (`and 40
+    #: more`) has every one of them here.
+    subjects: tuple[str, ...] = ()
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         span = self.span or Span("", 0, 0, 0, 0)
         return (span.file, span.line, span.column, self.code, self.message)
+
+
+def named(subjects: Iterable[object]) -> tuple[str, ...]:
+    """``subjects`` as :attr:`Diagnostic.subjects` holds them: each once, in the order given, as
+    the text a message shows it by (a number quoted as `3` is the subject ``"3"``).
+
+    >>> named(["oak", "birch", "oak", 3])
+    ('oak', 'birch', '3')
+    """
+    return tuple(dict.fromkeys(s if isinstance(s, str) else str(s) for s in subjects))
 
 
 def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
@@ -112,7 +129,10 @@ def merge_duplicates(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
             merged[key] = diagnostic
         elif held != diagnostic:
             related = tuple(dict.fromkeys((*held.related, *diagnostic.related)))
-            merged[key] = replace(held, related=related, suggestion=held.suggestion or diagnostic.suggestion)
+            subjects = tuple(dict.fromkeys((*held.subjects, *diagnostic.subjects)))
+            merged[key] = replace(
+                held, related=related, suggestion=held.suggestion or diagnostic.suggestion, subjects=subjects
+            )
     return list(merged.values())
 
 

@@ -45,6 +45,7 @@ def check_coastal(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 f"`{area.id}` is declared coastal but has no sea or both border (4.24)",
                 area.origin.span("coastal"),
                 "add its sea borders, or write `coastal: false` (an area whose only water is a lake is not coastal)",
+                subjects=(area.id,),
             )
             continue
         neighbour = graph.neighbours(area.id, "sea")[0]
@@ -56,6 +57,7 @@ def check_coastal(ruleset: Ruleset) -> Iterator[Diagnostic]:
             area.origin.span("coastal"),
             "write `coastal: true`, or correct the border's kind",
             related,
+            subjects=(area.id, neighbour),
         )
 
 
@@ -94,6 +96,7 @@ def check_area_panels(ruleset: Ruleset) -> Iterator[Diagnostic]:
             area.origin.span("panel"),
             "correct the panel, or move the area to the map file of its panel",
             [Related(map_file.origin.span("panel"), "the file's panels")],
+            subjects=(area.id, area.panel),
         )
 
 
@@ -129,6 +132,7 @@ def check_coast_touches(ruleset: Ruleset) -> Iterator[Diagnostic]:
                         f"coast of `{area.id}`: area `{other}` does not exist",
                         area.origin.span("coasts", c, "touches", t),
                         "name a sea neighbour",
+                        subjects=(area.id, other),
                     )
                 elif other not in sea:
                     yield diagnostic(
@@ -136,6 +140,7 @@ def check_coast_touches(ruleset: Ruleset) -> Iterator[Diagnostic]:
                         f"coast of `{area.id}` touches `{other}`, but the two share no sea or both border",
                         area.origin.span("coasts", c, "touches", t),
                         "name only areas across a sea border, or add the border",
+                        subjects=(area.id, other),
                     )
                 elif other in seen:
                     yield diagnostic(
@@ -144,6 +149,7 @@ def check_coast_touches(ruleset: Ruleset) -> Iterator[Diagnostic]:
                         area.origin.span("coasts", c, "touches", t),
                         "put each sea neighbour on one coast (23.57)",
                         [Related(area.origin.span("coasts", seen[other], "touches"), "the other coast")],
+                        subjects=(other, area.id),
                     )
                 else:
                     seen[other] = c
@@ -180,6 +186,7 @@ def check_two_coasts_complete(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 f"`{area.id}` has coasts, but {which} on no coast",
                 area.origin.key_span("coasts"),
                 "add each to the coast its sea border lies on",
+                subjects=(area.id,),
             )
     for map_file in ruleset.map_files:
         listed = map_file.two_coast_areas
@@ -198,6 +205,7 @@ def check_two_coasts_complete(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     f"`two_coast_areas` names `{area_id}`, but no area of this file with that id has `coasts`",
                     file_origin.span("two_coast_areas", i),
                     "add the area's coasts (23.57), or take it off the list",
+                    subjects=("two_coast_areas", area_id, "coasts"),
                 )
         listed_set = set(listed)
         for area_id, area in with_coasts.items():
@@ -208,4 +216,5 @@ def check_two_coasts_complete(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     area.origin.key_span("coasts"),
                     f"add `{area_id}` to `two_coast_areas`",
                     [Related(file_origin.span("two_coast_areas"), "the list")],
+                    subjects=(area_id, "two_coast_areas"),
                 )

@@ -71,6 +71,7 @@ def check_modifier_within_effect(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 calamity.origin.span("modifiers", modifier.index, "amount"),
                 f"write the reduction the rule gives (at most {points}), or `set_to: 0` if the card cancels the effect",
                 [Related(calamity.origin.span(effect.side, effect.index, "amount"), f"`{effect.id}`: {points}")],
+                subjects=(modifier.card, effect.id, calamity.id),
             )
 
 
@@ -109,4 +110,5 @@ def check_secondary_total_within_caps(ruleset: Ruleset) -> Iterator[Diagnostic]:
                         Related(calamity.origin.span(side, effect.index, "max_per_victim"), f"at most {cap} each"),
                         Related(calamity.origin.span(side, effect.index, "victim_count"), f"{victims} victims"),
                     ],
+                    subjects=(calamity.id,),
                 )

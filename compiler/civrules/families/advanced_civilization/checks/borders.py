@@ -40,6 +40,7 @@ def check_duplicate_borders(ruleset: Ruleset) -> Iterator[Diagnostic]:
             border.origin.span("areas"),
             "delete this entry: each unordered pair of areas has one border (the first entry counts)",
             [Related(previous.origin.span("areas"), "first declared here")],
+            subjects=(border.a, border.b),
         )
 
 
@@ -109,6 +110,7 @@ def check_border_kinds(ruleset: Ruleset) -> Iterator[Diagnostic]:
             border.origin.span("kind"),
             hint,
             [Related(area.origin.span(what), f"`{area.id}` has {what}: false") for area, what in lacking],
+            subjects=(border.a, border.b),
         )
 
 
@@ -136,6 +138,7 @@ def check_border_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 f"write the border `{border.a}` – `{border.b}` in id order",
                 border.origin.span("areas"),
                 f"write `[{border.b}, {border.a}]`",
+                subjects=(border.a, border.b),
             )
 
 
@@ -169,6 +172,7 @@ def check_excluded_borders(ruleset: Ruleset) -> Iterator[Diagnostic]:
             border.origin.span("areas"),
             "delete the border or the exclusion; the exclusion's `why` says what was decided",
             [Related(origin.span("areas"), "excluded here")],
+            subjects=(border.a, border.b, "excluded_borders"),
         )
 
 
@@ -194,6 +198,7 @@ def check_isolated_areas(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 f"area `{area.id}` has no border",
                 area.origin.head(),
                 "add the borders between this area and its neighbours",
+                subjects=(area.id,),
             )
 
 
@@ -233,4 +238,5 @@ def check_map_connected(ruleset: Ruleset) -> Iterator[Diagnostic]:
             first.origin.head(),
             "add the borders that join these areas to their neighbours on the rest of the map",
             [Related(main.origin.head(), f"the rest of the map ({words.count(len(groups[0]), 'area')})")],
+            subjects=group,
         )

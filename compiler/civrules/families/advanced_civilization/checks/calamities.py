@@ -131,6 +131,7 @@ def check_calamity_stacks(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 f"the stacks with calamities are {numbers}",
                 [Related(c.origin.span("stack"), f"`{c.id}` is in stack {number} too") for c in found[1:]]
                 + ([declared] if declared else []),
+                subjects=(*(c.id for c in found), number),
             )
         elif len(found) == 1:
             yield diagnostic(
@@ -139,6 +140,7 @@ def check_calamity_stacks(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 found[0].origin.span("stack"),
                 f"the stacks with calamities are {numbers}",
                 [Related(stack.origin.span("calamities"), f"stack {number} is declared without calamities here")],
+                subjects=(found[0].id,),
             )
         else:
             yield diagnostic(
@@ -147,6 +149,7 @@ def check_calamity_stacks(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 stack.origin.span("calamities"),
                 f"declare `calamities: true`, or move the calamities (stacks with calamities: {numbers})",
                 [Related(c.origin.span("stack"), f"`{c.id}` is in stack {number}") for c in found],
+                subjects=(number, *(c.id for c in found)),
             )
 
 
@@ -235,6 +238,7 @@ def check_stack_composition(ruleset: Ruleset) -> Iterator[Diagnostic]:
             stack.origin.span("calamity_cards", lacking[0]),
             "correct the `stack` or `tradable` of a calamity (see the notes), or the stack's `calamity_cards`",
             related,
+            subjects=(stack.number,),
         )
     for kind in CALAMITY_KINDS:
         if short[kind] >= sum(len(found) - _declared(stack, kind) for stack, found in surplus[kind]):
@@ -251,6 +255,7 @@ def check_stack_composition(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 "move it to another stack, or correct the stack's `calamity_cards`",
                 [Related(stack.origin.span("calamity_cards"), f"stack {stack.number} is declared here")]
                 + [Related(c.origin.span("stack"), f"`{c.id}` is in stack {stack.number} too") for c in found[:-1]],
+                subjects=(extra.id,),
             )
 
 
@@ -297,6 +302,7 @@ def check_combination_declared(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 Related(calamity.origin.span("modifiers", m.index, "card"), f"a modifier of `{m.card}`")
                 for m in first.values()
             ],
+            subjects=(calamity.id, "modifier_combination"),
         )
 
 
@@ -344,6 +350,7 @@ def check_combination_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 f"did you mean `{suggestion}`?" if suggestion else "name only cards of the calamity's modifiers",
                 [Related(calamity.origin.key_span("modifiers"), "the modifiers")],
                 suggestion,
+                subjects=(calamity.id, "modifier_combination", card),
             )
         first: dict[str, Modifier] = {}
         for m in calamity.modifiers if unranked[len(strays) :] else ():
@@ -356,6 +363,7 @@ def check_combination_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 calamity.origin.span("modifiers", modifier.index, "card"),
                 "add it to `precedence` at its level (lowest first)",
                 [Related(calamity.origin.span("modifier_combination", "precedence"), "the precedence")],
+                subjects=(calamity.id, card, "precedence"),
             )
 
 
@@ -401,6 +409,7 @@ def check_effect_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 calamity.origin.span(*path),
                 f"did you mean `{suggestion}`?" if suggestion else f"its effects are {', '.join(effects) or 'none'}",
                 suggestion=suggestion,
+                subjects=(calamity.id, effect),
             )
 
 
@@ -442,6 +451,7 @@ def check_effect_sides(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     "but the calamity has no effect there",
                     calamity.origin.span("modifiers", modifier.index, "applies_to"),
                     "correct `applies_to`, or name the effects in `modifies`",
+                    subjects=(calamity.id, modifier.card),
                 )
             for i, effect in enumerate(modifier.modifies):
                 side = side_of.get(effect)
@@ -453,6 +463,7 @@ def check_effect_sides(ruleset: Ruleset) -> Iterator[Diagnostic]:
                         calamity.origin.span("modifiers", modifier.index, "modifies", i),
                         f"set `applies_to: {side}` (or `both`), or name an effect on the {modifier.applies_to} side",
                         [Related(calamity.origin.span("modifiers", modifier.index, "applies_to"), "applies to")],
+                        subjects=(calamity.id, modifier.card, effect),
                     )
         for entry in calamity.immune:
             allowed = sides_of(entry.side)
@@ -465,6 +476,7 @@ def check_effect_sides(ruleset: Ruleset) -> Iterator[Diagnostic]:
                         f"an effect on the {side} victim",
                         calamity.origin.span("immune", entry.index, "effects", i),
                         f"set `from: {side}` (or `both`), or name an effect on the {entry.side} side",
+                        subjects=(calamity.id, effect),
                     )
 
 
@@ -531,6 +543,7 @@ def check_immunity_has_modifier(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     calamity.origin.span("immune", n, "card"),
                     f"add a modifier `{{card: {card}, effect: immunity, ...}}` covering the same effects",
                     [Related(calamity.origin.key_span("modifiers"), "the modifiers")],
+                    subjects=(calamity.id, card, "immunity"),
                 )
                 continue
             if card not in coverage:
@@ -546,6 +559,7 @@ def check_immunity_has_modifier(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 calamity.origin.span("immune", n, "card"),
                 "make the entry's `from`/`effects` and the modifier's `applies_to`/`modifies` name the same effects",
                 [Related(calamity.origin.span("modifiers", m.index, "effect"), "the modifier") for m in immunities],
+                subjects=(calamity.id, card, "immunity"),
             )
 
 
@@ -590,6 +604,7 @@ def check_modifier_has_immunity(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 calamity.origin.span("modifiers", modifier.index, "effect"),
                 f"add `{{who: card_holder, card: {modifier.card}, from: {modifier.applies_to}, ...}}` to `immune`",
                 [Related(calamity.origin.key_span("immune"), "the immunities")],
+                subjects=(calamity.id, modifier.card, "immune"),
             )
 
 
@@ -632,6 +647,7 @@ def check_links_have_modifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 card.origin.span(*link.path, "calamity"),
                 f"add a modifier `{{card: {card.id}, ...}}` to `{calamity.id}`, or remove this link",
                 [Related(calamity.origin.key_span("modifiers"), f"the modifiers of `{calamity.id}`")],
+                subjects=(card.id, calamity.id),
             )
 
 
@@ -682,6 +698,7 @@ def check_modifiers_have_links(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 calamity.origin.span("modifiers", modifier.index, "card"),
                 hint,
                 [Related(place, f"the attributes of `{card.id}`")],
+                subjects=(calamity.id, card.id),
             )
 
 
@@ -735,6 +752,7 @@ def check_link_directions(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     Related(owner.origin.span("modifiers", m.index, "effect"), f"`{card.id}` modifier: {m.effect}")
                     for owner, m in modifiers
                 ],
+                subjects=(card.id, calamity.id),
             )
 
 
@@ -784,6 +802,7 @@ def check_set_to(ruleset: Ruleset) -> Iterator[Diagnostic]:
                         if base + change >= 0
                         else f"set `amount: {set_to - base:+d}`",
                         [Related(calamity.origin.span("modifiers", modifier.index, "amount"), "the change")],
+                        subjects=(calamity.id, modifier.card, effect),
                     )
                     break
 
@@ -841,6 +860,7 @@ def check_trading_player(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 calamity.origin.span(*path),
                 "remove it, or make the calamity tradable if the rule says so",
                 [Related(calamity.origin.span("tradable"), "not tradable")],
+                subjects=(calamity.id,),
             )
 
 
@@ -874,6 +894,7 @@ def check_duplicate_effect_ids(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 calamity.origin.span(side, i, "id"),
                 "rename one of them, and the modifiers or immunities that mean it",
                 [Related(calamity.origin.span(*previous, "id"), "first defined here")],
+                subjects=(calamity.id, effect.id),
             )
 
 
@@ -921,6 +942,7 @@ def check_duplicate_modifiers(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 calamity.origin.span("modifiers", modifier.index, "card"),
                 "merge them into one modifier, or make them name different effects or roles",
                 [Related(calamity.origin.span("modifiers", clash.index, "card"), "the other modifier")],
+                subjects=(calamity.id, modifier.card),
             )
 
 
@@ -983,6 +1005,7 @@ def check_addition_on_one_effect(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     "name in `modifies` the one effect the rule takes the loss with (and say when in its `text`), "
                     f"e.g. `modifies: [{ids[-1]}]`",
                     [Related(calamity.origin.span(side, e.index, "id"), f"`{e.id}`") for e in effects[:SHOWN_EFFECTS]],
+                    subjects=(calamity.id, modifier.card, *ids),
                 )
 
 
@@ -1031,6 +1054,7 @@ def check_copies_by_players(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 "the most any game holds",
                 calamity.origin.span("copies_by_players", index, "copies"),
                 f"write `copies: {most.copies}`, or correct the band",
+                subjects=(calamity.id, "copies"),
             )
             continue
         held: set[int] = set()
@@ -1044,4 +1068,5 @@ def check_copies_by_players(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 f"{low}-{high} players, {most.copies} at most",
                 calamity.origin.span("copies"),
                 f"write `copies: {most.copies}`, or correct the band",
+                subjects=(calamity.id,),
             )

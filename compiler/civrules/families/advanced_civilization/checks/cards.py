@@ -456,6 +456,7 @@ def check_prerequisite_cycles(ruleset: Ruleset) -> Iterator[Diagnostic]:
             prerequisite_span(closing, path[0]),
             "remove the prerequisite that is wrong; a card can only require cards acquired in an earlier turn (31.62)",
             related,
+            subjects=(*[*path, path[0]],),
         )
 
 
@@ -492,6 +493,7 @@ def check_redundant_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     card.origin.span("prerequisites", index, "card"),
                     "delete the second entry",
                     [Related(card.origin.span("prerequisites", first[required], "card"), "first listed here")],
+                    subjects=(card.id, required),
                 )
             first.setdefault(required, index)
         if card.id in cyclic:
@@ -521,6 +523,7 @@ def check_redundant_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 card.origin.span("prerequisites", first[required], "card"),
                 f"delete this entry; every holder of `{other}` already holds `{required}`",
                 [Related(card.origin.span("prerequisites", first[other], "card"), "implied through here")],
+                subjects=(required, card.id, other, *chain.head, *chain.tail),
             )
 
 
@@ -550,6 +553,7 @@ def check_self_credits(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     f"`{card.id}` gives a credit of {points_of(line)} to itself",
                     card.origin.span("credits", line.index, "card"),
                     "a card never credits itself (31.61); point the credit at the card it was meant for",
+                    subjects=(card.id,),
                 )
 
 
@@ -678,7 +682,7 @@ def _overlap(card: Card, reaching: Sequence[Any], targets: Sequence[str], policy
     else:
         hint = "keep one credit line per target card (or per group)"
     related = [Related(credit_span(card, line.index), "also reaches it") for line in reaching[:-1]]
-    return diagnostic("C004", message, credit_span(card, last.index), hint, related)
+    return diagnostic("C004", message, credit_span(card, last.index), hint, related, subjects=(card.id, *targets))
 
 
 def max_line(lines: Sequence[Any]) -> Any:
@@ -763,6 +767,7 @@ def check_credits_to_prerequisites(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 card.origin.span("credits", line.index, "card"),
                 f"did you mean a credit from `{line.card}` to `{card.id}`? Otherwise delete it",
                 [Related(prerequisite_span(card, chain.head[1], listed), "the prerequisite")],
+                subjects=(card.id, line.card, *chain.head, *chain.tail),
             )
 
 
@@ -828,6 +833,7 @@ def check_free_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
             card.origin.span("cost"),
             "check the cost and the credits toward this card from its prerequisites",
             related,
+            subjects=(card.id, *shown),
         )
 
 
@@ -958,6 +964,7 @@ def check_credits_covering_cost(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 credit_span(giver, index),
                 "check the points of this credit and the cost of its target",
                 [Related(t.origin.span("cost"), f"`{t.id}` costs {t.cost}") for t, _ in targets],
+                subjects=(giver.id,),
             )
 
 
@@ -1000,4 +1007,5 @@ def check_overpayment_agrees(ruleset: Ruleset) -> Iterator[Diagnostic]:
         origin.span("excess_lost"),
         "make the two agree, citing the same rule (no change is given: 31.58)",
         [Related(origin.span("purchases", "overpayment", "value"), "the overpayment's value")],
+        subjects=("excess_lost", "purchases.overpayment"),
     )

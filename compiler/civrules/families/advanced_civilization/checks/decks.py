@@ -74,6 +74,7 @@ def check_total_cards(ruleset: Ruleset) -> Iterator[Diagnostic]:
             origin.span("count"),
             f"check each good's `count` against the rulebook: they are {abs(total - declared)} "
             f"{'over' if total > declared else 'short of'} the total",
+            subjects=("total_cards",),
         )
 
 
@@ -113,6 +114,7 @@ def check_stack_is_value(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 Related(commodity.origin.span("value"), "the face value"),
                 Related(found.origin.span("numbered_by_value"), "stacks numbered by face value"),
             ],
+            subjects=(commodity.id,),
         )
 
 
@@ -144,6 +146,7 @@ def check_commodity_stacks(ruleset: Ruleset) -> Iterator[Diagnostic]:
             goods[0].origin.span("stack"),
             f"declare stack {number} in `trade_stacks.stacks`, or move the goods to a declared stack",
             [Related(c.origin.span("stack"), f"`{c.id}` is in stack {number} too") for c in goods[1:]],
+            subjects=(*(c.id for c in goods), number),
         )
 
 
@@ -177,6 +180,7 @@ def check_stack_numbering(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 stack.origin.span("number"),
                 "merge the two declarations",
                 [Related(previous.span("number"), "first declared here")],
+                subjects=(stack.number,),
             )
     count = found.count
     used = set(_stack_cards(ruleset))
@@ -193,6 +197,7 @@ def check_stack_numbering(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 f"`trade_stacks.count` is {count}, but the declarations have {' and '.join(parts)}",
                 origin.span("count"),
                 f"set `count: {max(numbers, default=0)}`, or declare the stacks 1 to {count}",
+                subjects=("trade_stacks.count",),
             )
     for step in found.setup:
         i = step.index
@@ -207,6 +212,7 @@ def check_stack_numbering(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 f"set-up step `{step.step}` {what}",
                 origin.span("setup", "steps", i, "stacks"),
                 f"name a range of declared stacks, lowest first ({min(numbers)}-{max(numbers)})",
+                subjects=(step.step,),
             )
 
 
@@ -258,6 +264,7 @@ def check_stack_sizes(ruleset: Ruleset) -> Iterator[Diagnostic]:
             f"the ruleset supports {low}-{high} players: each stack with calamities needs {high} commodity cards",
             [Related(_players_span(ruleset), "the most players")]
             + [Related(c.origin.span("count"), f"{c.count} `{c.id}`") for c in goods],
+            subjects=(stack.number, *(c.id for c in goods)),
         )
 
 
@@ -314,6 +321,7 @@ def check_set_value_examples(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 origin.span("examples", i, "cards"),
                 "correct the example's `cards`, or the good's `count`",
                 [Related(commodity.origin.span("count"), "the good's count")],
+                subjects=(commodity.id,),
             )
             continue
         expected = n * n * commodity.value
@@ -325,6 +333,7 @@ def check_set_value_examples(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 origin.span("examples", i, "set_value"),
                 "correct the example as the rulebook prints it, or the good's `value`",
                 [Related(commodity.origin.span("value"), "the good's face value")],
+                subjects=(commodity.id,),
             )
 
 
@@ -353,6 +362,7 @@ def check_mining_goods(ruleset: Ruleset) -> Iterator[Diagnostic]:
             "Mining's set bonus is declared, but no good is marked `mining: true`",
             found.origin.key_span("set_bonus"),
             "mark the goods Mining applies to (Advanced Civilization: Iron, Bronze, Silver, Gems, Gold)",
+            subjects=("mining.set_bonus",),
         )
     elif goods and not bonus:
         names = words.listed([c.id for c in goods])
@@ -363,4 +373,5 @@ def check_mining_goods(ruleset: Ruleset) -> Iterator[Diagnostic]:
             "declare `mining.set_bonus`, or remove the marks",
             [Related(c.origin.span("mining"), f"`{c.id}` is marked too") for c in goods[1:]]
             + ([Related(found.origin.span(), "Mining is declared here")] if found else []),
+            subjects=(*(c.id for c in goods), "mining"),
         )

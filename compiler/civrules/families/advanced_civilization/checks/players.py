@@ -47,6 +47,7 @@ def check_nations_per_count(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 f"nation{'s' if len(nations) != 1 else ''} for {count.players} players",
                 count.origin.span("configurations", c, "nations"),
                 "list every nation the rules allow at this count",
+                subjects=(name,),
             )
 
 
@@ -88,6 +89,7 @@ def check_counts_cover_players(ruleset: Ruleset) -> Iterator[Diagnostic]:
         found.key_span("counts"),
         "add each count to `player_counts.counts`, with `status: missing` if its rules are lost",
         [Related(players.span(), "supported players declared here")],
+        subjects=("player_counts.counts", *absent),
     )
 
 
@@ -118,6 +120,7 @@ def check_counts_in_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
             count.origin.span("players"),
             "widen `players.min` / `players.max`, or remove this count",
             [Related(players.span(), "supported players declared here")] if players else [],
+            subjects=(count.players,),
         )
 
 
@@ -145,6 +148,7 @@ def check_missing_counts(ruleset: Ruleset) -> Iterator[Diagnostic]:
             f"the rules for {count.players} players are missing from the sources",
             count.origin.span("status"),
             f"find section {rules} in another copy of the rulebook" if rules else None,
+            subjects=(count.players, *count.rules),
         )
 
 
@@ -181,6 +185,7 @@ def check_unique_ast_positions(ruleset: Ruleset) -> Iterator[Diagnostic]:
             nation.origin.span("ast_position", "position"),
             "give each nation its own place in A.S.T. order",
             [Related(other.origin.span("ast_position", "position"), "the same position here")],
+            subjects=(nation.id, other.id),
         )
 
 
@@ -207,6 +212,7 @@ def check_ast_position_range(ruleset: Ruleset) -> Iterator[Diagnostic]:
             f"nation `{nation.id}` has A.S.T. position {position}, but there are {count} nations",
             nation.origin.span("ast_position", "position"),
             f"positions run from 1 to {count}",
+            subjects=(nation.id,),
         )
 
 
@@ -305,6 +311,10 @@ def _misplaced(
         region = f" ({band.region})" if band.region is not None else ""
         return f"{band.first}-{band.last} players{region}"
 
+    def subjects(band: _Band) -> tuple[str, ...]:
+        """The band as the message names it: its players, and its region where it has one."""
+        return (f"{band.first}-{band.last}", *([band.region] if band.region is not None else []))
+
     placed: list[tuple[str, int, int, _Band]] = []
     for band in bands:
         first, last = band.first, band.last
@@ -316,6 +326,7 @@ def _misplaced(
                 f"the {noun} for {named(band)} holds no player count: its `min` is above its `max`",
                 where(band),
                 f"write `{{min: {last}, max: {first}}}`",
+                subjects=("min", "max"),
             )
             continue
         if first < low or last > high:
@@ -328,6 +339,7 @@ def _misplaced(
                 where(band),
                 narrow if inside[0] <= inside[1] else f"remove the band, or {widen}",
                 supported,
+                subjects=subjects(band),
             )
             continue
         placed.append((band.region or "", first, band.index, band))
@@ -347,6 +359,7 @@ def _misplaced(
                 where(later),
                 _band_hint(later.first, later.last, kept.first, kept.last),
                 [Related(where(kept), "the band written first, which applies")],
+                subjects=(*subjects(kept), *subjects(later)),
             )
         if reach is None or (reach.region or "") != region or (band.last or 0) > (reach.last or 0):
             reach = band

@@ -82,6 +82,7 @@ def check_flood_plains_connected(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 where[group[0]](),
                 "move the stray areas to their own flood plain, or correct the land borders between the members",
                 [Related(where[anchor](), f"`{anchor}` is on the flood plain")],
+                subjects=(plain.id, anchor),
             )
 
 
@@ -134,6 +135,7 @@ def check_flood_plain_members(ruleset: Ruleset) -> Iterator[Diagnostic]:
             hint,
             [Related(named.origin.span("areas"), f"the areas of `{named.id}`")]
             + [Related(span(), f"listed by `{p}`") for p, span in others],
+            subjects=(area.id, named.id),
         )
     for plain_id, members in listed.items():
         for area_id, span in members:
@@ -147,6 +149,7 @@ def check_flood_plain_members(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     span(),
                     "flood plains are land: take the area off the list",
                     [Related(member.origin.span("land"), "no land")],
+                    subjects=(plain_id, area_id),
                 )
             elif member.flood_plain is None:
                 yield diagnostic(
@@ -155,6 +158,7 @@ def check_flood_plain_members(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     span(),
                     f"write `flood_plain: {plain_id}` on the area, or take it off the list",
                     [Related(member.origin.head(), f"`{area_id}`")],
+                    subjects=(plain_id, area_id, "flood_plain"),
                 )
             elif member.flood_plain != plain_id:
                 own = plains.get(member.flood_plain)
@@ -166,6 +170,7 @@ def check_flood_plain_members(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     span(),
                     "an area is on one flood plain: take it off this list, or move it",
                     [Related(member.origin.span("flood_plain"), "its flood plain")],
+                    subjects=(plain_id, area_id, member.flood_plain),
                 )
 
 
@@ -204,6 +209,7 @@ def check_flood_plain_continuations(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 origin.head(),
                 "rename it, or write `continues_from` with the map file that declares it",
                 [Related(previous.head(), "first declared here")],
+                subjects=(plain_id,),
             )
             continue
         if source not in position:
@@ -211,6 +217,7 @@ def check_flood_plain_continuations(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 "M022",
                 f"`continues_from`: no map file of this ruleset has id `{source}`",
                 origin.span("continues_from"),
+                subjects=("continues_from", source),
             )
             continue
         if (source, plain_id) not in declares:
@@ -219,6 +226,7 @@ def check_flood_plain_continuations(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 f"`continues_from: {source}`, but `{source}` declares no flood plain `{plain_id}`",
                 origin.span("continues_from"),
                 "name the map file that declares this flood plain",
+                subjects=(source, plain_id),
             )
         elif position[source] > here:
             yield diagnostic(
@@ -226,6 +234,7 @@ def check_flood_plain_continuations(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 f"flood plain `{plain_id}` continues from `{source}`, which the ruleset reads after this file",
                 origin.span("continues_from"),
                 f"list the map file `{source}` before this one in the ruleset's files",
+                subjects=(plain_id, source),
             )
 
 
@@ -256,4 +265,5 @@ def check_volcanoes(ruleset: Ruleset) -> Iterator[Diagnostic]:
             volcano.origin.span("areas", 1),
             "name two neighbouring areas, or add their border",
             [Related(volcano.origin.span("areas", 0), f"`{a}`")],
+            subjects=(volcano.id, a, b),
         )

@@ -51,6 +51,7 @@ def check_start_areas_are_land(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 span(),
                 "name a land area",
                 [Related(area.origin.span("land"), f"`{area_id}` has land: false")],
+                subjects=(area_id,),
             )
 
 
@@ -95,6 +96,7 @@ def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
             f"add `{area.id}` to {owner.display_name}'s start areas, or correct `start_nation`",
             [Related(owner.origin.span("start_areas", "areas"), f"{owner.display_name}'s start areas")]
             + [Related(span(), f"listed by {n.display_name}") for n, span in others],
+            subjects=(area.id, "start_nation"),
         )
     for nation, area_id, span in _listings(ruleset):
         listed = ruleset.areas.get(area_id)
@@ -112,6 +114,7 @@ def check_start_nations(ruleset: Ruleset) -> Iterator[Diagnostic]:
             span(),
             f"take `{area_id}` off {nation.display_name}'s start areas, or correct the area's `start_nation`",
             [Related(listed.origin.span("start_nation"), "start_nation")],
+            subjects=(area_id, "start_nation"),
         )
 
 
@@ -208,6 +211,7 @@ def check_nations_can_start(ruleset: Ruleset) -> Iterator[Diagnostic]:
             span,
             "take the nation off this configuration, or correct the areas in play",
             related,
+            subjects=(nation.id, *outside),
         )
 
 
@@ -241,4 +245,5 @@ def check_start_areas_in_play(ruleset: Ruleset) -> Iterator[Diagnostic]:
             span,
             "check the areas in play, and the nation's start areas on this part of the map (16.12)",
             related,
+            subjects=(nation.id, *outside),
         )

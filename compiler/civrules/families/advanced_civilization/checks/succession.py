@@ -57,6 +57,7 @@ def check_epoch_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
             epoch.origin.span("order"),
             f"number the epochs 1 to {len(ruleset.epochs)} in the order they are listed (left to right on the A.S.T.)",
             [Related(other.origin.span("order"), f"`{other.id}` also has order {order}") for other in same[:1]],
+            subjects=(epoch.id,),
         )
 
 
@@ -94,6 +95,7 @@ def check_track_epoch_sequence(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     track.origin.span("epoch_starts", i, "epoch"),
                     "keep one start per epoch",
                     [Related(track.origin.span("epoch_starts", seen[epoch], "epoch"), "first listed here")],
+                    subjects=(track.id, epoch),
                 )
                 continue
             seen[epoch] = i
@@ -104,6 +106,7 @@ def check_track_epoch_sequence(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     f"the A.S.T. track of `{track.id}` lists epoch `{epoch}` after `{later}`, which comes later",
                     track.origin.span("epoch_starts", i, "epoch"),
                     "list the epoch starts in the order of `epochs`",
+                    subjects=(track.id, epoch, later),
                 )
             latest = max(latest, rank[epoch])
         missing = [epoch for epoch in rank if epoch not in seen]
@@ -114,6 +117,7 @@ def check_track_epoch_sequence(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 f"the A.S.T. track of `{track.id}` has no start for epoch{'s' if len(missing) > 1 else ''} {names}",
                 track.origin.key_span("epoch_starts"),
                 "add `{epoch: ..., space: ...}` for every epoch of the ruleset",
+                subjects=(track.id,),
             )
 
 
@@ -150,6 +154,7 @@ def check_track_epoch_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     f"not on the start space {declared.start_space}",
                     track.origin.span("epoch_starts", i, "space"),
                     f"markers start on space {declared.start_space} (`ast.start_space`); start the first epoch there",
+                    subjects=(track.id, epoch),
                 )
             elif previous is not None and space <= previous[1]:
                 yield diagnostic(
@@ -158,6 +163,7 @@ def check_track_epoch_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     f"but `{previous[0]}` begins on space {previous[1]}",
                     track.origin.span("epoch_starts", i, "space"),
                     f"each epoch needs at least one space: start `{epoch}` after space {previous[1]}",
+                    subjects=(track.id, epoch, previous[0]),
                 )
             elif last is not None and space > last:
                 yield diagnostic(
@@ -166,6 +172,7 @@ def check_track_epoch_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     f"beyond its last space {last}",
                     track.origin.span("epoch_starts", i, "space"),
                     f"the track's spaces are {declared.start_space} to {last}",
+                    subjects=(track.id, epoch),
                 )
             if previous is None or space > previous[1]:
                 previous = (epoch, space)
@@ -206,6 +213,7 @@ def check_track_layout(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 ast_span(ruleset, "finish_space"),
                 f"set `finish_space: {last}`, or correct `spaces_per_track` or `start_space`",
                 [Related(ast_span(ruleset, "spaces_per_track"), "spaces per track declared here")],
+                subjects=("ast.finish_space",),
             )
     for track in ruleset.ast_tracks:
         for field, declared_value, key in (
@@ -222,6 +230,7 @@ def check_track_layout(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 track.origin.span(field),
                 f"every track has `ast.{key}` = {declared_value}",
                 [Related(ast_span(ruleset, key), "declared here")] if key in written else [],
+                subjects=(track.id,),
             )
 
 
@@ -263,6 +272,7 @@ def check_value_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     track.origin.span("late_iron_age_spaces", i, "space"),
                     "keep one value per space",
                     [Related(track.origin.span("late_iron_age_spaces", seen[space], "space"), "first listed here")],
+                    subjects=(track.id,),
                 )
                 continue
             seen[space] = i
@@ -272,6 +282,7 @@ def check_value_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     f"the A.S.T. track of `{track.id}` lists value space {space} after space {previous}",
                     track.origin.span("late_iron_age_spaces", i, "space"),
                     "list the value spaces in space order",
+                    subjects=(track.id,),
                 )
             previous = space if previous is None else max(previous, space)
             if last is not None and not declared.start_space <= space <= last:
@@ -281,6 +292,7 @@ def check_value_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     f"{declared.start_space} to {last})",
                     track.origin.span("late_iron_age_spaces", i, "space"),
                     "give the number of a Late Iron Age space of this track",
+                    subjects=(track.id,),
                 )
                 continue
             if isinstance(spans, tuple):
@@ -298,6 +310,7 @@ def check_value_spaces(ruleset: Ruleset) -> Iterator[Diagnostic]:
                         "which carries no card values",
                         track.origin.span("late_iron_age_spaces", i, "space"),
                         where,
+                        subjects=(track.id, inside.epoch),
                     )
 
 
@@ -339,6 +352,7 @@ def check_value_thresholds_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
                             track.origin.span("late_iron_age_spaces", highest[2], "min_card_value"), "the higher value"
                         )
                     ],
+                    subjects=(track.id,),
                 )
             elif highest is None or value > highest[0]:
                 highest = (value, space, i)
@@ -380,6 +394,7 @@ def check_value_thresholds_reachable(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     f"more than all civilization cards are worth ({total})",
                     track.origin.span("late_iron_age_spaces", i, "min_card_value"),
                     hint,
+                    subjects=(track.id,),
                 )
     finish = ruleset.ast.finish_space_min_card_value if ruleset.ast is not None else None
     if isinstance(finish, int) and finish > total:
@@ -388,6 +403,7 @@ def check_value_thresholds_reachable(ruleset: Ruleset) -> Iterator[Diagnostic]:
             f"the finish box needs card value {finish}, more than all civilization cards are worth ({total})",
             ast_span(ruleset, "finish_space_min_card_value"),
             hint,
+            subjects=("finish_space_min_card_value",),
         )
 
 
@@ -445,6 +461,7 @@ def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     f"only {covered}",
                     epoch.origin.span(*path, "min_card_groups"),
                     f"groups with cards: {', '.join(sorted(with_groups)) or 'none'}",
+                    subjects=(epoch.id,),
                 )
             if requirements.get("all_card_groups") and covered < len(ruleset.groups):
                 empty = [g for g in ruleset.groups.ids() if g not in with_groups]
@@ -456,6 +473,7 @@ def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     + (reason if empty else f"the cards can cover only {covered} when each counts for one group"),
                     epoch.origin.span(*path, "all_card_groups"),
                     "give every group at least one card, or drop `all_card_groups`",
+                    subjects=(epoch.id,),
                 )
             wanted = requirements.get("min_cards")
             if isinstance(wanted, int) and wanted > len(cards):
@@ -465,6 +483,7 @@ def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     f"has {len(cards)}",
                     epoch.origin.span(*path, "min_cards"),
                     "correct the number against the rules",
+                    subjects=(epoch.id,),
                 )
             for i, entry in enumerate(requirements.get("min_cards_of_value") or ()):
                 yield from _check_cards_of_value(
@@ -477,6 +496,7 @@ def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     f"epoch `{epoch.id}` needs {words.count(wanted, 'victory point')}, but all cards give {total}",
                     epoch.origin.span(*path, "min_victory_points"),
                     "correct the number, or the cards' victory points",
+                    subjects=(epoch.id,),
                 )
             wanted = requirements.get("min_cities")
             if isinstance(wanted, int) and isinstance(cities, int) and wanted > cities:
@@ -489,6 +509,7 @@ def check_epoch_requirements(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     [Related(components.origin.span("cities_per_set"), "city pieces declared here")]
                     if components is not None
                     else [],
+                    subjects=(epoch.id,),
                 )
 
 
@@ -507,6 +528,7 @@ def _check_cards_of_value(sorted_costs: list[int] | None, epoch: str, entry: Any
             f"epoch `{epoch}` needs {words.count(count, 'card')} of face value {window}, but the ruleset has {fitting}",
             span,
             "correct the count or the value range",
+            subjects=(epoch,),
         )
 
 
@@ -553,6 +575,7 @@ def check_epoch_cities_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 epoch.origin.span(*path, "min_cities"),
                 "city requirements do not decrease from epoch to epoch; check both against the rules",
                 [Related(higher.origin.span(*at, "min_cities"), "the higher requirement")],
+                subjects=(epoch.id, higher.id),
             )
             continue
         yield diagnostic(
@@ -564,6 +587,7 @@ def check_epoch_cities_order(ruleset: Ruleset) -> Iterator[Diagnostic]:
             "city requirements do not decrease from epoch to epoch: lower this one, or raise the later ones "
             "(check them against the rules)",
             [Related(epoch.origin.span(*path, "min_cities"), f"needs {wanted}") for wanted, epoch, path in found],
+            subjects=(higher.id,),
         )
 
 
@@ -607,4 +631,5 @@ def check_nation_tracks(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 nation.origin.head(),
                 "add a track for it under `ast.tracks` (unknown starts and values as `{unknown: why}`)",
                 [Related(ast_span(ruleset, "tracks"), "the tracks")],
+                subjects=(nation.id,),
             )

@@ -48,6 +48,7 @@ def check_prefix(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                     f"`{printed}` of card `{card.id}` begins with `{prefix}`, the code of no deck (p4)",
                     card.origin.span("printed_ids", index),
                     f"deck codes: {', '.join(sorted(prefixes))}",
+                    subjects=(printed, card.id, prefix),
                 )
                 break
             if expected is not None and prefix != expected.prefix:
@@ -57,6 +58,7 @@ def check_prefix(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                     f"does not begin with `{expected.prefix}` (p4)",
                     card.origin.span("printed_ids", index),
                     _free_id_hint(holders, card, expected.prefix, f"{expected.prefix}{printed[3:]}"),
+                    subjects=(printed, card.id, expected.id, expected.prefix),
                 )
                 break
 
@@ -87,6 +89,7 @@ def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                 f"{words.count(len(card.printed_ids), 'printed id')}",
                 card.origin.span("printed_ids"),
                 "give each copy its printed id",
+                subjects=(card.id,),
             )
         previous: int | None = None
         for index, printed in enumerate(card.printed_ids):
@@ -98,6 +101,7 @@ def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                     card.origin.span("printed_ids", index),
                     "give each copy an id of its own",
                     [Related(other.origin.span("printed_ids"), "the other card")],
+                    subjects=(printed, card.id, other.id),
                 )
                 continue
             seen[printed] = card
@@ -113,6 +117,7 @@ def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                     f"the copies of `{card.id}` are not numbered consecutively: `{printed}` follows {previous:03d}",
                     card.origin.span("printed_ids", index),
                     *_next_number_hint(holders, card, match.group(1), previous, index),
+                    subjects=(card.id, printed),
                 )
             previous = number
     if ruleset.removed.get("cards"):
@@ -127,6 +132,7 @@ def check_sequence(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                 + ", ".join(f"{deck.prefix}{n:03d}" for n in missing[:5]),
                 deck.origin.span("prefix"),
                 "number the deck's cards 001 to its last without gaps",
+                subjects=(deck.id,),
             )
 
 
@@ -241,12 +247,15 @@ def check_goods(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                 if good in goods or (cost and good == "location" and faction_card):
                     continue
                 span = card.origin.span(*path) if isinstance(value, str) else card.origin.span(*path, index)
+                location = good == "location" and cost
                 why = (
                     "a common card's cost asks only for goods (p8)"
-                    if good == "location" and cost
+                    if location
                     else f"no good of the ruleset is called `{good}`"
                 )
-                yield diagnostic("F009", f"{what}: {why}", span, listed)
+                yield diagnostic(
+                    "F009", f"{what}: {why}", span, listed, subjects=(card.id,) if location else (card.id, good)
+                )
     for faction in ruleset.factions:
         for field, value in (("production", faction.production), ("storage", faction.storage)):
             if isinstance(value, Unknown):
@@ -258,6 +267,7 @@ def check_goods(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                         f"board {field} of faction `{faction.id}`: no good of the ruleset is called `{good}`",
                         faction.origin.span("board", field, index),
                         listed,
+                        subjects=(faction.id, good),
                     )
 
 
@@ -297,6 +307,7 @@ def check_spoils_and_deals(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnos
                 f"card `{card.id}` has spoils, but cards of `{card.deck}` have none (p4)",
                 card.origin.key_span("spoils"),
                 "remove `spoils`",
+                subjects=(card.id, card.deck),
             )
         elif not has_spoils and card.deck in spoils_on and card.can_be_razed:
             yield diagnostic(
@@ -304,6 +315,7 @@ def check_spoils_and_deals(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnos
                 f"card `{card.id}` of `{card.deck}` has no spoils, though its deck's cards can be razed (p4)",
                 card.origin.head(),
                 "add its `spoils`, or `can_be_razed: false` where the rules say so",
+                subjects=(card.id, card.deck),
             )
         if card.deal is not None and card.deck not in deal_on:
             yield diagnostic(
@@ -311,9 +323,16 @@ def check_spoils_and_deals(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnos
                 f"card `{card.id}` has a deal, but cards of `{card.deck}` have none (p9)",
                 card.origin.key_span("deal"),
                 "remove `deal`",
+                subjects=(card.id, card.deck),
             )
         elif card.deal is None and card.deck in deal_on:
-            yield diagnostic("F010", f"faction card `{card.id}` has no deal (p4)", card.origin.head(), "add its `deal`")
+            yield diagnostic(
+                "F010",
+                f"faction card `{card.id}` has no deal (p4)",
+                card.origin.head(),
+                "add its `deal`",
+                subjects=(card.id,),
+            )
 
 
 @check(
@@ -356,6 +375,7 @@ def check_kinds_and_colours(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
                 f"card `{card.id}`: `{card.kind}` is no kind of location",
                 card.origin.span("kind"),
                 f"kinds: {', '.join(sorted(kinds))}",
+                subjects=(card.id, card.kind),
             )
         for index, colour in enumerate(card.colours):
             if colour not in colours:
@@ -364,6 +384,7 @@ def check_kinds_and_colours(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
                     f"card `{card.id}`: `{colour}` is no colour of the ruleset",
                     card.origin.span("colours", index),
                     f"colours: {', '.join(sorted(colours))}",
+                    subjects=(card.id, colour),
                 )
         for field in ("production", "build_bonus"):
             counted = getattr(card, field)
@@ -374,6 +395,7 @@ def check_kinds_and_colours(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
                     f"`{counted.colour}`, no colour of the ruleset",
                     card.origin.span(field, "per", "colour"),
                     f"colours: {', '.join(sorted(colours))}",
+                    subjects=(card.id, counted.colour),
                 )
         if not card.colours and card.id not in colourless:
             yield diagnostic(
@@ -381,6 +403,7 @@ def check_kinds_and_colours(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
                 f"card `{card.id}` has no colour and is not listed in `colourless_cards`",
                 card.origin.head(),
                 "give it its colours",
+                subjects=(card.id, "colourless_cards"),
             )
 
 

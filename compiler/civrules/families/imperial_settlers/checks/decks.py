@@ -85,6 +85,7 @@ def check_faction_deck_size(ruleset: ImperialSettlersRuleset) -> Iterator[Diagno
             f"{what} holds {total} cards; a faction deck holds {rule.size} (p12)",
             span,
             _size_hint(ruleset, rule, custom, [copies for _, copies in ruleset.deck_cards(deck)]),
+            subjects=(custom.id,) if custom is not None else (deck.id,),
         )
 
 
@@ -175,6 +176,7 @@ def check_copies_pattern(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnosti
                     f"cop{'y' if copies == 1 else 'ies'} than the pattern's {rule.pattern.get(copies, 0)} (p12)",
                     locate(),
                     _pattern_hint(rule),
+                    subjects=(custom.id if custom else deck.id,),
                 )
         if reported:
             continue
@@ -187,6 +189,7 @@ def check_copies_pattern(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnosti
                 "copies the pattern asks for (p12)",
                 span,
                 _pattern_hint(rule),
+                subjects=(custom.id if custom else deck.id,),
             )
 
 
@@ -223,6 +226,7 @@ def check_all_copies(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                 deck.origin.span("cards", entry.index, "copies"),
                 f"write `copies: {card.copies}`, or leave the card out",
                 [Related(card.origin.span("copies"), "the card's copies")],
+                subjects=(deck.id, card.id),
             )
 
 
@@ -264,6 +268,7 @@ def check_own_faction(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                 f"`{card.deck}` deck: a faction deck holds only its faction's cards (inferred from p2 and p12)",
                 deck.origin.span("cards", entry.index, "card"),
                 f"use a card of the `{faction.deck}` deck",
+                subjects=(deck.id, faction.id, card.id, card.deck),
             )
 
 
@@ -296,6 +301,7 @@ def check_common_deck(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                 f"deck `{deck.id}` holds {total} cards; it prints {deck.size} (p2)",
                 deck.origin.span("size"),
                 "correct the copies of its cards, or the size",
+                subjects=(deck.id,),
             )
 
 
@@ -325,6 +331,7 @@ def check_component_count(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnost
             f"{total} cards; the components say {cards.count} (p2)",
             cards.origin.span("count"),
             "correct a deck's size or the count",
+            subjects=(*(d.id for d in ruleset.decks), cards.id),
         )
 
 
@@ -354,6 +361,7 @@ def check_pattern_sum(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
             f"the deck-building pattern adds up to {total} cards, the deck size is {rule.size} (p12)",
             span,
             "make copies x cards add up to the deck size",
+            subjects=("deck_building.pattern", "deck_building.size"),
         )
 
 

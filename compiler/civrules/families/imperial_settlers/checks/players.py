@@ -51,6 +51,7 @@ def check_player_range(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]
                 first_origin.span("players"),
                 _hint(origin, bound, "first_game", f"make `first_game.players` a number from {low} to {high}"),
                 [Related(origin.span(bound), f"players.{bound} is {players[bound]} here")],
+                subjects=("first_game.players", f"players.{bound}"),
             )
     solo_origin = ruleset.fact_origin("solo")
     if solo_origin is not None and low > 1:
@@ -60,6 +61,7 @@ def check_player_range(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]
             solo_origin.key_span(),
             _hint(origin, "min", "solo", "make `players.min` 1, or delete the `solo` setting"),
             [Related(origin.span("min"), f"players.min is {low} here")],
+            subjects=("solo", "players.min"),
         )
 
 
@@ -99,4 +101,5 @@ def check_seats(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
         origin.span("max"),
         f"lower `players.max` to {len(factions)}, or add the factions that seat the others",
         [Related(factions[0].origin.head(), f"the {len(factions)} factions begin here")],
+        subjects=("players.max",),
     )

@@ -34,6 +34,7 @@ def check_scoring(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
                 f"a faction location is worth {faction} VP, less than a common location's {common} (p7)",
                 scoring.origin.span("faction_location_vp"),
                 "faction locations are worth 2 VP, common ones 1",
+                subjects=("faction_location_vp", "common_location_vp"),
             )
     orders = sorted(phase.order for phase in ruleset.phases)
     if orders and orders != list(range(1, len(orders) + 1)):
@@ -44,6 +45,7 @@ def check_scoring(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
             f"the phases are numbered {', '.join(map(str, orders))}; a round's phases run 1 to {len(orders)} (p6)",
             wrong.origin.span("order"),
             "number the phases in their order",
+            subjects=(wrong.id,),
         )
 
 
@@ -79,6 +81,7 @@ def check_achievements(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]
                 f"achievement `{level.id}` has no `at_least`; only the lowest level is `below`",
                 origin.span("achievements", "levels", index),
                 "give it `at_least`",
+                subjects=(level.id, "at_least", "below"),
             )
             continue
         if previous is not None and (threshold < previous or (index > 1 and threshold == previous)):
@@ -87,6 +90,7 @@ def check_achievements(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]
                 f"achievement `{level.id}` starts at {threshold}, not above the level before ({previous})",
                 origin.span("achievements", "levels", index, "at_least"),
                 "order the levels lowest first",
+                subjects=(level.id,),
             )
         previous = threshold
 
@@ -124,4 +128,5 @@ def check_solo_phases(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]:
             solo.origin.span("phases", index),
             mean(phase, suggestion) if suggestion else f"a solo round's phases: {', '.join(known)}",
             suggestion=suggestion,
+            subjects=(phase, SOLO_ATTACK),
         )

@@ -75,6 +75,7 @@ def check_upgrade_cycles(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                 Related(ruleset.buildings.by_id[a].origin.span("upgrade_of"), f"`{a}` upgrades `{b}` here")
                 for a, b in itertools.pairwise(path)
             ],
+            subjects=path,
         )
 
 
@@ -125,6 +126,7 @@ def check_upgrade_costs(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                 f"building `{building.id}` costs {building.cost}, not more than `{base.id}` ({base.cost}) it upgrades",
                 building.origin.span("cost"),
                 hint,
+                subjects=(building.id, base.id),
             )
 
 
@@ -155,4 +157,5 @@ def check_limited_terrain(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                     f"limited building `{building.id}` may stand on water ({', '.join(wet)})",
                     building.origin.span("terrains"),
                     "limited buildings go on any terrain except water",
+                    subjects=(building.id,),
                 )

@@ -38,6 +38,7 @@ def check_culture_costs(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                     f"space {high.position} costs {high.cost[0]} culture and {high.cost[1]} trade, less than space {low.position}'s {low.cost[0]} and {low.cost[1]}",  # noqa: E501
                     high.origin.span("cost"),
                     "costs never fall along the track",
+                    subjects=(high.id, low.id),
                 )
 
 
@@ -68,6 +69,7 @@ def check_track_end(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                 f"space {space.position} is a culture victory but is not the last space",
                 space.origin.span("kind"),
                 "only the last space is the victory",
+                subjects=(space.id,),
             )
     if spaces and spaces[-1].kind != "culture_victory":
         yield diagnostic(
@@ -75,4 +77,5 @@ def check_track_end(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
             f"the last space ({spaces[-1].position}) is not the culture victory",
             spaces[-1].origin.span("kind"),
             "make it kind culture_victory",
+            subjects=(spaces[-1].id,),
         )

@@ -32,6 +32,7 @@ def check_victories(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                 f"the {kind} victory is missing",
                 ruleset.manifest.span("victories") if len(ruleset.victories) else ruleset.manifest.span("id"),
                 f"add a victory of kind {kind}",
+                subjects=(kind,),
             )
     coins = ruleset.rule("coins").get("victory")
     for victory in ruleset.victories:
@@ -46,6 +47,7 @@ def check_victories(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                 f"the economic victory needs {victory.coins} coins but the coins setting says {coins}",
                 victory.origin.span("coins"),
                 f"make both {coins}, or change both",
+                subjects=(victory.id, "coins"),
             )
 
 
@@ -68,6 +70,7 @@ def check_tiles(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                 f"tile `{tile.id}` has rows of {shape} squares, not 4x4",
                 tile.origin.span("squares"),
                 "four rows of four squares",
+                subjects=(tile.id,),
             )
 
 

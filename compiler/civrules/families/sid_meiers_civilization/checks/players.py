@@ -47,4 +47,5 @@ def check_best_players(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
         origin.span("best"),
         hint,
         [Related(origin.span(bound), f"players.{bound} is {players[bound]} here")],
+        subjects=("best", f"players.{bound}"),
     )

@@ -46,6 +46,7 @@ def check_pyramid_complete(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]
             f"{'has' if unknown == 1 else 'have'} no known level",
             span,
             "the community variant gives every level",
+            subjects=(t.id for t in ruleset.technologies if not isinstance(t.level, int)),
         )
         return
     for level, need in sorted(minimums.items()):
@@ -56,6 +57,7 @@ def check_pyramid_complete(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]
                 f"level {level} holds {have} technolog{'y' if have == 1 else 'ies'}; the technology victory needs {need}",  # noqa: E501
                 span,
                 f"add {need - have} level-{level} technolog{'y' if need - have == 1 else 'ies'}",
+                subjects=(level,),
             )
 
 
@@ -85,6 +87,7 @@ def check_top_level(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
             f"no technology has the top level {top}",
             origin.span("top_level") if origin else ruleset.manifest.span(),
             "give the victory technology the top level",
+            subjects=("top_level",),
         )
         return
     for tech in at_top[1:]:
@@ -93,6 +96,7 @@ def check_top_level(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
             f"technology `{tech.id}` is a second one at the top level {top} (after `{at_top[0].id}`)",
             tech.origin.span("level"),
             "only one technology may sit on top of the pyramid",
+            subjects=(tech.id, at_top[0].id),
         )
 
 
@@ -131,6 +135,7 @@ def check_minimum_arithmetic(ruleset: CivilizationRuleset) -> Iterator[Diagnosti
                 f"one more a row down from the top level {top}: {counts}"
                 if counts
                 else f"level {lower} should need {minimums[upper] + 1}",
+                subjects=(upper, lower),
             )
     total = pyramid.get("total")
     if isinstance(total, int) and sum(minimums.values()) != total:
@@ -142,4 +147,5 @@ def check_minimum_arithmetic(ruleset: CivilizationRuleset) -> Iterator[Diagnosti
             f"correct the minimums, which add up to {total} counted from the top level {top}: {counts}"
             if counts and isinstance(top, int) and sum(top - level + 1 for level in levels if level <= top) == total
             else f"make the total {sum(minimums.values())}, the sum of the minimums",
+            subjects=("minimums", "total"),
         )

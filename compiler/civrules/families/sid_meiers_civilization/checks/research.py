@@ -47,6 +47,7 @@ def check_costs_rise(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                 if fits is not None
                 else f"no cost fits between level {low}'s {low_trade} and the cost above it ({ceiling}): "
                 "change those too",
+                subjects=(high, low),
             )
 
 
@@ -77,4 +78,5 @@ def check_top_cost_fits(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                 (f"make it {fits}" if below is not None else f"make it at most {dial}")
                 if fits is not None
                 else f"no cost fits above the level below ({below}) within the dial: lower that one, or raise the dial",
+                subjects=(level, "dial_max"),
             )

@@ -38,6 +38,7 @@ def check_ranks(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                     if fits is not None
                     else f"no cost fits between rank {low.rank}'s {low.cost} and the rank above's {ceiling}: "
                     "change those too",
+                    subjects=(unit.id,),
                 )
             if isinstance(low.strength, tuple) and isinstance(high.strength, tuple):
                 want = (low.strength[0] + 1, low.strength[1] + 1)
@@ -47,6 +48,7 @@ def check_ranks(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                         f"`{unit.id}` rank {high.rank} has strength {high.strength[0]}-{high.strength[1]}; one rank above {low.strength[0]}-{low.strength[1]} it is {want[0]}-{want[1]}",  # noqa: E501
                         unit.origin.span("ranks", high.index, "strength"),
                         f"strength {want[0]} to {want[1]}",
+                        subjects=(unit.id,),
                     )
 
 
@@ -81,6 +83,7 @@ def check_trumps(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                 f"`{unit.id}` trumps `{unit.trumps}`, which can never be trumped",
                 unit.origin.span("trumps"),
                 "remove the trump",
+                subjects=(unit.id, unit.trumps),
             )
     if basic and sorted(t or "" for t in targets) != sorted(u.id for u in basic):
         unit = basic[0]
@@ -89,4 +92,5 @@ def check_trumps(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
             f"the basic unit types trump {', '.join(t or 'nothing' for t in targets)}: not each of {', '.join(u.id for u in basic)} once",  # noqa: E501
             unit.origin.span("trumps"),
             "each basic type trumps one other",
+            subjects=(u.id for u in basic),
         )

@@ -34,6 +34,7 @@ def check_unit_unlocks(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                     f"technology `{tech.id}` unlocks rank {unit.rank} of `{unit.type}`, which has ranks {', '.join(str(r.rank) for r in kind.ranks)}",  # noqa: E501
                     tech.origin.span("unlocks", "units", n, "rank"),
                     "name a rank the unit type has",
+                    subjects=(tech.id, unit.type),
                 )
 
 
@@ -64,6 +65,7 @@ def check_everything_unlocked(ruleset: CivilizationRuleset) -> Iterator[Diagnost
             f"what is unlocked cannot be judged: {len(unknown) + len(silent)} technologies have no known unlocks",
             ruleset.manifest.span("id"),
             "give every technology's unlocks",
+            subjects=(*unknown, *silent),
         )
         return
     unlocked_b = {b for t in ruleset.technologies if isinstance(t.unlocks, Unlocks) for b in t.unlocks.buildings}
@@ -75,6 +77,7 @@ def check_everything_unlocked(ruleset: CivilizationRuleset) -> Iterator[Diagnost
                 f"no technology unlocks building `{building.id}`",
                 building.origin.head(),
                 "add it to a technology's unlocks",
+                subjects=(building.id,),
             )
     for gov in ruleset.governments:
         if not gov.starting and not gov.transitional and gov.id not in unlocked_g:
@@ -83,4 +86,5 @@ def check_everything_unlocked(ruleset: CivilizationRuleset) -> Iterator[Diagnost
                 f"no technology unlocks government `{gov.id}`",
                 gov.origin.head(),
                 "add it to a technology's unlocks",
+                subjects=(gov.id,),
             )

@@ -35,4 +35,5 @@ def check_discounts(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                 f"wonder `{wonder.id}` costs {wonder.cost} and {wonder.discount.cost} with `{wonder.discount.technology}`: no discount",  # noqa: E501
                 wonder.origin.span("discount", "cost"),
                 f"make it less than {wonder.cost}" if wonder.cost > 1 else "remove the discount: no cost is below 1",
+                subjects=(wonder.id, wonder.discount.technology),
             )
