@@ -818,3 +818,35 @@ def test_the_reader_opens_closes_and_keys_plain_collections_in_its_event_loop() 
     assert document.key_span(("cards", 49, "attributes")) == Span("cards.yaml", 499, 5, 499, 15)
     assert document.span(("cards", 49, "attributes", 0, "effects")) == Span("cards.yaml", 501, 18, 501, 60)
     assert _reader_work(text) <= 72 * len(document.value_spans)
+
+
+def test_a_manifest_says_why_a_file_it_names_was_not_read_from_the_reason_not_the_message(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A manifest naming a file that could not be read says why with the reader's reason, carried
+    as data (`Unreadable.reason`), not cut from the end of the reader's message after its last
+    `: `: a cause holding a `: ` was said in part."""
+    import errno
+
+    from civrules.diagnostics import Unreadable
+    from civrules.support import files
+    from tests.rulefiles import CachedWorkspace
+
+    real = files.read_under
+
+    def refusing(root: Path, inside: str, limit: int) -> bytes:
+        if inside.endswith("lost.yaml"):
+            raise OSError(errno.EIO, "refused")
+        return real(root, inside, limit)
+
+    monkeypatch.setattr(files, "read_under", refusing)
+    monkeypatch.setattr(files, "cause", lambda error: "the disk said: come back later")
+    manifest = "rulesets/imperial-settlers-peaceful.yaml"
+    text = (Path(__file__).parents[2] / "rules" / manifest).read_text(encoding="utf-8")
+    workspace = CachedWorkspace({manifest: text + "files:\n  cards: [cards/lost.yaml]\n"})
+    loaded = workspace.load_ruleset(workspace.manifests()["imperial-settlers-peaceful"])
+    said = [d for d in loaded.diagnostics if d.code == "L012"]
+    assert [d.message for d in said] == ["`cards/lost.yaml` cannot be read: the disk said: come back later"]
+    (read,) = [d for d in workspace.load("cards/lost.yaml").diagnostics if d.code == "L012"]
+    assert isinstance(read, Unreadable) and read.reason == "the disk said: come back later"
+    assert said[0].subjects == ("cards/lost.yaml",)

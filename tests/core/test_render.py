@@ -31,6 +31,7 @@ DUPLICATE = Diagnostic(
     Span("rules/cards/x.yaml", 2, 7, 2, 9),
     hint="remove or merge one of the two entries",
     related=(Related(Span("rules/cards/x.yaml", 1, 1, 1, 6), "first defined here"),),
+    subjects=("id",),
 )
 WARNING = Diagnostic("C001", Severity.WARNING, "a warning without a place", None)
 
@@ -93,7 +94,26 @@ def test_json_has_the_stable_fields() -> None:
                 "label": "first defined here",
             }
         ],
+        "subjects": ["id"],
     }
+
+
+def test_json_and_sarif_carry_what_each_diagnostic_is_about_as_data() -> None:
+    """`subjects` (the ids, keys and files a diagnostic is about, each whole) follows the fields
+    CI read before, in JSON, and is a result's property in SARIF; a name holding a backtick or a
+    control character is one name, printable; a diagnostic about nothing named has none."""
+    about = Diagnostic(
+        "C003",
+        Severity.ERROR,
+        "`` a`b `` gives a credit to itself",
+        Span("rules/cards/x.yaml", 2, 7, 2, 9),
+        subjects=("a`b", "x\x1by"),
+    )
+    records = json.loads(render_json([about, WARNING]))
+    assert list(records[0])[-1] == "subjects"
+    assert [r["subjects"] for r in records] == [["a`b", "x\\x1by"], []]
+    (run,) = json.loads(render_sarif([about, WARNING]))["runs"]
+    assert [r.get("properties") for r in run["results"]] == [{"subjects": ["a`b", "x\\x1by"]}, None]
 
 
 def test_github_annotations_escape_their_payload() -> None:
@@ -296,3 +316,21 @@ def test_a_file_that_stopped_and_lost_more_to_the_cap_has_one_summary_line() -> 
     assert [d.message for d in capped if d.code != "R011"] == ["e0", "e1", "b"]
     # Capped again (a session's next round), the line stays one and counts the same.
     assert cap_per_file(capped, 2) == capped
+
+
+def test_a_summary_is_merged_by_what_it_counts_not_by_its_words() -> None:
+    """An R011 summary carries what it counts (`Summary.hidden`, `Summary.stopped`), and the cap
+    merges summaries by those: it read them back from the message with a pattern, so a summary
+    worded otherwise (another stage's, or a later wording) was counted as nothing."""
+    from civrules.diagnostics import TRUNCATED, Summary
+
+    worded = Summary(TRUNCATED, Severity.INFO, "three were left out", Span.at("a.yaml"), hidden=3)
+    halted = Summary(TRUNCATED, Severity.INFO, "the stage gave up here", Span.at("b.yaml"), stopped=True)
+    error = Diagnostic("X001", Severity.ERROR, "e", Span("a.yaml", 2, 1, 2, 2))
+    capped = cap_per_file(
+        [worded, halted, error, Diagnostic("X001", Severity.ERROR, "f", Span("a.yaml", 3, 1, 3, 2))], 1
+    )
+    summaries = {d.span.file: d for d in capped if isinstance(d, Summary) and d.span is not None}
+    assert summaries["a.yaml"].message == "4 more diagnostics in this file are not listed (at most 1 per file)"
+    assert (summaries["a.yaml"].hidden, summaries["a.yaml"].subjects) == (4, ("a.yaml",))
+    assert summaries["b.yaml"] is halted

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from civrules.cli import main
-from civrules.diagnostics import Diagnostic, Severity, Span
+from civrules.diagnostics import Diagnostic, Severity, Span, words
 from civrules.emit.build import variant_changes
 from civrules.emit.sheets import render_sheets
 from civrules.families.advanced_civilization.model import of_family
@@ -217,8 +217,13 @@ def test_a_suppression_that_silences_nothing_is_a_warning() -> None:
 CARDS, CALAMITIES = "rules/cards/advanced-civilization.yaml", "rules/calamities/advanced-civilization.yaml"
 
 
-def _warning(code: str, message: str, file: str = CARDS) -> Diagnostic:
-    return Diagnostic(code, Severity.WARNING, message, Span(file, 3, 1, 3, 5))
+def _warning(code: str, message: str, file: str = CARDS, subjects: tuple[str, ...] | None = None) -> Diagnostic:
+    """A warning of ``code``; what it is about is given, or the names its message quotes, as every
+    check gives them (`test_checks.py` holds each check's to its message)."""
+    from civrules.diagnostics.words import quoted
+
+    about = tuple(quoted(message)) if subjects is None else subjects
+    return Diagnostic(code, Severity.WARNING, message, Span(file, 3, 1, 3, 5), subjects=about)
 
 
 def _suppressing(*entries: str) -> Resolved:
@@ -698,6 +703,26 @@ def test_a_suppress_target_silences_a_diagnostic_that_quotes_it_whatever_the_nam
     assert [e["target"] for e in resolved.manifest.data["suppress"]] == QUOTED_NAMES
     diagnostics = [_warning("K003", f"the rule index {ticked(name)} cites no such section") for name in QUOTED_NAMES]
     assert pipeline.suppress_in_base(diagnostics, resolved) == []
+
+
+def test_a_suppress_target_is_matched_against_what_the_diagnostic_is_about_not_its_words() -> None:
+    """A target is one of the subjects the check gave its diagnostic: the ids a message names
+    unquoted (a section number) or past the first ten of a list (`and 2 more`) are silenced by
+    name; a name the message quotes that the diagnostic is not about (a value) silences nothing."""
+    from civrules.pipeline import suppression as pipeline
+
+    resolved = _suppressing(
+        '{code: Q003, target: "16.4", reason: a section named unquoted}',
+        "{code: C006, target: c11, reason: the eleventh of a list}",
+        "{code: K003, target: unknown, reason: a quoted value and no subject}",
+    )
+    unquoted = _warning("Q003", "section 16.4 is cited, but its text is missing", subjects=("16.4",))
+    ids = [f"c{n}" for n in range(12)]
+    listed = _warning("C006", f"{words.listed(ids)} come free", subjects=tuple(ids))
+    value = _warning("K003", "`pottery` costs `unknown`", subjects=("pottery",))
+    kept = pipeline.suppress_in_base([unquoted, listed, value], resolved)
+    assert kept[0] == value
+    assert [(d.code, d.message) for d in kept[1:]] == [("V008", "`suppress` entry 3 (K003) silences nothing")]
 
 
 def test_a_suppress_target_is_one_name_not_the_text_between_two() -> None:

@@ -104,6 +104,7 @@ def run_checks(
                     f"{type(error).__name__}: {error}",
                     None,
                     "this is a bug in civrules, not in your rules: please report it with the output of --debug",
+                    subjects=(ruleset.id,),
                 )
             ]
         if found_by is not None:

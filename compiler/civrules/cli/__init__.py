@@ -785,7 +785,9 @@ def _staged_problems(folder: Path, display: Callable[[Path], str], *, rules: boo
                 f"{ticked(f'git rm {quoted}')} to commit the deletion, or restore it: {ticked(f'git restore {quoted}')}"
             )
         not_staged = codes.NOT_STAGED
-        problems.append(Diagnostic(not_staged.code, not_staged.severity, message, Span.at(shown), hint))
+        problems.append(
+            Diagnostic(not_staged.code, not_staged.severity, message, Span.at(shown), hint, subjects=(shown,))
+        )
     return problems
 
 
@@ -931,6 +933,7 @@ def _unknown_ruleset(name: str, known: list[str], manifests: Mapping[str, Manife
         f"no ruleset `{name}`",
         Span.at("<command line>"),
         hint,
+        subjects=(name,),
     )
 
 
@@ -1839,7 +1842,7 @@ def _stale_output(out: Path, relative: str, what: str, first: str | None = None)
     hint = f"write it again: {ticked(_build_command())}, and commit the result"
     if first:
         hint = f"{first}; then {hint}"
-    return Diagnostic(stale.code, stale.severity, f"`{shown}` {what}", Span.at(shown), hint)
+    return Diagnostic(stale.code, stale.severity, f"`{shown}` {what}", Span.at(shown), hint, subjects=(shown,))
 
 
 def _stale_schema(out: Path, one: StaleFile, ours: bool, first: str | None) -> Diagnostic:
@@ -1866,7 +1869,7 @@ def _stale_schema(out: Path, one: StaleFile, ours: bool, first: str | None) -> D
     hint = again if ours or not relative else f"{again}, or delete {ticked(shown)}"
     if first:  # the write would refuse the folder as it is (not one civrules wrote, or a link)
         hint = f"{first}; then {hint}"
-    return Diagnostic(stale.code, stale.severity, f"`{shown}` {what}", Span.at(shown), hint)
+    return Diagnostic(stale.code, stale.severity, f"`{shown}` {what}", Span.at(shown), hint, subjects=(shown,))
 
 
 def _complete_families(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:

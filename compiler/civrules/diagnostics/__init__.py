@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import bisect
 import enum
-import re
 from collections.abc import Iterable
 from dataclasses import field, replace
 
@@ -81,6 +80,26 @@ class Diagnostic:
     def sort_key(self) -> tuple[str, int, int, str, str]:
         span = self.span or Span("", 0, 0, 0, 0)
         return (span.file, span.line, span.column, self.code, self.message)
+
+
+@frozen_value
+class Unreadable(Diagnostic):
+    """L012: a rule file (or folder) civrules could not read, with why as data: ``reason`` is the
+    cause alone (`no such file`, `permission denied`, `it is a symbolic link`), which a manifest
+    naming the file reports again in words of its own. It was cut from the end of the message
+    (everything after its last `: `), which held only while no cause held a `: `."""
+
+    reason: str = ""
+
+
+@frozen_value
+class Summary(Diagnostic):
+    """R011: the one line standing for what a file does not list (:func:`cap_per_file`), with what
+    it counts as data: ``hidden`` diagnostics not listed, and whether checking the file
+    ``stopped`` at the bound. They were read back from its message by a pattern."""
+
+    hidden: int = 0
+    stopped: bool = False
 
 
 def named(subjects: Iterable[object]) -> tuple[str, ...]:
@@ -176,9 +195,6 @@ def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
 
 #: The code of the one line that stands for the diagnostics of a file not listed (see codes.py).
 TRUNCATED = "R011"
-_HIDDEN = re.compile(r"^([0-9,]+) more ")
-#: What the summary of a file whose checking stopped says (:func:`stopped`).
-_STOPPED = "civrules stopped checking"
 
 
 #: Infos that text output lists even without --verbose: summaries, not one line per fact (Q007 counts
@@ -210,31 +226,35 @@ def _with_bound(bound: int | None) -> str:
 
 def truncation(file: str, hidden: int, limit: int) -> Diagnostic:
     """The summary of the ``hidden`` diagnostics of ``file`` beyond the first ``limit``."""
-    return Diagnostic(
+    return Summary(
         TRUNCATED,
         Severity.INFO,
         f"{hidden:,} more diagnostic{'s' if hidden != 1 else ''} in this file {'are' if hidden != 1 else 'is'} "
         f"not listed (at most {limit:,} per file)",
         Span.at(file) if file else None,
         f"fix the listed ones first, or list them all with {ticked(_with_bound(limit + hidden))}",
+        subjects=(file,) if file else (),
+        hidden=hidden,
     )
 
 
 def stopped(file: str, limit: int) -> Diagnostic:
     """The summary of a file whose checking stopped at the first problem beyond ``limit``."""
-    return Diagnostic(
+    return Summary(
         TRUNCATED,
         Severity.INFO,
         f"civrules stopped checking this file after {limit:,} diagnostics; it has more",
         Span.at(file),
         f"fix the listed ones first, or list more with {ticked(_with_bound(None))}",
+        subjects=(file,),
+        stopped=True,
     )
 
 
 def stopped_and_truncated(file: str, hidden: int, limit: int) -> Diagnostic:
     """The one summary of a file whose checking stopped at ``limit`` and of which ``hidden`` more
     diagnostics (of other stages) were not listed."""
-    return Diagnostic(
+    return Summary(
         TRUNCATED,
         Severity.INFO,
         f"{hidden:,} more diagnostic{'s' if hidden != 1 else ''} in this file {'are' if hidden != 1 else 'is'} "
@@ -242,6 +262,9 @@ def stopped_and_truncated(file: str, hidden: int, limit: int) -> Diagnostic:
         "diagnostics: it has more",
         Span.at(file),
         f"fix the listed ones first, or list more with {ticked(_with_bound(None))}",
+        subjects=(file,),
+        hidden=hidden,
+        stopped=True,
     )
 
 
@@ -250,17 +273,18 @@ def cap_per_file(diagnostics: Iterable[Diagnostic], limit: int) -> list[Diagnost
 
     The result is in :func:`sort_diagnostics` order. Summaries already made upstream are merged
     with what is dropped here into one line per file: the count of what is not listed, and that
-    checking stopped where a stage stopped at the limit (its summary not counted against it).
+    checking stopped where a stage stopped at the limit (its summary not counted against it),
+    each read from the summaries' fields (:class:`Summary`), never from their words.
     """
     by_file: dict[str, list[Diagnostic]] = {}
     hidden: dict[str, int] = {}
     halted: dict[str, Diagnostic] = {}
     for diagnostic in sort_diagnostics(diagnostics):
         file = diagnostic.span.file if diagnostic.span is not None else ""
-        if diagnostic.code == TRUNCATED:
-            if (match := _HIDDEN.match(diagnostic.message)) is not None:
-                hidden[file] = hidden.get(file, 0) + int(match.group(1).replace(",", ""))
-            if _STOPPED in diagnostic.message:
+        if isinstance(diagnostic, Summary):
+            if diagnostic.hidden:
+                hidden[file] = hidden.get(file, 0) + diagnostic.hidden
+            if diagnostic.stopped:
                 halted.setdefault(file, diagnostic)
             continue
         by_file.setdefault(file, []).append(diagnostic)

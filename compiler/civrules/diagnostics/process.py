@@ -220,7 +220,9 @@ def _system_refused(error: OSError) -> Failure:
     hint = "make it readable (and its folders searchable) by the user that runs civrules, or leave it out"
     refused = codes.ACCESS_REFUSED
     message = f"cannot access {ticked(shown)}: {said}"
-    return Failure(Diagnostic(refused.code, refused.severity, message, Span.at(name), hint), EXIT_USAGE)
+    return Failure(
+        Diagnostic(refused.code, refused.severity, message, Span.at(name), hint, subjects=(name,)), EXIT_USAGE
+    )
 
 
 def _cause(error: OSError) -> str:

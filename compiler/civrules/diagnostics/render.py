@@ -126,7 +126,8 @@ def _quote(span: Span, sources: SourceLines) -> tuple[str, str, int, int] | None
 
 
 def diagnostic_record(diagnostic: Diagnostic, shipped: Path | None = None) -> dict[str, Any]:
-    """The stable JSON object for one diagnostic; its text fields are printable, one line each. A
+    """The stable JSON object for one diagnostic; its text fields are printable, one line each
+    (``subjects`` too: the ids, keys and files it is about, each whole). A
     file of the rules shipped with civrules (under ``shipped``) is named behind `<civrules>/`, as
     SARIF, GitHub's annotations and every artifact name it: its install path made two machines'
     records of the same rules differ, and told a script where civrules is installed, not which file."""
@@ -152,6 +153,9 @@ def diagnostic_record(diagnostic: Diagnostic, shipped: Path | None = None) -> di
             }
             for r in diagnostic.related
         ],
+        # What it is about, as data (ids, keys, files: :attr:`Diagnostic.subjects`), after the
+        # fields CI already read: an addition, in the order the diagnostic names them.
+        "subjects": [printable(subject) for subject in diagnostic.subjects],
     }
 
 
@@ -476,6 +480,8 @@ def render_sarif(
                 {"id": i, **_sarif_location(r.span, root, shipped), "message": {"text": printable(r.label)}}
                 for i, r in enumerate(diagnostic.related)
             ]
+        if diagnostic.subjects:  # SARIF's property bag: what the result is about (the JSON output's `subjects`)
+            result["properties"] = {"subjects": [printable(subject) for subject in diagnostic.subjects]}
         indent = " " * 8  # results are at depth 4: the log, `runs`, the run, `results`
         parts.append(indent + dumps_json(result, indent=2).replace("\n", "\n" + indent))
         parts.append(",\n" if index < len(results) - 1 else "\n")

@@ -276,6 +276,7 @@ def _internal_error(ruleset_id: str, problem: str, hint: str | None = None) -> D
         hint
         or "this is a bug in civrules (or in the family's plugin), not in your rules: please report it "
         "with the output of --debug; nothing was written",
+        subjects=(ruleset_id,),
     )
 
 

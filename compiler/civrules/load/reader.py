@@ -19,13 +19,14 @@ import re
 import sys
 import unicodedata
 from array import array
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
 import yaml
 
-from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, stopped
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, Unreadable, codes, named, stopped
 from civrules.diagnostics.words import ticked
 from civrules.load.document import Document, NodePath, NodeTable, pack_position, unpack_position
 from civrules.load.lines import LINE_END, line_column
@@ -157,7 +158,8 @@ def read_yaml_file(path: Path, display: str, limits: Limits = Limits()) -> tuple
             ]
         if refused.kind == "link":
             message = f"cannot read {ticked(display)}: it is a symbolic link"
-            return None, [_file_diag(codes.UNREADABLE, display, message, "replace the link by the file itself")]
+            hint = "replace the link by the file itself"
+            return None, [_file_diag(codes.UNREADABLE, display, message, hint, reason="it is a symbolic link")]
         return None, [unreadable_file(refused, display)]
     except OSError as error:
         return None, [unreadable_file(files.RefusedError("unreadable", "", error=error.errno), display)]
@@ -168,8 +170,8 @@ def unreadable_file(refused: files.RefusedError, display: str) -> Diagnostic:
     """L012 for a rule file that was not read (not a link or too large: those have codes of their
     own): one sentence saying why, and the hint its cause calls for.
 
-    The reason is the message's last part, after the only `: ` civrules puts there (a manifest's
-    diagnostic for the path it names takes it from there).
+    The reason is carried as data too (:attr:`~civrules.diagnostics.Unreadable.reason`): a
+    manifest's diagnostic for the path it names says it again in its own words.
     """
     import errno
 
@@ -190,7 +192,7 @@ def unreadable_file(refused: files.RefusedError, display: str) -> Diagnostic:
         reason, hint = files.cause(number), "give the file (or a folder above it) a shorter name"
     else:
         reason, hint = files.cause(number), "check the file and its permissions"
-    return _file_diag(codes.UNREADABLE, display, f"cannot read {ticked(display)}: {reason}", hint)
+    return _file_diag(codes.UNREADABLE, display, f"cannot read {ticked(display)}: {reason}", hint, reason=reason)
 
 
 def unreadable_folder(number: int, display: str) -> Diagnostic:
@@ -204,8 +206,9 @@ def unreadable_folder(number: int, display: str) -> Diagnostic:
         hint = "check the disk, then run civrules again"
     else:
         hint = "check the folder and its permissions"
-    message = f"cannot list the folder {ticked(display)}: {files.cause(number)}; the rule files in it are not read"
-    return _file_diag(codes.UNREADABLE, display, message, hint)
+    cause = files.cause(number)
+    message = f"cannot list the folder {ticked(display)}: {cause}; the rule files in it are not read"
+    return _file_diag(codes.UNREADABLE, display, message, hint, reason=cause)
 
 
 def read_yaml_bytes(raw: bytes, display: str, limits: Limits = Limits()) -> tuple[Document | None, list[Diagnostic]]:
@@ -259,6 +262,7 @@ def read_yaml_text(text: str, display: str, limits: Limits = Limits()) -> tuple[
                 f"control character U+{ord(bad.group()):04X} is not allowed in YAML",
                 Span(display, line, column, line, column + 1),
                 hint="remove the character; YAML files hold printable text only",
+                subjects=(display,),
             )
         ]
     builder = _Builder(display, limits)
@@ -327,11 +331,20 @@ def _decode(raw: bytes, display: str) -> tuple[str | None, Diagnostic | None]:
             f"invalid UTF-8: byte 0x{raw[error.start]:02X} cannot start or continue a character",
             Span(display, line, column, line, column + 1),
             hint="save the file as UTF-8",
+            subjects=(display,),
         )
 
 
-def _file_diag(code: codes.Code, display: str, message: str, hint: str | None = None) -> Diagnostic:
-    return Diagnostic(code.code, code.severity, message, Span.at(display), hint=hint)
+def _file_diag(
+    code: codes.Code, display: str, message: str, hint: str | None = None, *, reason: str | None = None
+) -> Diagnostic:
+    """A diagnostic about the file ``display`` as a whole: the file is its subject; L012's says why
+    it was not read (``reason``) as data (:class:`~civrules.diagnostics.Unreadable`)."""
+    if reason is not None:
+        return Unreadable(
+            code.code, code.severity, message, Span.at(display), hint=hint, subjects=(display,), reason=reason
+        )
+    return Diagnostic(code.code, code.severity, message, Span.at(display), hint=hint, subjects=(display,))
 
 
 def _syntax_diag(error: yaml.MarkedYAMLError, display: str, limits: Limits, text: str = "") -> Diagnostic:
@@ -353,6 +366,7 @@ def _syntax_diag(error: yaml.MarkedYAMLError, display: str, limits: Limits, text
             f"nesting deeper than {limits.max_depth} levels",
             Span(display, line, column, line, column + 1),
             hint="flatten the structure; rule files need only a few levels",
+            subjects=(display,),
         )
     message = f"{error.context}: {problem}" if error.context else problem
     related: tuple[Related, ...] = ()
@@ -376,6 +390,7 @@ def _syntax_diag(error: yaml.MarkedYAMLError, display: str, limits: Limits, text
         hint=_invisible_character_hint(text, error)
         or _syntax_hint(message, _character_at(text, mark), _Context.of(text, error)),
         related=related,
+        subjects=(display,),
     )
 
 
@@ -433,6 +448,7 @@ def _unclosed_quote(start: Any, end: Any, display: str, text: str) -> Diagnostic
         Span(display, line, column, line, column + 1),
         hint=f"close the quote: end the value with `{quote}` (on this line, or where the value ends)",
         related=related,
+        subjects=(display,),
     )
 
 
@@ -812,16 +828,20 @@ class _Builder:
         hint: str | None = None,
         related: tuple[Related, ...] = (),
         *,
+        subjects: Iterable[object],
         fatal: bool = False,
     ) -> None:
-        """Report a problem; ``fatal``: the reading stops on it, so it is listed past the limit too."""
+        """Report a problem; ``fatal``: the reading stops on it, so it is listed past the limit too;
+        ``subjects``: the keys, tags and anchors it is about, as its message names them."""
         if code.severity is Severity.ERROR:
             self.errors_found += 1
         if len(self.diagnostics) >= self.limits.max_diagnostics and not fatal:
             self.unlisted += 1
             return
         at = unpack_position(self.display, span) if isinstance(span, int) else span
-        self.diagnostics.append(Diagnostic(code.code, code.severity, message, at, hint, related))
+        self.diagnostics.append(
+            Diagnostic(code.code, code.severity, message, at, hint, related, subjects=named(subjects))
+        )
 
     def listed(self) -> list[Diagnostic]:
         """The problems found, with one line saying reading went on past the last listed (R011)."""
@@ -873,6 +893,7 @@ class _Builder:
                 span,
                 hint="flatten the structure; rule files need only a few levels",
                 fatal=True,
+                subjects=(self.display,),
             )
         else:
             # Aliases nest what they repeat: the bound holds for the data as read, not only as written.
@@ -882,6 +903,7 @@ class _Builder:
                 span,
                 hint="flatten the structure; aliases of aliases nest the data they repeat",
                 fatal=True,
+                subjects=(alias,),
             )
         raise _AbortError
 
@@ -1021,6 +1043,7 @@ class _Builder:
                 self.span(event),
                 hint="civrules reads one document per file: split the documents into files",
                 fatal=True,
+                subjects=(self.display,),
             )
             raise _AbortError
 
@@ -1033,6 +1056,7 @@ class _Builder:
                 span,
                 hint="aliases here multiply the data; write it out or use fewer nested aliases",
                 fatal=True,
+                subjects=(self.display,),
             )
             raise _AbortError
 
@@ -1052,6 +1076,7 @@ class _Builder:
                 span,
                 hint="aliases here multiply the text; write it out, or name it once and refer to it",
                 fatal=True,
+                subjects=(self.display,),
             )
             raise _AbortError
 
@@ -1063,6 +1088,7 @@ class _Builder:
             f"tag `{_short_tag(tag)}` is not allowed in rule data",
             span,
             hint="remove the tag; only plain strings, numbers, booleans, null, lists and mappings are read",
+            subjects=(_short_tag(tag),),
         )
         return False
 
@@ -1082,6 +1108,7 @@ class _Builder:
                 f"control character U+{ord(bad.group()):04X} (written as an escape) is not allowed in rule text",
                 span,
                 hint="remove the escape; rule text may hold tabs and line breaks, no other control character",
+                subjects=(self.display,),
             )
             value = _DISCARD if self._expects_key() else None
         # A value the reader refused (a forbidden tag, an unreadable number) is already reported:
@@ -1111,7 +1138,7 @@ class _Builder:
         if wanted is None or isinstance(value, bool) is not (kind == "bool") or not isinstance(value, wanted):
             # Only the tags of _ALLOWED_TAGS reach here (any other is L004 before it is resolved).
             hint = f"write {_TAGGED_VALUES[kind]} after `!!{kind}`, or drop the tag (quote the value if it is text)"
-            self.error(codes.SCHEMA_VIOLATION, f"`{text}` is not a valid !!{kind}", span, hint)
+            self.error(codes.SCHEMA_VIOLATION, f"`{text}` is not a valid !!{kind}", span, hint, subjects=(text,))
             return None
         if kind == "float":
             value = float(cast(float, value))
@@ -1141,6 +1168,7 @@ class _Builder:
                 f"the integer has {len(text):,} digits, too many to read",
                 span,
                 hint="rule data numbers are small; check for a pasted or generated value",
+                subjects=(self.display,),
             )
             return None
         if _FLOAT.match(text) or _INF.match(text) or _NAN.match(text):
@@ -1159,6 +1187,7 @@ class _Builder:
                         f"the mapping key `{text}` is read as a number that is not finite, not as a string",
                         span,
                         hint=f'quote it if it is meant as text: "{text}"',
+                        subjects=(text,),
                     )
                     return None
                 self.error(
@@ -1166,6 +1195,7 @@ class _Builder:
                     f"`{text}` is not a finite number",
                     span,
                     hint="write the intended finite number, or quote it if it is text",
+                    subjects=(text,),
                 )
                 return None
             self.whole_floats = self.whole_floats or value.is_integer()
@@ -1187,6 +1217,7 @@ class _Builder:
             f"`{text}` has a leading zero: read as the decimal number {number}{octal}",
             span,
             hint=f'write `{number}`, or quote it if it is text (`"{text}"`)',
+            subjects=(text,),
         )
 
     def on_alias(self, event: Any) -> None:
@@ -1198,6 +1229,7 @@ class _Builder:
                 f"alias `*{event.anchor}` has no anchor `&{event.anchor}` before it",
                 span,
                 hint="define the anchor before the alias, outside the node that uses it",
+                subjects=(event.anchor,),
             )
             self.place(None, span, None, 1)
             return
@@ -1241,6 +1273,7 @@ class _Builder:
                 "a mapping key must be a string, not a collection",
                 span,
                 hint="use a plain name as the key",
+                subjects=(self.display,),
             )
             self.place(_DISCARD, span, frame.anchor, frame.nodes, height=frame.height)
             return
@@ -1332,6 +1365,7 @@ class _Builder:
                 f"mapping key {shown} is a {_type_name(key)}, not a string",
                 span,
                 hint=f'quote it if it is meant as text: "{shown}"',
+                subjects=(shown,),
             )
             parent.key = _DISCARD
             return
@@ -1351,6 +1385,7 @@ class _Builder:
                 span,
                 hint="remove or merge one of the two entries; only one value can count",
                 related=(Related(unpack_position(self.display, first), "first defined here"),) if listed else (),
+                subjects=(key,),
             )
             parent.key = _DISCARD
             return

@@ -21,13 +21,13 @@ from __future__ import annotations
 import copy
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from civrules.diagnostics import Diagnostic, Related, Span, codes
+from civrules.diagnostics import Diagnostic, Related, Span, Unreadable, codes, named
 from civrules.diagnostics.words import ticked
 from civrules.families import Family, default_family, families, family_named, family_of
 from civrules.load import Document, Limits, NodePath, read_yaml_bytes, read_yaml_text
@@ -472,6 +472,7 @@ class Workspace:
                     f"no ruleset manifests in {ticked(self.display(directory))}",
                     Span.at(self.display(self.root)),  # the rules folder named (--rules), not a line of a file
                     hint="run civrules from the project root, or pass --rules DIR",
+                    subjects=(self.display(directory),),
                 )
             )
         found = self._declared([path.relative_to(self.root).as_posix() for path in paths])
@@ -501,6 +502,7 @@ class Workspace:
                     f"extend the shipped ruleset (`extends: {ruleset_id}`) instead of copying it, or give this "
                     "one an id of its own (`--no-shipped` reads a rules folder alone)",
                     (Related(other.file.document.span(("id",)), "the shipped ruleset"),),
+                    subjects=(ruleset_id, self.name_of(other.file.path)),
                 )
             )
         self._manifests = found
@@ -584,6 +586,7 @@ class Workspace:
                         f"a file under rulesets/ must be `kind: ruleset`, not `{loaded.kind}`",
                         document.span(("kind",)),
                         "move the file to the folder of its kind",
+                        subjects=(loaded.kind,),
                     )
                 )
                 continue
@@ -597,6 +600,7 @@ class Workspace:
                         f"the manifest {ticked(path.name)} declares the id `{ruleset_id}`",
                         document.span(("id",)),
                         _id_hint(ruleset_id, path),
+                        subjects=(ruleset_id, path.name),
                     )
                 )
             previous = found.get(ruleset_id)
@@ -609,6 +613,7 @@ class Workspace:
                         document.span(("id",)),
                         "give each manifest its own id",
                         (Related(previous.file.document.span(("id",)), "first declared here"),),
+                        subjects=(ruleset_id,),
                     )
                 )
                 continue
@@ -727,6 +732,7 @@ class Workspace:
                             f"write {ticked(plain_path(relative))}"
                             if plain_path(relative) != relative and "/" in relative
                             else "write the path relative to rules/, e.g. `cards/my-cards.yaml`",
+                            subjects=(relative,),
                         )
                     )
                     continue
@@ -743,9 +749,9 @@ class Workspace:
                 loaded = self.load_as(key, family)
                 if loaded.document is None and not loaded.diagnostics:
                     continue
-                unreadable = [d for d in loaded.diagnostics if d.code == codes.UNREADABLE.code]
+                unreadable = [d for d in loaded.diagnostics if isinstance(d, Unreadable)]
                 if loaded.document is None and unreadable:
-                    reason = unreadable[0].message.rsplit(": ", 1)[-1]
+                    reason = unreadable[0].reason
                     where = f"the path is relative to {ticked(self.display(self.root))}"
                     close = None
                     if reason == "no such file":
@@ -765,7 +771,11 @@ class Workspace:
                         where = unreadable[0].hint  # the file is there: what keeps it from being read
                     result.diagnostics.append(
                         _diag(
-                            codes.UNREADABLE, f"{ticked(relative)} cannot be read: {reason}", document.span(at), where
+                            codes.UNREADABLE,
+                            f"{ticked(relative)} cannot be read: {reason}",
+                            document.span(at),
+                            where,
+                            subjects=(relative,),
                         )
                     )
                     continue
@@ -779,6 +789,7 @@ class Workspace:
                             document.span(at),
                             "move the path to the slot of its kind",
                             (Related(loaded.document.span(("kind",)), "kind declared here"),),
+                            subjects=(_render(at), expected, relative),
                         )
                     )
                     continue
@@ -876,6 +887,7 @@ class Workspace:
                         "follow links (it could lead outside the project)",
                         Span.at(self.display(self.root)),
                         "pass the folder it points at with --rules, if it is yours",
+                        subjects=(self.display(self.root),),
                     )
                 )
             for entry in files.walk(self.root, first=("rulesets",)):
@@ -909,6 +921,7 @@ class Workspace:
                             if files.kind_of(self.root, "rulesets") == "dir"
                             else "pass the rules folder itself with --rules (rulesets/, cards/, maps/, ...), "
                             "not a folder above it",
+                            subjects=(display, entry.relative),
                         )
                     )
                 elif entry.kind == "deep":
@@ -919,6 +932,7 @@ class Workspace:
                             f"{ticked(display)} is nested more than {files.MAX_DEPTH} folders deep: not read",
                             Span.at(display),
                             "keep rule files in the folders of their kind (rules/cards, rules/maps, ...)",
+                            subjects=(display,),
                         )
                     )
             self._rule_files = found
@@ -981,13 +995,19 @@ def _suffix_case(relative: str, span: Span, *, named: bool) -> Diagnostic:
             f"{ticked(relative)} ends in `{suffix}`: civrules reads only `.yaml` and `.yml` files, so it is not read"
         )
         hint = f"rename it to `{PurePosixPath(renamed).name}` (a lower-case suffix)"
-    return _diag(codes.SUFFIX_CASE, message, span, hint)
+    return _diag(codes.SUFFIX_CASE, message, span, hint, subjects=(relative,))
 
 
 def _diag(
-    code: codes.Code, message: str, span: Span, hint: str | None = None, related: tuple[Related, ...] = ()
+    code: codes.Code,
+    message: str,
+    span: Span,
+    hint: str | None = None,
+    related: tuple[Related, ...] = (),
+    *,
+    subjects: Iterable[object],
 ) -> Diagnostic:
-    return Diagnostic(code.code, code.severity, message, span, hint, related)
+    return Diagnostic(code.code, code.severity, message, span, hint, related, subjects=named(subjects))
 
 
 def _plain(kind: str) -> str:
@@ -1048,6 +1068,7 @@ def _file_of_the_base(relative: str, at: Span, base: str, named: Span) -> Diagno
         at,
         "delete this entry: a variant has every file of its base; change what differs in `overlay:`",
         (Related(named, f"`{base}` names it here", at_base=True),),
+        subjects=(base, relative),
     )
 
 
@@ -1100,6 +1121,7 @@ def family_mismatch(manifest: Manifest, manifests: Mapping[str, Manifest]) -> Di
                 Related(document.span(("extends",)), "the base named here"),
                 Related(_id_span(parent), "the base ruleset", at_base=True),
             ),
+            subjects=(named, parent_id, base),
         )
     overlay = data.get("overlay")
     if named is not None or not isinstance(overlay, dict):
@@ -1121,6 +1143,7 @@ def family_mismatch(manifest: Manifest, manifests: Mapping[str, Manifest]) -> Di
         f"to make a variant of {games}, point `extends:` at one of its rulesets (`civrules list` names each "
         f"ruleset's family); to change `{parent_id}`, write the overlay in `{base}`'s terms",
         (Related(_id_span(parent), "the base ruleset", at_base=True),),
+        subjects=(parent_id, base),
     )
 
 
@@ -1141,6 +1164,7 @@ def _refusal(refused: files.RefusedError, display: str, limits: Limits) -> Diagn
             f"{ticked(display)} is a symbolic link; civrules does not follow links (it could lead outside rules/)",
             Span.at(display),
             "replace the link by the file itself",
+            subjects=(display,),
         )
     if refused.kind == "large":
         size = f"{refused.size:,} bytes, " if refused.size is not None else ""
@@ -1149,6 +1173,7 @@ def _refusal(refused: files.RefusedError, display: str, limits: Limits) -> Diagn
             f"file is {size}more than the {limits.max_bytes:,} bytes civrules reads",
             Span.at(display),
             "split the file, or raise the bound with --max-file-size",
+            subjects=(display,),
         )
     return unreadable_file(refused, display)
 

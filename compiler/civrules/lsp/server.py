@@ -687,6 +687,7 @@ def rules_folder_problem(tried: list[Path]) -> Diagnostic | None:
         None,
         hint="open the project folder (the one holding rules/) as the editor's workspace, or start the "
         "server with `civrules --rules DIR lsp` (DIR absolute, or relative to the workspace folder)",
+        subjects=tuple(dict.fromkeys(printable(str(path.absolute())) for path in tried)),
     )
 
 

@@ -586,6 +586,7 @@ def unused_files(workspace: Workspace, loaded: Sequence[LoadedRuleset]) -> list[
                     f"{ticked(relative)} is not used by any ruleset",
                     Span.at(one.path),
                     "list it under `files:` in a ruleset manifest, or delete it",
+                    subjects=(relative,),
                 )
             )
     return found

@@ -23,7 +23,7 @@ from dataclasses import replace
 from civrules.checks.catalogue import known_code
 from civrules.diagnostics import Diagnostic, Span, codes
 from civrules.diagnostics.suggest import closest, mean
-from civrules.diagnostics.words import quoted, ticked
+from civrules.diagnostics.words import ticked
 from civrules.families.code_hints import CodeHints
 from civrules.load.workspace import Workspace
 from civrules.resolve import Resolved
@@ -118,6 +118,7 @@ class Judge:
             f"{suppression.written} names `{code}`, which is no diagnostic code: it silences nothing",
             suppression.span,
             self._hints.hint(code) or "`civrules explain --list` lists the codes",
+            subjects=(code,),
         )
 
     def _is_known(self, code: str) -> bool:
@@ -150,6 +151,7 @@ def _unsilenceable(suppression: Suppression, hides: bool) -> Diagnostic:
         f"{code} cannot be silenced: it makes the ruleset unbuildable, or the file unread",
         suppression.span,
         hint,
+        subjects=(code,),
     )
 
 
@@ -250,6 +252,7 @@ def _unchecked_suppressions(
                     + (
                         "" if entry.reason else f", or give the reason: `# civrules: {entry.comment}[{entry.code}] why`"
                     ),
+                    subjects=(entry.code,),
                 )
             )
     return found
@@ -311,7 +314,7 @@ def suppress_in_base(
         silenced = False
         silenceable = span is not None and suppressible(code) and resolved.layers.get(span.file) != own
         if silenceable or (span is not None and code in refused):
-            tried = [*anywhere.get(code, ()), *_quoted_in(diagnostic.message, named.get(code, {}))]
+            tried = [*anywhere.get(code, ()), *_about(diagnostic, named.get(code, {}))]
             found_at = replace(diagnostic, span=span)
             for i, entry, target in tried:
                 if _silences(entry, target, found_at):
@@ -341,6 +344,7 @@ def suppress_in_base(
                 hint="give the entry its reason (`reason: why`), or delete it"
                 if unreasoned
                 else _unused_entry_hint(entry, kept, resolved, own, moved),
+                subjects=_entry_subjects(entry),
             )
         )
     return kept + judged
@@ -372,7 +376,7 @@ def _unused_entry_hint(
         )
     if not isinstance(entry.get("target"), str):
         return fallback
-    names = [name for d in of_code if in_base(d) for name in quoted(d.message)]
+    names = [name for d in of_code if in_base(d) for name in d.subjects]
     meant = closest(entry["target"], names) if names else None
     return f"`target`: {mean(entry['target'], meant)}" if meant else fallback
 
@@ -381,13 +385,21 @@ def _unused_entry_hint(
 _SuppressEntry = tuple[int, dict[str, object], str | None]
 
 
-def _quoted_in(message: str, by_target: Mapping[str, list[_SuppressEntry]]) -> list[_SuppressEntry]:
-    """The entries of ``by_target`` whose target ``message`` names: one of the names it quotes,
-    read whole as :func:`civrules.diagnostics.words.quoted` reads them (`` `a` or `b` `` names
-    `a` and `b`; ``` `` a`b.yaml `` ``` names ``a`b.yaml``)."""
+def _about(diagnostic: Diagnostic, by_target: Mapping[str, list[_SuppressEntry]]) -> list[_SuppressEntry]:
+    """The entries of ``by_target`` whose target the diagnostic is about: one of its
+    :attr:`~civrules.diagnostics.Diagnostic.subjects`, the ids, keys and files the check that made
+    it named as data. It was a name the message quoted, read back from the rendered text: what a
+    message names unquoted (`section 16.4`, the ids beyond a list's first ten) no target reached."""
     if not by_target:
         return []
-    return [found for name in dict.fromkeys(quoted(message)) for found in by_target.get(name, ())]
+    return [found for name in diagnostic.subjects for found in by_target.get(name, ())]
+
+
+def _entry_subjects(entry: object) -> tuple[str, ...]:
+    """What V008 is about: the entry's code, and the file and target it names, where they are text."""
+    if not isinstance(entry, dict):
+        return ()
+    return tuple(value for key in ("code", "file", "target") if isinstance(value := entry.get(key), str))
 
 
 def _code_of(entry: object) -> object:
@@ -396,15 +408,14 @@ def _code_of(entry: object) -> object:
 
 def _silences(entry: dict[str, object], target: str | None, diagnostic: Diagnostic) -> bool:
     """Whether a `suppress` entry silences a diagnostic: its code, its file if it names one, and
-    its ``target`` if it names one: a name the message quotes (:func:`_quoted_in`), whatever it
-    holds. It was looked for as `` `target` `` in the message's text, which a name quoted with a
-    longer fence (one holding a backtick, :func:`civrules.diagnostics.words.ticked`) never held."""
+    its ``target`` if it names one: one of the diagnostic's subjects (:func:`_about`), whatever it
+    holds, never a name looked for in the message's text."""
     if entry.get("code") != diagnostic.code or diagnostic.span is None:
         return False
     file = entry.get("file")
     if isinstance(file, str) and not (diagnostic.span.file == file or diagnostic.span.file.endswith("/" + file)):
         return False
-    return target is None or target in quoted(diagnostic.message)
+    return target is None or target in diagnostic.subjects
 
 
 def _suppressions(file: str, lines: Sequence[str]) -> tuple[list[Suppression], list[Suppression]]:

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, stopped, words
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, named, stopped, words
 from civrules.diagnostics.suggest import QUERIES, Vocabulary, closest, mean
 from civrules.families import CollectionSpec, Family
 from civrules.load.document import Document, NodePath
@@ -297,6 +297,7 @@ class Resolver:
                     f"`extends` makes a cycle: {cycle}",
                     at,
                     "break the cycle: a ruleset cannot extend itself or one of its own variants",
+                    subjects=("extends",),
                 )
             ]
         if len(chain) > MAX_EXTENDS:
@@ -306,6 +307,7 @@ class Resolver:
                     f"the `extends` chain is more than {MAX_EXTENDS} rulesets long",
                     at,
                     "extend the base ruleset directly: a variant of a variant of ... that deep is not read",
+                    subjects=("extends",),
                 )
             ]
         parent = manifests.get(parent_id)
@@ -316,7 +318,9 @@ class Resolver:
             turned_off = _shipped_turned_off(parent_id)
             if turned_off is not None:
                 hint, near = turned_off, None
-            problem = _diag(codes.UNKNOWN_BASE, f"`extends: {parent_id}` names no ruleset", at, hint)
+            problem = _diag(
+                codes.UNKNOWN_BASE, f"`extends: {parent_id}` names no ruleset", at, hint, subjects=(parent_id,)
+            )
             return None, [replace(problem, suggestion=near)]
         mismatch = family_mismatch(loaded.manifest, manifests)
         if mismatch is not None:
@@ -334,6 +338,7 @@ class Resolver:
                     at,
                     "fix the base ruleset first; its errors are listed above",
                     (Related(_manifest_span(parent), "the base ruleset", at_base=True),),
+                    subjects=(parent_id,),
                 ),
             ]
         resolved, diagnostics = self._resolve(parent_loaded, chain)
@@ -345,6 +350,7 @@ class Resolver:
                     f"the base ruleset `{parent_id}` cannot be resolved",
                     at,
                     "fix the base ruleset first",
+                    subjects=(parent_id,),
                 ),
             ]
         return resolved, diagnostics
@@ -388,6 +394,7 @@ def _files_of_the_base(manifest: Document, loaded: LoadedRuleset, base: Resolved
                 manifest.span(at),
                 "delete this entry: a variant has every file of its base; change what differs in `overlay:`",
                 (Related(named, f"`{brought}` names it here"),) if named is not None else (),
+                subjects=(_render_entry(manifest, at), brought),
             )
         )
     return found
@@ -756,6 +763,7 @@ def _apply_settings(resolved: Resolved, manifest: Document, operations: Mapping[
                 manifest.key_span(("overlay", "settings", "add", key)),
                 f"patch it (`overlay.settings.{key}`) or `replace` it",
                 (Related(existing.span(), "defined here"),),
+                subjects=(key,),
             )
             continue
         yield from _patch_setting(resolved, manifest, key, value, ("overlay", "settings", "add", key), whole=True)
@@ -795,6 +803,7 @@ def _missing_setting(manifest: Document, key: str, at: NodePath, verb: str) -> D
         f"nothing to remove: delete `{key}` from `remove`"
         if verb == "remove"
         else f"use `add` to give the variant a `{key}`",
+        subjects=(key,),
     )
 
 
@@ -832,13 +841,20 @@ def _patch_setting(
                 f"`{'.'.join(spec.path)}` is a collection: a settings patch cannot change it",
                 at.key_span(spec.path[1]),
                 f"change its entries in `overlay.{name}` (add, patch, replace, remove, each named by {spec.named_by})",
+                subjects=(".".join(spec.path),),
             )
             return
     problems: list[PatchProblem] = []
     moved: dict[NodePath, NodePath] = {}
     merged = copy.deepcopy(patch) if whole else merge_patch(values.get(key), patch, problems, root=key, moved=moved)
     for problem in problems:
-        yield _diag(codes.LIST_SELECTOR, problem.message, at.span(*problem.path), problem.hint)
+        yield _diag(
+            codes.LIST_SELECTOR,
+            problem.message,
+            at.span(*problem.path),
+            problem.hint,
+            subjects=(key, *problem.subjects),
+        )
     # An `{unknown: why}` is written whole, as merge_patch puts it (no field of it is merged): the
     # setting is replaced, not changed field by field (its `unknown` is no field to cite).
     mergeable = (
@@ -1196,7 +1212,7 @@ def _missing(
     message = f"cannot {verb} {name} `{key}`: the base has no such entry"
     told = _missing_here(resolved, name, spec, entries, key, at, verb)
     if told is not None:
-        return _diag(codes.OVERLAY_MISSING, message, at.span(spec.key), told[0], (told[1],))
+        return _diag(codes.OVERLAY_MISSING, message, at.span(spec.key), told[0], (told[1],), subjects=(key,))
     hints = _indexed(spec, entries).hints  # made by the find that missed
     close: str | None = None
     hint: str | None = None
@@ -1232,7 +1248,7 @@ def _missing(
         )
     elif verb == "remove" and spec.pair:
         hint = f"nothing to remove: {hint}"
-    problem = _diag(codes.OVERLAY_MISSING, message, at.span(spec.key), hint)
+    problem = _diag(codes.OVERLAY_MISSING, message, at.span(spec.key), hint, subjects=(key,))
     # A border's key is its two areas and a track's its nation and level: not text to put back.
     plain = close if close and not spec.pair and spec.qualifier is None else None
     return replace(problem, suggestion=plain)
@@ -1292,6 +1308,7 @@ def _unnamed(name: str, spec: CollectionSpec, item: Mapping[str, Any], at: Origi
             f"{spec.named_by}",
             at.span(),
             f"write the {spec.word or name}'s {spec.key}: `{spec.naming('...')}`",
+            subjects=(spec.key, _entry_path(at.path)),
         )
     value = item[spec.key]
     if spec.pair:
@@ -1310,6 +1327,7 @@ def _unnamed(name: str, spec: CollectionSpec, item: Mapping[str, Any], at: Origi
         f"`{shown}` names no {spec.word or name}: an entry of `overlay.{name}` is named by {spec.named_by}",
         at.span(spec.key),
         hint,
+        subjects=(shown,),
     )
 
 
@@ -1366,6 +1384,7 @@ def _add(
             if own
             else f"use `patch` or `replace` to change the existing {name} entry",
             (Related(first.head(), f"given first here, by the variant's `{written}`" if own else "defined here"),),
+            subjects=(key,),
         )
         return
     removal = resolved.removed.get(name, {}).pop(key, None)
@@ -1481,6 +1500,7 @@ def _patch(
                     "the base's value" if problem.complete else "the base's list",
                 ),
             ),
+            subjects=(*problem.subjects, _render(problem.path)),
         )
     changed = dict(entry.origin.changes)
     for field_name in item:
@@ -2203,6 +2223,8 @@ class PatchProblem:
     hint: str
     #: The message names what it is about; else the list and the entity are appended to it.
     complete: bool = False
+    #: What it is about (the field whose list it changes), as the diagnostic's subjects.
+    subjects: tuple[str, ...] = ()
 
 
 def is_list_operations(value: Any) -> bool:
@@ -2281,6 +2303,7 @@ def _not_a_list(target: Any, operations: dict[str, Any], at: NodePath, root: str
             f"`{name}` is unknown in the base, so there is no list for the list operations ({written}) to change",
             f"write the whole value: `{name}: [...]`",
             complete=True,
+            subjects=(name,),
         )
     if isinstance(target, dict):
         what, hint = "a mapping", f"write the fields to change: `{name}: {{FIELD: VALUE}}`"
@@ -2291,6 +2314,7 @@ def _not_a_list(target: Any, operations: dict[str, Any], at: NodePath, root: str
         f"`{name}` is not a list (the base has {what}): list operations ({written}) change only lists",
         hint,
         complete=True,
+        subjects=(name,),
     )
 
 
@@ -2581,7 +2605,9 @@ def _list_operations(
         if entries is None:
             continue
         if not isinstance(entries, list):
-            problems.append(PatchProblem((*at, name), f"`{name}` takes a list", f"write `{name}: [...]`"))
+            problems.append(
+                PatchProblem((*at, name), f"`{name}` takes a list", f"write `{name}: [...]`", subjects=(name,))
+            )
             continue
         for i, entry in enumerate(entries):
             where = (*at, name, i)
@@ -2594,14 +2620,21 @@ def _list_operations(
                     elements.remove(cell)
                 continue
             if not isinstance(entry, dict):
-                problems.append(PatchProblem(where, f"a `{name}` entry is a mapping", _OPERATION_SHAPES[name]))
+                problems.append(
+                    PatchProblem(where, f"a `{name}` entry is a mapping", _OPERATION_SHAPES[name], subjects=(name,))
+                )
                 continue
             if name == "insert":
                 side = "before" if "before" in entry else "after" if "after" in entry else None
                 new = entry.get("items")
                 if side is None or not isinstance(new, list):
                     problems.append(
-                        PatchProblem(where, "an `insert` entry names a place and items", _OPERATION_SHAPES[name])
+                        PatchProblem(
+                            where,
+                            "an `insert` entry names a place and items",
+                            _OPERATION_SHAPES[name],
+                            subjects=(name,),
+                        )
                     )
                     continue
                 cell = elements.select(entry[side], problems, (*where, side))
@@ -2612,7 +2645,9 @@ def _list_operations(
                 continue
             if "where" not in entry or "with" not in entry:
                 problems.append(
-                    PatchProblem(where, f"a `{name}` entry has `where` and `with`", _OPERATION_SHAPES[name])
+                    PatchProblem(
+                        where, f"a `{name}` entry has `where` and `with`", _OPERATION_SHAPES[name], subjects=(name,)
+                    )
                 )
                 continue
             cell = elements.select(entry["where"], problems, (*where, "where"))
@@ -2651,9 +2686,15 @@ _OPERATION_SHAPES = {
 
 
 def _diag(
-    code: codes.Code, message: str, span: Span, hint: str | None = None, related: tuple[Related, ...] = ()
+    code: codes.Code,
+    message: str,
+    span: Span,
+    hint: str | None = None,
+    related: tuple[Related, ...] = (),
+    *,
+    subjects: Iterable[object],
 ) -> Diagnostic:
-    return Diagnostic(code.code, code.severity, message, span, hint, related)
+    return Diagnostic(code.code, code.severity, message, span, hint, related, subjects=named(subjects))
 
 
 __all__ = [

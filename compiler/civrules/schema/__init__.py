@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from civrules.diagnostics import Diagnostic, Related, Span, codes, stopped, words
+from civrules.diagnostics import Diagnostic, Related, Span, codes, named, stopped, words
 from civrules.diagnostics.suggest import (
     Vocabulary,
     ascii_slug,
@@ -245,12 +245,19 @@ def document_kind(document: Document, family: Family | None = None) -> tuple[str
                 "a rule file must be a mapping that starts with `kind:`",
                 document.span(()),
                 f"start the file with `kind:` and one of: {known}",
+                subjects=("kind:",),
             )
         ]
     kind = data.get("kind")
     if kind is None:
         return None, [
-            _diag(codes.BAD_KIND, "the file has no `kind:`", document.span(()), f"add `kind:` with one of: {known}")
+            _diag(
+                codes.BAD_KIND,
+                "the file has no `kind:`",
+                document.span(()),
+                f"add `kind:` with one of: {known}",
+                subjects=("kind:",),
+            )
         ]
     if not isinstance(kind, str) or kind not in known_kinds or (family is None and kind not in CORE_KINDS):
         return None, [
@@ -260,6 +267,7 @@ def document_kind(document: Document, family: Family | None = None) -> tuple[str
                 document.span(("kind",)),
                 _did_you_mean(str(kind), known_kinds) or f"use one of: {known}",
                 _closest(str(kind), known_kinds),
+                subjects=(kind,) if isinstance(kind, str) else (),
             )
         ]
     return (qualify(family, kind) if family is not None else kind), []
@@ -290,7 +298,9 @@ def unknown_family(document: Document, named: str) -> Diagnostic:
     ids = sorted(families())
     close = closest(named, ids)
     hint = mean(named, close) if close else f"the installed families: {', '.join(ids)}"
-    problem = _diag(codes.UNKNOWN_FAMILY, f"unknown game family `{named}`", document.span(("family",)), hint)
+    problem = _diag(
+        codes.UNKNOWN_FAMILY, f"unknown game family `{named}`", document.span(("family",)), hint, subjects=(named,)
+    )
     return replace(problem, suggestion=close)
 
 
@@ -313,6 +323,7 @@ def validate_document(document: Document, kind: str, limit: int | None = None) -
                 f"`{key}` changes a base ruleset, but this manifest names none (`extends:`)",
                 document.key_span((key,)),
                 "add `extends: BASE` under `name:` (`civrules list` names the rulesets)",
+                subjects=(key, "extends:"),
             )
             found[diagnostic] = None
         data = {**data, "extends": "base"}
@@ -958,6 +969,7 @@ def _validate_part(
                             f"`{key}` is required{_where(at[:-1])}: this patch deletes it",
                             owner.key_span(at),
                             "keep the field (remove the `null`), or `replace` the whole entry",
+                            subjects=(key,),
                         )
                     )
             if deleted:
@@ -1047,6 +1059,7 @@ def _several_forms(
             f"{_show(error.instance)} matches more than one of the allowed forms{where}: it must match exactly one",
             _head(document, path),
             f"{hint}, only one of them" if hint else None,
+            subjects=_about(path, error.instance),
         )
     shown = [_conjoined([f"`{k}`" for k in group]) for group in groups]
     message = (
@@ -1075,12 +1088,14 @@ def _several_forms(
             f"{message}: the base gives {_conjoined([f'`{k}`' for k in deleted])}",
             _head(document, path),
             hint,
+            subjects=(*_about(path), *deleted),
         )
     return _diag(
         codes.SCHEMA_VIOLATION,
         message,
         _head(document, path),
         f"keep one of them: delete {' or '.join(shown)}",
+        subjects=_about(path),
     )
 
 
@@ -1174,7 +1189,9 @@ def _translate(
     stranger = _no_shape_knows(error)
     if stranger is not None:
         at: NodePath = (*prefix, *tuple(error.absolute_path)[strip:])
-        yield _diag(codes.SCHEMA_VIOLATION, f"{stranger[0]}{_where(at)}", _head(document, at), stranger[1])
+        yield _diag(
+            codes.SCHEMA_VIOLATION, f"{stranger[0]}{_where(at)}", _head(document, at), stranger[1], subjects=_about(at)
+        )
         return
     if error.validator in ("oneOf", "anyOf") and error.context:
         chosen = _branch_errors(error)
@@ -1198,7 +1215,11 @@ def _translate(
         return  # what the merge key was meant to bring in: one diagnostic, at the `<<` (S002)
     if keyword == "required" and isinstance(instance, dict) and _citation_missing(error):
         yield _diag(
-            codes.MISSING_KEY, f"missing key `rule` (or `source`){_where(path)}", _head(document, path), _cite(error)
+            codes.MISSING_KEY,
+            f"missing key `rule` (or `source`){_where(path)}",
+            _head(document, path),
+            _cite(error),
+            subjects=("rule", "source"),
         )
         return
     if keyword == "required" and isinstance(instance, dict):
@@ -1221,6 +1242,7 @@ def _translate(
                 _field_hint(schema, key, defs)
                 or _field_hint(_object_schema(root, defs, path), key, defs)
                 or _one_of_the_forms(error),
+                subjects=(key,),
             )
         return
     if keyword in ("enum", "const"):
@@ -1246,6 +1268,7 @@ def _translate(
                 f"{_show(instance)} is not an allowed value{_where(path)}",
                 span,
                 elsewhere,
+                subjects=_about(path, instance),
             )
             return
         hint = (
@@ -1258,10 +1281,15 @@ def _translate(
             span,
             hint,
             _closest(str(instance), [str(v) for v in allowed_values]) if isinstance(instance, str) else None,
+            subjects=_about(path, instance),
         )
         return
     yield _diag(
-        codes.SCHEMA_VIOLATION, _message(error, path), document.span(path), _hint(error, defs, _family_id(document))
+        codes.SCHEMA_VIOLATION,
+        _message(error, path),
+        document.span(path),
+        _hint(error, defs, _family_id(document)),
+        subjects=_about(path, error.instance),
     )
 
 
@@ -1317,20 +1345,32 @@ def _unknown_key(
             f"a YAML merge key (`<<`) is not read in rule data{where}",
             document.key_span((*path, key)),
             "write the merged keys out here: a mapping holds what it says, nothing it merges from elsewhere",
+            subjects=("<<",),
         )
         return
     allowed = list(properties)
     elsewhere = _placement_hint(document, path, key, root, allowed)
     if elsewhere is not None:
         # Right key, wrong level (or another game's): no "did you mean" points at an unrelated key.
-        yield _diag(codes.UNKNOWN_KEY, f"unknown key `{key}`{where}", document.key_span((*path, key)), elsewhere)
+        yield _diag(
+            codes.UNKNOWN_KEY,
+            f"unknown key `{key}`{where}",
+            document.key_span((*path, key)),
+            elsewhere,
+            subjects=(key,),
+        )
         return
     outdented = _outdented(document, path, key, allowed)
     hint = (
         _did_you_mean(key, allowed) or outdented or (f"allowed keys{where}: {', '.join(allowed)}" if allowed else None)
     )
     yield _diag(
-        codes.UNKNOWN_KEY, f"unknown key `{key}`{where}", document.key_span((*path, key)), hint, _closest(key, allowed)
+        codes.UNKNOWN_KEY,
+        f"unknown key `{key}`{where}",
+        document.key_span((*path, key)),
+        hint,
+        _closest(key, allowed),
+        subjects=(key,),
     )
 
 
@@ -2135,6 +2175,12 @@ def _where(path: NodePath) -> str:
     return f" in `{_render_path(path)}`" if path else ""
 
 
+def _about(path: NodePath, value: object = None) -> tuple[str, ...]:
+    """What a schema diagnostic is about (its subjects): the place in the file, as its message
+    names it, and the value found there where it is text."""
+    return (*((_render_path(path),) if path else ()), *((value,) if isinstance(value, str) else ()))
+
+
 def _render_path(path: NodePath) -> str:
     out = ""
     for part in path:
@@ -2174,5 +2220,13 @@ def _show(value: Any) -> str:
     return f"`{value}`"
 
 
-def _diag(code: codes.Code, message: str, span: Span, hint: str | None, suggestion: str | None = None) -> Diagnostic:
-    return Diagnostic(code.code, code.severity, message, span, hint, suggestion=suggestion)
+def _diag(
+    code: codes.Code,
+    message: str,
+    span: Span,
+    hint: str | None,
+    suggestion: str | None = None,
+    *,
+    subjects: Iterable[object],
+) -> Diagnostic:
+    return Diagnostic(code.code, code.severity, message, span, hint, suggestion=suggestion, subjects=named(subjects))
