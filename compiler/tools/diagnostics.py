@@ -56,6 +56,12 @@ def render_diagnostics() -> str:
         "finding where the code allows it. An error fails `validate` (exit 1); a warning fails it with",
         "`--strict`; an info never does.",
         "",
+        "Every diagnostic also says what it is about as data: its `subjects`, the ids, keys, section",
+        "numbers and files its check named when it made it (`validate --format json` gives them as",
+        "`subjects`, SARIF as each result's `properties.subjects`). A variant's `suppress:` entry with",
+        "a `target` silences the diagnostics of its code whose subjects hold that name, whether the",
+        "message quotes it or names it plainly (`section 16.4`) or past the first ten of a list.",
+        "",
         "| code | name | severity | family | what |",
         "| --- | --- | --- | --- | --- |",
     ]

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, named
+from civrules.diagnostics.words import quoted
 from civrules.families import families
 from civrules.support.values import frozen_value
 
@@ -117,20 +118,22 @@ def diagnostic(
     related: Iterable[Related] = (),
     suggestion: str | None = None,
     *,
-    subjects: Iterable[object],
+    subjects: Iterable[object] | None = None,
 ) -> Diagnostic:
     """Build a diagnostic for a registered code (its severity comes from the registry).
 
     ``suggestion`` is the replacement for the text at ``span`` that a "did you mean" hint proposes.
-    ``subjects`` are what it is about: the ids, keys and files its message names, as data
-    (:attr:`Diagnostic.subjects`); every check names them, which is why they have no default.
+    ``subjects`` are what it is about: the ids, keys, section numbers and files it names, as data
+    (:attr:`Diagnostic.subjects`), what a `suppress:` entry's `target` is matched against. Every
+    check of civrules names them (`tests/core/test_checks.py` holds each to its message); a
+    family's check written before they existed names none, and its diagnostics are about the
+    names their message quotes, so that the targets written for them silence what they did.
     """
     entry = codes.lookup(code) if isinstance(code, str) else code
     if entry is None:
         raise KeyError(f"unregistered diagnostic code {code}")
-    return Diagnostic(
-        entry.code, entry.severity, message, span, hint, tuple(related), suggestion, subjects=named(subjects)
-    )
+    about = named(subjects) if subjects is not None else tuple(dict.fromkeys(quoted(message)))
+    return Diagnostic(entry.code, entry.severity, message, span, hint, tuple(related), suggestion, subjects=about)
 
 
 def entity_word(collection: str, family: str | None = None) -> str:

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "75fab6e4cee65643804646263271a41462eaa02685ae4989fe1517d4487f5897"
+SCHEMA_SHA256 = "320025bbbe3d99cbb485d37b8241b30ca71c4996245dc28db9d45f4955da1b8e"
 
 from decimal import Decimal
 import re

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "28d1186c12d9176e050d00771bf215838b1c0b27a5e5f2dcdc32b183026a3aef"
+SCHEMA_SHA256 = "ea975006e385fce7b80293a48bb85816789900607e1422a8e2c87e21d955de66"
 
 from decimal import Decimal
 import re

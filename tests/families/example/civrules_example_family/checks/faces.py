@@ -29,4 +29,5 @@ def check_faces(ruleset: DiceRuleset) -> Iterator[Diagnostic]:
                 f"die `{die.id}` has {die.faces} face{'s' if die.faces != 1 else ''}: it cannot be rolled",
                 die.origin.span("faces"),
                 "give it at least 2 faces",
+                subjects=(die.id,),
             )
