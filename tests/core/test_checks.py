@@ -189,14 +189,10 @@ def test_every_check_of_civrules_names_its_subjects_where_it_makes_a_diagnostic(
     bare = []
     for module in sorted(modules):
         for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
-            called = node.func if isinstance(node, ast.Call) else None
-            name = (
-                called.id
-                if isinstance(called, ast.Name)
-                else called.attr
-                if isinstance(called, ast.Attribute)
-                else None
-            )
+            if not isinstance(node, ast.Call):
+                continue
+            called = node.func
+            name = called.id if isinstance(called, ast.Name) else getattr(called, "attr", None)
             if name in ("diagnostic", "cannot_judge") and not any(k.arg == "subjects" for k in node.keywords):
                 bare.append(f"{module.relative_to(compiler)}:{node.lineno}")
     assert len(modules) > 20 and bare == []

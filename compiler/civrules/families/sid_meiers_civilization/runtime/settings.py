@@ -77,7 +77,8 @@ class SuppressItem(SettingsRecord):
     code: str
     #: Only diagnostics located in this base file (relative to rules/).
     file: str | None
-    #: Only diagnostics whose message names this id (written `id` in the message).
+    #: Only diagnostics about this id, key or file: one of their subjects (`subjects` in `validate --format json`),
+    #: whether the message quotes it or not.
     target: str | None
     #: Why the diagnostic does not apply to this variant (required: a suppression documents itself).
     reason: str
