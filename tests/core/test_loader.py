@@ -850,3 +850,23 @@ def test_a_manifest_says_why_a_file_it_names_was_not_read_from_the_reason_not_th
     (read,) = [d for d in workspace.load("cards/lost.yaml").diagnostics if d.code == "L012"]
     assert isinstance(read, Unreadable) and read.reason == "the disk said: come back later"
     assert said[0].subjects == ("cards/lost.yaml",)
+
+
+@pytest.mark.parametrize(
+    ("text", "subjects"),
+    [
+        ("a: 1\na: 2\n", ("a",)),
+        ("a: *nowhere\n", ("nowhere",)),
+        ("? [1, 2]\n: x\n", ("x.yaml",)),
+        ("a: !!python/name:os.system x\n", ("!!python/name:os.system",)),
+        ("a: 1\n---\nb: 2\n", ("x.yaml",)),
+    ],
+    ids=["duplicate-key", "undefined-alias", "collection-key", "unsafe-tag", "two-documents"],
+)
+def test_the_readers_diagnostics_say_what_they_are_about(text: str, subjects: tuple[str, ...]) -> None:
+    """A reading's diagnostics name their subjects as data (the key, anchor or tag their message
+    names; the file, for a problem of the whole file), as every check's do."""
+    _, diagnostics = read_yaml_text(text, "x.yaml")
+    assert diagnostics
+    assert diagnostics[0].subjects == subjects
+    assert all(s in d.message or s == "x.yaml" for d in diagnostics for s in d.subjects)

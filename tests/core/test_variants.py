@@ -743,3 +743,25 @@ def test_a_suppress_target_is_one_name_not_the_text_between_two() -> None:
     assert kept[:2] == [wrong, named]
     assert [d.code for d in kept[2:]] == ["V008"] * 3
     assert quoted(kept[-1].hint or "")[-1] == "cards/a`b.yaml"
+
+
+@pytest.mark.parametrize(
+    ("extends", "overlay", "code", "subjects"),
+    [
+        ("nowhere", "", "V001", ("nowhere",)),
+        (
+            "advanced-civilization",
+            "overlay:\n  civilization_cards:\n    patch:\n      - {id: potery, cost: 9, source: 'house rule: x'}\n",
+            "V005",
+            ("potery",),
+        ),
+    ],
+    ids=["unknown-base", "patch-of-no-entry"],
+)
+def test_a_variants_diagnostics_say_what_they_are_about(
+    extends: str, overlay: str, code: str, subjects: tuple[str, ...]
+) -> None:
+    """What the resolver reports names its subjects as data, as the checks' diagnostics do: the
+    base `extends` names, the id a patch names; a `suppress:` target reaches them by that name."""
+    found = analysed("about", ("rulesets/about.yaml", _header("about", extends) + overlay)).diagnostics
+    assert [d.subjects for d in found if d.code == code] == [subjects]
