@@ -245,7 +245,7 @@ def document_kind(document: Document, family: Family | None = None) -> tuple[str
                 "a rule file must be a mapping that starts with `kind:`",
                 document.span(()),
                 f"start the file with `kind:` and one of: {known}",
-                subjects=("kind:",),
+                subjects=("kind",),
             )
         ]
     kind = data.get("kind")
@@ -256,7 +256,7 @@ def document_kind(document: Document, family: Family | None = None) -> tuple[str
                 "the file has no `kind:`",
                 document.span(()),
                 f"add `kind:` with one of: {known}",
-                subjects=("kind:",),
+                subjects=("kind",),
             )
         ]
     if not isinstance(kind, str) or kind not in known_kinds or (family is None and kind not in CORE_KINDS):
@@ -323,7 +323,7 @@ def validate_document(document: Document, kind: str, limit: int | None = None) -
                 f"`{key}` changes a base ruleset, but this manifest names none (`extends:`)",
                 document.key_span((key,)),
                 "add `extends: BASE` under `name:` (`civrules list` names the rulesets)",
-                subjects=(key, "extends:"),
+                subjects=(key, "extends"),
             )
             found[diagnostic] = None
         data = {**data, "extends": "base"}
