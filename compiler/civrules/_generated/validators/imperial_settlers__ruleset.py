@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "459edfb6e8dcdf190433498bb7d01a99b51cc2a4f441b5e65cce2ed97df5e42e"
+SCHEMA_SHA256 = "775595c579d242fc4686c9486559339132d0913c4c7572989b41d8a9124319ea"
 
 from decimal import Decimal
 import re
