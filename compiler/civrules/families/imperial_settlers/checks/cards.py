@@ -446,6 +446,7 @@ def check_bonus_placed(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]
                 card.origin.span("build_bonus_placed_as"),
                 "delete `build_bonus_placed_as` (the bonus then goes to the supply), or move it to a card of "
                 "the faction with the `samurai` rule",
+                subjects=(card.id,),
             )
         elif isinstance(card.build_bonus, Counted) or (
             isinstance(card.build_bonus, tuple) and any(good != "worker" for good in card.build_bonus)
@@ -455,4 +456,5 @@ def check_bonus_placed(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]
                 f"{card.id}'s build bonus is placed as Samurai, but it is not workers: a Samurai is a worker (p11)",
                 card.origin.span("build_bonus"),
                 "make the bonus workers (`[worker, worker]`), or delete `build_bonus_placed_as`",
+                subjects=(card.id,),
             )

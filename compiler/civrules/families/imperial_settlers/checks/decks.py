@@ -397,4 +397,5 @@ def check_attack_cards(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]
             origin.span("attack_cards", "count"),
             f"make both {attack.count}, or change both",
             [Related(attack.origin.span("count"), f"the attack_cards component counts {attack.count} here")],
+            subjects=("attack_cards",),
         )

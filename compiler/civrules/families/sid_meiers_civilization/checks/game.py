@@ -111,4 +111,5 @@ def check_battle_hand(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
                 origin.span("battle_hand", government.id),
                 f"make both {government.battle_hand}, or change both",
                 [Related(government.origin.span("battle_hand"), f"{government.id}'s battle_hand is here")],
+                subjects=(government.id,),
             )
