@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from civrules.checks import Check
+from civrules.checks import ALL_COLLECTIONS, Check
 from civrules.checks import catalogue as catalogue_module
 from civrules.checks.catalogue import all_checks as catalogue_checks
 from civrules.cli import main
@@ -25,7 +25,7 @@ from civrules.load import Document, Limits, read_yaml_text
 from civrules.load.splice import splice_document
 from civrules.load.workspace import LoadedFile, Workspace
 from civrules.pipeline import analyse
-from civrules.pipeline.incremental import Result, Session, _moved, full_run, unused_files
+from civrules.pipeline.incremental import Result, Session, _moved, full_run, reads_field, unused_files
 from civrules.support.commands import invoked
 from tests.conftest import RULES
 
@@ -406,7 +406,8 @@ def test_an_edit_of_the_cards_runs_the_map_checks_only_once_and_reuses_their_fin
     tree: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The map checks declare that they read the map's collections only: after a card's cost changes,
-    what they found before stands (with a full run's diagnostics), and after a map edit they run."""
+    what they found before stands (with a full run's diagnostics), and so does what the card checks
+    that read no card's cost found; after a map edit the map checks run."""
     runs: list[str] = []
     entries = catalogue_checks()
 
@@ -428,7 +429,9 @@ def test_an_edit_of_the_cards_runs_the_map_checks_only_once_and_reuses_their_fin
     session.set_text(cards, text.replace("cost: 45", "cost: 145", 1))
     edited = session.update()
     assert edited.spliced == [cards] and sorted(edited.rechecked) == [BASE, VARIANT]
-    assert not map_checks & set(runs) and {"C004", "X001"} <= set(runs)
+    assert not map_checks & set(runs) and {"C007", "X001"} <= set(runs)
+    # C004 reads the cards' credits and groups, not their cost: what it found stands too.
+    assert "C004" not in runs
     assert edited.diagnostics == full_run(tree, session.overlays)
     areas = "maps/mediterranean.yaml"
     runs.clear()
@@ -436,7 +439,11 @@ def test_an_edit_of_the_cards_runs_the_map_checks_only_once_and_reuses_their_fin
         areas, (tree / areas).read_text(encoding="utf-8").replace("    name: Adriatic Sea\n", "    name: Adriatic\n", 1)
     )
     edited = session.update()
-    assert edited.spliced == [areas] and map_checks <= set(runs) and "C004" not in runs
+    # An area's name changed: the map checks that read the areas' names run again, the others
+    # (their coasts, their borders) give what they found.
+    named = {e.code.code for e in entries if e.reads is not None and reads_field(e.reads, "areas.name")}
+    assert edited.spliced == [areas] and named <= set(runs) and "C004" not in runs
+    assert not (map_checks - named) & set(runs) and map_checks - named
     assert edited.diagnostics == full_run(tree, session.overlays)
 
 
@@ -958,11 +965,13 @@ def test_an_edit_of_an_added_card_reuses_what_the_checks_of_other_collections_fo
     session.set_text(OVERLAID, text)
     edited = session.update()
     assert edited.spliced == [OVERLAID] and edited.rechecked == ["big"]
-    assert not map_checks & set(runs) and {"C004", "X001"} <= set(runs)
+    assert not map_checks & set(runs) and {"C007", "X001"} <= set(runs) and "C004" not in runs
     runs.clear()
     session.set_text(OVERLAID, text.replace("name: Great Sahara,", "name: Sahara Erg,", 1))
     edited = session.update()
-    assert edited.spliced == [OVERLAID] and map_checks <= set(runs) and "C004" not in runs
+    named = {e.code.code for e in entries if e.reads is not None and reads_field(e.reads, "areas.name")}
+    assert edited.spliced == [OVERLAID] and named <= set(runs) and "C004" not in runs
+    assert not (map_checks - named) & set(runs)
     assert edited.diagnostics == full_run(rules, session.overlays)
 
 
@@ -987,3 +996,110 @@ def test_an_entity_thousands_of_entries_changed_is_compared_for_reuse_without_re
 
     assert same_origin(changed(5_000), changed(5_000))
     assert not same_origin(changed(5_000), changed(4_999))
+
+
+# --- an edit of one field: the checks that read it run again, and no other -----------------------
+
+#: Edits of one field of one entry, each keeping the files well-formed: (file, text, edited text).
+#: Each adds or takes away a finding, or changes what locates one: a name written twice (I002), a
+#: card's own prerequisite (a cycle, C001), a cost past what any credit covers, a patch giving the
+#: base's value (the value the same, the place that writes it not), a key a patch writes with the
+#: base's value, credits doubled, and edits of the base the variant extends (a cost, a name).
+FIELD_EDITS: tuple[tuple[str, str, str], ...] = (
+    (OVERLAID, "{id: card5, name: Card 5,", "{id: card5, name: Card 3,"),
+    (OVERLAID, "cost: 48, prerequisites: [],", 'cost: 48, prerequisites: [{card: card3, rule: "32.21"}],'),
+    (OVERLAID, "cost: 52,", "cost: 9052,"),
+    (OVERLAID, '{id: pottery, cost: 50, source: "house rule"}', '{id: pottery, cost: 45, source: "house rule"}'),
+    (
+        OVERLAID,
+        '{id: mining, cost: 190, source: "house rule"}',
+        '{id: mining, cost: 190, groups: [crafts], source: "house rule"}',
+    ),
+    (
+        OVERLAID,
+        "cost: 54, prerequisites: [], attributes: [], credits: [{group: crafts, points: 10,",
+        "cost: 54, prerequisites: [], attributes: [], credits: [{group: crafts, points: 20,",
+    ),
+    ("cards/advanced-civilization.yaml", "    cost: 45\n", "    cost: 145\n"),
+    ("cards/advanced-civilization.yaml", "    name: Pottery\n", "    name: Cloth Making\n"),
+)
+
+
+def _toggled(session: Session, rules: Path, which: int) -> str:
+    """The file of edit ``which`` with that edit made, or undone where it was made."""
+    relative, was, now = FIELD_EDITS[which]
+    text = session.overlays.get(relative) or (rules / relative).read_text(encoding="utf-8")
+    toggled = text.replace(now, was, 1) if now in text else text.replace(was, now, 1)
+    assert toggled != text, f"edit {which} found nothing to change"
+    return toggled
+
+
+def _field_edits(rules: Path, sequence: list[int]) -> None:
+    """Each edit of ``sequence`` (an index of :data:`FIELD_EDITS`, made or undone in turn) is
+    spliced, and the session then gives what a fresh full run gives."""
+    session = Session(rules)
+    session.update()
+    for which in sequence:
+        relative = FIELD_EDITS[which][0]
+        session.set_text(relative, _toggled(session, rules, which))
+        result = session.update()
+        assert result.spliced == [relative], which
+        assert result.diagnostics == full_run(rules, session.overlays), which
+
+
+def test_edits_of_one_field_give_the_diagnostics_of_a_full_run(tmp_path: Path) -> None:
+    """A finding added and taken away (a name written twice), a patch giving the base's value, a key
+    written with the base's value, the base's cost changed under the variant (`make test-slow`:
+    random sequences of every edit of :data:`FIELD_EDITS`)."""
+    rules = copy_subset(tmp_path / "rules")
+    _overlaid(rules)
+    _field_edits(rules, [0, 4, 6, 0])
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(sequence=st.lists(st.integers(min_value=0, max_value=len(FIELD_EDITS) - 1), min_size=1, max_size=8))
+def test_random_edits_of_one_field_give_the_diagnostics_of_a_full_run(
+    tmp_path_factory: pytest.TempPathFactory, sequence: list[int]
+) -> None:
+    rules = copy_subset(tmp_path_factory.mktemp("field-edits") / "rules")
+    _overlaid(rules)
+    _field_edits(rules, sequence)
+
+
+def test_a_name_typed_in_an_added_card_runs_only_the_checks_that_read_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 32, point 4: a letter of one added card's name changed, the checks of the cards' costs,
+    credits, groups and prerequisites (each a walk over every card) give what they found, and those
+    that read names (or anything) run again. Counted, never timed."""
+    runs: list[str] = []
+    entries = catalogue_checks()
+
+    def counted(entry: Check) -> Check:
+        def run(model: object) -> list[Diagnostic]:
+            runs.append(entry.code.code)
+            return list(entry.run(model))
+
+        return dataclasses.replace(entry, run=run)
+
+    monkeypatch.setattr(catalogue_module, "all_checks", lambda family=None: [counted(e) for e in entries])
+    rules = copy_subset(tmp_path / "rules")
+    text = _overlaid(rules)
+    session = Session(rules)
+    session.update()
+    unnamed = {
+        e.code.code
+        for e in entries
+        if e.reads is not None
+        and "civilization_cards" in e.read_collections
+        and ALL_COLLECTIONS not in e.reads
+        and not reads_field(e.reads, "civilization_cards.name")
+    }
+    assert {"C001", "C004", "C005", "C006", "C007", "A008"} <= unnamed and unnamed <= set(runs)
+    runs.clear()
+    session.set_text(OVERLAID, text.replace("name: Card 7,", "name: Card Seven,", 1))
+    edited = session.update()
+    assert edited.spliced == [OVERLAID] and edited.rechecked == ["big"]
+    assert not unnamed & set(runs) and "I002" in runs
+    assert edited.diagnostics == full_run(rules, session.overlays)

@@ -70,7 +70,7 @@ def run_checks(
     ignore: Iterable[str] = (),
     *,
     debug: bool = False,
-    reuse: Callable[[register.Check], list[Diagnostic] | None] | None = None,
+    reuse: Callable[[register.Check, Ruleset], list[Diagnostic] | None] | None = None,
     found_by: dict[str, list[Diagnostic]] | None = None,
 ) -> Iterator[Diagnostic]:
     """Run every registered check (or the selected ones) over a ruleset.
@@ -78,7 +78,8 @@ def run_checks(
     A check that crashes is a bug in civrules: it becomes an internal-error diagnostic (R900) and
     the other checks still run, so one bug does not hide every other finding. ``reuse`` may give a
     check's findings without running it (a session's, from before an edit the check does not
-    read); ``found_by`` collects each check's findings by code.
+    read: it is given the check and the model it would run on); ``found_by`` collects each
+    check's findings by code.
     """
     selected = {c.upper() for c in select}
     ignored = {c.upper() for c in ignore}
@@ -88,7 +89,7 @@ def run_checks(
             continue
         if (selected and not any(code.startswith(s) for s in selected)) or any(code.startswith(i) for i in ignored):
             continue
-        reused = reuse(entry) if reuse is not None else None
+        reused = reuse(entry, ruleset) if reuse is not None else None
         try:
             found = list(entry.run(ruleset)) if reused is None else reused
         except MemoryError:  # not a bug in the check: the input outgrew the machine (the command says so)

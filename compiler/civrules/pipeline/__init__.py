@@ -98,7 +98,7 @@ def analyse(
     *,
     debug: bool = False,
     resolver: Resolver | None = None,
-    reuse: Callable[[Check], list[Diagnostic] | None] | None = None,
+    reuse: Callable[[Check, Ruleset], list[Diagnostic] | None] | None = None,
 ) -> Analysis:
     """Validate one loaded ruleset and, when its files are well-formed, run the semantic checks.
 

@@ -18,6 +18,7 @@ holds a session to a fresh full run after random edit sequences.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import os
 import stat
@@ -25,13 +26,15 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from civrules.checks import RULE_INDEX, Check
+from civrules.checks import ALL_COLLECTIONS, RULE_INDEX, Check
 from civrules.diagnostics import Diagnostic, Span, cap_per_file, codes, sort_diagnostics
 from civrules.diagnostics.words import ticked
 from civrules.families import Family
 from civrules.load import Document, Limits
+from civrules.load.document import NodePath
 from civrules.load.splice import Spliced, splice_document
 from civrules.load.workspace import SHIPPED, LoadedFile, LoadedRuleset, Workspace
+from civrules.model import Collection, Entity, Ruleset
 from civrules.model.assembly import Assembled, assembling
 from civrules.pipeline import Analysis, analyse
 from civrules.resolve import OPERATIONS, Resolver
@@ -250,7 +253,7 @@ class Session:
 
     def _reuse(
         self, workspace: _SessionWorkspace, names: tuple[object, ...], previous: _Checked | None, family: Family
-    ) -> Callable[[Check], list[Diagnostic] | None] | None:
+    ) -> Callable[[Check, Ruleset], list[Diagnostic] | None] | None:
         """What a ruleset's checks found before an edit, for the checks the edit does not concern.
 
         Only after an edit of one data file that was spliced (:mod:`civrules.load.splice`) into the
@@ -260,7 +263,9 @@ class Session:
         check that declares what it reads
         (:attr:`civrules.checks.Check.reads`) and reads none of that collection gives what it found
         before, its locations in the edited file moved by the lines the edit added or removed;
-        one located in the items read again runs again.
+        one located in the items read again runs again. So does one that declares fields of that
+        collection, when the edit changed none of them (:func:`changed_fields`): a card's name
+        typed again leaves the checks of its cost and credits with what they found.
         """
         if previous is None or previous.analysis.found_by is None or previous.key[0] != names:
             return None
@@ -274,6 +279,7 @@ class Session:
         kind = parsed.kind.rpartition("/")[2] if parsed.kind is not None else None
         if spliced.path is None or parsed.signature != before or kind is None:
             return None
+        items_path: tuple[str, ...] | None = None  # the list whose items were read again: entities' entries
         if kind == "ruleset":
             # A manifest: only an edit inside the entries of one operation of a variant's
             # `overlay.<collection>` (`add`, `patch`, `replace`, `remove`) changes that collection's
@@ -281,22 +287,46 @@ class Session:
             path = spliced.path
             overlaid = len(path) == 3 and path[0] == "overlay" and path[2] in OPERATIONS
             touched = {path[1]} if overlaid and path[1] in family.collections else set()
+            # A removal changes which entities there are (and what `removed` holds): every field.
+            items_path = path if overlaid and path[2] != "remove" else None
         else:
             touched = {
                 name
                 for name, spec in family.collections.items()
                 if spec.slot != "ruleset" and family.slots.get(spec.slot) == kind and spec.path == spliced.path
             }
+            items_path = spliced.path
         if kind == "rule_index":
             touched = {RULE_INDEX}
+            items_path = None
         if not touched:
             return None  # a list no collection is made of (a map's list of excluded borders): anything may read it
         found_by = previous.analysis.found_by
+        model_before = previous.analysis.model
+        fields: list[frozenset[str] | None] = []  # the fields the edit changed, once asked (None: any)
 
-        def reuse(entry: Check) -> list[Diagnostic] | None:
+        def edited_fields(model: Ruleset) -> frozenset[str] | None:
+            if not fields:
+                name = next(iter(touched))
+                fields.append(
+                    changed_fields(name, family, model_before, model, parsed.document, spliced, items_path)
+                    if len(touched) == 1 and items_path is not None and model_before is not None
+                    else None
+                )
+            return fields[0]
+
+        def reuse(entry: Check, model: Ruleset) -> list[Diagnostic] | None:
             earlier = found_by.get(entry.code.code)
-            if entry.reads_any_of(touched) or earlier is None:
+            if earlier is None:
                 return None
+            if entry.reads_any_of(touched):
+                # It reads the collection the edit fell in: still the same findings when it reads
+                # none of the fields the edit changed (a card's name, for the checks of its credits).
+                if entry.reads is None or ALL_COLLECTIONS in entry.reads:
+                    return None
+                edited = edited_fields(model)
+                if edited is None or any(reads_field(entry.reads, one) for one in edited):
+                    return None
             return _moved(earlier, parsed.path, spliced)
 
         return reuse
@@ -517,6 +547,103 @@ def _kept(
                 return None
             found_by[code] = moved_earlier
     return replace(analysis, loaded=loaded, diagnostics=diagnostics, found_by=found_by)
+
+
+def changed_fields(
+    name: str,
+    family: Family,
+    before: Ruleset,
+    model: Ruleset,
+    old: Document | None,
+    spliced: Spliced,
+    items: NodePath,
+) -> frozenset[str] | None:
+    """What an edit spliced into the entries of the collection ``name`` (the list at ``items``:
+    a data file's entities, or the entries of one operation of a variant's overlay) changed, as
+    :attr:`civrules.checks.Check.reads` names it (`civilization_cards.name`); None when it may
+    have changed any field: an entry added, removed or renamed (which entities there are), an
+    entity keyed otherwise than by one field, or a field of the model made of the entity whole.
+
+    A field is changed where an entry read again writes it otherwise (or writes it where it did
+    not: what locates the field is then another entry), and where the model of an entity those
+    entries name holds another value for it (before: ``before``'s, now: ``model``'s). Every other
+    entity is what it was: an entry changes only the entity it names.
+    """
+    spec = family.collections.get(name)
+    if spec is None or spec.qualifier is not None or spec.pair or old is None:
+        return None
+    old_items, new_items = _at(old.data, items), _at(spliced.document.data, items)
+    if not isinstance(old_items, list) or not isinstance(new_items, list):
+        return None
+    first, count = spliced.first, spliced.count
+    if len(old_items) != len(new_items) or first < 0 or first + count > len(new_items):
+        return None  # entries added or removed: which entities there are changed
+    edited: set[str] = set()
+    named: set[object] = set()
+    for was, now in zip(old_items[first : first + count], new_items[first : first + count], strict=True):
+        if not isinstance(was, dict) or not isinstance(now, dict):
+            return None
+        key = was.get(spec.key)
+        if not isinstance(key, str) or not _same(key, now.get(spec.key)):
+            return None
+        named.add(key)
+        edited.update(f"{name}.{field}" for field in _differing(was, now))
+    then, made = _collection(before, name), _collection(model, name)
+    if then is None or made is None or len(then) != len(made):
+        return None
+    if any(a.id != b.id for a, b in zip(then.items, made.items, strict=True)):
+        return None
+    if before.removed.get(name, {}).keys() != model.removed.get(name, {}).keys():
+        return None
+    for a, b in zip(then.items, made.items, strict=True):
+        if a.raw.get(spec.key) not in named and b.raw.get(spec.key) not in named:
+            continue
+        if type(a) is not type(b):
+            return None
+        edited.update(f"{name}.{field}" for field in _differing(a.raw, b.raw))
+        for one in dataclasses.fields(a):
+            if one.name in ("origin", "raw") or getattr(a, one.name) == getattr(b, one.name):
+                continue
+            if one.name != "name" and one.name not in a.raw and one.name not in b.raw:
+                return None  # a field made of the entity whole (or its id): any check of it may differ
+            edited.add(f"{name}.{one.name}")
+    return frozenset(edited)
+
+
+def reads_field(reads: frozenset[str], field: str) -> bool:
+    """Whether a check declaring ``reads`` reads ``field`` (`collection.field`): the field itself,
+    or its collection whole."""
+    return field in reads or field.partition(".")[0] in reads
+
+
+def _collection(model: Ruleset, name: str) -> Collection[Entity] | None:
+    return next((one for one in model.collections() if one.name == name), None)
+
+
+def _at(data: object, path: NodePath) -> object:
+    for part in path:
+        if not isinstance(data, dict) or part not in data:
+            return None
+        data = data[part]
+    return data
+
+
+def _differing(was: Mapping[str, object], now: Mapping[str, object]) -> list[str]:
+    """The keys ``was`` and ``now`` write differently: a value of another type or content (`1`
+    is not `1.0`, nor `true`), or written by one only."""
+    missing = object()
+    return [key for key in {**was, **now} if not _same(was.get(key, missing), now.get(key, missing))]
+
+
+def _same(a: object, b: object) -> bool:
+    """Whether two values read from YAML are the same: of one type, equal, keys in one order."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(_same(value, b[key]) for key, value in a.items())
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    return a is b or a == b
 
 
 def _moved(diagnostics: Sequence[Diagnostic], file: str, spliced: Spliced) -> list[Diagnostic] | None:
