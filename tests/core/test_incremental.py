@@ -9,6 +9,7 @@ import os
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -1103,3 +1104,54 @@ def test_a_name_typed_in_an_added_card_runs_only_the_checks_that_read_names(
     assert edited.spliced == [OVERLAID] and edited.rechecked == ["big"]
     assert not unnamed & set(runs) and "I002" in runs
     assert edited.diagnostics == full_run(rules, session.overlays)
+
+
+def test_a_name_typed_in_an_added_card_makes_only_that_cards_model_again(tmp_path: Path) -> None:
+    """The other added cards, read again at the same place of the manifest's new reading, keep the
+    models made of them (given their new origins); only the one edited is made again. Counted,
+    never timed; a full run's diagnostics."""
+    rules = copy_subset(tmp_path / "rules")
+    text = _overlaid(rules)
+    session = Session(rules)
+    session.update()
+    memo = session.assembled
+    made, relocated = memo.entities_made, memo.entities_relocated
+    session.set_text(OVERLAID, text.replace("name: Card 7,", "name: Card Seven,", 1))
+    edited = session.update()
+    assert edited.spliced == [OVERLAID] and edited.rechecked == ["big"]
+    assert memo.entities_made - made == 1  # card7
+    # the other added cards, and the two patched (their patches' origins in the new reading)
+    assert memo.entities_relocated - relocated == ADDED - 1 + 2
+    assert edited.diagnostics == full_run(rules, session.overlays)
+    card = edited.analyses["big"].model
+    assert card is not None
+    added = next(one for one in card.collections() if one.name == "civilization_cards").get("card8")
+    assert added is not None and added.origin.document is edited.analyses["big"].loaded.manifest.file.document
+
+
+def test_the_builders_of_one_entry_keep_its_origin_and_read_nothing_else_of_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a session's relocation of an entry's model (:meth:`Assembled.entity`) relies on: every
+    builder given to `each` makes, at another origin, the model it made with that origin in place."""
+    from civrules.families.advanced_civilization import assemble
+    from civrules.model.assembly import each
+    from civrules.pipeline import build_model
+    from tests.rulefiles import shipped_analysis
+
+    seen: list[tuple[object, Any, Any]] = []
+
+    def recorded(build: Any, entries: Any) -> Any:
+        entries = list(entries)
+        seen.extend((build, origin, raw) for origin, raw in entries)
+        return each(build, entries)
+
+    monkeypatch.setattr(assemble, "each", recorded)
+    resolved = shipped_analysis(VARIANT).resolved
+    assert resolved is not None
+    build_model(resolved)
+    assert len({build for build, _, _ in seen}) >= 5
+    for build, origin, raw in seen:
+        assert callable(build)
+        made = build(origin, raw)
+        elsewhere = dataclasses.replace(origin, path=(*origin.path, "elsewhere"))
+        moved = build(elsewhere, raw)
+        assert moved.origin is elsewhere and moved == dataclasses.replace(made, origin=elsewhere), build

@@ -21,6 +21,7 @@ keeps. A command of one ruleset installs none: every builder runs.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
@@ -62,6 +63,8 @@ class Assembled:
         #: Models of one entry made, and given back (see :func:`each`).
         self.entities_made = 0
         self.entities_reused = 0
+        #: Of ``entities_reused``, the models given back with the entry's new origin (see :meth:`entity`).
+        self.entities_relocated = 0
 
     def next_round(self) -> None:
         """Start a round: what the round before last asked for and this one did not is let go."""
@@ -69,7 +72,29 @@ class Assembled:
         self._made_before, self._made = self._made, {}
 
     def entity(self, build: Callable[[Origin, Any], E], origin: Origin, raw: Any) -> E:
-        """``build(origin, raw)``, or the model it gave for the same entry (:meth:`made_of`)."""
+        """``build(origin, raw)``, or the model it gave for the same entry (:meth:`made_of`).
+
+        An entry of a file read again where the edit did not fall (:mod:`civrules.load.splice`
+        keeps its data the very object) has an origin in the new reading, at the same path and
+        with the same records: the model made before, given that origin, is what ``build`` would
+        make (:func:`each`'s builders keep the origin as the entity's ``origin`` and read nothing
+        else of it), and every other entry of a variant's overlay of 5,000 cards is not made again
+        after an edit of one."""
+        key = (build, None, id(raw))
+        found = self._made.get(key) or self._made_before.get(key)
+        if found is not None and found[0][1] is raw:
+            kept_origin: Origin = found[0][0]
+            kept_model = found[1]
+            if (
+                not same_origin(kept_origin, origin)
+                and same_origin(kept_origin, origin, read_again=True)
+                and getattr(kept_model, "origin", None) is found[0][0]
+            ):
+                relocated: E = dataclasses.replace(kept_model, origin=origin)
+                self._made[key] = ((origin, raw), relocated)
+                self.entities_reused += 1
+                self.entities_relocated += 1
+                return relocated
         return self.made_of(build, (origin, raw))
 
     def made_of(self, build: Callable[..., T], parts: tuple[Any, ...]) -> T:
@@ -112,31 +137,41 @@ class Assembled:
         return made
 
 
-def same_origin(a: Origin, b: Origin) -> bool:
+def same_origin(a: Origin, b: Origin, *, read_again: bool = False) -> bool:
     """Whether ``a`` and ``b`` name the same place in the same document objects (equal origins
-    compare paths only; a model's spans are read from its origins' documents)."""
+    compare paths only; a model's spans are read from its origins' documents).
+
+    With ``read_again``, a document may be another reading of the same file (the same place in
+    the file as read now: what an entry outside an edit spliced into its file has)."""
     if a is b:
         return True
-    if a.document is not b.document or a.path != b.path or a.moved != b.moved or len(a.changes) != len(b.changes):
+    if a.document is not b.document and not (read_again and a.document.file == b.document.file):
         return False
-    if any(name != other or not same_origin(x, y) for (name, x), (other, y) in zip(a.changes, b.changes, strict=True)):
+    if a.path != b.path or a.moved != b.moved or len(a.changes) != len(b.changes):
         return False
-    if len(a.replaced) != len(b.replaced) or not all(map(same_origin, a.replaced, b.replaced)):
+    if any(
+        name != other or not same_origin(x, y, read_again=read_again)
+        for (name, x), (other, y) in zip(a.changes, b.changes, strict=True)
+    ):
+        return False
+    if len(a.replaced) != len(b.replaced) or not all(
+        same_origin(x, y, read_again=read_again) for x, y in zip(a.replaced, b.replaced, strict=True)
+    ):
         return False
     # what every overlay entry that changed a field wrote, not only its last changer's (a session
     # that took an entity whose earlier changers differ would cite and locate it by the old ones)
     if not (
-        _same_records(a.changed_by, b.changed_by)
-        and _same_records(a.writers, b.writers)
-        and _same_records(a.earlier_moved, b.earlier_moved)
+        _same_records(a.changed_by, b.changed_by, read_again)
+        and _same_records(a.writers, b.writers, read_again)
+        and _same_records(a.earlier_moved, b.earlier_moved, read_again)
     ):
         return False
     if a.base is None or b.base is None:
         return a.base is b.base
-    return same_origin(a.base, b.base)
+    return same_origin(a.base, b.base, read_again=read_again)
 
 
-def _same_records(a: Any, b: Any) -> bool:
+def _same_records(a: Any, b: Any, read_again: bool = False) -> bool:
     """Whether two of an origin's records (tuples and linked pairs of names, paths, origins and the
     elements a list operation wrote, logs of what wrote a field) hold the same: origins as
     :func:`same_origin` says, elements, field values and what a log merged by identity (values
@@ -148,7 +183,7 @@ def _same_records(a: Any, b: Any) -> bool:
         if x is y:
             continue
         if isinstance(x, Origin) or isinstance(y, Origin):
-            if not (isinstance(x, Origin) and isinstance(y, Origin) and same_origin(x, y)):
+            if not (isinstance(x, Origin) and isinstance(y, Origin) and same_origin(x, y, read_again=read_again)):
                 return False
         elif isinstance(x, WriterLog) or isinstance(y, WriterLog):
             if not (isinstance(x, WriterLog) and isinstance(y, WriterLog)):
@@ -181,7 +216,11 @@ def assembling(memo: Assembled) -> Iterator[None]:
 
 def each(build: Callable[[Origin, Any], E], entries: Iterable[tuple[Origin, Any]]) -> list[E]:
     """``build(origin, raw)`` of each entry: a model made of that entry alone, reused (within an
-    installed memo) where the entry is the same as when it was made."""
+    installed memo) where the entry is the same as when it was made.
+
+    ``build`` keeps ``origin`` as the model's ``origin`` field and reads nothing else of it (the
+    place is looked up from the model when a check reports one): an entry read again at the same
+    place of its file is given its model made before with its new origin (:meth:`Assembled.entity`)."""
     if not _assembled:
         return [build(origin, raw) for origin, raw in entries]
     memo = _assembled[-1]
