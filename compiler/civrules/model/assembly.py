@@ -85,12 +85,15 @@ class Assembled:
         if found is not None and found[0][1] is raw:
             kept_origin: Origin = found[0][0]
             kept_model = found[1]
+            # Not the same origin (that is given back below), but the same place with the same
+            # records in another reading of the same file (here, or in the records of its
+            # changes): the entry's new origin.
             if (
-                not same_origin(kept_origin, origin)
-                and same_origin(kept_origin, origin, read_again=True)
+                (kept_origin.document is not origin.document or not same_origin(kept_origin, origin))
                 and getattr(kept_model, "origin", None) is found[0][0]
+                and same_origin(kept_origin, origin, read_again=True)
             ):
-                relocated: E = dataclasses.replace(kept_model, origin=origin)
+                relocated: E = _with_origin(kept_model, origin)
                 self._made[key] = ((origin, raw), relocated)
                 self.entities_reused += 1
                 self.entities_relocated += 1
@@ -137,6 +140,20 @@ class Assembled:
         return made
 
 
+#: The fields each entity's class is made with (:func:`_with_origin`), by class.
+_INIT_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _with_origin(model: Any, origin: Origin) -> Any:
+    """``model`` (a dataclass with an ``origin`` field) made again with ``origin`` in place: what
+    ``dataclasses.replace`` gives, with the class's fields listed once."""
+    cls = type(model)
+    names = _INIT_FIELDS.get(cls)
+    if names is None:
+        names = _INIT_FIELDS[cls] = tuple(one.name for one in dataclasses.fields(model) if one.init)
+    return cls(**{name: origin if name == "origin" else getattr(model, name) for name in names})
+
+
 def same_origin(a: Origin, b: Origin, *, read_again: bool = False) -> bool:
     """Whether ``a`` and ``b`` name the same place in the same document objects (equal origins
     compare paths only; a model's spans are read from its origins' documents).
@@ -177,6 +194,8 @@ def _same_records(a: Any, b: Any, read_again: bool = False) -> bool:
     :func:`same_origin` says, elements, field values and what a log merged by identity (values
     read are never changed), the rest by equality. Walked with a stack, not by recursion: a chain
     of n entries changing one field is n links deep (a recursion per link overflowed the stack)."""
+    if a is b:  # most entities have no records: the same empty tuple
+        return True
     pending = [(a, b)]
     while pending:
         x, y = pending.pop()
