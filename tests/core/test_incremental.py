@@ -1049,9 +1049,9 @@ def _field_edits(rules: Path, sequence: list[int]) -> None:
 
 
 def test_edits_of_one_field_give_the_diagnostics_of_a_full_run(tmp_path: Path) -> None:
-    """A finding added and taken away (a name written twice), a patch giving the base's value, a key
-    written with the base's value, the base's cost changed under the variant (`make test-slow`:
-    random sequences of every edit of :data:`FIELD_EDITS`)."""
+    """A finding added (a name written twice), a patch giving the base's value, the base's cost
+    changed under its variant (`make test-slow`: random sequences of every edit of
+    :data:`FIELD_EDITS`, each made and undone, so findings come and go)."""
     rules = copy_subset(tmp_path / "rules")
     _overlaid(rules)
     _field_edits(rules, [0, 4, 6])
