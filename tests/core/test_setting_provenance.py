@@ -19,6 +19,7 @@ from civrules.checks.citations import citations
 from civrules.checks.unknowns import field_path, unknown_facts
 from civrules.diagnostics import Diagnostic, Severity
 from civrules.emit.export import export_ruleset
+from civrules.families import family_named
 from civrules.pipeline import Analysis, analyse, derived_facts
 from civrules.resolve.diff import diff_rulesets
 from tests.rulefiles import CachedWorkspace
@@ -49,7 +50,9 @@ def unknowns(analysis: Analysis) -> set[str]:
     """The ruleset's unknown facts as Q006 names them, and as `UNKNOWN_FACTS` does (the same set)."""
     reported = {d.message.split("`")[1] for d in analysis.diagnostics if d.code == "Q006"}
     assert analysis.model is not None
-    listed = {field_path(document.data, path) for document, path, _ in unknown_facts(analysis.model)}
+    family = family_named(analysis.model.family)
+    assert family is not None
+    listed = {field_path(document.data, path, family) for document, path, _ in unknown_facts(analysis.model)}
     count = next(d.message for d in analysis.diagnostics if d.code == "Q007")
     assert f"has {len(listed)} unknown facts" in count
     return reported | listed
@@ -117,10 +120,12 @@ def test_a_setting_removed_then_added_again_counts_only_the_added_ones() -> None
     analysis = analysed(leaf, (("rulesets/mid.yaml", mid),))
     assert problems(analysis) == [] and analysis.model is not None
     assert cited_in(analysis, "expansion-project.yaml", "taxation") == []
+    family = family_named(analysis.model.family)
+    assert family is not None
     facts = [
-        (analysis.model.file_name(document.file), field_path(document.data, path))
+        (analysis.model.file_name(document.file), field_path(document.data, path, family))
         for document, path, _ in unknown_facts(analysis.model)
-        if "taxation" in field_path(document.data, path)
+        if "taxation" in field_path(document.data, path, family)
     ]
     assert facts == [("rulesets/v.yaml", "overlay.settings.add.taxation.revolt.beneficiary")]
 

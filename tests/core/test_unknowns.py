@@ -358,12 +358,15 @@ def _unknown_wonders(ruleset: str) -> list[tuple[str, str, int]]:
     """The ruleset's Q006 about wonders (message, file, line) and, as the package's UNKNOWN_FACTS
     reads them (`unknown_facts`), its unknown wonder facts."""
     from civrules.checks.unknowns import field_path, unknown_facts
+    from civrules.families import family_named
 
     analysis = _wonder_analysis(ruleset)
     assert [d for d in analysis.diagnostics if d.severity is not Severity.INFO] == []
+    family = family_named(analysis.model.family)
+    assert family is not None
     reported = [(d.message, *where(d)[:2]) for d in analysis.diagnostics if d.code == "Q006" and "wonders" in d.message]
     facts = [
-        (f"{analysis.model.file_name(document.file)}: {field_path(document.data, path)}", "UNKNOWN_FACTS", 0)
+        (f"{analysis.model.file_name(document.file)}: {field_path(document.data, path, family)}", "UNKNOWN_FACTS", 0)
         for document, path, _ in unknown_facts(analysis.model)
         if "wonders" in path
     ]

@@ -14,11 +14,11 @@ the family, and names no game.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from civrules.checks import ALL_COLLECTIONS, SETTINGS, check, diagnostic
-from civrules.checks.unknowns import NAMING_KEYS, is_unknown
+from civrules.checks.unknowns import is_unknown
 from civrules.diagnostics import Diagnostic, Related, Severity
 from civrules.families import family_named
 from civrules.load.document import NodePath
@@ -37,16 +37,17 @@ _SELECTOR = re.compile(r"\[([^\[\]]+)\]")
 _SHOWN = 80
 
 
-def values_of(owner: Mapping[str, Any], field: str) -> list[Any] | None:
+def values_of(owner: Mapping[str, Any], field: str, naming: Sequence[str] = ("id",)) -> list[Any] | None:
     """The values ``field`` names in ``owner``, or None where it names no field of it.
 
-    A selector `[label]` picks the elements of a list whose id (or other naming key: `card`,
-    `nation`...) is ``label``, so a field may name several values. A last key the mapping does not
+    A selector `[label]` picks the elements of a list whose id (or other of the family's ``naming``
+    keys, :attr:`~civrules.families.Family.naming_keys`) is ``label``, so a field may name several
+    values. A last key the mapping does not
     hold is the field left unwritten: its value is None (`chosen: null`).
 
     >>> values_of({"terrains": ["agua"]}, "terrains"), values_of({"a": {"b": 3}}, "a.b")
     ([['agua']], [3])
-    >>> values_of({"mods": [{"card": "oak", "x": 1}, {"card": "art", "x": 2}]}, "mods[art].x")
+    >>> values_of({"mods": [{"slot": "a", "x": 1}, {"slot": "b", "x": 2}]}, "mods[b].x", ("id", "slot"))
     [2]
     >>> values_of({"name": "x"}, "city_site"), values_of({"name": "x"}, "credits (group credits)")
     ([None], None)
@@ -74,7 +75,7 @@ def values_of(owner: Mapping[str, Any], field: str) -> list[Any] | None:
                 for items in found
                 if isinstance(items, list)
                 for item in items
-                if isinstance(item, Mapping) and _named(item, label)
+                if isinstance(item, Mapping) and _named(item, label, naming)
             ]
             if not found:
                 return None
@@ -82,8 +83,8 @@ def values_of(owner: Mapping[str, Any], field: str) -> list[Any] | None:
     return nodes
 
 
-def _named(item: Mapping[str, Any], label: str) -> bool:
-    return any(isinstance(item.get(key), (str, int)) and str(item.get(key)) == label for key in NAMING_KEYS)
+def _named(item: Mapping[str, Any], label: str, naming: Sequence[str]) -> bool:
+    return any(isinstance(item.get(key), (str, int)) and str(item.get(key)) == label for key in naming)
 
 
 def same(chosen: Any, value: Any) -> bool:
@@ -214,6 +215,8 @@ def check_disagreements(ruleset: Ruleset) -> Iterator[Diagnostic]:
           - field: terrains
             chosen: [pradaria]   # WARNING: `terrains` is [deserto, montanha]
     """
+    family = family_named(ruleset.family)
+    naming = family.naming_keys if family is not None else ("id",)
     for name, origin, data, inside in _places(ruleset):
         for sub, owner, entries in _owned(data):
             if any(sub[: len(path)] == path for path in inside):
@@ -222,7 +225,7 @@ def check_disagreements(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 if not isinstance(entry, Mapping) or "chosen" not in entry:
                     continue
                 field, chosen = entry.get("field"), entry["chosen"]
-                values = values_of(owner, field) if isinstance(field, str) else None
+                values = values_of(owner, field, naming) if isinstance(field, str) else None
                 if values is None:
                     continue
                 wrong = [value for value in values if not same(chosen, value)]

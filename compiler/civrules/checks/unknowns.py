@@ -13,6 +13,7 @@ from civrules.checks import check, diagnostic
 from civrules.checks.citations import document_walk, walked
 from civrules.diagnostics import Diagnostic, Severity
 from civrules.diagnostics.words import ticked
+from civrules.families import Family, family_named
 from civrules.load import Limits
 from civrules.load.document import Document, NodePath
 from civrules.load.names import SHIPPED
@@ -22,9 +23,6 @@ from civrules.support.commands import command
 
 #: How many diagnostics per file the output lists unless told otherwise (`--max-diagnostics`).
 DEFAULT_PER_FILE = Limits().max_diagnostics
-
-#: Keys that name a list element better than its index, in order of preference.
-NAMING_KEYS = ("id", "nation", "players", "number", "section", "epoch", "card", "calamity", "level", "space")
 
 
 def is_unknown(node: Any) -> bool:
@@ -59,8 +57,18 @@ def _find_unknown_facts(ruleset: Ruleset) -> Iterator[tuple[Document, NodePath, 
                 yield document, path, reason
 
 
-def field_path(data: Any, path: NodePath) -> str:
-    """A readable path: `nations[africa].colour`, `ast.tracks[italy].epoch_starts`."""
+def field_path(data: Any, path: NodePath, family: Family) -> str:
+    """A readable path: an element of a list named by the first of the family's naming keys it
+    has (:attr:`~civrules.families.Family.naming_keys`), or by its pair of ids, else by its place.
+
+    >>> family = Family("x", "X", "x", ("Y",), element_keys=("slot",))
+    >>> data = {"items": [{"id": "a", "cost": 1}], "rows": [{"slot": 2}, {"size": 1}]}
+    >>> field_path(data, ("items", 0, "cost"), family), field_path(data, ("rows", 0), family)
+    ('items[a].cost', 'rows[2]')
+    >>> field_path(data, ("rows", 1, "size"), family)
+    'rows[1].size'
+    """
+    naming, pairs = family.naming_keys, family.pair_keys
     out = ""
     node = data
     for part in path:
@@ -69,12 +77,18 @@ def field_path(data: Any, path: NodePath) -> str:
             label: Any = part
             if isinstance(item, dict):
                 label = next(
-                    (item[k] for k in NAMING_KEYS if isinstance(item.get(k), (str, int)) and not is_unknown(item[k])),
+                    (item[k] for k in naming if isinstance(item.get(k), (str, int)) and not is_unknown(item[k])),
                     None,
                 )
-                areas = item.get("areas")
-                if label is None and isinstance(areas, list) and all(isinstance(a, str) for a in areas):
-                    label = "|".join(areas)
+                if label is None:
+                    label = next(
+                        (
+                            "|".join(item[k])
+                            for k in pairs
+                            if isinstance(item.get(k), list) and all(isinstance(a, str) for a in item[k])
+                        ),
+                        None,
+                    )
                 if label is None:
                     label = part
             out += f"[{label}]"
@@ -100,28 +114,31 @@ def check_unknown_facts(ruleset: Ruleset) -> Iterator[Diagnostic]:
         colour:
           unknown: "no source names Africa's colour"   # INFO: nations[africa].colour is unknown
     """
+    family = family_named(ruleset.family)
+    assert family is not None  # a ruleset is read only by a family installed
     for document, path, reason in unknown_facts(ruleset):
-        yield _unknown_fact(document, path, reason)
+        yield _unknown_fact(document, path, reason, family)
 
 
 #: Q006 of one unknown fact depends only on its document: kept with the document, for as long as
 #: it lives (see `citations.document_walk`), so a long-lived session builds it again only for an
 #: edited file, and keeps nothing of the versions it let go.
-_said: memo.Attached[Document, dict[NodePath, Diagnostic]] = memo.Attached()
+_said: memo.Attached[Document, dict[tuple[str, NodePath], Diagnostic]] = memo.Attached()
 
 
-def _unknown_fact(document: Document, path: NodePath, reason: str) -> Diagnostic:
+def _unknown_fact(document: Document, path: NodePath, reason: str, family: Family) -> Diagnostic:
     said = _said.get(document)
     if said is None:
         said = _said.put(document, {})
-    found = said.get(path)
+    found = said.get((family.id, path))
     if found is None:
-        found = said[path] = diagnostic(
+        named = field_path(document.data, path, family)
+        found = said[family.id, path] = diagnostic(
             "Q006",
-            f"`{field_path(document.data, path)}` is unknown",
+            f"`{named}` is unknown",
             document.span(path),
             " ".join(reason.split()),
-            subjects=(field_path(document.data, path),),
+            subjects=(named,),
         )
     return found
 

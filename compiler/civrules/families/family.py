@@ -124,6 +124,13 @@ class Family:
         with examples of what a variant of this family may change, taken from the base's data),
         ``helpers`` (model → the interactive helper page's part, :class:`civrules.emit.helpers.HelperPage`;
         a family without one gets a page that says so).
+    element_keys:
+        The fields of the family's data that name an element of a list of mappings (a modifier by
+        its ``card``, a track by its ``nation``), in the order they are tried: what a field path
+        prints in brackets (Q006's ``items[a].cost``, ``civrules diff``'s paths), before an
+        element's place. ``id`` is tried first and a collection's own key after these, whether
+        declared or not (:attr:`naming_keys`), so a family that declares none still names its
+        elements by their ids.
     default:
         Whether a manifest without ``family:`` belongs to this family (one family at most).
     schemas:
@@ -142,6 +149,7 @@ class Family:
     checks: tuple[str, ...] = ()
     sheets: tuple[str, ...] = ()
     hooks: Mapping[str, str] = field(default_factory=dict)
+    element_keys: tuple[str, ...] = ()
     default: bool = False
     #: The import package that holds the family's schema files (a family from a distribution of
     #: its own ships them there); None: they are civrules' own, under ``schemas/``.
@@ -155,6 +163,27 @@ class Family:
         module, _, attribute = target.partition(":")
         found: Callable[..., Any] = getattr(importlib.import_module(module), attribute)
         return found
+
+    @property
+    def naming_keys(self) -> tuple[str, ...]:
+        """The fields that name an element of a list, in the order they are tried: ``id``, the
+        family's :attr:`element_keys`, then the key of each collection keyed by one field.
+
+        >>> Family("x", "X", "x", ("Y",)).naming_keys
+        ('id',)
+        >>> Family("x", "X", "x", ("Y",), collections={"rows": CollectionSpec("ruleset", ("rows",), "row")},
+        ...        element_keys=("slot", "id")).naming_keys
+        ('id', 'slot', 'row')
+        """
+        keys = ("id", *self.element_keys)
+        keys += tuple(spec.key for spec in self.collections.values() if not spec.pair)
+        return tuple(dict.fromkeys(keys))
+
+    @property
+    def pair_keys(self) -> tuple[str, ...]:
+        """The fields that name an element by a pair of ids (written ``a|b``): the keys of the
+        family's collections keyed by a pair."""
+        return tuple(dict.fromkeys(spec.key for spec in self.collections.values() if spec.pair))
 
     def owns_code(self, code: str) -> bool:
         return code[:1] in self.code_prefixes

@@ -14,12 +14,14 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
 from civrules.diagnostics.escape import printable
-from civrules.families import CollectionSpec
+from civrules.families import CollectionSpec, Family
 from civrules.model import Origin
 from civrules.resolve import (
     Entry,
@@ -212,6 +214,13 @@ def _collections(old: Resolved, new: Resolved) -> dict[str, CollectionSpec]:
 
 
 def diff_rulesets(old: Resolved, new: Resolved, *, citations: bool = False) -> RulesetDiff:
+    """The changes that turn ``old`` into ``new`` (:func:`_compared`), their lists' elements named
+    by the naming keys of their families."""
+    with named_by(old.family, new.family):
+        return _compared(old, new, citations=citations)
+
+
+def _compared(old: Resolved, new: Resolved, *, citations: bool = False) -> RulesetDiff:
     """The changes that turn ``old`` into ``new``.
 
     Without ``citations`` the comparison ignores rule sections, sources, notes and recorded
@@ -449,26 +458,27 @@ def _change(path: str, old: Any, new: Any, around: _Around) -> FieldChange:
     return FieldChange(path, old, new, cited=cited if cited != (None, None) else None)
 
 
-#: Fields that name an element of a list of mappings, in the order they are tried.
-_ELEMENT_KEYS = (
-    "id",
-    "card",
-    "calamity",
-    "commodity",
-    "number",
-    "players",
-    "nation",
-    "group",
-    "epoch",
-    "step",
-    "space",
-    "level",
-)
+#: Fields that name an element of a list of mappings, in the order they are tried: the naming keys
+#: of the family whose rulesets are compared (:attr:`~civrules.families.Family.naming_keys`), set by
+#: :func:`diff_rulesets` for its walk (:func:`named_by`); ``id`` alone outside one.
+_ELEMENT_KEYS: ContextVar[tuple[str, ...]] = ContextVar("element_keys", default=("id",))
+
+
+@contextmanager
+def named_by(*families: Family) -> Iterator[None]:
+    """Within: the elements of lists are named by the naming keys of ``families`` (the first's
+    first), as a diff of their rulesets or a family's sheet names them."""
+    keys = tuple(dict.fromkeys(key for family in families for key in family.naming_keys))
+    token = _ELEMENT_KEYS.set(keys or ("id",))
+    try:
+        yield
+    finally:
+        _ELEMENT_KEYS.reset(token)
 
 
 def _diff_lists(old: list[Any], new: list[Any], path: str, around: _Around = (None, None)) -> Iterator[FieldChange]:
     """A list element by element: by a naming field when every element has one, else by value."""
-    for key in _ELEMENT_KEYS:
+    for key in _ELEMENT_KEYS.get():
         if (old or new) and (not old or _keyed(old, key)) and (not new or _keyed(new, key)):
             yield from _diff_named(
                 {_label(item[key]): item for item in old}, {_label(item[key]): item for item in new}, path, around
@@ -567,7 +577,8 @@ def distinguish(items: list[Any]) -> list[str]:
         if isinstance(item, dict):
             seen.update(dict.fromkeys(item))
     fields = list(seen)
-    fields.sort(key=lambda k: _ELEMENT_KEYS.index(k) if k in _ELEMENT_KEYS else len(_ELEMENT_KEYS))
+    keys = _ELEMENT_KEYS.get()
+    fields.sort(key=lambda k: keys.index(k) if k in keys else len(keys))
     usable = [
         k
         for k in fields
@@ -616,7 +627,7 @@ def _named_each(items: list[Any]) -> dict[str, Any] | None:
     for item in items:
         if not isinstance(item, dict):
             return None
-        key = next((k for k in _ELEMENT_KEYS if isinstance(item.get(k), (str, int, dict))), None)
+        key = next((k for k in _ELEMENT_KEYS.get() if isinstance(item.get(k), (str, int, dict))), None)
         if key is None:
             return None
         label = _label(item[key])

@@ -66,6 +66,24 @@ FAMILY = Family(
         "two_coast_areas": "map",
         "excluded_borders": "map",
     },
+    # What names an element of a list in field paths (Q006) and diffs, in the order tried: a credit,
+    # modifier or immunity by its card (or group), a calamity's or commodity's entry by it, a
+    # phase or trade stack by its number, a band by its players, a track by its nation (then its
+    # level), an A.S.T. start by its epoch (then its space), a step, a missing rule section.
+    element_keys=(
+        "card",
+        "calamity",
+        "commodity",
+        "number",
+        "players",
+        "nation",
+        "group",
+        "epoch",
+        "step",
+        "section",
+        "space",
+        "level",
+    ),
     checks=(f"{__name__}.checks",),
     sheets=(f"{__name__}.sheets",),
     hooks={

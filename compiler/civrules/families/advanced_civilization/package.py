@@ -679,7 +679,7 @@ def _unknown_facts(ruleset: Ruleset, w: _Writer) -> Node:
             call(
                 w.rt("UnknownFact"),
                 string(relative_path(document)),
-                string(field_path(document.data, path)),
+                string(field_path(document.data, path, FAMILY)),
                 string(" ".join(reason.split())),
             )
             for document, path, reason in unknown_facts(ruleset)
@@ -1485,7 +1485,7 @@ def unknown_collections(ruleset: Ruleset, exported: Mapping[str, Any]) -> tuple[
     empty table not among them is known to have nothing."""
     from civrules.checks.unknowns import field_path, unknown_facts
 
-    fields = {field_path(document.data, path) for document, path, _ in unknown_facts(ruleset)}
+    fields = {field_path(document.data, path, FAMILY) for document, path, _ in unknown_facts(ruleset)}
     absent = set(ruleset.not_in_sources) | {f for f in fields if "." not in f and "[" not in f}
     if "map" in ruleset.not_in_sources:
         absent.update(MAP_COLLECTIONS)

@@ -49,6 +49,9 @@ FAMILY = Family(
         "deck_building": "ruleset",
         "named_cards_not_identified": "ruleset",
     },
+    # What names an element of a list in field paths (Q006) and diffs, in the order tried: a
+    # colourless card by its card, a step of the setup or the lookout, a missing rule section.
+    element_keys=("card", "step", "section"),
     checks=(f"{__name__}.checks",),
     sheets=(f"{__name__}.sheets",),
     hooks={

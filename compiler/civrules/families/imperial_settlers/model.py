@@ -549,9 +549,10 @@ class ImperialSettlersRuleset(Ruleset):
         """Every fact the sources do not give: the data file (as :meth:`file_name` names it), the
         field's path in it as written, and why (as check Q006 names them)."""
         from civrules.checks.unknowns import field_path, unknown_facts
+        from civrules.families.imperial_settlers import FAMILY
 
         return tuple(
-            (self.file_name(document.file), field_path(document.data, path), " ".join(reason.split()))
+            (self.file_name(document.file), field_path(document.data, path, FAMILY), " ".join(reason.split()))
             for document, path, reason in unknown_facts(self)
         )
 

@@ -56,6 +56,9 @@ FAMILY = Family(
         "villages_markers": CollectionSpec("ruleset", ("villages_markers",), word="village marker"),
     },
     settings={**dict.fromkeys(_MANIFEST + _MORE, "ruleset"), "declared_count": "technologies"},
+    # What names an element of a list in field paths (Q006) and diffs: a cost or minimum by its
+    # level, a missing rule section by it.
+    element_keys=("level", "section"),
     checks=(f"{__name__}.checks",),
     sheets=(f"{__name__}.sheets",),
     hooks={

@@ -365,7 +365,7 @@ def _unknown_facts(ruleset: CivilizationRuleset, w: _Writer) -> Node:
             call(
                 w.rt("UnknownFact"),
                 string(ruleset.file_name(document.file)),
-                string(field_path(document.data, path)),
+                string(field_path(document.data, path, FAMILY)),
                 string(" ".join(reason.split())),
             )
             for document, path, reason in unknown_facts(ruleset)

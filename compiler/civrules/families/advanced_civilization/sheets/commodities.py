@@ -15,11 +15,12 @@ from civrules.emit.sheets.common import (
     setting_citation,
 )
 from civrules.emit.sheets.registry import Source, sheet
+from civrules.families.advanced_civilization import FAMILY
 from civrules.families.advanced_civilization.calamities import resolution_order
 from civrules.families.advanced_civilization.commodities import commodity_total, set_value, set_value_rule
 from civrules.families.advanced_civilization.model import Commodity, Ruleset
 from civrules.model import Unknown
-from civrules.resolve.diff import distinguish
+from civrules.resolve.diff import distinguish, named_by
 
 
 def commodity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[str, Any]:
@@ -175,13 +176,14 @@ def _deck_compositions(ruleset: Ruleset, mark: Callable[[str], str] = _no_mark) 
     each with the mark of a variant that adds or changes it (named as its changes name it: by its
     players, or by its players and map region where two share a band)."""
     found = []
-    names = distinguish(
-        [
-            {"players": {"min": c.players_min, "max": c.players_max}}
-            | ({"map_region": c.region} if c.region is not None else {})
-            for c in ruleset.deck_compositions
-        ]
-    )
+    with named_by(FAMILY):
+        names = distinguish(
+            [
+                {"players": {"min": c.players_min, "max": c.players_max}}
+                | ({"map_region": c.region} if c.region is not None else {})
+                for c in ruleset.deck_compositions
+            ]
+        )
     bands = [f"{c.players_min}-{c.players_max}" for c in ruleset.deck_compositions]
     if len(set(bands)) == len(bands):  # each band of its own: named by it
         names = bands

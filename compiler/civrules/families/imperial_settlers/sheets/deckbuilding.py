@@ -9,8 +9,9 @@ from typing import Any
 
 from civrules.emit.sheets.common import setting_citation
 from civrules.emit.sheets.registry import Source, sheet
+from civrules.families.imperial_settlers import FAMILY
 from civrules.families.imperial_settlers.model import ImperialSettlersRuleset
-from civrules.resolve.diff import distinguish
+from civrules.resolve.diff import distinguish, named_by
 
 
 @sheet(
@@ -66,7 +67,8 @@ def build(source: Source[ImperialSettlersRuleset]) -> Mapping[str, Any]:
         )
     parts = sorted(rule.pattern.items(), reverse=True) if rule is not None else []
     # each part of the pattern named as the diff names it (by what tells it from the others)
-    names = distinguish([{"copies": copies, "cards": cards} for copies, cards in parts])
+    with named_by(FAMILY):
+        names = distinguish([{"copies": copies, "cards": cards} for copies, cards in parts])
     return {
         "rule": rule,
         "pattern": [
