@@ -7,10 +7,13 @@ an engine of Sid Meier's Civilization read, in ``not_given``'s documentation, of
 use neutral ids (``items[a].cost``, ``limits.per_player``); a game's own examples belong to its
 family's room.
 
-The terms are the fields only one family declares (its collections, settings and file kinds whose
-names are compounds, ``hand_limit``, ``civilization_cards``: read from the families' registrations,
-so a new family's are found too), the games' names, and the words and ids the core's examples took
-from the games (:data:`WORDS`). What may name a game stays, with its reason (:data:`ALLOWED`).
+The terms are read from the games themselves, never picked by hand (a hand-picked list let every
+term it lacked through): what only one family declares (its file kinds, collections, settings and
+their entities in words, ``hand_limit``, ``hand limit``, ``calamity``), the games' names (each
+family's, each shipped ruleset's id and the names its manifest prints, ``Expansion Project``), and
+the ids and names of every entity of the shipped rules (``crete``, ``Pottery``). Ordinary English
+words that are also a game's ids or fields (``cost``, ``map``, ``build``) are not game terms
+(:data:`COMMON`, reviewed); what may name a game all the same stays, with its reason (:data:`ALLOWED`).
 """
 
 from __future__ import annotations
@@ -23,43 +26,30 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from civrules.families import families, family_named
-from tests.conftest import REPO
+from tests.conftest import REPO, RULES
 
 PACKAGE = REPO / "compiler" / "civrules"
 #: The shared runtime, shipped into every generated package.
 RUNTIME = PACKAGE / "emit" / "runtime"
 
-#: The games' names, and the words and ids the core's docstrings, comments and messages took from
-#: the games' rules (case-sensitive, whole words).
-WORDS = (
-    "Advanced Civilization",
-    "Mega Civilization",
-    "Expansion Project",
-    "Sid Meier",
-    "Imperial Settlers",
-    "civilization card",
-    "civilization cards",
-    "calamity",
-    "calamities",
-    "commodity",
-    "commodities",
-    "hand limit",
-    "A.S.T.",
-    "epoch",
-    "epochs",
-    "technology",
-    "technologies",
-    "pyramid",
-    "samurai",
-    "taxation",
-    "law",
-    "pottery",
-    "potery",
-    "astronomy",
-    "famine",
-    "crete",
-    "kushan",
-    "thrace",
+#: Ordinary English words (and a board game's common words) that are also an id, a name or a field
+#: of some game's data: the core uses them in their ordinary sense. Reviewed: a word goes here only
+#: when the core's use of it is not the game's (``lead`` outside the project, a last line of
+#: ``defence``, code ``units``), never to let a game's example through. Single words, matched
+#: whatever their case.
+COMMON = frozenset(
+    {
+        # what every board game has, and the core speaks of in general
+        *("action", "actions", "area", "areas", "border", "borders", "card", "cards", "component"),
+        *("components", "deck", "decks", "effect", "group", "groups", "map", "option", "options"),
+        *("player count", "player counts", "round", "rounds", "setup", "spaces", "trade"),
+        # English words that a game also uses as an id or a name
+        *("advanced", "basic", "build", "building", "colour", "colours", "common", "conflict"),
+        *("construction", "copies", "cost"),
+        *("defence", "east", "expansion", "expert", "fish", "flood", "general", "good", "hides"),
+        *("lead", "library", "movement", "navigation", "produce", "shells", "standard", "treasury"),
+        *("units", "workers", "writing"),
+    }
 )
 
 #: (module under compiler/civrules, term): why it stays.
@@ -72,32 +62,81 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("emit/runtime/records.py", "Advanced Civilization"): "the same shim",
     ("emit/runtime/logic.py", "Advanced Civilization"): "the same shim",
     ("emit/runtime/vocab.py", "Advanced Civilization"): "the same shim",
-    # Code, not words: the keys that name an element of a list by a field of it, tried in order, for
-    # every family's data (`modifiers[pottery]` by its `card`). Each family should declare its own
-    # (round 23 found them; the order decides `diff`'s and Q006's paths, which the packages print).
-    ("checks/unknowns.py", "epoch"): "NAMING_KEYS: the fields that name a list element in a field path",
-    ("checks/unknowns.py", "calamity"): "the same",
-    ("resolve/diff.py", "calamity"): "_ELEMENT_KEYS: the fields that name a list element in a diff",
-    ("resolve/diff.py", "commodity"): "the same",
-    ("resolve/diff.py", "epoch"): "the same",
+    ("emit/versions.py", "ast"): "Python's `ast` module, in the expressions of f-strings (not the game's A.S.T.)",
+    # Not a word but code: the resolver merges a map file's continuation of a flood plain
+    # (`continues_from`, its `areas`), one family's rule in the core; moving it to the family is
+    # the resolver's owners' (round 24 found it).
+    ("resolve/__init__.py", "flood plain"): "the docstring of the continuation's merge, saying what the code does",
 }
 
 
 def family_terms() -> frozenset[str]:
-    """The compound names (``hand_limit``) of collections, settings and file kinds that only one
-    family declares: a field of one game, not of every game."""
+    """The names of collections, settings and file kinds that only one family declares, and their
+    entities in words (``calamity``, ``A.S.T. track``): a field of one game, not of every game. A
+    compound name is a term as written (``hand_limit``) and in words (``hand limit``)."""
     declared: dict[str, set[str]] = {}
     for family_id in families():
         family = family_named(family_id)
         assert family is not None
-        for name in (*family.kinds, *family.collections, *family.settings):
-            declared.setdefault(name, set()).add(family_id)
-    return frozenset(name for name, owners in declared.items() if len(owners) == 1 and "_" in name)
+        names = [*family.kinds, *family.collections, *family.settings]
+        names += [spec.word for spec in family.collections.values() if spec.word]
+        for name in names:
+            for term in {name, name.replace("_", " ")}:
+                declared.setdefault(term, set()).add(family_id)
+    return frozenset(name for name, owners in declared.items() if len(owners) == 1)
+
+
+#: A run of capitalised words in a name a manifest prints (``Sid Meier's Civilization``).
+_CAPITALISED = re.compile(r"[A-Z][\w']*(?:\s+[A-Z][\w']*)+")
+
+
+def game_names() -> frozenset[str]:
+    """The games' names: each family's id and name, and each shipped ruleset's id and the runs of
+    capitalised words of its name (``Civilization: The Expansion Project`` gives ``Expansion
+    Project``)."""
+    found: set[str] = set()
+    for family_id in families():
+        family = family_named(family_id)
+        assert family is not None
+        found.update((family.id, *_CAPITALISED.findall(family.name)))
+    for manifest in sorted((RULES / "rulesets").glob("*.yaml")):
+        found.add(manifest.stem)
+        name = re.search(r"^name: *(.+)$", manifest.read_text(encoding="utf-8"), re.MULTILINE)
+        if name is not None:
+            found.update(_CAPITALISED.findall(name.group(1)))
+    return frozenset(found)
+
+
+#: An entity's id or name as the shipped rule files write them (block or flow style).
+_ID = re.compile(r"(?<![\w-])id: *[\"']?([a-z][a-z0-9_]*)")
+_NAME = re.compile(r"(?<![\w-])name: *(?:\"([^\"\n]+)\"|'([^'\n]+)'|([^\"'\s,{}\[\]#][^\n,{}\[\]#]*))")
+
+
+@functools.cache
+def data_terms() -> frozenset[str]:
+    """The ids and names of the shipped rules' entities (``crete``, ``Drama and Poetry``); the rule
+    indexes are left out: their sections' titles are the rulebooks' headings, not the games' terms."""
+    found: set[str] = set()
+    for path in sorted(RULES.rglob("*.yaml")):
+        if path.relative_to(RULES).parts[0] == "rulebooks":
+            continue
+        text = path.read_text(encoding="utf-8")
+        found.update(_ID.findall(text))
+        found.update(" ".join((a or b or c).split()) for a, b, c in _NAME.findall(text))
+    return frozenset(term for term in found if term)
+
+
+@functools.cache
+def terms() -> frozenset[str]:
+    """Every game term: what the families declare, the games' names and their data's ids and names,
+    less the ordinary words of :data:`COMMON`."""
+    every = family_terms() | game_names() | data_terms()
+    return frozenset(term for term in every if term.lower() not in COMMON)
 
 
 def _pattern(terms: frozenset[str]) -> re.Pattern[str]:
     alternatives = sorted((re.escape(term) for term in terms), key=len, reverse=True)
-    return re.compile(rf"(?<![\w.])(?:{'|'.join(alternatives)})(?![\w])")
+    return re.compile(rf"(?<![\w.-])(?:{'|'.join(alternatives)})(?![\w-])")
 
 
 def words_in(source: str) -> Iterator[tuple[int, str]]:
@@ -123,17 +162,25 @@ def _core_modules() -> Iterator[Path]:
 
 @functools.cache
 def _core_terms() -> tuple[tuple[str, int, str], ...]:
-    """Every game term in the core's words: (module, line, term); read once for the tests here,
-    and only the modules whose text holds a term anywhere are tokenized."""
-    terms = family_terms() | frozenset(WORDS)
-    pattern = _pattern(terms)
+    """Every game term in the core's words: (module, line, term); read once for the tests here.
+    Only the terms whose every word the module holds somewhere are looked for in it (a pattern of
+    two thousand terms over every module cost seconds), and only the modules holding one are
+    tokenized."""
+    every = terms()
+    by_word: dict[str, list[str]] = {}
+    for term in every:
+        by_word.setdefault(max(re.findall(r"\w+", term), key=len), []).append(term)
     found: list[tuple[str, int, str]] = []
     for path in _core_modules():
         source = path.read_text(encoding="utf-8")
-        if pattern.search(source) is None:
+        words = set(re.findall(r"\w+", source))
+        candidates = frozenset(
+            term for word in words & by_word.keys() for term in by_word[word] if set(re.findall(r"\w+", term)) <= words
+        )
+        if not candidates or _pattern(candidates).search(source) is None:
             continue
         module = path.relative_to(PACKAGE).as_posix()
-        found.extend((module, line, term) for line, term in game_terms(source, terms))
+        found.extend((module, line, term) for line, term in game_terms(source, candidates))
     return tuple(found)
 
 
@@ -143,14 +190,20 @@ def test_the_scan_finds_a_game_term_in_a_docstring_a_comment_and_a_message() -> 
         "    # cards[law] costs\n"
         '    raise ValueError(f"{x}: the hand limit")\n'
         "    hand_limit = 1  # a name of code is no word of its documentation\n"
-        '    return "lawful, flawless, a.law"\n'
+        '    return "lawful, flawless, a.law, by-law, my-game"\n'
+        "    # `civrules diff my-game v`\n"
     )
-    terms = family_terms() | frozenset(WORDS)
-    assert game_terms(source, terms) == [(2, "hand_limit"), (3, "law"), (4, "hand limit")]
+    found = game_terms(source, frozenset({"hand_limit", "law", "hand limit", "my-game"}))
+    assert found == [(2, "hand_limit"), (3, "law"), (4, "hand limit"), (6, "my-game"), (7, "my-game")]
+    # Each term comes from the games themselves: a term no list held is found all the same.
+    assert {"hand_limit", "law", "hand limit"} <= terms()
 
 
 def test_the_shared_runtime_and_the_core_name_no_game() -> None:
     assert {"hand_limit", "civilization_cards", "ast_tracks", "city_actions"} <= family_terms()
+    assert {"calamity", "calamities", "hand limit", "A.S.T. track"} <= family_terms()
+    assert {"Expansion Project", "Sid Meier's Civilization", "mega-civilization", "Imperial Settlers"} <= game_names()
+    assert {"crete", "kushan", "pottery", "Pottery", "Drama and Poetry", "deserto"} <= data_terms()
     found = [f"{module}:{line}: {term}" for module, line, term in _core_terms() if (module, term) not in ALLOWED]
     assert not found, (
         "game terms in the core (word it with a neutral example, `items[a].cost`; a game's own "

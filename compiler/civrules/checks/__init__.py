@@ -84,11 +84,11 @@ ALL_COLLECTIONS = "*"
 
 
 def setting(key: str) -> str:
-    """The name in :attr:`Check.reads` of the setting ``key`` (`coins`, `limits`): not a
+    """The name in :attr:`Check.reads` of the setting ``key`` (`limits`, `timing`): not a
     collection's name, whatever the family calls its collections.
 
-    >>> setting("coins")
-    'settings.coins'
+    >>> setting("limits")
+    'settings.limits'
     """
     return f"{SETTINGS}.{key}"
 

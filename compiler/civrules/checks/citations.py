@@ -533,7 +533,7 @@ def check_gap_citations(ruleset: Ruleset) -> Iterator[Diagnostic]:
 def check_missing_citations(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: a `rule:` cites a section the rule index lists under `missing`: it exists (it is cited or
-    known from the sequence of play) but its text is not in the sources.
+    known from the rulebook's order of play) but its text is not in the sources.
 
     Why: the citation is right, but the fact beside it cannot be checked against the text; such facts
     are usually `{unknown: ...}` and worth a second source.

@@ -26,7 +26,7 @@ from civrules.model import Origin, Ruleset
 from civrules.schema.references import remembered
 
 #: A field's name as a `field:` names it: keys joined by dots, each key followed by any number of
-#: `[label]` selectors of a list's elements (`modifiers[philosophy].effect`). Anything else
+#: `[label]` selectors of a list's elements (`modifiers[b].effect`). Anything else
 #: (`credits (group credits)`, `stack, severity, tradable`) describes the field in words, and is not
 #: compared.
 _STEP = r"[A-Za-z_]\w*(?:\[[^\[\].\s]+\])*"
@@ -45,8 +45,8 @@ def values_of(owner: Mapping[str, Any], field: str, naming: Sequence[str] = ("id
     values. A last key the mapping does not
     hold is the field left unwritten: its value is None (`chosen: null`).
 
-    >>> values_of({"terrains": ["agua"]}, "terrains"), values_of({"a": {"b": 3}}, "a.b")
-    ([['agua']], [3])
+    >>> values_of({"kinds": ["sea"]}, "kinds"), values_of({"a": {"b": 3}}, "a.b")
+    ([['sea']], [3])
     >>> values_of({"mods": [{"slot": "a", "x": 1}, {"slot": "b", "x": 2}]}, "mods[b].x", ("id", "slot"))
     [2]
     >>> values_of({"name": "x"}, "city_site"), values_of({"name": "x"}, "credits (group credits)")
@@ -109,8 +109,8 @@ def same(chosen: Any, value: Any) -> bool:
 def shown(value: Any) -> str:
     """A value as YAML's flow style writes it, cut to one short line.
 
-    >>> shown(["deserto", "montanha"]), shown({"unknown": "no row"}), shown(None), shown("x" * 100)[-2:]
-    ('[deserto, montanha]', '{unknown: no row}', 'null', 'x…')
+    >>> shown(["sea", "hill"]), shown({"unknown": "no row"}), shown(None), shown("x" * 100)[-2:]
+    ('[sea, hill]', '{unknown: no row}', 'null', 'x…')
     """
     text = _flow(value)
     return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
@@ -210,10 +210,10 @@ def check_disagreements(ruleset: Ruleset) -> Iterator[Diagnostic]:
     Fix: make `chosen` the value the field holds, and record the value it replaced among the
     `alternatives` with its source; a variant that changes the field patches `disagreements` too.
 
-        terrains: [deserto, montanha]
+        kinds: [sea, hill]
         disagreements:
-          - field: terrains
-            chosen: [pradaria]   # WARNING: `terrains` is [deserto, montanha]
+          - field: kinds
+            chosen: [plain]   # WARNING: `kinds` is [sea, hill]
     """
     family = family_named(ruleset.family)
     naming = family.naming_keys if family is not None else ("id",)

@@ -67,13 +67,13 @@ def check_duplicate_names(ruleset: Ruleset) -> Iterator[Diagnostic]:
     What: two entities of one collection have names that read the same (ignoring case, spacing,
     punctuation and `&` for `and`), or one's name reads as another's id.
 
-    Why: players and sheets show names; two "Drama & Poetry" cards confuse everyone, and generated
+    Why: players and sheets show names; two "Sun & Moon" cards confuse everyone, and generated
     code derived from names would collide.
 
     Fix: give each entity its own name, or merge the two entities.
 
-        - {id: drama_and_poetry, name: Drama and Poetry}
-        - {id: drama, name: "Drama & Poetry"}     # FAIL: reads as `drama_and_poetry`
+        - {id: sun_and_moon, name: Sun and Moon}
+        - {id: sun, name: "Sun & Moon"}     # FAIL: reads as `sun_and_moon`
     """
     for collection in collections(ruleset):
         first_by_slug: dict[str, Entity] = {}

@@ -27,7 +27,7 @@ def references(ruleset: Ruleset) -> Iterator[Reference]:
     """Every reference of the ruleset the schemas declare (``x-civrules-ref``) for X001 to check.
 
     Each entity is walked with the schema of its collection's elements, each setting with the
-    schema of its key (the collections inside a setting, as `ast.tracks`, are walked as entities);
+    schema of its key (the collections inside a setting, as `board.tracks`, are walked as entities);
     a reference declared with ``"check": "CODE"`` is left to the check that code names.
     """
     family = family_named(ruleset.family)
@@ -68,12 +68,12 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
     modifier, a start area, a border's area, a member of a group of areas ...) but nothing in the ruleset has that id.
 
     Why: the reference silently does nothing: a credit nobody receives, a modifier that never
-    applies, a nation that cannot start. Usually a misspelling, or an entity a variant removed.
+    applies, a side that cannot start. Usually a misspelling, or an entity a variant removed.
 
     Fix: correct the id (the hint names the closest existing one), or add the missing entity.
 
         prerequisites:
-          - {card: enginering, rule: "31.62"}   # FAIL: did you mean `engineering`?
+          - {card: lanturn, rule: "31.62"}   # FAIL: did you mean `lantern`?
     """
     vocabularies: dict[str, Vocabulary] = {}  # one per collection: each misspelling looked up once
     # A removal still referred to is one mistake at the variant's `remove` line, however many
@@ -108,7 +108,7 @@ def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
     for (name, target), found in dangling.items():
         removal = ruleset.removed[name][target]
         referrers = [related for related, _, _ in found]
-        # Each referring entity once, with whether the reference is its key (a track's `nation`).
+        # Each referring entity once, with whether the reference is its key (a track's `side`).
         entities: dict[tuple[str, str], _Referrer] = {}
         for _, key, sub in found:
             if key in owners:
@@ -176,14 +176,14 @@ def _owners(ruleset: Ruleset) -> dict[int, tuple[str, Entity]]:
 
 
 #: How many entities a hint writes out whole (a removal's or a patch's entries); the notes point at
-#: every one. A shipped ruleset seats one faction at up to 9 player counts (6-9, 11, 15-18).
+#: every one. A shipped ruleset seats one side at up to 9 player counts (6-9, 11, 15-18).
 _WRITTEN = 12
 
 
 def _dangling_hint(ruleset: Ruleset, target: str, referrers: list[_Referrer]) -> str:
     """How to drop the references to a removed entity, by what works for each referrer: one the
     ruleset itself writes is changed where it is written; one whose key the reference is (a
-    track's `nation`, a border's `areas`) is removed too, named as the resolver names it; any
+    track's `side`, a border's `areas`) is removed too, named as the resolver names it; any
     other is patched from the variant."""
     if not referrers:
         return "patch or remove each referrer in this variant too (the notes point at them), or keep the entity"

@@ -112,7 +112,7 @@ def check_unknown_facts(ruleset: Ruleset) -> Iterator[Diagnostic]:
     unknown mapping.
 
         colour:
-          unknown: "no source names Africa's colour"   # INFO: nations[africa].colour is unknown
+          unknown: "no source names the north's colour"   # INFO: sides[north].colour is unknown
     """
     family = family_named(ruleset.family)
     assert family is not None  # a ruleset is read only by a family installed
@@ -154,9 +154,9 @@ def check_unknown_summary(ruleset: Ruleset) -> Iterator[Diagnostic]:
     Fix: nothing to fix here; see Q006 for each unknown fact. In a variant of a ruleset shipped
     with civrules, the unknown facts of the shipped files (named `<civrules>/...`) are civrules' to
     find: the variant's own listing leaves them out, and the hint names the command that lists
-    them, the shipped base's (`civrules validate advanced-civilization --select Q006`).
+    them, the shipped base's (`civrules validate my-game --select Q006`).
 
-        id: advanced-civilization   # INFO: N unknown facts: n1 in rulesets/advanced-civilization.yaml, ...
+        id: my-game   # INFO: N unknown facts: n1 in rulesets/my-game.yaml, ...
     """
     by_document: dict[int, tuple[Document, int]] = {}
     for document, _, _ in unknown_facts(ruleset):

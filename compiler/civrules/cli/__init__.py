@@ -875,7 +875,7 @@ def _select_rulesets(
             ],
             fmt,
         )
-    # A ruleset named may be a shipped one (`civrules diff advanced-civilization my-variant`).
+    # A ruleset named may be a shipped one (`civrules diff my-game my-variant`).
     known = workspace.known_manifests()
     unknown = [name for name in names if name not in known]
     # A manifest that is there but cannot be read is not an unknown ruleset: show why it cannot.
@@ -1094,7 +1094,7 @@ def _unknown_family(family_id: str) -> click.BadParameter:
 
 
 def _prefixes_by_family() -> str:
-    """The code prefixes in use, by who owns them: ``I L Q R S V X (core); A C D K M P (advanced-civilization)``."""
+    """The code prefixes in use, by who owns them: ``I L Q R S V X (core); E (example-dice)``."""
     from civrules.families import CORE_PREFIXES, families
 
     owners = [f"{' '.join(CORE_PREFIXES)} (core)"]

@@ -352,7 +352,7 @@ BAD_PATH = define(
     Why: rule data from a stranger's pull request must not make civrules read other files on the
     machine. A file has one name: under two spellings it was read twice, every entry of it
     "used twice".
-    Fix: give the path relative to `rules/`, e.g. `cards/advanced-civilization.yaml`, as the
+    Fix: give the path relative to `rules/`, e.g. `cards/my-game.yaml`, as the
     message writes it.
     """,
 )
@@ -400,7 +400,7 @@ SHIPPED_SHADOWED = define(
     (`civrules list` marks those `shipped`), so `extends:` that id would mean two rulesets.
     Why: a variant written to extend the shipped ruleset would extend the local one instead, and
     the local copy silently stops following the shipped one's corrections.
-    Fix: extend the shipped ruleset instead of copying it (`extends: advanced-civilization`
+    Fix: extend the shipped ruleset instead of copying it (`extends: my-game`
     reads it from the installed civrules), or give the local ruleset an id of its own. A rules
     folder that holds its own copies on purpose is read alone with `--no-shipped`.
     """,
@@ -411,7 +411,7 @@ DIFF_ACROSS_FAMILIES = define(
     E,
     """
     What: `civrules diff OLD NEW` names two rulesets of different game families
-    (`advanced-civilization` and `imperial-settlers`, say).
+    (`my-game`, a game of cards, and `other-game`, a game of dice, say).
     Why: a diff says what one ruleset changes in the other, collection by collection; two games
     share no collection, so it would list every entity of one as removed and every entity of the
     other as added, which says nothing but that they are different games. It exits with status 2.
@@ -429,9 +429,9 @@ UNKNOWN_FAMILY = define(
     it nothing of the ruleset can be read.
     Fix: correct the name (`civrules list --families` shows the installed families; the hint names
     the closest), or install the distribution that provides the family. Omit `family:` for the
-    default family (advanced-civilization).
+    default family (the one `civrules list --families` marks so).
 
-        family: advanced-civilisation   # FAIL: did you mean `advanced-civilization`?
+        family: example-dcie   # FAIL: did you mean `example-dice`?
     """,
 )
 FAMILY_MISMATCH = define(
@@ -462,9 +462,9 @@ FILE_OF_THE_BASE = define(
     is read once, as the base's.
     Fix: delete the entry; change what differs in the variant's `overlay:`.
 
-        extends: advanced-civilization
+        extends: my-game
         files:
-          map: [maps/mediterranean.yaml]   # FAIL: the base already reads it
+          map: [maps/board.yaml]   # FAIL: the base already reads it
     """,
 )
 UNKNOWN_BASE = define(
@@ -514,9 +514,9 @@ OVERLAY_EXISTS = define(
     Fix: use `patch` to change some fields, or `replace` to redefine the whole entity.
 
         overlay:
-          nations:
+          sides:
             add:
-              - id: africa      # FAIL: africa exists; use patch or replace
+              - id: north      # FAIL: north exists; use patch or replace
     """,
 )
 OVERLAY_MISSING = define(
@@ -528,8 +528,8 @@ OVERLAY_MISSING = define(
     Why: the change does nothing: usually a misspelt id, or the base changed since the variant was
     written.
     Fix: correct the id (the hint names the closest; for a border, the areas each side does border;
-    for an entity keyed by two fields, such as a track per faction and level, each
-    `{faction: ..., level: ...}` of that faction),
+    for an entity keyed by two fields, such as a track per side and level, each
+    `{side: ..., level: ...}` of that side),
     or `add` the entity; a `remove` of something the base does not have is deleted. An entity the
     variant itself adds is changed in its `add` entry (a patch applies to the base, before `add`);
     one the variant or its base removes is not there to change.
@@ -547,8 +547,8 @@ REMOVED_BUT_REFERENCED = define(
     the list element that holds the reference removed, and a list left with no element deleted
     with `null` where it may not be empty: `patch: [{id: lantern, attributes: {patch: [{where:
     {rule: "32.211"}, with: {events: null}}]}}]`. A referrer the variant itself adds is
-    changed in its `add` entry; one whose key holds the entity (a faction's tracks, an area's
-    borders) is removed too, as the hint writes it: `remove: [{faction: north, level: basic,
+    changed in its `add` entry; one whose key holds the entity (a side's tracks, an area's
+    borders) is removed too, as the hint writes it: `remove: [{side: north, level: basic,
     why: ...}]`.
     """,
 )

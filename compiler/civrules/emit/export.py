@@ -31,7 +31,7 @@ _NOT_SETTINGS = {"kind", "family", "overlay", "files", *_HEADER}
 class Export(dict[str, Any]):
     """The object :func:`export_ruleset` makes: a plain dict that keeps its :func:`fingerprint` once
     computed. A build asks for it twice (the family's package writes it into ``data.py``, the core
-    prints it on every sheet and the helper page; 3–5 ms of a build of mega-civilization each),
+    prints it on every sheet and the helper page; 3–5 ms of a build of the largest shipped ruleset each),
     and the package hook's signature (``package(model, exported)``) is the families' interface, so
     the stamp travels with the export. Read-only once made: nothing changes an export after it is
     fingerprinted (a changed copy, ``Export(exported)``, starts without a fingerprint)."""

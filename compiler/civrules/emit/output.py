@@ -664,7 +664,7 @@ def _sync_folders(staging: Path, syncer: _Syncer) -> None:
 
 
 #: Threads that sync files: several syncs at once can share one commit of the file system's journal
-#: (mega-civilization's tree written: median 83-113 ms of wall time before, 47-76 ms with four
+#: (the largest shipped ruleset's tree written: median 83-113 ms of wall time before, 47-76 ms with four
 #: threads, about the same with one; the CPU time is the same).
 _THREADS = 4
 

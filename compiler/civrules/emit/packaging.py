@@ -49,7 +49,7 @@ def package_name(ruleset_id: str) -> str:
 
 
 def import_name(ruleset_id: str) -> str:
-    """What an engine imports: ``advanced-civilization`` → ``civrules_rulesets.advanced_civilization``."""
+    """What an engine imports: ``my-game`` → ``civrules_rulesets.my_game``."""
     return f"{NAMESPACE}.{package_name(ruleset_id)}"
 
 
@@ -60,12 +60,12 @@ def package_folder(ruleset_id: str) -> str:
 
 def distribution_name(ruleset_id: str) -> str:
     """The distribution (pip) name of a ruleset's package: its import path's words,
-    ``advanced-civilization`` → ``civrules-rulesets-advanced-civilization``."""
+    ``my-game`` → ``civrules-rulesets-my-game``."""
     return f"{RULESETS_DISTRIBUTION}-{ruleset_id}"
 
 
 def family_runtime_package(family_id: str) -> str:
-    """The import name of a family's runtime: ``advanced-civilization`` → ``civrules_runtime_advanced_civilization``."""
+    """The import name of a family's runtime: ``example-dice`` → ``civrules_runtime_example_dice``."""
     return f"{RUNTIME}_{family_id.replace('-', '_')}"
 
 

@@ -50,7 +50,7 @@ def write(
 
     One recursive function appending to a list, not a generator per node: each line of a nested
     table passed through one generator frame per level of its nesting (the writer was a third of a
-    package's rendering: ~212,000 calls on mega-civilization)."""
+    package's rendering: ~212,000 calls on the largest shipped ruleset)."""
     if type(node) is Code:
         out.append(f"{' ' * indent}{prefix}{node.text}{suffix}")
         return

@@ -49,7 +49,7 @@ rules:
 
 def schema_files() -> dict[str, str]:
     """Every schema civrules knows, by the path it is exported to under ``schemas/``
-    (``ruleset.schema.json``, ``imperial-settlers/cards.schema.json``): the core's, the shipped
+    (``ruleset.schema.json``, ``example-dice/dice.schema.json``): the core's, the shipped
     families' and those of families installed as distributions of their own."""
     from civrules.schema import registered, schema_path
 

@@ -55,8 +55,9 @@ FILES = (
 #: 2.10 the wording of a fact a helper lacks by why it lacks it (``errors.not_given``: recorded
 #: unknown, with the data's why, or left out by the ruleset; ``UnknownFactError.what``, ``field``,
 #: ``reason``), and ``errors.Told``, through which a package's helpers call the rule logic; 2.11
-#: ``errors.reason_of``, the data's why of one field (kept by a value a later call may refuse).
-VERSION = "2.11.0"
+#: ``errors.reason_of``, the data's why of one field (kept by a value a later call may refuse);
+#: 2.11.1 its examples name no game's ids (``mappings``).
+VERSION = "2.11.1"
 
 
 def runtime_distribution(

@@ -136,7 +136,7 @@ def _declarations(source: bytes) -> ast.Module:
     one statement on a line (no ``;``), which the shortcut relies on.
 
     The pieces are parsed together, in one call, with each table's value left out (124 parses of
-    one statement each were most of a package's versioning: 8 of mega-civilization's 12 ms); only
+    one statement each were most of a package's versioning: 8 of the largest shipped ruleset's 12 ms); only
     when that does not parse (a piece split inside a docstring, say) is each piece parsed alone."""
     starts = [0, *(match.end() for match in _STATEMENT.finditer(source))]
     ends = [*starts[1:], len(source)]

@@ -15,7 +15,7 @@ not plain text, nesting or a node count near the limits) gives None, and the cal
 in full: its diagnostics are then exactly those of a full read.
 
 Finding one ruleset's manifest still meant parsing every other manifest of the folder (the shipped
-tree's eleven: 253 KB, about 30 ms of CPU, a quarter of validating mega-civilization in process,
+tree's eleven: 253 KB, about 30 ms of CPU, a quarter of validating the largest shipped ruleset in process,
 for files the command does not otherwise read). :func:`headers_of` keeps each folder's headers in
 the content-hash cache (:mod:`civrules.support.cache`), each by the SHA-256 of the file it was read
 from: a file read again is parsed again only where its bytes changed.
@@ -77,7 +77,7 @@ def _walk(parser: Any, limits: Limits) -> dict[str, str] | None:
     found: dict[str, str] = {}
     keys: set[str] = set()
     #: Anchors of scalars below the top level: an alias of one is one node, no deeper (what a
-    #: shipped manifest repeats: a note, a government's name). Any other anchor is read in full.
+    #: shipped manifest repeats: a note, an entity's name). Any other anchor is read in full.
     anchors: set[str] = set()
     depth = nodes = documents = 0
     key: str | None = None  # the top-level key whose value comes next (None: a key comes next)

@@ -297,7 +297,7 @@ class Workspace:
         read: the sources a sheet or a package names, the files a message counts.
 
         A file of the rules folder by its path in it (``cards/x.yaml``); a shipped file by its path
-        among the shipped rules behind :data:`SHIPPED` (``<civrules>/rulesets/advanced-civilization.yaml``),
+        among the shipped rules behind :data:`SHIPPED` (``<civrules>/rulesets/my-game.yaml``),
         the same wherever civrules is installed and whatever the working directory (an install
         path made a variant's packages and sheets differ on every machine: round 20); any other
         name as it is. Diagnostics keep locating a file where it is (:meth:`display`), to be opened.

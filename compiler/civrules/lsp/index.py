@@ -28,7 +28,7 @@ from civrules.schema.references import LIST_OPERATIONS, Ref, find_references, no
 
 
 #: Collections whose entities are defined by an `id` (a border is named by its two areas, an
-#: track by its faction, a player count by its number: those are references, not names).
+#: track by its side, a player count by its number: those are references, not names).
 def _collections() -> dict[str, tuple[str, CollectionSpec]]:
     """Every family's collections by name, each with the qualified kind of its files (a file read
     on its own is its family's: where two families share a collection's name, the first's)."""
@@ -164,7 +164,7 @@ class Index:
         self.result = result
         self.by_file: dict[str, list[Symbol]] = {}
         self.by_id: dict[str, list[Symbol]] = {}
-        #: The qualified kind of each file the result read (a family's `cards` is `imperial-settlers/cards`).
+        #: The qualified kind of each file the result read (a family's `dice` is `example-dice/dice`).
         self.kinds: dict[str, str | None] = {}
         self._files: dict[str, _FileSymbols] = {}
         #: Per file of ``by_file``, made at its first :meth:`at`: see :func:`_places`.

@@ -386,7 +386,7 @@ class Entity:
     @property
     def key(self) -> str:
         """What must be unique in the entity's collection: its id (a family's entity may add to it,
-        as a game that prints one track per faction and level)."""
+        as a game that prints one track per side and level)."""
         return self.id
 
     @property
@@ -555,7 +555,7 @@ class Ruleset:
         for others to read: a package's unknown facts, a sheet's sources, a message counting files.
 
         A file of the rules folder by its path in it (`cards/x.yaml`), a file shipped with civrules
-        behind `<civrules>/` (`<civrules>/rulesets/advanced-civilization.yaml`): the same wherever
+        behind `<civrules>/` (`<civrules>/rulesets/my-game.yaml`): the same wherever
         civrules is installed and whatever the working directory
         (:meth:`civrules.load.workspace.Workspace.name_of`). A model built without its names (a
         family that does not pass them) names a file by its path from the manifest's rules folder.

@@ -228,13 +228,13 @@ def from_the_variant(
 ) -> list[Diagnostic]:
     """Say, in the hint of a diagnostic a variant's analysis leaves in a base file, how to make the
     change from the variant: its base's files are not the designer's to edit ("correct the cost"
-    becomes "... from this variant: patch `music` in `overlay.civilization_cards`").
+    becomes "... from this variant: patch `lantern` in `overlay.items`").
 
     A finding the base's own checks make in the same words at the same place (``base_findings``:
     what the checks of the codes asked for find in the base) is the base's problem, whatever the
     variant changes beside it in that entity: it is left as the base reports it, so a run of both
     reports it once (a typo in the base's `discount:` was told twice, once "from this variant,
-    patch `colossus`", which leaves the base broken)."""
+    patch `tower`", which leaves the base broken)."""
     if len(resolved.chain) < 2:
         return diagnostics
     own = len(resolved.chain) - 1

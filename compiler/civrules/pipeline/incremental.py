@@ -194,7 +194,7 @@ class Session:
         loaded_rulesets: list[LoadedRuleset] = []
         resolver = Resolver(workspace)  # shared: a base and its variant checked again resolve the base once
         # A ruleset named may be a shipped one the rules folder does not shadow, as `validate` reads
-        # it (`civrules watch advanced-civilization` beside a variant of it): it was left out, and
+        # it (`civrules watch my-game` beside a variant of it): it was left out, and
         # the round said "0 errors, 0 infos" of a ruleset never checked.
         known = workspace.known_manifests() if rulesets else manifests
         for name in sorted(manifests) if not rulesets else [n for n in rulesets if n in known]:
@@ -300,7 +300,7 @@ class Session:
             touched = {RULE_INDEX}
             items_path = None
         if not touched:
-            return None  # a list no collection is made of (a map's list of excluded borders): anything may read it
+            return None  # a list no collection is made of (a map's list of borders left out): anything may read it
         found_by = previous.analysis.found_by
         model_before = previous.analysis.model
         fields: list[frozenset[str] | None] = []  # the fields the edit changed, once asked (None: any)

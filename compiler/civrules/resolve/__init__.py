@@ -4,14 +4,14 @@ A variant manifest names its base with ``extends:`` (any depth) and changes it w
 one block per collection::
 
     overlay:
-      nations:
+      sides:
         patch:                                  # merge into an existing entity
-          - id: africa
-            start_areas: {areas: [cirta, sahara], rule: "4.61"}
+          - id: north
+            start_areas: {areas: [hill, lake], rule: "4.61"}
         add: [...]                              # new entities (error if the id exists)
         replace: [...]                          # whole entities (error if the id does not exist)
         remove:                                 # error if absent, or still referenced
-          - {id: piracy, why: "..."}
+          - {id: lantern, why: "..."}
 
 A patch follows JSON Merge Patch (RFC 7386): mappings merge key by key, any other value replaces
 (lists included), ``null`` deletes a field; ``{append: [...]}`` appends to a list instead. The
@@ -469,7 +469,7 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
                 data[key] = merge_patch(data[key], value)
                 origin = resolved.setting_origins[key] = _changed(previous, value, here, data[key])
                 # The manifest's schema judged only what it wrote: the merge (a base's `by_players`
-                # beside its `commodity_cards`) is judged as the overlay's settings patches are.
+                # beside its `per_player`) is judged as the overlay's settings patches are.
                 # The compiled validator first, on the manifest with the merged value: the slow one
                 # (jsonschema, 0.1 s to import) only where there is an error to word.
                 kind = loaded.family.slot_kind("ruleset")
@@ -1222,7 +1222,7 @@ def _missing(
             existing = [k for k in (entity_key(spec, e.raw) for e in entries) if k is not None]
         levels = _qualified(spec, entries, key)
         if levels:
-            # `{faction: north}` where the base keys a track by faction and level: each of its keys.
+            # `{side: north}` where the base keys a track by side and level: each of its keys.
             word = spec.word or name
             hint = (
                 f"the base has one {word} of `{key}` per `{spec.qualifier}`: name each by both, in an entry of "
@@ -1249,13 +1249,13 @@ def _missing(
     elif verb == "remove" and spec.pair:
         hint = f"nothing to remove: {hint}"
     problem = _diag(codes.OVERLAY_MISSING, message, at.span(spec.key), hint, subjects=(key,))
-    # A border's key is its two areas and a track's its nation and level: not text to put back.
+    # A border's key is its two areas and a track's its side and level: not text to put back.
     plain = close if close and not spec.pair and spec.qualifier is None else None
     return replace(problem, suggestion=plain)
 
 
 def _qualified(spec: CollectionSpec, entries: list[Entry], key: str) -> list[str]:
-    """The keys of the base's entities of a collection keyed by a qualifier too (a track's nation
+    """The keys of the base's entities of a collection keyed by a qualifier too (a track's side
     and level) whose first part is ``key``, written without its qualifier."""
     if spec.qualifier is None or "@" in key:
         return []
@@ -1298,7 +1298,7 @@ def _missing_here(
 
 def _unnamed(name: str, spec: CollectionSpec, item: Mapping[str, Any], at: Origin) -> Diagnostic:
     """An overlay entry whose key names no entity (`areas: left|right`, `id: [lantern]`) or that
-    has no key (`{faction: north}` among factions): it was skipped without a word. The schemas
+    has no key (`{side: north}` among sides): it was skipped without a word. The schemas
     refuse an entry without its key; one a family's schema lets through is refused here all the
     same, never skipped."""
     if spec.key not in item:
@@ -1649,7 +1649,7 @@ def cited_nodes(document: Document, path: NodePath, name: str, *, inside: bool =
 
     Found once per document, path and field: a list setting's list operations are one change of
     the setting, and each of its n changed elements (a diff's line, a sheet's row) asked for its
-    citation, each walking all n operations (a variant patching 2,000 special rules: 4 million
+    citation, each walking all n operations (a variant patching 2,000 rules of a setting: 4 million
     steps)."""
     return list(_found(document, path, name, inside)[0])
 

@@ -103,7 +103,7 @@ class RulesetDiff:
 
 
 def _names_itself(path: str, value: Any) -> bool:
-    """An element added or removed whole whose path already ends in its value (``areas[gaul]``)."""
+    """An element added or removed whole whose path already ends in its value (``areas[north]``)."""
     return not isinstance(value, (dict, list)) and path.endswith(f"[{value}]")
 
 
@@ -555,15 +555,15 @@ def _name_value(value: Any) -> str | None:
 def distinguish(items: list[Any]) -> list[str]:
     """Each element's name in a list with no naming field: what tells it from the others.
 
-    A value names itself (``gaul``); a mapping is named by the fewest short fields whose values
+    A value names itself (``north``); a mapping is named by the fewest short fields whose values
     differ between every two elements (``level: expert``; ``players: 9-9, map_region: east``),
     fields that usually name an element first, else by the first words of a sentence of its own
     (``text: "Ships may move five…"``); elements nothing tells apart (two equal) by their places, ``#2``.
 
     >>> distinguish([{"level": "basic", "min_cities": 2}, {"level": "expert", "min_cities": 3}])
     ['level: basic', 'level: expert']
-    >>> distinguish(["gaul", "narbo"])
-    ['gaul', 'narbo']
+    >>> distinguish(["north", "south"])
+    ['north', 'south']
     >>> distinguish([{"text": "Ships may move five areas instead of four."}])
     ['text: "Ships may move five…"']
     >>> distinguish([{"min_cities": 3}, {"min_cities": 3}])
@@ -690,8 +690,8 @@ def _readable(value: Any) -> Any:
 def render_text(result: RulesetDiff, *, in_words: bool = False) -> str:
     """``civrules diff``'s text. With ``in_words`` (the variant's changes sheet, which players read),
     a mapping or list that comes, goes or changes whole is given line by line in words (its fields
-    named without underscores, an element by its name or text) instead of as JSON: the Central
-    America variant's Conquistadors were one line of JSON on the sheet."""
+    named without underscores, an element by its name or text) instead of as JSON: an entity a
+    variant added with a list of rules was one line of JSON on the sheet."""
 
     def lines_of(change: FieldChange, indent: str) -> list[str]:
         return _change_lines(change, indent) if in_words else [_change_line(change, indent)]

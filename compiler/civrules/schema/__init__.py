@@ -975,7 +975,7 @@ def _validate_part(
             if deleted:
                 continue
         if isinstance(instance, dict) and error.validator in ("oneOf", "anyOf", "not"):
-            # A mapping two writers made (a base's `by_players`, a variant's `commodity_cards`) is
+            # A mapping two writers made (a base's `by_players`, a variant's `per_player`) is
             # wrong because of the change: reported where the change was written, saying what the
             # base gives, never in the base, which the designer cannot edit.
             given, change = _writers(locate, sub, _keys_concerned(error, instance), document, written)
@@ -1044,7 +1044,7 @@ def _several_forms(
     document: Document, error: ValidationError, path: NodePath, defs: Mapping[str, Any], given: Iterable[str] = ()
 ) -> Diagnostic:
     """S001 for a mapping that matches more than one branch of a `oneOf`: for branches that each
-    require keys (`commodity_cards` or `by_players`), that those keys exclude each other, and which
+    require keys (`per_player` or `by_players`), that those keys exclude each other, and which
     to delete; ``given``, the keys a base gives (the mapping is a variant's patch of it), deleted
     with `null` beside the patch's own."""
     value: Any = error.validator_value
@@ -1767,7 +1767,7 @@ _OVERLAY_OPERATIONS = ("add", "replace", "patch", "remove")
 def _no_shape_knows(error: ValidationError) -> tuple[str, str] | None:
     """The message and hint for a mapping none of whose keys any shape of ``error`` knows.
 
-    `nations: {add: [...]}` dedented out of `overlay:` is neither a list of nations nor
+    `sides: {add: [...]}` dedented out of `overlay:` is neither a list of sides nor
     `{unknown: why}`: "missing key `unknown`" names a key the designer never meant.
     """
     if error.validator not in ("oneOf", "anyOf") or not error.context or not isinstance(error.instance, dict):
@@ -1963,7 +1963,7 @@ def _specific_hint(error: ValidationError, defs: Mapping[str, Any], family: str 
         and error.schema.get("minItems") == error.schema.get("maxItems") == 2
         and named
     ):
-        # `areas: cyrene|libya`: a pair as messages write it (its key), where the pair belongs.
+        # `areas: north|south`: a pair as messages write it (its key), where the pair belongs.
         parts = [part.strip() for part in error.instance.split("|")]
         if len(parts) == 2 and all(parts):
             return f"write the pair as a list: `{named}: [{parts[0]}, {parts[1]}]`"

@@ -376,7 +376,7 @@ def plain_path(relative: str) -> str:
     """``relative`` as civrules names a file: no empty or `.` component (`maps//x.yaml`,
     `maps/./x.yaml`, a trailing `/`), separated by `/`.
 
-    >>> plain_path("maps/./mediterranean.yaml"), plain_path("maps//x.yaml/")
-    ('maps/mediterranean.yaml', 'maps/x.yaml')
+    >>> plain_path("maps/./board.yaml"), plain_path("maps//x.yaml/")
+    ('maps/board.yaml', 'maps/x.yaml')
     """
     return "/".join(p for p in relative.replace("\\", "/").split("/") if p not in ("", "."))

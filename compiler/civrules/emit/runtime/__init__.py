@@ -212,7 +212,7 @@ _MOVED = frozenset(
     )
 )
 
-__version__ = "2.11.0"
+__version__ = "2.11.1"
 
 __all__ = [
     "AbilityAction",

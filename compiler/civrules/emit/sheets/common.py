@@ -257,21 +257,6 @@ def _citing_node(data: Any, path: tuple[str | int, ...]) -> Mapping[str, Any]:
     return node if isinstance(node, Mapping) else {}
 
 
-_UNITS = {
-    "unit_points": ("unit point", "unit points"),
-    "cities": ("city", "cities"),
-    "tokens": ("token", "tokens"),
-}
-
-
-def unit_words(unit: object, amount: int | None = None) -> str:
-    """The unit of an amount in words, singular for one; nothing where the data names no unit."""
-    if unit is None or isinstance(unit, Unknown):
-        return ""
-    singular, plural = _UNITS.get(str(unit), (humanize(unit), humanize(unit)))
-    return singular if amount is not None and abs(amount) == 1 else plural
-
-
 def label_of(entity: Any) -> str:
     """An entity as a player reads it: its name, or, where the sources do not give one, ``unnamed``
     and the rule sections it is cited by (``unnamed (30.44)``), never its id."""

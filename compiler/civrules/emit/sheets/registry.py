@@ -81,11 +81,11 @@ class Source(Generic[R]):
         (or what holds it), ``changed`` when it changes anything at, within or around it; else empty.
 
         ``path`` names a setting's part as ``civrules diff`` does: ``limits.per_player``,
-        ``costs[1]``, ``rules[map_measure]``, ``setup[3]`` (an element of a list by the field that
+        ``costs[1]``, ``rules[measure]``, ``setup[3]`` (an element of a list by the field that
         names it: ``id``, ``step``, ``level`` ...), a setting of a data file's by its own name
         (``scale``, which the diff names ``pieces.scale`` where the file of kind ``pieces`` holds
         it). A row a setting feeds is marked as an entity's row is (:meth:`changed`): a house
-        rule's starting hand was printed
+        rule's hand at the start was printed
         unmarked, as if the rulebook gave it. The marks are made once, in one pass over the diff's
         settings; each question is then a look-up per enclosing part of ``path``."""
         if self.changes is None:

@@ -62,7 +62,7 @@ def registered_for(family_id: str) -> tuple[Sheet, ...]:
     """The sheets of one family's rulesets (the core's and the family's own), found once: only
     that family's sheet modules are imported. A build of one ruleset imported every family's
     (their models and rules besides: 40-50 ms of CPU in a ``civrules build`` of
-    mega-civilization) to keep one family's sheets."""
+    the largest shipped ruleset) to keep one family's sheets."""
     family = family_named(family_id)
     if family is not None:
         _import_sheets(family)

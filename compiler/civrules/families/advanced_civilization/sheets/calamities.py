@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from civrules.emit.sheets.common import citation_text, humanize, name_of, row_citation, signed, unit_words
+from civrules.emit.sheets.common import citation_text, humanize, name_of, row_citation, signed
 from civrules.emit.sheets.registry import Source, sheet
 from civrules.families.advanced_civilization.calamities import (
     EffectAmount,
@@ -19,6 +19,21 @@ from civrules.families.advanced_civilization.calamities import (
 )
 from civrules.families.advanced_civilization.model import Calamity, CalamityEffect, Modifier, Ruleset
 from civrules.model import Unknown
+
+#: A calamity's units in words, singular and plural (the others are their ids in words).
+_UNITS = {
+    "unit_points": ("unit point", "unit points"),
+    "cities": ("city", "cities"),
+    "tokens": ("token", "tokens"),
+}
+
+
+def unit_words(unit: object, amount: int | None = None) -> str:
+    """The unit of an amount in words, singular for one; nothing where the data names no unit."""
+    if unit is None or isinstance(unit, Unknown):
+        return ""
+    singular, plural = _UNITS.get(str(unit), (humanize(unit), humanize(unit)))
+    return singular if amount is not None and abs(amount) == 1 else plural
 
 
 def effect_amount_text(effect: CalamityEffect) -> str:
