@@ -234,4 +234,5 @@ def test_what_a_card_does_is_on_its_row_where_the_sources_give_it() -> None:
     for card in given:
         assert " ".join(str(card.effect).split()).partition(":")[2] in printed, card.id
     assert "Sabotadores Action: spend 1 worker to take 1 resource (food, wood or stone)" in printed
-    assert "No ability: the card has no ability" in printed  # the data's "None:", which reads as a value left out
+    # the data's words, which said "None:", read as a value left out, and the sheet alone reworded
+    assert "Ruínas No ability: built for nothing" in printed

@@ -868,11 +868,14 @@ def build_ast(value: Any, origin: Origin) -> AstSetting:
         ),
         tuple(
             (str(entry["text"]), entry.get("rule"), source_of(entry), key)
-            for key in ("epoch_entry", "frozen", "regression", "order")
-            for entry in (written.get(key),)
-            if isinstance(entry, dict) and entry.get("text")
+            for key, entry in (("text", written), *((k, written.get(k)) for k in _AST_RULES))
+            if isinstance(entry, dict) and isinstance(entry.get("text"), str) and entry.get("text")
         ),
     )
+
+
+#: The A.S.T.'s rules in words, after its own text, in the order the sheet gives them.
+_AST_RULES = ("epoch_entry", "frozen", "regression", "order")
 
 
 def build_hand_limit(value: Any, origin: Origin) -> HandLimit | None:

@@ -784,9 +784,10 @@ class AstSetting:
     tracks_unknown: str | None = None
     #: Each level's name as the source prints it (``basic`` → ``Basic``), where written.
     level_names: tuple[tuple[str, str], ...] = ()
-    #: The rules of the A.S.T. in words, for the sheet (`epoch_entry`, `frozen`, `regression`,
-    #: `order`, in that order, where they have a text): each text, its `rule:` as written, its
-    #: `source:` (a house rule's, where a variant wrote it) and its key (`frozen` ...).
+    #: The A.S.T. in words, for the sheet (its own `text`, then `epoch_entry`, `frozen`,
+    #: `regression`, `order`, in that order, where they have a text): each text, its `rule:` as
+    #: written, its `source:` (a house rule's, where a variant wrote it) and its key (`frozen` ...;
+    #: `text` for its own).
     notes: tuple[tuple[str, Any, str | None, str], ...] = ()
 
 

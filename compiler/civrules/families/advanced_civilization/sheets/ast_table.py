@@ -93,10 +93,14 @@ def requirement_facts(found: Mapping[str, Any]) -> list[str]:
     return facts
 
 
+def _by_level(epoch: Epoch) -> list[Any]:
+    return [entry for entry in epoch.by_level if isinstance(entry.requirements, dict)]
+
+
 def _requirements(epoch: Epoch, names: Mapping[str, str]) -> list[dict[str, Any]]:
-    """The requirements of an epoch: one entry, or one per level where the game has levels (their
-    texts then replace the epoch's own, which only says that they differ)."""
-    levels = [entry for entry in epoch.by_level if isinstance(entry.requirements, dict)]
+    """The requirements of an epoch: one entry, or one per level where the game has levels (the
+    epoch's own text then leads them, saying how they differ)."""
+    levels = _by_level(epoch)
     if not levels:
         found = epoch.requirements
         return [{"level": "", "facts": requirement_facts(found), "text": str(found.get("text", ""))}]
@@ -199,6 +203,8 @@ def ast_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[s
                 "shade": shades[epoch.id],
                 "mark": _changed(source, "epochs", epoch.id),
                 "levels": _requirements(epoch, names),
+                # The epoch's own text where its levels have theirs (it says how they differ).
+                "lead": str(epoch.requirements.get("text", "")) if _by_level(epoch) else "",
                 "rule": row_citation(epoch, ("requirements",), epoch.requirements.get("rule")),
             }
         )
@@ -236,6 +242,12 @@ def ast_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[s
         "unchecked": any(t["checked"] is False and not t["unknown"] for t in tracks),
         "requirements": requirements,
         "notes": ast_notes,
+        # the colour of each nation's tokens, where the rules name it
+        "colours": [
+            {"name": nation.display_name, "colour": nation.colour}
+            for nation in ruleset.nations.by_id.values()
+            if nation.colour
+        ],
     }
 
 

@@ -237,6 +237,11 @@ def calamity_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> d
             for entry in [*calamity.no_effect_when, calamity.beneficiary]
             if entry is not None and entry.text
         ]
+        beneficiary = calamity.beneficiary
+        if beneficiary is not None and beneficiary.eligibility:  # who may benefit, in the rules' words
+            notes.append(
+                {"text": beneficiary.eligibility, "rule": citation_text(beneficiary.rules, beneficiary.source)}
+            )
         if isinstance(calamity.tradable, Unknown):
             tradable = "tradability unknown"
         else:

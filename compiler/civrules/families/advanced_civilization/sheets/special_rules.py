@@ -317,6 +317,10 @@ def _victory(source: Source[Ruleset]) -> dict[str, Any] | None:
         "scoring": [
             {
                 "text": " ".join((item.text or item.name or "").split()),
+                # its name before its text, where the text does not begin with it
+                "label": item.name
+                if item.name and item.text and not " ".join(item.text.split()).lower().startswith(item.name.lower())
+                else "",
                 "rule": citation_text(item.rules, item.source),
                 "mark": mark(f"victory.scoring[{item.id}]"),
             }

@@ -11,15 +11,11 @@ from civrules.families.imperial_settlers.model import Card, Deck, ImperialSettle
 from civrules.families.imperial_settlers.sheets.words import card_label, goods_text, name_of, printed_ids, words
 from civrules.model import Unknown
 
-#: The kind an effect's text begins with, where the data's word is not the sheet's: the data writes
-#: a card without an ability as "None: ...", which a reader takes for a value left out.
-EFFECT_KINDS = {"None": "No ability"}
-
 
 def effect_text(effect: str) -> str:
-    """A card's `effect` as its row prints it: whitespace folded, its leading kind in words."""
-    kind, colon, rest = " ".join(effect.split()).partition(":")
-    return f"{EFFECT_KINDS.get(kind, kind)}{colon}{rest}" if colon else kind
+    """A card's `effect` as its row prints it: the data's words, whitespace folded (a card without
+    an ability says so in them, `No ability: ...`: its `None: ...` read as a value left out)."""
+    return " ".join(effect.split())
 
 
 def card_row(source: Source[ImperialSettlersRuleset], card: Card, copies: int, notes: Notes) -> dict[str, Any]:

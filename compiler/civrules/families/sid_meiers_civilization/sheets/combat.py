@@ -13,13 +13,6 @@ from civrules.families.sid_meiers_civilization.model import CivilizationRuleset
 from civrules.families.sid_meiers_civilization.sheets.tables import Row, Section, Sheet, name_in
 from civrules.model import rules_of, source_of
 
-SITUATIONS = {
-    "defending_city": "defending a city that is not the capital",
-    "defending_capital": "defending a capital",
-    "defending_walls": "defending a walled city or capital",
-}
-
-
 #: What the winner may take, in words, one and more (the parts of `combat.loot`).
 LOOT = {
     "trade": ("trade", "trade"),
@@ -96,9 +89,16 @@ def combat_sheet(source: Source[CivilizationRuleset]) -> dict[str, Any]:
     bonuses = Section("Combat bonuses", ("", "Bonus"), numeric=frozenset({1}))
     for bonus in ruleset.combat_bonuses:
         if bonus.situation is not None:
-            what = SITUATIONS.get(bonus.situation, bonus.display_name)
+            what = bonus.display_name
         elif bonus.per == "building" and bonus.building:
-            what = f"each {name_in(ruleset.buildings, bonus.building)} built"
+            # the bonus by its name, then what earns it, where the building is named otherwise
+            building = name_in(ruleset.buildings, bonus.building)
+            each = f"each {building} built"
+            what = (
+                each
+                if str(building).casefold() == str(bonus.display_name).casefold()
+                else f"{bonus.display_name}: {each}"
+            )
         elif bonus.per == "great_person":
             what = f"each {bonus.display_name} on the map"
         else:

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "5f08b4eae4e71fdede79c32772544fb1805dc7028b4a462b83a5e9848ec557e0"
+SOURCE_SHA256 = "e86b6082284180c3374a7f4a05aa81d7334b5dd496bf8d8323b63439e7b9872d"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'ast.html.j2'
@@ -66,6 +66,7 @@ def block_content(context, missing=missing):
     l_0_open_end = resolve('open_end')
     l_0_notes_list = resolve('notes_list')
     l_0_notes_of_tracks = resolve('notes_of_tracks')
+    l_0_colours = resolve('colours')
     l_0_unchecked = resolve('unchecked')
     l_0_requirements = resolve('requirements')
     l_0_notes = resolve('notes')
@@ -220,6 +221,21 @@ def block_content(context, missing=missing):
         yield '</p>'
     yield escape(context.call((undefined(name='notes_list') if l_0_notes_list is missing else l_0_notes_list), (undefined(name='notes_of_tracks') if l_0_notes_of_tracks is missing else l_0_notes_of_tracks), _block_vars=_block_vars))
     yield '\n'
+    if (undefined(name='colours') if l_0_colours is missing else l_0_colours):
+        pass
+        yield '<p class="foot-mark">The colour of a nation\'s tokens, where the rules name it: '
+        l_1_loop = missing
+        for l_1_c, l_1_loop in LoopContext((undefined(name='colours') if l_0_colours is missing else l_0_colours), undefined):
+            _loop_vars = {}
+            pass
+            yield escape(environment.getattr(l_1_c, 'name'))
+            yield ', '
+            yield escape(environment.getattr(l_1_c, 'colour'))
+            if (not environment.getattr(l_1_loop, 'last')):
+                pass
+                yield '; '
+        l_1_loop = l_1_c = missing
+        yield '.</p>'
     if (undefined(name='unchecked') if l_0_unchecked is missing else l_0_unchecked):
         pass
         yield '<p class="foot-mark"><sup>*</sup> The values of this track were not checked against a second source.</p>'
@@ -253,6 +269,11 @@ def block_content(context, missing=missing):
                 yield '</div>'
             l_2_l = missing
             yield '</td><td>'
+            if environment.getattr(l_1_r, 'lead'):
+                pass
+                yield '<div>'
+                yield escape(environment.getattr(l_1_r, 'lead'))
+                yield '</div>'
             l_2_loop = missing
             for l_2_l, l_2_loop in LoopContext(environment.getattr(l_1_r, 'levels'), undefined):
                 l_2_rule = resolve('rule')
@@ -295,4 +316,4 @@ def block_content(context, missing=missing):
         yield '</ul>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=30&41=40&42=88&43=109&44=112&47=117&49=123&52=150&53=152&54=156&55=162&58=169&59=175&60=182&61=185&63=197&69=201&70=206&71=211&72=213&74=217&79=221&80=226&87=270&89=273'
+debug_info = '1=13&2=16&3=30&41=40&42=89&43=110&44=113&47=118&49=124&52=151&53=153&54=157&55=163&58=170&59=176&60=183&61=186&63=198&69=202&70=207&71=212&72=214&73=229&75=233&80=237&81=242&88=291&90=294'

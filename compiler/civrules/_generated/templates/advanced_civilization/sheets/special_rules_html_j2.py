@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "38bb79a86bd8eae500f1fb88621bb346e5534d95d5d4fae86d3e265012fb841a"
+SOURCE_SHA256 = "dcf42732d343a4bd41c835774b8a1423f06130ba49c5540cc0a718c7eb72a68e"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'special-rules.html.j2'
@@ -285,6 +285,11 @@ def block_content(context, missing=missing):
                 _loop_vars = {}
                 pass
                 yield '<li>'
+                if environment.getattr(l_1_s, 'label'):
+                    pass
+                    yield '<b>'
+                    yield escape(environment.getattr(l_1_s, 'label'))
+                    yield '</b>: '
                 yield escape(environment.getattr(l_1_s, 'text'))
                 yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_s, 'mark'), _loop_vars=_loop_vars))
                 yield ' '
@@ -356,4 +361,4 @@ def block_content(context, missing=missing):
     yield '\n</div>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=13&2=16&3=30&28=40&30=68&33=71&37=82&40=85&44=98&45=102&46=105&47=119&49=122&55=137&56=157&61=160&63=164&64=167&65=169&66=220&72=227&74=235&77=238&82=250&83=252&85=255&88=266&89=271&91=274&94=285&98=296&100=299&102=305&103=309&105=313&107=317&108=320&109=322&110=330&111=336&112=338&118=342&119=345'
+debug_info = '1=13&2=16&3=30&28=40&30=68&33=71&37=82&40=85&44=98&45=102&46=105&47=119&49=122&55=137&56=157&61=160&63=164&64=167&65=169&66=220&72=227&74=235&77=238&82=250&83=252&85=255&88=266&89=271&91=274&94=290&98=301&100=304&102=310&103=314&105=318&107=322&108=325&109=327&110=335&111=341&112=343&118=347&119=350'
