@@ -146,5 +146,12 @@ def test_every_text_for_players_is_printed_on_a_sheet(ruleset_id: str) -> None:
     assert family is not None
     exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
     printed = sheets_text(ruleset_id)
-    missing = [f"{at}: {text!r}" for at, text in player_texts(exported, family) if readable(text) not in printed]
+    # A variant that writes no `description` has its base's in the export: it describes the base,
+    # whose index prints it, not the variant (a variant's index prints only its own, round 23).
+    inherited = {"settings.description"} if analysis.model.description is None else set()
+    missing = [
+        f"{at}: {text!r}"
+        for at, text in player_texts(exported, family)
+        if at not in inherited and readable(text) not in printed
+    ]
     assert not missing, f"texts of {ruleset_id} no sheet prints ({len(missing)}):\n" + "\n".join(missing)

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "717b10f9013f7097fe7b85373d0e417092696a47974d1cbb3a4bb4213e6e77b3"
+SOURCE_SHA256 = "adeece728a3600594403ca537db6fa7eb63d7599e3224a1698e091bd8c8f6a89"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'index.html.j2'
@@ -52,12 +52,6 @@ def block_content(context, missing=missing):
         @internalcode
         def t_1(*unused):
             raise TemplateRuntimeError("No filter named 'join' found.")
-    try:
-        t_2 = environment.tests['string']
-    except KeyError:
-        @internalcode
-        def t_2(*unused):
-            raise TemplateRuntimeError("No test named 'string' found.")
     pass
     yield '<dl class="about">\n<dt>Ruleset</dt><dd>'
     yield escape(environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'name'))
@@ -73,11 +67,6 @@ def block_content(context, missing=missing):
         pass
         yield ': '
         yield escape(environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'description'))
-    elif (environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'extends') and t_2(environment.getattr(environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'data'), 'description'))):
-        pass
-        yield ' (of which its rules say: '
-        yield escape(environment.getattr(environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'data'), 'description'))
-        yield ')'
     yield '</dd>\n<dt>Players</dt><dd>'
     yield escape(environment.getitem(environment.getattr((undefined(name='ruleset') if l_0_ruleset is missing else l_0_ruleset), 'players'), 0))
     yield '–'
@@ -109,4 +98,4 @@ def block_content(context, missing=missing):
     yield '</ul>\n'
 
 blocks = {'style': block_style, 'content': block_content}
-debug_info = '1=12&2=17&13=27&15=53&16=72&17=80&18=82&19=84&22=86&23=90'
+debug_info = '1=12&2=17&13=27&15=47&16=61&17=69&18=71&19=73&22=75&23=79'
