@@ -56,7 +56,7 @@ RULESET_NAME: Final = "Imperial Settlers"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "07733c050f3d12e0c36565aa178fd3c0c4311bb9692cd4220ccee67a42455955"
+RULESET_FINGERPRINT: Final = "7e44c62a300756f140d98705fb166d147518bd59c25434bb55c9cfd6d762a066"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -3015,7 +3015,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                 "p12/comum",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
-            effect="None: the card has no ability; built for nothing (the build action is still needed), it gives only its build bonus.",
+            effect="No ability: built for nothing (the build action is still needed), it gives only its build bonus.",
         ),
         "com075": Card(
             id="com075",

@@ -56,7 +56,7 @@ RULESET_NAME: Final = "Imperial Settlers, advanced lookout phase"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "34a28b03ec3086daa677983c59cab44c88bc070a2de6acf7867efd72325586ec"
+RULESET_FINGERPRINT: Final = "f4562c9cceee482b6731e5a8a8fdfd3d2c0e88f62e5ddf180af027120281bbc3"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -3015,7 +3015,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                 "p12/comum",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
-            effect="None: the card has no ability; built for nothing (the build action is still needed), it gives only its build bonus.",
+            effect="No ability: built for nothing (the build action is still needed), it gives only its build bonus.",
         ),
         "com075": Card(
             id="com075",

@@ -56,7 +56,7 @@ RULESET_NAME: Final = "Imperial Settlers, alternative lookout phase"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "61f64e2ce0eaa3e8c8f494497e4d8ccda0393f989766af4411c39e6964d07a4e"
+RULESET_FINGERPRINT: Final = "0d7b7af17993c1b4b44b953ef93f06e244a8e33f9ae4034f8eecd10528df50e3"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -3015,7 +3015,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                 "p12/comum",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
-            effect="None: the card has no ability; built for nothing (the build action is still needed), it gives only its build bonus.",
+            effect="No ability: built for nothing (the build action is still needed), it gives only its build bonus.",
         ),
         "com075": Card(
             id="com075",

@@ -56,7 +56,7 @@ RULESET_NAME: Final = "Imperial Settlers, peaceful variant"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "fb8072bab1cbda8254f026bcf67abe7f39ab9db8d093aaf53cdce21675de5831"
+RULESET_FINGERPRINT: Final = "55d8b30ca81f2d463eb138e8f7248466f0cc846e4a38332193d49dbcc76e1b2b"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -3015,7 +3015,7 @@ CARDS: Final[Mapping[str, Card]] = FrozenMap(
                 "p12/comum",
                 "NcFerrari/imperialSettlers@c0550f408064a71a0ddc89cf4e8106111e584a7d:backend/src/main/resources/data/cards.json",
             ),
-            effect="None: the card has no ability; built for nothing (the build action is still needed), it gives only its build bonus.",
+            effect="No ability: built for nothing (the build action is still needed), it gives only its build bonus.",
         ),
         "com075": Card(
             id="com075",
