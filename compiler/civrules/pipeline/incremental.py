@@ -560,7 +560,7 @@ def changed_fields(
 ) -> frozenset[str] | None:
     """What an edit spliced into the entries of the collection ``name`` (the list at ``items``:
     a data file's entities, or the entries of one operation of a variant's overlay) changed, as
-    :attr:`civrules.checks.Check.reads` names it (`civilization_cards.name`); None when it may
+    :attr:`civrules.checks.Check.reads` names it (`items.name`); None when it may
     have changed any field: an entry added, removed or renamed (which entities there are), an
     entity keyed otherwise than by one field, or a field of the model made of the entity whole.
 
