@@ -55,6 +55,12 @@ def pytest_configure(config: pytest.Config) -> None:
         from tests import cpu_record
 
         config.pluginmanager.register(cpu_record, "civrules-cpu-record")
+    # A pytest-xdist controller rewrites the test modules' assertions once, before its workers
+    # start, where each worker would rewrite every module itself (tests/assertion_cache.py).
+    from tests import assertion_cache
+
+    if assertion_cache.starts_workers(config):
+        assertion_cache.rewrite_test_modules(config)
     # The shipped rule files are read once per test process (tests/rulefiles.py).
     from tests.rulefiles import install_shipped_reads
 

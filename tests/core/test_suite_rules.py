@@ -4,7 +4,11 @@ machine running it is busy."""
 from __future__ import annotations
 
 import re
+import sys
+import types
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 from tests import budget
@@ -69,3 +73,39 @@ def test_every_way_of_starting_a_process_is_counted_when_it_starts_an_interprete
     assert not budget.started_interpreter("os.system", ("git status",))
     assert not budget.started_interpreter("os.system", ("",))
     assert not budget.started_interpreter("open", ("python3", "r", 0))
+
+
+def test_the_controller_rewrites_a_test_module_once_as_pytest_would_and_again_when_it_changes(
+    tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """tests/assertion_cache.py: what the controller writes is the pyc pytest's import hook reads
+    (its assertions rewritten), so no worker rewrites the module again; a changed module is
+    rewritten again. Where a pytest lacks the functions it calls, this fails (the suite still runs,
+    each worker rewriting every module as before)."""
+    from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc, get_cache_dir
+
+    from tests.assertion_cache import rewrite_test_modules
+
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    module = tmp_path / "test_sample.py"
+    module.write_text("def test_one():\n    x = [1]\n    assert x == [2]\n", encoding="utf-8")
+    pyc = get_cache_dir(module) / (module.name[:-3] + PYC_TAIL)
+    assert _read_pyc(module, pyc) is None
+    assert rewrite_test_modules(request.config, [module]) == [module]
+    code = _read_pyc(module, pyc)
+    assert code is not None
+    function = next(const for const in code.co_consts if isinstance(const, types.CodeType))
+    assert any(name.startswith("@py_assert") for name in function.co_varnames), "the assertion is rewritten"
+    assert rewrite_test_modules(request.config, [module]) == []
+    module.write_text("def test_one():\n    assert [1] == [1]\n", encoding="utf-8")
+    assert rewrite_test_modules(request.config, [module]) == [module]
+
+
+def test_the_controller_rewrites_every_module_the_workers_collect(request: pytest.FixtureRequest) -> None:
+    """Every module this run collected is among those the controller rewrites before the workers
+    start (tests/conftest.py, ``pytest_configure``): a module it missed each worker rewrites."""
+    from tests.assertion_cache import test_modules
+
+    collected = {Path(str(item.path)).resolve() for item in request.session.items}
+    assert collected
+    assert collected <= set(test_modules(request.config))
