@@ -550,3 +550,38 @@ def test_an_id_a_later_patch_writes_again_in_a_list_written_whole_is_located_in_
     found = [d for d in analysis.diagnostics if d.span is not None and "craftz" in d.message]
     assert found and all(d.span is not None and d.span.file.endswith("rulesets/twice.yaml") for d in found)
     assert {d.span.line for d in found if d.span is not None} == {line_of(text, "[crafts, craftz]")}, found
+
+
+def test_elements_list_operations_wrote_are_located_at_a_cost_linear_in_them() -> None:
+    """Counted, never timed: one entry appending n attributes to Pottery and one patching a field
+    of each, every attribute then located (its span, its key's, its place and its origin, and its
+    patched field's), at n and 2n. Each locating passed over every record of where the entries
+    wrote their elements (``Origin.moved``): n elements located were n² steps (issue 32)."""
+    from civrules.resolve import Resolver
+    from tests.security.test_check_growth import MOST, calls_made
+
+    def work(n: int) -> int:
+        attributes = ", ".join(f'{{text: "A{i}.", rule: "32.211"}}' for i in range(n))
+        patched = ", ".join(f'{{where: {{text: "A{i}."}}, with: {{rule: "32.212"}}}}' for i in range(n))
+        entries = [f"{{id: pottery, attributes: {{append: [{attributes}]}}}}" if n else "{id: pottery, cost: 50}"]
+        if n:
+            entries.append(f'{{id: pottery, attributes: {{patch: [{patched}]}}, source: "house rule"}}')
+        body = "overlay:\n  civilization_cards:\n    patch:\n" + "".join(f"      - {e}\n" for e in entries)
+        workspace = CachedWorkspace(dict([variant("big", "advanced-civilization", body)]))
+        resolved, _ = Resolver(workspace).resolve(workspace.load_ruleset(workspace.manifests()["big"]))
+        assert resolved is not None
+        (pottery,) = [e for e in resolved.collections["civilization_cards"] if e.raw["id"] == "pottery"]
+        assert len(pottery.raw["attributes"]) >= n
+        origin = pottery.origin
+
+        def locate() -> None:
+            for i in range(n):
+                origin.span("attributes", i)
+                origin.key_span("attributes", i, "rule")
+                origin.place(("attributes", i, "text"))
+                origin.child("attributes", i).span("rule")
+
+        return calls_made(locate)
+
+    small, large = work(100), work(200)
+    assert large <= MOST * small, (small, large)

@@ -136,7 +136,8 @@ class Origin:
         if best is None:
             return None
         owner = best[1]
-        moved = tuple((key, path) for key, path in by_owner[id(owner)] if key[:1] == best[0][:1])
+        # the same tuple for every part of the field that entry wrote (its index made once)
+        moved = by_owner[(id(owner), best[0][:1])]
         if isinstance(sub[0], int):
             # a list setting's element an earlier variant's list operations wrote: its setting there
             return Origin(owner.document, owner.path, base=self.base, moved=moved)
@@ -152,11 +153,8 @@ class Origin:
     def _moved_to(self, sub: tuple[str | int, ...]) -> tuple[NodePath, NodePath]:
         """The deepest part at or above ``sub`` a list operation wrote, and where it wrote it
         (``((), ())`` when none did)."""
-        best: tuple[NodePath, NodePath] = ((), ())
-        for key, path in self.moved:
-            if sub[: len(key)] == key and len(key) > len(best[0]):
-                best = (key, path)
-        return best
+        at = _moved_index(self.moved).at
+        return next(((sub[:k], at[sub[:k]]) for k in range(len(sub), 0, -1) if sub[:k] in at), ((), ()))
 
     def _written(self, sub: tuple[str | int, ...]) -> tuple[str | int, ...]:
         """``sub`` as the overlay entry that changed it wrote it (inside its list operations)."""
@@ -193,16 +191,18 @@ class Origin:
         """True when a variant's list operation patched fields of the part ``sub`` (`patch: [{where:
         ..., with: {...}}]`) and wrote no whole value at or above it: the part is the base's, its
         patched fields the variant's."""
-        inside = any(key[: len(sub)] == sub and len(key) > len(sub) for key, _ in self.moved)
-        return inside and not any(sub[: len(key)] == key for key, _ in self.moved)
+        index = _moved_index(self.moved)
+        return sub in index.under and not any(sub[:k] in index.at for k in range(len(sub) + 1))
 
     def _untouched(self, sub: tuple[str | int, ...]) -> bool:
         """True when the variant changed the field of ``sub`` element by element (list operations)
         and wrote nothing at, above or inside ``sub``: the part is still the base's."""
-        field_moves = [key for key, _ in self.moved if key[:1] == sub[:1]]
-        if not field_moves or len(sub) < 2:
+        if len(sub) < 2:
             return False
-        return not any(key[: len(sub)] == sub or sub[: len(key)] == key for key in field_moves)
+        index = _moved_index(self.moved)
+        if sub[:1] not in index.at and sub[:1] not in index.under:
+            return False  # no element of the field written
+        return sub not in index.under and not any(sub[:k] in index.at for k in range(1, len(sub) + 1))
 
     def _where_written(self, owner: Origin, sub: tuple[str | int, ...]) -> Origin | None:
         """``owner``, unless the variant wrote nothing at ``sub`` itself (a field of a list element
@@ -239,8 +239,8 @@ class Origin:
         here = Origin(self.document, (*self.path, *sub), base=self.base.child(*sub) if self.base else None)
         if owner is not None and self._patched_inside(sub):
             fields: dict[str, list[tuple[NodePath, NodePath]]] = {}
-            for key, path in self.moved:
-                if key[: len(sub)] == sub and len(key) > len(sub) and isinstance(key[len(sub)], str):
+            for key, path in _moved_index(self.moved).under.get(sub, ()):
+                if isinstance(key[len(sub)], str):
                     fields.setdefault(str(key[len(sub)]), []).append((key[len(sub) :], path))
             changes: list[tuple[str, Origin]] = []
             for name, places in fields.items():
@@ -257,8 +257,8 @@ class Origin:
             written = self._written(sub)
             inner = tuple(
                 (key[len(sub) :], path[len(written) :])
-                for key, path in self.moved
-                if key[: len(sub)] == sub and path[: len(written)] == written and len(key) > len(sub)
+                for key, path in _moved_index(self.moved).under.get(sub, ())
+                if path[: len(written)] == written
             )
             return Origin(owner.document, (*owner.path, *written), base=here, moved=inner)
         return here
@@ -316,15 +316,41 @@ def unchained(chain: tuple[_T, Any] | None) -> list[_T]:
 @memo.by_identity(4096)
 def _moves_index(
     chain: Moves,
-) -> tuple[dict[NodePath, tuple[NodePath, Origin, NodePath]], dict[int, list[tuple[NodePath, NodePath]]]]:
+) -> tuple[
+    dict[NodePath, tuple[NodePath, Origin, NodePath]], dict[tuple[int, NodePath], tuple[tuple[NodePath, NodePath], ...]]
+]:
     """The records of ``chain`` (one field's :attr:`Origin.earlier_moved`) by their path in the
-    entity (the earliest of a path), and each entry's (by its identity), in order."""
+    entity (the earliest of a path), and each entry's (by its identity and the field, its first
+    part), in order: one tuple for every part of a field an entry wrote, not one made per part
+    located (n elements an entry appended, each located, were n tuples of n records)."""
     by_key: dict[NodePath, tuple[NodePath, Origin, NodePath]] = {}
-    by_owner: dict[int, list[tuple[NodePath, NodePath]]] = {}
+    by_owner: dict[tuple[int, NodePath], list[tuple[NodePath, NodePath]]] = {}
     for key, owner, path in unchained(chain):
         by_key.setdefault(key, (key, owner, path))
-        by_owner.setdefault(id(owner), []).append((key, path))
-    return by_key, by_owner
+        by_owner.setdefault((id(owner), key[:1]), []).append((key, path))
+    return by_key, {owner: tuple(records) for owner, records in by_owner.items()}
+
+
+class _MovedIndex:
+    """:attr:`Origin.moved` by path: where the list operations wrote each part (the first record
+    of a path), and the records below each path (in order). Locating a part asks its own path and
+    the paths above it, not every record: n elements located, each a pass over the n records
+    where they were written, were the square of them."""
+
+    __slots__ = ("at", "under")
+
+    def __init__(self, moved: tuple[tuple[NodePath, NodePath], ...]) -> None:
+        self.at: dict[NodePath, NodePath] = {}
+        self.under: dict[NodePath, list[tuple[NodePath, NodePath]]] = {}
+        for key, path in moved:
+            self.at.setdefault(key, path)
+            for k in range(len(key)):
+                self.under.setdefault(key[:k], []).append((key, path))
+
+
+@memo.by_identity(4096)
+def _moved_index(moved: tuple[tuple[NodePath, NodePath], ...]) -> _MovedIndex:
+    return _MovedIndex(moved)
 
 
 _MISSING: Any = object()
