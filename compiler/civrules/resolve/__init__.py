@@ -2328,13 +2328,51 @@ class _Cell:
     """One element of a list being changed by list operations, and where the patch wrote it (None:
     the base's element, where it was). Compared by identity: the list finds its place by pointer."""
 
-    __slots__ = ("element", "fields", "written")
+    __slots__ = ("dead", "element", "fields", "slot", "written")
 
     def __init__(self, element: Any, written: NodePath | None) -> None:
         self.element = element
         self.written = written
         #: Where a `patch` wrote what it merged into the element (paths inside the element).
         self.fields: dict[NodePath, NodePath] = {}
+        #: Its place among the cells of its list (:class:`_Elements`), removed ones counted.
+        self.slot = 0
+        #: Removed from the list (its slot is kept until the cells are compacted).
+        self.dead = False
+
+
+class _Live:
+    """How many cells are live before each slot (a Fenwick tree of 0 and 1): a cell's place in
+    the list in a few steps, where a scan of the list for it was a pass over the list per removal."""
+
+    __slots__ = ("tree",)
+
+    def __init__(self, n: int) -> None:
+        self.tree = [0] * (n + 1)
+        for i in range(1, n + 1):
+            self.tree[i] += 1
+            j = i + (i & -i)
+            if j <= n:
+                self.tree[j] += self.tree[i]
+
+    def before(self, slot: int) -> int:
+        """The live cells at the slots before ``slot``."""
+        found, i = 0, slot
+        while i > 0:
+            found += self.tree[i]
+            i -= i & -i
+        return found
+
+    def remove(self, slot: int) -> None:
+        i = slot + 1
+        while i < len(self.tree):
+            self.tree[i] -= 1
+            i += i & -i
+
+    def grow(self) -> None:
+        """A live cell at a new slot after the last."""
+        i = len(self.tree)
+        self.tree.append(1 + self.before(i - 1) - self.before(i - (i & -i)))
 
 
 #: Values a selector's fields are looked up by (hashable, and equal only to values of these types).
@@ -2363,11 +2401,35 @@ class _Elements:
     5,000 elements: 43 s). The elements are indexed by the fields a selector names (made on the
     first selector of that shape, kept up to date as operations change, add and remove elements),
     so a selector looks up its candidates; a selector whose values are lists or mappings is still
-    compared with every element. Its place in the list is found by identity (a scan of pointers)."""
+    compared with every element. A removed element keeps its slot (``cells`` holds it, dead) until
+    the cells are compacted, and an element's place is counted by :class:`_Live`, so that removing
+    one passes over no other. The cells and their indexes outlive the list operations of one
+    entry (:data:`_KEPT`): the next entry changing the list they made starts from them."""
 
     def __init__(self, items: list[Any]) -> None:
         self.cells = [_Cell(item, None) for item in items]
+        for slot, cell in enumerate(self.cells):
+            cell.slot = slot
+        self._live = _Live(len(self.cells))
+        #: How many of ``cells`` are live.
+        self.count = len(self.cells)
         self._indexes: dict[_Shape, dict[Any, list[_Cell]]] = {}
+
+    def live(self) -> list[_Cell]:
+        return [cell for cell in self.cells if not cell.dead]
+
+    def compact(self) -> None:
+        """The removed cells let go, once they are as many as the live ones (each removal paid
+        for by the cells it leaves, not by the list)."""
+        if len(self.cells) - self.count > self.count:
+            self._renumber(self.live())
+
+    def _renumber(self, cells: list[_Cell]) -> None:
+        self.cells = cells
+        for slot, cell in enumerate(cells):
+            cell.slot = slot
+        self._live = _Live(len(cells))
+        self.count = len(cells)
 
     @staticmethod
     def _key(shape: _Shape, element: Any) -> Any:
@@ -2414,7 +2476,7 @@ class _Elements:
         """The one element ``selector`` names; a problem when it names none or several."""
         shape = _selector_shape(selector)
         if shape is None:
-            found = [cell for cell in self.cells if _selects(selector, cell.element)]
+            found = [cell for cell in self.cells if not cell.dead and _selects(selector, cell.element)]
         else:
             key = (selector,) if shape == "value" else tuple(selector[name] for name in shape)
             found = self._index(shape).get(key, [])
@@ -2423,7 +2485,7 @@ class _Elements:
         shown = json.dumps(selector, ensure_ascii=False, sort_keys=True)
         if not found:
             # After QUERIES problems, no "did you mean": each hint compares the selector with the list.
-            items = [cell.element for cell in self.cells]
+            items = [cell.element for cell in self.live()]
             hint = _selector_hint(items, selector) if len(problems) < QUERIES else _NAME_AN_ELEMENT
             problems.append(PatchProblem(at, f"{shown} names no element of the list", hint))
         else:
@@ -2437,11 +2499,13 @@ class _Elements:
         return None
 
     def place(self, cell: _Cell) -> int:
-        return next(i for i, other in enumerate(self.cells) if other is cell)
+        return self._live.before(cell.slot)
 
     def remove(self, cell: _Cell) -> None:
         self._unindex(cell)
-        del self.cells[self.place(cell)]
+        cell.dead = True
+        self._live.remove(cell.slot)
+        self.count -= 1
 
     def change(self, cell: _Cell, element: Any) -> None:
         self._unindex(cell)
@@ -2449,9 +2513,49 @@ class _Elements:
         self._reindex(cell)
 
     def insert(self, at: int, new: list[_Cell]) -> None:
-        self.cells[at:at] = new
+        if at == self.count:
+            for cell in new:
+                cell.slot = len(self.cells)
+                self.cells.append(cell)
+                self._live.grow()
+                self.count += 1
+        else:
+            cells = self.live()
+            cells[at:at] = new
+            self._renumber(cells)
         for cell in new:
             self._reindex(cell)
+
+
+class _Kept:
+    """The cells (:class:`_Elements`) that made each list list operations made lately, by the list
+    (a list is never changed once made): the next entry's list operations on that list start from
+    them. Made anew for each entry, they were the list's cells and selector indexes built again per
+    entry: n entries appending to one list, then n replacing or removing an element of it, the
+    square of n."""
+
+    #: How many lists' cells are kept (the lists themselves are held beside them: no other list
+    #: takes the id of one).
+    MOST = 256
+
+    def __init__(self) -> None:
+        self.states: dict[int, tuple[list[Any], _Elements]] = {}
+        memo.register(self.states)
+
+    def take(self, items: list[Any]) -> _Elements | None:
+        """The cells that made ``items``, no longer kept (one entry changes them)."""
+        found = self.states.pop(id(items), None)
+        if found is None or found[0] is not items or found[1].count != len(items):
+            return None
+        return found[1]
+
+    def put(self, items: list[Any], elements: _Elements) -> None:
+        if len(self.states) >= self.MOST:
+            del self.states[next(iter(self.states))]
+        self.states[id(items)] = (items, elements)
+
+
+_KEPT = _Kept()
 
 
 _ABSENT = object()
@@ -2598,8 +2702,14 @@ def _list_operations(
         if moved is not None:
             for k in range(len(appended)):
                 moved[(*merged_at, len(target) + k)] = (*at, "append", k)
+        kept = _KEPT.take(target)
+        if kept is not None:
+            kept.insert(kept.count, [_Cell(item, None) for item in items[len(target) :]])
+            _KEPT.put(items, kept)
         return items
-    elements = _Elements(list(target))
+    elements = _KEPT.take(target) or _Elements(target)
+    result = list(target)
+    touched: dict[int, _Cell] = {}
     for name in LIST_OPERATIONS:
         entries = operations.get(name)
         if entries is None:
@@ -2612,11 +2722,15 @@ def _list_operations(
         for i, entry in enumerate(entries):
             where = (*at, name, i)
             if name == "append":
-                elements.insert(len(elements.cells), [_Cell(copy.deepcopy(entry), where)])
+                last = _Cell(copy.deepcopy(entry), where)
+                elements.insert(elements.count, [last])
+                result.append(last.element)
+                touched[id(last)] = last
                 continue
             if name == "remove":
                 cell = elements.select(entry, problems, where)
                 if cell is not None:
+                    del result[elements.place(cell)]
                     elements.remove(cell)
                 continue
             if not isinstance(entry, dict):
@@ -2642,6 +2756,8 @@ def _list_operations(
                     index = elements.place(cell) + (1 if side == "after" else 0)
                     added = [_Cell(item, (*where, "items", k)) for k, item in enumerate(copy.deepcopy(new))]
                     elements.insert(index, added)
+                    result[index:index] = [one.element for one in added]
+                    touched.update((id(one), one) for one in added)
                 continue
             if "where" not in entry or "with" not in entry:
                 problems.append(
@@ -2653,9 +2769,11 @@ def _list_operations(
             cell = elements.select(entry["where"], problems, (*where, "where"))
             if cell is None:
                 continue
+            touched[id(cell)] = cell
             if name == "replace":
                 elements.change(cell, copy.deepcopy(entry["with"]))
                 cell.written, cell.fields = (*where, "with"), {}
+                result[elements.place(cell)] = cell.element
             else:
                 # Located inside the element (paths from it): its place in the result is known at the end.
                 inner: dict[NodePath, NodePath] = {}
@@ -2664,18 +2782,25 @@ def _list_operations(
                 # the element's citation cites what wrote its facts (its selecting fields are no fact left)
                 patched = cite_patched(cell.element, entry["with"], patched, cited, identity=selector)
                 elements.change(cell, patched)
+                result[elements.place(cell)] = patched
                 cell.fields.update(inner)
                 if isinstance(entry["with"], dict):
                     # Each field the `with:` wrote is located there, the element's others at the base.
                     for key in entry["with"]:
                         cell.fields.setdefault((key,), (*where, "with", key))
+    # Only the cells this entry wrote have records, in the order of the list.
+    placed = sorted(((elements.place(cell), cell) for cell in touched.values() if not cell.dead), key=lambda p: p[0])
     if moved is not None:
-        for index, cell in enumerate(elements.cells):
+        for index, cell in placed:
             for path, written in cell.fields.items():
                 moved.setdefault((*merged_at, index, *path), written)
             if cell.written is not None:
                 moved[(*merged_at, index)] = cell.written
-    return [cell.element for cell in elements.cells]
+    for _, cell in placed:
+        cell.written, cell.fields = None, {}  # the next entry's list operations start from this list
+    elements.compact()
+    _KEPT.put(result, elements)
+    return result
 
 
 _OPERATION_SHAPES = {
