@@ -89,6 +89,14 @@ Found in round twenty-three (the writers' records measured beside the overlay me
 - ``patches-beside-appends``: one patch entry appending ``N`` attributes to Pottery, then ``N``
   entries each changing its cost (10,000: the records of where the first wrote its attributes
   copied by each later entry, the square of ``N``; 4,000 took 5.2 s to analyse).
+
+Found in round twenty-four (one list changed by many entries in turn):
+
+- ``appends-then-replaces``: ``N`` patch entries each appending an attribute to Pottery, then ``N``
+  entries each replacing one of them by a selector, the last first (2,000: 28 s to analyse; each
+  entry's list operations made the list's cells and selector index anew, which round 24 keeps from
+  one entry to the next; the records of where earlier entries wrote each element, placed again by
+  each entry that is not an append, are still the square of ``N``: bench/README.md).
 """
 
 from __future__ import annotations
@@ -426,6 +434,19 @@ def patches_beside_appends(rules: Path, n: int) -> list[str]:
     return ["validate big"]
 
 
+def appends_then_replaces(rules: Path, n: int) -> list[str]:
+    attribute = '{{text: "Attribute {i}.", rule: "32.211"}}'
+    appended = [f"      - {{id: pottery, attributes: {{append: [{attribute.format(i=i)}]}}}}" for i in range(n)]
+    replaced = [
+        f'      - {{id: pottery, attributes: {{replace: [{{where: {{text: "Attribute {i}."}}, '
+        f'with: {{text: "Changed {i}.", rule: "32.212"}}}}]}}}}'
+        for i in reversed(range(n))
+    ]
+    body = ["overlay:", "  civilization_cards:", "    patch:", *appended, *replaced]
+    _manifest(rules, "big", "advanced-civilization", body if n else [])
+    return ["validate big"]
+
+
 def _sea_areas(rules: Path, n: int, in_order: bool) -> None:
     """Variant ``big`` adding ``n`` sea areas in a chain of borders (its areas written in id order,
     or each border's areas the other way round: one M003 warning each)."""
@@ -505,6 +526,7 @@ SHAPES = {
     "list-selectors": list_selectors,
     "repeated-patches": repeated_patches,
     "patches-beside-appends": patches_beside_appends,
+    "appends-then-replaces": appends_then_replaces,
     "patched-areas": patched_areas,
     "variant-warnings": variant_warnings,
     "suppressions": suppressions,
@@ -532,6 +554,8 @@ SIZES: dict[str, tuple[int, ...]] = {
     # 1,000: at 200 the patches add 0.01 s to the empty shape, below the noise of a busy minute.
     "repeated-patches": (1_000, 10_000),
     "patches-beside-appends": (1_000, 10_000),
+    # Round 24: 1,000 is 4.2 s of the records of where earlier entries wrote (see bench/README.md).
+    "appends-then-replaces": (100, 1_000),
     # 30,000 areas and borders added, and patched: a 4.1 MB variant and a 1 MB one.
     "patched-areas": (3_000, 30_000),
     "variant-warnings": (500, 5_000),

