@@ -629,3 +629,25 @@ def test_entries_changing_one_list_in_turn_do_work_linear_in_them(operation: str
     assert merged(30) == alone(30)
     small, large = calls_made(lambda: merged(200)), calls_made(lambda: merged(400))
     assert large <= MOST * small, (small, large)
+
+
+def test_what_entries_appending_to_a_long_list_write_over_is_found_in_work_linear_in_them() -> None:
+    """Counted, never timed: what n entries each appending to (or inserting into) a list of n
+    elements write over (Q009's question of every change), at n and 2n. Each made a cell of every
+    element of the list to apply operations that write over nothing: the square of n."""
+    from civrules.resolve import written_over
+    from tests.security.test_check_growth import MOST, calls_made
+
+    def work(n: int) -> int:
+        base = [{"text": f"A{i}."} for i in range(n)]
+        entries = [{"append": [{"text": f"B{i}."}]} for i in range(n)]
+        entries += [{"insert": [{"before": {"text": "A0."}, "items": [{"text": f"C{i}."}]}]} for i in range(n)]
+
+        def run() -> None:
+            for entry in entries:
+                assert list(written_over(base, entry, ("attributes",))) == []
+
+        return calls_made(run)
+
+    small, large = work(200), work(400)
+    assert large <= MOST * small, (small, large)

@@ -2644,6 +2644,10 @@ def _written_over_list(base: list[Any], operations: Mapping[str, Any], at: NodeP
     """:func:`written_over` for list operations: applied as :func:`_list_operations` applies them,
     each selector naming an element of the list as it stands, each base element known by its place
     in ``base``."""
+    if set(operations) <= {"insert", "append"}:
+        # they write over nothing, and nothing selects after them: no cells of the list to make (n
+        # entries appending to a list of n each made n cells, Q009 asking what each wrote over)
+        return
     elements = _Elements(list(base))
     index = {id(cell): i for i, cell in enumerate(elements.cells)}
     kept = list(elements.cells)  # alive while ``index`` is asked, so that no new cell takes an id
