@@ -146,3 +146,24 @@ def test_a_tables_nodes_are_made_without_a_generator_per_container() -> None:
         'QUOTED = (\'say "hi"\', "it\'s", "a\\\\b")\n'
     )
     assert _calls(cards) <= 200 * 35
+
+
+def test_a_line_is_given_exactly_when_it_fits_the_budget() -> None:
+    """``flat_within`` counts every item with the ", " before it (none before the first), the
+    brackets and a one-tuple's comma, and measures a container whose line is kept without asking
+    it again: at each budget around the flat length, the line or None, never off by one."""
+    rng = random.Random(24)
+    nodes: list[Node] = [tup([]), dct([]), call("F"), tup([Code("1")]), tup([tup([])]), dct([(string("k"), tup([]))])]
+    nodes += [_value(rng, 0) for _ in range(60)]
+    for node in nodes:
+        whole = node.flat()
+        for kept in (False, True):
+            if kept:
+                node.flat()  # its line (and its items') kept now
+            for budget in range(max(0, len(whole) - 3), len(whole) + 3):
+                assert node.flat_within(budget) == (whole if len(whole) <= budget else None), (whole, budget)
+
+
+def test_code_is_hashed_and_compared_by_its_text() -> None:
+    assert Code("None") == Code("None") and hash(Code("None")) == hash(Code("None"))
+    assert Code("None") != Code("True")

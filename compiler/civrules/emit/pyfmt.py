@@ -112,9 +112,12 @@ def _explode(
     out.append(f"{pad}{node.closing}{suffix}")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Code(Node):
-    """Source written as is (a name, a number, an enum member)."""
+    """Source written as is (a name, a number, an enum member). Never changed once made (nothing
+    assigns its ``text``); not a frozen dataclass only because a frozen one's ``__init__`` sets its
+    field through ``object.__setattr__``: twice the cost of making one, and a data module makes
+    thousands (mega-civilization's build: 8,700)."""
 
     text: str
 
@@ -168,21 +171,35 @@ class _Container(Node):
 
 def _flat_within(opening: str, closing: str, one: bool, items: Iterable[tuple[str, Node]], budget: int) -> str | None:
     """A container's one line when it is at most ``budget`` characters long (``one``: a one-tuple's
-    trailing comma), else None, found reading as few of its items as that takes."""
-    used = len(opening) + len(closing) + (1 if one else 0)
+    trailing comma), else None, found reading as few of its items as that takes.
+
+    Each item is added to the length used with the ", " before it (counted for the first item too,
+    and taken back at the start), and an item that is a container is asked only for what is left;
+    a container whose line is kept already is measured, not asked (a data module's writing calls
+    this for every container it writes, most of them rows of a few names and numbers)."""
+    used = len(opening) + len(closing) + one - 2  # no ", " before the first item
     parts = []
-    separator = 0  # ", " before every item but the first
     for key, value in items:
-        used += len(key) + separator
+        kind = type(value)
+        if kind is Code:
+            inner = key + value.text  # type: ignore[attr-defined]
+        else:
+            room = budget - used - 2 - len(key)
+            if room < 0:
+                return None
+            flat = value._flat if kind is _Container else None  # type: ignore[attr-defined]
+            if flat is None:
+                flat = value.flat_within(room)
+                if flat is None:
+                    return None
+            elif len(flat) > room:
+                return None
+            inner = key + flat
+        used += len(inner) + 2
         if used > budget:
             return None
-        inner = value.text if type(value) is Code else value.flat_within(budget - used)
-        if inner is None:
-            return None
-        used += len(inner)
-        parts.append(key + inner if key else inner)
-        separator = 2
-    if used > budget:
+        parts.append(inner)
+    if not parts and used + 2 > budget:
         return None
     inner_text = ", ".join(parts)
     if one:

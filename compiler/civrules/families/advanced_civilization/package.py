@@ -60,7 +60,7 @@ from civrules.families.advanced_civilization.model import (
 from civrules.families.advanced_civilization.succession import STANDARD_LEVEL, ast_levels, tracks_by_level
 from civrules.load.document import Document
 from civrules.model import Entity, Unknown
-from civrules.support.memo import register
+from civrules.support.memo import register, run_memo
 from civrules.support.tracked import shared
 
 #: The family's runtime: its import name, distribution name, version, and its sources (``runtime/``).
@@ -138,9 +138,21 @@ def member(value: str) -> str:
     return enum_member(value.upper(), value)
 
 
+@run_memo(4096)
+def _enum_code(enum: str, value: str) -> Code:
+    """``Enum.MEMBER`` of the id ``value``: made once per run for each (a data module names the same
+    few hundred ids thousands of times: mega-civilization's 13,700 times). Never changed once made."""
+    return Code(f"{enum}.{member(value)}")
+
+
 def lit(value: Any) -> str:
     """A Python literal for plain data, quoted as the formatter quotes: strings, numbers, bools,
     None, and tuples of those. Unknown facts become None."""
+    kind = type(value)  # the exact types first: most values are, and isinstance asks each class in turn
+    if kind is str:
+        return string(value).flat()
+    if kind is int:
+        return repr(value)
     if isinstance(value, Unknown) or value is None:
         return "None"
     if isinstance(value, bool):
@@ -181,7 +193,7 @@ class _Writer:
         if value is None:
             return Code("None")
         _named(enum, value)
-        return Code(f"{self.rt(enum)}.{member(value)}")
+        return _enum_code(self.rt(enum), value)
 
     def add(self, comment: str | None, target: str, value: Node) -> None:
         text = "".join(f"#: {line}\n" for line in comment.splitlines()) if comment else ""
@@ -256,7 +268,7 @@ def ref(enum: str, value: Any) -> Node:
     if not isinstance(value, str):
         return Code("None")
     _named(enum, value)
-    return Code(f"{enum}.{member(value)}")
+    return _enum_code(enum, value)
 
 
 def refs(enum: str, values: Iterable[str] | Unknown | None) -> Node:
@@ -267,7 +279,12 @@ def refs(enum: str, values: Iterable[str] | Unknown | None) -> Node:
 
 def value(item: Any) -> Node:
     """A literal of plain data; Unknown is None."""
-    if isinstance(item, str):  # most values: tested first
+    kind = type(item)  # by exact type first (most values are a str or an int), as lit does
+    if kind is str:
+        return string(item)
+    if kind is int:
+        return Code(repr(item))
+    if isinstance(item, str):
         return string(item)
     if isinstance(item, (tuple, list)):
         return tup([value(i) for i in item])
