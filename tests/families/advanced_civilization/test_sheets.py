@@ -994,6 +994,26 @@ def test_the_ast_cells_written_in_python_are_what_the_template_loop_wrote() -> N
         assert str(track["cells_html"]) == loop.render(cells=track["cells"])
 
 
+@pytest.mark.parametrize("ruleset_id", ["mega-civilization", "advanced-civilization"])
+def test_each_ast_cell_is_the_first_span_holding_its_space(ruleset_id: str) -> None:
+    """The cells' epochs, found once per track by space, are those a search of the track's spans
+    for each column finds (the first span holding the space), and a value is asked where the
+    epoch is gated or the space is the last."""
+    from civrules.families.advanced_civilization.sheets.ast_table import open_spans
+    from civrules.families.advanced_civilization.succession import epoch_spans
+
+    ruleset = of_family(shipped_analysis(ruleset_id).model)
+    sheet = ast_sheet_of(ruleset_id)
+    assert sheet["tracks"] and len(sheet["tracks"]) == len(ruleset.ast_tracks)
+    for track, row in zip(ruleset.ast_tracks, sheet["tracks"], strict=True):
+        spans = epoch_spans(ruleset, track) or open_spans(ruleset, track)
+        assert spans and not row["unknown"], track
+        for cell in row["cells"]:
+            span = next((s for s in spans if cell["space"] in s), None)  # type: ignore[union-attr]
+            expected = ruleset.epochs.by_id[span.epoch].display_name if span is not None else ""
+            assert cell["epoch"] == expected and cell["start"] == (span is not None and span.first == cell["space"])
+
+
 def ast_sheet_of(ruleset_id: str) -> Mapping[str, Any]:
     from civrules.families.advanced_civilization.sheets.ast_table import ast_sheet
 

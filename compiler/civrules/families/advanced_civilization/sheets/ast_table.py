@@ -135,6 +135,7 @@ def ast_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[s
     columns = list(range(shape.start_space, spaces + 1))
     levels = list(dict.fromkeys(track.level for track in ruleset.ast_tracks))
     tracks = []
+    value_gated: dict[str, bool] = {}
     for track in ruleset.ast_tracks:
         nation = ruleset.nations.get(track.id)
         spans = found_spans[track.key] or opened.get(track.key)
@@ -155,15 +156,21 @@ def ast_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[s
             tracks.append(row)
             continue
         last = shape.last_space(track)
+        # Each column's span found once per track (the first span holding it, as a search of the
+        # spans for every column found it), and each epoch's gate asked once per sheet.
+        span_at: dict[int, EpochSpan] = {}
+        for held in spans if columns else ():
+            for space in range(max(held.first, columns[0]), min(held.last, columns[-1]) + 1):
+                span_at.setdefault(space, held)
         for space in columns:
-            span = next((s for s in spans if space in s), None)
+            span = span_at.get(space)
             if span is None:
                 row["cells"].append({"space": space, "epoch": "", "shade": -1, "start": False, "value": ""})
                 continue
             epoch = ruleset.epochs.by_id[span.epoch]
             value = ""
             if last is not None and (
-                is_value_gated(epoch) or (space == last and space_value(ruleset, track, space) is not None)
+                _gated(value_gated, epoch) or (space == last and space_value(ruleset, track, space) is not None)
             ):
                 # No value where the space needs none (a track whose late_iron_age_spaces are []).
                 needed = gate_value(ruleset, track, space)
@@ -249,6 +256,14 @@ def ast_sheet(ruleset: Ruleset, source: Source[Ruleset] | None = None) -> dict[s
             if nation.colour
         ],
     }
+
+
+def _gated(known: dict[str, bool], epoch: Epoch) -> bool:
+    """:func:`is_value_gated`, asked once per epoch of a sheet (``known``: the answers so far)."""
+    gated = known.get(epoch.id)
+    if gated is None:
+        gated = known[epoch.id] = is_value_gated(epoch)
+    return gated
 
 
 def _cells(cells: list[dict[str, Any]]) -> Markup:
