@@ -252,7 +252,9 @@ def _requirements(epoch: Epoch, level: str | None) -> Any:
     return {**numbers, "min_cards_of_value": values, "rules": _cited(epoch.rules, epoch.source)}
 
 
-def _track(ruleset: Ruleset, track: AstTrack) -> dict[str, Any]:
+def _track(ruleset: Ruleset, track: AstTrack, gated: set[str]) -> dict[str, Any]:
+    """A track's table; ``gated``: the ids of the value-gated epochs (asked once per page, not
+    once per track)."""
     starts: Any = (
         _known(track.epoch_starts, f"where the epochs start on the A.S.T. track of {track.id}")
         if not isinstance(track.epoch_starts, tuple)
@@ -269,7 +271,6 @@ def _track(ruleset: Ruleset, track: AstTrack) -> dict[str, Any]:
     if isinstance(track.late_iron_age, tuple):
         # A space of a value-gated epoch that needs no card value (a track whose
         # late_iron_age_spaces are [], a finish that carries none): null, as the package's None.
-        gated = {e.id for e in ruleset.epochs if is_value_gated(e)}
         spans = epoch_spans(ruleset, track)
         for span in spans if isinstance(spans, tuple) else ():
             for space in range(span.first, span.last + 1) if span.epoch in gated else ():
@@ -282,6 +283,7 @@ def epoch_tables(ruleset: Ruleset) -> dict[str, Any]:
     """The epochs' requirements at each A.S.T. level (the package's AST_LEVELS, the first the
     default), the nations and their tracks by level (the card value each space needs)."""
     levels = ast_levels(ruleset)
+    gated = {e.id for e in ruleset.epochs if is_value_gated(e)}
     return {
         "epochs": {
             e.id: {
@@ -299,7 +301,7 @@ def epoch_tables(ruleset: Ruleset) -> dict[str, Any]:
         "nations": {n.id: n.display_name for n in ruleset.nations},
         "nation_order": [n.id for n in ruleset.nations],
         "ast_tracks": {
-            nation: {level: _track(ruleset, track) for level, track in by_level.items()}
+            nation: {level: _track(ruleset, track, gated) for level, track in by_level.items()}
             for nation, by_level in tracks_by_level(ruleset).items()
         },
     }
