@@ -46,3 +46,25 @@ def test_every_settings_key_of_the_family_is_a_field() -> None:
                 continue
             holder = root if slot == "ruleset" else records[root[slot].shape.type].field_by_key()
             assert key in holder, f"{family_id}: {key}"
+
+
+def test_a_record_fits_only_its_fields_with_its_required_ones() -> None:
+    """What a union's alternative or a record accepts (``_fits``, from each record's keys made once):
+    a mapping of some of its fields with every required one; no field it lacks, no required one
+    left out; and the same for every record of every family, asked twice (the keys kept)."""
+    from civrules.emit.settings_types import Shape, _fits
+
+    for family_id in ("advanced-civilization", "imperial-settlers", "sid-meiers-civilization"):
+        family = family_named(family_id)
+        assert family is not None
+        types = settings_types(family)
+        for name, spec in types.records.items():
+            fields = spec.field_by_key()
+            required = {key: 1 for key, f in fields.items() if f.required}
+            shape = Shape("record", name)
+            for _ in range(2):
+                assert _fits(types, shape, required)
+                assert not _fits(types, shape, {**required, "no such field": 1})
+                for key in required:
+                    assert not _fits(types, shape, {k: v for k, v in required.items() if k != key})
+            assert types.keys(name) == (frozenset(fields), frozenset(required))

@@ -95,6 +95,18 @@ class SettingsTypes:
 
     records: dict[str, RecordSpec]
     root: str = "Settings"
+    #: Each record's keys and required keys, by its name, made when first asked for (:meth:`keys`).
+    _keys: dict[str, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict, repr=False, compare=False)
+
+    def keys(self, record: str) -> tuple[frozenset[str], frozenset[str]]:
+        """The keys of the record named ``record``, and those of them it requires: made once (the
+        records are complete once :func:`settings_types` returns them), not a dict of its fields
+        for every value a union or a record asks about (SETTINGS: hundreds a data module)."""
+        found = self._keys.get(record)
+        if found is None:
+            fields = self.records[record].field_by_key()
+            found = self._keys[record] = (frozenset(fields), frozenset(k for k, f in fields.items() if f.required))
+        return found
 
 
 def attribute(key: str) -> str:
@@ -360,6 +372,11 @@ def _is_unknown(item: Any) -> bool:
 
 def _plain(item: Any) -> Node:
     """Data no schema types (``object``): read-only mappings and tuples, as SETTINGS was."""
+    kind = type(item)  # the scalars by exact type first: the Mapping ABC is a call into Python
+    if kind is str:
+        return string(" ".join(item.split()) if "\n" in item else item)
+    if kind is int or kind is bool or kind is float:
+        return Code(repr(item))
     if _is_unknown(item) or item is None:
         return Code("None")
     if isinstance(item, Mapping):
@@ -389,8 +406,8 @@ def _fits(types: SettingsTypes, shape: Shape, item: Any) -> bool:
     if kind == "record":
         if not isinstance(item, Mapping) or _is_unknown(item):
             return False
-        fields = types.records[shape.type].field_by_key()
-        return set(item) <= set(fields) and all(f.key in item for f in fields.values() if f.required)
+        known, required = types.keys(shape.type)
+        return known.issuperset(item) and all(key in item for key in required)
     return any(_fits(types, s, item) for s in shape.items)
 
 
