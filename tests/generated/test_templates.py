@@ -4,6 +4,7 @@ compiler/tools/templates.py generates from today's templates; one that no longer
 from __future__ import annotations
 
 import importlib
+import re
 from pathlib import Path
 
 import jinja2
@@ -78,3 +79,31 @@ def test_another_environment_compiles_from_source() -> None:
     other.filters.update(common.environment().filters)
     template = other.get_template("index.html.j2")
     assert template.filename is not None and template.filename.endswith("index.html.j2")
+
+
+#: Each family's macros that a sheet calls only with a mark or a citation to show (``{{ changed(x)
+#: if x else "" }}``: a macro call is a few µs, and most rows have neither), by its sheets' package.
+_GUARDED_MACROS = {
+    "civrules.families.advanced_civilization": ("_macros.j2", ("changed", "rule")),
+    "civrules.families.imperial_settlers": ("_is_macros.j2", ("changed", "rule")),
+    "civrules.families.sid_meiers_civilization": ("_tables.j2", ("changed",)),
+}
+
+
+@pytest.mark.parametrize("family", sorted(_GUARDED_MACROS))
+def test_a_mark_or_citation_macro_writes_nothing_for_nothing(family: str) -> None:
+    """The sheets skip the call of these macros where the argument is empty (no mark, no
+    citation): that writes what the call wrote only while the macro writes nothing for it. And
+    no sheet template calls one of them unguarded."""
+    env = common.environment(family)
+    macros, names = _GUARDED_MACROS[family]
+    for name in names:
+        template = env.from_string(f'{{% from "{macros}" import {name} %}}[{{{{ {name}(x) }}}}]')
+        for empty in ("", None, ()):
+            assert template.render(x=empty) == "[]", (family, name, empty)
+        assert template.render(x="added") != "[]"
+    folder = Path(importlib.import_module(family).__file__ or "").parent / "templates" / "sheets"
+    for path in sorted(folder.glob("*.j2")):
+        for name in names:
+            for call in re.findall(r"\{\{ " + name + r"\(([^)]*)\)([^}]*)\}\}", path.read_text(encoding="utf-8")):
+                assert call[1] == f' if {call[0]} else "" ', (path.name, name, call)

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "e86b6082284180c3374a7f4a05aa81d7334b5dd496bf8d8323b63439e7b9872d"
+SOURCE_SHA256 = "a0ebc4650fbeb834ca11ff888a42c51f09b189dd4d77b4a0940500b3d9e31325"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'ast.html.j2'
@@ -178,7 +178,7 @@ def block_content(context, missing=missing):
                 yield ' tracks</th></tr>\n'
             yield '<tr>\n<th scope="row">'
             yield escape(environment.getattr(l_1_t, 'name'))
-            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_t, 'mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_t, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_t, 'mark') else ''))
             if ((environment.getattr(l_1_t, 'checked') == False) and (not environment.getattr(l_1_t, 'unknown'))):
                 pass
                 yield '<sup class="mark">*</sup>'
@@ -252,7 +252,7 @@ def block_content(context, missing=missing):
             yield escape(environment.getattr(l_1_r, 'shade'))
             yield '"></td><th scope="row">'
             yield escape(environment.getattr(l_1_r, 'name'))
-            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_r, 'mark') else ''))
             yield ' <span class="muted">('
             yield escape(environment.getattr(l_1_r, 'short'))
             yield ')</span></th><td>'
@@ -289,7 +289,7 @@ def block_content(context, missing=missing):
                 if environment.getattr(l_2_loop, 'last'):
                     pass
                     yield ' '
-                    yield escape(context.call((undefined(name='rule') if l_2_rule is missing else l_2_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
+                    yield escape((context.call((undefined(name='rule') if l_2_rule is missing else l_2_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_r, 'rule') else ''))
                 yield '</div>'
             l_2_loop = l_2_l = l_2_rule = missing
             yield '</td></tr>\n'
@@ -308,9 +308,9 @@ def block_content(context, missing=missing):
             pass
             yield '<li>'
             yield escape(environment.getattr(l_1_n, 'text'))
-            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_n, 'mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_n, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_n, 'mark') else ''))
             yield ' '
-            yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_n, 'rule'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_n, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_n, 'rule') else ''))
             yield '</li>'
         l_1_n = l_1_changed = l_1_rule = missing
         yield '</ul>\n'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "54bf1893cd15b14d1d54a36d2dd781eecaff269dea43673fbd3b8cb8a2c31344"
+SOURCE_SHA256 = "4ac95eb8b103ac6a61a1b017117518c09f82990fde63be003b32088b1f82c090"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'calamities.html.j2'
@@ -71,7 +71,7 @@ def block_content(context, missing=missing):
         yield ' For every calamity, where a victim holds several of the cards: '
         yield escape(environment.getattr((undefined(name='combination_everywhere') if l_0_combination_everywhere is missing else l_0_combination_everywhere), 'text'))
         yield ' '
-        yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr((undefined(name='combination_everywhere') if l_0_combination_everywhere is missing else l_0_combination_everywhere), 'rule'), _block_vars=_block_vars))
+        yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr((undefined(name='combination_everywhere') if l_0_combination_everywhere is missing else l_0_combination_everywhere), 'rule'), _block_vars=_block_vars) if environment.getattr((undefined(name='combination_everywhere') if l_0_combination_everywhere is missing else l_0_combination_everywhere), 'rule') else ''))
     yield '</p>\n'
     for l_1_c in (undefined(name='calamities') if l_0_calamities is missing else l_0_calamities):
         l_1_changed = resolve('changed')
@@ -85,7 +85,7 @@ def block_content(context, missing=missing):
         yield escape(environment.getattr(l_1_c, 'number'))
         yield '</span>\n<h2>'
         yield escape(environment.getattr(l_1_c, 'name'))
-        yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_c, 'mark'), _loop_vars=_loop_vars))
+        yield escape((context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_c, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_c, 'mark') else ''))
         yield '</h2>\n'
         if environment.getattr(l_1_c, 'rule'):
             pass
@@ -119,7 +119,7 @@ def block_content(context, missing=missing):
                 yield ':</span> '
             yield escape(environment.getattr(l_2_e, 'text'))
             yield ' '
-            yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_2_e, 'rule'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_2_e, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_2_e, 'rule') else ''))
             for l_3_x in environment.getattr(l_2_e, 'also'):
                 _loop_vars = {}
                 pass
@@ -128,7 +128,7 @@ def block_content(context, missing=missing):
                 if environment.getattr(l_3_x, 'rule'):
                     pass
                     yield ' '
-                    yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_3_x, 'rule'), _loop_vars=_loop_vars))
+                    yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_3_x, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_3_x, 'rule') else ''))
             l_3_x = missing
             yield '</li>'
             t_2 = 0
@@ -149,7 +149,7 @@ def block_content(context, missing=missing):
                 yield ':</span> '
             yield escape(environment.getattr(l_2_e, 'text'))
             yield ' '
-            yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_2_e, 'rule'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_2_e, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_2_e, 'rule') else ''))
             for l_3_x in environment.getattr(l_2_e, 'also'):
                 _loop_vars = {}
                 pass
@@ -158,7 +158,7 @@ def block_content(context, missing=missing):
                 if environment.getattr(l_3_x, 'rule'):
                     pass
                     yield ' '
-                    yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_3_x, 'rule'), _loop_vars=_loop_vars))
+                    yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_3_x, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_3_x, 'rule') else ''))
             l_3_x = missing
             yield '</li>'
             t_3 = 0
@@ -176,7 +176,7 @@ def block_content(context, missing=missing):
                 yield '<li>'
                 yield escape(environment.getattr(l_2_e, 'text'))
                 yield ' '
-                yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_2_e, 'rule'), _loop_vars=_loop_vars))
+                yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_2_e, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_2_e, 'rule') else ''))
                 yield '</li>'
             l_2_e = missing
             yield '</ul></dd>\n'
@@ -197,7 +197,7 @@ def block_content(context, missing=missing):
                 if environment.getattr(l_3_s, 'rule'):
                     pass
                     yield ' '
-                    yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_3_s, 'rule'), _loop_vars=_loop_vars))
+                    yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_3_s, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_3_s, 'rule') else ''))
                 yield '</span>'
             l_3_s = missing
             yield '</li>'
@@ -211,7 +211,7 @@ def block_content(context, missing=missing):
             yield '<li class="muted">'
             yield escape(environment.getattr(l_1_c, 'combination'))
             yield ' '
-            yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_c, 'combination_rule'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_c, 'combination_rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_c, 'combination_rule') else ''))
             yield '</li>'
         elif environment.getattr(l_1_c, 'combination_note'):
             pass
@@ -228,7 +228,7 @@ def block_content(context, missing=missing):
                 yield '<li>'
                 yield escape(environment.getattr(l_2_e, 'text'))
                 yield ' '
-                yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_2_e, 'rule'), _loop_vars=_loop_vars))
+                yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_2_e, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_2_e, 'rule') else ''))
                 yield '</li>'
             l_2_e = missing
             yield '</ul></dd>\n'
@@ -245,7 +245,7 @@ def block_content(context, missing=missing):
             yield '</span> Where a victim holds several of the cards: '
             yield escape(environment.getattr(l_1_n, 'text'))
             yield ' '
-            yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_n, 'rule'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_n, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_n, 'rule') else ''))
             yield '</li>'
         l_1_n = missing
         yield '</ul>\n'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "4bc14aeb0bd3b2551a22e10df3e81177d6c42fff835b96c9ab6769b2c37144ab"
+SOURCE_SHA256 = "cae4bbd9fb111d5737e6efeaa9602ad54231b4001c6ccde7caeb6509e3329390"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'cards.html.j2'
@@ -103,11 +103,11 @@ def block_content(context, missing=missing):
             yield escape(environment.getattr(l_1_card, 'symbols_html'))
             yield ' '
             yield escape(environment.getattr(l_1_card, 'name'))
-            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_card, 'mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_card, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_card, 'mark') else ''))
             yield '<span class="groups">'
             yield escape(environment.getattr(l_1_card, 'groups'))
             yield ' '
-            yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_card, 'rule'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_card, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_card, 'rule') else ''))
             yield '</span></th>\n<td class="num">'
             yield escape(environment.getattr(l_1_card, 'cost'))
             yield '</td>\n'
@@ -144,7 +144,7 @@ def block_content(context, missing=missing):
                 yield '<li>'
                 yield escape(environment.getattr(l_2_attribute, 'text'))
                 yield ' '
-                yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_2_attribute, 'rule'), _loop_vars=_loop_vars))
+                yield escape((context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_2_attribute, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_2_attribute, 'rule') else ''))
                 if environment.getattr(l_2_attribute, 'links'):
                     pass
                     yield ' <span class="links">— '
@@ -172,11 +172,11 @@ def block_content(context, missing=missing):
             pass
             yield '<li>'
             yield escape(environment.getattr(l_1_p, 'text'))
-            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_p, 'mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_p, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_p, 'mark') else ''))
             if environment.getattr(l_1_p, 'rule'):
                 pass
                 yield ' '
-                yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_p, 'rule'), _loop_vars=_loop_vars))
+                yield escape((context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_p, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_p, 'rule') else ''))
             yield '</li>\n'
         l_1_p = l_1_changed = l_1_rule = missing
         yield '</ul>\n</div>\n'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "9e12afa9d3c4cb4d38415a905636d32ba85ba87d0ba633b40b0ddf4bdbfed4ed"
+SOURCE_SHA256 = "2512c5811481fd7c563e94e77922e32333de3f2035a46ea2ed90ad5a50608c03"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'commodities.html.j2'
@@ -59,7 +59,7 @@ def root(context, missing=missing):
             t_2.extend((
                 '">\n<th scope="row">',
                 escape(environment.getattr(l_2_g, 'name')),
-                escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_2_g, 'mark'), _loop_vars=_loop_vars)),
+                escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_2_g, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_2_g, 'mark') else '')),
             ))
             if environment.getattr(l_2_g, 'mining'):
                 pass
@@ -194,8 +194,8 @@ def block_content(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     l_0_formula = resolve('formula')
-    l_0_changed = resolve('changed')
     l_0_set_mark = resolve('set_mark')
+    l_0_changed = resolve('changed')
     l_0_set_rule = resolve('set_rule')
     l_0_block_bonuses = resolve('block_bonuses')
     l_0_mining_extra = resolve('mining_extra')
@@ -222,7 +222,7 @@ def block_content(context, missing=missing):
     yield '<ul class="facts-list">\n<li>A set of <em>n</em> cards of one good is worth <strong>'
     yield escape((undefined(name='formula') if l_0_formula is missing else l_0_formula))
     yield '</strong>'
-    yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='set_mark') if l_0_set_mark is missing else l_0_set_mark), _block_vars=_block_vars))
+    yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='set_mark') if l_0_set_mark is missing else l_0_set_mark), _block_vars=_block_vars) if (undefined(name='set_mark') if l_0_set_mark is missing else l_0_set_mark) else ''))
     if (undefined(name='set_rule') if l_0_set_rule is missing else l_0_set_rule):
         pass
         yield ' <span class="rule">('
@@ -247,7 +247,7 @@ def block_content(context, missing=missing):
         if environment.getattr(l_1_b, 'exceeds'):
             pass
             yield ', and may be worth more than the printed maximum'
-        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_b, 'mark'), _loop_vars=_loop_vars))
+        yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_b, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_b, 'mark') else ''))
         if environment.getattr(l_1_b, 'rule'):
             pass
             yield ' <span class="rule">('
@@ -264,14 +264,14 @@ def block_content(context, missing=missing):
         yield ' card'
         yield escape(('s' if ((undefined(name='mining_extra') if l_0_mining_extra is missing else l_0_mining_extra) != 1) else cond_expr_undefined("the inline if-expression on line 48 in 'commodities.html.j2' evaluated to false and no else section was defined.")))
         yield " larger, up to the good's number of cards."
-        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='mining_mark') if l_0_mining_mark is missing else l_0_mining_mark), _block_vars=_block_vars))
+        yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='mining_mark') if l_0_mining_mark is missing else l_0_mining_mark), _block_vars=_block_vars) if (undefined(name='mining_mark') if l_0_mining_mark is missing else l_0_mining_mark) else ''))
         yield '</li>'
     if (undefined(name='total') if l_0_total is missing else l_0_total):
         pass
         yield '<li>'
         yield escape((undefined(name='total') if l_0_total is missing else l_0_total))
         yield ' commodity cards in all.'
-        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='total_mark') if l_0_total_mark is missing else l_0_total_mark), _block_vars=_block_vars))
+        yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='total_mark') if l_0_total_mark is missing else l_0_total_mark), _block_vars=_block_vars) if (undefined(name='total_mark') if l_0_total_mark is missing else l_0_total_mark) else ''))
         yield '</li>'
     if (undefined(name='inferred') if l_0_inferred is missing else l_0_inferred):
         pass
@@ -290,7 +290,7 @@ def block_content(context, missing=missing):
         else:
             pass
             yield escape(environment.getattr(l_1_p, 'price'))
-        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_p, 'mark'), _loop_vars=_loop_vars))
+        yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_p, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_p, 'mark') else ''))
         yield ' <span class="rule">('
         yield escape(environment.getattr(l_1_p, 'rule'))
         yield ')</span>.</li>'
@@ -336,7 +336,7 @@ def block_content(context, missing=missing):
                 _loop_vars = {}
                 pass
                 yield escape(environment.getattr(l_2_c, 'name'))
-                yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_2_c, 'mark'), _loop_vars=_loop_vars))
+                yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_2_c, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_2_c, 'mark') else ''))
                 yield ' ('
                 if (environment.getattr(l_2_c, 'tradable') == 'yes'):
                     pass
@@ -373,7 +373,7 @@ def block_content(context, missing=missing):
             pass
             yield '<li>'
             yield escape(environment.getattr(l_1_p, 'text'))
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_p, 'mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_p, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_p, 'mark') else ''))
             if environment.getattr(l_1_p, 'rule'):
                 pass
                 yield ' <span class="rule">('
@@ -400,7 +400,7 @@ def block_content(context, missing=missing):
                     yield escape(t_1(environment.getattr(l_1_d, 'decks')))
                     yield '">'
                     yield escape(environment.getattr(l_1_d, 'players'))
-                    yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_d, 'mark'), _loop_vars=_loop_vars))
+                    yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_d, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_d, 'mark') else ''))
                     yield '</th><td rowspan="'
                     yield escape(t_1(environment.getattr(l_1_d, 'decks')))
                     yield '">'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "2b43857ad455a210b2e642e155080baef97c4bbb39ce0660ec2a23d3307ce6d6"
+SOURCE_SHA256 = "3410dd9588e1122c6e8e9a0fe58ea97c59c43b866a41a4b10fd4746dd20df750"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'credit-table.html.j2'
@@ -111,8 +111,8 @@ def block_content(context, missing=missing):
     l_0_with_cost = resolve('with_cost')
     l_0_with_needs = resolve('with_needs')
     l_0_policy = resolve('policy')
-    l_0_changed = resolve('changed')
     l_0_policy_mark = resolve('policy_mark')
+    l_0_changed = resolve('changed')
     l_0_policy_rules = resolve('policy_rules')
     l_0_variant = resolve('variant')
     l_0_notes_list = resolve('notes_list')
@@ -231,7 +231,7 @@ def block_content(context, missing=missing):
             yield '<p class="whole-note">The rule files of this ruleset list no civilization card, so there is no credit to give.</p>\n'
         yield '<div class="foot">\n<span>'
         yield escape(t_1(context.eval_ctx, (undefined(name='policy') if l_0_policy is missing else l_0_policy), ' '))
-        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='policy_mark') if l_0_policy_mark is missing else l_0_policy_mark), _block_vars=_block_vars))
+        yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='policy_mark') if l_0_policy_mark is missing else l_0_policy_mark), _block_vars=_block_vars) if (undefined(name='policy_mark') if l_0_policy_mark is missing else l_0_policy_mark) else ''))
         if (undefined(name='policy_rules') if l_0_policy_rules is missing else l_0_policy_rules):
             pass
             yield ' <span class="rule">('
@@ -293,7 +293,7 @@ def block_content(context, missing=missing):
                 yield '>\n<th scope="row">'
                 yield escape(environment.getattr(l_1_owned, 'symbols_html'))
                 yield escape(environment.getattr(l_1_owned, 'name'))
-                yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_owned, 'mark'), _loop_vars=_loop_vars))
+                yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_owned, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_owned, 'mark') else ''))
                 yield '</th>\n<td class="owncost">'
                 yield escape(environment.getattr(l_1_owned, 'cost'))
                 yield '</td>\n'
@@ -306,7 +306,7 @@ def block_content(context, missing=missing):
             yield '<p class="whole-note">The rule files of this ruleset list no civilization card, so there is no credit to give.</p>\n'
         yield '<div class="foot">\n<span>'
         yield escape(t_1(context.eval_ctx, (undefined(name='policy') if l_0_policy is missing else l_0_policy), ' '))
-        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='policy_mark') if l_0_policy_mark is missing else l_0_policy_mark), _block_vars=_block_vars))
+        yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='policy_mark') if l_0_policy_mark is missing else l_0_policy_mark), _block_vars=_block_vars) if (undefined(name='policy_mark') if l_0_policy_mark is missing else l_0_policy_mark) else ''))
         if (undefined(name='policy_rules') if l_0_policy_rules is missing else l_0_policy_rules):
             pass
             yield ' <span class="rule">('

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "7dce48f705ab8211b5c723f1e7f894ff07fe54512d990fc68447d57b4aa0ee0b"
+SOURCE_SHA256 = "4599bbd527609f613fe1921d4adf8376d892d974f2d818df918ab5abbb900630"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'map.html.j2'
@@ -99,7 +99,7 @@ def block_content(context, missing=missing):
                 yield ' class="water"'
             yield '>\n<th scope="row">'
             yield escape(environment.getattr(l_1_a, 'name'))
-            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_a, 'mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_a, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_a, 'mark') else ''))
             if environment.getattr(l_1_a, 'start'):
                 pass
                 yield '<span class="start">start: '

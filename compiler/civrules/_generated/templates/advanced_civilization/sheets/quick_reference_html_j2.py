@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "67894d697ae526c7370439dfe2171a191a018da8956f1683594929a861a2760b"
+SOURCE_SHA256 = "5af6a6b43659ff34eff58c91f70bd7dbaf3f93357ce167ed5719149c0f531d54"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'quick-reference.html.j2'
@@ -56,8 +56,8 @@ def block_content(context, missing=missing):
     _block_vars = {}
     l_0_phases = resolve('phases')
     l_0_no_phases = resolve('no_phases')
-    l_0_changed = resolve('changed')
     l_0_hand_mark = resolve('hand_mark')
+    l_0_changed = resolve('changed')
     l_0_hand = resolve('hand')
     l_0_rule = resolve('rule')
     l_0_tax_mark = resolve('tax_mark')
@@ -89,9 +89,9 @@ def block_content(context, missing=missing):
             yield '</span> <span class="name">'
             yield escape(environment.getattr(l_1_p, 'name'))
             yield '</span>'
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_p, 'mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_p, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_p, 'mark') else ''))
             yield ' '
-            yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_p, 'rule'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_p, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_p, 'rule') else ''))
             if (environment.getattr(l_1_p, 'condition') or environment.getattr(l_1_p, 'order')):
                 pass
                 yield '<span class="how">'
@@ -113,7 +113,7 @@ def block_content(context, missing=missing):
         yield escape((undefined(name='no_phases') if l_0_no_phases is missing else l_0_no_phases))
         yield '</p>\n'
     yield '<h2>At the table</h2>\n<dl class="facts">\n<dt>Hand limit'
-    yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='hand_mark') if l_0_hand_mark is missing else l_0_hand_mark), _block_vars=_block_vars))
+    yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='hand_mark') if l_0_hand_mark is missing else l_0_hand_mark), _block_vars=_block_vars) if (undefined(name='hand_mark') if l_0_hand_mark is missing else l_0_hand_mark) else ''))
     yield '</dt>\n<dd><span class="big">'
     yield escape(environment.getattr((undefined(name='hand') if l_0_hand is missing else l_0_hand), 'value'))
     yield '</span>'
@@ -122,9 +122,9 @@ def block_content(context, missing=missing):
         yield '; '
         yield escape(t_1(context.eval_ctx, environment.getattr((undefined(name='hand') if l_0_hand is missing else l_0_hand), 'facts'), '; '))
     yield ' '
-    yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr((undefined(name='hand') if l_0_hand is missing else l_0_hand), 'rule'), _block_vars=_block_vars))
+    yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr((undefined(name='hand') if l_0_hand is missing else l_0_hand), 'rule'), _block_vars=_block_vars) if environment.getattr((undefined(name='hand') if l_0_hand is missing else l_0_hand), 'rule') else ''))
     yield '</dd>\n<dt>Taxation'
-    yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='tax_mark') if l_0_tax_mark is missing else l_0_tax_mark), _block_vars=_block_vars))
+    yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='tax_mark') if l_0_tax_mark is missing else l_0_tax_mark), _block_vars=_block_vars) if (undefined(name='tax_mark') if l_0_tax_mark is missing else l_0_tax_mark) else ''))
     yield '</dt>\n<dd><span class="big">'
     yield escape(environment.getattr((undefined(name='tax') if l_0_tax is missing else l_0_tax), 'value'))
     yield '</span>'
@@ -133,11 +133,11 @@ def block_content(context, missing=missing):
         yield '; '
         yield escape(t_1(context.eval_ctx, environment.getattr((undefined(name='tax') if l_0_tax is missing else l_0_tax), 'facts'), '; '))
     yield ' '
-    yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr((undefined(name='tax') if l_0_tax is missing else l_0_tax), 'rule'), _block_vars=_block_vars))
+    yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr((undefined(name='tax') if l_0_tax is missing else l_0_tax), 'rule'), _block_vars=_block_vars) if environment.getattr((undefined(name='tax') if l_0_tax is missing else l_0_tax), 'rule') else ''))
     yield '</dd>\n<dt>Trade draw</dt>\n<dd>'
     yield escape(environment.getattr((undefined(name='draw') if l_0_draw is missing else l_0_draw), 'text'))
     yield ' '
-    yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr((undefined(name='draw') if l_0_draw is missing else l_0_draw), 'rule'), _block_vars=_block_vars))
+    yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr((undefined(name='draw') if l_0_draw is missing else l_0_draw), 'rule'), _block_vars=_block_vars) if environment.getattr((undefined(name='draw') if l_0_draw is missing else l_0_draw), 'rule') else ''))
     if (undefined(name='minimum_trade') if l_0_minimum_trade is missing else l_0_minimum_trade):
         pass
         yield '<br>Trading: '
@@ -161,7 +161,7 @@ def block_content(context, missing=missing):
             yield '</span> <span class="muted">('
             yield escape(environment.getattr(l_1_c, 'stack'))
             yield ')</span>'
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_c, 'mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_c, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_c, 'mark') else ''))
             yield '</li>\n'
         l_1_loop = l_1_c = missing
         yield '</ol>\n<p class="small muted">Stack number in brackets; tradable calamities in italics. The calamities sheet gives every effect and card modifier.</p>\n'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "7061b66becd97659ba2eff98867b760b5cc553d4d485e9ec5afd5a17f1ad1380"
+SOURCE_SHA256 = "5e627da78ab11f2f8cce5eabffa78664c18c4e633b9352ab3d364de72a65baa6"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'sequence-of-play.html.j2'
@@ -67,9 +67,9 @@ def block_content(context, missing=missing):
             yield escape(environment.getattr(l_1_p, 'number'))
             yield '</td>\n<th scope="row">'
             yield escape(environment.getattr(l_1_p, 'name'))
-            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_p, 'mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_p, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_p, 'mark') else ''))
             yield ' '
-            yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_p, 'rule'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_p, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_p, 'rule') else ''))
             if environment.getattr(l_1_p, 'subs'):
                 pass
                 yield '<span class="subs">'
@@ -117,9 +117,9 @@ def block_content(context, missing=missing):
             pass
             yield '<li>'
             yield escape(environment.getattr(l_1_g, 'text'))
-            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_g, 'mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_g, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_g, 'mark') else ''))
             yield ' '
-            yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_g, 'rule'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_g, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_g, 'rule') else ''))
             yield '</li>'
         l_1_g = l_1_changed = l_1_rule = missing
         yield '</ul>\n'

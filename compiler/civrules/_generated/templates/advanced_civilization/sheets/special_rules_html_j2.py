@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "dcf42732d343a4bd41c835774b8a1423f06130ba49c5540cc0a718c7eb72a68e"
+SOURCE_SHA256 = "4120213b975ee82e2e7c8a85c2a5318bb226905a56dabd5cdca8053c8c36ed35"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'special-rules.html.j2'
@@ -59,10 +59,10 @@ def block_content(context, missing=missing):
     l_0_forces = resolve('forces')
     l_0_pieces = resolve('pieces')
     l_0_sets = resolve('sets')
-    l_0_changed = resolve('changed')
     l_0_pieces_mark = resolve('pieces_mark')
-    l_0_rule = resolve('rule')
+    l_0_changed = resolve('changed')
     l_0_pieces_rule = resolve('pieces_rule')
+    l_0_rule = resolve('rule')
     l_0_counts = resolve('counts')
     l_0_missing = resolve('missing')
     l_0_count_rules = resolve('count_rules')
@@ -83,9 +83,9 @@ def block_content(context, missing=missing):
             pass
             yield '<li>'
             yield escape(environment.getattr(l_1_r, 'text'))
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_r, 'mark') else ''))
             yield ' '
-            yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_r, 'rule') else ''))
             yield '</li>\n'
         l_1_r = missing
         yield '</ul>\n'
@@ -97,11 +97,11 @@ def block_content(context, missing=missing):
             pass
             yield '<li>'
             yield escape(environment.getattr(l_1_r, 'text'))
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_r, 'mark') else ''))
             if environment.getattr(l_1_r, 'rule'):
                 pass
                 yield ' '
-                yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
+                yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_r, 'rule') else ''))
             yield '</li>\n'
         l_1_r = missing
         yield '</ul>\n'
@@ -110,7 +110,7 @@ def block_content(context, missing=missing):
         pass
         yield '<h2>'
         yield escape(environment.getattr(l_1_f, 'name'))
-        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_f, 'mark'), _loop_vars=_loop_vars))
+        yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_f, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_f, 'mark') else ''))
         yield ', a force no player leads as his nation</h2>\n<p class="force">'
         if environment.getattr(l_1_f, 'replaces'):
             pass
@@ -122,9 +122,9 @@ def block_content(context, missing=missing):
             yield 'They hold: '
             yield escape(environment.getattr(l_1_f, 'held'))
             yield '.'
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_f, 'held_mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_f, 'held_mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_f, 'held_mark') else ''))
             yield ' '
-        yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_f, 'rule'), _loop_vars=_loop_vars))
+        yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_f, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_f, 'rule') else ''))
         yield '</p>\n'
         if environment.getattr(l_1_f, 'lines'):
             pass
@@ -134,11 +134,11 @@ def block_content(context, missing=missing):
                 pass
                 yield '<li>'
                 yield escape(environment.getattr(l_2_r, 'text'))
-                yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_2_r, 'mark'), _loop_vars=_loop_vars))
+                yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_2_r, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_2_r, 'mark') else ''))
                 if environment.getattr(l_2_r, 'rule'):
                     pass
                     yield ' '
-                    yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_2_r, 'rule'), _loop_vars=_loop_vars))
+                    yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_2_r, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_2_r, 'rule') else ''))
                 yield '</li>\n'
             l_2_r = missing
             yield '</ul>\n'
@@ -160,9 +160,9 @@ def block_content(context, missing=missing):
             yield 'Each nation plays with '
             yield escape((undefined(name='pieces') if l_0_pieces is missing else l_0_pieces))
             yield '.'
-        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='pieces_mark') if l_0_pieces_mark is missing else l_0_pieces_mark), _block_vars=_block_vars))
+        yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='pieces_mark') if l_0_pieces_mark is missing else l_0_pieces_mark), _block_vars=_block_vars) if (undefined(name='pieces_mark') if l_0_pieces_mark is missing else l_0_pieces_mark) else ''))
         yield ' '
-        yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), (undefined(name='pieces_rule') if l_0_pieces_rule is missing else l_0_pieces_rule), _block_vars=_block_vars))
+        yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), (undefined(name='pieces_rule') if l_0_pieces_rule is missing else l_0_pieces_rule), _block_vars=_block_vars) if (undefined(name='pieces_rule') if l_0_pieces_rule is missing else l_0_pieces_rule) else ''))
         yield '</p>'
     if (undefined(name='counts') if l_0_counts is missing else l_0_counts):
         pass
@@ -172,7 +172,7 @@ def block_content(context, missing=missing):
             pass
             yield '<tr>\n<th scope="row">'
             yield escape(environment.getattr(l_1_c, 'players'))
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_c, 'mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_c, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_c, 'mark') else ''))
             yield '</th>\n<td>'
             yield escape(environment.getattr(l_1_c, 'tokens'))
             yield '</td>\n<td>'
@@ -206,7 +206,7 @@ def block_content(context, missing=missing):
                     if environment.getattr(l_3_d, 'rule'):
                         pass
                         yield ' '
-                        yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_3_d, 'rule'), _loop_vars=_loop_vars))
+                        yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_3_d, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_3_d, 'rule') else ''))
                     yield '</span>'
                 l_3_d = missing
             l_2_s = missing
@@ -223,7 +223,7 @@ def block_content(context, missing=missing):
                 if environment.getattr(l_2_r, 'rule'):
                     pass
                     yield ' '
-                    yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_2_r, 'rule'), _loop_vars=_loop_vars))
+                    yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_2_r, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_2_r, 'rule') else ''))
                 yield '</span>'
             l_2_r = missing
             yield '</td>\n<td><span class="rule">'
@@ -250,9 +250,9 @@ def block_content(context, missing=missing):
             pass
             yield '<li>'
             yield escape(environment.getattr(l_1_r, 'text'))
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_r, 'mark') else ''))
             yield ' '
-            yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_r, 'rule') else ''))
             yield '</li>\n'
         l_1_r = missing
         yield '</ul>\n'
@@ -267,16 +267,16 @@ def block_content(context, missing=missing):
                 pass
                 yield '<li>'
                 yield escape(environment.getattr(l_1_r, 'text'))
-                yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
+                yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_r, 'mark') else ''))
                 yield ' '
-                yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
+                yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_r, 'rule') else ''))
                 yield '</li>\n'
             l_1_r = missing
             yield '</ul>'
         if environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'final_turn'):
             pass
             yield '<p class="force">The turn in which it ends is played to its end.'
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'final_turn_mark'), _block_vars=_block_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'final_turn_mark'), _block_vars=_block_vars) if environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'final_turn_mark') else ''))
             yield '</p>'
         if environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'scoring'):
             pass
@@ -291,9 +291,9 @@ def block_content(context, missing=missing):
                     yield escape(environment.getattr(l_1_s, 'label'))
                     yield '</b>: '
                 yield escape(environment.getattr(l_1_s, 'text'))
-                yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_s, 'mark'), _loop_vars=_loop_vars))
+                yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_s, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_s, 'mark') else ''))
                 yield ' '
-                yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_s, 'rule'), _loop_vars=_loop_vars))
+                yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr(l_1_s, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_s, 'rule') else ''))
                 yield '</li>\n'
             l_1_s = missing
             yield '</ul>'
@@ -301,9 +301,9 @@ def block_content(context, missing=missing):
             pass
             yield '<p class="force">'
             yield escape(environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'winning'))
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'winning_mark'), _block_vars=_block_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'winning_mark'), _block_vars=_block_vars) if environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'winning_mark') else ''))
             yield ' '
-            yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'rule'), _block_vars=_block_vars))
+            yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'rule'), _block_vars=_block_vars) if environment.getattr((undefined(name='victory') if l_0_victory is missing else l_0_victory), 'rule') else ''))
             yield '</p>'
     else:
         pass
@@ -330,7 +330,7 @@ def block_content(context, missing=missing):
             pass
             yield '<tr>\n<th scope="row">'
             yield escape(environment.getattr(l_1_o, 'name'))
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_o, 'mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_o, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_o, 'mark') else ''))
             yield '</th>\n<td>'
             yield escape(environment.getattr(l_1_o, 'text'))
             yield '</td>\n<td>'

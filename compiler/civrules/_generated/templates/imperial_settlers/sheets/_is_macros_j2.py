@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "feebd6e911870e4eed0bf187eff342a5a64133fddc2237ae79e49bbb2f4283d3"
+SOURCE_SHA256 = "289e41d85f2f56b94661d2f2a29a5e40a97af5c7049f4f6ca744b1210eedec0c"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_is_macros.j2'
@@ -130,7 +130,7 @@ def root(context, missing=missing):
             t_5.extend((
                 '">',
                 escape(environment.getattr(l_2_r, 'name')),
-                escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_2_r, 'mark'), _loop_vars=_loop_vars)),
+                escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_2_r, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_2_r, 'mark') else '')),
             ))
             if environment.getattr(l_2_r, 'effect'):
                 pass

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "8539388258764e79369f01a516cc89322e2b5e3f9594d1537320943c5c74507b"
+SOURCE_SHA256 = "27bbb6b366b48e37ef8c4dd0612261d49265f5ab139c69bc481a6c752ba432a3"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'common-cards.html.j2'
@@ -95,9 +95,9 @@ def block_content(context, missing=missing):
                     pass
                     yield '<li>'
                     yield escape(environment.getattr(l_2_p, 'text'))
-                    yield escape(context.call((undefined(name='changed') if l_2_changed is missing else l_2_changed), environment.getattr(l_2_p, 'mark'), _loop_vars=_loop_vars))
+                    yield escape((context.call((undefined(name='changed') if l_2_changed is missing else l_2_changed), environment.getattr(l_2_p, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_2_p, 'mark') else ''))
                     yield ' '
-                    yield escape(context.call((undefined(name='rule') if l_2_rule is missing else l_2_rule), environment.getattr(l_2_p, 'rule'), _loop_vars=_loop_vars))
+                    yield escape((context.call((undefined(name='rule') if l_2_rule is missing else l_2_rule), environment.getattr(l_2_p, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_2_p, 'rule') else ''))
                     yield '</li>'
                 l_2_p = l_2_changed = l_2_rule = missing
                 yield '</ul>\n'
@@ -113,9 +113,9 @@ def block_content(context, missing=missing):
                 pass
                 yield '<li>'
                 yield escape(environment.getattr(l_1_k, 'text'))
-                yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_k, 'mark'), _loop_vars=_loop_vars))
+                yield escape((context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_k, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_k, 'mark') else ''))
                 yield ' '
-                yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_k, 'rule'), _loop_vars=_loop_vars))
+                yield escape((context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_k, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_k, 'rule') else ''))
                 yield '</li>'
             l_1_k = l_1_changed = l_1_rule = missing
             yield '</ul>\n</section>\n'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "bd2eb2e1f8593a93b4233d535dee3dfe887ebb88b61db0b4b018a7dc6964f2e0"
+SOURCE_SHA256 = "63d550de8abb3c3b5b0d18549c3feaf2cdc2acb1f4a241fd5cb79db6b2e937b7"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'deck-building.html.j2'
@@ -58,10 +58,10 @@ def block_content(context, missing=missing):
     if 0: yield None
     _block_vars = {}
     l_0_rule = resolve('rule')
-    l_0_cite = resolve('cite')
     l_0_cited = resolve('cited')
-    l_0_changed = resolve('changed')
+    l_0_cite = resolve('cite')
     l_0_size_mark = resolve('size_mark')
+    l_0_changed = resolve('changed')
     l_0_pattern = resolve('pattern')
     l_0_all_copies_mark = resolve('all_copies_mark')
     l_0_own_mark = resolve('own_mark')
@@ -76,11 +76,11 @@ def block_content(context, missing=missing):
     if (undefined(name='rule') if l_0_rule is missing else l_0_rule):
         pass
         yield '<section class="box">\n<h2>Building a faction deck '
-        yield escape(context.call((undefined(name='cite') if l_0_cite is missing else l_0_cite), (undefined(name='cited') if l_0_cited is missing else l_0_cited), _block_vars=_block_vars))
+        yield escape((context.call((undefined(name='cite') if l_0_cite is missing else l_0_cite), (undefined(name='cited') if l_0_cited is missing else l_0_cited), _block_vars=_block_vars) if (undefined(name='cited') if l_0_cited is missing else l_0_cited) else ''))
         yield '</h2>\n<ul class="checklist">\n<li><span class="check"></span>The deck holds exactly '
         yield escape(environment.getattr((undefined(name='rule') if l_0_rule is missing else l_0_rule), 'size'))
         yield ' cards.'
-        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='size_mark') if l_0_size_mark is missing else l_0_size_mark), _block_vars=_block_vars))
+        yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='size_mark') if l_0_size_mark is missing else l_0_size_mark), _block_vars=_block_vars) if (undefined(name='size_mark') if l_0_size_mark is missing else l_0_size_mark) else ''))
         yield '</li>\n'
         for (l_1_copies, l_1_cards, l_1_mark) in (undefined(name='pattern') if l_0_pattern is missing else l_0_pattern):
             _loop_vars = {}
@@ -94,18 +94,18 @@ def block_content(context, missing=missing):
             yield ' cop'
             yield escape(('ies' if (l_1_copies != 1) else 'y'))
             yield ' each.'
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_1_mark, _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_1_mark, _loop_vars=_loop_vars) if l_1_mark else ''))
             yield '</li>\n'
         l_1_copies = l_1_cards = l_1_mark = missing
         if environment.getattr((undefined(name='rule') if l_0_rule is missing else l_0_rule), 'all_copies'):
             pass
             yield '<li><span class="check"></span>Every copy of a card is in the deck, or none: adding a card of 3 copies means removing all 3 copies of another.'
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='all_copies_mark') if l_0_all_copies_mark is missing else l_0_all_copies_mark), _block_vars=_block_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='all_copies_mark') if l_0_all_copies_mark is missing else l_0_all_copies_mark), _block_vars=_block_vars) if (undefined(name='all_copies_mark') if l_0_all_copies_mark is missing else l_0_all_copies_mark) else ''))
             yield '</li>'
         if environment.getattr((undefined(name='rule') if l_0_rule is missing else l_0_rule), 'own_faction_only'):
             pass
             yield '<li><span class="check"></span>Only cards of the faction\'s own deck (an inference from the rulebook, not a printed rule).'
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='own_mark') if l_0_own_mark is missing else l_0_own_mark), _block_vars=_block_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='own_mark') if l_0_own_mark is missing else l_0_own_mark), _block_vars=_block_vars) if (undefined(name='own_mark') if l_0_own_mark is missing else l_0_own_mark) else ''))
             yield '</li>'
         yield '</ul>\n</section>\n'
     yield '<h2>The faction decks in use</h2>\n<div class="columns">\n'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "98e8c1a16384b92232d3c642baa492ada50a212b3bf3297ecd5cb3f9ddce4978"
+SOURCE_SHA256 = "5f39c1102398ae301b09e9066f2ec99b1953956dbd74dc66e2b6bec01582de1a"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'faction-boards.html.j2'
@@ -71,9 +71,9 @@ def block_content(context, missing=missing):
         pass
         yield '<section class="box">\n<h2>'
         yield escape(environment.getattr(l_1_f, 'name'))
-        yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_f, 'mark'), _loop_vars=_loop_vars))
+        yield escape((context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_f, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_f, 'mark') else ''))
         yield ' '
-        yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_f, 'rule'), _loop_vars=_loop_vars))
+        yield escape((context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_f, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_f, 'rule') else ''))
         yield '</h2>\n<dl class="board">\n<dt>Each production phase</dt><dd>'
         yield escape(environment.getattr(l_1_f, 'production'))
         yield '</dd>\n<dt>Kept at clean-up</dt><dd>'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "e7e203fd358283cf705943d911921e69423addd3c17edc991015a2dd87c56741"
+SOURCE_SHA256 = "f38841bcc3fb2c5d0186c6a0d1eb391b8e8f1d27a8f97acf118dfe55368a5d65"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'faction-cards.html.j2'
@@ -85,7 +85,7 @@ def block_content(context, missing=missing):
             pass
             yield ' — custom deck '
             yield escape(environment.getattr(l_1_deck, 'custom'))
-            yield escape(context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_deck, 'custom_mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_1_changed is missing else l_1_changed), environment.getattr(l_1_deck, 'custom_mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_deck, 'custom_mark') else ''))
         yield '</h2>\n'
         if environment.getattr(l_1_deck, 'custom'):
             pass

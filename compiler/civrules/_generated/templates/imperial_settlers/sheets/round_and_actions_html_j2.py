@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "e39eb387ad7146d328bd5012a2e60dc3aeaf5f98dd63dc71438cbae5f8521047"
+SOURCE_SHA256 = "c260e3edf5399455bf73d0073403cc5f74c5cbba996d74af520ff60e002bed15"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'round-and-actions.html.j2'
@@ -59,8 +59,8 @@ def block_content(context, missing=missing):
     _block_vars = {}
     l_0_setup = resolve('setup')
     l_0_hand = resolve('hand')
-    l_0_changed = resolve('changed')
     l_0_hand_mark = resolve('hand_mark')
+    l_0_changed = resolve('changed')
     l_0_phases = resolve('phases')
     l_0_actions = resolve('actions')
     l_0_general = resolve('general')
@@ -85,7 +85,7 @@ def block_content(context, missing=missing):
         pass
         yield '<li>'
         yield escape(l_1_step)
-        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_1_mark, _loop_vars=_loop_vars))
+        yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_1_mark, _loop_vars=_loop_vars) if l_1_mark else ''))
         yield '</li>'
     l_1_step = l_1_mark = missing
     yield '</ol>\n'
@@ -104,7 +104,7 @@ def block_content(context, missing=missing):
             yield escape((' and ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 15 in 'round-and-actions.html.j2' evaluated to false and no else section was defined.")))
         l_1_loop = l_1_amount = l_1_kind = missing
         yield '.'
-        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='hand_mark') if l_0_hand_mark is missing else l_0_hand_mark), _block_vars=_block_vars))
+        yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='hand_mark') if l_0_hand_mark is missing else l_0_hand_mark), _block_vars=_block_vars) if (undefined(name='hand_mark') if l_0_hand_mark is missing else l_0_hand_mark) else ''))
         yield '</p>'
     yield '</section>\n'
     l_1_loop = missing
@@ -116,9 +116,9 @@ def block_content(context, missing=missing):
         yield escape(environment.getattr(l_1_loop, 'index'))
         yield '. '
         yield escape(environment.getattr(l_1_p, 'name'))
-        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_p, 'mark'), _loop_vars=_loop_vars))
+        yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_p, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_p, 'mark') else ''))
         yield ' '
-        yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_p, 'rule'), _loop_vars=_loop_vars))
+        yield escape((context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_p, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_p, 'rule') else ''))
         yield '</h2>\n<ol class="steps">'
         for l_2_step in environment.getattr(l_1_p, 'steps'):
             _loop_vars = {}
@@ -150,7 +150,7 @@ def block_content(context, missing=missing):
             yield '>'
             yield escape(environment.getattr(l_1_a, 'name'))
             yield '</strong>'
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_a, 'mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_a, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_a, 'mark') else ''))
             if (not environment.getattr(l_1_a, 'allowed')):
                 pass
                 yield '<br><span class="bad">not allowed in this ruleset</span>'
@@ -163,7 +163,7 @@ def block_content(context, missing=missing):
             yield '</td><td>'
             yield escape((environment.getattr(l_1_a, 'note') or ''))
             yield ' '
-            yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_a, 'rule'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_a, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_a, 'rule') else ''))
             yield '</td></tr>\n'
         l_1_a = l_1_rule = missing
         yield '</tbody>\n</table>\n'
@@ -176,7 +176,7 @@ def block_content(context, missing=missing):
         pass
         yield '<li>'
         yield escape(l_1_text)
-        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_1_mark, _loop_vars=_loop_vars))
+        yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_1_mark, _loop_vars=_loop_vars) if l_1_mark else ''))
         yield '</li>'
     l_1_text = l_1_mark = missing
     yield '</ul>\n</section>\n'
@@ -189,9 +189,9 @@ def block_content(context, missing=missing):
             pass
             yield '<li>'
             yield escape(environment.getattr(l_1_r, 'text'))
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_r, 'mark') else ''))
             yield ' '
-            yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_r, 'rule') else ''))
             yield '</li>'
         l_1_r = l_1_rule = missing
         yield '</ul>\n</section>\n'
@@ -201,7 +201,7 @@ def block_content(context, missing=missing):
         yield '<p>The game lasts '
         yield escape((undefined(name='rounds') if l_0_rounds is missing else l_0_rounds))
         yield ' rounds.'
-        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='rounds_mark') if l_0_rounds_mark is missing else l_0_rounds_mark), _block_vars=_block_vars))
+        yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='rounds_mark') if l_0_rounds_mark is missing else l_0_rounds_mark), _block_vars=_block_vars) if (undefined(name='rounds_mark') if l_0_rounds_mark is missing else l_0_rounds_mark) else ''))
         yield '</p>'
     if (undefined(name='scoring') if l_0_scoring is missing else l_0_scoring):
         pass
@@ -210,7 +210,7 @@ def block_content(context, missing=missing):
         yield ' VP per common location, '
         yield escape((environment.getattr((undefined(name='scoring') if l_0_scoring is missing else l_0_scoring), 'faction_location_vp') if (not t_1(environment.getattr((undefined(name='scoring') if l_0_scoring is missing else l_0_scoring), 'faction_location_vp'))) else '—'))
         yield ' VP per faction location.'
-        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='scoring_mark') if l_0_scoring_mark is missing else l_0_scoring_mark), _block_vars=_block_vars))
+        yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), (undefined(name='scoring_mark') if l_0_scoring_mark is missing else l_0_scoring_mark), _block_vars=_block_vars) if (undefined(name='scoring_mark') if l_0_scoring_mark is missing else l_0_scoring_mark) else ''))
         yield '</p>'
     if (undefined(name='ties') if l_0_ties is missing else l_0_ties):
         pass
@@ -220,7 +220,7 @@ def block_content(context, missing=missing):
             pass
             yield '<li>'
             yield escape(l_1_text)
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_1_mark, _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_1_mark, _loop_vars=_loop_vars) if l_1_mark else ''))
             yield '</li>'
         l_1_text = l_1_mark = missing
         yield '</ol>'
@@ -237,9 +237,9 @@ def block_content(context, missing=missing):
                 pass
                 yield '<li>'
                 yield escape(environment.getattr(l_1_r, 'text'))
-                yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
+                yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_r, 'mark') else ''))
                 yield ' '
-                yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
+                yield escape((context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_r, 'rule') else ''))
                 yield '</li>'
             l_1_r = l_1_rule = missing
             yield '</ul>\n</section>\n'
@@ -252,9 +252,9 @@ def block_content(context, missing=missing):
                 pass
                 yield '<li>'
                 yield escape(environment.getattr(l_1_r, 'text'))
-                yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars))
+                yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_r, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_r, 'mark') else ''))
                 yield ' '
-                yield escape(context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars))
+                yield escape((context.call((undefined(name='rule') if l_1_rule is missing else l_1_rule), environment.getattr(l_1_r, 'rule'), _loop_vars=_loop_vars) if environment.getattr(l_1_r, 'rule') else ''))
                 yield '</li>'
             l_1_r = l_1_rule = missing
             yield '</ul>\n</section>\n'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "5aa8fc1c569fa8643d60f621d94736913e890c9b2a9baeafa86a3a401ba63767"
+SOURCE_SHA256 = "20d222aa03908806510f043e127f48d635051af14e7ec061bd061cb8c4a80ace"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = 'solo-game.html.j2'
@@ -78,27 +78,27 @@ def block_content(context, missing=missing):
     if (undefined(name='solo') if l_0_solo is missing else l_0_solo):
         pass
         yield '<div class="columns">\n<section class="box">\n<h2>Setup '
-        yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'rule'), _block_vars=_block_vars))
+        yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'rule'), _block_vars=_block_vars) if environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'rule') else ''))
         yield '</h2>\n<ol class="steps">'
         for (l_1_step, l_1_mark) in environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'setup'):
             _loop_vars = {}
             pass
             yield '<li>'
             yield escape(l_1_step)
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_1_mark, _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_1_mark, _loop_vars=_loop_vars) if l_1_mark else ''))
             yield '</li>'
         l_1_step = l_1_mark = missing
         yield '</ol>\n<p>A round: '
         yield escape(environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'phases'))
         yield '.'
-        yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'phases_mark'), _block_vars=_block_vars))
+        yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'phases_mark'), _block_vars=_block_vars) if environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'phases_mark') else ''))
         yield '</p>\n</section>\n<section class="box">\n<h2>Lookout</h2>\n<ol class="steps">'
         for (l_1_step, l_1_mark) in environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'lookout'):
             _loop_vars = {}
             pass
             yield '<li>'
             yield escape(l_1_step)
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_1_mark, _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_1_mark, _loop_vars=_loop_vars) if l_1_mark else ''))
             yield '</li>'
         l_1_step = l_1_mark = missing
         yield '</ol>\n</section>\n<section class="box">\n<h2>The virtual player\'s attack</h2>\n<ul class="steps">\n'
@@ -119,7 +119,7 @@ def block_content(context, missing=missing):
                 yield escape(environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'cards'))
                 yield ' attack cards'
             yield '.'
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'attacks_mark'), _block_vars=_block_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'attacks_mark'), _block_vars=_block_vars) if environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'attacks_mark') else ''))
             yield '</li>'
         if environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'by_kind'):
             pass
@@ -132,31 +132,31 @@ def block_content(context, missing=missing):
                 yield escape((', ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 24 in 'solo-game.html.j2' evaluated to false and no else section was defined.")))
             l_1_loop = l_1_k = missing
             yield '.'
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'by_kind_mark'), _block_vars=_block_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'by_kind_mark'), _block_vars=_block_vars) if environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'by_kind_mark') else ''))
             yield '</li>'
         if environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'then'):
             pass
             yield '<li>Then: '
             yield escape(t_1(context.eval_ctx, environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'then'), '; '))
             yield '.'
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'then_mark'), _block_vars=_block_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'then_mark'), _block_vars=_block_vars) if environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'then_mark') else ''))
             yield '</li>'
         if t_2(environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'defence')):
             pass
             yield '<li>Defence tokens do not protect against the virtual player.'
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'defence_mark'), _block_vars=_block_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'defence_mark'), _block_vars=_block_vars) if environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'defence_mark') else ''))
             yield '</li>'
         if t_2(environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'samurai')):
             pass
             yield '<li>Samurai do not protect against the virtual player.'
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'samurai_mark'), _block_vars=_block_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'samurai_mark'), _block_vars=_block_vars) if environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'samurai_mark') else ''))
             yield '</li>'
         if environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'japanese'):
             pass
             yield '<li>Playing the Japanese, faction locations are razed first by their deal: '
             yield escape(t_1(context.eval_ctx, environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'japanese'), ', '))
             yield '.'
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'japanese_mark'), _block_vars=_block_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'japanese_mark'), _block_vars=_block_vars) if environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'japanese_mark') else ''))
             yield '</li>'
         yield '</ul>\n</section>\n<section class="box">\n<h2>Winning</h2>\n<p>'
         if environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'winning'):
@@ -164,13 +164,13 @@ def block_content(context, missing=missing):
             yield 'You win with more '
             yield escape(environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'winning'))
             yield " than cards in the virtual player's collection; a tie is a loss."
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'winning_mark'), _block_vars=_block_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'winning_mark'), _block_vars=_block_vars) if environment.getattr((undefined(name='solo') if l_0_solo is missing else l_0_solo), 'winning_mark') else ''))
             yield ' '
         yield 'Your score is then compared with the achievement table.</p>\n</section>\n</div>\n'
     if (undefined(name='levels') if l_0_levels is missing else l_0_levels):
         pass
         yield '<h2>Achievement table '
-        yield escape(context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), (undefined(name='table_rule') if l_0_table_rule is missing else l_0_table_rule), _block_vars=_block_vars))
+        yield escape((context.call((undefined(name='rule') if l_0_rule is missing else l_0_rule), (undefined(name='table_rule') if l_0_table_rule is missing else l_0_table_rule), _block_vars=_block_vars) if (undefined(name='table_rule') if l_0_table_rule is missing else l_0_table_rule) else ''))
         yield '</h2>\n<table class="levels">\n<thead><tr><th>Final score</th><th>Level</th></tr></thead>\n<tbody>'
         for l_1_l in (undefined(name='levels') if l_0_levels is missing else l_0_levels):
             _loop_vars = {}
@@ -180,7 +180,7 @@ def block_content(context, missing=missing):
             yield '</td><td><strong>'
             yield escape(environment.getattr(l_1_l, 'name'))
             yield '</strong>'
-            yield escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_l, 'mark'), _loop_vars=_loop_vars))
+            yield escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_1_l, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_1_l, 'mark') else ''))
             yield '</td></tr>'
         l_1_l = missing
         yield '</tbody>\n</table>\n'

@@ -6,7 +6,7 @@ Generated ahead of time by jinja2 3.1.6; used only while SOURCE_SHA256 matches.
 # fmt: off
 # mypy: ignore-errors
 
-SOURCE_SHA256 = "c507dac5056a9638a19c02d6290b6b89bbae3e1ca2c5f1d8089ae280e5234538"
+SOURCE_SHA256 = "8ee2e98a8d5085fdff3214526e04c15a3b92ec8a929a12fcf6df06048bbad77f"
 
 from jinja2.runtime import LoopContext, Macro, Markup, Namespace, TemplateNotFound, TemplateReference, TemplateRuntimeError, Undefined, escape, identity, internalcode, markup_join, missing, str_join
 name = '_tables.j2'
@@ -70,7 +70,7 @@ def root(context, missing=missing):
                     pass
                     t_3.extend((
                         escape(l_2_text),
-                        escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_2_mark, _loop_vars=_loop_vars)),
+                        escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), l_2_mark, _loop_vars=_loop_vars) if l_2_mark else '')),
                         escape((' ' if (not environment.getattr(l_2_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 7 in '_tables.j2' evaluated to false and no else section was defined."))),
                     ))
                 l_2_loop = l_2_text = l_2_mark = missing
@@ -84,7 +84,7 @@ def root(context, missing=missing):
             t_3.extend((
                 '<section class="keep-head">\n<h2>',
                 escape(environment.getattr(l_2_s, 'title')),
-                escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_2_s, 'mark'), _loop_vars=_loop_vars)),
+                escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_2_s, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_2_s, 'mark') else '')),
                 '</h2>\n',
             ))
             if environment.getattr(l_2_s, 'rows'):
@@ -129,7 +129,7 @@ def root(context, missing=missing):
                             t_3.extend((
                                 '<th scope="row">',
                                 escape(l_4_c),
-                                escape(context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_3_r, 'mark'), _loop_vars=_loop_vars)),
+                                escape((context.call((undefined(name='changed') if l_0_changed is missing else l_0_changed), environment.getattr(l_3_r, 'mark'), _loop_vars=_loop_vars) if environment.getattr(l_3_r, 'mark') else '')),
                                 '</th>',
                             ))
                         else:
