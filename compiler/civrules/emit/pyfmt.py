@@ -117,7 +117,7 @@ class Code(Node):
     """Source written as is (a name, a number, an enum member). Never changed once made (nothing
     assigns its ``text``); not a frozen dataclass only because a frozen one's ``__init__`` sets its
     field through ``object.__setattr__``: twice the cost of making one, and a data module makes
-    thousands (mega-civilization's build: 8,700)."""
+    thousands (8,700 in the build of the largest shipped ruleset)."""
 
     text: str
 

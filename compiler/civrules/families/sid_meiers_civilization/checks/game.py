@@ -89,12 +89,9 @@ def check_battle_hand(ruleset: CivilizationRuleset) -> Iterator[Diagnostic]:
         combat: {battle_hand: {fundamentalism: 2}}   # FAIL: the government says 1
         combat: {battle_hand: {fundamentalism: 1}}   # PASS
     """
-    found = ruleset.setting("combat")
-    if found is None or not isinstance(found[0], Mapping):
-        return
-    combat, origin = found
+    combat, origin = ruleset.rule("combat"), ruleset.rule_origin("combat")
     hand = combat.get("battle_hand")
-    if not isinstance(hand, Mapping):
+    if not isinstance(hand, Mapping) or origin is None:
         return
     for government in ruleset.governments:
         written = hand.get(government.id)
