@@ -173,8 +173,19 @@ def test_an_uncited_patch_whose_facts_a_later_patch_left_is_q009_at_its_own_fiel
         f"      - {{id: colossus, discount: {{cost: 9}}, {B}}}\n",
         SMC + "overlay:\n  wonders:\n    patch:\n      - {id: colossus, discount: {cost: 8}}\n"
         "      - {id: colossus, discount: {cost: null}}\n",
+        # round 24: the id written again by the later entry is its own (the reader gives equal
+        # ids one object: looked up by identity, the first entry's `food` was still there)
+        bar004("cost: {append: [food]}", f"cost: {{replace: [{{where: food, with: food}}]}}, {B}"),
+        bar004("cost: {append: [food]}", f"cost: {{remove: [food], append: [food]}}, {B}"),
     ],
-    ids=["list-written-over", "appended-then-removed", "mapping-key-written-over", "mapping-key-deleted"],
+    ids=[
+        "list-written-over",
+        "appended-then-removed",
+        "mapping-key-written-over",
+        "mapping-key-deleted",
+        "id-replaced-by-itself",
+        "id-removed-and-appended-again",
+    ],
 )
 def test_an_uncited_patch_whose_every_fact_a_later_patch_wrote_over_or_deleted_is_not_q009(text: str) -> None:
     assert [d for d in problems(analysed(text)) if d.code == "Q009"] == []

@@ -657,3 +657,37 @@ def test_what_entries_appending_to_a_long_list_write_over_is_found_in_work_linea
 
     small, large = work(200), work(400)
     assert large <= MOST * small, (small, large)
+def test_an_id_a_later_patch_replaces_with_itself_is_located_in_that_patch() -> None:
+    """A later entry's `replace: [{where: craftz, with: craftz}]` writes the id again: what is
+    wrong with it is reported there, not at the entry that appended it first. The reader gives
+    equal ids one object, and the record of the first entry's element, looked up by identity,
+    found it again (round 24)."""
+    body = (
+        "overlay:\n  civilization_cards:\n    patch:\n"
+        "      - {id: pottery, groups: {append: [craftz]}, source: 'house rule: a'}\n"
+        "      - {id: pottery, groups: {replace: [{where: craftz, with: craftz}]}, source: 'house rule: b'}\n"
+    )
+    path, text = variant("again", "advanced-civilization", body)
+    analysis, _ = analysed("again", (path, text))
+    found = [d for d in analysis.diagnostics if d.span is not None and "craftz" in d.message]
+    assert found and all(d.span is not None and d.span.file.endswith("rulesets/again.yaml") for d in found)
+    assert {d.span.line for d in found if d.span is not None} == {line_of(text, "with: craftz")}, found
+
+
+def test_an_id_a_later_variant_replaces_with_itself_in_a_list_setting_is_located_in_that_variant() -> None:
+    """The list setting's member of the case above: a variant appends an id to the two-coast
+    areas, a variant of it writes that id again (`replace`): the id is located at that change (where
+    a diagnostic about it points), not in the variant that appended it first (round 24)."""
+    ac = "kind: ruleset\nid: {id}\nname: {id}\nextends: {extends}\noverlay:\n  settings:\n    two_coast_areas: "
+    leaf = ac.format(id="leaf", extends="mid") + "{replace: [{where: atlantiz, with: atlantiz}]}\n"
+    workspace = CachedWorkspace(
+        {
+            "rulesets/top.yaml": ac.format(id="top", extends="advanced-civilization") + "[corinth]\n",
+            "rulesets/mid.yaml": ac.format(id="mid", extends="top") + "{append: [atlantiz]}\n",
+            "rulesets/leaf.yaml": leaf,
+        }
+    )
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["leaf"]))
+    assert analysis.resolved is not None
+    span = analysis.resolved.setting_origins["two_coast_areas"].span(1)
+    assert span.file.endswith("rulesets/leaf.yaml") and span.line == line_of(leaf, "with: atlantiz"), span

@@ -541,13 +541,19 @@ def _changed(
 
 
 def _earlier_moved(
-    origin: Origin, before: Mapping[str, Any], merged: Mapping[str, Any], patch: Mapping[str, Any]
+    origin: Origin,
+    before: Mapping[str, Any],
+    merged: Mapping[str, Any],
+    patch: Mapping[str, Any],
+    written: Mapping[NodePath, NodePath],
 ) -> tuple[tuple[str, Moves], ...]:
     """``origin``'s record of the elements earlier overlay entries' list operations wrote
     (:attr:`Origin.earlier_moved`), once the entry ``patch`` has changed ``before`` into ``merged``:
     for each field it changes, the elements its last changer and the entries before wrote that
     are still there, each at its place in the merged list (an element is never changed in place,
-    so the very element is looked up; one the entry wrote over, or patched, is the entry's now).
+    so the very element is looked up; one the entry wrote over, or patched, is the entry's now,
+    and so is an element it wrote whole at a place, ``written`` (its merge's): the reader gives
+    equal ids one object, which `replace: [{where: crafts, with: crafts}]` finds again).
     The records of the fields it leaves are not looked at (n entries changing another field of
     an entity whose one list n entries appended to: no pass over those n per change)."""
     last = dict(origin.changes)
@@ -575,6 +581,8 @@ def _earlier_moved(
                 at = key[1] if len(key) > 1 else None
                 if not isinstance(at, int) or not 0 <= at < len(old) or (i := index.get(id(old[at]))) is None:
                     continue
+                if (name, i) in written:
+                    continue  # this entry wrote the element there whole (the very object, an id)
                 placed.pop(moved_to := (name, i, *key[2:]), None)
                 placed[moved_to] = (owner, path)
             chain = None
@@ -590,11 +598,16 @@ def _earlier_moved(
 
 
 def _earlier_listed(
-    previous: Origin, before: list[Any], merged: list[Any], patch: Mapping[str, Any]
+    previous: Origin,
+    before: list[Any],
+    merged: list[Any],
+    patch: Mapping[str, Any],
+    written: Mapping[NodePath, NodePath],
 ) -> tuple[tuple[str, Moves], ...]:
     """:func:`_earlier_moved` for a list setting that list operations change again: the elements
     earlier variants' list operations wrote (``previous``: the setting as they left it), each at
-    its place in ``merged``, located in the variant that wrote it (recorded under ``""``)."""
+    its place in ``merged`` but those this variant wrote there whole (``written``), located in the
+    variant that wrote it (recorded under ``""``)."""
     chain = next((moves for name, moves in previous.earlier_moved if name == ""), None)
     own = Origin(previous.document, previous.path) if previous.changes else None
     if set(patch) == {"append"}:
@@ -609,7 +622,12 @@ def _earlier_listed(
     chain = None
     for key, owner, path in candidates:
         at = key[0] if key else None
-        if isinstance(at, int) and 0 <= at < len(before) and (i := index.get(id(before[at]))) is not None:
+        if (
+            isinstance(at, int)
+            and 0 <= at < len(before)
+            and (i := index.get(id(before[at]))) is not None
+            and (i,) not in written
+        ):
             chain = (((i, *key[1:]), owner, path), chain)
     return () if chain is None else (("", chain),)
 
@@ -888,7 +906,7 @@ def _patch_setting(
             changes=((key, written),),
             writers=((key, writers, merged),),
             changed_by=((key, (written, earlier)),),
-            earlier_moved=_earlier_listed(previous, values[key], merged, patch),
+            earlier_moved=_earlier_listed(previous, values[key], merged, patch, moved),
         )
     else:
         gone = removal.base if removal is not None else previous
@@ -1514,7 +1532,7 @@ def _patch(
         moved=_moves_kept(entry.origin.moved, item, moved),
         writers=writers,
         changed_by=changed_by,
-        earlier_moved=_earlier_moved(entry.origin, entry.raw, merged, item),
+        earlier_moved=_earlier_moved(entry.origin, entry.raw, merged, item, moved),
     )
     _put(spec, entries, existing, Entry(origin, merged))
     resolved.base_notes.append((at.span(), entry.origin.head()))
@@ -1879,17 +1897,20 @@ def _writing(log: WriterLog, value: Any, name: str) -> tuple[Writer, ...]:
     tree), and kept."""
     if log.found:
         return log.found[0]
-    here: set[int] | None = None
-    dropped = False
+    here: dict[int, int] | None = None
     later = _Merged()
     found: list[Writer] = []
 
     def left(record: Writer) -> None:
         nonlocal here
         kept: Writer | None = record
-        if dropped and isinstance(value, list):
+        if record[2] and isinstance(value, list):
+            # every record claims its elements, the latest first, dropped or not: the reader gives
+            # equal ids one object, so an id a later entry wrote again is that entry's
             if here is None:
-                here = {id(element) for element in value}
+                here = {}
+                for element in value:
+                    here[id(element)] = here.get(id(element), 0) + 1
             kept = _left(record, here)
         if kept is not None and later.any:
             kept = _not_written_over(kept, name, later)
@@ -1902,7 +1923,6 @@ def _writing(log: WriterLog, value: Any, name: str) -> tuple[Writer, ...]:
             left(node.mine)
         if node.cut:
             break
-        dropped = dropped or node.drops
         if node.merge is not None:
             later.add(node.merge)
         if node.before is None:
@@ -2023,13 +2043,20 @@ def _fact_leaves(value: Any, at: NodePath = ()) -> Iterator[NodePath]:
         yield at
 
 
-def _left(record: Writer, here: set[int]) -> Writer | None:
-    """``record`` with the elements it wrote that are still in the list (``here``: their ids);
-    None where none is."""
+def _left(record: Writer, here: dict[int, int]) -> Writer | None:
+    """``record`` with the elements it wrote that are still in the list and no later record
+    claimed (``here``: how many of each, by identity, are left to claim; those it keeps are taken
+    from it); None where none is. Equal ids are one object (the reader's): an element is its
+    latest writer's, counted rather than found, so that an id a later entry removed and wrote
+    again, or replaced with itself, is no longer the first entry's."""
     writer, paths, elements = record
     if not elements:
         return record  # written whole, or not followed element by element: it stands
-    kept = [(path, element) for path, element in zip(paths, elements, strict=True) if id(element) in here]
+    kept = []
+    for path, element in zip(paths, elements, strict=True):
+        if here.get(id(element), 0) > 0:
+            here[id(element)] -= 1
+            kept.append((path, element))
     if not kept:
         return None
     return writer, tuple(path for path, _ in kept), tuple(element for _, element in kept)
