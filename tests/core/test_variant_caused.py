@@ -496,3 +496,48 @@ def test_a_note_that_names_an_id_holding_base_does_not_stand_for_the_base_defini
     fact = Related(Span("base.yaml", 30, 1, 30, 4), "the fact it conflicts with", at_base=True)
     conflicting = Diagnostic("K005", Severity.ERROR, "wrong", Span("v.yaml", 6, 3, 6, 8), None, (fact,))
     assert note_base_definitions([conflicting], [(entry, defined)]) == [conflicting]
+
+
+# Round 24: the variant's places were registered by each field's last changer alone, so a
+# diagnostic about a fact an earlier patch entry of the same field wrote went to the later entry
+# ("undo or amend this change"), and one inside an entity two entries patched went to whichever
+# field sorted first, not to the first change of it.
+
+TWO_ENTRIES = HEAD + (
+    "overlay:\n  civilization_cards:\n    patch:\n"
+    '      - {id: pottery, groups: {append: [civics]}, source: "house rule: a"}\n'
+    '      - {id: pottery, cost: 50, source: "house rule: b"}\n'
+    '      - {id: pottery, groups: {replace: [{where: civics, with: arts}]}, source: "house rule: c"}\n'
+)
+
+
+ONE_FIELD_TWICE = HEAD + (
+    "overlay:\n  civilization_cards:\n    patch:\n"
+    '      - {id: pottery, groups: {append: [civics]}, source: "house rule: a"}\n'
+    '      - {id: pottery, groups: {replace: [{where: civics, with: arts}]}, source: "house rule: b"}\n'
+)
+
+
+def test_a_caused_diagnostic_of_a_field_two_entries_changed_goes_to_their_block_not_the_last() -> None:
+    """Two entries change Pottery's groups (and nothing else): the variant changes what C006 reads
+    in two places, so the block they are written in, not the second entry alone."""
+    analysis = analysed(ONE_FIELD_TWICE)
+    assert analysis.resolved is not None
+    resolved, own = analysis.resolved, [analysis.loaded.manifest.file.path]
+    at = _area(resolved, "adriatic_sea")  # no entity the variant patches
+    moved = _moved(Diagnostic("C006", Severity.ERROR, "wrong", at, "fix it"), resolved, own)
+    assert moved.span is not None and moved.span.file == own[0]
+    assert (moved.span.line, moved.span.column) == _place(ONE_FIELD_TWICE, "civilization_cards:"), moved.span
+    assert moved.hint is not None and "the change in `overlay.civilization_cards` that makes it" in moved.hint
+
+
+def test_a_caused_diagnostic_inside_an_entity_two_entries_patched_goes_to_the_first_of_them() -> None:
+    """Inside Pottery, which three entries patch: the first change of it, as the hint's "patch
+    `pottery`" is written there (it went to the last changer of `cost`, the field sorting first)."""
+    analysis = analysed(TWO_ENTRIES)
+    assert analysis.resolved is not None
+    resolved, own = analysis.resolved, [analysis.loaded.manifest.file.path]
+    (pottery,) = [e for e in resolved.collections["civilization_cards"] if e.raw["id"] == "pottery"]
+    inside = Diagnostic("C006", Severity.ERROR, "wrong", pottery.origin.document.span(pottery.origin.path))
+    moved = _moved(inside, resolved, own)
+    assert moved.span is not None and moved.span.line == _place(TWO_ENTRIES, "{id: pottery")[0], moved.span

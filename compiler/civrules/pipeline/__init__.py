@@ -30,7 +30,7 @@ from civrules.load.workspace import LoadedRuleset, Workspace
 from civrules.model import Origin, Ruleset
 from civrules.model.assembly import Assembled, assembling
 from civrules.pipeline.suppression import suppress, suppress_in_base
-from civrules.resolve import Resolved, Resolver, change_place, entity_key, overlay_base_notes
+from civrules.resolve import Resolved, Resolver, change_place, changers, entity_key, overlay_base_notes
 from civrules.resolve.diff import RulesetDiff, diff_rulesets
 from civrules.schema.references import Remembered, remembering
 
@@ -311,7 +311,15 @@ def _changed_by_the_variant(resolved: Resolved) -> Iterator[tuple[Span, Span, st
     own = len(resolved.chain) - 1
 
     def change_here(origin: Origin) -> Origin | None:
-        return next((o for _, o in origin.changes if resolved.layers.get(o.file) == own), None)
+        # every entry that changed a field, not its last changer alone: the first of the variant's
+        # (the last changer of the field sorting first was taken, a later entry than the first)
+        here = [
+            change
+            for name, _ in origin.changes
+            for change in changers(origin, name)
+            if resolved.layers.get(change.file) == own
+        ]
+        return min(here, key=_written_at, default=None)
 
     for name, entries in resolved.collections.items():
         spec = resolved.family.collections[name]
@@ -326,6 +334,12 @@ def _changed_by_the_variant(resolved: Resolved) -> Iterator[tuple[Span, Span, st
         if change is not None:
             way = f"change it in `overlay.settings` (`{key}: {{...}}`: what it names is merged into the base's)"
             yield origin.span(), change.document.span(change_place(change, key)), way
+
+
+def _written_at(change: Origin) -> tuple[str, int, int]:
+    """Where an overlay entry is written (its file, line and column), for the first of them."""
+    span = change.document.span(change.path)
+    return (span.file, span.line, span.column)
 
 
 def caused_by_the_variant(
@@ -426,17 +440,21 @@ class _VariantChanges:
                 block = origin.path[:2] if origin.path[0] == "overlay" else origin.path[:1]
             self._places.setdefault(changed, {})[origin.document.span(origin.path)] = block
 
+        # every overlay entry that changed a field, not its last changer alone: a diagnostic about
+        # a fact an earlier entry wrote was told to undo the later entry
         for name, entries in resolved.collections.items():
             for entry in entries:
                 add(name, entry.origin)
-                for written, change in entry.origin.changes:
-                    add(f"{name}.{written}", change)
+                for written, _ in entry.origin.changes:
+                    for change in changers(entry.origin, written):
+                        add(f"{name}.{written}", change)
             for removed in resolved.removed.get(name, {}).values():
                 add(name, removed)
         for key, origin in resolved.setting_origins.items():
             add(setting(key), origin)
-            for name, change in origin.changes:
-                add(setting(key), replace(change, path=change_place(change, name)))
+            for name, _ in origin.changes:
+                for change in changers(origin, name):
+                    add(setting(key), replace(change, path=change_place(change, name)))
         #: By what it changes, the blocks its places are written in: a diagnostic looks at these,
         #: not at every place (5,000 patches, as many diagnostics).
         self._blocks = {name: set(places.values()) for name, places in self._places.items()}
