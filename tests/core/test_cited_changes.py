@@ -352,3 +352,26 @@ def test_an_entity_a_variant_adds_where_its_schema_takes_an_optional_citation_is
     assert at(text, found[0]).startswith("{areas: [corinth")
     assert "`overlay.borders.add[0]`" in (found[0].hint or "") and HOUSE_RULE in (found[0].hint or "")
     assert problems(analysed(AC + BORDER.format(operation="add", extra=f", {HOUSE_RULE}"))) == []
+
+
+# Round 24: an element with no citation of its own (an id appended to a card's cost) was cited in
+# `diff` by the joined citations of every entry whose facts the field holds, "a; b", as if each
+# had written it: it is cited by the entry that wrote it.
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("cost: {append: [food]}", "cost: {append: [stone]}"),
+        ("cost: {append: [food]}", "cost: {replace: [{where: location, with: stone}]}"),
+    ],
+    ids=["two-appends", "append-then-replace"],
+)
+def test_diff_cites_an_element_with_no_citation_of_its_own_by_the_entry_that_wrote_it(first: str, second: str) -> None:
+    text = bar004(f"{first}, {HOUSE_RULE.replace('...', 'a')}", f"{second}, {B}")
+    out = diffed("imperial-settlers", "cite", {"rulesets/cite.yaml": text})
+    lines = [line.strip() for line in out.splitlines()]
+    for value, cited in (("food", "a"), ("stone", "b")):
+        # the cost has two `wood`s: its elements are named by their places (`cost[#4]: food`)
+        at = next(i for i, line in enumerate(lines) if line.startswith("+ cost[") and line.endswith(f": {value}"))
+        assert lines[at + 1] == f"cited: source: house rule: {cited}", out

@@ -2080,6 +2080,28 @@ def cited_writers(origin: Origin, name: str) -> list[tuple[Origin, list[Mapping[
     return [(writer, _writer_nodes(writer, name, paths)) for writer, paths in writers if writer is not None]
 
 
+def element_citations(origin: Origin, name: str) -> dict[int, list[Mapping[str, Any]]]:
+    """For each element of the list field ``name`` (of what was read from ``origin``) that one
+    overlay entry wrote and that field still holds, by the element's identity, the mappings citing
+    what that entry wrote of it (as :func:`cited_writers` cites the entry's facts; empty: it cites
+    nothing): `diff` cites an element with no citation of its own by the entry that wrote it, not
+    by every entry whose facts the field holds. An element of the definition, or one object that
+    several records hold (an id written by two of them), is left out: the field's citation cites it."""
+    found: dict[int, list[Mapping[str, Any]]] = {}
+    shared: set[int] = set()
+    for writer, paths, elements in _records(origin, name, None):
+        if not elements:
+            continue  # written whole, or not followed element by element
+        for path, element in zip(paths, elements, strict=True):
+            key = id(element)
+            if key in found or key in shared or writer is None:
+                found.pop(key, None)
+                shared.add(key)
+                continue
+            found[key] = _writer_nodes(writer, name, (path,))
+    return found
+
+
 def setting_written_whole(origin: Origin) -> tuple[Any, list[Mapping[str, Any]]] | None:
     """The value of a setting (whose resolution is ``origin``) that a variant's overlay wrote whole
     (`overlay.settings.replace`, `add`, or a patch of a setting the base lacks or that is no
@@ -2863,6 +2885,7 @@ __all__ = [
     "citation_at",
     "citation_of",
     "cited_writers",
+    "element_citations",
     "entity_key",
     "entity_written_whole",
     "field_citation",

@@ -22,12 +22,13 @@ from typing import Any
 
 from civrules.diagnostics.escape import printable
 from civrules.families import CollectionSpec, Family
-from civrules.model import Origin
+from civrules.model import Origin, setting_of
 from civrules.resolve import (
     Entry,
     Resolved,
     citation_of,
     cited_writers,
+    element_citations,
     entity_key,
     field_citation,
     setting_field_citation,
@@ -227,7 +228,7 @@ def _compared(old: Resolved, new: Resolved, *, citations: bool = False) -> Rules
     disagreements, so that two rulesets from different rulebooks compare by their facts.
     """
     clean: Callable[[Any], Any] = _unchanged if citations else strip_citations
-    written = _WrittenCitations()
+    written = _WrittenCitations(clean)
     old_settings, new_settings = clean(_settings(old)), clean(_settings(new))
     # Setting by setting, as an entity is compared: a setting's own citation (`rule:` beside its
     # fields, a patch's `source:` merged beside it) encloses none of its fields' values, each of
@@ -294,10 +295,20 @@ def _setting_sourced(change: FieldChange, old: Resolved, new: Resolved, written:
         return change  # two rulesets' own definitions: each cites its own rulebook throughout
     inner = change.cited or (None, None)
 
+    rest = change.path.split(".", at)[at][len(key if name == key else f"{key}.{name}") :]
+
     def side(resolved: Resolved, own: str | None, other: str | None) -> str | None:
         origin = resolved.setting_origins.get(key)
         if own is not None and (origin is None or _cited_as_written(written(origin, name), own, other)):
             return own
+        if origin is not None:
+            value = setting_of(resolved.data, resolved.settings, resolved.setting_origins, key)
+            items = value[0] if value is not None and name == key else None
+            if items is None and value is not None and isinstance(value[0], Mapping):
+                items = value[0].get(name)
+            by_element = written.element(origin, name, items, rest)
+            if by_element is not None:
+                return by_element[0]
         return setting_field_citation(resolved, key, name)
 
     sources = (side(old, inner[0], inner[1]), side(new, inner[1], inner[0]))
@@ -318,10 +329,13 @@ def _sourced(change: FieldChange, old: Entry, new: Entry, written: _WrittenCitat
         return change  # two rulesets' own definitions: each cites its own rulebook throughout
     inner = change.cited or (None, None)
 
+    rest = change.path[len(top) :]
+
     def side(entry: Entry, own: str | None, other: str | None) -> str | None:
         if own is not None and _cited_as_written(written(entry.origin, top), own, other):
             return own
-        return field_citation(entry, top)
+        by_element = written.element(entry.origin, top, entry.raw.get(top), rest)
+        return by_element[0] if by_element is not None else field_citation(entry, top)
 
     sources = (side(old, inner[0], inner[1]), side(new, inner[1], inner[0]))
     return replace(change, sources=_present(change, *sources)) if sources[0] != sources[1] else change
@@ -352,9 +366,53 @@ class _WrittenCitations:
     field holds (n appended credit lines, each changed, asking for n entries' citations each was
     the square of them)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clean: Callable[[Any], Any]) -> None:
         # by the origin's identity, the origin kept beside its answer so that its id is never reused
         self._found: dict[tuple[int, str], tuple[Origin, frozenset[str] | None]] = {}
+        #: How the diff cleaned what it compares (the names of a list's elements are the cleaned ones').
+        self._clean = clean
+        # per field (by the origin's identity, kept beside), its elements by their names in the diff,
+        # each with the citation of the one overlay entry that wrote it (None: none did alone)
+        self._elements: dict[tuple[int, str], tuple[Origin, Any, dict[str, str | None] | None]] = {}
+
+    def element(self, origin: Origin, name: str, items: Any, rest: str) -> tuple[str | None] | None:
+        """The citation of the one overlay entry that wrote the element of the list field ``name``
+        (``items``, of what was read from ``origin``) that a change's path names (``rest``: the
+        path after the field, ``[NAME]...``), as :func:`civrules.resolve.element_citations` gives
+        it (``(None,)`` where it cites nothing); None where no one entry wrote it (the definition's,
+        an id two entries wrote, not an element): the field's citation cites it. Worked out once
+        per field (n changed elements asking each of n: the square of them)."""
+        if not isinstance(items, list) or not rest.startswith("["):
+            return None
+        at = (id(origin), name)
+        known = self._elements.get(at)
+        if known is None or known[1] is not items:
+            known = self._elements[at] = (origin, items, self._named(origin, name, items))
+        named = known[2]
+        if named is None:
+            return None
+        # looked up, not searched for (n changed elements each a pass over the n names was the
+        # square of them); a name holding `]` is tried at each `]`
+        end = rest.find("]")
+        while end != -1:
+            if (label := rest[1:end]) in named:
+                return (named[label],)
+            end = rest.find("]", end + 1)
+        return None
+
+    def _named(self, origin: Origin, name: str, items: list[Any]) -> dict[str, str | None] | None:
+        by_element = element_citations(origin, name)
+        if not by_element:
+            return None
+        labels = _element_labels(self._clean(items))
+        if labels is None:
+            return None
+        found: dict[str, str | None] = {}
+        for label, element in zip(labels, items, strict=True):
+            nodes = by_element.get(id(element))
+            if nodes is not None:
+                found[label] = "; ".join(dict.fromkeys(str(citation_of(node)) for node in nodes)) or None
+        return found
 
     def __call__(self, origin: Origin, name: str) -> frozenset[str] | None:
         """The citations of what each overlay entry whose facts the field ``name`` (of what was
@@ -369,6 +427,19 @@ class _WrittenCitations:
                 texts = frozenset(text for _, nodes in writers for node in nodes if (text := citation_of(node)))
             found = self._found[at] = (origin, texts)
         return found[1]
+
+
+def _element_labels(items: list[Any]) -> list[str] | None:
+    """Each element's name in a list, as :func:`_diff_lists` names them on one side (by a naming
+    field, else by the first naming field each has, else by what tells them apart); None where
+    its naming depends on the other side's list."""
+    for key in _ELEMENT_KEYS:
+        if _keyed(items, key):
+            return [_label(item[key]) for item in items]
+    named = _named_each(items)
+    if named is not None:
+        return list(named)
+    return distinguish(items)
 
 
 def _cited_as_written(written: frozenset[str] | None, own: str, other: str | None) -> bool:
