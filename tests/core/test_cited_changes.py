@@ -375,3 +375,41 @@ def test_diff_cites_an_element_with_no_citation_of_its_own_by_the_entry_that_wro
         # the cost has two `wood`s: its elements are named by their places (`cost[#4]: food`)
         at = next(i for i, line in enumerate(lines) if line.startswith("+ cost[") and line.endswith(f": {value}"))
         assert lines[at + 1] == f"cited: source: house rule: {cited}", out
+
+
+# Round 24: a later entry's `patch:` list operation made the element it merged into wholly its
+# own: the entry that appended the element dropped out of what writes the field, though the
+# fields the patch left (the attribute's text and calamities) are still the ones it wrote.
+
+SHIPS = '{text: "Ships move far.", effects: [{kind: movement, units: ships, range: 5}]'
+PATCHED_ATTRIBUTE = AC_TWO.split("overlay:")[0] + (
+    f"{AC_BLOCK}      - {{id: pottery, attributes: {{append: [{SHIPS}, "
+    'calamities: [{calamity: famine, effect: reduces, source: "house rule: a"}], source: "house rule: a"}]}}\n'
+    '      - {id: pottery, attributes: {patch: [{where: {text: "Ships move far."}, '
+    'with: {effects: [{kind: movement, units: ships, range: 6}]}}]}, source: "house rule: b"}\n'
+)
+
+
+def test_an_element_a_later_patch_merged_into_is_still_cited_by_the_entry_that_wrote_its_other_fields() -> None:
+    analysis = analysed(PATCHED_ATTRIBUTE)
+    assert problems(analysis) == []
+    assert analysis.resolved is not None and analysis.model is not None
+    exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
+    (pottery,) = [w for w in exported["civilization_cards"] if w["id"] == "pottery"]
+    assert pottery["field_sources"] == {"attributes": "source: house rule: a; source: house rule: b"}
+    out = diffed("advanced-civilization", "cite", {"rulesets/cite.yaml": PATCHED_ATTRIBUTE})
+    assert cited_line(out, '+ attributes[text: "Ships move far."]') == (
+        "cited: source: house rule: a; source: house rule: b"
+    ), out
+
+
+def test_an_element_whose_every_fact_a_later_patch_wrote_over_is_no_longer_its_first_writer_s() -> None:
+    """The guard: the patch writes over every fact but the text that names the element."""
+    text = PATCHED_ATTRIBUTE.replace(', calamities: [{calamity: famine, effect: reduces, source: "house rule: a"}]', "")
+    assert text != PATCHED_ATTRIBUTE
+    analysis = analysed(text)
+    assert problems(analysis) == []
+    assert analysis.resolved is not None and analysis.model is not None
+    exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
+    (pottery,) = [w for w in exported["civilization_cards"] if w["id"] == "pottery"]
+    assert pottery["field_sources"] == {"attributes": "source: house rule: b"}

@@ -691,3 +691,22 @@ def test_an_id_a_later_variant_replaces_with_itself_in_a_list_setting_is_located
     assert analysis.resolved is not None
     span = analysis.resolved.setting_origins["two_coast_areas"].span(1)
     assert span.file.endswith("rulesets/leaf.yaml") and span.line == line_of(leaf, "with: atlantiz"), span
+
+
+def test_an_element_a_later_patch_merged_into_is_located_where_each_of_its_fields_was_written() -> None:
+    """One entry appends an attribute with no citation, a later one patches its effects: what the
+    attribute lacks is reported at the entry that appended it (it was reported at the patch, as
+    if the patch had written the attribute whole), what the patch wrote at the patch (round 24)."""
+    body = (
+        "overlay:\n  civilization_cards:\n    patch:\n"
+        '      - {id: pottery, attributes: {append: [{text: "Ships move far.", '
+        "effects: [{kind: movement, units: ships, range: 5}]}]}}\n"
+        '      - {id: pottery, attributes: {patch: [{where: {text: "Ships move far."}, '
+        "with: {effects: [{kind: movement, units: ships, range: -6}]}}]}, source: 'house rule: b'}\n"
+    )
+    path, text = variant("patched", "advanced-civilization", body)
+    analysis, _ = analysed("patched", (path, text))
+    cited = [d for d in analysis.diagnostics if d.code == "S004"]
+    assert cited and {d.span.line for d in cited if d.span is not None} == {line_of(text, "append:")}, cited
+    written = [d for d in analysis.diagnostics if d.code == "S001" and "range" in d.message + (d.hint or "")]
+    assert written and {d.span.line for d in written if d.span is not None} == {line_of(text, "patch: [")}, written

@@ -41,7 +41,7 @@ class WriterLog:
     list each of n appends left, kept by each change, was the square of them in memory (the
     origin keeps the field's value as its entity holds it beside the log)."""
 
-    __slots__ = ("before", "cut", "drops", "found", "merge", "mine", "start")
+    __slots__ = ("before", "cut", "drops", "found", "merge", "mine", "patched", "start")
 
     def __init__(
         self,
@@ -67,6 +67,10 @@ class WriterLog:
         self.merge = merge
         #: What still writes the field after this change, once worked out (civrules.resolve).
         self.found: list[tuple[_Writer, ...]] = []
+        #: Each element this change's `patch:` list operations merged into: the element it left,
+        #: the element as it was, and the operation's `with:` and `where:` (the earlier writer of
+        #: the element keeps what the `with:` did not write over).
+        self.patched: tuple[tuple[Any, Any, Any, Any], ...] = ()
 
 
 @frozen_value
@@ -135,6 +139,8 @@ class Origin:
         best = next((found for k in range(len(sub), 0, -1) if (found := by_key.get(sub[:k])) is not None), None)
         if best is None:
             return None
+        if any(sub[:k] in _moved_keys(self.moved) for k in range(len(best[0]) + 1, len(sub) + 1)):
+            return None  # a field the last changer's `patch:` wrote inside an element an earlier entry wrote
         owner = best[1]
         # the same tuple for every part of the field that entry wrote (its index made once)
         moved = by_owner[(id(owner), best[0][:1])]
@@ -351,6 +357,12 @@ class _MovedIndex:
 @memo.by_identity(4096)
 def _moved_index(moved: tuple[tuple[NodePath, NodePath], ...]) -> _MovedIndex:
     return _MovedIndex(moved)
+
+
+@memo.by_identity(4096)
+def _moved_keys(moved: tuple[tuple[NodePath, NodePath], ...]) -> frozenset[NodePath]:
+    """The paths in the entity of what ``moved`` (an origin's :attr:`Origin.moved`) records."""
+    return frozenset(key for key, _ in moved)
 
 
 _MISSING: Any = object()

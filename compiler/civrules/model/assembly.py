@@ -209,7 +209,7 @@ def _same_records(a: Any, b: Any, read_again: bool = False) -> bool:
                 return False
             if (x.cut, x.drops) != (y.cut, y.drops) or x.merge is not y.merge:
                 return False
-            pending += [(x.before, y.before), (x.start, y.start), (x.mine, y.mine)]
+            pending += [(x.before, y.before), (x.start, y.start), (x.mine, y.mine), (x.patched, y.patched)]
         elif isinstance(x, tuple) and isinstance(y, tuple):
             if len(x) != len(y):
                 return False

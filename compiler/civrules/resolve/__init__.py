@@ -529,13 +529,14 @@ def _changed(
     at: Origin,
     merged: Mapping[str, Any],
     moved: Mapping[NodePath, NodePath] | None = None,
+    was: Mapping[NodePath, Any] | None = None,
 ) -> Origin:
     """``previous`` with each key the patch names recorded as last changed at ``at``, and what
     still writes it once ``merged`` (:func:`writers_after`)."""
     changes = dict(previous.changes)
     for key in patch:
         changes[key] = at
-    writers = _writers(previous, patch, at, merged, moved or {})
+    writers = _writers(previous, patch, at, merged, moved or {}, was or {})
     changed_by = _changed_by(previous, patch, at)
     return replace(previous, changes=tuple(sorted(changes.items())), writers=writers, changed_by=changed_by)
 
@@ -546,6 +547,7 @@ def _earlier_moved(
     merged: Mapping[str, Any],
     patch: Mapping[str, Any],
     written: Mapping[NodePath, NodePath],
+    was: Mapping[NodePath, Any],
 ) -> tuple[tuple[str, Moves], ...]:
     """``origin``'s record of the elements earlier overlay entries' list operations wrote
     (:attr:`Origin.earlier_moved`), once the entry ``patch`` has changed ``before`` into ``merged``:
@@ -553,7 +555,9 @@ def _earlier_moved(
     are still there, each at its place in the merged list (an element is never changed in place,
     so the very element is looked up; one the entry wrote over, or patched, is the entry's now,
     and so is an element it wrote whole at a place, ``written`` (its merge's): the reader gives
-    equal ids one object, which `replace: [{where: crafts, with: crafts}]` finds again).
+    equal ids one object, which `replace: [{where: crafts, with: crafts}]` finds again). An element
+    it patched (``was``: as it was, by its place now) is still where the earlier entry wrote it,
+    but for the fields the patch wrote, which its own records locate.
     The records of the fields it leaves are not looked at (n entries changing another field of
     an entity whose one list n entries appended to: no pass over those n per change)."""
     last = dict(origin.changes)
@@ -573,6 +577,13 @@ def _earlier_moved(
                 chain = (record, chain)
         elif chain is not None or mine:
             index = {id(element): i for i, element in enumerate(new)}
+            index.update(
+                {
+                    id(gone): j
+                    for key, gone in was.items()
+                    if len(key) == 2 and key[0] == name and isinstance(j := key[1], int)
+                }
+            )
             # one record per place, the latest entry's: an element equal to the one it replaced
             # may be the very object (an id string), and n entries each writing it were n records
             # of one element, each change then a pass over all of them
@@ -603,6 +614,7 @@ def _earlier_listed(
     merged: list[Any],
     patch: Mapping[str, Any],
     written: Mapping[NodePath, NodePath],
+    was: Mapping[NodePath, Any],
 ) -> tuple[tuple[str, Moves], ...]:
     """:func:`_earlier_moved` for a list setting that list operations change again: the elements
     earlier variants' list operations wrote (``previous``: the setting as they left it), each at
@@ -619,6 +631,7 @@ def _earlier_listed(
     if own is not None:
         candidates += [(key, own, path) for key, path in previous.moved]
     index = {id(element): i for i, element in enumerate(merged)}
+    index.update({id(gone): j for key, gone in was.items() if len(key) == 1 and isinstance(j := key[0], int)})
     chain = None
     for key, owner, path in candidates:
         at = key[0] if key else None
@@ -663,18 +676,20 @@ def _writers(
     at: Origin,
     merged: Mapping[str, Any],
     moved: Mapping[NodePath, NodePath],
+    was: Mapping[NodePath, Any],
     key: str | None = None,
 ) -> tuple[tuple[str, WriterLog, Any], ...]:
     """``origin``'s record of what writes each field, with the fields ``patch`` names (but ``key``,
     an entity's) as the overlay entry ``at`` left them in ``merged`` (``moved``: where its list
-    operations wrote each element, :func:`merge_patch`'s)."""
+    operations wrote each element, and ``was``: each element a `patch:` merged into as it was,
+    :func:`merge_patch`'s)."""
     writers = {name: (log, value) for name, log, value in origin.writers}
     for name in patch:
         if name != key:
             logged = writers.get(name)
             prior = logged[0] if logged else _unlogged(origin, name, _node_at(origin.document, (*origin.path, name)))
             wrote = _wrote(moved, (name,))
-            log = writers_after(prior, name, at, merged.get(name), name in merged, wrote)
+            log = writers_after(prior, name, at, merged.get(name), name in merged, wrote, _was(was, (name,)))
             writers[name] = (log, merged.get(name))
     return tuple((name, log, value) for name, (log, value) in sorted(writers.items(), key=lambda item: item[0]))
 
@@ -864,7 +879,10 @@ def _patch_setting(
             return
     problems: list[PatchProblem] = []
     moved: dict[NodePath, NodePath] = {}
-    merged = copy.deepcopy(patch) if whole else merge_patch(values.get(key), patch, problems, root=key, moved=moved)
+    was: dict[NodePath, Any] = {}
+    merged = (
+        copy.deepcopy(patch) if whole else merge_patch(values.get(key), patch, problems, root=key, moved=moved, was=was)
+    )
     for problem in problems:
         yield _diag(
             codes.LIST_SELECTOR,
@@ -887,7 +905,7 @@ def _patch_setting(
         merged = _cite_elements(values[key], patch, merged, moved, elements)
         merged = cite_patched(values[key], patch, merged, cited_apart=lambda name, value: elements(name))
     if mergeable and previous is not None and not whole:
-        origin = _changed(previous, patch, at, merged, moved)
+        origin = _changed(previous, patch, at, merged, moved, was)
         origin = replace(origin, moved=_moves_kept(origin.moved, patch, moved))
     elif is_list_operations(patch) and isinstance(values.get(key), list) and previous is not None and not whole:
         # A list setting changed element by element: the base's elements the operations leave are
@@ -897,7 +915,7 @@ def _patch_setting(
         definition = setting_definition(previous)
         logged = _log_of(previous, key)
         prior = logged[0] if logged else _unlogged(previous, key, _node_at(definition.document, definition.path))
-        writers = writers_after(prior, key, written, merged, True, _wrote(moved, ()))
+        writers = writers_after(prior, key, written, merged, True, _wrote(moved, ()), _was(was, ()))
         earlier = _changers_of(previous, key)  # an earlier variant's list operations on it (a definition: none)
         origin = replace(
             at,
@@ -906,7 +924,7 @@ def _patch_setting(
             changes=((key, written),),
             writers=((key, writers, merged),),
             changed_by=((key, (written, earlier)),),
-            earlier_moved=_earlier_listed(previous, values[key], merged, patch, moved),
+            earlier_moved=_earlier_listed(previous, values[key], merged, patch, moved, was),
         )
     else:
         gone = removal.base if removal is not None else previous
@@ -1502,7 +1520,7 @@ def _patch(
         return
     _, existing = target
     entry = entries[existing]
-    merged, problems, moved = _merged(entry.raw, item, spec.key)
+    merged, problems, moved, was = _merged(entry.raw, item, spec.key)
     for problem in problems:
         about = f"{name} `{entity_key(spec, entry.raw)}`"
         yield _diag(
@@ -1524,7 +1542,7 @@ def _patch(
     for field_name in item:
         if field_name != spec.key:
             changed[field_name] = at
-    writers = _writers(entry.origin, item, at, merged, moved, spec.key)
+    writers = _writers(entry.origin, item, at, merged, moved, was, spec.key)
     changed_by = _changed_by(entry.origin, (field_name for field_name in item if field_name != spec.key), at)
     origin = replace(
         entry.origin,
@@ -1532,7 +1550,7 @@ def _patch(
         moved=_moves_kept(entry.origin.moved, item, moved),
         writers=writers,
         changed_by=changed_by,
-        earlier_moved=_earlier_moved(entry.origin, entry.raw, merged, item, moved),
+        earlier_moved=_earlier_moved(entry.origin, entry.raw, merged, item, moved, was),
     )
     _put(spec, entries, existing, Entry(origin, merged))
     resolved.base_notes.append((at.span(), entry.origin.head()))
@@ -1575,24 +1593,26 @@ def _cited_by_writers(origin: Origin, merged: dict[str, Any], layers: Mapping[st
     return {**{k: v for k, v in merged.items() if k not in CITATION_FIELDS}, **cited}
 
 
-def _merged(
-    raw: dict[str, Any], item: dict[str, Any], key: str
-) -> tuple[dict[str, Any], tuple[PatchProblem, ...], dict[NodePath, NodePath]]:
+_Merge = tuple[dict[str, Any], tuple["PatchProblem", ...], dict[NodePath, NodePath], dict[NodePath, Any]]
+
+
+def _merged(raw: dict[str, Any], item: dict[str, Any], key: str) -> _Merge:
     """The patch entry ``item`` merged into the entity ``raw`` (its key aside), what went wrong, and
-    where its list operations put what they wrote. Within a session's memo, the same ``item`` on the
+    where its list operations put what they wrote (and each element a `patch:` merged into, as it
+    was: :func:`merge_patch`'s ``was``). Within a session's memo, the same ``item`` on the
     same ``raw`` gives the merge made before, the very object: what is judged and walked of a
     merged entity is then found in the memo as an entity read from a file is (see :meth:`SchemaBudget.judge`)."""
 
-    def merge() -> tuple[dict[str, Any], tuple[PatchProblem, ...], dict[NodePath, NodePath]]:
+    def merge() -> _Merge:
         problems: list[PatchProblem] = []
         moved: dict[NodePath, NodePath] = {}
+        was: dict[NodePath, Any] = {}
         written = {k: v for k, v in item.items() if k != key}
-        merged = cite_patched(raw, written, merge_patch(raw, written, problems, moved=moved), whole_entity=True)
-        return merged, tuple(problems), moved
+        merged_raw = merge_patch(raw, written, problems, moved=moved, was=was)
+        merged = cite_patched(raw, written, merged_raw, whole_entity=True)
+        return merged, tuple(problems), moved, was
 
-    found: tuple[dict[str, Any], tuple[PatchProblem, ...], dict[NodePath, NodePath]] = remembered(
-        item, (_merged, raw, sys.intern(key)), merge
-    )
+    found: _Merge = remembered(item, (_merged, raw, sys.intern(key)), merge)
     return found
 
 
@@ -1852,6 +1872,17 @@ def _wrote(moved: Mapping[NodePath, NodePath], prefix: NodePath) -> dict[int, No
     return found
 
 
+def _was(was: Mapping[NodePath, Any], prefix: NodePath) -> dict[int, Any]:
+    """From a merge's ``was``, each element of the list at ``prefix`` a `patch:` merged into, by
+    its index in the result, as it was before."""
+    n = len(prefix)
+    return {
+        index: element
+        for key, element in was.items()
+        if len(key) == n + 1 and key[:n] == prefix and isinstance(index := key[n], int)
+    }
+
+
 def writers_after(
     prior: WriterLog | tuple[Writer, ...],
     name: str,
@@ -1859,6 +1890,7 @@ def writers_after(
     merged: Any,
     present: bool,
     wrote: Mapping[int, NodePath],
+    was: Mapping[int, Any] | None = None,
 ) -> WriterLog:
     """The log of the field ``name`` once the overlay entry ``at`` has changed it into ``merged``
     (``present``: the field is still there), from its log before (``prior``; or what wrote it
@@ -1867,7 +1899,9 @@ def writers_after(
     it is done once, for the log's last change, when the field's writers are asked for
     (:func:`_writing`). Q009's predicate decides what writes: a change that writes no fact (a
     `null`, a `remove:`, an `{unknown: why}`) is no writer, and the writers before it keep the
-    facts it left."""
+    facts it left; ``was``: each element its `patch:` operations merged into, by index, as it was,
+    so that the writer of the element keeps the fields the patch left (not the whole element the
+    later entry's)."""
     before, start = (prior, ()) if isinstance(prior, WriterLog) else (None, prior)
     if not present or (isinstance(merged, dict) and set(merged) == {"unknown"}):
         return WriterLog(before, start, None, cut=True, drops=False, merge=None)  # no fact left
@@ -1886,7 +1920,16 @@ def writers_after(
             mine = (at, tuple((k,) for k in range(len(merged))), tuple(merged))
     # element by element, or key by key: what it left is still theirs; else it wrote the field whole
     cut = mine is not None and not (operations or (isinstance(value, dict) and isinstance(merged, dict)))
-    return WriterLog(before, start, mine, cut=cut, drops=drops, merge=merge)
+    patched: list[tuple[Any, Any, Any, Any]] = []
+    if was and isinstance(merged, list) and operations:
+        for index, old in sorted(was.items()):
+            path = wrote.get(index)
+            entry = _node_at(at.document, (*at.path, name, *path)) if path and path[0] == "patch" else None
+            if index < len(merged) and isinstance(entry, dict):
+                patched.append((merged[index], old, entry.get("with"), entry.get("where")))
+    log = WriterLog(before, start, mine, cut=cut, drops=drops, merge=merge)
+    log.patched = tuple(patched)
+    return log
 
 
 def _writing(log: WriterLog, value: Any, name: str) -> tuple[Writer, ...]:
@@ -1894,24 +1937,26 @@ def _writing(log: WriterLog, value: Any, name: str) -> tuple[Writer, ...]:
     value it left), earliest first: each change's writer with the facts the changes after it left,
     found in one pass from the last change back (a list's elements looked up in ``value``, an
     element never coming back once gone; a mapping's keys in what the later changes merged, as one
-    tree), and kept."""
+    tree), and kept. An element a later `patch:` merged into is its earlier writer's still, in the
+    fields the patches' `with:` left (each such fact at its path), and the patch's in what it wrote."""
     if log.found:
         return log.found[0]
-    here: dict[int, int] | None = None
+    here: dict[int, int] = {}
+    if isinstance(value, list):
+        for element in value:
+            here[id(element)] = here.get(id(element), 0) + 1
+    # elements a later `patch:` merged into, by the identity of the element as it was: the element
+    # it kept in the list now, and the patches' `with:`s and `where:`s (the last first)
+    standing: dict[int, tuple[Any, Any, _Patches]] = {}
     later = _Merged()
     found: list[Writer] = []
 
     def left(record: Writer) -> None:
-        nonlocal here
         kept: Writer | None = record
         if record[2] and isinstance(value, list):
             # every record claims its elements, the latest first, dropped or not: the reader gives
             # equal ids one object, so an id a later entry wrote again is that entry's
-            if here is None:
-                here = {}
-                for element in value:
-                    here[id(element)] = here.get(id(element), 0) + 1
-            kept = _left(record, here)
+            kept = _left(record, here, standing, name)
         if kept is not None and later.any:
             kept = _not_written_over(kept, name, later)
         if kept is not None:
@@ -1919,8 +1964,16 @@ def _writing(log: WriterLog, value: Any, name: str) -> tuple[Writer, ...]:
 
     node: WriterLog | None = log
     while node is not None:
+        became: list[tuple[Any, Any, Any, Any, _Patches | None]] = []
+        for now, was, with_, where in node.patched:
+            if here.get(id(now), 0) > 0:
+                became.append((was, now, with_, where, None))
+            elif (derived := standing.get(id(now))) is not None:
+                became.append((was, derived[1], with_, where, derived[2]))
         if node.mine is not None:
             left(node.mine)
+        for was, now, with_, where, after in became:
+            standing[id(was)] = (was, now, ((with_, where), after))
         if node.cut:
             break
         if node.merge is not None:
@@ -2043,12 +2096,23 @@ def _fact_leaves(value: Any, at: NodePath = ()) -> Iterator[NodePath]:
         yield at
 
 
-def _left(record: Writer, here: dict[int, int]) -> Writer | None:
+#: The `patch:` list operations merged into an element, the last first: each `with:` and `where:`.
+_Patches = tuple[tuple[Any, Any], "_Patches | None"]
+
+
+def _left(
+    record: Writer,
+    here: dict[int, int],
+    standing: dict[int, tuple[Any, Any, _Patches]] | None = None,
+    name: str = "",
+) -> Writer | None:
     """``record`` with the elements it wrote that are still in the list and no later record
     claimed (``here``: how many of each, by identity, are left to claim; those it keeps are taken
     from it); None where none is. Equal ids are one object (the reader's): an element is its
     latest writer's, counted rather than found, so that an id a later entry removed and wrote
-    again, or replaced with itself, is no longer the first entry's."""
+    again, or replaced with itself, is no longer the first entry's. An element a later `patch:`
+    merged into (``standing``) is kept in the facts it wrote that the patches left, each at its
+    path, as the element the list holds now."""
     writer, paths, elements = record
     if not elements:
         return record  # written whole, or not followed element by element: it stands
@@ -2057,9 +2121,37 @@ def _left(record: Writer, here: dict[int, int]) -> Writer | None:
         if here.get(id(element), 0) > 0:
             here[id(element)] -= 1
             kept.append((path, element))
+        elif standing and (derived := standing.pop(id(element), None)) is not None:
+            kept += [(leaf, derived[1]) for leaf in _patched_left(writer, name, path, element, derived[2])]
     if not kept:
         return None
     return writer, tuple(path for path, _ in kept), tuple(element for _, element in kept)
+
+
+def _patched_left(writer: Origin | None, name: str, path: NodePath, element: Any, patches: _Patches) -> list[NodePath]:
+    """The paths of the facts ``writer`` wrote at ``path`` of the list field ``name`` (the
+    ``element``; a `patch:` operation's: its `with:`) that the later ``patches`` neither wrote
+    over nor named the element by (a `where:`'s fields are no fact of what it patched)."""
+    written: Any = element
+    prefix = path
+    if writer is not None:
+        if path[:1] == ("patch",) and len(path) == 2:
+            prefix = (*path, "with")
+        written = _node_at(writer.document, (*writer.path, name, *prefix))
+    over = _Merged()
+    naming: set[Any] = set()
+    chain: _Patches | None = patches
+    while chain is not None:
+        (with_, where), chain = chain
+        if _merged_key_by_key(with_):
+            over.add(with_)
+        if isinstance(where, dict):
+            naming.update(where)
+    return [
+        (*prefix, *leaf)
+        for leaf in _fact_leaves(written)
+        if not (leaf and leaf[0] in naming) and not over.writes_over(leaf)
+    ]
 
 
 def cited_writers(origin: Origin, name: str) -> list[tuple[Origin, list[Mapping[str, Any]]]] | None:
@@ -2290,6 +2382,7 @@ def merge_patch(
     moved: dict[NodePath, NodePath] | None = None,
     merged_at: NodePath | None = None,
     cited: Mapping[str, Any] | None = None,
+    was: dict[NodePath, Any] | None = None,
 ) -> Any:
     """RFC 7386 JSON Merge Patch, plus list operations that address elements by value or by fields.
 
@@ -2308,7 +2401,9 @@ def merge_patch(
     element a list operation wrote (replaced, inserted, appended) is recorded in ``moved``: its
     path in the result, and the path inside the patch that wrote it, so it is located there.
     An element a `patch:` operation merges into is cited by what wrote its facts
-    (:func:`cite_patched`; ``cited``: the citation the patch is written under).
+    (:func:`cite_patched`; ``cited``: the citation the patch is written under), and recorded in
+    ``was`` as it was before (its path in the result: the element), so that what wrote its other
+    fields is still known (:func:`writers_after`).
 
     >>> merge_patch({"a": 1, "b": {"c": 2, "d": 3}}, {"b": {"c": None, "e": 4}})
     {'a': 1, 'b': {'d': 3, 'e': 4}}
@@ -2322,7 +2417,7 @@ def merge_patch(
     if is_list_operations(patch):
         if isinstance(target, list) or target is None:
             items = target if isinstance(target, list) else []
-            return _list_operations(items, patch, problems, at, root, moved, merged_at, cited)
+            return _list_operations(items, patch, problems, at, root, moved, merged_at, cited, was)
         problems.append(_not_a_list(target, patch, at, root))
         return copy.deepcopy(target)
     if not isinstance(patch, dict) or set(patch) == {"unknown"}:
@@ -2334,7 +2429,7 @@ def merge_patch(
             result.pop(key, None)
         else:
             inner = (*merged_at, key)
-            result[key] = merge_patch(result.get(key), value, problems, (*at, key), root, moved, inner, cited)
+            result[key] = merge_patch(result.get(key), value, problems, (*at, key), root, moved, inner, cited, was)
     return result
 
 
@@ -2377,11 +2472,13 @@ class _Cell:
     """One element of a list being changed by list operations, and where the patch wrote it (None:
     the base's element, where it was). Compared by identity: the list finds its place by pointer."""
 
-    __slots__ = ("dead", "element", "fields", "slot", "written")
+    __slots__ = ("dead", "element", "fields", "slot", "was", "written")
 
     def __init__(self, element: Any, written: NodePath | None) -> None:
         self.element = element
         self.written = written
+        #: The element as it was before a `patch` merged into it (None: no `patch` did).
+        self.was: Any = None
         #: Where a `patch` wrote what it merged into the element (paths inside the element).
         self.fields: dict[NodePath, NodePath] = {}
         #: Its place among the cells of its list (:class:`_Elements`), removed ones counted.
@@ -2744,6 +2841,7 @@ def _list_operations(
     moved: dict[NodePath, NodePath] | None = None,
     merged_at: NodePath = (),
     cited: Mapping[str, Any] | None = None,
+    was: dict[NodePath, Any] | None = None,
 ) -> list[Any]:
     # The list is new; its elements are the target's until an operation makes one anew (no element
     # is changed in place), as a merged mapping keeps the target's values it does not patch.
@@ -2834,6 +2932,8 @@ def _list_operations(
                 selector = entry["where"]
                 # the element's citation cites what wrote its facts (its selecting fields are no fact left)
                 patched = cite_patched(cell.element, entry["with"], patched, cited, identity=selector)
+                if cell.was is None and cell.written is None:
+                    cell.was = cell.element  # the element an earlier writer wrote, merged into
                 elements.change(cell, patched)
                 result[elements.place(cell)] = patched
                 cell.fields.update(inner)
@@ -2849,8 +2949,13 @@ def _list_operations(
                 moved.setdefault((*merged_at, index, *path), written)
             if cell.written is not None:
                 moved[(*merged_at, index)] = cell.written
+    if was is not None:
+        for index, cell in placed:
+            if cell.was is not None:
+                was[(*merged_at, index)] = cell.was
     for _, cell in placed:
-        cell.written, cell.fields = None, {}  # the next entry's list operations start from this list
+        # the next entry's list operations start from this list
+        cell.written, cell.fields, cell.was = None, {}, None
     elements.compact()
     _KEPT.put(result, elements)
     return result
