@@ -268,3 +268,16 @@ def test_an_earlier_patch_s_unknown_a_later_patch_wrote_over_is_no_unknown_fact(
     assert written in unknowns(analysed(leaf, files, "mid"))
     assert written not in unknowns(analysed(leaf, files))
     assert len(unknowns(analysed(leaf, files))) == len(unknowns(analysed(leaf, files, "mid"))) - 1
+
+
+def test_list_operations_on_a_list_setting_a_base_variant_wrote_whole_do_not_bring_its_unknown_back() -> None:
+    """A variant writes the two-coast areas whole over the map's `{unknown}`; a variant of it
+    appends one: the map's unknown came back (Q006, Q007, `UNKNOWN_FACTS`), the list operations'
+    record of the setting keeping none of what the whole write stood in place of (round 24)."""
+    ac = "kind: ruleset\nid: {id}\nname: {id}\nextends: {base}\noverlay:\n  settings:\n"
+    mid = ac.format(id="mid", base="advanced-civilization") + "    two_coast_areas: [corinth]\n"
+    leaf = ac.format(id="v", base="mid") + "    two_coast_areas: {append: [cyprus]}\n"
+    files = (("rulesets/mid.yaml", mid),)
+    assert "two_coast_areas" not in unknowns(analysed(leaf, files, "mid"))
+    assert "two_coast_areas" not in unknowns(analysed(leaf, files))
+    assert unknowns(analysed(leaf, files)) == unknowns(analysed(leaf, files, "mid"))

@@ -925,6 +925,9 @@ def _patch_setting(
             writers=((key, writers, merged),),
             changed_by=((key, (written, earlier)),),
             earlier_moved=_earlier_listed(previous, values[key], merged, patch, moved, was),
+            # what the setting stood in place of before still holds no fact (an earlier variant's
+            # whole write of it over a map's `{unknown}`: the unknown came back)
+            replaced=previous.replaced,
         )
     else:
         gone = removal.base if removal is not None else previous
