@@ -315,28 +315,63 @@ AC_MID = "kind: ruleset\nid: mid\nname: Mid\nextends: advanced-civilization\n"
 TWO_COASTS = "overlay:\n  settings:\n    two_coast_areas: [corinth]\n"
 
 
-def test_a_list_of_ids_written_whole_has_no_place_for_a_citation_and_is_not_q009() -> None:
-    """`two_coast_areas` is a list of ids (or an unknown): neither the list, nor `overlay.settings`,
-    nor the manifest takes a `rule:` or `source:`, so a variant cannot cite it, and nothing asks it to. Its
-    list operations are Q009 (below), as round 21 made them."""
-    text = AC_MID.replace("id: mid\nname: Mid", "id: cite\nname: Cite") + TWO_COASTS
-    assert problems(analysed(text)) == []
+def cite_apart(setting: str) -> str:
+    """What Q009's hint says to write for a setting that takes no citation of its own."""
+    return f'overlay:\n  settings:\n    citations: {{{setting}: {{source: "house rule: ..."}}}}\n'
+
+
+@pytest.mark.parametrize(
+    ("extends", "settings", "setting"),
+    [
+        ("advanced-civilization", "    two_coast_areas: [corinth]\n", "two_coast_areas"),
+        ("advanced-civilization", "    replace:\n      two_coast_areas: [corinth]\n", "two_coast_areas"),
+        ("sid-meiers-civilization", "    add:\n      declared_count: 60\n", "declared_count"),
+    ],
+    ids=["ids-written-whole", "ids-replaced", "number-added"],
+)
+def test_a_setting_with_no_place_of_its_own_written_whole_is_q009_and_cited_in_overlay_settings(
+    extends: str, settings: str, setting: str
+) -> None:
+    """`two_coast_areas` is a list of ids (or an unknown), Sid Meier's `declared_count` a number:
+    neither takes a `rule:` or `source:`, nor did `overlay.settings`, so a variant's whole write of
+    them passed uncited (round 22 left them so). `overlay.settings.citations` cites them by name,
+    with the `rule:` or `source:` a mapping setting writes beside its fields (round 24)."""
+    text = f"kind: ruleset\nid: cite\nname: Cite\nextends: {extends}\noverlay:\n  settings:\n" + settings
+    found = [d for d in problems(analysed(text)) if d.code == "Q009"]
+    assert len(found) == 1, problems(analysed(text))
+    assert at(text, found[0]).startswith(f"{setting}:")
+    hint = found[0].hint or ""
+    assert "`overlay.settings.citations`" in hint and f'{{{setting}: {{source: "house rule: ..."}}}}' in hint, hint
+    # The hint, followed: the citation under the setting's name, and nothing is reported.
+    cited = text.replace("overlay:\n  settings:\n", cite_apart(setting))
+    assert cited != text and problems(analysed(cited)) == []
 
 
 def test_q009_s_hint_for_list_operations_on_ids_is_one_that_can_be_followed() -> None:
     """An id appended to a list setting cannot carry a citation (no `with:` mapping, no item that
-    takes `source:`): the hint said to cite in each item added; it now says to give the reason in
-    a suppression on the line, which clears it."""
+    takes `source:`): the hint said to cite in each item added, then (round 22) to give the reason
+    in a suppression, which cites nothing (`diff` said "uncited"); it now says to cite it in
+    `overlay.settings.citations`, which clears it and cites the change (round 24)."""
     leaf = (
         "kind: ruleset\nid: cite\nname: Cite\nextends: mid\n"
         "overlay:\n  settings:\n    two_coast_areas:\n      append: [cyprus]\n"
     )
-    files = {"rulesets/mid.yaml": AC_MID + TWO_COASTS}
+    files = {"rulesets/mid.yaml": AC_MID + cite_apart("two_coast_areas") + TWO_COASTS.split("settings:\n")[1]}
     (found,) = problems(analysed(leaf, files))
     assert found.code == "Q009" and at(leaf, found).startswith("two_coast_areas:")
-    assert "with:" not in (found.hint or "") and "# civrules: ignore[Q009] house rule: ..." in (found.hint or "")
-    suppressed = leaf.replace("two_coast_areas:\n", "two_coast_areas:  # civrules: ignore[Q009] house rule: ...\n")
-    assert problems(analysed(suppressed, files)) == []
+    assert "with:" not in (found.hint or "") and "`overlay.settings.citations`" in (found.hint or "")
+    cited = leaf.replace("overlay:\n  settings:\n", cite_apart("two_coast_areas").replace("...", "b"))
+    analysis = analysed(cited, files)
+    assert problems(analysis) == []
+    assert exported_sources(analysis)["two_coast_areas"] == {"two_coast_areas": "source: house rule: b"}
+    out = diffed("mid", "cite", {**files, "rulesets/cite.yaml": cited})
+    assert cited_line(out, "+ map.two_coast_areas[cyprus]") == "cited: source: house rule: b", out
+
+
+def exported_sources(analysis: Analysis) -> dict[str, object]:
+    assert analysis.resolved is not None and analysis.model is not None
+    exported = export_ruleset(analysis.resolved, analysis.model, derived_facts(analysis.model))
+    return dict(exported.get("setting_sources", {}))
 
 
 AC = "kind: ruleset\nid: cite\nname: Cite\nextends: advanced-civilization\n"

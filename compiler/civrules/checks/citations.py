@@ -21,6 +21,7 @@ from civrules.load.document import Document, NodePath
 from civrules.model import Origin, Ruleset
 from civrules.resolve import (
     CITATION_FIELDS,
+    SETTINGS_CITATIONS,
     change_place,
     changers,
     cited_writers,
@@ -688,8 +689,9 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     whose every fact a later one wrote over or deleted needs no citation any more. A setting
     written whole (`overlay.settings.replace`, `add`), and an entity a variant adds or replaces,
     whose schema takes `rule:` or `source:` without requiring it (a family's settings, a border)
-    must cite there too; a list of ids or a number takes none, and its list operations are cited
-    as the reason of a suppression (`# civrules: ignore[Q009] house rule: ...`).
+    must cite there too; a list of ids or a number takes none of its own, and is cited by its name
+    in `overlay.settings.citations` (`{two_coast_areas: {source: "house rule: ..."}}`), written
+    whole or changed by list operations.
 
     Why: rule data are facts from sources, each cited; an entity a variant adds without a citation
     is an error (S004), and a patch is the same fact written over its base's. Uncited, the new
@@ -706,6 +708,9 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
               - {id: lantern, cost: 12, source: "house rule: a dearer lantern"}    # PASS
               - {id: lantern, discount: {cost: 8}}    # FAIL: its discount of 8 is still there, uncited
               - {id: lantern, discount: {item: oak}, source: "house rule: ..."}
+          settings:
+            regions: {append: [fens]}    # FAIL: a list of ids, cited nowhere
+            citations: {regions: {source: "house rule: a sixth region"}}    # PASS: cites it
     """
     own = len(ruleset.chain) - 1
     if own < 1:
@@ -742,11 +747,7 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
                 "or `rule:` with the rulebook section it follows"
             )
             if listed and setting is not None and not _elements_cite(family, setting):
-                hint = (
-                    f"the elements of `{setting}` take no citation (nor does the setting): give where the change "
-                    "comes from as the reason of a suppression at the end of this line, "
-                    "`# civrules: ignore[Q009] house rule: ...`"
-                )
+                hint = _cite_apart(setting, "the elements of `{setting}` take no citation (nor does the setting)")
             yield diagnostic(
                 "Q009",
                 f"{what if listed else f'{what}: {fields}'} {verb} changed with no citation "
@@ -783,19 +784,38 @@ def _uncited_whole_settings(ruleset: Ruleset, family: Family | None, own: int) -
         if whole is None or ruleset.layers.get(origin.file) != own:
             continue
         value, citing = whole
-        if citing or not isinstance(value, dict) or not holds_a_fact(value):
+        if citing or not holds_a_fact(value):
             continue
-        keys = (_citation_keys(family, key) or ((), ()))[0]
-        if not keys:
-            continue
+        keys = _citation_keys(family, key)
+        if keys is None:
+            continue  # no setting of the family (the schema reports it)
+        beside, elements = keys
+        if beside and isinstance(value, dict):
+            hint = f"cite where it comes from beside its fields, in `{_entry_path(origin.path)}`: " + ", or ".join(
+                _CITE_WAYS[k] for k in reversed(beside)
+            )
+        elif not beside and not elements:
+            # a list of ids, a number: cited by its name in `overlay.settings.citations`
+            hint = _cite_apart(key, "`{setting}` takes no citation of its own (a list of ids, a number)")
+        else:
+            continue  # an `{unknown}` in place of a mapping; a list whose elements cite (S004 asks them)
         yield diagnostic(
             "Q009",
             f"the setting `{key}` is written with no citation (no `rule:` or `source:` in it)",
             origin.document.key_span(origin.path),
-            f"cite where it comes from beside its fields, in `{_entry_path(origin.path)}`: "
-            + ", or ".join(_CITE_WAYS[k] for k in reversed(keys)),
+            hint,
             subjects=(key,),
         )
+
+
+def _cite_apart(setting: str, why: str) -> str:
+    """Q009's hint for a setting that takes no citation of its own: `overlay.settings.citations`
+    cites it (:func:`civrules.resolve.settings_citation`)."""
+    return (
+        f"{why.format(setting=setting)}: cite where it comes from in `overlay.settings.{SETTINGS_CITATIONS}`, "
+        f'`{SETTINGS_CITATIONS}: {{{setting}: {{source: "house rule: ..."}}}}` for a house rule, '
+        f"or `{{{setting}: {{rule: ...}}}}` with the rulebook section it follows"
+    )
 
 
 def _uncited_whole_entities(ruleset: Ruleset, family: Family | None, own: int) -> Iterator[Diagnostic]:

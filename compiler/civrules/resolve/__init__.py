@@ -1728,8 +1728,23 @@ def _cited_nodes(document: Document, path: NodePath, name: str, *, inside: bool)
         found = list(_citing_inside(_node_at(document, (*path, name)), ()))
         if found:
             return found
+    if path == SETTINGS_PATH or (len(path) == 3 and path[:2] == SETTINGS_PATH and path[2] in ("replace", "add")):
+        cited = settings_citation(document, name)
+        if cited is not None:
+            return [cited]
     entity = _citing(document, path)
     return [entity] if entity is not None else []
+
+
+#: Where a variant's manifest cites the settings it writes that take no citation of their own.
+SETTINGS_CITATIONS = "citations"
+
+
+def settings_citation(document: Document, name: str) -> Mapping[str, Any] | None:
+    """The citation of the setting ``name`` in `overlay.settings.citations` of a variant's
+    manifest: where a setting that takes no `rule:` or `source:` of its own (a list of ids, a
+    number) is cited, as a mapping setting is beside its fields; None where it has none."""
+    return _citing(document, (*SETTINGS_PATH, SETTINGS_CITATIONS, name))
 
 
 def _citing_inside(value: Any, at: NodePath) -> Iterator[Mapping[str, Any]]:
@@ -2241,6 +2256,8 @@ def _writer_nodes(writer: Origin, name: str, paths: tuple[NodePath, ...]) -> lis
         found += inside or _citing_around(field, path)
     if not found:
         entry = _citing(writer.document, writer.path)
+        if entry is None and writer.path == SETTINGS_PATH:
+            entry = settings_citation(writer.document, name)  # a list setting's list operations
         found = [entry] if entry is not None else []
     return list({id(node): node for node in found}.values())
 
@@ -3005,5 +3022,6 @@ __all__ = [
     "overlay_base_notes",
     "overwritten",
     "setting_written_whole",
+    "settings_citation",
     "writer_nodes",
 ]

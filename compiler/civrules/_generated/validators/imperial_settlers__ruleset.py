@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "775595c579d242fc4686c9486559339132d0913c4c7572989b41d8a9124319ea"
+SCHEMA_SHA256 = "b13276417f975d5c4e551d468e806a1a8f382080b9fb4c1245bf47bec2aa3c44"
 
 from decimal import Decimal
 import re
@@ -25,8 +25,8 @@ REGEX_PATTERNS = {
     '\\S': re.compile('\\S'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z'),
-    '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$': re.compile('^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*\\Z'),
+    '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9]*(-[a-z0-9]+)*$': re.compile('^[a-z][a-z0-9]*(-[a-z0-9]+)*\\Z')
 }
 
@@ -154,6 +154,70 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if data__overlay__settings_len < 1:
                             raise _Invalid
                         data__overlay__settings_keys = set(data__overlay__settings.keys())
+                        if "citations" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("citations")
+                            data__overlay__settings__citations = data__overlay__settings["citations"]
+                            if not isinstance(data__overlay__settings__citations, (dict)):
+                                raise _Invalid
+                            data__overlay__settings__citations_is_dict = isinstance(data__overlay__settings__citations, dict)
+                            if data__overlay__settings__citations_is_dict:
+                                data__overlay__settings__citations_len = len(data__overlay__settings__citations)
+                                if data__overlay__settings__citations_len < 1:
+                                    raise _Invalid
+                                data__overlay__settings__citations_keys = set(data__overlay__settings__citations.keys())
+                                for data__overlay__settings__citations_key in data__overlay__settings__citations_keys:
+                                    if data__overlay__settings__citations_key not in []:
+                                        data__overlay__settings__citations_value = data__overlay__settings__citations.get(data__overlay__settings__citations_key)
+                                        if not isinstance(data__overlay__settings__citations_value, (dict)):
+                                            raise _Invalid
+                                        data__overlay__settings__citations_value_any_of_count1 = 0
+                                        if not data__overlay__settings__citations_value_any_of_count1:
+                                            try:
+                                                data__overlay__settings__citations_value_is_dict = isinstance(data__overlay__settings__citations_value, dict)
+                                                if data__overlay__settings__citations_value_is_dict:
+                                                    data__overlay__settings__citations_value__missing_keys = set(['rule']) - data__overlay__settings__citations_value.keys()
+                                                    if data__overlay__settings__citations_value__missing_keys:
+                                                        raise _Invalid
+                                                data__overlay__settings__citations_value_any_of_count1 += 1
+                                            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                        if not data__overlay__settings__citations_value_any_of_count1:
+                                            try:
+                                                data__overlay__settings__citations_value_is_dict = isinstance(data__overlay__settings__citations_value, dict)
+                                                if data__overlay__settings__citations_value_is_dict:
+                                                    data__overlay__settings__citations_value__missing_keys = set(['source']) - data__overlay__settings__citations_value.keys()
+                                                    if data__overlay__settings__citations_value__missing_keys:
+                                                        raise _Invalid
+                                                data__overlay__settings__citations_value_any_of_count1 += 1
+                                            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                        if not data__overlay__settings__citations_value_any_of_count1:
+                                            raise _Invalid
+                                        data__overlay__settings__citations_value_is_dict = isinstance(data__overlay__settings__citations_value, dict)
+                                        if data__overlay__settings__citations_value_is_dict:
+                                            data__overlay__settings__citations_value_keys = set(data__overlay__settings__citations_value.keys())
+                                            if "rule" in data__overlay__settings__citations_value_keys:
+                                                data__overlay__settings__citations_value_keys.remove("rule")
+                                                data__overlay__settings__citations_value__rule = data__overlay__settings__citations_value["rule"]
+                                                validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data__overlay__settings__citations_value__rule, custom_formats, (name_prefix or "data") + ".overlay.settings.citations.{data__overlay__settings__citations_key}.rule")
+                                            if "source" in data__overlay__settings__citations_value_keys:
+                                                data__overlay__settings__citations_value_keys.remove("source")
+                                                data__overlay__settings__citations_value__source = data__overlay__settings__citations_value["source"]
+                                                validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data__overlay__settings__citations_value__source, custom_formats, (name_prefix or "data") + ".overlay.settings.citations.{data__overlay__settings__citations_key}.source")
+                                            if "note" in data__overlay__settings__citations_value_keys:
+                                                data__overlay__settings__citations_value_keys.remove("note")
+                                                data__overlay__settings__citations_value__note = data__overlay__settings__citations_value["note"]
+                                                validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data__overlay__settings__citations_value__note, custom_formats, (name_prefix or "data") + ".overlay.settings.citations.{data__overlay__settings__citations_key}.note")
+                                            if data__overlay__settings__citations_value_keys:
+                                                raise _Invalid
+                                if data__overlay__settings__citations_len != 0:
+                                    data__overlay__settings__citations_property_names = True
+                                    for data__overlay__settings__citations_key in data__overlay__settings__citations:
+                                        try:
+                                            if not (isinstance(data__overlay__settings__citations_key, str) and data__overlay__settings__citations_key == 'card_uses'):
+                                                raise _Invalid
+                                        except (JsonSchemaValueException, JsonSchemaValuesException):
+                                            data__overlay__settings__citations_property_names = False
+                                    if not data__overlay__settings__citations_property_names:
+                                        raise _Invalid
                         if "remove" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("remove")
                             data__overlay__settings__remove = data__overlay__settings["remove"]
@@ -356,26 +420,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
             data__players = data["players"]
             if not isinstance(data__players, (dict)):
                 raise _Invalid
-            data__players_any_of_count1 = 0
-            if not data__players_any_of_count1:
+            data__players_any_of_count2 = 0
+            if not data__players_any_of_count2:
                 try:
                     data__players_is_dict = isinstance(data__players, dict)
                     if data__players_is_dict:
                         data__players__missing_keys = set(['rule']) - data__players.keys()
                         if data__players__missing_keys:
                             raise _Invalid
-                    data__players_any_of_count1 += 1
+                    data__players_any_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__players_any_of_count1:
+            if not data__players_any_of_count2:
                 try:
                     data__players_is_dict = isinstance(data__players, dict)
                     if data__players_is_dict:
                         data__players__missing_keys = set(['source']) - data__players.keys()
                         if data__players__missing_keys:
                             raise _Invalid
-                    data__players_any_of_count1 += 1
+                    data__players_any_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__players_any_of_count1:
+            if not data__players_any_of_count2:
                 raise _Invalid
             data__players_is_dict = isinstance(data__players, dict)
             if data__players_is_dict:
@@ -488,47 +552,47 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 for data__components_x, data__components_item in enumerate(data__components):
                     if not isinstance(data__components_item, (dict)):
                         raise _Invalid
-                    data__components_item_any_of_count2 = 0
-                    if not data__components_item_any_of_count2:
+                    data__components_item_any_of_count3 = 0
+                    if not data__components_item_any_of_count3:
                         try:
                             data__components_item_is_dict = isinstance(data__components_item, dict)
                             if data__components_item_is_dict:
                                 data__components_item__missing_keys = set(['rule']) - data__components_item.keys()
                                 if data__components_item__missing_keys:
                                     raise _Invalid
-                            data__components_item_any_of_count2 += 1
+                            data__components_item_any_of_count3 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__components_item_any_of_count2:
+                    if not data__components_item_any_of_count3:
                         try:
                             data__components_item_is_dict = isinstance(data__components_item, dict)
                             if data__components_item_is_dict:
                                 data__components_item__missing_keys = set(['source']) - data__components_item.keys()
                                 if data__components_item__missing_keys:
                                     raise _Invalid
-                            data__components_item_any_of_count2 += 1
+                            data__components_item_any_of_count3 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__components_item_any_of_count2:
+                    if not data__components_item_any_of_count3:
                         raise _Invalid
-                    data__components_item_one_of_count3 = 0
-                    if data__components_item_one_of_count3 < 2:
+                    data__components_item_one_of_count4 = 0
+                    if data__components_item_one_of_count4 < 2:
                         try:
                             data__components_item_is_dict = isinstance(data__components_item, dict)
                             if data__components_item_is_dict:
                                 data__components_item__missing_keys = set(['count']) - data__components_item.keys()
                                 if data__components_item__missing_keys:
                                     raise _Invalid
-                            data__components_item_one_of_count3 += 1
+                            data__components_item_one_of_count4 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__components_item_one_of_count3 < 2:
+                    if data__components_item_one_of_count4 < 2:
                         try:
                             data__components_item_is_dict = isinstance(data__components_item, dict)
                             if data__components_item_is_dict:
                                 data__components_item__missing_keys = set(['minimum']) - data__components_item.keys()
                                 if data__components_item__missing_keys:
                                     raise _Invalid
-                            data__components_item_one_of_count3 += 1
+                            data__components_item_one_of_count4 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__components_item_one_of_count3 != 1:
+                    if data__components_item_one_of_count4 != 1:
                         raise _Invalid
                     data__components_item_is_dict = isinstance(data__components_item, dict)
                     if data__components_item_is_dict:
@@ -594,26 +658,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 for data__goods_x, data__goods_item in enumerate(data__goods):
                     if not isinstance(data__goods_item, (dict)):
                         raise _Invalid
-                    data__goods_item_any_of_count4 = 0
-                    if not data__goods_item_any_of_count4:
+                    data__goods_item_any_of_count5 = 0
+                    if not data__goods_item_any_of_count5:
                         try:
                             data__goods_item_is_dict = isinstance(data__goods_item, dict)
                             if data__goods_item_is_dict:
                                 data__goods_item__missing_keys = set(['rule']) - data__goods_item.keys()
                                 if data__goods_item__missing_keys:
                                     raise _Invalid
-                            data__goods_item_any_of_count4 += 1
+                            data__goods_item_any_of_count5 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__goods_item_any_of_count4:
+                    if not data__goods_item_any_of_count5:
                         try:
                             data__goods_item_is_dict = isinstance(data__goods_item, dict)
                             if data__goods_item_is_dict:
                                 data__goods_item__missing_keys = set(['source']) - data__goods_item.keys()
                                 if data__goods_item__missing_keys:
                                     raise _Invalid
-                            data__goods_item_any_of_count4 += 1
+                            data__goods_item_any_of_count5 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__goods_item_any_of_count4:
+                    if not data__goods_item_any_of_count5:
                         raise _Invalid
                     data__goods_item_is_dict = isinstance(data__goods_item, dict)
                     if data__goods_item_is_dict:
@@ -675,26 +739,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
             data__goodsunlimited = data["goods_unlimited"]
             if not isinstance(data__goodsunlimited, (dict)):
                 raise _Invalid
-            data__goodsunlimited_any_of_count5 = 0
-            if not data__goodsunlimited_any_of_count5:
+            data__goodsunlimited_any_of_count6 = 0
+            if not data__goodsunlimited_any_of_count6:
                 try:
                     data__goodsunlimited_is_dict = isinstance(data__goodsunlimited, dict)
                     if data__goodsunlimited_is_dict:
                         data__goodsunlimited__missing_keys = set(['rule']) - data__goodsunlimited.keys()
                         if data__goodsunlimited__missing_keys:
                             raise _Invalid
-                    data__goodsunlimited_any_of_count5 += 1
+                    data__goodsunlimited_any_of_count6 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__goodsunlimited_any_of_count5:
+            if not data__goodsunlimited_any_of_count6:
                 try:
                     data__goodsunlimited_is_dict = isinstance(data__goodsunlimited, dict)
                     if data__goodsunlimited_is_dict:
                         data__goodsunlimited__missing_keys = set(['source']) - data__goodsunlimited.keys()
                         if data__goodsunlimited__missing_keys:
                             raise _Invalid
-                    data__goodsunlimited_any_of_count5 += 1
+                    data__goodsunlimited_any_of_count6 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__goodsunlimited_any_of_count5:
+            if not data__goodsunlimited_any_of_count6:
                 raise _Invalid
             data__goodsunlimited_is_dict = isinstance(data__goodsunlimited, dict)
             if data__goodsunlimited_is_dict:
@@ -734,26 +798,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 for data__colours_x, data__colours_item in enumerate(data__colours):
                     if not isinstance(data__colours_item, (dict)):
                         raise _Invalid
-                    data__colours_item_any_of_count6 = 0
-                    if not data__colours_item_any_of_count6:
+                    data__colours_item_any_of_count7 = 0
+                    if not data__colours_item_any_of_count7:
                         try:
                             data__colours_item_is_dict = isinstance(data__colours_item, dict)
                             if data__colours_item_is_dict:
                                 data__colours_item__missing_keys = set(['rule']) - data__colours_item.keys()
                                 if data__colours_item__missing_keys:
                                     raise _Invalid
-                            data__colours_item_any_of_count6 += 1
+                            data__colours_item_any_of_count7 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__colours_item_any_of_count6:
+                    if not data__colours_item_any_of_count7:
                         try:
                             data__colours_item_is_dict = isinstance(data__colours_item, dict)
                             if data__colours_item_is_dict:
                                 data__colours_item__missing_keys = set(['source']) - data__colours_item.keys()
                                 if data__colours_item__missing_keys:
                                     raise _Invalid
-                            data__colours_item_any_of_count6 += 1
+                            data__colours_item_any_of_count7 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__colours_item_any_of_count6:
+                    if not data__colours_item_any_of_count7:
                         raise _Invalid
                     data__colours_item_is_dict = isinstance(data__colours_item, dict)
                     if data__colours_item_is_dict:
@@ -803,26 +867,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 for data__colourlesscards_x, data__colourlesscards_item in enumerate(data__colourlesscards):
                     if not isinstance(data__colourlesscards_item, (dict)):
                         raise _Invalid
-                    data__colourlesscards_item_any_of_count7 = 0
-                    if not data__colourlesscards_item_any_of_count7:
+                    data__colourlesscards_item_any_of_count8 = 0
+                    if not data__colourlesscards_item_any_of_count8:
                         try:
                             data__colourlesscards_item_is_dict = isinstance(data__colourlesscards_item, dict)
                             if data__colourlesscards_item_is_dict:
                                 data__colourlesscards_item__missing_keys = set(['rule']) - data__colourlesscards_item.keys()
                                 if data__colourlesscards_item__missing_keys:
                                     raise _Invalid
-                            data__colourlesscards_item_any_of_count7 += 1
+                            data__colourlesscards_item_any_of_count8 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__colourlesscards_item_any_of_count7:
+                    if not data__colourlesscards_item_any_of_count8:
                         try:
                             data__colourlesscards_item_is_dict = isinstance(data__colourlesscards_item, dict)
                             if data__colourlesscards_item_is_dict:
                                 data__colourlesscards_item__missing_keys = set(['source']) - data__colourlesscards_item.keys()
                                 if data__colourlesscards_item__missing_keys:
                                     raise _Invalid
-                            data__colourlesscards_item_any_of_count7 += 1
+                            data__colourlesscards_item_any_of_count8 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__colourlesscards_item_any_of_count7:
+                    if not data__colourlesscards_item_any_of_count8:
                         raise _Invalid
                     data__colourlesscards_item_is_dict = isinstance(data__colourlesscards_item, dict)
                     if data__colourlesscards_item_is_dict:
@@ -861,26 +925,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 for data__locationkinds_x, data__locationkinds_item in enumerate(data__locationkinds):
                     if not isinstance(data__locationkinds_item, (dict)):
                         raise _Invalid
-                    data__locationkinds_item_any_of_count8 = 0
-                    if not data__locationkinds_item_any_of_count8:
+                    data__locationkinds_item_any_of_count9 = 0
+                    if not data__locationkinds_item_any_of_count9:
                         try:
                             data__locationkinds_item_is_dict = isinstance(data__locationkinds_item, dict)
                             if data__locationkinds_item_is_dict:
                                 data__locationkinds_item__missing_keys = set(['rule']) - data__locationkinds_item.keys()
                                 if data__locationkinds_item__missing_keys:
                                     raise _Invalid
-                            data__locationkinds_item_any_of_count8 += 1
+                            data__locationkinds_item_any_of_count9 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__locationkinds_item_any_of_count8:
+                    if not data__locationkinds_item_any_of_count9:
                         try:
                             data__locationkinds_item_is_dict = isinstance(data__locationkinds_item, dict)
                             if data__locationkinds_item_is_dict:
                                 data__locationkinds_item__missing_keys = set(['source']) - data__locationkinds_item.keys()
                                 if data__locationkinds_item__missing_keys:
                                     raise _Invalid
-                            data__locationkinds_item_any_of_count8 += 1
+                            data__locationkinds_item_any_of_count9 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__locationkinds_item_any_of_count8:
+                    if not data__locationkinds_item_any_of_count9:
                         raise _Invalid
                     data__locationkinds_item_is_dict = isinstance(data__locationkinds_item, dict)
                     if data__locationkinds_item_is_dict:
@@ -935,26 +999,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 for data__cardanatomy_x, data__cardanatomy_item in enumerate(data__cardanatomy):
                     if not isinstance(data__cardanatomy_item, (dict)):
                         raise _Invalid
-                    data__cardanatomy_item_any_of_count9 = 0
-                    if not data__cardanatomy_item_any_of_count9:
+                    data__cardanatomy_item_any_of_count10 = 0
+                    if not data__cardanatomy_item_any_of_count10:
                         try:
                             data__cardanatomy_item_is_dict = isinstance(data__cardanatomy_item, dict)
                             if data__cardanatomy_item_is_dict:
                                 data__cardanatomy_item__missing_keys = set(['rule']) - data__cardanatomy_item.keys()
                                 if data__cardanatomy_item__missing_keys:
                                     raise _Invalid
-                            data__cardanatomy_item_any_of_count9 += 1
+                            data__cardanatomy_item_any_of_count10 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__cardanatomy_item_any_of_count9:
+                    if not data__cardanatomy_item_any_of_count10:
                         try:
                             data__cardanatomy_item_is_dict = isinstance(data__cardanatomy_item, dict)
                             if data__cardanatomy_item_is_dict:
                                 data__cardanatomy_item__missing_keys = set(['source']) - data__cardanatomy_item.keys()
                                 if data__cardanatomy_item__missing_keys:
                                     raise _Invalid
-                            data__cardanatomy_item_any_of_count9 += 1
+                            data__cardanatomy_item_any_of_count10 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__cardanatomy_item_any_of_count9:
+                    if not data__cardanatomy_item_any_of_count10:
                         raise _Invalid
                     data__cardanatomy_item_is_dict = isinstance(data__cardanatomy_item, dict)
                     if data__cardanatomy_item_is_dict:
@@ -1009,26 +1073,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 for data__decks_x, data__decks_item in enumerate(data__decks):
                     if not isinstance(data__decks_item, (dict)):
                         raise _Invalid
-                    data__decks_item_any_of_count10 = 0
-                    if not data__decks_item_any_of_count10:
+                    data__decks_item_any_of_count11 = 0
+                    if not data__decks_item_any_of_count11:
                         try:
                             data__decks_item_is_dict = isinstance(data__decks_item, dict)
                             if data__decks_item_is_dict:
                                 data__decks_item__missing_keys = set(['rule']) - data__decks_item.keys()
                                 if data__decks_item__missing_keys:
                                     raise _Invalid
-                            data__decks_item_any_of_count10 += 1
+                            data__decks_item_any_of_count11 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__decks_item_any_of_count10:
+                    if not data__decks_item_any_of_count11:
                         try:
                             data__decks_item_is_dict = isinstance(data__decks_item, dict)
                             if data__decks_item_is_dict:
                                 data__decks_item__missing_keys = set(['source']) - data__decks_item.keys()
                                 if data__decks_item__missing_keys:
                                     raise _Invalid
-                            data__decks_item_any_of_count10 += 1
+                            data__decks_item_any_of_count11 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__decks_item_any_of_count10:
+                    if not data__decks_item_any_of_count11:
                         raise _Invalid
                     data__decks_item_is_dict = isinstance(data__decks_item, dict)
                     if data__decks_item_is_dict:
@@ -1101,26 +1165,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__carduses__raze = data__carduses["raze"]
                     if not isinstance(data__carduses__raze, (dict)):
                         raise _Invalid
-                    data__carduses__raze_any_of_count11 = 0
-                    if not data__carduses__raze_any_of_count11:
+                    data__carduses__raze_any_of_count12 = 0
+                    if not data__carduses__raze_any_of_count12:
                         try:
                             data__carduses__raze_is_dict = isinstance(data__carduses__raze, dict)
                             if data__carduses__raze_is_dict:
                                 data__carduses__raze__missing_keys = set(['rule']) - data__carduses__raze.keys()
                                 if data__carduses__raze__missing_keys:
                                     raise _Invalid
-                            data__carduses__raze_any_of_count11 += 1
+                            data__carduses__raze_any_of_count12 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__carduses__raze_any_of_count11:
+                    if not data__carduses__raze_any_of_count12:
                         try:
                             data__carduses__raze_is_dict = isinstance(data__carduses__raze, dict)
                             if data__carduses__raze_is_dict:
                                 data__carduses__raze__missing_keys = set(['source']) - data__carduses__raze.keys()
                                 if data__carduses__raze__missing_keys:
                                     raise _Invalid
-                            data__carduses__raze_any_of_count11 += 1
+                            data__carduses__raze_any_of_count12 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__carduses__raze_any_of_count11:
+                    if not data__carduses__raze_any_of_count12:
                         raise _Invalid
                     data__carduses__raze_is_dict = isinstance(data__carduses__raze, dict)
                     if data__carduses__raze_is_dict:
@@ -1159,26 +1223,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__carduses__deal = data__carduses["deal"]
                     if not isinstance(data__carduses__deal, (dict)):
                         raise _Invalid
-                    data__carduses__deal_any_of_count12 = 0
-                    if not data__carduses__deal_any_of_count12:
+                    data__carduses__deal_any_of_count13 = 0
+                    if not data__carduses__deal_any_of_count13:
                         try:
                             data__carduses__deal_is_dict = isinstance(data__carduses__deal, dict)
                             if data__carduses__deal_is_dict:
                                 data__carduses__deal__missing_keys = set(['rule']) - data__carduses__deal.keys()
                                 if data__carduses__deal__missing_keys:
                                     raise _Invalid
-                            data__carduses__deal_any_of_count12 += 1
+                            data__carduses__deal_any_of_count13 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__carduses__deal_any_of_count12:
+                    if not data__carduses__deal_any_of_count13:
                         try:
                             data__carduses__deal_is_dict = isinstance(data__carduses__deal, dict)
                             if data__carduses__deal_is_dict:
                                 data__carduses__deal__missing_keys = set(['source']) - data__carduses__deal.keys()
                                 if data__carduses__deal__missing_keys:
                                     raise _Invalid
-                            data__carduses__deal_any_of_count12 += 1
+                            data__carduses__deal_any_of_count13 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__carduses__deal_any_of_count12:
+                    if not data__carduses__deal_any_of_count13:
                         raise _Invalid
                     data__carduses__deal_is_dict = isinstance(data__carduses__deal, dict)
                     if data__carduses__deal_is_dict:
@@ -1227,26 +1291,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 for data__setup_x, data__setup_item in enumerate(data__setup):
                     if not isinstance(data__setup_item, (dict)):
                         raise _Invalid
-                    data__setup_item_any_of_count13 = 0
-                    if not data__setup_item_any_of_count13:
+                    data__setup_item_any_of_count14 = 0
+                    if not data__setup_item_any_of_count14:
                         try:
                             data__setup_item_is_dict = isinstance(data__setup_item, dict)
                             if data__setup_item_is_dict:
                                 data__setup_item__missing_keys = set(['rule']) - data__setup_item.keys()
                                 if data__setup_item__missing_keys:
                                     raise _Invalid
-                            data__setup_item_any_of_count13 += 1
+                            data__setup_item_any_of_count14 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__setup_item_any_of_count13:
+                    if not data__setup_item_any_of_count14:
                         try:
                             data__setup_item_is_dict = isinstance(data__setup_item, dict)
                             if data__setup_item_is_dict:
                                 data__setup_item__missing_keys = set(['source']) - data__setup_item.keys()
                                 if data__setup_item__missing_keys:
                                     raise _Invalid
-                            data__setup_item_any_of_count13 += 1
+                            data__setup_item_any_of_count14 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__setup_item_any_of_count13:
+                    if not data__setup_item_any_of_count14:
                         raise _Invalid
                     data__setup_item_is_dict = isinstance(data__setup_item, dict)
                     if data__setup_item_is_dict:
@@ -1290,26 +1354,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
             data__startinghand = data["starting_hand"]
             if not isinstance(data__startinghand, (dict)):
                 raise _Invalid
-            data__startinghand_any_of_count14 = 0
-            if not data__startinghand_any_of_count14:
+            data__startinghand_any_of_count15 = 0
+            if not data__startinghand_any_of_count15:
                 try:
                     data__startinghand_is_dict = isinstance(data__startinghand, dict)
                     if data__startinghand_is_dict:
                         data__startinghand__missing_keys = set(['rule']) - data__startinghand.keys()
                         if data__startinghand__missing_keys:
                             raise _Invalid
-                    data__startinghand_any_of_count14 += 1
+                    data__startinghand_any_of_count15 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__startinghand_any_of_count14:
+            if not data__startinghand_any_of_count15:
                 try:
                     data__startinghand_is_dict = isinstance(data__startinghand, dict)
                     if data__startinghand_is_dict:
                         data__startinghand__missing_keys = set(['source']) - data__startinghand.keys()
                         if data__startinghand__missing_keys:
                             raise _Invalid
-                    data__startinghand_any_of_count14 += 1
+                    data__startinghand_any_of_count15 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__startinghand_any_of_count14:
+            if not data__startinghand_any_of_count15:
                 raise _Invalid
             data__startinghand_is_dict = isinstance(data__startinghand, dict)
             if data__startinghand_is_dict:
@@ -1352,26 +1416,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
             data__firstgame = data["first_game"]
             if not isinstance(data__firstgame, (dict)):
                 raise _Invalid
-            data__firstgame_any_of_count15 = 0
-            if not data__firstgame_any_of_count15:
+            data__firstgame_any_of_count16 = 0
+            if not data__firstgame_any_of_count16:
                 try:
                     data__firstgame_is_dict = isinstance(data__firstgame, dict)
                     if data__firstgame_is_dict:
                         data__firstgame__missing_keys = set(['rule']) - data__firstgame.keys()
                         if data__firstgame__missing_keys:
                             raise _Invalid
-                    data__firstgame_any_of_count15 += 1
+                    data__firstgame_any_of_count16 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__firstgame_any_of_count15:
+            if not data__firstgame_any_of_count16:
                 try:
                     data__firstgame_is_dict = isinstance(data__firstgame, dict)
                     if data__firstgame_is_dict:
                         data__firstgame__missing_keys = set(['source']) - data__firstgame.keys()
                         if data__firstgame__missing_keys:
                             raise _Invalid
-                    data__firstgame_any_of_count15 += 1
+                    data__firstgame_any_of_count16 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__firstgame_any_of_count15:
+            if not data__firstgame_any_of_count16:
                 raise _Invalid
             data__firstgame_is_dict = isinstance(data__firstgame, dict)
             if data__firstgame_is_dict:
@@ -1418,26 +1482,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
             data__rounds = data["rounds"]
             if not isinstance(data__rounds, (dict)):
                 raise _Invalid
-            data__rounds_any_of_count16 = 0
-            if not data__rounds_any_of_count16:
+            data__rounds_any_of_count17 = 0
+            if not data__rounds_any_of_count17:
                 try:
                     data__rounds_is_dict = isinstance(data__rounds, dict)
                     if data__rounds_is_dict:
                         data__rounds__missing_keys = set(['rule']) - data__rounds.keys()
                         if data__rounds__missing_keys:
                             raise _Invalid
-                    data__rounds_any_of_count16 += 1
+                    data__rounds_any_of_count17 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__rounds_any_of_count16:
+            if not data__rounds_any_of_count17:
                 try:
                     data__rounds_is_dict = isinstance(data__rounds, dict)
                     if data__rounds_is_dict:
                         data__rounds__missing_keys = set(['source']) - data__rounds.keys()
                         if data__rounds__missing_keys:
                             raise _Invalid
-                    data__rounds_any_of_count16 += 1
+                    data__rounds_any_of_count17 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__rounds_any_of_count16:
+            if not data__rounds_any_of_count17:
                 raise _Invalid
             data__rounds_is_dict = isinstance(data__rounds, dict)
             if data__rounds_is_dict:
@@ -1480,26 +1544,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 for data__phases_x, data__phases_item in enumerate(data__phases):
                     if not isinstance(data__phases_item, (dict)):
                         raise _Invalid
-                    data__phases_item_any_of_count17 = 0
-                    if not data__phases_item_any_of_count17:
+                    data__phases_item_any_of_count18 = 0
+                    if not data__phases_item_any_of_count18:
                         try:
                             data__phases_item_is_dict = isinstance(data__phases_item, dict)
                             if data__phases_item_is_dict:
                                 data__phases_item__missing_keys = set(['rule']) - data__phases_item.keys()
                                 if data__phases_item__missing_keys:
                                     raise _Invalid
-                            data__phases_item_any_of_count17 += 1
+                            data__phases_item_any_of_count18 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__phases_item_any_of_count17:
+                    if not data__phases_item_any_of_count18:
                         try:
                             data__phases_item_is_dict = isinstance(data__phases_item, dict)
                             if data__phases_item_is_dict:
                                 data__phases_item__missing_keys = set(['source']) - data__phases_item.keys()
                                 if data__phases_item__missing_keys:
                                     raise _Invalid
-                            data__phases_item_any_of_count17 += 1
+                            data__phases_item_any_of_count18 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__phases_item_any_of_count17:
+                    if not data__phases_item_any_of_count18:
                         raise _Invalid
                     data__phases_item_is_dict = isinstance(data__phases_item, dict)
                     if data__phases_item_is_dict:
@@ -1548,26 +1612,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 for data__phases_item__steps_x, data__phases_item__steps_item in enumerate(data__phases_item__steps):
                                     if not isinstance(data__phases_item__steps_item, (dict)):
                                         raise _Invalid
-                                    data__phases_item__steps_item_any_of_count18 = 0
-                                    if not data__phases_item__steps_item_any_of_count18:
+                                    data__phases_item__steps_item_any_of_count19 = 0
+                                    if not data__phases_item__steps_item_any_of_count19:
                                         try:
                                             data__phases_item__steps_item_is_dict = isinstance(data__phases_item__steps_item, dict)
                                             if data__phases_item__steps_item_is_dict:
                                                 data__phases_item__steps_item__missing_keys = set(['rule']) - data__phases_item__steps_item.keys()
                                                 if data__phases_item__steps_item__missing_keys:
                                                     raise _Invalid
-                                            data__phases_item__steps_item_any_of_count18 += 1
+                                            data__phases_item__steps_item_any_of_count19 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__phases_item__steps_item_any_of_count18:
+                                    if not data__phases_item__steps_item_any_of_count19:
                                         try:
                                             data__phases_item__steps_item_is_dict = isinstance(data__phases_item__steps_item, dict)
                                             if data__phases_item__steps_item_is_dict:
                                                 data__phases_item__steps_item__missing_keys = set(['source']) - data__phases_item__steps_item.keys()
                                                 if data__phases_item__steps_item__missing_keys:
                                                     raise _Invalid
-                                            data__phases_item__steps_item_any_of_count18 += 1
+                                            data__phases_item__steps_item_any_of_count19 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__phases_item__steps_item_any_of_count18:
+                                    if not data__phases_item__steps_item_any_of_count19:
                                         raise _Invalid
                                     data__phases_item__steps_item_is_dict = isinstance(data__phases_item__steps_item, dict)
                                     if data__phases_item__steps_item_is_dict:
@@ -1629,23 +1693,23 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                                 if "common" in data__phases_item__steps_item__reveal_keys:
                                                     data__phases_item__steps_item__reveal_keys.remove("common")
                                                     data__phases_item__steps_item__reveal__common = data__phases_item__steps_item__reveal["common"]
-                                                    data__phases_item__steps_item__reveal__common_one_of_count19 = 0
-                                                    if data__phases_item__steps_item__reveal__common_one_of_count19 < 2:
+                                                    data__phases_item__steps_item__reveal__common_one_of_count20 = 0
+                                                    if data__phases_item__steps_item__reveal__common_one_of_count20 < 2:
                                                         try:
                                                             if not (isinstance(data__phases_item__steps_item__reveal__common, str) and data__phases_item__steps_item__reveal__common == 'players_plus_one'):
                                                                 raise _Invalid
-                                                            data__phases_item__steps_item__reveal__common_one_of_count19 += 1
+                                                            data__phases_item__steps_item__reveal__common_one_of_count20 += 1
                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                    if data__phases_item__steps_item__reveal__common_one_of_count19 < 2:
+                                                    if data__phases_item__steps_item__reveal__common_one_of_count20 < 2:
                                                         try:
                                                             if not isinstance(data__phases_item__steps_item__reveal__common, (int)) and not (isinstance(data__phases_item__steps_item__reveal__common, float) and data__phases_item__steps_item__reveal__common.is_integer()) or isinstance(data__phases_item__steps_item__reveal__common, bool):
                                                                 raise _Invalid
                                                             if isinstance(data__phases_item__steps_item__reveal__common, (int, float, Decimal)) and not isinstance(data__phases_item__steps_item__reveal__common, bool):
                                                                 if data__phases_item__steps_item__reveal__common < 1:
                                                                     raise _Invalid
-                                                            data__phases_item__steps_item__reveal__common_one_of_count19 += 1
+                                                            data__phases_item__steps_item__reveal__common_one_of_count20 += 1
                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                    if data__phases_item__steps_item__reveal__common_one_of_count19 != 1:
+                                                    if data__phases_item__steps_item__reveal__common_one_of_count20 != 1:
                                                         raise _Invalid
                                                 if data__phases_item__steps_item__reveal_keys:
                                                     raise _Invalid
@@ -1704,26 +1768,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 for data__actions_x, data__actions_item in enumerate(data__actions):
                     if not isinstance(data__actions_item, (dict)):
                         raise _Invalid
-                    data__actions_item_any_of_count20 = 0
-                    if not data__actions_item_any_of_count20:
+                    data__actions_item_any_of_count21 = 0
+                    if not data__actions_item_any_of_count21:
                         try:
                             data__actions_item_is_dict = isinstance(data__actions_item, dict)
                             if data__actions_item_is_dict:
                                 data__actions_item__missing_keys = set(['rule']) - data__actions_item.keys()
                                 if data__actions_item__missing_keys:
                                     raise _Invalid
-                            data__actions_item_any_of_count20 += 1
+                            data__actions_item_any_of_count21 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__actions_item_any_of_count20:
+                    if not data__actions_item_any_of_count21:
                         try:
                             data__actions_item_is_dict = isinstance(data__actions_item, dict)
                             if data__actions_item_is_dict:
                                 data__actions_item__missing_keys = set(['source']) - data__actions_item.keys()
                                 if data__actions_item__missing_keys:
                                     raise _Invalid
-                            data__actions_item_any_of_count20 += 1
+                            data__actions_item_any_of_count21 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__actions_item_any_of_count20:
+                    if not data__actions_item_any_of_count21:
                         raise _Invalid
                     data__actions_item_is_dict = isinstance(data__actions_item, dict)
                     if data__actions_item_is_dict:
@@ -1894,26 +1958,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
             data__defence = data["defence"]
             if not isinstance(data__defence, (dict)):
                 raise _Invalid
-            data__defence_any_of_count21 = 0
-            if not data__defence_any_of_count21:
+            data__defence_any_of_count22 = 0
+            if not data__defence_any_of_count22:
                 try:
                     data__defence_is_dict = isinstance(data__defence, dict)
                     if data__defence_is_dict:
                         data__defence__missing_keys = set(['rule']) - data__defence.keys()
                         if data__defence__missing_keys:
                             raise _Invalid
-                    data__defence_any_of_count21 += 1
+                    data__defence_any_of_count22 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__defence_any_of_count21:
+            if not data__defence_any_of_count22:
                 try:
                     data__defence_is_dict = isinstance(data__defence, dict)
                     if data__defence_is_dict:
                         data__defence__missing_keys = set(['source']) - data__defence.keys()
                         if data__defence__missing_keys:
                             raise _Invalid
-                    data__defence_any_of_count21 += 1
+                    data__defence_any_of_count22 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__defence_any_of_count21:
+            if not data__defence_any_of_count22:
                 raise _Invalid
             data__defence_is_dict = isinstance(data__defence, dict)
             if data__defence_is_dict:
@@ -1971,26 +2035,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
             data__foundation = data["foundation"]
             if not isinstance(data__foundation, (dict)):
                 raise _Invalid
-            data__foundation_any_of_count22 = 0
-            if not data__foundation_any_of_count22:
+            data__foundation_any_of_count23 = 0
+            if not data__foundation_any_of_count23:
                 try:
                     data__foundation_is_dict = isinstance(data__foundation, dict)
                     if data__foundation_is_dict:
                         data__foundation__missing_keys = set(['rule']) - data__foundation.keys()
                         if data__foundation__missing_keys:
                             raise _Invalid
-                    data__foundation_any_of_count22 += 1
+                    data__foundation_any_of_count23 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__foundation_any_of_count22:
+            if not data__foundation_any_of_count23:
                 try:
                     data__foundation_is_dict = isinstance(data__foundation, dict)
                     if data__foundation_is_dict:
                         data__foundation__missing_keys = set(['source']) - data__foundation.keys()
                         if data__foundation__missing_keys:
                             raise _Invalid
-                    data__foundation_any_of_count22 += 1
+                    data__foundation_any_of_count23 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__foundation_any_of_count22:
+            if not data__foundation_any_of_count23:
                 raise _Invalid
             data__foundation_is_dict = isinstance(data__foundation, dict)
             if data__foundation_is_dict:
@@ -2044,26 +2108,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 for data__generalrules_x, data__generalrules_item in enumerate(data__generalrules):
                     if not isinstance(data__generalrules_item, (dict)):
                         raise _Invalid
-                    data__generalrules_item_any_of_count23 = 0
-                    if not data__generalrules_item_any_of_count23:
+                    data__generalrules_item_any_of_count24 = 0
+                    if not data__generalrules_item_any_of_count24:
                         try:
                             data__generalrules_item_is_dict = isinstance(data__generalrules_item, dict)
                             if data__generalrules_item_is_dict:
                                 data__generalrules_item__missing_keys = set(['rule']) - data__generalrules_item.keys()
                                 if data__generalrules_item__missing_keys:
                                     raise _Invalid
-                            data__generalrules_item_any_of_count23 += 1
+                            data__generalrules_item_any_of_count24 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__generalrules_item_any_of_count23:
+                    if not data__generalrules_item_any_of_count24:
                         try:
                             data__generalrules_item_is_dict = isinstance(data__generalrules_item, dict)
                             if data__generalrules_item_is_dict:
                                 data__generalrules_item__missing_keys = set(['source']) - data__generalrules_item.keys()
                                 if data__generalrules_item__missing_keys:
                                     raise _Invalid
-                            data__generalrules_item_any_of_count23 += 1
+                            data__generalrules_item_any_of_count24 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__generalrules_item_any_of_count23:
+                    if not data__generalrules_item_any_of_count24:
                         raise _Invalid
                     data__generalrules_item_is_dict = isinstance(data__generalrules_item, dict)
                     if data__generalrules_item_is_dict:
@@ -2103,26 +2167,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
             data__scoring = data["scoring"]
             if not isinstance(data__scoring, (dict)):
                 raise _Invalid
-            data__scoring_any_of_count24 = 0
-            if not data__scoring_any_of_count24:
+            data__scoring_any_of_count25 = 0
+            if not data__scoring_any_of_count25:
                 try:
                     data__scoring_is_dict = isinstance(data__scoring, dict)
                     if data__scoring_is_dict:
                         data__scoring__missing_keys = set(['rule']) - data__scoring.keys()
                         if data__scoring__missing_keys:
                             raise _Invalid
-                    data__scoring_any_of_count24 += 1
+                    data__scoring_any_of_count25 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__scoring_any_of_count24:
+            if not data__scoring_any_of_count25:
                 try:
                     data__scoring_is_dict = isinstance(data__scoring, dict)
                     if data__scoring_is_dict:
                         data__scoring__missing_keys = set(['source']) - data__scoring.keys()
                         if data__scoring__missing_keys:
                             raise _Invalid
-                    data__scoring_any_of_count24 += 1
+                    data__scoring_any_of_count25 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__scoring_any_of_count24:
+            if not data__scoring_any_of_count25:
                 raise _Invalid
             data__scoring_is_dict = isinstance(data__scoring, dict)
             if data__scoring_is_dict:
@@ -2159,26 +2223,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         for data__scoring__tiebreaks_x, data__scoring__tiebreaks_item in enumerate(data__scoring__tiebreaks):
                             if not isinstance(data__scoring__tiebreaks_item, (dict)):
                                 raise _Invalid
-                            data__scoring__tiebreaks_item_any_of_count25 = 0
-                            if not data__scoring__tiebreaks_item_any_of_count25:
+                            data__scoring__tiebreaks_item_any_of_count26 = 0
+                            if not data__scoring__tiebreaks_item_any_of_count26:
                                 try:
                                     data__scoring__tiebreaks_item_is_dict = isinstance(data__scoring__tiebreaks_item, dict)
                                     if data__scoring__tiebreaks_item_is_dict:
                                         data__scoring__tiebreaks_item__missing_keys = set(['rule']) - data__scoring__tiebreaks_item.keys()
                                         if data__scoring__tiebreaks_item__missing_keys:
                                             raise _Invalid
-                                    data__scoring__tiebreaks_item_any_of_count25 += 1
+                                    data__scoring__tiebreaks_item_any_of_count26 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__scoring__tiebreaks_item_any_of_count25:
+                            if not data__scoring__tiebreaks_item_any_of_count26:
                                 try:
                                     data__scoring__tiebreaks_item_is_dict = isinstance(data__scoring__tiebreaks_item, dict)
                                     if data__scoring__tiebreaks_item_is_dict:
                                         data__scoring__tiebreaks_item__missing_keys = set(['source']) - data__scoring__tiebreaks_item.keys()
                                         if data__scoring__tiebreaks_item__missing_keys:
                                             raise _Invalid
-                                    data__scoring__tiebreaks_item_any_of_count25 += 1
+                                    data__scoring__tiebreaks_item_any_of_count26 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__scoring__tiebreaks_item_any_of_count25:
+                            if not data__scoring__tiebreaks_item_any_of_count26:
                                 raise _Invalid
                             data__scoring__tiebreaks_item_is_dict = isinstance(data__scoring__tiebreaks_item, dict)
                             if data__scoring__tiebreaks_item_is_dict:
@@ -2232,26 +2296,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
             data__solo = data["solo"]
             if not isinstance(data__solo, (dict)):
                 raise _Invalid
-            data__solo_any_of_count26 = 0
-            if not data__solo_any_of_count26:
+            data__solo_any_of_count27 = 0
+            if not data__solo_any_of_count27:
                 try:
                     data__solo_is_dict = isinstance(data__solo, dict)
                     if data__solo_is_dict:
                         data__solo__missing_keys = set(['rule']) - data__solo.keys()
                         if data__solo__missing_keys:
                             raise _Invalid
-                    data__solo_any_of_count26 += 1
+                    data__solo_any_of_count27 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__solo_any_of_count26:
+            if not data__solo_any_of_count27:
                 try:
                     data__solo_is_dict = isinstance(data__solo, dict)
                     if data__solo_is_dict:
                         data__solo__missing_keys = set(['source']) - data__solo.keys()
                         if data__solo__missing_keys:
                             raise _Invalid
-                    data__solo_any_of_count26 += 1
+                    data__solo_any_of_count27 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__solo_any_of_count26:
+            if not data__solo_any_of_count27:
                 raise _Invalid
             data__solo_is_dict = isinstance(data__solo, dict)
             if data__solo_is_dict:
@@ -2261,26 +2325,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__solo__virtualplayer = data__solo["virtual_player"]
                     if not isinstance(data__solo__virtualplayer, (dict)):
                         raise _Invalid
-                    data__solo__virtualplayer_any_of_count27 = 0
-                    if not data__solo__virtualplayer_any_of_count27:
+                    data__solo__virtualplayer_any_of_count28 = 0
+                    if not data__solo__virtualplayer_any_of_count28:
                         try:
                             data__solo__virtualplayer_is_dict = isinstance(data__solo__virtualplayer, dict)
                             if data__solo__virtualplayer_is_dict:
                                 data__solo__virtualplayer__missing_keys = set(['rule']) - data__solo__virtualplayer.keys()
                                 if data__solo__virtualplayer__missing_keys:
                                     raise _Invalid
-                            data__solo__virtualplayer_any_of_count27 += 1
+                            data__solo__virtualplayer_any_of_count28 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__solo__virtualplayer_any_of_count27:
+                    if not data__solo__virtualplayer_any_of_count28:
                         try:
                             data__solo__virtualplayer_is_dict = isinstance(data__solo__virtualplayer, dict)
                             if data__solo__virtualplayer_is_dict:
                                 data__solo__virtualplayer__missing_keys = set(['source']) - data__solo__virtualplayer.keys()
                                 if data__solo__virtualplayer__missing_keys:
                                     raise _Invalid
-                            data__solo__virtualplayer_any_of_count27 += 1
+                            data__solo__virtualplayer_any_of_count28 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__solo__virtualplayer_any_of_count27:
+                    if not data__solo__virtualplayer_any_of_count28:
                         raise _Invalid
                     data__solo__virtualplayer_is_dict = isinstance(data__solo__virtualplayer, dict)
                     if data__solo__virtualplayer_is_dict:
@@ -2324,26 +2388,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__solo__attackcards = data__solo["attack_cards"]
                     if not isinstance(data__solo__attackcards, (dict)):
                         raise _Invalid
-                    data__solo__attackcards_any_of_count28 = 0
-                    if not data__solo__attackcards_any_of_count28:
+                    data__solo__attackcards_any_of_count29 = 0
+                    if not data__solo__attackcards_any_of_count29:
                         try:
                             data__solo__attackcards_is_dict = isinstance(data__solo__attackcards, dict)
                             if data__solo__attackcards_is_dict:
                                 data__solo__attackcards__missing_keys = set(['rule']) - data__solo__attackcards.keys()
                                 if data__solo__attackcards__missing_keys:
                                     raise _Invalid
-                            data__solo__attackcards_any_of_count28 += 1
+                            data__solo__attackcards_any_of_count29 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__solo__attackcards_any_of_count28:
+                    if not data__solo__attackcards_any_of_count29:
                         try:
                             data__solo__attackcards_is_dict = isinstance(data__solo__attackcards, dict)
                             if data__solo__attackcards_is_dict:
                                 data__solo__attackcards__missing_keys = set(['source']) - data__solo__attackcards.keys()
                                 if data__solo__attackcards__missing_keys:
                                     raise _Invalid
-                            data__solo__attackcards_any_of_count28 += 1
+                            data__solo__attackcards_any_of_count29 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__solo__attackcards_any_of_count28:
+                    if not data__solo__attackcards_any_of_count29:
                         raise _Invalid
                     data__solo__attackcards_is_dict = isinstance(data__solo__attackcards, dict)
                     if data__solo__attackcards_is_dict:
@@ -2362,8 +2426,8 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         if "targets" in data__solo__attackcards_keys:
                             data__solo__attackcards_keys.remove("targets")
                             data__solo__attackcards__targets = data__solo__attackcards["targets"]
-                            data__solo__attackcards__targets_one_of_count29 = 0
-                            if data__solo__attackcards__targets_one_of_count29 < 2:
+                            data__solo__attackcards__targets_one_of_count30 = 0
+                            if data__solo__attackcards__targets_one_of_count30 < 2:
                                 try:
                                     if not isinstance(data__solo__attackcards__targets, (list, tuple)):
                                         raise _Invalid
@@ -2378,14 +2442,14 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                                 data__solo__attackcards__targets_item_len = len(data__solo__attackcards__targets_item)
                                                 for data__solo__attackcards__targets_item_x, data__solo__attackcards__targets_item_item in enumerate(data__solo__attackcards__targets_item):
                                                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_id(data__solo__attackcards__targets_item_item, custom_formats, (name_prefix or "data") + ".solo.attack_cards.targets[{data__solo__attackcards__targets_x}][{data__solo__attackcards__targets_item_x}]")
-                                    data__solo__attackcards__targets_one_of_count29 += 1
+                                    data__solo__attackcards__targets_one_of_count30 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__solo__attackcards__targets_one_of_count29 < 2:
+                            if data__solo__attackcards__targets_one_of_count30 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_unknown(data__solo__attackcards__targets, custom_formats, (name_prefix or "data") + ".solo.attack_cards.targets")
-                                    data__solo__attackcards__targets_one_of_count29 += 1
+                                    data__solo__attackcards__targets_one_of_count30 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__solo__attackcards__targets_one_of_count29 != 1:
+                            if data__solo__attackcards__targets_one_of_count30 != 1:
                                 raise _Invalid
                         if "rule" in data__solo__attackcards_keys:
                             data__solo__attackcards_keys.remove("rule")
@@ -2414,26 +2478,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         for data__solo__setup_x, data__solo__setup_item in enumerate(data__solo__setup):
                             if not isinstance(data__solo__setup_item, (dict)):
                                 raise _Invalid
-                            data__solo__setup_item_any_of_count30 = 0
-                            if not data__solo__setup_item_any_of_count30:
+                            data__solo__setup_item_any_of_count31 = 0
+                            if not data__solo__setup_item_any_of_count31:
                                 try:
                                     data__solo__setup_item_is_dict = isinstance(data__solo__setup_item, dict)
                                     if data__solo__setup_item_is_dict:
                                         data__solo__setup_item__missing_keys = set(['rule']) - data__solo__setup_item.keys()
                                         if data__solo__setup_item__missing_keys:
                                             raise _Invalid
-                                    data__solo__setup_item_any_of_count30 += 1
+                                    data__solo__setup_item_any_of_count31 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__solo__setup_item_any_of_count30:
+                            if not data__solo__setup_item_any_of_count31:
                                 try:
                                     data__solo__setup_item_is_dict = isinstance(data__solo__setup_item, dict)
                                     if data__solo__setup_item_is_dict:
                                         data__solo__setup_item__missing_keys = set(['source']) - data__solo__setup_item.keys()
                                         if data__solo__setup_item__missing_keys:
                                             raise _Invalid
-                                    data__solo__setup_item_any_of_count30 += 1
+                                    data__solo__setup_item_any_of_count31 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__solo__setup_item_any_of_count30:
+                            if not data__solo__setup_item_any_of_count31:
                                 raise _Invalid
                             data__solo__setup_item_is_dict = isinstance(data__solo__setup_item, dict)
                             if data__solo__setup_item_is_dict:
@@ -2497,26 +2561,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                         for data__solo__lookoutsteps_x, data__solo__lookoutsteps_item in enumerate(data__solo__lookoutsteps):
                             if not isinstance(data__solo__lookoutsteps_item, (dict)):
                                 raise _Invalid
-                            data__solo__lookoutsteps_item_any_of_count31 = 0
-                            if not data__solo__lookoutsteps_item_any_of_count31:
+                            data__solo__lookoutsteps_item_any_of_count32 = 0
+                            if not data__solo__lookoutsteps_item_any_of_count32:
                                 try:
                                     data__solo__lookoutsteps_item_is_dict = isinstance(data__solo__lookoutsteps_item, dict)
                                     if data__solo__lookoutsteps_item_is_dict:
                                         data__solo__lookoutsteps_item__missing_keys = set(['rule']) - data__solo__lookoutsteps_item.keys()
                                         if data__solo__lookoutsteps_item__missing_keys:
                                             raise _Invalid
-                                    data__solo__lookoutsteps_item_any_of_count31 += 1
+                                    data__solo__lookoutsteps_item_any_of_count32 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__solo__lookoutsteps_item_any_of_count31:
+                            if not data__solo__lookoutsteps_item_any_of_count32:
                                 try:
                                     data__solo__lookoutsteps_item_is_dict = isinstance(data__solo__lookoutsteps_item, dict)
                                     if data__solo__lookoutsteps_item_is_dict:
                                         data__solo__lookoutsteps_item__missing_keys = set(['source']) - data__solo__lookoutsteps_item.keys()
                                         if data__solo__lookoutsteps_item__missing_keys:
                                             raise _Invalid
-                                    data__solo__lookoutsteps_item_any_of_count31 += 1
+                                    data__solo__lookoutsteps_item_any_of_count32 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__solo__lookoutsteps_item_any_of_count31:
+                            if not data__solo__lookoutsteps_item_any_of_count32:
                                 raise _Invalid
                             data__solo__lookoutsteps_item_is_dict = isinstance(data__solo__lookoutsteps_item, dict)
                             if data__solo__lookoutsteps_item_is_dict:
@@ -2576,26 +2640,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__solo__attackpriority = data__solo["attack_priority"]
                     if not isinstance(data__solo__attackpriority, (dict)):
                         raise _Invalid
-                    data__solo__attackpriority_any_of_count32 = 0
-                    if not data__solo__attackpriority_any_of_count32:
+                    data__solo__attackpriority_any_of_count33 = 0
+                    if not data__solo__attackpriority_any_of_count33:
                         try:
                             data__solo__attackpriority_is_dict = isinstance(data__solo__attackpriority, dict)
                             if data__solo__attackpriority_is_dict:
                                 data__solo__attackpriority__missing_keys = set(['rule']) - data__solo__attackpriority.keys()
                                 if data__solo__attackpriority__missing_keys:
                                     raise _Invalid
-                            data__solo__attackpriority_any_of_count32 += 1
+                            data__solo__attackpriority_any_of_count33 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__solo__attackpriority_any_of_count32:
+                    if not data__solo__attackpriority_any_of_count33:
                         try:
                             data__solo__attackpriority_is_dict = isinstance(data__solo__attackpriority, dict)
                             if data__solo__attackpriority_is_dict:
                                 data__solo__attackpriority__missing_keys = set(['source']) - data__solo__attackpriority.keys()
                                 if data__solo__attackpriority__missing_keys:
                                     raise _Invalid
-                            data__solo__attackpriority_any_of_count32 += 1
+                            data__solo__attackpriority_any_of_count33 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__solo__attackpriority_any_of_count32:
+                    if not data__solo__attackpriority_any_of_count33:
                         raise _Invalid
                     data__solo__attackpriority_is_dict = isinstance(data__solo__attackpriority, dict)
                     if data__solo__attackpriority_is_dict:
@@ -2647,26 +2711,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__solo__japanesetargetorder = data__solo["japanese_target_order"]
                     if not isinstance(data__solo__japanesetargetorder, (dict)):
                         raise _Invalid
-                    data__solo__japanesetargetorder_any_of_count33 = 0
-                    if not data__solo__japanesetargetorder_any_of_count33:
+                    data__solo__japanesetargetorder_any_of_count34 = 0
+                    if not data__solo__japanesetargetorder_any_of_count34:
                         try:
                             data__solo__japanesetargetorder_is_dict = isinstance(data__solo__japanesetargetorder, dict)
                             if data__solo__japanesetargetorder_is_dict:
                                 data__solo__japanesetargetorder__missing_keys = set(['rule']) - data__solo__japanesetargetorder.keys()
                                 if data__solo__japanesetargetorder__missing_keys:
                                     raise _Invalid
-                            data__solo__japanesetargetorder_any_of_count33 += 1
+                            data__solo__japanesetargetorder_any_of_count34 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__solo__japanesetargetorder_any_of_count33:
+                    if not data__solo__japanesetargetorder_any_of_count34:
                         try:
                             data__solo__japanesetargetorder_is_dict = isinstance(data__solo__japanesetargetorder, dict)
                             if data__solo__japanesetargetorder_is_dict:
                                 data__solo__japanesetargetorder__missing_keys = set(['source']) - data__solo__japanesetargetorder.keys()
                                 if data__solo__japanesetargetorder__missing_keys:
                                     raise _Invalid
-                            data__solo__japanesetargetorder_any_of_count33 += 1
+                            data__solo__japanesetargetorder_any_of_count34 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__solo__japanesetargetorder_any_of_count33:
+                    if not data__solo__japanesetargetorder_any_of_count34:
                         raise _Invalid
                     data__solo__japanesetargetorder_is_dict = isinstance(data__solo__japanesetargetorder, dict)
                     if data__solo__japanesetargetorder_is_dict:
@@ -2713,26 +2777,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__solo__winning = data__solo["winning"]
                     if not isinstance(data__solo__winning, (dict)):
                         raise _Invalid
-                    data__solo__winning_any_of_count34 = 0
-                    if not data__solo__winning_any_of_count34:
+                    data__solo__winning_any_of_count35 = 0
+                    if not data__solo__winning_any_of_count35:
                         try:
                             data__solo__winning_is_dict = isinstance(data__solo__winning, dict)
                             if data__solo__winning_is_dict:
                                 data__solo__winning__missing_keys = set(['rule']) - data__solo__winning.keys()
                                 if data__solo__winning__missing_keys:
                                     raise _Invalid
-                            data__solo__winning_any_of_count34 += 1
+                            data__solo__winning_any_of_count35 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__solo__winning_any_of_count34:
+                    if not data__solo__winning_any_of_count35:
                         try:
                             data__solo__winning_is_dict = isinstance(data__solo__winning, dict)
                             if data__solo__winning_is_dict:
                                 data__solo__winning__missing_keys = set(['source']) - data__solo__winning.keys()
                                 if data__solo__winning__missing_keys:
                                     raise _Invalid
-                            data__solo__winning_any_of_count34 += 1
+                            data__solo__winning_any_of_count35 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__solo__winning_any_of_count34:
+                    if not data__solo__winning_any_of_count35:
                         raise _Invalid
                     data__solo__winning_is_dict = isinstance(data__solo__winning, dict)
                     if data__solo__winning_is_dict:
@@ -2768,26 +2832,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__solo__achievements = data__solo["achievements"]
                     if not isinstance(data__solo__achievements, (dict)):
                         raise _Invalid
-                    data__solo__achievements_any_of_count35 = 0
-                    if not data__solo__achievements_any_of_count35:
+                    data__solo__achievements_any_of_count36 = 0
+                    if not data__solo__achievements_any_of_count36:
                         try:
                             data__solo__achievements_is_dict = isinstance(data__solo__achievements, dict)
                             if data__solo__achievements_is_dict:
                                 data__solo__achievements__missing_keys = set(['rule']) - data__solo__achievements.keys()
                                 if data__solo__achievements__missing_keys:
                                     raise _Invalid
-                            data__solo__achievements_any_of_count35 += 1
+                            data__solo__achievements_any_of_count36 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__solo__achievements_any_of_count35:
+                    if not data__solo__achievements_any_of_count36:
                         try:
                             data__solo__achievements_is_dict = isinstance(data__solo__achievements, dict)
                             if data__solo__achievements_is_dict:
                                 data__solo__achievements__missing_keys = set(['source']) - data__solo__achievements.keys()
                                 if data__solo__achievements__missing_keys:
                                     raise _Invalid
-                            data__solo__achievements_any_of_count35 += 1
+                            data__solo__achievements_any_of_count36 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__solo__achievements_any_of_count35:
+                    if not data__solo__achievements_any_of_count36:
                         raise _Invalid
                     data__solo__achievements_is_dict = isinstance(data__solo__achievements, dict)
                     if data__solo__achievements_is_dict:
@@ -2808,26 +2872,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                                 for data__solo__achievements__levels_x, data__solo__achievements__levels_item in enumerate(data__solo__achievements__levels):
                                     if not isinstance(data__solo__achievements__levels_item, (dict)):
                                         raise _Invalid
-                                    data__solo__achievements__levels_item_one_of_count36 = 0
-                                    if data__solo__achievements__levels_item_one_of_count36 < 2:
+                                    data__solo__achievements__levels_item_one_of_count37 = 0
+                                    if data__solo__achievements__levels_item_one_of_count37 < 2:
                                         try:
                                             data__solo__achievements__levels_item_is_dict = isinstance(data__solo__achievements__levels_item, dict)
                                             if data__solo__achievements__levels_item_is_dict:
                                                 data__solo__achievements__levels_item__missing_keys = set(['at_least']) - data__solo__achievements__levels_item.keys()
                                                 if data__solo__achievements__levels_item__missing_keys:
                                                     raise _Invalid
-                                            data__solo__achievements__levels_item_one_of_count36 += 1
+                                            data__solo__achievements__levels_item_one_of_count37 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__solo__achievements__levels_item_one_of_count36 < 2:
+                                    if data__solo__achievements__levels_item_one_of_count37 < 2:
                                         try:
                                             data__solo__achievements__levels_item_is_dict = isinstance(data__solo__achievements__levels_item, dict)
                                             if data__solo__achievements__levels_item_is_dict:
                                                 data__solo__achievements__levels_item__missing_keys = set(['below']) - data__solo__achievements__levels_item.keys()
                                                 if data__solo__achievements__levels_item__missing_keys:
                                                     raise _Invalid
-                                            data__solo__achievements__levels_item_one_of_count36 += 1
+                                            data__solo__achievements__levels_item_one_of_count37 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__solo__achievements__levels_item_one_of_count36 != 1:
+                                    if data__solo__achievements__levels_item_one_of_count37 != 1:
                                         raise _Invalid
                                     data__solo__achievements__levels_item_is_dict = isinstance(data__solo__achievements__levels_item, dict)
                                     if data__solo__achievements__levels_item_is_dict:
@@ -2901,26 +2965,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
             data__deckbuilding = data["deck_building"]
             if not isinstance(data__deckbuilding, (dict)):
                 raise _Invalid
-            data__deckbuilding_any_of_count37 = 0
-            if not data__deckbuilding_any_of_count37:
+            data__deckbuilding_any_of_count38 = 0
+            if not data__deckbuilding_any_of_count38:
                 try:
                     data__deckbuilding_is_dict = isinstance(data__deckbuilding, dict)
                     if data__deckbuilding_is_dict:
                         data__deckbuilding__missing_keys = set(['rule']) - data__deckbuilding.keys()
                         if data__deckbuilding__missing_keys:
                             raise _Invalid
-                    data__deckbuilding_any_of_count37 += 1
+                    data__deckbuilding_any_of_count38 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__deckbuilding_any_of_count37:
+            if not data__deckbuilding_any_of_count38:
                 try:
                     data__deckbuilding_is_dict = isinstance(data__deckbuilding, dict)
                     if data__deckbuilding_is_dict:
                         data__deckbuilding__missing_keys = set(['source']) - data__deckbuilding.keys()
                         if data__deckbuilding__missing_keys:
                             raise _Invalid
-                    data__deckbuilding_any_of_count37 += 1
+                    data__deckbuilding_any_of_count38 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__deckbuilding_any_of_count37:
+            if not data__deckbuilding_any_of_count38:
                 raise _Invalid
             data__deckbuilding_is_dict = isinstance(data__deckbuilding, dict)
             if data__deckbuilding_is_dict:
@@ -2983,26 +3047,26 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                     data__deckbuilding__ownfactiononly = data__deckbuilding["own_faction_only"]
                     if not isinstance(data__deckbuilding__ownfactiononly, (dict)):
                         raise _Invalid
-                    data__deckbuilding__ownfactiononly_any_of_count38 = 0
-                    if not data__deckbuilding__ownfactiononly_any_of_count38:
+                    data__deckbuilding__ownfactiononly_any_of_count39 = 0
+                    if not data__deckbuilding__ownfactiononly_any_of_count39:
                         try:
                             data__deckbuilding__ownfactiononly_is_dict = isinstance(data__deckbuilding__ownfactiononly, dict)
                             if data__deckbuilding__ownfactiononly_is_dict:
                                 data__deckbuilding__ownfactiononly__missing_keys = set(['rule']) - data__deckbuilding__ownfactiononly.keys()
                                 if data__deckbuilding__ownfactiononly__missing_keys:
                                     raise _Invalid
-                            data__deckbuilding__ownfactiononly_any_of_count38 += 1
+                            data__deckbuilding__ownfactiononly_any_of_count39 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__deckbuilding__ownfactiononly_any_of_count38:
+                    if not data__deckbuilding__ownfactiononly_any_of_count39:
                         try:
                             data__deckbuilding__ownfactiononly_is_dict = isinstance(data__deckbuilding__ownfactiononly, dict)
                             if data__deckbuilding__ownfactiononly_is_dict:
                                 data__deckbuilding__ownfactiononly__missing_keys = set(['source']) - data__deckbuilding__ownfactiononly.keys()
                                 if data__deckbuilding__ownfactiononly__missing_keys:
                                     raise _Invalid
-                            data__deckbuilding__ownfactiononly_any_of_count38 += 1
+                            data__deckbuilding__ownfactiononly_any_of_count39 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__deckbuilding__ownfactiononly_any_of_count38:
+                    if not data__deckbuilding__ownfactiononly_any_of_count39:
                         raise _Invalid
                     data__deckbuilding__ownfactiononly_is_dict = isinstance(data__deckbuilding__ownfactiononly, dict)
                     if data__deckbuilding__ownfactiononly_is_dict:
@@ -3261,64 +3325,6 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
             raise _Invalid
     return data
 
-def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (str)):
-        raise _Invalid
-    if isinstance(data, str):
-        data_len = len(data)
-        if data_len < 1:
-            raise _Invalid
-        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'].search(data):
-            raise _Invalid
-    return data
-
-def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count39 = 0
-    if data_one_of_count39 < 2:
-        try:
-            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count39 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count39 < 2:
-        try:
-            if not isinstance(data, (list, tuple)):
-                raise _Invalid
-            data_is_list = isinstance(data, (list, tuple))
-            if data_is_list:
-                data_len = len(data)
-                if data_len < 1:
-                    raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data_len > len(set(fn(data_x) for data_x in data)):
-                    raise _Invalid
-                for data_x, data_item in enumerate(data):
-                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count39 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count39 != 1:
-        raise _Invalid
-    return data
-
-def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (str)):
-        raise _Invalid
-    if isinstance(data, str):
-        data_len = len(data)
-        if data_len > 120:
-            raise _Invalid
-        if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise _Invalid
-    return data
-
-def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (str)):
-        raise _Invalid
-    if isinstance(data, str):
-        data_len = len(data)
-        if data_len < 1:
-            raise _Invalid
-    return data
-
 def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rules_path(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (str)):
         raise _Invalid
@@ -3509,6 +3515,64 @@ def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_j
                 if data__append_len < 1:
                     raise _Invalid
         if data_keys:
+            raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise _Invalid
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len < 1:
+            raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise _Invalid
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len < 1:
+            raise _Invalid
+        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'].search(data):
+            raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
+    data_one_of_count42 = 0
+    if data_one_of_count42 < 2:
+        try:
+            validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count42 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count42 < 2:
+        try:
+            if not isinstance(data, (list, tuple)):
+                raise _Invalid
+            data_is_list = isinstance(data, (list, tuple))
+            if data_is_list:
+                data_len = len(data)
+                if data_len < 1:
+                    raise _Invalid
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                if data_len > len(set(fn(data_x) for data_x in data)):
+                    raise _Invalid
+                for data_x, data_item in enumerate(data):
+                    validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
+            data_one_of_count42 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count42 != 1:
+        raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_imperial_settlers_ruleset_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise _Invalid
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 120:
+            raise _Invalid
+        if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise _Invalid
     return data
 

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "320025bbbe3d99cbb485d37b8241b30ca71c4996245dc28db9d45f4955da1b8e"
+SCHEMA_SHA256 = "bf773508cf2ccf296860875961ef66db971ea512c65ac01e5b5789f569a5f5b2"
 
 from decimal import Decimal
 import re
@@ -656,6 +656,70 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if data__overlay__settings_len < 1:
                             raise _Invalid
                         data__overlay__settings_keys = set(data__overlay__settings.keys())
+                        if "citations" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("citations")
+                            data__overlay__settings__citations = data__overlay__settings["citations"]
+                            if not isinstance(data__overlay__settings__citations, (dict)):
+                                raise _Invalid
+                            data__overlay__settings__citations_is_dict = isinstance(data__overlay__settings__citations, dict)
+                            if data__overlay__settings__citations_is_dict:
+                                data__overlay__settings__citations_len = len(data__overlay__settings__citations)
+                                if data__overlay__settings__citations_len < 1:
+                                    raise _Invalid
+                                data__overlay__settings__citations_keys = set(data__overlay__settings__citations.keys())
+                                for data__overlay__settings__citations_key in data__overlay__settings__citations_keys:
+                                    if data__overlay__settings__citations_key not in []:
+                                        data__overlay__settings__citations_value = data__overlay__settings__citations.get(data__overlay__settings__citations_key)
+                                        if not isinstance(data__overlay__settings__citations_value, (dict)):
+                                            raise _Invalid
+                                        data__overlay__settings__citations_value_any_of_count1 = 0
+                                        if not data__overlay__settings__citations_value_any_of_count1:
+                                            try:
+                                                data__overlay__settings__citations_value_is_dict = isinstance(data__overlay__settings__citations_value, dict)
+                                                if data__overlay__settings__citations_value_is_dict:
+                                                    data__overlay__settings__citations_value__missing_keys = set(['rule']) - data__overlay__settings__citations_value.keys()
+                                                    if data__overlay__settings__citations_value__missing_keys:
+                                                        raise _Invalid
+                                                data__overlay__settings__citations_value_any_of_count1 += 1
+                                            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                        if not data__overlay__settings__citations_value_any_of_count1:
+                                            try:
+                                                data__overlay__settings__citations_value_is_dict = isinstance(data__overlay__settings__citations_value, dict)
+                                                if data__overlay__settings__citations_value_is_dict:
+                                                    data__overlay__settings__citations_value__missing_keys = set(['source']) - data__overlay__settings__citations_value.keys()
+                                                    if data__overlay__settings__citations_value__missing_keys:
+                                                        raise _Invalid
+                                                data__overlay__settings__citations_value_any_of_count1 += 1
+                                            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                        if not data__overlay__settings__citations_value_any_of_count1:
+                                            raise _Invalid
+                                        data__overlay__settings__citations_value_is_dict = isinstance(data__overlay__settings__citations_value, dict)
+                                        if data__overlay__settings__citations_value_is_dict:
+                                            data__overlay__settings__citations_value_keys = set(data__overlay__settings__citations_value.keys())
+                                            if "rule" in data__overlay__settings__citations_value_keys:
+                                                data__overlay__settings__citations_value_keys.remove("rule")
+                                                data__overlay__settings__citations_value__rule = data__overlay__settings__citations_value["rule"]
+                                                validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data__overlay__settings__citations_value__rule, custom_formats, (name_prefix or "data") + ".overlay.settings.citations.{data__overlay__settings__citations_key}.rule")
+                                            if "source" in data__overlay__settings__citations_value_keys:
+                                                data__overlay__settings__citations_value_keys.remove("source")
+                                                data__overlay__settings__citations_value__source = data__overlay__settings__citations_value["source"]
+                                                validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data__overlay__settings__citations_value__source, custom_formats, (name_prefix or "data") + ".overlay.settings.citations.{data__overlay__settings__citations_key}.source")
+                                            if "note" in data__overlay__settings__citations_value_keys:
+                                                data__overlay__settings__citations_value_keys.remove("note")
+                                                data__overlay__settings__citations_value__note = data__overlay__settings__citations_value["note"]
+                                                validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__overlay__settings__citations_value__note, custom_formats, (name_prefix or "data") + ".overlay.settings.citations.{data__overlay__settings__citations_key}.note")
+                                            if data__overlay__settings__citations_value_keys:
+                                                raise _Invalid
+                                if data__overlay__settings__citations_len != 0:
+                                    data__overlay__settings__citations_property_names = True
+                                    for data__overlay__settings__citations_key in data__overlay__settings__citations:
+                                        try:
+                                            if not (isinstance(data__overlay__settings__citations_key, str) and data__overlay__settings__citations_key == 'not_in_sources' or isinstance(data__overlay__settings__citations_key, str) and data__overlay__settings__citations_key == 'two_coast_areas'):
+                                                raise _Invalid
+                                        except (JsonSchemaValueException, JsonSchemaValuesException):
+                                            data__overlay__settings__citations_property_names = False
+                                    if not data__overlay__settings__citations_property_names:
+                                        raise _Invalid
                         if "remove" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("remove")
                             data__overlay__settings__remove = data__overlay__settings["remove"]
@@ -886,26 +950,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__players = data["players"]
             if not isinstance(data__players, (dict)):
                 raise _Invalid
-            data__players_any_of_count1 = 0
-            if not data__players_any_of_count1:
+            data__players_any_of_count2 = 0
+            if not data__players_any_of_count2:
                 try:
                     data__players_is_dict = isinstance(data__players, dict)
                     if data__players_is_dict:
                         data__players__missing_keys = set(['rule']) - data__players.keys()
                         if data__players__missing_keys:
                             raise _Invalid
-                    data__players_any_of_count1 += 1
+                    data__players_any_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__players_any_of_count1:
+            if not data__players_any_of_count2:
                 try:
                     data__players_is_dict = isinstance(data__players, dict)
                     if data__players_is_dict:
                         data__players__missing_keys = set(['source']) - data__players.keys()
                         if data__players__missing_keys:
                             raise _Invalid
-                    data__players_any_of_count1 += 1
+                    data__players_any_of_count2 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__players_any_of_count1:
+            if not data__players_any_of_count2:
                 raise _Invalid
             data__players_is_dict = isinstance(data__players, dict)
             if data__players_is_dict:
@@ -1054,26 +1118,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__creditpolicy = data["credit_policy"]
             if not isinstance(data__creditpolicy, (dict)):
                 raise _Invalid
-            data__creditpolicy_any_of_count2 = 0
-            if not data__creditpolicy_any_of_count2:
+            data__creditpolicy_any_of_count3 = 0
+            if not data__creditpolicy_any_of_count3:
                 try:
                     data__creditpolicy_is_dict = isinstance(data__creditpolicy, dict)
                     if data__creditpolicy_is_dict:
                         data__creditpolicy__missing_keys = set(['rule']) - data__creditpolicy.keys()
                         if data__creditpolicy__missing_keys:
                             raise _Invalid
-                    data__creditpolicy_any_of_count2 += 1
+                    data__creditpolicy_any_of_count3 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__creditpolicy_any_of_count2:
+            if not data__creditpolicy_any_of_count3:
                 try:
                     data__creditpolicy_is_dict = isinstance(data__creditpolicy, dict)
                     if data__creditpolicy_is_dict:
                         data__creditpolicy__missing_keys = set(['source']) - data__creditpolicy.keys()
                         if data__creditpolicy__missing_keys:
                             raise _Invalid
-                    data__creditpolicy_any_of_count2 += 1
+                    data__creditpolicy_any_of_count3 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__creditpolicy_any_of_count2:
+            if not data__creditpolicy_any_of_count3:
                 raise _Invalid
             data__creditpolicy_is_dict = isinstance(data__creditpolicy, dict)
             if data__creditpolicy_is_dict:
@@ -1099,21 +1163,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "two_group_cards" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("two_group_cards")
                     data__creditpolicy__twogroupcards = data__creditpolicy["two_group_cards"]
-                    data__creditpolicy__twogroupcards_any_of_count3 = 0
-                    if not data__creditpolicy__twogroupcards_any_of_count3:
+                    data__creditpolicy__twogroupcards_any_of_count4 = 0
+                    if not data__creditpolicy__twogroupcards_any_of_count4:
                         try:
                             if not isinstance(data__creditpolicy__twogroupcards, (str)):
                                 raise _Invalid
                             if not (isinstance(data__creditpolicy__twogroupcards, str) and data__creditpolicy__twogroupcards == 'both_groups' or isinstance(data__creditpolicy__twogroupcards, str) and data__creditpolicy__twogroupcards == 'highest_group'):
                                 raise _Invalid
-                            data__creditpolicy__twogroupcards_any_of_count3 += 1
+                            data__creditpolicy__twogroupcards_any_of_count4 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__creditpolicy__twogroupcards_any_of_count3:
+                    if not data__creditpolicy__twogroupcards_any_of_count4:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__twogroupcards, custom_formats, (name_prefix or "data") + ".credit_policy.two_group_cards")
-                            data__creditpolicy__twogroupcards_any_of_count3 += 1
+                            data__creditpolicy__twogroupcards_any_of_count4 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__creditpolicy__twogroupcards_any_of_count3:
+                    if not data__creditpolicy__twogroupcards_any_of_count4:
                         raise _Invalid
                 if "same_target" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("same_target")
@@ -1139,53 +1203,53 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "credits_must_be_used" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("credits_must_be_used")
                     data__creditpolicy__creditsmustbeused = data__creditpolicy["credits_must_be_used"]
-                    data__creditpolicy__creditsmustbeused_any_of_count4 = 0
-                    if not data__creditpolicy__creditsmustbeused_any_of_count4:
+                    data__creditpolicy__creditsmustbeused_any_of_count5 = 0
+                    if not data__creditpolicy__creditsmustbeused_any_of_count5:
                         try:
                             if not isinstance(data__creditpolicy__creditsmustbeused, (bool)):
                                 raise _Invalid
-                            data__creditpolicy__creditsmustbeused_any_of_count4 += 1
+                            data__creditpolicy__creditsmustbeused_any_of_count5 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__creditpolicy__creditsmustbeused_any_of_count4:
+                    if not data__creditpolicy__creditsmustbeused_any_of_count5:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__creditsmustbeused, custom_formats, (name_prefix or "data") + ".credit_policy.credits_must_be_used")
-                            data__creditpolicy__creditsmustbeused_any_of_count4 += 1
+                            data__creditpolicy__creditsmustbeused_any_of_count5 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__creditpolicy__creditsmustbeused_any_of_count4:
+                    if not data__creditpolicy__creditsmustbeused_any_of_count5:
                         raise _Invalid
                 if "free_when_covered" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("free_when_covered")
                     data__creditpolicy__freewhencovered = data__creditpolicy["free_when_covered"]
-                    data__creditpolicy__freewhencovered_any_of_count5 = 0
-                    if not data__creditpolicy__freewhencovered_any_of_count5:
+                    data__creditpolicy__freewhencovered_any_of_count6 = 0
+                    if not data__creditpolicy__freewhencovered_any_of_count6:
                         try:
                             if not isinstance(data__creditpolicy__freewhencovered, (bool)):
                                 raise _Invalid
-                            data__creditpolicy__freewhencovered_any_of_count5 += 1
+                            data__creditpolicy__freewhencovered_any_of_count6 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__creditpolicy__freewhencovered_any_of_count5:
+                    if not data__creditpolicy__freewhencovered_any_of_count6:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__freewhencovered, custom_formats, (name_prefix or "data") + ".credit_policy.free_when_covered")
-                            data__creditpolicy__freewhencovered_any_of_count5 += 1
+                            data__creditpolicy__freewhencovered_any_of_count6 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__creditpolicy__freewhencovered_any_of_count5:
+                    if not data__creditpolicy__freewhencovered_any_of_count6:
                         raise _Invalid
                 if "excess_lost" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("excess_lost")
                     data__creditpolicy__excesslost = data__creditpolicy["excess_lost"]
-                    data__creditpolicy__excesslost_any_of_count6 = 0
-                    if not data__creditpolicy__excesslost_any_of_count6:
+                    data__creditpolicy__excesslost_any_of_count7 = 0
+                    if not data__creditpolicy__excesslost_any_of_count7:
                         try:
                             if not isinstance(data__creditpolicy__excesslost, (bool)):
                                 raise _Invalid
-                            data__creditpolicy__excesslost_any_of_count6 += 1
+                            data__creditpolicy__excesslost_any_of_count7 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__creditpolicy__excesslost_any_of_count6:
+                    if not data__creditpolicy__excesslost_any_of_count7:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__excesslost, custom_formats, (name_prefix or "data") + ".credit_policy.excess_lost")
-                            data__creditpolicy__excesslost_any_of_count6 += 1
+                            data__creditpolicy__excesslost_any_of_count7 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__creditpolicy__excesslost_any_of_count6:
+                    if not data__creditpolicy__excesslost_any_of_count7:
                         raise _Invalid
                 if "purchases" in data__creditpolicy_keys:
                     data__creditpolicy_keys.remove("purchases")
@@ -1200,26 +1264,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__creditpolicy__purchases__severalcardsperturn = data__creditpolicy__purchases["several_cards_per_turn"]
                             if not isinstance(data__creditpolicy__purchases__severalcardsperturn, (dict)):
                                 raise _Invalid
-                            data__creditpolicy__purchases__severalcardsperturn_any_of_count7 = 0
-                            if not data__creditpolicy__purchases__severalcardsperturn_any_of_count7:
+                            data__creditpolicy__purchases__severalcardsperturn_any_of_count8 = 0
+                            if not data__creditpolicy__purchases__severalcardsperturn_any_of_count8:
                                 try:
                                     data__creditpolicy__purchases__severalcardsperturn_is_dict = isinstance(data__creditpolicy__purchases__severalcardsperturn, dict)
                                     if data__creditpolicy__purchases__severalcardsperturn_is_dict:
                                         data__creditpolicy__purchases__severalcardsperturn__missing_keys = set(['rule']) - data__creditpolicy__purchases__severalcardsperturn.keys()
                                         if data__creditpolicy__purchases__severalcardsperturn__missing_keys:
                                             raise _Invalid
-                                    data__creditpolicy__purchases__severalcardsperturn_any_of_count7 += 1
+                                    data__creditpolicy__purchases__severalcardsperturn_any_of_count8 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__severalcardsperturn_any_of_count7:
+                            if not data__creditpolicy__purchases__severalcardsperturn_any_of_count8:
                                 try:
                                     data__creditpolicy__purchases__severalcardsperturn_is_dict = isinstance(data__creditpolicy__purchases__severalcardsperturn, dict)
                                     if data__creditpolicy__purchases__severalcardsperturn_is_dict:
                                         data__creditpolicy__purchases__severalcardsperturn__missing_keys = set(['source']) - data__creditpolicy__purchases__severalcardsperturn.keys()
                                         if data__creditpolicy__purchases__severalcardsperturn__missing_keys:
                                             raise _Invalid
-                                    data__creditpolicy__purchases__severalcardsperturn_any_of_count7 += 1
+                                    data__creditpolicy__purchases__severalcardsperturn_any_of_count8 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__severalcardsperturn_any_of_count7:
+                            if not data__creditpolicy__purchases__severalcardsperturn_any_of_count8:
                                 try:
                                     data__creditpolicy__purchases__severalcardsperturn_is_dict = isinstance(data__creditpolicy__purchases__severalcardsperturn, dict)
                                     if data__creditpolicy__purchases__severalcardsperturn_is_dict:
@@ -1228,9 +1292,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__creditpolicy__purchases__severalcardsperturn_keys.remove("value")
                                             data__creditpolicy__purchases__severalcardsperturn__value = data__creditpolicy__purchases__severalcardsperturn["value"]
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__severalcardsperturn__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.several_cards_per_turn.value")
-                                    data__creditpolicy__purchases__severalcardsperturn_any_of_count7 += 1
+                                    data__creditpolicy__purchases__severalcardsperturn_any_of_count8 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__severalcardsperturn_any_of_count7:
+                            if not data__creditpolicy__purchases__severalcardsperturn_any_of_count8:
                                 raise _Invalid
                             data__creditpolicy__purchases__severalcardsperturn_is_dict = isinstance(data__creditpolicy__purchases__severalcardsperturn, dict)
                             if data__creditpolicy__purchases__severalcardsperturn_is_dict:
@@ -1241,19 +1305,19 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "value" in data__creditpolicy__purchases__severalcardsperturn_keys:
                                     data__creditpolicy__purchases__severalcardsperturn_keys.remove("value")
                                     data__creditpolicy__purchases__severalcardsperturn__value = data__creditpolicy__purchases__severalcardsperturn["value"]
-                                    data__creditpolicy__purchases__severalcardsperturn__value_any_of_count8 = 0
-                                    if not data__creditpolicy__purchases__severalcardsperturn__value_any_of_count8:
+                                    data__creditpolicy__purchases__severalcardsperturn__value_any_of_count9 = 0
+                                    if not data__creditpolicy__purchases__severalcardsperturn__value_any_of_count9:
                                         try:
                                             if not isinstance(data__creditpolicy__purchases__severalcardsperturn__value, (bool)):
                                                 raise _Invalid
-                                            data__creditpolicy__purchases__severalcardsperturn__value_any_of_count8 += 1
+                                            data__creditpolicy__purchases__severalcardsperturn__value_any_of_count9 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__creditpolicy__purchases__severalcardsperturn__value_any_of_count8:
+                                    if not data__creditpolicy__purchases__severalcardsperturn__value_any_of_count9:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__severalcardsperturn__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.several_cards_per_turn.value")
-                                            data__creditpolicy__purchases__severalcardsperturn__value_any_of_count8 += 1
+                                            data__creditpolicy__purchases__severalcardsperturn__value_any_of_count9 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__creditpolicy__purchases__severalcardsperturn__value_any_of_count8:
+                                    if not data__creditpolicy__purchases__severalcardsperturn__value_any_of_count9:
                                         raise _Invalid
                                 if "rule" in data__creditpolicy__purchases__severalcardsperturn_keys:
                                     data__creditpolicy__purchases__severalcardsperturn_keys.remove("rule")
@@ -1283,26 +1347,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__creditpolicy__purchases__sameturncredits = data__creditpolicy__purchases["same_turn_credits"]
                             if not isinstance(data__creditpolicy__purchases__sameturncredits, (dict)):
                                 raise _Invalid
-                            data__creditpolicy__purchases__sameturncredits_any_of_count9 = 0
-                            if not data__creditpolicy__purchases__sameturncredits_any_of_count9:
+                            data__creditpolicy__purchases__sameturncredits_any_of_count10 = 0
+                            if not data__creditpolicy__purchases__sameturncredits_any_of_count10:
                                 try:
                                     data__creditpolicy__purchases__sameturncredits_is_dict = isinstance(data__creditpolicy__purchases__sameturncredits, dict)
                                     if data__creditpolicy__purchases__sameturncredits_is_dict:
                                         data__creditpolicy__purchases__sameturncredits__missing_keys = set(['rule']) - data__creditpolicy__purchases__sameturncredits.keys()
                                         if data__creditpolicy__purchases__sameturncredits__missing_keys:
                                             raise _Invalid
-                                    data__creditpolicy__purchases__sameturncredits_any_of_count9 += 1
+                                    data__creditpolicy__purchases__sameturncredits_any_of_count10 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__sameturncredits_any_of_count9:
+                            if not data__creditpolicy__purchases__sameturncredits_any_of_count10:
                                 try:
                                     data__creditpolicy__purchases__sameturncredits_is_dict = isinstance(data__creditpolicy__purchases__sameturncredits, dict)
                                     if data__creditpolicy__purchases__sameturncredits_is_dict:
                                         data__creditpolicy__purchases__sameturncredits__missing_keys = set(['source']) - data__creditpolicy__purchases__sameturncredits.keys()
                                         if data__creditpolicy__purchases__sameturncredits__missing_keys:
                                             raise _Invalid
-                                    data__creditpolicy__purchases__sameturncredits_any_of_count9 += 1
+                                    data__creditpolicy__purchases__sameturncredits_any_of_count10 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__sameturncredits_any_of_count9:
+                            if not data__creditpolicy__purchases__sameturncredits_any_of_count10:
                                 try:
                                     data__creditpolicy__purchases__sameturncredits_is_dict = isinstance(data__creditpolicy__purchases__sameturncredits, dict)
                                     if data__creditpolicy__purchases__sameturncredits_is_dict:
@@ -1311,9 +1375,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__creditpolicy__purchases__sameturncredits_keys.remove("value")
                                             data__creditpolicy__purchases__sameturncredits__value = data__creditpolicy__purchases__sameturncredits["value"]
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__sameturncredits__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.same_turn_credits.value")
-                                    data__creditpolicy__purchases__sameturncredits_any_of_count9 += 1
+                                    data__creditpolicy__purchases__sameturncredits_any_of_count10 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__sameturncredits_any_of_count9:
+                            if not data__creditpolicy__purchases__sameturncredits_any_of_count10:
                                 raise _Invalid
                             data__creditpolicy__purchases__sameturncredits_is_dict = isinstance(data__creditpolicy__purchases__sameturncredits, dict)
                             if data__creditpolicy__purchases__sameturncredits_is_dict:
@@ -1324,19 +1388,19 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "value" in data__creditpolicy__purchases__sameturncredits_keys:
                                     data__creditpolicy__purchases__sameturncredits_keys.remove("value")
                                     data__creditpolicy__purchases__sameturncredits__value = data__creditpolicy__purchases__sameturncredits["value"]
-                                    data__creditpolicy__purchases__sameturncredits__value_any_of_count10 = 0
-                                    if not data__creditpolicy__purchases__sameturncredits__value_any_of_count10:
+                                    data__creditpolicy__purchases__sameturncredits__value_any_of_count11 = 0
+                                    if not data__creditpolicy__purchases__sameturncredits__value_any_of_count11:
                                         try:
                                             if not isinstance(data__creditpolicy__purchases__sameturncredits__value, (bool)):
                                                 raise _Invalid
-                                            data__creditpolicy__purchases__sameturncredits__value_any_of_count10 += 1
+                                            data__creditpolicy__purchases__sameturncredits__value_any_of_count11 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__creditpolicy__purchases__sameturncredits__value_any_of_count10:
+                                    if not data__creditpolicy__purchases__sameturncredits__value_any_of_count11:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__sameturncredits__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.same_turn_credits.value")
-                                            data__creditpolicy__purchases__sameturncredits__value_any_of_count10 += 1
+                                            data__creditpolicy__purchases__sameturncredits__value_any_of_count11 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__creditpolicy__purchases__sameturncredits__value_any_of_count10:
+                                    if not data__creditpolicy__purchases__sameturncredits__value_any_of_count11:
                                         raise _Invalid
                                 if "rule" in data__creditpolicy__purchases__sameturncredits_keys:
                                     data__creditpolicy__purchases__sameturncredits_keys.remove("rule")
@@ -1366,26 +1430,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__creditpolicy__purchases__treasurywithinprice = data__creditpolicy__purchases["treasury_within_price"]
                             if not isinstance(data__creditpolicy__purchases__treasurywithinprice, (dict)):
                                 raise _Invalid
-                            data__creditpolicy__purchases__treasurywithinprice_any_of_count11 = 0
-                            if not data__creditpolicy__purchases__treasurywithinprice_any_of_count11:
+                            data__creditpolicy__purchases__treasurywithinprice_any_of_count12 = 0
+                            if not data__creditpolicy__purchases__treasurywithinprice_any_of_count12:
                                 try:
                                     data__creditpolicy__purchases__treasurywithinprice_is_dict = isinstance(data__creditpolicy__purchases__treasurywithinprice, dict)
                                     if data__creditpolicy__purchases__treasurywithinprice_is_dict:
                                         data__creditpolicy__purchases__treasurywithinprice__missing_keys = set(['rule']) - data__creditpolicy__purchases__treasurywithinprice.keys()
                                         if data__creditpolicy__purchases__treasurywithinprice__missing_keys:
                                             raise _Invalid
-                                    data__creditpolicy__purchases__treasurywithinprice_any_of_count11 += 1
+                                    data__creditpolicy__purchases__treasurywithinprice_any_of_count12 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__treasurywithinprice_any_of_count11:
+                            if not data__creditpolicy__purchases__treasurywithinprice_any_of_count12:
                                 try:
                                     data__creditpolicy__purchases__treasurywithinprice_is_dict = isinstance(data__creditpolicy__purchases__treasurywithinprice, dict)
                                     if data__creditpolicy__purchases__treasurywithinprice_is_dict:
                                         data__creditpolicy__purchases__treasurywithinprice__missing_keys = set(['source']) - data__creditpolicy__purchases__treasurywithinprice.keys()
                                         if data__creditpolicy__purchases__treasurywithinprice__missing_keys:
                                             raise _Invalid
-                                    data__creditpolicy__purchases__treasurywithinprice_any_of_count11 += 1
+                                    data__creditpolicy__purchases__treasurywithinprice_any_of_count12 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__treasurywithinprice_any_of_count11:
+                            if not data__creditpolicy__purchases__treasurywithinprice_any_of_count12:
                                 try:
                                     data__creditpolicy__purchases__treasurywithinprice_is_dict = isinstance(data__creditpolicy__purchases__treasurywithinprice, dict)
                                     if data__creditpolicy__purchases__treasurywithinprice_is_dict:
@@ -1394,9 +1458,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__creditpolicy__purchases__treasurywithinprice_keys.remove("value")
                                             data__creditpolicy__purchases__treasurywithinprice__value = data__creditpolicy__purchases__treasurywithinprice["value"]
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__treasurywithinprice__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.treasury_within_price.value")
-                                    data__creditpolicy__purchases__treasurywithinprice_any_of_count11 += 1
+                                    data__creditpolicy__purchases__treasurywithinprice_any_of_count12 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__treasurywithinprice_any_of_count11:
+                            if not data__creditpolicy__purchases__treasurywithinprice_any_of_count12:
                                 raise _Invalid
                             data__creditpolicy__purchases__treasurywithinprice_is_dict = isinstance(data__creditpolicy__purchases__treasurywithinprice, dict)
                             if data__creditpolicy__purchases__treasurywithinprice_is_dict:
@@ -1407,19 +1471,19 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "value" in data__creditpolicy__purchases__treasurywithinprice_keys:
                                     data__creditpolicy__purchases__treasurywithinprice_keys.remove("value")
                                     data__creditpolicy__purchases__treasurywithinprice__value = data__creditpolicy__purchases__treasurywithinprice["value"]
-                                    data__creditpolicy__purchases__treasurywithinprice__value_any_of_count12 = 0
-                                    if not data__creditpolicy__purchases__treasurywithinprice__value_any_of_count12:
+                                    data__creditpolicy__purchases__treasurywithinprice__value_any_of_count13 = 0
+                                    if not data__creditpolicy__purchases__treasurywithinprice__value_any_of_count13:
                                         try:
                                             if not isinstance(data__creditpolicy__purchases__treasurywithinprice__value, (bool)):
                                                 raise _Invalid
-                                            data__creditpolicy__purchases__treasurywithinprice__value_any_of_count12 += 1
+                                            data__creditpolicy__purchases__treasurywithinprice__value_any_of_count13 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__creditpolicy__purchases__treasurywithinprice__value_any_of_count12:
+                                    if not data__creditpolicy__purchases__treasurywithinprice__value_any_of_count13:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__treasurywithinprice__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.treasury_within_price.value")
-                                            data__creditpolicy__purchases__treasurywithinprice__value_any_of_count12 += 1
+                                            data__creditpolicy__purchases__treasurywithinprice__value_any_of_count13 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__creditpolicy__purchases__treasurywithinprice__value_any_of_count12:
+                                    if not data__creditpolicy__purchases__treasurywithinprice__value_any_of_count13:
                                         raise _Invalid
                                 if "rule" in data__creditpolicy__purchases__treasurywithinprice_keys:
                                     data__creditpolicy__purchases__treasurywithinprice_keys.remove("rule")
@@ -1449,26 +1513,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__creditpolicy__purchases__overpayment = data__creditpolicy__purchases["overpayment"]
                             if not isinstance(data__creditpolicy__purchases__overpayment, (dict)):
                                 raise _Invalid
-                            data__creditpolicy__purchases__overpayment_any_of_count13 = 0
-                            if not data__creditpolicy__purchases__overpayment_any_of_count13:
+                            data__creditpolicy__purchases__overpayment_any_of_count14 = 0
+                            if not data__creditpolicy__purchases__overpayment_any_of_count14:
                                 try:
                                     data__creditpolicy__purchases__overpayment_is_dict = isinstance(data__creditpolicy__purchases__overpayment, dict)
                                     if data__creditpolicy__purchases__overpayment_is_dict:
                                         data__creditpolicy__purchases__overpayment__missing_keys = set(['rule']) - data__creditpolicy__purchases__overpayment.keys()
                                         if data__creditpolicy__purchases__overpayment__missing_keys:
                                             raise _Invalid
-                                    data__creditpolicy__purchases__overpayment_any_of_count13 += 1
+                                    data__creditpolicy__purchases__overpayment_any_of_count14 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__overpayment_any_of_count13:
+                            if not data__creditpolicy__purchases__overpayment_any_of_count14:
                                 try:
                                     data__creditpolicy__purchases__overpayment_is_dict = isinstance(data__creditpolicy__purchases__overpayment, dict)
                                     if data__creditpolicy__purchases__overpayment_is_dict:
                                         data__creditpolicy__purchases__overpayment__missing_keys = set(['source']) - data__creditpolicy__purchases__overpayment.keys()
                                         if data__creditpolicy__purchases__overpayment__missing_keys:
                                             raise _Invalid
-                                    data__creditpolicy__purchases__overpayment_any_of_count13 += 1
+                                    data__creditpolicy__purchases__overpayment_any_of_count14 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__overpayment_any_of_count13:
+                            if not data__creditpolicy__purchases__overpayment_any_of_count14:
                                 try:
                                     data__creditpolicy__purchases__overpayment_is_dict = isinstance(data__creditpolicy__purchases__overpayment, dict)
                                     if data__creditpolicy__purchases__overpayment_is_dict:
@@ -1477,9 +1541,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__creditpolicy__purchases__overpayment_keys.remove("value")
                                             data__creditpolicy__purchases__overpayment__value = data__creditpolicy__purchases__overpayment["value"]
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__overpayment__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.overpayment.value")
-                                    data__creditpolicy__purchases__overpayment_any_of_count13 += 1
+                                    data__creditpolicy__purchases__overpayment_any_of_count14 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__creditpolicy__purchases__overpayment_any_of_count13:
+                            if not data__creditpolicy__purchases__overpayment_any_of_count14:
                                 raise _Invalid
                             data__creditpolicy__purchases__overpayment_is_dict = isinstance(data__creditpolicy__purchases__overpayment, dict)
                             if data__creditpolicy__purchases__overpayment_is_dict:
@@ -1490,21 +1554,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "value" in data__creditpolicy__purchases__overpayment_keys:
                                     data__creditpolicy__purchases__overpayment_keys.remove("value")
                                     data__creditpolicy__purchases__overpayment__value = data__creditpolicy__purchases__overpayment["value"]
-                                    data__creditpolicy__purchases__overpayment__value_any_of_count14 = 0
-                                    if not data__creditpolicy__purchases__overpayment__value_any_of_count14:
+                                    data__creditpolicy__purchases__overpayment__value_any_of_count15 = 0
+                                    if not data__creditpolicy__purchases__overpayment__value_any_of_count15:
                                         try:
                                             if not isinstance(data__creditpolicy__purchases__overpayment__value, (str)):
                                                 raise _Invalid
                                             if not (isinstance(data__creditpolicy__purchases__overpayment__value, str) and data__creditpolicy__purchases__overpayment__value == 'lost'):
                                                 raise _Invalid
-                                            data__creditpolicy__purchases__overpayment__value_any_of_count14 += 1
+                                            data__creditpolicy__purchases__overpayment__value_any_of_count15 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__creditpolicy__purchases__overpayment__value_any_of_count14:
+                                    if not data__creditpolicy__purchases__overpayment__value_any_of_count15:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__creditpolicy__purchases__overpayment__value, custom_formats, (name_prefix or "data") + ".credit_policy.purchases.overpayment.value")
-                                            data__creditpolicy__purchases__overpayment__value_any_of_count14 += 1
+                                            data__creditpolicy__purchases__overpayment__value_any_of_count15 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__creditpolicy__purchases__overpayment__value_any_of_count14:
+                                    if not data__creditpolicy__purchases__overpayment__value_any_of_count15:
                                         raise _Invalid
                                 if "rule" in data__creditpolicy__purchases__overpayment_keys:
                                     data__creditpolicy__purchases__overpayment_keys.remove("rule")
@@ -1542,26 +1606,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__components = data["components"]
             if not isinstance(data__components, (dict)):
                 raise _Invalid
-            data__components_any_of_count15 = 0
-            if not data__components_any_of_count15:
+            data__components_any_of_count16 = 0
+            if not data__components_any_of_count16:
                 try:
                     data__components_is_dict = isinstance(data__components, dict)
                     if data__components_is_dict:
                         data__components__missing_keys = set(['rule']) - data__components.keys()
                         if data__components__missing_keys:
                             raise _Invalid
-                    data__components_any_of_count15 += 1
+                    data__components_any_of_count16 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__components_any_of_count15:
+            if not data__components_any_of_count16:
                 try:
                     data__components_is_dict = isinstance(data__components, dict)
                     if data__components_is_dict:
                         data__components__missing_keys = set(['source']) - data__components.keys()
                         if data__components__missing_keys:
                             raise _Invalid
-                    data__components_any_of_count15 += 1
+                    data__components_any_of_count16 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__components_any_of_count15:
+            if not data__components_any_of_count16:
                 raise _Invalid
             data__components_is_dict = isinstance(data__components, dict)
             if data__components_is_dict:
@@ -1634,19 +1698,19 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
         if "nations" in data_keys:
             data_keys.remove("nations")
             data__nations = data["nations"]
-            data__nations_any_of_count16 = 0
-            if not data__nations_any_of_count16:
+            data__nations_any_of_count17 = 0
+            if not data__nations_any_of_count17:
                 try:
                     if not isinstance(data__nations, (list, tuple)):
                         raise _Invalid
-                    data__nations_any_of_count16 += 1
+                    data__nations_any_of_count17 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__nations_any_of_count16:
+            if not data__nations_any_of_count17:
                 try:
                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations, custom_formats, (name_prefix or "data") + ".nations")
-                    data__nations_any_of_count16 += 1
+                    data__nations_any_of_count17 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__nations_any_of_count16:
+            if not data__nations_any_of_count17:
                 raise _Invalid
             data__nations_is_list = isinstance(data__nations, (list, tuple))
             if data__nations_is_list:
@@ -1656,26 +1720,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 for data__nations_x, data__nations_item in enumerate(data__nations):
                     if not isinstance(data__nations_item, (dict)):
                         raise _Invalid
-                    data__nations_item_any_of_count17 = 0
-                    if not data__nations_item_any_of_count17:
+                    data__nations_item_any_of_count18 = 0
+                    if not data__nations_item_any_of_count18:
                         try:
                             data__nations_item_is_dict = isinstance(data__nations_item, dict)
                             if data__nations_item_is_dict:
                                 data__nations_item__missing_keys = set(['rule']) - data__nations_item.keys()
                                 if data__nations_item__missing_keys:
                                     raise _Invalid
-                            data__nations_item_any_of_count17 += 1
+                            data__nations_item_any_of_count18 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nations_item_any_of_count17:
+                    if not data__nations_item_any_of_count18:
                         try:
                             data__nations_item_is_dict = isinstance(data__nations_item, dict)
                             if data__nations_item_is_dict:
                                 data__nations_item__missing_keys = set(['source']) - data__nations_item.keys()
                                 if data__nations_item__missing_keys:
                                     raise _Invalid
-                            data__nations_item_any_of_count17 += 1
+                            data__nations_item_any_of_count18 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nations_item_any_of_count17:
+                    if not data__nations_item_any_of_count18:
                         raise _Invalid
                     data__nations_item_is_dict = isinstance(data__nations_item, dict)
                     if data__nations_item_is_dict:
@@ -1709,31 +1773,31 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "colour" in data__nations_item_keys:
                             data__nations_item_keys.remove("colour")
                             data__nations_item__colour = data__nations_item["colour"]
-                            data__nations_item__colour_one_of_count18 = 0
-                            if data__nations_item__colour_one_of_count18 < 2:
+                            data__nations_item__colour_one_of_count19 = 0
+                            if data__nations_item__colour_one_of_count19 < 2:
                                 try:
                                     if not isinstance(data__nations_item__colour, (dict)):
                                         raise _Invalid
-                                    data__nations_item__colour_any_of_count19 = 0
-                                    if not data__nations_item__colour_any_of_count19:
+                                    data__nations_item__colour_any_of_count20 = 0
+                                    if not data__nations_item__colour_any_of_count20:
                                         try:
                                             data__nations_item__colour_is_dict = isinstance(data__nations_item__colour, dict)
                                             if data__nations_item__colour_is_dict:
                                                 data__nations_item__colour__missing_keys = set(['rule']) - data__nations_item__colour.keys()
                                                 if data__nations_item__colour__missing_keys:
                                                     raise _Invalid
-                                            data__nations_item__colour_any_of_count19 += 1
+                                            data__nations_item__colour_any_of_count20 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nations_item__colour_any_of_count19:
+                                    if not data__nations_item__colour_any_of_count20:
                                         try:
                                             data__nations_item__colour_is_dict = isinstance(data__nations_item__colour, dict)
                                             if data__nations_item__colour_is_dict:
                                                 data__nations_item__colour__missing_keys = set(['source']) - data__nations_item__colour.keys()
                                                 if data__nations_item__colour__missing_keys:
                                                     raise _Invalid
-                                            data__nations_item__colour_any_of_count19 += 1
+                                            data__nations_item__colour_any_of_count20 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nations_item__colour_any_of_count19:
+                                    if not data__nations_item__colour_any_of_count20:
                                         raise _Invalid
                                     data__nations_item__colour_is_dict = isinstance(data__nations_item__colour, dict)
                                     if data__nations_item__colour_is_dict:
@@ -1766,40 +1830,40 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__nations_item__colour__note, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].colour.note")
                                         if data__nations_item__colour_keys:
                                             raise _Invalid
-                                    data__nations_item__colour_one_of_count18 += 1
+                                    data__nations_item__colour_one_of_count19 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__nations_item__colour_one_of_count18 < 2:
+                            if data__nations_item__colour_one_of_count19 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__colour, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].colour")
-                                    data__nations_item__colour_one_of_count18 += 1
+                                    data__nations_item__colour_one_of_count19 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__nations_item__colour_one_of_count18 != 1:
+                            if data__nations_item__colour_one_of_count19 != 1:
                                 raise _Invalid
                         if "start_areas" in data__nations_item_keys:
                             data__nations_item_keys.remove("start_areas")
                             data__nations_item__startareas = data__nations_item["start_areas"]
                             if not isinstance(data__nations_item__startareas, (dict)):
                                 raise _Invalid
-                            data__nations_item__startareas_any_of_count20 = 0
-                            if not data__nations_item__startareas_any_of_count20:
+                            data__nations_item__startareas_any_of_count21 = 0
+                            if not data__nations_item__startareas_any_of_count21:
                                 try:
                                     data__nations_item__startareas_is_dict = isinstance(data__nations_item__startareas, dict)
                                     if data__nations_item__startareas_is_dict:
                                         data__nations_item__startareas__missing_keys = set(['rule']) - data__nations_item__startareas.keys()
                                         if data__nations_item__startareas__missing_keys:
                                             raise _Invalid
-                                    data__nations_item__startareas_any_of_count20 += 1
+                                    data__nations_item__startareas_any_of_count21 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nations_item__startareas_any_of_count20:
+                            if not data__nations_item__startareas_any_of_count21:
                                 try:
                                     data__nations_item__startareas_is_dict = isinstance(data__nations_item__startareas, dict)
                                     if data__nations_item__startareas_is_dict:
                                         data__nations_item__startareas__missing_keys = set(['source']) - data__nations_item__startareas.keys()
                                         if data__nations_item__startareas__missing_keys:
                                             raise _Invalid
-                                    data__nations_item__startareas_any_of_count20 += 1
+                                    data__nations_item__startareas_any_of_count21 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nations_item__startareas_any_of_count20:
+                            if not data__nations_item__startareas_any_of_count21:
                                 raise _Invalid
                             data__nations_item__startareas_is_dict = isinstance(data__nations_item__startareas, dict)
                             if data__nations_item__startareas_is_dict:
@@ -1810,8 +1874,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "areas" in data__nations_item__startareas_keys:
                                     data__nations_item__startareas_keys.remove("areas")
                                     data__nations_item__startareas__areas = data__nations_item__startareas["areas"]
-                                    data__nations_item__startareas__areas_one_of_count21 = 0
-                                    if data__nations_item__startareas__areas_one_of_count21 < 2:
+                                    data__nations_item__startareas__areas_one_of_count22 = 0
+                                    if data__nations_item__startareas__areas_one_of_count22 < 2:
                                         try:
                                             if not isinstance(data__nations_item__startareas__areas, (list, tuple)):
                                                 raise _Invalid
@@ -1825,31 +1889,31 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise _Invalid
                                                 for data__nations_item__startareas__areas_x, data__nations_item__startareas__areas_item in enumerate(data__nations_item__startareas__areas):
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__nations_item__startareas__areas_item, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].start_areas.areas[{data__nations_item__startareas__areas_x}]")
-                                            data__nations_item__startareas__areas_one_of_count21 += 1
+                                            data__nations_item__startareas__areas_one_of_count22 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__startareas__areas_one_of_count21 < 2:
+                                    if data__nations_item__startareas__areas_one_of_count22 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__startareas__areas, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].start_areas.areas")
-                                            data__nations_item__startareas__areas_one_of_count21 += 1
+                                            data__nations_item__startareas__areas_one_of_count22 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__startareas__areas_one_of_count21 != 1:
+                                    if data__nations_item__startareas__areas_one_of_count22 != 1:
                                         raise _Invalid
                                 if "fixed" in data__nations_item__startareas_keys:
                                     data__nations_item__startareas_keys.remove("fixed")
                                     data__nations_item__startareas__fixed = data__nations_item__startareas["fixed"]
-                                    data__nations_item__startareas__fixed_one_of_count22 = 0
-                                    if data__nations_item__startareas__fixed_one_of_count22 < 2:
+                                    data__nations_item__startareas__fixed_one_of_count23 = 0
+                                    if data__nations_item__startareas__fixed_one_of_count23 < 2:
                                         try:
                                             if not isinstance(data__nations_item__startareas__fixed, (bool)):
                                                 raise _Invalid
-                                            data__nations_item__startareas__fixed_one_of_count22 += 1
+                                            data__nations_item__startareas__fixed_one_of_count23 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__startareas__fixed_one_of_count22 < 2:
+                                    if data__nations_item__startareas__fixed_one_of_count23 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__startareas__fixed, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].start_areas.fixed")
-                                            data__nations_item__startareas__fixed_one_of_count22 += 1
+                                            data__nations_item__startareas__fixed_one_of_count23 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__startareas__fixed_one_of_count22 != 1:
+                                    if data__nations_item__startareas__fixed_one_of_count23 != 1:
                                         raise _Invalid
                                 if "rule" in data__nations_item__startareas_keys:
                                     data__nations_item__startareas_keys.remove("rule")
@@ -1879,8 +1943,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "position" in data__nations_item__astposition_keys:
                                     data__nations_item__astposition_keys.remove("position")
                                     data__nations_item__astposition__position = data__nations_item__astposition["position"]
-                                    data__nations_item__astposition__position_one_of_count23 = 0
-                                    if data__nations_item__astposition__position_one_of_count23 < 2:
+                                    data__nations_item__astposition__position_one_of_count24 = 0
+                                    if data__nations_item__astposition__position_one_of_count24 < 2:
                                         try:
                                             if not isinstance(data__nations_item__astposition__position, (int)) and not (isinstance(data__nations_item__astposition__position, float) and data__nations_item__astposition__position.is_integer()) or isinstance(data__nations_item__astposition__position, bool):
                                                 raise _Invalid
@@ -1889,14 +1953,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise _Invalid
                                                 if data__nations_item__astposition__position > 18:
                                                     raise _Invalid
-                                            data__nations_item__astposition__position_one_of_count23 += 1
+                                            data__nations_item__astposition__position_one_of_count24 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__astposition__position_one_of_count23 < 2:
+                                    if data__nations_item__astposition__position_one_of_count24 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nations_item__astposition__position, custom_formats, (name_prefix or "data") + ".nations[{data__nations_x}].ast_position.position")
-                                            data__nations_item__astposition__position_one_of_count23 += 1
+                                            data__nations_item__astposition__position_one_of_count24 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__nations_item__astposition__position_one_of_count23 != 1:
+                                    if data__nations_item__astposition__position_one_of_count24 != 1:
                                         raise _Invalid
                                 if "rule" in data__nations_item__astposition_keys:
                                     data__nations_item__astposition_keys.remove("rule")
@@ -1949,26 +2013,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 for data__epochs_x, data__epochs_item in enumerate(data__epochs):
                     if not isinstance(data__epochs_item, (dict)):
                         raise _Invalid
-                    data__epochs_item_any_of_count24 = 0
-                    if not data__epochs_item_any_of_count24:
+                    data__epochs_item_any_of_count25 = 0
+                    if not data__epochs_item_any_of_count25:
                         try:
                             data__epochs_item_is_dict = isinstance(data__epochs_item, dict)
                             if data__epochs_item_is_dict:
                                 data__epochs_item__missing_keys = set(['rule']) - data__epochs_item.keys()
                                 if data__epochs_item__missing_keys:
                                     raise _Invalid
-                            data__epochs_item_any_of_count24 += 1
+                            data__epochs_item_any_of_count25 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__epochs_item_any_of_count24:
+                    if not data__epochs_item_any_of_count25:
                         try:
                             data__epochs_item_is_dict = isinstance(data__epochs_item, dict)
                             if data__epochs_item_is_dict:
                                 data__epochs_item__missing_keys = set(['source']) - data__epochs_item.keys()
                                 if data__epochs_item__missing_keys:
                                     raise _Invalid
-                            data__epochs_item_any_of_count24 += 1
+                            data__epochs_item_any_of_count25 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__epochs_item_any_of_count24:
+                    if not data__epochs_item_any_of_count25:
                         raise _Invalid
                     data__epochs_item_is_dict = isinstance(data__epochs_item, dict)
                     if data__epochs_item_is_dict:
@@ -2012,26 +2076,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__epochs_item__requirements = data__epochs_item["requirements"]
                             if not isinstance(data__epochs_item__requirements, (dict)):
                                 raise _Invalid
-                            data__epochs_item__requirements_any_of_count25 = 0
-                            if not data__epochs_item__requirements_any_of_count25:
+                            data__epochs_item__requirements_any_of_count26 = 0
+                            if not data__epochs_item__requirements_any_of_count26:
                                 try:
                                     data__epochs_item__requirements_is_dict = isinstance(data__epochs_item__requirements, dict)
                                     if data__epochs_item__requirements_is_dict:
                                         data__epochs_item__requirements__missing_keys = set(['rule']) - data__epochs_item__requirements.keys()
                                         if data__epochs_item__requirements__missing_keys:
                                             raise _Invalid
-                                    data__epochs_item__requirements_any_of_count25 += 1
+                                    data__epochs_item__requirements_any_of_count26 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__epochs_item__requirements_any_of_count25:
+                            if not data__epochs_item__requirements_any_of_count26:
                                 try:
                                     data__epochs_item__requirements_is_dict = isinstance(data__epochs_item__requirements, dict)
                                     if data__epochs_item__requirements_is_dict:
                                         data__epochs_item__requirements__missing_keys = set(['source']) - data__epochs_item__requirements.keys()
                                         if data__epochs_item__requirements__missing_keys:
                                             raise _Invalid
-                                    data__epochs_item__requirements_any_of_count25 += 1
+                                    data__epochs_item__requirements_any_of_count26 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__epochs_item__requirements_any_of_count25:
+                            if not data__epochs_item__requirements_any_of_count26:
                                 raise _Invalid
                             data__epochs_item__requirements_is_dict = isinstance(data__epochs_item__requirements, dict)
                             if data__epochs_item__requirements_is_dict:
@@ -2206,26 +2270,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                             data__epochs_item__requirementsbylevel_item__requirements = data__epochs_item__requirementsbylevel_item["requirements"]
                                             if not isinstance(data__epochs_item__requirementsbylevel_item__requirements, (dict)):
                                                 raise _Invalid
-                                            data__epochs_item__requirementsbylevel_item__requirements_any_of_count26 = 0
-                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count26:
+                                            data__epochs_item__requirementsbylevel_item__requirements_any_of_count27 = 0
+                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count27:
                                                 try:
                                                     data__epochs_item__requirementsbylevel_item__requirements_is_dict = isinstance(data__epochs_item__requirementsbylevel_item__requirements, dict)
                                                     if data__epochs_item__requirementsbylevel_item__requirements_is_dict:
                                                         data__epochs_item__requirementsbylevel_item__requirements__missing_keys = set(['rule']) - data__epochs_item__requirementsbylevel_item__requirements.keys()
                                                         if data__epochs_item__requirementsbylevel_item__requirements__missing_keys:
                                                             raise _Invalid
-                                                    data__epochs_item__requirementsbylevel_item__requirements_any_of_count26 += 1
+                                                    data__epochs_item__requirementsbylevel_item__requirements_any_of_count27 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count26:
+                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count27:
                                                 try:
                                                     data__epochs_item__requirementsbylevel_item__requirements_is_dict = isinstance(data__epochs_item__requirementsbylevel_item__requirements, dict)
                                                     if data__epochs_item__requirementsbylevel_item__requirements_is_dict:
                                                         data__epochs_item__requirementsbylevel_item__requirements__missing_keys = set(['source']) - data__epochs_item__requirementsbylevel_item__requirements.keys()
                                                         if data__epochs_item__requirementsbylevel_item__requirements__missing_keys:
                                                             raise _Invalid
-                                                    data__epochs_item__requirementsbylevel_item__requirements_any_of_count26 += 1
+                                                    data__epochs_item__requirementsbylevel_item__requirements_any_of_count27 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count26:
+                                            if not data__epochs_item__requirementsbylevel_item__requirements_any_of_count27:
                                                 raise _Invalid
                                             data__epochs_item__requirementsbylevel_item__requirements_is_dict = isinstance(data__epochs_item__requirementsbylevel_item__requirements, dict)
                                             if data__epochs_item__requirementsbylevel_item__requirements_is_dict:
@@ -2385,26 +2449,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__ast = data["ast"]
             if not isinstance(data__ast, (dict)):
                 raise _Invalid
-            data__ast_any_of_count27 = 0
-            if not data__ast_any_of_count27:
+            data__ast_any_of_count28 = 0
+            if not data__ast_any_of_count28:
                 try:
                     data__ast_is_dict = isinstance(data__ast, dict)
                     if data__ast_is_dict:
                         data__ast__missing_keys = set(['rule']) - data__ast.keys()
                         if data__ast__missing_keys:
                             raise _Invalid
-                    data__ast_any_of_count27 += 1
+                    data__ast_any_of_count28 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__ast_any_of_count27:
+            if not data__ast_any_of_count28:
                 try:
                     data__ast_is_dict = isinstance(data__ast, dict)
                     if data__ast_is_dict:
                         data__ast__missing_keys = set(['source']) - data__ast.keys()
                         if data__ast__missing_keys:
                             raise _Invalid
-                    data__ast_any_of_count27 += 1
+                    data__ast_any_of_count28 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__ast_any_of_count27:
+            if not data__ast_any_of_count28:
                 raise _Invalid
             data__ast_is_dict = isinstance(data__ast, dict)
             if data__ast_is_dict:
@@ -2432,8 +2496,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "spaces_per_track" in data__ast_keys:
                     data__ast_keys.remove("spaces_per_track")
                     data__ast__spacespertrack = data__ast["spaces_per_track"]
-                    data__ast__spacespertrack_one_of_count28 = 0
-                    if data__ast__spacespertrack_one_of_count28 < 2:
+                    data__ast__spacespertrack_one_of_count29 = 0
+                    if data__ast__spacespertrack_one_of_count29 < 2:
                         try:
                             if not isinstance(data__ast__spacespertrack, (int)) and not (isinstance(data__ast__spacespertrack, float) and data__ast__spacespertrack.is_integer()) or isinstance(data__ast__spacespertrack, bool):
                                 raise _Invalid
@@ -2442,14 +2506,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     raise _Invalid
                                 if data__ast__spacespertrack > 100:
                                     raise _Invalid
-                            data__ast__spacespertrack_one_of_count28 += 1
+                            data__ast__spacespertrack_one_of_count29 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__spacespertrack_one_of_count28 < 2:
+                    if data__ast__spacespertrack_one_of_count29 < 2:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__spacespertrack, custom_formats, (name_prefix or "data") + ".ast.spaces_per_track")
-                            data__ast__spacespertrack_one_of_count28 += 1
+                            data__ast__spacespertrack_one_of_count29 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__spacespertrack_one_of_count28 != 1:
+                    if data__ast__spacespertrack_one_of_count29 != 1:
                         raise _Invalid
                 if "start_space" in data__ast_keys:
                     data__ast_keys.remove("start_space")
@@ -2464,8 +2528,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "finish_space" in data__ast_keys:
                     data__ast_keys.remove("finish_space")
                     data__ast__finishspace = data__ast["finish_space"]
-                    data__ast__finishspace_one_of_count29 = 0
-                    if data__ast__finishspace_one_of_count29 < 2:
+                    data__ast__finishspace_one_of_count30 = 0
+                    if data__ast__finishspace_one_of_count30 < 2:
                         try:
                             if not isinstance(data__ast__finishspace, (int)) and not (isinstance(data__ast__finishspace, float) and data__ast__finishspace.is_integer()) or isinstance(data__ast__finishspace, bool):
                                 raise _Invalid
@@ -2474,34 +2538,34 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     raise _Invalid
                                 if data__ast__finishspace > 100:
                                     raise _Invalid
-                            data__ast__finishspace_one_of_count29 += 1
+                            data__ast__finishspace_one_of_count30 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__finishspace_one_of_count29 < 2:
+                    if data__ast__finishspace_one_of_count30 < 2:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__finishspace, custom_formats, (name_prefix or "data") + ".ast.finish_space")
-                            data__ast__finishspace_one_of_count29 += 1
+                            data__ast__finishspace_one_of_count30 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__finishspace_one_of_count29 != 1:
+                    if data__ast__finishspace_one_of_count30 != 1:
                         raise _Invalid
                 if "points_per_space" in data__ast_keys:
                     data__ast_keys.remove("points_per_space")
                     data__ast__pointsperspace = data__ast["points_per_space"]
-                    data__ast__pointsperspace_one_of_count30 = 0
-                    if data__ast__pointsperspace_one_of_count30 < 2:
+                    data__ast__pointsperspace_one_of_count31 = 0
+                    if data__ast__pointsperspace_one_of_count31 < 2:
                         try:
                             if not isinstance(data__ast__pointsperspace, (int)) and not (isinstance(data__ast__pointsperspace, float) and data__ast__pointsperspace.is_integer()) or isinstance(data__ast__pointsperspace, bool):
                                 raise _Invalid
                             if isinstance(data__ast__pointsperspace, (int, float, Decimal)) and not isinstance(data__ast__pointsperspace, bool):
                                 if data__ast__pointsperspace < 1:
                                     raise _Invalid
-                            data__ast__pointsperspace_one_of_count30 += 1
+                            data__ast__pointsperspace_one_of_count31 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__pointsperspace_one_of_count30 < 2:
+                    if data__ast__pointsperspace_one_of_count31 < 2:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__pointsperspace, custom_formats, (name_prefix or "data") + ".ast.points_per_space")
-                            data__ast__pointsperspace_one_of_count30 += 1
+                            data__ast__pointsperspace_one_of_count31 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__pointsperspace_one_of_count30 != 1:
+                    if data__ast__pointsperspace_one_of_count31 != 1:
                         raise _Invalid
                 if "advance_per_turn" in data__ast_keys:
                     data__ast_keys.remove("advance_per_turn")
@@ -2516,26 +2580,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__ast__order = data__ast["order"]
                     if not isinstance(data__ast__order, (dict)):
                         raise _Invalid
-                    data__ast__order_any_of_count31 = 0
-                    if not data__ast__order_any_of_count31:
+                    data__ast__order_any_of_count32 = 0
+                    if not data__ast__order_any_of_count32:
                         try:
                             data__ast__order_is_dict = isinstance(data__ast__order, dict)
                             if data__ast__order_is_dict:
                                 data__ast__order__missing_keys = set(['rule']) - data__ast__order.keys()
                                 if data__ast__order__missing_keys:
                                     raise _Invalid
-                            data__ast__order_any_of_count31 += 1
+                            data__ast__order_any_of_count32 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__order_any_of_count31:
+                    if not data__ast__order_any_of_count32:
                         try:
                             data__ast__order_is_dict = isinstance(data__ast__order, dict)
                             if data__ast__order_is_dict:
                                 data__ast__order__missing_keys = set(['source']) - data__ast__order.keys()
                                 if data__ast__order__missing_keys:
                                     raise _Invalid
-                            data__ast__order_any_of_count31 += 1
+                            data__ast__order_any_of_count32 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__order_any_of_count31:
+                    if not data__ast__order_any_of_count32:
                         raise _Invalid
                     data__ast__order_is_dict = isinstance(data__ast__order, dict)
                     if data__ast__order_is_dict:
@@ -2579,26 +2643,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__ast__regression = data__ast["regression"]
                     if not isinstance(data__ast__regression, (dict)):
                         raise _Invalid
-                    data__ast__regression_any_of_count32 = 0
-                    if not data__ast__regression_any_of_count32:
+                    data__ast__regression_any_of_count33 = 0
+                    if not data__ast__regression_any_of_count33:
                         try:
                             data__ast__regression_is_dict = isinstance(data__ast__regression, dict)
                             if data__ast__regression_is_dict:
                                 data__ast__regression__missing_keys = set(['rule']) - data__ast__regression.keys()
                                 if data__ast__regression__missing_keys:
                                     raise _Invalid
-                            data__ast__regression_any_of_count32 += 1
+                            data__ast__regression_any_of_count33 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__regression_any_of_count32:
+                    if not data__ast__regression_any_of_count33:
                         try:
                             data__ast__regression_is_dict = isinstance(data__ast__regression, dict)
                             if data__ast__regression_is_dict:
                                 data__ast__regression__missing_keys = set(['source']) - data__ast__regression.keys()
                                 if data__ast__regression__missing_keys:
                                     raise _Invalid
-                            data__ast__regression_any_of_count32 += 1
+                            data__ast__regression_any_of_count33 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__regression_any_of_count32:
+                    if not data__ast__regression_any_of_count33:
                         raise _Invalid
                     data__ast__regression_is_dict = isinstance(data__ast__regression, dict)
                     if data__ast__regression_is_dict:
@@ -2658,22 +2722,22 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "finish_space_min_card_value" in data__ast_keys:
                     data__ast_keys.remove("finish_space_min_card_value")
                     data__ast__finishspacemincardvalue = data__ast["finish_space_min_card_value"]
-                    data__ast__finishspacemincardvalue_one_of_count33 = 0
-                    if data__ast__finishspacemincardvalue_one_of_count33 < 2:
+                    data__ast__finishspacemincardvalue_one_of_count34 = 0
+                    if data__ast__finishspacemincardvalue_one_of_count34 < 2:
                         try:
                             if not isinstance(data__ast__finishspacemincardvalue, (int)) and not (isinstance(data__ast__finishspacemincardvalue, float) and data__ast__finishspacemincardvalue.is_integer()) or isinstance(data__ast__finishspacemincardvalue, bool):
                                 raise _Invalid
                             if isinstance(data__ast__finishspacemincardvalue, (int, float, Decimal)) and not isinstance(data__ast__finishspacemincardvalue, bool):
                                 if data__ast__finishspacemincardvalue < 1:
                                     raise _Invalid
-                            data__ast__finishspacemincardvalue_one_of_count33 += 1
+                            data__ast__finishspacemincardvalue_one_of_count34 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__finishspacemincardvalue_one_of_count33 < 2:
+                    if data__ast__finishspacemincardvalue_one_of_count34 < 2:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__finishspacemincardvalue, custom_formats, (name_prefix or "data") + ".ast.finish_space_min_card_value")
-                            data__ast__finishspacemincardvalue_one_of_count33 += 1
+                            data__ast__finishspacemincardvalue_one_of_count34 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if data__ast__finishspacemincardvalue_one_of_count33 != 1:
+                    if data__ast__finishspacemincardvalue_one_of_count34 != 1:
                         raise _Invalid
                 if "levels" in data__ast_keys:
                     data__ast_keys.remove("levels")
@@ -2688,26 +2752,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__ast__levels_x, data__ast__levels_item in enumerate(data__ast__levels):
                             if not isinstance(data__ast__levels_item, (dict)):
                                 raise _Invalid
-                            data__ast__levels_item_any_of_count34 = 0
-                            if not data__ast__levels_item_any_of_count34:
+                            data__ast__levels_item_any_of_count35 = 0
+                            if not data__ast__levels_item_any_of_count35:
                                 try:
                                     data__ast__levels_item_is_dict = isinstance(data__ast__levels_item, dict)
                                     if data__ast__levels_item_is_dict:
                                         data__ast__levels_item__missing_keys = set(['rule']) - data__ast__levels_item.keys()
                                         if data__ast__levels_item__missing_keys:
                                             raise _Invalid
-                                    data__ast__levels_item_any_of_count34 += 1
+                                    data__ast__levels_item_any_of_count35 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__ast__levels_item_any_of_count34:
+                            if not data__ast__levels_item_any_of_count35:
                                 try:
                                     data__ast__levels_item_is_dict = isinstance(data__ast__levels_item, dict)
                                     if data__ast__levels_item_is_dict:
                                         data__ast__levels_item__missing_keys = set(['source']) - data__ast__levels_item.keys()
                                         if data__ast__levels_item__missing_keys:
                                             raise _Invalid
-                                    data__ast__levels_item_any_of_count34 += 1
+                                    data__ast__levels_item_any_of_count35 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__ast__levels_item_any_of_count34:
+                            if not data__ast__levels_item_any_of_count35:
                                 raise _Invalid
                             data__ast__levels_item_is_dict = isinstance(data__ast__levels_item, dict)
                             if data__ast__levels_item_is_dict:
@@ -2743,19 +2807,19 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 if "tracks" in data__ast_keys:
                     data__ast_keys.remove("tracks")
                     data__ast__tracks = data__ast["tracks"]
-                    data__ast__tracks_any_of_count35 = 0
-                    if not data__ast__tracks_any_of_count35:
+                    data__ast__tracks_any_of_count36 = 0
+                    if not data__ast__tracks_any_of_count36:
                         try:
                             if not isinstance(data__ast__tracks, (list, tuple)):
                                 raise _Invalid
-                            data__ast__tracks_any_of_count35 += 1
+                            data__ast__tracks_any_of_count36 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__tracks_any_of_count35:
+                    if not data__ast__tracks_any_of_count36:
                         try:
                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks, custom_formats, (name_prefix or "data") + ".ast.tracks")
-                            data__ast__tracks_any_of_count35 += 1
+                            data__ast__tracks_any_of_count36 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__ast__tracks_any_of_count35:
+                    if not data__ast__tracks_any_of_count36:
                         raise _Invalid
                     data__ast__tracks_is_list = isinstance(data__ast__tracks, (list, tuple))
                     if data__ast__tracks_is_list:
@@ -2765,26 +2829,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__ast__tracks_x, data__ast__tracks_item in enumerate(data__ast__tracks):
                             if not isinstance(data__ast__tracks_item, (dict)):
                                 raise _Invalid
-                            data__ast__tracks_item_any_of_count36 = 0
-                            if not data__ast__tracks_item_any_of_count36:
+                            data__ast__tracks_item_any_of_count37 = 0
+                            if not data__ast__tracks_item_any_of_count37:
                                 try:
                                     data__ast__tracks_item_is_dict = isinstance(data__ast__tracks_item, dict)
                                     if data__ast__tracks_item_is_dict:
                                         data__ast__tracks_item__missing_keys = set(['rule']) - data__ast__tracks_item.keys()
                                         if data__ast__tracks_item__missing_keys:
                                             raise _Invalid
-                                    data__ast__tracks_item_any_of_count36 += 1
+                                    data__ast__tracks_item_any_of_count37 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__ast__tracks_item_any_of_count36:
+                            if not data__ast__tracks_item_any_of_count37:
                                 try:
                                     data__ast__tracks_item_is_dict = isinstance(data__ast__tracks_item, dict)
                                     if data__ast__tracks_item_is_dict:
                                         data__ast__tracks_item__missing_keys = set(['source']) - data__ast__tracks_item.keys()
                                         if data__ast__tracks_item__missing_keys:
                                             raise _Invalid
-                                    data__ast__tracks_item_any_of_count36 += 1
+                                    data__ast__tracks_item_any_of_count37 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__ast__tracks_item_any_of_count36:
+                            if not data__ast__tracks_item_any_of_count37:
                                 raise _Invalid
                             data__ast__tracks_item_is_dict = isinstance(data__ast__tracks_item, dict)
                             if data__ast__tracks_item_is_dict:
@@ -2829,8 +2893,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "epoch_starts" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("epoch_starts")
                                     data__ast__tracks_item__epochstarts = data__ast__tracks_item["epoch_starts"]
-                                    data__ast__tracks_item__epochstarts_one_of_count37 = 0
-                                    if data__ast__tracks_item__epochstarts_one_of_count37 < 2:
+                                    data__ast__tracks_item__epochstarts_one_of_count38 = 0
+                                    if data__ast__tracks_item__epochstarts_one_of_count38 < 2:
                                         try:
                                             if not isinstance(data__ast__tracks_item__epochstarts, (list, tuple)):
                                                 raise _Invalid
@@ -2864,20 +2928,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                     raise _Invalid
                                                         if data__ast__tracks_item__epochstarts_item_keys:
                                                             raise _Invalid
-                                            data__ast__tracks_item__epochstarts_one_of_count37 += 1
+                                            data__ast__tracks_item__epochstarts_one_of_count38 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__ast__tracks_item__epochstarts_one_of_count37 < 2:
+                                    if data__ast__tracks_item__epochstarts_one_of_count38 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks_item__epochstarts, custom_formats, (name_prefix or "data") + ".ast.tracks[{data__ast__tracks_x}].epoch_starts")
-                                            data__ast__tracks_item__epochstarts_one_of_count37 += 1
+                                            data__ast__tracks_item__epochstarts_one_of_count38 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__ast__tracks_item__epochstarts_one_of_count37 != 1:
+                                    if data__ast__tracks_item__epochstarts_one_of_count38 != 1:
                                         raise _Invalid
                                 if "late_iron_age_spaces" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("late_iron_age_spaces")
                                     data__ast__tracks_item__lateironagespaces = data__ast__tracks_item["late_iron_age_spaces"]
-                                    data__ast__tracks_item__lateironagespaces_one_of_count38 = 0
-                                    if data__ast__tracks_item__lateironagespaces_one_of_count38 < 2:
+                                    data__ast__tracks_item__lateironagespaces_one_of_count39 = 0
+                                    if data__ast__tracks_item__lateironagespaces_one_of_count39 < 2:
                                         try:
                                             if not isinstance(data__ast__tracks_item__lateironagespaces, (list, tuple)):
                                                 raise _Invalid
@@ -2915,14 +2979,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                     raise _Invalid
                                                         if data__ast__tracks_item__lateironagespaces_item_keys:
                                                             raise _Invalid
-                                            data__ast__tracks_item__lateironagespaces_one_of_count38 += 1
+                                            data__ast__tracks_item__lateironagespaces_one_of_count39 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__ast__tracks_item__lateironagespaces_one_of_count38 < 2:
+                                    if data__ast__tracks_item__lateironagespaces_one_of_count39 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__ast__tracks_item__lateironagespaces, custom_formats, (name_prefix or "data") + ".ast.tracks[{data__ast__tracks_x}].late_iron_age_spaces")
-                                            data__ast__tracks_item__lateironagespaces_one_of_count38 += 1
+                                            data__ast__tracks_item__lateironagespaces_one_of_count39 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__ast__tracks_item__lateironagespaces_one_of_count38 != 1:
+                                    if data__ast__tracks_item__lateironagespaces_one_of_count39 != 1:
                                         raise _Invalid
                                 if "checked_against_second_source" in data__ast__tracks_item_keys:
                                     data__ast__tracks_item_keys.remove("checked_against_second_source")
@@ -2963,26 +3027,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__playercounts = data["player_counts"]
             if not isinstance(data__playercounts, (dict)):
                 raise _Invalid
-            data__playercounts_any_of_count39 = 0
-            if not data__playercounts_any_of_count39:
+            data__playercounts_any_of_count40 = 0
+            if not data__playercounts_any_of_count40:
                 try:
                     data__playercounts_is_dict = isinstance(data__playercounts, dict)
                     if data__playercounts_is_dict:
                         data__playercounts__missing_keys = set(['rule']) - data__playercounts.keys()
                         if data__playercounts__missing_keys:
                             raise _Invalid
-                    data__playercounts_any_of_count39 += 1
+                    data__playercounts_any_of_count40 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__playercounts_any_of_count39:
+            if not data__playercounts_any_of_count40:
                 try:
                     data__playercounts_is_dict = isinstance(data__playercounts, dict)
                     if data__playercounts_is_dict:
                         data__playercounts__missing_keys = set(['source']) - data__playercounts.keys()
                         if data__playercounts__missing_keys:
                             raise _Invalid
-                    data__playercounts_any_of_count39 += 1
+                    data__playercounts_any_of_count40 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__playercounts_any_of_count39:
+            if not data__playercounts_any_of_count40:
                 raise _Invalid
             data__playercounts_is_dict = isinstance(data__playercounts, dict)
             if data__playercounts_is_dict:
@@ -3023,26 +3087,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__playercounts__counts_x, data__playercounts__counts_item in enumerate(data__playercounts__counts):
                             if not isinstance(data__playercounts__counts_item, (dict)):
                                 raise _Invalid
-                            data__playercounts__counts_item_any_of_count40 = 0
-                            if not data__playercounts__counts_item_any_of_count40:
+                            data__playercounts__counts_item_any_of_count41 = 0
+                            if not data__playercounts__counts_item_any_of_count41:
                                 try:
                                     data__playercounts__counts_item_is_dict = isinstance(data__playercounts__counts_item, dict)
                                     if data__playercounts__counts_item_is_dict:
                                         data__playercounts__counts_item__missing_keys = set(['rule']) - data__playercounts__counts_item.keys()
                                         if data__playercounts__counts_item__missing_keys:
                                             raise _Invalid
-                                    data__playercounts__counts_item_any_of_count40 += 1
+                                    data__playercounts__counts_item_any_of_count41 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__playercounts__counts_item_any_of_count40:
+                            if not data__playercounts__counts_item_any_of_count41:
                                 try:
                                     data__playercounts__counts_item_is_dict = isinstance(data__playercounts__counts_item, dict)
                                     if data__playercounts__counts_item_is_dict:
                                         data__playercounts__counts_item__missing_keys = set(['source']) - data__playercounts__counts_item.keys()
                                         if data__playercounts__counts_item__missing_keys:
                                             raise _Invalid
-                                    data__playercounts__counts_item_any_of_count40 += 1
+                                    data__playercounts__counts_item_any_of_count41 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__playercounts__counts_item_any_of_count40:
+                            if not data__playercounts__counts_item_any_of_count41:
                                 raise _Invalid
                             data__playercounts__counts_item_is_dict = isinstance(data__playercounts__counts_item, dict)
                             if data__playercounts__counts_item_is_dict:
@@ -3078,8 +3142,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "tokens_per_player" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("tokens_per_player")
                                     data__playercounts__counts_item__tokensperplayer = data__playercounts__counts_item["tokens_per_player"]
-                                    data__playercounts__counts_item__tokensperplayer_one_of_count41 = 0
-                                    if data__playercounts__counts_item__tokensperplayer_one_of_count41 < 2:
+                                    data__playercounts__counts_item__tokensperplayer_one_of_count42 = 0
+                                    if data__playercounts__counts_item__tokensperplayer_one_of_count42 < 2:
                                         try:
                                             if not isinstance(data__playercounts__counts_item__tokensperplayer, (int)) and not (isinstance(data__playercounts__counts_item__tokensperplayer, float) and data__playercounts__counts_item__tokensperplayer.is_integer()) or isinstance(data__playercounts__counts_item__tokensperplayer, bool):
                                                 raise _Invalid
@@ -3088,20 +3152,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise _Invalid
                                                 if data__playercounts__counts_item__tokensperplayer > 55:
                                                     raise _Invalid
-                                            data__playercounts__counts_item__tokensperplayer_one_of_count41 += 1
+                                            data__playercounts__counts_item__tokensperplayer_one_of_count42 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__playercounts__counts_item__tokensperplayer_one_of_count41 < 2:
+                                    if data__playercounts__counts_item__tokensperplayer_one_of_count42 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__tokensperplayer, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].tokens_per_player")
-                                            data__playercounts__counts_item__tokensperplayer_one_of_count41 += 1
+                                            data__playercounts__counts_item__tokensperplayer_one_of_count42 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__playercounts__counts_item__tokensperplayer_one_of_count41 != 1:
+                                    if data__playercounts__counts_item__tokensperplayer_one_of_count42 != 1:
                                         raise _Invalid
                                 if "configurations" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("configurations")
                                     data__playercounts__counts_item__configurations = data__playercounts__counts_item["configurations"]
-                                    data__playercounts__counts_item__configurations_one_of_count42 = 0
-                                    if data__playercounts__counts_item__configurations_one_of_count42 < 2:
+                                    data__playercounts__counts_item__configurations_one_of_count43 = 0
+                                    if data__playercounts__counts_item__configurations_one_of_count43 < 2:
                                         try:
                                             if not isinstance(data__playercounts__counts_item__configurations, (list, tuple)):
                                                 raise _Invalid
@@ -3113,26 +3177,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                 for data__playercounts__counts_item__configurations_x, data__playercounts__counts_item__configurations_item in enumerate(data__playercounts__counts_item__configurations):
                                                     if not isinstance(data__playercounts__counts_item__configurations_item, (dict)):
                                                         raise _Invalid
-                                                    data__playercounts__counts_item__configurations_item_any_of_count43 = 0
-                                                    if not data__playercounts__counts_item__configurations_item_any_of_count43:
+                                                    data__playercounts__counts_item__configurations_item_any_of_count44 = 0
+                                                    if not data__playercounts__counts_item__configurations_item_any_of_count44:
                                                         try:
                                                             data__playercounts__counts_item__configurations_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item, dict)
                                                             if data__playercounts__counts_item__configurations_item_is_dict:
                                                                 data__playercounts__counts_item__configurations_item__missing_keys = set(['rule']) - data__playercounts__counts_item__configurations_item.keys()
                                                                 if data__playercounts__counts_item__configurations_item__missing_keys:
                                                                     raise _Invalid
-                                                            data__playercounts__counts_item__configurations_item_any_of_count43 += 1
+                                                            data__playercounts__counts_item__configurations_item_any_of_count44 += 1
                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                    if not data__playercounts__counts_item__configurations_item_any_of_count43:
+                                                    if not data__playercounts__counts_item__configurations_item_any_of_count44:
                                                         try:
                                                             data__playercounts__counts_item__configurations_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item, dict)
                                                             if data__playercounts__counts_item__configurations_item_is_dict:
                                                                 data__playercounts__counts_item__configurations_item__missing_keys = set(['source']) - data__playercounts__counts_item__configurations_item.keys()
                                                                 if data__playercounts__counts_item__configurations_item__missing_keys:
                                                                     raise _Invalid
-                                                            data__playercounts__counts_item__configurations_item_any_of_count43 += 1
+                                                            data__playercounts__counts_item__configurations_item_any_of_count44 += 1
                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                    if not data__playercounts__counts_item__configurations_item_any_of_count43:
+                                                    if not data__playercounts__counts_item__configurations_item_any_of_count44:
                                                         raise _Invalid
                                                     data__playercounts__counts_item__configurations_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item, dict)
                                                     if data__playercounts__counts_item__configurations_item_is_dict:
@@ -3186,21 +3250,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                 if "panels" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("panels")
                                                                     data__playercounts__counts_item__configurations_item__map__panels = data__playercounts__counts_item__configurations_item__map["panels"]
-                                                                    data__playercounts__counts_item__configurations_item__map__panels_one_of_count44 = 0
-                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count44 < 2:
+                                                                    data__playercounts__counts_item__configurations_item__map__panels_one_of_count45 = 0
+                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count45 < 2:
                                                                         try:
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__map__panels, (str)):
                                                                                 raise _Invalid
                                                                             if not (isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'all_four' or isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'three_eastern' or isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'three_central' or isinstance(data__playercounts__counts_item__configurations_item__map__panels, str) and data__playercounts__counts_item__configurations_item__map__panels == 'western_part'):
                                                                                 raise _Invalid
-                                                                            data__playercounts__counts_item__configurations_item__map__panels_one_of_count44 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__panels_one_of_count45 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count44 < 2:
+                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count45 < 2:
                                                                         try:
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__panels, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.panels")
-                                                                            data__playercounts__counts_item__configurations_item__map__panels_one_of_count44 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__panels_one_of_count45 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count44 != 1:
+                                                                    if data__playercounts__counts_item__configurations_item__map__panels_one_of_count45 != 1:
                                                                         raise _Invalid
                                                                 if "western_extension" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("western_extension")
@@ -3212,21 +3276,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                 if "boundary" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("boundary")
                                                                     data__playercounts__counts_item__configurations_item__map__boundary = data__playercounts__counts_item__configurations_item__map["boundary"]
-                                                                    data__playercounts__counts_item__configurations_item__map__boundary_one_of_count45 = 0
-                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count45 < 2:
+                                                                    data__playercounts__counts_item__configurations_item__map__boundary_one_of_count46 = 0
+                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count46 < 2:
                                                                         try:
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__map__boundary, (str)):
                                                                                 raise _Invalid
                                                                             if not (isinstance(data__playercounts__counts_item__configurations_item__map__boundary, str) and data__playercounts__counts_item__configurations_item__map__boundary == 'none' or isinstance(data__playercounts__counts_item__configurations_item__map__boundary, str) and data__playercounts__counts_item__configurations_item__map__boundary == 'dashed_line_western_limit' or isinstance(data__playercounts__counts_item__configurations_item__map__boundary, str) and data__playercounts__counts_item__configurations_item__map__boundary == 'dashed_line_eastern_limit'):
                                                                                 raise _Invalid
-                                                                            data__playercounts__counts_item__configurations_item__map__boundary_one_of_count45 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__boundary_one_of_count46 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count45 < 2:
+                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count46 < 2:
                                                                         try:
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__boundary, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.boundary")
-                                                                            data__playercounts__counts_item__configurations_item__map__boundary_one_of_count45 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__boundary_one_of_count46 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count45 != 1:
+                                                                    if data__playercounts__counts_item__configurations_item__map__boundary_one_of_count46 != 1:
                                                                         raise _Invalid
                                                                 if "open_sea_on_boundary_usable" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("open_sea_on_boundary_usable")
@@ -3236,8 +3300,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                 if "areas_in_play" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("areas_in_play")
                                                                     data__playercounts__counts_item__configurations_item__map__areasinplay = data__playercounts__counts_item__configurations_item__map["areas_in_play"]
-                                                                    data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count46 = 0
-                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count46 < 2:
+                                                                    data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count47 = 0
+                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count47 < 2:
                                                                         try:
                                                                             if not isinstance(data__playercounts__counts_item__configurations_item__map__areasinplay, (list, tuple)):
                                                                                 raise _Invalid
@@ -3251,14 +3315,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                                     raise _Invalid
                                                                                 for data__playercounts__counts_item__configurations_item__map__areasinplay_x, data__playercounts__counts_item__configurations_item__map__areasinplay_item in enumerate(data__playercounts__counts_item__configurations_item__map__areasinplay):
                                                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__map__areasinplay_item, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.areas_in_play[{data__playercounts__counts_item__configurations_item__map__areasinplay_x}]")
-                                                                            data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count46 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count47 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count46 < 2:
+                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count47 < 2:
                                                                         try:
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__map__areasinplay, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].map.areas_in_play")
-                                                                            data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count46 += 1
+                                                                            data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count47 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count46 != 1:
+                                                                    if data__playercounts__counts_item__configurations_item__map__areasinplay_one_of_count47 != 1:
                                                                         raise _Invalid
                                                                 if "rule" in data__playercounts__counts_item__configurations_item__map_keys:
                                                                     data__playercounts__counts_item__configurations_item__map_keys.remove("rule")
@@ -3277,8 +3341,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                         if "nations" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("nations")
                                                             data__playercounts__counts_item__configurations_item__nations = data__playercounts__counts_item__configurations_item["nations"]
-                                                            data__playercounts__counts_item__configurations_item__nations_one_of_count47 = 0
-                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count47 < 2:
+                                                            data__playercounts__counts_item__configurations_item__nations_one_of_count48 = 0
+                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count48 < 2:
                                                                 try:
                                                                     if not isinstance(data__playercounts__counts_item__configurations_item__nations, (list, tuple)):
                                                                         raise _Invalid
@@ -3292,14 +3356,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                             raise _Invalid
                                                                         for data__playercounts__counts_item__configurations_item__nations_x, data__playercounts__counts_item__configurations_item__nations_item in enumerate(data__playercounts__counts_item__configurations_item__nations):
                                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__playercounts__counts_item__configurations_item__nations_item, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].nations[{data__playercounts__counts_item__configurations_item__nations_x}]")
-                                                                    data__playercounts__counts_item__configurations_item__nations_one_of_count47 += 1
+                                                                    data__playercounts__counts_item__configurations_item__nations_one_of_count48 += 1
                                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count47 < 2:
+                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count48 < 2:
                                                                 try:
                                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations_item__nations, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].nations")
-                                                                    data__playercounts__counts_item__configurations_item__nations_one_of_count47 += 1
+                                                                    data__playercounts__counts_item__configurations_item__nations_one_of_count48 += 1
                                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count47 != 1:
+                                                            if data__playercounts__counts_item__configurations_item__nations_one_of_count48 != 1:
                                                                 raise _Invalid
                                                         if "island_city_sites_ignored" in data__playercounts__counts_item__configurations_item_keys:
                                                             data__playercounts__counts_item__configurations_item_keys.remove("island_city_sites_ignored")
@@ -3327,26 +3391,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                                 for data__playercounts__counts_item__configurations_item__tradedecks_x, data__playercounts__counts_item__configurations_item__tradedecks_item in enumerate(data__playercounts__counts_item__configurations_item__tradedecks):
                                                                     if not isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item, (dict)):
                                                                         raise _Invalid
-                                                                    data__playercounts__counts_item__configurations_item__tradedecks_item_any_of_count48 = 0
-                                                                    if not data__playercounts__counts_item__configurations_item__tradedecks_item_any_of_count48:
+                                                                    data__playercounts__counts_item__configurations_item__tradedecks_item_any_of_count49 = 0
+                                                                    if not data__playercounts__counts_item__configurations_item__tradedecks_item_any_of_count49:
                                                                         try:
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item, dict)
                                                                             if data__playercounts__counts_item__configurations_item__tradedecks_item_is_dict:
                                                                                 data__playercounts__counts_item__configurations_item__tradedecks_item__missing_keys = set(['rule']) - data__playercounts__counts_item__configurations_item__tradedecks_item.keys()
                                                                                 if data__playercounts__counts_item__configurations_item__tradedecks_item__missing_keys:
                                                                                     raise _Invalid
-                                                                            data__playercounts__counts_item__configurations_item__tradedecks_item_any_of_count48 += 1
+                                                                            data__playercounts__counts_item__configurations_item__tradedecks_item_any_of_count49 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if not data__playercounts__counts_item__configurations_item__tradedecks_item_any_of_count48:
+                                                                    if not data__playercounts__counts_item__configurations_item__tradedecks_item_any_of_count49:
                                                                         try:
                                                                             data__playercounts__counts_item__configurations_item__tradedecks_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item, dict)
                                                                             if data__playercounts__counts_item__configurations_item__tradedecks_item_is_dict:
                                                                                 data__playercounts__counts_item__configurations_item__tradedecks_item__missing_keys = set(['source']) - data__playercounts__counts_item__configurations_item__tradedecks_item.keys()
                                                                                 if data__playercounts__counts_item__configurations_item__tradedecks_item__missing_keys:
                                                                                     raise _Invalid
-                                                                            data__playercounts__counts_item__configurations_item__tradedecks_item_any_of_count48 += 1
+                                                                            data__playercounts__counts_item__configurations_item__tradedecks_item_any_of_count49 += 1
                                                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                                                    if not data__playercounts__counts_item__configurations_item__tradedecks_item_any_of_count48:
+                                                                    if not data__playercounts__counts_item__configurations_item__tradedecks_item_any_of_count49:
                                                                         raise _Invalid
                                                                     data__playercounts__counts_item__configurations_item__tradedecks_item_is_dict = isinstance(data__playercounts__counts_item__configurations_item__tradedecks_item, dict)
                                                                     if data__playercounts__counts_item__configurations_item__tradedecks_item_is_dict:
@@ -3428,14 +3492,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data__playercounts__counts_item__configurations_item__note, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations[{data__playercounts__counts_item__configurations_x}].note")
                                                         if data__playercounts__counts_item__configurations_item_keys:
                                                             raise _Invalid
-                                            data__playercounts__counts_item__configurations_one_of_count42 += 1
+                                            data__playercounts__counts_item__configurations_one_of_count43 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__playercounts__counts_item__configurations_one_of_count42 < 2:
+                                    if data__playercounts__counts_item__configurations_one_of_count43 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__playercounts__counts_item__configurations, custom_formats, (name_prefix or "data") + ".player_counts.counts[{data__playercounts__counts_x}].configurations")
-                                            data__playercounts__counts_item__configurations_one_of_count42 += 1
+                                            data__playercounts__counts_item__configurations_one_of_count43 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__playercounts__counts_item__configurations_one_of_count42 != 1:
+                                    if data__playercounts__counts_item__configurations_one_of_count43 != 1:
                                         raise _Invalid
                                 if "special_rules" in data__playercounts__counts_item_keys:
                                     data__playercounts__counts_item_keys.remove("special_rules")
@@ -3470,26 +3534,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__sequenceofplay = data["sequence_of_play"]
             if not isinstance(data__sequenceofplay, (dict)):
                 raise _Invalid
-            data__sequenceofplay_any_of_count49 = 0
-            if not data__sequenceofplay_any_of_count49:
+            data__sequenceofplay_any_of_count50 = 0
+            if not data__sequenceofplay_any_of_count50:
                 try:
                     data__sequenceofplay_is_dict = isinstance(data__sequenceofplay, dict)
                     if data__sequenceofplay_is_dict:
                         data__sequenceofplay__missing_keys = set(['rule']) - data__sequenceofplay.keys()
                         if data__sequenceofplay__missing_keys:
                             raise _Invalid
-                    data__sequenceofplay_any_of_count49 += 1
+                    data__sequenceofplay_any_of_count50 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__sequenceofplay_any_of_count49:
+            if not data__sequenceofplay_any_of_count50:
                 try:
                     data__sequenceofplay_is_dict = isinstance(data__sequenceofplay, dict)
                     if data__sequenceofplay_is_dict:
                         data__sequenceofplay__missing_keys = set(['source']) - data__sequenceofplay.keys()
                         if data__sequenceofplay__missing_keys:
                             raise _Invalid
-                    data__sequenceofplay_any_of_count49 += 1
+                    data__sequenceofplay_any_of_count50 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__sequenceofplay_any_of_count49:
+            if not data__sequenceofplay_any_of_count50:
                 raise _Invalid
             data__sequenceofplay_is_dict = isinstance(data__sequenceofplay, dict)
             if data__sequenceofplay_is_dict:
@@ -3546,26 +3610,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__sequenceofplay__phases_item__missing_keys = set(['min_trade_cards']) - data__sequenceofplay__phases_item.keys()
                                     if data__sequenceofplay__phases_item__missing_keys:
                                         raise _Invalid
-                            data__sequenceofplay__phases_item_any_of_count50 = 0
-                            if not data__sequenceofplay__phases_item_any_of_count50:
+                            data__sequenceofplay__phases_item_any_of_count51 = 0
+                            if not data__sequenceofplay__phases_item_any_of_count51:
                                 try:
                                     data__sequenceofplay__phases_item_is_dict = isinstance(data__sequenceofplay__phases_item, dict)
                                     if data__sequenceofplay__phases_item_is_dict:
                                         data__sequenceofplay__phases_item__missing_keys = set(['rule']) - data__sequenceofplay__phases_item.keys()
                                         if data__sequenceofplay__phases_item__missing_keys:
                                             raise _Invalid
-                                    data__sequenceofplay__phases_item_any_of_count50 += 1
+                                    data__sequenceofplay__phases_item_any_of_count51 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__sequenceofplay__phases_item_any_of_count50:
+                            if not data__sequenceofplay__phases_item_any_of_count51:
                                 try:
                                     data__sequenceofplay__phases_item_is_dict = isinstance(data__sequenceofplay__phases_item, dict)
                                     if data__sequenceofplay__phases_item_is_dict:
                                         data__sequenceofplay__phases_item__missing_keys = set(['source']) - data__sequenceofplay__phases_item.keys()
                                         if data__sequenceofplay__phases_item__missing_keys:
                                             raise _Invalid
-                                    data__sequenceofplay__phases_item_any_of_count50 += 1
+                                    data__sequenceofplay__phases_item_any_of_count51 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__sequenceofplay__phases_item_any_of_count50:
+                            if not data__sequenceofplay__phases_item_any_of_count51:
                                 raise _Invalid
                             data__sequenceofplay__phases_item_is_dict = isinstance(data__sequenceofplay__phases_item, dict)
                             if data__sequenceofplay__phases_item_is_dict:
@@ -3630,17 +3694,17 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "max_primary_calamities" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("max_primary_calamities")
                                     data__sequenceofplay__phases_item__maxprimarycalamities = data__sequenceofplay__phases_item["max_primary_calamities"]
-                                    data__sequenceofplay__phases_item__maxprimarycalamities_one_of_count51 = 0
-                                    if data__sequenceofplay__phases_item__maxprimarycalamities_one_of_count51 < 2:
+                                    data__sequenceofplay__phases_item__maxprimarycalamities_one_of_count52 = 0
+                                    if data__sequenceofplay__phases_item__maxprimarycalamities_one_of_count52 < 2:
                                         try:
                                             if not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, (int)) and not (isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, float) and data__sequenceofplay__phases_item__maxprimarycalamities.is_integer()) or isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, bool):
                                                 raise _Invalid
                                             if isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, (int, float, Decimal)) and not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, bool):
                                                 if data__sequenceofplay__phases_item__maxprimarycalamities < 1:
                                                     raise _Invalid
-                                            data__sequenceofplay__phases_item__maxprimarycalamities_one_of_count51 += 1
+                                            data__sequenceofplay__phases_item__maxprimarycalamities_one_of_count52 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__sequenceofplay__phases_item__maxprimarycalamities_one_of_count51 < 2:
+                                    if data__sequenceofplay__phases_item__maxprimarycalamities_one_of_count52 < 2:
                                         try:
                                             if not isinstance(data__sequenceofplay__phases_item__maxprimarycalamities, (dict)):
                                                 raise _Invalid
@@ -3701,9 +3765,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             raise _Invalid
                                                 if data__sequenceofplay__phases_item__maxprimarycalamities_keys:
                                                     raise _Invalid
-                                            data__sequenceofplay__phases_item__maxprimarycalamities_one_of_count51 += 1
+                                            data__sequenceofplay__phases_item__maxprimarycalamities_one_of_count52 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__sequenceofplay__phases_item__maxprimarycalamities_one_of_count51 != 1:
+                                    if data__sequenceofplay__phases_item__maxprimarycalamities_one_of_count52 != 1:
                                         raise _Invalid
                                 if "unit_points" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("unit_points")
@@ -3754,21 +3818,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "order" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("order")
                                     data__sequenceofplay__phases_item__order = data__sequenceofplay__phases_item["order"]
-                                    data__sequenceofplay__phases_item__order_one_of_count52 = 0
-                                    if data__sequenceofplay__phases_item__order_one_of_count52 < 2:
+                                    data__sequenceofplay__phases_item__order_one_of_count53 = 0
+                                    if data__sequenceofplay__phases_item__order_one_of_count53 < 2:
                                         try:
                                             if not isinstance(data__sequenceofplay__phases_item__order, (str)):
                                                 raise _Invalid
                                             if not (isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ast_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ast_position_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'census_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'simultaneous' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ascending_calamity_order' or isinstance(data__sequenceofplay__phases_item__order, str) and data__sequenceofplay__phases_item__order == 'ascending_city_count'):
                                                 raise _Invalid
-                                            data__sequenceofplay__phases_item__order_one_of_count52 += 1
+                                            data__sequenceofplay__phases_item__order_one_of_count53 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__sequenceofplay__phases_item__order_one_of_count52 < 2:
+                                    if data__sequenceofplay__phases_item__order_one_of_count53 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__sequenceofplay__phases_item__order, custom_formats, (name_prefix or "data") + ".sequence_of_play.phases[{data__sequenceofplay__phases_x}].order")
-                                            data__sequenceofplay__phases_item__order_one_of_count52 += 1
+                                            data__sequenceofplay__phases_item__order_one_of_count53 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__sequenceofplay__phases_item__order_one_of_count52 != 1:
+                                    if data__sequenceofplay__phases_item__order_one_of_count53 != 1:
                                         raise _Invalid
                                 if "order_text" in data__sequenceofplay__phases_item_keys:
                                     data__sequenceofplay__phases_item_keys.remove("order_text")
@@ -3784,26 +3848,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__sequenceofplay__phases_item__militarylast = data__sequenceofplay__phases_item["military_last"]
                                     if not isinstance(data__sequenceofplay__phases_item__militarylast, (dict)):
                                         raise _Invalid
-                                    data__sequenceofplay__phases_item__militarylast_any_of_count53 = 0
-                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count53:
+                                    data__sequenceofplay__phases_item__militarylast_any_of_count54 = 0
+                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count54:
                                         try:
                                             data__sequenceofplay__phases_item__militarylast_is_dict = isinstance(data__sequenceofplay__phases_item__militarylast, dict)
                                             if data__sequenceofplay__phases_item__militarylast_is_dict:
                                                 data__sequenceofplay__phases_item__militarylast__missing_keys = set(['rule']) - data__sequenceofplay__phases_item__militarylast.keys()
                                                 if data__sequenceofplay__phases_item__militarylast__missing_keys:
                                                     raise _Invalid
-                                            data__sequenceofplay__phases_item__militarylast_any_of_count53 += 1
+                                            data__sequenceofplay__phases_item__militarylast_any_of_count54 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count53:
+                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count54:
                                         try:
                                             data__sequenceofplay__phases_item__militarylast_is_dict = isinstance(data__sequenceofplay__phases_item__militarylast, dict)
                                             if data__sequenceofplay__phases_item__militarylast_is_dict:
                                                 data__sequenceofplay__phases_item__militarylast__missing_keys = set(['source']) - data__sequenceofplay__phases_item__militarylast.keys()
                                                 if data__sequenceofplay__phases_item__militarylast__missing_keys:
                                                     raise _Invalid
-                                            data__sequenceofplay__phases_item__militarylast_any_of_count53 += 1
+                                            data__sequenceofplay__phases_item__militarylast_any_of_count54 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count53:
+                                    if not data__sequenceofplay__phases_item__militarylast_any_of_count54:
                                         raise _Invalid
                                     data__sequenceofplay__phases_item__militarylast_is_dict = isinstance(data__sequenceofplay__phases_item__militarylast, dict)
                                     if data__sequenceofplay__phases_item__militarylast_is_dict:
@@ -3838,26 +3902,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         for data__sequenceofplay__phases_item__subactivities_x, data__sequenceofplay__phases_item__subactivities_item in enumerate(data__sequenceofplay__phases_item__subactivities):
                                             if not isinstance(data__sequenceofplay__phases_item__subactivities_item, (dict)):
                                                 raise _Invalid
-                                            data__sequenceofplay__phases_item__subactivities_item_any_of_count54 = 0
-                                            if not data__sequenceofplay__phases_item__subactivities_item_any_of_count54:
+                                            data__sequenceofplay__phases_item__subactivities_item_any_of_count55 = 0
+                                            if not data__sequenceofplay__phases_item__subactivities_item_any_of_count55:
                                                 try:
                                                     data__sequenceofplay__phases_item__subactivities_item_is_dict = isinstance(data__sequenceofplay__phases_item__subactivities_item, dict)
                                                     if data__sequenceofplay__phases_item__subactivities_item_is_dict:
                                                         data__sequenceofplay__phases_item__subactivities_item__missing_keys = set(['rule']) - data__sequenceofplay__phases_item__subactivities_item.keys()
                                                         if data__sequenceofplay__phases_item__subactivities_item__missing_keys:
                                                             raise _Invalid
-                                                    data__sequenceofplay__phases_item__subactivities_item_any_of_count54 += 1
+                                                    data__sequenceofplay__phases_item__subactivities_item_any_of_count55 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__sequenceofplay__phases_item__subactivities_item_any_of_count54:
+                                            if not data__sequenceofplay__phases_item__subactivities_item_any_of_count55:
                                                 try:
                                                     data__sequenceofplay__phases_item__subactivities_item_is_dict = isinstance(data__sequenceofplay__phases_item__subactivities_item, dict)
                                                     if data__sequenceofplay__phases_item__subactivities_item_is_dict:
                                                         data__sequenceofplay__phases_item__subactivities_item__missing_keys = set(['source']) - data__sequenceofplay__phases_item__subactivities_item.keys()
                                                         if data__sequenceofplay__phases_item__subactivities_item__missing_keys:
                                                             raise _Invalid
-                                                    data__sequenceofplay__phases_item__subactivities_item_any_of_count54 += 1
+                                                    data__sequenceofplay__phases_item__subactivities_item_any_of_count55 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__sequenceofplay__phases_item__subactivities_item_any_of_count54:
+                                            if not data__sequenceofplay__phases_item__subactivities_item_any_of_count55:
                                                 raise _Invalid
                                             data__sequenceofplay__phases_item__subactivities_item_is_dict = isinstance(data__sequenceofplay__phases_item__subactivities_item, dict)
                                             if data__sequenceofplay__phases_item__subactivities_item_is_dict:
@@ -3927,26 +3991,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__victory = data["victory"]
             if not isinstance(data__victory, (dict)):
                 raise _Invalid
-            data__victory_any_of_count55 = 0
-            if not data__victory_any_of_count55:
+            data__victory_any_of_count56 = 0
+            if not data__victory_any_of_count56:
                 try:
                     data__victory_is_dict = isinstance(data__victory, dict)
                     if data__victory_is_dict:
                         data__victory__missing_keys = set(['rule']) - data__victory.keys()
                         if data__victory__missing_keys:
                             raise _Invalid
-                    data__victory_any_of_count55 += 1
+                    data__victory_any_of_count56 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__victory_any_of_count55:
+            if not data__victory_any_of_count56:
                 try:
                     data__victory_is_dict = isinstance(data__victory, dict)
                     if data__victory_is_dict:
                         data__victory__missing_keys = set(['source']) - data__victory.keys()
                         if data__victory__missing_keys:
                             raise _Invalid
-                    data__victory_any_of_count55 += 1
+                    data__victory_any_of_count56 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__victory_any_of_count55:
+            if not data__victory_any_of_count56:
                 raise _Invalid
             data__victory_is_dict = isinstance(data__victory, dict)
             if data__victory_is_dict:
@@ -4012,26 +4076,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                     data__victory__scoring_item__missing_keys = set(['points']) - data__victory__scoring_item.keys()
                                     if data__victory__scoring_item__missing_keys:
                                         raise _Invalid
-                            data__victory__scoring_item_any_of_count56 = 0
-                            if not data__victory__scoring_item_any_of_count56:
+                            data__victory__scoring_item_any_of_count57 = 0
+                            if not data__victory__scoring_item_any_of_count57:
                                 try:
                                     data__victory__scoring_item_is_dict = isinstance(data__victory__scoring_item, dict)
                                     if data__victory__scoring_item_is_dict:
                                         data__victory__scoring_item__missing_keys = set(['rule']) - data__victory__scoring_item.keys()
                                         if data__victory__scoring_item__missing_keys:
                                             raise _Invalid
-                                    data__victory__scoring_item_any_of_count56 += 1
+                                    data__victory__scoring_item_any_of_count57 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__victory__scoring_item_any_of_count56:
+                            if not data__victory__scoring_item_any_of_count57:
                                 try:
                                     data__victory__scoring_item_is_dict = isinstance(data__victory__scoring_item, dict)
                                     if data__victory__scoring_item_is_dict:
                                         data__victory__scoring_item__missing_keys = set(['source']) - data__victory__scoring_item.keys()
                                         if data__victory__scoring_item__missing_keys:
                                             raise _Invalid
-                                    data__victory__scoring_item_any_of_count56 += 1
+                                    data__victory__scoring_item_any_of_count57 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__victory__scoring_item_any_of_count56:
+                            if not data__victory__scoring_item_any_of_count57:
                                 raise _Invalid
                             data__victory__scoring_item_is_dict = isinstance(data__victory__scoring_item, dict)
                             if data__victory__scoring_item_is_dict:
@@ -4072,41 +4136,41 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "points" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("points")
                                     data__victory__scoring_item__points = data__victory__scoring_item["points"]
-                                    data__victory__scoring_item__points_one_of_count57 = 0
-                                    if data__victory__scoring_item__points_one_of_count57 < 2:
+                                    data__victory__scoring_item__points_one_of_count58 = 0
+                                    if data__victory__scoring_item__points_one_of_count58 < 2:
                                         try:
                                             if not isinstance(data__victory__scoring_item__points, (int)) and not (isinstance(data__victory__scoring_item__points, float) and data__victory__scoring_item__points.is_integer()) or isinstance(data__victory__scoring_item__points, bool):
                                                 raise _Invalid
                                             if isinstance(data__victory__scoring_item__points, (int, float, Decimal)) and not isinstance(data__victory__scoring_item__points, bool):
                                                 if data__victory__scoring_item__points < 0:
                                                     raise _Invalid
-                                            data__victory__scoring_item__points_one_of_count57 += 1
+                                            data__victory__scoring_item__points_one_of_count58 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__points_one_of_count57 < 2:
+                                    if data__victory__scoring_item__points_one_of_count58 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__victory__scoring_item__points, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].points")
-                                            data__victory__scoring_item__points_one_of_count57 += 1
+                                            data__victory__scoring_item__points_one_of_count58 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__points_one_of_count57 != 1:
+                                    if data__victory__scoring_item__points_one_of_count58 != 1:
                                         raise _Invalid
                                 if "space_counting" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("space_counting")
                                     data__victory__scoring_item__spacecounting = data__victory__scoring_item["space_counting"]
-                                    data__victory__scoring_item__spacecounting_one_of_count58 = 0
-                                    if data__victory__scoring_item__spacecounting_one_of_count58 < 2:
+                                    data__victory__scoring_item__spacecounting_one_of_count59 = 0
+                                    if data__victory__scoring_item__spacecounting_one_of_count59 < 2:
                                         try:
                                             if not isinstance(data__victory__scoring_item__spacecounting, (str)):
                                                 raise _Invalid
                                             if not (isinstance(data__victory__scoring_item__spacecounting, str) and data__victory__scoring_item__spacecounting == 'space_number' or isinstance(data__victory__scoring_item__spacecounting, str) and data__victory__scoring_item__spacecounting == 'spaces_advanced'):
                                                 raise _Invalid
-                                            data__victory__scoring_item__spacecounting_one_of_count58 += 1
+                                            data__victory__scoring_item__spacecounting_one_of_count59 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__spacecounting_one_of_count58 < 2:
+                                    if data__victory__scoring_item__spacecounting_one_of_count59 < 2:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__victory__scoring_item__spacecounting, custom_formats, (name_prefix or "data") + ".victory.scoring[{data__victory__scoring_x}].space_counting")
-                                            data__victory__scoring_item__spacecounting_one_of_count58 += 1
+                                            data__victory__scoring_item__spacecounting_one_of_count59 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if data__victory__scoring_item__spacecounting_one_of_count58 != 1:
+                                    if data__victory__scoring_item__spacecounting_one_of_count59 != 1:
                                         raise _Invalid
                                 if "card_value_min" in data__victory__scoring_item_keys:
                                     data__victory__scoring_item_keys.remove("card_value_min")
@@ -4166,47 +4230,47 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__handlimit = data["hand_limit"]
             if not isinstance(data__handlimit, (dict)):
                 raise _Invalid
-            data__handlimit_any_of_count59 = 0
-            if not data__handlimit_any_of_count59:
+            data__handlimit_any_of_count60 = 0
+            if not data__handlimit_any_of_count60:
                 try:
                     data__handlimit_is_dict = isinstance(data__handlimit, dict)
                     if data__handlimit_is_dict:
                         data__handlimit__missing_keys = set(['rule']) - data__handlimit.keys()
                         if data__handlimit__missing_keys:
                             raise _Invalid
-                    data__handlimit_any_of_count59 += 1
+                    data__handlimit_any_of_count60 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__handlimit_any_of_count59:
+            if not data__handlimit_any_of_count60:
                 try:
                     data__handlimit_is_dict = isinstance(data__handlimit, dict)
                     if data__handlimit_is_dict:
                         data__handlimit__missing_keys = set(['source']) - data__handlimit.keys()
                         if data__handlimit__missing_keys:
                             raise _Invalid
-                    data__handlimit_any_of_count59 += 1
+                    data__handlimit_any_of_count60 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__handlimit_any_of_count59:
+            if not data__handlimit_any_of_count60:
                 raise _Invalid
-            data__handlimit_one_of_count60 = 0
-            if data__handlimit_one_of_count60 < 2:
+            data__handlimit_one_of_count61 = 0
+            if data__handlimit_one_of_count61 < 2:
                 try:
                     data__handlimit_is_dict = isinstance(data__handlimit, dict)
                     if data__handlimit_is_dict:
                         data__handlimit__missing_keys = set(['commodity_cards']) - data__handlimit.keys()
                         if data__handlimit__missing_keys:
                             raise _Invalid
-                    data__handlimit_one_of_count60 += 1
+                    data__handlimit_one_of_count61 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__handlimit_one_of_count60 < 2:
+            if data__handlimit_one_of_count61 < 2:
                 try:
                     data__handlimit_is_dict = isinstance(data__handlimit, dict)
                     if data__handlimit_is_dict:
                         data__handlimit__missing_keys = set(['by_players']) - data__handlimit.keys()
                         if data__handlimit__missing_keys:
                             raise _Invalid
-                    data__handlimit_one_of_count60 += 1
+                    data__handlimit_one_of_count61 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if data__handlimit_one_of_count60 != 1:
+            if data__handlimit_one_of_count61 != 1:
                 raise _Invalid
             data__handlimit_is_dict = isinstance(data__handlimit, dict)
             if data__handlimit_is_dict:
@@ -4327,26 +4391,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__handlimit__cardchanges_x, data__handlimit__cardchanges_item in enumerate(data__handlimit__cardchanges):
                             if not isinstance(data__handlimit__cardchanges_item, (dict)):
                                 raise _Invalid
-                            data__handlimit__cardchanges_item_any_of_count61 = 0
-                            if not data__handlimit__cardchanges_item_any_of_count61:
+                            data__handlimit__cardchanges_item_any_of_count62 = 0
+                            if not data__handlimit__cardchanges_item_any_of_count62:
                                 try:
                                     data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
                                     if data__handlimit__cardchanges_item_is_dict:
                                         data__handlimit__cardchanges_item__missing_keys = set(['rule']) - data__handlimit__cardchanges_item.keys()
                                         if data__handlimit__cardchanges_item__missing_keys:
                                             raise _Invalid
-                                    data__handlimit__cardchanges_item_any_of_count61 += 1
+                                    data__handlimit__cardchanges_item_any_of_count62 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__handlimit__cardchanges_item_any_of_count61:
+                            if not data__handlimit__cardchanges_item_any_of_count62:
                                 try:
                                     data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
                                     if data__handlimit__cardchanges_item_is_dict:
                                         data__handlimit__cardchanges_item__missing_keys = set(['source']) - data__handlimit__cardchanges_item.keys()
                                         if data__handlimit__cardchanges_item__missing_keys:
                                             raise _Invalid
-                                    data__handlimit__cardchanges_item_any_of_count61 += 1
+                                    data__handlimit__cardchanges_item_any_of_count62 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__handlimit__cardchanges_item_any_of_count61:
+                            if not data__handlimit__cardchanges_item_any_of_count62:
                                 raise _Invalid
                             data__handlimit__cardchanges_item_is_dict = isinstance(data__handlimit__cardchanges_item, dict)
                             if data__handlimit__cardchanges_item_is_dict:
@@ -4402,26 +4466,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
             data__taxation = data["taxation"]
             if not isinstance(data__taxation, (dict)):
                 raise _Invalid
-            data__taxation_any_of_count62 = 0
-            if not data__taxation_any_of_count62:
+            data__taxation_any_of_count63 = 0
+            if not data__taxation_any_of_count63:
                 try:
                     data__taxation_is_dict = isinstance(data__taxation, dict)
                     if data__taxation_is_dict:
                         data__taxation__missing_keys = set(['rule']) - data__taxation.keys()
                         if data__taxation__missing_keys:
                             raise _Invalid
-                    data__taxation_any_of_count62 += 1
+                    data__taxation_any_of_count63 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__taxation_any_of_count62:
+            if not data__taxation_any_of_count63:
                 try:
                     data__taxation_is_dict = isinstance(data__taxation, dict)
                     if data__taxation_is_dict:
                         data__taxation__missing_keys = set(['source']) - data__taxation.keys()
                         if data__taxation__missing_keys:
                             raise _Invalid
-                    data__taxation_any_of_count62 += 1
+                    data__taxation_any_of_count63 += 1
                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-            if not data__taxation_any_of_count62:
+            if not data__taxation_any_of_count63:
                 raise _Invalid
             data__taxation_is_dict = isinstance(data__taxation, dict)
             if data__taxation_is_dict:
@@ -4458,26 +4522,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         for data__taxation__ratechanges_x, data__taxation__ratechanges_item in enumerate(data__taxation__ratechanges):
                             if not isinstance(data__taxation__ratechanges_item, (dict)):
                                 raise _Invalid
-                            data__taxation__ratechanges_item_any_of_count63 = 0
-                            if not data__taxation__ratechanges_item_any_of_count63:
+                            data__taxation__ratechanges_item_any_of_count64 = 0
+                            if not data__taxation__ratechanges_item_any_of_count64:
                                 try:
                                     data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
                                     if data__taxation__ratechanges_item_is_dict:
                                         data__taxation__ratechanges_item__missing_keys = set(['rule']) - data__taxation__ratechanges_item.keys()
                                         if data__taxation__ratechanges_item__missing_keys:
                                             raise _Invalid
-                                    data__taxation__ratechanges_item_any_of_count63 += 1
+                                    data__taxation__ratechanges_item_any_of_count64 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__ratechanges_item_any_of_count63:
+                            if not data__taxation__ratechanges_item_any_of_count64:
                                 try:
                                     data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
                                     if data__taxation__ratechanges_item_is_dict:
                                         data__taxation__ratechanges_item__missing_keys = set(['source']) - data__taxation__ratechanges_item.keys()
                                         if data__taxation__ratechanges_item__missing_keys:
                                             raise _Invalid
-                                    data__taxation__ratechanges_item_any_of_count63 += 1
+                                    data__taxation__ratechanges_item_any_of_count64 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__ratechanges_item_any_of_count63:
+                            if not data__taxation__ratechanges_item_any_of_count64:
                                 raise _Invalid
                             data__taxation__ratechanges_item_is_dict = isinstance(data__taxation__ratechanges_item, dict)
                             if data__taxation__ratechanges_item_is_dict:
@@ -4524,26 +4588,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__ratechangescombination = data__taxation["rate_changes_combination"]
                     if not isinstance(data__taxation__ratechangescombination, (dict)):
                         raise _Invalid
-                    data__taxation__ratechangescombination_any_of_count64 = 0
-                    if not data__taxation__ratechangescombination_any_of_count64:
+                    data__taxation__ratechangescombination_any_of_count65 = 0
+                    if not data__taxation__ratechangescombination_any_of_count65:
                         try:
                             data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
                             if data__taxation__ratechangescombination_is_dict:
                                 data__taxation__ratechangescombination__missing_keys = set(['rule']) - data__taxation__ratechangescombination.keys()
                                 if data__taxation__ratechangescombination__missing_keys:
                                     raise _Invalid
-                            data__taxation__ratechangescombination_any_of_count64 += 1
+                            data__taxation__ratechangescombination_any_of_count65 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratechangescombination_any_of_count64:
+                    if not data__taxation__ratechangescombination_any_of_count65:
                         try:
                             data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
                             if data__taxation__ratechangescombination_is_dict:
                                 data__taxation__ratechangescombination__missing_keys = set(['source']) - data__taxation__ratechangescombination.keys()
                                 if data__taxation__ratechangescombination__missing_keys:
                                     raise _Invalid
-                            data__taxation__ratechangescombination_any_of_count64 += 1
+                            data__taxation__ratechangescombination_any_of_count65 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratechangescombination_any_of_count64:
+                    if not data__taxation__ratechangescombination_any_of_count65:
                         raise _Invalid
                     data__taxation__ratechangescombination_is_dict = isinstance(data__taxation__ratechangescombination, dict)
                     if data__taxation__ratechangescombination_is_dict:
@@ -4595,26 +4659,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__ratecard = data__taxation["rate_card"]
                     if not isinstance(data__taxation__ratecard, (dict)):
                         raise _Invalid
-                    data__taxation__ratecard_any_of_count65 = 0
-                    if not data__taxation__ratecard_any_of_count65:
+                    data__taxation__ratecard_any_of_count66 = 0
+                    if not data__taxation__ratecard_any_of_count66:
                         try:
                             data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
                             if data__taxation__ratecard_is_dict:
                                 data__taxation__ratecard__missing_keys = set(['rule']) - data__taxation__ratecard.keys()
                                 if data__taxation__ratecard__missing_keys:
                                     raise _Invalid
-                            data__taxation__ratecard_any_of_count65 += 1
+                            data__taxation__ratecard_any_of_count66 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratecard_any_of_count65:
+                    if not data__taxation__ratecard_any_of_count66:
                         try:
                             data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
                             if data__taxation__ratecard_is_dict:
                                 data__taxation__ratecard__missing_keys = set(['source']) - data__taxation__ratecard.keys()
                                 if data__taxation__ratecard__missing_keys:
                                     raise _Invalid
-                            data__taxation__ratecard_any_of_count65 += 1
+                            data__taxation__ratecard_any_of_count66 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__ratecard_any_of_count65:
+                    if not data__taxation__ratecard_any_of_count66:
                         raise _Invalid
                     data__taxation__ratecard_is_dict = isinstance(data__taxation__ratecard, dict)
                     if data__taxation__ratecard_is_dict:
@@ -4665,26 +4729,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                     data__taxation__revolt = data__taxation["revolt"]
                     if not isinstance(data__taxation__revolt, (dict)):
                         raise _Invalid
-                    data__taxation__revolt_any_of_count66 = 0
-                    if not data__taxation__revolt_any_of_count66:
+                    data__taxation__revolt_any_of_count67 = 0
+                    if not data__taxation__revolt_any_of_count67:
                         try:
                             data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
                             if data__taxation__revolt_is_dict:
                                 data__taxation__revolt__missing_keys = set(['rule']) - data__taxation__revolt.keys()
                                 if data__taxation__revolt__missing_keys:
                                     raise _Invalid
-                            data__taxation__revolt_any_of_count66 += 1
+                            data__taxation__revolt_any_of_count67 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__revolt_any_of_count66:
+                    if not data__taxation__revolt_any_of_count67:
                         try:
                             data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
                             if data__taxation__revolt_is_dict:
                                 data__taxation__revolt__missing_keys = set(['source']) - data__taxation__revolt.keys()
                                 if data__taxation__revolt__missing_keys:
                                     raise _Invalid
-                            data__taxation__revolt_any_of_count66 += 1
+                            data__taxation__revolt_any_of_count67 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__taxation__revolt_any_of_count66:
+                    if not data__taxation__revolt_any_of_count67:
                         raise _Invalid
                     data__taxation__revolt_is_dict = isinstance(data__taxation__revolt, dict)
                     if data__taxation__revolt_is_dict:
@@ -4712,21 +4776,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "beneficiary" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("beneficiary")
                             data__taxation__revolt__beneficiary = data__taxation__revolt["beneficiary"]
-                            data__taxation__revolt__beneficiary_any_of_count67 = 0
-                            if not data__taxation__revolt__beneficiary_any_of_count67:
+                            data__taxation__revolt__beneficiary_any_of_count68 = 0
+                            if not data__taxation__revolt__beneficiary_any_of_count68:
                                 try:
                                     if not isinstance(data__taxation__revolt__beneficiary, (str)):
                                         raise _Invalid
                                     if not (isinstance(data__taxation__revolt__beneficiary, str) and data__taxation__revolt__beneficiary == 'most_unit_points_in_stock' or isinstance(data__taxation__revolt__beneficiary, str) and data__taxation__revolt__beneficiary == 'most_cities_then_tokens_in_stock'):
                                         raise _Invalid
-                                    data__taxation__revolt__beneficiary_any_of_count67 += 1
+                                    data__taxation__revolt__beneficiary_any_of_count68 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__revolt__beneficiary_any_of_count67:
+                            if not data__taxation__revolt__beneficiary_any_of_count68:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__taxation__revolt__beneficiary, custom_formats, (name_prefix or "data") + ".taxation.revolt.beneficiary")
-                                    data__taxation__revolt__beneficiary_any_of_count67 += 1
+                                    data__taxation__revolt__beneficiary_any_of_count68 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__taxation__revolt__beneficiary_any_of_count67:
+                            if not data__taxation__revolt__beneficiary_any_of_count68:
                                 raise _Invalid
                         if "immune_card" in data__taxation__revolt_keys:
                             data__taxation__revolt_keys.remove("immune_card")
@@ -4777,8 +4841,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "site_label" in data__options_item_keys:
                             data__options_item_keys.remove("site_label")
                             data__options_item__sitelabel = data__options_item["site_label"]
-                            data__options_item__sitelabel_one_of_count68 = 0
-                            if data__options_item__sitelabel_one_of_count68 < 2:
+                            data__options_item__sitelabel_one_of_count69 = 0
+                            if data__options_item__sitelabel_one_of_count69 < 2:
                                 try:
                                     if not isinstance(data__options_item__sitelabel, (str)):
                                         raise _Invalid
@@ -4786,14 +4850,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__sitelabel_len = len(data__options_item__sitelabel)
                                         if data__options_item__sitelabel_len < 1:
                                             raise _Invalid
-                                    data__options_item__sitelabel_one_of_count68 += 1
+                                    data__options_item__sitelabel_one_of_count69 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__sitelabel_one_of_count68 < 2:
+                            if data__options_item__sitelabel_one_of_count69 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__sitelabel, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].site_label")
-                                    data__options_item__sitelabel_one_of_count68 += 1
+                                    data__options_item__sitelabel_one_of_count69 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__sitelabel_one_of_count68 != 1:
+                            if data__options_item__sitelabel_one_of_count69 != 1:
                                 raise _Invalid
                         if "help_page" in data__options_item_keys:
                             data__options_item_keys.remove("help_page")
@@ -4816,27 +4880,27 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "type" in data__options_item_keys:
                             data__options_item_keys.remove("type")
                             data__options_item__type = data__options_item["type"]
-                            data__options_item__type_one_of_count69 = 0
-                            if data__options_item__type_one_of_count69 < 2:
+                            data__options_item__type_one_of_count70 = 0
+                            if data__options_item__type_one_of_count70 < 2:
                                 try:
                                     if not isinstance(data__options_item__type, (str)):
                                         raise _Invalid
                                     if not (isinstance(data__options_item__type, str) and data__options_item__type == 'boolean' or isinstance(data__options_item__type, str) and data__options_item__type == 'integer' or isinstance(data__options_item__type, str) and data__options_item__type == 'enum'):
                                         raise _Invalid
-                                    data__options_item__type_one_of_count69 += 1
+                                    data__options_item__type_one_of_count70 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__type_one_of_count69 < 2:
+                            if data__options_item__type_one_of_count70 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__type, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].type")
-                                    data__options_item__type_one_of_count69 += 1
+                                    data__options_item__type_one_of_count70 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__type_one_of_count69 != 1:
+                            if data__options_item__type_one_of_count70 != 1:
                                 raise _Invalid
                         if "values" in data__options_item_keys:
                             data__options_item_keys.remove("values")
                             data__options_item__values = data__options_item["values"]
-                            data__options_item__values_one_of_count70 = 0
-                            if data__options_item__values_one_of_count70 < 2:
+                            data__options_item__values_one_of_count71 = 0
+                            if data__options_item__values_one_of_count71 < 2:
                                 try:
                                     if not isinstance(data__options_item__values, (list, tuple)):
                                         raise _Invalid
@@ -4880,14 +4944,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                             raise _Invalid
                                                 if data__options_item__values_item_keys:
                                                     raise _Invalid
-                                    data__options_item__values_one_of_count70 += 1
+                                    data__options_item__values_one_of_count71 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__values_one_of_count70 < 2:
+                            if data__options_item__values_one_of_count71 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__values, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].values")
-                                    data__options_item__values_one_of_count70 += 1
+                                    data__options_item__values_one_of_count71 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__values_one_of_count70 != 1:
+                            if data__options_item__values_one_of_count71 != 1:
                                 raise _Invalid
                         if "minimum" in data__options_item_keys:
                             data__options_item_keys.remove("minimum")
@@ -4908,20 +4972,20 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                         if "default" in data__options_item_keys:
                             data__options_item_keys.remove("default")
                             data__options_item__default = data__options_item["default"]
-                            data__options_item__default_one_of_count71 = 0
-                            if data__options_item__default_one_of_count71 < 2:
+                            data__options_item__default_one_of_count72 = 0
+                            if data__options_item__default_one_of_count72 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (bool)):
                                         raise _Invalid
-                                    data__options_item__default_one_of_count71 += 1
+                                    data__options_item__default_one_of_count72 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count71 < 2:
+                            if data__options_item__default_one_of_count72 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (int)) and not (isinstance(data__options_item__default, float) and data__options_item__default.is_integer()) or isinstance(data__options_item__default, bool):
                                         raise _Invalid
-                                    data__options_item__default_one_of_count71 += 1
+                                    data__options_item__default_one_of_count72 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count71 < 2:
+                            if data__options_item__default_one_of_count72 < 2:
                                 try:
                                     if not isinstance(data__options_item__default, (str)):
                                         raise _Invalid
@@ -4929,32 +4993,32 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__default_len = len(data__options_item__default)
                                         if data__options_item__default_len < 1:
                                             raise _Invalid
-                                    data__options_item__default_one_of_count71 += 1
+                                    data__options_item__default_one_of_count72 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count71 < 2:
+                            if data__options_item__default_one_of_count72 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__options_item__default, custom_formats, (name_prefix or "data") + ".options[{data__options_x}].default")
-                                    data__options_item__default_one_of_count71 += 1
+                                    data__options_item__default_one_of_count72 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__default_one_of_count71 != 1:
+                            if data__options_item__default_one_of_count72 != 1:
                                 raise _Invalid
                         if "rulebook_value" in data__options_item_keys:
                             data__options_item_keys.remove("rulebook_value")
                             data__options_item__rulebookvalue = data__options_item["rulebook_value"]
-                            data__options_item__rulebookvalue_one_of_count72 = 0
-                            if data__options_item__rulebookvalue_one_of_count72 < 2:
+                            data__options_item__rulebookvalue_one_of_count73 = 0
+                            if data__options_item__rulebookvalue_one_of_count73 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (bool)):
                                         raise _Invalid
-                                    data__options_item__rulebookvalue_one_of_count72 += 1
+                                    data__options_item__rulebookvalue_one_of_count73 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count72 < 2:
+                            if data__options_item__rulebookvalue_one_of_count73 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (int)) and not (isinstance(data__options_item__rulebookvalue, float) and data__options_item__rulebookvalue.is_integer()) or isinstance(data__options_item__rulebookvalue, bool):
                                         raise _Invalid
-                                    data__options_item__rulebookvalue_one_of_count72 += 1
+                                    data__options_item__rulebookvalue_one_of_count73 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count72 < 2:
+                            if data__options_item__rulebookvalue_one_of_count73 < 2:
                                 try:
                                     if not isinstance(data__options_item__rulebookvalue, (str)):
                                         raise _Invalid
@@ -4962,9 +5026,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         data__options_item__rulebookvalue_len = len(data__options_item__rulebookvalue)
                                         if data__options_item__rulebookvalue_len < 1:
                                             raise _Invalid
-                                    data__options_item__rulebookvalue_one_of_count72 += 1
+                                    data__options_item__rulebookvalue_one_of_count73 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__options_item__rulebookvalue_one_of_count72 != 1:
+                            if data__options_item__rulebookvalue_one_of_count73 != 1:
                                 raise _Invalid
                         if "rule" in data__options_item_keys:
                             data__options_item_keys.remove("rule")
@@ -5019,26 +5083,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                 for data__nonplayerforces_x, data__nonplayerforces_item in enumerate(data__nonplayerforces):
                     if not isinstance(data__nonplayerforces_item, (dict)):
                         raise _Invalid
-                    data__nonplayerforces_item_any_of_count73 = 0
-                    if not data__nonplayerforces_item_any_of_count73:
+                    data__nonplayerforces_item_any_of_count74 = 0
+                    if not data__nonplayerforces_item_any_of_count74:
                         try:
                             data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                             if data__nonplayerforces_item_is_dict:
                                 data__nonplayerforces_item__missing_keys = set(['rule']) - data__nonplayerforces_item.keys()
                                 if data__nonplayerforces_item__missing_keys:
                                     raise _Invalid
-                            data__nonplayerforces_item_any_of_count73 += 1
+                            data__nonplayerforces_item_any_of_count74 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nonplayerforces_item_any_of_count73:
+                    if not data__nonplayerforces_item_any_of_count74:
                         try:
                             data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                             if data__nonplayerforces_item_is_dict:
                                 data__nonplayerforces_item__missing_keys = set(['source']) - data__nonplayerforces_item.keys()
                                 if data__nonplayerforces_item__missing_keys:
                                     raise _Invalid
-                            data__nonplayerforces_item_any_of_count73 += 1
+                            data__nonplayerforces_item_any_of_count74 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__nonplayerforces_item_any_of_count73:
+                    if not data__nonplayerforces_item_any_of_count74:
                         raise _Invalid
                     data__nonplayerforces_item_is_dict = isinstance(data__nonplayerforces_item, dict)
                     if data__nonplayerforces_item_is_dict:
@@ -5101,18 +5165,18 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                         if "card" in data__nonplayerforces_item__advancements_item_keys:
                                             data__nonplayerforces_item__advancements_item_keys.remove("card")
                                             data__nonplayerforces_item__advancements_item__card = data__nonplayerforces_item__advancements_item["card"]
-                                            data__nonplayerforces_item__advancements_item__card_any_of_count74 = 0
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count74:
+                                            data__nonplayerforces_item__advancements_item__card_any_of_count75 = 0
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count75:
                                                 try:
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_id(data__nonplayerforces_item__advancements_item__card, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].advancements[{data__nonplayerforces_item__advancements_x}].card")
-                                                    data__nonplayerforces_item__advancements_item__card_any_of_count74 += 1
+                                                    data__nonplayerforces_item__advancements_item__card_any_of_count75 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count74:
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count75:
                                                 try:
                                                     validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__advancements_item__card, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].advancements[{data__nonplayerforces_item__advancements_x}].card")
-                                                    data__nonplayerforces_item__advancements_item__card_any_of_count74 += 1
+                                                    data__nonplayerforces_item__advancements_item__card_any_of_count75 += 1
                                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count74:
+                                            if not data__nonplayerforces_item__advancements_item__card_any_of_count75:
                                                 raise _Invalid
                                         if "name" in data__nonplayerforces_item__advancements_item_keys:
                                             data__nonplayerforces_item__advancements_item_keys.remove("name")
@@ -5140,26 +5204,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__nonplayerforces_item__calamitycard = data__nonplayerforces_item["calamity_card"]
                             if not isinstance(data__nonplayerforces_item__calamitycard, (dict)):
                                 raise _Invalid
-                            data__nonplayerforces_item__calamitycard_any_of_count75 = 0
-                            if not data__nonplayerforces_item__calamitycard_any_of_count75:
+                            data__nonplayerforces_item__calamitycard_any_of_count76 = 0
+                            if not data__nonplayerforces_item__calamitycard_any_of_count76:
                                 try:
                                     data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                                     if data__nonplayerforces_item__calamitycard_is_dict:
                                         data__nonplayerforces_item__calamitycard__missing_keys = set(['rule']) - data__nonplayerforces_item__calamitycard.keys()
                                         if data__nonplayerforces_item__calamitycard__missing_keys:
                                             raise _Invalid
-                                    data__nonplayerforces_item__calamitycard_any_of_count75 += 1
+                                    data__nonplayerforces_item__calamitycard_any_of_count76 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nonplayerforces_item__calamitycard_any_of_count75:
+                            if not data__nonplayerforces_item__calamitycard_any_of_count76:
                                 try:
                                     data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                                     if data__nonplayerforces_item__calamitycard_is_dict:
                                         data__nonplayerforces_item__calamitycard__missing_keys = set(['source']) - data__nonplayerforces_item__calamitycard.keys()
                                         if data__nonplayerforces_item__calamitycard__missing_keys:
                                             raise _Invalid
-                                    data__nonplayerforces_item__calamitycard_any_of_count75 += 1
+                                    data__nonplayerforces_item__calamitycard_any_of_count76 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__nonplayerforces_item__calamitycard_any_of_count75:
+                            if not data__nonplayerforces_item__calamitycard_any_of_count76:
                                 raise _Invalid
                             data__nonplayerforces_item__calamitycard_is_dict = isinstance(data__nonplayerforces_item__calamitycard, dict)
                             if data__nonplayerforces_item__calamitycard_is_dict:
@@ -5181,25 +5245,25 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                 if "tradable" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("tradable")
                                     data__nonplayerforces_item__calamitycard__tradable = data__nonplayerforces_item__calamitycard["tradable"]
-                                    data__nonplayerforces_item__calamitycard__tradable_any_of_count76 = 0
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count76:
+                                    data__nonplayerforces_item__calamitycard__tradable_any_of_count77 = 0
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count77:
                                         try:
                                             if not isinstance(data__nonplayerforces_item__calamitycard__tradable, (bool)):
                                                 raise _Invalid
-                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count76 += 1
+                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count77 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count76:
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count77:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__calamitycard__tradable, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].calamity_card.tradable")
-                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count76 += 1
+                                            data__nonplayerforces_item__calamitycard__tradable_any_of_count77 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count76:
+                                    if not data__nonplayerforces_item__calamitycard__tradable_any_of_count77:
                                         raise _Invalid
                                 if "stack" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("stack")
                                     data__nonplayerforces_item__calamitycard__stack = data__nonplayerforces_item__calamitycard["stack"]
-                                    data__nonplayerforces_item__calamitycard__stack_any_of_count77 = 0
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count77:
+                                    data__nonplayerforces_item__calamitycard__stack_any_of_count78 = 0
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count78:
                                         try:
                                             if not isinstance(data__nonplayerforces_item__calamitycard__stack, (int)) and not (isinstance(data__nonplayerforces_item__calamitycard__stack, float) and data__nonplayerforces_item__calamitycard__stack.is_integer()) or isinstance(data__nonplayerforces_item__calamitycard__stack, bool):
                                                 raise _Invalid
@@ -5208,14 +5272,14 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                                                     raise _Invalid
                                                 if data__nonplayerforces_item__calamitycard__stack > 9:
                                                     raise _Invalid
-                                            data__nonplayerforces_item__calamitycard__stack_any_of_count77 += 1
+                                            data__nonplayerforces_item__calamitycard__stack_any_of_count78 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count77:
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count78:
                                         try:
                                             validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown(data__nonplayerforces_item__calamitycard__stack, custom_formats, (name_prefix or "data") + ".non_player_forces[{data__nonplayerforces_x}].calamity_card.stack")
-                                            data__nonplayerforces_item__calamitycard__stack_any_of_count77 += 1
+                                            data__nonplayerforces_item__calamitycard__stack_any_of_count78 += 1
                                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count77:
+                                    if not data__nonplayerforces_item__calamitycard__stack_any_of_count78:
                                         raise _Invalid
                                 if "source" in data__nonplayerforces_item__calamitycard_keys:
                                     data__nonplayerforces_item__calamitycard_keys.remove("source")
@@ -5280,8 +5344,8 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
     except (JsonSchemaValueException, JsonSchemaValuesException):
         pass
     else:
-        data_one_of_count78 = 0
-        if data_one_of_count78 < 2:
+        data_one_of_count79 = 0
+        if data_one_of_count79 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -5294,9 +5358,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__files__missing_keys = set(['map']) - data__files.keys()
                             if data__files__missing_keys:
                                 raise _Invalid
-                data_one_of_count78 += 1
+                data_one_of_count79 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count78 < 2:
+        if data_one_of_count79 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -5312,21 +5376,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['map']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise _Invalid
-                data_one_of_count78 += 1
+                data_one_of_count79 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count78 != 1:
+        if data_one_of_count79 != 1:
             raise _Invalid
-        data_one_of_count79 = 0
-        if data_one_of_count79 < 2:
+        data_one_of_count80 = 0
+        if data_one_of_count80 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['player_counts']) - data.keys()
                     if data__missing_keys:
                         raise _Invalid
-                data_one_of_count79 += 1
+                data_one_of_count80 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count79 < 2:
+        if data_one_of_count80 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -5342,21 +5406,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['player_counts']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise _Invalid
-                data_one_of_count79 += 1
+                data_one_of_count80 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count79 != 1:
+        if data_one_of_count80 != 1:
             raise _Invalid
-        data_one_of_count80 = 0
-        if data_one_of_count80 < 2:
+        data_one_of_count81 = 0
+        if data_one_of_count81 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['sequence_of_play']) - data.keys()
                     if data__missing_keys:
                         raise _Invalid
-                data_one_of_count80 += 1
+                data_one_of_count81 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count80 < 2:
+        if data_one_of_count81 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -5372,21 +5436,21 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['sequence_of_play']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise _Invalid
-                data_one_of_count80 += 1
+                data_one_of_count81 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count80 != 1:
+        if data_one_of_count81 != 1:
             raise _Invalid
-        data_one_of_count81 = 0
-        if data_one_of_count81 < 2:
+        data_one_of_count82 = 0
+        if data_one_of_count82 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
                     data__missing_keys = set(['victory']) - data.keys()
                     if data__missing_keys:
                         raise _Invalid
-                data_one_of_count81 += 1
+                data_one_of_count82 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count81 < 2:
+        if data_one_of_count82 < 2:
             try:
                 data_is_dict = isinstance(data, dict)
                 if data_is_dict:
@@ -5402,9 +5466,9 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json(data, custom_f
                             data__notinsources__missing_keys = set(['victory']) - data__notinsources.keys()
                             if data__notinsources__missing_keys:
                                 raise _Invalid
-                data_one_of_count81 += 1
+                data_one_of_count82 += 1
             except (JsonSchemaValueException, JsonSchemaValuesException): pass
-        if data_one_of_count81 != 1:
+        if data_one_of_count82 != 1:
             raise _Invalid
         data_is_dict = isinstance(data, dict)
         if data_is_dict:
@@ -5444,26 +5508,26 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_help_se
 def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule_text(data, custom_formats={}, name_prefix=None):
     if not isinstance(data, (dict)):
         raise _Invalid
-    data_any_of_count82 = 0
-    if not data_any_of_count82:
+    data_any_of_count83 = 0
+    if not data_any_of_count83:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['rule']) - data.keys()
                 if data__missing_keys:
                     raise _Invalid
-            data_any_of_count82 += 1
+            data_any_of_count83 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count82:
+    if not data_any_of_count83:
         try:
             data_is_dict = isinstance(data, dict)
             if data_is_dict:
                 data__missing_keys = set(['source']) - data.keys()
                 if data__missing_keys:
                     raise _Invalid
-            data_any_of_count82 += 1
+            data_any_of_count83 += 1
         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if not data_any_of_count82:
+    if not data_any_of_count83:
         raise _Invalid
     data_is_dict = isinstance(data, dict)
     if data_is_dict:
@@ -5609,64 +5673,6 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_unknown
                 if not REGEX_PATTERNS['\\S'].search(data__unknown):
                     raise _Invalid
         if data_keys:
-            raise _Invalid
-    return data
-
-def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (str)):
-        raise _Invalid
-    if isinstance(data, str):
-        data_len = len(data)
-        if data_len < 1:
-            raise _Invalid
-        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'].search(data):
-            raise _Invalid
-    return data
-
-def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count83 = 0
-    if data_one_of_count83 < 2:
-        try:
-            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count83 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count83 < 2:
-        try:
-            if not isinstance(data, (list, tuple)):
-                raise _Invalid
-            data_is_list = isinstance(data, (list, tuple))
-            if data_is_list:
-                data_len = len(data)
-                if data_len < 1:
-                    raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data_len > len(set(fn(data_x) for data_x in data)):
-                    raise _Invalid
-                for data_x, data_item in enumerate(data):
-                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count83 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count83 != 1:
-        raise _Invalid
-    return data
-
-def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (str)):
-        raise _Invalid
-    if isinstance(data, str):
-        data_len = len(data)
-        if data_len > 120:
-            raise _Invalid
-        if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise _Invalid
-    return data
-
-def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (str)):
-        raise _Invalid
-    if isinstance(data, str):
-        data_len = len(data)
-        if data_len < 1:
             raise _Invalid
     return data
 
@@ -5860,6 +5866,64 @@ def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_list_op
                 if data__append_len < 1:
                     raise _Invalid
         if data_keys:
+            raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise _Invalid
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len < 1:
+            raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise _Invalid
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len < 1:
+            raise _Invalid
+        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'].search(data):
+            raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
+    data_one_of_count86 = 0
+    if data_one_of_count86 < 2:
+        try:
+            validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count86 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count86 < 2:
+        try:
+            if not isinstance(data, (list, tuple)):
+                raise _Invalid
+            data_is_list = isinstance(data, (list, tuple))
+            if data_is_list:
+                data_len = len(data)
+                if data_len < 1:
+                    raise _Invalid
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                if data_len > len(set(fn(data_x) for data_x in data)):
+                    raise _Invalid
+                for data_x, data_item in enumerate(data):
+                    validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
+            data_one_of_count86 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count86 != 1:
+        raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_ruleset_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise _Invalid
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 120:
+            raise _Invalid
+        if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise _Invalid
     return data
 

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "ea975006e385fce7b80293a48bb85816789900607e1422a8e2c87e21d955de66"
+SCHEMA_SHA256 = "adfbcff36ef34ca20334ca1f060c04b303cc7a8a925316f8c7c75753acb05ba4"
 
 from decimal import Decimal
 import re
@@ -24,8 +24,8 @@ REGEX_PATTERNS = {
     '\\S': re.compile('\\S'),
     '^[a-z][a-z0-9_]*$': re.compile('^[a-z][a-z0-9_]*\\Z'),
     '^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))': re.compile('^(?!\\s*\\Z)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'),
-    '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*$': re.compile('^(?!/)(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9_./-]*\\Z'),
+    '^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$': re.compile('^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)\\Z'),
     '^[a-z][a-z0-9]*(-[a-z0-9]+)*$': re.compile('^[a-z][a-z0-9]*(-[a-z0-9]+)*\\Z')
 }
 
@@ -184,6 +184,70 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if data__overlay__settings_len < 1:
                             raise _Invalid
                         data__overlay__settings_keys = set(data__overlay__settings.keys())
+                        if "citations" in data__overlay__settings_keys:
+                            data__overlay__settings_keys.remove("citations")
+                            data__overlay__settings__citations = data__overlay__settings["citations"]
+                            if not isinstance(data__overlay__settings__citations, (dict)):
+                                raise _Invalid
+                            data__overlay__settings__citations_is_dict = isinstance(data__overlay__settings__citations, dict)
+                            if data__overlay__settings__citations_is_dict:
+                                data__overlay__settings__citations_len = len(data__overlay__settings__citations)
+                                if data__overlay__settings__citations_len < 1:
+                                    raise _Invalid
+                                data__overlay__settings__citations_keys = set(data__overlay__settings__citations.keys())
+                                for data__overlay__settings__citations_key in data__overlay__settings__citations_keys:
+                                    if data__overlay__settings__citations_key not in []:
+                                        data__overlay__settings__citations_value = data__overlay__settings__citations.get(data__overlay__settings__citations_key)
+                                        if not isinstance(data__overlay__settings__citations_value, (dict)):
+                                            raise _Invalid
+                                        data__overlay__settings__citations_value_any_of_count1 = 0
+                                        if not data__overlay__settings__citations_value_any_of_count1:
+                                            try:
+                                                data__overlay__settings__citations_value_is_dict = isinstance(data__overlay__settings__citations_value, dict)
+                                                if data__overlay__settings__citations_value_is_dict:
+                                                    data__overlay__settings__citations_value__missing_keys = set(['rule']) - data__overlay__settings__citations_value.keys()
+                                                    if data__overlay__settings__citations_value__missing_keys:
+                                                        raise _Invalid
+                                                data__overlay__settings__citations_value_any_of_count1 += 1
+                                            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                        if not data__overlay__settings__citations_value_any_of_count1:
+                                            try:
+                                                data__overlay__settings__citations_value_is_dict = isinstance(data__overlay__settings__citations_value, dict)
+                                                if data__overlay__settings__citations_value_is_dict:
+                                                    data__overlay__settings__citations_value__missing_keys = set(['source']) - data__overlay__settings__citations_value.keys()
+                                                    if data__overlay__settings__citations_value__missing_keys:
+                                                        raise _Invalid
+                                                data__overlay__settings__citations_value_any_of_count1 += 1
+                                            except (JsonSchemaValueException, JsonSchemaValuesException): pass
+                                        if not data__overlay__settings__citations_value_any_of_count1:
+                                            raise _Invalid
+                                        data__overlay__settings__citations_value_is_dict = isinstance(data__overlay__settings__citations_value, dict)
+                                        if data__overlay__settings__citations_value_is_dict:
+                                            data__overlay__settings__citations_value_keys = set(data__overlay__settings__citations_value.keys())
+                                            if "rule" in data__overlay__settings__citations_value_keys:
+                                                data__overlay__settings__citations_value_keys.remove("rule")
+                                                data__overlay__settings__citations_value__rule = data__overlay__settings__citations_value["rule"]
+                                                validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data__overlay__settings__citations_value__rule, custom_formats, (name_prefix or "data") + ".overlay.settings.citations.{data__overlay__settings__citations_key}.rule")
+                                            if "source" in data__overlay__settings__citations_value_keys:
+                                                data__overlay__settings__citations_value_keys.remove("source")
+                                                data__overlay__settings__citations_value__source = data__overlay__settings__citations_value["source"]
+                                                validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data__overlay__settings__citations_value__source, custom_formats, (name_prefix or "data") + ".overlay.settings.citations.{data__overlay__settings__citations_key}.source")
+                                            if "note" in data__overlay__settings__citations_value_keys:
+                                                data__overlay__settings__citations_value_keys.remove("note")
+                                                data__overlay__settings__citations_value__note = data__overlay__settings__citations_value["note"]
+                                                validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data__overlay__settings__citations_value__note, custom_formats, (name_prefix or "data") + ".overlay.settings.citations.{data__overlay__settings__citations_key}.note")
+                                            if data__overlay__settings__citations_value_keys:
+                                                raise _Invalid
+                                if data__overlay__settings__citations_len != 0:
+                                    data__overlay__settings__citations_property_names = True
+                                    for data__overlay__settings__citations_key in data__overlay__settings__citations:
+                                        try:
+                                            if not (isinstance(data__overlay__settings__citations_key, str) and data__overlay__settings__citations_key == 'declared_count' or isinstance(data__overlay__settings__citations_key, str) and data__overlay__settings__citations_key == 'not_in_sources'):
+                                                raise _Invalid
+                                        except (JsonSchemaValueException, JsonSchemaValuesException):
+                                            data__overlay__settings__citations_property_names = False
+                                    if not data__overlay__settings__citations_property_names:
+                                        raise _Invalid
                         if "remove" in data__overlay__settings_keys:
                             data__overlay__settings_keys.remove("remove")
                             data__overlay__settings__remove = data__overlay__settings["remove"]
@@ -614,26 +678,26 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         for data__cities__placement_x, data__cities__placement_item in enumerate(data__cities__placement):
                             if not isinstance(data__cities__placement_item, (dict)):
                                 raise _Invalid
-                            data__cities__placement_item_any_of_count1 = 0
-                            if not data__cities__placement_item_any_of_count1:
+                            data__cities__placement_item_any_of_count2 = 0
+                            if not data__cities__placement_item_any_of_count2:
                                 try:
                                     data__cities__placement_item_is_dict = isinstance(data__cities__placement_item, dict)
                                     if data__cities__placement_item_is_dict:
                                         data__cities__placement_item__missing_keys = set(['rule']) - data__cities__placement_item.keys()
                                         if data__cities__placement_item__missing_keys:
                                             raise _Invalid
-                                    data__cities__placement_item_any_of_count1 += 1
+                                    data__cities__placement_item_any_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__cities__placement_item_any_of_count1:
+                            if not data__cities__placement_item_any_of_count2:
                                 try:
                                     data__cities__placement_item_is_dict = isinstance(data__cities__placement_item, dict)
                                     if data__cities__placement_item_is_dict:
                                         data__cities__placement_item__missing_keys = set(['source']) - data__cities__placement_item.keys()
                                         if data__cities__placement_item__missing_keys:
                                             raise _Invalid
-                                    data__cities__placement_item_any_of_count1 += 1
+                                    data__cities__placement_item_any_of_count2 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if not data__cities__placement_item_any_of_count1:
+                            if not data__cities__placement_item_any_of_count2:
                                 raise _Invalid
                             data__cities__placement_item_is_dict = isinstance(data__cities__placement_item, dict)
                             if data__cities__placement_item_is_dict:
@@ -1521,26 +1585,26 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 for data__phases_x, data__phases_item in enumerate(data__phases):
                     if not isinstance(data__phases_item, (dict)):
                         raise _Invalid
-                    data__phases_item_any_of_count2 = 0
-                    if not data__phases_item_any_of_count2:
+                    data__phases_item_any_of_count3 = 0
+                    if not data__phases_item_any_of_count3:
                         try:
                             data__phases_item_is_dict = isinstance(data__phases_item, dict)
                             if data__phases_item_is_dict:
                                 data__phases_item__missing_keys = set(['rule']) - data__phases_item.keys()
                                 if data__phases_item__missing_keys:
                                     raise _Invalid
-                            data__phases_item_any_of_count2 += 1
+                            data__phases_item_any_of_count3 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__phases_item_any_of_count2:
+                    if not data__phases_item_any_of_count3:
                         try:
                             data__phases_item_is_dict = isinstance(data__phases_item, dict)
                             if data__phases_item_is_dict:
                                 data__phases_item__missing_keys = set(['source']) - data__phases_item.keys()
                                 if data__phases_item__missing_keys:
                                     raise _Invalid
-                            data__phases_item_any_of_count2 += 1
+                            data__phases_item_any_of_count3 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__phases_item_any_of_count2:
+                    if not data__phases_item_any_of_count3:
                         raise _Invalid
                     data__phases_item_is_dict = isinstance(data__phases_item, dict)
                     if data__phases_item_is_dict:
@@ -1616,26 +1680,26 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 for data__governments_x, data__governments_item in enumerate(data__governments):
                     if not isinstance(data__governments_item, (dict)):
                         raise _Invalid
-                    data__governments_item_any_of_count3 = 0
-                    if not data__governments_item_any_of_count3:
+                    data__governments_item_any_of_count4 = 0
+                    if not data__governments_item_any_of_count4:
                         try:
                             data__governments_item_is_dict = isinstance(data__governments_item, dict)
                             if data__governments_item_is_dict:
                                 data__governments_item__missing_keys = set(['rule']) - data__governments_item.keys()
                                 if data__governments_item__missing_keys:
                                     raise _Invalid
-                            data__governments_item_any_of_count3 += 1
+                            data__governments_item_any_of_count4 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__governments_item_any_of_count3:
+                    if not data__governments_item_any_of_count4:
                         try:
                             data__governments_item_is_dict = isinstance(data__governments_item, dict)
                             if data__governments_item_is_dict:
                                 data__governments_item__missing_keys = set(['source']) - data__governments_item.keys()
                                 if data__governments_item__missing_keys:
                                     raise _Invalid
-                            data__governments_item_any_of_count3 += 1
+                            data__governments_item_any_of_count4 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__governments_item_any_of_count3:
+                    if not data__governments_item_any_of_count4:
                         raise _Invalid
                     data__governments_item_is_dict = isinstance(data__governments_item, dict)
                     if data__governments_item_is_dict:
@@ -1718,26 +1782,26 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 for data__victories_x, data__victories_item in enumerate(data__victories):
                     if not isinstance(data__victories_item, (dict)):
                         raise _Invalid
-                    data__victories_item_any_of_count4 = 0
-                    if not data__victories_item_any_of_count4:
+                    data__victories_item_any_of_count5 = 0
+                    if not data__victories_item_any_of_count5:
                         try:
                             data__victories_item_is_dict = isinstance(data__victories_item, dict)
                             if data__victories_item_is_dict:
                                 data__victories_item__missing_keys = set(['rule']) - data__victories_item.keys()
                                 if data__victories_item__missing_keys:
                                     raise _Invalid
-                            data__victories_item_any_of_count4 += 1
+                            data__victories_item_any_of_count5 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__victories_item_any_of_count4:
+                    if not data__victories_item_any_of_count5:
                         try:
                             data__victories_item_is_dict = isinstance(data__victories_item, dict)
                             if data__victories_item_is_dict:
                                 data__victories_item__missing_keys = set(['source']) - data__victories_item.keys()
                                 if data__victories_item__missing_keys:
                                     raise _Invalid
-                            data__victories_item_any_of_count4 += 1
+                            data__victories_item_any_of_count5 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__victories_item_any_of_count4:
+                    if not data__victories_item_any_of_count5:
                         raise _Invalid
                     data__victories_item_is_dict = isinstance(data__victories_item, dict)
                     if data__victories_item_is_dict:
@@ -1815,26 +1879,26 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 for data__resources_x, data__resources_item in enumerate(data__resources):
                     if not isinstance(data__resources_item, (dict)):
                         raise _Invalid
-                    data__resources_item_any_of_count5 = 0
-                    if not data__resources_item_any_of_count5:
+                    data__resources_item_any_of_count6 = 0
+                    if not data__resources_item_any_of_count6:
                         try:
                             data__resources_item_is_dict = isinstance(data__resources_item, dict)
                             if data__resources_item_is_dict:
                                 data__resources_item__missing_keys = set(['rule']) - data__resources_item.keys()
                                 if data__resources_item__missing_keys:
                                     raise _Invalid
-                            data__resources_item_any_of_count5 += 1
+                            data__resources_item_any_of_count6 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__resources_item_any_of_count5:
+                    if not data__resources_item_any_of_count6:
                         try:
                             data__resources_item_is_dict = isinstance(data__resources_item, dict)
                             if data__resources_item_is_dict:
                                 data__resources_item__missing_keys = set(['source']) - data__resources_item.keys()
                                 if data__resources_item__missing_keys:
                                     raise _Invalid
-                            data__resources_item_any_of_count5 += 1
+                            data__resources_item_any_of_count6 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__resources_item_any_of_count5:
+                    if not data__resources_item_any_of_count6:
                         raise _Invalid
                     data__resources_item_is_dict = isinstance(data__resources_item, dict)
                     if data__resources_item_is_dict:
@@ -1886,26 +1950,26 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 for data__combatbonuses_x, data__combatbonuses_item in enumerate(data__combatbonuses):
                     if not isinstance(data__combatbonuses_item, (dict)):
                         raise _Invalid
-                    data__combatbonuses_item_any_of_count6 = 0
-                    if not data__combatbonuses_item_any_of_count6:
+                    data__combatbonuses_item_any_of_count7 = 0
+                    if not data__combatbonuses_item_any_of_count7:
                         try:
                             data__combatbonuses_item_is_dict = isinstance(data__combatbonuses_item, dict)
                             if data__combatbonuses_item_is_dict:
                                 data__combatbonuses_item__missing_keys = set(['rule']) - data__combatbonuses_item.keys()
                                 if data__combatbonuses_item__missing_keys:
                                     raise _Invalid
-                            data__combatbonuses_item_any_of_count6 += 1
+                            data__combatbonuses_item_any_of_count7 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__combatbonuses_item_any_of_count6:
+                    if not data__combatbonuses_item_any_of_count7:
                         try:
                             data__combatbonuses_item_is_dict = isinstance(data__combatbonuses_item, dict)
                             if data__combatbonuses_item_is_dict:
                                 data__combatbonuses_item__missing_keys = set(['source']) - data__combatbonuses_item.keys()
                                 if data__combatbonuses_item__missing_keys:
                                     raise _Invalid
-                            data__combatbonuses_item_any_of_count6 += 1
+                            data__combatbonuses_item_any_of_count7 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__combatbonuses_item_any_of_count6:
+                    if not data__combatbonuses_item_any_of_count7:
                         raise _Invalid
                     data__combatbonuses_item_is_dict = isinstance(data__combatbonuses_item, dict)
                     if data__combatbonuses_item_is_dict:
@@ -1983,26 +2047,26 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 for data__cityactions_x, data__cityactions_item in enumerate(data__cityactions):
                     if not isinstance(data__cityactions_item, (dict)):
                         raise _Invalid
-                    data__cityactions_item_any_of_count7 = 0
-                    if not data__cityactions_item_any_of_count7:
+                    data__cityactions_item_any_of_count8 = 0
+                    if not data__cityactions_item_any_of_count8:
                         try:
                             data__cityactions_item_is_dict = isinstance(data__cityactions_item, dict)
                             if data__cityactions_item_is_dict:
                                 data__cityactions_item__missing_keys = set(['rule']) - data__cityactions_item.keys()
                                 if data__cityactions_item__missing_keys:
                                     raise _Invalid
-                            data__cityactions_item_any_of_count7 += 1
+                            data__cityactions_item_any_of_count8 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__cityactions_item_any_of_count7:
+                    if not data__cityactions_item_any_of_count8:
                         try:
                             data__cityactions_item_is_dict = isinstance(data__cityactions_item, dict)
                             if data__cityactions_item_is_dict:
                                 data__cityactions_item__missing_keys = set(['source']) - data__cityactions_item.keys()
                                 if data__cityactions_item__missing_keys:
                                     raise _Invalid
-                            data__cityactions_item_any_of_count7 += 1
+                            data__cityactions_item_any_of_count8 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__cityactions_item_any_of_count7:
+                    if not data__cityactions_item_any_of_count8:
                         raise _Invalid
                     data__cityactions_item_is_dict = isinstance(data__cityactions_item, dict)
                     if data__cityactions_item_is_dict:
@@ -2078,26 +2142,26 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 for data__civilizations_x, data__civilizations_item in enumerate(data__civilizations):
                     if not isinstance(data__civilizations_item, (dict)):
                         raise _Invalid
-                    data__civilizations_item_any_of_count8 = 0
-                    if not data__civilizations_item_any_of_count8:
+                    data__civilizations_item_any_of_count9 = 0
+                    if not data__civilizations_item_any_of_count9:
                         try:
                             data__civilizations_item_is_dict = isinstance(data__civilizations_item, dict)
                             if data__civilizations_item_is_dict:
                                 data__civilizations_item__missing_keys = set(['rule']) - data__civilizations_item.keys()
                                 if data__civilizations_item__missing_keys:
                                     raise _Invalid
-                            data__civilizations_item_any_of_count8 += 1
+                            data__civilizations_item_any_of_count9 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__civilizations_item_any_of_count8:
+                    if not data__civilizations_item_any_of_count9:
                         try:
                             data__civilizations_item_is_dict = isinstance(data__civilizations_item, dict)
                             if data__civilizations_item_is_dict:
                                 data__civilizations_item__missing_keys = set(['source']) - data__civilizations_item.keys()
                                 if data__civilizations_item__missing_keys:
                                     raise _Invalid
-                            data__civilizations_item_any_of_count8 += 1
+                            data__civilizations_item_any_of_count9 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__civilizations_item_any_of_count8:
+                    if not data__civilizations_item_any_of_count9:
                         raise _Invalid
                     data__civilizations_item_is_dict = isinstance(data__civilizations_item, dict)
                     if data__civilizations_item_is_dict:
@@ -2123,34 +2187,34 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                         if "starting_technology" in data__civilizations_item_keys:
                             data__civilizations_item_keys.remove("starting_technology")
                             data__civilizations_item__startingtechnology = data__civilizations_item["starting_technology"]
-                            data__civilizations_item__startingtechnology_one_of_count9 = 0
-                            if data__civilizations_item__startingtechnology_one_of_count9 < 2:
+                            data__civilizations_item__startingtechnology_one_of_count10 = 0
+                            if data__civilizations_item__startingtechnology_one_of_count10 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__civilizations_item__startingtechnology, custom_formats, (name_prefix or "data") + ".civilizations[{data__civilizations_x}].starting_technology")
-                                    data__civilizations_item__startingtechnology_one_of_count9 += 1
+                                    data__civilizations_item__startingtechnology_one_of_count10 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__civilizations_item__startingtechnology_one_of_count9 < 2:
+                            if data__civilizations_item__startingtechnology_one_of_count10 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_unknown(data__civilizations_item__startingtechnology, custom_formats, (name_prefix or "data") + ".civilizations[{data__civilizations_x}].starting_technology")
-                                    data__civilizations_item__startingtechnology_one_of_count9 += 1
+                                    data__civilizations_item__startingtechnology_one_of_count10 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__civilizations_item__startingtechnology_one_of_count9 != 1:
+                            if data__civilizations_item__startingtechnology_one_of_count10 != 1:
                                 raise _Invalid
                         if "starting_government" in data__civilizations_item_keys:
                             data__civilizations_item_keys.remove("starting_government")
                             data__civilizations_item__startinggovernment = data__civilizations_item["starting_government"]
-                            data__civilizations_item__startinggovernment_one_of_count10 = 0
-                            if data__civilizations_item__startinggovernment_one_of_count10 < 2:
+                            data__civilizations_item__startinggovernment_one_of_count11 = 0
+                            if data__civilizations_item__startinggovernment_one_of_count11 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_id(data__civilizations_item__startinggovernment, custom_formats, (name_prefix or "data") + ".civilizations[{data__civilizations_x}].starting_government")
-                                    data__civilizations_item__startinggovernment_one_of_count10 += 1
+                                    data__civilizations_item__startinggovernment_one_of_count11 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__civilizations_item__startinggovernment_one_of_count10 < 2:
+                            if data__civilizations_item__startinggovernment_one_of_count11 < 2:
                                 try:
                                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_unknown(data__civilizations_item__startinggovernment, custom_formats, (name_prefix or "data") + ".civilizations[{data__civilizations_x}].starting_government")
-                                    data__civilizations_item__startinggovernment_one_of_count10 += 1
+                                    data__civilizations_item__startinggovernment_one_of_count11 += 1
                                 except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                            if data__civilizations_item__startinggovernment_one_of_count10 != 1:
+                            if data__civilizations_item__startinggovernment_one_of_count11 != 1:
                                 raise _Invalid
                         if "rule" in data__civilizations_item_keys:
                             data__civilizations_item_keys.remove("rule")
@@ -2181,26 +2245,26 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 for data__huts_x, data__huts_item in enumerate(data__huts):
                     if not isinstance(data__huts_item, (dict)):
                         raise _Invalid
-                    data__huts_item_any_of_count11 = 0
-                    if not data__huts_item_any_of_count11:
+                    data__huts_item_any_of_count12 = 0
+                    if not data__huts_item_any_of_count12:
                         try:
                             data__huts_item_is_dict = isinstance(data__huts_item, dict)
                             if data__huts_item_is_dict:
                                 data__huts_item__missing_keys = set(['rule']) - data__huts_item.keys()
                                 if data__huts_item__missing_keys:
                                     raise _Invalid
-                            data__huts_item_any_of_count11 += 1
+                            data__huts_item_any_of_count12 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__huts_item_any_of_count11:
+                    if not data__huts_item_any_of_count12:
                         try:
                             data__huts_item_is_dict = isinstance(data__huts_item, dict)
                             if data__huts_item_is_dict:
                                 data__huts_item__missing_keys = set(['source']) - data__huts_item.keys()
                                 if data__huts_item__missing_keys:
                                     raise _Invalid
-                            data__huts_item_any_of_count11 += 1
+                            data__huts_item_any_of_count12 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__huts_item_any_of_count11:
+                    if not data__huts_item_any_of_count12:
                         raise _Invalid
                     data__huts_item_is_dict = isinstance(data__huts_item, dict)
                     if data__huts_item_is_dict:
@@ -2260,26 +2324,26 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 for data__villagesmarkers_x, data__villagesmarkers_item in enumerate(data__villagesmarkers):
                     if not isinstance(data__villagesmarkers_item, (dict)):
                         raise _Invalid
-                    data__villagesmarkers_item_any_of_count12 = 0
-                    if not data__villagesmarkers_item_any_of_count12:
+                    data__villagesmarkers_item_any_of_count13 = 0
+                    if not data__villagesmarkers_item_any_of_count13:
                         try:
                             data__villagesmarkers_item_is_dict = isinstance(data__villagesmarkers_item, dict)
                             if data__villagesmarkers_item_is_dict:
                                 data__villagesmarkers_item__missing_keys = set(['rule']) - data__villagesmarkers_item.keys()
                                 if data__villagesmarkers_item__missing_keys:
                                     raise _Invalid
-                            data__villagesmarkers_item_any_of_count12 += 1
+                            data__villagesmarkers_item_any_of_count13 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__villagesmarkers_item_any_of_count12:
+                    if not data__villagesmarkers_item_any_of_count13:
                         try:
                             data__villagesmarkers_item_is_dict = isinstance(data__villagesmarkers_item, dict)
                             if data__villagesmarkers_item_is_dict:
                                 data__villagesmarkers_item__missing_keys = set(['source']) - data__villagesmarkers_item.keys()
                                 if data__villagesmarkers_item__missing_keys:
                                     raise _Invalid
-                            data__villagesmarkers_item_any_of_count12 += 1
+                            data__villagesmarkers_item_any_of_count13 += 1
                         except (JsonSchemaValueException, JsonSchemaValuesException): pass
-                    if not data__villagesmarkers_item_any_of_count12:
+                    if not data__villagesmarkers_item_any_of_count13:
                         raise _Invalid
                     data__villagesmarkers_item_is_dict = isinstance(data__villagesmarkers_item, dict)
                     if data__villagesmarkers_item_is_dict:
@@ -2442,64 +2506,6 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                             raise _Invalid
                 if data_item_keys:
                     raise _Invalid
-    return data
-
-def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (str)):
-        raise _Invalid
-    if isinstance(data, str):
-        data_len = len(data)
-        if data_len < 1:
-            raise _Invalid
-        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'].search(data):
-            raise _Invalid
-    return data
-
-def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
-    data_one_of_count13 = 0
-    if data_one_of_count13 < 2:
-        try:
-            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
-            data_one_of_count13 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count13 < 2:
-        try:
-            if not isinstance(data, (list, tuple)):
-                raise _Invalid
-            data_is_list = isinstance(data, (list, tuple))
-            if data_is_list:
-                data_len = len(data)
-                if data_len < 1:
-                    raise _Invalid
-                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
-                if data_len > len(set(fn(data_x) for data_x in data)):
-                    raise _Invalid
-                for data_x, data_item in enumerate(data):
-                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
-            data_one_of_count13 += 1
-        except (JsonSchemaValueException, JsonSchemaValuesException): pass
-    if data_one_of_count13 != 1:
-        raise _Invalid
-    return data
-
-def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (str)):
-        raise _Invalid
-    if isinstance(data, str):
-        data_len = len(data)
-        if data_len > 120:
-            raise _Invalid
-        if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
-            raise _Invalid
-    return data
-
-def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
-    if not isinstance(data, (str)):
-        raise _Invalid
-    if isinstance(data, str):
-        data_len = len(data)
-        if data_len < 1:
-            raise _Invalid
     return data
 
 def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rules_path(data, custom_formats={}, name_prefix=None):
@@ -2692,6 +2698,64 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 if data__append_len < 1:
                     raise _Invalid
         if data_keys:
+            raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_note(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise _Invalid
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len < 1:
+            raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_source(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise _Invalid
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len < 1:
+            raise _Invalid
+        if not REGEX_PATTERNS['^(?!\\s*$)(?![A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))(?!(?:[^;]*;)+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+@(?![0-9a-f]{40}:\\S))(?!(?:[^(]*\\()+\\s*[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?::\\S|@(?![0-9a-f]{40}:\\S)))'].search(data):
+            raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_rule(data, custom_formats={}, name_prefix=None):
+    data_one_of_count16 = 0
+    if data_one_of_count16 < 2:
+        try:
+            validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_section(data, custom_formats, (name_prefix or "data") + "")
+            data_one_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count16 < 2:
+        try:
+            if not isinstance(data, (list, tuple)):
+                raise _Invalid
+            data_is_list = isinstance(data, (list, tuple))
+            if data_is_list:
+                data_len = len(data)
+                if data_len < 1:
+                    raise _Invalid
+                def fn(var): return frozenset(dict((k, fn(v)) for k, v in var.items()).items()) if hasattr(var, "items") else tuple(fn(v) for v in var) if isinstance(var, (dict, list)) else (bool, var) if isinstance(var, bool) else var
+                if data_len > len(set(fn(data_x) for data_x in data)):
+                    raise _Invalid
+                for data_x, data_item in enumerate(data):
+                    validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_section(data_item, custom_formats, (name_prefix or "data") + "[{data_x}]")
+            data_one_of_count16 += 1
+        except (JsonSchemaValueException, JsonSchemaValuesException): pass
+    if data_one_of_count16 != 1:
+        raise _Invalid
+    return data
+
+def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_section(data, custom_formats={}, name_prefix=None):
+    if not isinstance(data, (str)):
+        raise _Invalid
+    if isinstance(data, str):
+        data_len = len(data)
+        if data_len > 120:
+            raise _Invalid
+        if not REGEX_PATTERNS['^([0-9]+(\\.[0-9]+)*|p[0-9]+(/[a-z0-9]+(-[a-z0-9]+)*)?)$'].search(data):
             raise _Invalid
     return data
 
