@@ -657,6 +657,8 @@ def test_what_entries_appending_to_a_long_list_write_over_is_found_in_work_linea
 
     small, large = work(200), work(400)
     assert large <= MOST * small, (small, large)
+
+
 def test_an_id_a_later_patch_replaces_with_itself_is_located_in_that_patch() -> None:
     """A later entry's `replace: [{where: craftz, with: craftz}]` writes the id again: what is
     wrong with it is reported there, not at the entry that appended it first. The reader gives

@@ -433,7 +433,7 @@ def _element_labels(items: list[Any]) -> list[str] | None:
     """Each element's name in a list, as :func:`_diff_lists` names them on one side (by a naming
     field, else by the first naming field each has, else by what tells them apart); None where
     its naming depends on the other side's list."""
-    for key in _ELEMENT_KEYS:
+    for key in _ELEMENT_KEYS.get():
         if _keyed(items, key):
             return [_label(item[key]) for item in items]
     named = _named_each(items)
