@@ -690,7 +690,7 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
     written whole (`overlay.settings.replace`, `add`), and an entity a variant adds or replaces,
     whose schema takes `rule:` or `source:` without requiring it (a family's settings, a border)
     must cite there too; a list of ids or a number takes none of its own, and is cited by its name
-    in `overlay.settings.citations` (`{two_coast_areas: {source: "house rule: ..."}}`), written
+    in `overlay.settings.citations` (`{some_setting: {source: "house rule: ..."}}`), written
     whole or changed by list operations.
 
     Why: rule data are facts from sources, each cited; an entity a variant adds without a citation

@@ -555,7 +555,7 @@ def _earlier_moved(
     are still there, each at its place in the merged list (an element is never changed in place,
     so the very element is looked up; one the entry wrote over, or patched, is the entry's now,
     and so is an element it wrote whole at a place, ``written`` (its merge's): the reader gives
-    equal ids one object, which `replace: [{where: crafts, with: crafts}]` finds again). An element
+    equal ids one object, which `replace: [{where: a, with: a}]` finds again). An element
     it patched (``was``: as it was, by its place now) is still where the earlier entry wrote it,
     but for the fields the patch wrote, which its own records locate.
     The records of the fields it leaves are not looked at (n entries changing another field of
