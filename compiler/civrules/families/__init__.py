@@ -32,7 +32,17 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from civrules.families.family import CORE_PREFIXES, FAMILY_ID, PREFIX, CollectionSpec, Family, FamilyError
+from civrules.families.family import (
+    CORE_PREFIXES,
+    FAMILY_ID,
+    PREFIX,
+    CollectionSpec,
+    Continuation,
+    Family,
+    FamilyError,
+    Hover,
+    HoverList,
+)
 
 #: The entry-point group a family distribution registers its :class:`Family` object under.
 ENTRY_POINT_GROUP = "civrules.families"
@@ -51,8 +61,11 @@ __all__ = [
     "CORE_PREFIXES",
     "ENTRY_POINT_GROUP",
     "CollectionSpec",
+    "Continuation",
     "Family",
     "FamilyError",
+    "Hover",
+    "HoverList",
     "default_family",
     "families",
     "family_named",

@@ -24,6 +24,55 @@ PREFIX = re.compile(r"^[A-Z]$")
 
 
 @frozen_value
+class HoverList:
+    """A list field an editor's hover reads element by element, each as ``amount to target``:
+    ``HoverList("credits", "points", ("card", "group"))`` reads ``credits: 10 to crafts, 20 to
+    military``. An element's target is the first of ``targets`` it gives."""
+
+    field: str
+    #: The field of an element that holds its amount (``points``).
+    amount: str
+    #: The fields of an element that name what it goes to, in the order tried.
+    targets: tuple[str, ...]
+    #: The word between the amount and the target.
+    joiner: str = "to"
+
+
+@frozen_value
+class Hover:
+    """What an editor's hover shows of an entity of a collection, besides what every entity's
+    shows (its name, its id and kind in words, its rule, where it is defined, the rulesets that
+    resolve it).
+
+    A collection that declares none shows only that: the core cannot tell which of a game's fields
+    a player looks for, and reads no game's fields in another's.
+
+    >>> Hover(facts=("cost", "groups"), lists=(HoverList("credits", "points", ("card", "group")),)).facts
+    ('cost', 'groups')
+    """
+
+    #: The fields shown as ``field: value`` on one line, in this order, each where the entity has it.
+    facts: tuple[str, ...] = ()
+    #: The lists shown one line each, element by element (:class:`HoverList`).
+    lists: tuple[HoverList, ...] = ()
+
+
+@frozen_value
+class Continuation:
+    """How an entity of a collection continues one read before it, in a later file of the same
+    ruleset: one that has the key of an entity read before and writes ``marker`` (the file it
+    continues) adds its ``extends`` lists to that entity's, which then records the continuing file
+    as where those fields were last changed. An entity with the marker that continues nothing is
+    kept as its own entry (the family's checks report it).
+    """
+
+    #: The field that marks a continuation (it names what is continued).
+    marker: str
+    #: The list fields a continuation adds to the entity it continues, in this order.
+    extends: tuple[str, ...]
+
+
+@frozen_value
 class CollectionSpec:
     """Where a collection of a family lives and how its entities are keyed.
 
@@ -40,6 +89,10 @@ class CollectionSpec:
     pair: bool = False
     #: One entity in words (``card group``), for messages.
     word: str = ""
+    #: What an editor's hover shows of an entity (:class:`Hover`; none declared: its name, rule and place).
+    hover: Hover = Hover()
+    #: How an entity continues one read before it in another file (:class:`Continuation`), if it can.
+    continuation: Continuation | None = None
 
     def naming(self, key: str) -> str:
         """The fields that name the entity of key ``key`` (as the resolver keys it) in an overlay

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Any
@@ -19,7 +19,7 @@ from typing import Any
 from civrules.checks import entity_word
 from civrules.diagnostics import Diagnostic, Span, codes, words
 from civrules.diagnostics.markup import markdown_code, markdown_text
-from civrules.families import CollectionSpec, families
+from civrules.families import CollectionSpec, Family, HoverList, families
 from civrules.load import Document, NodePath
 from civrules.pipeline.incremental import Result
 from civrules.resolve import SETTING_OPERATIONS, entity_key
@@ -51,6 +51,13 @@ def _settings() -> dict[str, str]:
 COLLECTIONS = {name: spec for name, (_, spec) in _collections().items()}
 _KINDS = {name: kind for name, (kind, _) in _collections().items()}
 SETTINGS = _settings()
+#: The family of each qualified file kind (each kind is one family's: another family's kinds are
+#: qualified by its id).
+_FAMILY_OF_KIND = {
+    family.qualified_kind(kind): family
+    for family in families().values()
+    for kind in (*family.kinds, *family.slots.values())
+}
 _NAMED = {name: spec for name, spec in COLLECTIONS.items() if spec.key == "id"}
 
 #: Keys whose values are prose or citations, never ids.
@@ -336,15 +343,7 @@ class Index:
         shown = name if isinstance(name, str) else symbol.id
         lines = [f"**{markdown_text(shown)}** — {markdown_text(label)} {markdown_code(symbol.id)}"]
         if raw is not None:
-            facts = []
-            for key in ("cost", "groups", "stack", "value", "count", "order", "type", "population"):
-                if key in raw:
-                    facts.append(f"{key}: {_show(raw[key])}")
-            if facts:
-                lines.append(markdown_text("; ".join(facts)))
-            credits = raw.get("credits")
-            if isinstance(credits, list) and credits:
-                lines.append(markdown_text("credits: " + ", ".join(_credit(c) for c in credits)))
+            lines.extend(entity_facts(self._family(symbol, rulesets), collection, raw))
             if "rule" in raw:
                 lines.append(markdown_text(f"rule {_show(raw['rule'])}"))
         where = ", ".join(markdown_code(f"{d.span.file}:{d.span.line}") for d in defined[:3])
@@ -353,6 +352,16 @@ class Index:
         if rulesets:
             lines.append("as resolved in " + ", ".join(markdown_code(r) for r in rulesets))
         return "\n\n".join(lines)
+
+    def _family(self, symbol: Symbol, rulesets: list[str]) -> Family | None:
+        """The family of the ruleset at hand: the first that resolves the entity, else the family
+        whose kinds hold the symbol's file (None: neither is known)."""
+        for name in rulesets:
+            analysis = self.result.analyses.get(name)
+            if analysis is not None:
+                return analysis.loaded.family
+        kind = self.kinds.get(symbol.relative)
+        return _FAMILY_OF_KIND.get(kind) if kind is not None else None
 
     def _resolved(self, symbol: Symbol) -> tuple[dict[str, Any] | None, list[str]]:
         spec = COLLECTIONS.get(symbol.collection)
@@ -531,15 +540,46 @@ def _show(value: Any) -> str:
     if isinstance(value, list):
         return ", ".join(_show(v) for v in value) or "none"
     if isinstance(value, dict):
-        return ", ".join(f"{k} {_show(v)}" for k, v in value.items() if k not in _PROSE)
+        return ", ".join(f"{k} {_show(v)}" for k, v in value.items() if k not in _PROSE) or "none"
     return str(value)
 
 
-def _credit(credit: Any) -> str:
-    if not isinstance(credit, dict):
-        return _show(credit)
-    target = credit.get("card") or credit.get("group") or credit.get("groups")
-    return f"{_show(credit.get('points'))} to {_show(target)}"
+def entity_facts(family: Family | None, collection: str, raw: Mapping[str, Any]) -> list[str]:
+    """The paragraphs (Markdown) a hover shows of an entity of ``collection`` as ``raw`` holds it,
+    beyond its name, rule and place: what ``family`` declares of the collection
+    (:attr:`CollectionSpec.hover`), nothing where it declares nothing or the family is unknown.
+
+    >>> from civrules.families import Hover
+    >>> rows = CollectionSpec("ruleset", ("rows",), hover=Hover(("size",), (HoverList("gifts", "n", ("row",)),)))
+    >>> family = Family("x", "X", "x", ("Y",), collections={"rows": rows})
+    >>> print(*entity_facts(family, "rows", {"id": "a", "size": 2, "gifts": [{"n": 1, "row": "b"}]}), sep="\\n")
+    size\\: 2
+    gifts\\: 1 to b
+    >>> entity_facts(family, "other", {"size": 2})
+    []
+    """
+    spec = family.collections.get(collection) if family is not None else None
+    if spec is None:
+        return []
+    paragraphs = []
+    facts = [f"{key}: {_show(raw[key])}" for key in spec.hover.facts if key in raw]
+    if facts:
+        paragraphs.append(markdown_text("; ".join(facts)))
+    for reading in spec.hover.lists:
+        elements = raw.get(reading.field)
+        if isinstance(elements, list) and elements:
+            read = ", ".join(_element(reading, element) for element in elements)
+            paragraphs.append(markdown_text(f"{reading.field}: {read}"))
+    return paragraphs
+
+
+def _element(reading: HoverList, element: Any) -> str:
+    """One element of a list a hover reads: its amount, the joiner and its target (the first of
+    the reading's target fields it gives)."""
+    if not isinstance(element, dict):
+        return _show(element)
+    target = next((element[name] for name in reading.targets if element.get(name)), None)
+    return f"{_show(element.get(reading.amount))} {reading.joiner} {_show(target)}"
 
 
 # --- diagnostics, codes and fixes -------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The Advanced Civilization family: Advanced Civilization and its Western Extension, the Expansion
 Project with its Central America map, and Mega Civilization."""
 
-from civrules.families.family import CollectionSpec, Family
+from civrules.families.family import CollectionSpec, Continuation, Family, Hover, HoverList
 
 #: The family's id (a manifest's ``family:``). Here, not only in the model, so that reading the
 #: register imports no model (a run on another family's rulesets imports none of this one's).
@@ -28,19 +28,32 @@ FAMILY = Family(
     },
     collections={
         "groups": CollectionSpec("civilization_cards", ("groups",), word="card group"),
-        "civilization_cards": CollectionSpec("civilization_cards", ("cards",), word="civilization card"),
-        "commodities": CollectionSpec("commodities", ("commodities",), word="commodity"),
-        "calamities": CollectionSpec("calamities", ("calamities",), word="calamity"),
+        "civilization_cards": CollectionSpec(
+            "civilization_cards",
+            ("cards",),
+            word="civilization card",
+            hover=Hover(("cost", "groups"), (HoverList("credits", "points", ("card", "group", "groups")),)),
+        ),
+        "commodities": CollectionSpec(
+            "commodities", ("commodities",), word="commodity", hover=Hover(("stack", "value", "count"))
+        ),
+        "calamities": CollectionSpec("calamities", ("calamities",), word="calamity", hover=Hover(("stack",))),
         "nations": CollectionSpec("ruleset", ("nations",), word="nation"),
-        "epochs": CollectionSpec("ruleset", ("epochs",), word="epoch"),
+        "epochs": CollectionSpec("ruleset", ("epochs",), word="epoch", hover=Hover(("order",))),
         # One A.S.T. track per nation and level (Basic, Expert).
         "ast_tracks": CollectionSpec("ruleset", ("ast", "tracks"), "nation", qualifier="level", word="A.S.T. track"),
-        "phases": CollectionSpec("ruleset", ("sequence_of_play", "phases"), word="phase"),
+        "phases": CollectionSpec("ruleset", ("sequence_of_play", "phases"), word="phase", hover=Hover(("order",))),
         "player_counts": CollectionSpec("ruleset", ("player_counts", "counts"), "players", word="player count"),
-        "options": CollectionSpec("ruleset", ("options",), word="option"),
+        "options": CollectionSpec("ruleset", ("options",), word="option", hover=Hover(("type",))),
         "areas": CollectionSpec("map", ("areas",), word="area"),
         "borders": CollectionSpec("map", ("borders",), "areas", pair=True, word="border"),
-        "flood_plains": CollectionSpec("map", ("flood_plains",), word="flood plain"),
+        # A map file's flood plain may continue one an earlier map file declares (it crosses panels).
+        "flood_plains": CollectionSpec(
+            "map",
+            ("flood_plains",),
+            word="flood plain",
+            continuation=Continuation("continues_from", ("areas",)),
+        ),
         "volcanoes": CollectionSpec("map", ("volcanoes",), word="volcano"),
     },
     settings={

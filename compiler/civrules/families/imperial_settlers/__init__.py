@@ -1,7 +1,7 @@
 """The Imperial Settlers family: the card game of four factions (Portal Games, 2014), its solo game, the
 rulebook's variants, and faction decks a designer builds by the rulebook's deck-building rule."""
 
-from civrules.families.family import CollectionSpec, Family
+from civrules.families.family import CollectionSpec, Family, Hover
 
 #: The family's id (what a manifest writes: `family: imperial-settlers`); the room's model repeats it.
 FAMILY_ID = "imperial-settlers"
@@ -20,17 +20,24 @@ FAMILY = Family(
     },
     slots={"cards": "cards", "factions": "factions", "faction_decks": "faction_deck"},
     collections={
-        "cards": CollectionSpec("cards", ("cards",), word="card"),
-        "factions": CollectionSpec("factions", ("factions",), word="faction"),
-        "faction_decks": CollectionSpec("faction_decks", ("faction_decks",), word="faction deck"),
-        "components": CollectionSpec("ruleset", ("components",), word="component"),
+        "cards": CollectionSpec(
+            "cards",
+            ("cards",),
+            word="card",
+            hover=Hover(("kind", "colours", "copies", "cost", "spoils", "deal", "production")),
+        ),
+        "factions": CollectionSpec("factions", ("factions",), word="faction", hover=Hover(("deck",))),
+        "faction_decks": CollectionSpec(
+            "faction_decks", ("faction_decks",), word="faction deck", hover=Hover(("faction",))
+        ),
+        "components": CollectionSpec("ruleset", ("components",), word="component", hover=Hover(("count", "minimum"))),
         "goods": CollectionSpec("ruleset", ("goods",), word="good"),
         "colours": CollectionSpec("ruleset", ("colours",), word="colour"),
-        "location_kinds": CollectionSpec("ruleset", ("location_kinds",), word="location kind"),
-        "card_anatomy": CollectionSpec("ruleset", ("card_anatomy",), word="part of a card"),
-        "decks": CollectionSpec("ruleset", ("decks",), word="deck"),
-        "phases": CollectionSpec("ruleset", ("phases",), word="phase"),
-        "actions": CollectionSpec("ruleset", ("actions",), word="action"),
+        "location_kinds": CollectionSpec("ruleset", ("location_kinds",), word="location kind", hover=Hover(("row",))),
+        "card_anatomy": CollectionSpec("ruleset", ("card_anatomy",), word="part of a card", hover=Hover(("side",))),
+        "decks": CollectionSpec("ruleset", ("decks",), word="deck", hover=Hover(("prefix", "size", "faction"))),
+        "phases": CollectionSpec("ruleset", ("phases",), word="phase", hover=Hover(("order",))),
+        "actions": CollectionSpec("ruleset", ("actions",), word="action", hover=Hover(("price", "pays", "gives"))),
         "general_rules": CollectionSpec("ruleset", ("general_rules",), word="general rule"),
     },
     settings={

@@ -1,7 +1,7 @@
 """The Sid Meier's Civilization family: Sid Meier's Civilization: The Board Game (Fantasy Flight
 Games, 2010), its base game from the rulebook, and a community transcription of its cards."""
 
-from civrules.families.family import CollectionSpec, Family
+from civrules.families.family import CollectionSpec, Family, Hover
 
 #: The family's id (a manifest's ``family:``). Here, not in the model, so that reading the register
 #: imports no stage of the pipeline (the model imports the resolver, which reads the register).
@@ -34,26 +34,47 @@ FAMILY = Family(
         "map": "map",
     },
     collections={
-        "technologies": CollectionSpec("technologies", ("technologies",), word="technology"),
+        "technologies": CollectionSpec(
+            "technologies", ("technologies",), word="technology", hover=Hover(("level", "unlocks"))
+        ),
         "terrains": CollectionSpec("buildings", ("terrains",), word="terrain"),
-        "buildings": CollectionSpec("buildings", ("buildings",), word="building"),
-        "unit_types": CollectionSpec("units", ("unit_types",), word="unit type"),
+        "buildings": CollectionSpec(
+            "buildings", ("buildings",), word="building", hover=Hover(("cost", "terrains", "upgrade_of"))
+        ),
+        "unit_types": CollectionSpec("units", ("unit_types",), word="unit type", hover=Hover(("trumps", "deck_size"))),
         "eras": CollectionSpec("wonders", ("eras",), word="era"),
-        "wonders": CollectionSpec("wonders", ("wonders",), word="wonder"),
+        "wonders": CollectionSpec("wonders", ("wonders",), word="wonder", hover=Hover(("era", "cost", "discount"))),
         "space_kinds": CollectionSpec("culture", ("space_kinds",), word="kind of culture space"),
-        "spaces": CollectionSpec("culture", ("spaces",), word="culture track space"),
-        "decks": CollectionSpec("culture", ("decks",), word="culture event deck"),
-        "great_people": CollectionSpec("culture", ("great_people",), word="great person"),
+        "spaces": CollectionSpec(
+            "culture", ("spaces",), word="culture track space", hover=Hover(("position", "kind", "cost", "deck"))
+        ),
+        "decks": CollectionSpec("culture", ("decks",), word="culture event deck", hover=Hover(("cards",))),
+        "great_people": CollectionSpec(
+            "culture", ("great_people",), word="great person", hover=Hover(("category", "combat_bonus"))
+        ),
         "tiles": CollectionSpec("map", ("tiles",), word="map tile"),
-        "phases": CollectionSpec("ruleset", ("phases",), word="phase"),
+        "phases": CollectionSpec("ruleset", ("phases",), word="phase", hover=Hover(("order",))),
         "governments": CollectionSpec("ruleset", ("governments",), word="government"),
-        "victories": CollectionSpec("ruleset", ("victories",), word="victory"),
+        "victories": CollectionSpec(
+            "ruleset", ("victories",), word="victory", hover=Hover(("kind", "technology", "coins"))
+        ),
         "resources": CollectionSpec("ruleset", ("resources",), word="resource"),
-        "combat_bonuses": CollectionSpec("ruleset", ("combat_bonuses",), word="combat bonus"),
-        "city_actions": CollectionSpec("ruleset", ("city_actions",), word="city action"),
-        "civilizations": CollectionSpec("ruleset", ("civilizations",), word="civilization"),
-        "huts": CollectionSpec("ruleset", ("huts",), word="hut marker"),
-        "villages_markers": CollectionSpec("ruleset", ("villages_markers",), word="village marker"),
+        "combat_bonuses": CollectionSpec(
+            "ruleset", ("combat_bonuses",), word="combat bonus", hover=Hover(("amount", "per", "building"))
+        ),
+        "city_actions": CollectionSpec(
+            "ruleset", ("city_actions",), word="city action", hover=Hover(("culture", "per_culture_icon", "per_action"))
+        ),
+        "civilizations": CollectionSpec(
+            "ruleset",
+            ("civilizations",),
+            word="civilization",
+            hover=Hover(("starting_technology", "starting_government")),
+        ),
+        "huts": CollectionSpec("ruleset", ("huts",), word="hut marker", hover=Hover(("count",))),
+        "villages_markers": CollectionSpec(
+            "ruleset", ("villages_markers",), word="village marker", hover=Hover(("count",))
+        ),
     },
     settings={**dict.fromkeys(_MANIFEST + _MORE, "ruleset"), "declared_count": "technologies"},
     # What names an element of a list in field paths (Q006) and diffs: a cost or minimum by its

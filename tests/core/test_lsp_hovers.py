@@ -1,0 +1,100 @@
+"""An editor's hover on an entity shows what the family of the ruleset at hand declares of its
+collection (:class:`civrules.families.Hover`): an Advanced Civilization card's credits, an Imperial
+Settlers card's production, a Sid Meier's technology's level. A collection that declares none shows
+its name, rule and place, and no other game's fields (the hover read one game's list of fields in
+every family's files before round 24)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from civrules.families import CollectionSpec, Family, Hover, HoverList
+from civrules.lsp.index import Index, entity_facts
+from civrules.pipeline.incremental import Session
+from tests.conftest import copy_rulesets
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Index:
+    rules = copy_rulesets(
+        tmp_path_factory.mktemp("hovers") / "rules",
+        "advanced-civilization",
+        "imperial-settlers",
+        "sid-meiers-civilization-community",
+    )
+    return Index(Session(rules).update())
+
+
+def _hover(index: Index, collection: str, entity: str) -> list[str]:
+    """The paragraphs of the hover on the definition of ``entity`` of ``collection``, the place
+    it is defined at relative to the rules folder."""
+    (symbol,) = [s for s in index.by_id[entity] if s.definition and s.collection == collection]
+    paragraphs = index.describe(symbol).split("\n\n")
+    return [re.sub(r"`/\S*/rules/", "`rules/", paragraph) for paragraph in paragraphs]
+
+
+def test_an_advanced_civilization_card_shows_its_cost_groups_and_credits(index: Index) -> None:
+    assert _hover(index, "civilization_cards", "pottery") == [
+        "**Pottery** — civilization card `pottery`",
+        r"cost\: 45\; groups\: crafts",
+        r"credits\: 10 to crafts\, 10 to democracy\, 10 to monotheism",
+        r"rule 32\.21",
+        "defined at `rules/cards/advanced-civilization.yaml:42`",
+        "as resolved in `advanced-civilization`",
+    ]
+
+
+def test_an_imperial_settlers_card_shows_its_production(index: Index) -> None:
+    hover = _hover(index, "cards", "bar001")
+    facts = r"kind\: production\; colours\: brown\; copies\: 3\; cost\: wood\; deal\: wood\; production\: wood\, wood"
+    assert facts in hover
+    # Not an Advanced Civilization card's fields alone: its production was never shown.
+    assert not any(line.startswith(r"cost\: wood") for line in hover)
+
+
+def test_a_sid_meiers_technology_shows_its_level(index: Index) -> None:
+    assert _hover(index, "technologies", "animal_husbandry")[1] == r"level\: 1\; unlocks\: none"
+    assert _hover(index, "technologies", "philosophy")[1] == r"level\: 1\; unlocks\: buildings templo"
+
+
+def test_a_collection_that_declares_no_hover_shows_no_other_games_fields() -> None:
+    """A family of its own (declaring no hover) whose entity has fields named as another game's
+    (`cost`, `credits`): the hover reads none of them."""
+    bare = Family("x-dice", "Dice", "x", ("Y",), collections={"dice": CollectionSpec("dice", ("dice",), word="die")})
+    raw = {"id": "d6", "name": "Six", "cost": 3, "credits": [{"points": 5, "card": "d20"}], "faces": 6}
+    assert entity_facts(bare, "dice", raw) == []
+    assert entity_facts(None, "dice", raw) == []
+    # What a family declares is read in its words, whatever the game.
+    declared = Family(
+        "x-dice",
+        "Dice",
+        "x",
+        ("Y",),
+        collections={
+            "dice": CollectionSpec(
+                "dice", ("dice",), hover=Hover(("faces",), (HoverList("credits", "points", ("card",), "toward"),))
+            )
+        },
+    )
+    assert entity_facts(declared, "dice", raw) == [r"faces\: 6", r"credits\: 5 toward d20"]
+
+
+def test_a_hover_of_a_collection_that_declares_none_shows_its_name_rule_and_place(index: Index) -> None:
+    """Sid Meier's eras declare no hover: the name, the kind in words, where it is defined."""
+    assert _hover(index, "eras", "ancient") == [
+        "**Ancient Wonders** — era `ancient`",
+        "defined at `rules/cards/sid-meiers-civilization-community-wonders.yaml:6`",
+        "as resolved in `sid-meiers-civilization-community`",
+    ]
+
+
+def test_the_examples_of_the_declarations_run() -> None:
+    import doctest
+
+    from civrules.families import family
+    from civrules.lsp import index as module
+
+    for checked in (family, module):
+        assert doctest.testmod(checked).failed == 0, checked.__name__
