@@ -63,10 +63,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("emit/runtime/logic.py", "Advanced Civilization"): "the same shim",
     ("emit/runtime/vocab.py", "Advanced Civilization"): "the same shim",
     ("emit/versions.py", "ast"): "Python's `ast` module, in the expressions of f-strings (not the game's A.S.T.)",
-    # Not a word but code: the resolver merges a map file's continuation of a flood plain
-    # (`continues_from`, its `areas`), one family's rule in the core; moving it to the family is
-    # the resolver's owners' (round 24 found it).
-    ("resolve/__init__.py", "flood plain"): "the docstring of the continuation's merge, saying what the code does",
 }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -13,10 +14,11 @@ from click.testing import CliRunner
 
 from civrules.cli import main
 from civrules.diagnostics import Diagnostic
+from civrules.families import Continuation, default_family
 from civrules.families.advanced_civilization.model import of_family
 from civrules.load.workspace import Workspace
 from civrules.pipeline import Analysis, analyse
-from civrules.resolve import merge_patch
+from civrules.resolve import Resolver, merge_patch
 from tests.conftest import REPO, RULES
 from tests.rulefiles import CachedWorkspace
 
@@ -712,3 +714,45 @@ def test_an_element_a_later_patch_merged_into_is_located_where_each_of_its_field
     assert cited and {d.span.line for d in cited if d.span is not None} == {line_of(text, "append:")}, cited
     written = [d for d in analysis.diagnostics if d.code == "S001" and "range" in d.message + (d.hint or "")]
     assert written and {d.span.line for d in written if d.span is not None} == {line_of(text, "patch: [")}, written
+
+
+# --- continuations: how an entity continues one an earlier file declares is its family's ---------
+
+
+def _flood_plains(continuation: Continuation | None, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any, str]]:
+    """The flood plains the Western Extension resolves to, its family's flood plains declaring
+    ``continuation``: (id, areas, the file that last changed the areas) of each."""
+    workspace = CachedWorkspace()
+    loaded = workspace.load_ruleset(workspace.manifests()["advanced-civilization-western"])
+    family = loaded.family
+    plains = dataclasses.replace(family.collections["flood_plains"], continuation=continuation)
+    changed = dataclasses.replace(family, collections={**family.collections, "flood_plains": plains})
+    monkeypatch.setattr(loaded.manifest, "family", changed)
+    resolved, _ = Resolver(workspace).resolve(loaded)
+    assert resolved is not None
+    return [
+        (e.raw["id"], e.raw.get("areas"), dict(e.origin.changes).get("areas", e.origin).document.file)
+        for e in resolved.collections["flood_plains"]
+    ]
+
+
+def test_a_flood_plain_continued_in_a_later_map_file_gains_its_areas_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    declared = default_family().collections["flood_plains"].continuation
+    assert declared == Continuation("continues_from", ("areas",))
+    plains = _flood_plains(declared, monkeypatch)
+    (etruria,) = [p for p in plains if p[0] == "etruria"]
+    assert etruria[1] == ["etruria_2", "rubicon", "gaul", "narbo"] and etruria[2].endswith("western-panel.yaml")
+
+
+def test_a_collection_continues_as_its_family_declares_and_not_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The resolver merges no field the family does not name: without a declared continuation the
+    later file's entry stays an entity of its own (which the family's checks report), and with
+    another marker the map file's `continues_from` marks nothing."""
+    for continuation in (None, Continuation("extends_plain", ("areas",))):
+        found = [p for p in _flood_plains(continuation, monkeypatch) if p[0] == "etruria"]
+        assert [areas for _, areas, _ in found] == [["etruria_2", "rubicon"], ["gaul", "narbo"]], continuation
+    # A continuation extends the fields its family names, and only those.
+    (etruria,) = [
+        p for p in _flood_plains(Continuation("continues_from", ("volcanoes",)), monkeypatch) if p[0] == "etruria"
+    ]
+    assert etruria[1] == ["etruria_2", "rubicon"]

@@ -695,27 +695,29 @@ def _writers(
 
 
 def _continue(entries: list[Entry], spec: CollectionSpec, origin: Origin, item: dict[str, Any]) -> bool:
-    """Merge a map file's continuation of a flood plain declared in another map file (`continues_from`).
+    """Merge an entity that continues one read before it from another file of the ruleset, as the
+    collection's family declares (:attr:`CollectionSpec.continuation`).
 
-    The continuation's areas are added to the declared flood plain, which then records the
-    continuation as where its `areas` were last changed. False when ``item`` is no continuation
-    of an entity read before (the regions checks report those, M022).
+    The continuation's lists of the declared fields are added to the entity it continues, which
+    then records the continuation as where those fields were last changed. False when the
+    collection declares no continuation, or ``item`` writes no marker or continues no entity read
+    before (the family's checks report those).
     """
-    if "continues_from" not in item:
+    continuation = spec.continuation
+    if continuation is None or continuation.marker not in item:
         return False
     key = entity_key(spec, item)
     index = _find(spec, entries, key) if key is not None else None
     if index is None:
         return False
     base = entries[index]
-    areas = [*base.raw.get("areas", []), *item.get("areas", [])]
+    raw = dict(base.raw)
     changes = dict(base.origin.changes)
-    changes["areas"] = origin
-    changed_by = _changed_by(base.origin, ("areas",), origin)
-    merged = Entry(
-        replace(base.origin, changes=tuple(sorted(changes.items())), changed_by=changed_by),
-        {**base.raw, "areas": areas},
-    )
+    for name in continuation.extends:
+        raw[name] = [*base.raw.get(name, []), *item.get(name, [])]
+        changes[name] = origin
+    changed_by = _changed_by(base.origin, continuation.extends, origin)
+    merged = Entry(replace(base.origin, changes=tuple(sorted(changes.items())), changed_by=changed_by), raw)
     _put(spec, entries, index, merged)
     return True
 
