@@ -551,7 +551,8 @@ def test_quick_fixes_over_a_whole_file_locate_each_diagnostic_once(
         assert len(located) <= len(published)
         assert stripped == given
         assert [edit["changes"][uri][0]["newText"] for _, edit in given] == ["blue", "cost"]
-        # Only a diagnostic without a suggestion in its data is looked for.
+        # Only a diagnostic sent back without its data is looked for: the data says where there is no fix.
+        assert all(set(d["data"]) == {"suggestion", "subjects"} for d in published)
         located.clear()
         monkeypatch.setattr(Positions, "range", counted)
         assert fixes([d for d in published if d.get("data")]) == given
@@ -978,3 +979,20 @@ def test_nesting_past_the_bound_is_located_in_the_editor_where_the_bound_is_cros
     assert (shown.range.start.line, shown.range.start.character) == (2, 102)
     session.set_text("d.yaml", "kind: map\nid: m\nx: " + "[" * 99 + "]" * 99 + "\n")
     assert not [d for d in session.update().diagnostics if d.code == "L006"]
+
+
+def test_a_published_diagnostic_carries_its_subjects_and_suggestion_as_data() -> None:
+    """What a diagnostic is about (:attr:`Diagnostic.subjects`, as `validate --format json` gives
+    it) travels in its LSP `data`, for a code action (a suppression's `target`) to use; the
+    suggestion is there even where there is none, so a client that keeps the data is never
+    looked up again."""
+    from civrules.lsp.positions import Positions
+    from civrules.lsp.server import lsp_diagnostic
+
+    span = Span("d.yaml", 1, 1, 1, 5)
+    positions = Positions("utf-16", lambda uri: "abcd\n")
+    about = Diagnostic("X001", Severity.ERROR, "m", span, "", suggestion="cost", subjects=("cots", "a\tb"))
+    shown = lsp_diagnostic(about, {"d.yaml": "d.yaml"}, lambda path: f"file:///{path}", positions)
+    assert shown.data == {"suggestion": "cost", "subjects": ["cots", "a\\tb"]}  # as printable as the JSON output's
+    bare = lsp_diagnostic(Diagnostic("R001", Severity.ERROR, "m", span), {"d.yaml": "d.yaml"}, str, positions)
+    assert bare.data == {"suggestion": None, "subjects": []}

@@ -182,7 +182,7 @@ def test_a_quick_fix_for_a_client_that_drops_data_matches_the_diagnostic_where_i
     async def body(editor: Editor) -> None:
         change(editor, uri, 2, misspelt)
         await editor.settle()
-        (sent,) = [d for d in editor.published(uri)[-1] if d.get("data") == {"suggestion": "tripolitania"}]
+        (sent,) = [d for d in editor.published(uri)[-1] if d["data"]["suggestion"] == "tripolitania"]
         change(editor, uri, 3, moved)
         # The editor moved the diagnostic down with its line, and sends it back without `data`.
         rng = {

@@ -628,7 +628,10 @@ def lsp_diagnostic(
         code=diagnostic.code,
         source="civrules",
         related_information=related or None,
-        data={"suggestion": fix} if fix is not None else None,
+        # What a code action needs without asking again: the fix (None: there is none, as
+        # opposed to a client that sent the diagnostic back without its data), and what the
+        # diagnostic is about, as `validate --format json` gives it (a suppression's `target`).
+        data={"suggestion": fix, "subjects": [printable(subject) for subject in diagnostic.subjects]},
     )
 
 
@@ -1053,11 +1056,11 @@ def _code_actions(ls: CivrulesServer, params: types.CodeActionParams) -> list[ty
     for diagnostic in params.context.diagnostics:
         data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
         fix = data.get("suggestion")
-        if not isinstance(fix, str):
+        if "suggestion" not in data:  # sent back without its data: looked up among ours
             if fixes is None:
                 fixes = _suggestions(ls, uri, positions)
             fix = fixes.get(_sent(diagnostic.code, diagnostic.range))
-        if fix is None:
+        if not isinstance(fix, str):
             continue
         # The edit replaces the range the client sent (in its units); what it holds is read in ours.
         rng = diagnostic.range
