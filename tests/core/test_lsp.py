@@ -675,15 +675,14 @@ def test_the_id_under_a_position_is_found_without_walking_the_file(index: Index)
 
 def _resolved_by_walk(index: Index, symbol: Symbol) -> tuple[dict[str, Any] | None, list[str]]:
     """What :meth:`Index.describe` showed of an id, as it found it walking each collection."""
-    from civrules.lsp.index import COLLECTIONS
     from civrules.resolve import entity_key
 
-    spec = COLLECTIONS[symbol.collection]
     chosen: dict[str, Any] | None = None
     using: list[str] = []
     for name in index.result.rulesets_using(symbol.relative):
         resolved = index.result.analyses[name].resolved
         assert resolved is not None
+        spec = index.result.analyses[name].loaded.family.collections[symbol.collection]
         for entry in resolved.collections.get(symbol.collection, ()):
             if entity_key(spec, entry.raw) == symbol.id:
                 chosen = chosen if chosen is not None else entry.raw

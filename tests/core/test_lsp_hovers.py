@@ -98,3 +98,22 @@ def test_the_examples_of_the_declarations_run() -> None:
 
     for checked in (family, module):
         assert doctest.testmod(checked).failed == 0, checked.__name__
+
+
+def test_collections_of_one_name_in_two_families_are_each_read_in_their_own_files(index: Index) -> None:
+    """Every family has `phases`, and two have `decks` (Imperial Settlers' in the manifest, Sid
+    Meier's in its culture file): the editor read each name's first family only, so Imperial
+    Settlers' and Sid Meier's phases and Sid Meier's culture decks had no definition, hover or
+    references."""
+    phases = {s.relative for s in index.by_id["lookout"] if s.definition and s.collection == "phases"}
+    assert phases == {"rulesets/imperial-settlers.yaml"}
+    assert _hover(index, "phases", "lookout")[:2] == ["**Fase de Observação** — phase `lookout`", r"order\: 1"]
+    assert _hover(index, "phases", "inicio_do_turno")[:2] == [
+        "**Inicio do turno** — phase `inicio_do_turno`",
+        r"order\: 1",
+    ]
+    (deck,) = [s for s in index.by_id["culture_i"] if s.definition]
+    assert deck.collection == "decks" and deck.relative == "cards/sid-meiers-civilization-community-culture.yaml"
+    assert _hover(index, "decks", "culture_i")[:2] == ["**Culture I** — culture event deck `culture_i`", r"cards\: 27"]
+    # A culture space's deck goes to it.
+    assert any(s.relative == deck.relative for s in index.references(deck, include_definition=False))

@@ -26,39 +26,35 @@ from civrules.resolve import SETTING_OPERATIONS, entity_key
 from civrules.schema import validator_for
 from civrules.schema.references import LIST_OPERATIONS, Ref, find_references, node_at, ref_at, schema_of
 
-
-#: Collections whose entities are defined by an `id` (a border is named by its two areas, an
-#: track by its side, a player count by its number: those are references, not names).
-def _collections() -> dict[str, tuple[str, CollectionSpec]]:
-    """Every family's collections by name, each with the qualified kind of its files (a file read
-    on its own is its family's: where two families share a collection's name, the first's)."""
-    found: dict[str, tuple[str, CollectionSpec]] = {}
-    for family in families().values():
-        for name, spec in family.collections.items():
-            found.setdefault(name, (family.slot_kind(spec.slot), spec))
-    return found
-
-
-def _settings() -> dict[str, str]:
-    """Every family's settings by key, each with the qualified kind of the file that holds it."""
-    found: dict[str, str] = {}
-    for family in families().values():
-        for key, slot in family.settings.items():
-            found.setdefault(key, family.slot_kind(slot))
-    return found
-
-
-COLLECTIONS = {name: spec for name, (_, spec) in _collections().items()}
-_KINDS = {name: kind for name, (kind, _) in _collections().items()}
-SETTINGS = _settings()
-#: The family of each qualified file kind (each kind is one family's: another family's kinds are
-#: qualified by its id).
+#: The family of each qualified file kind: each kind is one family's (another family's kinds are
+#: qualified by its id), and a file is read with its own family's collections and settings, never
+#: with another family's of the same name (every family has `phases`, two have `decks`).
 _FAMILY_OF_KIND = {
     family.qualified_kind(kind): family
     for family in families().values()
     for kind in (*family.kinds, *family.slots.values())
 }
-_NAMED = {name: spec for name, spec in COLLECTIONS.items() if spec.key == "id"}
+
+
+def _named_by_kind() -> dict[str, tuple[tuple[str, CollectionSpec], ...]]:
+    """The collections whose entities are defined by an `id` (a border is named by its two areas,
+    a track by its side, a player count by its number: those are references, not names), by the
+    qualified kind of the files that hold them, each family's in its own files."""
+    found: dict[str, list[tuple[str, CollectionSpec]]] = {}
+    for family in families().values():
+        for name, spec in family.collections.items():
+            if spec.key == "id":
+                found.setdefault(family.slot_kind(spec.slot), []).append((name, spec))
+    return {kind: tuple(named) for kind, named in found.items()}
+
+
+_NAMED_BY_KIND = _named_by_kind()
+
+
+def family_of_kind(kind: str | None) -> Family | None:
+    """The family whose files are of the qualified kind ``kind`` (None: no family's)."""
+    return _FAMILY_OF_KIND.get(kind) if kind is not None else None
+
 
 #: Keys whose values are prose or citations, never ids.
 _PROSE = frozenset(
@@ -112,10 +108,11 @@ class RenameRefusedError(Exception):
     """A rename that cannot be done; the message says why, in the editor's words."""
 
 
-def _invalid_id(collection: str, new: str) -> str | None:
-    """Why ``new`` cannot be the id of an entity of ``collection`` (its schema's `id`), or None."""
-    spec = COLLECTIONS.get(collection)
-    schema = schema_of(_KINDS[collection]) if spec is not None else None
+def _invalid_id(family: Family | None, collection: str, new: str) -> str | None:
+    """Why ``new`` cannot be the id of an entity of ``family``'s ``collection`` (its schema's
+    `id`), or None."""
+    spec = family.collections.get(collection) if family is not None else None
+    schema = schema_of(family.slot_kind(spec.slot)) if family is not None and spec is not None else None
     if spec is None or schema is None:
         return "this collection has no id of its own"
     nodes = node_at(schema, (*spec.path, spec.key))
@@ -261,8 +258,7 @@ class Index:
         defined = self.definitions(symbol)
         if not defined:
             raise RenameRefusedError(
-                f"no {entity_word(symbol.collection)} `{symbol.id}` is defined where this file is used: "
-                "nothing to rename"
+                f"no {self._word(symbol)} `{symbol.id}` is defined where this file is used: nothing to rename"
             )
         return defined
 
@@ -274,8 +270,9 @@ class Index:
         or an entity of the collection already has it there.
         """
         defined = self.renamable(symbol)
-        word = entity_word(symbol.collection)
-        problem = _invalid_id(symbol.collection, new)
+        family = self.family_of_file(defined[0].relative)
+        word = self._word(symbol)
+        problem = _invalid_id(family, symbol.collection, new)
         if problem is not None:
             raise RenameRefusedError(f"`{new}` is not a valid {word} id: {problem}")
         scope: set[str] = set()
@@ -306,7 +303,7 @@ class Index:
             at = symbol.path[:-1]  # the entity: (*list, index)
             entity = _node(document.data, at)
             span = _around(document.span(at), symbol.span)
-            word = entity_word(symbol.collection)
+            word = self._word(symbol)
             lists.setdefault(at[:-1], []).append(Outline(symbol.id, _name_of(entity), word, span, symbol.span))
             plurals[at[:-1]] = symbol.collection.replace("_", " ")
         for path, entities in lists.items():
@@ -324,7 +321,6 @@ class Index:
     def describe(self, symbol: Symbol) -> str:
         """Markdown for hovering an id: what the entity is, as the rulesets using the file resolve it."""
         collection = symbol.collection
-        label = entity_word(collection)
         defined = self.definitions(symbol)
         if collection == "rulesets":
             analysis = self.result.analyses.get(symbol.id)
@@ -336,6 +332,8 @@ class Index:
                 lines.append(f"extends {markdown_code(data['extends'])}")
             return "\n\n".join(lines)
         raw, rulesets = self._resolved(symbol)
+        family = self._family(symbol, rulesets)
+        label = entity_word(collection, family.id if family is not None else None)
         if raw is None and defined:
             node = _node(defined[0].document.data, defined[0].path[:-1])
             raw = node if isinstance(node, dict) else None
@@ -343,7 +341,7 @@ class Index:
         shown = name if isinstance(name, str) else symbol.id
         lines = [f"**{markdown_text(shown)}** — {markdown_text(label)} {markdown_code(symbol.id)}"]
         if raw is not None:
-            lines.extend(entity_facts(self._family(symbol, rulesets), collection, raw))
+            lines.extend(entity_facts(family, collection, raw))
             if "rule" in raw:
                 lines.append(markdown_text(f"rule {_show(raw['rule'])}"))
         where = ", ".join(markdown_code(f"{d.span.file}:{d.span.line}") for d in defined[:3])
@@ -360,16 +358,24 @@ class Index:
             analysis = self.result.analyses.get(name)
             if analysis is not None:
                 return analysis.loaded.family
-        kind = self.kinds.get(symbol.relative)
-        return _FAMILY_OF_KIND.get(kind) if kind is not None else None
+        return self.family_of_file(symbol.relative)
+
+    def family_of_file(self, relative: str) -> Family | None:
+        """The family whose kinds hold the file ``relative`` as the result read it (None: unknown)."""
+        return family_of_kind(self.kinds.get(relative))
+
+    def _word(self, symbol: Symbol) -> str:
+        """One entity of the symbol's collection in words, as the family of its file words it."""
+        family = self.family_of_file(symbol.relative)
+        return entity_word(symbol.collection, family.id if family is not None else None)
 
     def _resolved(self, symbol: Symbol) -> tuple[dict[str, Any] | None, list[str]]:
-        spec = COLLECTIONS.get(symbol.collection)
-        if spec is None:
-            return None, []
         chosen: dict[str, Any] | None = None
         using: list[str] = []
         for name in self.result.rulesets_using(symbol.relative):
+            spec = self.result.analyses[name].loaded.family.collections.get(symbol.collection)
+            if spec is None:
+                continue
             raw = self._keyed(name, symbol.collection, spec).get(symbol.id)
             if raw is not None:
                 chosen = chosen if chosen is not None else raw
@@ -410,9 +416,7 @@ def _definitions(relative: str, document: Document, kind: str | None) -> Iterato
         return
     if _is_manifest(kind) and isinstance(data.get("id"), str):
         yield Symbol("rulesets", data["id"], relative, document.span(("id",)), True, document, ("id",))
-    for name, spec in _NAMED.items():
-        if _KINDS[name] != kind:
-            continue
+    for name, spec in _NAMED_BY_KIND.get(kind, ()) if kind is not None else ():
         items = _node(data, spec.path)
         if not isinstance(items, list):
             continue
@@ -420,10 +424,14 @@ def _definitions(relative: str, document: Document, kind: str | None) -> Iterato
             if isinstance(item, dict) and isinstance(item.get("id"), str):
                 path: NodePath = (*spec.path, i, "id")
                 yield Symbol(name, item["id"], relative, document.span(path), True, document, path)
-    overlay = data.get("overlay") if _is_manifest(kind) else None
-    if isinstance(overlay, dict):
+    family = family_of_kind(kind)
+    overlay = data.get("overlay") if _is_manifest(kind) and family is not None else None
+    if isinstance(overlay, dict) and family is not None:
         for name, operations in overlay.items():
-            if name not in _NAMED or not isinstance(operations, dict) or not isinstance(operations.get("add"), list):
+            added = family.collections.get(str(name))
+            if added is None or added.key != "id" or not isinstance(operations, dict):
+                continue
+            if not isinstance(operations.get("add"), list):
                 continue
             for i, item in enumerate(operations["add"]):
                 if isinstance(item, dict) and isinstance(item.get("id"), str):
@@ -440,16 +448,17 @@ def _references(relative: str, document: Document, kind: str | None) -> Iterator
     if schema is None or not isinstance(data, dict):
         return
     found = [(path, target, ref.collection) for path, target, ref in find_references(schema, (schema,), data)]
-    if _is_manifest(kind) and isinstance(data.get("overlay"), dict):
-        found.extend(_overlay_references(data["overlay"]))
+    family = family_of_kind(kind)
+    if _is_manifest(kind) and family is not None and isinstance(data.get("overlay"), dict):
+        found.extend(_overlay_references(data["overlay"], family))
     for path, target, collection in found:
         yield Symbol(collection, target, relative, document.span(path), False, document, path)
 
 
-def _overlay_references(overlay: dict[str, Any]) -> Iterator[tuple[NodePath, str, str]]:
+def _overlay_references(overlay: dict[str, Any], family: Family) -> Iterator[tuple[NodePath, str, str]]:
     """The references of a variant's overlay: the key of each entity it patches, replaces or
     removes, and what the entities and settings it writes refer to (read with the schema of the
-    collection or setting they change, list operations included)."""
+    collection or setting of ``family``, the manifest's, they change, list operations included)."""
     for name, operations in overlay.items():
         if not isinstance(operations, dict):
             continue
@@ -458,12 +467,12 @@ def _overlay_references(overlay: dict[str, Any]) -> Iterator[tuple[NodePath, str
                 written = value.items() if key in SETTING_OPERATIONS and isinstance(value, dict) else ()
                 at: NodePath = ("overlay", "settings", key)
                 for setting, whole in written:
-                    yield from _setting_references((*at, setting), str(setting), whole)
+                    yield from _setting_references(family, (*at, setting), str(setting), whole)
                 if key not in SETTING_OPERATIONS:
-                    yield from _setting_references(at, str(key), value, patches=True)
+                    yield from _setting_references(family, at, str(key), value, patches=True)
             continue
-        spec = COLLECTIONS.get(str(name))
-        schema = schema_of(_KINDS[str(name)]) if spec is not None else None
+        spec = family.collections.get(str(name))
+        schema = schema_of(family.slot_kind(spec.slot)) if spec is not None else None
         if spec is None or schema is None:
             continue
         items = node_at(schema, spec.path, item=True)
@@ -480,10 +489,10 @@ def _overlay_references(overlay: dict[str, Any]) -> Iterator[tuple[NodePath, str
 
 
 def _setting_references(
-    at: NodePath, key: str, value: Any, *, patches: bool = False
+    family: Family, at: NodePath, key: str, value: Any, *, patches: bool = False
 ) -> Iterator[tuple[NodePath, str, str]]:
-    slot = SETTINGS.get(key)
-    schema = schema_of(slot) if slot is not None else None
+    slot = family.settings.get(key)
+    schema = schema_of(family.slot_kind(slot)) if slot is not None else None
     if schema is not None:
         for path, target, ref in find_references(schema, node_at(schema, (key,)), value, patches=patches):
             yield (*at, *path), target, ref.collection
@@ -495,19 +504,20 @@ def reference_at(kind: str | None, keys: list[str]) -> Ref | None:
     schema = schema_of(kind) if kind is not None else None
     if schema is None:
         return None
-    if _is_manifest(kind) and keys[:1] == ["overlay"] and len(keys) >= 3:
+    family = family_of_kind(kind)
+    if _is_manifest(kind) and family is not None and keys[:1] == ["overlay"] and len(keys) >= 3:
         # What an overlay writes is read with the schema of what it changes; the list operations
         # and their `where`/`with` are steps of the patch, not fields.
         steps = LIST_OPERATIONS | {"with", "where", "before", "after"}
         if keys[1] == "settings":
             named = keys[3:] if keys[2] in SETTING_OPERATIONS else keys[2:]
-            slot = SETTINGS.get(named[0]) if named else None
-            setting = schema_of(slot) if slot is not None else None
+            slot = family.settings.get(named[0]) if named else None
+            setting = schema_of(family.slot_kind(slot)) if slot is not None else None
             if setting is None:
                 return None
             return ref_at(setting, node_at(setting, tuple(k for k in named if k not in steps)))
-        spec = COLLECTIONS.get(keys[1])
-        collection = schema_of(_KINDS[keys[1]]) if spec is not None else None
+        spec = family.collections.get(keys[1])
+        collection = schema_of(family.slot_kind(spec.slot)) if spec is not None else None
         if spec is None or collection is None:
             return None
         rest = tuple(k for k in keys[3:] if k not in steps)
