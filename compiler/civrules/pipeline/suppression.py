@@ -21,8 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from civrules.checks.catalogue import known_code
-from civrules.diagnostics import Diagnostic, Span, codes
-from civrules.diagnostics.suggest import closest, mean
+from civrules.diagnostics import Diagnostic, Span, codes, suggest
+from civrules.diagnostics.suggest import mean
 from civrules.diagnostics.words import ticked
 from civrules.families.code_hints import CodeHints
 from civrules.load.workspace import Workspace
@@ -326,6 +326,7 @@ def suppress_in_base(
             kept.append(diagnostic)
     judge = Judge(resolved.family.id)
     judged = []
+    hints = _UnusedHints(kept, resolved, own, moved)
     for i, (entry, suppression) in enumerate(zip(entries, written, strict=True)):
         refusal = judge.refusal(suppression, hides[i]) if suppression is not None else None
         if refusal is not None:
@@ -341,44 +342,71 @@ def suppress_in_base(
                 f"`suppress` entry {i + 1} ({_code_of(entry)}) silences nothing"
                 + (": an entry without a reason is not honoured" if unreasoned else ""),
                 resolved.manifest.span(("suppress", i)),
-                hint="give the entry its reason (`reason: why`), or delete it"
-                if unreasoned
-                else _unused_entry_hint(entry, kept, resolved, own, moved),
+                hint="give the entry its reason (`reason: why`), or delete it" if unreasoned else hints(entry),
                 subjects=_entry_subjects(entry),
             )
         )
     return kept + judged
 
 
-def _unused_entry_hint(
-    entry: object, kept: Sequence[Diagnostic], resolved: Resolved, own: int, moved: Mapping[Diagnostic, Span | None]
-) -> str:
-    """V008's hint: where the entry's code is reported in the base but not about its target, the
-    target the messages quote that is closest to it (a misspelt `target`); where it is reported
-    only in the variant's own files, found there, the comment that silences it on its line."""
-    fallback = "delete the entry, or correct its `code`, `file` or `target`"
-    if not isinstance(entry, dict) or not isinstance(entry.get("code"), str):
-        return fallback
-    code = entry["code"]
+class _UnusedHints:
+    """V008's hint for each entry that silences nothing: where the entry's code is reported in the
+    base but not about its target, the subject of those diagnostics closest to it (a misspelt
+    `target`); where it is reported only in the variant's own files, found there, the comment that
+    silences it on its line.
 
-    def in_base(d: Diagnostic) -> bool:
-        span = moved.get(d) or d.span
-        return span is not None and resolved.layers.get(span.file) != own
+    What each code's diagnostics hold is gathered once, on the first entry of that code that asks,
+    and every later entry of the code asks the same vocabulary (:class:`~civrules.diagnostics.
+    suggest.Vocabulary`, whose bound on the questions holds): each entry gathered them again, n
+    entries of a code with misspelt targets and n diagnostics of it n² names handed over."""
 
-    of_code = [d for d in kept if d.code == code and d.span is not None]
-    if of_code and not any(in_base(d) for d in of_code):
-        first = min(of_code, key=Diagnostic.sort_key)
-        assert first.span is not None
-        where = "this variant's own file" if first.span.file == resolved.manifest.file else ticked(first.span.file)
-        return (
-            f"{code} is reported in {where}, on line {first.span.line}: silence it there with "
-            f"`# civrules: ignore[{code}] why` at the end of that line, and delete the entry"
-        )
-    if not isinstance(entry.get("target"), str):
-        return fallback
-    names = [name for d in of_code if in_base(d) for name in d.subjects]
-    meant = closest(entry["target"], names) if names else None
-    return f"`target`: {mean(entry['target'], meant)}" if meant else fallback
+    def __init__(
+        self, kept: Sequence[Diagnostic], resolved: Resolved, own: int, moved: Mapping[Diagnostic, Span | None]
+    ) -> None:
+        self.kept, self.resolved, self.own, self.moved = kept, resolved, own, moved
+        self.by_code: dict[str, tuple[str | None, suggest.Vocabulary | None]] = {}
+
+    def __call__(self, entry: object) -> str:
+        fallback = "delete the entry, or correct its `code`, `file` or `target`"
+        if not isinstance(entry, dict) or not isinstance(entry.get("code"), str):
+            return fallback
+        elsewhere, vocabulary = self._of(entry["code"])
+        if elsewhere is not None:
+            return elsewhere
+        target = entry.get("target")
+        if not isinstance(target, str) or vocabulary is None:
+            return fallback
+        meant = vocabulary.closest(target)
+        return f"`target`: {mean(target, meant)}" if meant else fallback
+
+    def _of(self, code: str) -> tuple[str | None, suggest.Vocabulary | None]:
+        """For ``code``: the hint of an entry where it is reported only in the variant's own files
+        (else None), and the vocabulary of the subjects of its diagnostics in the base (None: none)."""
+        if code in self.by_code:
+            return self.by_code[code]
+        resolved = self.resolved
+
+        def in_base(d: Diagnostic) -> bool:
+            span = self.moved.get(d) or d.span
+            return span is not None and resolved.layers.get(span.file) != self.own
+
+        of_code = [d for d in self.kept if d.code == code and d.span is not None]
+        found: tuple[str | None, suggest.Vocabulary | None]
+        base = [d for d in of_code if in_base(d)]
+        if of_code and not base:
+            first = min(of_code, key=Diagnostic.sort_key)
+            assert first.span is not None
+            where = "this variant's own file" if first.span.file == resolved.manifest.file else ticked(first.span.file)
+            found = (
+                f"{code} is reported in {where}, on line {first.span.line}: silence it there with "
+                f"`# civrules: ignore[{code}] why` at the end of that line, and delete the entry",
+                None,
+            )
+        else:
+            names = [name for d in base for name in d.subjects]
+            found = (None, suggest.Vocabulary(names) if names else None)
+        self.by_code[code] = found
+        return found
 
 
 #: A `suppress` entry: its position in the list, the entry, and its target (None: it names none).
