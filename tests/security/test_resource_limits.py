@@ -1055,6 +1055,31 @@ def test_quoting_a_line_reads_no_huge_file_and_follows_no_link(tmp_path: Path) -
     assert "kind: map" not in text
 
 
+def test_a_long_text_aliased_into_many_wrong_places_is_not_a_subject_of_each_schema_error() -> None:
+    """A schema error's message shows the value found at most 60 characters long (or only its
+    length); `subjects` held it whole: a 20,000-character anchor aliased into the names of 30
+    cards (a file of 21 kB) made 600 kB of `--format json` and of SARIF. What a schema error is
+    about is its place, and the value where its message names it whole; a short misspelt id still
+    is a subject."""
+    from civrules.load import read_yaml_text
+    from civrules.schema import validate_document
+
+    long = "A" * 20_000
+    cards = [f'  - {{id: c0, name: &n "{long}", rule: "32.21", groups: [crafts], cost: 1}}']
+    cards += [f'  - {{id: c{i}, name: *n, rule: "32.21", groups: [crafts], cost: 1}}' for i in range(1, 30)]
+    cards += ['  - {id: Bad-Id, name: Bad, rule: "32.21", groups: [crafts], cost: 1}']
+    groups = 'groups:\n  - {id: crafts, name: Crafts, colour: orange, shape: square, rule: "6.1"}\n'
+    text = "kind: civilization_cards\n" + groups + "cards:\n" + "\n".join(cards) + "\n"
+    document, read = read_yaml_text(text, "cards/long.yaml")
+    assert document is not None and read == []
+    found = validate_document(document, "civilization_cards")
+    named = [d for d in found if d.code == "S001" and "name" in d.message]
+    assert len(named) == 30
+    assert max(len(subject) for d in found for subject in d.subjects) <= 60
+    assert sum(len(d.message) + sum(map(len, d.subjects)) for d in named) < 10 * 30 * 60
+    assert any("Bad-Id" in d.subjects for d in found)
+
+
 def test_json_output_is_written_record_by_record_in_the_same_format() -> None:
     """`--format json` for the 90,000 diagnostics of a file at the node bound held 526 MB: the
     indenting encoder keeps every piece of the output. Record by record, the text is the same."""

@@ -2177,8 +2177,12 @@ def _where(path: NodePath) -> str:
 
 def _about(path: NodePath, value: object = None) -> tuple[str, ...]:
     """What a schema diagnostic is about (its subjects): the place in the file, as its message
-    names it, and the value found there where it is text."""
-    return (*((_render_path(path),) if path else ()), *((value,) if isinstance(value, str) else ()))
+    names it, and the value found there where it is text the message shows whole (:func:`_show`).
+    A longer value is named by its place: whole, an anchor of a long text aliased into many
+    wrong places made each diagnostic carry it, the output growing with the aliases times the
+    text where the messages stay a line."""
+    shown = isinstance(value, str) and len(value) <= _SHOWN_WHOLE
+    return (*((_render_path(path),) if path else ()), *((value,) if shown and isinstance(value, str) else ()))
 
 
 def _render_path(path: NodePath) -> str:
@@ -2206,9 +2210,13 @@ def _types(rule: Any) -> str:
     return " or ".join(str(names.get(t, t)) for t in listed)
 
 
+#: The longest text a schema error's message shows whole; a longer one is shown cut.
+_SHOWN_WHOLE = 60
+
+
 def _show(value: Any) -> str:
     if isinstance(value, str):
-        return f"`{value}`" if len(value) <= 60 else f"`{value[:57]}...`"
+        return f"`{value}`" if len(value) <= _SHOWN_WHOLE else f"`{value[: _SHOWN_WHOLE - 3]}...`"
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):
