@@ -74,7 +74,10 @@ class Diagnostic:
     #: name), given where the diagnostic is made, never read back from the message. A variant's
     #: `suppress:` entry's `target` is matched against them, and `--format json` and `sarif` carry
     #: them (`subjects`) for CI to read. A message that lists only the first ids of many (`and 40
-    #: more`) has every one of them here.
+    #: more`) has every one of them here where the list is the diagnostic's own; of a list that
+    #: many diagnostics share (each of n findings naming the same n elements), only those the
+    #: message shows, so that what is printed grows with the findings, not with their square. A
+    #: value is a subject where the message shows it whole, not a long text it cuts.
     subjects: tuple[str, ...] = ()
 
     def sort_key(self) -> tuple[str, int, int, str, str]:

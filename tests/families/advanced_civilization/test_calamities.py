@@ -12,7 +12,7 @@ import pytest
 from civrules.families.advanced_civilization.calamities import AllBut, Role, calamity_amount, resolution_order, together
 from civrules.families.advanced_civilization.model import Calamity, Ruleset, of_family
 from civrules.load.document import Document
-from civrules.model import Origin, Unknown
+from civrules.model import Collection, Origin, Unknown
 from tests.rulefiles import shipped_analysis
 
 
@@ -349,3 +349,24 @@ def test_military_adds_its_loss_to_civil_war(advciv: Ruleset) -> None:
     """30.414: with Military, five unit points of each faction are removed after the selection."""
     amount = calamity_amount(calamity(advciv, "civil_war"), "faction_annexed", {"military"}, "primary")
     assert [(m.card, m.amount) for m in amount.additions] == [("military", 5)]
+
+
+def test_each_loss_that_goes_with_many_effects_names_those_its_message_shows(advciv: Ruleset) -> None:
+    """K018 for n modifiers that add a loss without `modifies`, on a side of n effects: each
+    diagnostic is about its calamity and card, and the effects its message shows (the first ten);
+    every effect of the side was a subject of each (n² subjects in `--format json` for a file of n
+    lines). The effects a modifier names in its own `modifies` are all its subjects."""
+    from civrules.families.advanced_civilization.checks.calamities import check_addition_on_one_effect
+
+    war = calamity(advciv, "civil_war")
+    first = war.effects_of("primary")[0]
+    effects = tuple(dataclasses.replace(first, id=f"e{i}", condition=None) for i in range(40))
+    loss = next(m for m in war.modifiers if m.adds)
+    free = [dataclasses.replace(loss, card=f"k{i}", modifies=(), applies_to="primary") for i in range(40)]
+    named = dataclasses.replace(loss, card="named", modifies=tuple(e.id for e in effects[:25] if e.id))
+    broad = dataclasses.replace(war, effects=effects, modifiers=(*free, named))
+    only = dataclasses.replace(advciv, calamities=Collection.of("calamities", [broad]))
+    found = list(check_addition_on_one_effect(only))
+    assert len(found) == 41
+    assert {len(d.subjects) for d in found[:40]} == {2 + 10}
+    assert found[-1].subjects == ("civil_war", "named", *(f"e{i}" for i in range(25)))

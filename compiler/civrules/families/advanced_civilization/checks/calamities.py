@@ -1005,7 +1005,10 @@ def check_addition_on_one_effect(ruleset: Ruleset) -> Iterator[Diagnostic]:
                     "name in `modifies` the one effect the rule takes the loss with (and say when in its `text`), "
                     f"e.g. `modifies: [{ids[-1]}]`",
                     [Related(calamity.origin.span(side, e.index, "id"), f"`{e.id}`") for e in effects[:SHOWN_EFFECTS]],
-                    subjects=(calamity.id, modifier.card, *ids),
+                    # The effects the modifier names in its `modifies` are its own, all of them; a
+                    # side's every effect, shared by each modifier naming none, those the message
+                    # shows: every one made n modifiers on n effects n² subjects.
+                    subjects=(calamity.id, modifier.card, *(ids if modifier.modifies else ids[: words.SHOWN])),
                 )
 
 
