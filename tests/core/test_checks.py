@@ -198,6 +198,17 @@ def test_every_check_of_civrules_names_its_subjects_where_it_makes_a_diagnostic(
     assert len(modules) > 20 and bare == []
 
 
+def test_a_subject_given_as_one_name_is_one_subject_not_its_letters() -> None:
+    """`subjects=card.id` (a name where a list of them was meant, which mypy accepts: a string is an
+    iterable) is that one name: it was each of its letters, and no `target` silenced it."""
+    from civrules.checks import diagnostic
+    from civrules.diagnostics import named
+
+    assert diagnostic("I002", "`oak` is named twice", None, subjects="oak").subjects == ("oak",)
+    assert named("oak") == ("oak",)
+    assert named(["oak", 3]) == ("oak", "3")
+
+
 def _text(texts: dict[str, str], file: str) -> str:
     """The text of a file a diagnostic points at, as the fixture left it."""
     relative = Path(file).resolve().relative_to(RULES).as_posix()

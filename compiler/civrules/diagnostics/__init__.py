@@ -107,11 +107,14 @@ class Summary(Diagnostic):
 
 def named(subjects: Iterable[object]) -> tuple[str, ...]:
     """``subjects`` as :attr:`Diagnostic.subjects` holds them: each once, in the order given, as
-    the text a message shows it by (a number quoted as `3` is the subject ``"3"``).
+    the text a message shows it by (a number quoted as `3` is the subject ``"3"``). One name
+    given alone (`subjects=card.id`) is that name, not its letters.
 
-    >>> named(["oak", "birch", "oak", 3])
-    ('oak', 'birch', '3')
+    >>> named(["oak", "birch", "oak", 3]), named("oak")
+    (('oak', 'birch', '3'), ('oak',))
     """
+    if isinstance(subjects, str):
+        return (subjects,)
     return tuple(dict.fromkeys(s if isinstance(s, str) else str(s) for s in subjects))
 
 
