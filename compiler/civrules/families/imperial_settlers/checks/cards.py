@@ -9,7 +9,7 @@ from typing import Any
 
 from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, words
-from civrules.families.imperial_settlers.model import Card, Counted, ImperialSettlersRuleset
+from civrules.families.imperial_settlers.model import Card, Counted, Gives, ImperialSettlersRuleset
 from civrules.model import Unknown
 
 PRINTED_ID = re.compile(r"^([A-Z]{3})([0-9]{3})$")
@@ -418,13 +418,14 @@ def check_bonus_placed(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]
     What: a card's build bonus is placed at once as Samurai (`build_bonus_placed_as: samurai`, the
     Ninjas, p11), but the card is no location of a faction with the `samurai` special rule (the
     Japanese, p11), or its bonus is not workers (a Samurai is a worker placed in front of a faction
-    location, p11).
+    location, p11; workers counted per location of a colour are workers), or it has no build bonus.
 
     Why: the package's `build_samurai` places such a bonus on the builder's faction locations and
     `build_gains` gives none of it to the supply: on any other card the bonus would vanish.
 
     Fix: move the field to a card of the faction with the `samurai` rule, make the bonus workers,
-    or delete the field so that the bonus goes to the player's supply.
+    or delete the field so that the bonus goes to the player's supply (a card with no bonus has
+    nothing to place).
 
         - id: rom001
           build_bonus: [worker, worker]
@@ -448,9 +449,15 @@ def check_bonus_placed(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]
                 "the faction with the `samurai` rule",
                 subjects=(card.id,),
             )
-        elif isinstance(card.build_bonus, Counted) or (
-            isinstance(card.build_bonus, tuple) and any(good != "worker" for good in card.build_bonus)
-        ):
+        elif card.build_bonus is None:
+            yield diagnostic(
+                "F020",
+                f"{card.id}'s build bonus is placed as Samurai, but it has no build bonus: nothing is placed",
+                card.origin.span("build_bonus_placed_as"),
+                "delete `build_bonus_placed_as`, or give the card the `build_bonus` it places",
+                subjects=(card.id,),
+            )
+        elif any(good != "worker" for good in _bonus_goods(card.build_bonus)):
             yield diagnostic(
                 "F020",
                 f"{card.id}'s build bonus is placed as Samurai, but it is not workers: a Samurai is a worker (p11)",
@@ -458,3 +465,11 @@ def check_bonus_placed(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnostic]
                 "make the bonus workers (`[worker, worker]`), or delete `build_bonus_placed_as`",
                 subjects=(card.id,),
             )
+
+
+def _bonus_goods(bonus: Gives) -> tuple[str, ...]:
+    """The goods a build bonus may give: those it lists, or those it counts and adds (`each`,
+    `plus`: workers counted per location of a colour are workers); none for an unknown one."""
+    if isinstance(bonus, Counted):
+        return (bonus.each, *bonus.plus)
+    return bonus if isinstance(bonus, tuple) else ()
