@@ -22,6 +22,7 @@ from civrules.model import Origin, Ruleset
 from civrules.resolve import (
     CITATION_FIELDS,
     SETTINGS_CITATIONS,
+    SETTINGS_PATH,
     change_place,
     changers,
     cited_writers,
@@ -816,6 +817,64 @@ def _cite_apart(setting: str, why: str) -> str:
         f'`{SETTINGS_CITATIONS}: {{{setting}: {{source: "house rule: ..."}}}}` for a house rule, '
         f"or `{{{setting}: {{rule: ...}}}}` with the rulebook section it follows"
     )
+
+
+@check("Q010", "citation-of-no-change", Severity.WARNING, reads=(SETTINGS,))
+def check_settings_citations_used(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    """
+    What: `overlay.settings.citations` cites a setting this variant's overlay does not write: it
+    neither patches it (`overlay.settings.<setting>`) nor puts it whole (`replace:`, `add:`); a
+    removal (`remove:`) writes no fact, and needs no citation.
+
+    Why: a citation there is where a change of a setting that takes none of its own (a list of ids,
+    a number) comes from; one that names no change cites nothing. Q009, `export`'s
+    `setting_sources` and `diff` never read it, so an auditor reading the manifest takes a setting
+    for changed and cited where it is neither: most often the change was moved, deleted or
+    misspelt, and its citation left behind.
+
+    Fix: write the change beside its citation, or delete the citation.
+
+        overlay:
+          settings:
+            replace: {some_setting: [a, b]}
+            citations:
+              some_setting: {source: "house rule: ..."}    # PASS: the setting is written above
+              other_setting: {source: "house rule: ..."}   # FAIL: no change of it to cite
+    """
+    if len(ruleset.chain) < 2:
+        return
+    document = ruleset.manifest.document
+    overlay = document.data.get("overlay") if isinstance(document.data, dict) else None
+    settings = overlay.get("settings") if isinstance(overlay, dict) else None
+    cited = settings.get(SETTINGS_CITATIONS) if isinstance(settings, dict) else None
+    if not isinstance(settings, dict) or not isinstance(cited, dict):
+        return
+    written = {key for key in settings if key not in _SETTING_OPERATIONS}
+    for whole in ("replace", "add"):
+        put = settings.get(whole)
+        written.update(put if isinstance(put, dict) else ())
+    for name in cited:
+        if not isinstance(name, str) or name in written:
+            continue
+        removed = settings.get("remove")
+        why = (
+            "removes it, and a removal writes no fact"
+            if isinstance(removed, list) and name in removed
+            else ("does not write it")
+        )
+        yield diagnostic(
+            "Q010",
+            f"`overlay.settings.{SETTINGS_CITATIONS}` cites the setting `{name}`, but this variant's overlay {why}: "
+            "the citation cites no change",
+            document.key_span((*SETTINGS_PATH, SETTINGS_CITATIONS, name)),
+            f"write the change of `{name}` under `overlay.settings` (a patch, `replace:` or `add:`), or delete "
+            "its citation",
+            subjects=(name,),
+        )
+
+
+#: The keys of `overlay.settings` that are no setting: its operations and its citations.
+_SETTING_OPERATIONS = frozenset({"replace", "add", "remove", SETTINGS_CITATIONS})
 
 
 def _uncited_whole_entities(ruleset: Ruleset, family: Family | None, own: int) -> Iterator[Diagnostic]:
