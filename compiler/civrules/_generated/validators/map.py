@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/map.schema.json; o
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "44feda11c890fb80251c40ba960c1add6fb3243c4931b314d92b1f2b7c29b939"
+SCHEMA_SHA256 = "a735232cc297e5727df454ef7675a2016e1654213b7d66c346837e993e41f82e"
 
 from decimal import Decimal
 import re
