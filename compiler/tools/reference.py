@@ -521,6 +521,11 @@ def _example(schema: dict[str, Any], node: Any, seen: tuple[str, ...], depth: in
         if depth >= 2:
             return {"...": "..."}
         properties = resolved.get("properties") or {}
+        values = resolved.get("additionalProperties")
+        if not properties and isinstance(values, dict) and values:
+            # a mapping by names (`{setting: {source: ...}}`): a name it takes, and a value of its shape
+            names = (resolved.get("propertyNames") or {}).get("enum") or ["..."]
+            return {names[0]: _example(schema, values, inner, depth + 1)}
         # "one of these keys" (`anyOf: [{required: [id]}, ...]`) names the entity: its first comes first
         named: list[str] = next(
             (

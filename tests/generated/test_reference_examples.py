@@ -115,3 +115,22 @@ def test_every_example_is_valid_for_its_field_schema() -> None:
             wrong.append(f"line {example.line}: `{example.path}: {json.dumps(example.value)}`")
     assert checked > 500
     assert not wrong, "\n".join(wrong)
+
+
+def test_an_example_of_a_mapping_by_names_shows_a_value_of_its_shape() -> None:
+    """A field that maps names to mappings (`overlay.settings.citations`: `{setting: {source:
+    ...}}`) is shown with a name and a mapping: its example was the placeholder `{...: "..."}`, a
+    name and a text, which the schema refuses and which showed a newcomer the wrong shape."""
+    wrong = []
+    for example in examples():
+        if example.schema is None:
+            continue
+        root = _schema(example.schema)
+        parts = tuple(p.removesuffix("[]") for p in example.path.split("."))
+        for node in node_at(root, parts):
+            values = node.get("additionalProperties") if isinstance(node, dict) else None
+            if "properties" in node or not isinstance(values, dict) or values.get("type") != "object":
+                continue
+            if not isinstance(example.value, dict) or not all(isinstance(v, dict) for v in example.value.values()):
+                wrong.append(f"line {example.line}: `{example.path}: {json.dumps(example.value)}`")
+    assert not wrong, "\n".join(wrong)

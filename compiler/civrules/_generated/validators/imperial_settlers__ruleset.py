@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "b13276417f975d5c4e551d468e806a1a8f382080b9fb4c1245bf47bec2aa3c44"
+SCHEMA_SHA256 = "9ab59ffda5effb709984a274447337493efed7268ebc80c92dab14b99c75eb21"
 
 from decimal import Decimal
 import re

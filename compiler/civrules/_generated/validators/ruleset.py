@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "bf773508cf2ccf296860875961ef66db971ea512c65ac01e5b5789f569a5f5b2"
+SCHEMA_SHA256 = "4bb3a9568bccdf25d767fff76d5c2b3ea0d9ad554d0e5d73a4405411d559252b"
 
 from decimal import Decimal
 import re

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "adfbcff36ef34ca20334ca1f060c04b303cc7a8a925316f8c7c75753acb05ba4"
+SCHEMA_SHA256 = "232b44a54e55506e95e9a76f2fedc57eb0e074b1a87c8b4d462d6f3be17d7fd6"
 
 from decimal import Decimal
 import re
