@@ -177,6 +177,8 @@ def _keywords(node: Any) -> Iterator[str]:
             if key in ("properties", "$defs", "patternProperties", "dependentSchemas"):
                 for sub in value.values():
                     yield from _keywords(sub)
+            elif key in ("examples", "default", "const", "enum"):
+                yield key  # its value is data, not a schema: its keys are no keywords
             elif not key.startswith("x-"):
                 yield key
                 yield from _keywords(value)
