@@ -1080,6 +1080,39 @@ def test_a_long_text_aliased_into_many_wrong_places_is_not_a_subject_of_each_sch
     assert any("Bad-Id" in d.subjects for d in found)
 
 
+def test_a_long_key_aliased_into_many_places_is_quoted_cut_and_is_no_subject() -> None:
+    """Messages quoting a key the data writes (a duplicate key, an unknown key) showed it whole: a
+    20,000-character key, anchored once and aliased as a key into 30 cards, made 30 messages of
+    20 kB each (round 24's attacker, L002: 8 MB of messages from 200 kB). The message shows the key
+    cut at 60 characters, as schema errors show a value; a key shown cut is no subject."""
+    from civrules.load import read_yaml_text
+    from civrules.schema import validate_document
+
+    long = "k" * 20_000
+    card = '  - {{id: c{0}, name: C, rule: "32.21", groups: [crafts], cost: 1}}\n'
+    # a key longer than 1,024 characters is written explicitly (`? key`), in block style
+    cards = [card.format(0)[:-2] + f', ? &k "{long}" : 1}}\n']
+    cards += [
+        f"  - id: c{i}\n    name: C\n    rule: '32.21'\n    groups: [crafts]\n    cost: 1\n    ? *k\n    : 1\n"
+        for i in range(1, 30)
+    ]
+    cards += [
+        "  - id: c30\n    name: C\n    rule: '32.21'\n    groups: [crafts]\n    cost: 1\n"
+        "    ? *k\n    : 1\n    ? *k\n    : 2\n"
+    ]
+    cards += [card.format(31)[:-2] + ", costt: 2}\n"]
+    groups = 'groups:\n  - {id: crafts, name: Crafts, colour: orange, shape: square, rule: "6.1"}\n'
+    text = "kind: civilization_cards\n" + groups + "cards:\n" + "".join(cards)
+    document, read = read_yaml_text(text, "cards/long.yaml")
+    assert document is not None
+    assert [d.code for d in read] == ["L002"]
+    found = [*read, *validate_document(document, "civilization_cards")]
+    about_long = [d for d in found if "kkk" in d.message]
+    assert len(about_long) == 32, [d.code for d in found]  # 31 unknown keys and the duplicate
+    assert all(len(d.message) < 200 and d.subjects == () for d in about_long), about_long[0].message[:200]
+    assert any(d.subjects == ("costt",) and "`costt`" in d.message for d in found)  # a short one still is
+
+
 def test_json_output_is_written_record_by_record_in_the_same_format() -> None:
     """`--format json` for the 90,000 diagnostics of a file at the node bound held 526 MB: the
     indenting encoder keeps every piece of the output. Record by record, the text is the same."""

@@ -20,6 +20,10 @@ True
 "`` git add 'a`b.yaml' ``"
 >>> quoted("cannot read `` a`b.yaml ``: no such file, nor `c d.yaml`")
 ['a`b.yaml', 'c d.yaml']
+>>> clipped("per_player"), clipped("x" * 100)[-5:], len(clipped("x" * 100))
+('per_player', 'xx...', 60)
+>>> whole(["per_player", "x" * 100])
+('per_player',)
 """
 
 from __future__ import annotations
@@ -143,3 +147,22 @@ def quoted(text: str) -> list[str]:
         names.append(inside)
         at = closing + 1
     return names
+
+
+#: The longest name written in the data (a key, a value) that a message shows whole; a longer one
+#: is shown cut (:func:`clipped`), and is no subject of it (:func:`whole`).
+SHOWN_WHOLE = 60
+
+
+def clipped(text: str, limit: int = SHOWN_WHOLE) -> str:
+    """``text`` whole when at most ``limit`` characters long, else its start and "...": a message
+    quoting a name as the data writes it stays short however long the name (a 200,000-character key
+    written 40 times, through an alias, made 8 MB of messages from a file of 200 kB)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def whole(names: Sequence[str], limit: int = SHOWN_WHOLE) -> tuple[str, ...]:
+    """The ``names`` a message shows whole (:func:`clipped`): what it is about, as a `suppress:`
+    target can name it. A name shown cut is no subject: no target is written to match it, and held
+    whole it would make the output grow as the name times the diagnostics quoting it."""
+    return tuple(name for name in names if len(name) <= limit)

@@ -26,7 +26,7 @@ from typing import Any, cast
 
 import yaml
 
-from civrules.diagnostics import Diagnostic, Related, Severity, Span, Unreadable, codes, named, stopped
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, Unreadable, codes, named, stopped, words
 from civrules.diagnostics.words import ticked
 from civrules.load.document import Document, NodePath, NodeTable, pack_position, unpack_position
 from civrules.load.lines import LINE_END, line_column
@@ -1381,11 +1381,11 @@ class _Builder:
             listed = len(self.diagnostics) < self.limits.max_diagnostics  # else counted, not made
             self.error(
                 codes.DUPLICATE_KEY,
-                f"duplicate key `{key}`",
+                f"duplicate key `{words.clipped(key)}`",
                 span,
                 hint="remove or merge one of the two entries; only one value can count",
                 related=(Related(unpack_position(self.display, first), "first defined here"),) if listed else (),
-                subjects=(key,),
+                subjects=words.whole((key,)),
             )
             parent.key = _DISCARD
             return

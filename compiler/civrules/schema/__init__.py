@@ -1354,10 +1354,10 @@ def _unknown_key(
         # Right key, wrong level (or another game's): no "did you mean" points at an unrelated key.
         yield _diag(
             codes.UNKNOWN_KEY,
-            f"unknown key `{key}`{where}",
+            f"unknown key `{words.clipped(key)}`{where}",
             document.key_span((*path, key)),
             elsewhere,
-            subjects=(key,),
+            subjects=words.whole((key,)),
         )
         return
     outdented = _outdented(document, path, key, allowed)
@@ -1366,11 +1366,11 @@ def _unknown_key(
     )
     yield _diag(
         codes.UNKNOWN_KEY,
-        f"unknown key `{key}`{where}",
+        f"unknown key `{words.clipped(key)}`{where}",
         document.key_span((*path, key)),
         hint,
         _closest(key, allowed),
-        subjects=(key,),
+        subjects=words.whole((key,)),
     )
 
 
@@ -1629,8 +1629,8 @@ def _outdented(document: Document, path: NodePath, key: str, allowed: Sequence[s
     if above is None:
         return None
     return (
-        f"`{above[1]}:` on line {above[0]} has no value, so `{key}` is read beside it: "
-        f"indent `{key}` (and the lines that belong with it) under `{above[1]}:`"
+        f"`{above[1]}:` on line {above[0]} has no value, so `{words.clipped(key)}` is read beside it: "
+        f"indent `{words.clipped(key)}` (and the lines that belong with it) under `{above[1]}:`"
     )
 
 
@@ -2211,7 +2211,7 @@ def _types(rule: Any) -> str:
 
 
 #: The longest text a schema error's message shows whole; a longer one is shown cut.
-_SHOWN_WHOLE = 60
+_SHOWN_WHOLE = words.SHOWN_WHOLE
 
 
 def _show(value: Any) -> str:
