@@ -43,6 +43,7 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("checks/citations.py", "_walk", "data"): _CITATIONS,
     ("checks/citations.py", "check_index_unique", "data"): _CITATIONS,
     ("checks/citations.py", "check_index_references", "data"): _CITATIONS,
+    ("checks/citations.py", "check_settings_citations_used", "data"): _CITATIONS,
     ("checks/unknowns.py", "_unknown_fact", "data"): (
         "Q006 names an unknown fact by its field path in the document as written"
     ),
