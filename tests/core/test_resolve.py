@@ -6,6 +6,7 @@ import collections
 import dataclasses
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -509,6 +510,127 @@ def test_what_wrote_each_field_is_recorded_at_a_cost_linear_in_the_entries() -> 
     work = {n: _work_of_entries(entries(n)) for n in (0, 40, 80)}
     small, large = work[40] - work[0], work[80] - work[0]
     assert large <= 2.5 * small, work
+
+
+@pytest.mark.parametrize("operation", ["replace", "remove", "patch"])
+def test_entries_changing_elements_an_earlier_entry_appended_keep_its_records_at_a_cost_linear_in_them(
+    operation: str,
+) -> None:
+    """Counted, never timed: one entry appending 10k attributes to Pottery, then k entries each
+    changing one of them by a selector (removing it, replacing it, patching its text), resolved at
+    k and 2k. Each entry other than an append placed again the record of every element the entries
+    before it wrote, by the element's index (``Origin.earlier_moved``; one removal moved every
+    record after it): k entries over 10k records, the square of k (issue 32; bench/shapes.py's
+    `appends-then-replaces`). Every attribute is still located where it was written."""
+    from civrules.resolve import Resolver
+    from tests.security.test_check_growth import MOST, calls_made
+
+    def change(i: int) -> str:
+        where = f'{{text: "A{i}."}}'
+        if operation == "remove":
+            return f"{{remove: [{where}]}}"
+        return f'{{{operation}: [{{where: {where}, with: {{text: "B{i}.", rule: "32.212"}}}}]}}'
+
+    def body(k: int) -> str:
+        attributes = ", ".join(f'{{text: "A{i}.", rule: "32.211"}}' for i in range(10 * k))
+        entries = [f"{{id: pottery, attributes: {{append: [{attributes}]}}}}"]
+        entries += [f"{{id: pottery, attributes: {change(i)}}}" for i in range(0, 2 * k, 2)]
+        return "overlay:\n  civilization_cards:\n    patch:\n" + "".join(f"      - {e}\n" for e in entries)
+
+    sizes = (20, 40)
+    files = {k: variant(f"big{k}", "advanced-civilization", body(k)) for k in sizes}
+    workspace = CachedWorkspace(dict(files.values()))
+    resolver = Resolver(workspace)  # the base resolved once, for both
+    resolver.resolve(workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+
+    def work(k: int) -> int:
+        loaded = workspace.load_ruleset(workspace.manifests()[f"big{k}"])
+        return calls_made(lambda: resolver.resolve(loaded))
+
+    small, large = (work(k) for k in sizes)
+    assert large <= MOST * small, (small, large)
+    resolved = resolver.resolution("big20")
+    assert resolved is not None
+    (pottery,) = [e for e in resolved.collections["civilization_cards"] if e.raw["id"] == "pottery"]
+    text = files[20][1]
+    located = {
+        attribute["text"]: pottery.origin.span("attributes", i, "text").line
+        for i, attribute in enumerate(pottery.raw["attributes"])
+        if re.fullmatch(r"[AB][0-9]+\.", attribute["text"])
+    }
+    expected: dict[str, int] = {}
+    for i in range(200):
+        if i % 2 or i >= 40:
+            expected[f"A{i}."] = line_of(text, "append:")  # the first entry's, wherever it is now
+        elif operation != "remove":
+            expected[f"B{i}."] = line_of(text, f'"B{i}."')
+    assert located == expected
+
+
+def test_an_id_inserted_then_appended_again_is_located_at_each_entry_when_a_later_one_removes() -> None:
+    """One entry inserts an id into Pottery's groups, a second appends the same id, a third removes
+    another group: each wrong id is reported at the entry that wrote it. The records of where the
+    entries wrote elements followed an element by its object to the last place that object held
+    (the reader gives equal ids one object): the third entry moved the first's record onto the
+    second's element, and the first id was reported in the base's card file, which never wrote it
+    (round 24: a record follows its element's place)."""
+    body = (
+        "overlay:\n  civilization_cards:\n    patch:\n"
+        "      - {id: pottery, groups: {insert: [{before: crafts, items: [craftz]}]}, source: 'house rule: a'}\n"
+        "      - {id: pottery, groups: {append: [craftz]}, source: 'house rule: b'}\n"
+        "      - {id: pottery, groups: {remove: [crafts]}, source: 'house rule: c'}\n"
+    )
+    path, text = variant("twice", "advanced-civilization", body)
+    analysis, _ = analysed("twice", (path, text))
+    found = sorted(
+        (d.span.line, d.span.column)
+        for d in analysis.diagnostics
+        if d.code == "S003" and d.span is not None and d.span.file.endswith("rulesets/twice.yaml")
+    )
+    inserted, appended = line_of(text, "insert:"), line_of(text, "append:")
+    assert found == [
+        (inserted, text.splitlines()[inserted - 1].index("craftz") + 1),
+        (appended, text.splitlines()[appended - 1].index("craftz") + 1),
+    ], analysis.diagnostics
+
+
+def test_a_field_two_entries_patched_in_an_appended_element_is_located_at_the_later_after_an_append() -> None:
+    """One entry appends an attribute, a second patches its `rule`, a third patches it again with a
+    wrong one, a fourth appends another attribute: the wrong `rule` is reported at the third entry,
+    its last writer. The fourth entry made the third's records earlier ones beside the second's,
+    and the earliest record of the place was the one taken: the wrong value was reported at the
+    second entry, which wrote a good one (round 24)."""
+    body = (
+        "overlay:\n  civilization_cards:\n    patch:\n"
+        '      - {id: pottery, attributes: {append: [{text: "A.", rule: "32.211"}]}}\n'
+        '      - {id: pottery, attributes: {patch: [{where: {text: "A."}, with: {rule: "32.212"}}]}}\n'
+        '      - {id: pottery, attributes: {patch: [{where: {text: "A."}, with: {rule: 5}}]}}\n'
+        '      - {id: pottery, attributes: {append: [{text: "B.", rule: "32.211"}]}}\n'
+    )
+    path, text = variant("twice", "advanced-civilization", body)
+    analysis, _ = analysed("twice", (path, text))
+    found = [d for d in analysis.diagnostics if d.code.startswith("S")]
+    assert found, analysis.diagnostics
+    assert {(d.span.line, d.span.column) for d in found if d.span is not None} == {
+        (line_of(text, "rule: 5"), text.splitlines()[line_of(text, "rule: 5") - 1].index("5}") + 1)
+    }, found
+
+
+def test_an_element_removed_is_named_by_no_selector_of_a_shape_first_asked_after_its_removal() -> None:
+    """A `remove:` naming an element by a value that is a list (`{rule: [a, b]}`: compared with
+    each element), then a selector of another shape (`{id: x}`) naming the same element, in the
+    same entry or the next: the second names no element. The index of the new shape, made after
+    the removal, held the removed element still (its place kept until the list is compacted): the
+    second removal took it again, and the list lost the element after it (round 24)."""
+    base = [{"id": "x", "rule": ["1", "2"]}, {"id": "y"}, {"id": "z"}]
+    problems: list[Any] = []
+    together = merge_patch(list(base), {"remove": [{"rule": ["1", "2"]}, {"id": "x"}]}, problems)
+    assert together == [{"id": "y"}, {"id": "z"}]
+    assert [p.message for p in problems] == ['{"id": "x"} names no element of the list']
+    first = merge_patch(list(base), {"remove": [{"rule": ["1", "2"]}]})
+    problems = []
+    assert merge_patch(first, {"remove": [{"id": "x"}]}, problems) == [{"id": "y"}, {"id": "z"}]
+    assert [p.message for p in problems] == ['{"id": "x"} names no element of the list']
 
 
 def test_entries_patching_one_field_keep_the_records_of_another_s_elements_at_a_cost_linear_in_them() -> None:

@@ -22,8 +22,15 @@ from civrules.support.values import frozen_value
 #: no more): added to without copying what is there (n entries changing one field: not n² copies).
 Changers = tuple["Origin", "Changers | None"]
 #: Where an earlier overlay entry's list operations wrote an element (Origin.earlier_moved), the
-#: last recorded first, each with those before it.
+#: last recorded first, each with those before it: the element's place (its token in
+#: :data:`Slots`, then the path inside it), the entry, and where the entry wrote it.
 Moves = tuple[tuple["NodePath", "Origin", "NodePath"], "Moves | None"]
+#: One list's records of where earlier overlay entries wrote its elements (Origin.earlier_moved):
+#: the token of each place of the list (None: no record names it), in the list's order, how many
+#: tokens were given, and the records (:data:`Moves`), each naming its place by its token. A token
+#: goes with its element from list to list as later list operations change the list around it
+#: (civrules.resolve._carried), so that a change does not place every record again.
+Slots = tuple[tuple["int | None", ...], int, Moves]
 
 #: What writes a field's facts (civrules.resolve.Writer): an overlay entry (None: the definition),
 #: the paths of the elements of a list it wrote still there, and those elements.
@@ -113,10 +120,11 @@ class Origin:
     #: holds (civrules.checks.citations.superseded). A field with no record: its last changer.
     changed_by: tuple[tuple[str, Changers], ...] = field(default=(), compare=False, repr=False)
     #: Per field (a list setting: ``""``, its elements), the elements the list operations of an
-    #: overlay entry other than the field's last changer wrote that are still there: their path in
-    #: the entity, that entry, and where it wrote them (as ``moved`` records the last changer's), so
-    #: that each is located where it was written. A change touches its own fields' records only.
-    earlier_moved: tuple[tuple[str, Moves], ...] = field(default=(), compare=False, repr=False)
+    #: overlay entry other than the field's last changer wrote: each by its place in the list
+    #: (:data:`Slots`: an element no longer there names none), that entry, and where it wrote them
+    #: (as ``moved`` records the last changer's), so that each is located where it was written. A
+    #: change touches the records of its own fields' places only.
+    earlier_moved: tuple[tuple[str, Slots], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def file(self) -> str:
@@ -130,10 +138,10 @@ class Origin:
         if not self.earlier_moved or not sub:
             return None
         group = sub[0] if isinstance(sub[0], str) else ""
-        chain = next((moves for name, moves in self.earlier_moved if name == group), None)
-        if chain is None:
+        slots = next((item for item in self.earlier_moved if item[0] == group), None)
+        if slots is None:
             return None
-        by_key, by_owner = _moves_index(chain)
+        by_key, by_owner = _moves_index(slots)
         # the deepest part at or above ``sub`` an earlier entry wrote (looked up, not searched for:
         # each of n elements located was a pass over the n records)
         best = next((found for k in range(len(sub), 0, -1) if (found := by_key.get(sub[:k])) is not None), None)
@@ -321,18 +329,31 @@ def unchained(chain: tuple[_T, Any] | None) -> list[_T]:
 
 @memo.by_identity(4096)
 def _moves_index(
-    chain: Moves,
+    field: tuple[str, Slots],
 ) -> tuple[
     dict[NodePath, tuple[NodePath, Origin, NodePath]], dict[tuple[int, NodePath], tuple[tuple[NodePath, NodePath], ...]]
 ]:
-    """The records of ``chain`` (one field's :attr:`Origin.earlier_moved`) by their path in the
-    entity (the earliest of a path), and each entry's (by its identity and the field, its first
-    part), in order: one tuple for every part of a field an entry wrote, not one made per part
-    located (n elements an entry appended, each located, were n tuples of n records)."""
+    """The records of one field's :attr:`Origin.earlier_moved` (``field``: its name, ``""`` for a
+    list setting, and its :data:`Slots`) by their path in the entity, each place's index counted
+    once from the tokens (a record whose element is gone names no place), the latest record of a
+    path the one kept; and each entry's (by its identity and the path's first part), in order: one
+    tuple for every part of a field an entry wrote, not one made per part located (n elements an
+    entry appended, each located, were n tuples of n records)."""
+    name, (tokens, _, chain) = field
+    prefix: NodePath = (name,) if name else ()
+    index = {token: i for i, token in enumerate(tokens) if token is not None}
+    placed: dict[NodePath, tuple[Origin, NodePath]] = {}
+    for key, owner, path in unchained(chain):
+        at = index.get(key[0]) if isinstance(key[0], int) else None
+        if at is None:
+            continue  # its element is gone, or another was written whole in its place
+        moved_to = (*prefix, at, *key[1:])
+        placed.pop(moved_to, None)  # the latest entry's record of a place
+        placed[moved_to] = (owner, path)
     by_key: dict[NodePath, tuple[NodePath, Origin, NodePath]] = {}
     by_owner: dict[tuple[int, NodePath], list[tuple[NodePath, NodePath]]] = {}
-    for key, owner, path in unchained(chain):
-        by_key.setdefault(key, (key, owner, path))
+    for key, (owner, path) in placed.items():
+        by_key[key] = (key, owner, path)
         by_owner.setdefault((id(owner), key[:1]), []).append((key, path))
     return by_key, {owner: tuple(records) for owner, records in by_owner.items()}
 

@@ -37,7 +37,7 @@ from civrules.families import CollectionSpec, Family
 from civrules.load.document import Document, NodePath
 from civrules.load.workspace import MAX_EXTENDS as MAX_EXTENDS  # the chain's bound, public here too (V002)
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace, family_mismatch
-from civrules.model import Changers, Moves, Origin, WriterLog, unchained
+from civrules.model import Changers, Origin, Slots, WriterLog, unchained
 from civrules.schema import entity_passes_fast, is_valid_fast, setting_items_cite, validate_entity, validate_setting
 from civrules.schema.references import remembered
 from civrules.support import memo
@@ -546,20 +546,21 @@ def _earlier_moved(
     before: Mapping[str, Any],
     merged: Mapping[str, Any],
     patch: Mapping[str, Any],
-    written: Mapping[NodePath, NodePath],
-    was: Mapping[NodePath, Any],
-) -> tuple[tuple[str, Moves], ...]:
+    edits: Mapping[NodePath, Edits],
+) -> tuple[tuple[str, Slots], ...]:
     """``origin``'s record of the elements earlier overlay entries' list operations wrote
-    (:attr:`Origin.earlier_moved`), once the entry ``patch`` has changed ``before`` into ``merged``:
-    for each field it changes, the elements its last changer and the entries before wrote that
-    are still there, each at its place in the merged list (an element is never changed in place,
-    so the very element is looked up; one the entry wrote over, or patched, is the entry's now,
-    and so is an element it wrote whole at a place, ``written`` (its merge's): the reader gives
-    equal ids one object, which `replace: [{where: a, with: a}]` finds again). An element
-    it patched (``was``: as it was, by its place now) is still where the earlier entry wrote it,
-    but for the fields the patch wrote, which its own records locate.
+    (:attr:`Origin.earlier_moved`), once the entry ``patch`` has changed ``before`` into ``merged``
+    (``edits``: what its list operations did to each list's places, :func:`merge_patch`'s): for
+    each field it changes by list operations, the last changer's records join those of the entries
+    before, each on the place of the element it wrote (:func:`_carried`), which follows the
+    element from list to list. An element this entry wrote whole (replaced, inserted, appended) is
+    in a new place, the entry's: a record of what was there before (the very object again, an id
+    the reader gives one object) no longer finds it; an element it patched keeps its place, and
+    its records, but for the fields the patch wrote, which its own records locate.
     The records of the fields it leaves are not looked at (n entries changing another field of
-    an entity whose one list n entries appended to: no pass over those n per change)."""
+    an entity whose one list n entries appended to: no pass over those n per change), nor, in a
+    field it changes, the records of the elements it leaves (n entries each replacing one of n
+    elements an entry each appended: no pass over the n records per entry)."""
     last = dict(origin.changes)
     fields = dict(origin.earlier_moved)
     for name in patch:
@@ -568,81 +569,80 @@ def _earlier_moved(
             # no list before, or none now, or one written whole: no element written before is left
             fields.pop(name, None)
             continue
-        chain = fields.get(name)
-        mine = [(key, last[name], path) for key, path in origin.moved if key[:1] == (name,)] if name in last else []
-        if set(value) == {"append"}:
-            # appends move nothing: every record stands where it was (n entries appending to one
-            # list: no pass over the n before), and the last changer's become earlier ones
-            for record in mine:
-                chain = (record, chain)
-        elif chain is not None or mine:
-            index = {id(element): i for i, element in enumerate(new)}
-            index.update(
-                {
-                    id(gone): j
-                    for key, gone in was.items()
-                    if len(key) == 2 and key[0] == name and isinstance(j := key[1], int)
-                }
-            )
-            # one record per place, the latest entry's: an element equal to the one it replaced
-            # may be the very object (an id string), and n entries each writing it were n records
-            # of one element, each change then a pass over all of them
-            placed: dict[NodePath, tuple[Origin, NodePath]] = {}
-            for key, owner, path in (*unchained(chain), *mine):
-                at = key[1] if len(key) > 1 else None
-                if not isinstance(at, int) or not 0 <= at < len(old) or (i := index.get(id(old[at]))) is None:
-                    continue
-                if (name, i) in written:
-                    continue  # this entry wrote the element there whole (the very object, an id)
-                placed.pop(moved_to := (name, i, *key[2:]), None)
-                placed[moved_to] = (owner, path)
-            chain = None
-            for moved_to, (owner, path) in placed.items():
-                chain = ((moved_to, owner, path), chain)
-        else:
-            chain = None
-        if chain is None:
+        mine = (
+            [((key[1], *key[2:]), last[name], path) for key, path in origin.moved if key[:1] == (name,) and key[1:]]
+            if name in last
+            else []
+        )
+        carried = _carried(fields.get(name), mine, old, new, edits.get((name,), ()))
+        if carried is None:
             fields.pop(name, None)
         else:
-            fields[name] = chain
+            fields[name] = carried
     return tuple(sorted(fields.items(), key=lambda item: item[0]))
+
+
+def _carried(
+    slots: Slots | None,
+    mine: list[tuple[NodePath, Origin, NodePath]],
+    before: list[Any],
+    merged: list[Any],
+    edits: Sequence[tuple[int, int, int]],
+) -> Slots | None:
+    """One list's records of where earlier overlay entries wrote its elements (``slots``, as they
+    stood for the list ``before``), with those of its last changer added (``mine``: each with its
+    place in ``before``, its owner and where it wrote it), once list operations (``edits``) made
+    ``merged`` of it; None where there are none.
+
+    A record names the place of its element by a token (:data:`civrules.model.Slots`), not by its
+    index: a token goes with its place through the operations of every later entry (a removal
+    before it, an insertion) and is lost with it (the element removed, or written whole by a later
+    entry), so that an entry changing the list touches the places it changes, not every record
+    (each record placed again by its element's index, one removal moving every record after it,
+    was a pass over them all per entry). Where its index is asked (:func:`civrules.model.Origin.locate`
+    and the rest), the tokens of the list are counted once. A place is given a token when a record
+    first names it; the next token is the slots' count of them (the same tokens for the same
+    entries, whatever was read before: an edit of a session compares them)."""
+    tokens, made, chain = slots if slots is not None and len(slots[0]) == len(before) else (None, 0, None)
+    if chain is None and not mine:
+        return None
+    places: list[int | None] = list(tokens) if tokens is not None else [None] * len(before)
+    for key, owner, path in mine:
+        at = key[0]
+        if not isinstance(at, int) or not 0 <= at < len(before):
+            continue
+        token = places[at]
+        if token is None:
+            token = places[at] = made
+            made += 1
+        chain = (((token, *key[1:]), owner, path), chain)
+    for kind, at, count in edits:
+        if kind == _NEW:
+            places[at:at] = [None] * count
+        elif kind == _GONE:
+            del places[at]
+        else:
+            places[at] = None  # written whole: a new element there, no longer the one a record names
+    if len(places) != len(merged) or chain is None:
+        return None  # not the list the operations made (none are recorded): no place to name
+    return tuple(places), made, chain
 
 
 def _earlier_listed(
     previous: Origin,
     before: list[Any],
     merged: list[Any],
-    patch: Mapping[str, Any],
-    written: Mapping[NodePath, NodePath],
-    was: Mapping[NodePath, Any],
-) -> tuple[tuple[str, Moves], ...]:
+    edits: Mapping[NodePath, Edits],
+) -> tuple[tuple[str, Slots], ...]:
     """:func:`_earlier_moved` for a list setting that list operations change again: the elements
-    earlier variants' list operations wrote (``previous``: the setting as they left it), each at
-    its place in ``merged`` but those this variant wrote there whole (``written``), located in the
-    variant that wrote it (recorded under ``""``)."""
-    chain = next((moves for name, moves in previous.earlier_moved if name == ""), None)
+    earlier variants' list operations wrote (``previous``: the setting as they left it), each on
+    the place of its element in ``merged`` (:func:`_carried`), located in the variant that wrote
+    it (recorded under ``""``)."""
+    slots = next((found for name, found in previous.earlier_moved if name == ""), None)
     own = Origin(previous.document, previous.path) if previous.changes else None
-    if set(patch) == {"append"}:
-        if own is not None:
-            for key, path in previous.moved:
-                chain = ((key, own, path), chain)
-        return () if chain is None else (("", chain),)
-    candidates = unchained(chain)
-    if own is not None:
-        candidates += [(key, own, path) for key, path in previous.moved]
-    index = {id(element): i for i, element in enumerate(merged)}
-    index.update({id(gone): j for key, gone in was.items() if len(key) == 1 and isinstance(j := key[0], int)})
-    chain = None
-    for key, owner, path in candidates:
-        at = key[0] if key else None
-        if (
-            isinstance(at, int)
-            and 0 <= at < len(before)
-            and (i := index.get(id(before[at]))) is not None
-            and (i,) not in written
-        ):
-            chain = (((i, *key[1:]), owner, path), chain)
-    return () if chain is None else (("", chain),)
+    mine = [(key, own, path) for key, path in previous.moved if key] if own is not None else []
+    carried = _carried(slots, mine, before, merged, edits.get((), ()))
+    return () if carried is None else (("", carried),)
 
 
 def _changed_by(origin: Origin, names: Iterable[str], at: Origin) -> tuple[tuple[str, Changers], ...]:
@@ -882,8 +882,11 @@ def _patch_setting(
     problems: list[PatchProblem] = []
     moved: dict[NodePath, NodePath] = {}
     was: dict[NodePath, Any] = {}
+    edits: dict[NodePath, Edits] = {}
     merged = (
-        copy.deepcopy(patch) if whole else merge_patch(values.get(key), patch, problems, root=key, moved=moved, was=was)
+        copy.deepcopy(patch)
+        if whole
+        else merge_patch(values.get(key), patch, problems, root=key, moved=moved, was=was, edits=edits)
     )
     for problem in problems:
         yield _diag(
@@ -926,7 +929,7 @@ def _patch_setting(
             changes=((key, written),),
             writers=((key, writers, merged),),
             changed_by=((key, (written, earlier)),),
-            earlier_moved=_earlier_listed(previous, values[key], merged, patch, moved, was),
+            earlier_moved=_earlier_listed(previous, values[key], merged, edits),
             # what the setting stood in place of before still holds no fact (an earlier variant's
             # whole write of it over a map's `{unknown}`: the unknown came back)
             replaced=previous.replaced,
@@ -1525,7 +1528,7 @@ def _patch(
         return
     _, existing = target
     entry = entries[existing]
-    merged, problems, moved, was = _merged(entry.raw, item, spec.key)
+    merged, problems, moved, was, edits = _merged(entry.raw, item, spec.key)
     for problem in problems:
         about = f"{name} `{entity_key(spec, entry.raw)}`"
         yield _diag(
@@ -1555,7 +1558,7 @@ def _patch(
         moved=_moves_kept(entry.origin.moved, item, moved),
         writers=writers,
         changed_by=changed_by,
-        earlier_moved=_earlier_moved(entry.origin, entry.raw, merged, item, moved, was),
+        earlier_moved=_earlier_moved(entry.origin, entry.raw, merged, item, edits),
     )
     _put(spec, entries, existing, Entry(origin, merged))
     resolved.base_notes.append((at.span(), entry.origin.head()))
@@ -1598,24 +1601,28 @@ def _cited_by_writers(origin: Origin, merged: dict[str, Any], layers: Mapping[st
     return {**{k: v for k, v in merged.items() if k not in CITATION_FIELDS}, **cited}
 
 
-_Merge = tuple[dict[str, Any], tuple["PatchProblem", ...], dict[NodePath, NodePath], dict[NodePath, Any]]
+_Merge = tuple[
+    dict[str, Any], tuple["PatchProblem", ...], dict[NodePath, NodePath], dict[NodePath, Any], dict[NodePath, "Edits"]
+]
 
 
 def _merged(raw: dict[str, Any], item: dict[str, Any], key: str) -> _Merge:
     """The patch entry ``item`` merged into the entity ``raw`` (its key aside), what went wrong, and
     where its list operations put what they wrote (and each element a `patch:` merged into, as it
-    was: :func:`merge_patch`'s ``was``). Within a session's memo, the same ``item`` on the
-    same ``raw`` gives the merge made before, the very object: what is judged and walked of a
-    merged entity is then found in the memo as an entity read from a file is (see :meth:`SchemaBudget.judge`)."""
+    was: :func:`merge_patch`'s ``was``; and what they did to each list's places, its ``edits``).
+    Within a session's memo, the same ``item`` on the same ``raw`` gives the merge made before, the
+    very object: what is judged and walked of a merged entity is then found in the memo as an
+    entity read from a file is (see :meth:`SchemaBudget.judge`)."""
 
     def merge() -> _Merge:
         problems: list[PatchProblem] = []
         moved: dict[NodePath, NodePath] = {}
         was: dict[NodePath, Any] = {}
+        edits: dict[NodePath, Edits] = {}
         written = {k: v for k, v in item.items() if k != key}
-        merged_raw = merge_patch(raw, written, problems, moved=moved, was=was)
+        merged_raw = merge_patch(raw, written, problems, moved=moved, was=was, edits=edits)
         merged = cite_patched(raw, written, merged_raw, whole_entity=True)
-        return merged, tuple(problems), moved, was
+        return merged, tuple(problems), moved, was, edits
 
     found: _Merge = remembered(item, (_merged, raw, sys.intern(key)), merge)
     return found
@@ -2376,6 +2383,14 @@ _OPERATIONS: dict[str, Callable[..., Iterator[Diagnostic]]] = {
 #: The list operations a patch may write in place of a list: ``{remove: [...], append: [...]}``.
 LIST_OPERATIONS = ("remove", "replace", "patch", "insert", "append")
 
+#: What list operations did to the places of a list, in order (:func:`merge_patch`'s ``edits``):
+#: each a kind, a place in the list as it stood then, and how many places. ``_NEW``: that many
+#: elements put in before that place (inserted, appended); ``_GONE``: the element there removed;
+#: ``_WHOLE``: the element there written whole in place of another (replaced). A `patch:` keeps
+#: its element's place (what wrote it still writes the fields the patch left).
+Edits = list[tuple[int, int, int]]
+_NEW, _GONE, _WHOLE = 0, 1, 2
+
 
 @frozen_value
 class PatchProblem:
@@ -2405,6 +2420,7 @@ def merge_patch(
     merged_at: NodePath | None = None,
     cited: Mapping[str, Any] | None = None,
     was: dict[NodePath, Any] | None = None,
+    edits: dict[NodePath, Edits] | None = None,
 ) -> Any:
     """RFC 7386 JSON Merge Patch, plus list operations that address elements by value or by fields.
 
@@ -2425,7 +2441,9 @@ def merge_patch(
     An element a `patch:` operation merges into is cited by what wrote its facts
     (:func:`cite_patched`; ``cited``: the citation the patch is written under), and recorded in
     ``was`` as it was before (its path in the result: the element), so that what wrote its other
-    fields is still known (:func:`writers_after`).
+    fields is still known (:func:`writers_after`). ``edits`` gets, for each list list operations
+    changed (by its path in the result), what they did to its places, in order (:data:`Edits`):
+    what follows an element's place from list to list (:func:`_carried`).
 
     >>> merge_patch({"a": 1, "b": {"c": 2, "d": 3}}, {"b": {"c": None, "e": 4}})
     {'a': 1, 'b': {'d': 3, 'e': 4}}
@@ -2439,7 +2457,7 @@ def merge_patch(
     if is_list_operations(patch):
         if isinstance(target, list) or target is None:
             items = target if isinstance(target, list) else []
-            return _list_operations(items, patch, problems, at, root, moved, merged_at, cited, was)
+            return _list_operations(items, patch, problems, at, root, moved, merged_at, cited, was, edits)
         problems.append(_not_a_list(target, patch, at, root))
         return copy.deepcopy(target)
     if not isinstance(patch, dict) or set(patch) == {"unknown"}:
@@ -2451,7 +2469,9 @@ def merge_patch(
             result.pop(key, None)
         else:
             inner = (*merged_at, key)
-            result[key] = merge_patch(result.get(key), value, problems, (*at, key), root, moved, inner, cited, was)
+            result[key] = merge_patch(
+                result.get(key), value, problems, (*at, key), root, moved, inner, cited, was, edits
+            )
     return result
 
 
@@ -2620,6 +2640,8 @@ class _Elements:
         if index is None:
             index = self._indexes[shape] = {}
             for cell in self.cells:
+                if cell.dead:
+                    continue  # removed: no selector names it (an index made after a removal found it again)
                 key = self._key(shape, cell.element)
                 if key is not None:
                     index.setdefault(key, []).append(cell)
@@ -2864,6 +2886,7 @@ def _list_operations(
     merged_at: NodePath = (),
     cited: Mapping[str, Any] | None = None,
     was: dict[NodePath, Any] | None = None,
+    edits: dict[NodePath, Edits] | None = None,
 ) -> list[Any]:
     # The list is new; its elements are the target's until an operation makes one anew (no element
     # is changed in place), as a merged mapping keeps the target's values it does not patch.
@@ -2872,6 +2895,8 @@ def _list_operations(
         # Nothing is selected: the elements need no index, and only the new ones a place (each of
         # n patches appending to one list made a cell of every element before it: n²).
         items = [*target, *copy.deepcopy(appended)]
+        if edits is not None:
+            edits[merged_at] = [(_NEW, len(target), len(appended))]
         if moved is not None:
             for k in range(len(appended)):
                 moved[(*merged_at, len(target) + k)] = (*at, "append", k)
@@ -2882,6 +2907,7 @@ def _list_operations(
         return items
     elements = _KEPT.take(target) or _Elements(target)
     result = list(target)
+    done: Edits = edits.setdefault(merged_at, []) if edits is not None else []
     touched: dict[int, _Cell] = {}
     for name in LIST_OPERATIONS:
         entries = operations.get(name)
@@ -2896,6 +2922,7 @@ def _list_operations(
             where = (*at, name, i)
             if name == "append":
                 last = _Cell(copy.deepcopy(entry), where)
+                done.append((_NEW, elements.count, 1))
                 elements.insert(elements.count, [last])
                 result.append(last.element)
                 touched[id(last)] = last
@@ -2903,7 +2930,9 @@ def _list_operations(
             if name == "remove":
                 cell = elements.select(entry, problems, where)
                 if cell is not None:
-                    del result[elements.place(cell)]
+                    place = elements.place(cell)
+                    done.append((_GONE, place, 1))
+                    del result[place]
                     elements.remove(cell)
                 continue
             if not isinstance(entry, dict):
@@ -2928,6 +2957,7 @@ def _list_operations(
                 if cell is not None:
                     index = elements.place(cell) + (1 if side == "after" else 0)
                     added = [_Cell(item, (*where, "items", k)) for k, item in enumerate(copy.deepcopy(new))]
+                    done.append((_NEW, index, len(added)))
                     elements.insert(index, added)
                     result[index:index] = [one.element for one in added]
                     touched.update((id(one), one) for one in added)
@@ -2946,7 +2976,9 @@ def _list_operations(
             if name == "replace":
                 elements.change(cell, copy.deepcopy(entry["with"]))
                 cell.written, cell.fields = (*where, "with"), {}
-                result[elements.place(cell)] = cell.element
+                place = elements.place(cell)
+                done.append((_WHOLE, place, 1))
+                result[place] = cell.element
             else:
                 # Located inside the element (paths from it): its place in the result is known at the end.
                 inner: dict[NodePath, NodePath] = {}
