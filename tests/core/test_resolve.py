@@ -783,6 +783,41 @@ def test_what_entries_appending_to_a_long_list_write_over_is_found_in_work_linea
     assert large <= MOST * small, (small, large)
 
 
+@pytest.mark.parametrize("operation", ["remove", "replace", "patch"])
+def test_what_entries_changing_one_element_of_a_long_list_write_over_is_found_in_work_linear_in_them(
+    operation: str,
+) -> None:
+    """Counted, never timed: what n entries each removing, replacing or patching one element of a
+    list of n write over (Q009's and the unknown count's question of every change: a long list an
+    earlier variant added, changed by n entries of a later one), at n and 2n. Each made a cell of
+    every element of the list (and its selector index) to find the one it names: the square of n.
+    What each writes over is still found: the element, or the field its patch writes."""
+    from civrules.resolve import written_over
+    from tests.security.test_check_growth import MOST, calls_made
+
+    def entry(i: int) -> dict[str, Any]:
+        where = {"text": f"A{i}."}
+        if operation == "remove":
+            return {"remove": [where]}
+        if operation == "replace":
+            return {"replace": [{"where": where, "with": {"text": f"B{i}."}}]}
+        return {"patch": [{"where": where, "with": {"n": i}}]}
+
+    def work(n: int) -> int:
+        base = [{"text": f"A{i}.", "n": {"unknown": "why"}} for i in range(n)]
+        entries = [entry(i) for i in range(n)]
+        wrote = [("attributes", i, "n") if operation == "patch" else ("attributes", i) for i in range(n)]
+
+        def run() -> None:
+            for i, change in enumerate(entries):
+                assert list(written_over(base, change, ("attributes",))) == [wrote[i]]
+
+        return calls_made(run)
+
+    small, large = work(100), work(200)
+    assert large <= MOST * small, (small, large)
+
+
 def test_an_id_a_later_patch_replaces_with_itself_is_located_in_that_patch() -> None:
     """A later entry's `replace: [{where: craftz, with: craftz}]` writes the id again: what is
     wrong with it is reported there, not at the entry that appended it first. The reader gives

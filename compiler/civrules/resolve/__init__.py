@@ -2833,47 +2833,115 @@ def written_over(base: Any, patch: Any, at: NodePath = ()) -> Iterator[NodePath]
 def _written_over_list(base: list[Any], operations: Mapping[str, Any], at: NodePath) -> Iterator[NodePath]:
     """:func:`written_over` for list operations: applied as :func:`_list_operations` applies them,
     each selector naming an element of the list as it stands, each base element known by its place
-    in ``base``."""
+    in ``base``. Only removals, replacements and patches write over an element, and insertions and
+    appends come after them (nothing selects what they add): those are not applied.
+
+    The base's elements are looked up in an index of ``base`` made once (:class:`_Places`, each
+    selector shape's on its first selector), the elements this entry changed beside it: each of n
+    entries changing one element of a long list (a definition an earlier variant added, Q009
+    asking each) made a cell of every element of the list, the square of them."""
     if set(operations) <= {"insert", "append"}:
-        # they write over nothing, and nothing selects after them: no cells of the list to make (n
+        # they write over nothing, and nothing selects after them: no index of the list to make (n
         # entries appending to a list of n each made n cells, Q009 asking what each wrote over)
         return
-    elements = _Elements(list(base))
-    index = {id(cell): i for i, cell in enumerate(elements.cells)}
-    kept = list(elements.cells)  # alive while ``index`` is asked, so that no new cell takes an id
-    problems: list[PatchProblem] = []
-    for name in LIST_OPERATIONS:
+    places = _places(base)
+    now: dict[int, Any] = {}  # the element at each place this entry changed, as it changed it
+    changed: dict[_Shape, dict[Any, set[int]]] = {}  # ``now``'s places by each selector shape's key
+    gone: set[int] = set()  # places removed
+    replaced: set[int] = set()  # places written whole: no element of the base there any more
+
+    def select(selector: Any) -> int | None:
+        """The one live place ``selector`` names (None: it names none, or several)."""
+        shape = _selector_shape(selector)
+        found: list[int] = []
+        if shape is None:
+            found = [
+                place
+                for place in range(len(base))
+                if place not in gone and _selects(selector, now[place] if place in now else base[place])
+            ]
+            return found[0] if len(found) == 1 else None
+        key = (selector,) if shape == "value" else tuple(selector[name] for name in shape)
+        for place in places.index(shape).get(key, ()):
+            if place not in gone and place not in now:
+                found.append(place)
+                if len(found) > 1:
+                    return None
+        if shape not in changed:
+            index: dict[Any, set[int]] = {}
+            for place, element in now.items():
+                if (known := _Elements._key(shape, element)) is not None:
+                    index.setdefault(known, set()).add(place)
+            changed[shape] = index
+        for place in changed[shape].get(key, ()):
+            if place not in gone:
+                found.append(place)
+                if len(found) > 1:
+                    return None
+        return found[0] if found else None
+
+    def change(place: int, element: Any) -> None:
+        for shape, index in changed.items():
+            if place in now and (key := _Elements._key(shape, now[place])) is not None:
+                index[key].discard(place)
+            if (key := _Elements._key(shape, element)) is not None:
+                index.setdefault(key, set()).add(place)
+        now[place] = element
+
+    for name in ("remove", "replace", "patch"):
         entries = operations.get(name)
-        if name == "append" or not isinstance(entries, list):
+        if not isinstance(entries, list):
             continue
         for entry in entries:
             if name == "remove":
-                cell = elements.select(entry, problems, ())
-                if cell is not None:
-                    elements.remove(cell)
-                    if id(cell) in index:
-                        yield (*at, index[id(cell)])
+                place = select(entry)
+                if place is not None:
+                    gone.add(place)
+                    if place not in replaced:
+                        yield (*at, place)
                 continue
-            if not isinstance(entry, dict):
+            if not isinstance(entry, dict) or "where" not in entry or "with" not in entry:
                 continue
-            if name == "insert":
-                side = "before" if "before" in entry else "after" if "after" in entry else None
-                new = entry.get("items")
-                cell = elements.select(entry[side], problems, ()) if side is not None else None
-                if cell is not None and isinstance(new, list):
-                    place = elements.place(cell) + (1 if side == "after" else 0)
-                    elements.insert(place, [_Cell(item, ()) for item in new])
+            place = select(entry["where"])
+            if place is None:
                 continue
-            if "where" not in entry or "with" not in entry:
-                continue
-            cell = elements.select(entry["where"], problems, ())
-            if cell is None:
-                continue
-            was = index.pop(id(cell), None) if name == "replace" else index.get(id(cell))
-            if was is not None:
-                yield from [(*at, was)] if name == "replace" else written_over(cell.element, entry["with"], (*at, was))
-            elements.change(cell, entry["with"] if name == "replace" else merge_patch(cell.element, entry["with"]))
-    del kept
+            element = now[place] if place in now else base[place]
+            if name == "replace":
+                if place not in replaced:
+                    replaced.add(place)
+                    yield (*at, place)
+                change(place, entry["with"])
+            else:
+                if place not in replaced:
+                    yield from written_over(element, entry["with"], (*at, place))
+                change(place, merge_patch(element, entry["with"]))
+
+
+class _Places:
+    """The places of a list's elements by the key each selector shape looks them up by (made on
+    the first selector of that shape): a list never changed once read, indexed once for every
+    entry that asks what it wrote over in it (:func:`_written_over_list`)."""
+
+    __slots__ = ("items", "shapes")
+
+    def __init__(self, items: list[Any]) -> None:
+        self.items = items
+        self.shapes: dict[_Shape, dict[Any, list[int]]] = {}
+
+    def index(self, shape: _Shape) -> dict[Any, list[int]]:
+        found = self.shapes.get(shape)
+        if found is None:
+            found = self.shapes[shape] = {}
+            for place, element in enumerate(self.items):
+                key = _Elements._key(shape, element)
+                if key is not None:
+                    found.setdefault(key, []).append(place)
+        return found
+
+
+@memo.by_identity(256)
+def _places(items: list[Any]) -> _Places:
+    return _Places(items)
 
 
 def _list_operations(
