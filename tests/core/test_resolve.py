@@ -717,20 +717,23 @@ def test_elements_list_operations_wrote_are_located_at_a_cost_linear_in_them() -
     assert large <= MOST * small, (small, large)
 
 
-# `insert` is left out: an element inserted before the last renumbers the cells after it (issue 32).
-@pytest.mark.parametrize("operation", ["replace", "remove", "patch"])
+@pytest.mark.parametrize("operation", ["replace", "remove", "patch", "insert"])
 def test_entries_changing_one_list_in_turn_do_work_linear_in_them(operation: str) -> None:
     """Counted, never timed: n entries each appending an element to one list, then n entries each
-    changing one of them by a selector (``operation``), merged in turn as a variant's entries are
-    (each into what the one before made), at n and 2n. Each entry's list operations made the
-    list's cells and selector index anew, a pass over the whole list per entry: the square of n
-    (issue 32). The lists each entry made are held to what they were."""
+    changing one of them by a selector (``operation``; or inserting before it, the last first),
+    merged in turn as a variant's entries are (each into what the one before made), at n and 2n.
+    Each entry's list operations made the list's cells and selector index anew, a pass over the
+    whole list per entry: the square of n (issue 32); and an insertion before the last element
+    numbered every cell after it again (round 24). The lists each entry made are held to what
+    they were."""
     from tests.security.test_check_growth import MOST, calls_made
 
     def change(i: int) -> dict[str, Any]:
         where = {"text": f"A{i}."}
         if operation == "remove":
             return {"remove": [where]}
+        if operation == "insert":
+            return {"insert": [{"before": where, "items": [{"text": f"C{i}.", "rule": "32.212"}]}]}
         return {operation: [{"where": where, "with": {"text": f"B{i}.", "rule": "32.212"}}]}
 
     def merged(n: int) -> tuple[list[Any], list[dict[Any, Any]]]:

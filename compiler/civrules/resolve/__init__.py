@@ -2512,9 +2512,11 @@ def _selects(selector: Any, element: Any) -> bool:
 
 class _Cell:
     """One element of a list being changed by list operations, and where the patch wrote it (None:
-    the base's element, where it was). Compared by identity: the list finds its place by pointer."""
+    the base's element, where it was). Compared by identity: the list finds its place by pointer.
+    A node of its list's tree (:class:`_Elements`): the cells before it on its left, those after
+    on its right."""
 
-    __slots__ = ("dead", "element", "fields", "slot", "was", "written")
+    __slots__ = ("alive", "dead", "element", "fields", "left", "right", "size", "up", "was", "written")
 
     def __init__(self, element: Any, written: NodePath | None) -> None:
         self.element = element
@@ -2523,44 +2525,50 @@ class _Cell:
         self.was: Any = None
         #: Where a `patch` wrote what it merged into the element (paths inside the element).
         self.fields: dict[NodePath, NodePath] = {}
-        #: Its place among the cells of its list (:class:`_Elements`), removed ones counted.
-        self.slot = 0
-        #: Removed from the list (its slot is kept until the cells are compacted).
+        #: Removed from the list (it stays in the tree until the cells are compacted).
         self.dead = False
+        #: Its place in the tree: the cells before it and after it (their subtrees), and above it.
+        self.left: _Cell | None = None
+        self.right: _Cell | None = None
+        self.up: _Cell | None = None
+        #: The cells of its subtree, removed ones counted, and the live ones.
+        self.size = 1
+        self.alive = 1
 
 
-class _Live:
-    """How many cells are live before each slot (a Fenwick tree of 0 and 1): a cell's place in
-    the list in a few steps, where a scan of the list for it was a pass over the list per removal."""
+def _alive(cell: _Cell | None) -> int:
+    return cell.alive if cell is not None else 0
 
-    __slots__ = ("tree",)
 
-    def __init__(self, n: int) -> None:
-        self.tree = [0] * (n + 1)
-        for i in range(1, n + 1):
-            self.tree[i] += 1
-            j = i + (i & -i)
-            if j <= n:
-                self.tree[j] += self.tree[i]
+def _size(cell: _Cell | None) -> int:
+    return cell.size if cell is not None else 0
 
-    def before(self, slot: int) -> int:
-        """The live cells at the slots before ``slot``."""
-        found, i = 0, slot
-        while i > 0:
-            found += self.tree[i]
-            i -= i & -i
-        return found
 
-    def remove(self, slot: int) -> None:
-        i = slot + 1
-        while i < len(self.tree):
-            self.tree[i] -= 1
-            i += i & -i
+def _tree(cells: Sequence[_Cell], up: _Cell | None) -> _Cell | None:
+    """A balanced tree of ``cells`` (in order) under ``up``: its root."""
+    if not cells:
+        return None
+    middle = len(cells) // 2
+    root = cells[middle]
+    root.up = up
+    root.left = _tree(cells[:middle], root)
+    root.right = _tree(cells[middle + 1 :], root)
+    root.size = 1 + _size(root.left) + _size(root.right)
+    root.alive = (0 if root.dead else 1) + _alive(root.left) + _alive(root.right)
+    return root
 
-    def grow(self) -> None:
-        """A live cell at a new slot after the last."""
-        i = len(self.tree)
-        self.tree.append(1 + self.before(i - 1) - self.before(i - (i & -i)))
+
+def _in_order(root: _Cell | None) -> Iterator[_Cell]:
+    """The cells of the tree under ``root``, in the list's order (removed ones too)."""
+    stack: list[_Cell] = []
+    node = root
+    while stack or node is not None:
+        while node is not None:
+            stack.append(node)
+            node = node.left
+        node = stack.pop()
+        yield node
+        node = node.right
 
 
 #: Values a selector's fields are looked up by (hashable, and equal only to values of these types).
@@ -2589,35 +2597,38 @@ class _Elements:
     5,000 elements: 43 s). The elements are indexed by the fields a selector names (made on the
     first selector of that shape, kept up to date as operations change, add and remove elements),
     so a selector looks up its candidates; a selector whose values are lists or mappings is still
-    compared with every element. A removed element keeps its slot (``cells`` holds it, dead) until
-    the cells are compacted, and an element's place is counted by :class:`_Live`, so that removing
-    one passes over no other. The cells and their indexes outlive the list operations of one
-    entry (:data:`_KEPT`): the next entry changing the list they made starts from them."""
+    compared with every element. The cells are the nodes of a tree in the list's order, each
+    counting the live cells under it, kept balanced by rebuilding the highest subtree one side of
+    which outgrew the other (a scapegoat tree): an element's place is counted, and an element
+    removed, inserted or appended anywhere, in a walk from a cell to the root, not a pass over the
+    list (each `insert:` before the last element numbered every cell after it again: n entries
+    each inserting, the square of n). A removed element keeps its node until the removed are as
+    many as the live (:meth:`compact`). The cells and their indexes outlive the list operations
+    of one entry (:data:`_KEPT`): the next entry changing the list they made starts from them."""
+
+    #: How much larger than its sibling's a subtree may grow before its parent's is rebuilt:
+    #: neither side holds more than this share of a subtree's cells (a tree of n cells is then
+    #: at most log(n) / log(1 / _BALANCE) deep).
+    _BALANCE = 0.7
 
     def __init__(self, items: list[Any]) -> None:
-        self.cells = [_Cell(item, None) for item in items]
-        for slot, cell in enumerate(self.cells):
-            cell.slot = slot
-        self._live = _Live(len(self.cells))
-        #: How many of ``cells`` are live.
-        self.count = len(self.cells)
+        cells = [_Cell(item, None) for item in items]
+        self.root = _tree(cells, None)
+        #: How many of the cells are live, and how many there are (removed ones counted).
+        self.count = len(cells)
+        self.total = len(cells)
         self._indexes: dict[_Shape, dict[Any, list[_Cell]]] = {}
 
     def live(self) -> list[_Cell]:
-        return [cell for cell in self.cells if not cell.dead]
+        return [cell for cell in _in_order(self.root) if not cell.dead]
 
     def compact(self) -> None:
         """The removed cells let go, once they are as many as the live ones (each removal paid
         for by the cells it leaves, not by the list)."""
-        if len(self.cells) - self.count > self.count:
-            self._renumber(self.live())
-
-    def _renumber(self, cells: list[_Cell]) -> None:
-        self.cells = cells
-        for slot, cell in enumerate(cells):
-            cell.slot = slot
-        self._live = _Live(len(cells))
-        self.count = len(cells)
+        if self.total - self.count > self.count:
+            cells = self.live()
+            self.root = _tree(cells, None)
+            self.total = len(cells)
 
     @staticmethod
     def _key(shape: _Shape, element: Any) -> Any:
@@ -2639,7 +2650,7 @@ class _Elements:
         index = self._indexes.get(shape)
         if index is None:
             index = self._indexes[shape] = {}
-            for cell in self.cells:
+            for cell in _in_order(self.root):
                 if cell.dead:
                     continue  # removed: no selector names it (an index made after a removal found it again)
                 key = self._key(shape, cell.element)
@@ -2666,7 +2677,7 @@ class _Elements:
         """The one element ``selector`` names; a problem when it names none or several."""
         shape = _selector_shape(selector)
         if shape is None:
-            found = [cell for cell in self.cells if not cell.dead and _selects(selector, cell.element)]
+            found = [cell for cell in _in_order(self.root) if not cell.dead and _selects(selector, cell.element)]
         else:
             key = (selector,) if shape == "value" else tuple(selector[name] for name in shape)
             found = self._index(shape).get(key, [])
@@ -2689,12 +2700,22 @@ class _Elements:
         return None
 
     def place(self, cell: _Cell) -> int:
-        return self._live.before(cell.slot)
+        """How many live cells are before ``cell``: counted on the way from it to the root."""
+        found = _alive(cell.left)
+        node = cell
+        while (parent := node.up) is not None:
+            if parent.right is node:
+                found += _alive(parent.left) + (0 if parent.dead else 1)
+            node = parent
+        return found
 
     def remove(self, cell: _Cell) -> None:
         self._unindex(cell)
         cell.dead = True
-        self._live.remove(cell.slot)
+        node: _Cell | None = cell
+        while node is not None:
+            node.alive -= 1
+            node = node.up
         self.count -= 1
 
     def change(self, cell: _Cell, element: Any) -> None:
@@ -2703,18 +2724,70 @@ class _Elements:
         self._reindex(cell)
 
     def insert(self, at: int, new: list[_Cell]) -> None:
-        if at == self.count:
-            for cell in new:
-                cell.slot = len(self.cells)
-                self.cells.append(cell)
-                self._live.grow()
-                self.count += 1
-        else:
-            cells = self.live()
-            cells[at:at] = new
-            self._renumber(cells)
+        """Put ``new`` (cells not in the tree) before the live cell at ``at`` (at the end when
+        ``at`` is the count), as a balanced subtree hung at the leaf there."""
+        sub = _tree(new, None)
+        if sub is None:
+            return
         for cell in new:
             self._reindex(cell)
+        last = at >= self.count
+        self.count += len(new)
+        self.total += len(new)
+        if self.root is None:
+            self.root = sub
+            return
+        if not last:
+            node = self._live_at(at)
+            if node.left is None:
+                node.left = sub
+            else:
+                node = node.left
+                while node.right is not None:
+                    node = node.right
+                node.right = sub
+        else:
+            node = self.root
+            while node.right is not None:
+                node = node.right
+            node.right = sub
+        sub.up = node
+        # the cells above count the new ones; the highest whose one side outgrew the other is rebuilt
+        highest: _Cell | None = None
+        above: _Cell | None = node
+        while above is not None:
+            above.size += sub.size
+            above.alive += sub.alive
+            if max(_size(above.left), _size(above.right)) > self._BALANCE * above.size:
+                highest = above
+            above = above.up
+        if highest is not None:
+            self._rebuild(highest)
+
+    def _live_at(self, at: int) -> _Cell:
+        """The live cell with ``at`` live cells before it."""
+        node = self.root
+        while node is not None:
+            before = _alive(node.left)
+            if at < before:
+                node = node.left
+                continue
+            if at == before and not node.dead:
+                return node
+            at -= before + (0 if node.dead else 1)
+            node = node.right
+        raise IndexError(at)
+
+    def _rebuild(self, top: _Cell) -> None:
+        """The subtree under ``top`` made balanced again, in its place."""
+        up = top.up
+        rebuilt = _tree(list(_in_order(top)), up)
+        if up is None:
+            self.root = rebuilt
+        elif up.left is top:
+            up.left = rebuilt
+        else:
+            up.right = rebuilt
 
 
 class _Kept:
