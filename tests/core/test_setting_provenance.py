@@ -281,3 +281,37 @@ def test_list_operations_on_a_list_setting_a_base_variant_wrote_whole_do_not_bri
     assert "two_coast_areas" not in unknowns(analysed(leaf, files, "mid"))
     assert "two_coast_areas" not in unknowns(analysed(leaf, files))
     assert unknowns(analysed(leaf, files)) == unknowns(analysed(leaf, files, "mid"))
+
+
+AC = "kind: ruleset\nid: v\nname: V\nextends: advanced-civilization\n"
+#: An entry appending a credit of Pottery whose points are unknown.
+UNKNOWN_CREDIT = (
+    "overlay:\n  civilization_cards:\n    patch:\n"
+    "      - {id: pottery, credits: {append: [{card: mining, points: {unknown: why}, rule: '32.211'}]}}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("later", "counted"),
+    [
+        ("{remove: [{card: mining}]}", False),
+        ("{replace: [{where: {card: mining}, with: {card: mining, points: 5, rule: '32.211'}}]}", False),
+        ("{patch: [{where: {card: mining}, with: {points: 10}}]}, source: 'house rule: b'", False),
+        ("{patch: [{where: {card: mining}, with: {rule: '32.212'}}]}", True),
+    ],
+    ids=["removed", "replaced", "patched-known", "patched-elsewhere"],
+)
+def test_an_unknown_an_entry_appended_is_gone_when_a_later_entry_removes_or_writes_over_it(
+    later: str, counted: bool
+) -> None:
+    """An entry appends an element with an `{unknown: why}` to a card's list, a later entry of the
+    variant removes the element, replaces it, or patches a known value over the unknown: the
+    unknown is no fact (Q006, Q007, `UNKNOWN_FACTS`). What a later entry's list operations took of
+    the elements an earlier one wrote was not told apart (the entries' documents were read, not
+    the records of what each wrote that is left), and the unknown was still counted (round 24); a
+    patch of another field of the element leaves it."""
+    appended = analysed(AC + UNKNOWN_CREDIT)
+    text = AC + UNKNOWN_CREDIT + f"      - {{id: pottery, credits: {later}}}\n"
+    found = unknowns(analysed(text))
+    assert len(unknowns(appended)) == len(unknowns(analysed(AC))) + 1
+    assert found == (unknowns(appended) if counted else unknowns(analysed(AC)))

@@ -206,7 +206,7 @@ def _written_over(origin: Origin, found: set[tuple[int, NodePath]]) -> None:
             if isinstance(whole, dict) and set(whole) == {"unknown"}:
                 found.add((id(definition.document), definition.path))  # a patch merged into it replaced it
             found.update((id(definition.document), p) for p in written_over(base, item[name], path))
-        found.update((id(change.document), p) for change, p in overwritten(written, name))
+        found.update((id(change.document), p) for change, p in overwritten(origin, name))
 
 
 def _listed_definition(origin: Origin | None) -> Origin | None:

@@ -40,15 +40,16 @@ _Writer = tuple["Origin | None", tuple[NodePath, ...], tuple[Any, ...]]
 class WriterLog:
     """What each overlay entry that changed one field did to it, the last first, each with those
     before (:attr:`Origin.writers`): what it writes (``mine``), and how it takes facts from the
-    entries before (``cut``: all of them; ``drops``: elements of a list; ``merge``: the keys of a
-    mapping it merged). Added to without looking at what is there, so that n entries changing one
-    field cost n, not n² (a pass over every earlier entry's record per change was the square of
-    them); what still writes the field is worked out once, when asked
-    (civrules.resolve.field_writers), and kept in ``found``. It holds no value of the field: the
-    list each of n appends left, kept by each change, was the square of them in memory (the
+    entries before (``cut``: all of them; ``merge``: the keys of a mapping it merged; a list's
+    elements each record claims by count, civrules.resolve._writing). Added to without looking at
+    what is there, so that n entries changing one field cost n, not n² (a pass over every earlier
+    entry's record per change was the square of them); what still writes the field is worked out
+    once, when asked (civrules.resolve.field_writers), and kept in ``found``, with what the later
+    changes took of the elements the entries wrote in ``lost``. It holds no value of the field:
+    the list each of n appends left, kept by each change, was the square of them in memory (the
     origin keeps the field's value as its entity holds it beside the log)."""
 
-    __slots__ = ("before", "cut", "drops", "found", "merge", "mine", "patched", "start")
+    __slots__ = ("before", "cut", "found", "lost", "merge", "mine", "patched", "start")
 
     def __init__(
         self,
@@ -57,7 +58,6 @@ class WriterLog:
         mine: _Writer | None,
         *,
         cut: bool,
-        drops: bool,
         merge: Any,
     ) -> None:
         #: The log of the field before this change (None: ``start`` is what wrote it before).
@@ -68,12 +68,14 @@ class WriterLog:
         self.mine = mine
         #: No fact written before this change is left (the field written whole, deleted, unknown).
         self.cut = cut
-        #: Elements written before may be gone (list operations other than appends and inserts).
-        self.drops = drops
         #: The mapping this change merged into the field key by key (None: it merged none).
         self.merge = merge
         #: What still writes the field after this change, once worked out (civrules.resolve).
         self.found: list[tuple[_Writer, ...]] = []
+        #: What the changes up to this one took of the elements of a list the overlay entries wrote
+        #: (an element removed, or written whole over; what a `patch:` wrote over in one), each as
+        #: the entry and the path in what it wrote for the field, once worked out with ``found``.
+        self.lost: list[tuple[Origin, NodePath]] = []
         #: Each element this change's `patch:` list operations merged into: the element it left,
         #: the element as it was, and the operation's `with:` and `where:` (the earlier writer of
         #: the element keeps what the `with:` did not write over).

@@ -1931,12 +1931,11 @@ def writers_after(
     later entry's)."""
     before, start = (prior, ()) if isinstance(prior, WriterLog) else (None, prior)
     if not present or (isinstance(merged, dict) and set(merged) == {"unknown"}):
-        return WriterLog(before, start, None, cut=True, drops=False, merge=None)  # no fact left
+        return WriterLog(before, start, None, cut=True, merge=None)  # no fact left
     value = _node_at(at.document, (*at.path, name))
     operations = is_list_operations(value)
-    # what may have gone: a list's elements (each writer's looked up), else a mapping's keys
-    drops = isinstance(merged, list) and not (operations and set(value) <= {"append", "insert"})
-    merge = value if not drops and isinstance(merged, dict) and isinstance(value, dict) and not operations else None
+    # what may have gone: a mapping's keys (a list's elements are each claimed by its writer's record)
+    merge = value if isinstance(merged, dict) and isinstance(value, dict) and not operations else None
     mine: Writer | None = None
     if holds_a_fact(value):
         mine = (at, ((),), ())
@@ -1954,7 +1953,7 @@ def writers_after(
             entry = _node_at(at.document, (*at.path, name, *path)) if path and path[0] == "patch" else None
             if index < len(merged) and isinstance(entry, dict):
                 patched.append((merged[index], old, entry.get("with"), entry.get("where")))
-    log = WriterLog(before, start, mine, cut=cut, drops=drops, merge=merge)
+    log = WriterLog(before, start, mine, cut=cut, merge=merge)
     log.patched = tuple(patched)
     return log
 
@@ -1965,7 +1964,8 @@ def _writing(log: WriterLog, value: Any, name: str) -> tuple[Writer, ...]:
     found in one pass from the last change back (a list's elements looked up in ``value``, an
     element never coming back once gone; a mapping's keys in what the later changes merged, as one
     tree), and kept. An element a later `patch:` merged into is its earlier writer's still, in the
-    fields the patches' `with:` left (each such fact at its path), and the patch's in what it wrote."""
+    fields the patches' `with:` left (each such fact at its path), and the patch's in what it wrote.
+    What the changes took of the elements the entries wrote is kept beside (:attr:`WriterLog.lost`)."""
     if log.found:
         return log.found[0]
     here: dict[int, int] = {}
@@ -1977,14 +1977,17 @@ def _writing(log: WriterLog, value: Any, name: str) -> tuple[Writer, ...]:
     standing: dict[int, tuple[Any, Any, _Patches]] = {}
     later = _Merged()
     found: list[Writer] = []
+    lost: list[tuple[Origin, NodePath]] = []
 
     def left(record: Writer) -> None:
         kept: Writer | None = record
         if record[2] and isinstance(value, list):
             # every record claims its elements, the latest first, dropped or not: the reader gives
             # equal ids one object, so an id a later entry wrote again is that entry's
-            kept = _left(record, here, standing, name)
+            kept = _left(record, here, standing, name, lost)
         if kept is not None and later.any:
+            if kept[0] is not None and kept[2]:
+                lost.extend((kept[0], path) for path in kept[1])  # a list's elements, the field a mapping now
             kept = _not_written_over(kept, name, later)
         if kept is not None:
             found.append(kept)
@@ -2011,6 +2014,7 @@ def _writing(log: WriterLog, value: Any, name: str) -> tuple[Writer, ...]:
         node = node.before
     found.reverse()
     log.found.append(tuple(found))
+    log.lost.extend(lost)
     return log.found[0]
 
 
@@ -2075,13 +2079,18 @@ class _Merged:
         return node.mapping
 
 
-def overwritten(changes: Sequence[Origin], name: str) -> Iterator[tuple[Origin, NodePath]]:
-    """What each of ``changes`` (every overlay entry that changed the field ``name``, earliest
-    first: :func:`changers`) wrote that a later one wrote over or deleted, each as the entry and
-    the path in its document: the field it wrote, where a later entry wrote the field whole (a
-    value, a `null`, an `{unknown: why}`), or the keys of a mapping it merged that later entries
-    wrote over (the field, where they wrote over all of them). What list operations of a later
-    entry take from the elements an earlier one wrote is not told apart here: it is kept."""
+def overwritten(origin: Origin, name: str) -> Iterator[tuple[Origin, NodePath]]:
+    """What each overlay entry that changed the field ``name`` of what was read from ``origin``
+    (:func:`changers`) wrote that a later one wrote over or deleted, each as the entry and the
+    path in its document: the field it wrote, where a later entry wrote the field whole (a value,
+    a `null`, an `{unknown: why}`), or the keys of a mapping it merged that later entries wrote
+    over (the field, where they wrote over all of them); and, as the field's writer records say
+    (:func:`field_writers`, :attr:`WriterLog.lost`), each element of a list it wrote that a later
+    entry removed or wrote whole over, and what a later `patch:` list operation wrote over in one.
+    An element an entry appended and a later one removed (or patched to a known value) held its
+    unknowns (Q006, Q007, `UNKNOWN_FACTS`) still: the entries' documents were read, not what the
+    records say is left of what each wrote."""
+    changes = changers(origin, name)
     whole_after = False
     later = _Merged()
     for change in reversed(changes):
@@ -2103,6 +2112,11 @@ def overwritten(changes: Sequence[Origin], name: str) -> Iterator[tuple[Origin, 
             later.add(value)
         elif not is_list_operations(value):
             whole_after = True
+    logged = _log_of(origin, name)
+    if logged is not None:
+        log, value = logged
+        _writing(log, value, name)
+        yield from ((writer, (*writer.path, name, *path)) for writer, path in log.lost)
 
 
 def _merged_key_by_key(value: Any) -> bool:
@@ -2132,6 +2146,7 @@ def _left(
     here: dict[int, int],
     standing: dict[int, tuple[Any, Any, _Patches]] | None = None,
     name: str = "",
+    lost: list[tuple[Origin, NodePath]] | None = None,
 ) -> Writer | None:
     """``record`` with the elements it wrote that are still in the list and no later record
     claimed (``here``: how many of each, by identity, are left to claim; those it keeps are taken
@@ -2139,7 +2154,9 @@ def _left(
     latest writer's, counted rather than found, so that an id a later entry removed and wrote
     again, or replaced with itself, is no longer the first entry's. An element a later `patch:`
     merged into (``standing``) is kept in the facts it wrote that the patches left, each at its
-    path, as the element the list holds now."""
+    path, as the element the list holds now. What it loses is added to ``lost`` (a writer's, not
+    the definition's): an element no longer there, at its path; what the patches wrote over in
+    one they merged into, at the paths in it they wrote over (:func:`written_over`)."""
     writer, paths, elements = record
     if not elements:
         return record  # written whole, or not followed element by element: it stands
@@ -2150,6 +2167,10 @@ def _left(
             kept.append((path, element))
         elif standing and (derived := standing.pop(id(element), None)) is not None:
             kept += [(leaf, derived[1]) for leaf in _patched_left(writer, name, path, element, derived[2])]
+            if lost is not None and writer is not None:
+                lost.extend((writer, over) for over in _patched_over(writer, name, path, derived[2]))
+        elif lost is not None and writer is not None:
+            lost.append((writer, path))
     if not kept:
         return None
     return writer, tuple(path for path, _ in kept), tuple(element for _, element in kept)
@@ -2179,6 +2200,20 @@ def _patched_left(writer: Origin | None, name: str, path: NodePath, element: Any
         for leaf in _fact_leaves(written)
         if not (leaf and leaf[0] in naming) and not over.writes_over(leaf)
     ]
+
+
+def _patched_over(writer: Origin, name: str, path: NodePath, patches: _Patches) -> list[NodePath]:
+    """The paths of what the later ``patches`` wrote over (or deleted) in what ``writer`` wrote at
+    ``path`` of the list field ``name`` (an element; a `patch:` operation's: its `with:`), each
+    :func:`written_over` what ``writer`` wrote, as :func:`_patched_left` reads what they left."""
+    prefix = (*path, "with") if path[:1] == ("patch",) and len(path) == 2 else path
+    written = _node_at(writer.document, (*writer.path, name, *prefix))
+    over: list[NodePath] = []
+    chain: _Patches | None = patches
+    while chain is not None:
+        (with_, _), chain = chain
+        over += written_over(written, with_, prefix)
+    return over
 
 
 def cited_writers(origin: Origin, name: str) -> list[tuple[Origin, list[Mapping[str, Any]]]] | None:
