@@ -567,6 +567,40 @@ def test_entries_changing_elements_an_earlier_entry_appended_keep_its_records_at
     assert located == expected
 
 
+def test_entries_changing_another_list_keep_the_records_of_the_first_s_elements_at_a_cost_linear_in_them() -> None:
+    """Counted, never timed: one entry appending 25k attributes to Pottery, then k entries each
+    changing its groups by list operations, resolved at k and 2k. Each of those entries copied the
+    first's 25k records of where it wrote its attributes (``Origin.moved``), and searched them for
+    the last changer's records of the groups: the square of k (round 24)."""
+    from civrules.resolve import Resolver
+    from tests.security.test_check_growth import MOST, calls_made
+
+    def body(k: int) -> str:
+        attributes = ", ".join(f'{{text: "A{i}.", rule: "32.211"}}' for i in range(25 * k))
+        entries = [f"{{id: pottery, attributes: {{append: [{attributes}]}}}}"]
+        entries += ['{id: pottery, groups: {replace: [{where: crafts, with: crafts}]}, rule: "32.211"}'] * k
+        return "overlay:\n  civilization_cards:\n    patch:\n" + "".join(f"      - {e}\n" for e in entries)
+
+    sizes = (24, 48)
+    files = {k: variant(f"big{k}", "advanced-civilization", body(k)) for k in sizes}
+    workspace = CachedWorkspace(dict(files.values()))
+    resolver = Resolver(workspace)  # the base resolved once, for both
+    resolver.resolve(workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+
+    def work(k: int) -> int:
+        loaded = workspace.load_ruleset(workspace.manifests()[f"big{k}"])
+        return calls_made(lambda: resolver.resolve(loaded))
+
+    small, large = (work(k) for k in sizes)
+    assert large <= MOST * small, (small, large)
+    resolved = resolver.resolution("big24")
+    assert resolved is not None
+    (pottery,) = [e for e in resolved.collections["civilization_cards"] if e.raw["id"] == "pottery"]
+    text = files[24][1]
+    assert pottery.origin.span("attributes", 150, "text").line == line_of(text, "append:")
+    assert pottery.origin.span("groups", 0).line == text.count("\n")  # the last entry's
+
+
 def test_an_id_inserted_then_appended_again_is_located_at_each_entry_when_a_later_one_removes() -> None:
     """One entry inserts an id into Pottery's groups, a second appends the same id, a third removes
     another group: each wrong id is reported at the entry that wrote it. The records of where the

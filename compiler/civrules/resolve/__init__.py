@@ -25,6 +25,7 @@ from __future__ import annotations
 import bisect
 import copy
 import functools
+import itertools
 import json
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -570,7 +571,7 @@ def _earlier_moved(
             fields.pop(name, None)
             continue
         mine = (
-            [((key[1], *key[2:]), last[name], path) for key, path in origin.moved if key[:1] == (name,) and key[1:]]
+            [((key[1], *key[2:]), last[name], path) for key, path in _moves_of(origin.moved, name) if key[1:]]
             if name in last
             else []
         )
@@ -1488,6 +1489,29 @@ def _remove(
     resolved.removed.setdefault(name, {})[key] = replace(at, base=removed.origin)
 
 
+class _Moved(tuple[tuple[NodePath, NodePath], ...]):
+    """An :attr:`Origin.moved` made by :func:`_moves_kept`, with its records by field
+    (``fields``: each field's records, one tuple that every later entry keeping them shares, in
+    the order they stand in; None: the records of no field). An entry keeps the fields it does not
+    change, and finds the last changer's records of a field, without a pass over the others' (one
+    entry appending n elements to one list, then n entries each changing another list of the
+    entity by list operations, copied and searched the n records per entry, the square of n)."""
+
+    fields: dict[str | int | None, tuple[tuple[NodePath, NodePath], ...]]
+
+
+def _by_field(
+    moved: tuple[tuple[NodePath, NodePath], ...],
+) -> dict[str | int | None, tuple[tuple[NodePath, NodePath], ...]]:
+    """The records of ``moved`` by field (None: those of no field), in order."""
+    if isinstance(moved, _Moved):
+        return moved.fields
+    found: dict[str | int | None, list[tuple[NodePath, NodePath]]] = {}
+    for key, path in moved:
+        found.setdefault(key[0] if key else None, []).append((key, path))
+    return {field: tuple(records) for field, records in found.items()}
+
+
 def _moves_kept(
     before: tuple[tuple[NodePath, NodePath], ...], entry: Mapping[str, Any], written: Mapping[NodePath, NodePath]
 ) -> tuple[tuple[NodePath, NodePath], ...]:
@@ -1495,20 +1519,32 @@ def _moves_kept(
     list operations wrote ``written``: those of earlier entries for fields ``entry`` does not
     change, then its own. An entry changing none of the fields earlier ones wrote elements of keeps
     their records as they are, the same tuple, not a copy: one entry appending n elements followed
-    by n entries patching another field copied the n records n times, the square of them."""
-    fields, whole = _moved_fields(before)
-    if whole and fields.isdisjoint(entry):
-        kept = before
-    else:
-        kept = tuple((key, path) for key, path in before if key[:1] and key[0] not in entry)
-    return (*kept, *written.items()) if written else kept
+    by n entries patching another field copied the n records n times, the square of them. The
+    records are kept by field (:class:`_Moved`): an entry passes over the fields, and over its own
+    records, not over the records of the fields it leaves."""
+    groups = _by_field(before)
+    fields: dict[str | int | None, tuple[tuple[NodePath, NodePath], ...]] = {
+        name: records for name, records in groups.items() if name is not None and name not in entry
+    }
+    kept = before if len(fields) == len(groups) else tuple(itertools.chain.from_iterable(fields.values()))
+    if not written:
+        if not fields or (kept is before and isinstance(before, _Moved)):
+            return kept
+        made = _Moved(kept)  # by field from now on (a tuple read by field each entry was a pass over it)
+        made.fields = fields
+        return made
+    made = _Moved((*kept, *written.items()))
+    made.fields = fields
+    for name, records in _by_field(tuple(written.items())).items():
+        made.fields[name] = (*made.fields.get(name, ()), *records)
+    return made
 
 
-@memo.by_identity(4096)
-def _moved_fields(moved: tuple[tuple[NodePath, NodePath], ...]) -> tuple[frozenset[str | int], bool]:
-    """The fields whose elements ``moved`` records, and whether every record names its field (a
-    record of no field is dropped by the next patch entry)."""
-    return frozenset(key[0] for key, _ in moved if key), all(key for key, _ in moved)
+def _moves_of(moved: tuple[tuple[NodePath, NodePath], ...], name: str) -> tuple[tuple[NodePath, NodePath], ...]:
+    """The records of ``moved`` (an :attr:`Origin.moved`) of the elements of the field ``name``."""
+    if isinstance(moved, _Moved):
+        return moved.fields.get(name, ())
+    return tuple((key, path) for key, path in moved if key[:1] == (name,))
 
 
 def _patch(
