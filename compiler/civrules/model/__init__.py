@@ -26,11 +26,13 @@ Changers = tuple["Origin", "Changers | None"]
 #: :data:`Slots`, then the path inside it), the entry, and where the entry wrote it.
 Moves = tuple[tuple["NodePath", "Origin", "NodePath"], "Moves | None"]
 #: One list's records of where earlier overlay entries wrote its elements (Origin.earlier_moved):
-#: the token of each place of the list (None: no record names it), in the list's order, how many
-#: tokens were given, and the records (:data:`Moves`), each naming its place by its token. A token
-#: goes with its element from list to list as later list operations change the list around it
-#: (civrules.resolve._carried), so that a change does not place every record again.
-Slots = tuple[tuple["int | None", ...], int, Moves]
+#: the token of each place of the list (None: no record names it), in the list's order (the
+#: places after them, appended since, have none), how many tokens were given, the records
+#: (:data:`Moves`), each naming its place by its token, and those that entries only appending
+#: since made, each naming its place by its index. A token goes with its element from list to list
+#: as later list operations change the list around it (civrules.resolve._carried), so that a
+#: change does not place every record again.
+Slots = tuple[tuple["int | None", ...], int, "Moves | None", "Moves | None"]
 
 #: What writes a field's facts (civrules.resolve.Writer): an overlay entry (None: the definition),
 #: the paths of the elements of a list it wrote still there, and those elements.
@@ -341,13 +343,17 @@ def _moves_index(
     path the one kept; and each entry's (by its identity and the path's first part), in order: one
     tuple for every part of a field an entry wrote, not one made per part located (n elements an
     entry appended, each located, were n tuples of n records)."""
-    name, (tokens, _, chain) = field
+    name, (tokens, _, chain, pending) = field
     prefix: NodePath = (name,) if name else ()
     index = {token: i for i, token in enumerate(tokens) if token is not None}
     placed: dict[NodePath, tuple[Origin, NodePath]] = {}
-    for key, owner, path in unchained(chain):
-        at = index.get(key[0]) if isinstance(key[0], int) else None
-        if at is None:
+    records: list[tuple[int | str | None, NodePath, Origin, NodePath]] = [
+        (index.get(key[0]) if isinstance(key[0], int) else None, key, owner, path)
+        for key, owner, path in unchained(chain)
+    ]
+    records += [(key[0], key, owner, path) for key, owner, path in unchained(pending)]  # by index
+    for at, key, owner, path in records:
+        if not isinstance(at, int):
             continue  # its element is gone, or another was written whole in its place
         moved_to = (*prefix, at, *key[1:])
         placed.pop(moved_to, None)  # the latest entry's record of a place

@@ -603,15 +603,21 @@ def _carried(
     was a pass over them all per entry). Where its index is asked (:func:`civrules.model.Origin.locate`
     and the rest), the tokens of the list are counted once. A place is given a token when a record
     first names it; the next token is the slots' count of them (the same tokens for the same
-    entries, whatever was read before: an edit of a session compares them)."""
-    tokens, made, chain = slots if slots is not None and len(slots[0]) == len(before) else (None, 0, None)
-    if chain is None and not mine:
-        return None
-    places: list[int | None] = list(tokens) if tokens is not None else [None] * len(before)
+    entries, whatever was read before: an edit of a session compares them). Entries that only
+    append move no place: their records wait by index (``pending``), and the tokens are not copied
+    (n entries each appending to one list, each copying the tokens of the list, were the square of
+    n in copies), until an entry that may move a place gives them tokens."""
+    tokens, made, chain, pending = slots if slots is not None and len(slots[0]) <= len(before) else ((), 0, None, None)
     for key, owner, path in mine:
-        at = key[0]
-        if not isinstance(at, int) or not 0 <= at < len(before):
-            continue
+        if isinstance(key[0], int) and 0 <= key[0] < len(before):
+            pending = ((key, owner, path), pending)
+    if chain is None and pending is None:
+        return None
+    if edits and all(kind == _NEW and at == len(before) for kind, at, _ in edits):
+        return tokens, made, chain, pending  # appended: no place moved, the records wait by index
+    places: list[int | None] = [*tokens, *[None] * (len(before) - len(tokens))]
+    for key, owner, path in unchained(pending):
+        at = int(key[0])  # an index: only such records wait
         token = places[at]
         if token is None:
             token = places[at] = made
@@ -626,7 +632,7 @@ def _carried(
             places[at] = None  # written whole: a new element there, no longer the one a record names
     if len(places) != len(merged) or chain is None:
         return None  # not the list the operations made (none are recorded): no place to name
-    return tuple(places), made, chain
+    return tuple(places), made, chain, None
 
 
 def _earlier_listed(
