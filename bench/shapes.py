@@ -94,9 +94,9 @@ Found in round twenty-four (one list changed by many entries in turn):
 
 - ``appends-then-replaces``: ``N`` patch entries each appending an attribute to Pottery, then ``N``
   entries each replacing one of them by a selector, the last first (2,000: 28 s to analyse; each
-  entry's list operations made the list's cells and selector index anew, which round 24 keeps from
-  one entry to the next; the records of where earlier entries wrote each element, placed again by
-  each entry that is not an append, are still the square of ``N``: bench/README.md).
+  entry's list operations made the list's cells and selector index anew, and each entry that is
+  not an append placed again the records of where earlier entries wrote each element, both the
+  square of ``N`` until round 24: bench/README.md).
 """
 
 from __future__ import annotations
