@@ -807,7 +807,7 @@ def test_what_entries_appending_to_a_long_list_write_over_is_found_in_work_linea
 
     def work(n: int) -> int:
         base = [{"text": f"A{i}."} for i in range(n)]
-        entries = [{"append": [{"text": f"B{i}."}]} for i in range(n)]
+        entries: list[dict[str, Any]] = [{"append": [{"text": f"B{i}."}]} for i in range(n)]
         entries += [{"insert": [{"before": {"text": "A0."}, "items": [{"text": f"C{i}."}]}]} for i in range(n)]
 
         def run() -> None:
