@@ -553,3 +553,20 @@ def test_installed_metadata_is_read_only_where_a_distribution_may_declare_anothe
     assert not register._only_builtin_entry_points()
     installed = [e.value for e in register._installed_entry_points() if e.value not in register.BUILTIN]
     assert installed == ["other_game_family:FAMILY"]
+
+
+def test_which_top_level_keys_describe_a_data_file_is_each_familys_own() -> None:
+    """The core held one set of the keys that describe a data file rather than state a setting,
+    with a map file's `panel` and `requires` (one game's) in it: a family with a setting of either
+    name lost it in the resolver and in Q009's walk. Each family declares its own
+    (:attr:`Family.file_keys`) beside the keys every file may have."""
+    from civrules.families import FILE_METADATA, Family, family_named
+    from tests.rulefiles import shipped_analysis
+
+    own = Family("own-game", "Own", "own_game", ("W",))
+    assert not own.describes_file("panel") and all(own.describes_file(key) for key in FILE_METADATA)
+    ac = family_named("advanced-civilization")
+    assert ac is not None and ac.describes_file("panel") and ac.describes_file("requires")
+    model = shipped_analysis("advanced-civilization").model
+    assert model is not None and not any({"panel", "requires"} & set(values) for values in model.settings.values())
+    assert any("two_coast_areas" in values for values in model.settings.values())  # a map file's setting is one

@@ -16,7 +16,7 @@ from typing import Any
 from civrules.checks import ALL_COLLECTIONS, SETTINGS, check, diagnostic
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, words
 from civrules.diagnostics.suggest import QUERIES, Vocabulary
-from civrules.families import Family, family_named
+from civrules.families import FILE_METADATA, Family, family_named
 from civrules.load.document import Document, NodePath
 from civrules.model import Origin, Ruleset
 from civrules.resolve import (
@@ -125,10 +125,6 @@ def rule_index(ruleset: Ruleset) -> Index | None:
     )
 
 
-#: Top-level keys of data files that describe the file itself (as in `civrules.resolve`).
-_FILE_METADATA = {"kind", "id", "name", "panel", "requires", "source", "rule", "note"}
-
-
 def superseded(ruleset: Ruleset) -> set[tuple[int, NodePath]]:
     """Nodes of the ruleset's documents that a variant replaced: (id of the document, path).
 
@@ -145,13 +141,14 @@ def superseded(ruleset: Ruleset) -> set[tuple[int, NodePath]]:
     family = family_named(ruleset.family)
     specs = family.collections.values() if family is not None else ()
     collection_keys = {(spec.slot, spec.path[0]) for spec in specs}
+    describes_file = family.describes_file if family is not None else FILE_METADATA.__contains__
     for document in reversed(ruleset.documents):
         data = document.data
         if not isinstance(data, dict):
             continue
         kind = data.get("kind")
         if isinstance(kind, str) and kind != "ruleset":  # a data file (the rule index is no document of it)
-            settings = {key for key in data if key not in _FILE_METADATA and (kind, key) not in collection_keys}
+            settings = {key for key in data if not describes_file(key) and (kind, key) not in collection_keys}
             seen = later_settings.setdefault(str(kind), set())
             found.update((id(document), (key,)) for key in settings if key in seen)
             seen |= settings

@@ -35,6 +35,7 @@ from typing import Any
 from civrules.families.family import (
     CORE_PREFIXES,
     FAMILY_ID,
+    FILE_METADATA,
     PREFIX,
     CollectionSpec,
     Continuation,
@@ -60,6 +61,7 @@ __all__ = [
     "BUILTIN",
     "CORE_PREFIXES",
     "ENTRY_POINT_GROUP",
+    "FILE_METADATA",
     "CollectionSpec",
     "Continuation",
     "Family",

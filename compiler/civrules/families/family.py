@@ -137,6 +137,10 @@ class FamilyError(Exception):
         self.distribution = distribution
 
 
+#: Top-level keys any data file may have that describe the file itself rather than state rules.
+FILE_METADATA = frozenset({"kind", "id", "name", "source", "rule", "note"})
+
+
 @frozen_value
 class Family:
     """What one game family adds to the core.
@@ -184,6 +188,10 @@ class Family:
         element's place. ``id`` is tried first and a collection's own key after these, whether
         declared or not (:attr:`naming_keys`), so a family that declares none still names its
         elements by their ids.
+    file_keys:
+        Top-level keys of the family's data files that describe the file rather than state a rule
+        (a map file's ``panel``), besides those every file may have (:data:`FILE_METADATA`): no
+        setting is made of them, and no variant changes them.
     default:
         Whether a manifest without ``family:`` belongs to this family (one family at most).
     schemas:
@@ -203,10 +211,16 @@ class Family:
     sheets: tuple[str, ...] = ()
     hooks: Mapping[str, str] = field(default_factory=dict)
     element_keys: tuple[str, ...] = ()
+    file_keys: frozenset[str] = frozenset()
     default: bool = False
     #: The import package that holds the family's schema files (a family from a distribution of
     #: its own ships them there); None: they are civrules' own, under ``schemas/``.
     schemas: str | None = None
+
+    def describes_file(self, key: str) -> bool:
+        """Whether the top-level ``key`` of one of the family's data files describes the file
+        (:data:`FILE_METADATA`, :attr:`file_keys`) rather than states a setting."""
+        return key in FILE_METADATA or key in self.file_keys
 
     def hook(self, name: str) -> Callable[..., Any] | None:
         """The family's function ``name`` (imported now), or None where the family has none."""

@@ -61,9 +61,6 @@ _MANIFEST_HEADER = {
     "rulebook",
 }
 
-#: Top-level keys of data files that describe the file itself rather than state rules.
-_FILE_METADATA = {"kind", "id", "name", "panel", "requires", "source", "rule", "note"}
-
 
 def entity_key(spec: CollectionSpec, raw: Mapping[str, Any]) -> str | None:
     """The identifying key of an entity as text: ``key@qualifier`` where the collection is keyed
@@ -511,7 +508,7 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
             continue
         for document in documents:
             for key, value in document.data.items():
-                if key not in _FILE_METADATA and not _is_collection_key(loaded.family, slot, key):
+                if not loaded.family.describes_file(key) and not _is_collection_key(loaded.family, slot, key):
                     resolved.settings.setdefault(slot, {})[key] = value
                     previous = resolved.setting_origins.get(key)
                     resolved.setting_origins[key] = Origin(document, (key,), replaced=_gone(previous))

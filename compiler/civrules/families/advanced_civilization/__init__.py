@@ -108,5 +108,7 @@ FAMILY = Family(
         "helpers": f"{__name__}.helpers:helper_page",
         "checked": f"{__name__}.mapgraph:forget",
     },
+    # a map file's panel, and the panels it needs beside it (the Western Extension's the base map)
+    file_keys=frozenset({"panel", "requires"}),
     default=True,
 )
