@@ -59,6 +59,13 @@ FIXTURES: dict[tuple[str, str], tuple[str, tuple[str | int, ...], str]] = {
         ("technologies", 3, "unlocks"),
         f"{{buildings: [biblioteca], wonders: [{BOGUS}]}}",
     ),
+    # The Mediterranean's areas with two coasts are unknown (no source lists them); a variant may
+    # write them (round 24 gave them a reference and a place to cite them).
+    ("map", "/properties/two_coast_areas/oneOf/0/items"): (
+        "maps/mediterranean.yaml",
+        ("two_coast_areas",),
+        f"[{BOGUS}]\n\n",  # the value's span ends where the next key begins
+    ),
     ("sid-meiers-civilization/map", "/properties/tiles/items/properties/civilization/oneOf/0"): (
         "maps/sid-meiers-civilization-tiles.yaml",
         ("tiles", 0, "name"),

@@ -816,7 +816,7 @@ def _cite_apart(setting: str, why: str) -> str:
     )
 
 
-@check("Q010", "citation-of-no-change", Severity.WARNING, reads=(SETTINGS,))
+@check("Q010", "citation-of-no-change", Severity.WARNING, reads=())
 def check_settings_citations_used(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
     What: `overlay.settings.citations` cites a setting this variant's overlay does not write: it
