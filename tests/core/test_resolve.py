@@ -35,6 +35,29 @@ def variant(ruleset_id: str, extends: str, body: str = "") -> tuple[str, str]:
     return f"rulesets/{ruleset_id}.yaml", HEADER.format(id=ruleset_id, extends=extends) + body
 
 
+def card_patches(entries: list[str]) -> str:
+    """An overlay whose `civilization_cards` `patch:` entries are ``entries`` (flow mappings)."""
+    return "overlay:\n  civilization_cards:\n    patch:\n" + "".join(f"      - {e}\n" for e in entries)
+
+
+def resolved_counted(files: dict[int, tuple[str, str]], sizes: tuple[int, int]) -> tuple[Resolver, tuple[int, int]]:
+    """The calls made resolving the variants ``files`` (``big{k}``, one for each of ``sizes``), the
+    base resolved once before them (it is no part of what grows); and the resolver, for what a
+    test asks of them after."""
+    from tests.security.test_check_growth import calls_made
+
+    workspace = CachedWorkspace(dict(files.values()))
+    resolver = Resolver(workspace)
+    resolver.resolve(workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+
+    def work(k: int) -> int:
+        loaded = workspace.load_ruleset(workspace.manifests()[f"big{k}"])
+        return calls_made(lambda: resolver.resolve(loaded))
+
+    small, large = (work(k) for k in sizes)
+    return resolver, (small, large)
+
+
 def analysed(ruleset_id: str, *files: tuple[str, str]) -> tuple[Analysis, dict[str, str]]:
     """A ruleset analysed with some files added or replaced (the shipped ones read once per module)."""
     overrides = dict(files)
@@ -522,8 +545,7 @@ def test_entries_changing_elements_an_earlier_entry_appended_keep_its_records_at
     before it wrote, by the element's index (``Origin.earlier_moved``; one removal moved every
     record after it): k entries over 10k records, the square of k (issue 32; bench/shapes.py's
     `appends-then-replaces`). Every attribute is still located where it was written."""
-    from civrules.resolve import Resolver
-    from tests.security.test_check_growth import MOST, calls_made
+    from tests.security.test_check_growth import MOST
 
     def change(i: int) -> str:
         where = f'{{text: "A{i}."}}'
@@ -535,19 +557,11 @@ def test_entries_changing_elements_an_earlier_entry_appended_keep_its_records_at
         attributes = ", ".join(f'{{text: "A{i}.", rule: "32.211"}}' for i in range(10 * k))
         entries = [f"{{id: pottery, attributes: {{append: [{attributes}]}}}}"]
         entries += [f"{{id: pottery, attributes: {change(i)}}}" for i in range(0, 2 * k, 2)]
-        return "overlay:\n  civilization_cards:\n    patch:\n" + "".join(f"      - {e}\n" for e in entries)
+        return card_patches(entries)
 
     sizes = (20, 40)
     files = {k: variant(f"big{k}", "advanced-civilization", body(k)) for k in sizes}
-    workspace = CachedWorkspace(dict(files.values()))
-    resolver = Resolver(workspace)  # the base resolved once, for both
-    resolver.resolve(workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
-
-    def work(k: int) -> int:
-        loaded = workspace.load_ruleset(workspace.manifests()[f"big{k}"])
-        return calls_made(lambda: resolver.resolve(loaded))
-
-    small, large = (work(k) for k in sizes)
+    resolver, (small, large) = resolved_counted(files, sizes)
     assert large <= MOST * small, (small, large)
     resolved = resolver.resolution("big20")
     assert resolved is not None
@@ -572,26 +586,17 @@ def test_entries_changing_another_list_keep_the_records_of_the_first_s_elements_
     changing its groups by list operations, resolved at k and 2k. Each of those entries copied the
     first's 25k records of where it wrote its attributes (``Origin.moved``), and searched them for
     the last changer's records of the groups: the square of k (round 24)."""
-    from civrules.resolve import Resolver
-    from tests.security.test_check_growth import MOST, calls_made
+    from tests.security.test_check_growth import MOST
 
     def body(k: int) -> str:
         attributes = ", ".join(f'{{text: "A{i}.", rule: "32.211"}}' for i in range(25 * k))
         entries = [f"{{id: pottery, attributes: {{append: [{attributes}]}}}}"]
         entries += ['{id: pottery, groups: {replace: [{where: crafts, with: crafts}]}, rule: "32.211"}'] * k
-        return "overlay:\n  civilization_cards:\n    patch:\n" + "".join(f"      - {e}\n" for e in entries)
+        return card_patches(entries)
 
     sizes = (24, 48)
     files = {k: variant(f"big{k}", "advanced-civilization", body(k)) for k in sizes}
-    workspace = CachedWorkspace(dict(files.values()))
-    resolver = Resolver(workspace)  # the base resolved once, for both
-    resolver.resolve(workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
-
-    def work(k: int) -> int:
-        loaded = workspace.load_ruleset(workspace.manifests()[f"big{k}"])
-        return calls_made(lambda: resolver.resolve(loaded))
-
-    small, large = (work(k) for k in sizes)
+    resolver, (small, large) = resolved_counted(files, sizes)
     assert large <= MOST * small, (small, large)
     resolved = resolver.resolution("big24")
     assert resolved is not None
@@ -725,7 +730,7 @@ def test_elements_list_operations_wrote_are_located_at_a_cost_linear_in_them() -
             f"{{id: pottery, attributes: {{append: [{attributes}]}}}}",
             f'{{id: pottery, attributes: {{patch: [{patched}]}}, source: "house rule"}}',
         ]
-        return "overlay:\n  civilization_cards:\n    patch:\n" + "".join(f"      - {e}\n" for e in entries)
+        return card_patches(entries)
 
     sizes = (40, 80)
     workspace = CachedWorkspace(dict(variant(f"big{n}", "advanced-civilization", body(n)) for n in sizes))
