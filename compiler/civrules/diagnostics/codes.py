@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
-from civrules.diagnostics import Severity
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, named
 from civrules.support.values import frozen_value
 
 
@@ -814,3 +814,18 @@ MISSING_DEPENDENCY = define(
     option out (`civrules sheets` without `--pdf` writes the HTML sheets, which print from any browser).
     """,
 )
+
+
+def made(
+    code: Code,
+    message: str,
+    span: Span | None,
+    hint: str | None = None,
+    related: tuple[Related, ...] = (),
+    *,
+    subjects: Iterable[object],
+) -> Diagnostic:
+    """A diagnostic of the registered ``code`` (its severity the registry's), about ``subjects``
+    (:func:`civrules.diagnostics.named`): what the stages before the checks make (the workspace,
+    the resolver); a check makes its own with :func:`civrules.checks.diagnostic`."""
+    return Diagnostic(code.code, code.severity, message, span, hint, related, subjects=named(subjects))

@@ -21,13 +21,13 @@ from __future__ import annotations
 import copy
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from civrules.diagnostics import Diagnostic, Related, Span, Unreadable, codes, named
+from civrules.diagnostics import Diagnostic, Related, Span, Unreadable, codes
 from civrules.diagnostics.words import ticked
 from civrules.families import Family, default_family, families, family_named, family_of
 from civrules.load import Document, Limits, NodePath, read_yaml_bytes, read_yaml_text
@@ -998,16 +998,8 @@ def _suffix_case(relative: str, span: Span, *, named: bool) -> Diagnostic:
     return _diag(codes.SUFFIX_CASE, message, span, hint, subjects=(relative,))
 
 
-def _diag(
-    code: codes.Code,
-    message: str,
-    span: Span,
-    hint: str | None = None,
-    related: tuple[Related, ...] = (),
-    *,
-    subjects: Iterable[object],
-) -> Diagnostic:
-    return Diagnostic(code.code, code.severity, message, span, hint, related, subjects=named(subjects))
+#: A diagnostic of this stage (:func:`civrules.diagnostics.codes.made`).
+_diag = codes.made
 
 
 def _plain(kind: str) -> str:

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, named, stopped, words
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, stopped, words
 from civrules.diagnostics.suggest import QUERIES, Vocabulary, closest, mean
 from civrules.families import CollectionSpec, Family
 from civrules.load.document import Document, NodePath
@@ -3237,16 +3237,8 @@ _OPERATION_SHAPES = {
 }
 
 
-def _diag(
-    code: codes.Code,
-    message: str,
-    span: Span,
-    hint: str | None = None,
-    related: tuple[Related, ...] = (),
-    *,
-    subjects: Iterable[object],
-) -> Diagnostic:
-    return Diagnostic(code.code, code.severity, message, span, hint, related, subjects=named(subjects))
+#: A diagnostic of this stage (:func:`civrules.diagnostics.codes.made`).
+_diag = codes.made
 
 
 __all__ = [
