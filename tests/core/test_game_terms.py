@@ -9,7 +9,8 @@ family's room.
 
 The terms are read from the games themselves, never picked by hand (a hand-picked list let every
 term it lacked through): what only one family declares (its file kinds, collections, settings and
-their entities in words, ``hand_limit``, ``hand limit``, ``calamity``), the games' names (each
+their entities in words, ``hand_limit``, ``hand limit``, ``calamity``), the compound field names
+only one family's schemas declare (``by_players``, ``flood_plain``, ``group credits``), the games' names (each
 family's, each shipped ruleset's id and the names its manifest prints, ``Expansion Project``), and
 the ids and names of every entity of the shipped rules (``crete``, ``Pottery``). Ordinary English
 words that are also a game's ids or fields (``cost``, ``map``, ``build``) are not game terms
@@ -24,8 +25,10 @@ import re
 import tokenize
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from civrules.families import families, family_named
+from civrules.schema import load_schema
 from tests.conftest import REPO, RULES
 
 PACKAGE = REPO / "compiler" / "civrules"
@@ -43,6 +46,8 @@ COMMON = frozenset(
         *("action", "actions", "area", "areas", "border", "borders", "card", "cards", "component"),
         *("components", "deck", "decks", "effect", "group", "groups", "map", "option", "options"),
         *("player count", "player counts", "round", "rounds", "setup", "spaces", "trade"),
+        # a YAML document's own (a game's `top_level` field in words)
+        "top level",
         # English words that a game also uses as an id or a name
         *("advanced", "basic", "build", "building", "colour", "colours", "common", "conflict"),
         *("construction", "copies", "cost"),
@@ -63,7 +68,16 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("emit/runtime/logic.py", "Advanced Civilization"): "the same shim",
     ("emit/runtime/vocab.py", "Advanced Civilization"): "the same shim",
     ("emit/versions.py", "ast"): "Python's `ast` module, in the expressions of f-strings (not the game's A.S.T.)",
+    ("emit/runtime/errors.py", "at_most"): (
+        "the shared runtime's own function `at_most` (how often an id may be listed), not a game's field"
+    ),
 }
+
+#: Words that make a phrase English's rather than a game's: a compound field in words with one of
+#: them (``at_most``: ``at most``, ``applies_to``: ``applies to``) is an ordinary phrase of the
+#: core's prose; the field as written (``at_most``) is still a term.
+FUNCTION_WORDS = frozenset({"a", "all", "an", "and", "at", "but", "by", "for", "from", "if", "in", "no", "not"})
+FUNCTION_WORDS |= {"of", "on", "or", "per", "than", "the", "to", "when", "with"}
 
 
 def family_terms() -> frozenset[str]:
@@ -80,6 +94,46 @@ def family_terms() -> frozenset[str]:
             for term in {name, name.replace("_", " ")}:
                 declared.setdefault(term, set()).add(family_id)
     return frozenset(name for name, owners in declared.items() if len(owners) == 1)
+
+
+def _field_names(node: Any, found: set[str]) -> None:
+    """Every name a schema (or any part of it) declares under ``properties``, at any depth."""
+    if isinstance(node, dict):
+        properties = node.get("properties")
+        if isinstance(properties, dict):
+            found.update(properties)
+        for value in node.values():
+            _field_names(value, found)
+    elif isinstance(node, list):
+        for value in node:
+            _field_names(value, found)
+
+
+def schema_field_terms() -> frozenset[str]:
+    """The compound field names (``by_players``, ``flood_plain``) that only one family's schemas
+    declare, at any depth of any of its kinds: as written, and in words (``flood plain``) unless
+    a word of it is one of :data:`FUNCTION_WORDS`.
+
+    A single-word field is left to :func:`family_terms`: one family's single-word fields are
+    mostly English's or the core's own words too (``base``, ``limit``, ``pattern``, ``rules``,
+    ``from``), and the single words that are a game's own name its collections and settings."""
+    declared: dict[str, set[str]] = {}
+    for family_id in families():
+        family = family_named(family_id)
+        assert family is not None
+        fields: set[str] = set()
+        for kind in family.kinds:
+            _field_names(load_schema(family.qualified_kind(kind)), fields)
+        for name in fields:
+            declared.setdefault(name, set()).add(family_id)
+    found: set[str] = set()
+    for name, owners in declared.items():
+        words = name.split("_")
+        if len(owners) == 1 and len(words) > 1:
+            found.add(name)
+            if not FUNCTION_WORDS & set(words):
+                found.add(" ".join(words))
+    return frozenset(found)
 
 
 #: A run of capitalised words in a name a manifest prints (``Sid Meier's Civilization``).
@@ -124,9 +178,9 @@ def data_terms() -> frozenset[str]:
 
 @functools.cache
 def terms() -> frozenset[str]:
-    """Every game term: what the families declare, the games' names and their data's ids and names,
-    less the ordinary words of :data:`COMMON`."""
-    every = family_terms() | game_names() | data_terms()
+    """Every game term: what the families declare, their schemas' fields, the games' names and
+    their data's ids and names, less the ordinary words of :data:`COMMON`."""
+    every = family_terms() | schema_field_terms() | game_names() | data_terms()
     return frozenset(term for term in every if term.lower() not in COMMON)
 
 
@@ -198,6 +252,10 @@ def test_the_scan_finds_a_game_term_in_a_docstring_a_comment_and_a_message() -> 
 def test_the_shared_runtime_and_the_core_name_no_game() -> None:
     assert {"hand_limit", "civilization_cards", "ast_tracks", "city_actions"} <= family_terms()
     assert {"calamity", "calamities", "hand limit", "A.S.T. track"} <= family_terms()
+    # Fields no collection or setting names, each found in the core's words before round 25.
+    assert {"by_players", "start_areas", "unless_holding", "map_region", "group credits"} <= schema_field_terms()
+    assert {"spoils_on", "city_actions", "flood plain"} <= schema_field_terms()
+    assert not {"at most", "applies to", "base", "limit"} & schema_field_terms()
     assert {"Expansion Project", "Sid Meier's Civilization", "mega-civilization", "Imperial Settlers"} <= game_names()
     assert {"crete", "kushan", "pottery", "Pottery", "Drama and Poetry", "deserto"} <= data_terms()
     found = [f"{module}:{line}: {term}" for module, line, term in _core_terms() if (module, term) not in ALLOWED]

@@ -27,7 +27,7 @@ from civrules.schema.references import remembered
 
 #: A field's name as a `field:` names it: keys joined by dots, each key followed by any number of
 #: `[label]` selectors of a list's elements (`modifiers[b].effect`). Anything else
-#: (`credits (group credits)`, `stack, severity, tradable`) describes the field in words, and is not
+#: (`cost (as printed)`, `cost, colour, copies`) describes the field in words, and is not
 #: compared.
 _STEP = r"[A-Za-z_]\w*(?:\[[^\[\].\s]+\])*"
 _FIELD = re.compile(rf"{_STEP}(?:\.{_STEP})*")
@@ -49,7 +49,7 @@ def values_of(owner: Mapping[str, Any], field: str, naming: Sequence[str] = ("id
     ([['sea']], [3])
     >>> values_of({"mods": [{"slot": "a", "x": 1}, {"slot": "b", "x": 2}]}, "mods[b].x", ("id", "slot"))
     [2]
-    >>> values_of({"name": "x"}, "city_site"), values_of({"name": "x"}, "credits (group credits)")
+    >>> values_of({"name": "x"}, "home"), values_of({"name": "x"}, "cost (as printed)")
     ([None], None)
     """
     if not _FIELD.fullmatch(field):
@@ -205,7 +205,7 @@ def check_disagreements(ruleset: Ruleset) -> Iterator[Diagnostic]:
     value the data does not hold says the opposite of the data, and sends a reader to the source
     that was set aside. Unknowns count as one value (`{unknown: ...}` chosen for an unknown field,
     whatever the two reasons say). A `field` written in words rather than as the field's name
-    (`credits (group credits)`) is not compared.
+    (`cost (as printed)`) is not compared.
 
     Fix: make `chosen` the value the field holds, and record the value it replaced among the
     `alternatives` with its source; a variant that changes the field patches `disagreements` too.

@@ -258,14 +258,14 @@ SCHEMA_VIOLATION = define(
     """
     What: a value does not have the shape the file's JSON Schema requires (a wrong type, a number
     out of range, a string not matching its pattern, a list too short, keys that exclude each
-    other: a limit written as one number, `per_player`, and by the player count, `by_players`).
+    other: a limit written as one number, `per_player`, and by the player count, `by_count`).
     Why: the compiler only reads data whose shape it knows; editors using the same schema show the
     same error.
     Fix: write what the hint says the field takes, worked out from the schema (`write a whole
     number from 1 to 1000, or {unknown: why} where the sources do not give it`);
     `schemas/<kind>.schema.json` documents every field. A variant's patch that gives one form
     where its base gives the other is reported at the patch, and deletes the base's with `null`
-    (`limits: {per_player: 10, by_players: null}` on a base that gives `by_players`).
+    (`limits: {per_player: 10, by_count: null}` on a base that gives `by_count`).
 
         cost: -50    # FAIL: write a whole number from 1 to 1000, or `{unknown: why}` ...
     """,

@@ -7,7 +7,7 @@ one block per collection::
       sides:
         patch:                                  # merge into an existing entity
           - id: north
-            start_areas: {areas: [hill, lake], rule: "4.61"}
+            home: {spaces: [hill, lake], rule: "4.61"}
         add: [...]                              # new entities (error if the id exists)
         replace: [...]                          # whole entities (error if the id does not exist)
         remove:                                 # error if absent, or still referenced
@@ -463,10 +463,10 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
                 and previous is not None
             ):
                 # A setting the variant restates merges into its base's, key by key: what it does
-                # not name (a limit's `card_changes`) is kept, not silently dropped.
+                # not name (a limit's `per_round`) is kept, not silently dropped.
                 data[key] = merge_patch(data[key], value)
                 origin = resolved.setting_origins[key] = _changed(previous, value, here, data[key])
-                # The manifest's schema judged only what it wrote: the merge (a base's `by_players`
+                # The manifest's schema judged only what it wrote: the merge (a base's `by_count`
                 # beside its `per_player`) is judged as the overlay's settings patches are.
                 # The compiled validator first, on the manifest with the merged value: the slow one
                 # (jsonschema, 0.1 s to import) only where there is an error to word.
@@ -1849,7 +1849,7 @@ def holds_a_fact(value: Any) -> bool:
     >>> [holds_a_fact(v) for v in (None, {"unknown": "why"}, {"remove": [1]}, {"note": "n", "rule": "4.61"})]
     [False, False, False, False]
     >>> deleting = {"events": {"remove": [{"event": "flood"}]}}
-    >>> writing = {"min_card_value": 1700}
+    >>> writing = {"threshold": 1700}
     >>> [holds_a_fact({"patch": [{"where": {"id": 1}, "with": change}]}) for change in (deleting, writing)]
     [False, True]
     """

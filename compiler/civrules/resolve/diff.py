@@ -2,7 +2,7 @@
 
 Both rulesets are resolved (extends and overlays applied) and compared collection by collection:
 entities added and removed with every field, and changed with each changed field's old and new
-value. Nested mappings are compared key by key (``start_areas.areas``); lists element by element
+value. Nested mappings are compared key by key (``home.spaces``); lists element by element
 (by a naming field such as ``id``, ``card`` or ``number`` when every element has one, else by
 value); other values as wholes, never truncated. Ruleset-level settings (players, a game's
 limits ...) are compared the same way.
@@ -627,17 +627,17 @@ def distinguish(items: list[Any]) -> list[str]:
     """Each element's name in a list with no naming field: what tells it from the others.
 
     A value names itself (``north``); a mapping is named by the fewest short fields whose values
-    differ between every two elements (``level: expert``; ``players: 9-9, map_region: east``),
+    differ between every two elements (``level: expert``; ``players: 9-9, zone: east``),
     fields that usually name an element first, else by the first words of a sentence of its own
     (``text: "Ships may move five…"``); elements nothing tells apart (two equal) by their places, ``#2``.
 
-    >>> distinguish([{"level": "basic", "min_cities": 2}, {"level": "expert", "min_cities": 3}])
+    >>> distinguish([{"level": "basic", "min_size": 2}, {"level": "expert", "min_size": 3}])
     ['level: basic', 'level: expert']
     >>> distinguish(["north", "south"])
     ['north', 'south']
     >>> distinguish([{"text": "Ships may move five areas instead of four."}])
     ['text: "Ships may move five…"']
-    >>> distinguish([{"min_cities": 3}, {"min_cities": 3}])
+    >>> distinguish([{"min_size": 3}, {"min_size": 3}])
     ['#1', '#2']
     """
     if all(not isinstance(v, (dict, list)) for v in items):

@@ -736,7 +736,7 @@ ErrorMark = tuple[NodePath, str, tuple[str | int, ...], str]
 def error_marks(errors: Iterable[ValidationError]) -> Counter[ErrorMark]:
     """``errors`` by their :data:`ErrorMark`, counted. A set of (path, keyword) pairs lost every
     error but one of a keyword at one place: a mapping missing `tie` and `rule` and then
-    `end_conditions` too had no more `required` errors than before, so a hint that compared them
+    `deadline` too had no more `required` errors than before, so a hint that compared them
     took a required field for one that may be left out, and offered a change that broke it."""
     return Counter(
         (
@@ -975,7 +975,7 @@ def _validate_part(
             if deleted:
                 continue
         if isinstance(instance, dict) and error.validator in ("oneOf", "anyOf", "not"):
-            # A mapping two writers made (a base's `by_players`, a variant's `per_player`) is
+            # A mapping two writers made (a base's `by_count`, a variant's `per_player`) is
             # wrong because of the change: reported where the change was written, saying what the
             # base gives, never in the base, which the designer cannot edit.
             given, change = _writers(locate, sub, _keys_concerned(error, instance), document, written)
@@ -1044,7 +1044,7 @@ def _several_forms(
     document: Document, error: ValidationError, path: NodePath, defs: Mapping[str, Any], given: Iterable[str] = ()
 ) -> Diagnostic:
     """S001 for a mapping that matches more than one branch of a `oneOf`: for branches that each
-    require keys (`per_player` or `by_players`), that those keys exclude each other, and which
+    require keys (`per_player` or `by_count`), that those keys exclude each other, and which
     to delete; ``given``, the keys a base gives (the mapping is a variant's patch of it), deleted
     with `null` beside the patch's own."""
     value: Any = error.validator_value

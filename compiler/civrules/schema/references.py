@@ -11,7 +11,7 @@ and editors' yaml-language-server)::
 
 ``collection`` is the collection the id must be in (a collection of the file's family,
 or ``rulesets`` for a manifest id); ``what`` names the reference in diagnostics ("prerequisite
-`x` does not exist in cards"). A property holding a list of ids (``unless_holding``,
+`x` does not exist in cards"). A property holding a list of ids (``blocked_by``,
 a border's ``areas``) carries the annotation once: each id of the list is a reference.
 ``"check": "F009"`` declares a reference that the reference check X001 leaves to the check that
 code names (which must report a bogus id there: tests/core/test_reference_owners.py puts one in
