@@ -250,6 +250,15 @@ def test_building_checks_the_empire_as_production_does() -> None:
         IS.build_gains("romans", "com0011")  # type: ignore[arg-type]  # misspelt on purpose
     with pytest.raises(UnknownIdError, match=r"no faction 'roman'"):
         IS.build_gains("roman", "com001")  # type: ignore[arg-type]
+    # The compiler's own answer checks the empire's Samurai as the package does, for gains as for
+    # Samurai placed (round 24's build_gains read any number of Samurai as held).
+    model_ = model("imperial-settlers")
+    for answer in (rules.build_gains, rules.build_samurai):
+        with pytest.raises(ValueError, match=r"^3 Samurai on 2 faction locations: at most 2$"):
+            answer(model_, "japanese", "jap009", ["jap008", "com003"], 3)
+        with pytest.raises(ValueError, match=r"^1 Samurai on 1 faction locations: at most 0$"):
+            answer(model_, "romans", "rom001", (), 1)
+    assert rules.build_gains(model_, "japanese", "jap009", ["jap008"], samurai=2) == Counter({"vp": 2})
 
 
 def test_building_a_location_whose_production_is_unknown_gives_the_data_s_why() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from civrules.families.imperial_settlers.model import Counted, ImperialSettlersRuleset, SoloLevel
+from civrules.families.imperial_settlers.model import Card, Counted, ImperialSettlersRuleset, SoloLevel
 from civrules.model import Unknown
 
 
@@ -125,61 +125,19 @@ def _given(gives: tuple[str, ...] | Counted, colours: Counter[str], samurai: int
     return Counter({gives.each: min(counted, gives.at_most)}) + Counter(gives.plus)
 
 
-def build_gains(
-    ruleset: ImperialSettlersRuleset,
-    faction_id: str,
-    card_id: str,
-    locations: Iterable[str] = (),
-    samurai: int = 0,
-) -> Counter[str]:
-    """What building ``card_id`` gives at once (p8, Notas 1-3): a production location's production,
-    the build bonus, or both; a gain per location of a colour counts ``locations`` and the card
-    itself (p11, p15), one per Samurai counts ``samurai``.
-
-    Raises KeyError for a faction or card the ruleset does not have, LookupError where what the
-    card gives is unknown."""
-    if ruleset.factions.get(faction_id) is None:
-        raise KeyError(faction_id)
-    card = ruleset.cards.get(card_id)
-    if card is None:
-        raise KeyError(card_id)
-    empire = [card]
-    for location in locations:
-        built = ruleset.cards.get(location)
-        if built is None:
-            raise KeyError(location)
-        empire.append(built)
-    colours = Counter(colour for built in empire for colour in set(built.colours))
-    total: Counter[str] = Counter()
-    if card.kind == "production":
-        if card.production is None or isinstance(card.production, Unknown):
-            raise LookupError(f"what {card.id} produces is unknown")
-        total += _given(card.production, colours, samurai)
-    if isinstance(card.build_bonus, Unknown):
-        raise LookupError(f"the build bonus of {card.id} is unknown")
-    if card.build_bonus is not None and card.build_bonus_placed_as is None:
-        total += _given(card.build_bonus, colours, samurai)
-    return +total
-
-
 #: The special rule that lets a faction guard its locations with Samurai (p11).
 SAMURAI = "samurai"
 
 
-def build_samurai(
-    ruleset: ImperialSettlersRuleset,
-    faction_id: str,
-    card_id: str,
-    locations: Iterable[str] = (),
-    samurai: int = 0,
-) -> int:
-    """The Samurai building ``card_id`` places at once (the Ninjas' bonus, p11): its bonus's goods,
-    one on each faction location of the empire (``locations`` and the card) that can still take
-    one, ``samurai`` being those already placed; what finds no place is discarded. 0 for a card
-    whose bonus is not placed as Samurai, or a faction without the `samurai` rule.
+def _empire(
+    ruleset: ImperialSettlersRuleset, faction_id: str, card_id: str, locations: Iterable[str], samurai: int
+) -> tuple[Card, Counter[str], int | None]:
+    """The empire ``card_id`` is built into, checked: the card, how many of the empire's locations
+    (``locations`` and the card) are of each colour, and how many Samurai its faction locations
+    hold (p11: 0 without the faction's `samurai` rule, None where the rule sets no bound).
 
     Raises KeyError for a faction or card the ruleset does not have, ValueError for more Samurai
-    than the faction locations hold, LookupError where the bonus is unknown."""
+    than the faction locations hold."""
     faction = ruleset.factions.get(faction_id)
     if faction is None:
         raise KeyError(faction_id)
@@ -200,10 +158,53 @@ def build_samurai(
         places = None if guard.at_most_per_location is None else own * guard.at_most_per_location
     if places is not None and samurai > places:
         raise ValueError(f"{samurai} Samurai on {own} faction locations: at most {places}")
+    return card, Counter(colour for built in empire for colour in set(built.colours)), places
+
+
+def build_gains(
+    ruleset: ImperialSettlersRuleset,
+    faction_id: str,
+    card_id: str,
+    locations: Iterable[str] = (),
+    samurai: int = 0,
+) -> Counter[str]:
+    """What building ``card_id`` gives at once (p8, Notas 1-3): a production location's production,
+    the build bonus, or both; a gain per location of a colour counts ``locations`` and the card
+    itself (p11, p15), one per Samurai counts ``samurai``.
+
+    Raises KeyError for a faction or card the ruleset does not have, ValueError for more Samurai
+    than the empire's faction locations hold, LookupError where what the card gives is unknown."""
+    card, colours, _ = _empire(ruleset, faction_id, card_id, locations, samurai)
+    total: Counter[str] = Counter()
+    if card.kind == "production":
+        if card.production is None or isinstance(card.production, Unknown):
+            raise LookupError(f"what {card.id} produces is unknown")
+        total += _given(card.production, colours, samurai)
+    if isinstance(card.build_bonus, Unknown):
+        raise LookupError(f"the build bonus of {card.id} is unknown")
+    if card.build_bonus is not None and card.build_bonus_placed_as is None:
+        total += _given(card.build_bonus, colours, samurai)
+    return +total
+
+
+def build_samurai(
+    ruleset: ImperialSettlersRuleset,
+    faction_id: str,
+    card_id: str,
+    locations: Iterable[str] = (),
+    samurai: int = 0,
+) -> int:
+    """The Samurai building ``card_id`` places at once (the Ninjas' bonus, p11): its bonus's goods,
+    one on each faction location of the empire (``locations`` and the card) that can still take
+    one, ``samurai`` being those already placed; what finds no place is discarded. 0 for a card
+    whose bonus is not placed as Samurai, or a faction without the `samurai` rule.
+
+    Raises KeyError for a faction or card the ruleset does not have, ValueError for more Samurai
+    than the faction locations hold, LookupError where the bonus is unknown."""
+    card, colours, places = _empire(ruleset, faction_id, card_id, locations, samurai)
     if isinstance(card.build_bonus, Unknown):
         raise LookupError(f"the build bonus of {card.id} is unknown")
     if card.build_bonus_placed_as != SAMURAI or card.build_bonus is None:
         return 0
-    colours = Counter(colour for built in empire for colour in set(built.colours))
     placed = sum(_given(card.build_bonus, colours, samurai).values())
     return placed if places is None else min(placed, places - samurai)
