@@ -352,22 +352,16 @@ def build_gains(
     built in it (the faction's, its copies, the Samurai its faction locations hold), before what
     the card gives is looked up. A card without a build bonus gives none, unless ``unknown`` (the
     package's UNKNOWN_FACTS) records its bonus as unknown: then UnknownFactError, with the data's why."""
-    collection(locations, "locations")
-    empire = (*locations, card)  # the card counts as built: for its colour, its copies, its deck
-    _, _, built, of_colour = _empire(factions, cards, goods, faction, empire, samurai, listed="locations and card")
-    record = built[-1][1]
+    _, record, of_colour, _ = _building(factions, cards, goods, faction, card, locations, samurai)
     total: dict[str, int] = {}
     if record.kind == "production":
         if record.production is None:
             raise not_given(f"what {card!r} produces", f"cards[{record.id}].production")
         _add(total, _given(record.production, samurai, of_colour))
-    if record.build_bonus is not None:
-        if record.build_bonus_placed_as is None:  # else placed at once, never the player's (build_samurai)
-            _add(total, _given(record.build_bonus, samurai, of_colour))
-    else:
-        missing = not_given(f"the build bonus of {card!r}", f"cards[{record.id}].build_bonus", unknown)
-        if missing.reason is not None:  # recorded unknown; else the card has none
-            raise missing
+    if record.build_bonus is None:
+        _no_bonus(card, record, unknown)
+    elif record.build_bonus_placed_as is None:  # else placed at once, never the player's (build_samurai)
+        _add(total, _given(record.build_bonus, samurai, of_colour))
     return FrozenMap(dict(sorted(total.items())))
 
 
@@ -388,14 +382,9 @@ def build_samurai(
     placed), and what finds no place is discarded ("o segundo é descartado", p11 "Os Japoneses").
     0 for a card whose bonus is not placed, and for a faction without the `samurai` rule. The
     empire is checked as :func:`build_gains` checks it, before the bonus is looked up."""
-    collection(locations, "locations")
-    empire = (*locations, card)
-    record, _, built, of_colour = _empire(factions, cards, goods, faction, empire, samurai, listed="locations and card")
-    placed = built[-1][1]
+    record, placed, of_colour, own = _building(factions, cards, goods, faction, card, locations, samurai)
     if placed.build_bonus is None:
-        missing = not_given(f"the build bonus of {card!r}", f"cards[{placed.id}].build_bonus", unknown)
-        if missing.reason is not None:
-            raise missing
+        _no_bonus(card, placed, unknown)
         return 0
     guard = samurai_rule(record)
     if placed.build_bonus_placed_as != SAMURAI or guard is None:
@@ -404,5 +393,31 @@ def build_samurai(
     most, _ = _guard_bound((guard,))
     if most is None:
         return given
-    own = sum(1 for _, location in built if location.deck is not None and str(location.deck) == str(record.deck))
     return min(given, own * most - samurai)
+
+
+def _building(
+    factions: Mapping[str, Faction],
+    cards: Mapping[str, Card],
+    goods: Mapping[str, Good],
+    faction: str,
+    card: str,
+    locations: Iterable[str],
+    samurai: int,
+) -> tuple[Faction, Card, dict[str, int], int]:
+    """The empire ``card`` is built into, checked as :func:`_empire` checks one, the card counted
+    as built (for its colour, its copies, its deck): the faction's record, the card's, how many of
+    the empire's locations are of each colour, and how many are the faction's own."""
+    collection(locations, "locations")
+    empire = (*locations, card)
+    record, _, built, of_colour = _empire(factions, cards, goods, faction, empire, samurai, listed="locations and card")
+    own = sum(1 for _, location in built if location.deck is not None and str(location.deck) == str(record.deck))
+    return record, built[-1][1], of_colour, own
+
+
+def _no_bonus(card: str, record: Card, unknown: Iterable[UnknownFact]) -> None:
+    """For a card without a build bonus: UnknownFactError, with the data's why, where ``unknown``
+    records its bonus as unknown; nothing where the card has none."""
+    missing = not_given(f"the build bonus of {card!r}", f"cards[{record.id}].build_bonus", unknown)
+    if missing.reason is not None:
+        raise missing
