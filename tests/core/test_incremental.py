@@ -403,12 +403,9 @@ def test_a_saved_edit_is_spliced_as_a_typed_one(tmp_path: Path) -> None:
     assert edited.diagnostics == full_run(rules)
 
 
-def test_an_edit_of_the_cards_runs_the_map_checks_only_once_and_reuses_their_findings(
-    tree: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The map checks declare that they read the map's collections only: after a card's cost changes,
-    what they found before stands (with a full run's diagnostics), and so does what the card checks
-    that read no card's cost found; after a map edit the map checks run."""
+def _count_check_runs(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[Check]]:
+    """The codes of the checks run from now on, in order, each time one runs (a list the caller
+    reads and clears), and the catalogue's checks, which every run is of."""
     runs: list[str] = []
     entries = catalogue_checks()
 
@@ -420,6 +417,16 @@ def test_an_edit_of_the_cards_runs_the_map_checks_only_once_and_reuses_their_fin
         return dataclasses.replace(entry, run=run)
 
     monkeypatch.setattr(catalogue_module, "all_checks", lambda family=None: [counted(e) for e in entries])
+    return runs, entries
+
+
+def test_an_edit_of_the_cards_runs_the_map_checks_only_once_and_reuses_their_findings(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The map checks declare that they read the map's collections only: after a card's cost changes,
+    what they found before stands (with a full run's diagnostics), and so does what the card checks
+    that read no card's cost found; after a map edit the map checks run."""
+    runs, entries = _count_check_runs(monkeypatch)
     session = Session(tree)
     session.update()
     map_checks = {e.code.code for e in entries if e.reads is not None and "areas" in e.read_collections}
@@ -943,17 +950,7 @@ def test_an_edit_of_an_added_card_reuses_what_the_checks_of_other_collections_fo
     """After an edit inside `overlay.civilization_cards`, a check that reads none of the cards (the
     map's) gives what it found before, as after an edit of a card file; one inside an overlay of
     the areas runs them again. A full run's diagnostics each time."""
-    runs: list[str] = []
-    entries = catalogue_checks()
-
-    def counted(entry: Check) -> Check:
-        def run(model: object) -> list[Diagnostic]:
-            runs.append(entry.code.code)
-            return list(entry.run(model))
-
-        return dataclasses.replace(entry, run=run)
-
-    monkeypatch.setattr(catalogue_module, "all_checks", lambda family=None: [counted(e) for e in entries])
+    runs, entries = _count_check_runs(monkeypatch)
     rules = copy_subset(tmp_path / "rules")
     text = _overlaid(rules) + "  areas:\n    patch:\n      - {id: sahara, name: Great Sahara, source: house rule}\n"
     (rules / OVERLAID).write_text(text, encoding="utf-8")
@@ -1074,17 +1071,7 @@ def test_a_name_typed_in_an_added_card_runs_only_the_checks_that_read_names(
     """Issue 32, point 4: a letter of one added card's name changed, the checks of the cards' costs,
     credits, groups and prerequisites (each a walk over every card) give what they found, and those
     that read names (or anything) run again. Counted, never timed."""
-    runs: list[str] = []
-    entries = catalogue_checks()
-
-    def counted(entry: Check) -> Check:
-        def run(model: object) -> list[Diagnostic]:
-            runs.append(entry.code.code)
-            return list(entry.run(model))
-
-        return dataclasses.replace(entry, run=run)
-
-    monkeypatch.setattr(catalogue_module, "all_checks", lambda family=None: [counted(e) for e in entries])
+    runs, entries = _count_check_runs(monkeypatch)
     rules = copy_subset(tmp_path / "rules")
     text = _overlaid(rules)
     session = Session(rules)
