@@ -698,21 +698,30 @@ def test_entries_patching_one_field_keep_the_records_of_another_s_elements_at_a_
     assert grown == {}, grown
 
 
-def test_an_id_a_later_patch_writes_again_in_a_list_written_whole_is_located_in_that_patch() -> None:
-    """One entry appends an id to Pottery's groups, a later one writes the groups whole with that
-    id again: the id is the later entry's, and what is wrong with it is reported there. The reader
-    gives equal ids one object, and the record of where the first entry wrote its element found
-    it again in the list written whole (round 23)."""
+@pytest.mark.parametrize(
+    ("ruleset", "again", "located"),
+    [
+        # a later entry writes the list whole, the id in it (round 23)
+        ("twice", "groups: [crafts, craftz]", "[crafts, craftz]"),
+        # a later entry's `replace: [{where: craftz, with: craftz}]` writes the id as itself (round 24)
+        ("again", "groups: {replace: [{where: craftz, with: craftz}]}", "with: craftz"),
+    ],
+)
+def test_an_id_a_later_patch_writes_again_is_located_in_that_patch(ruleset: str, again: str, located: str) -> None:
+    """One entry appends an id to Pottery's groups, a later one writes that id again: the id is the
+    later entry's, and what is wrong with it is reported there, not at the entry that appended it
+    first. The reader gives equal ids one object, and the record of where the first entry wrote
+    its element, looked up by identity, found it again in what the later entry wrote."""
     body = (
         "overlay:\n  civilization_cards:\n    patch:\n"
         "      - {id: pottery, groups: {append: [craftz]}, source: 'house rule: a'}\n"
-        "      - {id: pottery, groups: [crafts, craftz], source: 'house rule: b'}\n"
+        f"      - {{id: pottery, {again}, source: 'house rule: b'}}\n"
     )
-    path, text = variant("twice", "advanced-civilization", body)
-    analysis, _ = analysed("twice", (path, text))
+    path, text = variant(ruleset, "advanced-civilization", body)
+    analysis, _ = analysed(ruleset, (path, text))
     found = [d for d in analysis.diagnostics if d.span is not None and "craftz" in d.message]
-    assert found and all(d.span is not None and d.span.file.endswith("rulesets/twice.yaml") for d in found)
-    assert {d.span.line for d in found if d.span is not None} == {line_of(text, "[crafts, craftz]")}, found
+    assert found and all(d.span is not None and d.span.file.endswith(f"rulesets/{ruleset}.yaml") for d in found)
+    assert {d.span.line for d in found if d.span is not None} == {line_of(text, located)}, found
 
 
 def test_elements_list_operations_wrote_are_located_at_a_cost_linear_in_them() -> None:
@@ -858,23 +867,6 @@ def test_what_entries_changing_one_element_of_a_long_list_write_over_is_found_in
 
     small, large = work(100), work(200)
     assert large <= MOST * small, (small, large)
-
-
-def test_an_id_a_later_patch_replaces_with_itself_is_located_in_that_patch() -> None:
-    """A later entry's `replace: [{where: craftz, with: craftz}]` writes the id again: what is
-    wrong with it is reported there, not at the entry that appended it first. The reader gives
-    equal ids one object, and the record of the first entry's element, looked up by identity,
-    found it again (round 24)."""
-    body = (
-        "overlay:\n  civilization_cards:\n    patch:\n"
-        "      - {id: pottery, groups: {append: [craftz]}, source: 'house rule: a'}\n"
-        "      - {id: pottery, groups: {replace: [{where: craftz, with: craftz}]}, source: 'house rule: b'}\n"
-    )
-    path, text = variant("again", "advanced-civilization", body)
-    analysis, _ = analysed("again", (path, text))
-    found = [d for d in analysis.diagnostics if d.span is not None and "craftz" in d.message]
-    assert found and all(d.span is not None and d.span.file.endswith("rulesets/again.yaml") for d in found)
-    assert {d.span.line for d in found if d.span is not None} == {line_of(text, "with: craftz")}, found
 
 
 def test_an_id_a_later_variant_replaces_with_itself_in_a_list_setting_is_located_in_that_variant() -> None:
