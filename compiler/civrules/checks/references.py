@@ -258,7 +258,7 @@ def _patch_entry(ruleset: Ruleset, referrer: _Referrer) -> str | None:
 
 
 #: How many references of one entity its patch entry drops, written out; past them, the hint
-#: names the forms (a list of hundreds of credits to one card is no entry to paste).
+#: names the forms (a list of hundreds of references to one item is no entry to paste).
 _REFERENCES_WRITTEN = 32
 
 

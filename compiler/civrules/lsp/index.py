@@ -632,8 +632,8 @@ _FLOW_WINDOW = 1_000
 
 
 def _flow_keys(text: str) -> tuple[list[str], bool]:
-    """The keys of the flow mappings still open at the end of ``text``, outermost first (``unlocks:
-    {units: [{type: `` gives unlocks, units, type), and whether the end stands in a value; read left
+    """The keys of the flow mappings still open at the end of ``text``, outermost first (``items:
+    {parts: [{kind: `` gives items, parts, kind), and whether the end stands in a value; read left
     to right once. Quoted text is skipped; a bracket closed here that opened before ``text`` began
     is ignored (what it belonged to is not known)."""
     frames: list[list[Any]] = []  # [bracket, the key being given a value (None: a key comes next)]
@@ -703,7 +703,7 @@ def yaml_key_path(lines: list[str], line: int, column: int) -> tuple[list[str], 
     own = _KEY.match(match.group(2))
     if own:
         keys.append(own.group(1))
-    # In flow mappings (`- {card: dem`, `prerequisites: [{card: `, `unlocks: {units: [{type: `): the
+    # In flow mappings (`- {item: dem`, `needs: [{item: `, `items: {parts: [{kind: `): the
     # keys being given a value, outermost first.
     flow, in_value = _flow_keys(match.group(2)[-_FLOW_WINDOW:])
     keys.extend(flow)

@@ -321,7 +321,7 @@ class Session:
                 return None
             if entry.reads_any_of(touched):
                 # It reads the collection the edit fell in: still the same findings when it reads
-                # none of the fields the edit changed (a card's name, for the checks of its credits).
+                # none of the fields the edit changed (an item's name, for the checks of its costs).
                 if entry.reads is None or ALL_COLLECTIONS in entry.reads:
                     return None
                 edited = edited_fields(model)

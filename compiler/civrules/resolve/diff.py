@@ -555,7 +555,7 @@ def _diff_lists(old: list[Any], new: list[Any], path: str, around: _Around = (No
                 {_label(item[key]): item for item in old}, {_label(item[key]): item for item in new}, path, around
             )
             return
-    # Elements named by one field or another (credits: to a `group`, or to a `card`).
+    # Elements named by one field or another (a list whose elements name a `group` or a `card`).
     before_named, after_named = _named_each(old), _named_each(new)
     if (old or new) and before_named is not None and after_named is not None:
         yield from _diff_named(before_named, after_named, path, around)

@@ -2120,7 +2120,7 @@ def _pattern_hint(value: str, pattern: str, written: str | None) -> str:
 
 def _one_of_the_forms(error: ValidationError) -> str | None:
     """The hint of a key missing from one of the forms an entry may take, each a set of keys
-    (an event's `primary`, `secondary`, `immune` and `modifiers`, or its `effects` alone)."""
+    (an entry's `low` and `high`, or its `exact` alone)."""
     parent = error.parent
     if parent is None or error.relative_path or parent.validator not in ("oneOf", "anyOf"):
         return None

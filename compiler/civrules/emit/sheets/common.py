@@ -282,7 +282,7 @@ _MARKS = "¹²³⁴⁵⁶⁷⁸⁹"
 class Notes:
     """The unknown facts of one sheet, printed compactly: ``—¹`` in place, the reason once below.
 
-    A note is per topic (``cost``, ``prerequisites`` ...): one mark for every unknown cost of the
+    A note is per topic (``cost``, ``copies`` ...): one mark for every unknown cost of the
     sheet, whose note gives the reason, or the number of unknowns and the first reason when the
     reasons differ (each is in the rule files, and ``civrules explain`` says how to find them).
     Topics unknown for the same reason share one note (``limit and rate: …``): no note
