@@ -31,6 +31,7 @@ def main() -> NoReturn:
         from civrules.support import interrupts, streams
 
         streams.guard()  # before any file is opened: none takes a closed standard stream's number
+        streams.speak_utf8()
         interrupts.stop_on_signals()
         from civrules.cli import main as command_line
     except SystemExit as done:

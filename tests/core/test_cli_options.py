@@ -431,6 +431,74 @@ def test_a_closed_standard_stream_that_civrules_writes_is_a_failure(
         assert done.stdout == ""
 
 
+# --- A locale whose encoding lacks what civrules prints ----------------------------------------------
+
+
+def _run_in_latin1(*args: str, stdout: int = subprocess.PIPE) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "civrules", *args],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+        timeout=120,
+        check=False,
+        env={**os.environ, "PYTHONIOENCODING": "latin-1"},
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        # An em dash in the heading: R900 (UnicodeEncodeError), exit 2.
+        (["explain", "K018"], "K018 (addition-on-several-effects) \u2014 error"),
+        # The arrow between the two rulesets: R900 too.
+        pytest.param(
+            ["diff", "advanced-civilization", "advanced-civilization-western"], "\u2192", marks=pytest.mark.slow
+        ),
+    ],
+    ids=["explain", "diff"],
+)
+def test_output_into_a_pipe_is_utf8_whatever_the_locale(command: list[str], said: str) -> None:
+    done = _run_in_latin1(*command)
+    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
+    assert said in done.stdout.decode("utf-8")
+
+
+@pytest.mark.slow
+def test_diagnostics_on_standard_error_are_utf8_whatever_the_locale() -> None:
+    """`explain K\u00e9\u03b1` under a Latin-1 locale wrote the \u00e9 as a Latin-1 byte and the
+    \u03b1 as an escape: neither UTF-8 nor what was typed."""
+    done = _run_in_latin1("explain", "K\u00e9\u03b1")
+    assert done.returncode == 2
+    assert "no diagnostic code `K\u00e9\u03b1`" in done.stderr.decode("utf-8")
+
+
+@pytest.mark.slow
+def test_a_terminal_of_another_encoding_shows_what_it_lacks_as_an_escape() -> None:
+    import pty
+
+    main, other = pty.openpty()
+    try:
+        done = _run_in_latin1("explain", "K018", stdout=other)
+        os.close(other)
+        other = -1
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # EIO: the terminal's other side is closed and everything was read
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(main)
+        if other != -1:
+            os.close(other)
+    assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
+    assert b"K018 (addition-on-several-effects) \\u2014 error" in b"".join(chunks)
+
+
 @pytest.mark.slow
 def test_a_closed_standard_input_is_an_input_that_ended() -> None:
     """`civrules lsp <&-`: the language server reads no message, as from an input that ended (exit 1,

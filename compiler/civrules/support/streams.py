@@ -14,10 +14,15 @@ standard output would have gone into it.
   that prints nothing there exits as it would have (coreutils' ``close_stdout`` judges so too).
   With standard error closed there is nowhere to say it: civrules exits 2 without a word;
 - makes a closed standard input read as empty (the language server sees its input end).
+
+:func:`speak_utf8`, called next, makes what civrules prints UTF-8 whatever the locale or
+``PYTHONIOENCODING`` says, as JSON and SARIF must be: under a Latin-1 one, `explain` and `diff`
+were R900 (an em dash, an arrow the encoding lacks) and a `--format json` report was Latin-1 bytes.
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import errno
 import io
@@ -87,6 +92,31 @@ def guard() -> None:
         sys.stdout = closed_stream(1, ours.get(1, False))
     if sys.stderr is None:
         sys.stderr = closed_stream(2, ours.get(2, False))
+
+
+def speak_utf8() -> None:
+    """Make the process's own standard output and error write UTF-8 (a host that calls the command
+    line in process keeps its own streams).
+
+    Into a pipe or a file the bytes are UTF-8 whatever the locale says (a document read by another
+    program is the same in any locale). On a terminal of another encoding what it can show is
+    written in it, and a character it lacks as an escape (``\\u2014``) instead of failing.
+    """
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is None or stream is not getattr(sys, f"__{name}__") or not isinstance(stream, io.TextIOWrapper):
+            continue
+        if codecs.lookup(stream.encoding).name == "utf-8":
+            continue
+        try:
+            terminal = stream.isatty()
+        except (OSError, ValueError):
+            terminal = False
+        with contextlib.suppress(OSError, ValueError):  # a stream that fails says so at its first write
+            if terminal:
+                stream.reconfigure(errors="backslashreplace")
+            else:
+                stream.reconfigure(encoding="utf-8", errors=stream.errors)
 
 
 def closed_stream(fd: int, placeholder: bool) -> io.TextIOWrapper:
