@@ -518,3 +518,31 @@ def test_a_commit_in_a_linked_worktree_passes_the_hook_civrules_init_writes(tmp_
         "rules/rulesets/base.yaml:1:1: error[R022]: `rules/rulesets/base.yaml` is not in git's index "
         "(untracked): the commit will not hold it"
     ], said
+
+
+@pytest.mark.parametrize("path", [".:{path}", ":{path}", "rules:{path}"])
+def test_a_git_in_the_checked_tree_is_never_run_whatever_the_path_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str
+) -> None:
+    """A relative folder of the PATH (`.`, an empty entry, `rules`) found a `git` committed into the
+    project, and civrules ran the one in the rules folder (git is run there): any code a pull
+    request brings ran in the pre-commit hook."""
+    root = repository(tmp_path)
+    real = shutil.which("git")
+    assert real is not None
+    ran = tmp_path / "ran"
+    for folder in (root, root / "rules"):
+        fake = folder / "git"
+        fake.write_text(f'#!/bin/sh\necho "$0" >> "{ran}"\nexec "{real}" "$@"\n', encoding="utf-8")
+        fake.chmod(0o755)
+    monkeypatch.setenv("PATH", path.format(path=os.environ["PATH"]))
+    assert validate(root, monkeypatch, "--staged")[0] == 0
+    assert not ran.exists(), ran.read_text(encoding="utf-8")
+
+
+def test_no_git_in_the_paths_absolute_folders_is_r910(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = repository(tmp_path)
+    monkeypatch.setenv("PATH", ".")
+    code, said = validate(root, monkeypatch, "--staged")
+    assert code == 2
+    assert [(d["code"], "absolute folders" in str(d["message"])) for d in said] == [("R910", True)]

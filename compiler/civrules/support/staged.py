@@ -70,11 +70,12 @@ class Unstaged:
 def unstaged(folder: Path, wanted: Callable[[str], bool] = lambda _relative: True) -> list[Unstaged]:
     """Every file under ``folder`` (its path relative to it passing ``wanted``) that differs from
     git's index, sorted by path; :class:`StagedError` when git cannot say."""
-    git = shutil.which("git")
+    git = find_git()
     if git is None:
         raise StagedError(
-            "--staged compares the rules with git's index, and no `git` is on the PATH",
-            "install git, or leave --staged out",
+            "--staged compares the rules with git's index, and no `git` is in the PATH's absolute folders",
+            "install git, or leave --staged out (a relative folder of the PATH, such as `.` or an empty"
+            " entry, is never searched: what it finds is the checked tree's)",
             missing_git=True,
         )
     environment = _as_in_the_hook(git)
@@ -180,6 +181,23 @@ def _names(listed: bytes, *, staged: bool = False) -> set[str]:
         if entry:
             names.add(os.fsdecode(entry))
     return names
+
+
+def find_git() -> str | None:
+    """The absolute path of the `git` of the PATH's absolute folders, or None.
+
+    A relative folder of the PATH (`.`, an empty entry, `bin`) names a folder of the directory
+    civrules runs in, the project it checks: with `PATH=.:$PATH` (or a trailing `:`) a `git` file
+    committed into the project ran, and git was then run in the rules folder, where a relative
+    path found in the working directory names that folder's `git`. Go's `os/exec` refuses such
+    a find for the same reason (``ErrDot``).
+    """
+    searched = os.environ.get("PATH", os.defpath).split(os.pathsep)
+    absolute = os.pathsep.join(folder for folder in searched if os.path.isabs(folder))
+    if not absolute:
+        return None
+    found = shutil.which("git", path=absolute)
+    return os.path.abspath(found) if found is not None else None
 
 
 def _as_in_the_hook(git: str) -> dict[str, str]:
