@@ -28,10 +28,11 @@ def main() -> NoReturn:
         # First of civrules' own: under a file-size limit no module imported from here on writes
         # its bytecode (a truncated .pyc would break the next import of it, by any program).
         import civrules.support.bytecode  # noqa: F401
-        from civrules.support import interrupts, streams
+        from civrules.support import interrupts, search_path, streams
 
         streams.guard()  # before any file is opened: none takes a closed standard stream's number
         streams.speak_utf8()
+        search_path.keep_absolute()  # no program is found in the checked project
         interrupts.stop_on_signals()
         from civrules.cli import main as command_line
     except SystemExit as done:

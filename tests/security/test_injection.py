@@ -336,3 +336,60 @@ def test_a_cache_folder_that_is_a_symbolic_link_is_neither_written_nor_read_thro
     monkeypatch.setattr(cache, "cache_dir", lambda: link)
     cache.write("layout-c.json", b"{}")
     assert sorted(p.name for p in victim.iterdir()) == ["layout-a.json"]
+
+
+# --- No program is found in the checked project through a relative folder of the PATH -------------
+
+#: The programs a library civrules loads runs to find a shared library (ctypes.util.find_library).
+_LOOKUP_TOOLS = ("gcc", "cc", "ld", "objdump")
+
+
+def _plant_programs(folder: Path, ran: Path) -> None:
+    for name in _LOOKUP_TOOLS:
+        program = folder / name
+        program.write_text(f'#!/bin/sh\necho {name} >> "{ran}"\nexit 1\n', encoding="utf-8")
+        program.chmod(0o755)
+
+
+def test_the_program_searches_only_the_absolute_folders_of_the_path(tmp_path: Path) -> None:
+    """`PATH=.:$PATH civrules sheets RULESET --pdf` in a project holding a `gcc` and an `ld` ran both:
+    WeasyPrint loads Pango through cffi, whose ctypes.util.find_library runs them."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("weasyprint")
+    ran = tmp_path / "ran"
+    _plant_programs(tmp_path, ran)
+    done = subprocess.run(
+        [sys.executable, "-m", "civrules", "--rules", str(REPO / "rules"), "sheets", "nosuch", "--pdf"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PATH": f".:{os.environ['PATH']}:", "PYTHONPATH": str(PACKAGE.parent)},
+        timeout=120,
+        check=False,
+    )
+    assert (done.returncode, "error[R001]" in done.stdout + done.stderr) == (2, True), done.stderr
+    assert not ran.exists(), ran.read_text(encoding="utf-8")
+
+
+def test_an_import_that_runs_programs_sees_the_absolute_folders_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command line called in process keeps its host's PATH, but what civrules imports that runs
+    programs (WeasyPrint, through ctypes.util.find_library) sees only its absolute folders."""
+    import ctypes.util
+
+    from civrules.support import search_path
+
+    ran = tmp_path / "ran"
+    _plant_programs(tmp_path, ran)
+    monkeypatch.chdir(tmp_path)
+    host = f".::{os.environ['PATH']}"
+    monkeypatch.setenv("PATH", host)
+    with search_path.absolute_only():
+        ctypes.util.find_library("civrules-no-such-library")
+    assert os.environ["PATH"] == host
+    assert not ran.exists(), ran.read_text(encoding="utf-8")
+    ctypes.util.find_library("civrules-no-such-library")
+    assert ran.exists()  # the planted programs are those the lookup runs, where the PATH finds them

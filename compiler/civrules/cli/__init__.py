@@ -1504,8 +1504,11 @@ _WEASYPRINT_DOCS = "https://doc.courtbouillon.org/weasyprint/stable/first_steps.
 
 def _require_weasyprint() -> None:
     """`--pdf` needs WeasyPrint and the system libraries it loads (Pango): say what to install."""
+    from civrules.support import search_path
+
     try:
-        import weasyprint  # type: ignore[import-untyped]  # noqa: F401
+        with search_path.absolute_only():  # its libraries are looked up by running gcc and ld
+            import weasyprint  # type: ignore[import-untyped]  # noqa: F401
     except ImportError as error:
         problem = f"--pdf needs WeasyPrint, which is not installed ({error})"
         from civrules.support.install import install_extra

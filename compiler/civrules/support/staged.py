@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from civrules.diagnostics.words import ticked
+from civrules.support import search_path
 
 #: What each tag of `git ls-files -t` means here (others, modified, deleted).
 _STATES = {
@@ -184,19 +185,10 @@ def _names(listed: bytes, *, staged: bool = False) -> set[str]:
 
 
 def find_git() -> str | None:
-    """The absolute path of the `git` of the PATH's absolute folders, or None.
-
-    A relative folder of the PATH (`.`, an empty entry, `bin`) names a folder of the directory
-    civrules runs in, the project it checks: with `PATH=.:$PATH` (or a trailing `:`) a `git` file
-    committed into the project ran, and git was then run in the rules folder, where a relative
-    path found in the working directory names that folder's `git`. Go's `os/exec` refuses such
-    a find for the same reason (``ErrDot``).
-    """
-    searched = os.environ.get("PATH", os.defpath).split(os.pathsep)
-    absolute = os.pathsep.join(folder for folder in searched if os.path.isabs(folder))
-    if not absolute:
-        return None
-    found = shutil.which("git", path=absolute)
+    """The absolute path of the `git` of the PATH's absolute folders (:mod:`civrules.support.search_path`:
+    a relative one is a folder of the checked project), or None."""
+    folders = search_path.absolute()
+    found = shutil.which("git", path=folders) if folders else None
     return os.path.abspath(found) if found is not None else None
 
 

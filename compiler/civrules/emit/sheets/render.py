@@ -201,7 +201,10 @@ def render_pdf(model: Ruleset, fingerprint: str, paper: str = "a4", changes: Rul
     WeasyPrint is imported here, not at module level, so commands that never print stay quick to
     start. Nothing is fetched: the pages have no URL, and the fetcher refuses any all the same.
     """
-    import weasyprint  # type: ignore[import-untyped]
+    from civrules.support import search_path
+
+    with search_path.absolute_only():  # its libraries are looked up by running gcc and ld
+        import weasyprint  # type: ignore[import-untyped]
 
     chosen = paper_named(paper)
     listed = _sheets(model, changes)
