@@ -94,15 +94,17 @@ def test_a_fact_a_variant_records_as_unknown_is_refused_with_its_why(tmp_path: P
 
 
 def test_a_phase_number_said_as_round_21_words_it_and_an_unknown_one_with_its_why() -> None:
-    """The precedent: a phase number the ruleset does not write (the Expansion Project's ship
-    range) is one "this ruleset does not give", with how to supply it; the base's card costs are
-    recorded unknown with a why, which the refusal now carries."""
+    """The precedent: a phase number the ruleset does not write (the Expansion Project's limit of
+    calamities a player suffers; its ship range, until round 25 found it in 17.5.1) is one "this
+    ruleset does not give", with how to supply it; the base's card costs are recorded unknown with a
+    why, which the refusal now carries."""
     from civrules_rulesets import expansion_project
 
-    ship = _said(lambda: expansion_project.ship_range([]))
-    assert str(ship) == (
-        "this ruleset does not give a ship's range (sequence_of_play.phases[movement].ship_moves): "
-        "an engine may supply it with assuming(Assumptions(ship_moves=...))"
+    limit = _said(lambda: expansion_project.calamities_suffered(["flood", "famine", "piracy"]))
+    assert str(limit) == (
+        "this ruleset does not give how many calamities a player suffers "
+        "(sequence_of_play.phases[resolution_of_calamities].max_primary_calamities): "
+        "an engine may supply it with assuming(Assumptions(max_primary_calamities=...))"
     )
     reasons = {fact.field: fact.reason for fact in expansion_project.UNKNOWN_FACTS}
     cost = _said(lambda: expansion_project.purchase_cost([], "law"))

@@ -597,6 +597,26 @@ def test_mega_civilization_gives_a_ships_range_and_the_cards_named_in_a_trade() 
     assert mc.trade_problems(["grain", "grain", "clay"], 3, ["grain"])  # one named: too few
 
 
+@pytest.mark.parametrize("package", [expansion_project, central_america, mega_civilization], ids=["ep", "cam", "mega"])
+def test_unit_points_the_sources_give_are_counted_not_refused(package: Any) -> None:
+    """Round 25's audit: a city is five unit points and a token one in the Expansion Project (3.6,
+    which 24.3 points calamities to) and in Mega Civilization (menuan, General rules: Units), but
+    the data left `unit_points` out and `unit_points()` refused as a fact the ruleset does not give
+    (Central America, the Expansion Project's variant, with it)."""
+    assert package.PHASES["resolution_of_calamities"].unit_points == (5, 1)
+    assert package.unit_points(cities=2, tokens=3) == 13
+    assert package.reduction_points(2) == 3  # a city left as two tokens lost three unit points
+
+
+@pytest.mark.parametrize("package", [expansion_project, central_america], ids=["ep", "cam"])
+def test_the_expansion_project_s_ship_moves_four_water_areas(package: Any) -> None:
+    """17.5.1: a ship moves through at most four water areas in a movement phase; 30.9.2 adds one.
+    The data left `ship_moves` out, and `ship_range()` refused (round 25's audit)."""
+    assert package.PHASES["movement"].ship_moves == 4
+    assert package.ship_range([]) == 4
+    assert package.ship_range(["advancement_30_9"]) == 5
+
+
 def test_a_limit_the_ruleset_does_not_write_is_not_said_to_be_missing_from_the_sources() -> None:
     """An absent phase number is what the ruleset's data does not write, which the runtime cannot
     know the sources lack (Mega Civilization's limit was in its cited source): the error says so."""
@@ -688,12 +708,12 @@ def test_an_engine_plays_a_draft_with_its_own_assumptions_which_the_view_names()
     view's require_complete()."""
     with pytest.raises(UnknownFactError):
         ep.purchase_cost([], "law")
-    assumed = Assumptions(card_costs={"law": 170}, max_primary_calamities=2, ship_moves=4, why="our table's rules")
+    assumed = Assumptions(card_costs={"law": 170}, max_primary_calamities=2, why="our table's rules")
     view = ep.assuming(assumed)
     assert view.purchase_cost([], "law") == 170
     assert view.CARDS["law"].cost == 170 and ep.CARDS["law"].cost is None
     assert view.calamities_suffered(["flood", "famine"]) == ("famine", "flood")
-    assert view.ship_range([]) == 4
+    assert view.ship_range([]) == 4  # 17.5.1, the data's
     assert isinstance(view, AssumedPackage) and assumed == view.ASSUMPTIONS  # the view's type names them
     with pytest.raises(DraftRulesetError):
         view.require_complete()
@@ -706,7 +726,7 @@ def test_a_view_keeps_every_field_of_a_phase_it_assumes_nothing_of() -> None:
     holders act last and a calamity limit's parts were dropped (Mega Civilization's limit of 2
     major calamities, its 5a-5c steps). Only the assumed field may differ."""
     for package, assumed in (
-        (ep, Assumptions(max_primary_calamities=2, ship_moves=4, why="our table's rules")),
+        (ep, Assumptions(max_primary_calamities=2, why="our table's rules")),
         (mega_civilization, Assumptions(card_costs={}, why="nothing the data lacks")),
         (ac, Assumptions()),
     ):

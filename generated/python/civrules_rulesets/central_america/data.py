@@ -124,7 +124,7 @@ PLAYERS: Final[PlayerRange | None] = PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "e491334885036abf68fdb2bbb3099508e29c9b54b039a24720640d9b346dba51"
+RULESET_FINGERPRINT: Final = "a349d7e02b288ca28c91c7fb643411789baa83bc2554b891565afbb1753642c7"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -5882,10 +5882,10 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             "always",
             "census_order",
             None,
-            ("17",),
+            ("17", "17.5.1"),
             None,
             None,
-            None,
+            4,
             None,
             (),
             CardId.MILITARY,
@@ -5987,9 +5987,9 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             "if_necessary",
             "ascending_calamity_order",
             None,
-            ("24",),
+            ("24", "3.6", "24.3"),
             None,
-            None,
+            (5, 1),
             None,
             None,
             (),
@@ -6890,14 +6890,14 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         "phases.population_expansion": ("14",),
         "phases.census": ("15",),
         "phases.ship_construction": ("16",),
-        "phases.movement": ("17",),
+        "phases.movement": ("17", "17.5.1"),
         "phases.conflict": ("18",),
         "phases.city_construction": ("19",),
         "phases.removal_of_surplus_population": ("20",),
         "phases.city_support_check": ("21",),
         "phases.acquisition_of_trade_cards": ("22",),
         "phases.trade": ("23", "23.3"),
-        "phases.resolution_of_calamities": ("24",),
+        "phases.resolution_of_calamities": ("24", "3.6", "24.3"),
         "phases.special_abilities": ("25",),
         "phases.city_support_check_after_special_abilities": ("21", "25.1.2"),
         "phases.acquisition_of_civilization_cards": ("26",),

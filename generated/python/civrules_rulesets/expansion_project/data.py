@@ -114,7 +114,7 @@ RULESET_NAME: Final = "Civilization: The Expansion Project"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(5, 18, best=None, rule=("9.1",), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "764b1d4855d8fb982d5a26d69a00bba5d24815a6ef9124ca50d3669c69683342"
+RULESET_FINGERPRINT: Final = "fc5aafcff96a098b829d2f6163b9c5f2e0e41c5026c5a3c8570774882f11696e"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -6309,10 +6309,10 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             "always",
             "census_order",
             None,
-            ("17",),
+            ("17", "17.5.1"),
             None,
             None,
-            None,
+            4,
             None,
             (),
             CardId.MILITARY,
@@ -6414,9 +6414,9 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             "if_necessary",
             "ascending_calamity_order",
             None,
-            ("24",),
+            ("24", "3.6", "24.3"),
             None,
-            None,
+            (5, 1),
             None,
             None,
             (),
@@ -7536,14 +7536,14 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
         "phases.population_expansion": ("14",),
         "phases.census": ("15",),
         "phases.ship_construction": ("16",),
-        "phases.movement": ("17",),
+        "phases.movement": ("17", "17.5.1"),
         "phases.conflict": ("18",),
         "phases.city_construction": ("19",),
         "phases.removal_of_surplus_population": ("20",),
         "phases.city_support_check": ("21",),
         "phases.acquisition_of_trade_cards": ("22",),
         "phases.trade": ("23", "23.3"),
-        "phases.resolution_of_calamities": ("24",),
+        "phases.resolution_of_calamities": ("24", "3.6", "24.3"),
         "phases.special_abilities": ("25",),
         "phases.city_support_check_after_special_abilities": ("21", "25.1.2"),
         "phases.acquisition_of_civilization_cards": ("26",),

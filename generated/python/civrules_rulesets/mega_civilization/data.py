@@ -119,7 +119,7 @@ PLAYERS: Final[PlayerRange | None] = PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "a3750f7cea7a7c399f3fe6791632fd8456058d4129e6a9d2a57b8c89e638ecf0"
+RULESET_FINGERPRINT: Final = "36df6b59b9f720f20787a4886d44c196fc208693bc5641fc0bd16ab0802a3431"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -6328,7 +6328,7 @@ PHASES: Final[Mapping[str, Phase]] = FrozenMap(
             None,
             (),
             3,
-            None,
+            (5, 1),
             None,
             None,
             (
@@ -8529,7 +8529,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8",
         ),
         "phases.resolution_of_calamities": (
-            "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §9 (9a minor, 9b major calamities)",
+            "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §9 (9a minor, 9b major calamities); unit points: General rules and clarifications (Units)",
         ),
         "phases.resolution_of_calamities.max_primary_calamities": (
             "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Examples 1 and 2)",
