@@ -412,6 +412,44 @@ def test_diff_cites_an_element_with_no_citation_of_its_own_by_the_entry_that_wro
         assert lines[at + 1] == f"cited: source: house rule: {cited}", out
 
 
+# Round 25: the reader gives equal ids one object, so an id two entries each appended is one object
+# twice in the list; `diff` cited both copies by the field's citation, "a; b", as if each entry had
+# written both: each copy is its writer's.
+
+
+def test_diff_cites_each_copy_of_an_id_two_entries_appended_by_the_entry_that_appended_it() -> None:
+    text = bar004(f"cost: {{append: [food]}}, {HOUSE_RULE.replace('...', 'a')}", f"cost: {{append: [food]}}, {B}")
+    out = diffed("imperial-settlers", "cite", {"rulesets/cite.yaml": text})
+    assert cited_line(out, "+ cost[#4]: food") == "cited: source: house rule: a", out
+    assert cited_line(out, "+ cost[#5]: food") == "cited: source: house rule: b", out
+
+
+def test_diff_cites_a_copy_of_an_id_two_variants_appended_by_the_variant_that_appended_it() -> None:
+    mid = IS.replace("id: cite\nname: Cite", "id: mid\nname: Mid") + (
+        'overlay:\n  cards:\n    patch:\n      - {id: bar004, cost: {append: [food]}, source: "house rule: a"}\n'
+    )
+    leaf = IS.replace("id: cite\nname: Cite\nextends: imperial-settlers", "id: cite\nname: Cite\nextends: mid") + (
+        'overlay:\n  cards:\n    patch:\n      - {id: bar004, cost: {append: [food, wood]}, source: "house rule: b"}\n'
+    )
+    out = diffed("imperial-settlers", "cite", {"rulesets/mid.yaml": mid, "rulesets/cite.yaml": leaf})
+    # the card's own cost has two `wood`s already: the appended one is the third copy, the leaf's
+    assert cited_line(out, "+ cost[#4]: food") == "cited: source: house rule: a", out
+    assert cited_line(out, "+ cost[#5]: food") == "cited: source: house rule: b", out
+    assert cited_line(out, "+ cost[#6]: wood") == "cited: source: house rule: b", out
+
+
+def test_copies_of_an_id_one_of_which_was_inserted_are_cited_by_the_field_not_guessed() -> None:
+    """An insertion puts its copy before the others: which copy is whose is not known, and the
+    field's citation (every entry whose facts it holds) cites them all."""
+    text = bar004(
+        f"cost: {{append: [food]}}, {HOUSE_RULE.replace('...', 'a')}",
+        f"cost: {{insert: [{{before: location, items: [food]}}]}}, {B}",
+    )
+    out = diffed("imperial-settlers", "cite", {"rulesets/cite.yaml": text})
+    cited = [line.strip() for line in out.splitlines() if line.strip().startswith("cited:")]
+    assert cited and set(cited) == {"cited: source: house rule: a; source: house rule: b"}, out
+
+
 # Round 24: a later entry's `patch:` list operation made the element it merged into wholly its
 # own: the entry that appended the element dropped out of what writes the field, though the
 # fields the patch left (the attribute's text and calamities) are still the ones it wrote.

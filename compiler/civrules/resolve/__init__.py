@@ -2273,25 +2273,31 @@ def cited_writers(origin: Origin, name: str) -> list[tuple[Origin, list[Mapping[
     return [(writer, _writer_nodes(writer, name, paths)) for writer, paths in writers if writer is not None]
 
 
-def element_citations(origin: Origin, name: str) -> dict[int, list[Mapping[str, Any]]]:
-    """For each element of the list field ``name`` (of what was read from ``origin``) that one
+def element_citations(origin: Origin, name: str) -> dict[int, list[list[Mapping[str, Any]] | None]]:
+    """For each element of the list field ``name`` (of what was read from ``origin``) that an
     overlay entry wrote and that field still holds, by the element's identity, the mappings citing
     what that entry wrote of it (as :func:`cited_writers` cites the entry's facts; empty: it cites
-    nothing): `diff` cites an element with no citation of its own by the entry that wrote it, not
-    by every entry whose facts the field holds. An element of the definition, or one object that
-    several records hold (an id written by two of them), is left out: the field's citation cites it."""
-    found: dict[int, list[Mapping[str, Any]]] = {}
-    shared: set[int] = set()
+    nothing), one list per copy of the element the field holds, its writers' earliest first (None:
+    a copy of the definition's, which the field's citation cites): `diff` cites an element with no
+    citation of its own by the entry that wrote it, not by every entry whose facts the field holds.
+    The reader gives equal ids one object, so that an id two entries each appended is one object
+    twice in the list: each copy is its own writer's, in the list's order, where every copy but
+    the definition's was appended (an entry's copy then comes after those of the entries before
+    it); where one was inserted or written in place, which copy is whose is not known, and the
+    field's citation cites them all (None each), as it cites an element some copy of which no
+    record names (a list written whole holds it too), which is left out."""
+    found: dict[int, list[list[Mapping[str, Any]] | None]] = {}
+    placed: set[int] = set()  # the elements a copy of which an entry wrote elsewhere than at the end
     for writer, paths, elements in _records(origin, name, None):
         if not elements:
             continue  # written whole, or not followed element by element
         for path, element in zip(paths, elements, strict=True):
-            key = id(element)
-            if key in found or key in shared or writer is None:
-                found.pop(key, None)
-                shared.add(key)
-                continue
-            found[key] = _writer_nodes(writer, name, (path,))
+            if writer is not None and path[:1] != ("append",):
+                placed.add(id(element))
+            found.setdefault(id(element), []).append(None if writer is None else _writer_nodes(writer, name, (path,)))
+    for key in placed:
+        if len(copies := found[key]) > 1:
+            found[key] = [None] * len(copies)
     return found
 
 

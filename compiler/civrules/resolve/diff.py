@@ -407,9 +407,15 @@ class _WrittenCitations:
         labels = _element_labels(self._clean(items))
         if labels is None:
             return None
+        copies = Counter(id(element) for element in items)
+        seen: Counter[int] = Counter()
         found: dict[str, str | None] = {}
         for label, element in zip(labels, items, strict=True):
-            nodes = by_element.get(id(element))
+            writers = by_element.get(id(element))
+            if writers is None or len(writers) != copies[id(element)]:
+                continue  # a copy no record names: the field's citation cites it
+            nodes = writers[seen[id(element)]]  # the copies in the list's order, each its writer's
+            seen[id(element)] += 1
             if nodes is not None:
                 found[label] = "; ".join(dict.fromkeys(str(citation_of(node)) for node in nodes)) or None
         return found
