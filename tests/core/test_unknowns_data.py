@@ -71,10 +71,26 @@ def written(path: str) -> tuple[tuple[int, int], ...]:
 def listed(ruleset: str) -> list[tuple[str, int, int]]:
     """Each unknown fact `civrules validate RULESET --select Q006` lists: its file, line and column."""
     result = CliRunner().invoke(
-        main, ["--rules", str(RULES), "--max-diagnostics", "100000", "validate", ruleset, "--select", "Q006", "--format", "json"]
+        main,
+        [
+            "--rules",
+            str(RULES),
+            "--max-diagnostics",
+            "100000",
+            "validate",
+            ruleset,
+            "--select",
+            "Q006",
+            "--format",
+            "json",
+        ],
     )
     assert result.exit_code == 0, result.output
-    return [(str(Path(d["file"]).relative_to("rules")), d["line"], d["column"]) for d in json.loads(result.stdout) if d["code"] == "Q006"]
+    return [
+        (str(Path(d["file"]).relative_to("rules")), d["line"], d["column"])
+        for d in json.loads(result.stdout)
+        if d["code"] == "Q006"
+    ]
 
 
 def data_unknowns(ruleset: str) -> list[tuple[str, int, int]]:
