@@ -315,3 +315,45 @@ def test_an_unknown_an_entry_appended_is_gone_when_a_later_entry_removes_or_writ
     found = unknowns(analysed(text))
     assert len(unknowns(appended)) == len(unknowns(analysed(AC))) + 1
     assert found == (unknowns(appended) if counted else unknowns(analysed(AC)))
+
+
+#: A variant appending, inside a `patch:`'s `with:`, an advancement of the Conquistadors whose card is unknown.
+NESTED_UNKNOWN = MID.format(base="central-america") + (
+    "overlay:\n  settings:\n    non_player_forces:\n      patch:\n        - where: {id: conquistadors}\n"
+    "          with:\n            advancements: {append: [{card: {unknown: why}, name: Miniere}]}\n"
+    '            source: "house rule: a"\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("later", "counted"),
+    [
+        ("{remove: [{name: Miniere}]}", False),
+        ("{replace: [{where: {name: Miniere}, with: {card: mining, name: Miniere}}]}", False),
+        ("{patch: [{where: {name: Miniere}, with: {card: mining}}]}", False),
+        ("{patch: [{where: {name: Miniere}, with: {note: a mine}}]}", True),
+        ("{append: [{card: mining, name: Mine}]}", True),
+    ],
+    ids=["removed", "replaced", "patched-known", "patched-elsewhere", "appended-beside"],
+)
+def test_an_unknown_appended_inside_a_with_is_gone_when_a_later_nested_operation_takes_it(
+    later: str, counted: bool
+) -> None:
+    """The nested case of the test above (round 25): the unknown was appended to a list inside a
+    list element (a `patch:`'s `with:`), and a variant of that variant removes the element,
+    replaces it or patches a known value over the unknown with list operations inside its own
+    `with:`. Both wrote list operations into one list, and what the later took of the elements the
+    earlier added was not read (an earlier writer's list operations were no list to select in):
+    the unknown was still counted (Q006, Q007, `UNKNOWN_FACTS`)."""
+    leaf = SMC_V + (
+        "overlay:\n  settings:\n    non_player_forces:\n      patch:\n        - where: {id: conquistadors}\n"
+        f"          with:\n            advancements: {later}\n"
+        '            source: "house rule: b"\n'
+    )
+    files = (("rulesets/mid.yaml", NESTED_UNKNOWN),)
+    assert problems(analysed(leaf, files)) == []
+    written = "overlay.settings.non_player_forces.patch[0].with.advancements.append[0].card"
+    appended = unknowns(analysed(leaf, files, "mid"))
+    assert written in appended
+    assert (written in unknowns(analysed(leaf, files))) is counted
+    assert len(unknowns(analysed(leaf, files))) == len(appended) - (0 if counted else 1)

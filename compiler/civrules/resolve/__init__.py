@@ -2971,10 +2971,15 @@ def written_over(base: Any, patch: Any, at: NodePath = ()) -> Iterator[NodePath]
     >>> ops = {"remove": [{"id": "y"}], "patch": [{"where": {"id": "x"}, "with": {"n": 3}}], "append": [{}]}
     >>> list(written_over(base, ops, ("l",)))
     [('l', 1), ('l', 0, 'n')]
+    >>> earlier = {"append": [{"id": "w", "n": {"unknown": "?"}}, {"id": "v"}]}
+    >>> list(written_over(earlier, {"remove": [{"id": "v"}], "patch": [{"where": {"id": "w"}, "with": {"n": 1}}]}))
+    [('append', 1), ('append', 0, 'n')]
     """
     if is_list_operations(patch):
         if isinstance(base, list):
             yield from _written_over_list(base, patch, at)
+        elif is_list_operations(base):
+            yield from _written_over_operations(base, patch, at)
         return
     if isinstance(patch, dict) and set(patch) != {"unknown"} and isinstance(base, dict) and set(base) != {"unknown"}:
         for key, value in patch.items():
@@ -3068,6 +3073,47 @@ def _written_over_list(base: list[Any], operations: Mapping[str, Any], at: NodeP
                 if place not in replaced:
                     yield from written_over(element, entry["with"], (*at, place))
                 change(place, merge_patch(element, entry["with"]))
+
+
+def _written_over_operations(
+    base: Mapping[str, Any], operations: Mapping[str, Any], at: NodePath
+) -> Iterator[NodePath]:
+    """:func:`written_over` where both wrote list operations into one list (an element's nested
+    list, changed by a `patch:`'s `with:` and again by a later one's): what ``operations`` removes
+    or replaces of the elements ``base`` added (appended, inserted, or put in place of another), each
+    at its path in ``base``, and what its `patch:` entries write over in them. A selector naming an
+    element ``base`` added names that one (naming several is V007's). What ``base`` added is known
+    here; the list it was added to is not, so nothing else is."""
+    added: list[tuple[NodePath, Any]] = []
+    for index, item in enumerate(base.get("append") or []):
+        added.append((("append", index), item))
+    for index, entry in enumerate(base.get("insert") or []):
+        if isinstance(entry, dict):
+            added += [(("insert", index, "items", k), item) for k, item in enumerate(entry.get("items") or [])]
+    for index, entry in enumerate(base.get("replace") or []):
+        if isinstance(entry, dict) and "with" in entry:
+            added.append((("replace", index, "with"), entry["with"]))
+    if not added:
+        return
+    gone: set[NodePath] = set()
+
+    def named(selector: Any) -> list[tuple[NodePath, Any]]:
+        found = [(path, item) for path, item in added if path not in gone and _selects(selector, item)]
+        return found if len(found) == 1 else []
+
+    for name in ("remove", "replace", "patch"):
+        entries = operations.get(name)
+        if not isinstance(entries, list):
+            continue
+        for entry in entries:
+            if name != "remove" and (not isinstance(entry, dict) or "where" not in entry or "with" not in entry):
+                continue
+            for path, item in named(entry if name == "remove" else entry["where"]):
+                if name == "patch":
+                    yield from written_over(item, entry["with"], (*at, *path))
+                else:
+                    gone.add(path)
+                    yield (*at, *path)
 
 
 class _Places:
