@@ -344,7 +344,8 @@ def test_an_unknown_appended_inside_a_with_is_gone_when_a_later_nested_operation
     replaces it or patches a known value over the unknown with list operations inside its own
     `with:`. Both wrote list operations into one list, and what the later took of the elements the
     earlier added was not read (an earlier writer's list operations were no list to select in):
-    the unknown was still counted (Q006, Q007, `UNKNOWN_FACTS`)."""
+    the unknown was still counted (Q006, Q007, `UNKNOWN_FACTS`), and the variant that appended the
+    element still cited the setting in `export` and `diff`."""
     leaf = SMC_V + (
         "overlay:\n  settings:\n    non_player_forces:\n      patch:\n        - where: {id: conquistadors}\n"
         f"          with:\n            advancements: {later}\n"
@@ -357,3 +358,7 @@ def test_an_unknown_appended_inside_a_with_is_gone_when_a_later_nested_operation
     assert written in appended
     assert (written in unknowns(analysed(leaf, files))) is counted
     assert len(unknowns(analysed(leaf, files))) == len(appended) - (0 if counted else 1)
+    # the citation side: the first variant is cited while a fact it wrote is left (the element's
+    # name, where only its card was patched), not once its only element was removed or replaced
+    cited = exported(analysed(leaf, files))["setting_sources"]["non_player_forces"]["non_player_forces"]
+    assert ("house rule: a" in cited) is (later.startswith(("{patch", "{append"))), cited

@@ -2234,11 +2234,38 @@ def _patched_left(writer: Origin | None, name: str, path: NodePath, element: Any
             over.add(with_)
         if isinstance(where, dict):
             naming.update(where)
-    return [
-        (*prefix, *leaf)
-        for leaf in _fact_leaves(written)
-        if not (leaf and leaf[0] in naming) and not over.writes_over(leaf)
-    ]
+    left = [leaf for leaf in _fact_leaves(written) if not (leaf and leaf[0] in naming) and not over.writes_over(leaf)]
+    nested = [leaf for leaf in left if is_list_operations(_value_at(written, leaf))]
+    if nested:  # list operations it wrote into a nested list: what later ones took of what they added
+        taken: set[NodePath] = set()
+        chain = patches
+        while chain is not None:
+            (with_, _), chain = chain
+            taken.update(written_over(written, with_))
+        gone = {leaf for leaf in nested if not _operations_left(_value_at(written, leaf), taken, leaf)}
+        left = [leaf for leaf in left if leaf not in gone]
+    return [(*prefix, *leaf) for leaf in left]
+
+
+def _value_at(value: Any, path: NodePath) -> Any:
+    for part in path:
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def _operations_left(operations: Mapping[str, Any], taken: set[NodePath], at: NodePath) -> bool:
+    """Whether list operations an entry wrote at ``at`` still state a fact once later list
+    operations took (``taken``: :func:`written_over`'s paths in what the entry wrote) the elements
+    they removed or replaced of those it added: a `patch:` entry's fields, or an element it added
+    that none took whole (a later patch of one of its fields leaves it the others)."""
+    if operations.get("patch"):
+        return True
+    added = [(*at, "append", index) for index in range(len(operations.get("append") or []))]
+    for index, entry in enumerate(operations.get("insert") or []):
+        items = entry.get("items") if isinstance(entry, dict) else None
+        added += [(*at, "insert", index, "items", k) for k in range(len(items or []))]
+    added += [(*at, "replace", index, "with") for index in range(len(operations.get("replace") or []))]
+    return any(path not in taken for path in added)
 
 
 def _patched_over(writer: Origin, name: str, path: NodePath, patches: _Patches) -> list[NodePath]:
