@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,7 @@ from civrules_rulesets import advanced_civilization as ac  # noqa: E402 - the co
 from civrules_rulesets import expansion_project as ep  # noqa: E402
 from civrules_rulesets import imperial_settlers as imperial  # noqa: E402
 from civrules_rulesets import sid_meiers_civilization as smc  # noqa: E402
-from civrules_runtime.errors import UnknownIdError  # noqa: E402
+from civrules_runtime.errors import UnknownIdError, unknown_id  # noqa: E402
 from civrules_runtime.mappings import FrozenMap, OrderedFrozenSet  # noqa: E402
 from civrules_runtime_advanced_civilization.credits import CreditMatrix  # noqa: E402
 
@@ -73,6 +74,32 @@ def test_credit_matrix_from_export_names_the_object_it_takes(tmp_path: Path) -> 
         CreditMatrix.from_export({})
     with pytest.raises(TypeError, match="credit_matrix"):
         CreditMatrix.from_export("credit_matrix")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("settings", "key", "closest"),
+    [(lambda: ac.SETTINGS, "credit_polcy", "credit_policy"), (lambda: ac.SETTINGS.ast, "start_spac", "start_space")],
+)
+def test_a_settings_record_refuses_a_key_it_lacks_as_a_table_does(
+    settings: Callable[[], Mapping[str, object]], key: str, closest: str
+) -> None:
+    """SETTINGS and its sections are the read-only mappings they were as FrozenMaps: a key the data
+    lacks is an UnknownIdError (a KeyError) naming the closest key, as every table's miss is."""
+    record = settings()
+    with pytest.raises(UnknownIdError, match=f"did you mean '{closest}'") as raised:
+        record[key]
+    assert isinstance(raised.value, KeyError) and raised.value.args == (key,)
+    assert record.get(key) is None and key not in record
+    with pytest.raises(UnknownIdError, match="its keys are"):
+        record[42]  # type: ignore[index]
+
+
+def test_an_unknown_id_error_says_a_unit_type() -> None:
+    """The article goes by the sound of the word: a unit type, an era."""
+    with pytest.raises(UnknownIdError, match="'tank' is not a unit type of this ruleset"):
+        smc.unit_cost("tank", 1)  # type: ignore[arg-type]
+    assert "is not an era of" in str(unknown_id("modern", {"ancient": 1}, "era"))
+    assert "is not a user of" in str(unknown_id("x", {}, "user"))
 
 
 _ORDER = """
@@ -168,3 +195,20 @@ def test_a_house_rule_setting_cites_the_house_rule_on_its_record_and_a_build_els
     built = json.loads((elsewhere / "python" / "civrules_rulesets" / "house_limit" / "api.json").read_text())
     assert built["version"] == "1.3.0"
     assert "the same API" in second.stderr and "1.0.0" not in second.stderr
+
+
+@pytest.mark.parametrize(
+    ("lookup", "closest"),
+    [
+        (lambda: imperial.card_of("jap011"), "JAP011"),  # a card id where its printed id belongs
+        (lambda: ac.purchase_cost([], "DEMOCRACY"), "democracy"),  # type: ignore[arg-type]
+        (lambda: ac.CARDS["Pottery"], "pottery"),
+    ],
+    ids=["printed-id", "helper", "table"],
+)
+def test_an_id_spelt_in_another_case_is_named_as_the_closest(lookup: Callable[[], object], closest: str) -> None:
+    """An id the ruleset has in another case ("JAP011" given as the card id "jap011", "DEMOCRACY")
+    is the one an UnknownIdError proposes: difflib's ratio of the two is below its cut-off, so the
+    message named the table's first ids instead."""
+    with pytest.raises(UnknownIdError, match=f"did you mean '{closest}'"):
+        lookup()

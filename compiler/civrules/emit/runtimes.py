@@ -56,8 +56,11 @@ FILES = (
 #: unknown, with the data's why, or left out by the ruleset; ``UnknownFactError.what``, ``field``,
 #: ``reason``), and ``errors.Told``, through which a package's helpers call the rule logic; 2.11
 #: ``errors.reason_of``, the data's why of one field (kept by a value a later call may refuse);
-#: 2.11.1 its examples name no game's ids (``mappings``).
-VERSION = "2.11.1"
+#: 2.11.1 its examples name no game's ids (``mappings``); 2.11.2 a key a settings record lacks raises
+#: UnknownIdError naming the closest key, as a FrozenMap's miss (it was a bare KeyError), and
+#: ``unknown_id`` says "a user", not "an user"; an id the table has in another case is the
+#: closest (``closest_id``).
+VERSION = "2.11.2"
 
 
 def runtime_distribution(

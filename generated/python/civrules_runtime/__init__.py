@@ -212,7 +212,7 @@ _MOVED = frozenset(
     )
 )
 
-__version__ = "2.11.1"
+__version__ = "2.11.2"
 
 __all__ = [
     "AbilityAction",

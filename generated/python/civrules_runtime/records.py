@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .mappings import FrozenMap
+from .mappings import FrozenMap, MissingKeyError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -143,7 +143,8 @@ class SettingsRecord(Record, Mapping[str, object]):
     def __getitem__(self, key: str) -> object:
         if key in self._keys():
             return getattr(self, self._field_of[key])
-        raise KeyError(key)
+        # as a FrozenMap's miss: an UnknownIdError (a KeyError) naming the closest key the data has
+        raise MissingKeyError(key, dict.fromkeys(self._keys())) from None
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._keys())

@@ -150,7 +150,7 @@ def an_id(value: object, parameter: str) -> str:
 def unknown_id(value: object, table: Mapping[str, object], what: str) -> UnknownIdError:
     """The UnknownIdError refusing ``value`` as a ``what`` of ``table``: it proposes the closest id
     ("did you mean"), or, with none close, names the first ids."""
-    article = "an" if what[:1] in "aeiou" else "a"
+    article = "an" if what[:1] in "aeiou" and not what.startswith(_CONSONANT_SOUND) else "a"
     if not isinstance(value, str):
         return UnknownIdError(f"{value!r} is not {article} {what} of this ruleset: an id is a str, {some_ids(table)}")
     close = closest_id(value, table)
@@ -160,9 +160,13 @@ def unknown_id(value: object, table: Mapping[str, object], what: str) -> Unknown
 
 def closest_id(word: str, table: Mapping[str, object]) -> str | None:
     """The id of ``table`` most like ``word`` (difflib's ratio at least 0.6), or None; compared with at
-    most :data:`_COMPARED` ids of the nearest lengths, however large the table."""
+    most :data:`_COMPARED` ids of the nearest lengths, however large the table. An id the table has
+    in another case (``A01`` for ``a01``) is the closest, whatever difflib's ratio of the two."""
     if len(word) > _LONGEST:  # difflib's time grows as the square of the words' length
         return None
+    for cased in (word.lower(), word.upper()):
+        if cased != word and cased in table:
+            return cased
     by_length = _spelling(table)[0]
     size = len(word)
     low, high = size * 3 // 7, size * 7 // 3 + 1  # 2M/(a+b) >= 0.6 needs a length in this window
@@ -189,6 +193,8 @@ def some_ids(table: Mapping[str, object]) -> str:
 #: with it, so that an id reused by a new table is not mistaken for it): made at a table's first
 #: refusal, not at each one (an engine refusing ids of a large table walked all of it each time).
 _SPELLINGS: dict[int, tuple[Mapping[str, object], dict[int, list[str]], str]] = {}
+#: Words that begin with a vowel said as a consonant: "a user", "a union", not "an".
+_CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one", "once")
 #: Ids a misspelling is compared with, the longest word compared, the tables kept.
 _COMPARED, _LONGEST, _KEPT = 200, 120, 16
 
