@@ -6,11 +6,13 @@ into another folder versions its packages from the project's ``generated/``."""
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -74,6 +76,66 @@ def test_credit_matrix_from_export_names_the_object_it_takes(tmp_path: Path) -> 
         CreditMatrix.from_export({})
     with pytest.raises(TypeError, match="credit_matrix"):
         CreditMatrix.from_export("credit_matrix")  # type: ignore[arg-type]
+
+
+def _credit_matrix_export() -> dict[str, Any]:
+    result = CliRunner().invoke(main, ["--rules", str(REPO / "rules"), "export", "mega-civilization"])
+    assert result.exit_code == 0, result.stderr
+    exported: dict[str, Any] = json.loads(result.stdout)["credit_matrix"]
+    return exported
+
+
+# Each malformation of the credit_matrix object, as (where in it, how it is made wrong, what the
+# message names): every part a matrix is read from, and every part a lookup reads later.
+_MALFORMED: list[tuple[str, Callable[[dict[str, Any]], object], str]] = [
+    ("policy not an object", lambda m: m.__setitem__("policy", []), r'\["policy"\]'),
+    ("policy without same_target", lambda m: m["policy"].pop("same_target"), "same_target"),
+    ("same_target misspelt", lambda m: m["policy"].__setitem__("same_target", "higest"), "higest"),
+    ("known not a bool", lambda m: m["policy"].__setitem__("two_group_cards_known", "yes"), "two_group_cards_known"),
+    ("two_group_cards misspelt", lambda m: m["policy"].__setitem__("two_group_cards", "highest"), "two_group_cards"),
+    ("groups a list", lambda m: m.__setitem__("groups", []), r'\["groups"\]'),
+    ("a card's groups a string", lambda m: m["groups"].__setitem__("law", "civics"), r'\["groups"\]\["law"\]'),
+    ("a group no str", lambda m: m["groups"].__setitem__("law", [3]), r'\["groups"\]\["law"\]'),
+    ("credits a list", lambda m: m.__setitem__("credits", []), r'\["credits"\]'),
+    ("lines an object", lambda m: m["credits"].__setitem__("pottery", {}), r'\["credits"\]\["pottery"\]'),
+    ("a line a number", lambda m: m["credits"].__setitem__("pottery", [10]), r'\["pottery"\]\[0\]'),
+    ("a line without points", lambda m: m["credits"].__setitem__("pottery", [{"group": "crafts"}]), "points"),
+    ("points a string", lambda m: m["credits"].__setitem__("pottery", [{"points": "10", "group": "crafts"}]), "points"),
+    ("points a bool", lambda m: m["credits"].__setitem__("pottery", [{"points": True, "group": "crafts"}]), "points"),
+    ("a line crediting nothing", lambda m: m["credits"].__setitem__("pottery", [{"points": 10}]), "group.*card"),
+    (
+        "extra not a bool",
+        lambda m: m["credits"].__setitem__("pottery", [{"points": 5, "card": "law", "extra": 1}]),
+        "extra",
+    ),
+    ("credits of no card", lambda m: m["credits"].__setitem__("potery", [{"points": 5, "card": "law"}]), "potery"),
+    ("a credited card no str", lambda m: m["credits"].__setitem__("pottery", [{"points": 5, "card": 7}]), "card"),
+]
+
+
+@pytest.mark.parametrize(("malform", "named"), [(m, n) for _, m, n in _MALFORMED], ids=[i for i, _, _ in _MALFORMED])
+def test_credit_matrix_from_export_refuses_a_malformed_object_naming_the_part(
+    malform: Callable[[dict[str, Any]], object], named: str
+) -> None:
+    """A credit_matrix object whose parts are not what ``civrules export`` writes (edited by hand, from
+    another tool) is a ValueError naming the part, when the matrix is made: never a bare KeyError,
+    AttributeError or TypeError from inside it, then or at a later lookup."""
+    exported = _credit_matrix_export()
+    assert CreditMatrix.from_export(copy.deepcopy(exported)) == _mega_matrix(exported)
+    broken = copy.deepcopy(exported)
+    malform(broken)
+    with pytest.raises(ValueError, match=named) as raised:
+        CreditMatrix.from_export(broken)
+    assert type(raised.value) is ValueError
+    assert "CreditMatrix.from_export" in str(raised.value)
+
+
+def _mega_matrix(exported: dict[str, Any]) -> Mapping[str, Mapping[str, int]]:
+    """The matrix of a well-formed object: the committed Mega Civilization package's."""
+    from civrules_rulesets import mega_civilization as mega
+
+    assert exported["policy"]["two_group_cards"] == "highest_group"
+    return mega.CREDIT_MATRIX
 
 
 @pytest.mark.parametrize(

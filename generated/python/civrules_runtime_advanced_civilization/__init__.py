@@ -193,7 +193,7 @@ _RECORDS = frozenset(
     )
 )
 
-__version__ = "2.6.1"
+__version__ = "2.6.2"
 
 __all__ = [
     "AbilityAction",

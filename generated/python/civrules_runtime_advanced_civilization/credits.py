@@ -121,6 +121,9 @@ class CreditRow(Mapping[str, int]):
         return (type(self), (self._matrix, self._owned, self._lines))
 
 
+#: Where a part of an exported credit_matrix object is: its keys and indexes, from the object down.
+_Where = tuple[object, ...]
+
 #: What a pickled CreditMatrix is made again from (its constructor's arguments, in order).
 _Pickled = tuple[str, bool, Mapping[str, tuple[str, ...]], Mapping[str, tuple[Line, ...]], str]
 
@@ -275,7 +278,9 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
     def from_export(cls, exported: "Mapping[str, Any]") -> "CreditMatrix":
         """The matrix of ``civrules export``'s ``credit_matrix`` object (its linear form):
         ``CreditMatrix.from_export(exported["credit_matrix"])``. Anything else (the whole export, an
-        empty object) raises ValueError saying so; a value that is no mapping, TypeError."""
+        empty object) raises ValueError saying so, as does a part of it that is not what the export
+        writes (naming the part: a misspelt policy, a line without points, a credit toward no card);
+        a value that is no mapping, TypeError."""
         if not isinstance(exported, Mapping):
             raise TypeError(
                 f"CreditMatrix.from_export takes the export's credit_matrix object "
@@ -288,19 +293,9 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
                 f"CreditMatrix.from_export takes the export's credit_matrix object, "
                 f'exported["credit_matrix"]{whole}: it has no {", ".join(repr(k) for k in missing)}'
             )
-        policy = exported["policy"]
-        return cls(
-            policy["same_target"],
-            policy["two_group_cards_known"],
-            {card: tuple(of) for card, of in exported["groups"].items()},
-            {
-                card: tuple(
-                    (line["points"], line.get("group"), line.get("card"), bool(line.get("extra"))) for line in lines
-                )
-                for card, lines in exported["credits"].items()
-            },
-            policy.get("two_group_cards"),  # an export written before it: by two_group_cards_known
-        )
+        policy, groups, credits = _read_export(exported)
+        two_group_cards = policy.get("two_group_cards")  # an export written before it: by two_group_cards_known
+        return cls(policy["same_target"], policy["two_group_cards_known"], groups, credits, two_group_cards)
 
     def __getitem__(self, owned: str) -> CreditRow:
         if not isinstance(owned, str) or owned not in self._groups:
@@ -349,3 +344,81 @@ class CreditMatrix(Mapping[str, Mapping[str, int]]):
 
     def __deepcopy__(self, memo: "dict[int, object]") -> "CreditMatrix":
         return self
+
+
+def _read_export(
+    exported: "Mapping[str, Any]",
+) -> "tuple[Mapping[str, Any], dict[str, tuple[str, ...]], dict[str, tuple[Line, ...]]]":
+    """The policy, groups and credit lines of a ``credit_matrix`` object, each part checked to be what
+    ``civrules export`` writes: a part that is not (an object edited by hand, or written by another
+    tool) is a ValueError naming it, here, rather than a KeyError or TypeError from a later lookup."""
+
+    def refuse(path: _Where, wanted: str, value: object) -> ValueError:
+        import json  # on the refusal path only
+
+        where = "".join(f"[{json.dumps(step)}]" if isinstance(step, str) else f"[{step}]" for step in path)
+        shown = repr(value)
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        return ValueError(
+            f'CreditMatrix.from_export: exported["credit_matrix"]{where} should be {wanted}, not {shown} '
+            f"(pass the credit_matrix object civrules export writes)"
+        )
+
+    def mapping(path: _Where, value: object) -> "Mapping[Any, Any]":
+        if not isinstance(value, Mapping):
+            raise refuse(path, "an object", value)
+        return value
+
+    def word(path: _Where, value: object, words: "tuple[str, ...] | None" = None) -> str:
+        if not isinstance(value, str) or (words is not None and value not in words):
+            raise refuse(path, f"one of {', '.join(words)}" if words else "a string", value)
+        return value
+
+    def listed(path: _Where, value: object) -> "list[Any] | tuple[Any, ...]":
+        if not isinstance(value, list | tuple):
+            raise refuse(path, "a list", value)
+        return value
+
+    policy = mapping(("policy",), exported["policy"])
+    for key in ("same_target", "two_group_cards_known"):
+        if key not in policy:
+            raise refuse(("policy",), f"an object with {key!r}", dict(policy))
+    word(("policy", "same_target"), policy["same_target"], ("highest", "sum"))
+    known = policy["two_group_cards_known"]
+    if not isinstance(known, bool):
+        raise refuse(("policy", "two_group_cards_known"), "true or false", known)
+    two_group_cards = policy.get("two_group_cards")
+    if two_group_cards is not None:
+        word(("policy", "two_group_cards"), two_group_cards, _TWO_GROUP_CARDS)
+        if (two_group_cards == "unknown") == known:
+            wanted = "not 'unknown'" if known else "'unknown'"
+            raise refuse(
+                ("policy", "two_group_cards"), f"{wanted} where two_group_cards_known is {known}", two_group_cards
+            )
+    groups: dict[str, tuple[str, ...]] = {}
+    for card, of in mapping(("groups",), exported["groups"]).items():
+        word(("groups",), card)
+        groups[card] = tuple(word(("groups", card, n), group) for n, group in enumerate(listed(("groups", card), of)))
+    credits: dict[str, tuple[Line, ...]] = {}
+    for card, lines in mapping(("credits",), exported["credits"]).items():
+        if word(("credits",), card) not in groups:
+            raise refuse(("credits",), "keyed by the cards of its groups", card)
+        read: list[Line] = []
+        for n, written in enumerate(listed(("credits", card), lines)):
+            line = mapping(("credits", card, n), written)
+            points = line.get("points")
+            if not isinstance(points, int) or isinstance(points, bool):
+                raise refuse(("credits", card, n, "points"), "a whole number", points)
+            group, target = line.get("group"), line.get("card")
+            if group is None and target is None:
+                raise refuse(("credits", card, n), "a line with a group or a card", dict(line))
+            if group is not None:
+                word(("credits", card, n, "group"), group)
+            if target is not None:  # a card the ruleset lacks is never asked: a lookup refuses it
+                word(("credits", card, n, "card"), target)
+            extra = line.get("extra", False)
+            if not isinstance(extra, bool):
+                raise refuse(("credits", card, n, "extra"), "true or false", extra)
+            read.append((points, group, target, extra))
+        credits[card] = tuple(read)
+    return policy, groups, credits

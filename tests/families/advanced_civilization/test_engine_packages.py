@@ -425,6 +425,24 @@ def test_city_in_flames_may_be_bought_off_with_ten_treasury_tokens_paid_in_full(
     assert ep.calamity_amount("civil_war", "first_faction_by_primary", [], Role.PRIMARY).alternative is None
 
 
+@pytest.mark.parametrize("units", [-1, 1.5, "2", None, True])
+def test_buying_off_a_calamity_refuses_units_no_rule_counts_as_losing_them_does(units: object) -> None:
+    """``alternative.cost(units)`` is held to the domain ``loss(units)`` is: a negative count, a
+    fraction, a string or a flag is OutOfDomainError naming ``units``; it answered 0 for -1 (a
+    price for a count no player has), 15.0 for 1.5, and a bare TypeError from inside for "2"."""
+    for amount in (
+        ep.calamity_amount("city_in_flames", "city_destroyed", [], Role.PRIMARY),
+        mc.calamity_amount("banditry", "commodities_discarded", [], Role.PRIMARY),
+    ):
+        alternative = amount.alternative
+        assert alternative is not None
+        with pytest.raises(OutOfDomainError, match=r"units=") as raised:
+            alternative.cost(units)  # type: ignore[arg-type]
+        assert isinstance(raised.value, ValueError)
+        with pytest.raises(OutOfDomainError, match=r"units="):
+            amount.loss(units)  # type: ignore[arg-type]
+
+
 def test_mega_civilization_banditry_is_bought_off_card_by_card() -> None:
     """Mega Civilization Banditry: two commodity cards discarded, four treasury tokens per card kept
     (a public transcription, cited as the source)."""

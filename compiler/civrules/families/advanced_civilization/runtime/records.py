@@ -829,8 +829,14 @@ class CalamityAlternative(Record):
         _set(self, "rules", rules)
 
     def cost(self, units: int) -> int:
-        """What buying off ``units`` units of the effect costs (the whole effect when not per unit)."""
-        if units <= 0:
+        """What buying off ``units`` units of the effect costs (the whole effect when not per unit).
+
+        Raises OutOfDomainError (a ValueError) for ``units`` that is no whole number of 0 or more, as
+        :meth:`CalamityAmount.loss` does.
+        """
+        from civrules_runtime.errors import within
+
+        if within(units, "units") == 0:
             return 0
         return self.amount * units if self.per_unit else self.amount
 
