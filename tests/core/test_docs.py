@@ -310,6 +310,27 @@ def test_the_install_docs_name_the_build_backend_pip_needs_and_the_offline_ways(
     assert "nothing else" not in install or "At run time" in install
 
 
+def test_the_pin_examples_accept_the_package_the_project_publishes() -> None:
+    """docs/engine.md's "Pin a ruleset" showed `>=2.0,<3`, `==2.0.0` and an assertion of major
+    version 2 while the committed package was 3.x: pasted as written, the range installs nothing
+    and the assertion fails. The examples name the version of the committed package."""
+    package = REPO / "generated" / "python" / "civrules_rulesets" / "advanced_civilization" / "__init__.py"
+    (version,) = re.findall(
+        r'^__version__(?:: Final)? = "([0-9.]+)"$', package.read_text(encoding="utf-8"), re.MULTILINE
+    )
+    major = version.split(".")[0]
+    text = (REPO / "docs" / "engine.md").read_text(encoding="utf-8")
+    start = text.index("\n## Pin a ruleset\n")
+    pins = text[start : text.index("\n## ", start + 1)] if "\n## " in text[start + 1 :] else text[start:]
+    ranges = re.findall(r"civrules-rulesets-advanced-civilization>=([0-9]+)\.0,<([0-9]+)", pins)
+    exact = re.findall(r"civrules-rulesets-advanced-civilization==([0-9.]+)", pins)
+    asserted = re.findall(r'__version__\.split\("\."\)\[0\] == "([0-9]+)", "written for version ([0-9]+)', pins)
+    assert ranges and exact and asserted
+    assert all(low == major and int(high) == int(major) + 1 for low, high in ranges), (ranges, version)
+    assert all(pinned.split(".")[0] == major for pinned in exact), (exact, version)
+    assert all(one == two == major for one, two in asserted), (asserted, version)
+
+
 def _is_environ(node: ast.expr) -> bool:
     return isinstance(node, ast.Attribute) and node.attr == "environ"
 
