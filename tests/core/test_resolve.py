@@ -698,6 +698,48 @@ def test_entries_patching_one_field_keep_the_records_of_another_s_elements_at_a_
     assert grown == {}, grown
 
 
+def test_an_entity_s_citation_from_its_writers_is_joined_at_a_cost_linear_in_them(monkeypatch: Any) -> None:
+    """Counted in what is joined, never timed: n entries each appending an attribute to Pottery
+    under a house rule of its own, resolved at n and 2n; once they are applied, Pottery is cited by
+    its definition and each of the n writers. Joined two at a time, each joining was handed every
+    source before it (the square of n in what was hashed and copied: round 25); each writer's
+    citation is now handed over once."""
+    from civrules import resolve
+
+    handed = 0
+    joining = resolve._both_citations
+
+    def counted(*citations: Any) -> dict[str, Any]:
+        nonlocal handed
+        for cited in citations:
+            handed += len(cited.get("source") or "") + len(resolve._listed(cited.get("rule")))
+        return joining(*citations)
+
+    def work(n: int) -> int:
+        nonlocal handed
+        entries = [
+            f'{{id: pottery, attributes: {{append: [{{text: "A{i}.", rule: "32.211"}}]}}, source: "house rule {i}"}}'
+            for i in range(n)
+        ]
+        body = "overlay:\n  civilization_cards:\n    patch:\n" + "".join(f"      - {e}\n" for e in entries)
+        workspace = CachedWorkspace(dict([variant("big", "advanced-civilization", body)]))
+        resolver = Resolver(workspace)
+        resolver.resolve(workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+        written, _ = resolver.resolve(workspace.load_ruleset(workspace.manifests()["big"]))
+        assert written is not None
+        [pottery] = [e for e in written.collections["civilization_cards"] if e.raw.get("id") == "pottery"]
+        assert pottery.raw["source"].endswith(f"house rule {n - 2}; house rule {n - 1}"), pottery.raw
+        handed = 0
+        with monkeypatch.context() as patched:
+            patched.setattr(resolve, "_both_citations", counted)
+            again = resolve._cited_by_writers(pottery.origin, pottery.raw, written.layers)
+        assert again == pottery.raw
+        return handed
+
+    small, large = work(100), work(200)
+    assert large <= 2.5 * small, (small, large)
+
+
 @pytest.mark.parametrize(
     ("ruleset", "again", "located"),
     [

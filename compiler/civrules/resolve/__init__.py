@@ -1056,18 +1056,33 @@ def cite_patched(
     return {**{k: v for k, v in merged.items() if k not in CITATION_FIELDS}, **cited}
 
 
-def _both_citations(first: Mapping[str, Any], then: Mapping[str, Any]) -> dict[str, Any]:
-    """The citations ``first`` and ``then`` together, ``first``'s first: the rule sections of
-    both (one list), and the secondary sources of both (one `source:`, the two joined by `; `,
-    as the data writes several)."""
+def _both_citations(first: Mapping[str, Any], *then: Mapping[str, Any]) -> dict[str, Any]:
+    """The citations ``first`` and each of ``then`` together, in their order, as if joined two at
+    a time: the rule sections of all (one list; one section stays text where ``first``'s was), and
+    the secondary sources (one `source:`, joined by `; ` as the data writes several; a source equal
+    to all before it is not said twice). In one pass: folding an entity's writers two at a time
+    hashed and copied the sources and sections joined so far at each (one entry appending n
+    elements, then n entries each citing a house rule: 1.6 of 4.7 s at 20,000, round 25).
+
+    >>> _both_citations({"rule": "1", "source": "a"}, {"rule": "1", "source": "a"}, {"source": "b"})
+    {'rule': '1', 'source': 'a; b'}
+    """
+    rules = dict.fromkeys(_listed(first.get("rule")))
+    listed = isinstance(first.get("rule"), list)
+    sources = [first["source"]] if isinstance(first.get("source"), str) else []
+    joined = len(sources[0]) if sources else 0  # the length of the sources joined so far
+    for cited in then:
+        rules.update(dict.fromkeys(_listed(cited.get("rule"))))
+        listed = bool(rules) and (listed or len(rules) != 1)
+        source = cited.get("source")
+        if isinstance(source, str) and not (sources and len(source) == joined and source == "; ".join(sources)):
+            joined += len(source) + (2 if sources else 0)
+            sources.append(source)
     out: dict[str, Any] = {}
-    rules = [*_listed(first.get("rule")), *_listed(then.get("rule"))]
     if rules:
-        unique = list(dict.fromkeys(rules))
-        out["rule"] = unique[0] if len(unique) == 1 and not isinstance(first.get("rule"), list) else unique
-    sources = [s for s in (first.get("source"), then.get("source")) if isinstance(s, str)]
+        out["rule"] = list(rules) if listed else next(iter(rules))
     if sources:
-        out["source"] = "; ".join(dict.fromkeys(sources))
+        out["source"] = "; ".join(sources)
     return out
 
 
@@ -1627,12 +1642,13 @@ def _cited_by_writers(origin: Origin, merged: dict[str, Any], layers: Mapping[st
             *((0, p) if isinstance(p, int) else (1, p) for p in writer.path),
         )
 
-    cited: dict[str, Any] = was
+    owns = []
     for writer in sorted(standing.values(), key=written_at):
         entry = _node_at(writer.document, writer.path)
         own = {k: entry[k] for k in CITATION_FIELDS if isinstance(entry, dict) and entry.get(k) is not None}
         if own:
-            cited = _both_citations(cited, own)
+            owns.append(own)
+    cited: dict[str, Any] = _both_citations(was, *owns) if owns else was
     if not all(_citation_value(value) for value in cited.values()):
         return merged  # a citation the schema refuses (reported there): merged as written
     if all(merged.get(k) == cited.get(k) for k in CITATION_FIELDS):
