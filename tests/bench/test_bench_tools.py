@@ -123,6 +123,22 @@ def test_each_adversarial_shape_is_written_the_same_way_twice(tmp_path: Path, sh
     assert all((tmp_path / "a" / p).read_bytes() == (tmp_path / "b" / p).read_bytes() for p in written)
 
 
+def test_patches_beside_appends_writes_entries_the_schema_accepts_at_its_n(tmp_path: Path) -> None:
+    """The shape is the same kind of entry at n as at 10n: each a cost the schema accepts. The i-th
+    entry wrote the cost 100 + i until round 25, refused from the 901st on (S001): a tenth of the
+    entries at n = 1,000 and nine tenths at 10,000 took the schema's costlier error path, which
+    read as growth of the cost per entry (131 to 193 µs)."""
+    from click.testing import CliRunner
+
+    from civrules.cli import main
+
+    n = shapes.SIZES["patches-beside-appends"][0]
+    [arguments] = shapes.make(tmp_path / "shape", "patches-beside-appends", n)
+    done = CliRunner().invoke(main, [*arguments, "--format", "json"])
+    assert done.exit_code == 0, done.output
+    assert [d["code"] for d in json.loads(done.output) if d["severity"] == "error"] == []
+
+
 @pytest.mark.slow
 def test_the_shape_runner_records_each_size_net_of_the_empty_shape(monkeypatch: pytest.MonkeyPatch) -> None:
     """Seconds: six civrules processes. The figures themselves are not judged (they depend on the load)."""
