@@ -552,9 +552,12 @@ SIZES: dict[str, tuple[int, ...]] = {
     "prerequisite-chain": (500, 5_000),
     "one-card-lists": (500, 5_000),
     "calamity-modifiers": (500, 5_000),
-    # 300: at 200 either adds 0.2 s or less to the empty shape, the order of a busy minute's noise.
+    # 300: at 200 the ranks add 0.2 s or less to the empty shape, the order of a busy minute's noise.
     "smc-unit-ranks": (300, 3_000),
-    "smc-terrains": (300, 3_000),
+    # 1,000 (round 25): at 300 the terrains add 0.02-0.06 s to the empty shape (0.6 s), less than the
+    # empty shape moves between two rounds of a busy minute, so its ratio read noise (1.21-1.44);
+    # measured in one process (validate and build) a terrain costs 266 µs at 1,000 and at 6,000.
+    "smc-terrains": (1_000, 10_000),
     "is-faction-decks": (30, 300),
     "list-selectors": (500, 5_000),
     # 1,000: at 200 the patches add 0.01 s to the empty shape, below the noise of a busy minute.
