@@ -268,7 +268,7 @@ def test_a_required_list_left_empty_beside_other_missing_keys_is_not_told_to_lea
     text = header("ep-h6", "expansion-project") + (
         "overlay:\n  settings:\n    replace:\n      victory: {highest_wins: true, end_conditions: [], scoring: []}\n"
     )
-    emptied = [d for d in problems(analysed("ep-h6", text), "S001") if "0 items" in d.message]
+    emptied = [d for d in problems(analysed("ep-h6", text), "S001") if "list is empty" in d.message]
     assert len(emptied) == 2
     assert all(d.hint == "write a list of at least 1 item" for d in emptied), [d.hint for d in emptied]
     followed = text.replace(", end_conditions: [], scoring: []", "")
@@ -286,7 +286,7 @@ def test_an_optional_list_left_empty_beside_other_missing_keys_is_still_told_to_
         '      - {id: looms, groups: [crafts], attributes: [], credits: [], prerequisites: [], source: "house rule",\n'
         "         purchase_effects: []}\n"
     )
-    [found] = [d for d in problems(analysed("looms", text), "S001") if "0 items" in d.message]
+    [found] = [d for d in problems(analysed("looms", text), "S001") if "list is empty" in d.message]
     assert (found.hint or "").startswith("leave out `purchase_effects`"), found.hint
 
 

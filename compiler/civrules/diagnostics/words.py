@@ -24,10 +24,13 @@ True
 ('per_player', 'xx...', 60)
 >>> whole(["per_player", "x" * 100])
 ('per_player',)
+>>> shown("oak"), shown(""), shown("  ")
+('`oak`', '`""` (empty)', '`"  "` (blank)')
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Sequence
@@ -166,3 +169,14 @@ def whole(names: Sequence[str], limit: int = SHOWN_WHOLE) -> tuple[str, ...]:
     target can name it. A name shown cut is no subject: no target is written to match it, and held
     whole it would make the output grow as the name times the diagnostics quoting it."""
     return tuple(name for name in names if len(name) <= limit)
+
+
+def shown(text: str, limit: int = SHOWN_WHOLE) -> str:
+    """``text``, a name or value as the data writes it, quoted as a message quotes it: in
+    backquotes (:func:`ticked`), cut where long (:func:`clipped`); an empty or blank one in double
+    quotes inside them, and said to be so, where backquotes around nothing showed nothing at all
+    ("unknown key ``", "cannot patch cards ` `")."""
+    if text.strip():
+        return ticked(clipped(text, limit))
+    said = "empty" if not text else "blank"
+    return f"`{json.dumps(clipped(text, limit), ensure_ascii=False)}` ({said})"

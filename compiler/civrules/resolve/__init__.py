@@ -798,7 +798,7 @@ def _apply_settings(resolved: Resolved, manifest: Document, operations: Mapping[
         if existing is not None and _has_setting(resolved, key):
             yield _diag(
                 codes.OVERLAY_EXISTS,
-                f"cannot add the setting `{key}`: the base has it",
+                f"cannot add the setting {words.shown(key)}: the base has it",
                 manifest.key_span(("overlay", "settings", "add", key)),
                 f"patch it (`overlay.settings.{key}`) or `replace` it",
                 (Related(existing.span(), "defined here"),),
@@ -837,9 +837,9 @@ def _has_setting(resolved: Resolved, key: str) -> bool:
 def _missing_setting(manifest: Document, key: str, at: NodePath, verb: str) -> Diagnostic:
     return _diag(
         codes.OVERLAY_MISSING,
-        f"cannot {verb} the setting `{key}`: the base has none",
+        f"cannot {verb} the setting {words.shown(key)}: the base has none",
         manifest.key_span(at) if verb == "replace" else manifest.span(at),
-        f"nothing to remove: delete `{key}` from `remove`"
+        f"nothing to remove: delete {words.shown(key)} from `remove`"
         if verb == "remove"
         else f"use `add` to give the variant a `{key}`",
         subjects=(key,),
@@ -1272,7 +1272,7 @@ def _pop(spec: CollectionSpec, entries: list[Entry], at: int) -> Entry:
 def _missing(
     resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], key: str, at: Origin, verb: str
 ) -> Diagnostic:
-    message = f"cannot {verb} {name} `{key}`: the base has no such entry"
+    message = f"cannot {verb} {name} {words.shown(key)}: the base has no such entry"
     told = _missing_here(resolved, name, spec, entries, key, at, verb)
     if told is not None:
         return _diag(codes.OVERLAY_MISSING, message, at.span(spec.key), told[0], (told[1],), subjects=(key,))
@@ -1441,7 +1441,7 @@ def _add(
         written = next((part for part in first.path if part in ("add", "replace")), "add") if own else ""
         yield _diag(
             codes.OVERLAY_EXISTS,
-            f"cannot add {name} `{key}`: it already exists",
+            f"cannot add {name} {words.shown(key)}: it already exists",
             at.span(spec.key),
             f"this variant's `{written}` already gives `{key}`: rename one of the two entries, or drop one"
             if own

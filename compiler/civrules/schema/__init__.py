@@ -1122,7 +1122,8 @@ def _emptied_hint(
         return None
     if merged:
         return f"a patch deletes a field with `null`: write `{field}: null` (an empty {what} is not allowed here)"
-    return f"leave out `{field}` (an empty {what} is not allowed here), or write a {what} of at least 1 item"
+    unit = "item" if what == "list" else "key"
+    return f"leave out `{field}` (an empty {what} is not allowed here), or write a {what} of at least 1 {unit}"
 
 
 def _optional(validator: Any, data: Any, sub: NodePath) -> bool:
@@ -1354,7 +1355,7 @@ def _unknown_key(
         # Right key, wrong level (or another game's): no "did you mean" points at an unrelated key.
         yield _diag(
             codes.UNKNOWN_KEY,
-            f"unknown key `{words.clipped(key)}`{where}",
+            f"unknown key {words.shown(key)}{where}",
             document.key_span((*path, key)),
             elsewhere,
             subjects=words.whole((key,)),
@@ -1366,7 +1367,7 @@ def _unknown_key(
     )
     yield _diag(
         codes.UNKNOWN_KEY,
-        f"unknown key `{words.clipped(key)}`{where}",
+        f"unknown key {words.shown(key)}{where}",
         document.key_span((*path, key)),
         hint,
         _closest(key, allowed),
@@ -1781,7 +1782,7 @@ def _no_shape_knows(error: ValidationError) -> tuple[str, str] | None:
             return None  # a branch got inside the value: it knows the shape
         schema = candidate.schema if isinstance(candidate.schema, dict) else {}
         if candidate.validator == "type":
-            shapes.append(words.a(_types(candidate.validator_value)))
+            shapes.append(_types(candidate.validator_value))
             continue
         if _adds_requirements(schema):
             return None  # `anyOf: [{required: [rule]}, {required: [source]}]`: keys missing here, not a shape
@@ -1853,11 +1854,10 @@ def _message(error: ValidationError, path: NodePath) -> str:
     where = _where(path)
     match error.validator:
         case "type" if isinstance(error.instance, (dict, list)):
-            wanted = _types(rule)
-            return f"{value} where {words.a(wanted)} belongs{where}"
+            return f"{value} where {_types(rule)} belongs{where}"
         case "type":
             kind = _type_of(error.instance)
-            return f"{value} is {words.a(kind)}, expected {_types(rule)}{where}"
+            return f"{value} is {kind}, where {_types(rule)} belongs{where}"
         case "minimum":
             return f"{value} is less than the minimum {rule}{where}"
         case "maximum":
@@ -1871,26 +1871,24 @@ def _message(error: ValidationError, path: NodePath) -> str:
             return f"{value} is not a path relative to the rules folder{where}"
         case "pattern" if rule == patterns.NOT_BLANK:
             return f"the text is blank{where}: it says nothing"
+        case "pattern" if rule == patterns.SOURCE and isinstance(error.instance, str) and not error.instance.strip():
+            return f"the citation is blank{where}: it says nothing"
         case "pattern" if rule == patterns.SOURCE and isinstance(error.instance, str):
             return f"{value} is no citation{where}: {patterns.citation_shape(error.instance)}"
+        case "pattern" if rule in accepted.PATTERN_WORDS:
+            return f"{value} is not {accepted.PATTERN_WORDS[rule]}{where}"
         case "pattern":
-            return f"{value} does not match the pattern `{rule}`{where}"
-        case "minItems" if isinstance(error.instance, list):
-            return f"the list has {_items(len(error.instance))}, at least {rule} needed{where}"
-        case "maxItems" if isinstance(error.instance, list):
-            return f"the list has {_items(len(error.instance))}, at most {rule} allowed{where}"
-        case "minItems":
-            return f"the list has fewer than {rule} items{where}"
-        case "maxItems":
-            return f"the list has more than {rule} items{where}"
+            return f"{value} is not written as this field's values are{where}"
+        case "minItems" | "maxItems" | "minProperties" | "maxProperties" | "minLength" | "maxLength" if isinstance(
+            error.instance, (list, dict, str)
+        ):
+            return _size_message(error.validator, error.instance, rule, where)
+        case "uniqueItems" if isinstance(error.instance, list):
+            repeated = _first_repeated(error.instance)
+            said = _show(repeated) if isinstance(repeated, (str, int, float)) else "an item"
+            return f"the list names {said} more than once{where}"
         case "uniqueItems":
-            return f"the list has repeated items{where}"
-        case "minLength":
-            return f"the text is shorter than {rule} characters{where}"
-        case "maxLength" if isinstance(error.instance, str):
-            return f"the text has {len(error.instance):,} characters, at most {rule} allowed{where}"
-        case "minProperties":
-            return f"the mapping has fewer than {rule} keys{where}"
+            return f"the list names an item more than once{where}"
         case "oneOf" if not error.context:
             return f"{value} matches more than one of the allowed forms{where}: it must match exactly one"
         case "oneOf" | "anyOf":
@@ -1900,8 +1898,55 @@ def _message(error: ValidationError, path: NodePath) -> str:
             return f"{_show(rule['const'])} is not allowed{where}{reason}"
         case "not":
             return f"{value} is not allowed here{where}"
-    message = error.message
-    return message if len(message) <= 160 else message[:157] + "..."
+    # A keyword no case above words (none of the schemas' today: tests/core/test_schema_words.py):
+    # said in the designer's words, never jsonschema's (`{} should be non-empty`, Python's reprs).
+    return f"{value} is not allowed here{where}"
+
+
+#: What each bound on a size counts, by its keyword: the thing measured, its unit, and whether
+#: the bound is the least allowed.
+_SIZES = {
+    "minItems": ("list", "item", True),
+    "maxItems": ("list", "item", False),
+    "minProperties": ("mapping", "key", True),
+    "maxProperties": ("mapping", "key", False),
+    "minLength": ("text", "character", True),
+    "maxLength": ("text", "character", False),
+}
+
+
+def _size_message(keyword: str, instance: list[Any] | dict[str, Any] | str, bound: Any, where: str) -> str:
+    """A list, mapping or text of the wrong size, in words: what it holds and how many it needs,
+    each count with its noun in the number it takes (`citations: {}` said "fewer than 1 keys").
+
+    >>> _size_message("minProperties", {}, 1, " in `citations`")
+    'the mapping is empty, at least 1 key needed in `citations`'
+    >>> _size_message("maxItems", [1, 2, 3], 2, "")
+    'the list has 3 items, at most 2 allowed'
+    >>> _size_message("minItems", ["oak"], 2, "")
+    'the list has 1 item, at least 2 items needed'
+    >>> _size_message("minLength", "", 1, "")
+    'the text is empty'
+    """
+    what, unit, least = _SIZES[keyword]
+    if not instance and least:
+        need = "" if isinstance(instance, str) and bound == 1 else f", at least {words.count(bound, unit)} needed"
+        return f"the {what} is empty{need}{where}"  # a text needs no "at least 1 character"
+    held = f"the {what} has {words.count(len(instance), unit)}"
+    if least:
+        return f"{held}, at least {words.count(bound, unit)} needed{where}"
+    return f"{held}, at most {bound:,} allowed{where}"
+
+
+def _first_repeated(items: list[Any]) -> Any:
+    """The first item of ``items`` that an earlier one repeats (None when none does)."""
+    seen: set[Any] = set()
+    for item in items:
+        key = _unique_key(item)
+        if key in seen:
+            return item
+        seen.add(key)
+    return None
 
 
 def _items(count: int) -> str:
@@ -2193,21 +2238,33 @@ def _render_path(path: NodePath) -> str:
 
 
 def _type_of(value: Any) -> str:
+    """What ``value`` is, in the designer's words (YAML's, not JSON Schema's `string`, `integer`)."""
     return {
-        bool: "boolean",
-        int: "integer",
-        float: "number",
-        str: "string",
-        list: "list",
-        dict: "mapping",
-        type(None): "null",
+        bool: "true or false",
+        int: "a whole number",
+        float: "a number with a fraction",
+        str: "a text",
+        list: "a list",
+        dict: "a mapping",
+        type(None): "empty (null)",
     }.get(type(value), type(value).__name__)
 
 
+#: Each JSON Schema type, as a designer calls what is written for it.
+_TYPE_WORDS = {
+    "object": "a mapping",
+    "array": "a list",
+    "null": "null",
+    "string": "a text",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+}
+
+
 def _types(rule: Any) -> str:
-    names = {"object": "mapping", "array": "list", "null": "null"}
     listed = rule if isinstance(rule, list) else [rule]
-    return " or ".join(str(names.get(t, t)) for t in listed)
+    return " or ".join(_TYPE_WORDS.get(str(t), str(t)) for t in listed)
 
 
 #: The longest text a schema error's message shows whole; a longer one is shown cut.
@@ -2216,7 +2273,7 @@ _SHOWN_WHOLE = words.SHOWN_WHOLE
 
 def _show(value: Any) -> str:
     if isinstance(value, str):
-        return f"`{value}`" if len(value) <= _SHOWN_WHOLE else f"`{value[: _SHOWN_WHOLE - 3]}...`"
+        return words.shown(value, _SHOWN_WHOLE)
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):
