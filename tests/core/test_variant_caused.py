@@ -541,3 +541,56 @@ def test_a_caused_diagnostic_inside_an_entity_two_entries_patched_goes_to_the_fi
     inside = Diagnostic("C006", Severity.ERROR, "wrong", pottery.origin.document.span(pottery.origin.path))
     moved = _moved(inside, resolved, own)
     assert moved.span is not None and moved.span.line == _place(TWO_ENTRIES, "{id: pottery")[0], moved.span
+
+
+NO_JAPANESE_DEALS = """\
+kind: ruleset
+id: house-deals
+name: House deals
+family: imperial-settlers
+extends: imperial-settlers
+overlay:
+  settings:
+    card_uses:
+      deal: {deal_on: [barbarians, romans, egyptians], source: "house rule: no deals with the Japanese"}
+"""
+
+
+def _japanese_cards_with_a_deal() -> list[str]:
+    import yaml
+
+    cards = yaml.safe_load((RULES / "cards" / "imperial-settlers.yaml").read_text(encoding="utf-8"))["cards"]
+    return [card["id"] for card in cards if card["id"].startswith("jap") and card.get("deal") is not None]
+
+
+def test_one_change_that_many_base_entities_contradict_is_one_diagnostic_at_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Round 25's designer: dropping `japanese` from `card_uses.deal.deal_on` made F010 find each
+    Japanese card with a deal, and each was moved to the variant's one line: 36 errors there for one
+    mistake. Now one, counting and naming the rest, with a note at the first ten of the base."""
+    japanese = _japanese_cards_with_a_deal()
+    assert len(japanese) > 10
+    code, found = _alone(tmp_path, monkeypatch, "house-deals", NO_JAPANESE_DEALS)
+    assert code == 1
+    (deals,) = found
+    assert deals["code"] == "F010"
+    assert _at(deals) == ("rules/rulesets/house-deals.yaml", *_place(NO_JAPANESE_DEALS, "deal: {deal_on"))
+    assert f"this change makes {len(japanese) - 1} more findings of the kind" in deals["message"]
+    assert set(japanese) <= set(deals["subjects"])
+    assert [note["label"] for note in deals["related"]] == ["where the base shows it"] * pipeline.NOTED_PLACES
+
+
+def test_a_suppression_of_one_finding_of_a_grouped_change_silences_that_one_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Suppressions are judged finding by finding, before the findings of one change are said once."""
+    japanese = _japanese_cards_with_a_deal()
+    silenced = NO_JAPANESE_DEALS.replace(
+        "overlay:", f'suppress:\n  - {{code: F010, target: {japanese[0]}, reason: "its deal is kept"}}\noverlay:'
+    )
+    code, found = _alone(tmp_path, monkeypatch, "house-deals", silenced)
+    assert code == 1
+    (deals,) = found
+    assert f"this change makes {len(japanese) - 2} more findings" in deals["message"]
+    assert japanese[0] not in deals["subjects"]

@@ -23,7 +23,7 @@ from typing import Any, Generic, TypeVar
 
 from civrules.checks import ALL_COLLECTIONS, SETTINGS, Check, setting
 from civrules.checks.catalogue import all_checks, run_checks
-from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, has_errors, merge_duplicates
+from civrules.diagnostics import Diagnostic, Related, Severity, Span, codes, has_errors, merge_duplicates, named, words
 from civrules.families import family_named, family_of
 from civrules.load.document import NodePath
 from civrules.load.workspace import LoadedRuleset, Workspace
@@ -146,7 +146,7 @@ def analyse(
     silenced = suppress_in_base(
         suppress(told, workspace, own, select, ignore, resolved.family.id), resolved, select, ignore, moved_from
     )
-    diagnostics = note_base_definitions(silenced, resolved.base_notes)
+    diagnostics = note_base_definitions(one_per_change(silenced, moved_from), resolved.base_notes)
     resolved.findings = dict(found_by)  # for its variants analysed after it (the same resolver)
     return Analysis(loaded, model, _own(diagnostics, workspace, loaded), resolved, found_by)
 
@@ -402,6 +402,55 @@ def caused_by_the_variant(
             related=(Related(diagnostic.span, "where the base shows it", at_base=True), *diagnostic.related),
         )
     return moved
+
+
+#: How many of the base's places a diagnostic standing for several findings notes (each note is
+#: printed with its line): its message counts the rest.
+NOTED_PLACES = 10
+
+
+def one_per_change(diagnostics: list[Diagnostic], moved_from: Mapping[Diagnostic, Span | None]) -> list[Diagnostic]:
+    """One diagnostic for the findings of one check that a variant's one change causes.
+
+    A change of a setting that many entities of the base follow (a variant's list of the groups
+    whose entities may have some field, one group left out where 30 of its entities have it) made
+    the check find each entity apart, and each finding was moved to the same place of the variant
+    (:func:`caused_by_the_variant`, :func:`at_the_variant`): 30 errors at one line, for one
+    mistake. Those of one code and severity moved to one place with one hint, the same fix
+    (``moved_from``: each moved diagnostic, by the place it was found at; two findings there with
+    fixes of their own stay two) are said once,
+    where the first of them stands: its message, how many more the change makes and what they are
+    about, a note at the first :data:`NOTED_PLACES` places of the base, and every subject of theirs
+    (what `--format json` gives). Suppressions were judged before, finding by finding: a
+    `suppress:` entry naming one base fact silences that one alone.
+    """
+    groups: dict[tuple[str, Severity, Span, str | None], list[int]] = {}
+    for at, diagnostic in enumerate(diagnostics):
+        if diagnostic.span is not None and diagnostic in moved_from:
+            key = (diagnostic.code, diagnostic.severity, diagnostic.span, diagnostic.hint)
+            groups.setdefault(key, []).append(at)
+    several = [members for members in groups.values() if len(members) > 1]
+    if not several:
+        return diagnostics
+    dropped: set[int] = set()
+    grouped = list(diagnostics)
+    for members in several:
+        first, others = diagnostics[members[0]], [diagnostics[at] for at in members[1:]]
+        about = [other.subjects[0] if other.subjects else other.message for other in others]
+        notes = [*first.related]
+        for other in others:
+            if len(notes) >= NOTED_PLACES:
+                break
+            notes.extend(note for note in other.related if note.at_base and note not in notes)
+        grouped[members[0]] = replace(
+            first,
+            message=f"{first.message}; this change makes {words.count(len(others), 'more finding')} "
+            f"of the kind: {words.listed(about)}",
+            related=tuple(notes[: max(NOTED_PLACES, len(first.related))]),
+            subjects=named(s for member in (first, *others) for s in member.subjects),
+        )
+        dropped.update(members[1:])
+    return [diagnostic for at, diagnostic in enumerate(grouped) if at not in dropped]
 
 
 def _finding(diagnostic: Diagnostic) -> tuple[str, Severity, Span | None]:
