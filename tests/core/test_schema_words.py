@@ -121,7 +121,8 @@ def said(schema: dict[str, Any], value: Any) -> list[Diagnostic]:
     assert document is not None
     errors = list(Draft202012Validator({"type": "object", "properties": {"x": schema}}).iter_errors({"x": value}))
     assert errors, (schema, value)
-    return [d for error in errors for d in _translate(document, error)]
+    # each once, as every caller of the translation gives them
+    return list(dict.fromkeys(d for error in errors for d in _translate(document, error)))
 
 
 def test_every_keyword_the_schemas_use_is_worded() -> None:
@@ -207,3 +208,40 @@ def test_an_empty_key_says_it_is_empty() -> None:
         )
     )
     assert found.message.startswith('unknown key `""` (empty) in `overlay.civilization_cards.patch[0]`')
+
+
+# --- a mapping where a list belongs ---------------------------------------------------------------
+
+
+def test_a_patch_writing_a_mapping_where_a_list_belongs_is_one_diagnostic_naming_the_shapes() -> None:
+    """A patch's `credits: {group: crafts, points: 5}` (one credit, the list's brackets forgotten)
+    was told "missing key `unknown`" and "unknown key `group`" (allowed: `unknown`): two diagnostics
+    for one mistake, about a shape the designer never meant. A data file said it once, as now."""
+    text = header("ep-credits", "expansion-project") + (
+        "overlay:\n  civilization_cards:\n    patch:\n"
+        '      - {id: theology, credits: {group: crafts, points: 5}, source: "house rule"}\n'
+    )
+    (found,) = problems(analysed("ep-credits", text))
+    assert found.code == "S001"
+    assert found.message.startswith("a mapping of `group`, `points` where a list or `{unknown: ...}` belongs")
+
+
+def test_a_misspelt_key_of_the_unknown_form_is_told_by_its_did_you_mean() -> None:
+    text = header("ep-credits", "expansion-project") + (
+        "overlay:\n  civilization_cards:\n    patch:\n"
+        '      - {id: theology, credits: {unknwon: "lost"}, source: "house rule"}\n'
+    )
+    (found,) = problems(analysed("ep-credits", text))
+    assert (found.code, found.hint) == ("S002", "did you mean `unknown`?")
+
+
+def test_a_misspelt_key_of_the_unknown_form_in_a_data_file_is_told_by_its_did_you_mean() -> None:
+    """In a data file it was told "a mapping of `unknwon` where a list or `{unknown: ...}` belongs"."""
+    unknown = {
+        "type": "object",
+        "required": ["unknown"],
+        "properties": {"unknown": {"type": "string"}},
+        "additionalProperties": False,
+    }
+    found = said({"oneOf": [{"type": "array"}, unknown]}, {"unknwon": "lost"})
+    assert [(d.code, d.hint) for d in found] == [("S002", "did you mean `unknown`?")]

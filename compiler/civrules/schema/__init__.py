@@ -1789,6 +1789,8 @@ def _no_shape_knows(error: ValidationError) -> tuple[str, str] | None:
         properties = schema.get("properties", {})
         if any(key in properties for key in written):
             return None
+        if properties and any(Vocabulary(properties).closest(key) is not None for key in written):
+            return None  # `{unknwon: why}`: that shape's key misspelt, its "did you mean" says so
         required = schema.get("required") or list(properties)[:1]
         if required:
             shapes.append("`{" + ", ".join(f"{k}: ..." for k in required) + "}`")
@@ -1825,8 +1827,11 @@ def _best_branch(error: ValidationError) -> ValidationError | None:
 
 def _expand(error: ValidationError) -> Iterator[ValidationError]:
     """``error``, or within "one of these shapes", the errors of the shape that explains it, each
-    located by its own path."""
-    if error.validator in ("oneOf", "anyOf") and error.context:
+    located by its own path. A mapping none of whose keys a shape knows stays whole: its one
+    diagnostic says which shapes belong there (:func:`_no_shape_knows`), as it does in a data file;
+    expanded, a patch's `credits: {group: crafts}` was told "missing key `unknown`" and "unknown key
+    `group`", two diagnostics naming a key the designer never meant."""
+    if error.validator in ("oneOf", "anyOf") and error.context and _no_shape_knows(error) is None:
         chosen = _branch_errors(error)
         if chosen:
             for inner in chosen:
