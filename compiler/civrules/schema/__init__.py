@@ -1829,8 +1829,8 @@ def _expand(error: ValidationError) -> Iterator[ValidationError]:
     """``error``, or within "one of these shapes", the errors of the shape that explains it, each
     located by its own path. A mapping none of whose keys a shape knows stays whole: its one
     diagnostic says which shapes belong there (:func:`_no_shape_knows`), as it does in a data file;
-    expanded, a patch's `credits: {group: crafts}` was told "missing key `unknown`" and "unknown key
-    `group`", two diagnostics naming a key the designer never meant."""
+    expanded, a patch's `items: {name: a}` was told "missing key `unknown`" and "unknown key
+    `name`", two diagnostics naming a key the designer never meant."""
     if error.validator in ("oneOf", "anyOf") and error.context and _no_shape_knows(error) is None:
         chosen = _branch_errors(error)
         if chosen:
