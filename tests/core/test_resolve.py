@@ -989,3 +989,129 @@ def test_a_collection_continues_as_its_family_declares_and_not_otherwise(monkeyp
         p for p in _flood_plains(Continuation("continues_from", ("volcanoes",)), monkeypatch) if p[0] == "etruria"
     ]
     assert etruria[1] == ["etruria_2", "rubicon"]
+
+
+def _old_both_citations(first: Any, *then: Any) -> dict[str, Any]:
+    """:func:`resolve._both_citations` as it was before round 25's sections were remembered (d1d1f884):
+    the reference the per-entry fold is held to."""
+    from civrules import resolve
+
+    rules = dict.fromkeys(resolve._listed(first.get("rule")))
+    listed = isinstance(first.get("rule"), list)
+    sources = [first["source"]] if isinstance(first.get("source"), str) else []
+    joined = len(sources[0]) if sources else 0
+    for cited in then:
+        rules.update(dict.fromkeys(resolve._listed(cited.get("rule"))))
+        listed = bool(rules) and (listed or len(rules) != 1)
+        source = cited.get("source")
+        if isinstance(source, str) and not (sources and len(source) == joined and source == "; ".join(sources)):
+            joined += len(source) + (2 if sources else 0)
+            sources.append(source)
+    out: dict[str, Any] = {}
+    if rules:
+        out["rule"] = list(rules) if listed else next(iter(rules))
+    if sources:
+        out["source"] = "; ".join(sources)
+    return out
+
+
+def _old_citation_value(value: Any) -> bool:
+    return isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+
+
+def test_an_entity_patched_entry_after_entry_is_cited_as_the_per_entry_fold_cited_it(monkeypatch: Any) -> None:
+    """Random chains of patch entries on one entity (each entry's citation: a section, a list of
+    them, none, an empty list, a `null`, a refused one; sources joined, repeated, refused; notes,
+    `unknown:`; and entries applied again to an earlier state of the chain, as a second variant
+    or an edited file does), each entry merged and cited by :func:`cite_patched` now and by the
+    fold as it was (d1d1f884): the same values, key order and types at every step, the fall-backs
+    (a definition citing nothing, a refused citation, a patch citing nothing) included."""
+    import random
+
+    from civrules import resolve
+
+    pick = random.Random(32)
+    rules: list[Any] = ["1", "2", "3", "4.1", "4.2", 7, ["1", 7]]
+    sources: list[Any] = ["a", "b", "a; b", "house rule", 3]
+
+    def citation() -> dict[str, Any]:
+        cited: dict[str, Any] = {}
+        roll = pick.random()
+        if roll < 0.45:
+            cited["rule"] = pick.choice(rules[:5])
+        elif roll < 0.75:
+            cited["rule"] = [pick.choice(rules[:5]) for _ in range(pick.randrange(4))]
+        elif roll < 0.8:
+            cited["rule"] = pick.choice([None, 7, ["1", 7]])
+        if pick.random() < 0.3:
+            cited["source"] = pick.choice([*sources, None])
+        return cited
+
+    def entry() -> dict[str, Any]:
+        written: dict[str, Any] = {"cost": pick.randrange(5)} if pick.random() < 0.8 else {}
+        written.update(citation())
+        if pick.random() < 0.1:
+            written["note"] = "n"
+        if pick.random() < 0.03:
+            written["unknown"] = "why"
+        return written
+
+    def fold(raw: dict[str, Any], written: dict[str, Any], old: bool) -> dict[str, Any]:
+        with monkeypatch.context() as patched:
+            if old:
+                patched.setattr(resolve, "_both_citations", _old_both_citations)
+                patched.setattr(resolve, "_citation_value", _old_citation_value)
+            merged = merge_patch(raw, written)
+            return dict(resolve.cite_patched(raw, written, merged, whole_entity=True))
+
+    steps = 0
+    for _ in range(300):
+        definition = {"id": "x", "cost": 1, **citation()}
+        new_chain, old_chain = [definition], [json.loads(json.dumps(definition))]
+        for _ in range(pick.randrange(1, 60)):
+            at = len(new_chain) - 1 if pick.random() < 0.85 else pick.randrange(len(new_chain))
+            written = entry()
+            new_chain.append(fold(new_chain[at], written, old=False))
+            old_chain.append(fold(old_chain[at], json.loads(json.dumps(written)), old=True))
+            assert repr(new_chain[-1]) == repr(old_chain[-1]), (at, written, old_chain[at])
+            steps += 1
+        # Every state of the chain still as it was made (none changed by a later entry's joining).
+        assert [repr(state) for state in new_chain] == [repr(state) for state in old_chain]
+    assert steps > 5_000
+
+
+def test_an_entity_patched_under_a_rule_of_each_entry_is_cited_at_a_cost_linear_in_the_entries() -> None:
+    """Counted in the rule sections read for joining, never timed: n entries each changing
+    Pottery's cost under a `rule:` of its own, resolved at n and 2n. Each entry joined the
+    entity's citation so far with its own, reading (and hashing, and checking as text) every
+    section cited before it, the square of n (20,000 entries: 22.5 s, round 25); now it reads the
+    sections it adds."""
+    from civrules import resolve
+
+    read = 0
+    listed = resolve._listed
+
+    def counted(rule: Any) -> list[Any]:
+        nonlocal read
+        found = listed(rule)
+        read += len(found)
+        return found
+
+    def work(n: int) -> int:
+        nonlocal read
+        entries = [f'{{id: pottery, cost: {100 + i}, rule: "32.2.{i}"}}' for i in range(n)]
+        workspace = CachedWorkspace(dict([variant("big", "advanced-civilization", card_patches(entries))]))
+        resolver = Resolver(workspace)
+        resolver.resolve(workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
+        read = 0
+        with pytest.MonkeyPatch.context() as patched:
+            patched.setattr(resolve, "_listed", counted)
+            written, _ = resolver.resolve(workspace.load_ruleset(workspace.manifests()["big"]))
+        assert written is not None
+        [pottery] = [e for e in written.collections["civilization_cards"] if e.raw.get("id") == "pottery"]
+        # Cited by its definition and the last entry, the one writer whose fact still stands.
+        assert pottery.raw["rule"][-1] == f"32.2.{n - 1}", pottery.raw["rule"]
+        return read
+
+    small, large = work(200), work(400)
+    assert large <= 2.5 * small, (small, large)
