@@ -92,6 +92,10 @@ Found in round twenty-three (the writers' records measured beside the overlay me
   entry cites a house rule of its own, and the entity's citation, joined two at a time, hashed and
   copied every source before it; every cost is one the schema accepts, at every ``N``.
 
+- ``patches-citing-rules`` (round 25): ``N`` entries each changing Pottery's cost under a `rule:` of
+  its own (20,000: 22.5 s; each entry joined the entity's citation so far with its own, hashing
+  and checking every section cited before it, the square of ``N``).
+
 Found in round twenty-four (one list changed by many entries in turn):
 
 - ``appends-then-replaces``: ``N`` patch entries each appending an attribute to Pottery, then ``N``
@@ -440,6 +444,16 @@ def patches_beside_appends(rules: Path, n: int) -> list[str]:
     return ["validate big"]
 
 
+def patches_citing_rules(rules: Path, n: int) -> list[str]:
+    # Each entry its own section (none repeats, so Pottery's rule list grows by one per entry) and a
+    # cost the schema accepts at every n, as in patches-beside-appends.
+    costs = [f'      - {{id: pottery, cost: {100 + i % 900}, rule: "32.2.{i}"}}' for i in range(n)]
+    _manifest(
+        rules, "big", "advanced-civilization", ["overlay:", "  civilization_cards:", "    patch:", *costs] if n else []
+    )
+    return ["validate big"]
+
+
 def appends_then_replaces(rules: Path, n: int) -> list[str]:
     attribute = '{{text: "Attribute {i}.", rule: "32.211"}}'
     appended = [f"      - {{id: pottery, attributes: {{append: [{attribute.format(i=i)}]}}}}" for i in range(n)]
@@ -532,6 +546,7 @@ SHAPES = {
     "list-selectors": list_selectors,
     "repeated-patches": repeated_patches,
     "patches-beside-appends": patches_beside_appends,
+    "patches-citing-rules": patches_citing_rules,
     "appends-then-replaces": appends_then_replaces,
     "patched-areas": patched_areas,
     "variant-warnings": variant_warnings,
@@ -563,6 +578,7 @@ SIZES: dict[str, tuple[int, ...]] = {
     # 1,000: at 200 the patches add 0.01 s to the empty shape, below the noise of a busy minute.
     "repeated-patches": (1_000, 10_000),
     "patches-beside-appends": (1_000, 10_000),
+    "patches-citing-rules": (1_000, 10_000),
     # Round 24: 1,000 is 4.2 s of the records of where earlier entries wrote (see bench/README.md).
     "appends-then-replaces": (100, 1_000),
     # 30,000 areas and borders added, and patched: a 4.1 MB variant and a 1 MB one.
