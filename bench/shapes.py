@@ -94,7 +94,8 @@ Found in round twenty-three (the writers' records measured beside the overlay me
 
 - ``patches-citing-rules`` (round 25): ``N`` entries each changing Pottery's cost under a `rule:` of
   its own (20,000: 22.5 s; each entry joined the entity's citation so far with its own, hashing
-  and checking every section cited before it, the square of ``N``).
+  and checking every section cited before it, the square of ``N``). The sections are made up (the
+  rulebook has not ``N``): one Q001, for the last entry's, at every ``N``.
 
 Found in round twenty-four (one list changed by many entries in turn):
 
@@ -446,7 +447,9 @@ def patches_beside_appends(rules: Path, n: int) -> list[str]:
 
 def patches_citing_rules(rules: Path, n: int) -> list[str]:
     # Each entry its own section (none repeats, so Pottery's rule list grows by one per entry) and a
-    # cost the schema accepts at every n, as in patches-beside-appends.
+    # cost the schema accepts at every n, as in patches-beside-appends. The rulebook has not n
+    # sections to cite, so these are no real ones: the last entry, the one writer of the cost left
+    # standing, is the one section checked against the rule index, one Q001 (exit 1) at every n.
     costs = [f'      - {{id: pottery, cost: {100 + i % 900}, rule: "32.2.{i}"}}' for i in range(n)]
     _manifest(
         rules, "big", "advanced-civilization", ["overlay:", "  civilization_cards:", "    patch:", *costs] if n else []
