@@ -6,9 +6,9 @@ import os
 import shutil
 import signal
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -223,6 +223,37 @@ def copy_files(target: Path, relatives: Iterable[str]) -> Path:
         (target / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(RULES / relative, target / relative)
     return target
+
+
+# --- a pseudo-terminal: what a person at one sees -------------------------------------------------
+
+_Ran = TypeVar("_Ran")
+
+
+def on_terminal(run: Callable[[int], _Ran]) -> tuple[_Ran, bytes]:
+    """What ``run`` returns, given the terminal's side of a new pseudo-terminal to write on (a
+    child's standard output), and every byte it wrote there, read once it has returned."""
+    import pty
+
+    main, other = pty.openpty()
+    try:
+        ran = run(other)
+        os.close(other)
+        other = -1
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(main, 65536)
+            except OSError:  # EIO: the terminal's other side is closed and everything was read
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(main)
+        if other != -1:
+            os.close(other)
+    return ran, b"".join(chunks)
 
 
 # --- signals: a test that depends on Ctrl-C sets the disposition it needs ---------------------------

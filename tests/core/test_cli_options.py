@@ -475,28 +475,11 @@ def test_diagnostics_on_standard_error_are_utf8_whatever_the_locale() -> None:
 
 @pytest.mark.slow
 def test_a_terminal_of_another_encoding_shows_what_it_lacks_as_an_escape() -> None:
-    import pty
+    from tests.conftest import on_terminal
 
-    main, other = pty.openpty()
-    try:
-        done = _run_in_latin1("explain", "K018", stdout=other)
-        os.close(other)
-        other = -1
-        chunks = []
-        while True:
-            try:
-                chunk = os.read(main, 65536)
-            except OSError:  # EIO: the terminal's other side is closed and everything was read
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-    finally:
-        os.close(main)
-        if other != -1:
-            os.close(other)
+    done, shown = on_terminal(lambda terminal: _run_in_latin1("explain", "K018", stdout=terminal))
     assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
-    assert b"K018 (addition-on-several-effects) \\u2014 error" in b"".join(chunks)
+    assert b"K018 (addition-on-several-effects) \\u2014 error" in shown
 
 
 @pytest.mark.slow

@@ -4,7 +4,6 @@ completion of commands, options, ruleset names and codes."""
 from __future__ import annotations
 
 import os
-import pty
 import shutil
 import subprocess
 import sys
@@ -14,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from civrules import cli
-from tests.conftest import REPO
+from tests.conftest import REPO, on_terminal
 
 RULES = str(REPO / "rules")
 ESC = "\x1b["
@@ -32,33 +31,18 @@ def _environment(**extra: str) -> dict[str, str]:
 
 def run_on_terminal(*args: str, **env: str) -> str:
     """civrules with its standard output on a pseudo-terminal: what a person at one sees."""
-    main, other = pty.openpty()
-    try:
-        started = subprocess.run(
+    started, shown = on_terminal(
+        lambda terminal: subprocess.run(
             [sys.executable, "-m", "civrules", "--rules", str(TINY), *args],
-            stdout=other,
+            stdout=terminal,
             stderr=subprocess.DEVNULL,
             env=_environment(**env),
             check=False,
             timeout=120,
         )
-        os.close(other)
-        other = -1
-        chunks = []
-        while True:
-            try:
-                chunk = os.read(main, 65536)
-            except OSError:  # EIO: the terminal's other side is closed and everything was read
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-    finally:
-        os.close(main)
-        if other != -1:
-            os.close(other)
+    )
     assert started.returncode == 1
-    return b"".join(chunks).decode("utf-8")
+    return shown.decode("utf-8")
 
 
 def run_into_pipe(*args: str, **env: str) -> str:
