@@ -16,16 +16,19 @@ one of them. A note may quote a rulebook where the note is about its wording, ma
   files' text.
 * ``check`` reads every string of ``rules/**/*.yaml`` but the citations themselves (``source``,
   a value made only of citations, the citations inside a sentence), ids and names, and reports
-  each run of :data:`N` or more consecutive words whose hashes are fingerprints; and every
-  citation the index does not cover, every index entry no citation uses, and (where the sources
-  folder is beside the checkout) every source text the index does not hold as it is (run ``refresh``).
+  each run of :data:`N` or more consecutive words whose hashes are fingerprints; every citation
+  the index does not cover, every index entry no citation uses, and (where the sources folder is
+  beside the checkout) every source text the index does not hold as it is (run ``refresh``); and
+  every citation the last ``refresh`` could not read at its commit (a path or commit the repository
+  does not have, or one no mirror held): a citation that leads a reader to no file.
 
 Run it from ``compiler/`` (``make provenance MIRRORS=DIR`` and ``make provenance-check``)::
 
     cd compiler && python -m tools.provenance refresh --mirrors DIR [--extra DIR] [--sources DIR]
     cd compiler && python -m tools.provenance check
 
-Exit status: 0 clean, 1 findings (copied words, a citation not covered, a stale entry), 2 usage.
+Exit status: 0 clean, 1 findings (copied words, a citation not covered or not read, a stale entry),
+2 usage.
 civrules itself never runs git; this developer's tool does, to read the mirrors.
 """
 
@@ -637,10 +640,27 @@ def coverage(
 REFRESH_HINT = (
     "hint: run `make provenance MIRRORS=DIR [EXTRA=DIR]` (tools/provenance.py refresh) and commit provenance/"
 )
+UNREAD_HINT = (
+    "hint: correct the citation's commit or path to the file as the repository holds it at that commit, "
+    "or give the refresh a mirror or an --extra copy of it (`make provenance MIRRORS=DIR [EXTRA=DIR]`)"
+)
 REWORD_HINT = (
     "hint: say the fact in the project's own words, or leave the text out and keep the citation "
     "(rules/README.md, 'Citing sources')"
 )
+
+
+def unread(scalars: Iterable[Scalar], fingerprints: Fingerprints) -> list[str]:
+    """The citations the last refresh could not read at their commits, each as a message at the
+    first string that writes it: a citation of a path or commit the repository does not have leads
+    a reader to no file, and one no mirror held was never seen to lead to one."""
+    citations = cited(scalars)
+    return [
+        f"{citations[entry.citation].where}: cites {entry.citation}, which the refresh could not read: "
+        f"{entry.unavailable}"
+        for entry in fingerprints.entries
+        if entry.unavailable is not None and isinstance(entry.citation, Citation) and entry.citation in citations
+    ]
 
 
 def check(rules: Path, data: Path, out: TextIO | None = None, sources: Path | None = SOURCES) -> int:
@@ -658,10 +678,12 @@ def check(rules: Path, data: Path, out: TextIO | None = None, sources: Path | No
         print(f'{finding}\n  the words: "{finding.run}"', file=out)
     if findings:
         print(REWORD_HINT, file=out)
-    for entry in fingerprints.entries:
-        if entry.unavailable is not None:
-            print(f"note: {entry.citation} is not fingerprinted: {entry.unavailable}", file=sys.stderr)
-    return 1 if problems or findings else 0
+    unreadable = unread(scalars, fingerprints)
+    for problem in unreadable:
+        print(problem, file=out)
+    if unreadable:
+        print(UNREAD_HINT, file=out)
+    return 1 if problems or findings or unreadable else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

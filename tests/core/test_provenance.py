@@ -396,19 +396,24 @@ def test_refresh_is_deterministic(corpus: dict[str, Path]) -> None:
     assert first == {name: (corpus["data"] / name).read_bytes() for name in first}
 
 
-def test_a_file_that_cannot_be_read_is_listed_unavailable(
+def test_a_file_that_cannot_be_read_is_listed_unavailable_and_fails_the_check(
     corpus: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """A citation no refresh could read was never seen to lead a reader anywhere: before round 26
+    the check passed it with a note on standard error."""
     shutil.rmtree(corpus["extra"])
     corpus["extra"].mkdir()
     assert refresh(corpus) == 0  # no index before: nothing to keep
     files = json.loads((corpus["data"] / "index.json").read_text(encoding="utf-8"))["files"]
     [entry] = [one for one in files if "repo" in one]
     assert entry["unavailable"] == "no mirror of someone/notes and no --extra copy"
-    capsys.readouterr()
-    assert run_check(corpus, capsys)[0] == 0
-    main(["check", "--rules", str(corpus["rules"]), "--data", str(corpus["data"]), "--sources", str(corpus["sources"])])
-    assert f"note: {CITED} is not fingerprinted: no mirror of someone/notes" in capsys.readouterr().err
+    status, out = run_check(corpus, capsys)
+    assert status == 1
+    assert (
+        f"cards.yaml:5:13: cards[0].source: cites {CITED}, which the refresh could not read: "
+        "no mirror of someone/notes and no --extra copy\n"
+    ) in out
+    assert out.endswith(provenance.UNREAD_HINT + "\n")
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="no git on this machine")
@@ -431,6 +436,39 @@ def test_refresh_reads_the_cited_commit_from_a_mirror(
     status, out = run_check(corpus, capsys)
     assert status == 1
     assert f"12 words match {cited}" in out
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="no git on this machine")
+def test_a_citation_of_a_path_or_commit_the_repository_lacks_fails_the_check(
+    corpus: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The class of broken citations round 26 looked for: a mistyped path, or a commit the
+    repository does not have. The refresh lists each unavailable, and the check fails on each."""
+    work = corpus["mirrors"] / "someone+notes" / "repo"
+    (work / "docs").mkdir(parents=True)
+    (work / "docs" / "rules.txt").write_text(CITED_TEXT, encoding="utf-8")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}  # fmt: skip
+    for command in (["init", "-q"], ["add", "docs"], ["commit", "-q", "-m", "notes"]):
+        subprocess.run(["git", *command], cwd=work, env=env, check=True)
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=work, env=env, check=True, capture_output=True, text=True)
+    wrong_path = f"someone/notes@{commit.stdout.strip()}:docs/rule.txt"
+    wrong_commit = f"someone/notes@{'e' * 40}:docs/rules.txt"
+    write_rules(corpus["rules"], REWORDED, source=f"{wrong_path}; {wrong_commit}")
+    shutil.rmtree(corpus["extra"])
+    corpus["extra"].mkdir()
+    assert refresh(corpus) == 0
+    status, out = run_check(corpus, capsys)
+    assert status == 1
+    where = f"{corpus['rules'] / 'cards.yaml'}:5:13: cards[0].source"
+    *problems, hint = out.splitlines()  # the problems in the index's order, by citation
+    assert sorted(problems) == sorted([
+        f"{where}: cites {wrong_commit}, which the refresh could not read: "
+        "the mirror's history lacks that commit and no --extra copy",
+        f"{where}: cites {wrong_path}, which the refresh could not read: "
+        "no such path at that commit and no --extra copy",
+    ])  # fmt: skip
+    assert hint == provenance.UNREAD_HINT
 
 
 def test_usage_errors_exit_2(corpus: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
