@@ -120,6 +120,41 @@ def test_a_family_that_would_make_codes_or_ids_ambiguous_is_refused(
         )
 
 
+@pytest.mark.parametrize(
+    ("hooks", "message"),
+    [
+        # The name the Family docstring gave the new-variant hook until round 26: never called.
+        ({"scaffold": "x.scaffold:variant_example"}, r"declares the hook `scaffold`, which civrules never calls"),
+        ({"helper": "x.helpers:helper_page"}, r"the hooks are `assemble`, .*`helpers`"),
+        (
+            {"package": "x.package.render_package"},
+            r"hook `package` is 'x.package.render_package', not `module:attribute`",
+        ),
+        ({"package": "x:"}, r"not `module:attribute`"),
+    ],
+)
+def test_a_hook_civrules_never_calls_or_cannot_import_is_refused(hooks: dict[str, str], message: str) -> None:
+    """A hook under a name the core never asks for (a misspelling, or a name documentation gave)
+    was kept and silently never called: the family's variants got no examples, its page no helper."""
+    found = dict(families())
+    with pytest.raises(FamilyError, match=message):
+        register._register(
+            found,
+            dict.fromkeys(found, "built in"),
+            Family("another", "x", "x", ("Z",), hooks={"assemble": "x:y", **hooks}),
+            "x:FAMILY",
+        )
+
+
+def test_every_hook_a_shipped_family_declares_is_one_the_core_calls() -> None:
+    from civrules.families import HOOKS
+
+    for family in families().values():
+        assert set(family.hooks) <= set(HOOKS), family.id
+        for name in family.hooks:
+            assert family.hook(name) is not None
+
+
 def test_a_check_of_a_family_must_use_its_prefix(monkeypatch: pytest.MonkeyPatch) -> None:
     """A check in Advanced Civilization's room under a letter that is not the family's is refused
     when the catalogue is read (so `--select E` could never select it by mistake)."""
@@ -570,3 +605,4 @@ def test_which_top_level_keys_describe_a_data_file_is_each_familys_own() -> None
     model = shipped_analysis("advanced-civilization").model
     assert model is not None and not any({"panel", "requires"} & set(values) for values in model.settings.values())
     assert any("two_coast_areas" in values for values in model.settings.values())  # a map file's setting is one
+

@@ -36,6 +36,8 @@ from civrules.families.family import (
     CORE_PREFIXES,
     FAMILY_ID,
     FILE_METADATA,
+    HOOK_TARGET,
+    HOOKS,
     PREFIX,
     CollectionSpec,
     Continuation,
@@ -62,6 +64,7 @@ __all__ = [
     "CORE_PREFIXES",
     "ENTRY_POINT_GROUP",
     "FILE_METADATA",
+    "HOOKS",
     "CollectionSpec",
     "Continuation",
     "Family",
@@ -204,6 +207,15 @@ def _register(found: dict[str, Family], sources: dict[str, str], family: object,
         raise FamilyError(f"{where}: family id `{family.id}` is not lower-case words joined by '-'")
     if "assemble" not in family.hooks:
         raise FamilyError(f"{where}: family `{family.id}` has no `assemble` hook (resolved ruleset → its model)")
+    for name, target in family.hooks.items():
+        if name not in HOOKS:
+            known = ", ".join(f"`{known}`" for known in HOOKS)
+            raise FamilyError(
+                f"{where}: family `{family.id}` declares the hook `{name}`, which civrules never calls: "
+                f"the hooks are {known}"
+            )
+        if not isinstance(target, str) or not HOOK_TARGET.match(target):
+            raise FamilyError(f"{where}: family `{family.id}`'s hook `{name}` is {target!r}, not `module:attribute`")
     if family.id in found:
         raise FamilyError(f"two families take the id `{family.id}`: {sources[family.id]} and {where}")
     for prefix in family.code_prefixes:

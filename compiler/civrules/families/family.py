@@ -22,6 +22,22 @@ CORE_PREFIXES = ("I", "L", "Q", "R", "S", "V", "X")
 FAMILY_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 PREFIX = re.compile(r"^[A-Z]$")
 
+#: The hooks the core asks a family for, by name, each with what it is given and returns
+#: (:attr:`Family.hooks`). A family that declares another name is refused when the register is
+#: first read: the core would never call it, silently.
+HOOKS: Mapping[str, str] = {
+    "assemble": "resolved ruleset → the family's typed model (required)",
+    "export": "the derived facts `civrules export` adds",
+    "package": "the files of a ruleset's engine package",
+    "runtime": "the files of the family's runtime distribution",
+    "variant_example": "the commented examples `civrules new-variant` writes under the core's header",
+    "helpers": "model → the interactive helper page's part (civrules.emit.helpers.HelperPage)",
+    "checked": "called with the model once `civrules build` has checked it, to let go of what only the checks need",
+}
+
+#: What a hook names: ``module:attribute``, a dotted import path and a name in it.
+HOOK_TARGET = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*$")
+
 
 @frozen_value
 class HoverList:
@@ -174,13 +190,15 @@ class Family:
     sheets:
         Packages whose every module registers sheets of this family.
     hooks:
-        ``name → "module:attribute"`` of the family's functions, imported when first asked for:
+        ``name → "module:attribute"`` of the family's functions, imported when first asked for;
+        the names are :data:`HOOKS` (any other is refused when the register is read):
         ``assemble`` (resolved ruleset → typed model; required), ``export`` (the derived facts
         ``export`` adds), ``package`` (the engine package's files), ``runtime`` (the runtime's
-        files) and ``scaffold`` (resolved base → the manifest ``civrules new-variant`` writes,
-        with examples of what a variant of this family may change, taken from the base's data),
-        ``helpers`` (model → the interactive helper page's part, :class:`civrules.emit.helpers.HelperPage`;
-        a family without one gets a page that says so).
+        files), ``variant_example`` (resolved base → the commented examples ``civrules
+        new-variant`` writes under the core's header, taken from the base's data), ``helpers``
+        (model → the interactive helper page's part, :class:`civrules.emit.helpers.HelperPage`;
+        a family without one gets a page that says so) and ``checked`` (called with the model
+        once ``civrules build`` has checked the ruleset, to let go of what only the checks need).
     element_keys:
         The fields of the family's data that name an element of a list of mappings (a modifier by
         its ``card``, a track by its ``nation``), in the order they are tried: what a field path
