@@ -606,3 +606,26 @@ def test_which_top_level_keys_describe_a_data_file_is_each_familys_own() -> None
     assert model is not None and not any({"panel", "requires"} & set(values) for values in model.settings.values())
     assert any("two_coast_areas" in values for values in model.settings.values())  # a map file's setting is one
 
+
+def test_the_guide_to_families_lists_every_family_with_its_room_and_prefixes() -> None:
+    """docs/families.md's table of families lacked Sid Meier's Civilization (codes T) until round
+    26: a newcomer looking for a family to copy, or a free letter, was shown two of the three."""
+    import re
+
+    from civrules.families import CORE_PREFIXES
+
+    page = (REPO / "docs" / "families.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([a-z-]+)`[^|]*\| `([^`]+)` \| ([A-Z ]+) \|$", page, re.MULTILINE)
+    listed = {family_id: (room, tuple(prefixes.split())) for family_id, room, prefixes in rows}
+    example = listed.pop("example-dice")
+    assert example[0] == "tests/families/example/" and (REPO / example[0]).is_dir()
+    shipped = {
+        family.id: (
+            f"compiler/civrules/{family.package.removeprefix('civrules.').replace('.', '/')}/",
+            family.code_prefixes,
+        )
+        for family in families().values()
+    }
+    assert listed == shipped
+    assert all((REPO / room).is_dir() for room, _ in listed.values())
+    assert f"The core's own codes begin with {' '.join(CORE_PREFIXES)}." in page
