@@ -470,3 +470,22 @@ def test_the_data_sources_section_names_every_rulebook_text_the_data_cites() -> 
         for found in re.findall(r'^  source_file: "([^"]+)"', index.read_text(encoding="utf-8"), flags=re.MULTILINE)
     }
     assert sources and all(source in opening for source in sources), sources
+
+
+def test_the_player_aids_table_names_every_sheet_and_its_family() -> None:
+    """README's table of player aids lacked four of Imperial Settlers' six sheets (the faction
+    cards, the faction boards, the solo game, the deck-building checklist) and the index every
+    ruleset has, and said which game a sheet is for only of some rows: a player printing aids could
+    not find them. Every sheet a build writes has a row naming its family; no row names another."""
+    from civrules.emit.sheets.render import INDEX, registered
+    from civrules.families import family_named
+
+    section = _readme_section("Player aids")
+    rows = dict(re.findall(r"^\| `([a-z-]+\.html)` \| ([^|]+) \|", section, flags=re.MULTILINE))
+    expected = {INDEX.file: "every ruleset"}
+    for sheet in registered():
+        owner = family_named(sheet.family) if sheet.family is not None else None
+        expected[sheet.file] = (
+            "every variant" if sheet.variant_only else "every ruleset" if owner is None else owner.name.split(":")[0]
+        )
+    assert rows == expected
