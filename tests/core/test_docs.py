@@ -489,3 +489,22 @@ def test_the_player_aids_table_names_every_sheet_and_its_family() -> None:
             "every variant" if sheet.variant_only else "every ruleset" if owner is None else owner.name.split(":")[0]
         )
     assert rows == expected
+
+
+def test_the_export_table_has_a_row_for_every_family_with_what_it_derives() -> None:
+    """README's table of what `civrules export` gives per family had no Imperial Settlers row (its
+    export was told under "Variants"): each family has a row naming every key its `export` adds."""
+    from civrules.families import families
+    from civrules.pipeline import derived_facts
+    from tests.rulefiles import shipped_analysis
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    start = text.index("\n### What `civrules export` gives, per family\n")
+    section = text[start : text.index("\n## ", start)]
+    rows = dict(re.findall(r"^\| `([a-z-]+)` \| [^\n]*? \| ([^\n]*) \|$", section, flags=re.MULTILINE))
+    assert set(rows) == set(families())
+    for family_id in families():
+        model = shipped_analysis(family_id).model  # each shipped family has a base ruleset of its id
+        assert model is not None
+        for key in derived_facts(model):
+            assert f"`{key}`" in rows[family_id], (family_id, key)
