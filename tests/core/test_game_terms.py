@@ -22,12 +22,13 @@ from __future__ import annotations
 import functools
 import io
 import re
+import textwrap
 import tokenize
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from civrules.families import families, family_named
+from civrules.families import families, family_named, family_of_code
 from civrules.schema import load_schema
 from tests.conftest import REPO, RULES
 
@@ -268,3 +269,38 @@ def test_the_shared_runtime_and_the_core_name_no_game() -> None:
 def test_every_allowance_is_still_needed() -> None:
     seen = {(module, term) for module, _, term in _core_terms()}
     assert not set(ALLOWED) - seen, f"allowances no module needs (remove them): {sorted(set(ALLOWED) - seen)}"
+
+
+def test_the_core_codes_examples_write_no_key_only_one_game_declares() -> None:
+    """`civrules explain X001`, for every family's rulesets, showed Advanced Civilization's
+    `prerequisites: [{card: ..., rule: "31.62"}]`, and Q009 a Sid Meier's wonder's `discount: {cost: ...}`:
+    a single-word field is no term of the scan above (most are English's too), but written as a key
+    in a core code's example it is one game's shape. The keys of the core codes' examples are
+    neutral; a game's example belongs to its family's codes."""
+    from civrules.checks.catalogue import catalogue
+
+    declared: dict[str, set[str]] = {}
+    for family_id in families():
+        family = family_named(family_id)
+        assert family is not None
+        fields: set[str] = set()
+        for kind in family.kinds:
+            _field_names(load_schema(family.qualified_kind(kind)), fields)
+        for name in fields:
+            declared.setdefault(name, set()).add(family_id)
+    own = {name: owners.pop() for name, owners in declared.items() if len(owners) == 1}
+    assert {"prerequisites", "discount", "spoils"} <= own.keys()
+    # A stand-in the core's examples use in its English sense: a keyed-by-two-fields entity's
+    # `{side: ..., level: ...}` (Imperial Settlers' `side` is a card's face).
+    neutral = {"side"}
+    found = []
+    for code in catalogue().values():
+        if family_of_code(code.code) is not None:
+            continue
+        text = textwrap.dedent(code.doc)
+        examples = re.findall(r"`([^`]+)`", text) + re.findall(r"^    .*$", text, flags=re.MULTILINE)
+        for example in examples:
+            for key in re.findall(r"(?:^|[\s{,-])([a-z_]+):", example):
+                if key in own and key not in neutral:
+                    found.append(f"{code.code}: `{key}:` is {own[key]}'s")
+    assert not found, "\n".join(found)

@@ -704,8 +704,8 @@ def check_cited_changes(ruleset: Ruleset) -> Iterator[Diagnostic]:
             patch:
               - {id: lantern, cost: 12}    # FAIL: `cost` is changed with no citation
               - {id: lantern, cost: 12, source: "house rule: a dearer lantern"}    # PASS
-              - {id: lantern, discount: {cost: 8}}    # FAIL: its discount of 8 is still there, uncited
-              - {id: lantern, discount: {item: oak}, source: "house rule: ..."}
+              - {id: lantern, rebate: {cost: 8}}    # FAIL: its rebate of 8 is still there, uncited
+              - {id: lantern, rebate: {item: oak}, source: "house rule: ..."}
           settings:
             regions: {append: [fens]}    # FAIL: a list of ids, cited nowhere
             citations: {regions: {source: "house rule: a sixth region"}}    # PASS: cites it

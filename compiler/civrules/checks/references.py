@@ -64,16 +64,17 @@ def closest(name: str, collection: Collection[Entity]) -> str | None:
 @check("X001", "unknown-reference", Severity.ERROR)
 def check_references(ruleset: Ruleset) -> Iterator[Diagnostic]:
     """
-    What: an id is referenced (a prerequisite, a credit target or group, the card of an event's
-    modifier, a start area, a border's area, a member of a group of areas ...) but nothing in the ruleset has that id.
+    What: an id is referenced (a field the family's schema marks as naming an entity of a
+    collection, `x-civrules-ref`: an entity another requires, the one a bonus goes to, an area a
+    border joins ...) but nothing in the ruleset has that id.
 
-    Why: the reference silently does nothing: a credit nobody receives, a modifier that never
-    applies, a side that cannot start. Usually a misspelling, or an entity a variant removed.
+    Why: the reference silently does nothing: a bonus nobody receives, a requirement that can
+    never be met, a border to nowhere. Usually a misspelling, or an entity a variant removed.
 
     Fix: correct the id (the hint names the closest existing one), or add the missing entity.
 
-        prerequisites:
-          - {card: lanturn, rule: "31.62"}   # FAIL: did you mean `lantern`?
+        items:
+          - {id: torch, needs: [lanturn], rule: "2.1"}   # FAIL: did you mean `lantern`?
     """
     vocabularies: dict[str, Vocabulary] = {}  # one per collection: each misspelling looked up once
     # A removal still referred to is one mistake at the variant's `remove` line, however many
@@ -230,8 +231,8 @@ def _dangling_hint(ruleset: Ruleset, target: str, referrers: list[_Referrer]) ->
 
 def _patch_entry(ruleset: Ruleset, referrer: _Referrer) -> str | None:
     """The `overlay.<collection>` patch entry that drops each of ``referrer``'s references, in YAML's
-    flow style (`{id: lantern, attributes: {patch: [{where: {rule: "32.211"}, with: {events:
-    null}}]}}`); None where a reference is not in a list, so that no list operation drops it, or
+    flow style (`{id: lantern, uses: {patch: [{where: {rule: "2.1"}, with: {needs: null}}]}}`);
+    None where a reference is not in a list, so that no list operation drops it, or
     where the entity so patched would break its schema (a required list left empty)."""
     family = family_named(ruleset.family)
     spec = referrer.spec(ruleset)
@@ -410,8 +411,8 @@ def flow(value: Any) -> str:
     """``value`` in YAML's flow style, each text quoted where the reader would take it for another
     type or another structure (`"32.211"`, `"a: b"`).
 
-    >>> flow({"where": {"rule": "32.211"}, "with": {"events": None}})
-    '{where: {rule: "32.211"}, with: {events: null}}'
+    >>> flow({"where": {"rule": "2.1"}, "with": {"needs": None}})
+    '{where: {rule: "2.1"}, with: {needs: null}}'
     >>> flow({"remove": ["north", "7", "a, b"]})
     '{remove: [north, "7", "a, b"]}'
     """

@@ -545,8 +545,8 @@ REMOVED_BUT_REFERENCED = define(
     Fix: remove or patch each referrer in the variant too (the diagnostic is at the `remove` line,
     with a note at each referrer), or keep the entity. The hint writes the patch of each referrer:
     the list element that holds the reference removed, and a list left with no element deleted
-    with `null` where it may not be empty: `patch: [{id: lantern, attributes: {patch: [{where:
-    {rule: "32.211"}, with: {events: null}}]}}]`. A referrer the variant itself adds is
+    with `null` where it may not be empty: `patch: [{id: lantern, uses: {patch: [{where:
+    {rule: "2.1"}, with: {needs: null}}]}}]`. A referrer the variant itself adds is
     changed in its `add` entry; one whose key holds the entity (a side's tracks, an area's
     borders) is removed too, as the hint writes it: `remove: [{side: north, level: basic,
     why: ...}]`.
