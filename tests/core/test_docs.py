@@ -508,3 +508,18 @@ def test_the_export_table_has_a_row_for_every_family_with_what_it_derives() -> N
         assert model is not None
         for key in derived_facts(model):
             assert f"`{key}`" in rows[family_id], (family_id, key)
+
+
+def test_the_guide_to_checks_names_every_letter_a_code_may_begin_with() -> None:
+    """docs/writing-checks.md said codes take a letter "by concern" and named Advanced
+    Civilization's and some of the core's: not `L`, `S` or `R`, nor the other families' `F` and `T`,
+    so a newcomer writing a family's first check could not tell that its letter is the family's."""
+    from civrules.families import CORE_PREFIXES, families
+
+    page = (REPO / "docs" / "writing-checks.md").read_text(encoding="utf-8")
+    section = page[page.index("\n## Codes\n") :]
+    section = section[: section.index("\n## ", 1)]
+    letters = {*CORE_PREFIXES, "E"}  # E: the example family of docs/families.md
+    for family in families().values():
+        letters.update(family.code_prefixes)
+    assert {letter for letter in letters if f"`{letter}`" not in section} == set()
