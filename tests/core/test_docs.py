@@ -523,3 +523,20 @@ def test_the_guide_to_checks_names_every_letter_a_code_may_begin_with() -> None:
     for family in families().values():
         letters.update(family.code_prefixes)
     assert {letter for letter in letters if f"`{letter}`" not in section} == set()
+
+
+def test_the_editors_hover_names_what_each_family_shows() -> None:
+    """docs/editors.md's hover listed Advanced Civilization's collections and the facts of its
+    cards (cost, groups, credits) as what every hover shows: an Imperial Settlers or Sid Meier's
+    designer was promised fields their game has not. The bullet names each family and the first
+    collection hover each declares, field by field."""
+    from civrules.families import families
+
+    page = (REPO / "docs" / "editors.md").read_text(encoding="utf-8")
+    bullet = page[page.index("- **Hover**") : page.index("- **Go to definition**")]
+    bullet = " ".join(bullet.split())
+    for family in families().values():
+        assert family.name.split(":")[0] in bullet, family.id
+        facts = next(spec.hover.facts for spec in family.collections.values() if spec.hover.facts)
+        said = {field for field in facts if field.replace("_", " ") in bullet or field in bullet}
+        assert said == set(facts), (family.id, facts)
