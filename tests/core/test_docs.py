@@ -434,6 +434,21 @@ def test_the_readme_synopsis_of_each_command_names_its_options_and_their_choices
                 assert given.group(1).split("|") == list(option.type.choices), f"civrules {name}: {text}"
 
 
+def test_the_readme_synopsis_of_each_command_names_its_arguments_as_its_help_does() -> None:
+    """The synopsis of `diff` read `RULESET_A RULESET_B` (and "what B changes relative to A") where
+    `civrules diff --help` and R014 say `OLD NEW`: each argument is written as the command's usage
+    line names it (a list of them in the singular, `DIRECTORY` as `DIR`)."""
+    import click
+
+    synopses = _synopses()
+    for name, command in main.commands.items():
+        text = " ".join(synopses[name])
+        for argument in (p for p in command.params if isinstance(p, click.Argument)):
+            word = (argument.name or "").upper()
+            word = "DIR" if word == "DIRECTORY" else word.removesuffix("S") if argument.nargs == -1 else word
+            assert re.search(rf"(?<![\w-]){word}(?![\w-])", text), f"civrules {name}: {word} not in {text}"
+
+
 def _readme_section(title: str) -> str:
     text = (REPO / "README.md").read_text(encoding="utf-8")
     start = text.index(f"\n## {title}\n")
