@@ -991,9 +991,9 @@ def test_a_collection_continues_as_its_family_declares_and_not_otherwise(monkeyp
     assert etruria[1] == ["etruria_2", "rubicon"]
 
 
-def _old_both_citations(first: Any, *then: Any) -> dict[str, Any]:
+def _old_both_citations(first: Any, *then: Any, grow: bool = False) -> dict[str, Any]:
     """:func:`resolve._both_citations` as it was before round 25's sections were remembered (d1d1f884):
-    the reference the per-entry fold is held to."""
+    the reference the per-entry fold is held to (``grow``, round 26's, changes no value: ignored)."""
     from civrules import resolve
 
     rules = dict.fromkeys(resolve._listed(first.get("rule")))

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import bisect
 import collections
+import contextlib
 import copy
 import functools
 import itertools
@@ -542,14 +543,16 @@ def _changed(
 
 def _earlier_moved(
     origin: Origin,
-    before: Mapping[str, Any],
+    before: Mapping[str, int],
     merged: Mapping[str, Any],
     patch: Mapping[str, Any],
     edits: Mapping[NodePath, Edits],
 ) -> tuple[tuple[str, Slots], ...]:
     """``origin``'s record of the elements earlier overlay entries' list operations wrote
-    (:attr:`Origin.earlier_moved`), once the entry ``patch`` has changed ``before`` into ``merged``
-    (``edits``: what its list operations did to each list's places, :func:`merge_patch`'s): for
+    (:attr:`Origin.earlier_moved`), once the entry ``patch`` has changed the entity into ``merged``
+    (``before``: the length of each of its lists before, by field, taken before the merge, which
+    may have grown a list in place, :data:`_OWNED`; ``edits``: what its list operations did to
+    each list's places, :func:`merge_patch`'s): for
     each field it changes by list operations, the last changer's records join those of the entries
     before, each on the place of the element it wrote (:func:`_carried`), which follows the
     element from list to list. An element this entry wrote whole (replaced, inserted, appended) is
@@ -564,7 +567,7 @@ def _earlier_moved(
     fields = dict(origin.earlier_moved)
     for name in patch:
         old, new, value = before.get(name), merged.get(name), patch[name]
-        if not isinstance(old, list) or not isinstance(new, list) or not is_list_operations(value):
+        if old is None or not isinstance(new, list) or not is_list_operations(value):
             # no list before, or none now, or one written whole: no element written before is left
             fields.pop(name, None)
             continue
@@ -573,7 +576,7 @@ def _earlier_moved(
             if name in last
             else []
         )
-        carried = _carried(fields.get(name), mine, old, new, edits.get((name,), ()))
+        carried = _carried(fields.get(name), mine, old, len(new), edits.get((name,), ()))
         if carried is None:
             fields.pop(name, None)
         else:
@@ -584,14 +587,14 @@ def _earlier_moved(
 def _carried(
     slots: Slots | None,
     mine: list[tuple[NodePath, Origin, NodePath]],
-    before: list[Any],
-    merged: list[Any],
+    before: int,
+    merged: int,
     edits: Sequence[tuple[int, int, int]],
 ) -> Slots | None:
     """One list's records of where earlier overlay entries wrote its elements (``slots``, as they
-    stood for the list ``before``), with those of its last changer added (``mine``: each with its
-    place in ``before``, its owner and where it wrote it), once list operations (``edits``) made
-    ``merged`` of it; None where there are none.
+    stood for the list of ``before`` elements), with those of its last changer added (``mine``:
+    each with its place in that list, its owner and where it wrote it), once list operations
+    (``edits``) made a list of ``merged`` elements of it; None where there are none.
 
     A record names the place of its element by a token (:data:`civrules.model.Slots`), not by its
     index: a token goes with its place through the operations of every later entry (a removal
@@ -605,15 +608,15 @@ def _carried(
     append move no place: their records wait by index (``pending``), and the tokens are not copied
     (n entries each appending to one list, each copying the tokens of the list, were the square of
     n in copies), until an entry that may move a place gives them tokens."""
-    tokens, made, chain, pending = slots if slots is not None and len(slots[0]) <= len(before) else ((), 0, None, None)
+    tokens, made, chain, pending = slots if slots is not None and len(slots[0]) <= before else ((), 0, None, None)
     for key, owner, path in mine:
-        if isinstance(key[0], int) and 0 <= key[0] < len(before):
+        if isinstance(key[0], int) and 0 <= key[0] < before:
             pending = ((key, owner, path), pending)
     if chain is None and pending is None:
         return None
-    if edits and all(kind == _NEW and at == len(before) for kind, at, _ in edits):
+    if edits and all(kind == _NEW and at == before for kind, at, _ in edits):
         return tokens, made, chain, pending  # appended: no place moved, the records wait by index
-    places: list[int | None] = [*tokens, *[None] * (len(before) - len(tokens))]
+    places: list[int | None] = [*tokens, *[None] * (before - len(tokens))]
     for key, owner, path in unchained(pending):
         at = int(key[0])  # an index: only such records wait
         token = places[at]
@@ -628,7 +631,7 @@ def _carried(
             del places[at]
         else:
             places[at] = None  # written whole: a new element there, no longer the one a record names
-    if len(places) != len(merged) or chain is None:
+    if len(places) != merged or chain is None:
         return None  # not the list the operations made (none are recorded): no place to name
     return tuple(places), made, chain, None
 
@@ -646,7 +649,7 @@ def _earlier_listed(
     slots = next((found for name, found in previous.earlier_moved if name == ""), None)
     own = Origin(previous.document, previous.path) if previous.changes else None
     mine = [(key, own, path) for key, path in previous.moved if key] if own is not None else []
-    carried = _carried(slots, mine, before, merged, edits.get((), ()))
+    carried = _carried(slots, mine, len(before), len(merged), edits.get((), ()))
     return () if carried is None else (("", carried),)
 
 
@@ -757,13 +760,14 @@ def _apply_overlay(resolved: Resolved, manifest: Document) -> Iterator[Diagnosti
             if not isinstance(items, list):
                 continue
             patched: dict[str, Span] = {}
-            for index, item in enumerate(items):
-                if isinstance(item, dict):
-                    at = Origin(manifest, ("overlay", name, operation, index))
-                    if operation == "patch":
-                        yield from _patch(resolved, name, spec, entries, item, at, patched)
-                    else:
-                        yield from _OPERATIONS[operation](resolved, name, spec, entries, item, at)
+            with _OWNED.block():
+                for index, item in enumerate(items):
+                    if isinstance(item, dict):
+                        at = Origin(manifest, ("overlay", name, operation, index))
+                        if operation == "patch":
+                            yield from _patch(resolved, name, spec, entries, item, at, patched)
+                        else:
+                            yield from _OPERATIONS[operation](resolved, name, spec, entries, item, at)
             yield from _validate_patched(resolved, spec, entries, patched)
 
 
@@ -1053,11 +1057,12 @@ def cite_patched(
         return merged  # a note alone; or only lists whose elements cite themselves (`_cite_elements`)
     naming = {"id", *(identity if isinstance(identity, dict) else ())}
     left = any(name not in _NOT_FACTS and name not in patch and name not in naming for name in base)
-    cited = _both_citations(was, cite) if whole_entity or left or not wrote else dict(cite)
+    joined = whole_entity or left or not wrote
+    cited = _both_citations(was, cite, grow=whole_entity) if joined else dict(cite)
     return {**{k: v for k, v in merged.items() if k not in CITATION_FIELDS}, **cited}
 
 
-def _both_citations(first: Mapping[str, Any], *then: Mapping[str, Any]) -> dict[str, Any]:
+def _both_citations(first: Mapping[str, Any], *then: Mapping[str, Any], grow: bool = False) -> dict[str, Any]:
     """The citations ``first`` and each of ``then`` together, in their order, as if joined two at
     a time: the rule sections of all (one list; one section stays text where ``first``'s was), and
     the secondary sources (one `source:`, joined by `; ` as the data writes several; a source equal
@@ -1068,13 +1073,16 @@ def _both_citations(first: Mapping[str, Any], *then: Mapping[str, Any]) -> dict[
     A list of sections this made is remembered with its sections (:data:`_SECTIONS`): joined again
     with one more patch's citation (the entity patched entry after entry), only what that patch adds
     is hashed, not the n sections before it (n entries each citing a `rule:` of their own: 22.5 s
-    at 20,000, round 25).
+    at 20,000, round 25). ``grow``: the citation is an entity's own, and where ``first``'s list is
+    one a block's earlier merge made (:data:`_OWNED`), the sections are added to it in place rather
+    than copied with it into a new list (each entry copied every section before it: round 26).
 
     >>> _both_citations({"rule": "1", "source": "a"}, {"rule": "1", "source": "a"}, {"source": "b"})
     {'rule': '1', 'source': 'a; b'}
     """
     first_rule = first.get("rule")
     known = _sections(first_rule)
+    grown = grow and known is not None and _OWNED.grows(first_rule, ("rule",))
     if known is not None:
         rules, texts = known.rules, known.texts  # extended in place: the list keeps its own length
     else:
@@ -1083,8 +1091,11 @@ def _both_citations(first: Mapping[str, Any], *then: Mapping[str, Any]) -> dict[
     listed = isinstance(first_rule, list)
     sources = [first["source"]] if isinstance(first.get("source"), str) else []
     joined = len(sources[0]) if sources else 0  # the length of the sources joined so far
+    fresh: list[Any] = []  # the sections ``first``'s list lacks, in order, where it is grown
     for cited in then:
         added = _listed(cited.get("rule"))
+        if grown:
+            fresh.extend(rule for rule in dict.fromkeys(added) if rule not in rules)
         rules.update(dict.fromkeys(added))
         texts = texts and all(isinstance(rule, str) for rule in added)
         listed = bool(rules) and (listed or len(rules) != 1)
@@ -1094,11 +1105,19 @@ def _both_citations(first: Mapping[str, Any], *then: Mapping[str, Any]) -> dict[
             sources.append(source)
     out: dict[str, Any] = {}
     if rules:
-        if listed:
+        if grown:
+            assert isinstance(first_rule, list) and known is not None  # for mypy: `grown` says so
+            first_rule.extend(fresh)
+            out["rule"] = made = first_rule
+            known.texts = texts
+            _SECTIONS.move_to_end(id(made))  # the newest again: let go after the other lists
+        elif listed:
             out["rule"] = made = list(rules)
             if len(_SECTIONS) >= _SECTIONS_HELD:
                 _SECTIONS.popitem(last=False)  # the oldest (a dict's first key is found past every one deleted)
             _SECTIONS[id(made)] = (made, _Sections(rules, texts))
+            if grow:
+                _OWNED.own(made, ("rule",))
         else:
             out["rule"] = next(iter(rules))
     if sources:
@@ -1641,7 +1660,11 @@ def _patch(
         return
     _, existing = target
     entry = entries[existing]
-    merged, problems, moved, was, edits = _merged(entry.raw, item, spec.key)
+    # taken before the merge, which may grow a list of the entity in place (:data:`_OWNED`)
+    lengths = {field: len(value) for field in item if isinstance(value := entry.raw.get(field), list)}
+    # an entity this block patched before: its merge is no session's to reuse (:data:`_OWNED`)
+    again = entity_key(spec, entry.raw) in patched
+    merged, problems, moved, was, edits = _merged(entry.raw, item, spec.key, remember=not again)
     for problem in problems:
         about = f"{name} `{entity_key(spec, entry.raw)}`"
         yield _diag(
@@ -1671,7 +1694,7 @@ def _patch(
         moved=_moves_kept(entry.origin.moved, item, moved),
         writers=writers,
         changed_by=changed_by,
-        earlier_moved=_earlier_moved(entry.origin, entry.raw, merged, item, edits),
+        earlier_moved=_earlier_moved(entry.origin, lengths, merged, item, edits),
     )
     _put(spec, entries, existing, Entry(origin, merged))
     resolved.base_notes.append((at.span(), entry.origin.head()))
@@ -1720,13 +1743,17 @@ _Merge = tuple[
 ]
 
 
-def _merged(raw: dict[str, Any], item: dict[str, Any], key: str) -> _Merge:
+def _merged(raw: dict[str, Any], item: dict[str, Any], key: str, *, remember: bool = True) -> _Merge:
     """The patch entry ``item`` merged into the entity ``raw`` (its key aside), what went wrong, and
     where its list operations put what they wrote (and each element a `patch:` merged into, as it
     was: :func:`merge_patch`'s ``was``; and what they did to each list's places, its ``edits``).
     Within a session's memo, the same ``item`` on the same ``raw`` gives the merge made before, the
     very object: what is judged and walked of a merged entity is then found in the memo as an
-    entity read from a file is (see :meth:`SchemaBudget.judge`)."""
+    entity read from a file is (see :meth:`SchemaBudget.judge`).
+
+    Not ``remember``: ``raw`` is what an earlier entry of the block merged, and the merge is made
+    afresh, never kept, so it may grow in place the lists the block's merges made (:data:`_OWNED`):
+    a memo holding it would see a later entry's elements in it."""
 
     def merge() -> _Merge:
         problems: list[PatchProblem] = []
@@ -1738,8 +1765,65 @@ def _merged(raw: dict[str, Any], item: dict[str, Any], key: str) -> _Merge:
         merged = cite_patched(raw, written, merged_raw, whole_entity=True)
         return merged, tuple(problems), moved, was, edits
 
+    if not remember:
+        with _OWNED.growing():
+            return merge()
     found: _Merge = remembered(item, (_merged, raw, sys.intern(key)), merge)
     return found
+
+
+class _Owned:
+    """The lists a block of overlay entries (one collection's `patch:` list) made in merges of an
+    entity it had patched before, which no memo holds (:func:`_merged`): the next entry of the
+    block that changes the same list (appends to an entity's list, adds a rule section to its
+    citation) adds to it in place. Made anew at each entry, the list was copied whole at each:
+    n entries appending to one card's list, or each citing a rule section of its own, copied the
+    square of n elements (repeated-patches and patches-citing-rules, round 26).
+
+    Only an entity's own fields' lists are grown, and only ones such a merge made: the first merge
+    of an entity in a block may be a session's memo's (:func:`_merged`), and what an element of a
+    list was before a `patch:` (:func:`merge_patch`'s ``was``) is kept as it was, so neither is
+    ever changed. The merge an entry grows a list of is the one before it in the block, which
+    nothing reads again: the entity's entry and its records hold the latest only. Forgotten at the
+    block's end: a later block (a child variant's) copies the list once, as it starts."""
+
+    __slots__ = ("lists", "on")
+
+    def __init__(self) -> None:
+        #: By identity, each held (so that no other list takes its id while the block lasts).
+        self.lists: dict[int, list[Any]] = {}
+        self.on = False
+
+    @contextlib.contextmanager
+    def block(self) -> Iterator[None]:
+        """One block of entries: what it made is forgotten at its end (and a block is never nested)."""
+        self.lists.clear()
+        try:
+            yield
+        finally:
+            self.lists.clear()
+            self.on = False
+
+    @contextlib.contextmanager
+    def growing(self) -> Iterator[None]:
+        """Within it, one merge no memo holds: the lists it makes are the block's, and it may grow them."""
+        self.on = True
+        try:
+            yield
+        finally:
+            self.on = False
+
+    def grows(self, made: object, at: NodePath) -> bool:
+        """Whether ``made`` (the field ``at`` of the entity) is a list of the block's, grown in place."""
+        return self.on and len(at) == 1 and self.lists.get(id(made)) is made
+
+    def own(self, made: list[Any], at: NodePath) -> None:
+        """``made`` (the field ``at`` of the entity) is the block's, if a merge no memo holds made it."""
+        if self.on and len(at) == 1:
+            self.lists[id(made)] = made
+
+
+_OWNED = _Owned()
 
 
 def _validate_patched(
@@ -3257,25 +3341,38 @@ def _list_operations(
     was: dict[NodePath, Any] | None = None,
     edits: dict[NodePath, Edits] | None = None,
 ) -> list[Any]:
-    # The list is new; its elements are the target's until an operation makes one anew (no element
-    # is changed in place), as a merged mapping keeps the target's values it does not patch.
+    # The list is new (or one an earlier entry of the block made, grown in place: :data:`_OWNED`);
+    # its elements are the target's until an operation makes one anew (no element is changed in
+    # place), as a merged mapping keeps the target's values it does not patch.
+    grows = _OWNED.grows(target, merged_at)
     appended = operations.get("append")
     if set(operations) == {"append"} and isinstance(appended, list):
         # Nothing is selected: the elements need no index, and only the new ones a place (each of
         # n patches appending to one list made a cell of every element before it: n²).
-        items = [*target, *copy.deepcopy(appended)]
+        kept = _KEPT.take(target)
+        before = len(target)
+        added = copy.deepcopy(appended)
+        if grows:
+            target.extend(added)
+            items = target
+        else:
+            items = [*target, *added]
+            _OWNED.own(items, merged_at)
         if edits is not None:
-            edits[merged_at] = [(_NEW, len(target), len(appended))]
+            edits[merged_at] = [(_NEW, before, len(appended))]
         if moved is not None:
             for k in range(len(appended)):
-                moved[(*merged_at, len(target) + k)] = (*at, "append", k)
-        kept = _KEPT.take(target)
+                moved[(*merged_at, before + k)] = (*at, "append", k)
         if kept is not None:
-            kept.insert(kept.count, [_Cell(item, None) for item in items[len(target) :]])
+            kept.insert(kept.count, [_Cell(item, None) for item in added])
             _KEPT.put(items, kept)
         return items
     elements = _KEPT.take(target) or _Elements(target)
-    result = list(target)
+    if grows:
+        result = target
+    else:
+        result = list(target)
+        _OWNED.own(result, merged_at)
     done: Edits = edits.setdefault(merged_at, []) if edits is not None else []
     touched: dict[int, _Cell] = {}
     for name in LIST_OPERATIONS:
