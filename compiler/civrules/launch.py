@@ -14,12 +14,18 @@ came meanwhile (R016, on standard error: the output is whole) and ends the proce
 status (:func:`os._exit`), never by the signal.
 """
 
-from __future__ import annotations
-
-import contextlib
+# No `from __future__ import annotations` and nothing Python's start has not imported yet before the
+# folders of a relative PYTHONPATH entry (the checked project) are off the search path: a
+# `__future__.py`, `contextlib.py` or `typing.py` there was imported in place of the standard one.
 import os
 import sys
-from typing import NoReturn
+
+from civrules.support import search_path
+
+search_path.keep_absolute_imports()
+
+import contextlib  # noqa: E402 - see above
+from typing import NoReturn  # noqa: E402
 
 
 def main() -> NoReturn:
@@ -28,7 +34,7 @@ def main() -> NoReturn:
         # First of civrules' own: under a file-size limit no module imported from here on writes
         # its bytecode (a truncated .pyc would break the next import of it, by any program).
         import civrules.support.bytecode  # noqa: F401
-        from civrules.support import interrupts, search_path, streams
+        from civrules.support import interrupts, streams
 
         streams.guard()  # before any file is opened: none takes a closed standard stream's number
         streams.speak_utf8()

@@ -373,6 +373,70 @@ def test_the_program_searches_only_the_absolute_folders_of_the_path(tmp_path: Pa
     assert not ran.exists(), ran.read_text(encoding="utf-8")
 
 
+# --- No module is imported from the checked project through a relative folder of PYTHONPATH -------
+
+
+def _plant_modules(project: Path, ran: Path) -> None:
+    """Modules civrules imports after its entry point starts, and a distribution declaring a family."""
+    for name in ("__future__", "contextlib", "typing", "yaml", "click", "planted_family"):
+        (project / f"{name}.py").write_text(f"open({str(ran)!r}, 'a').write({name!r} + '\\n')\n", encoding="utf-8")
+    info = project / "planted-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: planted\nVersion: 0.1\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[civrules.families]\nplanted = planted_family:FAMILY\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("pythonpath", [".", "{elsewhere}:", ":{elsewhere}", "rules/.."])
+def test_the_program_imports_nothing_through_a_relative_folder_of_pythonpath(tmp_path: Path, pythonpath: str) -> None:
+    """`PYTHONPATH=. civrules list` (or a trailing `:`) in a project holding a `*.dist-info` that
+    declares a game family imported (ran) the family's module from the project; a `yaml.py`, a
+    `typing.py` there was imported in place of the installed one."""
+    import subprocess
+    import sys
+
+    project, elsewhere, ran = tmp_path / "project", tmp_path / "elsewhere", tmp_path / "ran"
+    project.mkdir()
+    elsewhere.mkdir()
+    (project / "rules").mkdir()
+    _plant_modules(project, ran)
+    script = Path(sys.executable).with_name("civrules")
+    done = subprocess.run(
+        [str(script), "--rules", str(RULES), "list"],
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env={**os.environ, "PYTHONPATH": pythonpath.format(elsewhere=elsewhere)},
+        timeout=120,
+        check=False,
+    )
+    assert not ran.exists(), ran.read_text(encoding="utf-8")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "mega-civilization" in done.stdout
+
+
+def test_programs_civrules_runs_see_the_absolute_folders_of_pythonpath_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the entry point leaves in ``PYTHONPATH`` for the programs it runs (git, and what a library
+    runs): its absolute entries; nothing where it had none."""
+    import sys
+
+    from civrules.support import search_path
+
+    monkeypatch.setattr(sys, "path", [*sys.path])
+    here = os.getcwd()
+    monkeypatch.setenv("PYTHONPATH", f".:/opt/kept::{here}")
+    sys.path.insert(1, here)
+    sys.path.insert(1, "/opt/kept")
+    search_path.keep_absolute_imports()
+    assert os.environ["PYTHONPATH"] == f"/opt/kept:{here}"
+    assert "/opt/kept" in sys.path
+    assert here in sys.path  # named absolutely too: kept
+    monkeypatch.setenv("PYTHONPATH", "lib:")
+    sys.path.insert(1, os.path.join(here, "lib"))
+    search_path.keep_absolute_imports()
+    assert "PYTHONPATH" not in os.environ
+    assert os.path.join(here, "lib") not in sys.path
+
+
 def test_an_import_that_runs_programs_sees_the_absolute_folders_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,4 +1,4 @@
-"""Where civrules, and the libraries it loads, look for programs: the PATH's absolute folders.
+"""Where civrules, and the libraries it loads, look for programs and modules: absolute folders only.
 
 A relative folder of the PATH (`.`, an empty entry, `bin`) names a folder of the directory
 civrules runs in, the project it checks, whose files a pull request may bring: with
@@ -13,15 +13,27 @@ and `sheets --pdf` ran its `gcc` and `ld` (WeasyPrint loads Pango through cffi, 
 - a command line called in process leaves its host's ``PATH`` as it is, and looks programs up in
   :func:`absolute` itself (:func:`absolute_only` around an import that runs them).
 
+A relative folder of ``PYTHONPATH`` is the same hole for modules: Python turns it into the
+absolute folder it names in the working directory and searches it before the standard library
+and the installed distributions. With `PYTHONPATH=.` (or an empty entry: `PYTHONPATH=$X:` when
+``X`` was unset), a `typing.py`, `yaml.py` or `click.py` in the checked project was imported by
+civrules, and a `*.dist-info` folder declaring a game family had its module imported (run) by
+`civrules list`. The entry point takes those folders off ``sys.path`` before it imports anything
+else (:func:`keep_absolute_imports`), and off ``PYTHONPATH`` for the programs it runs. This module
+imports nothing Python's start has not imported already (no ``__future__``, no ``contextlib``): it
+runs before the folders are taken off.
+
+What Python itself imports before any of civrules runs (`sitecustomize`, the console script's
+own imports, the `civrules` package) is searched there first all the same, as a shell runs a
+`./civrules` with `PATH=.:$PATH`: keep relative folders out of both variables where a project
+you did not write is checked.
+
 >>> absolute(".:/usr/bin::bin:/bin:")
 '/usr/bin:/bin'
 """
 
-from __future__ import annotations
-
-import contextlib
 import os
-from collections.abc import Iterator
+import sys
 
 
 def absolute(path: str | None = None) -> str:
@@ -37,15 +49,55 @@ def keep_absolute() -> None:
     os.environ["PATH"] = absolute()
 
 
-@contextlib.contextmanager
-def absolute_only() -> Iterator[None]:
-    """``PATH`` holds its absolute folders only while the block runs, then is what it was."""
-    was = os.environ.get("PATH")
-    os.environ["PATH"] = absolute(was)
+def relative_import_folders(pythonpath: str | None = None) -> list[str]:
+    """The folders of ``sys.path`` that relative entries of ``pythonpath`` (default: the
+    ``PYTHONPATH`` variable) put there: Python made each absolute against the working directory
+    it started in. A folder ``pythonpath`` also names absolutely is not one of them.
+
+    >>> import os
+    >>> relative_import_folders(":/usr/lib/x") == [os.getcwd()]
+    True
+    """
+    if pythonpath is None:
+        pythonpath = os.environ.get("PYTHONPATH", "")
+    if not pythonpath:  # unset or empty: Python adds nothing
+        return []
+    entries = pythonpath.split(os.pathsep)
+    named = {os.path.normpath(entry) for entry in entries if os.path.isabs(entry)}
     try:
-        yield
-    finally:
-        if was is None:
+        folders = [os.path.abspath(entry) for entry in entries if not os.path.isabs(entry)]
+    except OSError:  # the working directory is gone: nothing can be imported from it either
+        return []
+    return [folder for folder in dict.fromkeys(folders) if folder not in named]
+
+
+def keep_absolute_imports() -> None:
+    """Take the folders relative ``PYTHONPATH`` entries named off ``sys.path``, and those entries off
+    ``PYTHONPATH`` (for the programs civrules runs): for the program's entry point, before it imports
+    anything else."""
+    folders = relative_import_folders()
+    if folders:
+        sys.path[:] = [entry for entry in sys.path if os.path.abspath(entry or os.curdir) not in folders]
+        sys.path_importer_cache.clear()
+    kept = absolute(os.environ.get("PYTHONPATH", ""))
+    if kept:
+        os.environ["PYTHONPATH"] = kept
+    else:
+        os.environ.pop("PYTHONPATH", None)
+
+
+class absolute_only:  # noqa: N801 - used as a function: ``with absolute_only():``
+    """``PATH`` holds its absolute folders only while the block runs, then is what it was."""
+
+    def __init__(self) -> None:
+        self._was: str | None = None
+
+    def __enter__(self) -> None:
+        self._was = os.environ.get("PATH")
+        os.environ["PATH"] = absolute(self._was)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._was is None:
             os.environ.pop("PATH", None)
         else:
-            os.environ["PATH"] = was
+            os.environ["PATH"] = self._was
