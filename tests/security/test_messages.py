@@ -243,6 +243,43 @@ def test_an_empty_rules_folder_name_is_refused_not_the_working_directory(tmp_pat
         assert code == 2 and "the name of the rules folder is empty" in output, output
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["schemas", "--out", "-"], "`-` stands for standard input or output"),
+        (["build", "--out", "-"], "`-` stands for standard input or output"),
+        (["watch", "--out", "-"], "`-` stands for standard input or output"),
+        (["sheets", "x", "--out", "-"], "`-` stands for standard input or output"),
+        (["helpers", "x", "--out", "-"], "`-` stands for standard input or output"),
+        (["init", "-"], "`-` stands for standard input or output"),
+        (["--rules", "-", "list"], "`-` stands for standard input or output"),
+        (["init", ""], "the name of the new repository's folder is empty"),
+        (["schemas", "--out", ""], "the name of the output folder is empty"),
+        (["schemas", "--out", "out\n"], "ends in a line's end (`out\\n`)"),
+        (["init", "new\n"], "ends in a line's end (`new\\n`)"),
+        (["build", "--out", "out\r\n"], "ends in a line's end"),
+    ],
+)
+def test_a_folder_named_dash_empty_or_with_a_lines_end_is_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], said: str
+) -> None:
+    """`civrules schemas --out -` wrote a folder named `-` (no command writes a folder to standard
+    output), `init ""` (`init "$DIR"` with DIR unset) made the repository in the working directory,
+    and `--out $'out\\n'` a folder whose name ends in a newline. Each is R008, and nothing is written."""
+    monkeypatch.chdir(tmp_path)
+    code, output = invoke(*args)
+    assert (code, "error[R008]" in output, said in output) == (2, True, True), output
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    no_bug(output)
+
+
+def test_a_folder_called_dash_is_named_as_such(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, output = invoke("schemas", "--out", "./-")
+    assert code == 0, output
+    assert (tmp_path / "-" / ".civrules-output").is_file()
+
+
 # --- 7. messages ------------------------------------------------------------------------------------
 
 

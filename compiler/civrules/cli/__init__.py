@@ -390,19 +390,51 @@ def _format_chosen(ctx: click.Context, param: click.Parameter, value: Any) -> An
     return value
 
 
-class _RulesFolder(click.Path):
-    """The rules folder's name: an empty one is refused (as a path it would be `.`, and civrules
-    would scan the working directory)."""
+class _FolderName(click.Path):
+    """A folder's name on the command line, refused (R008, before anything is read or written) where
+    it cannot be the folder meant:
+
+    - an empty one: as a path it is `.`, and civrules would scan, or write into, the working
+      directory (`--out "$DIR"` with ``DIR`` unset);
+    - `-`: standard input or output to most tools, but civrules reads and writes folders, never a
+      stream; `./-` names a folder called `-`;
+    - for a folder civrules writes, a name ending in a line's end (`$'out\\n'`, pasted with the
+      line): it made a folder named `out` and a newline, which no listing shows as such. A line's end
+      inside a name is the name (every command civrules prints quotes it for a shell).
+    """
+
+    def __init__(self, what: str, empty_hint: str, *, written: bool) -> None:
+        super().__init__(path_type=Path, file_okay=False)
+        self.what = what
+        self.empty_hint = empty_hint
+        self.written = written
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if isinstance(value, str) and not value.strip():
-            self.fail(
-                "the name of the rules folder is empty (pass --rules DIR, or leave it out for `rules`)", param, ctx
-            )
+        if isinstance(value, str):
+            if not value.strip():
+                self.fail(f"the name of {self.what} is empty ({self.empty_hint})", param, ctx)
+            if value == "-":
+                self.fail(
+                    f"`-` stands for standard input or output to other tools, but {self.what} is a folder "
+                    "(one called `-` is `./-`)",
+                    param,
+                    ctx,
+                )
+            if self.written and value.endswith(("\n", "\r")):
+                self.fail(
+                    f"the name of {self.what} ends in a line's end (`{printable(value)}`): "
+                    "was it pasted with the line? Name the folder without it",
+                    param,
+                    ctx,
+                )
         return super().convert(value, param, ctx)
 
 
-_RULES = _RulesFolder(path_type=Path, file_okay=False)
+_RULES = _FolderName("the rules folder", "pass --rules DIR, or leave it out for `rules`", written=False)
+_OUT = _FolderName("the output folder", "pass --out DIR, or leave it out for its default", written=True)
+_INIT_DIRECTORY = _FolderName(
+    "the new repository's folder", "leave DIRECTORY out for the working directory", written=True
+)
 
 
 _RULES_HELP = "The rules directory."
@@ -1359,7 +1391,7 @@ def diff(obj: Context, old: str, new: str, fmt: str, citations: bool) -> None:
 @click.option("--check", "check_only", is_flag=True, help="Fail (exit 1) if generated/ is stale; write nothing.")
 @click.option(
     "--out",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=_OUT,
     default=Path("generated"),
     show_default=True,
     help="The output directory.",
@@ -1534,7 +1566,7 @@ def _require_weasyprint() -> None:
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 @click.option(
     "--out",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=_OUT,
     default=None,
     help="Where to write [default: dist/sheets/RULESET-PAPER].",
 )
@@ -1579,7 +1611,7 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
 @click.argument("ruleset", shell_complete=_complete_rulesets)
 @click.option(
     "--out",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=_OUT,
     default=None,
     help="Where to write [default: dist/helpers/RULESET].",
 )
@@ -1669,7 +1701,7 @@ def lsp(obj: Context) -> None:
 @click.option("--build", "rebuild", is_flag=True, help="Also rebuild generated/ after each change that validates.")
 @click.option(
     "--out",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=_OUT,
     default=Path("generated"),
     show_default=True,
     help="The output directory of --build.",
@@ -1786,7 +1818,7 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
 @_global_options
 @click.option(
     "--out",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=_OUT,
     required=True,
     help="The folder to write the schemas into (a new one, or one civrules wrote).",
 )
@@ -1883,7 +1915,7 @@ def _complete_families(ctx: click.Context, param: click.Parameter, incomplete: s
 
 @main.command()
 @_global_options
-@click.argument("directory", required=False, type=click.Path(path_type=Path, file_okay=False), default=Path("."))
+@click.argument("directory", required=False, type=_INIT_DIRECTORY, default=Path("."))
 @click.option(
     "--family",
     "family_id",
