@@ -1098,3 +1098,27 @@ def test_a_failing_sync_leaves_the_previous_tree(tmp_path: Path, monkeypatch: py
     assert [p.name for p in tmp_path.iterdir()] == ["out"]
     if opened is not None:
         assert len(os.listdir("/proc/self/fd")) == opened
+
+
+# --- File names that are no UTF-8 ------------------------------------------------------------------
+
+
+def test_a_file_name_that_is_no_utf8_is_digested_not_an_internal_error(tmp_path: Path) -> None:
+    """`build` (its stamp digests every file name under rules/) and `init DIR` (the header cache's key
+    digests the folder) ended in R900 at a name that is no UTF-8: Python reads `\\xff` as the
+    surrogate `\\udcff`, which strict UTF-8 refuses. Each name is digested as its bytes; names without
+    surrogates as before (no stamp or cache entry goes stale)."""
+    from civrules.support import cache
+
+    assert cache.digest("cards/x.yaml") == cache.digest(b"cards/x.yaml")
+    assert cache.digest(os.fsdecode(b"\xff.yaml")) != cache.digest(os.fsdecode(b"\xfe.yaml"))
+    rules = copy_subset(tmp_path / "rules")
+    (rules / "cards" / os.fsdecode(b"\xff\xfe odd.yaml")).write_text("# not read by any ruleset\n", encoding="utf-8")
+    out = tmp_path / "out"
+    for args in (["build", "--out", str(out)], ["build", "--out", str(out), "--check"]):
+        result = CliRunner().invoke(main, ["--rules", str(rules), "--no-shipped", *args])
+        assert result.exit_code == 0, result.output
+        assert "R900" not in result.output
+    made = CliRunner().invoke(main, ["init", str(tmp_path / os.fsdecode(b"new\xff"))])
+    assert made.exit_code == 0, made.output
+    assert (tmp_path / os.fsdecode(b"new\xff") / "rules" / "rulesets").is_dir()

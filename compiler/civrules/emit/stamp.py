@@ -131,7 +131,7 @@ def _digest(parts: Iterable[_Part | _OwnFile]) -> str | None:
             except (files.RefusedError, OSError):
                 return None
         else:
-            data = part.encode("utf-8") if isinstance(part, str) else part
+            data = cache.digest_bytes(part)  # a file name read from the disk may be no UTF-8
         hasher.update(len(data).to_bytes(8, "little"))
         hasher.update(data)
         del data

@@ -56,12 +56,21 @@ def cache_dir() -> Path | None:
 
 
 def digest(*parts: str | bytes) -> str:
+    """The SHA-256 of ``parts``, each one's length first (no two lists of parts share a digest)."""
     hasher = hashlib.sha256()
     for part in parts:
-        data = part.encode("utf-8") if isinstance(part, str) else part
+        data = digest_bytes(part)
         hasher.update(len(data).to_bytes(8, "little"))
         hasher.update(data)
     return hasher.hexdigest()
+
+
+def digest_bytes(part: str | bytes) -> bytes:
+    """The bytes a digest takes of ``part``: a text's UTF-8, a surrogate kept as one. A name read from
+    the disk that is no UTF-8 (``rules/cards/\\xff.yaml``) holds one (Python's ``surrogateescape``),
+    and strict UTF-8 ended the run that digested it in an internal error (R900). Texts without
+    surrogates are digested as before, so no entry or stamp goes stale."""
+    return part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
 
 
 def read(name: str) -> bytes | None:
