@@ -193,7 +193,9 @@ def test_building_ids_pip_reads_as_one_fails_and_writes_nothing(
     assert not any("a__b" in path or "runtime__" in path or "runtime--" in path for path in written), sorted(written)
 
 
-@pytest.mark.parametrize("name", ["aux", "AUX", "a--b", "house-"])
+# `v\udcff`: a name typed in another encoding than UTF-8 (the byte 0xff), as Python reads it from
+# the command line; it ended in R900 where the id's length was measured in UTF-8.
+@pytest.mark.parametrize("name", ["aux", "AUX", "a--b", "house-", "v\udcff"])
 def test_new_variant_refuses_the_ids_the_check_refuses(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -203,7 +205,8 @@ def test_new_variant_refuses_the_ids_the_check_refuses(
         main(["--rules", str(rules), "new-variant", name, "--extends", "advanced-civilization"])
     assert ended.value.code == 2
     out = capsys.readouterr().out
-    assert f"ruleset id `{name}`" in out and "error[R008]" in out
+    shown = name.replace("\udcff", "\\udcff")  # printed escaped
+    assert f"ruleset id `{shown}`" in out and "error[R008]" in out
     assert "hint: `civrules new-variant --help` lists what it takes" in out
     assert sorted(path.name for path in (rules / "rulesets").iterdir()) == before
 

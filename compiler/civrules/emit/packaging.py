@@ -187,7 +187,7 @@ def ruleset_id_problems(ruleset_id: str) -> list[IdProblem]:
                 f"choose another id, e.g. `{ruleset_id}-rules`",
             )
         )
-    if len(ruleset_id.encode("utf-8")) > MAX_RULESET_ID:
+    if len(ruleset_id.encode("utf-8", "surrogatepass")) > MAX_RULESET_ID:  # a name from argv may be no UTF-8
         problems.append(
             IdProblem(
                 shown,
