@@ -1122,3 +1122,28 @@ def test_a_file_name_that_is_no_utf8_is_digested_not_an_internal_error(tmp_path:
     made = CliRunner().invoke(main, ["init", str(tmp_path / os.fsdecode(b"new\xff"))])
     assert made.exit_code == 0, made.output
     assert (tmp_path / os.fsdecode(b"new\xff") / "rules" / "rulesets").is_dir()
+
+
+def test_an_output_folder_that_is_a_mount_point_is_named_as_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`build --out gen` where `gen` is a mount point: the tree written beside it cannot be renamed
+    into its place (EBUSY), and the hint said to check its permissions and free space, where nothing
+    is wrong. The hint names the mount point and a folder inside it; nothing is changed."""
+    out = tmp_path / "gen"
+    out.mkdir()
+
+    def busy(a: Path, b: Path) -> bool:
+        raise OSError(errno.EBUSY, os.strerror(errno.EBUSY), str(b))
+
+    monkeypatch.setattr(output, "_exchange", busy)
+    with pytest.raises(OutputError) as refused:
+        write_tree(out, {"a.txt": b"a\n"})
+    assert "mount point" in str(refused.value) and refused.value.hint is not None
+    assert f"--out (`{out / 'generated'}`)" in refused.value.hint
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gen"] and not any(out.iterdir())
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["schemas", "--out", "gen"])
+    assert result.exit_code == 2 and "error[R007]" in result.output, result.output
+    assert "hint: `gen` is a mount point" in result.output
+    assert "check that the folder can be written" not in result.output

@@ -99,6 +99,7 @@ _CAUSES = {
     errno.ENOTDIR: "a part of the path is not a folder",
     errno.EMLINK: "too many links",
     errno.EIO: "an input/output error",
+    errno.EBUSY: "the folder is in use (a mount point)",
 }
 
 
@@ -114,6 +115,24 @@ class OutputError(Exception):
 def cause(error: OSError) -> str:
     """What an OSError means, in words a user can act on."""
     return _CAUSES.get(error.errno or 0) or (error.strerror or str(error)).lower()
+
+
+def unwritable(root: Path, error: OSError) -> OutputError:
+    """The failure of writing the tree ``root`` (nothing was changed), with a hint where the user's
+    remedy is not the usual one (permissions, free space: the command line's hint).
+
+    A tree is written beside ``root`` and renamed into its place, which the system refuses where
+    ``root`` is a mount point (EBUSY) or the rename would cross file systems (EXDEV): checking that
+    the folder can be written, as the usual hint says, finds nothing wrong."""
+    hint = None
+    if error.errno in (errno.EBUSY, errno.EXDEV):
+        inside = root / "generated"
+        hint = (
+            f"`{root}` is a mount point (or on another file system than its folder): civrules writes a "
+            f"new tree beside it and renames it into place, which the system refuses there; name a "
+            f"folder inside it with --out (`{inside}`)"
+        )
+    return OutputError(f"cannot write `{root}`: {cause(error)}; nothing was changed", hint)
 
 
 @dataclass(slots=True)
@@ -500,7 +519,7 @@ class StagedTree(MutableMapping[str, bytes]):
             _put(folder, relative, data, self._delay, self._syncer)
         except OSError as error:
             self.discard()
-            raise OutputError(f"cannot write `{self.root}`: {cause(error)}; nothing was changed") from error
+            raise unwritable(self.root, error) from error
         self._names[relative] = None
 
     def ensure(self) -> Path:
@@ -571,7 +590,7 @@ def write_tree(
             tree.synced()
             _commit(staging, target)
         except OSError as error:
-            raise OutputError(f"cannot write `{root}`: {cause(error)}; nothing was changed") from error
+            raise unwritable(root, error) from error
         finally:
             tree.discard()
         return
@@ -580,7 +599,7 @@ def write_tree(
     try:
         _write(target, content)
     except OSError as error:
-        raise OutputError(f"cannot write `{root}`: {cause(error)}; nothing was changed") from error
+        raise unwritable(root, error) from error
 
 
 def _new_staging(root: Path) -> Path:
