@@ -305,6 +305,15 @@ def test_a_relative_cache_dir_turns_the_cache_off_and_writes_nothing_in_the_work
         assert cache.cache_dir() is None
         cache.write("layout-b.json", b"{}")
         assert cache.read("layout-a.json") is None
+    # Nor a relative HOME where neither variable names the cache: `HOME=.` made `.cache/civrules`
+    # in the working directory, the project checked.
+    monkeypatch.delenv("CIVRULES_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    for relative in (".", "home", "./home"):
+        monkeypatch.setenv("HOME", relative)
+        assert cache.cache_dir() is None
+        cache.write("layout-c.json", b"{}")
+        assert cache.read("layout-c.json") is None
     assert sorted(p.name for p in tmp_path.iterdir()) == ["absolute"]
     assert sorted(p.name for p in (tmp_path / "absolute").iterdir()) == ["layout-a.json"]
 

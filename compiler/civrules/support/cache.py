@@ -9,8 +9,8 @@ executed.
 
 The directory is ``$CIVRULES_CACHE_DIR``, else ``$XDG_CACHE_HOME/civrules``, else
 ``~/.cache/civrules`` — never the working directory, which a pull request can write.
-``CIVRULES_CACHE_DIR=""`` disables caching, and so does a relative ``CIVRULES_CACHE_DIR`` (it
-would name a folder in the working directory) or a cache folder that is a symbolic link (civrules
+``CIVRULES_CACHE_DIR=""`` disables caching, and so does a relative ``CIVRULES_CACHE_DIR`` or
+``HOME`` (it would name a folder in the working directory) or a cache folder that is a symbolic link (civrules
 writes only into folders it reaches without following one; the folders above it are the user's).
 It is safe to delete at any time.
 """
@@ -36,8 +36,8 @@ _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "
 
 def cache_dir() -> Path | None:
     """Where entries live, or None: caching disabled (``CIVRULES_CACHE_DIR=""``, or a relative
-    value, which would name a folder in the working directory), no home known, or the folder is
-    a symbolic link."""
+    value, which would name a folder in the working directory), no home known (or a relative
+    ``HOME``, for the same reason), or the folder is a symbolic link."""
     configured = os.environ.get("CIVRULES_CACHE_DIR")
     if configured is not None:
         if not os.path.isabs(configured):
@@ -49,9 +49,12 @@ def cache_dir() -> Path | None:
             directory = Path(xdg) / "civrules"
         else:
             try:
-                directory = Path.home() / ".cache" / "civrules"
+                home = Path.home()
             except (RuntimeError, KeyError):
                 return None
+            if not home.is_absolute():  # `HOME=.`: `.cache/civrules` was made in the working directory
+                return None
+            directory = home / ".cache" / "civrules"
     return None if files.is_link(directory) else directory
 
 
