@@ -31,8 +31,9 @@ from typing import NoReturn  # noqa: E402
 def main() -> NoReturn:
     """Run the command line of ``sys.argv``; exit with its status."""
     try:
-        # First of civrules' own: under a file-size limit no module imported from here on writes
-        # its bytecode (a truncated .pyc would break the next import of it, by any program).
+        # First of civrules' own after this module and search_path (which import only what
+        # Python's start did): under a file-size limit no module imported from here on writes its
+        # bytecode (a truncated .pyc would break the next import of it, by any program).
         import civrules.support.bytecode  # noqa: F401
         from civrules.support import interrupts, streams
 
