@@ -218,7 +218,7 @@ def test_ctrl_c_while_the_command_line_is_read_exits_130(monkeypatch: pytest.Mon
     def interrupted(*args: Any, **kwargs: Any) -> Any:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli._RulesFolder, "convert", interrupted)
+    monkeypatch.setattr(cli._FolderName, "convert", interrupted)
     result = CliRunner().invoke(main, ["--rules", str(RULES), "validate", "--format", "json"])
     assert result.exit_code == 130, result.output
     assert [d["code"] for d in json.loads(result.stdout)] == ["R016"]
