@@ -424,3 +424,39 @@ def test_a_did_you_mean_between_look_alikes_names_the_difference() -> None:
     assert "U+006F LATIN SMALL LETTER O" in hint
     assert "U+200B ZERO WIDTH SPACE" in mean("pot\u200btery", "pottery")
     assert did_you_mean("p\u043ettery", ["pottery", "astronomy"]) == hint
+
+
+def test_a_build_whose_sync_threads_cannot_start_syncs_its_files_itself(
+    rules: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under `ulimit -v` (or a process's thread limit) the threads that sync the written files could
+    not start: the build, its tree already rendered into the staging folder, ended in R017 (exit 2).
+    The threads only overlap the syncs with the work: without them each file is synced where it is
+    written, and the build is whole."""
+    import threading
+
+    start = threading.Thread.start
+    refused: list[str] = []
+
+    def no_room(thread: threading.Thread) -> None:
+        if thread.name == "civrules-sync":
+            refused.append(thread.name)
+            raise RuntimeError("can't start new thread")
+        start(thread)
+
+    out = tmp_path / "generated"
+    code, expected = invoke("--rules", rules, "--no-shipped", "build", "advanced-civilization", "--out", out)
+    assert code == 0, expected
+    built = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    again = tmp_path / "again"
+    opened = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    monkeypatch.setattr(threading.Thread, "start", no_room)
+    code, output = invoke("--rules", rules, "--no-shipped", "build", "advanced-civilization", "--out", again)
+    monkeypatch.setattr(threading.Thread, "start", start)
+    assert code == 0, output
+    no_bug(output)
+    assert refused == ["civrules-sync"]  # one refusal, then every file synced where it was written
+    assert {p.relative_to(again): p.read_bytes() for p in again.rglob("*") if p.is_file()} == built
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["again", "generated", "rules"]
+    if opened is not None:  # every file's descriptor closed
+        assert len(os.listdir("/proc/self/fd")) <= opened

@@ -697,37 +697,58 @@ class _Syncer:
     waits for all of them and raises the first failure. Only a file's sync moves: it is written, and a write's
     failure (a full disk, a size limit) raised, where it is made. At most :data:`_PENDING` files wait.
 
-    The threads are started with the first file and end at :meth:`join` (or :meth:`abandon`)."""
+    The threads are started with the first file and end at :meth:`join` (or :meth:`abandon`); where
+    none can start, each file is synced on the thread that hands it over."""
 
     def __init__(self) -> None:
         self._queue: queue.Queue[int | None] = queue.Queue(maxsize=_PENDING)
         self._threads: list[threading.Thread] = []
         self._error: OSError | None = None
+        #: True once no thread could be started: each file is then synced where it is handed over.
+        self._inline = False
         #: The folders :func:`_put` made below the staging folder (in the order made).
         self.folders: dict[Path, None] = {}
 
     def sync(self, descriptor: int) -> None:
-        """Sync and close ``descriptor`` (now the syncer's) on the thread."""
+        """Sync and close ``descriptor`` (now the syncer's) on a thread (here, where none could start)."""
         # Ctrl-C held back until the descriptor is the threads': a thread started is a thread
         # :meth:`join` ends (one interrupted between its creation and its start was joined unstarted,
         # an internal error), and a descriptor handed over is one they close.
         with interrupts.deferred():
-            if not self._threads:
-                for _ in range(_THREADS):
-                    thread = threading.Thread(target=self._run, name="civrules-sync", daemon=True)
-                    thread.start()
-                    self._threads.append(thread)
+            if not self._threads and not self._inline:
+                self._start()
+            if self._inline:
+                self._sync_here(descriptor)
+                return
             self._queue.put(descriptor)
+
+    def _start(self) -> None:
+        """Start the threads; where none can be (no room for its stack under ``ulimit -v``, a
+        process's thread limit), the files are synced here, one by one, as before there were
+        threads: the threads only overlap the syncs with the work, and a build that cannot have
+        them is still a whole build (it was R017, "out of memory", once the tree was written)."""
+        for _ in range(_THREADS):
+            thread = threading.Thread(target=self._run, name="civrules-sync", daemon=True)
+            try:
+                thread.start()
+            except RuntimeError:  # "can't start new thread": those started do the work
+                break
+            self._threads.append(thread)
+        self._inline = not self._threads
+
+    def _sync_here(self, descriptor: int) -> None:
+        """Sync and close ``descriptor`` on this thread, its failure kept for :meth:`join`."""
+        try:
+            if self._error is None:
+                os.fsync(descriptor)
+        except OSError as error:
+            self._error = error
+        finally:
+            os.close(descriptor)
 
     def _run(self) -> None:
         while (descriptor := self._queue.get()) is not None:
-            try:
-                if self._error is None:
-                    os.fsync(descriptor)
-            except OSError as error:
-                self._error = error
-            finally:
-                os.close(descriptor)
+            self._sync_here(descriptor)
 
     def join(self) -> None:
         """Wait until every file handed over is synced and closed; raise the first failure."""
