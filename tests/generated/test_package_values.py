@@ -160,20 +160,129 @@ def test_records_are_python_values(kind: type[Record]) -> None:
         names = fields(record)
         assert list(record.asdict()) == list(names)
         assert all(not isinstance(v, Record | FrozenMap) for v in record.asdict().values())
+        # Each field written again with its own value: every value the packages hold is one of its type.
+        # (A settings record's field written is no longer unknown: its fields are compared.)
+        for n in names:
+            assert record.replace(**{n: getattr(record, n)})._values() == record._values()
+        # The first field that may be None (a fact the sources do not give), made None.
+        optional = [n for n in names if _takes(kind, n, "None")]
+        if optional:
+            first = optional[0]
+            changed = record.replace(**{first: None})
+            # A changed record is the record made anew with that field (a record may normalise a
+            # field: Assumptions keeps an absent table as ()).
+            made = {**{n: getattr(record, n) for n in names}, first: None}
+            if isinstance(record, SettingsRecord):  # which keys are unknown is kept, as its mapping has them
+                made["unknown_fields"] = tuple(k for k in record.unknown_fields if record._field_of[k] != first)
+            assert changed == kind(**made)
+            assert changed.__class__ is kind
+            assert all(getattr(changed, n) == getattr(record, n) for n in names if n != first)
         first = names[0]
-        changed = record.replace(**{first: None})
-        # A changed record is the record made anew with that field (a record may normalise a field:
-        # Assumptions keeps an absent table as ()).
-        made = {**{n: getattr(record, n) for n in names}, first: None}
-        if isinstance(record, SettingsRecord):  # which keys are unknown is kept, as its mapping has them
-            made["unknown_fields"] = tuple(k for k in record.unknown_fields if record._field_of[k] != first)
-        assert changed == kind(**made)
-        assert changed.__class__ is kind
-        assert all(getattr(changed, n) == getattr(record, n) for n in names[1:])
         with pytest.raises(TypeError):
             record.replace(no_such_field=1)
         with pytest.raises(AttributeError, match="frozen"):
             setattr(record, first, None)
+
+
+def _annotation(kind: type[Record], name: str) -> str:
+    """The annotation of the field ``name`` of ``kind``, as written (``int | None``)."""
+    for klass in kind.__mro__:
+        found = inspect.get_annotations(klass).get(name)
+        if found is not None:
+            return str(found)
+    raise AssertionError(f"{kind.__name__}.{name} has no annotation")
+
+
+def _takes(kind: type[Record], name: str, what: str) -> bool:
+    """Whether the field's annotation names ``what`` (``None``, ``object``) as one of its types."""
+    depth, options, option = 0, [], ""
+    for char in _annotation(kind, name):  # the union's options at the top level only
+        depth += (char == "[") - (char == "]")
+        if char == "|" and depth == 0:
+            options.append(option.strip())
+            option = ""
+        else:
+            option += char
+    return what in [*options, option.strip()]
+
+
+class _Foreign:
+    """A value of no record's field type (an engine's own object, given by mistake)."""
+
+    def __repr__(self) -> str:
+        return "<foreign>"
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=[kind.__name__ for kind in KINDS])
+def test_a_changed_or_restored_record_holds_values_of_its_fields_types(kind: type[Record]) -> None:
+    """`replace` took any value for any field (`card.replace(cost="ten")`, a flag given as 1), and a
+    pickle restored whatever state it held: the record then failed deep inside a helper, or answered
+    wrongly. Each path that makes a record other than the package's own data now holds its fields to
+    their declared types, and names the field (OutOfDomainError, a ValueError); a name that is no
+    field is a TypeError naming the closest."""
+    from civrules_runtime.errors import NotACollectionError, OutOfDomainError
+
+    foreign = _Foreign()
+    for record in samples()[kind]:
+        names = fields(record)
+        state = record.__getstate__()
+        for at, name in enumerate(names):
+            if _takes(kind, name, "object"):  # a field of any value: nothing to refuse
+                continue
+            # Named by the record's field (an Assumptions record says what the value should be, as
+            # its constructor always did: OutOfDomainError, or NotACollectionError for no mapping).
+            with pytest.raises(
+                (OutOfDomainError, NotACollectionError), match=rf"^({kind.__name__}\.)?{name}\b.*<foreign>"
+            ):
+                record.replace(**{name: foreign})
+            broken = (*state[:at], foreign, *state[at + 1 :])
+            with pytest.raises(OutOfDomainError, match=rf"^{kind.__name__}\.{name}=<foreign> "):
+                pickle.loads(pickle.dumps(record)).__setstate__(broken)
+        misspelt = names[0] + "_s"
+        with pytest.raises(TypeError, match=rf"^{kind.__name__} has no field {misspelt!r}: "):
+            record.replace(**{misspelt: 1})
+
+
+def test_a_changed_record_says_what_its_field_holds() -> None:
+    from civrules_runtime.errors import OutOfDomainError
+
+    rules = package("advanced_civilization")
+    card = rules.CARDS["pottery"]
+    with pytest.raises(OutOfDomainError, match=r"^Card\.cost='ten' is not of its type, int \| None$"):
+        card.replace(cost="ten")
+    with pytest.raises(OutOfDomainError, match=r"^Card\.cost=True "):
+        card.replace(cost=True)  # a flag is no whole number
+    with pytest.raises(OutOfDomainError, match=r"^Card\.groups='crafts' "):
+        card.replace(groups="crafts")  # a text where a tuple of groups belongs
+    with pytest.raises(OutOfDomainError, match=r"^Card\.groups=\('crafs',\) "):
+        card.replace(groups=("crafs",))  # no group of the vocabulary
+    assert card.replace(groups=("crafts",)).groups == ("crafts",)  # a vocabulary's text is its member
+    with pytest.raises(OutOfDomainError, match=r"^Credit\.extra=1 is not of its type, bool$"):
+        card.credits[0].replace(extra=1)  # 1 is no flag
+    with pytest.raises(TypeError, match=r"^Card has no field 'cots': did you mean 'cost'\?$"):
+        card.replace(cots=50)
+    with pytest.raises(OutOfDomainError, match=r"^Attribute\.effects=\(1,\) "):
+        card.attributes[0].replace(effects=(1,))  # an alias of records (Effect) is read too
+    with pytest.raises(TypeError, match=r"^Settings has no field 'credit_polcy': did you mean 'credit_policy'\?$"):
+        rules.SETTINGS.replace(credit_polcy=None)
+
+
+def test_a_changed_player_range_is_one_the_rules_could_give() -> None:
+    """`PLAYERS.replace(min=5)` on a 2-4 range made a range seating no count, `best=9` a best number
+    it does not seat (T018 refuses both in the data)."""
+    from civrules_runtime.errors import OutOfDomainError
+
+    players = package("sid_meiers_civilization").PLAYERS
+    assert players is not None and (players.min, players.max, players.best) == (2, 4, 4)
+    with pytest.raises(OutOfDomainError, match=r"min=0 seats no player"):
+        players.replace(min=0)
+    with pytest.raises(OutOfDomainError, match=r"min=5 is above max=4$"):
+        players.replace(min=5)
+    with pytest.raises(OutOfDomainError, match=r"best=9 is outside 2 to 4$"):
+        players.replace(best=9)
+    assert players.replace(max=5, best=None).max == 5
+    with pytest.raises(OutOfDomainError, match=r"min=5 is above max=4$"):
+        pickle.loads(pickle.dumps(players)).__setstate__((5, 4, None, (), None, FrozenMap({})))
 
 
 @pytest.mark.parametrize("name", PACKAGES)

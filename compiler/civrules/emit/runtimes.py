@@ -59,8 +59,9 @@ FILES = (
 #: 2.11.1 its examples name no game's ids (``mappings``); 2.11.2 a key a settings record lacks raises
 #: UnknownIdError naming the closest key, as a FrozenMap's miss (it was a bare KeyError), and
 #: ``unknown_id`` says "a user", not "an user"; an id the table has in another case is the
-#: closest (``closest_id``).
-VERSION = "2.11.2"
+#: closest (``closest_id``); 2.11.3 ``replace`` and unpickling hold a record's fields to their
+#: declared types (and ``PlayerRange`` to a range it could be), a misspelt field naming the closest.
+VERSION = "2.11.3"
 
 
 def runtime_distribution(

@@ -212,7 +212,7 @@ _MOVED = frozenset(
     )
 )
 
-__version__ = "2.11.2"
+__version__ = "2.11.3"
 
 __all__ = [
     "AbilityAction",

@@ -4,7 +4,9 @@
 A record is frozen, slotted and compared by its fields, like a frozen dataclass, and a Python
 value like one: it pickles, copies and hashes, ``record.replace(field=value)`` derives a changed
 record (``copy.replace`` too, on Python 3.13) and ``record.asdict()`` gives its fields as a dict,
-recursively, as ``dataclasses.asdict`` does. Each family's
+recursively, as ``dataclasses.asdict`` does. A record changed with ``replace``, or restored from a
+pickle (which anyone can write), holds values of its fields' declared types, as the package's data
+was checked to when it was built: a value of another type is OutOfDomainError naming the field. Each family's
 runtime (``civrules_runtime_<family>``) defines its own records on :class:`Record`; the records of
 the Advanced Civilization family that lived here before the runtime was split by family are still
 importable from this module for now (loaded on first use): they live in
@@ -13,14 +15,18 @@ importable from this module for now (loaded on first use): they live in
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 
+from .errors import OutOfDomainError
 from .mappings import FrozenMap, MissingKeyError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
-    from typing import Self
+    from collections.abc import Callable, Iterable, Iterator
+    from typing import Self, TypeVar
+
+    R = TypeVar("R", bound="Record")
 
 _set = object.__setattr__
 
@@ -60,8 +66,12 @@ class Record:
         return self._values()
 
     def __setstate__(self, state: tuple[object, ...]) -> None:
-        for name, value in zip(self._names(), state, strict=True):
+        names = self._names()
+        if not isinstance(state, tuple) or len(state) != len(names):
+            raise OutOfDomainError(f"{type(self).__name__} is restored from {len(names)} fields, not {state!r}")
+        for name, value in zip(names, state, strict=True):
             _set(self, name, value)
+        _restored(self, state)  # a pickle is made by anyone: its fields are held to the record's types
 
     def __copy__(self) -> Self:
         return self  # it cannot change: a copy is itself, as for a tuple
@@ -69,9 +79,16 @@ class Record:
     def replace(self, **changes: object) -> Self:
         """A record of the same type with ``changes`` made to its fields (the others as they are).
 
-        Raises TypeError for a name that is not one of its fields.
+        Raises TypeError for a name that is not one of its fields (naming the closest), and
+        OutOfDomainError (a ValueError) for a value its field's type does not hold (a text where a
+        whole number belongs, a flag given as 1, a value no vocabulary of the field has): the
+        record's data was checked when the package was built, and a changed record is held to the
+        same types.
         """
-        return type(self)(**{**dict(zip(self._names(), self._values(), strict=True)), **changes})
+        _known(self, changes)
+        with _made_of(self, changes):
+            made = type(self)(**{**dict(zip(self._names(), self._values(), strict=True)), **changes})
+        return _checked(made, changes)
 
     __replace__ = replace  # copy.replace (Python 3.13)
 
@@ -83,6 +100,12 @@ class Record:
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"{type(self).__name__} is frozen: cannot delete {name!r}")
 
+    def _problem(self) -> str | None:
+        """What makes the fields, each of its type, no record the rules could give (a range whose
+        fewest is above its most), checked with the types where a record is changed or restored;
+        None: nothing."""
+        return None
+
 
 def _plain(value: object) -> object:
     if isinstance(value, Record):
@@ -92,6 +115,294 @@ def _plain(value: object) -> object:
     if isinstance(value, tuple):
         return tuple(_plain(item) for item in value)
     return value
+
+
+# --- The types of a record's fields, checked where a record is made other than by its package ------
+
+
+def _known(record: Record, changes: Iterable[str]) -> None:
+    """TypeError for a name of ``changes`` that is no field of ``record``, naming the closest."""
+    names = record._names()
+    for name in changes:
+        if name not in names:
+            from .errors import closest_id
+
+            close = closest_id(name, dict.fromkeys(names))
+            hint = f"did you mean {close!r}?" if close else f"its fields are {', '.join(names)}"
+            raise TypeError(f"{type(record).__name__} has no field {name!r}: {hint}")
+
+
+@contextlib.contextmanager
+def _made_of(record: Record, changes: Mapping[str, object]) -> Iterator[None]:
+    """A record's constructor that takes what it reads into a type of its own (a mapping into a
+    FrozenMap) fails on a value it cannot read with a TypeError of its own: the value's field is
+    named instead, as :func:`_checked` names it."""
+    try:
+        yield
+    except TypeError as error:
+        if type(error) is not TypeError:  # one of the runtime's own (NotACollectionError): it says what it is
+            raise
+        checks = _checks(type(record))
+        for name, value in changes.items():
+            check = checks.get(name)
+            if check is not None and not check(value):
+                raise _refused(type(record), name, value) from error
+        raise
+
+
+def _refused(cls: type, name: str, value: object) -> OutOfDomainError:
+    return OutOfDomainError(f"{cls.__name__}.{name}={value!r} is not of its type, {_annotation(cls, name)}")
+
+
+def _checks(cls: type) -> dict[str, Callable[[object], bool] | None]:
+    checks = _CHECKS.get(cls)
+    if checks is None:
+        checks = _CHECKS[cls] = _checks_of(cls)
+    return checks
+
+
+def _restored(record: Record, values: Iterable[object]) -> None:
+    """:func:`_checked` of every field of ``record``, its ``values`` given in the order of its fields
+    (unpickling checks each field of each record: the checks are read in order, not by name)."""
+    cls = type(record)
+    ordered = _ORDERED.get(cls)
+    if ordered is None:
+        checks = _checks(cls)
+        ordered = _ORDERED[cls] = tuple(checks.get(name) for name in record._names())
+    for check, value, name in zip(ordered, values, record._names(), strict=True):
+        if check is not None and not check(value):
+            raise _refused(cls, name, value)
+    problem = record._problem()
+    if problem is not None:
+        raise OutOfDomainError(f"{record!r}: {problem}")
+
+
+def _checked(record: R, names: Iterable[str]) -> R:
+    """``record`` when each of its fields ``names`` holds a value of the field's declared type;
+    OutOfDomainError naming the first that does not otherwise."""
+    checks = _checks(type(record))
+    for name in names:
+        check = checks.get(name)
+        if check is not None:
+            value = getattr(record, name)
+            if not check(value):
+                raise _refused(type(record), name, value)
+    problem = record._problem()
+    if problem is not None:
+        raise OutOfDomainError(f"{record!r}: {problem}")
+    return record
+
+
+#: Each record type's checks, by field (None: the field's type is not one this module reads).
+_CHECKS: dict[type, dict[str, Callable[[object], bool] | None]] = {}
+#: Each record type's checks in the order of its fields.
+_ORDERED: dict[type, tuple[Callable[[object], bool] | None, ...]] = {}
+
+
+def _annotation(cls: type, name: str) -> str | None:
+    """The annotation of the field ``name`` (the text ``from __future__ import annotations`` left)."""
+    import inspect
+
+    for klass in cls.__mro__:
+        found = inspect.get_annotations(klass).get(name)
+        if found is not None:
+            return str(found)
+    return None
+
+
+def _checks_of(cls: type) -> dict[str, Callable[[object], bool] | None]:
+    import inspect
+    import sys
+
+    checks: dict[str, Callable[[object], bool] | None] = {}
+    for klass in reversed(cls.__mro__):
+        namespace = vars(sys.modules[klass.__module__]) if klass.__module__ in sys.modules else {}
+        for name in klass.__dict__.get("__slots__", ()):
+            annotation = inspect.get_annotations(klass).get(name)
+            if annotation is not None and not name.startswith("_"):
+                checks[name] = _Reader(str(annotation), namespace).check()
+    return checks
+
+
+class _Plain:
+    """A check that is one ``isinstance``: the types, and whether a bool is taken (``flags``: a
+    ``bool`` or ``object`` part says so; ``int`` takes none, a flag is no whole number). Parts of a
+    union merge into one; made a function at the end."""
+
+    __slots__ = ("types", "flags")
+
+    def __init__(self, types: tuple[type, ...], flags: bool) -> None:
+        self.types, self.flags = types, flags
+
+    def check(self) -> Callable[[object], bool]:
+        types = self.types
+        if self.flags or not any(issubclass(bool, kind) for kind in types):
+            return lambda value: isinstance(value, types)
+        return lambda value: isinstance(value, types) and value.__class__ is not bool
+
+
+def _function(part: _Plain | Callable[[object], bool]) -> Callable[[object], bool]:
+    return part.check() if isinstance(part, _Plain) else part
+
+
+class _Reader:
+    """Reads an annotation (``int | None``, ``tuple[Credit, ...]``, ``Mapping[str, int]``, an
+    enumeration's or a record's name) into a check; None for what it cannot read (a name only a
+    type checker knows): such a field is not checked, never refused."""
+
+    def __init__(self, text: str, namespace: Mapping[str, object]) -> None:
+        import re
+
+        self.tokens: list[str] = re.findall(r"\.\.\.|[A-Za-z_][A-Za-z_0-9.]*|[\[\],|]", text)
+        self.at = 0
+        self.namespace = namespace
+
+    def check(self) -> Callable[[object], bool] | None:
+        try:
+            found = self._union()
+        except (IndexError, ValueError):
+            return None
+        return _function(found) if found is not None and self.at == len(self.tokens) else None
+
+    def _next(self) -> str:
+        token = self.tokens[self.at]
+        self.at += 1
+        return token
+
+    def _peek(self) -> str | None:
+        return self.tokens[self.at] if self.at < len(self.tokens) else None
+
+    def _union(self) -> _Plain | Callable[[object], bool] | None:
+        options = [self._one()]
+        while self._peek() == "|":
+            self._next()
+            options.append(self._one())
+        plain = [option for option in options if isinstance(option, _Plain)]
+        others = [option for option in options if option is not None and not isinstance(option, _Plain)]
+        if len(plain) + len(others) < len(options):
+            return None  # a part it cannot read: the whole field is not checked
+        merged = (
+            _Plain(tuple(kind for part in plain for kind in part.types), any(part.flags for part in plain))
+            if plain
+            else None
+        )
+        if not others:
+            return merged
+        checks = [*([merged.check()] if merged is not None else []), *others]
+        if len(checks) == 1:
+            return checks[0]
+
+        def any_of(value: object) -> bool:
+            for check in checks:  # noqa: SIM110 - a loop makes no generator per value checked
+                if check(value):
+                    return True
+            return False
+
+        return any_of
+
+    def _arguments(self) -> list[_Plain | Callable[[object], bool] | str | None]:
+        if self._next() != "[":
+            raise ValueError("[ expected")
+        found: list[_Plain | Callable[[object], bool] | str | None] = []
+        while True:
+            if self._peek() == "...":
+                found.append(self._next())
+            else:
+                found.append(self._union())
+            token = self._next()
+            if token == "]":
+                return found
+            if token != ",":
+                raise ValueError(", expected")
+
+    def _one(self) -> _Plain | Callable[[object], bool] | None:
+        name = self._next()
+        if self._peek() == "[":
+            arguments = self._arguments()
+            if name == "tuple":
+                return _tuple_of(arguments)
+            if name == "Mapping" and len(arguments) == 2:
+                key, value = arguments
+                if key is not None and not isinstance(key, str) and value is not None and not isinstance(value, str):
+                    key_of, value_of = _function(key), _function(value)
+
+                    def mapping(given: object) -> bool:
+                        if not isinstance(given, Mapping):
+                            return False
+                        for k, v in given.items():  # noqa: SIM110 - as in any_of
+                            if not (key_of(k) and value_of(v)):
+                                return False
+                        return True
+
+                    return mapping
+            return None
+        return _named(name, self.namespace)
+
+
+def _tuple_of(arguments: list[_Plain | Callable[[object], bool] | str | None]) -> Callable[[object], bool] | None:
+    if len(arguments) == 2 and arguments[1] == "...":
+        each = arguments[0]
+        if each is None or isinstance(each, str):
+            return None
+        if isinstance(each, _Plain) and (each.flags or not any(issubclass(bool, kind) for kind in each.types)):
+            types = each.types
+
+            def plain_items(value: object) -> bool:
+                if not isinstance(value, tuple):
+                    return False
+                for item in value:  # noqa: SIM110 - as in any_of
+                    if not isinstance(item, types):
+                        return False
+                return True
+
+            return plain_items
+        item_of = _function(each)
+
+        def items(value: object) -> bool:
+            if not isinstance(value, tuple):
+                return False
+            for item in value:  # noqa: SIM110 - as in any_of
+                if not item_of(item):
+                    return False
+            return True
+
+        return items
+    checks = [_function(argument) for argument in arguments if argument is not None and not isinstance(argument, str)]
+    if len(checks) != len(arguments):
+        return None
+    return lambda value: (
+        isinstance(value, tuple) and len(value) == len(checks) and all(c(v) for c, v in zip(checks, value, strict=True))
+    )
+
+
+_BUILTIN: dict[str, _Plain] = {
+    "int": _Plain((int,), flags=False),
+    "float": _Plain((int, float), flags=False),
+    "str": _Plain((str,), flags=False),
+    "bool": _Plain((bool,), flags=True),
+    "None": _Plain((type(None),), flags=False),
+    "object": _Plain((object,), flags=True),
+}
+
+
+def _named(name: str, namespace: Mapping[str, object]) -> _Plain | Callable[[object], bool] | None:
+    if name in _BUILTIN:
+        return _BUILTIN[name]
+    found = namespace.get(name)
+    from types import UnionType
+
+    if isinstance(found, UnionType) and all(isinstance(one, type) for one in found.__args__):
+        # an alias of records (``Effect = Immunity | Movement | ...``)
+        return _Plain(found.__args__, flags=bool in found.__args__)
+    if not isinstance(found, type):
+        return None
+    from enum import Enum
+
+    if issubclass(found, Enum) and issubclass(found, str):
+        # a member, or a text the vocabulary has (``"crafts"`` for GroupId.CRAFTS): a member is one
+        values = frozenset(member.value for member in found)
+        return lambda value: isinstance(value, str) and value in values
+    return _Plain((found,), flags=found is bool)
 
 
 class SettingsRecord(Record, Mapping[str, object]):
@@ -169,18 +480,27 @@ class SettingsRecord(Record, Mapping[str, object]):
         return (*self._values(), self.unknown_fields)
 
     def __setstate__(self, state: tuple[object, ...]) -> None:
+        names = self._names()
+        if not isinstance(state, tuple) or len(state) != len(names) + 1:
+            raise OutOfDomainError(f"{type(self).__name__} is restored from {len(names) + 1} values, not {state!r}")
         *values, unknown = state
-        for name, value in zip(self._names(), values, strict=True):
+        if not isinstance(unknown, tuple) or any(key not in self._field_of for key in unknown):
+            raise OutOfDomainError(f"{type(self).__name__}'s unknown fields are keys of its data, not {unknown!r}")
+        for name, value in zip(names, values, strict=True):
             _set(self, name, value)
         _set(self, "_unknown", unknown)
+        _restored(self, values)
 
     def replace(self, **changes: object) -> Self:
         """A record of the same type with ``changes`` made to its fields (by field name); a field
-        left unknown stays unknown."""
+        left unknown stays unknown. Raises TypeError and OutOfDomainError as :meth:`Record.replace`."""
+        _known(self, changes)
         fields = dict(zip(self._names(), self._values(), strict=True))
         unknown = tuple(key for key in self.unknown_fields if self._field_of[key] not in changes)
         make: Callable[..., Self] = type(self)  # each record's own keyword arguments
-        return make(**{**fields, **changes}, unknown_fields=unknown)
+        with _made_of(self, changes):
+            made = make(**{**fields, **changes}, unknown_fields=unknown)
+        return _checked(made, changes)
 
     __replace__ = replace  # copy.replace (Python 3.13)
 
@@ -237,6 +557,17 @@ class PlayerRange(Record):
         _set(self, "rule", rule)
         _set(self, "source", source)
         _set(self, "field_sources", FrozenMap(field_sources or {}))
+
+    def _problem(self) -> str | None:
+        # As the checks hold the data: at least one player (every family's schema), the fewest
+        # no more than the most, and the best number within them (T018).
+        if self.min < 1:
+            return f"min={self.min} seats no player: the fewest is 1 or more"
+        if self.min > self.max:
+            return f"min={self.min} is above max={self.max}"
+        if self.best is not None and not self.min <= self.best <= self.max:
+            return f"best={self.best} is outside {self.min} to {self.max}"
+        return None
 
     def __contains__(self, players: object) -> bool:
         """Whether ``players`` is a number of players the ruleset seats (``3 in PLAYERS``)."""
