@@ -399,7 +399,7 @@ def _named(name: str, namespace: Mapping[str, object]) -> _Plain | Callable[[obj
     from enum import Enum
 
     if issubclass(found, Enum) and issubclass(found, str):
-        # a member, or a text the vocabulary has (``"crafts"`` for GroupId.CRAFTS): a member is one
+        # a member, or a text the vocabulary has (``"a"`` for Kind.A): a member is one
         values = frozenset(member.value for member in found)
         return lambda value: isinstance(value, str) and value in values
     return _Plain((found,), flags=found is bool)
