@@ -98,8 +98,10 @@ def test_a_deck_the_variant_shortens_is_reported_at_the_removal_with_the_base_de
     column = lines[line - 1].index("size: 30") + len("size: ") + 1
     # JSON names a shipped base's file behind <civrules>/, never where it is installed
     assert _at(shows) == ("<civrules>/rulesets/imperial-settlers.yaml", line, column)
-    assert short["hint"].startswith(
-        "add 1 card of 2 copies (the pattern: 3 card(s) of 3, 6 card(s) of 2, 9 card(s) of 1); from"
+    assert short["hint"].startswith("from this variant (the base has no such problem): ")
+    assert short["hint"].endswith(
+        "; in the base's file itself: add 1 card of 2 copies "
+        "(the pattern: 3 card(s) of 3, 6 card(s) of 2, 9 card(s) of 1)"
     )
     assert "undo or amend this change" in short["hint"]
 
@@ -114,7 +116,8 @@ def test_a_removed_top_technology_is_reported_at_the_removal(tmp_path: Path, mon
     shows = top["related"][0]
     assert shows["file"] == "<civrules>/rulesets/sid-meiers-civilization.yaml"
     assert shows["line"] == _place(base, "top_level: 5")[0]
-    assert top["hint"].startswith("give the victory technology the top level; from this variant")
+    assert top["hint"].startswith("from this variant")
+    assert top["hint"].endswith("; in the base's file itself: give the victory technology the top level")
     assert {d["file"] for d in found} == {"rules/rulesets/house-sid.yaml"}
 
 
@@ -134,8 +137,9 @@ def test_a_wonder_the_variant_makes_cheaper_than_its_discount_is_reported_at_the
         _place(wonders.read_text(encoding="utf-8"), "{id: colossus")[0],
     )
     assert wonder["hint"] == (
-        "make it less than 9; from this variant (the base has no such problem): patch `colossus` in "
-        "`overlay.wonders` (`- id: colossus` and the fields to change), or undo this change"
+        "from this variant (the base has no such problem): patch `colossus` in "
+        "`overlay.wonders` (`- id: colossus` and the fields to change), or undo this change; "
+        "in the base's file itself: make it less than 9"
     )
 
 
@@ -172,9 +176,9 @@ def test_a_problem_of_the_base_in_other_words_in_the_variant_stays_in_the_base(t
     _, found = _validated(rules, "house-sid")
     (t012,) = found
     assert t012["file"].endswith("cards/sid-meiers-civilization-wonders.yaml") and "costs 14 and 15" in t012["message"]
-    assert t012["hint"].endswith(
+    assert t012["hint"] == (
         "this file is the base's: from this variant, patch `colossus` in `overlay.wonders` "
-        "(`- id: colossus` and the fields to change)"
+        "(`- id: colossus` and the fields to change); in the base's file itself: make it less than 14"
     )
 
 
@@ -231,7 +235,8 @@ def test_a_caused_diagnostic_goes_to_what_the_variant_changes_of_what_its_check_
     assert moved.span is not None and moved.span.file == own[0]
     assert (moved.span.line, moved.span.column) == _place(PATCHES, needle)
     assert moved.related == (Related(at, "where the base shows it", at_base=True),)
-    assert moved.hint is not None and moved.hint.startswith("fix it; from this variant") and told in moved.hint
+    assert moved.hint is not None and moved.hint.startswith("from this variant") and told in moved.hint
+    assert moved.hint.endswith("; in the base's file itself: fix it")
 
 
 def test_a_caused_diagnostic_in_or_beside_an_entity_the_variant_patches_goes_to_the_patch() -> None:
@@ -579,6 +584,9 @@ def test_one_change_that_many_base_entities_contradict_is_one_diagnostic_at_it(
     assert f"this change makes {len(japanese) - 1} more findings of the kind" in deals["message"]
     assert set(japanese) <= set(deals["subjects"])
     assert [note["label"] for note in deals["related"]] == ["where the base shows it"] * pipeline.NOTED_PLACES
+    # the fix in the file the designer edits comes first; the check's own (at a card) after it
+    assert deals["hint"].startswith("from this variant (the base has no such problem): undo or amend this change")
+    assert deals["hint"].endswith("; in the base's file itself: remove `deal`")
 
 
 def test_a_suppression_of_one_finding_of_a_grouped_change_silences_that_one_alone(

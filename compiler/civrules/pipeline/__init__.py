@@ -267,9 +267,17 @@ def from_the_variant(
     told = list(diagnostics)
     for at, way in ways.items():
         diagnostic = diagnostics[at]
-        hint = f"{diagnostic.hint}; " if diagnostic.hint else ""
-        told[at] = replace(diagnostic, hint=f"{hint}this file is the base's: from this variant, {way}")
+        told[at] = replace(
+            diagnostic, hint=_variant_first(f"this file is the base's: from this variant, {way}", diagnostic.hint)
+        )
     return told
+
+
+def _variant_first(way: str, hint: str | None) -> str:
+    """A hint whose first words are the fix in the file the designer edits (``way``, the
+    variant's), the check's own fix (``hint``, written for the base's file) after it: a designer
+    reads the first clause and acts on it, and the base's file is not theirs to edit."""
+    return f"{way}; in the base's file itself: {hint}" if hint else way
 
 
 def _said(diagnostic: Diagnostic) -> tuple[str, Severity, Span | None, str]:
@@ -394,11 +402,10 @@ def caused_by_the_variant(
         diagnostic = diagnostics[at]
         assert diagnostic.span is not None
         place, way = changes.place_of(diagnostic, reads.get(diagnostic.code))
-        hint = f"{diagnostic.hint}; " if diagnostic.hint else ""
         moved[at] = replace(
             diagnostic,
             span=place,
-            hint=f"{hint}from this variant (the base has no such problem): {way}",
+            hint=_variant_first(f"from this variant (the base has no such problem): {way}", diagnostic.hint),
             related=(Related(diagnostic.span, "where the base shows it", at_base=True), *diagnostic.related),
         )
     return moved

@@ -239,9 +239,9 @@ def test_a_diagnostic_the_variant_causes_in_a_base_file_is_at_its_patch_and_says
     assert found.code == "K003" and found.span is not None and found.span.file.endswith("rulesets/house.yaml")
     assert found.span.line == line_of(text, "{id: epidemic")
     assert found.related[0].label == "where the base shows it" and "calamities/" in found.related[0].span.file
-    assert (found.hint or "").endswith(
+    assert (found.hint or "").startswith(
         "from this variant (the base has no such problem): patch `epidemic` in `overlay.calamities` "
-        "(`- id: epidemic` and the fields to change), or undo this change"
+        "(`- id: epidemic` and the fields to change), or undo this change; in the base's file itself: "
     )
 
 
@@ -255,9 +255,9 @@ def test_a_diagnostic_left_in_a_base_file_says_how_to_change_it_from_the_variant
     assert analysis.resolved is not None and analysis.found_by is not None
     (found,) = pipeline.from_the_variant(analysis.found_by["K003"], analysis.resolved)  # as the check found it
     assert found.span is not None and "calamities/" in found.span.file
-    assert (found.hint or "").endswith(
+    assert (found.hint or "").startswith(
         "this file is the base's: from this variant, patch `epidemic` in `overlay.calamities` "
-        "(`- id: epidemic` and the fields to change)"
+        "(`- id: epidemic` and the fields to change); in the base's file itself: "
     )
 
 
