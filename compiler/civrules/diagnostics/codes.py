@@ -467,6 +467,27 @@ FILE_OF_THE_BASE = define(
           map: [maps/board.yaml]   # FAIL: the base already reads it
     """,
 )
+STATUS_UNSAID = define(
+    "V011",
+    "variant-status-unsaid",
+    I,
+    """
+    What: a variant's manifest says no `status:` where its base ruleset says one (`status: draft`,
+    or the kind of ruleset the base is, where a family's `status` says that). A variant has its
+    base's facts, but its header is its own: its `name`, `description` and `status` are never its
+    base's.
+    Why: the status says what this ruleset is. A house rule built on a rulebook's own variant is
+    not the rulebook's; a variant of a draft is a draft as long as it lacks what its base
+    lacks, and an engine's `require_complete()` refuses a ruleset only when its own manifest says
+    `status: draft`. Left unsaid, the variant would silently have no status.
+    Fix: write the variant's own `status:` beside `extends:`: the base's value where it holds for
+    the variant too, or the one that describes it. It is an info, not a warning: a variant may
+    rightly have no status (it gives every fact its draft base lacked), and `status` is optional.
+
+        extends: my-draft-game   # the base says `status: draft`
+        overlay: ...             # FAIL: this variant says no status of its own
+    """,
+)
 UNKNOWN_BASE = define(
     "V001",
     "unknown-base",

@@ -111,7 +111,7 @@ kind: ruleset
 id: {id}
 name: {name}
 extends: {base}
-
+{status}
 {changes}"""
 
 
@@ -135,12 +135,31 @@ def variant_manifest(workspace: Workspace, base: Manifest, name: str) -> str:
         )
     schema = exported_name(_qualified(family, "ruleset"))
     return _SCAFFOLD.format(
+        status=_status_line(family, base),
         schema=schema,
         id=scalar_text(name),  # `id: true` would be a boolean: every id is written to read back
         name=json.dumps(title_of(name), ensure_ascii=False),
         base=scalar_text(base.id),
         changes=changes,
         command=f"civrules diff {word(base.id)} {word(name)}",
+    )
+
+
+def _status_line(family: Family, base: Manifest) -> str:
+    """The scaffold's `status:`, where its base says one: a variant's status is its own (V011 where
+    it says none), so the scaffold writes the base's and says what else it may be."""
+    said = base.data.get("status")
+    if not isinstance(said, str):
+        return ""
+    from civrules.schema import load_schema
+
+    described = load_schema(_qualified(family, "ruleset")).get("properties", {}).get("status", {})
+    allowed = [value for value in described.get("enum", ()) if isinstance(value, str) and value != said]
+    others = f" (or {', '.join(f'`{value}`' for value in allowed)})" if allowed else ""
+    return (
+        f"# A variant's status is its own, never its base's. The base says `{said}`: keep it only if that\n"
+        f"# holds for this variant too{others}.\n"
+        f"status: {scalar_text(said)}\n"
     )
 
 

@@ -63,6 +63,11 @@ _MANIFEST_HEADER = {
     "rulebook",
 }
 
+#: Keys of a manifest's header that say what this one ruleset is: a variant never has its base's.
+#: `status` above all: a house rule built on a rulebook's own variant is not the rulebook's, and a
+#: variant of a draft says itself whether it is one (V011 where its base has a status and it none).
+_OWN_HEADER = frozenset({"description", "status"})
+
 
 def entity_key(spec: CollectionSpec, raw: Mapping[str, Any]) -> str | None:
     """The identifying key of an entity as text: ``key@qualifier`` where the collection is keyed
@@ -434,7 +439,8 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
             if loaded.family.settings.get(key) == "ruleset":
                 resolved.setting_origins[key] = Origin(manifest, (key,))
     else:
-        data = dict(base.data)
+        data = {key: value for key, value in base.data.items() if key not in _OWN_HEADER}
+        again.extend(_status_unsaid(manifest, loaded.family, base))
         resolved = Resolved(
             loaded.family,
             manifest,
@@ -515,6 +521,32 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
                     previous = resolved.setting_origins.get(key)
                     resolved.setting_origins[key] = Origin(document, (key,), replaced=_gone(previous))
     return resolved, again
+
+
+def _status_unsaid(manifest: Document, family: Family, base: Resolved) -> list[Diagnostic]:
+    """V011 for a variant that says no `status:` where its base says one: a variant's status is its
+    own, so it would have none, silently (an engine's check that the ruleset is complete would pass
+    a variant of a draft that still lacks what its base lacks)."""
+    said = base.data.get("status")
+    if not isinstance(said, str) or "status" in manifest.data:
+        return []
+    from civrules.schema import load_schema
+
+    described = load_schema(family.slot_kind("ruleset")).get("properties", {}).get("status", {})
+    allowed = [value for value in described.get("enum", ()) if isinstance(value, str)]
+    others = f" (the values it may take: {words.listed(allowed)})" if allowed else ""
+    base_id = base.chain[-1]
+    return [
+        _diag(
+            codes.STATUS_UNSAID,
+            f"the base ruleset `{base_id}` says `status: {said}`; this variant says no `status:`, and a "
+            "variant's status is its own, never its base's",
+            manifest.span(("extends",)),
+            f"write this variant's own `status:` beside `extends:`{others}: `status: {said}` if what it "
+            "says of the base holds for this variant too",
+            subjects=(base_id, "status"),
+        )
+    ]
 
 
 def _gone(previous: Origin | None) -> tuple[Origin, ...]:

@@ -56,7 +56,7 @@ RULESET_NAME: Final = "Imperial Settlers, advanced lookout phase"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "f4562c9cceee482b6731e5a8a8fdfd3d2c0e88f62e5ddf180af027120281bbc3"
+RULESET_FINGERPRINT: Final = "79326b805ed1f3ac0b442dd8080cc507bbdf1d6a9796d0c580eaec83502a0937"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -4151,7 +4151,6 @@ DECK_RULE: Final[DeckRule | None] = DeckRule(30, ((3, 3), (2, 6), (1, 9)), True)
 #: read-only records (the runtime's `settings` module), each also the Mapping[str, object] it was
 #: before they were typed; unknown facts are None.
 SETTINGS: Final[settings.Settings] = settings.Settings(
-    description="The base game: four factions of 30 cards, an 84-card common deck, five rounds of four phases; the solo game against a virtual player; the rulebook's variants are variants of this ruleset.",
     status="official_variant",
     rulebook=settings.Rulebook(title="Imperial Settlers", rule_index="rulebooks/imperial-settlers.yaml"),
     goods_unlimited=settings.GoodsUnlimited(

@@ -56,7 +56,7 @@ RULESET_NAME: Final = "Imperial Settlers, alternative lookout phase"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "0d7b7af17993c1b4b44b953ef93f06e244a8e33f9ae4034f8eecd10528df50e3"
+RULESET_FINGERPRINT: Final = "4a2e5bac6cc4a3853c954f417ba2f0ddbc7b01033b314a94a93302a02699c89d"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -4144,7 +4144,6 @@ DECK_RULE: Final[DeckRule | None] = DeckRule(30, ((3, 3), (2, 6), (1, 9)), True)
 #: read-only records (the runtime's `settings` module), each also the Mapping[str, object] it was
 #: before they were typed; unknown facts are None.
 SETTINGS: Final[settings.Settings] = settings.Settings(
-    description="The base game: four factions of 30 cards, an 84-card common deck, five rounds of four phases; the solo game against a virtual player; the rulebook's variants are variants of this ruleset.",
     status="official_variant",
     rulebook=settings.Rulebook(title="Imperial Settlers", rule_index="rulebooks/imperial-settlers.yaml"),
     goods_unlimited=settings.GoodsUnlimited(

@@ -56,7 +56,7 @@ RULESET_NAME: Final = "Imperial Settlers, peaceful variant"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "55d8b30ca81f2d463eb138e8f7248466f0cc846e4a38332193d49dbcc76e1b2b"
+RULESET_FINGERPRINT: Final = "85478c651ce65c7139bfab66eb65552c7fbc5982af0b6d2c0cfc50b4fb2ea9b5"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -4143,7 +4143,6 @@ DECK_RULE: Final[DeckRule | None] = DeckRule(30, ((3, 3), (2, 6), (1, 9)), True)
 #: read-only records (the runtime's `settings` module), each also the Mapping[str, object] it was
 #: before they were typed; unknown facts are None.
 SETTINGS: Final[settings.Settings] = settings.Settings(
-    description="The base game: four factions of 30 cards, an 84-card common deck, five rounds of four phases; the solo game against a virtual player; the rulebook's variants are variants of this ruleset.",
     status="official_variant",
     rulebook=settings.Rulebook(title="Imperial Settlers", rule_index="rulebooks/imperial-settlers.yaml"),
     goods_unlimited=settings.GoodsUnlimited(
