@@ -191,12 +191,25 @@ class Resolved:
     #: Whether a model was built of it: its family's assembly puts what it derives among its
     #: settings (a deck total that its data changed without restating it).
     assembled: bool = False
+    #: Each setting its family's assembly derived (:meth:`derive`), with the origin the setting had
+    #: then: while that is still its origin (no later variant wrote it), its value is derived from
+    #: the ruleset's data, not written by anyone (what `civrules diff` marks as derived).
+    derived: dict[str, Origin | None] = field(default_factory=dict)
     #: What its checks found, by code, once asked (:func:`civrules.pipeline.analyse`): a variant
     #: resolved on it compares its own findings in the base's files with these.
     findings: dict[str, list[Diagnostic]] | None = None
     #: The schema work the overlay being applied may still cost (:class:`SchemaBudget`); outside
     #: an overlay's application, unbounded.
     budget: SchemaBudget = field(default_factory=lambda: SchemaBudget(None))
+
+    def derive(self, key: str) -> None:
+        """Mark the setting ``key`` as derived: its family's assembly has just put in place of its
+        value what the ruleset's data makes it."""
+        self.derived[key] = self.setting_origins.get(key)
+
+    def is_derived(self, key: str) -> bool:
+        """Whether the setting ``key`` holds a derived value, written by no ruleset since."""
+        return key in self.derived and self.derived[key] is self.setting_origins.get(key)
 
 
 def _bases_for(chain: Sequence[str], manifests: Mapping[str, Manifest]) -> list[str]:
@@ -455,6 +468,7 @@ def _start(manifest: Document, loaded: LoadedRuleset, base: Resolved | None) -> 
             layers=dict(base.layers),
             names=dict(base.names),
             file_entries=dict(base.file_entries),
+            derived=dict(base.derived),
         )
         resolved.base_notes = list(base.base_notes)
         for key, value in manifest.data.items():

@@ -52,6 +52,10 @@ class FieldChange:
     #: new side has: what holds only what the new side added, shown part by part (a setting a
     #: variant adds, its keys each ``+``); None where the old side has what holds the change.
     fresh: str | None = field(default=None, compare=False)
+    #: Whether the new value is derived from the ruleset's data rather than written (a deck's total
+    #: that follows from the goods' counts a variant changed): no one wrote it, and it is not one
+    #: more change to make.
+    derived: bool = field(default=False, compare=False)
 
 
 @dataclass(slots=True)
@@ -112,6 +116,8 @@ def _field_json(change: FieldChange) -> dict[str, Any]:
     found = {"field": change.path, "old": change.old, "new": change.new}
     if change.sources is not None:
         found["sources"] = {"old": change.sources[0], "new": change.sources[1]}
+    if change.derived:
+        found["derived"] = True
     return found
 
 
@@ -233,8 +239,9 @@ def _compared(old: Resolved, new: Resolved, *, citations: bool = False) -> Rules
     # Setting by setting, as an entity is compared: a setting's own citation (`rule:` beside its
     # fields, a patch's `source:` merged beside it) encloses none of its fields' values, each of
     # which is cited as its writer cited it (:func:`_setting_sourced`).
+    slots = {*old.settings, *new.settings}
     settings = [
-        _setting_sourced(change, old, new, written)
+        _derived(_setting_sourced(change, old, new, written), new, slots)
         for key in sorted(set(old_settings) | set(new_settings))
         for change in diff_values(old_settings.get(key), new_settings.get(key), key)
     ]
@@ -268,6 +275,14 @@ def _compared(old: Resolved, new: Resolved, *, citations: bool = False) -> Rules
                 result.changed.append(EntityChange(key, _name(raw, key), changes))
         collections.append(result)
     return RulesetDiff(str(old.data["id"]), str(new.data["id"]), settings, collections)
+
+
+def _derived(change: FieldChange, new: Resolved, slots: set[str]) -> FieldChange:
+    """``change`` marked as derived where the new side's value of its setting is one its family
+    derived from the ruleset's data (:meth:`Resolved.is_derived`), not one a ruleset wrote."""
+    parts = re.split(r"[.\[]", change.path)
+    key = parts[1] if parts[0] in slots and len(parts) > 1 else parts[0]
+    return replace(change, derived=True) if new.is_derived(key) else change
 
 
 def _setting_sourced(change: FieldChange, old: Resolved, new: Resolved, written: _WrittenCitations) -> FieldChange:
@@ -778,6 +793,8 @@ def render_text(result: RulesetDiff, *, in_words: bool = False) -> str:
         lines.append("settings:")
         for change in result.settings:
             lines.extend(lines_of(change, "  "))
+            if change.derived:
+                lines.append("      derived: civrules works it out from this ruleset's other facts; no change of yours")
             lines.extend(_cited_lines(change, "      "))
     for collection in result.collections:
         if not collection:

@@ -1232,6 +1232,7 @@ def _set_setting(resolved: Resolved, key: str, value: Any) -> None:
         resolved.data[key] = value
     elif slot is not None:
         resolved.settings[slot] = {**resolved.settings.get(slot, {}), key: value}
+    resolved.derive(key)
 
 
 def _build_ruleset(resolved: Resolved) -> Ruleset:
