@@ -186,6 +186,7 @@ def test_a_band_patch_cites_the_band_it_changes_and_leaves_the_others_the_bases_
     """`source: "house rule"` on a hand-limit patch that changes one band cites that band: the
     untouched band and the limit's text keep the base's citation (§12), as entities' fields do."""
     text = _header("mega-bands", "mega-civilization") + (
+        "status: draft\n"  # its own, as its base's: else the diff shows its status gone too
         "overlay:\n  settings:\n    hand_limit:\n"
         '      source: "house rule"\n'
         "      by_players:\n"
@@ -230,6 +231,7 @@ def test_bands_written_whole_cite_the_patch_and_the_limit_cites_its_rule_and_the
 
 def test_diff_cites_a_settings_change_as_it_cites_an_entitys() -> None:
     text = _header("mega-bands", "mega-civilization") + (
+        "status: draft\n"  # its own, as its base's: else the diff shows its status gone too
         "overlay:\n  settings:\n    hand_limit:\n"
         '      source: "house rule"\n'
         "      by_players: {patch: [{where: {commodity_cards: 8}, with: {commodity_cards: 7}}]}\n"

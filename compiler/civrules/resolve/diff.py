@@ -53,7 +53,7 @@ class FieldChange:
     #: variant adds, its keys each ``+``); None where the old side has what holds the change.
     fresh: str | None = field(default=None, compare=False)
     #: Whether the new value is derived from the ruleset's data rather than written (a deck's total
-    #: that follows from the goods' counts a variant changed): no one wrote it, and it is not one
+    #: that follows from the counts of its items a variant changed): no one wrote it, and it is not one
     #: more change to make.
     derived: bool = field(default=False, compare=False)
 

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/imperial-settlers/
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "9eecb0a89c4f03976c2f3af390cff7ae06fcab2c6ca47a520967176d9caa9fd7"
+SCHEMA_SHA256 = "9ab59ffda5effb709984a274447337493efed7268ebc80c92dab14b99c75eb21"
 
 from decimal import Decimal
 import re

@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/ruleset.schema.jso
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "c04be9a6d06639b8a877617b5e92abbf989a6093541159843492e7c739a8ed1f"
+SCHEMA_SHA256 = "4bb3a9568bccdf25d767fff76d5c2b3ea0d9ad554d0e5d73a4405411d559252b"
 
 from decimal import Decimal
 import re

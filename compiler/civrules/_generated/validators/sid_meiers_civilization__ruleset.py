@@ -6,7 +6,7 @@ Generated ahead of time by fastjsonschema 2.22.3 from schemas/sid-meiers-civiliz
 # fmt: off
 # mypy: ignore-errors
 
-SCHEMA_SHA256 = "1e2e3883a5ed6b22e54ec83261210f72416ed3b9a5cce4bae11b401fb27083b2"
+SCHEMA_SHA256 = "232b44a54e55506e95e9a76f2fedc57eb0e074b1a87c8b4d462d6f3be17d7fd6"
 
 from decimal import Decimal
 import re
