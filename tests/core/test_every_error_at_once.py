@@ -73,6 +73,29 @@ def test_an_error_that_is_not_an_unknown_key_of_an_entry_still_stops_at_the_file
     assert [d.code for d in problems(analysed(text))] == ["S001"]
 
 
+def test_a_setting_of_the_manifest_with_a_schema_error_hides_none_of_the_overlays_errors() -> None:
+    """Round 26's designer: `players: {min: many}` at the manifest's top level was the only error
+    shown; the overlay's misspelt id, its cost in words and its removal of a calamity the base has
+    not came one fix-and-rerun later. The setting's error stops the model, not the resolution."""
+    text = TYPOS.replace("overlay:\n", 'players: {min: many, max: 7, source: "house rule"}\noverlay:\n')
+    found = problems(analysed(text))
+    assert sorted((d.code, d.span.line if d.span else 0) for d in found) == [
+        ("S001", 5),  # `many`
+        ("S001", 16),
+        ("S002", 13),
+        ("V005", 9),
+        ("V005", 20),
+    ]
+    assert analysed(text).model is None  # the checks, which read the model, are not run
+
+
+def test_an_error_in_what_the_variant_reads_still_stops_at_its_files() -> None:
+    """An error of a key that says what the variant is or reads (its `name:`) leaves nothing to
+    resolve: it is told alone (with the overlay's unknown key, which the schema finds), as before."""
+    text = TYPOS.replace('name: "House rules"', "name: [House, rules]")
+    assert sorted(d.code for d in problems(analysed(text))) == ["S001", "S002"]
+
+
 def test_two_findings_that_differ_only_in_their_notes_are_one_with_both_notes() -> None:
     at = Span.at("v.yaml", 3, 5)
     base = Related(Span.at("base.yaml", 9), "the base definition", at_base=True)

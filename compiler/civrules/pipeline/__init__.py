@@ -10,7 +10,9 @@ shape the resolver does not know, or report the same mistake again in other word
 is an unknown key of one entry of an overlay operation (`cots: 55` in a patch): the overlay's shape
 is whole, and each entry is judged apart once merged with its base (its values by its collection's
 schema, its id against the base's), so the variant is still resolved for those errors
-(:func:`_entry_errors_only`); only the semantic checks, which read the model, are skipped.
+(:func:`_entry_errors`); only the semantic checks, which read the model, are skipped. So is
+a variant whose errors all lie in settings its manifest writes at its top level (`players: {min:
+many}`): the overlay is applied and judged all the same (:func:`_manifest_setting_errors`).
 """
 
 from __future__ import annotations
@@ -116,7 +118,7 @@ def analyse(
         if not any(d.severity is Severity.ERROR and d.span == extends for d in diagnostics):
             diagnostics.extend((resolver or Resolver(workspace)).resolve(loaded)[1])
         return Analysis(loaded, None, _own(merge_duplicates(diagnostics), workspace, loaded))
-    if has_errors(diagnostics) and not _entry_errors_only(diagnostics, loaded):
+    if has_errors(diagnostics) and not _resolvable(diagnostics, loaded):
         return Analysis(loaded, None, _noted_at_base(diagnostics, workspace, loaded, resolver))
     malformed = has_errors(diagnostics)
     resolver = resolver or Resolver(workspace)
@@ -151,23 +153,32 @@ def analyse(
     return Analysis(loaded, model, _own(diagnostics, workspace, loaded), resolved, found_by)
 
 
-def _entry_errors_only(diagnostics: Sequence[Diagnostic], loaded: LoadedRuleset) -> bool:
-    """Whether every error of ``diagnostics`` (a ruleset's load and schema findings) is an unknown
-    key (S002) of one entry of an operation of its manifest's `overlay:` collections (a misspelt
-    field of a patch, `cots: 55`).
+def _resolvable(diagnostics: Sequence[Diagnostic], loaded: LoadedRuleset) -> bool:
+    """Whether every error of ``diagnostics`` (a ruleset's load and schema findings) leaves its
+    variant worth resolving: an unknown key of an overlay entry (:func:`_entry_errors`) or an error
+    in a setting its manifest writes at its top level (:func:`_manifest_setting_errors`)."""
+    errors = [d for d in diagnostics if d.severity is Severity.ERROR]
+    in_entries, in_settings = _entry_errors(loaded), _manifest_setting_errors(loaded)
+    return all(in_entries(d) or in_settings(d) for d in errors)
+
+
+def _entry_errors(loaded: LoadedRuleset) -> Callable[[Diagnostic], bool]:
+    """Whether an error is an unknown key (S002) of one entry of an operation of its manifest's
+    `overlay:` collections (a misspelt field of a patch, `cots: 55`).
 
     That error leaves the rest meaningful: the resolver merges the entry's other fields as written,
     judges the merged entity whole (finding the same key again, one diagnostic with it) and each
-    other entry apart. Any other error stops the ruleset at its files: a load error (the file was
-    not read as written), an error of a file the ruleset reads, of the overlay's shape, of the key
-    that names an entry, or of a value inside an entry (a list operation of the wrong shape: the
-    resolver would report the same mistake again, in other words).
+    other entry apart. Any other error stops the ruleset at its files (but those of
+    :func:`_manifest_setting_errors`): a load error (the file was not read as written), an error of
+    a file the ruleset reads, of the overlay's shape, of the key that names an entry, or of a value
+    inside an entry (a list operation of the wrong shape: the resolver would report the same
+    mistake again, in other words).
     """
     document = loaded.manifest.file.document
     data = document.data if document is not None else None
     overlay = data.get("overlay") if isinstance(data, dict) else None
     if document is None or not isinstance(overlay, dict):
-        return False
+        return lambda diagnostic: False
     unknown: set[Span] = set()  # where each key of an entry other than its naming key is written
     for name, block in overlay.items():
         spec = loaded.family.collections.get(name) if isinstance(name, str) else None
@@ -180,11 +191,41 @@ def _entry_errors_only(diagnostics: Sequence[Diagnostic], loaded: LoadedRuleset)
                 if isinstance(item, dict):
                     path = ("overlay", name, operation, index)
                     unknown.update(document.key_span((*path, key)) for key in item if key != spec.key)
-    return all(
-        diagnostic.severity is not Severity.ERROR
-        or (diagnostic.code == codes.UNKNOWN_KEY.code and diagnostic.span in unknown)
-        for diagnostic in diagnostics
-    )
+    return lambda diagnostic: diagnostic.code == codes.UNKNOWN_KEY.code and diagnostic.span in unknown
+
+
+#: Top-level keys of a manifest that say what it is and what it reads: an error in one of them
+#: leaves nothing to resolve (a ruleset without its id, a base or files not as written).
+_SHAPING_KEYS = frozenset({"kind", "id", "name", "family", "extends", "files", "rulebook", "overlay", "suppress"})
+
+
+def _manifest_setting_errors(loaded: LoadedRuleset) -> Callable[[Diagnostic], bool]:
+    """Whether an error lies in a setting a variant's manifest writes at its top level (`players:
+    {min: many}`), not in what the ruleset is or reads, nor in its `overlay:`.
+
+    That error stops the ruleset's model, not its resolution: the overlay is still applied and its
+    own mistakes (a misspelt id, a cost in words) are told beside the setting's, in one run. One
+    such error hid all of them: the designer fixed it, then saw the next batch.
+    """
+    document = loaded.manifest.file.document
+    data = document.data if document is not None else None
+    if document is None or not isinstance(data, dict) or not isinstance(data.get("extends"), str):
+        return lambda diagnostic: False
+    regions = []
+    for key in data:
+        if isinstance(key, str) and key not in _SHAPING_KEYS and loaded.family.settings.get(key) == "ruleset":
+            start, end = document.key_span((key,)), document.span((key,))
+            regions.append(((start.line, start.column), (end.end_line, end.end_column)))
+
+    def in_a_setting(diagnostic: Diagnostic) -> bool:
+        span = diagnostic.span
+        return (
+            span is not None
+            and span.file == document.file
+            and any(start <= (span.line, span.column) <= end for start, end in regions)
+        )
+
+    return in_a_setting
 
 
 def _own(diagnostics: list[Diagnostic], workspace: Workspace, loaded: LoadedRuleset) -> list[Diagnostic]:
