@@ -13,6 +13,7 @@ import sys
 import tomllib
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -95,6 +96,31 @@ def test_the_metadata_tables_are_judged_and_other_tools_tables_left_to_their_too
     problem = verify_pyproject(b'[project]\nname = "x"\nversion = "1"\ndependencies = ["not a requirement!!"]\n')
     assert problem is not None and "project.dependencies" in problem
     assert verify_pyproject(b'[project]\nname = "x"\nversion = "1"\n[tool.setuptools]\npackages = 3\n') is None
+
+
+def test_a_process_verifies_each_runtime_once_and_each_ruleset_at_every_build(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runtimes' metadata is the same at every build of a process (the language server,
+    ``watch``): the second build validates only the ruleset's, which its data can change."""
+    from civrules.emit import pyproject
+    from civrules.emit.build import render
+    from civrules.load.workspace import Workspace
+    from tests.conftest import RULES
+
+    validate = pyproject._validator()
+    calls_made: list[str] = []
+
+    def counted(document: dict[str, Any]) -> object:
+        calls_made.append(str(document["project"]["name"]))
+        return validate(document)
+
+    monkeypatch.setattr(pyproject, "_validator", lambda: counted)
+    workspace = Workspace(RULES)
+    manifest = workspace.manifests()["imperial-settlers"]
+    for _ in range(2):
+        calls_made.clear()
+        result = render(workspace, [workspace.load_ruleset(manifest)])
+        assert not result.failed
+    assert calls_made == ["civrules-rulesets-imperial-settlers"]
 
 
 def test_a_family_writes_its_package_and_nothing_else() -> None:

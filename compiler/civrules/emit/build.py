@@ -39,7 +39,7 @@ from civrules.emit.packaging import (
     normalized_distribution,
     package_folder,
 )
-from civrules.emit.pyproject import verify_pyproject
+from civrules.emit.pyproject import runtime_verdict, verify_pyproject
 from civrules.emit.runtimes import render_core_runtime
 from civrules.emit.sheets import each_sheet
 from civrules.families import family_named
@@ -193,7 +193,7 @@ def render(
             result.runtimes.append(family_runtime_package(family_id))
     for path in list(result.tree):
         if path.startswith("python/") and path.endswith("/pyproject.toml") and path.count("/") == 2:
-            problem = verify_pyproject(result.tree[path])  # a runtime's (a ruleset's were verified above)
+            problem = runtime_verdict(result.tree[path])  # a runtime's (a ruleset's were verified above)
             if problem is not None:
                 raise RuntimeError(f"the metadata of {path} does not parse back: {problem}")
     return result
