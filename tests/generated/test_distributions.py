@@ -98,29 +98,61 @@ def test_the_metadata_tables_are_judged_and_other_tools_tables_left_to_their_too
     assert verify_pyproject(b'[project]\nname = "x"\nversion = "1"\n[tool.setuptools]\npackages = 3\n') is None
 
 
-def test_a_process_verifies_each_runtime_once_and_each_ruleset_at_every_build(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The runtimes' metadata is the same at every build of a process (the language server,
-    ``watch``): the second build validates only the ruleset's, which its data can change."""
+def _second_build(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[str], list[str]]:
+    """What the second of two builds of one ruleset in one process validated (the distributions'
+    names), read of the runtimes' sources and read of the shipped static files (their names)."""
+    from importlib import resources
+
     from civrules.emit import pyproject
     from civrules.emit.build import render
     from civrules.load.workspace import Workspace
     from tests.conftest import RULES
 
     validate = pyproject._validator()
-    calls_made: list[str] = []
+    validated: list[str] = []
+    read: list[str] = []
+    shipped: list[str] = []
 
     def counted(document: dict[str, Any]) -> object:
-        calls_made.append(str(document["project"]["name"]))
+        validated.append(str(document["project"]["name"]))
         return validate(document)
 
+    read_bytes = Path.read_bytes
+
+    def counted_read(path: Path) -> bytes:
+        if "runtime" in path.parent.name:
+            read.append(path.name)
+        return read_bytes(path)
+
+    files = resources.files
+
+    def counted_files(package: Any) -> Any:
+        shipped.append(str(package))
+        return files(package)
+
     monkeypatch.setattr(pyproject, "_validator", lambda: counted)
+    monkeypatch.setattr(Path, "read_bytes", counted_read)
+    monkeypatch.setattr(resources, "files", counted_files)
     workspace = Workspace(RULES)
     manifest = workspace.manifests()["imperial-settlers"]
     for _ in range(2):
-        calls_made.clear()
+        for calls_made in (validated, read, shipped):
+            calls_made.clear()
         result = render(workspace, [workspace.load_ruleset(manifest)])
-        assert not result.failed
-    assert calls_made == ["civrules-rulesets-imperial-settlers"]
+        assert not result.failed and any(path.startswith("python/civrules_runtime/") for path in result.tree)
+    return validated, read, shipped
+
+
+def test_a_process_makes_each_runtime_and_helper_file_once_and_each_ruleset_at_every_build(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The runtimes and the helper page's shipped scripts are civrules' own, the same at every build
+    of a process (the language server, ``watch``): the second build validates only the ruleset's
+    metadata, which its data can change, and reads no runtime source and no shipped script again."""
+    validated, read, shipped = _second_build(monkeypatch)
+    assert validated == ["civrules-rulesets-imperial-settlers"]
+    assert read == []
+    assert shipped == []
 
 
 def test_a_family_writes_its_package_and_nothing_else() -> None:

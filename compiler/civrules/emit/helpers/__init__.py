@@ -21,6 +21,7 @@ Examples
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import html
 import json
@@ -117,8 +118,11 @@ def embed_json(value: Any) -> str:
     return out
 
 
+@functools.lru_cache(maxsize=32)
 def static(name: str, package: str = __name__) -> str:
-    """A static file shipped in ``package`` (the evaluator, the page script, a family's script)."""
+    """A static file shipped in ``package`` (the evaluator, the page script, a family's script), read
+    once per process: it is civrules' own, the same at every build of a language server or ``watch``
+    session, which read it again for each helper page."""
     return resources.files(package).joinpath(name).read_text(encoding="utf-8")
 
 
