@@ -40,7 +40,7 @@ from civrules.emit.packaging import (
     package_folder,
 )
 from civrules.emit.pyproject import runtime_verdict, verify_pyproject
-from civrules.emit.runtimes import render_core_runtime
+from civrules.emit.runtimes import PackageFiles, render_core_runtime
 from civrules.emit.sheets import each_sheet
 from civrules.families import family_named
 from civrules.load.document import Document
@@ -107,6 +107,8 @@ def render(
     packages: dict[str, str] = {}
     #: Each package's files that its version is written into, held until it is decided (small).
     held: dict[str, bytes] = {}
+    #: Each package's API as its family's emitter rendered it, by folder (versions.Declared).
+    known: dict[str, versions.Declared] = {}
     runtimes: dict[str, Callable[[], dict[str, bytes]] | None] = {}
     # One resolver for the run: a variant reuses its base's resolution (for its analysis and for the
     # changes its sheets mark) instead of resolving its whole `extends` chain again.
@@ -159,6 +161,8 @@ def render(
                 result.failed_ids.append(loaded.id)
                 continue
             folder = package_folder(loaded.id)
+            if isinstance(files, PackageFiles) and files.declared is not None:
+                known[folder] = files.declared
             for relative, content in files.items():
                 path = f"python/{relative}"
                 if versions.versioned(path, folder):
@@ -180,7 +184,7 @@ def render(
         del analysis, changes
         if let_go:
             trim()
-    result.versions = versions.settle(result.tree, packages, out, DEFAULT_MAX_BYTES, held, baseline)
+    result.versions = versions.settle(result.tree, packages, out, DEFAULT_MAX_BYTES, held, baseline, known)
     del held
     if let_go:
         trim()

@@ -24,7 +24,7 @@ from civrules.emit.packaging import (
     package_folder,
 )
 from civrules.emit.pyproject import Distribution, render_pyproject
-from civrules.emit.versions import UNVERSIONED
+from civrules.emit.versions import UNVERSIONED, Declared, declared
 
 #: The sources of the shared runtime, and the modules it ships.
 SOURCES = Path(__file__).resolve().parent / "runtime"
@@ -184,7 +184,9 @@ def package_files(
     *,
     base_ruleset: str | None,
     family_runtime_version: str,
-) -> dict[str, bytes]:
+    api_types: Mapping[str, str] | None = None,
+    id_enums: Mapping[str, Iterable[str]] | None = None,
+) -> PackageFiles:
     """A ruleset package's files, by path relative to ``generated/python/``: its templated modules
     (from the family's ``__init__``/``ids``/``helpers`` templates), its data module, the marker that
     says it is typed, and its distribution's ``pyproject.toml``, all in
@@ -194,6 +196,12 @@ def package_files(
     against the package's API manifest (:mod:`civrules.emit.versions`). ``base_ruleset`` (a variant's
     base) is named as ``BASE_RULESET``; the package holds the whole resolved ruleset, so it does not
     depend on the base's package: a package needs the standard library and its runtimes, nothing else.
+
+    ``api_types`` (each public name's type, as the API manifest records it) and ``id_enums`` (each
+    id enum's ids, in order; their members named by the context's ``member``) are the API the
+    family's templates and data module render: given both, the files carry it
+    (:attr:`PackageFiles.declared`) and ``build`` versions the package from it, without parsing
+    the modules back. The family's tests hold it equal to what the modules declare.
     """
     folder = package_folder(ruleset_id)
     context = {
@@ -223,4 +231,18 @@ def package_files(
             install=(RUNTIME, family_runtime),
         )
     )
-    return files
+    known = None
+    if api_types is not None and id_enums is not None:
+        known = declared(context["all_names"], api_types, id_enums, context["member"])
+    return PackageFiles(files, known)
+
+
+class PackageFiles(dict[str, bytes]):
+    """A ruleset package's files by path (:func:`package_files`), and the API they declare where the
+    family's emitter said it (None: ``build`` parses the modules for it)."""
+
+    __slots__ = ("declared",)
+
+    def __init__(self, files: Mapping[str, bytes], declared: Declared | None) -> None:
+        super().__init__(files)
+        self.declared = declared

@@ -33,7 +33,7 @@ from civrules.emit.packaging import (
     import_name,
 )
 from civrules.emit.pyfmt import Code, Node, Source, call, dct, frozen, lazy_dct, lazy_tup, string, tup
-from civrules.emit.runtimes import family_runtime, package_files, public_names
+from civrules.emit.runtimes import PackageFiles, family_runtime, package_files, public_names
 from civrules.emit.settings_types import settings_types, settings_value
 from civrules.emit.templating import template_environment
 from civrules.families.advanced_civilization import FAMILY
@@ -1644,7 +1644,121 @@ ID_NAMES = ("AreaId", "BorderKind", "CalamityId", "CardId", "CommodityId", "Epoc
 ERROR_NAMES = ("DraftRulesetError", "UnknownFactError", "UnknownIdError")
 
 
-def render_package(ruleset: Ruleset, exported: Mapping[str, Any]) -> dict[str, bytes]:
+#: Each public name of this family's packages with its type, as their API manifest records it
+#: (``api.json``, :mod:`civrules.emit.versions`): what the templates and :func:`data_module`
+#: render, so that a build versions a package without parsing its modules back. A template or
+#: table whose type changes must change here too: tests/generated/test_package_versions.py holds
+#: this equal to what every shipped package's modules declare.
+API_TYPES: Mapping[str, str] = {
+    "ADJACENCY": "Final[Mapping[str, Mapping[str, frozenset[str]]]]",
+    "AREAS": "Final[Mapping[str, Area]]",
+    "AST_LEVELS": "Final[tuple[str, ...]]",
+    "AST_TRACKS": "Final[Mapping[str, Mapping[str, AstTrack]]]",
+    "AreaId": "class(StrEnum)",
+    "BASE_RULESET": "Final[str | None]",
+    "BLOCK_BONUSES": "Final[tuple[BlockBonus, ...]]",
+    "BORDERS": "Final[tuple[Border, ...]]",
+    "BorderKind": "from civrules_runtime_advanced_civilization.vocab",
+    "CALAMITIES": "Final[Mapping[str, Calamity]]",
+    "CALAMITY_COMBINATIONS": "Final[Mapping[str, Combination]]",
+    "CALAMITY_EFFECTS": "Final[Mapping[str, tuple[CalamityEffect, ...] | None]]",
+    "CALAMITY_IMMUNITIES": "Final[Mapping[str, tuple[CalamityImmunity, ...] | None]]",
+    "CALAMITY_MODIFIERS": "Final[Mapping[str, tuple[CalamityModifier, ...] | None]]",
+    "CALAMITY_ORDER": "Final[tuple[str, ...]]",
+    "CARDS": "Final[Mapping[str, Card]]",
+    "COMMODITIES": "Final[Mapping[str, Commodity]]",
+    "CREDIT_MATRIX": "Final[Mapping[str, Mapping[str, int]]]",
+    "CalamityId": "class(StrEnum)",
+    "CardId": "class(StrEnum)",
+    "CommodityId": "class(StrEnum)",
+    "DECK_COMPOSITIONS": "Final[tuple[DeckBand, ...]]",
+    "DRAFT": "Final[bool]",
+    "DraftRulesetError": "from civrules_runtime.errors",
+    "ENTITY_FIELD_SOURCES": "Final[Mapping[str, Mapping[str, str | None]]]",
+    "ENTITY_SOURCES": "Final[Mapping[str, tuple[str, ...]]]",
+    "EPOCHS": "Final[Mapping[str, Epoch]]",
+    "EpochId": "class(StrEnum)",
+    "FLOOD_PLAINS": "Final[Mapping[str, Region]]",
+    "GROUPS": "Final[Mapping[str, Group]]",
+    "GroupId": "from civrules_runtime_advanced_civilization.vocab",
+    "HAND_LIMIT": "Final[HandLimit | None]",
+    "ID_ALIASES": "Final[Mapping[str, str]]",
+    "ID_ENUMS": "Final[Mapping[str, type[StrEnum]]]",
+    "MINING_EXTRA_CARDS": "Final[int]",
+    "NATIONS": "Final[Mapping[str, Nation]]",
+    "NationId": "class(StrEnum)",
+    "PHASES": "Final[Mapping[str, Phase]]",
+    "PHASE_ORDER": "Final[tuple[str, ...]]",
+    "PLAYERS": "Final[PlayerRange | None]",
+    "PLAYER_COUNTS": "Final[Mapping[int, PlayerCount]]",
+    "PhaseId": "class(StrEnum)",
+    "RULESET_FINGERPRINT": "Final[str]",
+    "RULESET_ID": "Final[str]",
+    "RULESET_NAME": "Final[str]",
+    "SCORING": "Final[tuple[ScoringItem, ...] | None]",
+    "SETTINGS": "Final[settings.Settings]",
+    "SET_VALUE_FORMULA": "Final[str | None]",
+    "STACK_SETUP": "Final[tuple[StackSetupStep, ...]]",
+    "TAXATION": "Final[Taxation | None]",
+    "TRADE_STACKS": "Final[tuple[TradeStack, ...]]",
+    "UNKNOWN_COLLECTIONS": "Final[frozenset[str]]",
+    "UNKNOWN_FACTS": "Final[tuple[UnknownFact, ...]]",
+    "UnknownFactError": "from civrules_runtime.errors",
+    "UnknownIdError": "from civrules_runtime.errors",
+    "VOLCANOES": "Final[Mapping[str, Region]]",
+    "__version__": "Final[str]",
+    "assuming": "def (assumptions: Assumptions) -> RulesetPackage",
+    "calamities_suffered": (
+        "def (received: Iterable[CalamityIdName], *, rng: Random | None=None, stoic: bool=False, "
+        "players: int | None=None) -> tuple[str, ...]"
+    ),
+    "calamity_amount": (
+        "def (calamity: CalamityIdName, effect: CalamityEffectIdName, held: Iterable[CardIdName], "
+        "role: RoleName, commodities: Mapping[str, int] | None=None, "
+        "nation: NationIdName | None=None) -> CalamityAmount"
+    ),
+    "calamity_resolution_order": (
+        "def (calamities: Iterable[CalamityIdName], players: int | None=None) -> tuple[str, ...]"
+    ),
+    "can_enter_epoch": (
+        "def (epoch: EpochIdName, cities: int, held: Iterable[CardIdName], "
+        "nation: NationIdName | None=None, level: AstLevelName | None=None) -> bool"
+    ),
+    "can_enter_space": (
+        "def (nation: NationIdName, space: int, cities: int, held: Iterable[CardIdName], "
+        "level: AstLevelName | None=None) -> bool"
+    ),
+    "canonical_id": "def (name: str) -> str",
+    "credit_toward": "def (owned: Iterable[CardIdName], target: CardIdName) -> int",
+    "decks_for": "def (players: int, region: MapRegionName | None=None) -> tuple[Deck, ...]",
+    "effects_held": "def (held: Iterable[CardIdName], kind: EffectKindName | None=None) -> tuple[Effect, ...]",
+    "finish_space": "def (nation: NationIdName, level: AstLevelName | None=None) -> int",
+    "hand_limit": "def (held: Iterable[CardIdName], players: int | None=None) -> int",
+    "has_finished": "def (nation: NationIdName, space: int, level: AstLevelName | None=None) -> bool",
+    "neighbours": "def (area: AreaIdName, kind: AdjacencyName='all') -> frozenset[str]",
+    "purchase_cost": "def (owned: Iterable[CardIdName], target: CardIdName) -> int",
+    "reduction_points": "def (tokens_left: int) -> int",
+    "require_complete": "def () -> None",
+    "secondary_losses": (
+        "def (calamity: CalamityIdName, effect: CalamityEffectIdName, allotment: Mapping[str, int], "
+        "held: Mapping[str, Iterable[CardIdName]] | None=None, *, traded_by: str | None=None, "
+        "nations: Mapping[str, NationIdName] | None=None) -> Mapping[str, int]"
+    ),
+    "set_value": (
+        "def (good: CommodityIdName, n: int, *, mining: bool=False, players: int | None=None, "
+        "redeemed_in: BlockName | None=None, drawn_in: BlockName | None=None) -> int"
+    ),
+    "ship_range": "def (held: Iterable[CardIdName]) -> int",
+    "tax_rates": "def (held: Iterable[CardIdName]) -> tuple[int, ...]",
+    "trade_problems": (
+        "def (given: Iterable[CommodityIdName | CalamityIdName], stated_count: int, "
+        "named: Iterable[CommodityIdName | CalamityIdName]) -> tuple[str, ...]"
+    ),
+    "unit_points": "def (cities: int=0, tokens: int=0) -> int",
+}
+
+
+def render_package(ruleset: Ruleset, exported: Mapping[str, Any]) -> PackageFiles:
     """Every file of the ruleset's distribution, by path relative to ``generated/python/``."""
     draft = ruleset.status == "draft"
     all_names = public_names(DATA_NAMES, ID_NAMES, ERROR_NAMES, HELPER_NAMES)
@@ -1674,6 +1788,17 @@ def render_package(ruleset: Ruleset, exported: Mapping[str, Any]) -> dict[str, b
         data_module(ruleset, exported, stamp),
         base_ruleset=ruleset.extends,
         family_runtime_version=FAMILY_RUNTIME_VERSION,
+        api_types=API_TYPES,
+        # The enums of ids.py.j2, each with its ids in order.
+        id_enums={
+            "CardId": [c.id for c in ruleset.cards],
+            "CommodityId": [c.id for c in ruleset.commodities],
+            "CalamityId": [c.id for c in ruleset.calamities],
+            "NationId": [n.id for n in ruleset.nations],
+            "EpochId": [e.id for e in ruleset.epochs],
+            "PhaseId": [p.id for p in ruleset.phases],
+            "AreaId": [a.id for a in ruleset.areas],
+        },
     )
 
 
