@@ -11,6 +11,7 @@ import pytest
 from civrules.emit.pyfmt import (
     LINE_LENGTH,
     Code,
+    Declarations,
     Node,
     Source,
     _Container,
@@ -93,6 +94,34 @@ def test_a_module_made_as_bytes_is_the_join_of_its_statements() -> None:
         lazy = lazy_dct(len(items), items.__iter__)
         assert statement("M", lazy) == statement("M", dct(items))
         assert statement("M", call("FrozenMap", lazy)) == statement("M", call("FrozenMap", dct(items)))
+
+
+def test_a_rendered_module_says_what_each_statement_was_written_to_declare() -> None:
+    """Source.rendered gives the module's bytes and, for each statement after the head, the target
+    and constant it was written from, in order, as the statements reused from another Source were
+    written there; where a statement was added already written without its target, nothing."""
+    source, other = Source(), Source()
+    source.statement("#: The id.\n", "RULESET_ID: Final", string("x"))
+    other.statement("", "TABLE: Final[Mapping[str, int]]", dct([(string("a"), Code("1"))]))
+    other.append("DRAFT: Final = True\n", "DRAFT: Final", Code("True"))
+    source.extend(other.chunks, other.targets)
+    head = ['"""Doc."""\n', "from x import é\n"]
+    source_bytes, declarations = source.rendered(head)
+    assert declarations is not None
+    assert source_bytes[: declarations.head] == "\n".join(head).encode("utf-8") + b"\n"
+    assert source_bytes[declarations.head :].startswith(b"#: The id.\nRULESET_ID")
+    assert declarations.size == len(source_bytes)
+    assert declarations.targets == (
+        ("RULESET_ID: Final", '"x"'),
+        ("TABLE: Final[Mapping[str, int]]", None),
+        ("DRAFT: Final", "True"),
+    )
+    other.append("X = 1\n")
+    assert other.targets is None
+    source.extend(other.chunks, other.targets)
+    assert source.rendered(head).declarations is None
+    alone = "\n".join(head).encode("utf-8") + b"\n"  # 30 bytes: 29 characters, "é" is two bytes
+    assert Source().rendered(head) == (alone, Declarations(30, 30, ()))
 
 
 def _calls(run: Callable[[], object]) -> int:

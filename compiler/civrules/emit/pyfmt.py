@@ -12,6 +12,7 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 #: The project's line length (pyproject.toml, [tool.ruff]).
 LINE_LENGTH = 120
@@ -320,6 +321,32 @@ _SPOOLED = 1 << 20
 _BATCH = 4096
 
 
+#: What one statement of a :class:`Source` declares, as it was written: its target (``NAME:
+#: ANNOTATION``, or a name alone) and its value's text where the value is one :class:`Code` (a bare
+#: ``Final``'s type is its constant's), else None.
+Target = tuple[str, str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Declarations:
+    """What a module made by :meth:`Source.rendered` declares, without parsing it back: its first
+    ``head`` bytes are written as they are (a docstring, imports: read them by parsing them), and
+    each statement after them is, in order, one of ``targets`` (the very strings its lines were
+    formatted from). ``size`` is the module's length, to tell it from other bytes."""
+
+    size: int
+    head: int
+    targets: tuple[Target, ...]
+
+
+class Module(NamedTuple):
+    """A module's source, and what it declares (:class:`Declarations`; None where a statement was
+    added already written, without its target: its declarations are then read from the source)."""
+
+    source: bytes
+    declarations: Declarations | None
+
+
 class Source:
     r"""A module's statements as UTF-8 chunks, each encoded as it is written, and the module made of
     them in one join (:meth:`module`).
@@ -333,14 +360,31 @@ class Source:
     (True, b'import x\n\n#: The answer.\nANSWER = 42\n')
     """
 
-    __slots__ = ("chunks",)
+    __slots__ = ("chunks", "targets")
 
     def __init__(self) -> None:
         self.chunks: list[bytes] = []
+        #: What each statement declares, as it was written (:data:`Target`), in the order of
+        #: ``chunks``; None once a statement was appended without its target.
+        self.targets: list[Target] | None = []
 
-    def append(self, text: str) -> None:
-        """A statement written out already (its source, ending with a newline)."""
+    def append(self, text: str, target: str | None = None, value: Node | None = None) -> None:
+        """A statement written out already (its source, ending with a newline): ``target = value``
+        formatted, where ``target`` is given (what it declares); without it the module's
+        declarations are read from its source (:meth:`rendered`)."""
         self.chunks.append(text.encode("utf-8"))
+        if target is None or value is None or self.targets is None:
+            self.targets = None
+        else:
+            self.targets.append(_target(target, value))
+
+    def extend(self, chunks: Iterable[bytes], targets: Iterable[Target] | None) -> None:
+        """Statements another :class:`Source` wrote (its ``chunks`` and ``targets``), written again."""
+        self.chunks.extend(chunks)
+        if targets is None or self.targets is None:
+            self.targets = None
+        else:
+            self.targets.extend(targets)
 
     def statement(self, comment: str, target: str, value: Node) -> None:
         """``comment`` (whole lines, or empty) and then :func:`statement` ``target = value``."""
@@ -355,6 +399,8 @@ class Source:
         if batch:
             spill(batch)
         self.chunks.append(bytes(out))
+        if self.targets is not None:
+            self.targets.append(_target(target, value))
 
     def __contains__(self, text: object) -> bool:
         """Whether some statement holds ``text`` (a name or a call, never across two statements)."""
@@ -362,6 +408,14 @@ class Source:
             return False
         needle = text.encode("utf-8")
         return any(needle in chunk for chunk in self.chunks)
+
+    def rendered(self, head: Sequence[str]) -> Module:
+        """:meth:`module`, with what it declares as its statements were written (:class:`Declarations`)."""
+        parts = sum(len(part.encode("utf-8")) for part in head) + len(head)  # each part, then "\n"
+        targets = None if self.targets is None else tuple(self.targets)
+        source = self.module(head)
+        declared = None if targets is None else Declarations(len(source), min(parts, len(source)), targets)
+        return Module(source, declared)
 
     def module(self, head: Sequence[str]) -> bytes:
         r"""The module: ``head``'s parts and then the statements, each separated by a blank line
@@ -395,3 +449,8 @@ class Source:
                 spool.write(chunks.pop())
             spool.seek(0)
             return spool.read()
+
+
+def _target(target: str, value: Node) -> Target:
+    """What ``target = value`` declares (:data:`Target`)."""
+    return (target, value.text if isinstance(value, Code) else None)
