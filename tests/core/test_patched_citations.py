@@ -121,7 +121,7 @@ FAMILY_PACKAGES = {
 def _data_lines(ruleset: str) -> tuple[str, ...]:
     """The variant's package's data.py (its family's emitter, in process), line by line."""
     emitter = importlib.import_module(f"civrules.families.{FAMILY_PACKAGES[ruleset]}.package")
-    text: bytes = emitter.data_module(_model(ruleset), _exported(ruleset))
+    text: bytes = emitter.data_module(_model(ruleset), _exported(ruleset)).source
     return tuple(text.decode("utf-8").splitlines())
 
 

@@ -9,7 +9,7 @@ disk, writing nothing.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable, Iterator, MutableMapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ from civrules.emit.packaging import (
     normalized_distribution,
     package_folder,
 )
+from civrules.emit.pyfmt import Declarations
 from civrules.emit.pyproject import runtime_verdict, verify_pyproject
 from civrules.emit.runtimes import PackageFiles, render_core_runtime
 from civrules.emit.sheets import each_sheet
@@ -107,8 +108,9 @@ def render(
     packages: dict[str, str] = {}
     #: Each package's files that its version is written into, held until it is decided (small).
     held: dict[str, bytes] = {}
-    #: Each package's API as its family's emitter rendered it, by folder (versions.Declared).
-    known: dict[str, versions.Declared] = {}
+    #: What each package's modules declare as its family's emitter wrote them, by folder and module
+    #: (pyfmt.Declarations: a few KB each, no module's source).
+    known: dict[str, Mapping[str, Declarations]] = {}
     runtimes: dict[str, Callable[[], dict[str, bytes]] | None] = {}
     # One resolver for the run: a variant reuses its base's resolution (for its analysis and for the
     # changes its sheets mark) instead of resolving its whole `extends` chain again.

@@ -23,8 +23,9 @@ from civrules.emit.packaging import (
     family_runtime_package,
     package_folder,
 )
+from civrules.emit.pyfmt import Declarations, Module
 from civrules.emit.pyproject import Distribution, render_pyproject
-from civrules.emit.versions import UNVERSIONED, Declared, declared
+from civrules.emit.versions import UNVERSIONED
 
 #: The sources of the shared runtime, and the modules it ships.
 SOURCES = Path(__file__).resolve().parent / "runtime"
@@ -180,12 +181,10 @@ def package_files(
     family_id: str,
     fingerprint: str,
     context: Mapping[str, Any],
-    data_module: bytes,
+    data_module: bytes | Module,
     *,
     base_ruleset: str | None,
     family_runtime_version: str,
-    api_types: Mapping[str, str] | None = None,
-    id_enums: Mapping[str, Iterable[str]] | None = None,
 ) -> PackageFiles:
     """A ruleset package's files, by path relative to ``generated/python/``: its templated modules
     (from the family's ``__init__``/``ids``/``helpers`` templates), its data module, the marker that
@@ -197,11 +196,10 @@ def package_files(
     base) is named as ``BASE_RULESET``; the package holds the whole resolved ruleset, so it does not
     depend on the base's package: a package needs the standard library and its runtimes, nothing else.
 
-    ``api_types`` (each public name's type, as the API manifest records it) and ``id_enums`` (each
-    id enum's ids, in order; their members named by the context's ``member``) are the API the
-    family's templates and data module render: given both, the files carry it
-    (:attr:`PackageFiles.declared`) and ``build`` versions the package from it, without parsing
-    the modules back. The family's tests hold it equal to what the modules declare.
+    ``data_module`` is the source of ``data.py``, or the :class:`~civrules.emit.pyfmt.Module` a
+    :class:`~civrules.emit.pyfmt.Source` rendered (``Source.rendered``): then the files carry what it
+    declares, as its statements were written (:attr:`PackageFiles.declared`), and ``build`` versions
+    the package without parsing it back (the templated modules, a few KB, are parsed).
     """
     folder = package_folder(ruleset_id)
     context = {
@@ -213,6 +211,11 @@ def package_files(
     files = {}
     for template in ("__init__.py", "ids.py", "helpers.py"):
         files[f"{folder}/{template}"] = environment.get_template(f"{template}.j2").render(context).encode("utf-8")
+    declared = None
+    if isinstance(data_module, Module):
+        data_module, data_declarations = data_module
+        if data_declarations is not None:
+            declared = {"data.py": data_declarations}
     files[f"{folder}/data.py"] = data_module
     files[f"{folder}/py.typed"] = b""
     family_runtime = family_runtime_package(family_id)
@@ -231,18 +234,16 @@ def package_files(
             install=(RUNTIME, family_runtime),
         )
     )
-    known = None
-    if api_types is not None and id_enums is not None:
-        known = declared(context["all_names"], api_types, id_enums, context["member"])
-    return PackageFiles(files, known)
+    return PackageFiles(files, declared)
 
 
 class PackageFiles(dict[str, bytes]):
-    """A ruleset package's files by path (:func:`package_files`), and the API they declare where the
-    family's emitter said it (None: ``build`` parses the modules for it)."""
+    """A ruleset package's files by path (:func:`package_files`), and what its modules declare as
+    their emitter wrote them, by module name (None, or a module it does not name: ``build`` parses
+    the module for it)."""
 
     __slots__ = ("declared",)
 
-    def __init__(self, files: Mapping[str, bytes], declared: Declared | None) -> None:
+    def __init__(self, files: Mapping[str, bytes], declared: Mapping[str, Declarations] | None) -> None:
         super().__init__(files)
         self.declared = declared

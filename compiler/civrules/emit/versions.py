@@ -33,10 +33,11 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from civrules.emit.pyfmt import Declarations
 from civrules.support.files import RefusedError, read_under
 from civrules.support.stored import json_document
 
@@ -75,31 +76,6 @@ class Api:
 
 
 @dataclass(frozen=True, slots=True)
-class Declared:
-    """A package's public API as the family's emitter renders it (:func:`declared`): each public
-    name's type and each id enum's ids, as :func:`package_api` would read them back from its files.
-    A build reads it instead of parsing the modules it has just rendered; a family's test holds it
-    equal to what the files say, for every shipped package."""
-
-    names: Mapping[str, str]
-    ids: Mapping[str, tuple[str, ...]]
-
-
-def declared(
-    public: Iterable[str], types: Mapping[str, str], enums: Mapping[str, Iterable[str]], member: Callable[[str], str]
-) -> Declared:
-    """The API of a package whose ``__all__`` is ``public``: each name's type from ``types`` (the
-    family's, by name: ``?`` where it has none, as :func:`package_api` says of a name no module
-    defines), and each id enum of ``enums`` (its ids in order) that is public, each id as
-    ``MEMBER=id`` with ``member`` naming its member."""
-    names = {*public, "__version__"}
-    return Declared(
-        names={name: types.get(name, "?") for name in sorted(names)},
-        ids={enum: tuple(f"{member(i)}={i}" for i in ids) for enum, ids in sorted(enums.items()) if enum in names},
-    )
-
-
-@dataclass(frozen=True, slots=True)
 class Decision:
     version: str
     #: "first", "major", "minor", "patch" or "none".
@@ -107,12 +83,15 @@ class Decision:
     changes: tuple[str, ...]
 
 
-def package_api(files: Mapping[str, bytes], folder: str, known: Declared | None = None) -> Api:
+def package_api(files: Mapping[str, bytes], folder: str, known: Mapping[str, Declarations] | None = None) -> Api:
     """The API of the package whose files (by path relative to ``generated/python/``) lie in ``folder``:
-    its names and ids as ``known`` says (what the family's emitter rendered), or where it is None,
-    as its modules declare them (each parsed); its digest from its files' bytes."""
+    the names and ids its modules declare, its digest from its files' bytes. A module that ``known``
+    says the declarations of (by its name: what its emitter wrote, :class:`~civrules.emit.pyfmt.Declarations`),
+    of that very length, is not parsed but for its head: each statement after it declares what its
+    target as written says (:func:`_written`); every other module is parsed."""
     # Each file is read once (from disk, for a staged tree), hashed, and its declarations taken.
     trees: dict[str, ast.Module] = {}
+    written: dict[str, Sequence[tuple[str, str | None]]] = {}
     digest = hashlib.sha256()
     for path in sorted(files):
         if not path.startswith(f"{folder}/") or path == f"{folder}/{MANIFEST}":
@@ -121,11 +100,14 @@ def package_api(files: Mapping[str, bytes], folder: str, known: Declared | None 
         digest.update(f"{path}\0{len(content)}\0".encode())
         digest.update(content)
         name = path.removeprefix(f"{folder}/")
-        if name in MODULES and known is None:
-            trees[name] = _declarations(content)
+        if name in MODULES:
+            given = (known or {}).get(name)
+            if given is not None and given.size == len(content):
+                trees[name] = _declarations(content[: given.head])
+                written[name] = given.targets
+            else:
+                trees[name] = _declarations(content)
         del content
-    if known is not None:
-        return Api(names=dict(known.names), ids=dict(known.ids), digest=digest.hexdigest())
     public = _public_names(trees.get("__init__.py"))
     found: dict[str, str] = {}
     ids: dict[str, tuple[str, ...]] = {}
@@ -133,15 +115,35 @@ def package_api(files: Mapping[str, bytes], folder: str, known: Declared | None 
         tree = trees.get(module)
         if tree is None:
             continue
-        for node in tree.body:
-            for name, kind in _definitions(node, ids):
-                if name in public and (name not in found or found[name].startswith("from ")):
-                    found[name] = kind
+        definitions = [d for node in tree.body for d in _definitions(node, ids)]
+        definitions += [d for target, value in written.get(module, ()) for d in _written(target, value)]
+        for name, kind in definitions:
+            if name in public and (name not in found or found[name].startswith("from ")):
+                found[name] = kind
     return Api(
         names={name: found.get(name, "?") for name in sorted(public)},
         ids={name: members for name, members in sorted(ids.items()) if name in public},
         digest=digest.hexdigest(),
     )
+
+
+def _written(target: str, value: str | None) -> list[tuple[str, str]]:
+    """What the statement ``target = value`` declares, read from the strings it was written from as
+    :func:`_definitions` reads its syntax tree: ``NAME: ANNOTATION`` declares NAME of the annotation
+    as written (a bare ``Final`` of a constant, the constant's type: ``value``, its text, is parsed
+    alone); a target without an annotation declares nothing."""
+    name, colon, annotation = target.partition(":")
+    if not colon or not name.isidentifier():
+        return []
+    annotation = annotation.strip()
+    if annotation == "Final" and value is not None:
+        try:
+            constant = ast.parse(value.strip(), mode="eval").body
+        except SyntaxError:
+            constant = None
+        if isinstance(constant, ast.Constant):
+            annotation = f"Final[{type(constant.value).__name__}]"
+    return [(name, annotation)]
 
 
 #: A top-level statement's first line: it starts at column 0 and does not close a bracket or
@@ -440,7 +442,7 @@ def settle(
     max_bytes: int,
     held: Mapping[str, bytes] | None = None,
     baseline: Path | None = None,
-    known: Mapping[str, Declared] | None = None,
+    known: Mapping[str, Mapping[str, Declarations]] | None = None,
 ) -> list[str]:
     """Decide the version of each package rendered into ``tree`` (paths relative to ``generated/``),
     ``folders`` giving each package's folder (relative to ``python/``) by its import name; write it
@@ -454,9 +456,9 @@ def settle(
     tree written twice was removed and made again while the disk still synced it (a chain of 60
     variants waited 8 ms per removal).
 
-    ``known`` gives, by folder, the API a package's emitter rendered (:class:`Declared`): read
-    instead of parsing the package's modules again (7 ms of CPU a build of the largest shipped
-    ruleset); a package without one is parsed."""
+    ``known`` gives, by folder, what a package's modules declare as its emitter wrote them, by
+    module (:class:`~civrules.emit.pyfmt.Declarations`): such a module is not parsed back (the
+    456 KB ``data.py`` of the largest shipped ruleset), see :func:`package_api`."""
     lines = []
     held = dict(held or {})
     view = _Held(tree, held)

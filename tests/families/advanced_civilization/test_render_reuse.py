@@ -13,6 +13,7 @@ import dataclasses
 import pytest
 
 from civrules.emit.export import export_ruleset
+from civrules.emit.pyfmt import Module
 from civrules.families.advanced_civilization import package
 from civrules.families.advanced_civilization.model import Ruleset, of_family
 from civrules.families.advanced_civilization.sheets import marks
@@ -35,7 +36,7 @@ def rulesets() -> dict[str, tuple[Ruleset, dict[str, object]]]:
     return found
 
 
-def _alone(ruleset: Ruleset, exported: dict[str, object]) -> bytes:
+def _alone(ruleset: Ruleset, exported: dict[str, object]) -> Module:
     package._WRITTEN.clear()
     return package.data_module(ruleset, exported)
 

@@ -77,7 +77,7 @@ def test_the_shipped_packages_name_only_members_that_exist() -> None:
     workspace = CachedWorkspace()
     analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
     assert analysis.ok
-    assert data_module(of_family(analysis.model), _exported(analysis)).startswith(b'"""The data of')
+    assert data_module(of_family(analysis.model), _exported(analysis)).source.startswith(b'"""The data of')
 
 
 def test_build_reports_the_refusal_and_writes_nothing_of_the_ruleset(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -32,7 +32,7 @@ from civrules.emit.packaging import (
     family_runtime_package,
     import_name,
 )
-from civrules.emit.pyfmt import Code, Node, Source, call, dct, frozen, lazy_dct, lazy_tup, string, tup
+from civrules.emit.pyfmt import Code, Module, Node, Source, Target, call, dct, frozen, lazy_dct, lazy_tup, string, tup
 from civrules.emit.runtimes import PackageFiles, family_runtime, package_files, public_names
 from civrules.emit.settings_types import settings_types, settings_value
 from civrules.emit.templating import template_environment
@@ -208,8 +208,8 @@ class _Writer:
         so are the enum members it names (:func:`_naming`)."""
         found = _WRITTEN.get((target, comment, key))
         if found is not None:
-            chunk, used, named = found
-            self.statements.chunks.append(chunk)
+            chunk, declares, used, named = found
+            self.statements.extend((chunk,), declares)
             self.runtime.update(used)
             if _NAMING:
                 _NAMING[-1].update(named)
@@ -222,10 +222,11 @@ class _Writer:
         finally:
             self.runtime = outer | self.runtime
         chunk = self.statements.chunks[-1]
+        declares = None if self.statements.targets is None else self.statements.targets[-1:]
         if len(chunk) <= _WRITTEN_MAX_BYTES and len(key) <= _WRITTEN_MAX_BYTES:
             if len(_WRITTEN) >= _WRITTEN_ENTRIES:
                 del _WRITTEN[next(iter(_WRITTEN))]
-            _WRITTEN[(target, comment, key)] = (chunk, used, frozenset(naming))
+            _WRITTEN[(target, comment, key)] = (chunk, declares, used, frozenset(naming))
 
 
 #: The source of the map's large statements by what they are made of, kept for the process: a
@@ -233,7 +234,9 @@ class _Writer:
 #: of 60 variants wrote them 61 times; they were two fifths of each data module). Bounded: a few
 #: entries, none of a statement (or a key) over :data:`_WRITTEN_MAX_BYTES`, so a large map (50x)
 #: is written as before and holds nothing after its build (the memory of issue 32, point 2).
-_WRITTEN: dict[tuple[str, str | None, str], tuple[bytes, frozenset[str], frozenset[tuple[str, str]]]] = {}
+_WRITTEN: dict[
+    tuple[str, str | None, str], tuple[bytes, list[Target] | None, frozenset[str], frozenset[tuple[str, str]]]
+] = {}
 register(_WRITTEN)
 _WRITTEN_ENTRIES = 12
 _WRITTEN_MAX_BYTES = 512 * 1024
@@ -1520,9 +1523,9 @@ def unknown_collections(ruleset: Ruleset, exported: Mapping[str, Any]) -> tuple[
     )
 
 
-def data_module(ruleset: Ruleset, exported: Mapping[str, Any], stamp: str | None = None) -> bytes:
-    """The source of ``data.py``: every table of the ruleset, typed with the runtime's records;
-    ``stamp`` is ``fingerprint(exported)`` when the caller has it already."""
+def data_module(ruleset: Ruleset, exported: Mapping[str, Any], stamp: str | None = None) -> Module:
+    """The source of ``data.py``: every table of the ruleset, typed with the runtime's records, and
+    what it declares as written; ``stamp`` is ``fingerprint(exported)`` when the caller has it already."""
     w = _Writer(ruleset)
     for annotation in ANNOTATED:
         w.rt(annotation)
@@ -1566,7 +1569,7 @@ def data_module(ruleset: Ruleset, exported: Mapping[str, Any], stamp: str | None
         "    from enum import StrEnum\n"
         "    from typing import Final\n",
     ]
-    return body.module(head)
+    return body.rendered(head)
 
 
 def _write_tables(tables: Callable[[Ruleset, _Writer], None], ruleset: Ruleset, w: _Writer) -> None:
@@ -1574,14 +1577,17 @@ def _write_tables(tables: Callable[[Ruleset, _Writer], None], ruleset: Ruleset, 
     the statements it wrote for the ruleset before, where every fact it read is the same (a variant
     that keeps its base's cards writes the same card tables)."""
 
-    def write(read: Ruleset) -> tuple[tuple[bytes, ...], frozenset[str], frozenset[tuple[str, str]]]:
+    def write(
+        read: Ruleset,
+    ) -> tuple[tuple[bytes, ...], tuple[Target, ...] | None, frozenset[str], frozenset[tuple[str, str]]]:
         own = _Writer(read)
         with _naming() as named:
             tables(read, own)
-        return tuple(own.statements.chunks), frozenset(own.runtime), frozenset(named)
+        targets = None if own.statements.targets is None else tuple(own.statements.targets)
+        return tuple(own.statements.chunks), targets, frozenset(own.runtime), frozenset(named)
 
-    chunks, used, named = shared(f"{__name__}.{tables.__name__}", ruleset, write)
-    w.statements.chunks.extend(chunks)
+    chunks, targets, used, named = shared(f"{__name__}.{tables.__name__}", ruleset, write)
+    w.statements.extend(chunks, targets)
     w.runtime.update(used)
     if _NAMING:
         _NAMING[-1].update(named)
@@ -1644,120 +1650,6 @@ ID_NAMES = ("AreaId", "BorderKind", "CalamityId", "CardId", "CommodityId", "Epoc
 ERROR_NAMES = ("DraftRulesetError", "UnknownFactError", "UnknownIdError")
 
 
-#: Each public name of this family's packages with its type, as their API manifest records it
-#: (``api.json``, :mod:`civrules.emit.versions`): what the templates and :func:`data_module`
-#: render, so that a build versions a package without parsing its modules back. A template or
-#: table whose type changes must change here too: tests/generated/test_package_versions.py holds
-#: this equal to what every shipped package's modules declare.
-API_TYPES: Mapping[str, str] = {
-    "ADJACENCY": "Final[Mapping[str, Mapping[str, frozenset[str]]]]",
-    "AREAS": "Final[Mapping[str, Area]]",
-    "AST_LEVELS": "Final[tuple[str, ...]]",
-    "AST_TRACKS": "Final[Mapping[str, Mapping[str, AstTrack]]]",
-    "AreaId": "class(StrEnum)",
-    "BASE_RULESET": "Final[str | None]",
-    "BLOCK_BONUSES": "Final[tuple[BlockBonus, ...]]",
-    "BORDERS": "Final[tuple[Border, ...]]",
-    "BorderKind": "from civrules_runtime_advanced_civilization.vocab",
-    "CALAMITIES": "Final[Mapping[str, Calamity]]",
-    "CALAMITY_COMBINATIONS": "Final[Mapping[str, Combination]]",
-    "CALAMITY_EFFECTS": "Final[Mapping[str, tuple[CalamityEffect, ...] | None]]",
-    "CALAMITY_IMMUNITIES": "Final[Mapping[str, tuple[CalamityImmunity, ...] | None]]",
-    "CALAMITY_MODIFIERS": "Final[Mapping[str, tuple[CalamityModifier, ...] | None]]",
-    "CALAMITY_ORDER": "Final[tuple[str, ...]]",
-    "CARDS": "Final[Mapping[str, Card]]",
-    "COMMODITIES": "Final[Mapping[str, Commodity]]",
-    "CREDIT_MATRIX": "Final[Mapping[str, Mapping[str, int]]]",
-    "CalamityId": "class(StrEnum)",
-    "CardId": "class(StrEnum)",
-    "CommodityId": "class(StrEnum)",
-    "DECK_COMPOSITIONS": "Final[tuple[DeckBand, ...]]",
-    "DRAFT": "Final[bool]",
-    "DraftRulesetError": "from civrules_runtime.errors",
-    "ENTITY_FIELD_SOURCES": "Final[Mapping[str, Mapping[str, str | None]]]",
-    "ENTITY_SOURCES": "Final[Mapping[str, tuple[str, ...]]]",
-    "EPOCHS": "Final[Mapping[str, Epoch]]",
-    "EpochId": "class(StrEnum)",
-    "FLOOD_PLAINS": "Final[Mapping[str, Region]]",
-    "GROUPS": "Final[Mapping[str, Group]]",
-    "GroupId": "from civrules_runtime_advanced_civilization.vocab",
-    "HAND_LIMIT": "Final[HandLimit | None]",
-    "ID_ALIASES": "Final[Mapping[str, str]]",
-    "ID_ENUMS": "Final[Mapping[str, type[StrEnum]]]",
-    "MINING_EXTRA_CARDS": "Final[int]",
-    "NATIONS": "Final[Mapping[str, Nation]]",
-    "NationId": "class(StrEnum)",
-    "PHASES": "Final[Mapping[str, Phase]]",
-    "PHASE_ORDER": "Final[tuple[str, ...]]",
-    "PLAYERS": "Final[PlayerRange | None]",
-    "PLAYER_COUNTS": "Final[Mapping[int, PlayerCount]]",
-    "PhaseId": "class(StrEnum)",
-    "RULESET_FINGERPRINT": "Final[str]",
-    "RULESET_ID": "Final[str]",
-    "RULESET_NAME": "Final[str]",
-    "SCORING": "Final[tuple[ScoringItem, ...] | None]",
-    "SETTINGS": "Final[settings.Settings]",
-    "SET_VALUE_FORMULA": "Final[str | None]",
-    "STACK_SETUP": "Final[tuple[StackSetupStep, ...]]",
-    "TAXATION": "Final[Taxation | None]",
-    "TRADE_STACKS": "Final[tuple[TradeStack, ...]]",
-    "UNKNOWN_COLLECTIONS": "Final[frozenset[str]]",
-    "UNKNOWN_FACTS": "Final[tuple[UnknownFact, ...]]",
-    "UnknownFactError": "from civrules_runtime.errors",
-    "UnknownIdError": "from civrules_runtime.errors",
-    "VOLCANOES": "Final[Mapping[str, Region]]",
-    "__version__": "Final[str]",
-    "assuming": "def (assumptions: Assumptions) -> RulesetPackage",
-    "calamities_suffered": (
-        "def (received: Iterable[CalamityIdName], *, rng: Random | None=None, stoic: bool=False, "
-        "players: int | None=None) -> tuple[str, ...]"
-    ),
-    "calamity_amount": (
-        "def (calamity: CalamityIdName, effect: CalamityEffectIdName, held: Iterable[CardIdName], "
-        "role: RoleName, commodities: Mapping[str, int] | None=None, "
-        "nation: NationIdName | None=None) -> CalamityAmount"
-    ),
-    "calamity_resolution_order": (
-        "def (calamities: Iterable[CalamityIdName], players: int | None=None) -> tuple[str, ...]"
-    ),
-    "can_enter_epoch": (
-        "def (epoch: EpochIdName, cities: int, held: Iterable[CardIdName], "
-        "nation: NationIdName | None=None, level: AstLevelName | None=None) -> bool"
-    ),
-    "can_enter_space": (
-        "def (nation: NationIdName, space: int, cities: int, held: Iterable[CardIdName], "
-        "level: AstLevelName | None=None) -> bool"
-    ),
-    "canonical_id": "def (name: str) -> str",
-    "credit_toward": "def (owned: Iterable[CardIdName], target: CardIdName) -> int",
-    "decks_for": "def (players: int, region: MapRegionName | None=None) -> tuple[Deck, ...]",
-    "effects_held": "def (held: Iterable[CardIdName], kind: EffectKindName | None=None) -> tuple[Effect, ...]",
-    "finish_space": "def (nation: NationIdName, level: AstLevelName | None=None) -> int",
-    "hand_limit": "def (held: Iterable[CardIdName], players: int | None=None) -> int",
-    "has_finished": "def (nation: NationIdName, space: int, level: AstLevelName | None=None) -> bool",
-    "neighbours": "def (area: AreaIdName, kind: AdjacencyName='all') -> frozenset[str]",
-    "purchase_cost": "def (owned: Iterable[CardIdName], target: CardIdName) -> int",
-    "reduction_points": "def (tokens_left: int) -> int",
-    "require_complete": "def () -> None",
-    "secondary_losses": (
-        "def (calamity: CalamityIdName, effect: CalamityEffectIdName, allotment: Mapping[str, int], "
-        "held: Mapping[str, Iterable[CardIdName]] | None=None, *, traded_by: str | None=None, "
-        "nations: Mapping[str, NationIdName] | None=None) -> Mapping[str, int]"
-    ),
-    "set_value": (
-        "def (good: CommodityIdName, n: int, *, mining: bool=False, players: int | None=None, "
-        "redeemed_in: BlockName | None=None, drawn_in: BlockName | None=None) -> int"
-    ),
-    "ship_range": "def (held: Iterable[CardIdName]) -> int",
-    "tax_rates": "def (held: Iterable[CardIdName]) -> tuple[int, ...]",
-    "trade_problems": (
-        "def (given: Iterable[CommodityIdName | CalamityIdName], stated_count: int, "
-        "named: Iterable[CommodityIdName | CalamityIdName]) -> tuple[str, ...]"
-    ),
-    "unit_points": "def (cities: int=0, tokens: int=0) -> int",
-}
-
-
 def render_package(ruleset: Ruleset, exported: Mapping[str, Any]) -> PackageFiles:
     """Every file of the ruleset's distribution, by path relative to ``generated/python/``."""
     draft = ruleset.status == "draft"
@@ -1788,17 +1680,6 @@ def render_package(ruleset: Ruleset, exported: Mapping[str, Any]) -> PackageFile
         data_module(ruleset, exported, stamp),
         base_ruleset=ruleset.extends,
         family_runtime_version=FAMILY_RUNTIME_VERSION,
-        api_types=API_TYPES,
-        # The enums of ids.py.j2, each with its ids in order.
-        id_enums={
-            "CardId": [c.id for c in ruleset.cards],
-            "CommodityId": [c.id for c in ruleset.commodities],
-            "CalamityId": [c.id for c in ruleset.calamities],
-            "NationId": [n.id for n in ruleset.nations],
-            "EpochId": [e.id for e in ruleset.epochs],
-            "PhaseId": [p.id for p in ruleset.phases],
-            "AreaId": [a.id for a in ruleset.areas],
-        },
     )
 
 

@@ -27,7 +27,7 @@ from civrules.emit.packaging import (
     family_runtime_package,
     import_name,
 )
-from civrules.emit.pyfmt import Code, Node, Source, call, dct, lazy_dct, string, tup
+from civrules.emit.pyfmt import Code, Module, Node, Source, call, dct, lazy_dct, string, tup
 from civrules.emit.runtimes import PackageFiles, family_runtime, package_files, public_names
 from civrules.emit.settings_types import settings_types, settings_value
 from civrules.emit.templating import template_environment
@@ -252,9 +252,9 @@ class _Writer:
         self.statements.statement(text, target, value)
 
 
-def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], stamp: str | None = None) -> bytes:
-    """The source of ``data.py``: every table of the ruleset, typed with the runtime's records;
-    ``stamp`` is ``fingerprint(exported)`` when the caller has it already."""
+def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], stamp: str | None = None) -> Module:
+    """The source of ``data.py``: every table of the ruleset, typed with the runtime's records, and
+    what it declares as written; ``stamp`` is ``fingerprint(exported)`` when the caller has it already."""
     w = _Writer()
     w.add(None, "RULESET_ID: Final", string(ruleset.id))
     w.add(None, "RULESET_NAME: Final", string(ruleset.name))
@@ -588,7 +588,7 @@ def data_module(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any], s
         "    from enum import StrEnum\n"
         "    from typing import Final\n",
     ]
-    return body.module(head)
+    return body.rendered(head)
 
 
 def _list(goods: Iterable[str]) -> str:
@@ -666,86 +666,11 @@ def _examples(ruleset: ImperialSettlersRuleset) -> dict[str, Any]:
     return out
 
 
-#: Each public name of this family's packages with its type, as their API manifest records it
-#: (``api.json``, :mod:`civrules.emit.versions`): what the templates and :func:`data_module`
-#: render, so that a build versions a package without parsing its modules back. A template or
-#: table whose type changes must change here too: tests/generated/test_package_versions.py holds
-#: this equal to what every shipped package's modules declare.
-API_TYPES: Mapping[str, str] = {
-    "ACTIONS": "Final[Mapping[str, Action]]",
-    "ActionId": "class(StrEnum)",
-    "BASE_RULESET": "Final[str | None]",
-    "CARDS": "Final[Mapping[str, Card]]",
-    "CARD_ANATOMY": "Final[Mapping[str, CardPart]]",
-    "COLOURS": "Final[Mapping[str, Colour]]",
-    "COMPONENTS": "Final[Mapping[str, Component]]",
-    "CardId": "class(StrEnum)",
-    "ColourId": "class(StrEnum)",
-    "DECKS": "Final[Mapping[str, Deck]]",
-    "DECK_CARDS": "Final[Mapping[str, tuple[str, ...]]]",
-    "DECK_RULE": "Final[DeckRule | None]",
-    "DRAFT": "Final[bool]",
-    "DeckId": "class(StrEnum)",
-    "DraftRulesetError": "from civrules_runtime.errors",
-    "ENTITY_FIELD_SOURCES": "Final[Mapping[str, Mapping[str, str | None]]]",
-    "ENTITY_SOURCES": "Final[Mapping[str, tuple[str, ...]]]",
-    "FACTIONS": "Final[Mapping[str, Faction]]",
-    "FactionId": "class(StrEnum)",
-    "GENERAL_RULES": "Final[Mapping[str, GeneralRule]]",
-    "GOODS": "Final[Mapping[str, Good]]",
-    "GoodId": "class(StrEnum)",
-    "ID_ALIASES": "Final[Mapping[str, str]]",
-    "ID_ENUMS": "Final[Mapping[str, type[StrEnum]]]",
-    "LOCATION_KINDS": "Final[Mapping[str, LocationRow]]",
-    "PHASES": "Final[Mapping[str, Phase]]",
-    "PHASE_ORDER": "Final[tuple[str, ...]]",
-    "PLAYERS": "Final[PlayerRange | None]",
-    "PRINTED_IDS": "Final[Mapping[str, str]]",
-    "PhaseId": "class(StrEnum)",
-    "ROUNDS": "Final[int | None]",
-    "RULESET_FINGERPRINT": "Final[str]",
-    "RULESET_ID": "Final[str]",
-    "RULESET_NAME": "Final[str]",
-    "SCORING": "Final[Scoring | None]",
-    "SETTINGS": "Final[settings.Settings]",
-    "SOLO_ACHIEVEMENTS": "Final[tuple[SoloLevel, ...] | None]",
-    "STARTING_HAND": "Final[Mapping[str, int]]",
-    "UNKNOWN_COLLECTIONS": "Final[frozenset[str]]",
-    "UNKNOWN_FACTS": "Final[tuple[UnknownFact, ...]]",
-    "UnknownFactError": "from civrules_runtime.errors",
-    "UnknownIdError": "from civrules_runtime.errors",
-    "__version__": "Final[str]",
-    "assuming": "def (assumptions: Assumptions) -> RulesetPackage",
-    "board_score": "def (common_locations: int, faction_locations: int, vp: int=0) -> int",
-    "build_gains": (
-        "def (faction: FactionIdName, card: CardIdName, locations: Iterable[CardIdName]=(), "
-        "samurai: int=0) -> Mapping[str, int]"
-    ),
-    "build_samurai": (
-        "def (faction: FactionIdName, card: CardIdName, locations: Iterable[CardIdName]=(), samurai: int=0) -> int"
-    ),
-    "can_pay": "def (card: CardIdName, goods: Mapping[str, int] | Iterable[str]) -> bool",
-    "canonical_id": "def (name: str) -> str",
-    "card_of": "def (printed_id: str) -> Card",
-    "deck": "def (deck: DeckIdName) -> tuple[str, ...]",
-    "missing_to_pay": "def (card: CardIdName, goods: Mapping[str, int] | Iterable[str]) -> Mapping[str, int]",
-    "production": (
-        "def (faction: FactionIdName, deals: Iterable[GoodIdName]=(), "
-        "locations: Iterable[CardIdName]=(), samurai: int=0) -> Mapping[str, int]"
-    ),
-    "raze_price": "def (target: RazeTargetName, defence: int=0, samurai: int=0) -> int",
-    "require_complete": "def () -> None",
-    "solo_achievement": "def (score: int) -> SoloLevel",
-    "worker_exchange": "def (workers: int) -> int",
-}
-
-
 def render_package(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]) -> PackageFiles:
     """Every file of the ruleset's distribution, by path relative to ``generated/python/``."""
     stamp = fingerprint(exported)  # once: it encodes and hashes every exported fact
     all_names = public_names(DATA_NAMES, ID_NAMES, ERROR_NAMES, HELPER_NAMES)
     collections = {c.name: c for c in ruleset.collections()}
-    enums = [(enum, what, [e.id for e in collections[collection]]) for enum, collection, what in ID_ENUMS]
     context = {
         "ruleset": ruleset,
         "package": import_name(ruleset.id),
@@ -754,7 +679,7 @@ def render_package(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]
         "member": member,
         "draft": ruleset.status == "draft",
         "examples": _examples(ruleset),
-        "enums": enums,
+        "enums": [(enum, what, [e.id for e in collections[collection]]) for enum, collection, what in ID_ENUMS],
         "id_names": ID_NAMES,
         "data_names": sorted(DATA_NAMES, key=str.lower),
         "helper_names": sorted(HELPER_NAMES, key=str.lower),
@@ -770,8 +695,6 @@ def render_package(ruleset: ImperialSettlersRuleset, exported: Mapping[str, Any]
         data_module(ruleset, exported, stamp),
         base_ruleset=ruleset.extends,
         family_runtime_version=FAMILY_RUNTIME_VERSION,
-        api_types=API_TYPES,
-        id_enums={enum: ids for enum, _, ids in enums},
     )
 
 

@@ -31,7 +31,7 @@ from civrules.emit.packaging import (
     family_runtime_package,
     import_name,
 )
-from civrules.emit.pyfmt import LINE_LENGTH, Code, Node, Source, call, dct, statement, string, tup
+from civrules.emit.pyfmt import LINE_LENGTH, Code, Module, Node, Source, call, dct, statement, string, tup
 from civrules.emit.runtimes import PackageFiles, family_runtime, package_files, public_names
 from civrules.emit.settings_types import settings_types, settings_value
 from civrules.emit.templating import template_environment
@@ -169,7 +169,7 @@ class _Writer:
         line = statement(target, value)
         if isinstance(value, Code) and len(line.rstrip("\n")) > LINE_LENGTH and len(value.flat()) + 4 <= LINE_LENGTH:
             line = f"{target} = (\n    {value.flat()}\n)\n"  # as the formatter parenthesises a long right-hand side
-        self.statements.append(text + line)
+        self.statements.append(text + line, target, value)
 
 
 def value(item: Any) -> Node:
@@ -408,9 +408,9 @@ def _settings_tables(ruleset: CivilizationRuleset, w: _Writer) -> None:
     )
 
 
-def data_module(ruleset: CivilizationRuleset, exported: Mapping[str, Any], stamp: str | None = None) -> bytes:
-    """The source of ``data.py``: every table of the ruleset, typed with the runtime's records;
-    ``stamp`` is ``fingerprint(exported)`` when the caller has it already."""
+def data_module(ruleset: CivilizationRuleset, exported: Mapping[str, Any], stamp: str | None = None) -> Module:
+    """The source of ``data.py``: every table of the ruleset, typed with the runtime's records, and
+    what it declares as written; ``stamp`` is ``fingerprint(exported)`` when the caller has it already."""
     w = _Writer()
     w.rt("UnknownFact")
     w.add(None, "RULESET_ID: Final", string(ruleset.id))
@@ -498,7 +498,7 @@ def data_module(ruleset: CivilizationRuleset, exported: Mapping[str, Any], stamp
         "    from enum import StrEnum\n"
         "    from typing import Final\n",
     ]
-    return w.statements.module(head)
+    return w.statements.rendered(head)
 
 
 #: The public names of every package (RulesetPackage): tables of data.py, then helpers.
@@ -542,110 +542,10 @@ def _examples(ruleset: CivilizationRuleset) -> dict[str, Any]:
     return out
 
 
-#: Each public name of this family's packages with its type, as their API manifest records it
-#: (``api.json``, :mod:`civrules.emit.versions`): what the templates and :func:`data_module`
-#: render, so that a build versions a package without parsing its modules back. A template or
-#: table whose type changes must change here too: tests/generated/test_package_versions.py holds
-#: this equal to what every shipped package's modules declare.
-API_TYPES: Mapping[str, str] = {
-    "BASE_RULESET": "Final[str | None]",
-    "BATTLE_HAND": "Final[BattleHand]",
-    "BUILDINGS": "Final[Mapping[str, Building]]",
-    "BuildingId": "class(StrEnum)",
-    "CITY_ACTIONS": "Final[Mapping[str, CityAction]]",
-    "CIVILIZATIONS": "Final[Mapping[str, Civilization]]",
-    "COMBAT_BONUSES": "Final[Mapping[str, CombatBonus]]",
-    "CULTURE_DECKS": "Final[Mapping[str, CultureDeck]]",
-    "CULTURE_SPACES": "Final[Mapping[str, CultureSpace]]",
-    "CityActionId": "class(StrEnum)",
-    "CivilizationId": "class(StrEnum)",
-    "CombatBonusId": "class(StrEnum)",
-    "CultureDeckId": "class(StrEnum)",
-    "CultureSpaceId": "class(StrEnum)",
-    "DRAFT": "Final[bool]",
-    "DraftRulesetError": "from civrules_runtime.errors",
-    "ENTITY_FIELD_SOURCES": "Final[Mapping[str, Mapping[str, str | None]]]",
-    "ENTITY_SOURCES": "Final[Mapping[str, tuple[str, ...]]]",
-    "ERAS": "Final[Mapping[str, Era]]",
-    "EraId": "class(StrEnum)",
-    "GOVERNMENTS": "Final[Mapping[str, Government]]",
-    "GREAT_PEOPLE": "Final[Mapping[str, GreatPerson]]",
-    "GovernmentId": "class(StrEnum)",
-    "GreatPersonId": "class(StrEnum)",
-    "HUTS": "Final[Mapping[str, Marker]]",
-    "HutId": "class(StrEnum)",
-    "ID_ALIASES": "Final[Mapping[str, str]]",
-    "ID_ENUMS": "Final[Mapping[str, type[StrEnum]]]",
-    "PHASES": "Final[Mapping[str, Phase]]",
-    "PLAYERS": "Final[PlayerRange | None]",
-    "PYRAMID": "Final[Pyramid]",
-    "PhaseId": "class(StrEnum)",
-    "RESEARCH": "Final[Research]",
-    "RESOURCES": "Final[Mapping[str, Resource]]",
-    "RULESET_FINGERPRINT": "Final[str]",
-    "RULESET_ID": "Final[str]",
-    "RULESET_NAME": "Final[str]",
-    "ResourceId": "class(StrEnum)",
-    "SETTINGS": "Final[settings.Settings]",
-    "SPACE_KINDS": "Final[Mapping[str, SpaceKind]]",
-    "SpaceKindId": "class(StrEnum)",
-    "TECHNOLOGIES": "Final[Mapping[str, Technology]]",
-    "TERRAINS": "Final[Mapping[str, Terrain]]",
-    "TILES": "Final[Mapping[str, Tile]]",
-    "TechnologyId": "class(StrEnum)",
-    "TerrainId": "class(StrEnum)",
-    "TileId": "class(StrEnum)",
-    "UNIT_TYPES": "Final[Mapping[str, UnitType]]",
-    "UNKNOWN_COLLECTIONS": "Final[frozenset[str]]",
-    "UNKNOWN_FACTS": "Final[tuple[UnknownFact, ...]]",
-    "UnitTypeId": "class(StrEnum)",
-    "UnknownFactError": "from civrules_runtime.errors",
-    "UnknownIdError": "from civrules_runtime.errors",
-    "VICTORIES": "Final[Mapping[str, Victory]]",
-    "VILLAGES": "Final[Mapping[str, Marker]]",
-    "VictoryId": "class(StrEnum)",
-    "VillageId": "class(StrEnum)",
-    "WONDERS": "Final[Mapping[str, Wonder]]",
-    "WonderId": "class(StrEnum)",
-    "__version__": "Final[str]",
-    "assuming": "def (assumptions: Assumptions) -> RulesetPackage",
-    "battle_hand_size": (
-        "def (figures: int, government: GovernmentIdName | None=None, defending_city: bool=False, *, "
-        "technologies: Iterable[TechnologyIdName]=()) -> int"
-    ),
-    "canonical_id": "def (name: str) -> str",
-    "combat_bonus": (
-        "def (buildings: Mapping[str, int] | None=None, generals: int=0, "
-        "defending: DefenceName | None=None, walled: bool=False) -> int"
-    ),
-    "may_place_technology": (
-        "def (pyramid: Iterable[TechnologyIdName], technology: TechnologyIdName, "
-        "starting: TechnologyIdName | None=None) -> bool"
-    ),
-    "may_stand_on": "def (building: BuildingIdName, terrain: TerrainIdName) -> bool",
-    "pyramid_needs": (
-        "def (pyramid: Iterable[TechnologyIdName], starting: TechnologyIdName | None=None) -> Mapping[int, int]"
-    ),
-    "require_complete": "def () -> None",
-    "research_cost": "def (level: int, wonders: Iterable[WonderIdName]=()) -> int",
-    "trade_after_research": "def (level: int, trade: int, coins: int=0, wonders: Iterable[WonderIdName]=()) -> int",
-    "unit_cost": "def (unit: UnitTypeIdName, rank: int) -> int",
-    "unlocked_by": "def (item: BuildingIdName | UnitTypeIdName | GovernmentIdName | WonderIdName) -> tuple[str, ...]",
-    "unlocks_of": "def (technology: TechnologyIdName) -> Unlocks",
-    "upgrade_of": "def (building: BuildingIdName) -> str | None",
-    "victories_met": (
-        "def (technologies: Iterable[TechnologyIdName]=(), coins: int=0, culture_space: int | None=None, "
-        "captured_capital: bool=False) -> tuple[str, ...]"
-    ),
-    "wonder_cost": "def (wonder: WonderIdName, technologies: Iterable[TechnologyIdName]=()) -> int",
-}
-
-
 def render_package(ruleset: CivilizationRuleset, exported: Mapping[str, Any]) -> PackageFiles:
     """Every file of the ruleset's distribution, by path relative to ``generated/python/``."""
     stamp = fingerprint(exported)  # once: it encodes and hashes every exported fact
     all_names = public_names(DATA_NAMES, ID_NAMES, ERROR_NAMES, HELPER_NAMES)
-    tables = [(enum, ENUM_DOCS[enum], list(getattr(ruleset, coll))) for _, coll, enum, _ in TABLES]
     context = {
         "ruleset": ruleset,
         "package": import_name(ruleset.id),
@@ -654,7 +554,7 @@ def render_package(ruleset: CivilizationRuleset, exported: Mapping[str, Any]) ->
         "member": member,
         "draft": ruleset.draft,
         "examples": _examples(ruleset),
-        "tables": tables,
+        "tables": [(enum, ENUM_DOCS[enum], list(getattr(ruleset, coll))) for _, coll, enum, _ in TABLES],
         "id_names": ID_NAMES,
         "data_names": sorted(DATA_NAMES, key=str.lower),
         "helper_names": sorted(HELPER_NAMES, key=str.lower),
@@ -670,8 +570,6 @@ def render_package(ruleset: CivilizationRuleset, exported: Mapping[str, Any]) ->
         data_module(ruleset, exported, stamp),
         base_ruleset=ruleset.extends,
         family_runtime_version=FAMILY_RUNTIME_VERSION,
-        api_types=API_TYPES,
-        id_enums={enum: [item.id for item in items] for enum, _, items in tables},
     )
 
 
