@@ -66,6 +66,11 @@ def test_reading_the_api_statement_by_statement_finds_what_parsing_the_whole_mod
         b'X: Literal["a = b"] = "a = b"\nZ: Final = 3\n',  # "=" inside the annotation; bare Final
         b"if TYPE_CHECKING:\n    from x import Y\nelse:\n    Y = 1\nW: tuple[\n    int, ...\n] = (\n1,\n)\n",
         b"@decorated\ndef f(a: int = 1) -> int:\n    return a\n# a comment\nclass K(StrEnum):\n    A = 'a'\n",
+        # A signature over lines, and "):" ending a line inside a default (brackets, a string).
+        b"def f(\n    a: int = 1,\n    *,\n    b: str | None = None,\n) -> tuple[int, ...]:\n    return (a,)\n",
+        b'def g(a={(1):\n    2}) -> int:\n    return 1\n\n\ndef h(a: str = """x):\n""") -> str:\n    return a\n',
+        b"def k(): return 1\ndef m(a=(1)) -> None:\n    pass\n",
+        b"def n(\n    a: int,\n) -> int:  # fmt: skip\n    return a\n",
     ]
     for source in [path.read_bytes() for path in modules] + tricky:
         assert _read_by_statement(source) == _read_whole(source)
@@ -82,6 +87,18 @@ def test_the_generated_modules_are_read_in_one_parse() -> None:
     split = b'"""A docstring\nX: int = 1\n"""\n\nY: Final[int] = 2\n'
     starts = [0, *(match.end() for match in versions._STATEMENT.finditer(split))]
     assert versions._declarations_together(split, starts, [*starts[1:], len(split)]) is None
+
+
+def test_of_a_function_the_api_reads_only_its_signature() -> None:
+    """A helpers module's function bodies (and their docstrings) are none of the API: each function
+    is read as its signature with an ``...`` body, so the parse makes no node of a body."""
+    for path in sorted((REPO / "generated" / "python" / "civrules_rulesets").glob("*/helpers.py")):
+        tree = versions._declarations(path.read_bytes())
+        functions = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
+        assert functions, path
+        for function in functions:
+            body = ast.Module(body=function.body, type_ignores=[])
+            assert ast.dump(body) == ast.dump(ast.parse("...")), function.name
 
 
 def test_without_a_manifest_a_package_is_1_0_0() -> None:

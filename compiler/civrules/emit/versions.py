@@ -153,6 +153,12 @@ def _written(target: str, value: str | None) -> list[tuple[str, str]]:
 _STATEMENT = re.compile(rb"\n(?=[^\s)\]}#])")
 #: An annotated assignment's first line: the name, its annotation, and the value that follows.
 _ANNOTATED = re.compile(rb"([A-Za-z_][A-Za-z0-9_]*): (.+?) = ")
+#: A function's first line up to the end of its signature (``def NAME(ARGS) -> RETURNS:``, on one
+#: or more lines, perhaps with a comment after it): what the API reads of it. A match that is not
+#: the signature's end (a ``):`` ending a line inside a default's brackets or string) does not
+#: parse as one function with an ``...`` body ending where it should, and the module is then read
+#: otherwise (:func:`_declarations_together`).
+_SIGNATURE = re.compile(rb"def [A-Za-z_][A-Za-z0-9_]*\(.*?\)(?: -> [^\n]*?)?:(?:  #[^\n]*)?\n", re.DOTALL)
 #: How many pieces a statement that does not parse alone is parsed with before the whole module is.
 _MERGED = 64
 
@@ -202,16 +208,24 @@ def _declarations(source: bytes) -> ast.Module:
 
 def _declarations_together(source: bytes, starts: list[int], ends: list[int]) -> ast.Module | None:
     """:func:`_declarations` in one parse: each annotated table ``NAME: TYPE = value`` becomes
-    ``NAME: TYPE``, every other piece is kept as written. None when that does not parse, or a
-    table's declaration did not come out as the one annotated name it stands for (the pieces are
+    ``NAME: TYPE``, each function its signature with ``...`` for its body (a helpers module's bodies
+    and docstrings were half of its parse, and the API reads none of them), every other piece is
+    kept as written. None when that does not parse, a table's declaration did not come out as the
+    one annotated name it stands for, or a function as one function of that body (the pieces are
     then parsed one by one)."""
     parts: list[bytes] = []
     declared: list[int] = []
+    #: Each function cut to its signature: its piece's index and the signature's lines.
+    signatures: list[tuple[int, int]] = []
     for start, end in zip(starts, ends, strict=True):
         head = _ANNOTATED.match(source, start, end)
+        signature = _SIGNATURE.match(source, start, end) if head is None else None
         if head is not None and head.group(2) != b"Final":
             declared.append(len(parts))
             parts.append(head.group(1) + b": " + head.group(2) + b"\n")
+        elif signature is not None and signature.end() < end:
+            signatures.append((len(parts), signature.group().count(b"\n")))
+            parts.append(signature.group() + b"    ...\n")
         else:
             parts.append(source[start:end])
     text = b"".join(parts)
@@ -230,6 +244,17 @@ def _declarations_together(source: bytes, starts: list[int], ends: list[int]) ->
             not isinstance(statement, ast.AnnAssign)
             or statement.value is not None
             or statement.end_lineno != lines[index] + 1
+        ):
+            return None
+    for index, count in signatures:
+        function = by_line.get(lines[index])
+        if (
+            not isinstance(function, ast.FunctionDef)
+            or function.end_lineno != lines[index] + count + 1
+            or len(function.body) != 1
+            or not isinstance(function.body[0], ast.Expr)
+            or not isinstance(function.body[0].value, ast.Constant)
+            or function.body[0].value.value is not Ellipsis
         ):
             return None
     return module
