@@ -1396,10 +1396,12 @@ def _pop(spec: CollectionSpec, entries: list[Entry], at: int) -> Entry:
 def _missing(
     resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], key: str, at: Origin, verb: str
 ) -> Diagnostic:
-    message = f"cannot {verb} {name} {words.shown(key)}: the base has no such entry"
     told = _missing_here(resolved, name, spec, entries, key, at, verb)
     if told is not None:
-        return _diag(codes.OVERLAY_MISSING, message, at.span(spec.key), told[0], (told[1],), subjects=(key,))
+        why, hint_told, place = told
+        message = f"cannot {verb} {name} {words.shown(key)}: {why}"
+        return _diag(codes.OVERLAY_MISSING, message, at.span(spec.key), hint_told, (place,), subjects=(key,))
+    message = f"cannot {verb} {name} {words.shown(key)}: the base has no such entry"
     hints = _indexed(spec, entries).hints  # made by the find that missed
     close: str | None = None
     hint: str | None = None
@@ -1451,11 +1453,13 @@ def _qualified(spec: CollectionSpec, entries: list[Entry], key: str) -> list[str
 
 def _missing_here(
     resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], key: str, at: Origin, verb: str
-) -> tuple[str, Related] | None:
+) -> tuple[str, str, Related] | None:
     """Why an operation of a variant names no entity of its base when the variant itself, or the
     base, says why: an entity removed (the variant's own `remove` applies first; a base's removal
     leaves nothing to change), or one the variant adds (`add` applies last: a patch, replacement
-    or removal applies to the base, before it). None: the base never had it."""
+    or removal applies to the base, before it). Each as what the message says of it (never "the
+    base has no such entry" of an entity the base has and this variant removes), the hint, and the
+    place that explains it; None: the base never had it."""
     removal = resolved.removed.get(name, {}).get(key)
     if removal is not None:
         own = removal.document is at.document
@@ -1463,14 +1467,16 @@ def _missing_here(
         place = Related(
             removal.span(), f"{'the variant' if own else 'the base'}'s `remove` of `{key}`", at_base=not own
         )
+        why = f"{by} {'already ' if verb == 'remove' else ''}removes it"
         if verb == "remove":
-            return f"{by} already removes `{key}`: delete this entry", place
+            return why, f"{by} already removes `{key}`: delete this entry", place
         if own:
             return (
+                why,
                 f"this variant removes `{key}` (its `remove` entry, applied first): drop this {verb}, or the removal",
                 place,
             )
-        return f"the base ruleset removes `{key}`: to have it in this variant, `add` it whole", place
+        return why, f"the base ruleset removes `{key}`: to have it in this variant, `add` it whole", place
     added = _added_by(at.document, name, spec, entries).get(key)
     if added is None:
         return None
@@ -1480,7 +1486,8 @@ def _missing_here(
         "replace": "write that entry as it should be",
         "remove": "delete that entry instead",
     }[verb]
-    return f"this variant's `add` gives `{key}`: {change} (a {verb} applies to the base, before `add`)", place
+    why = "the base has no such entry (this variant adds it)"
+    return why, f"this variant's `add` gives `{key}`: {change} (a {verb} applies to the base, before `add`)", place
 
 
 def _unnamed(name: str, spec: CollectionSpec, item: Mapping[str, Any], at: Origin) -> Diagnostic:
