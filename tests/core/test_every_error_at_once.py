@@ -89,6 +89,25 @@ def test_a_setting_of_the_manifest_with_a_schema_error_hides_none_of_the_overlay
     assert analysed(text).model is None  # the checks, which read the model, are not run
 
 
+def test_a_setting_restated_in_part_is_judged_merged_with_its_base() -> None:
+    """A variant's manifest restating part of a setting (`players: {min: 3}`) is merged with its
+    base's key by key, but the manifest's schema told "missing key `max` in `players`", a key the
+    base gives, and no check ran. The merge is judged: no S004, and the model is built (its
+    checks run: the base's two-player count is below the variant's fewest players)."""
+    text = HEAD + 'players: {min: 3, source: "house rule: three at least"}\n'
+    analysis = analysed(text)
+    assert [d.code for d in problems(analysis) if d.code == "S004"] == []
+    assert analysis.model is not None
+
+
+def test_a_setting_restated_in_part_with_a_wrong_value_is_one_error() -> None:
+    """`players: {min: many}` was three errors (two missing keys the base gives, and `many`)."""
+    text = HEAD + "players: {min: many}\n"
+    assert [(d.code, d.message) for d in problems(analysed(text))] == [
+        ("S001", "`many` is a text, where a whole number belongs in `players.min`")
+    ]
+
+
 def test_an_error_in_what_the_variant_reads_still_stops_at_its_files() -> None:
     """An error of a key that says what the variant is or reads (its `name:`) leaves nothing to
     resolve: it is told alone (with the overlay's unknown key, which the schema finds), as before."""

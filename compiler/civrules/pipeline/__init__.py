@@ -123,6 +123,10 @@ def analyse(
     malformed = has_errors(diagnostics)
     resolver = resolver or Resolver(workspace)
     resolved, problems = resolver.resolve(loaded)
+    if malformed and resolved is not None:
+        restated = _restated_in_part(loaded, resolved)
+        diagnostics = [d for d in diagnostics if not restated(d)]
+        malformed = has_errors(diagnostics)
     if malformed:
         # Its entries' errors, each once: the resolution finds an entry's unknown key again (with
         # the note at the base's definition the schema's finding is given here).
@@ -226,6 +230,38 @@ def _manifest_setting_errors(loaded: LoadedRuleset) -> Callable[[Diagnostic], bo
         )
 
     return in_a_setting
+
+
+def _restated_in_part(loaded: LoadedRuleset, resolved: Resolved) -> Callable[[Diagnostic], bool]:
+    """Whether an error is a key missing (S004) from a setting a variant's manifest restates in
+    part (`players: {min: 3, source: ...}`) that the setting merged with its base's has.
+
+    A setting a variant restates merges into its base's key by key (what it does not name is kept),
+    and the resolver judges the merge: the manifest's schema, which judges what is written as if
+    it were the whole setting, told "missing key `max` in `players`" of a key the base gives, and
+    the variant's model was never built. A key the merge lacks too is still told, by the resolver.
+    """
+    document = loaded.manifest.file.document
+    data = document.data if document is not None else None
+    if document is None or not isinstance(data, dict) or not isinstance(data.get("extends"), str):
+        return lambda diagnostic: False
+    merged_at: dict[tuple[str, int], dict[str, Any]] = {}
+    for key, value in data.items():
+        if not isinstance(key, str) or key in _SHAPING_KEYS or loaded.family.settings.get(key) != "ruleset":
+            continue
+        merged = resolved.data.get(key)
+        if isinstance(value, dict) and isinstance(merged, dict) and merged is not value:  # merged with the base's
+            head = document.key_span((key,))
+            merged_at[(head.file, head.line)] = merged
+
+    def restated(diagnostic: Diagnostic) -> bool:
+        span = diagnostic.span
+        if diagnostic.code != codes.MISSING_KEY.code or span is None or not diagnostic.subjects:
+            return False
+        merged = merged_at.get((span.file, span.line))
+        return merged is not None and diagnostic.subjects[0] in merged
+
+    return restated
 
 
 def _own(diagnostics: list[Diagnostic], workspace: Workspace, loaded: LoadedRuleset) -> list[Diagnostic]:
