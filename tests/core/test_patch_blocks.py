@@ -213,3 +213,16 @@ def test_a_session_s_earlier_results_are_not_changed_by_a_later_update(tmp_path:
         seen.append((found, json.dumps(found)))
         for earlier, as_it_was in seen:
             assert json.dumps(earlier) == as_it_was
+
+
+def _body(entries: list[str]) -> str:
+    return "overlay:\n  civilization_cards:\n    patch:\n" + "".join(f"      - {e}\n" for e in entries)
+
+
+def test_a_citation_written_as_list_operations_is_reported_not_joined() -> None:
+    """A patch entry writing a fact (a cost) and its `rule:` as list operations: the schema's
+    V007 for the citation, not an internal error (joining the entity's citations hashed the
+    mapping as a section: R900, TypeError, until round 26)."""
+    found = _resolution(_body(['{id: pottery, cost: 40, rule: {append: ["32.2"]}}']))
+    assert any("V007" in d and "`rule` is not a list" in d for d in found[0]), found[0]
+    assert not any("R900" in d for d in found[0]), found[0]

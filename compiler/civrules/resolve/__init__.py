@@ -1783,6 +1783,8 @@ def _cited_by_writers(origin: Origin, merged: dict[str, Any], layers: Mapping[st
         own = {k: entry[k] for k in CITATION_FIELDS if isinstance(entry, dict) and entry.get(k) is not None}
         if own:
             owns.append(own)
+    if not all(_citation_value(value) for cites in (was, *owns) for value in cites.values()):
+        return merged  # a citation the schema refuses (reported there; a mapping is no section to join)
     cited: dict[str, Any] = _both_citations(was, *owns) if owns else was
     if not all(_citation_value(value) for value in cited.values()):
         return merged  # a citation the schema refuses (reported there): merged as written
