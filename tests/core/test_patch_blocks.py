@@ -107,7 +107,7 @@ def test_a_block_of_random_entries_resolves_as_the_per_entry_copies_did(monkeypa
         body = "overlay:\n  civilization_cards:\n    patch:\n" + "".join(f"      - {e}\n" for e in entries)
         now = _resolution(body)
         with monkeypatch.context() as patched:
-            patched.setattr(resolve._Owned, "grows", lambda self, made, at: False)
+            patched.setattr(resolve._Owned, "grows", lambda self, made, at, sections=False: False)
             copied = _resolution(body)
         assert now == copied, entries
         compared += len(entries)
@@ -226,3 +226,21 @@ def test_a_citation_written_as_list_operations_is_reported_not_joined() -> None:
     found = _resolution(_body(['{id: pottery, cost: 40, rule: {append: ["32.2"]}}']))
     assert any("V007" in d and "`rule` is not a list" in d for d in found[0]), found[0]
     assert not any("R900" in d for d in found[0]), found[0]
+
+
+def test_a_citation_s_list_operations_do_not_change_the_sections_it_grew() -> None:
+    """A card's rule sections a block grew in place (each entry citing one as a list), then list
+    operations on them (`rule: {remove: ..., append: ...}`, which the schema refuses but the
+    resolver still merges): the operations copy the list, as they did before round 26. Done in
+    place, the sections' dict kept the section removed (the list as long as before), so the next
+    entry citing it again added nothing: the card's rule list lost it, its writer 4 sections of 5."""
+    entries = [
+        '{id: pottery, rule: ["a1"]}',
+        '{id: pottery, rule: ["b1"]}',
+        '{id: pottery, rule: {remove: ["a1"], append: ["c1"]}}',
+        '{id: pottery, rule: ["d1"]}',
+        '{id: pottery, rule: ["a1"]}',
+    ]
+    now = _resolution(_body(entries))
+    writers = now[1][1]["rule"]
+    assert writers == [(("overlay", "civilization_cards", "patch", 4), ((0,), (1,), (2,), (3,), (4,)))], writers

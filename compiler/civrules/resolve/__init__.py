@@ -1128,7 +1128,7 @@ def _both_citations(first: Mapping[str, Any], *then: Mapping[str, Any], grow: bo
     """
     first_rule = first.get("rule")
     known = _sections(first_rule)
-    grown = grow and known is not None and _OWNED.grows(first_rule, ("rule",))
+    grown = grow and known is not None and _OWNED.grows(first_rule, ("rule",), sections=True)
     if known is not None:
         rules, texts = known.rules, known.texts  # extended in place: the list keeps its own length
     else:
@@ -1163,7 +1163,7 @@ def _both_citations(first: Mapping[str, Any], *then: Mapping[str, Any], grow: bo
                 _SECTIONS.popitem(last=False)  # the oldest (a dict's first key is found past every one deleted)
             _SECTIONS[id(made)] = (made, _Sections(rules, texts))
             if grow:
-                _OWNED.own(made, ("rule",))
+                _OWNED.own(made, ("rule",), sections=True)
         else:
             out["rule"] = next(iter(rules))
     if sources:
@@ -1846,7 +1846,7 @@ class _Owned:
 
     def __init__(self) -> None:
         #: By identity, each held (so that no other list takes its id while the block lasts).
-        self.lists: dict[int, list[Any]] = {}
+        self.lists: dict[int, tuple[list[Any], bool]] = {}
         self.on = False
 
     @contextlib.contextmanager
@@ -1868,14 +1868,20 @@ class _Owned:
         finally:
             self.on = False
 
-    def grows(self, made: object, at: NodePath) -> bool:
-        """Whether ``made`` (the field ``at`` of the entity) is a list of the block's, grown in place."""
-        return self.on and len(at) == 1 and self.lists.get(id(made)) is made
+    def grows(self, made: object, at: NodePath, *, sections: bool = False) -> bool:
+        """Whether ``made`` (the field ``at`` of the entity) is a list of the block's, grown in place.
 
-    def own(self, made: list[Any], at: NodePath) -> None:
+        ``sections``: a citation's rule sections (:func:`_both_citations`), which are only ever
+        added to, at the end: its sections' dict (:data:`_SECTIONS`) holds them while its length
+        is the list's. Such a list is never another's to grow: list operations on it (a `remove:`
+        then an `append:`, as long as before) copy it, as they did before round 26."""
+        held = self.lists.get(id(made)) if self.on and len(at) == 1 else None
+        return held is not None and held[0] is made and held[1] == sections
+
+    def own(self, made: list[Any], at: NodePath, *, sections: bool = False) -> None:
         """``made`` (the field ``at`` of the entity) is the block's, if a merge no memo holds made it."""
         if self.on and len(at) == 1:
-            self.lists[id(made)] = made
+            self.lists[id(made)] = (made, sections)
 
 
 _OWNED = _Owned()
