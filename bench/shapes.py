@@ -96,6 +96,9 @@ Found in round twenty-three (the writers' records measured beside the overlay me
   its own (20,000: 22.5 s; each entry joined the entity's citation so far with its own, hashing
   and checking every section cited before it, the square of ``N``). The sections are made up (the
   rulebook has not ``N``): one Q001, for the last entry's, at every ``N``.
+- ``patches-citing-rule-lists`` (round 26): the same, each entry citing its section as a list
+  (``rule: ["32.2.i"]``) (8,000: 10.6 s to resolve; each entry's record of what wrote the card's
+  `rule:` copied every section cited before it, the square of ``N``).
 
 Found in round twenty-four (one list changed by many entries in turn):
 
@@ -457,6 +460,16 @@ def patches_citing_rules(rules: Path, n: int) -> list[str]:
     return ["validate big"]
 
 
+def patches_citing_rule_lists(rules: Path, n: int) -> list[str]:
+    # As patches-citing-rules, each section written as a list of one: a field written whole as a
+    # list, whose record of what wrote it was the whole folded citation at each entry.
+    costs = [f'      - {{id: pottery, cost: {100 + i % 900}, rule: ["32.2.{i}"]}}' for i in range(n)]
+    _manifest(
+        rules, "big", "advanced-civilization", ["overlay:", "  civilization_cards:", "    patch:", *costs] if n else []
+    )
+    return ["validate big"]
+
+
 def appends_then_replaces(rules: Path, n: int) -> list[str]:
     attribute = '{{text: "Attribute {i}.", rule: "32.211"}}'
     appended = [f"      - {{id: pottery, attributes: {{append: [{attribute.format(i=i)}]}}}}" for i in range(n)]
@@ -550,6 +563,7 @@ SHAPES = {
     "repeated-patches": repeated_patches,
     "patches-beside-appends": patches_beside_appends,
     "patches-citing-rules": patches_citing_rules,
+    "patches-citing-rule-lists": patches_citing_rule_lists,
     "appends-then-replaces": appends_then_replaces,
     "patched-areas": patched_areas,
     "variant-warnings": variant_warnings,
@@ -582,6 +596,7 @@ SIZES: dict[str, tuple[int, ...]] = {
     "repeated-patches": (1_000, 10_000),
     "patches-beside-appends": (1_000, 10_000),
     "patches-citing-rules": (1_000, 10_000),
+    "patches-citing-rule-lists": (1_000, 10_000),
     # Round 24: 1,000 is 4.2 s of the records of where earlier entries wrote (see bench/README.md).
     "appends-then-replaces": (100, 1_000),
     # 30,000 areas and borders added, and patched: a 4.1 MB variant and a 1 MB one.

@@ -51,7 +51,7 @@ class WriterLog:
     the list each of n appends left, kept by each change, was the square of them in memory (the
     origin keeps the field's value as its entity holds it beside the log)."""
 
-    __slots__ = ("before", "cut", "found", "lost", "merge", "mine", "patched", "start")
+    __slots__ = ("_mine", "_whole", "before", "cut", "found", "lost", "merge", "patched", "start")
 
     def __init__(
         self,
@@ -61,13 +61,16 @@ class WriterLog:
         *,
         cut: bool,
         merge: Any,
+        whole: tuple[Origin, list[Any]] | None = None,
     ) -> None:
         #: The log of the field before this change (None: ``start`` is what wrote it before).
         self.before = before
         #: What wrote the field before the first change logged: its definition, or its last changer.
         self.start = start
-        #: What this change writes (None: it writes no fact: a `null`, a `remove:`, an `{unknown}`).
-        self.mine = mine
+        #: What this change writes, but a list it wrote whole (:attr:`mine`).
+        self._mine = mine
+        #: A list field this change wrote whole: the entry, the list and its length then (:attr:`mine`).
+        self._whole = None if whole is None else (whole[0], whole[1], len(whole[1]))
         #: No fact written before this change is left (the field written whole, deleted, unknown).
         self.cut = cut
         #: The mapping this change merged into the field key by key (None: it merged none).
@@ -82,6 +85,22 @@ class WriterLog:
         #: the element as it was, and the operation's `with:` and `where:` (the earlier writer of
         #: the element keeps what the `with:` did not write over).
         self.patched: tuple[tuple[Any, Any, Any, Any], ...] = ()
+
+    @property
+    def mine(self) -> _Writer | None:
+        """What this change writes (None: it writes no fact: a `null`, a `remove:`, an `{unknown}`).
+
+        A list field it wrote whole is its, every element, each at its index: made when asked
+        (:func:`civrules.resolve._writing` asks the last change that wrote the field whole, once),
+        not at each change. The list an entry left is its entity's, which the next entries of a
+        block may grow in place, but only at its end (civrules.resolve._OWNED): its first elements,
+        as many as it had then, are the ones this change left. Made at each change, the record was
+        the whole list each time: for `rule:`, every section cited so far, which n entries each
+        citing a section of their own as a list copied the square of n times (round 26)."""
+        if self._whole is None:
+            return self._mine
+        at, items, length = self._whole
+        return (at, tuple((k,) for k in range(length)), tuple(items[:length]))
 
 
 @frozen_value

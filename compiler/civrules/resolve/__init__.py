@@ -1873,8 +1873,9 @@ class _Owned:
 
         ``sections``: a citation's rule sections (:func:`_both_citations`), which are only ever
         added to, at the end: its sections' dict (:data:`_SECTIONS`) holds them while its length
-        is the list's. Such a list is never another's to grow: list operations on it (a `remove:`
-        then an `append:`, as long as before) copy it, as they did before round 26."""
+        is the list's, and a record of what wrote them the list and its length then
+        (:attr:`WriterLog.mine`). Such a list is never another's to grow: list operations on it (a
+        `remove:` then an `append:`, as long as before) copy it, as they did before round 26."""
         held = self.lists.get(id(made)) if self.on and len(at) == 1 else None
         return held is not None and held[0] is made and held[1] == sections
 
@@ -2196,15 +2197,20 @@ def writers_after(
     # what may have gone: a mapping's keys (a list's elements are each claimed by its writer's record)
     merge = value if isinstance(merged, dict) and isinstance(value, dict) and not operations else None
     mine: Writer | None = None
+    whole: tuple[Origin, list[Any]] | None = None
     if holds_a_fact(value):
         mine = (at, ((),), ())
         if isinstance(merged, list) and operations and wrote:
             indices = sorted(i for i in wrote if i < len(merged))
             mine = (at, tuple(wrote[i] for i in indices), tuple(merged[i] for i in indices))
         elif isinstance(merged, list) and isinstance(value, list):
-            mine = (at, tuple((k,) for k in range(len(merged))), tuple(merged))
+            # each element at its index, made when asked (:attr:`WriterLog.mine`): for `rule:`, the
+            # merged list is every section cited so far, not the entry's own
+            mine, whole = None, (at, merged)
     # element by element, or key by key: what it left is still theirs; else it wrote the field whole
-    cut = mine is not None and not (operations or (isinstance(value, dict) and isinstance(merged, dict)))
+    cut = (mine is not None or whole is not None) and not (
+        operations or (isinstance(value, dict) and isinstance(merged, dict))
+    )
     patched: list[tuple[Any, Any, Any, Any]] = []
     if was and isinstance(merged, list) and operations:
         for index, old in sorted(was.items()):
@@ -2212,7 +2218,7 @@ def writers_after(
             entry = _node_at(at.document, (*at.path, name, *path)) if path and path[0] == "patch" else None
             if index < len(merged) and isinstance(entry, dict):
                 patched.append((merged[index], old, entry.get("with"), entry.get("where")))
-    log = WriterLog(before, start, mine, cut=cut, merge=merge)
+    log = WriterLog(before, start, mine, cut=cut, merge=merge, whole=whole)
     log.patched = tuple(patched)
     return log
 
