@@ -97,6 +97,21 @@ def family_terms() -> frozenset[str]:
     return frozenset(name for name, owners in declared.items() if len(owners) == 1)
 
 
+def _declared_fields() -> dict[str, set[str]]:
+    """Each field name the families' schemas declare, at any depth of any of their kinds, with the
+    families that declare it."""
+    declared: dict[str, set[str]] = {}
+    for family_id in families():
+        family = family_named(family_id)
+        assert family is not None
+        fields: set[str] = set()
+        for kind in family.kinds:
+            _field_names(load_schema(family.qualified_kind(kind)), fields)
+        for name in fields:
+            declared.setdefault(name, set()).add(family_id)
+    return declared
+
+
 def _field_names(node: Any, found: set[str]) -> None:
     """Every name a schema (or any part of it) declares under ``properties``, at any depth."""
     if isinstance(node, dict):
@@ -118,15 +133,7 @@ def schema_field_terms() -> frozenset[str]:
     A single-word field is left to :func:`family_terms`: one family's single-word fields are
     mostly English's or the core's own words too (``base``, ``limit``, ``pattern``, ``rules``,
     ``from``), and the single words that are a game's own name its collections and settings."""
-    declared: dict[str, set[str]] = {}
-    for family_id in families():
-        family = family_named(family_id)
-        assert family is not None
-        fields: set[str] = set()
-        for kind in family.kinds:
-            _field_names(load_schema(family.qualified_kind(kind)), fields)
-        for name in fields:
-            declared.setdefault(name, set()).add(family_id)
+    declared = _declared_fields()
     found: set[str] = set()
     for name, owners in declared.items():
         words = name.split("_")
@@ -279,15 +286,7 @@ def test_the_core_codes_examples_write_no_key_only_one_game_declares() -> None:
     neutral; a game's example belongs to its family's codes."""
     from civrules.checks.catalogue import catalogue
 
-    declared: dict[str, set[str]] = {}
-    for family_id in families():
-        family = family_named(family_id)
-        assert family is not None
-        fields: set[str] = set()
-        for kind in family.kinds:
-            _field_names(load_schema(family.qualified_kind(kind)), fields)
-        for name in fields:
-            declared.setdefault(name, set()).add(family_id)
+    declared = _declared_fields()
     own = {name: owners.pop() for name, owners in declared.items() if len(owners) == 1}
     assert {"prerequisites", "discount", "spoils"} <= own.keys()
     # A stand-in the core's examples use in its English sense: a keyed-by-two-fields entity's

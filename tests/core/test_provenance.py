@@ -416,10 +416,8 @@ def test_a_file_that_cannot_be_read_is_listed_unavailable_and_fails_the_check(
     assert out.endswith(provenance.UNREAD_HINT + "\n")
 
 
-@pytest.mark.skipif(shutil.which("git") is None, reason="no git on this machine")
-def test_refresh_reads_the_cited_commit_from_a_mirror(
-    corpus: dict[str, Path], capsys: pytest.CaptureFixture[str]
-) -> None:
+def _mirrored_notes(corpus: dict[str, Path]) -> str:
+    """A mirror of `someone/notes` whose one commit holds `docs/rules.txt` (CITED_TEXT): its commit id."""
     work = corpus["mirrors"] / "someone+notes" / "repo"
     (work / "docs").mkdir(parents=True)
     (work / "docs" / "rules.txt").write_text(CITED_TEXT, encoding="utf-8")
@@ -427,8 +425,16 @@ def test_refresh_reads_the_cited_commit_from_a_mirror(
            "GIT_COMMITTER_EMAIL": "t@t", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}  # fmt: skip
     for command in (["init", "-q"], ["add", "docs"], ["commit", "-q", "-m", "notes"]):
         subprocess.run(["git", *command], cwd=work, env=env, check=True)
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=work, env=env, check=True, capture_output=True, text=True)
-    cited = f"someone/notes@{commit.stdout.strip()}:docs/rules.txt"
+    done = subprocess.run(["git", "rev-parse", "HEAD"], cwd=work, env=env, check=True, capture_output=True, text=True)
+    return done.stdout.strip()
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="no git on this machine")
+def test_refresh_reads_the_cited_commit_from_a_mirror(
+    corpus: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    commit = _mirrored_notes(corpus)
+    cited = f"someone/notes@{commit}:docs/rules.txt"
     write_rules(corpus["rules"], COPYING, source=cited)
     shutil.rmtree(corpus["extra"])
     corpus["extra"].mkdir()
@@ -444,15 +450,8 @@ def test_a_citation_of_a_path_or_commit_the_repository_lacks_fails_the_check(
 ) -> None:
     """The class of broken citations round 26 looked for: a mistyped path, or a commit the
     repository does not have. The refresh lists each unavailable, and the check fails on each."""
-    work = corpus["mirrors"] / "someone+notes" / "repo"
-    (work / "docs").mkdir(parents=True)
-    (work / "docs" / "rules.txt").write_text(CITED_TEXT, encoding="utf-8")
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@t", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}  # fmt: skip
-    for command in (["init", "-q"], ["add", "docs"], ["commit", "-q", "-m", "notes"]):
-        subprocess.run(["git", *command], cwd=work, env=env, check=True)
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=work, env=env, check=True, capture_output=True, text=True)
-    wrong_path = f"someone/notes@{commit.stdout.strip()}:docs/rule.txt"
+    commit = _mirrored_notes(corpus)
+    wrong_path = f"someone/notes@{commit}:docs/rule.txt"
     wrong_commit = f"someone/notes@{'e' * 40}:docs/rules.txt"
     write_rules(corpus["rules"], REWORDED, source=f"{wrong_path}; {wrong_commit}")
     shutil.rmtree(corpus["extra"])
