@@ -377,6 +377,98 @@ def test_every_dissent_is_a_disagreement_with_its_support(ruleset: Ruleset) -> N
     assert dissents == 17
 
 
+#: The names that the cited transcriptions write for Mega Civilization's calamities and goods, read
+#: at their commits: the rulebook transcription (its set-up list of goods for 5-8 players, and the
+#: calamity it quotes in 9b) and czvandijk's calamity page (every calamity). bubba0077's card list
+#: names none (the community files render its identifiers), so a name may come from either.
+RULEBOOK = "menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json"
+CALAMITY_PAGE = "czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py"
+NAMES_WRITTEN: dict[str, dict[str, str]] = {
+    RULEBOOK: {
+        "volcano_earthquake": "Volcanic Eruption or Earthquake",
+        **{good_id(name): name for name in ("Ochre", "Clay", "Fruit", "Iron", "Fish", "Oil", "Wool", "Textiles")},
+        **{good_id(name): name for name in ("Copper", "Incense", "Tin", "Resin", "Gemstones", "Gold", "Marble")},
+        **{good_id(name): name for name in ("Ivory", "Flax", "Hides", "Salt", "Stone", "Furs", "Timber", "Cotton")},
+        **{good_id(name): name for name in ("Livestock", "Bronze", "Spice", "Silver", "Jade", "Pearls", "Dye", "Silk")},
+        "papyrus": "Papyri",
+        "wine": "Wines",
+    },
+    CALAMITY_PAGE: {
+        "volcano_earthquake": "Volcanic Eruption/Earthquake",
+        "city_in_flames": "City in Flames",
+        **{
+            slug(name): name
+            for name in (
+                "Treachery",
+                "Squandered Wealth",
+                "Famine",
+                "Superstition",
+                "Tempest",
+                "Civil War",
+                "Slave Revolt",
+                "City Riots",
+                "Flood",
+                "Barbarian Hordes",
+                "Cyclone",
+                "Epidemic",
+                "Coastal Migration",
+                "Corruption",
+                "Civil Disorder",
+                "Tribal Conflict",
+                "Tyranny",
+                "Iconoclasm and Heresy",
+                "Minor Uprising",
+                "Regression",
+                "Piracy",
+                "Banditry",
+            )
+        },
+    },
+}
+
+
+@pytest.mark.parametrize("source", sorted(NAMES_WRITTEN))
+def test_a_name_a_cited_transcription_writes_otherwise_is_a_recorded_disagreement(
+    ruleset: Ruleset, source: str
+) -> None:
+    """Where a transcription the data cites writes a calamity's or a good's name otherwise than the
+    data, the entity records it under `disagreements` (field `name`) with that source, the choice and
+    why: two sources that disagree are never left to a reader to find."""
+    entities = {e.id: e for e in (*ruleset.calamities, *ruleset.commodities)}
+    unrecorded = []
+    for entity_id, written in NAMES_WRITTEN[source].items():
+        entity = entities[entity_id]
+        if entity.name == written:
+            continue
+        named = [d for d in entity.raw.get("disagreements", []) if d["field"] == "name"]
+        alternatives = {(a["value"], a["source"].split(" (")[0]) for d in named for a in d["alternatives"]}
+        if (written, source) not in alternatives or not all(d["why"] and d["chosen"] == entity.name for d in named):
+            unrecorded.append((entity_id, entity.name, written))
+    assert unrecorded == []
+
+
+@needs_community
+def test_a_name_other_than_the_community_files_records_the_files_name(ruleset: Ruleset) -> None:
+    """The community files are where the calamities' and goods' other facts come from: a name the
+    data takes from elsewhere records the files' name as an alternative."""
+    files = {
+        **{slug(row["name"]): row["name"] for row in read_csv("megaciv_calamities.csv")},
+        **{good_id(row["name"]): row["name"] for row in read_csv("megaciv_commodities.csv")},
+    }
+    files["volcano_earthquake"] = files.pop(slug("Volcanic Eruption / Earthquake"))
+    entities = {e.id: e for e in (*ruleset.calamities, *ruleset.commodities)}
+    assert set(files) == set(entities)
+    for entity_id, name in files.items():
+        entity = entities[entity_id]
+        if entity.name != name:
+            named = [d for d in entity.raw.get("disagreements", []) if d["field"] == "name"]
+            assert any(
+                a["value"] == name and a["source"].startswith("community/megaciv_")
+                for d in named
+                for a in d["alternatives"]
+            ), entity_id
+
+
 # --- Calamities ----------------------------------------------------------------------------------
 
 
@@ -445,7 +537,10 @@ def test_calamity_modifiers_as_transcribed(ruleset: Ruleset, calamity: str, expe
 
 def test_disputed_modifiers_record_their_dissent(ruleset: Ruleset) -> None:
     fields = {
-        (c.id, d["field"]) for c in ruleset.calamities for d in c.raw.get("disagreements", ()) if isinstance(d, dict)
+        (c.id, d["field"])
+        for c in ruleset.calamities
+        for d in c.raw.get("disagreements", ())
+        if isinstance(d, dict) and d["field"] != "name"  # names: test_a_name_a_cited_transcription_writes_...
     }
     assert fields == {
         ("treachery", "modifiers (diplomacy)"),

@@ -119,7 +119,7 @@ PLAYERS: Final[PlayerRange | None] = PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "36df6b59b9f720f20787a4886d44c196fc208693bc5641fc0bd16ab0802a3431"
+RULESET_FINGERPRINT: Final = "9ba7bf54abf550414ff5d07810a531a13e7d7cf7aea8f960fa3a8c4a6b2b4960"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -2827,12 +2827,12 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
     {
         CalamityId.VOLCANO_EARTHQUAKE: Calamity(
             CalamityId.VOLCANO_EARTHQUAKE,
-            "Volcanic Eruption / Earthquake",
+            "Volcanic Eruption or Earthquake",
             2,
             False,
             Severity.MAJOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2); name: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (9b. Major Calamities)",
             ),
             copies=2,
             copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
@@ -2959,12 +2959,12 @@ CALAMITIES: Final[Mapping[str, Calamity]] = FrozenMap(
         ),
         CalamityId.CITY_IN_FLAMES: Calamity(
             CalamityId.CITY_IN_FLAMES,
-            "City In Flames",
+            "City in Flames",
             5,
             True,
             Severity.MINOR,
             rules=(
-                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+                "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2); name: czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py",
             ),
             copies=2,
             copies_by_players=(CopiesBand(5, 11, 1, ()), CopiesBand(12, 18, 2, ())),
@@ -8253,7 +8253,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "community/megaciv_commodities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml (PlayerCount 18, GameRegion Both); count = jscott1989/megaempiresassistant maximum)",
         ),
         "calamities.volcano_earthquake": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2); name: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json (9b. Major Calamities)",
         ),
         "calamities.treachery": (
             "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
@@ -8286,7 +8286,7 @@ ENTITY_SOURCES: Final[Mapping[str, tuple[str, ...]]] = FrozenMap(
             "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
         ),
         "calamities.city_in_flames": (
-            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
+            "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees) tradable: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §7 (Trade: any calamity but a non-tradeable one may go into a trade); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2); name: czvandijk/MegaCivAid@e9603e453963fabc2bcb9b8b1c21bc22c194791a:pages/4_calamities.py",
         ),
         "calamities.cyclone": (
             "community/megaciv_calamities.csv (bubba0077/MegaCiv@ce837b12ca2740a435fe3bcab35503edc921b885:src/net/bubbaland/megaciv/game/Civ_Constants.xml; czvandijk/MegaCivAid agrees; jscott1989/megaempiresassistant (Mega Empires) agrees); copies: menuan/megacivrules-flutter@e2c96578c5bcd4e1bd7f068826166ce2f7a4d197:assets/data/json/chapters.json §8 (Calamity limit per player; Example 2)",
