@@ -77,7 +77,7 @@ def test_one_stale_file_is_an_r009_at_it_with_a_hint(tmp_path: Path) -> None:
     assert error == f"{edited}:1:1: error[R009]: `{edited}` differs from what this build writes"
     again = shlex.join(["civrules", "--rules", str(rules), "build", "--out", str(out)])
     assert f"  hint: write it again: `{again}`, and commit the result" in stdout
-    assert f"civrules: {out} is stale (1 file differs); run `{again}`" in stderr.splitlines()
+    assert f"civrules: `{out}` is stale (1 file differs); run `{again}`" in stderr.splitlines()
 
 
 def _tree(root: Path, tree: dict[str, bytes]) -> None:
@@ -186,7 +186,7 @@ def test_a_stale_hint_never_pastes_a_build_that_refuses_the_folder(tmp_path: Pat
     first = f"move `{out}` aside (or delete it) yourself, as `build` replaces only a folder it wrote"
     hints = {line for line in stdout.splitlines() if line.startswith("  hint: ")}
     assert hints == {f"  hint: {first}; then write it again: `{again}`, and commit the result"}, hints
-    assert f"civrules: {out} is stale (" in stderr and f"); {first}; then run `{again}`" in stderr, stderr
+    assert f"civrules: `{out}` is stale (" in stderr and f"); {first}; then run `{again}`" in stderr, stderr
     assert _build(rules, out)[0] == 2  # the build refuses the folder, as the hint says
     shutil.rmtree(out)
     assert _build(rules, out)[0] == 0  # and takes it once moved aside

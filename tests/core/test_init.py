@@ -185,7 +185,8 @@ def test_init_says_the_next_command_as_it_can_be_pasted(
     code, _, err = civrules("init", "--", folder)
     assert code == 0, err
     (line,) = [line for line in err.splitlines() if line.startswith("next: ")]
-    assert line == f"next: `cd {shown} && civrules validate`, then see {folder}/README.md"
+    readme = f"./{folder}" if folder.startswith("-") else folder  # `-x/README.md` reads as an option
+    assert line == f"next: `cd {shown} && civrules validate`, then see `{readme}/README.md`"
     command = line.split("`")[1].replace("civrules validate", "pwd")
     ran = subprocess.run(["bash", "-c", command], cwd=tmp_path, capture_output=True, text=True, check=True)
     assert ran.stdout == f"{tmp_path / folder}\n"

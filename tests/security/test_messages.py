@@ -9,6 +9,7 @@ import json
 import os
 import re
 import resource
+import shlex
 import subprocess
 import sys
 import textwrap
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from civrules import __version__
 from civrules.cli import main
 from civrules.diagnostics import codes
 from civrules.diagnostics.suggest import did_you_mean, mean
@@ -278,6 +280,49 @@ def test_a_folder_called_dash_is_named_as_such(tmp_path: Path, monkeypatch: pyte
     code, output = invoke("schemas", "--out", "./-")
     assert code == 0, output
     assert (tmp_path / "-" / ".civrules-output").is_file()
+
+
+@pytest.mark.parametrize(
+    ("typed", "named"),
+    [
+        ("./-", "`./-`"),  # as a path, `-`: read as standard output
+        ("./-x", "`./-x`"),  # read as an option
+        ("~/out", "`./~/out`"),  # a folder called `~`, not the home folder
+        ("my out", "`my out`"),  # one name, not two words
+        ("a\x1b[31mred", "`a\\x1b[31mred`"),  # no escape sequence reaches the terminal
+    ],
+)
+def test_each_message_names_the_folder_the_user_typed(
+    rules: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, typed: str, named: str
+) -> None:
+    """Round 27's attacker: `--out ./-` said "wrote 18 files into -" (the path dropped its `./`),
+    and a folder was named bare in the notes of a write, so `~/out` (a folder called `~`) read as
+    the home folder and `my out` as two words. Every note and refusal naming the folder names it
+    escaped, in backquotes, as typed."""
+    monkeypatch.chdir(tmp_path)
+    code, output = invoke("schemas", "--out", typed)
+    assert (code, output.splitlines()[-1]) == (0, f"civrules: wrote 18 files into {named}"), output
+    code, output = invoke("schemas", "--check", "--out", typed)
+    assert (code, output.splitlines()[-1]) == (0, f"civrules: {named} holds the schemas of civrules {__version__}")
+    code, output = invoke("--rules", rules, "build", "--out", typed)  # the schemas' folder: refused, named
+    assert (code, f"refusing to replace {named}: it holds the output of civrules' `schemas`" in output) == (2, True)
+    assert "\x1b" not in output, output
+
+
+def test_a_command_a_hint_gives_keeps_the_dot_of_a_folder_called_dash(
+    rules: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`build --check --out ./-` on the schemas' folder hinted `civrules schemas --check --out -`,
+    which, pasted, is refused (R008: `-` is no folder). The command keeps the `./`, and runs."""
+    monkeypatch.chdir(tmp_path)
+    assert invoke("schemas", "--out", "./-")[0] == 0
+    code, output = invoke("--rules", rules, "build", "--check", "--out", "./-")
+    assert code == 2 and "error[R007]" in output, output
+    from civrules.diagnostics.words import quoted
+
+    pasted = [name for name in quoted(output) if name.startswith("civrules ")]
+    assert [name.endswith(" schemas --check --out ./-") for name in pasted] == [True], output
+    assert invoke(*shlex.split(pasted[0])[1:])[0] == 0
 
 
 # --- 7. messages ------------------------------------------------------------------------------------

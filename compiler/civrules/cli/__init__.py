@@ -37,7 +37,7 @@ from civrules.diagnostics import (
 )
 from civrules.diagnostics.escape import dumps_json, printable, safe_line_start
 from civrules.diagnostics.render import FORMATS, SourceLines, json_file, render, source_root
-from civrules.diagnostics.words import ticked
+from civrules.diagnostics.words import named_path, ticked, typed_path
 from civrules.load import Limits
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
 from civrules.support import collector, interrupts, streams
@@ -108,11 +108,11 @@ def rules_folder_problem(rules: Path, named_by: str) -> Diagnostic | None:
     import errno
     import stat
 
-    shown = printable(str(rules))
+    shown = typed_path(rules)
     where = {
-        "CIVRULES_RULES": f"CIVRULES_RULES=`{shown}`",
-        "default": f"the rules folder `{shown}` (the default of --rules)",
-    }.get(named_by, f"`--rules {shown}`")
+        "CIVRULES_RULES": ticked(f"CIVRULES_RULES={shown}"),
+        "default": f"the rules folder {ticked(shown)} (the default of --rules)",
+    }.get(named_by, ticked(f"--rules {shown}"))
     hint = (
         "pass the rules folder (the one holding rulesets/, cards/, maps/...) with --rules DIR, "
         "or run civrules from the project root"
@@ -1433,7 +1433,7 @@ def build(obj: Context, rulesets: tuple[str, ...], check_only: bool, out: Path, 
         if os.path.isdir(out):
             not_staged += _staged_problems(out, display, rules=False)
     if not check_only and stamp.is_up_to_date(obj.rules, out, arguments, obj.limits.max_bytes):
-        _note(f"civrules: {printable(str(out))} is up to date (nothing changed since the last build)")
+        _note(f"civrules: {named_path(out)} is up to date (nothing changed since the last build)")
         return
     workspace = obj.workspace()
     loaded = _select_rulesets(workspace, rulesets, "text", found=not_staged)
@@ -1504,11 +1504,9 @@ def _build(
         if stale.files:
             differ = f"{stale.files:,} file differs" if stale.files == 1 else f"{stale.files:,} files differ"
             then = f"{printable(first)}; then run" if first else "run"
-            click.echo(
-                f"civrules: {printable(str(out))} is stale ({differ}); {then} {ticked(_build_command())}", err=True
-            )
+            click.echo(f"civrules: {named_path(out)} is stale ({differ}); {then} {ticked(_build_command())}", err=True)
         elif not result.failed and not not_staged:
-            _note(f"civrules: {printable(str(out))} is up to date")
+            _note(f"civrules: {named_path(out)} is up to date")
         if not_staged:
             files = f"{len(not_staged):,} file{'' if len(not_staged) == 1 else 's'}"
             click.echo(f"civrules: {files} read or compared not as staged for commit (R022)", err=True)
@@ -1525,13 +1523,11 @@ def _build(
         except OutputError as error:
             _output_failure(error)
         for relative, why in sorted(dropped.items()):
-            click.echo(
-                f"civrules: not carried over: {ticked(printable(str(out / relative)))}: {printable(why)}", err=True
-            )
+            click.echo(f"civrules: not carried over: {named_path(out / relative)}: {printable(why)}", err=True)
         if not result.failed:
             stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
         rulesets_built = f"{built} ruleset{'' if built == 1 else 's'}"
-        _note(f"civrules: wrote {len(result.tree)} files for {rulesets_built} into {printable(str(out))}")
+        _note(f"civrules: wrote {len(result.tree)} files for {rulesets_built} into {named_path(out)}")
     if result.failed:
         click.echo(f"civrules: not built, the rules have errors (previous output kept): {failed}", err=True)
         sys.exit(_failure_code(result.diagnostics))
@@ -1609,7 +1605,7 @@ def sheets(obj: Context, ruleset: str, pdf: bool, paper: str, out: Path | None) 
         write_tree(target, files, protected=obj.protected(), kind="sheets")
     except OutputError as error:
         _output_failure(error)
-    _note(f"civrules: wrote {len(files)} files into {printable(str(target))}")
+    _note(f"civrules: wrote {len(files)} files into {named_path(target)}")
 
 
 @main.command()
@@ -1646,7 +1642,7 @@ def helpers(obj: Context, ruleset: str, out: Path | None) -> None:
         write_tree(target, files, protected=obj.protected(), kind="helpers")
     except OutputError as error:
         _output_failure(error)
-    _note(f"civrules: wrote {printable(str(target / f'{ruleset}.html'))}")
+    _note(f"civrules: wrote {named_path(target / f'{ruleset}.html')}")
 
 
 @main.command()
@@ -1815,7 +1811,7 @@ def _watch_builder(obj: Context, rulesets: tuple[str, ...], out: Path) -> Any:
         arguments = [*rulesets, f"max_bytes={obj.limits.max_bytes}", f"max_nodes={obj.limits.max_nodes}"]
         stamp.record(obj.rules, out, arguments, obj.limits.max_bytes)
         count = f"{len(names)} ruleset{'' if len(names) == 1 else 's'}"
-        return f"civrules: wrote {len(rendered.tree)} files for {count} into {printable(str(out))}", False
+        return f"civrules: wrote {len(rendered.tree)} files for {count} into {named_path(out)}", False
 
     return rebuild
 
@@ -1859,13 +1855,13 @@ def schemas(obj: Context, out: Path, check_only: bool) -> None:
             first = before_replacing(out, obj.protected(), kind="schemas")
             _emit([_stale_schema(out, one, one.relative in tree, first) for one in stale], "text")
             sys.exit(EXIT_RULE_ERRORS)
-        _note(f"civrules: {printable(str(out))} holds the schemas of civrules {__version__}")
+        _note(f"civrules: {named_path(out)} holds the schemas of civrules {__version__}")
         return
     try:
         write_tree(out, tree, protected=obj.protected(), kind="schemas")
     except OutputError as error:
         _output_failure(error)
-    _note(f"civrules: wrote {len(tree)} files into {printable(str(out))}")
+    _note(f"civrules: wrote {len(tree)} files into {named_path(out)}")
 
 
 def _build_command() -> str:
@@ -1904,9 +1900,7 @@ def _stale_schema(out: Path, one: StaleFile, ours: bool, first: str | None) -> D
     from civrules.support.commands import command, rerun
 
     # The invocation again without `--check` (a bare command where there is none).
-    again = "write the schemas again: " + ticked(
-        rerun(dropping={"--check": False}) or command("schemas", "--out", str(out))
-    )
+    again = "write the schemas again: " + ticked(rerun(dropping={"--check": False}) or command("schemas", "--out", out))
     hint = again if ours or not relative else f"{again}, or delete {ticked(shown)}"
     if first:  # the write would refuse the folder as it is (not one civrules wrote, or a link)
         hint = f"{first}; then {hint}"
@@ -2018,13 +2012,12 @@ def init(
     arguments = f" --family {word(family.id)} {extends} --name {word(name)}"
     tree = repository_files(workspace, base, name, new=new_base, arguments=arguments)
     _write_repository(directory, tree, schema_tree(), SCHEMAS)
-    shown = printable(str(directory))
     where = "" if directory == Path(".") else f"cd {printable(path_word(directory))} && "
     _note(
-        f"civrules: made a rule-data repository in {shown}: ruleset `{name}` "
+        f"civrules: made a rule-data repository in {named_path(directory)}: ruleset `{name}` "
         + ("(a base of its own)" if new_base else f"(a variant of `{base.id}`)")
     )
-    _note(f"next: {ticked(f'{where}civrules validate')}, then see {shown}/README.md")
+    _note(f"next: {ticked(f'{where}civrules validate')}, then see {named_path(directory / 'README.md')}")
 
 
 def _write_repository(directory: Path, tree: Mapping[str, bytes], schemas: Mapping[str, bytes], folder: str) -> None:

@@ -26,6 +26,8 @@ True
 ('per_player',)
 >>> shown("oak"), shown(""), shown("  ")
 ('`oak`', '`""` (empty)', '`"  "` (blank)')
+>>> named_path("-"), named_path("~/out"), named_path("my out"), named_path("a\x1b[31m")
+('`./-`', '`./~/out`', '`my out`', '`a\\\\x1b[31m`')
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ import json
 import os
 import re
 from collections.abc import Sequence
+
+from civrules.diagnostics.escape import printable
 
 #: Words spelt with a vowel but said with a consonant ("a unit", "a one-off").
 _CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one", "once")
@@ -116,6 +120,27 @@ def ticked(name: str | os.PathLike[str]) -> str:
     fence = "`" * (longest + 1)
     padded = bool(longest) or (len(text) > 1 and text[0] == text[-1] == " " and bool(text.strip(" ")))
     return f"{fence} {text} {fence}" if padded else f"{fence}{text}{fence}"
+
+
+def named_path(path: str | os.PathLike[str]) -> str:
+    """A file or folder the user named (``--out``, ``--rules``, ``init DIRECTORY``) as a message
+    names it: escaped (:func:`civrules.diagnostics.escape.printable`: a newline or an escape
+    sequence in the name can neither start a forged line nor colour the terminal), in backquotes
+    (:func:`ticked`: a name with spaces is one name), and a relative one whose first character a
+    reader takes for something else led by ``./`` as it was typed: `-` (standard output), `~` (the
+    home folder, which a folder literally called `~` is not), a leading `-` (an option). A path
+    object drops the ``./`` of ``--out ./-``: "wrote 18 files into -" read as standard output.
+    """
+    return ticked(typed_path(path))
+
+
+def typed_path(path: str | os.PathLike[str]) -> str:
+    """``path`` as :func:`named_path` shows it, before the backquotes (for a message that quotes it
+    with more words: `` `--rules ./-` ``)."""
+    text = os.fspath(path)
+    if text[:1] in ("-", "~"):
+        text = f".{os.sep}{text}"
+    return printable(text)
 
 
 def quoted(text: str) -> list[str]:

@@ -53,7 +53,7 @@ from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from civrules.diagnostics.words import ticked
+from civrules.diagnostics.words import named_path, ticked
 from civrules.support import files, interrupts
 
 #: A rendered tree: relative POSIX path → file content.
@@ -128,11 +128,11 @@ def unwritable(root: Path, error: OSError) -> OutputError:
     if error.errno in (errno.EBUSY, errno.EXDEV):
         inside = root / "generated"
         hint = (
-            f"`{root}` is a mount point (or on another file system than its folder): civrules writes a "
+            f"{named_path(root)} is a mount point (or on another file system than its folder): civrules writes a "
             f"new tree beside it and renames it into place, which the system refuses there; name a "
-            f"folder inside it with --out (`{inside}`)"
+            f"folder inside it with --out ({named_path(inside)})"
         )
-    return OutputError(f"cannot write `{root}`: {cause(error)}; nothing was changed", hint)
+    return OutputError(f"cannot write {named_path(root)}: {cause(error)}; nothing was changed", hint)
 
 
 @dataclass(slots=True)
@@ -218,33 +218,33 @@ def check_replaceable(out: Path, protected: Iterable[Path] = (), *, contents: bo
     --out schemas` would have deleted the schemas `init` wrote); a marker that names no kind,
     written by a civrules before round 20, is taken by any kind, as it was, and then names one.
     """
-    shown = str(out)
+    shown = named_path(out)
     guarded = tuple(protected)
     target = _absolute(out, [folder.parent for folder in guarded])
     if target.parent == target:
-        raise OutputError(f"refusing to write into {ticked(shown)}: it is the root of the file system")
+        raise OutputError(f"refusing to write into {shown}: it is the root of the file system")
     cwd = Path.cwd().resolve()
     if cwd.is_relative_to(target):
         what = "the working directory" if cwd == target else "a folder above the working directory"
-        raise OutputError(f"refusing to replace {ticked(shown)}: it is {what}; choose an --out folder of its own")
+        raise OutputError(f"refusing to replace {shown}: it is {what}; choose an --out folder of its own")
     for folder in guarded:
         real = folder.resolve()
         if real.is_relative_to(target) or target.is_relative_to(real):
             relation = "is" if real == target else "holds" if real.is_relative_to(target) else "is inside"
             raise OutputError(
-                f"refusing to write into {ticked(shown)}: it {relation} the rules folder `{folder}`; "
+                f"refusing to write into {shown}: it {relation} the rules folder {named_path(folder)}; "
                 "choose an --out folder outside it"
             )
     found = files.kind_of(target.parent, target.name) if target.parent.is_dir() else "missing"
     marked = marked_kind(target) if found == "dir" else None
     if marked not in (None, "", kind):
-        raise _another_kind(shown, printable_kind(marked or ""), kind, compare=not contents)
+        raise _another_kind(out, printable_kind(marked or ""), kind, compare=not contents)
     if found == "missing" or not contents:
         return
     if found == "link":
-        raise OutputError(f"refusing to replace {ticked(shown)}: it is a symbolic link; civrules does not follow links")
+        raise OutputError(f"refusing to replace {shown}: it is a symbolic link; civrules does not follow links")
     if found != "dir":
-        raise OutputError(f"refusing to replace {ticked(shown)}: it is not a folder (a file, a FIFO or a device)")
+        raise OutputError(f"refusing to replace {shown}: it is not a folder (a file, a FIFO or a device)")
     if marked is not None or _is_empty(target):
         return
     # Never judged by the shape of its paths: `python/<x>/<y>` and `sheets/<x>/<y>` files were
@@ -252,13 +252,13 @@ def check_replaceable(out: Path, protected: Iterable[Path] = (), *, contents: bo
     unusable = _UNUSABLE_MARKER.get(files.kind_of(target, MARKER))
     if unusable is not None:  # there is one, and it is no marker: never said to be missing
         raise OutputError(
-            f"refusing to replace {ticked(shown)}: its `{MARKER}` is {unusable}, so civrules cannot tell that "
+            f"refusing to replace {shown}: its `{MARKER}` is {unusable}, so civrules cannot tell that "
             "it wrote the folder",
             "civrules replaces only a folder whose marker it wrote, an empty one or a new one: choose "
             "another --out folder, or move this one aside (or delete it) yourself",
         )
     raise OutputError(
-        f"refusing to replace {ticked(shown)}: it holds files civrules did not write (no `{MARKER}` in it)",
+        f"refusing to replace {shown}: it holds files civrules did not write (no `{MARKER}` in it)",
         "civrules replaces only a folder it made (one holding that marker), an empty one or a new "
         "one: choose another --out folder, or move this one aside (or delete it) yourself; a "
         "generated/ written by a civrules older than the marker is taken once it is deleted",
@@ -278,25 +278,26 @@ _UNUSABLE_MARKER = {
 _CHECKED_KINDS = ("build", "schemas")
 
 
-def _another_kind(shown: str, marked: str, kind: str, *, compare: bool) -> OutputError:
+def _another_kind(out: Path, marked: str, kind: str, *, compare: bool) -> OutputError:
     """The refusal of ``kind`` (to replace, or with ``compare`` to compare) a folder whose marker
     says the command ``marked`` wrote it; its hint names what is the folder's to write or check."""
+    shown = named_path(out)
     said = f"it holds the output of civrules' `{marked}` command (its `{MARKER}` says so)"
     if not compare:
         return OutputError(
-            f"refusing to replace {ticked(shown)}: {said}, not of `{kind}`",
+            f"refusing to replace {shown}: {said}, not of `{kind}`",
             f"`{kind}` replaces only a folder of its own, an empty one or a new one: name another --out "
-            f"folder for it; {ticked(shown)} is written again by `{marked}` (delete it yourself first if it is "
+            f"folder for it; {shown} is written again by `{marked}` (delete it yourself first if it is "
             "no longer wanted)",
         )
     from civrules.support.commands import command
 
     if marked in _CHECKED_KINDS:
-        own = f"{ticked(command(marked, '--check', '--out', shown))} compares it"
+        own = f"{ticked(command(marked, '--check', '--out', out))} compares it"
     else:
-        own = f"{ticked(shown)} is written again by `{marked}`"
+        own = f"{shown} is written again by `{marked}`"
     return OutputError(
-        f"refusing to compare {ticked(shown)} with what `{kind}` writes: {said}",
+        f"refusing to compare {shown} with what `{kind}` writes: {said}",
         f"`{kind} --check` compares the folder `{kind}` writes: name that one with --out; {own}",
     )
 
@@ -310,8 +311,8 @@ def before_replacing(out: Path, protected: Iterable[Path] = (), *, kind: str = "
     except OutputError:
         target = _absolute(out, [folder.parent for folder in guarded])
         if files.kind_of(target.parent, target.name) == "link":
-            return f"remove the link {ticked(out)} (civrules does not follow links)"
-        return f"move {ticked(out)} aside (or delete it) yourself, as `{kind}` replaces only a folder it wrote"
+            return f"remove the link {named_path(out)} (civrules does not follow links)"
+        return f"move {named_path(out)} aside (or delete it) yourself, as `{kind}` replaces only a folder it wrote"
     return None
 
 
@@ -342,9 +343,9 @@ def refuse_links(out: Path, roots: Iterable[Path] = ()) -> Path:
                 link = Path(absolute.anchor, *parts[: index + 1])
                 shown = os.path.relpath(link) if link.is_relative_to(Path.cwd()) else str(link)
                 raise OutputError(
-                    f"refusing to write into {ticked(out)}: {ticked(shown)} is a symbolic link inside the project; "
-                    "civrules does not follow links",
-                    f"civrules writes only into real folders of the project; remove the link {ticked(shown)}, "
+                    f"refusing to write into {named_path(out)}: {named_path(shown)} is a symbolic link inside the "
+                    "project; civrules does not follow links",
+                    f"civrules writes only into real folders of the project; remove the link {named_path(shown)}, "
                     "or give the folder it points at as --out if it is yours",
                 )
             candidate = Path(os.path.realpath(candidate))
@@ -789,7 +790,7 @@ def _make_parent(root: Path) -> None:
     except files.RefusedError as refused:
         if refused.kind != "link" and isinstance(refused.__cause__, OSError):
             raise refused.__cause__ from None  # the file system's failure, said as the writes' are
-        raise OutputError(f"refusing to write into `{root}`: {refused.reason}") from refused
+        raise OutputError(f"refusing to write into {named_path(root)}: {refused.reason}") from refused
 
 
 def _write(root: Path, content: Mapping[str, bytes]) -> None:

@@ -15,9 +15,10 @@ commands carry no options: what such a caller reads is its own to say.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator, Sequence
 
-from civrules.support.install import word
+from civrules.support.install import path_word, word
 
 #: The global options that choose what a command reads, and whether each takes a value: a
 #: command printed for the user repeats them as given.
@@ -77,17 +78,22 @@ def reading_options() -> list[str]:
     return _split(arguments, READING_OPTIONS)[0] if arguments is not None else []
 
 
-def command(*words: str) -> str:
+def command(*words: str | os.PathLike[str]) -> str:
     """`civrules WORDS...` with the running invocation's options that choose what it reads first,
-    each word shell-quoted: a command for the user to paste where they ran theirs.
+    each word shell-quoted: a command for the user to paste where they ran theirs. A path (a
+    :class:`os.PathLike`, which has lost the ``./`` of `--out ./-`) is led by ``./`` where it begins
+    with `-` (:func:`civrules.support.install.path_word`): `--out -` is refused, `--out -x` read
+    as options.
 
-    >>> command("validate", "my variant")
-    "civrules validate 'my variant'"
+    >>> from pathlib import Path
+    >>> command("validate", "my variant"), command("schemas", "--out", Path("./-"))
+    ("civrules validate 'my variant'", 'civrules schemas --out ./-')
     >>> with invoked(["--rules", "../my rules", "list", "--no-shipped"]):
     ...     command("validate", "my-variant")
     "civrules --rules '../my rules' --no-shipped validate my-variant"
     """
-    return " ".join(["civrules", *(word(one) for one in (*reading_options(), *words))])
+    given = (path_word(one) if isinstance(one, os.PathLike) else word(one) for one in words)
+    return " ".join(["civrules", *(word(one) for one in reading_options()), *given])
 
 
 def rerun(first: Sequence[str] = (), *, dropping: dict[str, bool] | None = None) -> str | None:

@@ -108,7 +108,7 @@ def _dollar_escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}"
 
 
-def path_word(path: Path | str) -> str:
+def path_word(path: os.PathLike[str] | str) -> str:
     """A path as one word of such a command, kept as given (relative or absolute), and a relative
     one that begins with `-` led by ``./`` (`cd -x` would read an option).
 
