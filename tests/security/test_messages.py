@@ -309,6 +309,25 @@ def test_each_message_names_the_folder_the_user_typed(
     assert "\x1b" not in output, output
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        ([""], "no command `\"\"` (empty)"),
+        (["validate", ""], "no ruleset `\"\"` (empty)"),
+        (["sheets", " "], "no ruleset `\" \"` (blank)"),
+        (["explain", " "], "no diagnostic code `\" \"` (blank)"),
+        (["validate", "a`b"], "no ruleset `` a`b ``"),
+    ],
+)
+def test_a_name_typed_empty_blank_or_with_a_backquote_is_shown_so(rules: Path, args: list[str], said: str) -> None:
+    """`civrules validate "$RULESET"` with the variable unset said "no ruleset ``", and a blank
+    code "no diagnostic code ` `": nothing to read between the backquotes. A name the command line
+    does not know is quoted as the data's names are (:func:`civrules.diagnostics.words.shown`)."""
+    code, output = invoke("--rules", rules, *args)
+    assert code == 2 and said in output.splitlines()[0], output
+    no_bug(output)
+
+
 def test_a_command_a_hint_gives_keeps_the_dot_of_a_folder_called_dash(
     rules: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

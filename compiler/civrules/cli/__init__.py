@@ -37,7 +37,7 @@ from civrules.diagnostics import (
 )
 from civrules.diagnostics.escape import dumps_json, printable, safe_line_start
 from civrules.diagnostics.render import FORMATS, SourceLines, json_file, render, source_root
-from civrules.diagnostics.words import named_path, ticked, typed_path
+from civrules.diagnostics.words import named_path, shown, ticked, typed_path
 from civrules.load import Limits
 from civrules.load.workspace import LoadedRuleset, Manifest, Workspace
 from civrules.support import collector, interrupts, streams
@@ -217,7 +217,7 @@ class _Group(click.Group):
 
             near = did_you_mean(name, self.list_commands(ctx))
             raise _Refused(
-                f"no command `{printable(name)}`",
+                f"no command {shown(printable(name))}",
                 _then(near, f"`{ctx.command_path} --help` lists the commands"),
                 ctx=ctx,
             ) from error
@@ -968,7 +968,7 @@ def _unknown_ruleset(name: str, known: list[str], manifests: Mapping[str, Manife
     return Diagnostic(
         codes.UNKNOWN_RULESET.code,
         codes.UNKNOWN_RULESET.severity,
-        f"no ruleset `{name}`",
+        f"no ruleset {shown(printable(name))}",
         Span.at("<command line>"),
         hint,
         subjects=(name,),
@@ -1105,7 +1105,7 @@ def _code_prefixes(ctx: click.Context, param: click.Parameter, value: tuple[str,
             if item not in prefixes:
                 close = meant_code(part.strip(), prefixes)
                 raise _Refused(
-                    f"no diagnostic code starts with `{printable(part.strip())}`",
+                    f"no diagnostic code starts with {shown(printable(part.strip()))}",
                     _then(
                         mean(part.strip(), close) if close else None,
                         f"the codes begin with {_prefixes_by_family()}; `civrules explain --list` prints every code",
@@ -1125,7 +1125,7 @@ def _unknown_family(family_id: str) -> click.BadParameter:
 
     near = did_you_mean(family_id, list(families()))
     return _Refused(
-        f"no game family `{printable(family_id)}`",
+        f"no game family {shown(printable(family_id))}",
         _then(near, "`civrules list --families` names them"),
         param_hint="--family",
     )
@@ -1269,7 +1269,7 @@ def explain(code: str | None, list_all: bool, family_id: str | None) -> None:
         # No ruleset here: each suggestion says whose it is (`A011`: one family's `A010`, or
         # another's `T011`).
         raise _Refused(
-            f"no diagnostic code `{printable(code)}`",
+            f"no diagnostic code {shown(printable(code))}",
             _then(CodeHints().hint(code), "`civrules explain --list` prints every code"),
             param_hint="CODE",
         )
