@@ -589,3 +589,36 @@ def test_an_editor_shows_live_diagnostics_on_a_variant_of_a_shipped_ruleset(tmp_
     finally:
         if client.process.poll() is None:
             client.process.kill()
+
+
+def _listed_unknowns(repository: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> int:
+    """How many unknown facts (Q006) `civrules validate ARGS` lists in the repository."""
+    monkeypatch.chdir(repository)
+    code, out, err = civrules(*args, "--format", "json")
+    assert code == 0, err
+    return sum(d["code"] == "Q006" for d in json.loads(out))
+
+
+@pytest.mark.parametrize(
+    "options", [[], ["--extends", "expansion-project"], ["--new-base"]], ids=["variant", "many", "new-base"]
+)
+def test_the_readme_first_step_lists_the_unknown_facts_it_counts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: list[str]
+) -> None:
+    """Step 1 of the new repository's README says how to list the unknown facts the info counts;
+    following it lists every one. It said `--verbose` lists them, which in a variant of a shipped
+    ruleset lists nothing more: their facts are in the shipped base's files, left out of its listing."""
+    repository = made(tmp_path, *options)
+    readme = (repository / "README.md").read_text(encoding="utf-8")
+    step = readme.split("\n1. ", 1)[1].split("\n2. ", 1)[0]
+    _, found = validate(repository, monkeypatch)
+    [count] = [d for d in found if d["code"] == "Q007"]
+    total = int(re.search(r"has (\d+) unknown facts?", count["message"]).group(1))  # type: ignore[union-attr]
+    assert total
+    for option in re.findall(r"`(--[a-z-]+)`", step):
+        assert _listed_unknowns(repository, monkeypatch, "validate", option) == total, (option, step)
+    if "Q007" in step and "hint" in step:
+        [listing] = re.findall(r"`civrules ([^`]+)`", count["hint"])
+        assert _listed_unknowns(repository, monkeypatch, *listing.split()) == total, listing
+    else:
+        assert re.search(r"`--[a-z-]+`", step), f"step 1 says nothing that lists the unknown facts: {step}"

@@ -275,8 +275,8 @@ Rule data for [civrules](https://github.com/OWNER/civrules) {version}: {what}. M
 
 ## Next
 
-1. Check that the repository works: `civrules validate` (exit 0; the infos count the facts the
-   sources leave unknown; `--verbose` lists them).
+1. Check that the repository works: `civrules validate` (exit 0). Its info Q007 counts the facts
+   the sources leave unknown, and its hint is the command that lists each one with its reason.
 2. {edit}
 3. Open the folder in an editor with a YAML language server (VS Code's YAML extension, Neovim's
    yamlls): the modelines give completion and checks as you type. For civrules' own diagnostics
