@@ -1,7 +1,7 @@
 """Generating the compiled templates shipped in ``civrules/_generated/templates/``.
 
 The package loads them (:mod:`civrules.emit.templating`) and never imports this module. Regenerate
-after changing a template (`make templates`; tests/test_templates.py fails until then)::
+after changing a template (`make templates`; tests/generated/test_templates.py fails until then)::
 
     cd compiler && python -m tools.templates          # rewrite civrules/_generated/templates/
     cd compiler && python -m tools.templates --check  # exit 1 if a shipped module differs

@@ -7,7 +7,7 @@ cached in, or loaded from, a folder a pull request can write. Each module record
 the schema it was generated from; :mod:`civrules.schema` uses it only while that still matches
 the schema it loads (else it validates with jsonschema alone, correct but slower).
 
-Regenerate after changing a schema (`make validators`; tests/test_validators.py fails until then)::
+Regenerate after changing a schema (`make validators`; tests/generated/test_validators.py fails until then)::
 
     cd compiler && python -m tools.validators          # rewrite civrules/_generated/validators/
     cd compiler && python -m tools.validators --check  # exit 1 if a shipped module differs

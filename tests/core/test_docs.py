@@ -555,3 +555,44 @@ def test_the_editors_hover_names_what_each_family_shows() -> None:
         facts = next(spec.hover.facts for spec in family.collections.values() if spec.hover.facts)
         said = {field for field in facts if field.replace("_", " ") in bullet or field in bullet}
         assert said == set(facts), (family.id, facts)
+
+
+# A path of this project named in prose: `tests/core/test_docs.py`, `docs/ci.md`. One that follows
+# `@commit:` is a file of another repository (a citation of a transcription), not this project's.
+PROJECT_PATH = re.compile(r"(?<![\w/.:@<>-])((?:tests|compiler|docs)/[\w/.-]*\w\.(?:py|md|yaml|toml|json|j2))\b")
+# What a reader is sent to from: the docs, the code and its docstrings, the rule data and everything
+# built from it (the packages an engine developer reads, the pages a player opens). CHANGELOG.md and
+# bench/README.md are history: they name files as they were then.
+NAMING = ("README.md", "pyproject.toml", "Makefile", "docs", "compiler", "tests", "rules", "generated")
+NAMING_SUFFIXES = {".md", ".py", ".toml", ".yaml", ".j2", ".html", ""}
+
+
+def _files_naming_paths() -> list[Path]:
+    found = []
+    for name in NAMING:
+        top = REPO / name
+        walked = [top] if top.is_file() else sorted(p for p in top.rglob("*") if p.is_file())
+        found += [
+            p
+            for p in walked
+            if p.suffix in NAMING_SUFFIXES
+            and not {".venv", "__pycache__", "data"} & set(p.relative_to(REPO).parts[:-1])
+            and "_generated" not in p.parts
+        ]
+    return found
+
+
+def test_every_file_of_the_project_the_docs_code_and_data_name_exists() -> None:
+    """A newcomer (round 27) followed docs/reference.md's header to test_reference.py directly under
+    tests/, and an engine developer a package's note to test_credits.py there: both had moved into
+    tests/'s folders. Every path of this project named where a reader is sent from is a file."""
+    missing = []
+    for path in _files_naming_paths():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for match in PROJECT_PATH.finditer(text):
+            named = match.group(1)
+            if not (REPO / named).exists() and not (REPO / "compiler" / named).exists():
+                line = text.count("\n", 0, match.start()) + 1
+                missing.append(f"{path.relative_to(REPO)}:{line}: {named}")
+    assert not missing, "files named that do not exist:\n" + "\n".join(sorted(set(missing)))
+

@@ -190,7 +190,7 @@ def test_checks_emitters_rule_logic_and_sheets_read_the_model() -> None:
     ]
     assert not unexplained, (
         "raw reads outside the model (read a typed model field, adding it to the family's model and "
-        "assembly, or allow the read in tests/test_model_contract.py with the reason):\n" + "\n".join(unexplained)
+        "assembly, or allow the read in tests/core/test_model_contract.py with the reason):\n" + "\n".join(unexplained)
     )
 
 

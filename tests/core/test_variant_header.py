@@ -3,7 +3,7 @@
 Round 25 left `resolve` copying the base's data whole, header included: a house rule built on
 Imperial Settlers' peaceful variant was an `official_variant`, and a variant of a draft was a draft
 whatever it said. Each family's model reads its own manifest's status now; V011 warns where a base
-says a status and its variant none (tests/fixtures/checks/variants.yaml holds its fixtures).
+says a status and its variant none (the tests below are its fixtures).
 """
 
 from __future__ import annotations

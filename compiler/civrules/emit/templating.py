@@ -15,7 +15,7 @@ options and the jinja2 version); a template whose shipped module does not match 
 its source as before: slower, never stale.
 
 The generator of those modules is ``compiler/tools/templates.py`` (outside the package, which never
-imports it); regenerate after changing a template with `make templates` (tests/test_templates.py
+imports it); regenerate after changing a template with `make templates` (tests/generated/test_templates.py
 fails until then).
 """
 

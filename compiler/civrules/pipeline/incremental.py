@@ -11,7 +11,7 @@ A session holds, across edits, what a full ``civrules validate`` computes from s
 
 Everything is held in memory, in this process: nothing is loaded from or executed out of a disk
 cache. :meth:`Session.update` returns what a full ``civrules validate`` (no ruleset named) would
-print, so an editor, ``civrules watch`` and the command line agree; ``tests/test_incremental.py``
+print, so an editor, ``civrules watch`` and the command line agree; ``tests/core/test_incremental.py``
 holds a session to a fresh full run after random edit sequences.
 """
 

@@ -192,7 +192,7 @@ def _fast_validator(kind: str) -> Callable[[Any], Any] | None:
 
     Most files are valid; for them this answers ~20x faster than jsonschema. An invalid file is
     validated again by jsonschema, which reports every error with its path. Our schemas use only
-    keywords both libraries implement alike (tests/test_schemas.py holds them to that). The code
+    keywords both libraries implement alike (tests/core/test_schemas.py holds them to that). The code
     is generated ahead of time (``compiler/tools/validators.py``) and imported from the installed
     package: nothing compiled is cached in, or loaded from, the working directory. It is used only
     while it was generated from the very schema loaded here (else jsonschema alone answers).

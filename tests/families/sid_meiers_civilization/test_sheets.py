@@ -1,6 +1,6 @@
 """The player aids of the Sid Meier's Civilization family: what the data says and nothing else (no
 field names, no placeholders), an empty section saying why, names as printed, a variant's changes
-marked. That every sheet lies within the page on A4 and Letter is tests/test_sheets.py's
+marked. That every sheet lies within the page on A4 and Letter is tests/families/advanced_civilization/test_sheets.py's
 (`test_sheets_lie_within_the_page`)."""
 
 from __future__ import annotations

@@ -101,7 +101,7 @@ RULESET_NAME: Final = "Advanced Civilization"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(2, 8, best=None, rule=("1.1", "16.1"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "fbe13d33a0bb6f83b38de7aa6ab73f599f3f69901e97764884936330c66ee961"
+RULESET_FINGERPRINT: Final = "41bfd982fc3dbb285926e924a9034a0ae03ce5cec4097dffe31bb061feecec56"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False
@@ -6511,7 +6511,7 @@ SETTINGS: Final[settings.Settings] = settings.Settings(
                 text="Paying more than the civilization cards bought are worth, in commodity cards and credits, gives no change: the excess is lost.",
             ),
         ),
-        note="same_target: 31.51-31.55 do not say how two routes from one owned card to the same target combine, but in this game no card's credit lines reach one target twice, so 'highest' and 'sum' derive the same matrix and the choice changes no purchase (tests/test_credits.py checks it); the derived matrix equals the Civilization Card Credits table (14.1, 31.52; community/advciv_civ_card_credits.csv) in every cell but the two recorded on Roadbuilding and Mining. across_owned_cards: sum follows 31.52 (\"total the credits amassed\") and the worked example in 31.58.",
+        note="same_target: 31.51-31.55 do not say how two routes from one owned card to the same target combine, but in this game no card's credit lines reach one target twice, so 'highest' and 'sum' derive the same matrix and the choice changes no purchase (tests/families/advanced_civilization/test_credits.py checks it); the derived matrix equals the Civilization Card Credits table (14.1, 31.52; community/advciv_civ_card_credits.csv) in every cell but the two recorded on Roadbuilding and Mining. across_owned_cards: sum follows 31.52 (\"total the credits amassed\") and the worked example in 31.58.",
     ),
     components=settings.Components(
         rule="5.1",
