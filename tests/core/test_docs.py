@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
 import os
 import re
 import shlex
@@ -596,3 +597,21 @@ def test_every_file_of_the_project_the_docs_code_and_data_name_exists() -> None:
                 missing.append(f"{path.relative_to(REPO)}:{line}: {named}")
     assert not missing, "files named that do not exist:\n" + "\n".join(sorted(set(missing)))
 
+
+FRACTIONS = {"half": 1 / 2, "third": 1 / 3, "quarter": 1 / 4, "fifth": 1 / 5, "tenth": 1 / 10, "twentieth": 1 / 20}
+
+
+def test_the_readme_performance_summary_is_what_the_bench_recorded() -> None:
+    """README's "In short" under Performance quotes `bench/results.json`, as `make bench-record` left
+    it: the share of check-jsonschema's time a whole `validate` takes, and what a no-op `build` takes.
+    It said a fifth and 0.1 s where the recording read 0.10x and 139 ms."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    summary = " ".join(readme.split("## Performance", 1)[1].split("\n## ", 1)[0].split())
+    recorded = json.loads((REPO / "bench" / "results.json").read_text(encoding="utf-8"))["whole_process"]
+    share = re.search(r"about an? (\w+) of check-jsonschema's time", summary)
+    assert share is not None and share.group(1) in FRACTIONS, summary
+    ratio = recorded["ratios"]["validate_vs_check_jsonschema"]
+    assert abs(ratio - FRACTIONS[share.group(1)]) <= 0.25 * FRACTIONS[share.group(1)], (share.group(0), ratio)
+    noop = re.search(r"unchanged `civrules build` returns in (?:about )?([\d.]+) s", summary)
+    assert noop is not None, summary
+    assert abs(float(noop.group(1)) - recorded["noop_build"]["median"]) <= 0.25 * recorded["noop_build"]["median"]
