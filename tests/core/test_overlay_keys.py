@@ -158,3 +158,29 @@ def test_a_removal_by_another_collections_key_is_refused_and_the_nation_is_kept(
     assert {d.code for d in followed.diagnostics if d.severity != "info"} == {"P006", "V006"}
     assert followed.resolved is not None
     assert "thrace" not in [e.raw["id"] for e in followed.resolved.collections["nations"]]
+
+
+def _bare(family_id: str, name: str) -> tuple[str, dict[str, int]]:
+    """A variant whose every operation on ``name`` writes its entry as the bare key (`remove:
+    [jap001]`, as `overlay.settings.remove` names a setting), and the line of each."""
+    spec = families()[family_id].collections[name]
+    value = "[crete, cyprus]" if spec.pair else "3" if spec.key == "players" else "crete"
+    family = "" if family_id == "advanced-civilization" else f"family: {family_id}\n"
+    text = f"kind: ruleset\n{family}id: keyless\nname: keyless\nextends: {BASES[family_id]}\noverlay:\n  {name}:\n"
+    text += "".join(f"    {op}:\n      - {value}\n" for op in ("add", "replace", "patch", "remove"))
+    lines = {op: text.splitlines().index(f"    {op}:") + 2 for op in ("add", "replace", "patch", "remove")}
+    return text, lines
+
+
+@pytest.mark.parametrize(("family_id", "name"), COLLECTIONS, ids=[f"{f}:{n}" for f, n in COLLECTIONS])
+def test_an_entry_written_as_its_bare_key_is_one_error_where_it_is_written(family_id: str, name: str) -> None:
+    """Imperial Settlers' and Sid Meier's `remove: [jap001]` validated with exit 0 and removed
+    nothing: the compiled validator judged `items: {type: object, $ref: ...}` by its `$ref` alone
+    (fastjsonschema reads a `$ref`'s siblings as draft 4 did, not at all), and the resolver skips
+    an entry that is no mapping, trusting the schema."""
+    text, lines = _bare(family_id, name)
+    errors = [d for d in analysed(text).diagnostics if d.severity == "error"]
+    for op, line in lines.items():
+        here = [(d.code, d.message) for d in errors if d.span is not None and d.span.line == line]
+        assert len(here) == 1 and here[0][0] == "S001", (op, here)
+        assert here[0][1].endswith(f" where a mapping belongs in `overlay.{name}.{op}[0]`"), (op, here)

@@ -3,15 +3,17 @@ today's schemas; one that no longer matches its schema is not used."""
 
 from __future__ import annotations
 
+import copy
 import importlib
 import re
+from typing import Any
 
 import fastjsonschema
 import pytest
 
 from civrules import schema
 from civrules.schema import SCHEMA_FILES, load_schema, schema_digest, validator_module
-from tools.validators import TARGET, render_validator
+from tools.validators import ANNOTATIONS, TARGET, refs_with_their_siblings, render_validator
 
 
 @pytest.mark.parametrize("kind", sorted(SCHEMA_FILES))
@@ -41,3 +43,37 @@ def test_a_validator_generated_from_another_schema_is_not_used(monkeypatch: pyte
         assert schema.is_valid_fast("map", {}) is None
     finally:
         schema._fast_validator.cache_clear()
+
+
+def _refs_judged_alone(node: Any) -> list[dict[str, Any]]:
+    """Each `$ref` in ``node`` with a keyword beside it that judges (fastjsonschema ignores those)."""
+    found: list[dict[str, Any]] = []
+    if isinstance(node, list):
+        for item in node:
+            found += _refs_judged_alone(item)
+    elif isinstance(node, dict):
+        siblings = [k for k in node if k != "$ref" and k not in ANNOTATIONS and not k.startswith("x-")]
+        if "$ref" in node and siblings:
+            found.append(node)
+        for value in node.values():
+            found += _refs_judged_alone(value)
+    return found
+
+
+@pytest.mark.parametrize("kind", sorted(SCHEMA_FILES))
+def test_what_is_compiled_judges_every_keyword_beside_a_ref(kind: str) -> None:
+    assert _refs_judged_alone(refs_with_their_siblings(load_schema(kind))) == []
+
+
+def test_a_keyword_beside_a_ref_is_judged_by_the_compiled_validator() -> None:
+    """fastjsonschema alone lets a text through `items: {type: object, $ref: ...}`; jsonschema refuses it."""
+    written = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": {"removal": {"properties": {"id": {"type": "string"}}}},
+        "type": "array",
+        "items": {"type": "object", "$ref": "#/$defs/removal"},
+    }
+    assert fastjsonschema.compile(copy.deepcopy(written))(["jap001"]) == ["jap001"]  # why the rewrite is needed
+    with pytest.raises(fastjsonschema.JsonSchemaException):
+        fastjsonschema.compile(refs_with_their_siblings(written))(["jap001"])
+    assert fastjsonschema.compile(refs_with_their_siblings(written))([{"id": "jap001"}]) == [{"id": "jap001"}]

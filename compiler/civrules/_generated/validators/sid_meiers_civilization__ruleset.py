@@ -2779,6 +2779,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 if data__add_len < 1:
                     raise _Invalid
                 for data__add_x, data__add_item in enumerate(data__add):
+                    if not isinstance(data__add_item, (dict)):
+                        raise _Invalid
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_entity(data__add_item, custom_formats, (name_prefix or "data") + ".add[{data__add_x}]")
         if "replace" in data_keys:
             data_keys.remove("replace")
@@ -2791,6 +2793,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 if data__replace_len < 1:
                     raise _Invalid
                 for data__replace_x, data__replace_item in enumerate(data__replace):
+                    if not isinstance(data__replace_item, (dict)):
+                        raise _Invalid
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_entity(data__replace_item, custom_formats, (name_prefix or "data") + ".replace[{data__replace_x}]")
         if "patch" in data_keys:
             data_keys.remove("patch")
@@ -2803,6 +2807,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 if data__patch_len < 1:
                     raise _Invalid
                 for data__patch_x, data__patch_item in enumerate(data__patch):
+                    if not isinstance(data__patch_item, (dict)):
+                        raise _Invalid
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_patch(data__patch_item, custom_formats, (name_prefix or "data") + ".patch[{data__patch_x}]")
         if "remove" in data_keys:
             data_keys.remove("remove")
@@ -2815,6 +2821,8 @@ def validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_sc
                 if data__remove_len < 1:
                     raise _Invalid
                 for data__remove_x, data__remove_item in enumerate(data__remove):
+                    if not isinstance(data__remove_item, (dict)):
+                        raise _Invalid
                     validate_https___civrules_invalid_schemas_sid_meiers_civilization_ruleset_schema_json___defs_overlay_removal(data__remove_item, custom_formats, (name_prefix or "data") + ".remove[{data__remove_x}]")
         if data_keys:
             raise _Invalid
