@@ -568,37 +568,50 @@ def _japanese_cards_with_a_deal() -> list[str]:
     return [card["id"] for card in cards if card["id"].startswith("jap") and card.get("deal") is not None]
 
 
-def test_one_change_that_many_base_entities_contradict_is_one_diagnostic_at_it(
+def test_a_setting_every_card_of_a_deck_contradicts_is_one_diagnostic_at_it_naming_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Round 25's designer: dropping `japanese` from `card_uses.deal.deal_on` made F010 find each
     Japanese card with a deal, and each was moved to the variant's one line: 36 errors there for one
-    mistake. Now one, counting and naming the rest, with a note at the first ten of the base."""
+    mistake. Round 27's: every card of the deck contradicting the setting, F010 tells it at the
+    setting's list, naming it and the deck, once, with a note at the first ten cards (as in a base
+    ruleset, where it was an error at each card)."""
     japanese = _japanese_cards_with_a_deal()
     assert len(japanese) > 10
     code, found = _alone(tmp_path, monkeypatch, "house-deals", NO_JAPANESE_DEALS)
     assert code == 1
     (deals,) = found
     assert deals["code"] == "F010"
-    assert _at(deals) == ("rules/rulesets/house-deals.yaml", *_place(NO_JAPANESE_DEALS, "deal: {deal_on"))
-    assert f"this change makes {len(japanese) - 1} more findings of the kind" in deals["message"]
+    assert _at(deals) == ("rules/rulesets/house-deals.yaml", *_place(NO_JAPANESE_DEALS, "[barbarians, romans"))
+    assert deals["message"].startswith(
+        f"`card_uses.deal.deal_on` does not name `japanese`, but its card `{japanese[0]}` has a deal (p9); "
+        f"the same fix answers {len(japanese) - 1} more findings of the kind"
+    )
     assert set(japanese) <= set(deals["subjects"])
-    assert [note["label"] for note in deals["related"]] == ["where the base shows it"] * pipeline.NOTED_PLACES
-    # the fix in the file the designer edits comes first; the check's own (at a card) after it
-    assert deals["hint"].startswith("from this variant (the base has no such problem): undo or amend this change")
-    assert deals["hint"].endswith("; in the base's file itself: remove `deal`")
+    # and the base's `card_uses`, which the variant's list is merged into
+    labels = [f"card `{card}`" for card in japanese[:10]]
+    assert [note["label"] for note in deals["related"]] == [*labels, "the base definition"]
+    assert deals["hint"] == (
+        "add `japanese` to `card_uses.deal.deal_on`: every card of `japanese` has a deal; "
+        "or remove `deal` from each of them"
+    )
 
 
 def test_a_suppression_of_one_finding_of_a_grouped_change_silences_that_one_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Suppressions are judged finding by finding, before the findings of one change are said once."""
+    """Suppressions are judged finding by finding, before the findings of one change are said once.
+    The variant keeps one Japanese card without a deal: the rest are findings at their cards,
+    each the variant's doing, said once at its change."""
     japanese = _japanese_cards_with_a_deal()
     silenced = NO_JAPANESE_DEALS.replace(
-        "overlay:", f'suppress:\n  - {{code: F010, target: {japanese[0]}, reason: "its deal is kept"}}\noverlay:'
-    )
+        "overlay:", f'suppress:\n  - {{code: F010, target: {japanese[1]}, reason: "its deal is kept"}}\noverlay:'
+    ) + (f"  cards:\n    patch:\n      - {{id: {japanese[0]}, deal: null}}\n")
     code, found = _alone(tmp_path, monkeypatch, "house-deals", silenced)
     assert code == 1
     (deals,) = found
-    assert f"this change makes {len(japanese) - 2} more findings" in deals["message"]
-    assert japanese[0] not in deals["subjects"]
+    assert deals["line"] == _place(silenced, "overlay:")[0]  # it changes two things F010 reads
+    assert f"this change makes {len(japanese) - 3} more findings" in deals["message"]
+    assert japanese[0] not in deals["subjects"] and japanese[1] not in deals["subjects"]
+    assert deals["hint"].startswith("from this variant (the base has no such problem): undo or amend the change")
+    assert deals["hint"].endswith("; in the base's file itself: remove `deal`")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
@@ -152,7 +152,7 @@ def analyse(
     silenced = suppress_in_base(
         suppress(told, workspace, own, select, ignore, resolved.family.id), resolved, select, ignore, moved_from
     )
-    diagnostics = note_base_definitions(one_per_change(silenced, moved_from), resolved.base_notes)
+    diagnostics = note_base_definitions(one_per_change(silenced, moved_from, found_by), resolved.base_notes)
     resolved.findings = dict(found_by)  # for its variants analysed after it (the same resolver)
     return Analysis(loaded, model, _own(diagnostics, workspace, loaded), resolved, found_by)
 
@@ -493,7 +493,9 @@ def caused_by_the_variant(
 NOTED_PLACES = 10
 
 
-def one_per_change(diagnostics: list[Diagnostic], moved_from: Mapping[Diagnostic, Span | None]) -> list[Diagnostic]:
+def one_per_change(
+    diagnostics: list[Diagnostic], moved_from: Mapping[Diagnostic, Span | None], checked: Collection[str] = ()
+) -> list[Diagnostic]:
     """One diagnostic for the findings of one check that a variant's one change causes.
 
     A change of a setting that many entities of the base follow (a variant's list of the groups
@@ -507,11 +509,17 @@ def one_per_change(diagnostics: list[Diagnostic], moved_from: Mapping[Diagnostic
     about, a note at the first :data:`NOTED_PLACES` places of the base, and every subject of theirs
     (what `--format json` gives). Suppressions were judged before, finding by finding: a
     `suppress:` entry naming one base fact silences that one alone.
+
+    The same holds where a check itself tells its findings at the one place to change (``checked``:
+    the codes of the checks that ran), in a base ruleset or a variant's own files: every card of a
+    deck that `card_uses` leaves out is a finding at that setting's list (F010), with the card as
+    a note; with one fix there, they are one diagnostic, its notes at the first of the places.
     """
-    groups: dict[tuple[str, Severity, Span, str | None], list[int]] = {}
+    groups: dict[tuple[str, Severity, Span, str | None, bool], list[int]] = {}
     for at, diagnostic in enumerate(diagnostics):
-        if diagnostic.span is not None and diagnostic in moved_from:
-            key = (diagnostic.code, diagnostic.severity, diagnostic.span, diagnostic.hint)
+        moved = diagnostic in moved_from
+        if diagnostic.span is not None and (moved or diagnostic.code in checked):
+            key = (diagnostic.code, diagnostic.severity, diagnostic.span, diagnostic.hint, moved)
             groups.setdefault(key, []).append(at)
     several = [members for members in groups.values() if len(members) > 1]
     if not several:
@@ -521,14 +529,16 @@ def one_per_change(diagnostics: list[Diagnostic], moved_from: Mapping[Diagnostic
     for members in several:
         first, others = diagnostics[members[0]], [diagnostics[at] for at in members[1:]]
         about = [other.subjects[0] if other.subjects else other.message for other in others]
+        moved = first in moved_from
         notes = [*first.related]
         for other in others:
             if len(notes) >= NOTED_PLACES:
                 break
-            notes.extend(note for note in other.related if note.at_base and note not in notes)
+            notes.extend(note for note in other.related if (note.at_base or not moved) and note not in notes)
+        makes = "this change makes" if moved else "the same fix answers"
         grouped[members[0]] = replace(
             first,
-            message=f"{first.message}; this change makes {words.count(len(others), 'more finding')} "
+            message=f"{first.message}; {makes} {words.count(len(others), 'more finding')} "
             f"of the kind: {words.listed(about)}",
             related=tuple(notes[: max(NOTED_PLACES, len(first.related))]),
             subjects=named(s for member in (first, *others) for s in member.subjects),

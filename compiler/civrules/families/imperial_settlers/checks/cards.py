@@ -10,7 +10,7 @@ from typing import Any
 from civrules.checks import check, diagnostic, setting
 from civrules.diagnostics import Diagnostic, Related, Severity, words
 from civrules.families.imperial_settlers.model import Card, Counted, Gives, ImperialSettlersRuleset
-from civrules.model import Unknown
+from civrules.model import Origin, Unknown
 
 PRINTED_ID = re.compile(r"^([A-Z]{3})([0-9]{3})$")
 
@@ -288,51 +288,115 @@ def check_spoils_and_deals(ruleset: ImperialSettlersRuleset) -> Iterator[Diagnos
     with a deal could be dealt, which the rules forbid (p9).
 
     Fix: remove the area, or add it, as the card's deck has it (`card_uses` names the decks).
+    Where every card of a deck (two or more) has the area `card_uses` denies it, or none has the
+    area `card_uses` gives it, the setting's list is what to change: one finding there, naming the
+    setting and the deck, with a note at the first cards.
 
         - id: com002
           deal: food   # FAIL: common cards have no deal area
+
+        card_uses:
+          deal: {deal_on: [barbarians, romans, egyptians]}   # FAIL: every `japanese` card has a deal
     """
     uses = ruleset.fact("card_uses") or {}
     spoils_on = set((uses.get("raze") or {}).get("spoils_on") or ())
     deal_on = set((uses.get("deal") or {}).get("deal_on") or ())
     if not spoils_on and not deal_on:
         return
+    # Each finding by what it contradicts: (the use, the deck), the cards of the deck it judges,
+    # and those that contradict it (each with its own diagnostic).
+    judged: dict[tuple[str, str], int] = {}
+    found: dict[tuple[str, str], list[Diagnostic]] = {}
     for card in ruleset.cards:
         if card.deck is None:
             continue
         has_spoils = card.spoils is not None and (isinstance(card.spoils, Unknown) or len(card.spoils) > 0)
+        if card.can_be_razed or has_spoils:
+            judged[("raze", card.deck)] = judged.get(("raze", card.deck), 0) + 1
+        judged[("deal", card.deck)] = judged.get(("deal", card.deck), 0) + 1
         if has_spoils and card.deck not in spoils_on:
-            yield diagnostic(
-                "F010",
-                f"card `{card.id}` has spoils, but cards of `{card.deck}` have none (p4)",
-                card.origin.key_span("spoils"),
-                "remove `spoils`",
-                subjects=(card.id, card.deck),
+            found.setdefault(("raze", card.deck), []).append(
+                diagnostic(
+                    "F010",
+                    f"card `{card.id}` has spoils, but cards of `{card.deck}` have none (p4)",
+                    card.origin.key_span("spoils"),
+                    "remove `spoils`",
+                    subjects=(card.id, card.deck),
+                )
             )
         elif not has_spoils and card.deck in spoils_on and card.can_be_razed:
-            yield diagnostic(
-                "F010",
-                f"card `{card.id}` of `{card.deck}` has no spoils, though its deck's cards can be razed (p4)",
-                card.origin.head(),
-                "add its `spoils`, or `can_be_razed: false` where the rules say so",
-                subjects=(card.id, card.deck),
+            found.setdefault(("raze", card.deck), []).append(
+                diagnostic(
+                    "F010",
+                    f"card `{card.id}` of `{card.deck}` has no spoils, though its deck's cards can be razed (p4)",
+                    card.origin.head(),
+                    "add its `spoils`, or `can_be_razed: false` where the rules say so",
+                    subjects=(card.id, card.deck),
+                )
             )
         if card.deal is not None and card.deck not in deal_on:
-            yield diagnostic(
-                "F010",
-                f"card `{card.id}` has a deal, but cards of `{card.deck}` have none (p9)",
-                card.origin.key_span("deal"),
-                "remove `deal`",
-                subjects=(card.id, card.deck),
+            found.setdefault(("deal", card.deck), []).append(
+                diagnostic(
+                    "F010",
+                    f"card `{card.id}` has a deal, but cards of `{card.deck}` have none (p9)",
+                    card.origin.key_span("deal"),
+                    "remove `deal`",
+                    subjects=(card.id, card.deck),
+                )
             )
         elif card.deal is None and card.deck in deal_on:
-            yield diagnostic(
-                "F010",
-                f"faction card `{card.id}` has no deal (p4)",
-                card.origin.head(),
-                "add its `deal`",
-                subjects=(card.id,),
+            found.setdefault(("deal", card.deck), []).append(
+                diagnostic(
+                    "F010",
+                    f"faction card `{card.id}` has no deal (p4)",
+                    card.origin.head(),
+                    "add its `deal`",
+                    subjects=(card.id,),
+                )
             )
+    origin = ruleset.fact_origin("card_uses")
+    for (use, deck), findings in found.items():
+        if origin is None or len(findings) < 2 or len(findings) < judged[(use, deck)]:
+            yield from findings
+        else:
+            yield from _against_the_setting(
+                use, deck, findings, origin, named=deck in (spoils_on, deal_on)[use == "deal"]
+            )
+
+
+#: Of each use of a card (`card_uses`): the list naming the decks whose cards have its area, the
+#: area, what a card has of it, and the page that says so.
+_USES = {"raze": ("spoils_on", "spoils", "spoils", "p4"), "deal": ("deal_on", "deal", "a deal", "p9")}
+
+
+def _against_the_setting(
+    use: str, deck: str, findings: list[Diagnostic], origin: Origin, *, named: bool
+) -> Iterator[Diagnostic]:
+    """Each card's finding where every card of ``deck`` (two or more) contradicts `card_uses`
+    (``named``: its list names the deck), told at that list, which is the one line to change, and
+    naming it; the card is a note. A deck the setting left out or named by mistake read as 18
+    errors, one per card, none naming the setting. The pipeline says the findings of one check at
+    one place with one fix once (:func:`civrules.pipeline.one_per_place`); a `suppress:` entry
+    naming one card still silences that one alone."""
+    field, area, has, page = _USES[use]
+    setting = f"card_uses.{use}.{field}"
+    if named:
+        what = f"`{setting}` names `{deck}`, but its card `{{card}}` has no {area} ({page})"
+        hint = f"drop `{deck}` from `{setting}`: no card of `{deck}` has {has}; or give each of them its `{area}`"
+    else:
+        what = f"`{setting}` does not name `{deck}`, but its card `{{card}}` has {has} ({page})"
+        hint = f"add `{deck}` to `{setting}`: every card of `{deck}` has {has}; or remove `{area}` from each of them"
+    for finding in findings:
+        assert finding.span is not None
+        card = finding.subjects[0]
+        yield diagnostic(
+            finding.code,
+            what.format(card=card),
+            origin.span(use, field),
+            hint,
+            (Related(finding.span, f"card `{card}`"),),
+            subjects=(card, deck, setting),
+        )
 
 
 @check(
