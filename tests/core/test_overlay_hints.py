@@ -342,6 +342,88 @@ def test_a_patch_of_an_entity_the_base_removed_says_to_add_it_whole() -> None:
     assert problems(analysed("cloth", followed, ("rulesets/no-cloth.yaml", NO_CLOTH))) == []
 
 
+def test_two_changes_of_an_entity_the_same_variant_removes_are_one_error_noting_both() -> None:
+    """Round 26 left one V005 per entry, each with the same note at the removal: one mistake (the
+    removal, or the changes of what it removes) on two lines. One error at the first, the other
+    entry a note, and a hint for both; followed, the variant is clean."""
+    text = header("no-medicine", "advanced-civilization") + (
+        "overlay:\n  civilization_cards:\n    remove:\n      - {id: mysticism, why: house rule}\n"
+        '    replace:\n      - {id: mysticism, name: Mysticism, source: "house rule"}\n'
+        '    patch:\n      - {id: mysticism, cost: 40, source: "house rule"}\n'
+        '      - {id: mysticism, note: "cheaper"}\n'
+    )
+    (found,) = problems(analysed("no-medicine", text), "V005")
+    assert found.message == (
+        "cannot replace civilization_cards `mysticism`: this variant removes it; 2 more entries change it too"
+    )
+    assert found.hint == (
+        "this variant removes `mysticism` (its `remove` entry, applied first): drop the 3 entries, or the removal"
+    )
+    lines = text.splitlines()
+    assert [(r.label, r.span.line) for r in found.related] == [
+        ("the variant's `remove` of `mysticism`", lines.index("      - {id: mysticism, why: house rule}") + 1),
+        *[
+            ("another entry of `overlay.civilization_cards` changing `mysticism`", n)
+            for n in (len(lines) - 1, len(lines))
+        ],
+    ]
+    followed = text.split("    replace:")[0]
+    assert problems(analysed("no-medicine", followed), "V005") == []
+
+
+def test_two_patches_of_an_entity_the_base_removed_are_one_error_three_deep() -> None:
+    """A variant of a variant of the shipped game: the middle one removed the card."""
+    text = (
+        header("cloth", "no-cloth")
+        + "overlay:\n  civilization_cards:\n    patch:\n      - {id: cloth_making, cost: 40}\n"
+        + "      - {id: cloth_making, note: dearer}\n"
+    )
+    (found,) = problems(analysed("cloth", text, ("rulesets/no-cloth.yaml", NO_CLOTH)))
+    assert found.code == "V005"
+    assert (
+        found.message
+        == "cannot patch civilization_cards `cloth_making`: the base ruleset removes it; 1 more entry changes it too"
+    )
+    assert found.hint == (
+        "the base ruleset removes `cloth_making`: to have it in this variant, `add` it whole, with what the 2 "
+        "entries change"
+    )
+    assert [r.span.file for r in found.related] == ["rules/rulesets/no-cloth.yaml", "rules/rulesets/cloth.yaml"]
+
+
+def test_two_patches_of_an_entity_the_same_variant_adds_are_one_error() -> None:
+    text = header("looms", "advanced-civilization") + (
+        "overlay:\n  civilization_cards:\n    patch:\n      - {id: looms, cost: 100}\n      - {id: looms, note: x}\n"
+        "    add:\n" + LOOMS.replace("cloth_making", "pottery")
+    )
+    (found,) = problems(analysed("looms", text))
+    assert found.code == "V005"
+    assert found.hint == (
+        "this variant's `add` gives `looms`: write what the 2 entries change in that entry "
+        "(they apply to the base, before `add`)"
+    )
+    assert [r.label for r in found.related] == [
+        "the variant's `add` of `looms`",
+        "another entry of `overlay.civilization_cards` changing `looms`",
+    ]
+
+
+def test_two_patches_of_a_misspelt_id_and_a_second_removal_stay_one_error_each() -> None:
+    """Each is its own line's mistake: a misspelling is fixed where it is written, a second
+    removal of one entity is deleted."""
+    text = header("no-medicine", "advanced-civilization") + (
+        "overlay:\n  civilization_cards:\n    remove:\n      - {id: mysticism, why: house rule}\n"
+        "      - {id: mysticism, why: again}\n"
+        "    patch:\n      - {id: mistycism, cost: 40}\n      - {id: mistycism, note: x}\n"
+    )
+    found = problems(analysed("no-medicine", text), "V005")
+    assert [d.message for d in found] == [
+        "cannot remove civilization_cards `mysticism`: this variant already removes it",
+        "cannot patch civilization_cards `mistycism`: the base has no such entry",
+        "cannot patch civilization_cards `mistycism`: the base has no such entry",
+    ]
+
+
 def test_removing_a_track_by_its_nation_alone_names_each_track_to_remove() -> None:
     """`{nation: kushan}` was "did you mean `kushan@basic`?": a form the docs did not give, and one
     of the two tracks."""

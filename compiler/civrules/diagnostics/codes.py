@@ -553,7 +553,9 @@ OVERLAY_MISSING = define(
     `{side: ..., level: ...}` of that side),
     or `add` the entity; a `remove` of something the base does not have is deleted. An entity the
     variant itself adds is changed in its `add` entry (a patch applies to the base, before `add`);
-    one the variant or its base removes is not there to change.
+    one the variant or its base removes is not there to change. Several entries changing one such
+    entity are one diagnostic (one cause), at the first, with a note at each other entry; a
+    misspelt id is each entry's own mistake.
     """,
 )
 REMOVED_BUT_REFERENCED = define(

@@ -800,21 +800,88 @@ def _apply_overlay(resolved: Resolved, manifest: Document) -> Iterator[Diagnosti
         spec = resolved.family.collections.get(name)
         if spec is None or not isinstance(operations, dict):
             continue  # the schema reports unknown collections
-        entries = resolved.collections.setdefault(name, [])
-        for operation in OPERATIONS:
-            items = operations.get(operation)
-            if not isinstance(items, list):
-                continue
-            patched: dict[str, Span] = {}
-            with _OWNED.block():
-                for index, item in enumerate(items):
-                    if isinstance(item, dict):
-                        at = Origin(manifest, ("overlay", name, operation, index))
-                        if operation == "patch":
-                            yield from _patch(resolved, name, spec, entries, item, at, patched)
-                        else:
-                            yield from _OPERATIONS[operation](resolved, name, spec, entries, item, at)
-            yield from _validate_patched(resolved, spec, entries, patched)
+        yield from _one_per_cause(name, _apply_operations(resolved, manifest, name, spec, operations))
+
+
+def _apply_operations(
+    resolved: Resolved, manifest: Document, name: str, spec: CollectionSpec, operations: Mapping[str, Any]
+) -> Iterator[tuple[str, Diagnostic]]:
+    """The operations of ``manifest``'s overlay on one collection, in order: each diagnostic with
+    the operation whose entry it is about."""
+    entries = resolved.collections.setdefault(name, [])
+    for operation in OPERATIONS:
+        items = operations.get(operation)
+        if not isinstance(items, list):
+            continue
+        patched: dict[str, Span] = {}
+        with _OWNED.block():
+            for index, item in enumerate(items):
+                if isinstance(item, dict):
+                    at = Origin(manifest, ("overlay", name, operation, index))
+                    if operation == "patch":
+                        found = _patch(resolved, name, spec, entries, item, at, patched)
+                    else:
+                        found = _OPERATIONS[operation](resolved, name, spec, entries, item, at)
+                    yield from ((operation, diagnostic) for diagnostic in found)
+        yield from ((operation, diagnostic) for diagnostic in _validate_patched(resolved, spec, entries, patched))
+
+
+def _one_per_cause(name: str, diagnostics: Iterable[tuple[str, Diagnostic]]) -> list[Diagnostic]:
+    """``diagnostics`` with the entries that cannot change one entity for one reason said once.
+
+    Two patches of a card the variant removes were two V005 errors, each with the same note at
+    the removal: one mistake (the removal, or the changes of what it removes), written on two
+    lines. An entity removed (by the variant or its base) or added by the variant is one cause for
+    every entry of the collection that changes it: one diagnostic at the first of them, noting
+    each other entry, with a hint for all of them. An id that names nothing (a misspelling) is each
+    entry's own mistake, and stays one diagnostic for each; so does a second removal of an entity
+    (that entry is to delete).
+    """
+    pairs = list(diagnostics)
+    told = [diagnostic for _, diagnostic in pairs]
+    causes: dict[tuple[tuple[str, ...], Related], list[int]] = {}
+    for at, (operation, diagnostic) in enumerate(pairs):
+        changes = operation in ("patch", "replace")
+        if (
+            changes
+            and diagnostic.code == codes.OVERLAY_MISSING.code
+            and len(diagnostic.related) == 1
+            and diagnostic.span
+        ):
+            causes.setdefault((diagnostic.subjects, diagnostic.related[0]), []).append(at)
+    dropped: set[int] = set()
+    for (subjects, cause), members in causes.items():
+        if len(members) < 2:
+            continue
+        first, others = told[members[0]], [told[at] for at in members[1:]]
+        key = subjects[0] if subjects else ""
+        entries = words.count(len(members), "entry", "entries")
+        if cause.label == _REMOVED_HERE.format(key=key):
+            hint = (
+                f"this variant removes `{key}` (its `remove` entry, applied first): drop the {entries}, or the removal"
+            )
+        elif cause.label == _REMOVED_IN_BASE.format(key=key):
+            hint = (
+                f"the base ruleset removes `{key}`: to have it in this variant, `add` it whole, "
+                f"with what the {entries} change"
+            )
+        else:  # _ADDED_HERE
+            hint = (
+                f"this variant's `add` gives `{key}`: write what the {entries} change in that entry "
+                "(they apply to the base, before `add`)"
+            )
+        notes = tuple(
+            Related(other.span, f"another entry of `overlay.{name}` changing `{key}`") for other in others if other.span
+        )
+        more = words.count(len(others), "more entry", "more entries")
+        told[members[0]] = replace(
+            first,
+            message=f"{first.message}; {more} {'changes' if len(others) == 1 else 'change'} it too",
+            hint=hint,
+            related=(*first.related, *notes),
+        )
+        dropped.update(members[1:])
+    return [diagnostic for at, diagnostic in enumerate(told) if at not in dropped]
 
 
 #: The operations of `overlay.settings` besides patching a setting by naming it.
@@ -1451,6 +1518,13 @@ def _qualified(spec: CollectionSpec, entries: list[Entry], key: str) -> list[str
     return sorted(k for k in _indexed(spec, entries).by_key if k.startswith(f"{key}@"))
 
 
+#: The notes of a V005 that say why an entry has nothing to change (:func:`_missing_here`), one
+#: cause for every entry of the collection naming that entity (:func:`_one_per_cause`).
+_REMOVED_HERE = "the variant's `remove` of `{key}`"
+_REMOVED_IN_BASE = "the base's `remove` of `{key}`"
+_ADDED_HERE = "the variant's `add` of `{key}`"
+
+
 def _missing_here(
     resolved: Resolved, name: str, spec: CollectionSpec, entries: list[Entry], key: str, at: Origin, verb: str
 ) -> tuple[str, str, Related] | None:
@@ -1464,9 +1538,7 @@ def _missing_here(
     if removal is not None:
         own = removal.document is at.document
         by = "this variant" if own else "the base ruleset"
-        place = Related(
-            removal.span(), f"{'the variant' if own else 'the base'}'s `remove` of `{key}`", at_base=not own
-        )
+        place = Related(removal.span(), (_REMOVED_HERE if own else _REMOVED_IN_BASE).format(key=key), at_base=not own)
         why = f"{by} {'already ' if verb == 'remove' else ''}removes it"
         if verb == "remove":
             return why, f"{by} already removes `{key}`: delete this entry", place
@@ -1480,7 +1552,7 @@ def _missing_here(
     added = _added_by(at.document, name, spec, entries).get(key)
     if added is None:
         return None
-    place = Related(at.document.span(added), f"the variant's `add` of `{key}`")
+    place = Related(at.document.span(added), _ADDED_HERE.format(key=key))
     change = {
         "patch": "write the change in that entry",
         "replace": "write that entry as it should be",
