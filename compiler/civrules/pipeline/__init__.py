@@ -511,9 +511,9 @@ def one_per_change(
     `suppress:` entry naming one base fact silences that one alone.
 
     The same holds where a check itself tells its findings at the one place to change (``checked``:
-    the codes of the checks that ran), in a base ruleset or a variant's own files: every card of a
-    deck that `card_uses` leaves out is a finding at that setting's list (F010), with the card as
-    a note; with one fix there, they are one diagnostic, its notes at the first of the places.
+    the codes of the checks that ran), in a base ruleset or a variant's own files: every entity of
+    a group that a setting's list leaves out is a finding at that list, with the entity as a note;
+    with one fix there, they are one diagnostic, its notes at the first of the places.
     """
     groups: dict[tuple[str, Severity, Span, str | None, bool], list[int]] = {}
     for at, diagnostic in enumerate(diagnostics):
