@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -349,11 +350,39 @@ def _hooks_shown_in_docs_ci() -> list[dict[str, object]]:
 def test_the_pre_commit_hooks_run_civrules_validate() -> None:
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     by_id = {hook["id"]: hook for hook in hooks}
-    assert by_id["civrules-validate"]["entry"] == "civrules validate --staged"
-    assert by_id["civrules-build-check"]["entry"] == "civrules build --check --staged"
+    assert by_id["civrules-validate"]["entry"] == "python -I -m civrules validate --staged"
+    assert by_id["civrules-build-check"]["entry"] == "python -I -m civrules build --check --staged"
     for hook in hooks:
         assert hook["language"] == "python"
         assert hook["pass_filenames"] is False  # a ruleset is validated whole, not file by file
+
+
+def test_the_shipped_hooks_import_nothing_from_the_checked_repository(tmp_path: Path) -> None:
+    """pre-commit runs a hook in the checked repository with the user's environment: with a relative
+    folder on PYTHONPATH (`.`, or an empty entry), Python imported the repository's
+    `sitecustomize.py` before civrules' entry point could take the folder off the search path. Each
+    shipped hook's command, run as pre-commit runs it (its ``python`` the hook environment's, here
+    this one's), runs nothing the repository holds."""
+    hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    planted = tmp_path / "ran"
+    (tmp_path / "sitecustomize.py").write_text(f"open({str(planted)!r}, 'w').close()\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": f".{os.pathsep}"}
+    starts = set()
+    for hook in hooks:
+        words = shlex.split(hook["entry"])
+        assert words[0] == "python", hook  # the hook environment's interpreter, not a console script
+        starts.add(tuple(words[1 : words.index("civrules") + 1]))
+    (start,) = starts  # every hook starts civrules the same way: run that start once
+    done = subprocess.run(
+        [sys.executable, *start, "--version"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert not planted.exists()
+    # The same start without the hooks' isolation runs the planted module: the test can tell.
+    subprocess.run(
+        [sys.executable, "-m", "civrules", "--version"], cwd=tmp_path, env=env, capture_output=True, timeout=120
+    )
+    assert planted.exists()
 
 
 def test_every_pre_commit_hook_runs_on_a_commit_that_only_deletes_or_adds_an_odd_suffix() -> None:

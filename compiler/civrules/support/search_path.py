@@ -26,7 +26,8 @@ runs before the folders are taken off.
 What Python itself imports before any of civrules runs (`sitecustomize`, the console script's
 own imports, the `civrules` package) is searched there first all the same, as a shell runs a
 `./civrules` with `PATH=.:$PATH`: keep relative folders out of both variables where a project
-you did not write is checked.
+you did not write is checked. The shipped pre-commit hooks start Python isolated
+(``python -I -m civrules``), so neither variable reaches them.
 
 >>> absolute(".:/usr/bin::bin:/bin:")
 '/usr/bin:/bin'
