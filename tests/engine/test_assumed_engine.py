@@ -52,13 +52,27 @@ def test_the_shared_view_fills_only_unknown_fields_and_forwards_the_rest() -> No
     """civrules_runtime.assumed, which every family's view is built on, on records of its own."""
     from civrules_runtime.assumed import AssumedView, fill
     from civrules_runtime.errors import OutOfDomainError, UnknownIdError
-    from civrules_runtime.records import UnknownFact
+    from civrules_runtime.records import Record, UnknownFact
+
+    class _Fact(Record):
+        """A fact whose reason the sources may leave out (None)."""
+
+        __slots__ = ("file", "field", "reason")  # noqa: RUF023 - in the order of the fields
+
+        file: str
+        field: str
+        reason: str | None
+
+        def __init__(self, file: str, field: str, reason: str | None) -> None:
+            object.__setattr__(self, "file", file)
+            object.__setattr__(self, "field", field)
+            object.__setattr__(self, "reason", reason)
 
     table = {"a": UnknownFact("f.yaml", "x", ""), "b": UnknownFact("f.yaml", "x", "given")}
-    # "reason" stands in for a field the sources may leave out: "" is given, None would be unknown.
-    # (Made as a package makes its data, unchecked: `replace` holds a field to its type, and this
-    # record's reason is a str.)
-    unknown = {"a": UnknownFact("f.yaml", "x", None)}  # type: ignore[arg-type]
+    # "reason" stands in for a field the sources may leave out: "" is given, None is unknown (a
+    # record of the test's own, whose reason may be None: a call of a record's class holds each
+    # field to its type, and UnknownFact's reason is a str).
+    unknown = {"a": _Fact("f.yaml", "x", None)}
     assert fill(unknown, [("a", "assumed")], "reason", "fact")["a"].reason == "assumed"
     assert unknown["a"].reason is None  # the table itself is unchanged
     with pytest.raises(OutOfDomainError, match="the reason of b is in the rule data"):

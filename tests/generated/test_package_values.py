@@ -243,6 +243,113 @@ def test_a_changed_or_restored_record_holds_values_of_its_fields_types(kind: typ
             record.replace(**{misspelt: 1})
 
 
+def _arguments(record: Record) -> dict[str, object]:
+    """The keyword arguments that make ``record`` again by calling its class: its fields, by the
+    names its constructor takes (a settings record's unknown keys too)."""
+    taken = inspect.signature(type(record)).parameters
+    made = {name: getattr(record, name) for name in fields(record) if name in taken}
+    if isinstance(record, SettingsRecord):
+        made["unknown_fields"] = record.unknown_fields
+    return made
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=[kind.__name__ for kind in KINDS])
+def test_a_record_made_by_calling_its_class_holds_values_of_its_fields_types(kind: type[Record]) -> None:
+    """`Card(..., cost="ten")`, as an engine developer makes a record, was made whatever its fields
+    held, while `replace` and unpickling refused it: every path that makes a record holds the same
+    checks, and a misspelt argument names the closest, as `replace` does."""
+    from civrules_runtime.errors import NotACollectionError, OutOfDomainError
+
+    foreign = _Foreign()
+    make: Callable[..., Record] = kind  # each record's own keyword arguments
+    for record in samples()[kind]:
+        given = _arguments(record)
+        assert make(**given) == record
+        for name in given:
+            if name == "unknown_fields" or _takes(kind, name, "object"):
+                continue
+            with pytest.raises(
+                (OutOfDomainError, NotACollectionError), match=rf"^({kind.__name__}\.)?{name}\b.*<foreign>"
+            ):
+                make(**{**given, name: foreign})
+        misspelt = next(iter(given)) + "_s"
+        with pytest.raises(TypeError, match=rf"^{kind.__name__} has no field {misspelt!r}: "):
+            make(**given, **{misspelt: 1})
+
+
+def test_a_record_made_by_calling_its_class_says_what_its_field_holds() -> None:
+    from civrules_runtime.errors import OutOfDomainError
+    from civrules_runtime.records import PlayerRange
+    from civrules_runtime_advanced_civilization.records import Card, Credit
+
+    rules = package("advanced_civilization")
+    card = rules.CARDS["pottery"]
+    given = _arguments(card)
+    make_card: Callable[..., Record] = Card  # made as an engine's untyped code would, unchecked by mypy
+    make_credit: Callable[..., Record] = Credit
+    with pytest.raises(OutOfDomainError, match=r"^Card\.cost='ten' is not of its type, int \| None$"):
+        make_card(**{**given, "cost": "ten"})
+    with pytest.raises(OutOfDomainError, match=r"^Card\.groups=\('crafs',\) "):
+        make_card(**{**given, "groups": ("crafs",)})
+    with pytest.raises(TypeError, match=r"^Card has no field 'cots': did you mean 'cost'\?$"):
+        make_card(**given, cots=50)
+    with pytest.raises(OutOfDomainError, match=r"^Credit\.extra=1 is not of its type, bool$"):
+        make_credit(**{**_arguments(rules.CARDS["pottery"].credits[0]), "extra": 1})
+    with pytest.raises(OutOfDomainError, match=r"min=5 is above max=4$"):
+        PlayerRange(5, 4)
+    with pytest.raises(OutOfDomainError, match=r"best=9 is outside 2 to 4$"):
+        PlayerRange(2, 4, best=9)
+    assert make_card(**given) == card
+
+
+def test_every_record_of_every_package_is_one_its_class_would_make() -> None:
+    """A package's data module makes its records without the checks of a call of their class (its
+    data was checked when it was built, and paying again costs every engine's import): every record
+    of every table of every package is held to those checks here, once."""
+    from civrules_runtime import records
+
+    checked = 0
+    for name in PACKAGES:
+        for _, table in tables(package(name)):
+            for value in values(table):
+                if isinstance(value, Record):
+                    records._restored(value, value._values())
+                    checked += 1
+    assert checked > 1000
+
+
+def test_a_package_data_module_makes_its_records_without_checking_them_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loading a package's data checks none of its records: counted, every record of the module is
+    made and none goes through the checks (the test above holds them once)."""
+    import importlib.util
+
+    from civrules_runtime import records
+
+    checked: list[object] = []
+    made: list[object] = []
+    check = records._restored
+
+    def counted(record: Record, values: tuple[object, ...]) -> None:
+        checked.append(record)
+        check(record, values)
+
+    monkeypatch.setattr(records, "_restored", counted)
+    for name in PACKAGES:
+        package(name)  # its ids and runtime, imported as an engine imports them
+        spec = importlib.util.spec_from_file_location(
+            f"civrules_rulesets.{name}.data", GENERATED / "civrules_rulesets" / name / "data.py"
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)  # a fresh load, not the one sys.modules keeps
+        spec.loader.exec_module(module)
+        data = [table for key, table in vars(module).items() if key.isupper()]
+        made += [v for table in data for v in values(table) if isinstance(v, Record)]
+    assert made and checked == []
+    # and the same records, made by an engine's own module, are each checked
+    card = package("advanced_civilization").CARDS["pottery"]
+    assert type(card)(**_arguments(card)) == card and checked == [card]
+
+
 def test_a_changed_record_says_what_its_field_holds() -> None:
     from civrules_runtime.errors import OutOfDomainError
 

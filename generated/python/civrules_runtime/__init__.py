@@ -212,7 +212,7 @@ _MOVED = frozenset(
     )
 )
 
-__version__ = "2.11.3"
+__version__ = "2.11.4"
 
 __all__ = [
     "AbilityAction",

@@ -38,6 +38,21 @@ class Record:
 
     __slots__ = ()
 
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        raw = cls.__dict__.get("__init__")
+        if raw is not None:
+            cls._made = raw  # the record's own constructor, unchecked: replace() checks what it changes
+            # every call of the class is checked (a misspelt argument named as replace() names it)
+            cls.__init__ = _checking(raw, types=not cls._checks_own_arguments)  # type: ignore[method-assign]
+
+    #: The constructor the record's class defines, without the checks (see :func:`_checking`).
+    _made: Callable[..., None]
+    #: True where the record's constructor checks its arguments itself and says what each should be
+    #: (an engine's assumptions: their bounds when made, their ids by the package that takes them):
+    #: a call of its class does not check the values again.
+    _checks_own_arguments = False
+
     def _names(self) -> tuple[str, ...]:
         names: tuple[str, ...] = self.__slots__
         return names
@@ -87,7 +102,7 @@ class Record:
         """
         _known(self, changes)
         with _made_of(self, changes):
-            made = type(self)(**{**dict(zip(self._names(), self._values(), strict=True)), **changes})
+            made = _unchecked(type(self), {**dict(zip(self._names(), self._values(), strict=True)), **changes})
         return _checked(made, changes)
 
     __replace__ = replace  # copy.replace (Python 3.13)
@@ -118,6 +133,78 @@ def _plain(value: object) -> object:
 
 
 # --- The types of a record's fields, checked where a record is made other than by its package ------
+
+
+def _unchecked(cls: type[R], fields: Mapping[str, object]) -> R:
+    """A record of ``cls`` made by its own constructor from ``fields``, without the checks of a call
+    of the class (the caller checks what it must)."""
+    made = object.__new__(cls)
+    cls._made(made, **fields)
+    return made
+
+
+#: The modules whose records are the package's data: written by civrules from data it checked
+#: against the schemas, and held to the records' checks by its tests (every record of every
+#: package), so loading them does not check each record again.
+_DATA_MODULES = ("civrules_rulesets.", ".data")
+
+
+def _checking(made: Callable[..., None], *, types: bool) -> Callable[..., None]:
+    """The constructor of a record class: ``made`` (the one the class defines), then the checks a
+    changed or restored record is held to (each field of its declared type, and ``_problem``), so a
+    record made by calling its class (``Card(...)``, as an engine does) is one the rules could
+    give. A record made by a package's data module is its checked data: made as it is; ``types``
+    False: the constructor checks its values itself (only a misspelt argument is named here)."""
+    import functools
+    import sys
+
+    start, end = _DATA_MODULES
+
+    @functools.wraps(made)
+    def checked(self: Record, *args: object, **kwargs: object) -> None:
+        try:
+            made(self, *args, **kwargs)
+        except TypeError as error:
+            if type(error) is not TypeError:  # one of the runtime's own (NotACollectionError)
+                raise
+            _misread(self, made, args, kwargs, error)
+            raise
+        if not types:
+            return
+        caller = sys._getframe(1).f_globals.get("__name__")
+        if type(caller) is str and caller.startswith(start) and caller.endswith(end):
+            return
+        _restored(self, self._values())
+
+    return checked
+
+
+def _misread(
+    record: Record, made: Callable[..., None], args: tuple[object, ...], kwargs: Mapping[str, object], error: TypeError
+) -> None:
+    """The TypeError of a record's constructor (Python's, for a name it does not take, or one that
+    reading a value raised) said as :meth:`Record.replace` says it: naming the closest parameter,
+    or the field whose value is not of its type; returns when neither applies."""
+    import inspect
+
+    parameters = [name for name in inspect.signature(made).parameters if name != "self"]
+    cls = type(record)
+    for name in kwargs:
+        if name not in parameters:
+            from .errors import closest_id
+
+            close = closest_id(name, dict.fromkeys(parameters))
+            hint = f"did you mean {close!r}?" if close else f"it takes {', '.join(parameters)}"
+            raise TypeError(f"{cls.__name__} has no field {name!r}: {hint}") from error
+    try:
+        bound = inspect.signature(made).bind(record, *args, **kwargs).arguments
+    except TypeError:
+        return  # a missing or extra argument: Python's own message names it
+    checks = _checks(cls)
+    for name, value in bound.items():
+        check = checks.get(name)
+        if check is not None and not check(value):
+            raise _refused(cls, name, value) from error
 
 
 def _known(record: Record, changes: Iterable[str]) -> None:
@@ -491,15 +578,20 @@ class SettingsRecord(Record, Mapping[str, object]):
         _set(self, "_unknown", unknown)
         _restored(self, values)
 
+    def _problem(self) -> str | None:
+        unknown = self._unknown
+        if not isinstance(unknown, tuple) or any(key not in self._field_of for key in unknown):
+            return f"its unknown fields are keys of its data, not {unknown!r}"
+        return None
+
     def replace(self, **changes: object) -> Self:
         """A record of the same type with ``changes`` made to its fields (by field name); a field
         left unknown stays unknown. Raises TypeError and OutOfDomainError as :meth:`Record.replace`."""
         _known(self, changes)
         fields = dict(zip(self._names(), self._values(), strict=True))
         unknown = tuple(key for key in self.unknown_fields if self._field_of[key] not in changes)
-        make: Callable[..., Self] = type(self)  # each record's own keyword arguments
         with _made_of(self, changes):
-            made = make(**{**fields, **changes}, unknown_fields=unknown)
+            made = _unchecked(type(self), {**fields, **changes, "unknown_fields": unknown})
         return _checked(made, changes)
 
     __replace__ = replace  # copy.replace (Python 3.13)

@@ -603,6 +603,8 @@ class Assumptions(Record):
     agreement), for the record.
     """
 
+    _checks_own_arguments = True  # the ids are checked by the package that takes them
+
     __slots__ = ("card_costs", "card_productions", "card_build_bonuses", "why")
     __match_args__ = ("card_costs", "card_productions", "card_build_bonuses", "why")
 

@@ -683,6 +683,8 @@ class Assumptions(Record):
     one belongs NotACollectionError; the ids are checked by ``package.assuming()``.
     """
 
+    _checks_own_arguments = True  # the ids are checked by the package that takes them
+
     __slots__ = (
         "technology_levels",
         "building_costs",
