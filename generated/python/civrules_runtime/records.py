@@ -616,7 +616,8 @@ class UnknownFact(Record):
 class PlayerRange(Record):
     """How many players the ruleset seats (the manifest's ``players``, ``civrules export``'s
     ``ruleset.players``): the fewest, the most, the best number where the source names one (None:
-    it names none), and what cites those numbers: the rule pages or sections (empty: none), or
+    it names none: an optional fact of every family's packages, always None in a family whose schema
+    has no ``players.best``), and what cites those numbers: the rule pages or sections (empty: none), or
     secondary sources (None: none; several are joined by "; "). A number a variant's patch wrote
     is cited by the patch, never by the section the base cited for the number it replaced;
     ``field_sources`` names the citation of each field a variant changed (``"min"``, ``"max"``,
