@@ -4,9 +4,10 @@
 A record is frozen, slotted and compared by its fields, like a frozen dataclass, and a Python
 value like one: it pickles, copies and hashes, ``record.replace(field=value)`` derives a changed
 record (``copy.replace`` too, on Python 3.13) and ``record.asdict()`` gives its fields as a dict,
-recursively, as ``dataclasses.asdict`` does. A record changed with ``replace``, or restored from a
-pickle (which anyone can write), holds values of its fields' declared types, as the package's data
-was checked to when it was built: a value of another type is OutOfDomainError naming the field. Each family's
+recursively, as ``dataclasses.asdict`` does. A record changed with ``replace``, restored from a
+pickle (which anyone can write), or made by calling its class holds values of its fields' declared
+types, as the package's data was checked to when it was built: a value of another type is
+OutOfDomainError naming the field (the package's data module makes its records unchecked). Each family's
 runtime (``civrules_runtime_<family>``) defines its own records on :class:`Record`; the records of
 the Advanced Civilization family that lived here before the runtime was split by family are still
 importable from this module for now (loaded on first use): they live in
