@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ from civrules.emit.packaging import (
     family_runtime_package,
     import_name,
 )
-from civrules.emit.pyfmt import LINE_LENGTH, Code, Module, Node, Source, call, dct, statement, string, tup
+from civrules.emit.pyfmt import LINE_LENGTH, Code, Module, Node, Source, call, dct, lazy_dct, statement, string, tup
 from civrules.emit.runtimes import PackageFiles, family_runtime, package_files, public_names
 from civrules.emit.settings_types import settings_types, settings_value
 from civrules.emit.templating import template_environment
@@ -166,6 +166,9 @@ class _Writer:
 
     def add(self, comment: str | None, target: str, value: Node) -> None:
         text = "".join(f"#: {line}\n" for line in comment.splitlines()) if comment else ""
+        if not isinstance(value, Code):  # encoded a batch of lines at a time: a table's lines never all held
+            self.statements.statement(text, target, value)
+            return
         line = statement(target, value)
         if isinstance(value, Code) and len(line.rstrip("\n")) > LINE_LENGTH and len(value.flat()) + 4 <= LINE_LENGTH:
             line = f"{target} = (\n    {value.flat()}\n)\n"  # as the formatter parenthesises a long right-hand side
@@ -351,6 +354,16 @@ def _mapping(items: list[tuple[Node, Node]], w: _Writer) -> Node:
     return call(w.rt("FrozenMap"), dct(items)) if items else Code(f"{w.rt('FrozenMap')}({{}})")
 
 
+def _records(collection: str, entities: Sequence[Entity], w: _Writer) -> Node:
+    """:func:`_mapping` of each entity's id to its record, each record made as it is written."""
+    if not entities:
+        return Code(f"{w.rt('FrozenMap')}({{}})")
+    return call(
+        w.rt("FrozenMap"),
+        lazy_dct(len(entities), lambda: ((string(e.id), _record(collection, e, w)) for e in entities)),
+    )
+
+
 def _cited(entity: Entity) -> tuple[str, ...]:
     """The rule sections an entity cites, then the secondary source it cites (its spaces folded)."""
     source = entity.source
@@ -442,12 +455,14 @@ def data_module(ruleset: CivilizationRuleset, exported: Mapping[str, Any], stamp
         _mapping([(string(coll), Code(enum)) for _, coll, enum, _ in TABLES], w),
     )
     for table, coll, _, record in TABLES:
-        entities: Iterable[Entity] = getattr(ruleset, coll)
+        entities: tuple[Entity, ...] = tuple(getattr(ruleset, coll))
         w.rt(record)
         w.add(
             None,
             f"{table}: Final[Mapping[str, {record}]]",
-            _mapping([(string(e.id), _record(coll, e, w)) for e in entities], w),
+            # Each record made as it is written (as advanced-civilization's cards): entities that
+            # alias one long list each have nodes of their own for it, never all held at once.
+            _records(coll, entities, w),
         )
     _settings_tables(ruleset, w)
     w.add(
