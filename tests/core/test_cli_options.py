@@ -357,6 +357,14 @@ def test_the_pre_commit_hooks_run_civrules_validate() -> None:
         assert hook["pass_filenames"] is False  # a ruleset is validated whole, not file by file
 
 
+def _planted_sitecustomize(folder: Path) -> tuple[Path, dict[str, str]]:
+    """A `sitecustomize.py` in ``folder`` that leaves a file when imported (the file it leaves), and
+    an environment whose PYTHONPATH holds relative folders (`.` and an empty entry)."""
+    planted = folder / "ran"
+    (folder / "sitecustomize.py").write_text(f"open({str(planted)!r}, 'w').close()\n", encoding="utf-8")
+    return planted, {**os.environ, "PYTHONPATH": f".{os.pathsep}"}
+
+
 def test_the_shipped_hooks_import_nothing_from_the_checked_repository(tmp_path: Path) -> None:
     """pre-commit runs a hook in the checked repository with the user's environment: with a relative
     folder on PYTHONPATH (`.`, or an empty entry), Python imported the repository's
@@ -364,9 +372,7 @@ def test_the_shipped_hooks_import_nothing_from_the_checked_repository(tmp_path: 
     shipped hook's command, run as pre-commit runs it (its ``python`` the hook environment's, here
     this one's), runs nothing the repository holds."""
     hooks = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
-    planted = tmp_path / "ran"
-    (tmp_path / "sitecustomize.py").write_text(f"open({str(planted)!r}, 'w').close()\n", encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": f".{os.pathsep}"}
+    planted, env = _planted_sitecustomize(tmp_path)
     starts = set()
     for hook in hooks:
         words = shlex.split(hook["entry"])
@@ -378,7 +384,12 @@ def test_the_shipped_hooks_import_nothing_from_the_checked_repository(tmp_path: 
     )
     assert done.returncode == 0, done.stderr
     assert not planted.exists()
-    # The same start without the hooks' isolation runs the planted module: the test can tell.
+
+
+@pytest.mark.slow
+def test_a_start_without_isolation_runs_the_planted_sitecustomize(tmp_path: Path) -> None:
+    """The hooks' test above can tell: the same start without `-I` imports the planted module."""
+    planted, env = _planted_sitecustomize(tmp_path)
     subprocess.run(
         [sys.executable, "-m", "civrules", "--version"], cwd=tmp_path, env=env, capture_output=True, timeout=120
     )

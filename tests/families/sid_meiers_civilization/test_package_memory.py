@@ -1,7 +1,7 @@
 """The data module of a package is written record by record: no table's nodes are all held.
 
 Memory, not time (tracemalloc counts the bytes allocated, whatever the machine's load): issue 32,
-point 6; as advanced-civilization's cards (tests/families/advanced_civilization/test_package_memory.py),
+point 6; as advanced-civilization's cards (tests/families/advanced_civilization/test_aliased_attributes.py),
 entities that each alias one long list have nodes of their own for it in every record.
 """
 
