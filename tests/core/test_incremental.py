@@ -1142,3 +1142,38 @@ def test_the_builders_of_one_entry_keep_its_origin_and_read_nothing_else_of_it(m
         elsewhere = dataclasses.replace(origin, path=(*origin.path, "elsewhere"))
         moved = build(elsewhere, raw)
         assert moved.origin is elsewhere and moved == dataclasses.replace(made, origin=elsewhere), build
+
+
+def test_a_base_edited_under_a_variant_of_a_variant_rechecks_every_ruleset_of_the_chain(tmp_path: Path) -> None:
+    """Three deep: `a` extends `b`, which extends the base. Checking `a` first (rulesets are checked
+    in order of their ids) resolved `b` for it, and `b`'s own check reused that resolution without
+    reading the base's files again: they were not counted among the files `b` reads, so an edit of
+    the base's cards left `b` with what it found before (a reference to a card renamed in the base,
+    told by `validate`, was never shown)."""
+    rules = copy_subset(tmp_path / "rules")
+    base_manifest = (rules / "rulesets" / f"{BASE}.yaml").read_text(encoding="utf-8")
+    # `b`: the base's variant, referring to a base card in its overlay (a credit's target).
+    (rules / "rulesets" / "b.yaml").write_text(
+        "kind: ruleset\nid: b\nname: B\nextends: advanced-civilization\n"
+        "overlay:\n  civilization_cards:\n    patch:\n"
+        "      - {id: pottery, credits: {append: [{card: agriculture, points: 5, source: a test}]}}\n",
+        encoding="utf-8",
+    )
+    (rules / "rulesets" / "a.yaml").write_text(
+        "kind: ruleset\nid: a\nname: A\nextends: b\n", encoding="utf-8"
+    )
+    assert "id: advanced-civilization" in base_manifest
+    session = Session(rules)
+    first = session.update()
+    assert first.diagnostics == full_run(rules)
+    cards = "cards/advanced-civilization.yaml"
+    assert cards in first.depends["b"] and cards in first.depends["a"]
+    text = (rules / cards).read_text(encoding="utf-8")
+    renamed = text.replace("  - id: agriculture\n", "  - id: agriculturx\n", 1)
+    assert renamed != text
+    session.set_text(cards, renamed)
+    after = session.update()
+    assert "b" in after.rechecked
+    expected = full_run(rules, {cards: renamed})
+    assert any(d.code == "X001" and "agriculture" in d.message and d.span and d.span.file.endswith("b.yaml") for d in expected)
+    assert after.diagnostics == expected

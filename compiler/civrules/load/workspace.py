@@ -18,10 +18,11 @@ applies to every read, the quoting of a line included.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path, PurePosixPath
@@ -263,6 +264,8 @@ class Workspace:
         self.real_root = _real(root)  # a link loop is reported by rule_files
         self.limits = limits or Limits()
         self._files: dict[str, LoadedFile] = {}
+        #: The sets :meth:`reading` collects the files loaded into, innermost last.
+        self._reading: list[set[str]] = []
         #: Files read as a kind of a family other than the one they declare on their own.
         self._family_files: dict[tuple[str, str], LoadedFile] = {}
         self._manifests: dict[str, Manifest] | None = None
@@ -304,8 +307,32 @@ class Workspace:
         """
         return artifact_name(display, self.root, self.shipped_root)
 
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[set[str]]:
+        """The files loaded while the block runs, cached or not (each also counts in every
+        :meth:`reading` around it): what a result made in the block was made from."""
+        found: set[str] = set()
+        self._reading.append(found)
+        try:
+            yield found
+        finally:
+            self._reading.pop()
+
+    def read_again(self, relatives: Iterable[str]) -> None:
+        """Load ``relatives`` (from the cache, where they were loaded already): a result made
+        earlier in the run and reused now is made from them, and whoever reuses it reads them too
+        (a language server's session learns from what is loaded which edits concern a ruleset)."""
+        for relative in relatives:
+            self.load(relative)
+
+    def noted(self, relative: str) -> None:
+        """Count ``relative`` as loaded in every :meth:`reading` under way."""
+        for found in self._reading:
+            found.add(relative)
+
     def load(self, relative: str) -> LoadedFile:
         """Read and schema-validate ``rules/<relative>`` (cached)."""
+        self.noted(relative)
         cached = self._files.get(relative)
         if cached is not None:
             return cached

@@ -408,6 +408,7 @@ class _SessionWorkspace(Workspace):
     def load(self, relative: str) -> LoadedFile:
         if self.recording is not None:
             self.recording.add(relative)
+        self.noted(relative)
         loaded = self._files.get(relative)
         if loaded is not None:
             return loaded

@@ -237,6 +237,9 @@ class Resolver:
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
         self._done: dict[str, tuple[Resolved | None, list[Diagnostic]]] = {}
+        #: The files each resolution in ``_done`` loaded (its bases' included), loaded again where
+        #: it is reused: whoever reuses it is made from them too.
+        self._read: dict[str, frozenset[str]] = {}
 
     def resolve(self, loaded: LoadedRuleset) -> tuple[Resolved | None, list[Diagnostic]]:
         return self._resolve(loaded, ())
@@ -252,6 +255,7 @@ class Resolver:
         (a 60-variant chain held 60 resolutions, and the collector walked them all, again and again)."""
         keep = set(ruleset_ids)
         self._done = {key: value for key, value in self._done.items() if key in keep}
+        self._read = {key: value for key, value in self._read.items() if key in keep}
 
     @staticmethod
     def bases(rulesets: Sequence[LoadedRuleset]) -> list[str | None]:
@@ -271,7 +275,21 @@ class Resolver:
         # MAX_EXTENDS. Otherwise it is resolved again, so that the result (and where a chain too long
         # is reported) is the same whichever rulesets the resolver resolved before.
         if done is not None and done[0] is not None and len(seen) + len(done[0].chain) - 1 <= MAX_EXTENDS:
+            # A session records what each ruleset's check loaded as what it depends on: reused, the
+            # resolution still reads its bases' files (a variant checked before its base resolved
+            # the base, whose own check then read nothing of its base's, and missed edits of it).
+            self.workspace.read_again(sorted(self._read.get(loaded.id, ())))
             return done
+        with self.workspace.reading() as read:
+            resolved, diagnostics = self._resolve_afresh(loaded, seen)
+        if resolved is not None:
+            self._done[loaded.id] = (resolved, diagnostics)
+            self._read[loaded.id] = frozenset(read)
+        return resolved, diagnostics
+
+    def _resolve_afresh(
+        self, loaded: LoadedRuleset, seen: tuple[str, ...]
+    ) -> tuple[Resolved | None, list[Diagnostic]]:
         manifest = loaded.manifest.file.document
         assert manifest is not None
         diagnostics: list[Diagnostic] = []
@@ -296,9 +314,7 @@ class Resolver:
         # held its entries and their documents past the session's round that resolved them.
         for entries in resolved.collections.values():
             _KEY_INDEX.pop(id(entries), None)
-        result = (resolved, diagnostics)
-        self._done[loaded.id] = result
-        return result
+        return resolved, diagnostics
 
     def _parent(
         self, loaded: LoadedRuleset, parent_id: str, chain: tuple[str, ...]
