@@ -287,9 +287,7 @@ class Resolver:
             self._read[loaded.id] = frozenset(read)
         return resolved, diagnostics
 
-    def _resolve_afresh(
-        self, loaded: LoadedRuleset, seen: tuple[str, ...]
-    ) -> tuple[Resolved | None, list[Diagnostic]]:
+    def _resolve_afresh(self, loaded: LoadedRuleset, seen: tuple[str, ...]) -> tuple[Resolved | None, list[Diagnostic]]:
         manifest = loaded.manifest.file.document
         assert manifest is not None
         diagnostics: list[Diagnostic] = []
