@@ -995,3 +995,35 @@ def test_a_published_diagnostic_carries_its_subjects_and_suggestion_as_data() ->
     assert shown.data == {"suggestion": "cost", "subjects": ["cots", "a\\tb"]}  # as printable as the JSON output's
     bare = lsp_diagnostic(Diagnostic("R001", Severity.ERROR, "m", span), {"d.yaml": "d.yaml"}, str, positions)
     assert bare.data == {"suggestion": None, "subjects": []}
+
+
+def test_the_command_a_hint_gives_to_list_every_diagnostic_is_validate_never_the_server(rules: Path) -> None:
+    """R011 ("list them all with ...") repeated the invocation with a higher bound: in the editor,
+    `civrules --max-diagnostics 2 --rules DIR lsp`, a server that lists nothing in a terminal. It is
+    the `validate` of the same rules folder, with the options that choose what is read."""
+    client = Client(rules)
+    client.process.kill()
+    client.process.wait()
+    client.process = subprocess.Popen(
+        [sys.executable, "-m", "civrules", "--max-diagnostics", "1", "--rules", str(rules), "lsp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    threading.Thread(target=client._read, args=(client.process.stdout,), daemon=True).start()
+    try:
+        uri = (rules / CARDS).absolute().as_uri()
+        text = (rules / CARDS).read_text(encoding="utf-8")
+        client.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+        client.notify("initialized", {})
+        typos = text.replace("    cost: 45\n", "    cots: 45\n", 2)
+        assert typos.count("cots: 45") == 2
+        client.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": typos}}
+        )
+        found = [d for d in client.diagnostics_until(uri, "R011") if d["code"] == "R011"]
+        hint = found[0]["message"].partition("\nhint: ")[2]
+        assert re.search(rf"`civrules --max-diagnostics \w+ --rules {re.escape(str(rules))} validate`$", hint), hint
+        assert client.close() == 0
+    finally:
+        client.process.kill()

@@ -1692,7 +1692,13 @@ def lsp(obj: Context) -> None:
                 )
             ]
         )
-    code = serve(obj.rules, obj.limits)
+    from civrules.support.commands import invoked, reading_options
+
+    # What the editor shows is what `validate` prints of the folder: a command a hint gives to paste
+    # in a terminal (R011's "list them all with ...") is that one, never this server started again
+    # (which lists nothing there), with the options that choose what is read.
+    with invoked([*reading_options(), "validate"]):
+        code = serve(obj.rules, obj.limits)
     if code:
         sys.exit(code)  # `exit` without `shutdown` first, or the input ended: 1, as LSP says
 
