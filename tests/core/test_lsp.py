@@ -48,9 +48,10 @@ def rules(tmp_path: Path) -> Path:
 class Client:
     """A minimal LSP client: framed JSON-RPC messages, a reader thread, requests by id."""
 
-    def __init__(self, rules: Path) -> None:
+    def __init__(self, rules: Path, *options: str) -> None:
+        """The server of ``rules``, started with the global ``options`` too (`--max-diagnostics 1`)."""
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "civrules", "--rules", str(rules), "lsp"],
+            [sys.executable, "-m", "civrules", *options, "--rules", str(rules), "lsp"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -1001,16 +1002,7 @@ def test_the_command_a_hint_gives_to_list_every_diagnostic_is_validate_never_the
     """R011 ("list them all with ...") repeated the invocation with a higher bound: in the editor,
     `civrules --max-diagnostics 2 --rules DIR lsp`, a server that lists nothing in a terminal. It is
     the `validate` of the same rules folder, with the options that choose what is read."""
-    client = Client(rules)
-    client.process.kill()
-    client.process.wait()
-    client.process = subprocess.Popen(
-        [sys.executable, "-m", "civrules", "--max-diagnostics", "1", "--rules", str(rules), "lsp"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    threading.Thread(target=client._read, args=(client.process.stdout,), daemon=True).start()
+    client = Client(rules, "--max-diagnostics", "1")
     try:
         uri = (rules / CARDS).absolute().as_uri()
         text = (rules / CARDS).read_text(encoding="utf-8")
