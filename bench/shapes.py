@@ -100,6 +100,13 @@ Found in round twenty-three (the writers' records measured beside the overlay me
   (``rule: ["32.2.i"]``) (8,000: 10.6 s to resolve; each entry's record of what wrote the card's
   `rule:` copied every section cited before it, the square of ``N``).
 
+- ``patched-elements`` (round 27): ``N`` entries each patching Pottery's group credit by a selector
+  (``credits: {patch: [{where: {group: crafts}, with: {points: ..., rule: "32.2.i"}}]}``), each
+  citing a section of its own inside the element (1,000 and 10,000: 2.7 s and 280 s of CPU for
+  ``validate`` at 26c595c6, and 20,000 over 10 GB; what still writes the credits, asked to cite
+  the card, follows each entry's element through the chain of every later patch of it, the square
+  of ``N``). Not yet linear: measured, not fixed (bench/README.md, round 27).
+
 Found in round twenty-four (one list changed by many entries in turn):
 
 - ``appends-then-replaces``: ``N`` patch entries each appending an attribute to Pottery, then ``N``
@@ -479,6 +486,20 @@ def patches_citing_rule_lists(rules: Path, n: int) -> list[str]:
     return ["validate big"]
 
 
+def patched_elements(rules: Path, n: int) -> list[str]:
+    # Each entry changes one element of Pottery's credits (its group credit) under a section of its
+    # own, cited inside the element (the rulebook has not n sections: one Q001 at every n, as in
+    # patches-citing-rules); every amount one the schema accepts.
+    credits = [
+        f"      - {{id: pottery, credits: {{patch: [{{where: {{group: crafts}}, "
+        f'with: {{points: {1 + i % 50}, rule: "32.2.{i}"}}}}]}}}}'
+        for i in range(n)
+    ]
+    body = ["overlay:", "  civilization_cards:", "    patch:", *credits]
+    _manifest(rules, "big", "advanced-civilization", body if n else [])
+    return ["validate big"]
+
+
 def appends_then_replaces(rules: Path, n: int) -> list[str]:
     attribute = '{{text: "Attribute {i}.", rule: "32.211"}}'
     appended = [f"      - {{id: pottery, attributes: {{append: [{attribute.format(i=i)}]}}}}" for i in range(n)]
@@ -593,6 +614,7 @@ SHAPES = {
     "patches-beside-appends": patches_beside_appends,
     "patches-citing-rules": patches_citing_rules,
     "patches-citing-rule-lists": patches_citing_rule_lists,
+    "patched-elements": patched_elements,
     "appends-then-replaces": appends_then_replaces,
     "patched-areas": patched_areas,
     "variant-warnings": variant_warnings,
@@ -627,6 +649,7 @@ SIZES: dict[str, tuple[int, ...]] = {
     "patches-beside-appends": (1_000, 10_000),
     "patches-citing-rules": (1_000, 10_000),
     "patches-citing-rule-lists": (1_000, 10_000),
+    "patched-elements": (1_000, 10_000),
     # Round 24: 1,000 is 4.2 s of the records of where earlier entries wrote (see bench/README.md).
     "appends-then-replaces": (100, 1_000),
     # 30,000 areas and borders added, and patched: a 4.1 MB variant and a 1 MB one.

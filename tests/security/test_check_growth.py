@@ -178,7 +178,12 @@ def test_no_check_does_work_growing_faster_than_the_shape(tmp_path: Path, shape:
 
 #: Shapes whose whole build is known to grow faster than the data, each with why (strict: the
 #: test fails once it no longer does, and the shape is then taken off this list).
-STILL_SQUARE: dict[str, str] = {}
+STILL_SQUARE: dict[str, str] = {
+    "patched-elements": (
+        "round 27, not fixed: what still writes a list patched element by element follows each entry's"
+        " element through the chain of every later `patch:` of it (_writing, _patched_left, _patched_over)"
+    ),
+}
 
 
 @pytest.mark.slow
