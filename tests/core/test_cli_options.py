@@ -365,6 +365,7 @@ def _planted_sitecustomize(folder: Path) -> tuple[Path, dict[str, str]]:
     return planted, {**os.environ, "PYTHONPATH": f".{os.pathsep}"}
 
 
+@pytest.mark.slow  # an interpreter started: the fast suite checks the hooks' entries (above)
 def test_the_shipped_hooks_import_nothing_from_the_checked_repository(tmp_path: Path) -> None:
     """pre-commit runs a hook in the checked repository with the user's environment: with a relative
     folder on PYTHONPATH (`.`, or an empty entry), Python imported the repository's
