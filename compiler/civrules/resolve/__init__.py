@@ -2324,8 +2324,8 @@ def _writing(log: WriterLog, value: Any, name: str) -> tuple[Writer, ...]:
         for element in value:
             here[id(element)] = here.get(id(element), 0) + 1
     # elements a later `patch:` merged into, by the identity of the element as it was: the element
-    # it kept in the list now, and the patches' `with:`s and `where:`s (the last first)
-    standing: dict[int, tuple[Any, Any, _Patches]] = {}
+    # it kept in the list now, and what the patches' `with:`s and `where:`s wrote, as one (_Chain)
+    standing: dict[int, tuple[Any, Any, _Chain]] = {}
     later = _Merged()
     found: list[Writer] = []
     lost: list[tuple[Origin, NodePath]] = []
@@ -2345,16 +2345,17 @@ def _writing(log: WriterLog, value: Any, name: str) -> tuple[Writer, ...]:
 
     node: WriterLog | None = log
     while node is not None:
-        became: list[tuple[Any, Any, Any, Any, _Patches | None]] = []
+        became: list[tuple[Any, Any, Any, Any, _Chain | None]] = []
         for now, was, with_, where in node.patched:
             if here.get(id(now), 0) > 0:
                 became.append((was, now, with_, where, None))
             elif (derived := standing.get(id(now))) is not None:
+                derived[2].users += 1
                 became.append((was, derived[1], with_, where, derived[2]))
         if node.mine is not None:
-            left(node.mine)
+            left(node.mine)  # reads the chains of this change's own elements before they grow
         for was, now, with_, where, after in became:
-            standing[id(was)] = (was, now, ((with_, where), after))
+            standing[id(was)] = (was, now, _Chain.before(after, with_, where))
         if node.cut:
             break
         if node.merge is not None:
@@ -2488,14 +2489,110 @@ def _fact_leaves(value: Any, at: NodePath = ()) -> Iterator[NodePath]:
         yield at
 
 
-#: The `patch:` list operations merged into an element, the last first: each `with:` and `where:`.
-_Patches = tuple[tuple[Any, Any], "_Patches | None"]
+class _Over:
+    """What patches merged into one value wrote over in it, as one tree: :func:`written_over` of
+    each of them, their union found in one walk of the value, not one per patch (each of n entries
+    patching an element in turn asked of every later patch was the square of n, round 27). At each
+    path: whether a patch wrote a whole value there (a scalar, a list, a `null`, an `{unknown: why}`),
+    whether one merged a mapping there (and the tree of its keys), and the list operations written there."""
+
+    __slots__ = ("children", "mapping", "operations", "whole")
+
+    def __init__(self) -> None:
+        self.children: dict[Any, _Over] = {}
+        self.whole = False
+        self.mapping = False
+        self.operations: list[Any] = []
+
+    def add(self, patch: Any) -> None:
+        """Add a patch merged here (:func:`written_over`'s cases, in its order)."""
+        if is_list_operations(patch):
+            self.operations.append(patch)
+        elif isinstance(patch, dict) and set(patch) != {"unknown"}:
+            self.mapping = True
+            for key, value in patch.items():
+                child = self.children.get(key)
+                if child is None:
+                    child = self.children[key] = _Over()
+                child.add(value)
+        else:
+            self.whole = True
+
+    def over(self, base: Any, at: NodePath) -> Iterator[NodePath]:
+        """The paths (from ``at``, the path of ``base``) the patches added wrote over in ``base``,
+        each of :func:`written_over`'s for one of them (a path two wrote over may come twice)."""
+        if self.whole:
+            yield at
+        for operations in self.operations:
+            if isinstance(base, list):
+                yield from _written_over_list(base, operations, at)
+            elif is_list_operations(base):
+                yield from _written_over_operations(base, operations, at)
+        if self.mapping:
+            if isinstance(base, dict) and set(base) != {"unknown"}:
+                for key, child in self.children.items():
+                    yield from child.over(base.get(key), (*at, key))
+            else:
+                yield at
+
+
+class _Chain:
+    """The `patch:` list operations merged into an element after its writer, as one: this one's
+    `with:` and `where:` (``patch``) and the later ones (``after``), and, held once for them all
+    (:meth:`state`), their `with:`s merged key by key (what they wrote over or deleted of a fact,
+    :class:`_Merged`), the fields their `where:`s named the element by, and what each wrote over
+    (:class:`_Over`). A link's state is grown from the later link's, taken from it in place where
+    that one has no other link made from it: an element patched by n entries in turn was followed
+    by each entry's record through the chain of every later patch, merging each again, the square
+    of n (round 27). A link whose state was taken, read after all, makes it again from its chain."""
+
+    __slots__ = ("_state", "after", "patch", "users")
+
+    def __init__(self, patch: tuple[Any, Any], after: _Chain | None) -> None:
+        self.patch = patch
+        self.after = after
+        self._state: tuple[_Merged, set[Any], _Over] | None = None
+        self.users = 0  # the links made from it (an earlier patch of its element each)
+
+    @staticmethod
+    def before(after: _Chain | None, with_: Any, where: Any) -> _Chain:
+        """The link of a patch (its ``with_`` and ``where``) with ``after`` the later ones."""
+        link = _Chain((with_, where), after)
+        if after is not None and after.users == 1 and after._state is not None:
+            link._state, after._state = after._state, None  # taken: no other link grows from it
+        else:
+            link._state = (_Merged(), set(), _Over()) if after is None else _Chain._made(after)
+        _Chain._add(link._state, with_, where)
+        return link
+
+    def state(self) -> tuple[_Merged, set[Any], _Over]:
+        """What this patch and the later ones wrote, as one (its `with:`s merged, its `where:`s'
+        fields, what each wrote over)."""
+        return self._state if self._state is not None else _Chain._made(self)
+
+    @staticmethod
+    def _made(chain: _Chain) -> tuple[_Merged, set[Any], _Over]:
+        made: tuple[_Merged, set[Any], _Over] = (_Merged(), set(), _Over())
+        link: _Chain | None = chain
+        while link is not None:
+            _Chain._add(made, *link.patch)
+            link = link.after
+        return made
+
+    @staticmethod
+    def _add(state: tuple[_Merged, set[Any], _Over], with_: Any, where: Any) -> None:
+        merged, naming, over = state
+        if _merged_key_by_key(with_):
+            merged.add(with_)
+        if isinstance(where, dict):
+            naming.update(where)
+        over.add(with_)
 
 
 def _left(
     record: Writer,
     here: dict[int, int],
-    standing: dict[int, tuple[Any, Any, _Patches]] | None = None,
+    standing: dict[int, tuple[Any, Any, _Chain]] | None = None,
     name: str = "",
     lost: list[tuple[Origin, NodePath]] | None = None,
 ) -> Writer | None:
@@ -2527,7 +2624,7 @@ def _left(
     return writer, tuple(path for path, _ in kept), tuple(element for _, element in kept)
 
 
-def _patched_left(writer: Origin | None, name: str, path: NodePath, element: Any, patches: _Patches) -> list[NodePath]:
+def _patched_left(writer: Origin | None, name: str, path: NodePath, element: Any, patches: _Chain) -> list[NodePath]:
     """The paths of the facts ``writer`` wrote at ``path`` of the list field ``name`` (the
     ``element``; a `patch:` operation's: its `with:`) that the later ``patches`` neither wrote
     over nor named the element by (a `where:`'s fields are no fact of what it patched)."""
@@ -2537,23 +2634,11 @@ def _patched_left(writer: Origin | None, name: str, path: NodePath, element: Any
         if path[:1] == ("patch",) and len(path) == 2:
             prefix = (*path, "with")
         written = _node_at(writer.document, (*writer.path, name, *prefix))
-    over = _Merged()
-    naming: set[Any] = set()
-    chain: _Patches | None = patches
-    while chain is not None:
-        (with_, where), chain = chain
-        if _merged_key_by_key(with_):
-            over.add(with_)
-        if isinstance(where, dict):
-            naming.update(where)
-    left = [leaf for leaf in _fact_leaves(written) if not (leaf and leaf[0] in naming) and not over.writes_over(leaf)]
+    merged, naming, over = patches.state()
+    left = [leaf for leaf in _fact_leaves(written) if not (leaf and leaf[0] in naming) and not merged.writes_over(leaf)]
     nested = [leaf for leaf in left if is_list_operations(_value_at(written, leaf))]
     if nested:  # list operations it wrote into a nested list: what later ones took of what they added
-        taken: set[NodePath] = set()
-        chain = patches
-        while chain is not None:
-            (with_, _), chain = chain
-            taken.update(written_over(written, with_))
+        taken = set(over.over(written, ()))
         gone = {leaf for leaf in nested if not _operations_left(_value_at(written, leaf), taken, leaf)}
         left = [leaf for leaf in left if leaf not in gone]
     return [(*prefix, *leaf) for leaf in left]
@@ -2580,18 +2665,14 @@ def _operations_left(operations: Mapping[str, Any], taken: set[NodePath], at: No
     return any(path not in taken for path in added)
 
 
-def _patched_over(writer: Origin, name: str, path: NodePath, patches: _Patches) -> list[NodePath]:
+def _patched_over(writer: Origin, name: str, path: NodePath, patches: _Chain) -> list[NodePath]:
     """The paths of what the later ``patches`` wrote over (or deleted) in what ``writer`` wrote at
     ``path`` of the list field ``name`` (an element; a `patch:` operation's: its `with:`), each
-    :func:`written_over` what ``writer`` wrote, as :func:`_patched_left` reads what they left."""
+    once (n later patches each writing over one field were n records of it, the square of n in
+    memory), as :func:`_patched_left` reads what they left."""
     prefix = (*path, "with") if path[:1] == ("patch",) and len(path) == 2 else path
     written = _node_at(writer.document, (*writer.path, name, *prefix))
-    over: list[NodePath] = []
-    chain: _Patches | None = patches
-    while chain is not None:
-        (with_, _), chain = chain
-        over += written_over(written, with_, prefix)
-    return over
+    return list(dict.fromkeys(patches.state()[2].over(written, prefix)))
 
 
 def cited_writers(origin: Origin, name: str) -> list[tuple[Origin, list[Mapping[str, Any]]]] | None:
