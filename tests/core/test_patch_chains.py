@@ -284,21 +284,23 @@ def test_an_element_patched_entry_after_entry_keeps_the_writers_the_walk_through
     assert compared > 600
 
 
-def _patched_chain(n: int) -> list[str]:
-    """bench's ``patched-elements``: ``n`` entries each patching Pottery's group credit by a
-    selector, under a section of its own inside the element."""
-    patch = '{{patch: [{{where: {{group: crafts}}, with: {{points: {}, rule: "32.2.{}"}}}}]}}'
-    return [f"{{id: pottery, credits: {patch.format(1 + i % 50, i)}}}" for i in range(n)]
-
-
-#: Each entry of bench's ``patched-elements`` shape, and its kin: the section cited on the entry, and
-#: a patch that writes no fact (a `null`: its change is no writer, and the chain of later patches
-#: it left was taken by the next earlier patch without being read).
 _CREDIT = "credits: {patch: [{where: {group: crafts}, with: {WITH}}]}"
+
+
+#: Each entry of bench's ``patched-elements`` shape, and its kin: the section cited on the entry; a
+#: patch that writes no fact (a `null`: its change is no writer, and the chain of later patches it
+#: left was taken by the next earlier patch without being read); list operations appending to an
+#: attribute's nested list (each asked of every later entry's, which write over nothing). Each with
+#: the field asked what the entries lost, and how many facts each entry but the last loses.
 SHAPES = {
-    "rule-in-element": "{id: pottery, " + _CREDIT.replace("WITH", 'points: P, rule: "32.2.I"') + "}",
-    "rule-on-entry": '{id: pottery, rule: "32.2.I", ' + _CREDIT.replace("WITH", "points: P") + "}",
-    "writing-nothing": "{id: pottery, " + _CREDIT.replace("WITH", "points: null") + "}",
+    "rule-in-element": ("{id: pottery, " + _CREDIT.replace("WITH", 'points: P, rule: "32.2.I"') + "}", "credits", 2),
+    "rule-on-entry": ('{id: pottery, rule: "32.2.I", ' + _CREDIT.replace("WITH", "points: P") + "}", "credits", 1),
+    "writing-nothing": ("{id: pottery, " + _CREDIT.replace("WITH", "points: null") + "}", "credits", 0),
+    "nested-append": (
+        '{id: pottery, attributes: {patch: [{where: {rule: "32.211"}, with: {calamities: {append: [{id: cI}]}}}]}}',
+        "attributes",
+        0,
+    ),
 }
 
 
@@ -312,7 +314,8 @@ def test_an_element_patched_by_each_entry_is_followed_at_a_cost_linear_in_them(s
     from tests.security.test_check_growth import MOST, calls_made
 
     def work(n: int) -> int:
-        entries = [SHAPES[shape].replace("P", str(1 + i % 50)).replace("I", str(i)) for i in range(n)]
+        template, field, each = SHAPES[shape]
+        entries = [template.replace("P", str(1 + i % 50)).replace("I", str(i)) for i in range(n)]
         workspace = CachedWorkspace(dict([variant("big", "advanced-civilization", _body(entries))]))
         resolver = Resolver(workspace)
         resolver.resolve(workspace.load_ruleset(workspace.manifests()["advanced-civilization"]))
@@ -325,12 +328,11 @@ def test_an_element_patched_by_each_entry_is_followed_at_a_cost_linear_in_them(s
             (pottery,) = [e for e in resolved.collections["civilization_cards"] if e.raw["id"] == "pottery"]
             for name in pottery.raw:
                 field_writers(pottery.origin, name)
-            lost[:] = list(overwritten(pottery.origin, "credits"))
+            lost[:] = list(overwritten(pottery.origin, field))
 
         made = calls_made(run)
         # every entry but the last lost what the next wrote over (its points, and its section where
-        # it cited one in the element), each once; a `null` wrote nothing to lose
-        each = {"rule-in-element": 2, "rule-on-entry": 1, "writing-nothing": 0}[shape]
+        # it cited one in the element), each once; a `null` wrote nothing to lose, an append lost none
         assert len(lost) == len(set(lost)) == (n - 1) * each, len(lost)
         return made
 
@@ -366,7 +368,7 @@ def test_a_link_whose_state_an_earlier_patch_took_makes_it_again_when_read() -> 
     assert [link._state is None for link in links] == [True] * (len(links) - 1) + [False]
     for j, link in enumerate(links):
         # made anew: this link's patch and the later ones, each merged as a patch is
-        merged, naming, over = resolve._Merged(), set(), resolve._Over()
+        merged, naming, over = resolve._Merged(), set[Any](), resolve._Over()
         for with_, where in patches[len(patches) - 1 - j :]:
             if isinstance(with_, dict) and set(with_) != {"unknown"}:
                 merged.add(with_)

@@ -2507,7 +2507,8 @@ class _Over:
     def add(self, patch: Any) -> None:
         """Add a patch merged here (:func:`written_over`'s cases, in its order)."""
         if is_list_operations(patch):
-            self.operations.append(patch)
+            if not set(patch) <= {"insert", "append"}:  # those write over nothing, in a list or in operations
+                self.operations.append(patch)
         elif isinstance(patch, dict) and set(patch) != {"unknown"}:
             self.mapping = True
             for key, value in patch.items():
