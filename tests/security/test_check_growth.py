@@ -178,12 +178,9 @@ def test_no_check_does_work_growing_faster_than_the_shape(tmp_path: Path, shape:
 
 #: Shapes whose whole build is known to grow faster than the data, each with why (strict: the
 #: test fails once it no longer does, and the shape is then taken off this list).
-STILL_SQUARE: dict[str, str] = {
-    "patched-elements": (
-        "round 27, not fixed: what still writes a list patched element by element follows each entry's"
-        " element through the chain of every later `patch:` of it (_writing, _patched_left, _patched_over)"
-    ),
-}
+#: Empty since round 27 (``patched-elements``: what still writes a list element patched by entry
+#: after entry followed each entry's element through the chain of every later `patch:` of it).
+STILL_SQUARE: dict[str, str] = {}
 
 
 @pytest.mark.slow
