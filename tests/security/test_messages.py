@@ -312,10 +312,10 @@ def test_each_message_names_the_folder_the_user_typed(
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        ([""], "no command `\"\"` (empty)"),
-        (["validate", ""], "no ruleset `\"\"` (empty)"),
-        (["sheets", " "], "no ruleset `\" \"` (blank)"),
-        (["explain", " "], "no diagnostic code `\" \"` (blank)"),
+        ([""], 'no command `""` (empty)'),
+        (["validate", ""], 'no ruleset `""` (empty)'),
+        (["sheets", " "], 'no ruleset `" "` (blank)'),
+        (["explain", " "], 'no diagnostic code `" "` (blank)'),
         (["validate", "a`b"], "no ruleset `` a`b ``"),
     ],
 )
