@@ -124,6 +124,15 @@ Found in round twenty-six (an attacker's trial of aliases), measured from round 
   module's nodes of every card held at once, then every piece of the 11 MB variant-changes page).
   975 cards are the most the reader's node bound (``--max-nodes``, a million) lets through, and
   are measured besides; 976 are refused (L005).
+
+Found in round twenty-seven (the aliases helper's trial of other aliased lists):
+
+- ``aliased-credits``: a variant ``big`` adding ``N`` Craft cards, the first anchoring a list of 200
+  credit lines to the Crafts (``credits: &C [...]``) and every other naming it (``credits: *C``);
+  ``build big`` (700: 140,000 credit lines from a 130 kB file; 31.5 s in round 27, 27 s of it two
+  card checks, C004 and C007, reading every line of a card once for each card of the group it
+  credits: cards x targets x lines). NODES_BOUND cards are the most the node bound lets through,
+  and are measured besides.
 """
 
 from __future__ import annotations
@@ -597,6 +606,24 @@ def aliased_attributes(rules: Path, n: int) -> list[str]:
     return ["build big --out {out}/generated"]
 
 
+#: The credit lines every card of ``aliased-credits`` names through one alias.
+ALIASED_CREDITS = 200
+
+
+def aliased_credits(rules: Path, n: int) -> list[str]:
+    # The first card anchors a list of 200 credits to its own group (&C), every later card names it
+    # (*C): each card credits every other Craft 200 times over, which C004 reports once per card.
+    credits = ", ".join('{group: crafts, points: 10, rule: "32.212"}' for _ in range(ALIASED_CREDITS))
+    added = [
+        f'      - {{id: card{i}, name: Card {i}, rule: "32.21", groups: [crafts], cost: 45, prerequisites: [], '
+        f"attributes: [], credits: {f'&C [{credits}]' if i == 0 else '*C'}}}"
+        for i in range(n)
+    ]
+    body = ["overlay:", "  civilization_cards:", "    add:", *added]
+    _manifest(rules, "big", "advanced-civilization", body if n else [])
+    return ["build big --out {out}/generated"]
+
+
 SHAPES = {
     "group-cards": group_cards,
     "cards": cards,
@@ -623,6 +650,7 @@ SHAPES = {
     "many-rulesets": many_rulesets,
     "overlay-errors": overlay_errors,
     "aliased-attributes": aliased_attributes,
+    "aliased-credits": aliased_credits,
 }
 
 

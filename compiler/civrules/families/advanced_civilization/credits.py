@@ -200,38 +200,49 @@ class CreditRow(Mapping[str, int]):
             raise KeyError(target)
         return lines[0].points if len(lines) == 1 else combine(lines, self._matrix.policy)
 
+    def cells_of(self, targets: Iterable[str]) -> dict[str, int]:
+        """``row[target]`` for each of ``targets`` that the row credits, in the order given. The
+        targets no line names by card, reached through the same groups, share one combination of
+        those groups' lines: a card crediting a group by many lines reads them once, not once per
+        member of the group (cards x members x lines over a deck)."""
+        matrix, lines, policy = self._matrix, self._lines, self._matrix.policy
+        by_card, by_group = matrix.line_index(self._owned)
+        shared: dict[tuple[str, ...], int | None] = {}
+        found: dict[str, int] = {}
+        for target in targets:
+            if target == self._owned:
+                continue
+            groups = () if target in matrix.two_groups else matrix.groups_of.get(target, ())
+            reached = tuple(group for group in dict.fromkeys(groups) if group in by_group)
+            own = by_card.get(target)
+            if own is None and reached in shared:
+                value = shared[reached]
+            else:
+                at = sorted([*(own or ()), *(i for group in reached for i in by_group[group])])
+                value = None if not at else lines[at[0]].points
+                if len(at) > 1:
+                    value = combine([lines[i] for i in at], policy)
+                if own is None:
+                    shared[reached] = value
+            if value is not None:
+                found[target] = value
+        return found
+
     def targets(self) -> set[str]:
-        """Every card this row gives a credit toward (unordered)."""
+        """Every card this row gives a credit toward (unordered): each group credited read once,
+        however many lines credit it."""
         matrix = self._matrix
         found: set[str] = set()
-        for line in self._lines:
-            if line.card is not None:
-                found.add(line.card)
-            else:
-                found.update(c for c in matrix.members.get(line.group or "", ()) if c not in matrix.two_groups)
+        for group in dict.fromkeys(line.group or "" for line in self._lines if line.card is None):
+            found.update(matrix.group_takers(group))
+        found.update(line.card for line in self._lines if line.card is not None)
         found.discard(self._owned)
         return found
 
     def cells(self) -> dict[str, int]:
-        """Every cell of the row, in target order: what a lookup per target gives, in one pass over
-        the row's lines (writing a whole matrix out, as the helper page's tables do, looked each
-        cell up, scanning the row's lines again for each)."""
-        matrix = self._matrix
-        first: dict[str, CreditLine] = {}
-        several: dict[str, list[CreditLine]] = {}
-        for line in self._lines:
-            targets = (line.card,) if line.card is not None else matrix.group_takers(line.group or "")
-            for target in targets:
-                if target in first:  # a target keeps the first line that reached it
-                    several.setdefault(target, [first[target]]).append(line)
-                else:
-                    first[target] = line
-        first.pop(self._owned, None)
-        policy = matrix.policy
-        return {
-            target: combine(several[target], policy) if target in several else first[target].points
-            for target in sorted(first)
-        }
+        """Every cell of the row, in target order: what a lookup per target gives, each set of
+        lines combined once (:meth:`cells_of`), not once per target it reaches."""
+        return self.cells_of(sorted(self.targets()))
 
     def items(self) -> ItemsView[str, int]:
         return self.cells().items()

@@ -24,7 +24,7 @@ from __future__ import annotations
 import bisect
 import collections
 import itertools
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -591,22 +591,30 @@ def check_credit_targets_twice(ruleset: Ruleset) -> Iterator[Diagnostic]:
     members = group_members(credit_sources(ruleset))
     # Where each card stands in each group's list: targets are taken in the order the lines reach them.
     position = {group: {card: at for at, card in enumerate(cards)} for group, cards in members.items()}
+    groups_of: dict[str, list[str]] = {}
+    for group, cards in members.items():
+        for member in cards:
+            groups_of.setdefault(member, []).append(group)
     for card in cards_of(ruleset):
         lines = [line for line in card.credit_list() if known_points(line)]
         if len(lines) < 2:
             continue
-        routes = _overlap_routes(card.id, lines, members, position)
-        overlaps: dict[tuple[int, ...], list[str]] = {}
-        for target, reaching in routes.items():
-            plain = [line for line in reaching if not line.extra]
-            extra = [line for line in reaching if line.extra]
-            groups = [line.group for line in plain if line.group is not None]
-            specific = len(groups) < len(plain)
-            if (len(plain) > 1 and (specific or len(set(groups)) < len(groups))) or len(extra) > 1:
-                overlaps.setdefault(tuple(line.index for line in reaching), []).append(target)
-        for indexes, targets in overlaps.items():
-            reaching = [card.credit_list()[i] for i in indexes]
-            yield _overlap(card, reaching, targets, policy)
+        routes = _overlap_routes(card.id, lines, members, position, groups_of)
+        # Targets reached by the same lines share one verdict: a group credited by many lines is
+        # judged once, not once per member of the group.
+        verdicts: dict[Hashable, bool] = {}
+        overlaps: dict[Hashable, tuple[list[WrittenLine], list[str]]] = {}
+        for target, (key, reaching) in routes.items():
+            if key not in verdicts:
+                plain = [line for line in reaching if not line.extra]
+                extra = [line for line in reaching if line.extra]
+                groups = [line.group for line in plain if line.group is not None]
+                specific = len(groups) < len(plain)
+                verdicts[key] = (len(plain) > 1 and (specific or len(set(groups)) < len(groups))) or len(extra) > 1
+            if verdicts[key]:
+                overlaps.setdefault(key, (reaching, []))[1].append(target)
+        for reaching, targets in overlaps.values():
+            yield _overlap(card, [card.credit_list()[line.index] for line in reaching], targets, policy)
 
 
 def _overlap_routes(
@@ -614,11 +622,14 @@ def _overlap_routes(
     lines: Sequence[WrittenLine],
     members: Mapping[str, Sequence[str]],
     position: Mapping[str, Mapping[str, int]],
-) -> dict[str, list[WrittenLine]]:
+    groups_of: Mapping[str, Sequence[str]],
+) -> dict[str, tuple[Hashable, list[WrittenLine]]]:
     """The lines of ``owner`` reaching each target that C004 may report, in the order the lines
-    reach the targets. Only a target reached by a specific line, by a group credited twice, or by
-    two extra credits can be reported: those are the only targets looked at, so a card crediting a
-    group of thousands is not walked card by card (the check stays linear in the credits written)."""
+    reach the targets, each with a key shared by the targets the same lines reach. Only a target
+    reached by a specific line, by a group credited twice, or by two extra credits can be reported:
+    those are the only targets looked at, so a card crediting a group of thousands is not walked
+    card by card; and the targets no line names, reached through the same groups, share one list of
+    lines (the check stays linear in the credits written, however many lines credit one group)."""
     plain = [line for line in lines if not line.extra]
     extra = [line for line in lines if line.extra]
     groups = [line.group for line in plain if line.card is None and line.group is not None]
@@ -627,7 +638,8 @@ def _overlap_routes(
     for group in twice:
         candidates.update(card for card in members.get(group, ()) if card != owner)
     if len(extra) > 1:
-        for line in extra:
+        # Each target card and group of the extra lines once, however many lines name it.
+        for line in {(line.card, line.group): line for line in extra}.values():
             candidates.update(line_targets(owner, as_credit(line), members))
 
     # Where each target card and each group is written: a target's lines are found by looking it up,
@@ -640,22 +652,35 @@ def _overlap_routes(
         else:
             by_group.setdefault(line.group or "", []).append(at)
 
-    def reaching(target: str) -> list[int]:
-        found = list(by_card.get(target, ()))
-        for group, where in by_group.items():
-            if target in position.get(group, {}):
-                found.extend(where)
-        return sorted(found)
+    through: dict[frozenset[str], list[int]] = {}
+
+    def reaching(target: str) -> tuple[Hashable, list[int]]:
+        reached = frozenset(group for group in groups_of.get(target, ()) if group in by_group)
+        shared = through.get(reached)
+        if shared is None:
+            shared = through[reached] = sorted(i for group in reached for i in by_group[group])
+        own = by_card.get(target)
+        if own is None:
+            return reached, shared
+        lines_of = sorted([*own, *shared])
+        return tuple(lines_of), lines_of
 
     routes = {target: reaching(target) for target in candidates}
 
     def first_reached(target: str) -> tuple[int, int]:
-        at = routes[target][0]
+        at = routes[target][1][0]
         line = lines[at]
         return at, 0 if line.card is not None else position[line.group or ""][target]
 
     ordered = sorted(candidates, key=first_reached)
-    return {target: [lines[at] for at in routes[target]] for target in ordered}
+    made: dict[Hashable, list[WrittenLine]] = {}
+    found: dict[str, tuple[Hashable, list[WrittenLine]]] = {}
+    for target in ordered:
+        key, where = routes[target]
+        if key not in made:
+            made[key] = [lines[i] for i in where]
+        found[target] = (key, made[key])
+    return found
 
 
 def as_credit(line: Any) -> CreditLine:
@@ -707,14 +732,25 @@ def counting_lines(giver: Card, targets: Iterable[str], matrix: CreditMatrix) ->
             else:
                 by_group.setdefault(line.group or "", []).append(line)
     found: dict[str, Any] = {}
+    # The targets no line names, reached through the same groups, share their counting line.
+    shared: dict[frozenset[str], Any] = {}
     for target in targets:
         if target == giver.id:
             continue
-        groups = set(matrix.groups_of.get(target, ()))
-        reaching = [*by_card.get(target, ()), *(line for group in groups for line in by_group.get(group, ()))]
-        for line in sorted(reaching, key=lambda line: line.index):
-            if target not in found or line.points > found[target].points:
-                found[target] = line
+        groups = frozenset(group for group in matrix.groups_of.get(target, ()) if group in by_group)
+        own = by_card.get(target, [])
+        if not own and groups in shared:
+            counting = shared[groups]
+        else:
+            counting = None
+            reaching = [*own, *(line for group in groups for line in by_group[group])]
+            for line in sorted(reaching, key=lambda line: line.index):
+                if counting is None or line.points > counting.points:
+                    counting = line
+            if not own:
+                shared[groups] = counting
+        if counting is not None:
+            found[target] = counting
     return found
 
 
@@ -938,20 +974,23 @@ def check_credits_covering_cost(ruleset: Ruleset) -> Iterator[Diagnostic]:
         # whose specific credits add up to more (all its points together bounded every group: a
         # candidate per giver and member, quadratic in a deck of many such cards).
         candidates = coverable(matrix.lines(giver.id), by_groups, sets_of)
-        row = matrix[giver.id]
-        # Counting lines once per giver that covers anything, not once per target.
-        counting: dict[str, Any] | None = None
-        for target_id in sorted(candidates):
-            points = row.get(target_id)
+        # Each set of lines combined once for the candidates it reaches, not once per candidate (a
+        # card crediting its group by many lines: cards x members x lines).
+        cells = matrix[giver.id].cells_of(sorted(candidates))
+        whole: list[tuple[Card, int]] = []
+        for target_id, points in cells.items():
             target = ruleset.cards.get(target_id)
-            if points is None or target is None or not isinstance(target.cost, int) or points < target.cost:
+            if target is None or not isinstance(target.cost, int) or points < target.cost:
                 continue
             if target_id == giver.id or (
                 giver.id in graph and target_id in graph and graph.closure().holds(target_id, giver.id)
             ):
                 continue  # the target requires the giver: C006's
-            counting = counting_lines(giver, candidates, matrix) if counting is None else counting
-            covered.setdefault(counting[target_id].index, []).append((target, points))
+            whole.append((target, points))
+        # Counting lines once per giver that covers anything, for the targets covered.
+        counting = counting_lines(giver, [target.id for target, _ in whole], matrix) if whole else {}
+        for target, points in whole:
+            covered.setdefault(counting[target.id].index, []).append((target, points))
         # One diagnostic per credit line: a group credit may cover several cheap cards at once.
         for index, targets in covered.items():
             free = ", ".join(f"`{t.id}` ({points} for a cost of {t.cost})" for t, points in targets[: words.SHOWN])

@@ -1,0 +1,297 @@
+"""C004 (a target credited twice) and C007 (a credit covering its target's whole cost) read a card's
+credit lines once per set of lines, not once per card those lines reach (issue 32, points 1 and 6).
+
+Found in round 27: 700 cards each naming one list of 200 credit lines to their own group (YAML
+aliases, ``bench/shapes.py`` ``aliased-credits``) took 31.5 s to build, 27 s of it these two checks
+combining every card's 200 lines anew for each of the 700 cards of the group (cards x targets x
+lines). The targets no line names by card, reached through the same groups, now share one
+combination. Below: the round-26 algorithm (each target's lines gathered and judged on their own),
+against which the checks must find the same findings in the same order, on random decks under each
+credit policy; and the work counted (not timed) as the group grows.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import shutil
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bench import shapes
+from civrules.checks import diagnostic
+from civrules.diagnostics import Diagnostic, Related, words
+from civrules.families.advanced_civilization.checks import cards as module
+from civrules.families.advanced_civilization.checks.cards import (
+    _members_by_cost,
+    _overlap,
+    as_credit,
+    cards_of,
+    coverable,
+    credit_span,
+    known_points,
+    matrix_of,
+    prerequisite_graph,
+)
+from civrules.families.advanced_civilization.credits import (
+    CreditMatrix,
+    credit_matrix,
+    credit_policy,
+    credit_sources,
+    derive_credit_matrix,
+    group_members,
+    line_targets,
+)
+from civrules.families.advanced_civilization.model import Card, Ruleset, of_family
+from civrules.families.advanced_civilization.model import CreditLine as WrittenLine
+from civrules.load.workspace import Workspace
+from civrules.pipeline import analyse
+from tests.conftest import RULES
+from tests.families.advanced_civilization.test_credit_cover import GROUPS, IDS, POLICIES, card_text
+from tests.rulefiles import CachedWorkspace, shipped_text
+from tests.security.test_check_growth import MOST, calls_made
+
+# --- The round-26 algorithm (each target's lines gathered and judged on their own) ------------------
+
+
+def old_c004(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    policy = credit_policy(ruleset)
+    members = group_members(credit_sources(ruleset))
+    position = {group: {card: at for at, card in enumerate(cards)} for group, cards in members.items()}
+    for card in cards_of(ruleset):
+        lines = [line for line in card.credit_list() if known_points(line)]
+        if len(lines) < 2:
+            continue
+        routes = _old_overlap_routes(card.id, lines, members, position)
+        overlaps: dict[tuple[int, ...], list[str]] = {}
+        for target, reaching in routes.items():
+            plain = [line for line in reaching if not line.extra]
+            extra = [line for line in reaching if line.extra]
+            groups = [line.group for line in plain if line.group is not None]
+            specific = len(groups) < len(plain)
+            if (len(plain) > 1 and (specific or len(set(groups)) < len(groups))) or len(extra) > 1:
+                overlaps.setdefault(tuple(line.index for line in reaching), []).append(target)
+        for indexes, targets in overlaps.items():
+            reaching = [card.credit_list()[i] for i in indexes]
+            yield _overlap(card, reaching, targets, policy)
+
+
+def _old_overlap_routes(
+    owner: str,
+    lines: Sequence[WrittenLine],
+    members: Mapping[str, Sequence[str]],
+    position: Mapping[str, Mapping[str, int]],
+) -> dict[str, list[WrittenLine]]:
+    plain = [line for line in lines if not line.extra]
+    extra = [line for line in lines if line.extra]
+    groups = [line.group for line in plain if line.card is None and line.group is not None]
+    twice = {group for group, times in collections.Counter(groups).items() if times > 1}
+    candidates: set[str] = {line.card for line in plain if line.card is not None and line.card != owner}
+    for group in twice:
+        candidates.update(card for card in members.get(group, ()) if card != owner)
+    if len(extra) > 1:
+        for line in extra:
+            candidates.update(line_targets(owner, as_credit(line), members))
+    by_card: dict[str, list[int]] = {}
+    by_group: dict[str, list[int]] = {}
+    for at, line in enumerate(lines):
+        if line.card is not None:
+            by_card.setdefault(line.card, []).append(at)
+        else:
+            by_group.setdefault(line.group or "", []).append(at)
+
+    def reaching(target: str) -> list[int]:
+        found = list(by_card.get(target, ()))
+        for group, where in by_group.items():
+            if target in position.get(group, {}):
+                found.extend(where)
+        return sorted(found)
+
+    routes = {target: reaching(target) for target in candidates}
+
+    def first_reached(target: str) -> tuple[int, int]:
+        at = routes[target][0]
+        line = lines[at]
+        return (at, 0 if line.card is not None else position[line.group or ""][target])
+
+    ordered = sorted(candidates, key=first_reached)
+    return {target: [lines[at] for at in routes[target]] for target in ordered}
+
+
+def _old_counting_lines(giver: Card, targets: Iterable[str], matrix: CreditMatrix) -> dict[str, Any]:
+    by_card: dict[str, list[Any]] = {}
+    by_group: dict[str, list[Any]] = {}
+    for line in giver.credit_list():
+        if known_points(line):
+            if line.card is not None:
+                by_card.setdefault(line.card, []).append(line)
+            else:
+                by_group.setdefault(line.group or "", []).append(line)
+    found: dict[str, Any] = {}
+    for target in targets:
+        if target == giver.id:
+            continue
+        groups = set(matrix.groups_of.get(target, ()))
+        reaching = [*by_card.get(target, ()), *(line for group in groups for line in by_group.get(group, ()))]
+        for line in sorted(reaching, key=lambda line: line.index):
+            if target not in found or line.points > found[target].points:
+                found[target] = line
+    return found
+
+
+def old_c007(ruleset: Ruleset) -> Iterator[Diagnostic]:
+    graph = prerequisite_graph(ruleset)
+    matrix = matrix_of(ruleset)
+    by_groups, sets_of = _members_by_cost(ruleset, matrix)
+    for giver in cards_of(ruleset):
+        if giver.id not in matrix:
+            continue
+        covered: dict[int, list[tuple[Card, int]]] = {}
+        candidates = coverable(matrix.lines(giver.id), by_groups, sets_of)
+        row = matrix[giver.id]
+        counting: dict[str, Any] | None = None
+        for target_id in sorted(candidates):
+            points = row.get(target_id)
+            target = ruleset.cards.get(target_id)
+            if points is None or target is None or (not isinstance(target.cost, int)) or (points < target.cost):
+                continue
+            if target_id == giver.id or (
+                giver.id in graph and target_id in graph and graph.closure().holds(target_id, giver.id)
+            ):
+                continue
+            counting = _old_counting_lines(giver, candidates, matrix) if counting is None else counting
+            covered.setdefault(counting[target_id].index, []).append((target, points))
+        for index, targets in covered.items():
+            free = ", ".join((f"`{t.id}` ({points} for a cost of {t.cost})" for t, points in targets[: words.SHOWN]))
+            if len(targets) > words.SHOWN:
+                free += f" and {len(targets) - words.SHOWN:,} more"
+            yield diagnostic(
+                "C007",
+                f"`{giver.id}`'s credit covers the whole cost of {free}: any holder of `{giver.id}` gets "
+                f"{'it' if len(targets) == 1 else 'them'} free (31.57)",
+                credit_span(giver, index),
+                "check the points of this credit and the cost of its target",
+                [Related(t.origin.span("cost"), f"`{t.id}` costs {t.cost}") for t, _ in targets],
+                subjects=(giver.id,),
+            )
+
+
+# --- Same findings, same order ----------------------------------------------------------------------
+
+#: Lines repeating a group or a card, so that targets share lines, some are named besides, and
+#: extras overlap: what the shared combinations must tell apart.
+LINES = st.lists(
+    st.tuples(
+        st.one_of(
+            st.sampled_from(GROUPS[:3]).map(lambda g: ("group", g)), st.sampled_from(IDS).map(lambda c: ("card", c))
+        ),
+        st.sampled_from([5, 10, 20, 45, 60]),
+        st.booleans(),
+    ),
+    max_size=8,
+)
+CARDS = st.lists(
+    st.tuples(
+        st.lists(st.sampled_from(GROUPS[:3]), min_size=1, max_size=2, unique=True),
+        st.sampled_from([5, 10, 20, 45, 60]),
+        LINES,
+    ),
+    min_size=1,
+    max_size=len(IDS),
+)
+
+
+def model_with(cards: list[Any], policy: str) -> Any:
+    added = "".join(card_text(at, *card) for at, card in enumerate(cards))
+    manifest = shipped_text("rulesets/advanced-civilization.yaml")
+    workspace = CachedWorkspace(
+        {
+            "cards/advanced-civilization.yaml": shipped_text("cards/advanced-civilization.yaml").replace(
+                "\ncards:\n", "\ncards:\n" + added, 1
+            ),
+            "rulesets/advanced-civilization.yaml": manifest.replace(
+                POLICIES["highest, both groups"], POLICIES[policy], 1
+            ),
+        }
+    )
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["advanced-civilization"]), select=["-"])
+    assert analysis.model is not None
+    return analysis.model
+
+
+def assert_found_as_before(cards: list[Any], policy: str) -> None:
+    model = model_with(cards, policy)
+    assert list(module.check_credit_targets_twice(model)) == list(old_c004(model))
+    assert list(module.check_credits_covering_cost(model)) == list(old_c007(model))
+    # Every row, written out whole (the helper page's tables): the definition, cell for cell.
+    matrix = credit_matrix(of_family(model))
+    defined = derive_credit_matrix(credit_sources(model), matrix.policy)
+    assert {owned: dict(row.items()) for owned, row in matrix.items()} == defined
+
+
+@pytest.mark.parametrize("policy", list(POLICIES))
+def test_the_shipped_decks_and_a_deck_of_shared_lines_find_what_each_target_judged_alone_finds(policy: str) -> None:
+    assert_found_as_before([], policy)
+    shared = [(("group", "crafts"), 10, False), (("group", "crafts"), 20, False), (("card", "g1"), 45, False)]
+    cards = [
+        (["crafts"], 10, shared),
+        (["crafts", "sciences"], 20, [*shared, (("group", "sciences"), 30, False), (("card", "g0"), 5, True)]),
+        (["crafts"], 45, [(("card", "g0"), 5, True), (("card", "g0"), 10, True), *shared]),
+        (["sciences"], 5, shared),
+    ]
+    assert_found_as_before(cards, policy)
+    model = model_with(cards, policy)
+    assert list(module.check_credit_targets_twice(model)), "the deck credits targets twice"
+    assert list(module.check_credits_covering_cost(model)), "the deck covers some card's cost"
+
+
+@settings(max_examples=4, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(CARDS, st.sampled_from(list(POLICIES)))
+def test_random_decks_find_what_each_target_judged_alone_finds(cards: list[Any], policy: str) -> None:
+    assert_found_as_before(cards, policy)
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(CARDS, st.sampled_from(list(POLICIES)))
+def test_many_random_decks_find_what_each_target_judged_alone_finds(cards: list[Any], policy: str) -> None:
+    assert_found_as_before(cards, policy)
+
+
+# --- Work linear in the lines written -----------------------------------------------------------------
+
+
+def shape_model(tmp_path: Path, cards: int, lines: int, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The ruleset ``big`` of ``aliased-credits``: ``cards`` Crafts each naming one list of ``lines``
+    credits to the Crafts."""
+    rules = tmp_path / f"{cards}-{lines}" / "rules"
+    shutil.copytree(RULES, rules)
+    with monkeypatch.context() as patch:
+        patch.setattr(shapes, "ALIASED_CREDITS", lines)
+        shapes.aliased_credits(rules, cards)
+    workspace = Workspace(rules)
+    analysis = analyse(workspace, workspace.load_ruleset(workspace.manifests()["big"]), select=["-"])
+    assert analysis.model is not None
+    return analysis.model
+
+
+@pytest.mark.parametrize("check", [module.check_credit_targets_twice, module.check_credits_covering_cost])
+def test_a_credit_line_costs_the_same_whatever_the_size_of_the_group_it_credits(
+    tmp_path: Path, check: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The work ``lines`` more credit lines on each card add, with a group of 20 cards and of 40: a
+    line read once per card it reaches costs twice as much in a group twice as large (the cards
+    doubled too: four times the work), a line read once costs the same (twice the work)."""
+
+    def work(cards: int, lines: int) -> int:
+        model = shape_model(tmp_path, cards, lines, monkeypatch)
+        return calls_made(functools.partial(lambda m: list(check(m)), model))
+
+    added = {cards: work(cards, 20) - work(cards, 10) for cards in (20, 40)}
+    assert added[20] > 0
+    assert added[40] <= MOST * added[20], f"the work of 10 more lines on each card, with 20 and 40 cards: {added}"
