@@ -178,9 +178,15 @@ def test_no_check_does_work_growing_faster_than_the_shape(tmp_path: Path, shape:
 
 #: Shapes whose whole build is known to grow faster than the data, each with why (strict: the
 #: test fails once it no longer does, and the shape is then taken off this list).
-#: Empty since round 27 (``patched-elements``: what still writes a list element patched by entry
-#: after entry followed each entry's element through the chain of every later `patch:` of it).
-STILL_SQUARE: dict[str, str] = {}
+#: ``patched-elements`` left this list in round 27 (what still writes a list element patched by
+#: entry after entry followed each entry's element through the chain of every later `patch:` of it).
+STILL_SQUARE: dict[str, str] = {
+    "aliased-credits": (
+        "round 27, the cells: every card credits every other card of its group, n x n cells; C004 names"
+        " each target in its warning and C007 weighs each one the lines' total could cover (each in"
+        " constant work now, not once per line: 200 lines per card)"
+    ),
+}
 
 
 @pytest.mark.slow
@@ -208,7 +214,9 @@ def test_a_whole_build_does_no_work_growing_faster_than_the_shape(tmp_path: Path
         rules = out / "rules"
         shutil.copytree(RULES, rules)
         words = shapes.SHAPES[shape](rules, n)[0].split()
-        named = list(itertools.takewhile(lambda w: not w.startswith("-"), words[words.index("validate") + 1 :]))
+        # The rulesets the command names (``validate a b`` or ``build big --out ...``).
+        command = next(at for at, word in enumerate(words) if word in ("validate", "build"))
+        named = list(itertools.takewhile(lambda w: not w.startswith("-"), words[command + 1 :]))
         counts.append(work_by_code(functools.partial(_render, rules, named)))
     _, empty, small, large = counts
     net_small, net_large = small - empty, large - empty
