@@ -131,6 +131,93 @@ def overlay_latency(rules: Path, ruleset: str, relative: str, repeat: int) -> di
     }
 
 
+#: The variants a base edit is measured under (issue 32, point 4): this many extending the base,
+#: and a chain this deep (a variant of a variant of it), each with an empty overlay.
+BASE_VARIANTS, BASE_CHAIN = 10, 2
+
+#: A line that defines an entity's id (`- id: x`), as the largest data files write it.
+_ID_LINE = re.compile(r"^(\s*- id: )([a-z][a-z0-9_]*)$", re.M)
+
+
+def with_variants(rules: Path, base: str, count: int = BASE_VARIANTS, deep: int = BASE_CHAIN) -> list[str]:
+    """Write ``count`` variants of ``base`` and a chain ``deep`` rulesets long into ``rules``
+    (`rulesets/bench-vNN.yaml`, `rulesets/bench-dN.yaml`): their ids, the chain's last."""
+    written = [f"bench-v{i:02d}" for i in range(count)]
+    chain = [f"bench-d{d}" for d in range(deep)]
+    for name, parent in [*((one, base) for one in written), *zip(chain, [base, *chain[:-1]], strict=True)]:
+        (rules / "rulesets" / f"{name}.yaml").write_text(
+            f"kind: ruleset\nid: {name}\nname: Bench {name}\nextends: {parent}\n", encoding="utf-8"
+        )
+    return [*written, *chain]
+
+
+def id_edit(text: str) -> str | None:
+    """``text`` with the middle entity's id renamed where it is defined (`- id: x` → `- id: xx`),
+    its mentions left: an entity removed and another added; None when no line defines an id."""
+    found = list(_ID_LINE.finditer(text))
+    if not found:
+        return None
+    middle = found[len(found) // 2]
+    return f"{text[: middle.end()]}x{text[middle.end() :]}"
+
+
+def base_edit_latency(rules: Path, base: str, repeat: int) -> dict[str, Any]:
+    """Edit → diagnostics of edits in the base ``base`` that :data:`BASE_VARIANTS` variants and a
+    chain :data:`BASE_CHAIN` deep extend (written into ``rules``, a copy): a value of an entity in
+    its largest data file, a value in its manifest, and an entity's id renamed then given back
+    (the rename takes the entity away: each ruleset reading it is checked again). Median and min
+    CPU, median wall, and the rulesets the last update checked again; the worst median."""
+    extending = with_variants(rules, base)
+    session = Session(rules)
+    first = session.update()
+    manifest = first.analyses[base].loaded.manifest.file.path
+    manifest_relative = next(one for one, shown in first.files.items() if shown == manifest)
+    data_files = sorted(
+        (one for one in first.depends[base] if one != manifest_relative and not one.startswith("<")),
+        key=lambda one: (-(rules / one).stat().st_size, one),
+    )
+    largest = next(one for one in data_files if data_edit((rules / one).read_text(encoding="utf-8"), 0) is not None)
+    edits: dict[str, Any] = {}
+    for kind, relative in (("value", largest), ("manifest", manifest_relative)):
+        text = (rules / relative).read_text(encoding="utf-8")
+        texts = [edit for i in range(repeat) if (edit := data_edit(text, i)) is not None]
+        times, cpu, rechecked = _timed(session, relative, texts)
+        session.set_text(relative, None)
+        session.update()
+        edits[kind] = _figures(relative, times, cpu, rechecked)
+    with_ids = next(one for one in data_files if id_edit((rules / one).read_text(encoding="utf-8")) is not None)
+    text = (rules / with_ids).read_text(encoding="utf-8")
+    renamed = id_edit(text)
+    assert renamed is not None
+    both = _timed(session, with_ids, [renamed, text] * repeat)
+    for kind, at in (("id_renamed", 0), ("id_restored", 1)):
+        edits[kind] = _figures(with_ids, both[0][at::2], both[1][at::2], both[2])
+    session.set_text(with_ids, None)
+    session.update()
+    gc.unfreeze()
+    worst = max(edits, key=lambda kind: edits[kind]["cpu_median"])
+    return {
+        "base": base,
+        "variants": len(extending) - BASE_CHAIN,
+        "chain": BASE_CHAIN,
+        "rulesets": len(first.analyses),
+        "edits": edits,
+        "worst_edit": worst,
+        "worst_cpu_median": edits[worst]["cpu_median"],
+    }
+
+
+def _figures(relative: str, times: list[float], cpu: list[float], rechecked: list[str]) -> dict[str, Any]:
+    return {
+        "file": relative,
+        "median": statistics.median(times),
+        "cpu_median": statistics.median(cpu),
+        "cpu_min": min(cpu),
+        "runs": len(cpu),
+        "rechecked": len(rechecked),
+    }
+
+
 def _timed(session: Session, relative: str, texts: list[str]) -> tuple[list[float], list[float], list[str]]:
     """Wall and CPU times of an update after each of ``texts`` in turn, and what the last rechecked."""
     times, cpu = [], []
@@ -264,7 +351,16 @@ def scale_for(target_bytes: int, one_bytes: int) -> int:
 def print_latency(figures: dict[str, Any]) -> None:
     print("edit-to-diagnostics (incremental session, in-process)      CPU (wall)      target (CPU)")
     for label, row in figures.items():
-        target = TARGET_SHIPPED_S if label == "shipped" else TARGET_10X_S
+        target = TARGET_SHIPPED_S if label in ("shipped", "variants") else TARGET_10X_S
+        if label.startswith("variants"):
+            for kind, edit in row["edits"].items():
+                verdict = "met" if edit["cpu_median"] <= target else "missed"
+                print(
+                    f"  {label:<12} {row['base']} + {row['variants']} variants + chain {row['chain']}: {kind:<11}"
+                    f" {edit['file']:<40}{edit['cpu_median'] * 1000:8.1f} ms ({edit['median'] * 1000:.0f} ms)"
+                    f"  ≤ {target * 1000:.0f} ms  {verdict}  ({edit['rechecked']} checked again)"
+                )
+            continue
         if label == "overlay":
             verdict = "met" if row["cpu_median"] <= target else "missed"
             print(

@@ -314,7 +314,29 @@ def edit_latency(rules: Path, ruleset: str, tmp: Path, repeat: int) -> dict[str,
     for row, tree in ((figures["shipped"], rules), (figures["10x"], large)):
         row["profile"] = incremental.profile_edit(tree, row["worst_file"])
     figures["overlay"] = overlay_latency(tmp, repeat)
+    figures["variants"] = base_latency(rules, ruleset, tmp / "latency-variants", repeat)
+    figures["variants-10x"] = base_latency(large, "synthetic", tmp / "latency-variants-10x", max(3, repeat // 2))
+    figures["variants-10x"]["base"] = f"synthetic x{scale}"
     return figures
+
+
+def base_latency(rules: Path, base: str, out: Path, repeat: int) -> dict[str, Any]:
+    """Edit → diagnostics of edits in the base ``base`` with variants extending it
+    (:func:`bench.incremental.base_edit_latency`), on a copy of ``rules`` (the shipped rulesets
+    turned off, as the shapes' processes have them: the copy's ids are theirs)."""
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(rules, out / "rules")
+    was = os.environ.get("CIVRULES_NO_SHIPPED")
+    os.environ["CIVRULES_NO_SHIPPED"] = "1"
+    try:
+        row = incremental.base_edit_latency(out / "rules", base, repeat)
+    finally:
+        if was is None:
+            del os.environ["CIVRULES_NO_SHIPPED"]
+        else:
+            os.environ["CIVRULES_NO_SHIPPED"] = was
+    shutil.rmtree(out, ignore_errors=True)
+    return row
 
 
 #: The variant of the edit-latency bench whose overlay adds cards: shape and size (issue 32, point 4).

@@ -88,6 +88,45 @@ def test_the_overlay_edit_changes_one_letter_of_the_middle_entrys_name(tmp_path:
     assert incremental.overlay_edit("kind: ruleset\nid: r\nname: R\n", 0) is None
 
 
+def test_the_base_edits_rename_the_middle_id_and_write_variants_of_the_base(tmp_path: Path) -> None:
+    """The edits bench/incremental.py times in a base under variants: the middle entity's id renamed
+    where it is defined (one line), and the variants and the chain it writes extend the base."""
+    text = Path(synth_family.RULES, "cards/advanced-civilization.yaml").read_text(encoding="utf-8")
+    renamed = incremental.id_edit(text)
+    assert renamed is not None
+    changed = [(a, b) for a, b in zip(text.split("\n"), renamed.split("\n"), strict=True) if a != b]
+    assert len(changed) == 1 and changed[0][1] == f"{changed[0][0]}x" and "- id: " in changed[0][0]
+    assert incremental.id_edit("kind: map\nid: m\n") is None
+    (tmp_path / "rulesets").mkdir()
+    written = incremental.with_variants(tmp_path, "base", 3, 2)
+    assert written == ["bench-v00", "bench-v01", "bench-v02", "bench-d0", "bench-d1"]
+    extends = {
+        one: (tmp_path / "rulesets" / f"{one}.yaml").read_text(encoding="utf-8").rpartition("extends: ")[2].strip()
+        for one in written
+    }
+    assert extends == {
+        "bench-v00": "base",
+        "bench-v01": "base",
+        "bench-v02": "base",
+        "bench-d0": "base",
+        "bench-d1": "bench-d0",
+    }
+
+
+def test_a_base_edited_under_variants_is_one_target_row_per_kind_of_edit() -> None:
+    results = _results()
+    edit = {"file": "c.yaml", "cpu_median": 0.04, "rechecked": 13}
+    results["edit_latency"]["variants"] = {
+        "base": "mega",
+        "variants": 10,
+        "chain": 2,
+        "edits": {"value": edit, "id_restored": {**edit, "cpu_median": 0.09}},
+    }
+    rows = [row for row in report.rows(results) if row[0] == "4" and "variants" in row[1]]
+    assert [row[4].split(":")[0] for row in rows] == ["met", "**missed**"]
+    assert "a chain 2 deep" in rows[0][1] and "13 rulesets checked again" in rows[1][2] and rows[1][3] == "≤ 50.0 ms"
+
+
 @pytest.mark.parametrize(
     "relative", ["calamities/expansion-project.yaml", "cards/advanced-civilization.yaml", "maps/mediterranean.yaml"]
 )

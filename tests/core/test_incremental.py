@@ -1176,3 +1176,103 @@ def test_a_base_edited_under_a_variant_of_a_variant_rechecks_every_ruleset_of_th
     told = [d for d in expected if d.code == "X001" and d.span is not None and d.span.file.endswith("/b.yaml")]
     assert told and "`agriculture`" in told[0].message
     assert after.diagnostics == expected
+
+
+# --- a base under many variants ------------------------------------------------------------------
+
+#: Variants written beside the subset's: empty ones extending the base, one whose overlay reads a
+#: base card (a credit's target), and a chain two deep on the western variant (issue 32, point 4:
+#: an edit of a base is checked again in each ruleset that extends it).
+EXTENDING = {
+    "rulesets/plain-1.yaml": "kind: ruleset\nid: plain-1\nname: Plain 1\nextends: advanced-civilization\n",
+    "rulesets/plain-2.yaml": "kind: ruleset\nid: plain-2\nname: Plain 2\nextends: advanced-civilization\n",
+    "rulesets/reader.yaml": (
+        "kind: ruleset\nid: reader\nname: Reader\nextends: advanced-civilization\n"
+        "overlay:\n  civilization_cards:\n    patch:\n"
+        "      - {id: pottery, credits: {append: [{card: agriculture, points: 5, source: a test}]}}\n"
+    ),
+    "rulesets/west-1.yaml": "kind: ruleset\nid: west-1\nname: West 1\nextends: advanced-civilization-western\n",
+    "rulesets/west-2.yaml": "kind: ruleset\nid: west-2\nname: West 2\nextends: west-1\n",
+}
+
+VARIANT_EDITS = st.lists(
+    st.tuples(
+        st.sampled_from([*KEEP, *EXTENDING]),
+        st.sampled_from(["misspell_key", "rename_id", "drop_line", "duplicate_line", "change_number", "revert"]),
+        st.integers(min_value=0, max_value=10**6),
+    ),
+    min_size=1,
+    max_size=3,
+)
+
+
+@pytest.fixture(scope="module")
+def extended(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The subset tree with :data:`EXTENDING`'s rulesets beside it (read-only: edits are buffers)."""
+    rules = copy_subset(tmp_path_factory.mktemp("extended") / "rules")
+    for relative, text in EXTENDING.items():
+        (rules / relative).write_text(text, encoding="utf-8")
+    return rules
+
+
+@pytest.fixture(scope="module")
+def extended_session(extended: Path) -> Session:
+    """One session across every example over :func:`extended`, as an editor keeps it."""
+    return Session(extended)
+
+
+def _run_in_extended(tree: Path, session: Session, edits: list[tuple[str, str, int]]) -> None:
+    for relative, kind, seed in edits:
+        if kind == "revert":
+            session.set_text(relative, None)
+            continue
+        current = session.overlays.get(relative) or (tree / relative).read_text(encoding="utf-8")
+        session.set_text(relative, _edit(current, kind, seed))
+        session.update()
+    assert session.update().diagnostics == full_run(tree, session.overlays)
+
+
+@settings(max_examples=2, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(edits=VARIANT_EDITS)
+def test_random_edits_under_many_variants_and_a_chain_give_the_diagnostics_of_a_full_run(
+    extended: Path, extended_session: Session, edits: list[tuple[str, str, int]]
+) -> None:
+    _run_in_extended(extended, extended_session, edits)
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(edits=VARIANT_EDITS)
+def test_random_edits_under_many_variants_and_a_chain_give_the_diagnostics_of_a_full_run_exhaustively(
+    extended: Path, extended_session: Session, edits: list[tuple[str, str, int]]
+) -> None:
+    _run_in_extended(extended, extended_session, edits)
+
+
+@pytest.mark.parametrize(
+    ("relative", "edit"),
+    [
+        ("cards/advanced-civilization.yaml", ("  - id: agriculture\n", "  - id: agriculturx\n")),
+        ("cards/advanced-civilization.yaml", ("name: Pottery", "name: Qottery")),
+        ("rulesets/advanced-civilization.yaml", ("name: ", "name: Q")),
+        ("maps/mediterranean.yaml", ("  - id: ", "  - id: x")),
+    ],
+)
+def test_each_edit_of_a_base_and_its_undoing_under_many_variants_give_a_full_runs_diagnostics(
+    extended: Path, relative: str, edit: tuple[str, str]
+) -> None:
+    """An edit of the base, then the edit undone, with every ruleset of :data:`EXTENDING` reading
+    the base: the session's diagnostics are a full run's each time, and only the rulesets that read
+    the edited file are checked again."""
+    session = Session(extended)
+    first = session.update()
+    readers = set(first.rulesets_using(relative))
+    assert {"plain-1", "plain-2", "reader", "west-1", "west-2"} <= readers
+    text = (extended / relative).read_text(encoding="utf-8")
+    edited = text.replace(*edit, 1)
+    assert edited != text
+    for target in (edited, text):
+        session.set_text(relative, target)
+        after = session.update()
+        assert after.diagnostics == full_run(extended, session.overlays)
+        assert set(after.rechecked) <= readers
