@@ -54,10 +54,19 @@ def data_edit(text: str, i: int) -> str | None:
     # One letter changed, the length kept (a rule index bounds its titles' length): edit i writes
     # a letter no other edit of the run writes.
     was = lines[n][at]
-    letter = next(c for c in ("QXZJKW"[i % 6 :] + "QXZJKW") if c != was.upper())
+    letter = _letter(was, i)
     letter = letter if was.isupper() or not was.isalpha() else letter.lower()
     lines[n] = lines[n][:at] + letter + lines[n][at + 1 :]
     return "\n".join(lines)
+
+
+def _letter(was: str, i: int) -> str:
+    """The capital letter edit number ``i`` writes over ``was``: never ``was``, and another than
+    the edits just before and after it write (six letters in turn; a letter the text had was
+    skipped by moving on to the next, so edit 5 over a `W` wrote what edit 6 wrote, the same text
+    twice in a row: an update with nothing to do timed as an edit)."""
+    letters = [c for c in "QXZJKWV" if c != was.upper()][:6]
+    return letters[i % len(letters)]
 
 
 def error_edit(text: str, i: int) -> str | None:
@@ -95,7 +104,7 @@ def overlay_edit(text: str, i: int) -> str | None:
         return None
     n, at = found[len(found) // 2]
     was = lines[n][at]
-    letter = next(c for c in ("QXZJKW"[i % 6 :] + "QXZJKW") if c != was.upper())
+    letter = _letter(was, i)
     lines[n] = lines[n][:at] + (letter if was.isupper() else letter.lower()) + lines[n][at + 1 :]
     return "\n".join(lines)
 

@@ -73,6 +73,21 @@ def test_the_data_edit_changes_one_letter_of_a_value_and_each_edit_another() -> 
     assert incremental.data_edit("kind: map\nid: m\n", 0) is None
 
 
+@pytest.mark.parametrize("first", ["West", "Quarry", "Vase", "apple"])
+def test_each_value_edit_of_a_run_writes_another_text_than_the_one_before(first: str, tmp_path: Path) -> None:
+    """Seven edits in a row (bench/run.py's default repeat): none writes the text the one before
+    it wrote, whatever letter the value starts with (over a `W`, edits 5 and 6 wrote one text and
+    the seventh update timed had nothing to do)."""
+    text = f"kind: map\nid: m\nareas:\n  - id: a\n    name: {first}\n"
+    edits = [incremental.data_edit(text, i) for i in range(7)]
+    assert all(edit is not None for edit in edits)
+    assert all(a != b for a, b in zip([text, *edits], edits, strict=False))
+    assert len({text, *edits[:6]}) == 7
+    overlay = f"kind: ruleset\nid: r\nname: R\noverlay:\n  cards:\n    add:\n      - {{id: c, name: {first}}}\n"
+    edits = [incremental.overlay_edit(overlay, i) for i in range(7)]
+    assert all(a != b for a, b in zip([overlay, *edits], edits, strict=False))
+
+
 def test_the_overlay_edit_changes_one_letter_of_the_middle_entrys_name(tmp_path: Path) -> None:
     """The edit bench/incremental.py times inside a variant's overlay: one letter of the name of
     its middle entry (flow style, as the `group-cards` shape writes them), each edit another text."""
