@@ -22,6 +22,7 @@ from civrules.checks.catalogue import all_checks as catalogue_checks
 from civrules.cli import main
 from civrules.diagnostics import Diagnostic, Related, Severity, Span, cap_per_file, sort_diagnostics
 from civrules.diagnostics.render import diagnostic_record
+from civrules.families import families
 from civrules.load import Document, Limits, read_yaml_text
 from civrules.load.splice import splice_document
 from civrules.load.workspace import LoadedFile, Workspace
@@ -1276,3 +1277,55 @@ def test_each_edit_of_a_base_and_its_undoing_under_many_variants_give_a_full_run
         after = session.update()
         assert after.diagnostics == full_run(extended, session.overlays)
         assert set(after.rechecked) <= readers
+
+
+@pytest.mark.parametrize(
+    ("edit", "key"),
+    [
+        (('      text: "A predetermined time limit', '      text: "A predeterminex time limit'), "victory"),
+        (('          note: "16.2 restricts no nation', '          note: "16.2 restrictz no nation'), "player_counts"),
+        (("          western_extension: optional\n", "          western_extension: required\n"), "player_counts"),
+        (("    name: Africa\n", "    name: Afrika\n"), "nations"),
+    ],
+)
+def test_an_edit_inside_a_setting_of_a_base_manifest_runs_again_only_the_checks_that_read_that_setting(
+    extended: Path, monkeypatch: pytest.MonkeyPatch, edit: tuple[str, str], key: str
+) -> None:
+    """A value typed inside one setting of the base's manifest (`victory:`, `player_counts:` and
+    the collection written inside it) or in a collection it writes (`nations:`), under the variants
+    of :data:`EXTENDING`: the checks that read neither that setting, nor any setting, nor every
+    collection, give what they found before, in the base and in each variant (every check of every
+    ruleset ran again: a manifest's lists other than an overlay's entries were taken for anything);
+    the diagnostics are a full run's, edited and undone."""
+    from civrules.checks import SETTINGS, setting
+
+    runs, entries = _count_check_runs(monkeypatch)
+    session = Session(extended)
+    session.update()
+    manifest = f"rulesets/{BASE}.yaml"
+    text = (extended / manifest).read_text(encoding="utf-8")
+    edited = text.replace(*edit, 1)
+    assert edited != text
+    family = families()[BASE]
+    inside = {name for name, spec in family.collections.items() if spec.slot == "ruleset" and spec.path[0] == key}
+    readers = {
+        e.code.code
+        for e in entries
+        if e.family in (None, BASE)
+        and (
+            e.reads is None
+            or ALL_COLLECTIONS in e.reads
+            or SETTINGS in e.reads
+            or setting(key) in e.reads
+            or bool(e.read_collections & inside)
+        )
+    }
+    others = {e.code.code for e in entries if e.family in (None, BASE)} - readers
+    assert others and readers
+    for target in (edited, text):
+        runs.clear()
+        session.set_text(manifest, target)
+        after = session.update()
+        assert after.spliced == [manifest]
+        assert len(after.rechecked) == 7 and set(runs) <= readers and not others & set(runs)
+        assert after.diagnostics == full_run(extended, session.overlays)

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from civrules.checks import ALL_COLLECTIONS, RULE_INDEX, Check
+from civrules.checks import ALL_COLLECTIONS, RULE_INDEX, SETTINGS, Check, setting
 from civrules.diagnostics import Diagnostic, Span, cap_per_file, codes, sort_diagnostics
 from civrules.diagnostics.words import ticked
 from civrules.families import Family
@@ -36,7 +36,7 @@ from civrules.load.splice import Spliced, splice_document
 from civrules.load.workspace import SHIPPED, LoadedFile, LoadedRuleset, Workspace
 from civrules.model import Collection, Entity, Ruleset
 from civrules.model.assembly import Assembled, assembling
-from civrules.pipeline import Analysis, analyse
+from civrules.pipeline import _SHAPING_KEYS, Analysis, analyse
 from civrules.resolve import OPERATIONS, Resolver
 from civrules.schema.references import Remembered, remembering
 from civrules.support.files import RefusedError, read_under
@@ -259,7 +259,10 @@ class Session:
         Only after an edit of one data file that was spliced (:mod:`civrules.load.splice`) into the
         reading the previous analysis used: the edit then changed the entities of the collection
         whose list it fell in, and nothing else; or of one manifest, inside the entries of one
-        operation of its `overlay.<collection>` (they change that collection's entities alone). A
+        operation of its `overlay.<collection>` (they change that collection's entities alone), or
+        inside one of its top-level settings or collections (`victory:`, `nations:`: that setting
+        and the collections written in it change alone; a check reading that setting, any setting
+        or every collection runs again), in the ruleset and in each variant of it. A
         check that declares what it reads
         (:attr:`civrules.checks.Check.reads`) and reads none of that collection gives what it found
         before, its locations in the edited file moved by the lines the edit added or removed;
@@ -280,15 +283,30 @@ class Session:
         if spliced.path is None or parsed.signature != before or kind is None:
             return None
         items_path: tuple[str, ...] | None = None  # the list whose items were read again: entities' entries
+        edited_setting: str | None = None  # the setting whose value the edit fell in (a manifest's)
         if kind == "ruleset":
-            # A manifest: only an edit inside the entries of one operation of a variant's
+            # A manifest: an edit inside the entries of one operation of a variant's
             # `overlay.<collection>` (`add`, `patch`, `replace`, `remove`) changes that collection's
-            # entities and nothing else (any other list of a manifest may be a setting's part).
+            # entities and nothing else.
             path = spliced.path
             overlaid = len(path) == 3 and path[0] == "overlay" and path[2] in OPERATIONS
             touched = {path[1]} if overlaid and path[1] in family.collections else set()
             # A removal changes which entities there are (and what `removed` holds): every field.
             items_path = path if overlaid and path[2] != "remove" else None
+            if not overlaid and path and isinstance(path[0], str) and path[0] not in _SHAPING_KEYS:
+                # A list inside one top-level key that is a setting of the manifest (its value,
+                # and the collections written inside it: a setting's part), or a collection the
+                # manifest writes (`nations`): that setting and those collections change, nothing
+                # else of the ruleset (what the manifest is and reads lies in the keys left out).
+                key = path[0]
+                edited_setting = key if family.settings.get(key) == "ruleset" else None
+                inside = {
+                    name for name, spec in family.collections.items() if spec.slot == "ruleset" and spec.path[0] == key
+                }
+                if edited_setting is not None or inside:
+                    touched = inside
+                    whole = [name for name in inside if family.collections[name].path == path]
+                    items_path = path if edited_setting is None and len(whole) == 1 and len(inside) == 1 else None
         else:
             touched = {
                 name
@@ -299,7 +317,7 @@ class Session:
         if kind == "rule_index":
             touched = {RULE_INDEX}
             items_path = None
-        if not touched:
+        if not touched and edited_setting is None:
             return None  # a list no collection is made of (a map's list of borders left out): anything may read it
         found_by = previous.analysis.found_by
         model_before = previous.analysis.model
@@ -319,6 +337,13 @@ class Session:
             earlier = found_by.get(entry.code.code)
             if earlier is None:
                 return None
+            if edited_setting is not None and (
+                entry.reads is None
+                or ALL_COLLECTIONS in entry.reads
+                or SETTINGS in entry.reads
+                or setting(edited_setting) in entry.reads
+            ):
+                return None  # it reads the setting the edit fell in (or may: any setting, anything)
             if entry.reads_any_of(touched):
                 # It reads the collection the edit fell in: still the same findings when it reads
                 # none of the fields the edit changed (an item's name, for the checks of its costs).
