@@ -1280,34 +1280,55 @@ def test_each_edit_of_a_base_and_its_undoing_under_many_variants_give_a_full_run
 
 
 @pytest.mark.parametrize(
-    ("edit", "key"),
+    ("relative", "edit", "key"),
     [
-        (('      text: "A predetermined time limit', '      text: "A predeterminex time limit'), "victory"),
-        (('          note: "16.2 restricts no nation', '          note: "16.2 restrictz no nation'), "player_counts"),
-        (("          western_extension: optional\n", "          western_extension: required\n"), "player_counts"),
-        (("    name: Africa\n", "    name: Afrika\n"), "nations"),
+        (
+            f"rulesets/{BASE}.yaml",
+            ('      text: "A predetermined time limit', '      text: "A predeterminex time limit'),
+            "victory",
+        ),
+        (
+            f"rulesets/{BASE}.yaml",
+            ('          note: "16.2 restricts no nation', '          note: "16.2 restrictz no nation'),
+            "player_counts",
+        ),
+        (
+            f"rulesets/{BASE}.yaml",
+            ("          western_extension: optional\n", "          western_extension: required\n"),
+            "player_counts",
+        ),
+        (f"rulesets/{BASE}.yaml", ("    name: Africa\n", "    name: Afrika\n"), "nations"),
+        (
+            "maps/mediterranean.yaml",
+            (
+                '    source: "community/advciv_map_adjacency.csv (lava',
+                '    source: "community/advciv_map_adjacency.csv (java',
+            ),
+            "excluded_borders",
+        ),
     ],
 )
-def test_an_edit_inside_a_setting_of_a_base_manifest_runs_again_only_the_checks_that_read_that_setting(
-    extended: Path, monkeypatch: pytest.MonkeyPatch, edit: tuple[str, str], key: str
+def test_an_edit_inside_one_setting_runs_again_only_the_checks_that_read_that_setting(
+    extended: Path, monkeypatch: pytest.MonkeyPatch, relative: str, edit: tuple[str, str], key: str
 ) -> None:
     """A value typed inside one setting of the base's manifest (`victory:`, `player_counts:` and
     the collection written inside it) or in a collection it writes (`nations:`), under the variants
     of :data:`EXTENDING`: the checks that read neither that setting, nor any setting, nor every
     collection, give what they found before, in the base and in each variant (every check of every
     ruleset ran again: a manifest's lists other than an overlay's entries were taken for anything);
-    the diagnostics are a full run's, edited and undone."""
+    the diagnostics are a full run's, edited and undone. So inside a setting a data file writes (a
+    map's `excluded_borders:`)."""
     from civrules.checks import SETTINGS, setting
 
     runs, entries = _count_check_runs(monkeypatch)
     session = Session(extended)
     session.update()
-    manifest = f"rulesets/{BASE}.yaml"
-    text = (extended / manifest).read_text(encoding="utf-8")
+    text = (extended / relative).read_text(encoding="utf-8")
     edited = text.replace(*edit, 1)
     assert edited != text
     family = families()[BASE]
-    inside = {name for name, spec in family.collections.items() if spec.slot == "ruleset" and spec.path[0] == key}
+    slot = family.settings.get(key, "ruleset")
+    inside = {name for name, spec in family.collections.items() if spec.slot == slot and spec.path[0] == key}
     readers = {
         e.code.code
         for e in entries
@@ -1324,8 +1345,8 @@ def test_an_edit_inside_a_setting_of_a_base_manifest_runs_again_only_the_checks_
     assert others and readers
     for target in (edited, text):
         runs.clear()
-        session.set_text(manifest, target)
+        session.set_text(relative, target)
         after = session.update()
-        assert after.spliced == [manifest]
+        assert after.spliced == [relative]
         assert len(after.rechecked) == 7 and set(runs) <= readers and not others & set(runs)
         assert after.diagnostics == full_run(extended, session.overlays)

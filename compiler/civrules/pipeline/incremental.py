@@ -262,7 +262,8 @@ class Session:
         operation of its `overlay.<collection>` (they change that collection's entities alone), or
         inside one of its top-level settings or collections (`victory:`, `nations:`: that setting
         and the collections written in it change alone; a check reading that setting, any setting
-        or every collection runs again), in the ruleset and in each variant of it. A
+        or every collection runs again), in the ruleset and in each variant of it; or of a data
+        file, inside one setting it writes (a map's `excluded_borders:`), likewise. A
         check that declares what it reads
         (:attr:`civrules.checks.Check.reads`) and reads none of that collection gives what it found
         before, its locations in the edited file moved by the lines the edit added or removed;
@@ -314,6 +315,14 @@ class Session:
                 if spec.slot != "ruleset" and family.slots.get(spec.slot) == kind and spec.path == spliced.path
             }
             items_path = spliced.path
+            head = spliced.path[0] if spliced.path else None
+            if not touched and isinstance(head, str):
+                slot = family.settings.get(head)
+                if slot is not None and family.slots.get(slot) == kind:
+                    # A list inside one setting a data file writes (a map's `excluded_borders:`):
+                    # that setting changes alone, as inside a manifest's.
+                    edited_setting = head
+                    items_path = None
         if kind == "rule_index":
             touched = {RULE_INDEX}
             items_path = None
