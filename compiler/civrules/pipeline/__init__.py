@@ -200,7 +200,7 @@ def _entry_errors(loaded: LoadedRuleset) -> Callable[[Diagnostic], bool]:
 
 #: Top-level keys of a manifest that say what it is and what it reads: an error in one of them
 #: leaves nothing to resolve (a ruleset without its id, a base or files not as written).
-_SHAPING_KEYS = frozenset({"kind", "id", "name", "family", "extends", "files", "rulebook", "overlay", "suppress"})
+SHAPING_KEYS = frozenset({"kind", "id", "name", "family", "extends", "files", "rulebook", "overlay", "suppress"})
 
 
 def _manifest_setting_errors(loaded: LoadedRuleset) -> Callable[[Diagnostic], bool]:
@@ -217,7 +217,7 @@ def _manifest_setting_errors(loaded: LoadedRuleset) -> Callable[[Diagnostic], bo
         return lambda diagnostic: False
     regions = []
     for key in data:
-        if isinstance(key, str) and key not in _SHAPING_KEYS and loaded.family.settings.get(key) == "ruleset":
+        if isinstance(key, str) and key not in SHAPING_KEYS and loaded.family.settings.get(key) == "ruleset":
             start, end = document.key_span((key,)), document.span((key,))
             regions.append(((start.line, start.column), (end.end_line, end.end_column)))
 
@@ -247,7 +247,7 @@ def _restated_in_part(loaded: LoadedRuleset, resolved: Resolved) -> Callable[[Di
         return lambda diagnostic: False
     merged_at: dict[tuple[str, int], dict[str, Any]] = {}
     for key, value in data.items():
-        if not isinstance(key, str) or key in _SHAPING_KEYS or loaded.family.settings.get(key) != "ruleset":
+        if not isinstance(key, str) or key in SHAPING_KEYS or loaded.family.settings.get(key) != "ruleset":
             continue
         merged = resolved.data.get(key)
         if isinstance(value, dict) and isinstance(merged, dict) and merged is not value:  # merged with the base's

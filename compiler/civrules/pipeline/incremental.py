@@ -36,7 +36,7 @@ from civrules.load.splice import Spliced, splice_document
 from civrules.load.workspace import SHIPPED, LoadedFile, LoadedRuleset, Workspace
 from civrules.model import Collection, Entity, Ruleset
 from civrules.model.assembly import Assembled, assembling
-from civrules.pipeline import _SHAPING_KEYS, Analysis, analyse
+from civrules.pipeline import SHAPING_KEYS, Analysis, analyse
 from civrules.resolve import OPERATIONS, Resolver
 from civrules.schema.references import Remembered, remembering
 from civrules.support.files import RefusedError, read_under
@@ -260,10 +260,10 @@ class Session:
         reading the previous analysis used: the edit then changed the entities of the collection
         whose list it fell in, and nothing else; or of one manifest, inside the entries of one
         operation of its `overlay.<collection>` (they change that collection's entities alone), or
-        inside one of its top-level settings or collections (`victory:`, `nations:`: that setting
+        inside one of its top-level settings or collections (`limits:`, `items:`: that setting
         and the collections written in it change alone; a check reading that setting, any setting
         or every collection runs again), in the ruleset and in each variant of it; or of a data
-        file, inside one setting it writes (a map's `excluded_borders:`), likewise. A
+        file, inside one setting it writes (`limits:` in a data file), likewise. A
         check that declares what it reads
         (:attr:`civrules.checks.Check.reads`) and reads none of that collection gives what it found
         before, its locations in the edited file moved by the lines the edit added or removed;
@@ -294,10 +294,10 @@ class Session:
             touched = {path[1]} if overlaid and path[1] in family.collections else set()
             # A removal changes which entities there are (and what `removed` holds): every field.
             items_path = path if overlaid and path[2] != "remove" else None
-            if not overlaid and path and isinstance(path[0], str) and path[0] not in _SHAPING_KEYS:
+            if not overlaid and path and isinstance(path[0], str) and path[0] not in SHAPING_KEYS:
                 # A list inside one top-level key that is a setting of the manifest (its value,
                 # and the collections written inside it: a setting's part), or a collection the
-                # manifest writes (`nations`): that setting and those collections change, nothing
+                # manifest writes (`items:`): that setting and those collections change, nothing
                 # else of the ruleset (what the manifest is and reads lies in the keys left out).
                 key = path[0]
                 edited_setting = key if family.settings.get(key) == "ruleset" else None
@@ -319,7 +319,7 @@ class Session:
             if not touched and isinstance(head, str):
                 slot = family.settings.get(head)
                 if slot is not None and family.slots.get(slot) == kind:
-                    # A list inside one setting a data file writes (a map's `excluded_borders:`):
+                    # A list inside one setting a data file writes (its `limits:`, say):
                     # that setting changes alone, as inside a manifest's.
                     edited_setting = head
                     items_path = None
