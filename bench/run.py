@@ -21,7 +21,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -236,6 +237,21 @@ def _fresh_builds(civrules: list[str], ruleset: str, tmp: Path, env: dict[str, s
 SYNTH_FAMILY = "advanced-civilization"
 
 
+@contextmanager
+def _no_shipped() -> Iterator[None]:
+    """The shipped rulesets turned off in this process while the block runs (as the shapes'
+    processes have them: a copy of the rules holds their ids), then the variable as it was."""
+    was = os.environ.get("CIVRULES_NO_SHIPPED")
+    os.environ["CIVRULES_NO_SHIPPED"] = "1"
+    try:
+        yield
+    finally:
+        if was is None:
+            del os.environ["CIVRULES_NO_SHIPPED"]
+        else:
+            os.environ["CIVRULES_NO_SHIPPED"] = was
+
+
 def synthetic(tmp: Path, family: str, scale: int) -> Path:
     """The rules tree of a family's synthetic ruleset (``synthetic``) at ``scale``."""
     out = tmp / f"synthetic-{family}-{scale}"
@@ -326,15 +342,8 @@ def base_latency(rules: Path, base: str, out: Path, repeat: int) -> dict[str, An
     turned off, as the shapes' processes have them: the copy's ids are theirs)."""
     shutil.rmtree(out, ignore_errors=True)
     shutil.copytree(rules, out / "rules")
-    was = os.environ.get("CIVRULES_NO_SHIPPED")
-    os.environ["CIVRULES_NO_SHIPPED"] = "1"
-    try:
+    with _no_shipped():
         row = incremental.base_edit_latency(out / "rules", base, repeat)
-    finally:
-        if was is None:
-            del os.environ["CIVRULES_NO_SHIPPED"]
-        else:
-            os.environ["CIVRULES_NO_SHIPPED"] = was
     shutil.rmtree(out, ignore_errors=True)
     return row
 
@@ -349,15 +358,8 @@ def overlay_latency(tmp: Path, repeat: int) -> dict[str, Any]:
     rulesets turned off as the shapes' processes have them)."""
     out = tmp / "latency-overlay"
     shapes.make(out, OVERLAY_SHAPE, OVERLAY_CARDS)
-    was = os.environ.get("CIVRULES_NO_SHIPPED")
-    os.environ["CIVRULES_NO_SHIPPED"] = "1"
-    try:
+    with _no_shipped():
         row = incremental.overlay_latency(out / "rules", "big", "rulesets/big.yaml", max(3, repeat))
-    finally:
-        if was is None:
-            del os.environ["CIVRULES_NO_SHIPPED"]
-        else:
-            os.environ["CIVRULES_NO_SHIPPED"] = was
     shutil.rmtree(out, ignore_errors=True)
     row["ruleset"] = f"`{OVERLAY_SHAPE}` at {OVERLAY_CARDS:,} (a variant adding {OVERLAY_CARDS:,} cards)"
     return row

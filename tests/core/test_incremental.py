@@ -173,16 +173,22 @@ EDITS = st.lists(
 )
 
 
-def _run_sequence(
-    tree: Path, pristine: Mapping[str, LoadedFile], session: Session, edits: list[tuple[str, str, int]]
-) -> None:
+def _edit_in_turn(tree: Path, session: Session, edits: list[tuple[str, str, int]]) -> None:
+    """``edits`` made in ``session`` one after the other, each checked: intermediate states are
+    cached too, and the final one must not reuse a stale one."""
     for relative, kind, seed in edits:
         if kind == "revert":
             session.set_text(relative, None)
             continue
         current = session.overlays.get(relative) or (tree / relative).read_text(encoding="utf-8")
         session.set_text(relative, _edit(current, kind, seed))
-        session.update()  # intermediate states are cached too: the final one must not reuse a stale one
+        session.update()
+
+
+def _run_sequence(
+    tree: Path, pristine: Mapping[str, LoadedFile], session: Session, edits: list[tuple[str, str, int]]
+) -> None:
+    _edit_in_turn(tree, session, edits)
     assert session.update().diagnostics == reference(tree, session.overlays, pristine)
 
 
@@ -1223,13 +1229,7 @@ def extended_session(extended: Path) -> Session:
 
 
 def _run_in_extended(tree: Path, session: Session, edits: list[tuple[str, str, int]]) -> None:
-    for relative, kind, seed in edits:
-        if kind == "revert":
-            session.set_text(relative, None)
-            continue
-        current = session.overlays.get(relative) or (tree / relative).read_text(encoding="utf-8")
-        session.set_text(relative, _edit(current, kind, seed))
-        session.update()
+    _edit_in_turn(tree, session, edits)
     assert session.update().diagnostics == full_run(tree, session.overlays)
 
 
