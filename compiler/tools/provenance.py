@@ -20,15 +20,18 @@ one of them. A note may quote a rulebook where the note is about its wording, ma
   the index does not cover, every index entry no citation uses, and (where the sources folder is
   beside the checkout) every source text the index does not hold as it is (run ``refresh``); and
   every citation the last ``refresh`` could not read at its commit (a path or commit the repository
-  does not have, or one no mirror held): a citation that leads a reader to no file.
+  does not have, or one no mirror held): a citation that leads a reader to no file. Where the
+  sources folder is there, ``check`` also holds the citations of the project's own sources to it
+  (:func:`source_citations`): a ``community/…`` file or a source text a string names, the lines it
+  cites of that text, and each rule index's ``source_file`` and sections (:func:`index_problems`).
 
 Run it from ``compiler/`` (``make provenance MIRRORS=DIR`` and ``make provenance-check``)::
 
     cd compiler && python -m tools.provenance refresh --mirrors DIR [--extra DIR] [--sources DIR]
     cd compiler && python -m tools.provenance check
 
-Exit status: 0 clean, 1 findings (copied words, a citation not covered or not read, a stale entry),
-2 usage.
+Exit status: 0 clean, 1 findings (copied words, a citation not covered, not read or leading to no
+file or line of the sources, a stale entry), 2 usage.
 civrules itself never runs git; this developer's tool does, to read the mirrors.
 """
 
@@ -663,6 +666,121 @@ def unread(scalars: Iterable[Scalar], fingerprints: Fingerprints) -> list[str]:
     ]
 
 
+# --- citations of the project's own sources ----------------------------------------------------------
+
+#: A community transcription named in a string of the data: ``community/advciv_map_areas.csv``.
+_COMMUNITY = re.compile(r"(?<![\w./-])community/[\w.-]*\w")
+#: A text of the sources folder named in a string (``…-rules.lined.txt``), with the lines the string
+#: cites of it where it gives them right after the name: ``….txt, line 1057``, ``….txt (lines 562-1053``.
+_SOURCE_TEXT = re.compile(
+    r"(?<![\w./-])(?P<name>[\w-]+(?:\.lined)?\.txt)(?:(?:,\s*|\s*\()lines?\s+(?P<first>\d+)(?:-(?P<last>\d+))?)?"
+)
+#: A rule index's ``source_file`` is written from the folder that holds the checkout:
+#: ``shared/sources/<name>``.
+SOURCE_FILE_PREFIX = "shared/sources/"
+#: The text's pages are split by lines ``---`` (a page-and-heading index's ``p7``).
+PAGE_BREAK = "---"
+#: What a rule index's note says is printed in place of a section's number: ``Printed '29.8.1.6'``.
+_PRINTED_INSTEAD = re.compile(r"Printed '([^']+)'")
+RESOLVE_HINT = (
+    "hint: cite a file the sources folder holds (../shared/sources, its README lists them) and lines "
+    "within it; correct a rule index's line, page or heading to where the text prints it"
+)
+
+
+def _number_on(line: str, number: str) -> bool:
+    """Whether ``number`` (5.6) is printed on ``line``, with full stops or commas ('5,6'), and not as
+    the start of a longer one (2 in '2,1')."""
+    parts = [re.escape(part) for part in number.split(".")]
+    return re.search(r"(?<!\d)" + r"[.,]".join(parts) + r"(?![.,]?\d)", line) is not None
+
+
+def index_problems(index: dict[str, Any], text: str) -> Iterator[str]:
+    """Where the sections of a rule index are not where it says in ``text``, the text it indexes: a
+    line outside the part indexed; a page (``p7``, ``p7/its-heading``) that is not the page its line
+    is on (the text's pages split by lines ``---``) or beyond the last; a printed heading not on its
+    line; a printed section number not on its line, unless the note says what is printed instead
+    (``Printed '29.8.1.6'``) and that is."""
+    lines = text.split("\n")  # the index counts lines as an editor does: other breaks are text
+    rulebook = index.get("rulebook") or {}
+    part = rulebook.get("part") or {}
+    first, last = part.get("first_line", 1), part.get("last_line", len(lines))
+    if not 1 <= first <= last <= len(lines):
+        yield f"part: lines {first}-{last}, the text has {len(lines)}"
+    breaks = [number for number, line in enumerate(lines, 1) if line.strip() == PAGE_BREAK]
+    # A break after the last page ends the text; it opens no page.
+    pages = 1 + sum(1 for number in breaks if any(line.strip() for line in lines[number:]))
+    by_pages = rulebook.get("numbering") == "pages_and_headings"
+    for section in index.get("sections") or []:
+        name, at, status = str(section["section"]), section["line"], section.get("status")
+        if not first <= at <= last or at > len(lines):
+            yield f"{name}: line {at} is outside the part indexed, lines {first}-{last}"
+            continue
+        line = lines[at - 1]
+        if by_pages:
+            page = int(name.split("/")[0][1:])
+            on_page = 1 + sum(1 for number in breaks if number < at)
+            if page != on_page:
+                yield f"{name}: line {at} is on page {on_page} of the text ({pages} pages)"
+            title = section.get("title")
+            heading = "/" in name and status == "printed" and isinstance(title, str)
+            if heading and title.rstrip("…").casefold() not in line.casefold():
+                yield f"{name}: its heading {title!r} is not on line {at}"
+        elif status == "printed" and not _number_on(line, name):
+            instead = _PRINTED_INSTEAD.search(str(section.get("note", "")))
+            if instead is None or instead.group(1) not in line:
+                yield f"{name}: the number is not printed on line {at}, and no note says what is"
+
+
+def _line_count(path: Path, counted: dict[Path, int]) -> int:
+    if path not in counted:
+        counted[path] = len(path.read_text(encoding="utf-8").split("\n"))
+    return counted[path]
+
+
+def _index_resolves(scalar: Scalar, sources: Path) -> list[str]:
+    """A rule index's ``source_file`` (``scalar``) is in the sources folder, and each of the index's
+    sections is where the index says in it."""
+    if not scalar.text.startswith(SOURCE_FILE_PREFIX):
+        return [f"{scalar.where}: {scalar.text} is not under {SOURCE_FILE_PREFIX}"]
+    text_path = sources / scalar.text[len(SOURCE_FILE_PREFIX) :]
+    if not text_path.is_file():
+        return [f"{scalar.where}: {scalar.text}, which the sources folder does not hold"]
+    document = read_yaml_file(scalar.read_from, scalar.file)[0] if scalar.read_from is not None else None
+    index = document.data if document is not None else None
+    if not isinstance(index, dict):
+        return []
+    text = text_path.read_text(encoding="utf-8")
+    return [f"{scalar.file}: sections: {problem} ({scalar.text})" for problem in index_problems(index, text)]
+
+
+def source_citations(scalars: Iterable[Scalar], sources: Path) -> list[str]:
+    """The citations of the project's own sources that lead a reader to nothing, each as a message
+    at the string that writes it: a community transcription or a source text the sources folder
+    does not hold, lines beyond the end of the text named, and (in a rule index, whose sections
+    every `rule:` is held to by Q001) a ``source_file`` that is not there or a section that is not
+    where the index says in it (:func:`index_problems`)."""
+    problems: list[str] = []
+    counted: dict[Path, int] = {}
+    for scalar in scalars:
+        for found in _COMMUNITY.finditer(scalar.text):
+            if not (sources / found.group(0)).is_file():
+                problems.append(f"{scalar.where}: cites {found.group(0)}, which the sources folder does not hold")
+        for found in _SOURCE_TEXT.finditer(scalar.text):
+            name, first = found.group("name"), found.group("first")
+            path = sources / name
+            if not path.is_file():
+                problems.append(f"{scalar.where}: cites {name}, which the sources folder does not hold")
+            elif first is not None:
+                last, length = int(found.group("last") or first), _line_count(path, counted)
+                if not 1 <= int(first) <= last <= length:
+                    lines = f"line {first}" if found.group("last") is None else f"lines {first}-{last}"
+                    problems.append(f"{scalar.where}: cites {lines} of {name}, which has {length} lines")
+        if scalar.kind == "rule_index" and scalar.path == ("rulebook", "source_file"):
+            problems += _index_resolves(scalar, sources)
+    return problems
+
+
 def check(rules: Path, data: Path, out: TextIO | None = None, sources: Path | None = SOURCES) -> int:
     """Print the findings and the citations the index does not match; 1 when there is any."""
     out = out or sys.stdout
@@ -683,7 +801,12 @@ def check(rules: Path, data: Path, out: TextIO | None = None, sources: Path | No
         print(problem, file=out)
     if unreadable:
         print(UNREAD_HINT, file=out)
-    return 1 if problems or findings or unreadable else 0
+    unresolved = source_citations(scalars, sources) if sources is not None and sources.is_dir() else []
+    for problem in unresolved:
+        print(problem, file=out)
+    if unresolved:
+        print(RESOLVE_HINT, file=out)
+    return 1 if problems or findings or unreadable or unresolved else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -364,6 +364,73 @@ def test_without_the_sources_folder_the_committed_fingerprints_still_judge(
     assert "kept from the previous index: ../shared/sources/rulebook.txt" in capsys.readouterr().err
 
 
+# --- citations of the project's own sources (round 28) ---------------------------------------------
+
+
+def test_a_community_file_or_source_text_the_sources_folder_lacks_fails_the_check(
+    corpus: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A citation of the project's own sources leads a reader to a file of the folder: a misspelt
+    community file, or a source text that is not there, is reported at the string citing it."""
+    assert refresh(corpus) == 0
+    good = "community/table.csv (camel column); rulebook.lined.txt, line 2"
+    write_rules(corpus["rules"], REWORDED, extra=f"    rule_note: {json.dumps(good)}\n")
+    assert run_check(corpus, capsys) == (0, "")
+    bad = "community/tabel.csv (camel column); rulebok.lined.txt, line 2"
+    write_rules(corpus["rules"], REWORDED, extra=f"    rule_note: {json.dumps(bad)}\n")
+    status, out = run_check(corpus, capsys)
+    assert status == 1
+    assert "cards[0].rule_note: cites community/tabel.csv, which the sources folder does not hold" in out
+    assert "cards.yaml:7:16: cards[0].rule_note" in out
+    assert "cards[0].rule_note: cites rulebok.lined.txt, which the sources folder does not hold" in out
+    assert "hint: cite a file the sources folder holds" in out
+
+
+def test_lines_beyond_the_end_of_the_source_text_fail_the_check(
+    corpus: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``….lined.txt, line N`` and ``(lines A-B)`` name lines the text has."""
+    assert refresh(corpus) == 0
+    lines = len((corpus["sources"] / "rulebook.lined.txt").read_text(encoding="utf-8").split("\n"))
+    write_rules(corpus["rules"], REWORDED, extra=f"    rule_note: 'rulebook.lined.txt (lines 1-{lines})'\n")
+    assert run_check(corpus, capsys) == (0, "")
+    for cited, said in ((f"rulebook.lined.txt, line {lines + 1}", f"line {lines + 1}"),
+                        (f"rulebook.lined.txt (lines 2-{lines + 5}", f"lines 2-{lines + 5}"),
+                        ("rulebook.lined.txt, line 0", "line 0")):  # fmt: skip
+        write_rules(corpus["rules"], REWORDED, extra=f"    rule_note: {json.dumps(cited)}\n")
+        status, out = run_check(corpus, capsys)
+        assert status == 1 and f"cites {said} of rulebook.lined.txt, which has {lines} lines" in out
+
+
+def test_a_rule_index_whose_text_is_missing_or_whose_sections_are_elsewhere_fails_the_check(
+    corpus: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each `rule:` is held to its ruleset's rule index (Q001); the check holds the index to the text:
+    its ``source_file`` is in the sources folder, and each printed section is on the line it gives."""
+    assert refresh(corpus) == 0
+    write_rules(corpus["rules"], REWORDED)
+    index = corpus["rules"] / "rulebook.yaml"
+
+    def write_index(source_file: str, line: int) -> None:
+        index.write_text(
+            "kind: rule_index\n"
+            f"rulebook: {{id: r, title: R, source_file: {source_file}, numbering: decimal_digits,\n"
+            "  part: {first_line: 1, last_line: 2}}\n"
+            f"sections:\n  - {{section: '12.3', title: Caravans, line: {line}, status: printed}}\n",
+            encoding="utf-8",
+        )
+
+    write_index("shared/sources/rulebook.lined.txt", 1)
+    assert run_check(corpus, capsys) == (0, "")
+    write_index("shared/sources/rulebook.lined.txt", 2)
+    status, out = run_check(corpus, capsys)
+    assert status == 1
+    assert "rulebook.yaml: sections: 12.3: the number is not printed on line 2, and no note says what is" in out
+    write_index("shared/sources/rulebok.lined.txt", 1)
+    status, out = run_check(corpus, capsys)
+    assert status == 1 and "shared/sources/rulebok.lined.txt, which the sources folder does not hold" in out
+
+
 def test_the_fingerprints_hold_no_word_of_the_cited_text(corpus: dict[str, Path]) -> None:
     assert refresh(corpus) == 0
     blob = (corpus["data"] / "fingerprints.bin").read_bytes()

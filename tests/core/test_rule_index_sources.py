@@ -7,13 +7,12 @@ the indexed part of the text; a printed section number is printed on its line ('
 included), or the index's note says what is printed there instead (`Printed '29.8.1.6'`) and that
 is; a printed heading is on its line; and a page (`p7`, `p7/its-heading`) is a page of the text,
 the one its line is on (the text's pages are split by lines `---`). Without `../shared` there is no
-text to hold the index to, and the tests skip.
+text to hold the index to, and the tests skip. The checks are `tools/provenance.py`'s
+(``index_problems``), which `make provenance-check` runs on every rule index since round 28.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +20,11 @@ import pytest
 import yaml
 
 from tests.conftest import REPO, RULES
+from tools.provenance import index_problems as problems
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 #: A rule index's `source_file` is written from the folder that holds the checkout.
 WORKSPACE = REPO.parent
-PAGE_BREAK = "---"
-#: What a note says is printed in place of the section's number.
-PRINTED_INSTEAD = re.compile(r"Printed '([^']+)'")
 INDEXES = sorted((RULES / "rulebooks").glob("*.yaml"))
 
 
@@ -35,45 +32,6 @@ def _index(path: Path) -> dict[str, Any]:
     data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
     assert isinstance(data, dict)
     return data
-
-
-def _number_on(line: str, number: str) -> bool:
-    """Whether `number` (5.6) is printed on `line`, with full stops or commas ('5,6'), and not as
-    the start of a longer one (2 in '2,1')."""
-    parts = [re.escape(part) for part in number.split(".")]
-    return re.search(r"(?<!\d)" + r"[.,]".join(parts) + r"(?![.,]?\d)", line) is not None
-
-
-def problems(index: dict[str, Any], text: str) -> Iterator[str]:
-    """Where the sections of a rule index are not where it says in `text`, the text it indexes."""
-    lines = text.split("\n")  # the index counts lines as an editor does: other breaks are text
-    rulebook = index["rulebook"]
-    first, last = rulebook["part"]["first_line"], rulebook["part"]["last_line"]
-    if not 1 <= first <= last <= len(lines):
-        yield f"part: lines {first}-{last}, the text has {len(lines)}"
-    breaks = [number for number, line in enumerate(lines, 1) if line.strip() == PAGE_BREAK]
-    # A break after the last page ends the text; it opens no page.
-    pages = 1 + sum(1 for number in breaks if any(line.strip() for line in lines[number:]))
-    by_pages = rulebook["numbering"] == "pages_and_headings"
-    for section in index["sections"]:
-        name, at, status = section["section"], section["line"], section["status"]
-        if not first <= at <= last:
-            yield f"{name}: line {at} is outside the part indexed, lines {first}-{last}"
-            continue
-        line = lines[at - 1]
-        if by_pages:
-            page = int(name.split("/")[0][1:])
-            on_page = 1 + sum(1 for number in breaks if number < at)
-            if page != on_page:
-                yield f"{name}: line {at} is on page {on_page} of the text ({pages} pages)"
-            title = section["title"]
-            heading = "/" in name and status == "printed" and isinstance(title, str)
-            if heading and title.rstrip("…").casefold() not in line.casefold():
-                yield f"{name}: its heading {title!r} is not on line {at}"
-        elif status == "printed" and not _number_on(line, name):
-            instead = PRINTED_INSTEAD.search(str(section.get("note", "")))
-            if instead is None or instead.group(1) not in line:
-                yield f"{name}: the number is not printed on line {at}, and no note says what is"
 
 
 @pytest.mark.parametrize("path", INDEXES, ids=lambda path: path.stem)
