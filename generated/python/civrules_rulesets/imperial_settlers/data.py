@@ -56,7 +56,7 @@ RULESET_NAME: Final = "Imperial Settlers"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "7e44c62a300756f140d98705fb166d147518bd59c25434bb55c9cfd6d762a066"
+RULESET_FINGERPRINT: Final = "6d25826a708e6be777231ed456bc5dccfe6a1cd9255bab748aa7ce2100333192"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False

@@ -56,7 +56,7 @@ RULESET_NAME: Final = "Imperial Settlers, advanced lookout phase"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "79326b805ed1f3ac0b442dd8080cc507bbdf1d6a9796d0c580eaec83502a0937"
+RULESET_FINGERPRINT: Final = "9c828d3bfa7a669b67ed71184fa7b86b272b4d81fd2ef55cff60da4ee4bef962"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False

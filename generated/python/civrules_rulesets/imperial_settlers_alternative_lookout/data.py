@@ -56,7 +56,7 @@ RULESET_NAME: Final = "Imperial Settlers, alternative lookout phase"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "4a2e5bac6cc4a3853c954f417ba2f0ddbc7b01033b314a94a93302a02699c89d"
+RULESET_FINGERPRINT: Final = "d9f8ada579f7ef19d9d88a4722dbec9885269bab293e6d0036bbfc1c05798637"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False

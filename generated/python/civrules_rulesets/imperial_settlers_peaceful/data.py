@@ -56,7 +56,7 @@ RULESET_NAME: Final = "Imperial Settlers, peaceful variant"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(1, 4, best=None, rule=("p5", "p13"), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "85478c651ce65c7139bfab66eb65552c7fbc5982af0b6d2c0cfc50b4fb2ea9b5"
+RULESET_FINGERPRINT: Final = "f20991168ab3696d28e9f229487816bcbf5c5a1d0745d4623805826b3440bd1c"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = False

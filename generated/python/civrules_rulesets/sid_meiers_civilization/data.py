@@ -84,7 +84,7 @@ RULESET_NAME: Final = "Sid Meier's Civilization: The Board Game"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(2, 4, best=4, rule=("p2",), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "ce7873def2810e6be963723f08a25b13964531781ea37fc2be7d10b937451c23"
+RULESET_FINGERPRINT: Final = "f835020956b10fba280a45393253368b2b8b6cb1cb2a7f891af2d544d5859b0a"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True

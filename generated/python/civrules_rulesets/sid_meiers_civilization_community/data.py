@@ -93,7 +93,7 @@ PLAYERS: Final[PlayerRange | None] = PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "4b893f45efd56bc8f526164269d813e338cd8b1d03a03a70abcbdaf931f1640a"
+RULESET_FINGERPRINT: Final = "7a75c52294711fdb25617091d803eb7bb748ddd68946b9d2e99a8ed42895c401"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
