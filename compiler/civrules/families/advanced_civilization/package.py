@@ -681,7 +681,7 @@ def _stack_setup(ruleset: Ruleset, w: _Writer) -> Node:
 
 
 def _unknown_facts(ruleset: Ruleset, w: _Writer) -> Node:
-    from civrules.checks.unknowns import field_path, unknown_facts
+    from civrules.checks.unknowns import fact_field, unknown_facts
 
     # Raw by nature: an unknown fact may be anywhere in any document, and its field is named by
     # its path in the document as written (the same walk as the core's check Q006). Each document's
@@ -699,7 +699,7 @@ def _unknown_facts(ruleset: Ruleset, w: _Writer) -> Node:
             call(
                 w.rt("UnknownFact"),
                 string(relative_path(document)),
-                string(field_path(document.data, path, FAMILY)),
+                string(fact_field(document, path, FAMILY)),
                 string(" ".join(reason.split())),
             )
             for document, path, reason in unknown_facts(ruleset)
@@ -1506,9 +1506,9 @@ def unknown_collections(ruleset: Ruleset, exported: Mapping[str, Any]) -> tuple[
     is named by `not_in_sources` (the map's collections by its `map`), or written `{unknown: why}`
     (its unknown fact's field is the collection's own, `ast.tracks` for the A.S.T. tracks). An
     empty table not among them is known to have nothing."""
-    from civrules.checks.unknowns import field_path, unknown_facts
+    from civrules.checks.unknowns import fact_field, unknown_facts
 
-    fields = {field_path(document.data, path, FAMILY) for document, path, _ in unknown_facts(ruleset)}
+    fields = {fact_field(document, path, FAMILY) for document, path, _ in unknown_facts(ruleset)}
     absent = set(ruleset.not_in_sources) | {f for f in fields if "." not in f and "[" not in f}
     if "map" in ruleset.not_in_sources:
         absent.update(MAP_COLLECTIONS)

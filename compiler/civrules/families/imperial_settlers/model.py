@@ -548,11 +548,11 @@ class ImperialSettlersRuleset(Ruleset):
     def unknown_fact_list(self) -> tuple[tuple[str, str, str], ...]:
         """Every fact the sources do not give: the data file (as :meth:`file_name` names it), the
         field's path in it as written, and why (as check Q006 names them)."""
-        from civrules.checks.unknowns import field_path, unknown_facts
+        from civrules.checks.unknowns import fact_field, unknown_facts
         from civrules.families.imperial_settlers import FAMILY
 
         return tuple(
-            (self.file_name(document.file), field_path(document.data, path, FAMILY), " ".join(reason.split()))
+            (self.file_name(document.file), fact_field(document, path, FAMILY), " ".join(reason.split()))
             for document, path, reason in unknown_facts(self)
         )
 

@@ -371,14 +371,14 @@ def _cited(entity: Entity) -> tuple[str, ...]:
 
 
 def _unknown_facts(ruleset: CivilizationRuleset, w: _Writer) -> Node:
-    from civrules.checks.unknowns import field_path, unknown_facts
+    from civrules.checks.unknowns import fact_field, unknown_facts
 
     return tup(
         [
             call(
                 w.rt("UnknownFact"),
                 string(ruleset.file_name(document.file)),
-                string(field_path(document.data, path, FAMILY)),
+                string(fact_field(document, path, FAMILY)),
                 string(" ".join(reason.split())),
             )
             for document, path, reason in unknown_facts(ruleset)
