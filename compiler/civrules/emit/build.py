@@ -99,11 +99,14 @@ def render(
     what only its checks needed is let go before its files are rendered: the positions of each
     document no later ruleset of the run reads (through its own files or its ``extends`` chain),
     the checks' walks of them, and the family's own (its ``checked`` hook: a family's map
-    graphs). Nothing is located in those documents again; a long-lived session (``watch``)
+    graphs); the ruleset's unknown facts (a few paths, which its package lists) once its files are
+    made. Nothing is located in those documents again; a long-lived session (``watch``)
     keeps them for its next round. The allocator's free pages are handed back between a ruleset's
     stages (:func:`civrules.support.allocator.trim`), so that one stage's peak does not stack on
     the holes the last one left.
     """
+    from civrules.checks.unknowns import forget_unknown_facts
+
     result = BuildResult(tree=tree if tree is not None else {})
     packages: dict[str, str] = {}
     #: Each package's files that its version is written into, held until it is decided (small).
@@ -123,6 +126,8 @@ def render(
     # And each family's tables of its data module, where it writes them through tracked.shared().
     tables_kept: dict[str, tuple[list[Read], Any]] | None = {} if len(rulesets) > 1 else None
     for index, loaded in enumerate(rulesets):
+        if let_go:
+            forget_unknown_facts()  # the last ruleset's, kept until its files were made (see _checked)
         resolver.retain(base for base in bases[index:] if base is not None)
         with shared.ruleset():
             analysis = analyse(workspace, loaded, debug=debug, resolver=resolver)
@@ -186,6 +191,8 @@ def render(
         del analysis, changes
         if let_go:
             trim()
+    if let_go:
+        forget_unknown_facts()
     result.versions = versions.settle(result.tree, packages, out, DEFAULT_MAX_BYTES, held, baseline, known)
     del held
     if let_go:
@@ -236,14 +243,14 @@ def _last_read(workspace: Workspace, rulesets: Sequence[LoadedRuleset]) -> dict[
 
 def _checked(loaded: LoadedRuleset, model: object | None, documents: Sequence[Document]) -> None:
     """What a ruleset's checks needed, let go once they have run (see :func:`render`'s ``let_go``):
-    ``documents`` are those no later ruleset of the run reads."""
+    ``documents`` are those no later ruleset of the run reads. Not the ruleset's unknown facts:
+    its package lists them, and found again they were each document walked a second time (the
+    walks let go here), in every ``civrules build``."""
     from civrules.checks.citations import forget
-    from civrules.checks.unknowns import forget_unknown_facts
 
     for document in documents:
         document.forget_positions()
     forget(documents)
-    forget_unknown_facts()
     hook = loaded.family.hook("checked")
     if hook is not None and model is not None:
         hook(model)
