@@ -1147,3 +1147,24 @@ def test_an_output_folder_that_is_a_mount_point_is_named_as_one(
     assert result.exit_code == 2 and "error[R007]" in result.output, result.output
     assert "hint: `gen` is a mount point" in result.output
     assert "check that the folder can be written" not in result.output
+
+
+def test_a_build_looks_for_an_old_tree_it_cannot_remove_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replacing a tree held in memory walked the old tree twice for a folder it could not remove:
+    before writing the new one, and again before the swap. Once now, before the swap (the test
+    above holds that the old tree is kept and the new one removed when there is one)."""
+    from civrules.emit import output
+
+    out = tmp_path / "out"
+    write_tree(out, {"python/a.txt": b"old", "sheets/b.txt": b"old"})
+    walks: list[Path] = []
+    real = output._unremovable
+
+    def counted(root: Path) -> Path | None:
+        walks.append(root)
+        return real(root)
+
+    monkeypatch.setattr(output, "_unremovable", counted)
+    write_tree(out, {"python/a.txt": b"new"})
+    assert len(walks) == 1
+    assert tree_of(out) == {MARKER: MARKER_TEXT, "python/a.txt": b"new"}

@@ -794,12 +794,10 @@ def _make_parent(root: Path) -> None:
 
 
 def _write(root: Path, content: Mapping[str, bytes]) -> None:
+    # An old tree that could not be removed after the swap is found by _commit, just before it (the
+    # staging tree is then removed): it was looked for here too, a second walk of the old tree.
     _make_parent(root)
     _remove_abandoned(root)
-    if files.kind_of(root.parent, root.name) == "dir":
-        stuck = _unremovable(root)
-        if stuck is not None:
-            raise OSError(errno.EACCES, "permission denied", str(stuck))
     delay = WRITE_DELAY
     staging: Path | None = None
     syncer = _Syncer()
