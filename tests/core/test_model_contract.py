@@ -44,8 +44,9 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("checks/citations.py", "check_index_unique", "data"): _CITATIONS,
     ("checks/citations.py", "check_index_references", "data"): _CITATIONS,
     ("checks/citations.py", "check_settings_citations_used", "data"): _CITATIONS,
-    ("checks/unknowns.py", "_unknown_fact", "data"): (
-        "Q006 names an unknown fact by its field path in the document as written"
+    ("checks/unknowns.py", "fact_field", "data"): (
+        "an unknown fact is named by its field path in the document as written, once for Q006 and "
+        "the packages' UNKNOWN_FACTS and UNKNOWN_COLLECTIONS"
     ),
     ("checks/references.py", "references", "raw"): (
         "references are declared in the schemas (x-civrules-ref) and found at their schema paths in "
@@ -109,20 +110,11 @@ ALLOWED: dict[tuple[str, str, str], str] = {
     ("emit/sheets/registry.py", "_in_diff", "settings"): (
         "the family declaration's slot of each setting (Family.settings), not data: where the diff names it"
     ),
-    ("families/advanced_civilization/package.py", "_unknown_facts", "data"): (
-        "UNKNOWN_FACTS names each unknown fact by its field path in the document as written, as Q006 does"
-    ),
-    ("families/advanced_civilization/package.py", "unknown_collections", "data"): (
-        "UNKNOWN_COLLECTIONS reads the same field paths: a collection written `{unknown: why}` is unknown"
-    ),
     ("families/advanced_civilization/scaffold.py", "variant_example", "raw"): (
         "new-variant's hook runs on a resolved ruleset (no model) and writes YAML examples that must "
         "validate as written"
     ),
     ("families/advanced_civilization/scaffold.py", "variant_example", "data"): "the same",
-    ("families/sid_meiers_civilization/package.py", "_unknown_facts", "data"): (
-        "UNKNOWN_FACTS names each unknown fact by its field path in the document as written, as Q006 does"
-    ),
     ("families/sid_meiers_civilization/scaffold.py", "_first", "raw"): (
         "new-variant's hook runs on a resolved ruleset (no model) and writes YAML examples that must "
         "validate as written"

@@ -101,9 +101,9 @@ def field_path(data: Any, path: NodePath, family: Family) -> str:
 
 #: Each unknown fact's field as :func:`field_path` names it, by family and path, kept with its
 #: document for as long as it lives (see `citations.document_walk`): Q006 names it, and so does each
-#: family's package (its table of unknown facts; the Advanced Civilization family's list of the
-#: collections left unknown too). Named anew by each, a build of the largest shipped ruleset walked
-#: down 285 paths from their documents' tops for its 95 unknown facts.
+#: family's package (its table of unknown facts, and a family's list of the tables left unknown).
+#: Named anew by each, a build of the largest shipped ruleset walked down 285 paths from their
+#: documents' tops for its 95 unknown facts.
 _fields: memo.Attached[Document, dict[tuple[str, NodePath], str]] = memo.Attached()
 
 
