@@ -92,7 +92,7 @@ def test_empty_sections_say_why_in_one_line() -> None:
 def test_the_rulebook_numbers_are_on_the_sheets() -> None:
     _, files = _rendered("sid-meiers-civilization")
     combat = _text(files["combat.html"])
-    for line in ("to begin with 3", "beyond the first +2", "under Fundamentalism +1", "Defending a capital +12"):
+    for line in ("to begin with 3", "beyond the first +2", "under Fundamentalism +1", "Defendendo uma capital +12"):
         assert line in combat
     units = _text(files["units.html"])
     assert "Cavalaria 2 Knights 7 2–4 Chivalry" in units

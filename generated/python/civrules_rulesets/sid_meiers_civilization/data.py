@@ -84,7 +84,7 @@ RULESET_NAME: Final = "Sid Meier's Civilization: The Board Game"
 PLAYERS: Final[PlayerRange | None] = PlayerRange(2, 4, best=4, rule=("p2",), source=None)
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "f835020956b10fba280a45393253368b2b8b6cb1cb2a7f891af2d544d5859b0a"
+RULESET_FINGERPRINT: Final = "7d20e4dc1eaeda40b2590f4c7a6a5e6d4ce04c47d901dfd929099ba172dda07f"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -1072,7 +1072,7 @@ COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
         ),
         "defending_city": CombatBonus(
             id="defending_city",
-            name="Defending a city that is not the capital",
+            name="Defendendo uma cidade que não seja a capital",
             amount=6,
             per=None,
             building=None,
@@ -1080,7 +1080,7 @@ COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
         ),
         "defending_capital": CombatBonus(
             id="defending_capital",
-            name="Defending a capital",
+            name="Defendendo uma capital",
             amount=12,
             per=None,
             building=None,
@@ -1088,7 +1088,7 @@ COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
         ),
         "walls": CombatBonus(
             id="walls",
-            name="Defending a walled city or capital",
+            name="Defendendo uma capital com muro ou uma cidade com muro que não seja capital",
             amount=4,
             per=None,
             building="muros",

@@ -93,7 +93,7 @@ PLAYERS: Final[PlayerRange | None] = PlayerRange(
 )
 
 #: A hash of the resolved ruleset: changes whenever any fact changes.
-RULESET_FINGERPRINT: Final = "7a75c52294711fdb25617091d803eb7bb748ddd68946b9d2e99a8ed42895c401"
+RULESET_FINGERPRINT: Final = "60515bdda01ed42141c9d729f92ff76250a5cbcb904dfa6bae9e87738743a43d"
 
 #: True when the ruleset is a draft: facts a game needs are missing (see UNKNOWN_FACTS).
 DRAFT: Final = True
@@ -1735,7 +1735,7 @@ COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
         ),
         "defending_city": CombatBonus(
             id="defending_city",
-            name="Defending a city that is not the capital",
+            name="Defendendo uma cidade que não seja a capital",
             amount=6,
             per=None,
             building=None,
@@ -1743,7 +1743,7 @@ COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
         ),
         "defending_capital": CombatBonus(
             id="defending_capital",
-            name="Defending a capital",
+            name="Defendendo uma capital",
             amount=12,
             per=None,
             building=None,
@@ -1751,7 +1751,7 @@ COMBAT_BONUSES: Final[Mapping[str, CombatBonus]] = FrozenMap(
         ),
         "walls": CombatBonus(
             id="walls",
-            name="Defending a walled city or capital",
+            name="Defendendo uma capital com muro ou uma cidade com muro que não seja capital",
             amount=4,
             per=None,
             building="muros",
